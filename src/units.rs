@@ -1,0 +1,410 @@
+//! Parsing and display of the input units: rates, money, counts, durations and sizes.
+//!
+//! Each kind is a small type with `FromStr` (used by clap, the scenario file and the TUI's
+//! editor) and `Display` (the canonical short form, which parses back to the same value).
+//! Error messages say what was wrong and which forms are accepted; the caller adds the flag.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// A share between 0 and 1, written as a fraction (`0.002`) or a percentage (`0.2%`).
+#[derive(Debug, Clone, Copy, PartialEq, PartialOrd)]
+pub struct Rate(pub f64);
+
+/// A non-negative amount of money: `40`, `40.50`, `$40`, `1,250`, `1_250`.
+#[derive(Debug, Clone, Copy, PartialEq, PartialOrd)]
+pub struct Money(pub f64);
+
+/// A non-negative count: `20000`, `20,000`, `20_000`, `20k`, `1.5M`, `2e4`.
+#[derive(Debug, Clone, Copy, PartialEq, PartialOrd)]
+pub struct Count(pub f64);
+
+/// A duration in whole seconds: `24h`, `1d`, `90m`, `30s`, `1h30m`, or bare seconds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Duration(pub u64);
+
+/// A size in bytes: `1000`, `1kB`/`1KB` (1000), `1KiB` (1024), `MB`, `MiB`, `GB`, `GiB`...
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Size(pub u64);
+
+const RATE_FORMS: &str = "a fraction like 0.002 or a percentage like 0.2%";
+const MONEY_FORMS: &str = "an amount like 40, 40.50, $40 or 1,250";
+const COUNT_FORMS: &str = "a number like 20000, 20,000, 20k or 1.5M";
+const DURATION_FORMS: &str = "a duration like 24h, 1d, 90m, 30s or 1h30m";
+const SIZE_FORMS: &str = "a size like 1000, 1kB, 1KiB, 4MB or 1GiB";
+
+/// Parses a plain decimal number, refusing NaN, infinities and the empty string.
+fn finite(text: &str) -> Option<f64> {
+    // `f64::from_str` accepts "inf" and "NaN"; a user never means those.
+    if text.is_empty()
+        || text
+            .bytes()
+            .any(|b| b.is_ascii_alphabetic() && b != b'e' && b != b'E')
+    {
+        return None;
+    }
+    text.parse::<f64>().ok().filter(|v| v.is_finite())
+}
+
+/// Removes `_` digit separators and `,` thousands separators, checking the grouping of the
+/// latter (`1,250` yes, `1,25` no: that is a decimal comma we refuse to guess at).
+fn strip_separators(text: &str) -> Option<String> {
+    let text = text.replace('_', "");
+    if !text.contains(',') {
+        return Some(text);
+    }
+    let (int, frac) = match text.split_once('.') {
+        Some((i, f)) => (i, Some(f)),
+        None => (text.as_str(), None),
+    };
+    let mut groups = int.split(',');
+    let first = groups.next()?;
+    let first_ok = !first.is_empty() && first.len() <= 3;
+    if !first_ok || !groups.all(|g| g.len() == 3) || frac.is_some_and(|f| f.contains(',')) {
+        return None;
+    }
+    Some(text.replace(',', ""))
+}
+
+impl FromStr for Rate {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        let text = s.trim();
+        let value = if let Some(pct) = text.strip_suffix('%') {
+            let pct = finite(pct.trim())
+                .ok_or_else(|| format!("'{s}' is not a rate: use {RATE_FORMS}"))?;
+            if !(0.0..=100.0).contains(&pct) {
+                return Err(format!(
+                    "'{s}' is out of range: a rate is between 0% and 100%"
+                ));
+            }
+            pct / 100.0
+        } else {
+            let v = finite(text).ok_or_else(|| format!("'{s}' is not a rate: use {RATE_FORMS}"))?;
+            if v > 1.0 {
+                return Err(format!(
+                    "'{s}' is above 1: a rate is a fraction from 0 to 1; did you mean {text}%?"
+                ));
+            }
+            if v < 0.0 {
+                return Err(format!("'{s}' is negative: a rate is between 0 and 1"));
+            }
+            v
+        };
+        Ok(Rate(value))
+    }
+}
+
+impl fmt::Display for Rate {
+    /// As a percentage with up to 4 significant figures: `0.2%`, `1.94%`, `50%`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}%", significant(self.0 * 100.0, 4))
+    }
+}
+
+impl FromStr for Money {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        let text = s.trim();
+        let bad = || format!("'{s}' is not an amount of money: use {MONEY_FORMS}");
+        let is_symbol = |c: char| matches!(c, '$' | '€' | '£' | '¥' | '₹' | '₩' | '₽' | '¤');
+        let number = text
+            .trim_start_matches(is_symbol)
+            .trim_end_matches(is_symbol)
+            .trim();
+        if number.starts_with('-') || text.starts_with('-') {
+            return Err(format!("'{s}' is negative: an amount of money is >= 0"));
+        }
+        let plain = strip_separators(number).ok_or_else(bad)?;
+        let value = finite(&plain).ok_or_else(bad)?;
+        if value < 0.0 {
+            return Err(format!("'{s}' is negative: an amount of money is >= 0"));
+        }
+        Ok(Money(value))
+    }
+}
+
+impl fmt::Display for Money {
+    /// Plain number (no symbol), to cents when there are any: `40`, `12.5`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let cents = (self.0 * 100.0).round() / 100.0;
+        if (cents - self.0).abs() < 1e-9 * self.0.abs().max(1.0) {
+            write!(f, "{cents}")
+        } else {
+            write!(f, "{}", self.0)
+        }
+    }
+}
+
+impl FromStr for Count {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        let text = s.trim();
+        let bad = || format!("'{s}' is not a count: use {COUNT_FORMS}");
+        let (number, scale) = match text.char_indices().last() {
+            Some((i, 'k' | 'K')) => (&text[..i], 1e3),
+            Some((i, 'M')) => (&text[..i], 1e6),
+            Some((i, 'B' | 'G')) => (&text[..i], 1e9),
+            _ => (text, 1.0),
+        };
+        if number.trim_start().starts_with('-') {
+            return Err(format!("'{s}' is negative: a count is >= 0"));
+        }
+        let plain = strip_separators(number.trim()).ok_or_else(bad)?;
+        let value = finite(&plain).ok_or_else(bad)? * scale;
+        if !value.is_finite() {
+            return Err(bad());
+        }
+        if value < 0.0 {
+            return Err(format!("'{s}' is negative: a count is >= 0"));
+        }
+        Ok(Count(value))
+    }
+}
+
+impl fmt::Display for Count {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+impl FromStr for Duration {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        let text = s.trim();
+        let bad = || format!("'{s}' is not a duration: use {DURATION_FORMS}");
+        if text.starts_with('-') {
+            return Err(format!("'{s}' is negative: a duration is > 0"));
+        }
+        // A bare number is seconds, as in the JSON field `ttl_seconds`.
+        if let Ok(secs) = text.parse::<u64>() {
+            return Ok(Duration(secs));
+        }
+        let d = humantime::parse_duration(text).map_err(|_| bad())?;
+        if d.subsec_nanos() != 0 {
+            return Err(format!("'{s}' is not a whole number of seconds"));
+        }
+        Ok(Duration(d.as_secs()))
+    }
+}
+
+impl fmt::Display for Duration {
+    /// Compact and parseable back: `1d`, `36h` is `1d12h`, `1h30m`, `45s`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0 == 0 {
+            return f.write_str("0s");
+        }
+        let mut rest = self.0;
+        for (unit, secs) in [("d", 86_400), ("h", 3_600), ("m", 60), ("s", 1)] {
+            if rest >= secs {
+                write!(f, "{}{unit}", rest / secs)?;
+                rest %= secs;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl FromStr for Size {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        let text = s.trim();
+        let bad = || format!("'{s}' is not a size: use {SIZE_FORMS}");
+        if text.starts_with('-') {
+            return Err(format!("'{s}' is negative: a size is > 0"));
+        }
+        let split = text
+            .find(|c: char| c.is_ascii_alphabetic() && c != 'e' && c != 'E')
+            .unwrap_or(text.len());
+        let (number, unit) = text.split_at(split);
+        let number = finite(&strip_separators(number.trim()).ok_or_else(bad)?).ok_or_else(bad)?;
+        let scale: f64 = match unit.trim().to_ascii_lowercase().as_str() {
+            "" | "b" => 1.0,
+            "kb" | "k" => 1e3,
+            "mb" | "m" => 1e6,
+            "gb" | "g" => 1e9,
+            "tb" | "t" => 1e12,
+            "kib" | "ki" => 1024.0,
+            "mib" | "mi" => 1024.0 * 1024.0,
+            "gib" | "gi" => 1024.0 * 1024.0 * 1024.0,
+            "tib" | "ti" => 1024.0f64.powi(4),
+            _ => return Err(bad()),
+        };
+        let bytes = number * scale;
+        if bytes.fract() != 0.0 {
+            return Err(format!("'{s}' is not a whole number of bytes"));
+        }
+        if bytes > u64::MAX as f64 {
+            return Err(format!("'{s}' is too large"));
+        }
+        Ok(Size(bytes as u64))
+    }
+}
+
+impl fmt::Display for Size {
+    /// `1kB`, `2KiB`, `20MB`, or plain bytes: the shortest exact form, parseable back.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let units: [(&str, u64); 8] = [
+            ("TiB", 1 << 40),
+            ("TB", 1_000_000_000_000),
+            ("GiB", 1 << 30),
+            ("GB", 1_000_000_000),
+            ("MiB", 1 << 20),
+            ("MB", 1_000_000),
+            ("KiB", 1 << 10),
+            ("kB", 1_000),
+        ];
+        for (unit, bytes) in units {
+            if self.0 >= bytes && self.0 % bytes == 0 {
+                return write!(f, "{}{unit}", self.0 / bytes);
+            }
+        }
+        write!(f, "{}", self.0)
+    }
+}
+
+/// `value` rounded to `digits` significant figures, without trailing zeros (`0.2`, `1.94`).
+fn significant(value: f64, digits: i32) -> String {
+    if value == 0.0 || !value.is_finite() {
+        return format!("{value}");
+    }
+    let magnitude = value.abs().log10().floor() as i32;
+    let decimals = (digits - 1 - magnitude).max(0) as usize;
+    let text = format!("{value:.decimals$}");
+    if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rates() {
+        assert_eq!("0.002".parse::<Rate>().unwrap().0, 0.002);
+        assert_eq!("0.2%".parse::<Rate>().unwrap().0, 0.002);
+        assert_eq!(" 50 % ".parse::<Rate>().unwrap().0, 0.5);
+        assert_eq!("1".parse::<Rate>().unwrap().0, 1.0);
+        assert_eq!("0".parse::<Rate>().unwrap().0, 0.0);
+        let err = "2".parse::<Rate>().unwrap_err();
+        assert!(err.contains("did you mean 2%?"), "{err}");
+        for bad in [
+            "", "abc", "-0.1", "NaN", "inf", "101%", "-1%", "0.2%%", "1e400",
+        ] {
+            assert!(bad.parse::<Rate>().is_err(), "{bad}");
+        }
+        assert_eq!(Rate(0.002).to_string(), "0.2%");
+        assert_eq!(Rate(0.0194).to_string(), "1.94%");
+        assert_eq!(Rate(0.5).to_string(), "50%");
+    }
+
+    #[test]
+    fn money() {
+        for (text, v) in [
+            ("40", 40.0),
+            ("40.50", 40.5),
+            ("$40", 40.0),
+            ("1,250", 1250.0),
+            ("1_250", 1250.0),
+            ("€12.5", 12.5),
+            ("1,234,567.89", 1234567.89),
+            ("0", 0.0),
+        ] {
+            assert_eq!(text.parse::<Money>().unwrap().0, v, "{text}");
+        }
+        for bad in [
+            "",
+            "$",
+            "-5",
+            "$-5",
+            "1,25",
+            "12,34,567",
+            "abc",
+            "NaN",
+            "inf",
+            "4O",
+        ] {
+            assert!(bad.parse::<Money>().is_err(), "{bad}");
+        }
+        assert_eq!(Money(12.5).to_string(), "12.5");
+    }
+
+    #[test]
+    fn counts() {
+        for (text, v) in [
+            ("20000", 20000.0),
+            ("20,000", 20000.0),
+            ("20_000", 20000.0),
+            ("20k", 20000.0),
+            ("1.5M", 1.5e6),
+            ("2e4", 2e4),
+            ("0", 0.0),
+        ] {
+            assert_eq!(text.parse::<Count>().unwrap().0, v, "{text}");
+        }
+        for bad in ["", "-1", "k", "abc", "NaN", "inf", "1e400", "2,00"] {
+            assert!(bad.parse::<Count>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn durations() {
+        for (text, v) in [
+            ("24h", 86400),
+            ("1d", 86400),
+            ("90m", 5400),
+            ("30s", 30),
+            ("1h30m", 5400),
+            ("3600", 3600),
+            ("1h 30m", 5400),
+            ("1.5h", 5400),
+        ] {
+            assert_eq!(text.parse::<Duration>().unwrap().0, v, "{text}");
+        }
+        for bad in ["", "-1h", "abc", "1.5s", "500ms", "h"] {
+            assert!(bad.parse::<Duration>().is_err(), "{bad}");
+        }
+        for v in [1, 59, 60, 5400, 86400, 129600, 90061] {
+            let shown = Duration(v).to_string();
+            assert_eq!(shown.parse::<Duration>().unwrap().0, v, "{shown}");
+        }
+        assert_eq!(Duration(86400).to_string(), "1d");
+        assert_eq!(Duration(5400).to_string(), "1h30m");
+    }
+
+    #[test]
+    fn sizes() {
+        for (text, v) in [
+            ("1000", 1000),
+            ("1kB", 1000),
+            ("1KB", 1000),
+            ("1KiB", 1024),
+            ("1 KiB", 1024),
+            ("4MB", 4_000_000),
+            ("1MiB", 1 << 20),
+            ("1GB", 1_000_000_000),
+            ("1GiB", 1 << 30),
+            ("1.5kB", 1500),
+            ("512B", 512),
+        ] {
+            assert_eq!(text.parse::<Size>().unwrap().0, v, "{text}");
+        }
+        for bad in ["", "-1kB", "abc", "1XB", "0.5", "NaN", "inf", "1e30GB"] {
+            assert!(bad.parse::<Size>().is_err(), "{bad}");
+        }
+        for v in [1, 1000, 1024, 2048, 1500, 20_000_000, 1 << 30] {
+            let shown = Size(v).to_string();
+            assert_eq!(shown.parse::<Size>().unwrap().0, v, "{shown}");
+        }
+        assert_eq!(Size(1000).to_string(), "1kB");
+        assert_eq!(Size(2048).to_string(), "2KiB");
+    }
+}

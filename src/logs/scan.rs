@@ -1,0 +1,376 @@
+//! Bytes to records to a [`Tally`]: the hot loop.
+//!
+//! Records are split by `csv_core` (the engine of the `csv` crate) into one reused output
+//! buffer of [`MAX_RECORD`] bytes and one reused array of field ends, so a row costs no
+//! allocation and no record can grow past the cap: an over-long record is counted as a bad
+//! row and the reader skips to the next line. (`csv::Reader` would buffer a record of any
+//! size and cannot resume after refusing one, which is why its core is used directly.)
+
+use std::hash::{BuildHasher, Hasher};
+use std::io::{self, Read};
+
+use csv_core::{ReadRecordResult, ReaderBuilder};
+use foldhash::fast::FixedState;
+use regex::bytes::Regex;
+
+use super::columns::ColumnMap;
+use super::error::{BadRow, LogError, RowPlace};
+use super::route;
+use super::tally::Tally;
+use super::timestamp::TimestampFormat;
+
+/// The longest record (and so field or line) read; longer ones are bad rows.
+pub const MAX_RECORD: usize = 1 << 20;
+/// The most fields a record may have.
+pub const MAX_FIELDS: usize = 1024;
+/// Size of the input buffer.
+const INPUT_BUFFER: usize = 256 * 1024;
+
+/// Hashing of keys and endpoints: fixed seeds, so every piece and every run agrees.
+const KEY_SEED: u64 = 0x5eed_1de0_9075_c0de;
+const ENDPOINT_SEED: u64 = 0x0e4d_9017_5eed_0001;
+
+/// What one file's rows mean and which of them count: columns and compiled filters.
+#[derive(Debug, Clone)]
+pub struct RowRules {
+    pub file: String,
+    pub columns: ColumnMap,
+    pub delimiter: u8,
+    pub timestamps: TimestampFormat,
+    /// Mutating methods, upper-case.
+    pub methods: Vec<Vec<u8>>,
+    /// `timeout[status]`: the status is a client timeout.
+    pub timeout: Box<[bool; 1000]>,
+    /// Client timeout in the duration column's unit.
+    pub client_timeout: Option<f64>,
+    pub path: Option<Regex>,
+    pub since: Option<i64>,
+    pub until: Option<i64>,
+    pub window_micros: i64,
+    pub strict: bool,
+}
+
+/// Where a piece starts and stops in its file.
+#[derive(Debug, Clone, Copy)]
+pub struct Piece {
+    /// Line number of the piece's first byte (1 for a file's first line).
+    pub first_line: u64,
+    /// Byte offset of the piece's first byte in the file (after decompression).
+    pub start: u64,
+    /// Stop after the record that reaches this offset (the next piece's start).
+    pub stop: Option<u64>,
+}
+
+/// The tally of a piece and the offset where its last record ended.
+#[derive(Debug)]
+pub struct Scanned {
+    pub tally: Tally,
+    pub end: u64,
+}
+
+/// A progress sink: told how many input bytes were consumed.
+pub trait Progress: Sync {
+    fn advance(&self, bytes: u64);
+}
+
+impl Progress for () {
+    fn advance(&self, _: u64) {}
+}
+
+/// Reads records from `input` (positioned at `piece.start`) into a tally.
+pub fn scan<R: Read>(
+    mut input: R,
+    rules: &RowRules,
+    piece: Piece,
+    io_error: &dyn Fn(io::Error) -> LogError,
+) -> Result<Scanned, LogError> {
+    let mut core = ReaderBuilder::new().delimiter(rules.delimiter).build();
+    core.set_line(piece.first_line);
+    let mut buf = vec![0u8; INPUT_BUFFER];
+    let (mut at, mut filled, mut eof) = (0usize, 0usize, false);
+    let mut out = vec![0u8; MAX_RECORD];
+    let mut ends = vec![0usize; MAX_FIELDS];
+    let (mut outlen, mut endlen) = (0usize, 0usize);
+    let mut pos = piece.start;
+    let mut record_line = piece.first_line;
+    let mut row = RowCtx::new(rules);
+    loop {
+        if at == filled && !eof {
+            at = 0;
+            filled = read_some(&mut input, &mut buf).map_err(io_error)?;
+            eof = filled == 0;
+        }
+        if outlen == 0 && endlen == 0 {
+            record_line = core.line();
+        }
+        let (res, nin, nout, nend) =
+            core.read_record(&buf[at..filled], &mut out[outlen..], &mut ends[endlen..]);
+        at += nin;
+        pos += nin as u64;
+        outlen += nout;
+        endlen += nend;
+        match res {
+            ReadRecordResult::InputEmpty => {
+                if eof {
+                    break;
+                }
+            }
+            ReadRecordResult::OutputFull | ReadRecordResult::OutputEndsFull => {
+                let reason = if res == ReadRecordResult::OutputFull {
+                    format!("record longer than {} bytes", MAX_RECORD)
+                } else {
+                    format!("more than {MAX_FIELDS} fields")
+                };
+                row.bad(record_line, || reason)?;
+                // Skip to the end of the line and start afresh.
+                loop {
+                    if at == filled {
+                        if eof {
+                            break;
+                        }
+                        at = 0;
+                        filled = read_some(&mut input, &mut buf).map_err(io_error)?;
+                        eof = filled == 0;
+                        continue;
+                    }
+                    match memchr::memchr(b'\n', &buf[at..filled]) {
+                        Some(i) => {
+                            at += i + 1;
+                            pos += i as u64 + 1;
+                            break;
+                        }
+                        None => {
+                            pos += (filled - at) as u64;
+                            at = filled;
+                        }
+                    }
+                }
+                let line = core.line() + 1;
+                core.reset();
+                core.set_line(line);
+                outlen = 0;
+                endlen = 0;
+                if piece.stop.is_some_and(|stop| pos >= stop) {
+                    break;
+                }
+            }
+            ReadRecordResult::Record => {
+                row.record(&out[..outlen], &ends[..endlen], record_line)?;
+                outlen = 0;
+                endlen = 0;
+                if piece.stop.is_some_and(|stop| pos >= stop) {
+                    break;
+                }
+            }
+            ReadRecordResult::End => break,
+        }
+    }
+    Ok(Scanned {
+        tally: row.tally,
+        end: pos,
+    })
+}
+
+/// Reads into `buf`, retrying on interruption.
+fn read_some<R: Read>(input: &mut R, buf: &mut [u8]) -> io::Result<usize> {
+    loop {
+        match input.read(buf) {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            other => return other,
+        }
+    }
+}
+
+/// The per-row work, with the state it needs.
+struct RowCtx<'a> {
+    rules: &'a RowRules,
+    tally: Tally,
+    keys: FixedState,
+    endpoints: FixedState,
+    fields: usize,
+}
+
+impl<'a> RowCtx<'a> {
+    fn new(rules: &'a RowRules) -> Self {
+        RowCtx {
+            rules,
+            tally: Tally::new(rules.window_micros),
+            keys: FixedState::with_seed(KEY_SEED),
+            endpoints: FixedState::with_seed(ENDPOINT_SEED),
+            fields: rules.columns.headers.len(),
+        }
+    }
+
+    fn bad(&mut self, line: u64, reason: impl FnOnce() -> String) -> Result<(), LogError> {
+        let file = &self.rules.file;
+        let make = || BadRow {
+            place: RowPlace {
+                file: file.clone(),
+                line,
+            },
+            reason: reason(),
+        };
+        if self.rules.strict {
+            return Err(LogError::StrictBadRow(make()));
+        }
+        self.tally.bad(make);
+        Ok(())
+    }
+
+    #[inline]
+    fn record(&mut self, data: &[u8], ends: &[usize], line: u64) -> Result<(), LogError> {
+        if ends.len() != self.fields {
+            // A blank line is no row at all.
+            if ends.len() == 1 && data.is_empty() {
+                return Ok(());
+            }
+            let (want, got) = (self.fields, ends.len());
+            return self.bad(line, || format!("expected {want} fields, found {got}"));
+        }
+        let field = |i: usize| &data[if i == 0 { 0 } else { ends[i - 1] }..ends[i]];
+        let rules = self.rules;
+        let cols = &rules.columns;
+        let ts = match cols.timestamp {
+            Some(i) => match rules.timestamps.parse(field(i)) {
+                Some(ts) => ts,
+                None => {
+                    let text = field(i);
+                    return self.bad(line, || format!("unparseable timestamp '{}'", shown(text)));
+                }
+            },
+            None => 0,
+        };
+        let Some(status) = parse_status(field(cols.status)) else {
+            let text = field(cols.status);
+            return self.bad(line, || format!("unparseable status '{}'", shown(text)));
+        };
+        if rules.since.is_some_and(|s| ts < s) || rules.until.is_some_and(|u| ts >= u) {
+            self.tally.rows += 1;
+            self.tally.out_of_range += 1;
+            return Ok(());
+        }
+        self.tally.row_at(ts);
+        let method = trim(field(cols.method));
+        let Some(method_index) = rules
+            .methods
+            .iter()
+            .position(|m| m.eq_ignore_ascii_case(method))
+        else {
+            return Ok(());
+        };
+        let raw_path = cols.path.map_or(&b""[..], |i| trim(field(i)));
+        if let Some(re) = &rules.path {
+            if !re.is_match(route::path_only(raw_path)) {
+                self.tally.path_filtered += 1;
+                return Ok(());
+            }
+        }
+        let mut h = self.endpoints.build_hasher();
+        h.write_usize(method_index);
+        route::route_hash(raw_path, &mut h);
+        let endpoint = h.finish();
+        self.tally.endpoint(endpoint, || {
+            (
+                String::from_utf8_lossy(&rules.methods[method_index]).into_owned(),
+                if cols.path.is_some() {
+                    route::route_template(raw_path)
+                } else {
+                    "(all)".to_string()
+                },
+            )
+        });
+        let mut timed_out = rules.timeout[usize::from(status)];
+        if let (false, Some(limit), Some(i)) = (timed_out, rules.client_timeout, cols.duration) {
+            timed_out = parse_duration(field(i)).is_some_and(|d| d >= limit);
+        }
+        let succeeded = timed_out
+            && cols
+                .upstream_status
+                .and_then(|i| parse_status(last_value(field(i))))
+                .is_some_and(|s| (200..300).contains(&s));
+        let key = cols.idempotency_key.and_then(|i| {
+            let k = trim(field(i));
+            (!k.is_empty() && k != b"-").then(|| {
+                let mut h = self.keys.build_hasher();
+                h.write(k);
+                h.write_u64(endpoint);
+                h.finish()
+            })
+        });
+        self.tally.attempt(ts, endpoint, key, timed_out, succeeded);
+        Ok(())
+    }
+}
+
+/// A field as shown in a message: lossy UTF-8, at most 40 characters.
+fn shown(b: &[u8]) -> String {
+    let text = String::from_utf8_lossy(b);
+    let mut s: String = text.chars().take(40).collect();
+    if text.chars().count() > 40 {
+        s.push('…');
+    }
+    s
+}
+
+#[inline]
+pub fn trim(b: &[u8]) -> &[u8] {
+    b.trim_ascii()
+}
+
+/// An HTTP status: one to three digits.
+#[inline]
+pub fn parse_status(b: &[u8]) -> Option<u16> {
+    let b = trim(b);
+    if b.is_empty() || b.len() > 3 {
+        return None;
+    }
+    let mut v = 0u16;
+    for &c in b {
+        let d = c.wrapping_sub(b'0');
+        if d > 9 {
+            return None;
+        }
+        v = v * 10 + u16::from(d);
+    }
+    Some(v)
+}
+
+/// The last of nginx's multi-value fields: `502, 200` and `504 : 200` are 200.
+#[inline]
+pub fn last_value(b: &[u8]) -> &[u8] {
+    match memchr::memrchr2(b',', b':', b) {
+        Some(i) => &b[i + 1..],
+        None => b,
+    }
+}
+
+/// A duration: a number, or nginx's `0.5, 0.25` (summed); `-` and garbage are `None`.
+pub fn parse_duration(b: &[u8]) -> Option<f64> {
+    let mut total = 0.0;
+    for part in b.split(|&c| c == b',' || c == b':') {
+        let text = std::str::from_utf8(trim(part)).ok()?;
+        let v: f64 = text.parse().ok()?;
+        if !v.is_finite() {
+            return None;
+        }
+        total += v;
+    }
+    Some(total)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn statuses() {
+        assert_eq!(parse_status(b" 504 "), Some(504));
+        assert_eq!(parse_status(b"-"), None);
+        assert_eq!(parse_status(b"5040"), None);
+        assert_eq!(parse_status(last_value(b"502, 200")), Some(200));
+        assert_eq!(parse_status(last_value(b"504 : 200")), Some(200));
+        assert_eq!(parse_duration(b"0.5, 0.25"), Some(0.75));
+        assert_eq!(parse_duration(b"-"), None);
+        assert_eq!(parse_duration(b"inf"), None);
+    }
+}

@@ -37,7 +37,7 @@ pub use timestamp::TimestampFormat;
 
 use scan::{Piece, RowRules};
 
-/// Files smaller than this are read by one thread.
+/// Files smaller than this are read by one thread (by default).
 const MIN_SPLIT_BYTES: u64 = 16 << 20;
 /// Inputs larger than this get a progress bar (when stderr is a terminal).
 const PROGRESS_BYTES: u64 = 64 << 20;
@@ -74,6 +74,8 @@ pub struct LogOptions {
     pub progress: bool,
     /// Threads for reading large plain files in chunks (0: one per core, at most 4).
     pub threads: usize,
+    /// Plain files at least this large are read in chunks, one per thread.
+    pub split_bytes: u64,
 }
 
 impl Default for LogOptions {
@@ -93,6 +95,7 @@ impl Default for LogOptions {
             strict: false,
             progress: false,
             threads: 0,
+            split_bytes: MIN_SPLIT_BYTES,
         }
     }
 }
@@ -244,7 +247,7 @@ fn read_source(
     let rules = rules_for(&opened.name, &opened.header, opened.delimiter, opts)?;
     let name = opened.name.clone();
     let (tally, pieces) = match opened.plain_file.clone() {
-        Some((path, size)) if threads > 1 && size >= MIN_SPLIT_BYTES => {
+        Some((path, size)) if threads > 1 && size >= opts.split_bytes.max(1) => {
             drop(opened.rest);
             let first = Piece {
                 first_line: opened.data_line,

@@ -14,7 +14,9 @@ use std::hash::Hasher;
 /// The path part of a request target: no scheme, host, query or fragment.
 pub fn path_only(raw: &[u8]) -> &[u8] {
     let mut p = raw;
-    if let Some(i) = memchr::memmem::find(p, b"://") {
+    if p.first() == Some(&b'/') {
+        // The common case: already a path.
+    } else if let Some(i) = memchr::memmem::find(p, b"://") {
         let after = &p[i + 3..];
         p = match memchr::memchr(b'/', after) {
             Some(j) => &after[j..],
@@ -29,17 +31,25 @@ pub fn path_only(raw: &[u8]) -> &[u8] {
 
 /// Whether a path segment is an identifier rather than a fixed name.
 pub fn is_id(seg: &[u8]) -> bool {
-    if seg.is_empty() {
-        return false;
+    let (mut digits, mut hex_letters, mut other_alnum, mut rest) = (0usize, 0usize, 0usize, 0usize);
+    for &c in seg {
+        match c {
+            b'0'..=b'9' => digits += 1,
+            b'a'..=b'f' | b'A'..=b'F' => hex_letters += 1,
+            b'g'..=b'z' | b'G'..=b'Z' => other_alnum += 1,
+            _ => rest += 1,
+        }
     }
-    if seg.iter().all(u8::is_ascii_digit) {
-        return true;
+    if digits == 0 {
+        return false; // every kind of id below has a digit (a UUID all letters: never seen)
     }
-    if is_uuid(seg) {
-        return true;
+    if rest == 0 && hex_letters == 0 && other_alnum == 0 {
+        return true; // a number
     }
-    let has_digit = seg.iter().any(u8::is_ascii_digit);
-    if seg.len() >= 8 && has_digit && seg.iter().all(u8::is_ascii_hexdigit) {
+    if rest == 0 && other_alnum == 0 && seg.len() >= 8 {
+        return true; // long hex
+    }
+    if rest == 4 && is_uuid(seg) {
         return true;
     }
     // base62, optionally after a short `prefix_`

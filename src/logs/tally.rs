@@ -11,7 +11,8 @@
 //!
 //! A key is retired (counted as one intent with its attempts, and forgotten) once the log's
 //! clock (the latest timestamp seen so far) is more than `W + G` past its last row, where the
-//! grace `G` equals `W`. Memory is therefore bounded by the intents of about `2 W` of traffic,
+//! grace `G` equals `W`; the clock is checked every `W`. Memory is therefore bounded by the
+//! intents of about `3 W` of traffic,
 //! whatever the file size. This is exact as long as no row is more than `G` older than the
 //! latest row before it (access logs are written in completion order, so they are out of
 //! order by at most a request's duration). Without a timestamp column there is no clock: keys
@@ -226,15 +227,34 @@ impl Tally {
             self.watermark = ts;
             if ts >= self.next_sweep {
                 self.sweep();
-                self.next_sweep = ts.saturating_add((self.window / 2).max(1));
+                self.next_sweep = ts.saturating_add(self.window.max(1));
             }
         }
     }
 
-    /// The endpoint with hash `hash`, created with `names()` when new.
+    /// Records a mutating attempt (after [`Tally::row_at`]) on the endpoint with hash
+    /// `endpoint`, whose method and route `names()` gives when it is new. `key` is the hash of
+    /// its idempotency key, if it has one.
     #[inline]
-    pub fn endpoint(&mut self, hash: u64, names: impl FnOnce() -> (String, String)) {
-        self.endpoints.entry(hash).or_insert_with(|| {
+    pub fn attempt(
+        &mut self,
+        ts: i64,
+        (endpoint, names): (u64, impl FnOnce() -> (String, String)),
+        key: Option<u64>,
+        timed_out: bool,
+        succeeded: bool,
+    ) {
+        self.counts.record(timed_out, succeeded);
+        let day = ts.div_euclid(super::timestamp::MICROS_PER_DAY);
+        match self.per_day.last_entry() {
+            Some(mut last) if *last.key() == day => last.get_mut().record(timed_out, succeeded),
+            _ => self
+                .per_day
+                .entry(day)
+                .or_default()
+                .record(timed_out, succeeded),
+        }
+        let ep = self.endpoints.entry(endpoint).or_insert_with(|| {
             let (method, route) = names();
             Endpoint {
                 method,
@@ -243,26 +263,6 @@ impl Tally {
                 intents: 0,
             }
         });
-    }
-
-    /// Records a mutating attempt (after [`Tally::row_at`] and [`Tally::endpoint`]). `key` is
-    /// the hash of its idempotency key, if it has one.
-    #[inline]
-    pub fn attempt(
-        &mut self,
-        ts: i64,
-        endpoint: u64,
-        key: Option<u64>,
-        timed_out: bool,
-        succeeded: bool,
-    ) {
-        self.counts.record(timed_out, succeeded);
-        self.per_day
-            .entry(ts.div_euclid(super::timestamp::MICROS_PER_DAY))
-            .or_default()
-            .record(timed_out, succeeded);
-        let ep = self.endpoints.get_mut(&endpoint);
-        let Some(ep) = ep else { return };
         ep.counts.record(timed_out, succeeded);
         let Some(key) = key else {
             ep.intents += 1;
@@ -422,7 +422,7 @@ impl Tally {
         self.watermark = self.watermark.max(next.watermark);
         self.next_sweep = i64::MIN;
         self.sweep();
-        self.next_sweep = self.watermark.saturating_add((self.window / 2).max(1));
+        self.next_sweep = self.watermark.saturating_add(self.window.max(1));
     }
 
     /// Counts every intent still pending: the tally of a whole input.

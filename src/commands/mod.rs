@@ -1,0 +1,3 @@
+//! One module per subcommand: each turns parsed arguments into the bytes to print.
+
+pub mod estimate;

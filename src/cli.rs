@@ -74,35 +74,70 @@ pub struct EstimateArgs {
 #[command(next_help_heading = "Scenario")]
 pub struct ScenarioArgs {
     /// Mutating intents per day (one per customer action; retries are not counted) [default: 20000]
-    #[arg(long, env = "DUPCOST_REQUESTS_PER_DAY", value_name = "COUNT")]
+    #[arg(
+        long,
+        env = "DUPCOST_REQUESTS_PER_DAY",
+        allow_hyphen_values = true,
+        value_name = "COUNT"
+    )]
     pub requests_per_day: Option<Count>,
 
     /// Share of attempts where the client gives up waiting: 0.002 or 0.2% [default: 0.2%]
-    #[arg(long, env = "DUPCOST_TIMEOUT_RATE", value_name = "RATE")]
+    #[arg(
+        long,
+        env = "DUPCOST_TIMEOUT_RATE",
+        allow_hyphen_values = true,
+        value_name = "RATE"
+    )]
     pub timeout_rate: Option<Rate>,
 
     /// Share of timed-out attempts the server had in fact executed: 0.5 or 50% [default: 50%]
-    #[arg(long, env = "DUPCOST_SUCCEEDED_SHARE", value_name = "RATE")]
+    #[arg(
+        long,
+        env = "DUPCOST_SUCCEEDED_SHARE",
+        allow_hyphen_values = true,
+        value_name = "RATE"
+    )]
     pub succeeded_share: Option<Rate>,
 
     /// Average money at stake per intent, refunded per duplicate: 40, $40.50, 1,250 [default: 40]
-    #[arg(long, env = "DUPCOST_ORDER_VALUE", value_name = "MONEY")]
+    #[arg(
+        long,
+        env = "DUPCOST_ORDER_VALUE",
+        allow_hyphen_values = true,
+        value_name = "MONEY"
+    )]
     pub order_value: Option<Money>,
 
     /// Attempts after the first, each only after a timeout: 0 to 100 [default: 3]
-    #[arg(long, env = "DUPCOST_RETRIES", value_name = "N", value_parser = clap::value_parser!(u32).range(0..=100))]
+    #[arg(long, env = "DUPCOST_RETRIES", allow_hyphen_values = true, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=100))]
     pub retries: Option<u32>,
 
     /// How long an idempotency key is kept: 24h, 1d, 90m, 1h30m, or seconds [default: 24h]
-    #[arg(long, env = "DUPCOST_TTL", value_name = "DURATION")]
+    #[arg(
+        long,
+        env = "DUPCOST_TTL",
+        allow_hyphen_values = true,
+        value_name = "DURATION"
+    )]
     pub ttl: Option<Duration>,
 
     /// Bytes stored per key (key, request hash, saved status and body): 1000, 1kB, 2KiB [default: 1kB]
-    #[arg(long, env = "DUPCOST_KEY_SIZE", value_name = "SIZE")]
+    #[arg(
+        long,
+        env = "DUPCOST_KEY_SIZE",
+        allow_hyphen_values = true,
+        value_name = "SIZE"
+    )]
     pub key_size: Option<Size>,
 
     /// Month length for the monthly figures [default: 30]
-    #[arg(long, env = "DUPCOST_DAYS_PER_MONTH", value_name = "DAYS")]
+    #[arg(
+        long,
+        env = "DUPCOST_DAYS_PER_MONTH",
+        allow_hyphen_values = true,
+        value_name = "DAYS"
+    )]
     pub days_per_month: Option<Count>,
 
     /// Load inputs from a JSON file of inputs by their JSON names (flags override it); - reads stdin

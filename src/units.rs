@@ -71,15 +71,20 @@ impl FromStr for Rate {
 
     fn from_str(s: &str) -> Result<Self, String> {
         let text = s.trim();
-        let value = if let Some(pct) = text.strip_suffix('%') {
-            let pct = finite(pct.trim())
+        let value = if let Some(pct_text) = text.strip_suffix('%') {
+            let pct = finite(pct_text.trim())
                 .ok_or_else(|| format!("'{s}' is not a rate: use {RATE_FORMS}"))?;
             if !(0.0..=100.0).contains(&pct) {
                 return Err(format!(
                     "'{s}' is out of range: a rate is between 0% and 100%"
                 ));
             }
-            pct / 100.0
+            // "0.35e-2" parses to the double nearest 0.0035; 0.35 / 100.0 would be one ulp off.
+            format!("{}e-2", pct_text.trim())
+                .parse::<f64>()
+                .ok()
+                .filter(|_| !pct_text.contains(['e', 'E']))
+                .unwrap_or(pct / 100.0)
         } else {
             let v = finite(text).ok_or_else(|| format!("'{s}' is not a rate: use {RATE_FORMS}"))?;
             if v > 1.0 {
@@ -292,6 +297,8 @@ mod tests {
         assert_eq!("0.002".parse::<Rate>().unwrap().0, 0.002);
         assert_eq!("0.2%".parse::<Rate>().unwrap().0, 0.002);
         assert_eq!(" 50 % ".parse::<Rate>().unwrap().0, 0.5);
+        assert_eq!("0.35%".parse::<Rate>().unwrap().0, 0.0035);
+        assert_eq!("1e1%".parse::<Rate>().unwrap().0, 0.1);
         assert_eq!("1".parse::<Rate>().unwrap().0, 1.0);
         assert_eq!("0".parse::<Rate>().unwrap().0, 0.0);
         let err = "2".parse::<Rate>().unwrap_err();

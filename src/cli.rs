@@ -7,6 +7,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::inputs::{self, Input, ScenarioPatch};
 use crate::model::Scenario;
+use crate::report::svg::SweepFigure;
 use crate::sweep::Sweep;
 use crate::units::{Count, Duration, Money, Rate, Size};
 
@@ -50,6 +51,20 @@ pub enum Command {
     /// Estimate duplicates, refunds, unanswered customers and the key store from flags.
     #[command(after_long_help = ESTIMATE_EXAMPLES)]
     Estimate(EstimateArgs),
+
+    /// Print a shell completion script to stdout (e.g. `dupcost completions bash > /etc/bash_completion.d/dupcost`).
+    Completions {
+        /// The shell to complete for
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+
+    /// Print a man page (roff) to stdout: dupcost(1), or dupcost-SUBCOMMAND(1) when one is named
+    /// (e.g. `dupcost man > dupcost.1 && man ./dupcost.1`).
+    Man {
+        /// The subcommand whose page to print (estimate, logs, tui, ...)
+        subcommand: Option<String>,
+    },
 }
 
 /// `dupcost estimate`.
@@ -66,6 +81,14 @@ pub struct EstimateArgs {
     /// number for retries, TTL and key size; 11 values otherwise).
     #[arg(long, value_name = "NAME=FROM..TO[:STEPS]")]
     pub sweep: Option<Sweep>,
+
+    /// With --sweep: also write an SVG chart of the swept figure against the swept input
+    #[arg(long, value_name = "FILE.svg", requires = "sweep")]
+    pub plot: Option<PathBuf>,
+
+    /// With --plot: the figure to chart
+    #[arg(long, value_enum, default_value_t = SweepFigure::Refunds, value_name = "FIGURE", requires = "plot")]
+    pub plot_y: SweepFigure,
 }
 
 /// The inputs of the model. Each also reads `DUPCOST_<FLAG>` from the environment; precedence,
@@ -247,11 +270,17 @@ impl ColorChoice {
 /// other dupcost error reads.
 pub fn one_line_error(error: &clap::Error) -> String {
     let text = error.render().to_string();
-    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+    let mut lines = text.lines().map(str::trim);
     let mut line = lines
         .next()
         .unwrap_or("error: invalid arguments")
         .to_string();
+    // "the following required arguments were not provided:" lists them on the next lines.
+    for continued in lines.by_ref().take_while(|l| !l.is_empty()) {
+        line.push(' ');
+        line.push_str(continued);
+    }
+    let mut lines = lines.filter(|l| !l.is_empty());
     if let Some(tip) = lines.find(|l| l.starts_with("tip:")) {
         line.push_str(" (");
         line.push_str(tip);

@@ -46,6 +46,8 @@ pub struct Cli {
 }
 
 /// The subcommands.
+// Parsed once per run: the size of the largest variant costs nothing worth a Box.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Estimate duplicates, refunds, unanswered customers and the key store from flags.

@@ -1,1 +1,56 @@
-fn main() {}
+//! `dupcost`: parse the command line, run the command, print what it made.
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use clap::Parser;
+use dupcost::cli::{self, Cli, Command};
+use dupcost::commands;
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if !e.use_stderr() => {
+            // --help and --version: print them and succeed.
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+        Err(e) if e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let _ = e.print();
+            return ExitCode::from(2);
+        }
+        Err(e) => {
+            eprintln!("{}", cli::one_line_error(&e));
+            return ExitCode::from(2);
+        }
+    };
+
+    let color = cli.color.for_stdout();
+    let result = match &cli.command {
+        Command::Estimate(args) => commands::estimate::run(args, color),
+        Command::Logs(args) => commands::logs::run(args, color),
+        Command::Completions { shell } => commands::docs::completions(*shell),
+        Command::Man { subcommand } => commands::docs::man(subcommand.as_deref()),
+    };
+
+    match result {
+        Ok(bytes) => print(&bytes),
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(e.exit_code())
+        }
+    }
+}
+
+/// Writes the output; a reader that went away (`dupcost ... | head -1`) is not an error.
+fn print(bytes: &[u8]) -> ExitCode {
+    let mut stdout = io::stdout().lock();
+    match stdout.write_all(bytes).and_then(|()| stdout.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: writing the output: {e}");
+            ExitCode::from(1)
+        }
+    }
+}

@@ -203,13 +203,13 @@ impl LogAnalysis {
             |v| {
                 format!(
                     "timeout rate {} = {} timed out (status {}{also}) / {} mutating attempts",
-                    Rate(v),
+                    Rate(v).rounded(),
                     count(c.timed_out),
                     statuses.join(", "),
                     count(c.mutating)
                 )
             },
-            |v| format!("timeout rate {}", Rate(v)),
+            |v| format!("timeout rate {}", Rate(v).rounded()),
         )?;
 
         // succeeded_share
@@ -238,12 +238,12 @@ impl LogAnalysis {
             |v| {
                 format!(
                     "succeeded share {} = {} with upstream 2xx / {} timed out",
-                    Rate(v),
+                    Rate(v).rounded(),
                     count(c.timed_out_succeeded),
                     count(c.timed_out)
                 )
             },
-            |v| format!("succeeded share {}", Rate(v)),
+            |v| format!("succeeded share {}", Rate(v).rounded()),
         )?;
 
         // retries
@@ -439,15 +439,7 @@ fn pick(
 
 /// `34,094`.
 pub fn count(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, ch) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
+    crate::report::human::group_thousands(&n.to_string())
 }
 
 /// A rate a day: whole with separators from 100 up, else 3 significant figures.

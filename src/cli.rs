@@ -1,0 +1,469 @@
+//! The whole command line, in one place, with help on every flag.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::inputs::{self, Input, ScenarioPatch};
+use crate::logs::{self, DurationUnit, LogOptions, Role};
+use crate::model::Scenario;
+use crate::report::svg::SweepFigure;
+use crate::sweep::Sweep;
+use crate::units::{Count, Duration, Money, Rate, Size};
+
+const ABOUT: &str = "What missing idempotency costs: duplicate charges, refunds, unanswered customers, \
+and the key store that fixes it.";
+
+const LONG_ABOUT: &str = "\
+What missing idempotency costs: duplicate charges, refunds, unanswered customers, and the key store \
+that fixes it.
+
+A client that hears nothing in time cannot tell \"never arrived\" from \"done, but the reply was lost\". \
+If it retries and the server cannot recognise the retry, the work runs twice. dupcost estimates how often \
+that happens, what it costs, and how big the idempotency-key store that prevents it must be.";
+
+const ESTIMATE_EXAMPLES: &str = "\
+Examples:
+  dupcost estimate                                   the article's scenario (20,000 a day, 0.2% timeouts)
+  dupcost estimate --requests-per-day 1.5M --timeout-rate 0.5% --order-value '$12.50'
+  dupcost estimate --retries 0                       who is left without an answer if the client never retries
+  dupcost estimate --sweep retries=0..5              compare retry policies
+  dupcost estimate --sweep timeout-rate=0.1%..2%:20 --format csv > sweep.csv
+  dupcost estimate --scenario checkout.json --format json | jq .refund_cost
+  DUPCOST_ORDER_VALUE=120 dupcost estimate";
+
+const LOGS_EXAMPLES: &str = "\
+Examples:
+  dupcost logs samples/access-log.csv                   measure and estimate from a log
+  dupcost logs access.log.1.gz access.log               rotated files, gzip detected by content
+  zcat old/*.gz | dupcost logs -                        stdin
+  dupcost logs --column status=code --column upstream_status=backend_code app.csv
+  dupcost logs --client-timeout 30s --path '^/v1/payments' --since 2026-11-01 nginx.csv
+  dupcost logs --order-value '$85' --format json access.csv | jq .observed.per_endpoint
+  dupcost logs --succeeded-share 40% no-upstream-column.csv
+
+Columns are recognised from the header (generic, nginx, AWS ALB and Traefik names); the
+derived inputs are shown with the rows behind them, and any of them can be overridden by
+its scenario flag.";
+
+/// `dupcost`: the command line.
+#[derive(Debug, Parser)]
+#[command(name = "dupcost", version, about = ABOUT, long_about = LONG_ABOUT, propagate_version = true)]
+#[command(arg_required_else_help = true, max_term_width = 100)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+
+    /// When to use colour: auto (only on a terminal, never with NO_COLOR), always or never.
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
+    pub color: ColorChoice,
+}
+
+/// The subcommands.
+// Parsed once per run: the size of the largest variant costs nothing worth a Box.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Estimate duplicates, refunds, unanswered customers and the key store from flags.
+    #[command(after_long_help = ESTIMATE_EXAMPLES)]
+    Estimate(EstimateArgs),
+
+    /// Measure the inputs from access logs (CSV/TSV, gzip or not) and estimate from them.
+    #[command(after_long_help = LOGS_EXAMPLES)]
+    Logs(LogArgs),
+
+    /// Print a shell completion script to stdout (e.g. `dupcost completions bash > /etc/bash_completion.d/dupcost`).
+    Completions {
+        /// The shell to complete for
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+
+    /// Print a man page (roff) to stdout: dupcost(1), or dupcost-SUBCOMMAND(1) when one is named
+    /// (e.g. `dupcost man > dupcost.1 && man ./dupcost.1`).
+    Man {
+        /// The subcommand whose page to print (estimate, logs, tui, ...)
+        subcommand: Option<String>,
+    },
+}
+
+/// `dupcost estimate`.
+#[derive(Debug, Args)]
+pub struct EstimateArgs {
+    #[command(flatten)]
+    pub scenario: ScenarioArgs,
+
+    #[command(flatten)]
+    pub output: OutputArgs,
+
+    /// Vary one input over a range: NAME=FROM..TO[:STEPS], e.g. retries=0..5 or
+    /// timeout-rate=0.1%..2%:20. STEPS counts the values, ends included (default: every whole
+    /// number for retries, TTL and key size; 11 values otherwise).
+    #[arg(long, value_name = "NAME=FROM..TO[:STEPS]")]
+    pub sweep: Option<Sweep>,
+
+    /// With --sweep: also write an SVG chart of the swept figure against the swept input
+    #[arg(long, value_name = "FILE.svg", requires = "sweep")]
+    pub plot: Option<PathBuf>,
+
+    /// With --plot: the figure to chart
+    #[arg(long, value_enum, default_value_t = SweepFigure::Refunds, value_name = "FIGURE", requires = "plot")]
+    pub plot_y: SweepFigure,
+}
+
+/// `dupcost logs`.
+#[derive(Debug, Args)]
+pub struct LogArgs {
+    /// Access logs: CSV or TSV with a header row, plain or gzip (detected by content); - reads stdin
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+
+    #[command(flatten)]
+    pub read: LogReadArgs,
+
+    #[command(flatten)]
+    pub scenario: ScenarioArgs,
+
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+/// How logs are read and which rows count. Shared with the TUI's `--from-logs`.
+#[derive(Debug, Clone, Args)]
+#[command(next_help_heading = "Reading logs")]
+pub struct LogReadArgs {
+    /// Field delimiter: , tab ; | or any one character [default: sniffed from the header]
+    #[arg(long, value_name = "CHAR", value_parser = parse_delimiter)]
+    pub delimiter: Option<u8>,
+
+    /// Use HEADER for ROLE (timestamp, method, path, status, upstream_status, duration,
+    /// idempotency_key, bytes); repeatable
+    #[arg(long, value_name = "ROLE=HEADER", value_parser = parse_column)]
+    pub column: Vec<(Role, String)>,
+
+    /// Unit of the duration column: s, ms, us or ns [default: from its name]
+    #[arg(long, value_name = "UNIT")]
+    pub duration_unit: Option<DurationUnit>,
+
+    /// strftime format of the timestamps, e.g. '%d.%m.%Y %H:%M:%S' [default: RFC 3339, nginx
+    /// $time_local or epoch numbers]
+    #[arg(long, value_name = "FORMAT")]
+    pub timestamp_format: Option<String>,
+
+    /// Keep rows at or after this time: RFC 3339 or a date (midnight UTC)
+    #[arg(long, value_name = "TIME", value_parser = logs::parse_time_bound)]
+    pub since: Option<i64>,
+
+    /// Keep rows before this time: RFC 3339 or a date (midnight UTC)
+    #[arg(long, value_name = "TIME", value_parser = logs::parse_time_bound)]
+    pub until: Option<i64>,
+
+    /// Mutating methods: the requests that are intents
+    #[arg(
+        long,
+        value_name = "LIST",
+        value_delimiter = ',',
+        default_value = "POST,PUT,PATCH,DELETE"
+    )]
+    pub methods: Vec<String>,
+
+    /// Client-facing statuses that mean the client gave up waiting
+    #[arg(
+        long,
+        value_name = "LIST",
+        value_delimiter = ',',
+        default_value = "408,499,504"
+    )]
+    pub timeout_status: Vec<u16>,
+
+    /// A mutating request whose duration reached this timed out too (e.g. 30s, 1500ms)
+    #[arg(long, value_name = "DURATION", value_parser = parse_std_duration)]
+    pub client_timeout: Option<std::time::Duration>,
+
+    /// Only requests whose path matches this regular expression
+    #[arg(long, value_name = "REGEX", value_parser = parse_regex)]
+    pub path: Option<regex::bytes::Regex>,
+
+    /// Attempts with the same idempotency key at most this far apart are one intent
+    #[arg(long, value_name = "DURATION", default_value = "1h", value_parser = parse_std_duration)]
+    pub retry_window: std::time::Duration,
+
+    /// Stop at the first bad row instead of skipping and counting it
+    #[arg(long)]
+    pub strict: bool,
+
+    /// Threads for reading large files in chunks [default: one per core, at most 4]
+    #[arg(long, value_name = "N", default_value_t = 0, hide_default_value = true)]
+    pub threads: usize,
+}
+
+impl LogReadArgs {
+    /// The library's options; a progress bar is shown when stderr is a terminal.
+    pub fn options(&self) -> LogOptions {
+        LogOptions {
+            delimiter: self.delimiter,
+            columns: self.column.clone(),
+            duration_unit: self.duration_unit,
+            timestamp_format: self.timestamp_format.clone(),
+            since: self.since,
+            until: self.until,
+            methods: self.methods.clone(),
+            timeout_statuses: self.timeout_status.clone(),
+            client_timeout: self.client_timeout,
+            path: self.path.clone(),
+            retry_window: self.retry_window,
+            strict: self.strict,
+            progress: true,
+            threads: self.threads,
+            ..LogOptions::default()
+        }
+    }
+}
+
+fn parse_delimiter(text: &str) -> Result<u8, String> {
+    match text {
+        "tab" | "\\t" | "\t" => Ok(b'\t'),
+        "comma" => Ok(b','),
+        "semicolon" => Ok(b';'),
+        "pipe" => Ok(b'|'),
+        t if t.len() == 1 => Ok(t.as_bytes()[0]),
+        _ => Err(format!("'{text}' is not one character: use , tab ; or |")),
+    }
+}
+
+fn parse_column(text: &str) -> Result<(Role, String), String> {
+    let (role, header) = text
+        .split_once('=')
+        .ok_or_else(|| format!("'{text}' is not ROLE=HEADER, e.g. status=http_code"))?;
+    Ok((role.parse()?, header.to_string()))
+}
+
+fn parse_std_duration(text: &str) -> Result<std::time::Duration, String> {
+    humantime::parse_duration(text.trim())
+        .map_err(|_| format!("'{text}' is not a duration: use 30s, 1500ms, 2m or 1h"))
+}
+
+fn parse_regex(text: &str) -> Result<regex::bytes::Regex, String> {
+    regex::bytes::Regex::new(text).map_err(|e| format!("not a valid regular expression: {e}"))
+}
+
+/// The inputs of the model. Each also reads `DUPCOST_<FLAG>` from the environment; precedence,
+/// lowest first: defaults < --scenario file < environment < flags.
+#[derive(Debug, Clone, Default, Args)]
+#[command(next_help_heading = "Scenario")]
+pub struct ScenarioArgs {
+    /// Mutating intents per day (one per customer action; retries are not counted) [default: 20000]
+    #[arg(
+        long,
+        env = "DUPCOST_REQUESTS_PER_DAY",
+        allow_hyphen_values = true,
+        value_name = "COUNT"
+    )]
+    pub requests_per_day: Option<Count>,
+
+    /// Share of attempts where the client gives up waiting: 0.002 or 0.2% [default: 0.2%]
+    #[arg(
+        long,
+        env = "DUPCOST_TIMEOUT_RATE",
+        allow_hyphen_values = true,
+        value_name = "RATE"
+    )]
+    pub timeout_rate: Option<Rate>,
+
+    /// Share of timed-out attempts the server had in fact executed: 0.5 or 50% [default: 50%]
+    #[arg(
+        long,
+        env = "DUPCOST_SUCCEEDED_SHARE",
+        allow_hyphen_values = true,
+        value_name = "RATE"
+    )]
+    pub succeeded_share: Option<Rate>,
+
+    /// Average money at stake per intent, refunded per duplicate: 40, $40.50, 1,250 [default: 40]
+    #[arg(
+        long,
+        env = "DUPCOST_ORDER_VALUE",
+        allow_hyphen_values = true,
+        value_name = "MONEY"
+    )]
+    pub order_value: Option<Money>,
+
+    /// Attempts after the first, each only after a timeout: 0 to 100 [default: 3]
+    #[arg(long, env = "DUPCOST_RETRIES", allow_hyphen_values = true, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=100))]
+    pub retries: Option<u32>,
+
+    /// How long an idempotency key is kept: 24h, 1d, 90m, 1h30m, or seconds [default: 24h]
+    #[arg(
+        long,
+        env = "DUPCOST_TTL",
+        allow_hyphen_values = true,
+        value_name = "DURATION"
+    )]
+    pub ttl: Option<Duration>,
+
+    /// Bytes stored per key (key, request hash, saved status and body): 1000, 1kB, 2KiB [default: 1kB]
+    #[arg(
+        long,
+        env = "DUPCOST_KEY_SIZE",
+        allow_hyphen_values = true,
+        value_name = "SIZE"
+    )]
+    pub key_size: Option<Size>,
+
+    /// Month length for the monthly figures [default: 30]
+    #[arg(
+        long,
+        env = "DUPCOST_DAYS_PER_MONTH",
+        allow_hyphen_values = true,
+        value_name = "DAYS"
+    )]
+    pub days_per_month: Option<Count>,
+
+    /// Load inputs from a JSON file of inputs by their JSON names (flags override it); - reads stdin
+    #[arg(long, env = "DUPCOST_SCENARIO", value_name = "FILE")]
+    pub scenario: Option<PathBuf>,
+}
+
+impl ScenarioArgs {
+    /// The inputs given by flags or environment variables.
+    pub fn patch(&self) -> ScenarioPatch {
+        let mut patch = ScenarioPatch::default();
+        let given = [
+            (Input::RequestsPerDay, self.requests_per_day.map(|v| v.0)),
+            (Input::TimeoutRate, self.timeout_rate.map(|v| v.0)),
+            (Input::SucceededShare, self.succeeded_share.map(|v| v.0)),
+            (Input::OrderValue, self.order_value.map(|v| v.0)),
+            (Input::Retries, self.retries.map(f64::from)),
+            (Input::Ttl, self.ttl.map(|v| v.0 as f64)),
+            (Input::KeySize, self.key_size.map(|v| v.0 as f64)),
+            (Input::DaysPerMonth, self.days_per_month.map(|v| v.0)),
+        ];
+        for (input, value) in given {
+            if let Some(value) = value {
+                patch.set(input, value);
+            }
+        }
+        patch
+    }
+
+    /// The scenario file's inputs, if one was named.
+    pub fn file_patch(&self) -> Result<Option<ScenarioPatch>, String> {
+        self.scenario
+            .as_deref()
+            .map(ScenarioPatch::from_file)
+            .transpose()
+    }
+
+    /// Defaults < scenario file < environment < flags, validated.
+    pub fn resolve(&self) -> Result<Scenario, String> {
+        let file = self.file_patch()?;
+        let file = self.scenario.as_deref().zip(file.as_ref());
+        inputs::resolve(file, &self.patch())
+    }
+}
+
+/// How results are printed.
+#[derive(Debug, Clone, Args)]
+#[command(next_help_heading = "Output")]
+pub struct OutputArgs {
+    /// Output format: a table for people, or json / csv for scripts
+    #[arg(long, short = 'f', value_enum, default_value_t = Format::Table, env = "DUPCOST_FORMAT")]
+    pub format: Format,
+
+    /// Currency symbol shown before money in tables
+    #[arg(
+        long,
+        default_value = "$",
+        env = "DUPCOST_CURRENCY",
+        value_name = "SYMBOL"
+    )]
+    pub currency: String,
+}
+
+/// Output formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Aligned, rounded, for people
+    Table,
+    /// MODEL.md's JSON contract, unrounded
+    Json,
+    /// A header of dotted names and one row per estimate
+    Csv,
+}
+
+/// `--color`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    /// Colour when the output is a terminal and NO_COLOR is unset
+    Auto,
+    /// Always colour
+    Always,
+    /// Never colour
+    Never,
+}
+
+impl ColorChoice {
+    /// Whether to colour a stream: `auto` means a terminal, no `NO_COLOR`, and not `TERM=dumb`.
+    pub fn enabled(self, stream_is_terminal: bool) -> bool {
+        match self {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => {
+                let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+                let dumb = std::env::var_os("TERM").is_some_and(|v| v == "dumb");
+                stream_is_terminal && !no_color && !dumb
+            }
+        }
+    }
+
+    /// Whether to colour standard output.
+    pub fn for_stdout(self) -> bool {
+        self.enabled(std::io::stdout().is_terminal())
+    }
+}
+
+/// Turns a clap error into one line (`error: ...`, with clap's tip appended), the way every
+/// other dupcost error reads.
+pub fn one_line_error(error: &clap::Error) -> String {
+    let text = error.render().to_string();
+    let mut lines = text.lines().map(str::trim);
+    let mut line = lines
+        .next()
+        .unwrap_or("error: invalid arguments")
+        .to_string();
+    // "the following required arguments were not provided:" lists them on the next lines.
+    for continued in lines.by_ref().take_while(|l| !l.is_empty()) {
+        line.push(' ');
+        line.push_str(continued);
+    }
+    let mut lines = lines.filter(|l| !l.is_empty());
+    if let Some(tip) = lines.find(|l| l.starts_with("tip:")) {
+        line.push_str(" (");
+        line.push_str(tip);
+        line.push(')');
+    }
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn every_flag_has_help() {
+        fn check(cmd: &clap::Command) {
+            for arg in cmd.get_arguments() {
+                assert!(arg.get_help().is_some(), "--{} has no help", arg.get_id());
+            }
+            cmd.get_subcommands().for_each(check);
+        }
+        check(&Cli::command());
+    }
+}

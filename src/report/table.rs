@@ -1,0 +1,288 @@
+//! `--format table`: the report for people, aligned, rounded, with a one-line verdict.
+
+use std::fmt::Write;
+
+use anstyle::{AnsiColor, Style as Ansi};
+
+use crate::inputs::Input;
+use crate::model::Estimate;
+use crate::units::Rate;
+
+use super::{Style, human};
+
+const LABEL: usize = 30;
+const VALUE: usize = 16;
+
+/// Writes headings and highlights, in colour only when asked.
+struct Painter<'a> {
+    style: &'a Style,
+    out: String,
+}
+
+impl Painter<'_> {
+    fn paint(&self, ansi: Ansi, text: &str) -> String {
+        if self.style.color {
+            format!("{}{text}{}", ansi.render(), ansi.render_reset())
+        } else {
+            text.to_string()
+        }
+    }
+
+    fn heading(&mut self, text: &str, columns: &[&str]) {
+        let mut line = format!("{text:<LABEL$}");
+        for column in columns {
+            let _ = write!(line, "{column:>VALUE$}");
+        }
+        let painted = self.paint(Ansi::new().bold(), line.trim_end());
+        self.out.push_str(&painted);
+        self.out.push('\n');
+    }
+
+    fn row(&mut self, label: &str, values: &[String]) {
+        let mut line = format!("  {label:<width$}", width = LABEL - 2);
+        for value in values {
+            let _ = write!(line, "{value:>VALUE$}");
+        }
+        self.out.push_str(line.trim_end());
+        self.out.push('\n');
+    }
+
+    fn blank(&mut self) {
+        self.out.push('\n');
+    }
+}
+
+/// The scenario's inputs, one per line, in MODEL.md's order.
+pub fn input_lines(e: &Estimate, style: &Style) -> Vec<(&'static str, String)> {
+    Input::ALL
+        .into_iter()
+        .map(|input| {
+            (
+                input.label(),
+                input_value(input, input.get(&e.inputs), &style.currency),
+            )
+        })
+        .collect()
+}
+
+/// An input's value for reading: `20,000`, `0.2%`, `$40`, `1d`, `1kB`.
+pub fn input_value(input: Input, value: f64, currency: &str) -> String {
+    match input {
+        Input::RequestsPerDay | Input::DaysPerMonth => human::number(value),
+        Input::OrderValue => format!("{currency}{}", input.display(value)),
+        // Rates measured from logs have many digits; four significant figures read better.
+        Input::TimeoutRate | Input::SucceededShare => Rate(value).rounded(),
+        _ => input.display(value),
+    }
+}
+
+/// The one-line verdict: what the fix costs against what the missing key costs.
+pub fn verdict(e: &Estimate, style: &Style) -> String {
+    let store = human::size(e.key_store.bytes);
+    let keys = human::count(e.key_store.live_keys);
+    let c = &style.currency;
+    if e.duplicates.per_month > 0.0 {
+        format!(
+            "Verdict: a {store} key store ({keys} live keys) stops {} a month of refunds for {} duplicate charges.",
+            human::money(e.refund_cost.per_month, c),
+            human::count(e.duplicates.per_month),
+        )
+    } else if e.inputs.retries == 0 && e.unanswered.zero_retries_per_month > 0.0 {
+        format!(
+            "Verdict: no duplicates without retries, but {} customers a month get no answer ({} of them charged); \
+             retrying safely needs a {store} key store.",
+            human::count(e.unanswered.zero_retries_per_month),
+            human::count(e.unanswered.charged_zero_retries_per_month),
+        )
+    } else {
+        format!(
+            "Verdict: no duplicates in this scenario; a {store} key store ({keys} live keys) would keep it so."
+        )
+    }
+}
+
+/// The full report of one estimate.
+pub fn estimate(e: &Estimate, style: &Style) -> Vec<u8> {
+    let mut p = Painter {
+        style,
+        out: String::new(),
+    };
+    let c = style.currency.as_str();
+    let r = e.inputs.retries;
+
+    p.heading("Scenario", &[]);
+    for (label, value) in input_lines(e, style) {
+        p.row(label, &[value]);
+    }
+    p.blank();
+
+    p.heading("Duplicate charges", &["exact", "rule of thumb"]);
+    p.row(
+        "a day",
+        &[
+            human::count(e.duplicates.per_day),
+            human::count(e.duplicates.rule_of_thumb_per_day),
+        ],
+    );
+    p.row(
+        "a month",
+        &[
+            human::count(e.duplicates.per_month),
+            human::count(e.rule_of_thumb_per_month()),
+        ],
+    );
+    p.heading("Refunds", &[]);
+    p.row(
+        "a month",
+        &[
+            human::money(e.refund_cost.per_month, c),
+            human::money(e.rule_of_thumb_refund_per_month(), c),
+        ],
+    );
+    p.row("a year", &[human::money(e.refund_cost.per_year, c)]);
+    p.blank();
+
+    p.heading("Customers left without an answer", &[]);
+    p.row(
+        "never retrying, a day",
+        &[human::count(e.unanswered.zero_retries_per_day)],
+    );
+    p.row(
+        "never retrying, a month",
+        &[human::count(e.unanswered.zero_retries_per_month)],
+    );
+    p.row(
+        "  of whom charged anyway",
+        &[human::count(e.unanswered.charged_zero_retries_per_month)],
+    );
+    let plural = if r == 1 { "retry" } else { "retries" };
+    p.row(
+        &format!("at {r} {plural}, a day"),
+        &[human::count(e.unanswered.per_day)],
+    );
+    p.row(
+        "  of whom charged anyway",
+        &[human::count(e.unanswered.charged_per_day)],
+    );
+    p.blank();
+
+    p.heading("Extra load from retries", &[]);
+    p.row("attempts a day", &[human::count(e.extra_attempts_per_day)]);
+    p.blank();
+
+    p.heading("Key store (the fix)", &[]);
+    p.row("live keys", &[human::count(e.key_store.live_keys)]);
+    p.row("size", &[human::size(e.key_store.bytes)]);
+    p.blank();
+
+    let verdict = p.paint(
+        Ansi::new().bold().fg_color(Some(AnsiColor::Yellow.into())),
+        &verdict(e, style),
+    );
+    p.out.push_str(&verdict);
+    p.out.push('\n');
+    p.out.into_bytes()
+}
+
+/// A sweep: one compact row per value of the swept input.
+pub fn sweep(input: Input, estimates: &[Estimate], style: &Style) -> Vec<u8> {
+    let c = style.currency.as_str();
+    let headers = [
+        input.label(),
+        "dup/day",
+        "dup/month",
+        "refunds/month",
+        "no answer/day",
+        "extra att/day",
+        "key store",
+    ];
+    let rows: Vec<[String; 7]> = estimates
+        .iter()
+        .map(|e| {
+            [
+                input_value(input, input.get(&e.inputs), c),
+                human::count(e.duplicates.per_day),
+                human::count(e.duplicates.per_month),
+                human::money(e.refund_cost.per_month, c),
+                human::count(e.unanswered.per_day),
+                human::count(e.extra_attempts_per_day),
+                human::size(e.key_store.bytes),
+            ]
+        })
+        .collect();
+    let mut widths = headers.map(str::len);
+    for row in &rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let p = Painter {
+        style,
+        out: String::new(),
+    };
+    let mut out = String::new();
+    let line = |cells: &[String]| {
+        let mut line = String::new();
+        for (i, (cell, w)) in cells.iter().zip(widths).enumerate() {
+            let gap = if i == 0 { "" } else { "  " };
+            let pad = w - cell.chars().count();
+            let _ = write!(line, "{gap}{}{cell}", " ".repeat(pad));
+        }
+        line
+    };
+    out.push_str(&p.paint(Ansi::new().bold(), &line(&headers.map(String::from))));
+    out.push('\n');
+    for row in &rows {
+        out.push_str(&line(row));
+        out.push('\n');
+    }
+    out.into_bytes()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Scenario;
+
+    fn text(e: &Estimate) -> String {
+        String::from_utf8(estimate(e, &Style::default())).unwrap()
+    }
+
+    #[test]
+    fn default_scenario_reads_the_article_figures() {
+        let t = text(&Estimate::new(Scenario::default()));
+        for needle in [
+            "$24,048", "$24,000", "20.0", "601", "600", "1,200", "20 MB", "20,000",
+        ] {
+            assert!(t.contains(needle), "{needle} missing from\n{t}");
+        }
+        assert!(!t.contains('\x1b'), "no colour unless asked");
+    }
+
+    #[test]
+    fn verdicts() {
+        let zero = Estimate::new(Scenario {
+            retries: 0,
+            ..Default::default()
+        });
+        assert!(
+            verdict(&zero, &Style::default())
+                .contains("1,200 customers a month get no answer (600 of them charged)")
+        );
+        let none = Estimate::new(Scenario {
+            timeout_rate: 0.0,
+            ..Default::default()
+        });
+        assert!(verdict(&none, &Style::default()).starts_with("Verdict: no duplicates"));
+    }
+
+    #[test]
+    fn colour_only_when_asked() {
+        let style = Style {
+            color: true,
+            ..Default::default()
+        };
+        let t = String::from_utf8(estimate(&Estimate::new(Scenario::default()), &style)).unwrap();
+        assert!(t.contains('\x1b'));
+    }
+}

@@ -1,0 +1,172 @@
+//! `--sweep NAME=FROM..TO[:STEPS]`: one input varied over a range, one estimate per value.
+
+use std::str::FromStr;
+
+use crate::inputs::Input;
+use crate::model::{Estimate, Scenario};
+
+/// The most values one sweep may produce.
+pub const MAX_STEPS: usize = 10_000;
+/// Values in a sweep of a continuous input when no `:STEPS` is given.
+pub const DEFAULT_STEPS: usize = 11;
+
+/// A parsed `--sweep` argument.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sweep {
+    pub input: Input,
+    pub from: f64,
+    pub to: f64,
+    /// How many values, ends included; `None` takes every whole number for whole-number
+    /// inputs and [`DEFAULT_STEPS`] values for the others.
+    pub steps: Option<usize>,
+}
+
+impl FromStr for Sweep {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        const FORM: &str =
+            "use NAME=FROM..TO[:STEPS], e.g. retries=0..5 or timeout-rate=0.1%..2%:20";
+        let (name, range) = s.split_once('=').ok_or_else(|| format!("'{s}': {FORM}"))?;
+        let input = Input::from_name(name).ok_or_else(|| {
+            let names: Vec<_> = Input::ALL.iter().map(|i| i.flag()).collect();
+            format!("'{name}' is not an input (one of: {})", names.join(", "))
+        })?;
+        let (range, steps) = match range.rsplit_once(':') {
+            Some((range, steps)) => {
+                let steps: usize = steps
+                    .trim()
+                    .parse()
+                    .map_err(|_| format!("'{steps}' is not a number of steps: {FORM}"))?;
+                if !(1..=MAX_STEPS).contains(&steps) {
+                    return Err(format!(
+                        "{steps} steps: a sweep takes 1 to {MAX_STEPS} steps"
+                    ));
+                }
+                (range, Some(steps))
+            }
+            None => (range, None),
+        };
+        let (from, to) = range
+            .split_once("..")
+            .ok_or_else(|| format!("'{s}': {FORM}"))?;
+        let from = input.parse(from).map_err(|e| format!("{name}: {e}"))?;
+        let to = input.parse(to).map_err(|e| format!("{name}: {e}"))?;
+        let sweep = Sweep {
+            input,
+            from,
+            to,
+            steps,
+        };
+        // Check the values now, so the error names the sweep rather than a computed value.
+        let mut scenario = Scenario::default();
+        for value in [from, to] {
+            input.set(&mut scenario, value);
+            scenario
+                .validate()
+                .map_err(|e| format!("'{s}': {}", e.problem))?;
+        }
+        if sweep.steps.is_none() && input.is_integer() && (to - from).abs() >= MAX_STEPS as f64 {
+            return Err(format!(
+                "'{s}' has more than {MAX_STEPS} values: add :STEPS"
+            ));
+        }
+        Ok(sweep)
+    }
+}
+
+impl Sweep {
+    /// The swept values, `from` first, ends included, whole-number inputs rounded and deduplicated.
+    pub fn values(&self) -> Vec<f64> {
+        let steps = match self.steps {
+            Some(steps) => steps,
+            None if self.input.is_integer() => (self.to - self.from).abs() as usize + 1,
+            None => DEFAULT_STEPS,
+        };
+        let mut values: Vec<f64> = if steps == 1 || self.from == self.to {
+            vec![self.from]
+        } else {
+            let step = (self.to - self.from) / (steps - 1) as f64;
+            (0..steps)
+                .map(|i| {
+                    if i == steps - 1 {
+                        self.to
+                    } else {
+                        self.from + step * i as f64
+                    }
+                })
+                .collect()
+        };
+        if self.input.is_integer() {
+            values.iter_mut().for_each(|v| *v = v.round());
+            values.dedup();
+        }
+        values
+    }
+
+    /// One estimate per swept value, everything else as in `base`.
+    pub fn run(&self, base: &Scenario) -> Vec<Estimate> {
+        self.values()
+            .into_iter()
+            .map(|value| {
+                let mut scenario = *base;
+                self.input.set(&mut scenario, value);
+                Estimate::new(scenario)
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retries_take_every_whole_number() {
+        let sweep: Sweep = "retries=0..5".parse().unwrap();
+        assert_eq!(sweep.values(), vec![0.0, 1.0, 2.0, 3.0, 4.0, 5.0]);
+    }
+
+    #[test]
+    fn rates_with_steps() {
+        let sweep: Sweep = "timeout-rate=0.1%..2%:20".parse().unwrap();
+        let values = sweep.values();
+        assert_eq!(values.len(), 20);
+        assert_eq!(values[0], 0.001);
+        assert_eq!(values[19], 0.02);
+        assert!((values[1] - 0.002).abs() < 1e-15);
+    }
+
+    #[test]
+    fn descending_and_single() {
+        let sweep: Sweep = "retries=3..1".parse().unwrap();
+        assert_eq!(sweep.values(), vec![3.0, 2.0, 1.0]);
+        let sweep: Sweep = "ttl=1h..1h".parse().unwrap();
+        assert_eq!(sweep.values(), vec![3600.0]);
+        assert_eq!(
+            "order_value=10..20"
+                .parse::<Sweep>()
+                .unwrap()
+                .values()
+                .len(),
+            DEFAULT_STEPS
+        );
+    }
+
+    #[test]
+    fn errors() {
+        for (text, needle) in [
+            ("retries", "NAME=FROM..TO"),
+            ("nope=1..2", "not an input"),
+            ("retries=0..5:0", "1 to 10000 steps"),
+            ("retries=0..5:x", "not a number of steps"),
+            ("retries=0-5", "NAME=FROM..TO"),
+            ("timeout-rate=0..2", "did you mean 2%"),
+            ("retries=0..101", "0 to 100"),
+            ("ttl=0s..1h", "must be > 0"),
+        ] {
+            let err = text.parse::<Sweep>().unwrap_err();
+            assert!(err.contains(needle), "{text}: {err}");
+        }
+    }
+}

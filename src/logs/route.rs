@@ -29,28 +29,44 @@ pub fn path_only(raw: &[u8]) -> &[u8] {
     p
 }
 
+const DIGIT: u8 = 1;
+const HEX_LETTER: u8 = 2;
+const LETTER: u8 = 4;
+const UNDERSCORE: u8 = 8;
+const OTHER: u8 = 16;
+
+/// The character class of every byte, so a segment is classified in one branch-free pass.
+static CLASS: [u8; 256] = {
+    let mut t = [OTHER; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        t[c] = match b {
+            b'0'..=b'9' => DIGIT,
+            b'a'..=b'f' | b'A'..=b'F' => HEX_LETTER,
+            b'g'..=b'z' | b'G'..=b'Z' => LETTER,
+            b'_' => UNDERSCORE,
+            _ => OTHER,
+        };
+        c += 1;
+    }
+    t
+};
+
 /// Whether a path segment is an identifier rather than a fixed name.
 pub fn is_id(seg: &[u8]) -> bool {
-    let (mut digits, mut hex_letters, mut other_alnum, mut rest) = (0usize, 0usize, 0usize, 0usize);
-    for &c in seg {
-        match c {
-            b'0'..=b'9' => digits += 1,
-            b'a'..=b'f' | b'A'..=b'F' => hex_letters += 1,
-            b'g'..=b'z' | b'G'..=b'Z' => other_alnum += 1,
-            _ => rest += 1,
-        }
+    let seen = seg.iter().fold(0u8, |acc, &c| acc | CLASS[usize::from(c)]);
+    if seen & DIGIT == 0 {
+        return false; // every kind of id below has a digit
     }
-    if digits == 0 {
-        return false; // every kind of id below has a digit (a UUID all letters: never seen)
-    }
-    if rest == 0 && hex_letters == 0 && other_alnum == 0 {
+    if seen == DIGIT {
         return true; // a number
     }
-    if rest == 0 && other_alnum == 0 && seg.len() >= 8 {
-        return true; // long hex
+    if seen & !(DIGIT | HEX_LETTER) == 0 {
+        return seg.len() >= 8; // long hex
     }
-    if rest == 4 && is_uuid(seg) {
-        return true;
+    if seen & OTHER != 0 {
+        return is_uuid(seg);
     }
     // base62, optionally after a short `prefix_`
     let token = match memchr::memchr(b'_', seg) {
@@ -59,7 +75,6 @@ pub fn is_id(seg: &[u8]) -> bool {
     };
     token.len() >= 16
         && token.iter().all(u8::is_ascii_alphanumeric)
-        && token.iter().any(u8::is_ascii_digit)
         && token.iter().any(u8::is_ascii_alphabetic)
 }
 

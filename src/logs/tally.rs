@@ -29,6 +29,7 @@
 //! as the streaming rule would have, so reading a log whole or in any number of pieces merged
 //! in order gives the same finished tally (under the same ordering assumption).
 
+use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -109,7 +110,8 @@ impl Hasher for IdHasher {
     }
 }
 
-type IdMap<V> = HashMap<u64, V, BuildHasherDefault<IdHasher>>;
+/// A map keyed by a 64-bit hash.
+pub type IdMap<V> = HashMap<u64, V, BuildHasherDefault<IdHasher>>;
 
 /// Everything the derivation needs from a log, or from a piece of one. See the module docs.
 #[derive(Debug, Clone)]
@@ -136,7 +138,7 @@ pub struct Tally {
     /// Per UTC day (days since the epoch).
     pub per_day: BTreeMap<i64, Counts>,
     /// Per endpoint, by hash of method and route template.
-    pub endpoints: HashMap<u64, Endpoint, foldhash::fast::FixedState>,
+    pub endpoints: IdMap<Endpoint>,
     /// Examples of bad rows, in file order.
     pub bad_samples: Vec<BadRow>,
     /// Timestamp of this piece's first good row (µs).
@@ -184,7 +186,7 @@ impl Tally {
             first_ts: None,
             last_ts: None,
             per_day: BTreeMap::new(),
-            endpoints: HashMap::with_hasher(foldhash::fast::FixedState::with_seed(0)),
+            endpoints: IdMap::default(),
             bad_samples: Vec::new(),
             start_ts: None,
             watermark: i64::MIN,
@@ -276,19 +278,28 @@ impl Tally {
             endpoint,
             head,
         };
-        match self.open.get_mut(&key) {
-            Some(it) if ts.abs_diff(it.last_ts) <= self.window as u64 => {
-                it.attempts = it.attempts.saturating_add(1);
-                it.last_ts = ts;
+        // A new key may be a head (first in this piece, near its start): decided before the
+        // entry borrows the map.
+        let may_head = ts <= self.horizon() && !self.heads.contains_key(&key);
+        let window = self.window as u64;
+        let replaced = match self.open.entry(key) {
+            Entry::Occupied(mut o) => {
+                let it = o.get_mut();
+                if ts.abs_diff(it.last_ts) <= window {
+                    it.attempts = it.attempts.saturating_add(1);
+                    it.last_ts = ts;
+                    None
+                } else {
+                    Some(std::mem::replace(it, fresh(false)))
+                }
             }
-            Some(it) => {
-                let old = std::mem::replace(it, fresh(false));
-                self.retire(key, old);
+            Entry::Vacant(v) => {
+                v.insert(fresh(may_head));
+                None
             }
-            None => {
-                let head = ts <= self.horizon() && !self.heads.contains_key(&key);
-                self.open.insert(key, fresh(head));
-            }
+        };
+        if let Some(old) = replaced {
+            self.retire(key, old);
         }
     }
 

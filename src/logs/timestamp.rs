@@ -345,7 +345,8 @@ mod tests {
     fn nginx_time_local_and_epochs() {
         let utc = jiff_micros("2026-11-01T00:00:01Z");
         assert_eq!(parse_auto(b"01/Nov/2026:00:00:01 +0000"), Some(utc));
-        assert_eq!(parse_auto(b"[01/Nov/2026:01:00:01 +0100]"), Some(utc));
+        let auto = TimestampFormat::Auto;
+        assert_eq!(auto.parse(b"[01/Nov/2026:01:00:01 +0100]"), Some(utc));
         let secs = utc / MICROS_PER_SEC;
         assert_eq!(parse_auto(secs.to_string().as_bytes()), Some(utc));
         assert_eq!(

@@ -11,9 +11,9 @@
 //!
 //! A key is retired (counted as one intent with its attempts, and forgotten) once the log's
 //! clock (the latest timestamp seen so far) is more than `W + G` past its last row, where the
-//! grace `G` is `W / 2` (a queue of the keyed attempts in file order says which keys to look
-//! at as the clock moves). Memory is therefore bounded by the attempts of about `1.5 W` of
-//! traffic (plus, per piece, the first intents of its first `1.5 W`), whatever the file size. This is exact as long as no row is more than `G` older
+//! grace `G` is `W / 2`; the open intents are looked at each time the clock moves by `G`.
+//! Memory is therefore bounded by the intents of about `2 W` of traffic (plus, per piece, the
+//! first intents of its first `1.5 W`), whatever the file size. This is exact as long as no row is more than `G` older
 //! than the latest row before it (access logs are written in completion order, so they are
 //! out of order by at most a request's duration). Without a timestamp column there is no clock: keys
 //! are kept to the end (memory then grows with the distinct keys).
@@ -30,7 +30,7 @@
 //! in order gives the same finished tally (under the same ordering assumption).
 
 use std::collections::hash_map::Entry;
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};
 
 use super::error::BadRow;
@@ -144,9 +144,8 @@ pub struct Tally {
     /// Timestamp of this piece's first good row (µs).
     start_ts: Option<i64>,
     watermark: i64,
-    /// `(last row's timestamp, key)` of every keyed attempt, in file order: the keys to look
-    /// at when the clock passes their retirement time.
-    queue: VecDeque<(i64, u64)>,
+    /// The clock's reading at which open intents are next looked at.
+    next_sweep: i64,
     open: IdMap<Intent>,
     heads: IdMap<Intent>,
 }
@@ -192,7 +191,7 @@ impl Tally {
             bad_samples: Vec::new(),
             start_ts: None,
             watermark: i64::MIN,
-            queue: VecDeque::new(),
+            next_sweep: i64::MIN,
             open: IdMap::default(),
             heads: IdMap::default(),
         }
@@ -229,7 +228,9 @@ impl Tally {
         }
         if ts > self.watermark {
             self.watermark = ts;
-            self.retire_old();
+            if ts >= self.next_sweep {
+                self.sweep();
+            }
         }
     }
 
@@ -297,7 +298,6 @@ impl Tally {
                 None
             }
         };
-        self.queue.push_back((ts, key));
         if let Some(old) = replaced {
             self.retire(key, old);
         }
@@ -329,25 +329,28 @@ impl Tally {
         }
     }
 
-    /// Retires the open intents whose last row is more than `W + G` behind the clock.
-    #[inline]
-    fn retire_old(&mut self) {
+    /// Retires the open intents whose last row is more than `W + G` behind the clock, and
+    /// sets the next look at `G` later: a scan of the map in memory order, cheaper than a
+    /// queue of attempts whose every entry costs a random lookup.
+    fn sweep(&mut self) {
         let limit = self
             .watermark
             .saturating_sub(self.window)
             .saturating_sub(self.grace);
-        while let Some(&(ts, key)) = self.queue.front() {
-            if ts >= limit {
-                break;
+        self.next_sweep = self.watermark.saturating_add(self.grace.max(1));
+        if self.open.is_empty() {
+            return;
+        }
+        let mut done = Vec::new();
+        self.open.retain(|&k, it| {
+            let keep = it.last_ts >= limit;
+            if !keep {
+                done.push((k, *it));
             }
-            self.queue.pop_front();
-            // A later attempt of the key has its own place in the queue.
-            if let Entry::Occupied(o) = self.open.entry(key) {
-                if o.get().last_ts < limit {
-                    let it = o.remove();
-                    self.retire(key, it);
-                }
-            }
+            keep
+        });
+        for (k, it) in done {
+            self.retire(k, it);
         }
     }
 
@@ -431,16 +434,11 @@ impl Tally {
             self.start_ts = next.start_ts;
         }
         self.watermark = self.watermark.max(next.watermark);
-        // The queue of the joined pieces: each open intent once, by its last row.
-        let mut queue: Vec<(i64, u64)> = self.open.iter().map(|(k, it)| (it.last_ts, *k)).collect();
-        queue.sort_unstable();
-        self.queue = queue.into();
-        self.retire_old();
+        self.sweep();
     }
 
     /// Counts every intent still pending: the tally of a whole input.
     pub fn finish(mut self) -> Tally {
-        self.queue = VecDeque::new();
         let mut pending: Vec<Intent> = self.open.drain().map(|(_, it)| it).collect();
         pending.extend(self.heads.drain().map(|(_, it)| it));
         for it in pending {

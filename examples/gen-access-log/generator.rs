@@ -669,7 +669,7 @@ impl<W: Write> Gen<'_, W> {
             }
         }
         line.extend_from_slice(self.eol());
-        if self.cfg.bad_every > 0 && self.truth.rows.is_multiple_of(self.cfg.bad_every) {
+        if self.cfg.bad_every > 0 && self.truth.rows % self.cfg.bad_every == 0 {
             self.truth.rows += 1;
             self.truth.bad_rows += 1;
             if self.truth.bad_rows % 2 == 0 {

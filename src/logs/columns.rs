@@ -228,9 +228,8 @@ pub fn duration_unit_from_name(header: &[u8], traefik: bool) -> DurationUnit {
         DurationUnit::Millis
     } else if ends("us") && !ends("status") || ends("micros") || ends("microseconds") {
         DurationUnit::Micros
-    } else if ends("ns") || ends("nanos") || ends("nanoseconds") {
-        DurationUnit::Nanos
-    } else if norm == "duration" && traefik {
+    } else if ends("ns") || ends("nanos") || ends("nanoseconds") || (norm == "duration" && traefik)
+    {
         DurationUnit::Nanos
     } else if norm.ends_with("time")
         || ends("_s")

@@ -13,6 +13,8 @@
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 
+use dupcost::logs::timestamp::civil_from_days;
+
 /// Output layouts: header names and timestamp styles of common log formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
@@ -554,18 +556,7 @@ impl<W: Write> Gen<'_, W> {
         };
         match self.cfg.format {
             Format::Csv | Format::Tsv => {
-                self.iso(&mut line, row.ts, 3);
-                line.push(d);
-                line.extend_from_slice(row.method.as_bytes());
-                line.push(d);
-                line.extend_from_slice(row.path);
-                line.push(d);
-                line.extend_from_slice(num.format(row.status).as_bytes());
-                line.push(d);
-                match row.upstream {
-                    Upstream::Two(_, b) => line.extend_from_slice(num.format(b).as_bytes()),
-                    _ => upstream(&mut line, false),
-                }
+                self.lead(&mut line, row, 3, b"-");
                 line.push(d);
                 line.extend_from_slice(num.format(row.duration_us / 1000).as_bytes());
                 line.push(d);
@@ -647,19 +638,7 @@ impl<W: Write> Gen<'_, W> {
                 line.extend_from_slice(row.path);
             }
             Format::Traefik => {
-                self.iso(&mut line, row.ts, 9);
-                line.push(d);
-                line.extend_from_slice(row.method.as_bytes());
-                line.push(d);
-                line.extend_from_slice(row.path);
-                line.push(d);
-                line.extend_from_slice(num.format(row.status).as_bytes());
-                line.push(d);
-                match row.upstream {
-                    Upstream::Two(_, b) => line.extend_from_slice(num.format(b).as_bytes()),
-                    Upstream::None => line.push(b'0'),
-                    _ => upstream(&mut line, false),
-                }
+                self.lead(&mut line, row, 9, b"0");
                 line.push(d);
                 line.extend_from_slice(num.format(row.duration_us * 1000).as_bytes());
                 line.push(d);
@@ -705,6 +684,29 @@ impl<W: Write> Gen<'_, W> {
         self.out.write_all(&line)?;
         self.line = line;
         Ok(())
+    }
+
+    /// The fields CSV, TSV and Traefik share: timestamp (with `frac` fraction digits), method,
+    /// path, status, and the last upstream status (`none` when there was none).
+    fn lead(&mut self, line: &mut Vec<u8>, row: &Row, frac: usize, none: &[u8]) {
+        let d = self.delimiter();
+        let mut num = itoa::Buffer::new();
+        self.iso(line, row.ts, frac);
+        for field in [
+            row.method.as_bytes(),
+            row.path,
+            num.format(row.status).as_bytes(),
+        ] {
+            line.push(d);
+            line.extend_from_slice(field);
+        }
+        line.push(d);
+        match row.upstream {
+            Upstream::Status(s) | Upstream::Two(_, s) => {
+                line.extend_from_slice(num.format(s).as_bytes())
+            }
+            Upstream::None => line.extend_from_slice(none),
+        }
     }
 
     /// `2026-11-01T00:00:01.123Z` with `frac` fraction digits (3, 6 or 9).
@@ -762,17 +764,4 @@ fn push_hms(line: &mut Vec<u8>, secs: i64) {
         line.push(b'0' + (v / 10) as u8);
         line.push(b'0' + (v % 10) as u8);
     }
-}
-
-fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    (if m <= 2 { y + 1 } else { y }, m, d)
 }

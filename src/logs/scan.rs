@@ -494,15 +494,7 @@ pub fn parse_status(b: &[u8]) -> Option<u16> {
     if b.is_empty() || b.len() > 3 {
         return None;
     }
-    let mut v = 0u16;
-    for &c in b {
-        let d = c.wrapping_sub(b'0');
-        if d > 9 {
-            return None;
-        }
-        v = v * 10 + u16::from(d);
-    }
-    Some(v)
+    super::timestamp::decimal(b).map(|v| v as u16)
 }
 
 /// The last of nginx's multi-value fields: `502, 200` and `504 : 200` are 200.

@@ -92,18 +92,26 @@ fn parse_with_jiff(b: &[u8]) -> Option<i64> {
     micros(jiff::tz::TimeZone::UTC.to_timestamp(dt).ok()?)
 }
 
+/// The value of a run of ASCII digits (at most 19 of them), or `None` if any byte is not one.
 #[inline]
-fn digits<const N: usize>(b: &[u8], at: usize) -> Option<u32> {
-    let s = b.get(at..at + N)?;
-    let mut v = 0u32;
-    for &c in s {
+pub fn decimal(b: &[u8]) -> Option<u64> {
+    if b.len() > 19 {
+        return None;
+    }
+    let mut v = 0u64;
+    for &c in b {
         let d = c.wrapping_sub(b'0');
         if d > 9 {
             return None;
         }
-        v = v * 10 + u32::from(d);
+        v = v * 10 + u64::from(d);
     }
     Some(v)
+}
+
+#[inline]
+fn digits<const N: usize>(b: &[u8], at: usize) -> Option<u32> {
+    decimal(b.get(at..at + N)?).map(|v| v as u32)
 }
 
 /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
@@ -259,17 +267,10 @@ fn parse_epoch(b: &[u8]) -> Option<i64> {
         Some(i) => (&b[..i], Some(&b[i + 1..])),
         None => (b, None),
     };
-    if int.is_empty() || int.len() > 19 {
+    if int.is_empty() {
         return None;
     }
-    let mut v: i64 = 0;
-    for &c in int {
-        let d = c.wrapping_sub(b'0');
-        if d > 9 {
-            return None;
-        }
-        v = v * 10 + i64::from(d);
-    }
+    let v = i64::try_from(decimal(int)?).ok()?;
     let mut frac_micros = 0i64;
     if let Some(frac) = frac {
         let mut scale = 100_000i64;

@@ -136,7 +136,7 @@ impl LogAnalysis {
             )
         } else if t.unkeyed_intents == 0 {
             format!(
-                "{} intents (attempts grouped by idempotency key)",
+                "{} intents (grouped by idempotency key)",
                 count(t.intents())
             )
         } else {
@@ -155,12 +155,6 @@ impl LogAnalysis {
             }
             Some(d) => Ok(t.intents() as f64 / d),
         };
-        let span = match (t.first_ts, t.last_ts) {
-            (Some(a), Some(b)) if days.is_some() => {
-                format!(" ({} .. {})", to_rfc3339(a), to_rfc3339(b))
-            }
-            _ => String::new(),
-        };
         let n = pick(
             "requests_per_day",
             "--requests-per-day",
@@ -169,7 +163,7 @@ impl LogAnalysis {
             n_measured,
             |v| {
                 format!(
-                    "requests a day {} = {intents_text} / {:.2} days{span}",
+                    "requests a day {} = {intents_text} / {:.2} days",
                     count_f(v),
                     days.unwrap_or(0.0)
                 )

@@ -36,11 +36,17 @@ pub fn table(e: &Estimate, derived: &Derived, files: &[FileInfo], style: &Style)
         let _ = writeln!(out, "  {}", m.evidence);
     }
     for f in files {
-        let _ = writeln!(out, "  read {}", describe_file(f));
+        for line in describe_file(f) {
+            let _ = writeln!(out, "  {line}");
+        }
     }
+    let span = match (&o.first_timestamp, &o.last_timestamp) {
+        (Some(a), Some(b)) => format!(" from {a} to {b}"),
+        _ => String::new(),
+    };
     let _ = writeln!(
         out,
-        "  {} rows, {} mutating attempts, {} bad rows skipped",
+        "  {} rows{span}: {} mutating attempts, {} bad rows skipped",
         count(o.rows),
         count(o.mutating_attempts),
         count(o.bad_rows)
@@ -115,8 +121,8 @@ pub fn table(e: &Estimate, derived: &Derived, files: &[FileInfo], style: &Style)
     bytes
 }
 
-/// `big.csv (gzip, tab-separated, 2 pieces): timestamp=time_local, method=request_method, ...`.
-fn describe_file(f: &FileInfo) -> String {
+/// `read big.csv (gzip, tab-separated, 2 pieces)`, then its columns by role, wrapped.
+fn describe_file(f: &FileInfo) -> Vec<String> {
     let delimiter = match f.delimiter {
         b',' => "comma".to_string(),
         b'\t' => "tab".to_string(),
@@ -143,7 +149,17 @@ fn describe_file(f: &FileInfo) -> String {
             Some(format!("{r}={header}{unit}"))
         })
         .collect();
-    format!("{} ({}): {}", f.name, how.join(", "), roles.join(", "))
+    let mut lines = vec![format!("read {} ({})", f.name, how.join(", "))];
+    let mut line = String::from("  columns:");
+    for role in roles {
+        if line.len() + role.len() > 94 {
+            lines.push(std::mem::replace(&mut line, "   ".to_string()));
+        }
+        line.push(' ');
+        line.push_str(&role);
+    }
+    lines.push(line);
+    lines
 }
 
 /// Left-aligned first column, right-aligned others, two spaces apart, indented by two.

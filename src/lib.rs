@@ -11,4 +11,5 @@ pub mod inputs;
 pub mod model;
 pub mod report;
 pub mod sweep;
+pub mod tui;
 pub mod units;

@@ -28,6 +28,7 @@ fn main() -> ExitCode {
     let color = cli.color.for_stdout();
     let result = match &cli.command {
         Command::Estimate(args) => commands::estimate::run(args, color),
+        Command::Tui(args) => commands::tui::run(args, color),
     };
 
     match result {

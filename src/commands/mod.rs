@@ -1,3 +1,4 @@
 //! One module per subcommand: each turns parsed arguments into the bytes to print.
 
 pub mod estimate;
+pub mod tui;

@@ -483,3 +483,397 @@ fn redraw_if(changed: bool) -> Effect {
         Effect::None
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ratatui::crossterm::event::KeyEventState;
+
+    fn app() -> App {
+        App::new(
+            Scenario::default(),
+            PathBuf::from("out.json"),
+            Style::default(),
+        )
+    }
+
+    fn key(code: KeyCode) -> KeyEvent {
+        KeyEvent::new(code, KeyModifiers::NONE)
+    }
+
+    fn ctrl(c: char) -> KeyEvent {
+        KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL)
+    }
+
+    /// Presses a key the way the event loop does: key -> action -> update.
+    fn press(app: &mut App, key: KeyEvent) -> Effect {
+        match app.key_action(key) {
+            Some(action) => app.update(action),
+            None => Effect::None,
+        }
+    }
+
+    fn press_code(app: &mut App, code: KeyCode) -> Effect {
+        press(app, key(code))
+    }
+
+    fn type_text(app: &mut App, text: &str) {
+        for c in text.chars() {
+            press_code(app, KeyCode::Char(c));
+        }
+    }
+
+    /// The estimate always matches the scenario: the model ran after every change.
+    fn assert_consistent(app: &App) {
+        assert_eq!(*app.estimate(), Estimate::new(*app.scenario()));
+        assert_eq!(
+            app.charts,
+            ChartData::new(app.scenario(), app.baseline().map(|b| &b.inputs))
+        );
+    }
+
+    #[test]
+    fn up_down_k_j_select_and_stop_at_the_ends() {
+        let mut app = app();
+        assert_eq!(app.selected(), Input::RequestsPerDay);
+        assert_eq!(press_code(&mut app, KeyCode::Up), Effect::None);
+        assert_eq!(press_code(&mut app, KeyCode::Char('k')), Effect::None);
+        assert_eq!(app.selected(), Input::RequestsPerDay);
+        for (i, code) in [KeyCode::Down, KeyCode::Char('j')]
+            .into_iter()
+            .cycle()
+            .take(7)
+            .enumerate()
+        {
+            assert_eq!(press_code(&mut app, code), Effect::Redraw);
+            assert_eq!(app.selected(), Input::ALL[i + 1]);
+        }
+        assert_eq!(press_code(&mut app, KeyCode::Down), Effect::None);
+        assert_eq!(app.selected(), Input::DaysPerMonth);
+        press_code(&mut app, KeyCode::Up);
+        press_code(&mut app, KeyCode::Char('k'));
+        assert_eq!(app.selected(), Input::Ttl);
+        assert_eq!(
+            *app.scenario(),
+            Scenario::default(),
+            "selection changes no input"
+        );
+    }
+
+    #[test]
+    fn every_step_key_steps_the_selected_input() {
+        let ups = [
+            KeyCode::Right,
+            KeyCode::Char('l'),
+            KeyCode::Char('+'),
+            KeyCode::Char('='),
+        ];
+        let downs = [KeyCode::Left, KeyCode::Char('h'), KeyCode::Char('-')];
+        for code in ups {
+            let mut app = app();
+            assert_eq!(press_code(&mut app, code), Effect::Redraw);
+            assert_eq!(app.scenario().requests_per_day, 50_000.0, "{code:?}");
+            assert_consistent(&app);
+        }
+        for code in downs {
+            let mut app = app();
+            press_code(&mut app, code);
+            assert_eq!(app.scenario().requests_per_day, 10_000.0, "{code:?}");
+            assert_consistent(&app);
+        }
+    }
+
+    #[test]
+    fn steps_change_the_figures() {
+        let mut app = app();
+        press_code(&mut app, KeyCode::Down); // timeout rate
+        press_code(&mut app, KeyCode::Right);
+        assert_eq!(app.scenario().timeout_rate, 0.003);
+        assert!(app.estimate().refund_cost.per_month > 30_000.0);
+        press_code(&mut app, KeyCode::Left);
+        press_code(&mut app, KeyCode::Left);
+        assert_eq!(app.scenario().timeout_rate, 0.001);
+        assert_consistent(&app);
+    }
+
+    #[test]
+    fn steps_stop_at_the_ends_of_every_input() {
+        for (index, input) in Input::ALL.into_iter().enumerate() {
+            let mut app = app();
+            for _ in 0..index {
+                press_code(&mut app, KeyCode::Down);
+            }
+            assert_eq!(app.selected(), input);
+            for (code, end) in [(KeyCode::Left, "lowest"), (KeyCode::Right, "highest")] {
+                for _ in 0..400 {
+                    press_code(&mut app, code);
+                }
+                let at_end = *app.scenario();
+                assert!(at_end.validate().is_ok(), "{input} left its range");
+                assert_eq!(press_code(&mut app, code), Effect::Redraw);
+                assert_eq!(*app.scenario(), at_end, "{input} moved past its {end}");
+                let message = app.message().expect("a note at the end");
+                assert!(message.text.contains(end), "{}", message.text);
+                assert_consistent(&app);
+            }
+        }
+    }
+
+    #[test]
+    fn retries_step_by_one_up_to_100() {
+        let mut app = app();
+        for _ in 0..4 {
+            press_code(&mut app, KeyCode::Down);
+        }
+        press_code(&mut app, KeyCode::Right);
+        assert_eq!(app.scenario().retries, 4);
+        for _ in 0..150 {
+            press_code(&mut app, KeyCode::Right);
+        }
+        assert_eq!(app.scenario().retries, 100);
+        for _ in 0..150 {
+            press_code(&mut app, KeyCode::Left);
+        }
+        assert_eq!(app.scenario().retries, 0);
+        assert_eq!(app.estimate().duplicates.per_day, 0.0);
+    }
+
+    #[test]
+    fn enter_edits_a_valid_value_in_the_flag_forms() {
+        let cases = [
+            (0, "1.5M", 1.5e6),
+            (1, "0.35%", 0.0035),
+            (2, "0.9", 0.9),
+            (3, "$12.50", 12.5),
+            (4, "0", 0.0),
+            (5, "36h", 129_600.0),
+            (6, "2KiB", 2048.0),
+            (7, "30.44", 30.44),
+        ];
+        for (index, text, value) in cases {
+            let mut app = app();
+            for _ in 0..index {
+                press_code(&mut app, KeyCode::Down);
+            }
+            let input = app.selected();
+            assert_eq!(press_code(&mut app, KeyCode::Enter), Effect::Redraw);
+            let shown = input.display(input.get(&Scenario::default()));
+            assert_eq!(app.editor().unwrap().text, shown, "prefilled");
+            press(&mut app, ctrl('u'));
+            assert_eq!(app.editor().unwrap().text, "");
+            type_text(&mut app, text);
+            assert_eq!(app.editor().unwrap().text, text);
+            assert_eq!(press_code(&mut app, KeyCode::Enter), Effect::Redraw);
+            assert!(app.editor().is_none(), "{input}: {text}");
+            let got = input.get(app.scenario());
+            assert_eq!(got, input.parse(text).unwrap(), "{input}: {text}");
+            assert!(
+                (got - value).abs() <= 1e-12 * value,
+                "{input}: {text} -> {got}"
+            );
+            assert_consistent(&app);
+        }
+    }
+
+    #[test]
+    fn invalid_text_shows_the_error_and_keeps_the_old_value() {
+        let cases = [
+            (1, "2", "did you mean 2%"),
+            (1, "abc", "not a rate"),
+            (4, "101", "--retries"),
+            (5, "0", "--ttl: must be > 0"),
+            (6, "1XB", "not a size"),
+            (7, "0", "--days-per-month"),
+            (0, "-5", "negative"),
+        ];
+        for (index, text, needle) in cases {
+            let mut app = app();
+            for _ in 0..index {
+                press_code(&mut app, KeyCode::Down);
+            }
+            press_code(&mut app, KeyCode::Enter);
+            press(&mut app, ctrl('u'));
+            type_text(&mut app, text);
+            press_code(&mut app, KeyCode::Enter);
+            let editor = app.editor().expect("still editing");
+            let error = editor.error.as_deref().expect("an error");
+            assert!(error.contains(needle), "{text}: {error}");
+            assert_eq!(*app.scenario(), Scenario::default());
+            // Typing again clears the error; Esc leaves with the old value.
+            press_code(&mut app, KeyCode::Backspace);
+            assert_eq!(app.editor().unwrap().error, None);
+            assert_eq!(press_code(&mut app, KeyCode::Esc), Effect::Redraw);
+            assert!(app.editor().is_none());
+            assert_eq!(*app.scenario(), Scenario::default());
+        }
+    }
+
+    #[test]
+    fn esc_cancels_an_edit_without_quitting() {
+        let mut app = app();
+        press_code(&mut app, KeyCode::Enter);
+        type_text(&mut app, "999");
+        assert_eq!(press_code(&mut app, KeyCode::Esc), Effect::Redraw);
+        assert!(app.editor().is_none());
+        assert_eq!(*app.scenario(), Scenario::default());
+        assert_eq!(press_code(&mut app, KeyCode::Esc), Effect::Quit);
+    }
+
+    #[test]
+    fn while_editing_letters_are_text_and_ctrl_c_still_quits() {
+        let mut app = app();
+        press_code(&mut app, KeyCode::Enter);
+        press(&mut app, ctrl('u'));
+        type_text(&mut app, "qpsjk?+-");
+        assert_eq!(app.editor().unwrap().text, "qpsjk?+-");
+        assert_eq!(app.baseline(), None);
+        assert_eq!(app.selected(), Input::RequestsPerDay);
+        press_code(&mut app, KeyCode::Backspace);
+        assert_eq!(app.editor().unwrap().text, "qpsjk?+");
+        // Arrows mean nothing while typing.
+        assert_eq!(press_code(&mut app, KeyCode::Right), Effect::None);
+        type_text(&mut app, &"x".repeat(100));
+        assert_eq!(app.editor().unwrap().text.chars().count(), MAX_EDIT_CHARS);
+        assert_eq!(press(&mut app, ctrl('c')), Effect::Quit);
+    }
+
+    #[test]
+    fn p_pins_a_baseline_and_unpins_it() {
+        let mut app = app();
+        assert_eq!(press_code(&mut app, KeyCode::Char('p')), Effect::Redraw);
+        let pinned = *app.baseline().unwrap();
+        assert_eq!(pinned, Estimate::new(Scenario::default()));
+        press_code(&mut app, KeyCode::Right);
+        assert_eq!(*app.baseline().unwrap(), pinned, "the baseline stays put");
+        assert_ne!(app.estimate(), &pinned);
+        assert!(app.charts().baseline_by_timeout_rate.is_some());
+        assert_consistent(&app);
+        press_code(&mut app, KeyCode::Char('p'));
+        assert_eq!(app.baseline(), None);
+        assert!(app.charts().baseline_by_timeout_rate.is_none());
+        assert_eq!(app.scenario().requests_per_day, 50_000.0);
+    }
+
+    #[test]
+    fn s_saves_the_scenario_json_and_reports_back() {
+        let mut app = app();
+        press_code(&mut app, KeyCode::Right);
+        let effect = press_code(&mut app, KeyCode::Char('s'));
+        let Effect::Save { path, contents } = effect else {
+            panic!("expected a save, got {effect:?}");
+        };
+        assert_eq!(path, PathBuf::from("out.json"));
+        assert_eq!(contents, inputs::to_scenario_json(app.scenario()));
+        let mut reread = Scenario::default();
+        inputs::ScenarioPatch::from_json(&contents)
+            .unwrap()
+            .apply(&mut reread);
+        assert_eq!(reread, *app.scenario());
+
+        app.update(Action::Saved(Ok(())));
+        let message = app.message().unwrap();
+        assert!(!message.is_error);
+        assert!(message.text.contains("out.json"), "{}", message.text);
+        app.update(Action::Saved(Err("Permission denied".into())));
+        let message = app.message().unwrap();
+        assert!(message.is_error);
+        assert!(message.text.contains("Permission denied"));
+        // The note goes away at the next key.
+        assert_eq!(press_code(&mut app, KeyCode::Up), Effect::Redraw);
+        assert_eq!(app.message(), None);
+    }
+
+    #[test]
+    fn question_mark_toggles_help_which_swallows_other_keys() {
+        let mut app = app();
+        assert_eq!(press_code(&mut app, KeyCode::Char('?')), Effect::Redraw);
+        assert!(app.help_shown());
+        assert_eq!(press_code(&mut app, KeyCode::Right), Effect::None);
+        assert_eq!(press_code(&mut app, KeyCode::Char('p')), Effect::None);
+        assert_eq!(*app.scenario(), Scenario::default());
+        press_code(&mut app, KeyCode::Char('?'));
+        assert!(!app.help_shown());
+        press_code(&mut app, KeyCode::Char('?'));
+        assert_eq!(
+            press_code(&mut app, KeyCode::Esc),
+            Effect::Redraw,
+            "Esc closes help"
+        );
+        assert!(!app.help_shown());
+        press_code(&mut app, KeyCode::Char('?'));
+        assert_eq!(press_code(&mut app, KeyCode::Char('q')), Effect::Quit);
+    }
+
+    #[test]
+    fn q_esc_and_ctrl_c_quit() {
+        assert_eq!(press_code(&mut app(), KeyCode::Char('q')), Effect::Quit);
+        assert_eq!(press_code(&mut app(), KeyCode::Esc), Effect::Quit);
+        assert_eq!(press(&mut app(), ctrl('c')), Effect::Quit);
+    }
+
+    #[test]
+    fn c_cycles_the_charts_and_r_resets() {
+        let mut app = app();
+        for expected in [1, 2, 0] {
+            press_code(&mut app, KeyCode::Char('c'));
+            assert_eq!(app.first_chart(), expected);
+        }
+        assert_eq!(press_code(&mut app, KeyCode::Char('r')), Effect::None);
+        press_code(&mut app, KeyCode::Right);
+        assert_eq!(press_code(&mut app, KeyCode::Char('r')), Effect::Redraw);
+        assert_eq!(*app.scenario(), Scenario::default());
+        assert_consistent(&app);
+    }
+
+    #[test]
+    fn only_presses_count_and_unknown_keys_do_nothing() {
+        let app = app();
+        let mut release = key(KeyCode::Char('q'));
+        release.kind = KeyEventKind::Release;
+        assert_eq!(app.key_action(release), None);
+        let mut repeat = key(KeyCode::Right);
+        repeat.kind = KeyEventKind::Repeat;
+        repeat.state = KeyEventState::NONE;
+        assert_eq!(app.key_action(repeat), None);
+        for code in [
+            KeyCode::Char('x'),
+            KeyCode::Tab,
+            KeyCode::F(1),
+            KeyCode::Backspace,
+        ] {
+            assert_eq!(app.key_action(key(code)), None, "{code:?}");
+        }
+        assert_eq!(app.key_action(ctrl('s')), None);
+    }
+
+    #[test]
+    fn a_click_selects_an_input_and_leaves_the_editor() {
+        let mut app = app();
+        press_code(&mut app, KeyCode::Enter);
+        assert_eq!(app.update(Action::Select(Input::Ttl)), Effect::Redraw);
+        assert_eq!(app.selected(), Input::Ttl);
+        assert!(app.editor().is_none());
+        assert_eq!(app.update(Action::Select(Input::Ttl)), Effect::None);
+    }
+
+    #[test]
+    fn retry_window_holds_the_current_choice() {
+        let mut app = app();
+        let window = |app: &App| -> Vec<u32> {
+            app.charts()
+                .by_retries
+                .iter()
+                .map(|e| e.inputs.retries)
+                .collect()
+        };
+        assert_eq!(window(&app), [0, 1, 2, 3, 4, 5, 6]);
+        app.update(Action::Select(Input::Retries));
+        app.update(Action::StartEdit);
+        app.update(Action::ClearText);
+        for c in "40".chars() {
+            app.update(Action::Type(c));
+        }
+        app.update(Action::Commit);
+        assert_eq!(window(&app), [34, 35, 36, 37, 38, 39, 40]);
+    }
+}

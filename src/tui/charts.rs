@@ -62,7 +62,16 @@ fn note(text: &str, block: Block, area: Rect, buf: &mut Buffer, theme: Theme) {
         .render(area, buf);
 }
 
-/// The current figure under the chart: `now 601 at 3 retries`.
+/// `3 retries`, `1 retry`.
+fn retries(r: u32) -> String {
+    if r == 1 {
+        "1 retry".to_string()
+    } else {
+        format!("{r} retries")
+    }
+}
+
+/// The current figure under the chart: `■ 601 at 3 retries`.
 fn now_line(text: String, theme: Theme) -> Line<'static> {
     Line::from(vec![
         Span::styled(" ■ ", theme.highlight()),
@@ -78,9 +87,14 @@ fn duplicates(app: &App, block: Block, area: Rect, buf: &mut Buffer, theme: Them
     if !max.is_finite() {
         return note("Too large to chart.", block, area, buf, theme);
     }
+    if max == 0.0 {
+        let text = "No duplicates at any number of retries: nothing times out, or nothing that \
+                    timed out had run.";
+        return note(text, block, area, buf, theme);
+    }
     let now = app.estimate().duplicates.per_month;
     let block = block.title_bottom(now_line(
-        format!("{} at {current} retries", human::count(now)),
+        format!("{} at {}", human::count(now), retries(current)),
         theme,
     ));
     let inner_width = block.inner(area).width;
@@ -153,7 +167,11 @@ fn refunds(app: &App, block: Block, area: Rect, buf: &mut Buffer, theme: Theme) 
     if !high.is_finite() {
         return note("Too large to chart.", block, area, buf, theme);
     }
-    let high = if high > 0.0 { high } else { 1.0 };
+    if high == 0.0 {
+        let text = "No refunds at any timeout rate: no retries, nothing that timed out had run, \
+                    or nothing at stake.";
+        return note(text, block, area, buf, theme);
+    }
     let rate = app.scenario().timeout_rate;
     let refund = app.estimate().refund_cost.per_month;
     let marker = [(rate, 0.0), (rate, refund)];
@@ -241,7 +259,7 @@ fn unanswered(app: &App, block: Block, area: Rect, buf: &mut Buffer, theme: Them
     let last = points.last().map_or(1.0, |p| p.0);
     let marker = [(f64::from(current), low), (f64::from(current), now.log10())];
     let block = block.title_bottom(now_line(
-        format!("{} at {current} retries", human::count(now)),
+        format!("{} at {}", human::count(now), retries(current)),
         theme,
     ));
     let dots = Dataset::default()

@@ -7,6 +7,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::inputs::{self, Input, ScenarioPatch};
 use crate::model::Scenario;
+use crate::report::svg::SweepFigure;
 use crate::sweep::Sweep;
 use crate::units::{Count, Duration, Money, Rate, Size};
 
@@ -45,6 +46,8 @@ pub struct Cli {
 }
 
 /// The subcommands.
+// Parsed once per run: the size of the largest variant costs nothing worth a Box.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Estimate duplicates, refunds, unanswered customers and the key store from flags.
@@ -54,6 +57,20 @@ pub enum Command {
     /// Explore a scenario in the terminal: move the inputs and watch the costs move.
     #[command(after_long_help = TUI_EXAMPLES)]
     Tui(TuiArgs),
+
+    /// Print a shell completion script to stdout (e.g. `dupcost completions bash > /etc/bash_completion.d/dupcost`).
+    Completions {
+        /// The shell to complete for
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+
+    /// Print a man page (roff) to stdout: dupcost(1), or dupcost-SUBCOMMAND(1) when one is named
+    /// (e.g. `dupcost man > dupcost.1 && man ./dupcost.1`).
+    Man {
+        /// The subcommand whose page to print (estimate, logs, tui, ...)
+        subcommand: Option<String>,
+    },
 }
 
 /// `dupcost estimate`.
@@ -70,6 +87,14 @@ pub struct EstimateArgs {
     /// number for retries, TTL and key size; 11 values otherwise).
     #[arg(long, value_name = "NAME=FROM..TO[:STEPS]")]
     pub sweep: Option<Sweep>,
+
+    /// With --sweep: also write an SVG chart of the swept figure against the swept input
+    #[arg(long, value_name = "FILE.svg", requires = "sweep")]
+    pub plot: Option<PathBuf>,
+
+    /// With --plot: the figure to chart
+    #[arg(long, value_enum, default_value_t = SweepFigure::Refunds, value_name = "FIGURE", requires = "plot")]
+    pub plot_y: SweepFigure,
 }
 
 const TUI_EXAMPLES: &str = "\
@@ -117,35 +142,70 @@ pub struct TuiArgs {
 #[command(next_help_heading = "Scenario")]
 pub struct ScenarioArgs {
     /// Mutating intents per day (one per customer action; retries are not counted) [default: 20000]
-    #[arg(long, env = "DUPCOST_REQUESTS_PER_DAY", value_name = "COUNT")]
+    #[arg(
+        long,
+        env = "DUPCOST_REQUESTS_PER_DAY",
+        allow_hyphen_values = true,
+        value_name = "COUNT"
+    )]
     pub requests_per_day: Option<Count>,
 
     /// Share of attempts where the client gives up waiting: 0.002 or 0.2% [default: 0.2%]
-    #[arg(long, env = "DUPCOST_TIMEOUT_RATE", value_name = "RATE")]
+    #[arg(
+        long,
+        env = "DUPCOST_TIMEOUT_RATE",
+        allow_hyphen_values = true,
+        value_name = "RATE"
+    )]
     pub timeout_rate: Option<Rate>,
 
     /// Share of timed-out attempts the server had in fact executed: 0.5 or 50% [default: 50%]
-    #[arg(long, env = "DUPCOST_SUCCEEDED_SHARE", value_name = "RATE")]
+    #[arg(
+        long,
+        env = "DUPCOST_SUCCEEDED_SHARE",
+        allow_hyphen_values = true,
+        value_name = "RATE"
+    )]
     pub succeeded_share: Option<Rate>,
 
     /// Average money at stake per intent, refunded per duplicate: 40, $40.50, 1,250 [default: 40]
-    #[arg(long, env = "DUPCOST_ORDER_VALUE", value_name = "MONEY")]
+    #[arg(
+        long,
+        env = "DUPCOST_ORDER_VALUE",
+        allow_hyphen_values = true,
+        value_name = "MONEY"
+    )]
     pub order_value: Option<Money>,
 
     /// Attempts after the first, each only after a timeout: 0 to 100 [default: 3]
-    #[arg(long, env = "DUPCOST_RETRIES", value_name = "N", value_parser = clap::value_parser!(u32).range(0..=100))]
+    #[arg(long, env = "DUPCOST_RETRIES", allow_hyphen_values = true, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=100))]
     pub retries: Option<u32>,
 
     /// How long an idempotency key is kept: 24h, 1d, 90m, 1h30m, or seconds [default: 24h]
-    #[arg(long, env = "DUPCOST_TTL", value_name = "DURATION")]
+    #[arg(
+        long,
+        env = "DUPCOST_TTL",
+        allow_hyphen_values = true,
+        value_name = "DURATION"
+    )]
     pub ttl: Option<Duration>,
 
     /// Bytes stored per key (key, request hash, saved status and body): 1000, 1kB, 2KiB [default: 1kB]
-    #[arg(long, env = "DUPCOST_KEY_SIZE", value_name = "SIZE")]
+    #[arg(
+        long,
+        env = "DUPCOST_KEY_SIZE",
+        allow_hyphen_values = true,
+        value_name = "SIZE"
+    )]
     pub key_size: Option<Size>,
 
     /// Month length for the monthly figures [default: 30]
-    #[arg(long, env = "DUPCOST_DAYS_PER_MONTH", value_name = "DAYS")]
+    #[arg(
+        long,
+        env = "DUPCOST_DAYS_PER_MONTH",
+        allow_hyphen_values = true,
+        value_name = "DAYS"
+    )]
     pub days_per_month: Option<Count>,
 
     /// Load inputs from a JSON file of inputs by their JSON names (flags override it); - reads stdin
@@ -255,11 +315,17 @@ impl ColorChoice {
 /// other dupcost error reads.
 pub fn one_line_error(error: &clap::Error) -> String {
     let text = error.render().to_string();
-    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+    let mut lines = text.lines().map(str::trim);
     let mut line = lines
         .next()
         .unwrap_or("error: invalid arguments")
         .to_string();
+    // "the following required arguments were not provided:" lists them on the next lines.
+    for continued in lines.by_ref().take_while(|l| !l.is_empty()) {
+        line.push(' ');
+        line.push_str(continued);
+    }
+    let mut lines = lines.filter(|l| !l.is_empty());
     if let Some(tip) = lines.find(|l| l.starts_with("tip:")) {
         line.push_str(" (");
         line.push_str(tip);

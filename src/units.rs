@@ -71,15 +71,20 @@ impl FromStr for Rate {
 
     fn from_str(s: &str) -> Result<Self, String> {
         let text = s.trim();
-        let value = if let Some(pct) = text.strip_suffix('%') {
-            let pct = finite(pct.trim())
+        let value = if let Some(pct_text) = text.strip_suffix('%') {
+            let pct = finite(pct_text.trim())
                 .ok_or_else(|| format!("'{s}' is not a rate: use {RATE_FORMS}"))?;
             if !(0.0..=100.0).contains(&pct) {
                 return Err(format!(
                     "'{s}' is out of range: a rate is between 0% and 100%"
                 ));
             }
-            pct / 100.0
+            // "0.35e-2" parses to the double nearest 0.0035; 0.35 / 100.0 would be one ulp off.
+            format!("{}e-2", pct_text.trim())
+                .parse::<f64>()
+                .ok()
+                .filter(|_| !pct_text.contains(['e', 'E']))
+                .unwrap_or(pct / 100.0)
         } else {
             let v = finite(text).ok_or_else(|| format!("'{s}' is not a rate: use {RATE_FORMS}"))?;
             if v > 1.0 {
@@ -96,10 +101,23 @@ impl FromStr for Rate {
     }
 }
 
+impl Rate {
+    /// For reading: a percentage to 4 significant figures (`1.942%`); not exact, see `Display`.
+    pub fn rounded(self) -> String {
+        format!("{}%", significant(self.0 * 100.0, 4))
+    }
+}
+
 impl fmt::Display for Rate {
-    /// As a percentage with up to 4 significant figures: `0.2%`, `1.94%`, `50%`.
+    /// As the shortest percentage that parses back to the same rate: `0.2%`, `0.35%`, `50%`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}%", significant(self.0 * 100.0, 4))
+        let shortest = (1..=17)
+            .map(|digits| format!("{}%", significant(self.0 * 100.0, digits)))
+            .find(|text| text.parse::<Rate>().is_ok_and(|back| back.0 == self.0));
+        match shortest {
+            Some(text) => f.write_str(&text),
+            None => write!(f, "{}", self.0), // the exact fraction, which always parses back
+        }
     }
 }
 
@@ -292,6 +310,8 @@ mod tests {
         assert_eq!("0.002".parse::<Rate>().unwrap().0, 0.002);
         assert_eq!("0.2%".parse::<Rate>().unwrap().0, 0.002);
         assert_eq!(" 50 % ".parse::<Rate>().unwrap().0, 0.5);
+        assert_eq!("0.35%".parse::<Rate>().unwrap().0, 0.0035);
+        assert_eq!("1e1%".parse::<Rate>().unwrap().0, 0.1);
         assert_eq!("1".parse::<Rate>().unwrap().0, 1.0);
         assert_eq!("0".parse::<Rate>().unwrap().0, 0.0);
         let err = "2".parse::<Rate>().unwrap_err();
@@ -304,6 +324,21 @@ mod tests {
         assert_eq!(Rate(0.002).to_string(), "0.2%");
         assert_eq!(Rate(0.0194).to_string(), "1.94%");
         assert_eq!(Rate(0.5).to_string(), "50%");
+        assert_eq!(Rate(0.0035).to_string(), "0.35%");
+        // Found by fuzzing: four significant figures did not round-trip.
+        assert_eq!(Rate(0.010502).to_string(), "1.0502%");
+        assert_eq!(Rate(0.019417475728155338).rounded(), "1.942%");
+        for text in [
+            "1.0502%",
+            "0.0001%",
+            "99.99999%",
+            "0.123456789",
+            "1e-9",
+            "0",
+        ] {
+            let rate: Rate = text.parse().unwrap();
+            assert_eq!(rate.to_string().parse::<Rate>().unwrap(), rate, "{text}");
+        }
     }
 
     #[test]

@@ -1,4 +1,5 @@
 //! One module per subcommand: each turns parsed arguments into the bytes to print.
 
+pub mod docs;
 pub mod estimate;
 pub mod tui;

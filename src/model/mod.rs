@@ -43,7 +43,8 @@ impl PerIntent {
     /// `1 - (1 - s)^k` is taken as `-expm1(k * ln_1p(-s))`, exact for small `s` too.
     pub fn new(t: f64, s: f64, r: u32) -> Self {
         let q = t * (1.0 - s);
-        let answered_or_executed = 1.0 - q; // 1 - t + t*s
+        // 1 - q, summed so that t near 1 with s tiny does not cancel.
+        let answered_or_executed = (1.0 - t) + t * s;
         let mut extra_attempts = 0.0; // sum_{k=1..r} t^k = A - 1
         let mut duplicate_sum = 0.0;
         let mut t_k = 1.0;
@@ -269,6 +270,13 @@ mod tests {
             let c = t.powi(r as i32 + 1) - (t * (1.0 - s)).powi(r as i32 + 1);
             assert!(close(p.unanswered_charged, c, 1e-9));
         }
+    }
+
+    /// Found by the rational property test: 1 - t*(1 - s) cancelled when t = 1 and s tiny.
+    #[test]
+    fn no_cancellation_at_t_one_and_tiny_s() {
+        let d = PerIntent::new(1.0, 1e-9, 1).duplicates;
+        assert!((d - 1e-18).abs() < 1e-30, "{d}");
     }
 
     #[test]

@@ -6,6 +6,7 @@ use anstyle::{AnsiColor, Style as Ansi};
 
 use crate::inputs::Input;
 use crate::model::Estimate;
+use crate::units::Rate;
 
 use super::{Style, human};
 
@@ -69,6 +70,8 @@ pub fn input_value(input: Input, value: f64, currency: &str) -> String {
     match input {
         Input::RequestsPerDay | Input::DaysPerMonth => human::number(value),
         Input::OrderValue => format!("{currency}{}", input.display(value)),
+        // Rates measured from logs have many digits; four significant figures read better.
+        Input::TimeoutRate | Input::SucceededShare => Rate(value).rounded(),
         _ => input.display(value),
     }
 }

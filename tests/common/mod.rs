@@ -1,0 +1,52 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use assert_cmd::Command;
+
+/// The real `dupcost` binary, with no ambient `DUPCOST_*` or colour settings.
+pub fn dupcost() -> Command {
+    let mut cmd = Command::cargo_bin("dupcost").expect("the binary builds");
+    for (key, _) in std::env::vars_os() {
+        if key.to_string_lossy().starts_with("DUPCOST_") {
+            cmd.env_remove(key);
+        }
+    }
+    cmd.env_remove("NO_COLOR");
+    cmd
+}
+
+/// Runs `dupcost ARGS` expecting success, and parses its JSON output.
+pub fn json(args: &[&str]) -> serde_json::Value {
+    let out = dupcost()
+        .args(args)
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("valid JSON")
+}
+
+/// Runs `dupcost ARGS` expecting a usage error: exit code 2 and exactly one line on stderr,
+/// which is returned.
+pub fn usage_error(args: &[&str]) -> String {
+    let out = dupcost().args(args).output().unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    assert!(out.stdout.is_empty(), "{args:?}: no output on error");
+    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    assert_eq!(
+        stderr.trim_end().lines().count(),
+        1,
+        "{args:?}: one line: {stderr}"
+    );
+    stderr
+}
+
+/// `a` and `b` agree to a relative `tolerance`.
+pub fn close(a: f64, b: f64, tolerance: f64) -> bool {
+    (a - b).abs() <= tolerance * b.abs().max(f64::MIN_POSITIVE)
+}

@@ -1,0 +1,39 @@
+//! Replays every input the fuzzers ever found failing (`tests/fuzz_regressions/TARGET/*`)
+//! through the same checks the fuzz targets make (`fuzz/fuzz_targets/checks.rs`).
+
+#[path = "../fuzz/fuzz_targets/checks.rs"]
+mod checks;
+
+use std::path::Path;
+
+fn replay(target: &str, check: fn(&str)) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fuzz_regressions")
+        .join(target);
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return;
+    };
+    for entry in entries {
+        let path = entry.unwrap().path();
+        let bytes = std::fs::read(&path).unwrap();
+        if let Ok(text) = std::str::from_utf8(&bytes) {
+            eprintln!("replaying {}", path.display());
+            check(text);
+        }
+    }
+}
+
+#[test]
+fn units() {
+    replay("units", checks::units);
+}
+
+#[test]
+fn sweep() {
+    replay("sweep", checks::sweep);
+}
+
+#[test]
+fn scenario_file() {
+    replay("scenario_file", checks::scenario_file);
+}

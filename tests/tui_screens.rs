@@ -109,26 +109,66 @@ fn too_small() {
     insta::assert_snapshot!(terminal.backend());
 }
 
+/// Types `text` into `input` with the editor, as a user would.
+fn set(app: &mut App, input: Input, text: &str) {
+    apply(
+        app,
+        &[Action::Select(input), Action::StartEdit, Action::ClearText],
+    );
+    for c in text.chars() {
+        app.update(Action::Type(c));
+    }
+    app.update(Action::Commit);
+    assert!(app.editor().is_none(), "{input} took {text}");
+}
+
 #[test]
 fn no_retries_and_no_timeouts() {
     let mut app = app();
-    apply(
-        &mut app,
-        &[Action::Select(Input::Retries), Action::StartEdit],
-    );
-    apply(
-        &mut app,
-        &[Action::ClearText, Action::Type('0'), Action::Commit],
-    );
-    apply(
-        &mut app,
-        &[Action::Select(Input::TimeoutRate), Action::StartEdit],
-    );
-    apply(
-        &mut app,
-        &[Action::ClearText, Action::Type('0'), Action::Commit],
-    );
+    set(&mut app, Input::Retries, "0");
+    set(&mut app, Input::TimeoutRate, "0");
     insta::assert_snapshot!(screen(&app, 120, 40).backend());
+}
+
+#[test]
+fn extreme_scenarios_render_at_the_snapshot_sizes() {
+    let extremes: [&[(Input, &str)]; 5] = [
+        &[
+            (Input::RequestsPerDay, "1e300"),
+            (Input::DaysPerMonth, "1e300"),
+        ],
+        &[
+            (Input::RequestsPerDay, "1e300"),
+            (Input::OrderValue, "0"),
+            (Input::DaysPerMonth, "1e10"),
+        ],
+        &[
+            (Input::TimeoutRate, "100%"),
+            (Input::SucceededShare, "100%"),
+            (Input::Retries, "100"),
+        ],
+        &[(Input::TimeoutRate, "100%"), (Input::SucceededShare, "0")],
+        &[
+            (Input::RequestsPerDay, "0"),
+            (Input::Ttl, "1s"),
+            (Input::KeySize, "1"),
+            (Input::DaysPerMonth, "0.001"),
+        ],
+    ];
+    for inputs in extremes {
+        let mut app = app();
+        app.update(Action::TogglePin);
+        for &(input, text) in inputs {
+            set(&mut app, input, text);
+        }
+        for (width, height) in [(120, 40), (80, 24), (100, 34), (64, 22)] {
+            let shown = text(&screen(&app, width, height));
+            assert!(
+                shown.contains("Verdict"),
+                "{inputs:?} at {width}x{height}:\n{shown}"
+            );
+        }
+    }
 }
 
 #[test]

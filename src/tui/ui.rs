@@ -16,6 +16,7 @@ use crate::report::{human, table};
 
 use super::app::{App, ChartKind, KEYS};
 use super::charts;
+use super::steps::{self, Direction};
 
 /// The smallest terminal the layout fits; below it a short message is shown instead.
 pub const MIN_WIDTH: u16 = 64;
@@ -350,8 +351,8 @@ fn details_panel(app: &App, area: Rect, buf: &mut Buffer, theme: Theme) {
     let currency = &app.style().currency;
     let value = input.get(app.scenario());
     let shown = |v: f64| table::input_value(input, v, currency);
-    let down = super::steps::step(input, value, super::steps::Direction::Down);
-    let up = super::steps::step(input, value, super::steps::Direction::Up);
+    let down = steps::step(input, value, Direction::Down);
+    let up = steps::step(input, value, Direction::Up);
     let key = |k: &'static str| Span::styled(k, theme.highlight());
     let mut lines = vec![
         Line::raw(meaning(input)),
@@ -453,6 +454,8 @@ struct Row {
     label: String,
     exact: Option<Figure>,
     thumb: Option<Figure>,
+    /// The figure the screen is about (refunds a month), highlighted.
+    headline: bool,
 }
 
 fn heading(label: &str) -> Row {
@@ -460,6 +463,7 @@ fn heading(label: &str) -> Row {
         label: label.to_string(),
         exact: None,
         thumb: None,
+        headline: false,
     }
 }
 
@@ -468,6 +472,7 @@ fn row(label: &str, exact: Figure, thumb: Option<Figure>) -> Row {
         label: format!("  {label}"),
         exact: Some(exact),
         thumb,
+        headline: false,
     }
 }
 
@@ -489,11 +494,14 @@ fn rows(e: &Estimate) -> Vec<Row> {
             Some(Count(e.rule_of_thumb_per_month())),
         ),
         heading("Refunds"),
-        row(
-            "a month",
-            Money(e.refund_cost.per_month),
-            Some(Money(e.rule_of_thumb_refund_per_month())),
-        ),
+        Row {
+            headline: true,
+            ..row(
+                "a month",
+                Money(e.refund_cost.per_month),
+                Some(Money(e.rule_of_thumb_refund_per_month())),
+            )
+        },
         row("a year", Money(e.refund_cost.per_year), None),
         heading("Customers left without an answer"),
         row(
@@ -529,6 +537,51 @@ fn rows(e: &Estimate) -> Vec<Row> {
     ]
 }
 
+/// What a column of the results holds, which sets its style.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ColumnKind {
+    Exact,
+    RuleOfThumb,
+    Change,
+}
+
+/// A column of the results: its header, its cells (one per row) and its width.
+struct Column {
+    kind: ColumnKind,
+    header: &'static str,
+    cells: Vec<String>,
+    width: usize,
+}
+
+impl Column {
+    fn new(kind: ColumnKind, header: &'static str, cells: Vec<String>) -> Column {
+        let width = cells
+            .iter()
+            .chain([&header.to_string()])
+            .map(|c| c.chars().count())
+            .max()
+            .unwrap_or(0)
+            .min(24);
+        Column {
+            kind,
+            header,
+            cells,
+            width,
+        }
+    }
+
+    fn style(&self, row: &Row, cell: &str, theme: Theme) -> Style {
+        match self.kind {
+            ColumnKind::Exact if row.headline => theme.highlight(),
+            ColumnKind::Exact => Style::new(),
+            ColumnKind::RuleOfThumb => theme.dim(),
+            ColumnKind::Change if cell.starts_with('+') => theme.worse(),
+            ColumnKind::Change if cell.starts_with('-') => theme.better(),
+            ColumnKind::Change => theme.dim(),
+        }
+    }
+}
+
 fn results_panel(app: &App, area: Rect, buf: &mut Buffer, theme: Theme) {
     let title = if app.baseline().is_some() {
         "Results vs the baseline"
@@ -541,80 +594,64 @@ fn results_panel(app: &App, area: Rect, buf: &mut Buffer, theme: Theme) {
 
     let currency = app.style().currency.as_str();
     let now = rows(app.estimate());
-    let base = app.baseline().map(rows);
     let show = |f: Option<Figure>| f.map(|f| f.show(currency)).unwrap_or_default();
-    let exact: Vec<String> = now.iter().map(|r| show(r.exact)).collect();
-    let thumb: Vec<String> = now.iter().map(|r| show(r.thumb)).collect();
-    let change: Option<Vec<String>> = base.as_ref().map(|base| {
-        now.iter()
-            .zip(base)
+
+    // Columns: exact always; the change when pinned; the rule of thumb while it fits.
+    let mut columns = vec![Column::new(
+        ColumnKind::Exact,
+        "exact",
+        now.iter().map(|r| show(r.exact)).collect(),
+    )];
+    if let Some(base) = app.baseline().map(rows) {
+        let changes = now
+            .iter()
+            .zip(&base)
             .map(|(n, b)| match (n.exact, b.exact) {
                 (Some(n), Some(b)) => n.delta(b, currency),
                 _ => String::new(),
-            })
-            .collect()
-    });
-
-    // Columns: exact always; the change when pinned; the rule of thumb while it fits.
-    let width_of = |header: &str, cells: &[String]| {
-        cells
-            .iter()
-            .map(|c| c.chars().count())
-            .chain([header.chars().count()])
-            .max()
-            .unwrap_or(0)
-            .min(24)
-    };
-    let mut columns: Vec<(&str, usize, &[String])> =
-        vec![("exact", width_of("exact", &exact), &exact)];
-    let thumb_column = (
-        "rule of thumb",
-        width_of("rule of thumb", &thumb),
-        thumb.as_slice(),
-    );
-    let used =
-        |columns: &[(&str, usize, &[String])]| columns.iter().map(|c| c.1 + 2).sum::<usize>();
-    if let Some(change) = &change {
-        columns.push(("vs baseline", width_of("vs baseline", change), change));
+            });
+        columns.push(Column::new(
+            ColumnKind::Change,
+            "vs baseline",
+            changes.collect(),
+        ));
     }
-    if usize::from(inner.width) >= used(&columns) + thumb_column.1 + 2 + RESULT_LABEL_MIN {
-        columns.insert(1, thumb_column);
+    let thumb = Column::new(
+        ColumnKind::RuleOfThumb,
+        "rule of thumb",
+        now.iter().map(|r| show(r.thumb)).collect(),
+    );
+    let used = |columns: &[Column]| columns.iter().map(|c| c.width + 2).sum::<usize>();
+    if usize::from(inner.width) >= used(&columns) + thumb.width + 2 + RESULT_LABEL_MIN {
+        columns.insert(1, thumb);
     }
     // Past a comfortable width, the spare room goes to the right, not between label and figure.
     let label_width = usize::from(inner.width)
         .saturating_sub(used(&columns))
         .min(RESULT_LABEL_MAX);
+    let label = |text: &str| {
+        let text: String = text.chars().take(label_width).collect();
+        format!("{text:<label_width$}")
+    };
 
     let mut lines = Vec::with_capacity(now.len());
     for (i, row) in now.iter().enumerate() {
-        if row.exact.is_none() {
-            let mut spans = vec![Span::styled(row.label.clone(), theme.heading())];
-            if i == 0 {
-                let label: String = row.label.chars().take(label_width).collect();
-                spans = vec![Span::styled(
-                    format!("{label:<label_width$}"),
-                    theme.heading(),
-                )];
-                for (header, width, _) in &columns {
-                    spans.push(Span::styled(format!("  {header:>width$}"), theme.dim()));
-                }
-            }
-            lines.push(Line::from(spans));
-            continue;
-        }
-        let label: String = row.label.chars().take(label_width).collect();
-        let mut spans = vec![Span::raw(format!("{label:<label_width$}"))];
-        for (c, (header, width, cells)) in columns.iter().enumerate() {
-            let cell = &cells[i];
-            let style = match *header {
-                "vs baseline" if cell.starts_with('+') => theme.worse(),
-                "vs baseline" if cell.starts_with('-') => theme.better(),
-                "vs baseline" | "rule of thumb" => theme.dim(),
-                _ if c == 0 && i == 4 => theme.highlight(),
-                _ => Style::new(),
-            };
-            spans.push(Span::styled(format!("  {cell:>width$}"), style));
-        }
+        let spans = match row.exact {
+            // The first heading carries the column headers.
+            None if i == 0 => std::iter::once(Span::styled(label(&row.label), theme.heading()))
+                .chain(columns.iter().map(|c| {
+                    let (header, width) = (c.header, c.width);
+                    Span::styled(format!("  {header:>width$}"), theme.dim())
+                }))
+                .collect(),
+            None => vec![Span::styled(row.label.clone(), theme.heading())],
+            Some(_) => std::iter::once(Span::raw(label(&row.label)))
+                .chain(columns.iter().map(|c| {
+                    let (cell, width) = (&c.cells[i], c.width);
+                    Span::styled(format!("  {cell:>width$}"), c.style(row, cell, theme))
+                }))
+                .collect(),
+        };
         lines.push(Line::from(spans));
     }
     Paragraph::new(lines).render(inner, buf);

@@ -282,3 +282,35 @@ proptest! {
         (&app).render(area, &mut buf);
     }
 }
+
+/// The README's capture of the explorer is what it draws at that size today.
+#[test]
+fn readme_capture_matches_the_screen() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let section = readme
+        .split("## Explore in the terminal (tui)")
+        .nth(1)
+        .expect("the README has a tui section");
+    let capture = section
+        .split("```text\n")
+        .nth(1)
+        .and_then(|rest| rest.split("\n```").next())
+        .expect("the tui section shows a capture in a text block");
+    let lines: Vec<&str> = capture.lines().collect();
+    let width = lines.iter().map(|l| l.chars().count()).max().unwrap() as u16;
+    let height = lines.len() as u16;
+    let mut terminal = Terminal::new(TestBackend::new(100, height)).unwrap();
+    terminal
+        .draw(|frame| frame.render_widget(&app(), frame.area()))
+        .unwrap();
+    let buffer = terminal.backend().buffer();
+    let drawn: Vec<String> = (0..height)
+        .map(|y| {
+            let line: String = (0..100).map(|x| buffer[(x, y)].symbol()).collect();
+            line.trim_end().to_string()
+        })
+        .collect();
+    assert!(width <= 100, "the capture is 100 columns wide");
+    assert_eq!(drawn.join("\n"), lines.join("\n"));
+}

@@ -17,7 +17,8 @@ use super::ui;
 /// Runs the explorer until the user quits. Raw mode and the alternate screen are left on
 /// every way out: a quit, an error, or a panic (ratatui's hook, and ours for the mouse).
 pub fn run(mut app: App, mouse: bool) -> Result<()> {
-    if !io::stdout().is_terminal() || !io::stdin().is_terminal() {
+    // Stdin may be a pipe (`--scenario -`): crossterm then reads keys from /dev/tty.
+    if !io::stdout().is_terminal() {
         return Err(Error::Failure(
             "dupcost tui needs an interactive terminal; use `dupcost estimate` in scripts".into(),
         ));

@@ -104,3 +104,32 @@ pub fn dispatch(app: &mut App, action: Action) -> Flow {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Scenario;
+    use crate::report::Style;
+
+    #[test]
+    fn dispatch_saves_the_file_and_reports_failures() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("scenario.json");
+        let mut app = App::new(Scenario::default(), path.clone(), Style::default());
+        app.update(Action::StepUp);
+        assert_eq!(dispatch(&mut app, Action::Save), Flow::Redraw);
+        let saved = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(saved, crate::inputs::to_scenario_json(app.scenario()));
+        assert!(!app.message().unwrap().is_error);
+
+        // A directory in the way: the error is shown, nothing panics, the app goes on.
+        let mut app = App::new(Scenario::default(), dir.path().into(), Style::default());
+        assert_eq!(dispatch(&mut app, Action::Save), Flow::Redraw);
+        let message = app.message().unwrap();
+        assert!(message.is_error && message.text.starts_with("Could not save"));
+        // The next key clears the note (a redraw); a key that changes nothing then does not.
+        assert_eq!(dispatch(&mut app, Action::SelectPrevious), Flow::Redraw);
+        assert_eq!(dispatch(&mut app, Action::SelectPrevious), Flow::Idle);
+        assert_eq!(dispatch(&mut app, Action::Quit), Flow::Quit);
+    }
+}

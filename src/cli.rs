@@ -72,6 +72,9 @@ pub enum Command {
     /// Measure the inputs from access logs (CSV/TSV, gzip or not) and estimate from them.
     #[command(after_long_help = LOGS_EXAMPLES)]
     Logs(LogArgs),
+    /// Explore a scenario in the terminal: move the inputs and watch the costs move.
+    #[command(after_long_help = TUI_EXAMPLES)]
+    Tui(TuiArgs),
 
     /// Print a shell completion script to stdout (e.g. `dupcost completions bash > /etc/bash_completion.d/dupcost`).
     Completions {
@@ -246,6 +249,45 @@ fn parse_std_duration(text: &str) -> Result<std::time::Duration, String> {
 
 fn parse_regex(text: &str) -> Result<regex::bytes::Regex, String> {
     regex::bytes::Regex::new(text).map_err(|e| format!("not a valid regular expression: {e}"))
+}
+
+const TUI_EXAMPLES: &str = "\
+Examples:
+  dupcost tui                                        start from the article's scenario
+  dupcost tui --scenario checkout.json               start from a saved scenario
+  dupcost tui --timeout-rate 1% --save-to review.json
+
+Keys: Up/Down select an input, Left/Right step it, Enter types a value, p pins a baseline,
+s saves the scenario, ? shows every key, q quits.";
+
+/// `dupcost tui`.
+#[derive(Debug, Args)]
+pub struct TuiArgs {
+    #[command(flatten)]
+    pub scenario: ScenarioArgs,
+
+    /// Currency symbol shown before money
+    #[arg(
+        long,
+        default_value = "$",
+        env = "DUPCOST_CURRENCY",
+        value_name = "SYMBOL",
+        help_heading = "Explorer"
+    )]
+    pub currency: String,
+
+    /// Where `s` saves the scenario, as a --scenario file
+    #[arg(
+        long,
+        value_name = "FILE",
+        default_value = "dupcost-scenario.json",
+        help_heading = "Explorer"
+    )]
+    pub save_to: PathBuf,
+
+    /// Leave the mouse to the terminal (text selection) instead of clicking inputs
+    #[arg(long, help_heading = "Explorer")]
+    pub no_mouse: bool,
 }
 
 /// The inputs of the model. Each also reads `DUPCOST_<FLAG>` from the environment; precedence,

@@ -13,4 +13,5 @@ pub mod logs;
 pub mod model;
 pub mod report;
 pub mod sweep;
+pub mod tui;
 pub mod units;

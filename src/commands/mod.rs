@@ -3,3 +3,4 @@
 pub mod docs;
 pub mod estimate;
 pub mod logs;
+pub mod tui;

@@ -1,0 +1,879 @@
+//! The explorer's state, the actions that change it, and the keys that name them.
+//!
+//! No I/O and no drawing: [`App::update`] returns an [`Effect`] (save a file, quit) for the
+//! event loop to carry out, and `ui` only reads the state.
+
+use std::path::PathBuf;
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+
+use crate::inputs::{self, Input};
+use crate::model::{Estimate, Scenario};
+use crate::report::Style;
+
+use super::steps::{self, Direction};
+
+/// How many retry counts the retry charts show: 0 to 6, or a window ending at the choice.
+pub const RETRY_WINDOW: u32 = 7;
+/// Points on the refunds-against-timeout-rate curve.
+pub const TIMEOUT_POINTS: usize = 81;
+/// The longest text the editor takes.
+const MAX_EDIT_CHARS: usize = 40;
+
+/// Everything a key or a click can ask for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Action {
+    /// Select the input above (`Up`, `k`).
+    SelectPrevious,
+    /// Select the input below (`Down`, `j`).
+    SelectNext,
+    /// Select this input (a mouse click).
+    Select(Input),
+    /// Step the selected input down (`Left`, `h`, `-`).
+    StepDown,
+    /// Step the selected input up (`Right`, `l`, `+`).
+    StepUp,
+    /// Start typing a value for the selected input (`Enter`).
+    StartEdit,
+    /// Type a character into the editor.
+    Type(char),
+    /// Delete the character before the cursor (`Backspace`).
+    DeleteBack,
+    /// Clear the editor (`Ctrl-U`).
+    ClearText,
+    /// Apply the typed value (`Enter` while typing).
+    Commit,
+    /// Leave the editor, keeping the old value (`Esc` while typing).
+    Cancel,
+    /// Pin the current scenario as the baseline, or unpin it (`p`).
+    TogglePin,
+    /// Save the scenario as JSON (`s`).
+    Save,
+    /// The event loop's report on a save.
+    Saved(Result<(), String>),
+    /// Show or hide the help overlay (`?`).
+    ToggleHelp,
+    /// Show the next chart where not all of them fit (`c`).
+    NextChart,
+    /// Go back to the scenario the explorer started with (`r`).
+    Reset,
+    /// Leave (`q`, `Esc`, `Ctrl-C`).
+    Quit,
+}
+
+/// What the event loop must do after an update.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect {
+    /// Nothing changed: no redraw needed.
+    None,
+    /// The state changed: redraw.
+    Redraw,
+    /// Write `contents` to `path`, report back with [`Action::Saved`], and redraw.
+    Save { path: PathBuf, contents: String },
+    /// Restore the terminal and exit.
+    Quit,
+}
+
+/// The keys, as the help overlay and the README list them.
+pub const KEYS: [(&str, &str); 12] = [
+    ("Up Down  k j", "select an input"),
+    ("Left Right  h l  - +", "step the input down / up"),
+    ("Enter", "type a value: 0.35%, $12.50, 36h, 2KiB ..."),
+    ("  Enter  Esc", "  apply / cancel the typed value"),
+    ("  Ctrl-U", "  clear the typed text"),
+    ("p", "pin the scenario as a baseline / unpin it"),
+    ("s", "save the scenario as JSON (--scenario format)"),
+    ("r", "reset to the starting scenario"),
+    ("c", "next chart (when not all of them fit)"),
+    ("?", "show / hide this help"),
+    ("q  Esc  Ctrl-C", "quit"),
+    ("mouse click", "select an input"),
+];
+
+/// The charts, in the order they are shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChartKind {
+    /// Duplicate charges a month against retries, the current choice highlighted.
+    DuplicatesByRetries,
+    /// Refunds a month against the timeout rate, with a marker at the current rate.
+    RefundsByTimeoutRate,
+    /// Customers left without an answer a month against retries.
+    UnansweredByRetries,
+}
+
+impl ChartKind {
+    pub const ALL: [ChartKind; 3] = [
+        ChartKind::DuplicatesByRetries,
+        ChartKind::RefundsByTimeoutRate,
+        ChartKind::UnansweredByRetries,
+    ];
+}
+
+/// The figures behind the charts, computed with the estimate and only when an input changes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChartData {
+    /// Estimates at consecutive retry counts: 0 to 6, or the 7 counts ending at the choice.
+    pub by_retries: Vec<Estimate>,
+    /// `(timeout rate, refunds a month)` from 0 to about twice the current rate.
+    pub by_timeout_rate: Vec<(f64, f64)>,
+    /// The baseline's refunds over the same timeout rates, when one is pinned.
+    pub baseline_by_timeout_rate: Option<Vec<(f64, f64)>>,
+}
+
+impl ChartData {
+    fn new(scenario: &Scenario, baseline: Option<&Scenario>) -> Self {
+        let first = scenario.retries.saturating_sub(RETRY_WINDOW - 1);
+        let by_retries = (first..first + RETRY_WINDOW)
+            .map(|retries| {
+                Estimate::new(Scenario {
+                    retries,
+                    ..*scenario
+                })
+            })
+            .collect();
+        let top = (2.0 * scenario.timeout_rate).clamp(0.002, 1.0);
+        let rates: Vec<f64> = (0..TIMEOUT_POINTS)
+            .map(|i| top * i as f64 / (TIMEOUT_POINTS - 1) as f64)
+            .collect();
+        let curve = |s: &Scenario| -> Vec<(f64, f64)> {
+            rates
+                .iter()
+                .map(|&timeout_rate| {
+                    let e = Estimate::new(Scenario { timeout_rate, ..*s });
+                    (timeout_rate, e.refund_cost.per_month)
+                })
+                .collect()
+        };
+        ChartData {
+            by_retries,
+            by_timeout_rate: curve(scenario),
+            baseline_by_timeout_rate: baseline.map(curve),
+        }
+    }
+}
+
+/// The text being typed for the selected input, and what was wrong with the last try.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Editor {
+    pub text: String,
+    pub error: Option<String>,
+}
+
+/// A one-line note on the status bar until the next key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Message {
+    pub text: String,
+    pub is_error: bool,
+}
+
+/// The explorer's whole state.
+#[derive(Debug, Clone)]
+pub struct App {
+    start: Scenario,
+    estimate: Estimate,
+    charts: ChartData,
+    baseline: Option<Estimate>,
+    selected: Input,
+    editor: Option<Editor>,
+    help: bool,
+    first_chart: usize,
+    save_path: PathBuf,
+    style: Style,
+    message: Option<Message>,
+}
+
+impl App {
+    /// An explorer on a valid `scenario`; `s` saves to `save_path`; money and colour follow `style`.
+    pub fn new(scenario: Scenario, save_path: PathBuf, style: Style) -> Self {
+        App {
+            start: scenario,
+            estimate: Estimate::new(scenario),
+            charts: ChartData::new(&scenario, None),
+            baseline: None,
+            selected: Input::ALL[0],
+            editor: None,
+            help: false,
+            first_chart: 0,
+            save_path,
+            style,
+            message: None,
+        }
+    }
+
+    /// The current scenario.
+    pub fn scenario(&self) -> &Scenario {
+        &self.estimate.inputs
+    }
+
+    /// The model's figures for the current scenario.
+    pub fn estimate(&self) -> &Estimate {
+        &self.estimate
+    }
+
+    /// The pinned baseline's figures, if one is pinned.
+    pub fn baseline(&self) -> Option<&Estimate> {
+        self.baseline.as_ref()
+    }
+
+    /// The data behind the charts.
+    pub fn charts(&self) -> &ChartData {
+        &self.charts
+    }
+
+    /// The selected input.
+    pub fn selected(&self) -> Input {
+        self.selected
+    }
+
+    /// The editor, while a value is being typed.
+    pub fn editor(&self) -> Option<&Editor> {
+        self.editor.as_ref()
+    }
+
+    /// Whether the help overlay is shown.
+    pub fn help_shown(&self) -> bool {
+        self.help
+    }
+
+    /// The chart shown first where not all of them fit.
+    pub fn first_chart(&self) -> usize {
+        self.first_chart
+    }
+
+    /// Where `s` saves.
+    pub fn save_path(&self) -> &std::path::Path {
+        &self.save_path
+    }
+
+    /// Currency and colour.
+    pub fn style(&self) -> &Style {
+        &self.style
+    }
+
+    /// The note on the status bar, if any.
+    pub fn message(&self) -> Option<&Message> {
+        self.message.as_ref()
+    }
+
+    /// The action a key press asks for in the current mode; `None` for keys that mean nothing.
+    pub fn key_action(&self, key: KeyEvent) -> Option<Action> {
+        if key.kind != KeyEventKind::Press {
+            return None;
+        }
+        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        let alt = key.modifiers.contains(KeyModifiers::ALT);
+        if ctrl && key.code == KeyCode::Char('c') {
+            return Some(Action::Quit);
+        }
+        if self.editor.is_some() {
+            return match key.code {
+                KeyCode::Enter => Some(Action::Commit),
+                KeyCode::Esc => Some(Action::Cancel),
+                KeyCode::Backspace => Some(Action::DeleteBack),
+                KeyCode::Char('u') if ctrl => Some(Action::ClearText),
+                KeyCode::Char(c) if !ctrl && !alt => Some(Action::Type(c)),
+                _ => None,
+            };
+        }
+        if ctrl || alt {
+            return None;
+        }
+        if self.help {
+            return match key.code {
+                KeyCode::Char('?') | KeyCode::Esc | KeyCode::Enter => Some(Action::ToggleHelp),
+                KeyCode::Char('q') => Some(Action::Quit),
+                _ => None,
+            };
+        }
+        let action = match key.code {
+            KeyCode::Up | KeyCode::Char('k') => Action::SelectPrevious,
+            KeyCode::Down | KeyCode::Char('j') => Action::SelectNext,
+            KeyCode::Left | KeyCode::Char('h' | '-') => Action::StepDown,
+            KeyCode::Right | KeyCode::Char('l' | '+' | '=') => Action::StepUp,
+            KeyCode::Enter => Action::StartEdit,
+            KeyCode::Char('p') => Action::TogglePin,
+            KeyCode::Char('s') => Action::Save,
+            KeyCode::Char('r') => Action::Reset,
+            KeyCode::Char('c') => Action::NextChart,
+            KeyCode::Char('?') => Action::ToggleHelp,
+            KeyCode::Char('q') | KeyCode::Esc => Action::Quit,
+            _ => return None,
+        };
+        Some(action)
+    }
+
+    /// Applies an action; the model runs again only when an input changed.
+    pub fn update(&mut self, action: Action) -> Effect {
+        let had_message = self.message.take().is_some();
+        let effect = self.apply(action);
+        if had_message && effect == Effect::None {
+            Effect::Redraw
+        } else {
+            effect
+        }
+    }
+
+    fn apply(&mut self, action: Action) -> Effect {
+        match action {
+            Action::SelectPrevious => self.select_by(-1),
+            Action::SelectNext => self.select_by(1),
+            Action::Select(input) => {
+                let changed = input != self.selected || self.editor.is_some();
+                self.selected = input;
+                self.editor = None;
+                redraw_if(changed)
+            }
+            Action::StepDown => self.step(Direction::Down),
+            Action::StepUp => self.step(Direction::Up),
+            Action::StartEdit => {
+                let value = self.selected.get(self.scenario());
+                self.editor = Some(Editor {
+                    text: self.selected.display(value),
+                    error: None,
+                });
+                Effect::Redraw
+            }
+            Action::Type(c) => self.edit(|text| {
+                if text.chars().count() < MAX_EDIT_CHARS {
+                    text.push(c);
+                }
+            }),
+            Action::DeleteBack => self.edit(|text| {
+                text.pop();
+            }),
+            Action::ClearText => self.edit(String::clear),
+            Action::Commit => self.commit(),
+            Action::Cancel => redraw_if(self.editor.take().is_some()),
+            Action::TogglePin => {
+                self.baseline = match self.baseline {
+                    Some(_) => None,
+                    None => Some(self.estimate),
+                };
+                self.charts = ChartData::new(self.scenario(), self.baseline_scenario());
+                Effect::Redraw
+            }
+            Action::Save => Effect::Save {
+                path: self.save_path.clone(),
+                contents: inputs::to_scenario_json(self.scenario()),
+            },
+            Action::Saved(result) => {
+                let path = self.save_path.display();
+                self.message = Some(match result {
+                    Ok(()) => Message {
+                        text: format!("Saved to {path}: reuse it with --scenario {path}"),
+                        is_error: false,
+                    },
+                    Err(e) => Message {
+                        text: format!("Could not save to {path}: {e}"),
+                        is_error: true,
+                    },
+                });
+                Effect::Redraw
+            }
+            Action::ToggleHelp => {
+                self.help = !self.help;
+                Effect::Redraw
+            }
+            Action::NextChart => {
+                self.first_chart = (self.first_chart + 1) % ChartKind::ALL.len();
+                Effect::Redraw
+            }
+            Action::Reset => {
+                let changed = self.set_scenario(self.start);
+                if changed {
+                    self.note("Back to the starting scenario");
+                }
+                redraw_if(changed)
+            }
+            Action::Quit => Effect::Quit,
+        }
+    }
+
+    fn select_by(&mut self, delta: isize) -> Effect {
+        let index = Input::ALL
+            .iter()
+            .position(|&i| i == self.selected)
+            .unwrap_or(0);
+        let next = index.saturating_add_signed(delta).min(Input::ALL.len() - 1);
+        self.selected = Input::ALL[next];
+        redraw_if(next != index)
+    }
+
+    fn step(&mut self, direction: Direction) -> Effect {
+        let input = self.selected;
+        let value = input.get(self.scenario());
+        let next = steps::step(input, value, direction);
+        if next == value {
+            let end = match direction {
+                Direction::Down => "lowest",
+                Direction::Up => "highest",
+            };
+            let shown = input.display(value);
+            self.note(&format!(
+                "{} is at its {end} step ({shown}); Enter types any value",
+                input.label()
+            ));
+            return Effect::Redraw;
+        }
+        let mut scenario = *self.scenario();
+        input.set(&mut scenario, next);
+        self.set_scenario(scenario);
+        Effect::Redraw
+    }
+
+    fn edit(&mut self, change: impl FnOnce(&mut String)) -> Effect {
+        match &mut self.editor {
+            Some(editor) => {
+                change(&mut editor.text);
+                editor.error = None;
+                Effect::Redraw
+            }
+            None => Effect::None,
+        }
+    }
+
+    fn commit(&mut self) -> Effect {
+        let Some(editor) = &mut self.editor else {
+            return Effect::None;
+        };
+        let input = self.selected;
+        let mut scenario = self.estimate.inputs;
+        let checked = input.parse(&editor.text).and_then(|value| {
+            input.set(&mut scenario, value);
+            scenario
+                .validate()
+                .map_err(|e| inputs::describe_input_error(&e))
+        });
+        match checked {
+            Ok(()) => {
+                self.editor = None;
+                self.set_scenario(scenario);
+            }
+            Err(error) => editor.error = Some(error),
+        }
+        Effect::Redraw
+    }
+
+    /// Runs the model again if `scenario` differs; returns whether it did.
+    fn set_scenario(&mut self, scenario: Scenario) -> bool {
+        if scenario == self.estimate.inputs {
+            return false;
+        }
+        self.estimate = Estimate::new(scenario);
+        self.charts = ChartData::new(&scenario, self.baseline_scenario());
+        true
+    }
+
+    fn baseline_scenario(&self) -> Option<&Scenario> {
+        self.baseline.as_ref().map(|b| &b.inputs)
+    }
+
+    fn note(&mut self, text: &str) {
+        self.message = Some(Message {
+            text: text.to_string(),
+            is_error: false,
+        });
+    }
+}
+
+fn redraw_if(changed: bool) -> Effect {
+    if changed {
+        Effect::Redraw
+    } else {
+        Effect::None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ratatui::crossterm::event::KeyEventState;
+
+    fn app() -> App {
+        App::new(
+            Scenario::default(),
+            PathBuf::from("out.json"),
+            Style::default(),
+        )
+    }
+
+    fn key(code: KeyCode) -> KeyEvent {
+        KeyEvent::new(code, KeyModifiers::NONE)
+    }
+
+    fn ctrl(c: char) -> KeyEvent {
+        KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL)
+    }
+
+    /// Presses a key the way the event loop does: key -> action -> update.
+    fn press(app: &mut App, key: KeyEvent) -> Effect {
+        match app.key_action(key) {
+            Some(action) => app.update(action),
+            None => Effect::None,
+        }
+    }
+
+    fn press_code(app: &mut App, code: KeyCode) -> Effect {
+        press(app, key(code))
+    }
+
+    fn type_text(app: &mut App, text: &str) {
+        for c in text.chars() {
+            press_code(app, KeyCode::Char(c));
+        }
+    }
+
+    /// The estimate always matches the scenario: the model ran after every change.
+    fn assert_consistent(app: &App) {
+        assert_eq!(*app.estimate(), Estimate::new(*app.scenario()));
+        assert_eq!(
+            app.charts,
+            ChartData::new(app.scenario(), app.baseline().map(|b| &b.inputs))
+        );
+    }
+
+    #[test]
+    fn up_down_k_j_select_and_stop_at_the_ends() {
+        let mut app = app();
+        assert_eq!(app.selected(), Input::RequestsPerDay);
+        assert_eq!(press_code(&mut app, KeyCode::Up), Effect::None);
+        assert_eq!(press_code(&mut app, KeyCode::Char('k')), Effect::None);
+        assert_eq!(app.selected(), Input::RequestsPerDay);
+        for (i, code) in [KeyCode::Down, KeyCode::Char('j')]
+            .into_iter()
+            .cycle()
+            .take(7)
+            .enumerate()
+        {
+            assert_eq!(press_code(&mut app, code), Effect::Redraw);
+            assert_eq!(app.selected(), Input::ALL[i + 1]);
+        }
+        assert_eq!(press_code(&mut app, KeyCode::Down), Effect::None);
+        assert_eq!(app.selected(), Input::DaysPerMonth);
+        press_code(&mut app, KeyCode::Up);
+        press_code(&mut app, KeyCode::Char('k'));
+        assert_eq!(app.selected(), Input::Ttl);
+        assert_eq!(
+            *app.scenario(),
+            Scenario::default(),
+            "selection changes no input"
+        );
+    }
+
+    #[test]
+    fn every_step_key_steps_the_selected_input() {
+        let ups = [
+            KeyCode::Right,
+            KeyCode::Char('l'),
+            KeyCode::Char('+'),
+            KeyCode::Char('='),
+        ];
+        let downs = [KeyCode::Left, KeyCode::Char('h'), KeyCode::Char('-')];
+        for code in ups {
+            let mut app = app();
+            assert_eq!(press_code(&mut app, code), Effect::Redraw);
+            assert_eq!(app.scenario().requests_per_day, 50_000.0, "{code:?}");
+            assert_consistent(&app);
+        }
+        for code in downs {
+            let mut app = app();
+            press_code(&mut app, code);
+            assert_eq!(app.scenario().requests_per_day, 10_000.0, "{code:?}");
+            assert_consistent(&app);
+        }
+    }
+
+    #[test]
+    fn steps_change_the_figures() {
+        let mut app = app();
+        press_code(&mut app, KeyCode::Down); // timeout rate
+        press_code(&mut app, KeyCode::Right);
+        assert_eq!(app.scenario().timeout_rate, 0.003);
+        assert!(app.estimate().refund_cost.per_month > 30_000.0);
+        press_code(&mut app, KeyCode::Left);
+        press_code(&mut app, KeyCode::Left);
+        assert_eq!(app.scenario().timeout_rate, 0.001);
+        assert_consistent(&app);
+    }
+
+    #[test]
+    fn steps_stop_at_the_ends_of_every_input() {
+        for (index, input) in Input::ALL.into_iter().enumerate() {
+            let mut app = app();
+            for _ in 0..index {
+                press_code(&mut app, KeyCode::Down);
+            }
+            assert_eq!(app.selected(), input);
+            for (code, end) in [(KeyCode::Left, "lowest"), (KeyCode::Right, "highest")] {
+                for _ in 0..400 {
+                    press_code(&mut app, code);
+                }
+                let at_end = *app.scenario();
+                assert!(at_end.validate().is_ok(), "{input} left its range");
+                assert_eq!(press_code(&mut app, code), Effect::Redraw);
+                assert_eq!(*app.scenario(), at_end, "{input} moved past its {end}");
+                let message = app.message().expect("a note at the end");
+                assert!(message.text.contains(end), "{}", message.text);
+                assert_consistent(&app);
+            }
+        }
+    }
+
+    #[test]
+    fn retries_step_by_one_up_to_100() {
+        let mut app = app();
+        for _ in 0..4 {
+            press_code(&mut app, KeyCode::Down);
+        }
+        press_code(&mut app, KeyCode::Right);
+        assert_eq!(app.scenario().retries, 4);
+        for _ in 0..150 {
+            press_code(&mut app, KeyCode::Right);
+        }
+        assert_eq!(app.scenario().retries, 100);
+        for _ in 0..150 {
+            press_code(&mut app, KeyCode::Left);
+        }
+        assert_eq!(app.scenario().retries, 0);
+        assert_eq!(app.estimate().duplicates.per_day, 0.0);
+    }
+
+    #[test]
+    fn enter_edits_a_valid_value_in_the_flag_forms() {
+        let cases = [
+            (0, "1.5M", 1.5e6),
+            (1, "0.35%", 0.0035),
+            (2, "0.9", 0.9),
+            (3, "$12.50", 12.5),
+            (4, "0", 0.0),
+            (5, "36h", 129_600.0),
+            (6, "2KiB", 2048.0),
+            (7, "30.44", 30.44),
+        ];
+        for (index, text, value) in cases {
+            let mut app = app();
+            for _ in 0..index {
+                press_code(&mut app, KeyCode::Down);
+            }
+            let input = app.selected();
+            assert_eq!(press_code(&mut app, KeyCode::Enter), Effect::Redraw);
+            let shown = input.display(input.get(&Scenario::default()));
+            assert_eq!(app.editor().unwrap().text, shown, "prefilled");
+            press(&mut app, ctrl('u'));
+            assert_eq!(app.editor().unwrap().text, "");
+            type_text(&mut app, text);
+            assert_eq!(app.editor().unwrap().text, text);
+            assert_eq!(press_code(&mut app, KeyCode::Enter), Effect::Redraw);
+            assert!(app.editor().is_none(), "{input}: {text}");
+            let got = input.get(app.scenario());
+            assert_eq!(got, input.parse(text).unwrap(), "{input}: {text}");
+            assert!(
+                (got - value).abs() <= 1e-12 * value,
+                "{input}: {text} -> {got}"
+            );
+            assert_consistent(&app);
+        }
+    }
+
+    #[test]
+    fn invalid_text_shows_the_error_and_keeps_the_old_value() {
+        let cases = [
+            (1, "2", "did you mean 2%"),
+            (1, "abc", "not a rate"),
+            (4, "101", "--retries"),
+            (5, "0", "--ttl: must be > 0"),
+            (6, "1XB", "not a size"),
+            (7, "0", "--days-per-month"),
+            (0, "-5", "negative"),
+        ];
+        for (index, text, needle) in cases {
+            let mut app = app();
+            for _ in 0..index {
+                press_code(&mut app, KeyCode::Down);
+            }
+            press_code(&mut app, KeyCode::Enter);
+            press(&mut app, ctrl('u'));
+            type_text(&mut app, text);
+            press_code(&mut app, KeyCode::Enter);
+            let editor = app.editor().expect("still editing");
+            let error = editor.error.as_deref().expect("an error");
+            assert!(error.contains(needle), "{text}: {error}");
+            assert_eq!(*app.scenario(), Scenario::default());
+            // Typing again clears the error; Esc leaves with the old value.
+            press_code(&mut app, KeyCode::Backspace);
+            assert_eq!(app.editor().unwrap().error, None);
+            assert_eq!(press_code(&mut app, KeyCode::Esc), Effect::Redraw);
+            assert!(app.editor().is_none());
+            assert_eq!(*app.scenario(), Scenario::default());
+        }
+    }
+
+    #[test]
+    fn esc_cancels_an_edit_without_quitting() {
+        let mut app = app();
+        press_code(&mut app, KeyCode::Enter);
+        type_text(&mut app, "999");
+        assert_eq!(press_code(&mut app, KeyCode::Esc), Effect::Redraw);
+        assert!(app.editor().is_none());
+        assert_eq!(*app.scenario(), Scenario::default());
+        assert_eq!(press_code(&mut app, KeyCode::Esc), Effect::Quit);
+    }
+
+    #[test]
+    fn while_editing_letters_are_text_and_ctrl_c_still_quits() {
+        let mut app = app();
+        press_code(&mut app, KeyCode::Enter);
+        press(&mut app, ctrl('u'));
+        type_text(&mut app, "qpsjk?+-");
+        assert_eq!(app.editor().unwrap().text, "qpsjk?+-");
+        assert_eq!(app.baseline(), None);
+        assert_eq!(app.selected(), Input::RequestsPerDay);
+        press_code(&mut app, KeyCode::Backspace);
+        assert_eq!(app.editor().unwrap().text, "qpsjk?+");
+        // Arrows mean nothing while typing.
+        assert_eq!(press_code(&mut app, KeyCode::Right), Effect::None);
+        type_text(&mut app, &"x".repeat(100));
+        assert_eq!(app.editor().unwrap().text.chars().count(), MAX_EDIT_CHARS);
+        assert_eq!(press(&mut app, ctrl('c')), Effect::Quit);
+    }
+
+    #[test]
+    fn p_pins_a_baseline_and_unpins_it() {
+        let mut app = app();
+        assert_eq!(press_code(&mut app, KeyCode::Char('p')), Effect::Redraw);
+        let pinned = *app.baseline().unwrap();
+        assert_eq!(pinned, Estimate::new(Scenario::default()));
+        press_code(&mut app, KeyCode::Right);
+        assert_eq!(*app.baseline().unwrap(), pinned, "the baseline stays put");
+        assert_ne!(app.estimate(), &pinned);
+        assert!(app.charts().baseline_by_timeout_rate.is_some());
+        assert_consistent(&app);
+        press_code(&mut app, KeyCode::Char('p'));
+        assert_eq!(app.baseline(), None);
+        assert!(app.charts().baseline_by_timeout_rate.is_none());
+        assert_eq!(app.scenario().requests_per_day, 50_000.0);
+    }
+
+    #[test]
+    fn s_saves_the_scenario_json_and_reports_back() {
+        let mut app = app();
+        press_code(&mut app, KeyCode::Right);
+        let effect = press_code(&mut app, KeyCode::Char('s'));
+        let Effect::Save { path, contents } = effect else {
+            panic!("expected a save, got {effect:?}");
+        };
+        assert_eq!(path, PathBuf::from("out.json"));
+        assert_eq!(contents, inputs::to_scenario_json(app.scenario()));
+        let mut reread = Scenario::default();
+        inputs::ScenarioPatch::from_json(&contents)
+            .unwrap()
+            .apply(&mut reread);
+        assert_eq!(reread, *app.scenario());
+
+        app.update(Action::Saved(Ok(())));
+        let message = app.message().unwrap();
+        assert!(!message.is_error);
+        assert!(message.text.contains("out.json"), "{}", message.text);
+        app.update(Action::Saved(Err("Permission denied".into())));
+        let message = app.message().unwrap();
+        assert!(message.is_error);
+        assert!(message.text.contains("Permission denied"));
+        // The note goes away at the next key.
+        assert_eq!(press_code(&mut app, KeyCode::Up), Effect::Redraw);
+        assert_eq!(app.message(), None);
+    }
+
+    #[test]
+    fn question_mark_toggles_help_which_swallows_other_keys() {
+        let mut app = app();
+        assert_eq!(press_code(&mut app, KeyCode::Char('?')), Effect::Redraw);
+        assert!(app.help_shown());
+        assert_eq!(press_code(&mut app, KeyCode::Right), Effect::None);
+        assert_eq!(press_code(&mut app, KeyCode::Char('p')), Effect::None);
+        assert_eq!(*app.scenario(), Scenario::default());
+        press_code(&mut app, KeyCode::Char('?'));
+        assert!(!app.help_shown());
+        press_code(&mut app, KeyCode::Char('?'));
+        assert_eq!(
+            press_code(&mut app, KeyCode::Esc),
+            Effect::Redraw,
+            "Esc closes help"
+        );
+        assert!(!app.help_shown());
+        press_code(&mut app, KeyCode::Char('?'));
+        assert_eq!(press_code(&mut app, KeyCode::Char('q')), Effect::Quit);
+    }
+
+    #[test]
+    fn q_esc_and_ctrl_c_quit() {
+        assert_eq!(press_code(&mut app(), KeyCode::Char('q')), Effect::Quit);
+        assert_eq!(press_code(&mut app(), KeyCode::Esc), Effect::Quit);
+        assert_eq!(press(&mut app(), ctrl('c')), Effect::Quit);
+    }
+
+    #[test]
+    fn c_cycles_the_charts_and_r_resets() {
+        let mut app = app();
+        for expected in [1, 2, 0] {
+            press_code(&mut app, KeyCode::Char('c'));
+            assert_eq!(app.first_chart(), expected);
+        }
+        assert_eq!(press_code(&mut app, KeyCode::Char('r')), Effect::None);
+        press_code(&mut app, KeyCode::Right);
+        assert_eq!(press_code(&mut app, KeyCode::Char('r')), Effect::Redraw);
+        assert_eq!(*app.scenario(), Scenario::default());
+        assert_consistent(&app);
+    }
+
+    #[test]
+    fn only_presses_count_and_unknown_keys_do_nothing() {
+        let app = app();
+        let mut release = key(KeyCode::Char('q'));
+        release.kind = KeyEventKind::Release;
+        assert_eq!(app.key_action(release), None);
+        let mut repeat = key(KeyCode::Right);
+        repeat.kind = KeyEventKind::Repeat;
+        repeat.state = KeyEventState::NONE;
+        assert_eq!(app.key_action(repeat), None);
+        for code in [
+            KeyCode::Char('x'),
+            KeyCode::Tab,
+            KeyCode::F(1),
+            KeyCode::Backspace,
+        ] {
+            assert_eq!(app.key_action(key(code)), None, "{code:?}");
+        }
+        assert_eq!(app.key_action(ctrl('s')), None);
+    }
+
+    #[test]
+    fn a_click_selects_an_input_and_leaves_the_editor() {
+        let mut app = app();
+        press_code(&mut app, KeyCode::Enter);
+        assert_eq!(app.update(Action::Select(Input::Ttl)), Effect::Redraw);
+        assert_eq!(app.selected(), Input::Ttl);
+        assert!(app.editor().is_none());
+        assert_eq!(app.update(Action::Select(Input::Ttl)), Effect::None);
+    }
+
+    #[test]
+    fn retry_window_holds_the_current_choice() {
+        let mut app = app();
+        let window = |app: &App| -> Vec<u32> {
+            app.charts()
+                .by_retries
+                .iter()
+                .map(|e| e.inputs.retries)
+                .collect()
+        };
+        assert_eq!(window(&app), [0, 1, 2, 3, 4, 5, 6]);
+        app.update(Action::Select(Input::Retries));
+        app.update(Action::StartEdit);
+        app.update(Action::ClearText);
+        for c in "40".chars() {
+            app.update(Action::Type(c));
+        }
+        app.update(Action::Commit);
+        assert_eq!(window(&app), [34, 35, 36, 37, 38, 39, 40]);
+    }
+}

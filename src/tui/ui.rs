@@ -1,0 +1,773 @@
+//! Drawing the explorer: `impl Widget for &App`, which only reads the state.
+//!
+//! The screen, top to bottom: a title bar; the inputs (with, below them, the selected input's
+//! details, the editor or a chart) beside the results; the verdict; a row of charts when
+//! there is room; a status bar of keys or the last message.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Alignment, Constraint, Layout, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Clear, Paragraph, Widget, Wrap};
+
+use crate::inputs::Input;
+use crate::model::Estimate;
+use crate::report::{human, table};
+
+use super::app::{App, ChartKind, KEYS};
+use super::charts;
+use super::steps::{self, Direction};
+
+/// The smallest terminal the layout fits; below it a short message is shown instead.
+pub const MIN_WIDTH: u16 = 64;
+/// See [`MIN_WIDTH`].
+pub const MIN_HEIGHT: u16 = 22;
+
+const INPUTS_HEIGHT: u16 = Input::ALL.len() as u16 + 2;
+const RESULTS_HEIGHT: u16 = 17 + 2;
+const CHART_MIN_HEIGHT: u16 = 10;
+const CHART_MIN_WIDTH: u16 = 36;
+const LABEL_WIDTH: usize = 16;
+const RESULT_LABEL_MIN: usize = 22;
+const RESULT_LABEL_MAX: usize = 30;
+
+/// Where each part of the screen goes at a given size.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Areas {
+    pub title: Rect,
+    pub inputs: Rect,
+    /// Below the inputs: the editor while typing, else a chart (narrow screens) or the
+    /// selected input's details.
+    pub below_inputs: Rect,
+    pub results: Rect,
+    pub verdict: Rect,
+    /// The row of charts, when there is room for one.
+    pub charts: Vec<(Rect, ChartKind)>,
+    pub status: Rect,
+}
+
+impl Areas {
+    /// The layout of `area`, or `None` when it is too small for it.
+    pub fn new(app: &App, area: Rect) -> Option<Areas> {
+        if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+            return None;
+        }
+        let verdict_lines =
+            wrapped_height(&table::verdict(app.estimate(), app.style()), area.width);
+        let spare = area.height - RESULTS_HEIGHT - 2;
+        let verdict_height = verdict_lines.clamp(1, spare);
+        let rest = spare - verdict_height;
+        let charts_height = if rest >= CHART_MIN_HEIGHT { rest } else { 0 };
+        let [title, top, verdict, chart_row, status] = Layout::vertical([
+            Constraint::Length(1),
+            Constraint::Length(RESULTS_HEIGHT + rest - charts_height),
+            Constraint::Length(verdict_height),
+            Constraint::Length(charts_height),
+            Constraint::Length(1),
+        ])
+        .areas(area);
+        let left_width = (area.width * 3 / 8).clamp(30, 44);
+        let [left, results] =
+            Layout::horizontal([Constraint::Length(left_width), Constraint::Fill(1)]).areas(top);
+        let [inputs, below_inputs] =
+            Layout::vertical([Constraint::Length(INPUTS_HEIGHT), Constraint::Fill(1)]).areas(left);
+
+        let mut charts = Vec::new();
+        if charts_height > 0 {
+            let count = (area.width / CHART_MIN_WIDTH).clamp(1, 3);
+            let first = if count == 3 { 0 } else { app.first_chart() };
+            let rects =
+                Layout::horizontal(vec![Constraint::Fill(1); count as usize]).split(chart_row);
+            for (i, rect) in rects.iter().enumerate() {
+                let kind = ChartKind::ALL[(first + i) % ChartKind::ALL.len()];
+                charts.push((*rect, kind));
+            }
+        }
+        Some(Areas {
+            title,
+            inputs,
+            below_inputs,
+            results,
+            verdict,
+            charts,
+            status,
+        })
+    }
+}
+
+/// The input drawn at a screen position (for mouse clicks), if any.
+pub fn input_at(app: &App, area: Rect, column: u16, row: u16) -> Option<Input> {
+    let areas = Areas::new(app, area)?;
+    let inner = areas.inputs.inner(ratatui::layout::Margin::new(1, 1));
+    let inside = (inner.left()..inner.right()).contains(&column)
+        && (inner.top()..inner.bottom()).contains(&row);
+    inside
+        .then(|| Input::ALL.get(usize::from(row - inner.top())).copied())
+        .flatten()
+}
+
+/// Colours when colour is on; bold, reverse and dim otherwise.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Theme {
+    color: bool,
+}
+
+impl Theme {
+    fn pick(self, colored: Style, plain: Style) -> Style {
+        if self.color { colored } else { plain }
+    }
+    pub(super) fn heading(self) -> Style {
+        self.pick(
+            Style::new().fg(Color::Cyan).add_modifier(Modifier::BOLD),
+            Style::new().add_modifier(Modifier::BOLD),
+        )
+    }
+    pub(super) fn selected(self) -> Style {
+        self.pick(
+            Style::new().fg(Color::Black).bg(Color::Cyan),
+            Style::new().add_modifier(Modifier::REVERSED),
+        )
+    }
+    pub(super) fn highlight(self) -> Style {
+        self.pick(
+            Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD),
+            Style::new().add_modifier(Modifier::BOLD),
+        )
+    }
+    pub(super) fn series(self) -> Style {
+        self.pick(Style::new().fg(Color::Cyan), Style::new())
+    }
+    pub(super) fn dim(self) -> Style {
+        self.pick(
+            Style::new().fg(Color::DarkGray),
+            Style::new().add_modifier(Modifier::DIM),
+        )
+    }
+    fn worse(self) -> Style {
+        self.pick(Style::new().fg(Color::Red), Style::new())
+    }
+    fn better(self) -> Style {
+        self.pick(Style::new().fg(Color::Green), Style::new())
+    }
+    fn error(self) -> Style {
+        self.pick(
+            Style::new().fg(Color::Red).add_modifier(Modifier::BOLD),
+            Style::new().add_modifier(Modifier::BOLD),
+        )
+    }
+    fn editing(self) -> Style {
+        self.pick(
+            Style::new()
+                .fg(Color::Yellow)
+                .add_modifier(Modifier::BOLD | Modifier::UNDERLINED),
+            Style::new().add_modifier(Modifier::BOLD | Modifier::UNDERLINED),
+        )
+    }
+}
+
+/// A bordered block with a title, as every panel has.
+pub(super) fn panel(title: &str, theme: Theme) -> Block<'_> {
+    Block::bordered()
+        .title(Span::styled(format!(" {title} "), theme.heading()))
+        .border_style(theme.dim())
+}
+
+impl Widget for &App {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let theme = Theme {
+            color: self.style().color,
+        };
+        let Some(areas) = Areas::new(self, area) else {
+            too_small(area, buf);
+            return;
+        };
+        title_bar(self, areas.title, buf, theme);
+        inputs_panel(self, areas.inputs, buf, theme);
+        if self.editor().is_some() {
+            editor_panel(self, areas.below_inputs, buf, theme);
+        } else if areas.charts.is_empty() {
+            let kind = ChartKind::ALL[self.first_chart() % ChartKind::ALL.len()];
+            charts::render(self, kind, true, areas.below_inputs, buf, theme);
+        } else {
+            details_panel(self, areas.below_inputs, buf, theme);
+        }
+        results_panel(self, areas.results, buf, theme);
+        verdict_line(self, areas.verdict, buf, theme);
+        let cycling = areas.charts.len() < ChartKind::ALL.len();
+        for &(rect, kind) in &areas.charts {
+            charts::render(self, kind, cycling, rect, buf, theme);
+        }
+        status_bar(self, areas.status, buf, theme);
+        if self.help_shown() {
+            help_overlay(self, area, buf, theme);
+        }
+    }
+}
+
+fn too_small(area: Rect, buf: &mut Buffer) {
+    let text = format!(
+        "Terminal too small ({}x{}): dupcost tui needs at least {MIN_WIDTH}x{MIN_HEIGHT}. \
+         Enlarge the window, or press q to quit.",
+        area.width, area.height
+    );
+    let lines = wrapped_height(&text, area.width);
+    let top = area.height.saturating_sub(lines) / 2;
+    let rect = Rect {
+        y: area.y + top,
+        height: area.height - top,
+        ..area
+    };
+    Paragraph::new(text)
+        .alignment(Alignment::Center)
+        .wrap(Wrap { trim: true })
+        .render(rect, buf);
+}
+
+fn title_bar(app: &App, area: Rect, buf: &mut Buffer, theme: Theme) {
+    let mut right = vec![];
+    if app.baseline().is_some() {
+        right.push(Span::styled("● baseline pinned  ", theme.highlight()));
+    }
+    right.push(Span::styled("s saves to ", theme.dim()));
+    right.push(Span::raw(format!("{} ", app.save_path().display())));
+    let right = Line::from(right).alignment(Alignment::Right);
+    let mut left = vec![Span::styled(
+        " dupcost ",
+        theme.selected().add_modifier(Modifier::BOLD),
+    )];
+    let subtitle = " what missing idempotency costs";
+    if usize::from(area.width) >= 9 + subtitle.len() + 1 + right.width() {
+        left.push(Span::raw(subtitle));
+    }
+    Line::from(left).render(area, buf);
+    right.render(area, buf);
+}
+
+fn inputs_panel(app: &App, area: Rect, buf: &mut Buffer, theme: Theme) {
+    let block = panel("Inputs", theme);
+    let inner = block.inner(area);
+    block.render(area, buf);
+    let width = usize::from(inner.width);
+    let value_width = width.saturating_sub(LABEL_WIDTH + 3);
+    let baseline = app.baseline().map(|b| b.inputs);
+    let currency = &app.style().currency;
+    let lines: Vec<Line> = Input::ALL
+        .into_iter()
+        .map(|input| {
+            let selected = input == app.selected();
+            let value = input.get(app.scenario());
+            let shown = table::input_value(input, value, currency);
+            let was = baseline
+                .map(|b| input.get(&b))
+                .filter(|&b| b != value)
+                .map(|b| format!("was {}", table::input_value(input, b, currency)));
+            let marker = if selected { "▸ " } else { "  " };
+            let mut spans = vec![Span::raw(format!(
+                "{marker}{:<LABEL_WIDTH$} ",
+                input.label()
+            ))];
+            match app.editor().filter(|_| selected) {
+                Some(editor) => {
+                    let room = value_width.saturating_sub(1);
+                    let text: String = tail(&editor.text, room);
+                    let pad = room.saturating_sub(text.chars().count());
+                    spans.push(Span::styled(text, theme.editing()));
+                    spans.push(Span::styled(
+                        " ",
+                        theme.editing().add_modifier(Modifier::REVERSED),
+                    ));
+                    spans.push(Span::raw(" ".repeat(pad)));
+                }
+                None => {
+                    let was_width = was.as_ref().map_or(0, |w| w.chars().count() + 2);
+                    let was = was.filter(|_| value_width >= was_width + shown.chars().count());
+                    let room = value_width - was.as_ref().map_or(0, |_| was_width);
+                    let style = if was.is_some() {
+                        theme.highlight()
+                    } else {
+                        Style::new()
+                    };
+                    spans.push(Span::styled(format!("{shown:>room$}"), style));
+                    if let Some(was) = was {
+                        spans.push(Span::styled(format!("  {was}"), theme.dim()));
+                    }
+                }
+            }
+            let line = Line::from(spans);
+            if selected && app.editor().is_none() {
+                line.style(theme.selected())
+            } else {
+                line
+            }
+        })
+        .collect();
+    Paragraph::new(lines).render(inner, buf);
+}
+
+/// The last `n` characters of `text`.
+fn tail(text: &str, n: usize) -> String {
+    let skip = text.chars().count().saturating_sub(n);
+    text.chars().skip(skip).collect()
+}
+
+/// What an input means, in MODEL.md's words.
+fn meaning(input: Input) -> &'static str {
+    match input {
+        Input::RequestsPerDay => {
+            "Mutating intents a day: one per customer action (pressing Pay); retries are not counted."
+        }
+        Input::TimeoutRate => "Share of attempts where the client gives up waiting.",
+        Input::SucceededShare => {
+            "Share of timed-out attempts that the server had in fact executed."
+        }
+        Input::OrderValue => {
+            "Average money at stake per intent: what one duplicate costs to refund."
+        }
+        Input::Retries => "Attempts after the first, each sent only after a timeout.",
+        Input::Ttl => "How long an idempotency key is kept.",
+        Input::KeySize => {
+            "Bytes stored per key: the key, a request hash, the saved status and body."
+        }
+        Input::DaysPerMonth => "Month length used for the monthly figures.",
+    }
+}
+
+/// The forms `Enter` accepts for an input (the same as its flag).
+fn forms(input: Input) -> &'static str {
+    match input {
+        Input::RequestsPerDay => "20000, 20,000, 20k or 1.5M",
+        Input::TimeoutRate | Input::SucceededShare => "0.002 or 0.2%",
+        Input::OrderValue => "40, 40.50, $40 or 1,250",
+        Input::Retries => "a whole number from 0 to 100",
+        Input::Ttl => "24h, 1d, 90m, 30s or 1h30m",
+        Input::KeySize => "1000, 1kB, 1KiB, 4MB or 1GiB",
+        Input::DaysPerMonth => "30 or 30.44",
+    }
+}
+
+fn details_panel(app: &App, area: Rect, buf: &mut Buffer, theme: Theme) {
+    let input = app.selected();
+    let block = panel(input.label(), theme);
+    let currency = &app.style().currency;
+    let value = input.get(app.scenario());
+    let shown = |v: f64| table::input_value(input, v, currency);
+    let down = steps::step(input, value, Direction::Down);
+    let up = steps::step(input, value, Direction::Up);
+    let key = |k: &'static str| Span::styled(k, theme.highlight());
+    let mut lines = vec![
+        Line::raw(meaning(input)),
+        Line::from(vec![
+            Span::styled("flag   ", theme.dim()),
+            Span::raw(format!("{input}")),
+        ]),
+        Line::from(vec![
+            key("← →    "),
+            Span::raw(format!("{} / {}", shown(down), shown(up))),
+        ]),
+        Line::from(vec![key("Enter  "), Span::raw(forms(input))]),
+    ];
+    if let Some(base) = app.baseline() {
+        lines.push(Line::from(vec![
+            Span::styled("pinned ", theme.dim()),
+            Span::raw(shown(input.get(&base.inputs))),
+        ]));
+    }
+    Paragraph::new(lines)
+        .wrap(Wrap { trim: true })
+        .block(block)
+        .render(area, buf);
+}
+
+fn editor_panel(app: &App, area: Rect, buf: &mut Buffer, theme: Theme) {
+    let input = app.selected();
+    let title = format!("Type the {}", input.label());
+    let block = panel(&title, theme);
+    let Some(editor) = app.editor() else {
+        return;
+    };
+    let mut lines = vec![Line::from(vec![
+        Span::styled("> ", theme.dim()),
+        Span::styled(editor.text.clone(), theme.editing()),
+        Span::styled(" ", theme.editing().add_modifier(Modifier::REVERSED)),
+    ])];
+    match &editor.error {
+        Some(error) => lines.push(Line::styled(format!("✗ {error}"), theme.error())),
+        None => lines.push(Line::from(vec![
+            Span::styled("as ", theme.dim()),
+            Span::raw(forms(input)),
+        ])),
+    }
+    lines.push(Line::from(vec![
+        Span::styled("Enter", theme.highlight()),
+        Span::raw(" applies  "),
+        Span::styled("Esc", theme.highlight()),
+        Span::raw(" cancels  "),
+        Span::styled("Ctrl-U", theme.highlight()),
+        Span::raw(" clears"),
+    ]));
+    Paragraph::new(lines)
+        .wrap(Wrap { trim: false })
+        .block(block)
+        .render(area, buf);
+}
+
+/// A figure of the results, formatted by its kind.
+#[derive(Debug, Clone, Copy)]
+enum Figure {
+    Count(f64),
+    Money(f64),
+    Size(f64),
+}
+
+impl Figure {
+    fn value(self) -> f64 {
+        match self {
+            Figure::Count(v) | Figure::Money(v) | Figure::Size(v) => v,
+        }
+    }
+
+    fn show(self, currency: &str) -> String {
+        match self {
+            Figure::Count(v) => human::count(v),
+            Figure::Money(v) => human::money(v, currency),
+            Figure::Size(v) => human::size(v),
+        }
+    }
+
+    /// The change from `base`, signed: `+$24`, `-601`, `±0`.
+    fn delta(self, base: Figure, currency: &str) -> String {
+        let d = self.value() - base.value();
+        match self {
+            Figure::Count(_) => human::count_delta(d),
+            Figure::Money(_) => human::money_delta(d, currency),
+            Figure::Size(_) if d.round() == 0.0 => "±0 B".to_string(),
+            Figure::Size(_) => {
+                let sign = if d > 0.0 { "+" } else { "-" };
+                format!("{sign}{}", human::size(d.abs()))
+            }
+        }
+    }
+}
+
+/// One line of the results: a heading, or a label with its exact figure and rule of thumb.
+struct Row {
+    label: String,
+    exact: Option<Figure>,
+    thumb: Option<Figure>,
+    /// The figure the screen is about (refunds a month), highlighted.
+    headline: bool,
+}
+
+fn heading(label: &str) -> Row {
+    Row {
+        label: label.to_string(),
+        exact: None,
+        thumb: None,
+        headline: false,
+    }
+}
+
+fn row(label: &str, exact: Figure, thumb: Option<Figure>) -> Row {
+    Row {
+        label: format!("  {label}"),
+        exact: Some(exact),
+        thumb,
+        headline: false,
+    }
+}
+
+/// Every output group of MODEL.md, in the `estimate` table's order.
+fn rows(e: &Estimate) -> Vec<Row> {
+    use Figure::{Count, Money, Size};
+    let r = e.inputs.retries;
+    let plural = if r == 1 { "retry" } else { "retries" };
+    vec![
+        heading("Duplicate charges"),
+        row(
+            "a day",
+            Count(e.duplicates.per_day),
+            Some(Count(e.duplicates.rule_of_thumb_per_day)),
+        ),
+        row(
+            "a month",
+            Count(e.duplicates.per_month),
+            Some(Count(e.rule_of_thumb_per_month())),
+        ),
+        heading("Refunds"),
+        Row {
+            headline: true,
+            ..row(
+                "a month",
+                Money(e.refund_cost.per_month),
+                Some(Money(e.rule_of_thumb_refund_per_month())),
+            )
+        },
+        row("a year", Money(e.refund_cost.per_year), None),
+        heading("Customers left without an answer"),
+        row(
+            "at 0 retries, a day",
+            Count(e.unanswered.zero_retries_per_day),
+            None,
+        ),
+        row(
+            "at 0 retries, a month",
+            Count(e.unanswered.zero_retries_per_month),
+            None,
+        ),
+        row(
+            "  of whom charged",
+            Count(e.unanswered.charged_zero_retries_per_month),
+            None,
+        ),
+        row(
+            &format!("at {r} {plural}, a day"),
+            Count(e.unanswered.per_day),
+            None,
+        ),
+        row(
+            "  of whom charged",
+            Count(e.unanswered.charged_per_day),
+            None,
+        ),
+        heading("Extra load from retries"),
+        row("attempts a day", Count(e.extra_attempts_per_day), None),
+        heading("Key store (the fix)"),
+        row("live keys", Count(e.key_store.live_keys), None),
+        row("size", Size(e.key_store.bytes), None),
+    ]
+}
+
+/// What a column of the results holds, which sets its style.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ColumnKind {
+    Exact,
+    RuleOfThumb,
+    Change,
+}
+
+/// A column of the results: its header, its cells (one per row) and its width.
+struct Column {
+    kind: ColumnKind,
+    header: &'static str,
+    cells: Vec<String>,
+    width: usize,
+}
+
+impl Column {
+    fn new(kind: ColumnKind, header: &'static str, cells: Vec<String>) -> Column {
+        let width = cells
+            .iter()
+            .chain([&header.to_string()])
+            .map(|c| c.chars().count())
+            .max()
+            .unwrap_or(0)
+            .min(24);
+        Column {
+            kind,
+            header,
+            cells,
+            width,
+        }
+    }
+
+    fn style(&self, row: &Row, cell: &str, theme: Theme) -> Style {
+        match self.kind {
+            ColumnKind::Exact if row.headline => theme.highlight(),
+            ColumnKind::Exact => Style::new(),
+            ColumnKind::RuleOfThumb => theme.dim(),
+            ColumnKind::Change if cell.starts_with('+') => theme.worse(),
+            ColumnKind::Change if cell.starts_with('-') => theme.better(),
+            ColumnKind::Change => theme.dim(),
+        }
+    }
+}
+
+fn results_panel(app: &App, area: Rect, buf: &mut Buffer, theme: Theme) {
+    let title = if app.baseline().is_some() {
+        "Results vs the baseline"
+    } else {
+        "Results"
+    };
+    let block = panel(title, theme);
+    let inner = block.inner(area);
+    block.render(area, buf);
+
+    let currency = app.style().currency.as_str();
+    let now = rows(app.estimate());
+    let show = |f: Option<Figure>| f.map(|f| f.show(currency)).unwrap_or_default();
+
+    // Columns: exact always; the change when pinned; the rule of thumb while it fits.
+    let mut columns = vec![Column::new(
+        ColumnKind::Exact,
+        "exact",
+        now.iter().map(|r| show(r.exact)).collect(),
+    )];
+    if let Some(base) = app.baseline().map(rows) {
+        let changes = now
+            .iter()
+            .zip(&base)
+            .map(|(n, b)| match (n.exact, b.exact) {
+                (Some(n), Some(b)) => n.delta(b, currency),
+                _ => String::new(),
+            });
+        columns.push(Column::new(
+            ColumnKind::Change,
+            "vs baseline",
+            changes.collect(),
+        ));
+    }
+    let thumb = Column::new(
+        ColumnKind::RuleOfThumb,
+        "rule of thumb",
+        now.iter().map(|r| show(r.thumb)).collect(),
+    );
+    let used = |columns: &[Column]| columns.iter().map(|c| c.width + 2).sum::<usize>();
+    if usize::from(inner.width) >= used(&columns) + thumb.width + 2 + RESULT_LABEL_MIN {
+        columns.insert(1, thumb);
+    }
+    // Past a comfortable width, the spare room goes to the right, not between label and figure.
+    let label_width = usize::from(inner.width)
+        .saturating_sub(used(&columns))
+        .min(RESULT_LABEL_MAX);
+    let label = |text: &str| {
+        let text: String = text.chars().take(label_width).collect();
+        format!("{text:<label_width$}")
+    };
+
+    let mut lines = Vec::with_capacity(now.len());
+    for (i, row) in now.iter().enumerate() {
+        let spans = match row.exact {
+            // The first heading carries the column headers.
+            None if i == 0 => std::iter::once(Span::styled(label(&row.label), theme.heading()))
+                .chain(columns.iter().map(|c| {
+                    let (header, width) = (c.header, c.width);
+                    Span::styled(format!("  {header:>width$}"), theme.dim())
+                }))
+                .collect(),
+            None => vec![Span::styled(row.label.clone(), theme.heading())],
+            Some(_) => std::iter::once(Span::raw(label(&row.label)))
+                .chain(columns.iter().map(|c| {
+                    let (cell, width) = (&c.cells[i], c.width);
+                    Span::styled(format!("  {cell:>width$}"), c.style(row, cell, theme))
+                }))
+                .collect(),
+        };
+        lines.push(Line::from(spans));
+    }
+    Paragraph::new(lines).render(inner, buf);
+}
+
+fn verdict_line(app: &App, area: Rect, buf: &mut Buffer, theme: Theme) {
+    let verdict = table::verdict(app.estimate(), app.style());
+    let (head, rest) = verdict.split_once(": ").unwrap_or(("Verdict", &verdict));
+    Paragraph::new(Line::from(vec![
+        Span::styled(format!("{head}: "), theme.highlight()),
+        Span::raw(rest.to_string()),
+    ]))
+    .wrap(Wrap { trim: true })
+    .render(area, buf);
+}
+
+fn status_bar(app: &App, area: Rect, buf: &mut Buffer, theme: Theme) {
+    if let Some(message) = app.message() {
+        let style = if message.is_error {
+            theme.error()
+        } else {
+            theme.highlight()
+        };
+        Line::styled(format!(" {}", message.text), style).render(area, buf);
+        return;
+    }
+    let pin = if app.baseline().is_some() {
+        "unpin"
+    } else {
+        "pin baseline"
+    };
+    let hints: Vec<(&str, &str)> = if app.editor().is_some() {
+        vec![("Enter", "apply"), ("Esc", "cancel"), ("Ctrl-U", "clear")]
+    } else if app.help_shown() {
+        vec![("?/Esc", "close help"), ("q", "quit")]
+    } else {
+        vec![
+            ("↑↓", "select"),
+            ("←→", "step"),
+            ("Enter", "type"),
+            ("p", pin),
+            ("s", "save"),
+            ("r", "reset"),
+            ("?", "help"),
+            ("q", "quit"),
+        ]
+    };
+    let mut spans = vec![Span::raw(" ")];
+    let mut used = 1;
+    for (key, what) in hints {
+        let width = key.chars().count() + what.chars().count() + 3;
+        if used + width > usize::from(area.width) {
+            break;
+        }
+        used += width;
+        spans.push(Span::styled(key, theme.highlight()));
+        spans.push(Span::raw(format!(" {what}  ")));
+    }
+    Line::from(spans).render(area, buf);
+}
+
+fn help_overlay(app: &App, area: Rect, buf: &mut Buffer, theme: Theme) {
+    let key_width = KEYS
+        .iter()
+        .map(|(k, _)| k.chars().count())
+        .max()
+        .unwrap_or(0)
+        + 2;
+    let mut lines: Vec<Line> = KEYS
+        .iter()
+        .map(|(key, what)| {
+            Line::from(vec![
+                Span::styled(format!("{key:<key_width$}"), theme.highlight()),
+                Span::raw(*what),
+            ])
+        })
+        .collect();
+    lines.push(Line::raw(""));
+    lines.push(Line::from(vec![
+        Span::styled("s saves to ", theme.dim()),
+        Span::raw(app.save_path().display().to_string()),
+    ]));
+    lines.push(Line::styled("? or Esc closes this help", theme.dim()));
+    let width = (lines.iter().map(Line::width).max().unwrap_or(0) + 4).min(usize::from(area.width));
+    let height = (lines.len() + 2).min(usize::from(area.height));
+    let rect = Rect {
+        x: area.x + (area.width - width as u16) / 2,
+        y: area.y + (area.height - height as u16) / 2,
+        width: width as u16,
+        height: height as u16,
+    };
+    Clear.render(rect, buf);
+    Paragraph::new(lines)
+        .block(panel("Keys", theme).padding(ratatui::widgets::Padding::horizontal(1)))
+        .render(rect, buf);
+}
+
+/// How many lines `text` takes when word-wrapped to `width` columns.
+pub(super) fn wrapped_height(text: &str, width: u16) -> u16 {
+    let width = usize::from(width.max(1));
+    let mut lines = 1usize;
+    let mut column = 0;
+    for word in text.split_whitespace() {
+        let len = word.chars().count();
+        if column == 0 {
+            column = len;
+        } else if column + 1 + len <= width {
+            column += 1 + len;
+        } else {
+            lines += 1;
+            column = len;
+        }
+        while column > width {
+            lines += 1;
+            column -= width;
+        }
+    }
+    u16::try_from(lines).unwrap_or(u16::MAX)
+}

@@ -1,0 +1,316 @@
+//! The explorer's screens, rendered into ratatui's `TestBackend` and pinned with insta, and a
+//! sweep of terminal sizes that must never panic.
+
+use std::path::PathBuf;
+
+use dupcost::inputs::Input;
+use dupcost::model::Scenario;
+use dupcost::report::Style;
+use dupcost::tui::ui::{self, MIN_HEIGHT, MIN_WIDTH};
+use dupcost::tui::{Action, App};
+use proptest::prelude::*;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::widgets::Widget;
+
+fn app() -> App {
+    App::new(
+        Scenario::default(),
+        PathBuf::from("dupcost-scenario.json"),
+        Style::default(),
+    )
+}
+
+fn apply(app: &mut App, actions: &[Action]) {
+    for action in actions {
+        app.update(action.clone());
+    }
+}
+
+fn screen(app: &App, width: u16, height: u16) -> Terminal<TestBackend> {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    terminal
+        .draw(|frame| frame.render_widget(app, frame.area()))
+        .unwrap();
+    terminal
+}
+
+fn text(terminal: &Terminal<TestBackend>) -> String {
+    terminal.backend().to_string()
+}
+
+#[test]
+fn default_120x40() {
+    let terminal = screen(&app(), 120, 40);
+    assert!(text(&terminal).contains("$24,048"));
+    insta::assert_snapshot!(terminal.backend());
+}
+
+#[test]
+fn default_80x24() {
+    let terminal = screen(&app(), 80, 24);
+    assert!(text(&terminal).contains("$24,048"));
+    insta::assert_snapshot!(terminal.backend());
+}
+
+#[test]
+fn after_stepping_the_timeout_rate_up() {
+    let mut app = app();
+    apply(
+        &mut app,
+        &[Action::SelectNext, Action::StepUp, Action::StepUp],
+    );
+    let terminal = screen(&app, 120, 40);
+    let shown = text(&terminal);
+    assert!(shown.contains("0.4%") && !shown.contains("$24,048"));
+    insta::assert_snapshot!(terminal.backend());
+}
+
+#[test]
+fn baseline_pinned_then_one_retry() {
+    let mut app = app();
+    apply(
+        &mut app,
+        &[Action::TogglePin, Action::Select(Input::Retries)],
+    );
+    apply(&mut app, &[Action::StepDown, Action::StepDown]);
+    let wide = screen(&app, 120, 40);
+    assert!(text(&wide).contains("vs baseline"));
+    insta::assert_snapshot!("baseline_pinned_120x40", wide.backend());
+    insta::assert_snapshot!("baseline_pinned_80x24", screen(&app, 80, 24).backend());
+}
+
+#[test]
+fn editing_with_an_error() {
+    let mut app = app();
+    apply(
+        &mut app,
+        &[Action::SelectNext, Action::StartEdit, Action::ClearText],
+    );
+    apply(&mut app, &[Action::Type('2'), Action::Commit]);
+    let terminal = screen(&app, 80, 24);
+    assert!(text(&terminal).contains("you mean 2%?"));
+    insta::assert_snapshot!(terminal.backend());
+}
+
+#[test]
+fn help_overlay() {
+    let mut app = app();
+    app.update(Action::ToggleHelp);
+    insta::assert_snapshot!(screen(&app, 120, 40).backend());
+}
+
+#[test]
+fn too_small() {
+    let terminal = screen(&app(), 50, 12);
+    assert!(text(&terminal).contains("too small"));
+    insta::assert_snapshot!(terminal.backend());
+}
+
+/// Types `text` into `input` with the editor, as a user would.
+fn set(app: &mut App, input: Input, text: &str) {
+    apply(
+        app,
+        &[Action::Select(input), Action::StartEdit, Action::ClearText],
+    );
+    for c in text.chars() {
+        app.update(Action::Type(c));
+    }
+    app.update(Action::Commit);
+    assert!(app.editor().is_none(), "{input} took {text}");
+}
+
+#[test]
+fn no_retries_and_no_timeouts() {
+    let mut app = app();
+    set(&mut app, Input::Retries, "0");
+    set(&mut app, Input::TimeoutRate, "0");
+    insta::assert_snapshot!(screen(&app, 120, 40).backend());
+}
+
+#[test]
+fn extreme_scenarios_render_at_the_snapshot_sizes() {
+    let extremes: [&[(Input, &str)]; 5] = [
+        &[
+            (Input::RequestsPerDay, "1e300"),
+            (Input::DaysPerMonth, "1e300"),
+        ],
+        &[
+            (Input::RequestsPerDay, "1e300"),
+            (Input::OrderValue, "0"),
+            (Input::DaysPerMonth, "1e10"),
+        ],
+        &[
+            (Input::TimeoutRate, "100%"),
+            (Input::SucceededShare, "100%"),
+            (Input::Retries, "100"),
+        ],
+        &[(Input::TimeoutRate, "100%"), (Input::SucceededShare, "0")],
+        &[
+            (Input::RequestsPerDay, "0"),
+            (Input::Ttl, "1s"),
+            (Input::KeySize, "1"),
+            (Input::DaysPerMonth, "0.001"),
+        ],
+    ];
+    for inputs in extremes {
+        let mut app = app();
+        app.update(Action::TogglePin);
+        for &(input, text) in inputs {
+            set(&mut app, input, text);
+        }
+        for (width, height) in [(120, 40), (80, 24), (100, 34), (64, 22)] {
+            let shown = text(&screen(&app, width, height));
+            assert!(
+                shown.contains("Verdict"),
+                "{inputs:?} at {width}x{height}:\n{shown}"
+            );
+        }
+    }
+}
+
+#[test]
+fn clicks_land_on_the_input_under_the_pointer() {
+    let app = app();
+    let area = Rect::new(0, 0, 120, 40);
+    let terminal = screen(&app, 120, 40);
+    let lines: Vec<String> = text(&terminal).lines().map(String::from).collect();
+    for input in Input::ALL {
+        let row = lines
+            .iter()
+            .position(|l| l.contains(input.label()))
+            .expect("every input is on screen");
+        // The backend's text is quoted: one character of quote before column 0.
+        let column = lines[row].find(input.label()).unwrap() as u16 - 1;
+        let row = row as u16;
+        assert_eq!(
+            ui::input_at(&app, area, column, row),
+            Some(input),
+            "{input}"
+        );
+    }
+    assert_eq!(ui::input_at(&app, area, 100, 3), None);
+    assert_eq!(ui::input_at(&app, area, 0, 0), None);
+    assert_eq!(ui::input_at(&app, Rect::new(0, 0, 10, 5), 2, 2), None);
+}
+
+/// States that exercise every panel: plain, editing with an error, pinned, help.
+fn states() -> Vec<App> {
+    let mut editing = app();
+    apply(
+        &mut editing,
+        &[Action::StartEdit, Action::Type('x'), Action::Commit],
+    );
+    let mut pinned = app();
+    apply(&mut pinned, &[Action::TogglePin, Action::StepUp]);
+    let mut help = app();
+    help.update(Action::ToggleHelp);
+    vec![app(), editing, pinned, help]
+}
+
+#[test]
+fn every_size_from_1x1_to_130x45_renders_without_panic() {
+    let every_width: Vec<u16> = (1..=130).collect();
+    // The other states: every third width, and every width around the minimum.
+    let some_widths: Vec<u16> = (1..=130u16)
+        .filter(|&w| w % 3 == 0 || w.abs_diff(MIN_WIDTH) <= 2)
+        .collect();
+    for (i, app) in states().iter().enumerate() {
+        let widths = if i == 0 { &every_width } else { &some_widths };
+        for &width in widths {
+            for height in 1..=45 {
+                let area = Rect::new(0, 0, width, height);
+                let mut buf = Buffer::empty(area);
+                app.render(area, &mut buf);
+                if width >= MIN_WIDTH && height >= MIN_HEIGHT {
+                    let shown: String = buf.content().iter().map(|c| c.symbol()).collect();
+                    assert!(shown.contains("Inputs"), "{width}x{height}");
+                }
+            }
+        }
+    }
+}
+
+fn scenario() -> impl Strategy<Value = Scenario> {
+    (
+        prop_oneof![Just(0.0), 0.0..1e6, 1e6..1e300],
+        prop_oneof![Just(0.0), Just(1.0), 0.0..=1.0],
+        prop_oneof![Just(0.0), Just(1.0), 0.0..=1.0],
+        prop_oneof![Just(0.0), 0.0..1e4, 1e4..1e300],
+        0u32..=100,
+        1u64..=u64::MAX / 2,
+        1u64..=u64::MAX / 2,
+        prop_oneof![Just(1e-9), 0.1..400.0, 400.0..1e300],
+    )
+        .prop_map(|(n, t, s, v, r, ttl, size, m)| Scenario {
+            requests_per_day: n,
+            timeout_rate: t,
+            succeeded_share: s,
+            order_value: v,
+            retries: r,
+            ttl_seconds: ttl,
+            key_size_bytes: size,
+            days_per_month: m,
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Any valid scenario, even absurd, renders at any size without a panic.
+    #[test]
+    fn any_scenario_renders(
+        scenario in scenario(),
+        width in 1u16..=160,
+        height in 1u16..=60,
+        pinned in any::<bool>(),
+        steps in proptest::collection::vec(0usize..4, 0..6),
+    ) {
+        prop_assert!(scenario.validate().is_ok());
+        let mut app = App::new(scenario, PathBuf::from("x.json"), Style::default());
+        if pinned {
+            app.update(Action::TogglePin);
+        }
+        for step in steps {
+            let action = [Action::StepUp, Action::StepDown, Action::SelectNext, Action::NextChart][step].clone();
+            app.update(action);
+        }
+        let area = Rect::new(0, 0, width, height);
+        let mut buf = Buffer::empty(area);
+        (&app).render(area, &mut buf);
+    }
+}
+
+/// The README's capture of the explorer is what it draws at that size today.
+#[test]
+fn readme_capture_matches_the_screen() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let section = readme
+        .split("## Explore in the terminal (tui)")
+        .nth(1)
+        .expect("the README has a tui section");
+    let capture = section
+        .split("```text\n")
+        .nth(1)
+        .and_then(|rest| rest.split("\n```").next())
+        .expect("the tui section shows a capture in a text block");
+    let lines: Vec<&str> = capture.lines().collect();
+    let width = lines.iter().map(|l| l.chars().count()).max().unwrap() as u16;
+    let height = lines.len() as u16;
+    let mut terminal = Terminal::new(TestBackend::new(100, height)).unwrap();
+    terminal
+        .draw(|frame| frame.render_widget(&app(), frame.area()))
+        .unwrap();
+    let buffer = terminal.backend().buffer();
+    let drawn: Vec<String> = (0..height)
+        .map(|y| {
+            let line: String = (0..100).map(|x| buffer[(x, y)].symbol()).collect();
+            line.trim_end().to_string()
+        })
+        .collect();
+    assert!(width <= 100, "the capture is 100 columns wide");
+    assert_eq!(drawn.join("\n"), lines.join("\n"));
+}

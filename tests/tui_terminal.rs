@@ -1,0 +1,242 @@
+//! `dupcost tui` as a person meets it: the real binary in a real terminal (tmux). It starts
+//! and shows the figures, a key changes them, it redraws on resize, it idles without CPU,
+//! `q` quits, and the terminal is left out of raw mode and the alternate screen.
+//!
+//! Without tmux the terminal test is skipped locally but FAILS when `CI` is set.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use dupcost::model::{Estimate, Scenario};
+use dupcost::report::human;
+
+const SESSION: &str = "tui";
+
+/// A private tmux server (its own socket), killed when dropped.
+struct Tmux {
+    socket: String,
+}
+
+impl Tmux {
+    fn available() -> bool {
+        Command::new("tmux")
+            .arg("-V")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    }
+
+    fn start(script: &Path, width: u16, height: u16) -> Tmux {
+        let tmux = Tmux {
+            socket: format!("dupcost-test-{}", std::process::id()),
+        };
+        let command = format!("sh {}", script.display());
+        let (w, h) = (width.to_string(), height.to_string());
+        tmux.run(&[
+            "new-session",
+            "-d",
+            "-s",
+            SESSION,
+            "-x",
+            &w,
+            "-y",
+            &h,
+            &command,
+        ]);
+        tmux
+    }
+
+    fn run(&self, args: &[&str]) -> String {
+        let output = Command::new("tmux")
+            .arg("-L")
+            .arg(&self.socket)
+            .args(args)
+            .output()
+            .expect("tmux runs");
+        assert!(
+            output.status.success(),
+            "tmux {args:?}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    }
+
+    fn screen(&self) -> String {
+        self.run(&["capture-pane", "-p", "-t", SESSION])
+    }
+
+    fn display(&self, format: &str) -> String {
+        self.run(&["display-message", "-p", "-t", SESSION, format])
+            .trim()
+            .to_string()
+    }
+
+    fn keys(&self, keys: &[&str]) {
+        let mut args = vec!["send-keys", "-t", SESSION];
+        args.extend(keys);
+        self.run(&args);
+    }
+
+    fn literal(&self, text: &str) {
+        self.run(&["send-keys", "-t", SESSION, "-l", text]);
+    }
+
+    /// Waits up to 15 s for the screen to satisfy `ok`; returns that screen.
+    fn wait_for(&self, what: &str, ok: impl Fn(&str) -> bool) -> String {
+        let start = Instant::now();
+        loop {
+            let screen = self.screen();
+            if ok(&screen) {
+                return screen;
+            }
+            if start.elapsed() > Duration::from_secs(15) {
+                panic!("timed out waiting for {what}; the screen:\n{screen}");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = Command::new("tmux")
+            .args(["-L", &self.socket, "kill-server"])
+            .output();
+    }
+}
+
+/// CPU time (user + system, in clock ticks) of the pane shell's child: the explorer.
+#[cfg(target_os = "linux")]
+fn explorer_cpu_ticks(shell_pid: &str) -> Option<u64> {
+    let children =
+        std::fs::read_to_string(format!("/proc/{shell_pid}/task/{shell_pid}/children")).ok()?;
+    let pid = children.split_whitespace().next()?;
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // Fields after the command name (which is in parentheses): utime and stime are 14 and 15.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    Some(fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?)
+}
+
+#[test]
+fn runs_in_a_real_terminal_and_restores_it() {
+    if !Tmux::available() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "tmux is required for the terminal test in CI (apt-get install -y tmux)"
+        );
+        eprintln!("skipped: tmux is not installed");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("session.sh");
+    let save = dir.path().join("saved.json");
+    std::fs::write(
+        &script,
+        format!(
+            "'{bin}' tui --save-to '{save}'\n\
+             echo \"exit=$?\"\n\
+             echo \"modes: $(stty -a | tr ' ;' '\\n\\n' | grep -Ex -- '-?(icanon|echo)' | tr '\\n' ' ')\"\n\
+             printf 'type: '\n\
+             read -r line\n\
+             echo \"got:$line\"\n\
+             sleep 600\n",
+            bin = env!("CARGO_BIN_EXE_dupcost"),
+            save = save.display(),
+        ),
+    )
+    .unwrap();
+    let tmux = Tmux::start(&script, 100, 30);
+
+    // It starts on the article's scenario, in the alternate screen.
+    tmux.wait_for("the default figures", |s| s.contains("$24,048"));
+    assert_eq!(tmux.display("#{alternate_on}"), "1");
+
+    // Idle: blocked on input, no CPU.
+    #[cfg(target_os = "linux")]
+    {
+        let shell = tmux.display("#{pane_pid}");
+        if let Some(before) = explorer_cpu_ticks(&shell) {
+            std::thread::sleep(Duration::from_millis(1500));
+            let after = explorer_cpu_ticks(&shell).expect("still running");
+            assert!(
+                after - before <= 5,
+                "{} ticks of CPU while idle",
+                after - before
+            );
+        }
+    }
+
+    // Right steps requests per day from 20,000 to 50,000: the refunds follow.
+    let expected = human::money(
+        Estimate::new(Scenario {
+            requests_per_day: 50_000.0,
+            ..Scenario::default()
+        })
+        .refund_cost
+        .per_month,
+        "$",
+    );
+    tmux.keys(&["Right"]);
+    let screen = tmux.wait_for(&expected, |s| s.contains(&expected));
+    assert!(!screen.contains("$24,048"), "{screen}");
+    assert!(screen.contains("50,000"), "{screen}");
+
+    // It redraws on resize, down to the too-small note and back.
+    tmux.run(&["resize-window", "-t", SESSION, "-x", "40", "-y", "10"]);
+    tmux.wait_for("the too-small note", |s| s.contains("too small"));
+    tmux.run(&["resize-window", "-t", SESSION, "-x", "100", "-y", "30"]);
+    tmux.wait_for("the full layout again", |s| s.contains(&expected));
+
+    // s saves the scenario where the screen says.
+    tmux.keys(&["s"]);
+    tmux.wait_for("the saved note", |s| s.contains("Saved to"));
+    let saved = std::fs::read_to_string(&save).unwrap();
+    assert!(saved.contains("\"requests_per_day\": 50000"), "{saved}");
+
+    // q quits, and the terminal is as it was: main screen, canonical mode, echo on.
+    tmux.keys(&["q"]);
+    let screen = tmux.wait_for("the shell after the explorer", |s| s.contains("type:"));
+    assert!(screen.contains("exit=0"), "{screen}");
+    assert_eq!(tmux.display("#{alternate_on}"), "0");
+    let modes = screen
+        .lines()
+        .find(|l| l.starts_with("modes:"))
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        modes.contains(" icanon") && modes.contains(" echo") && !modes.contains('-'),
+        "terminal modes after quitting: {modes:?}"
+    );
+    tmux.literal("typed-after-quit");
+    tmux.keys(&["Enter"]);
+    let screen = tmux.wait_for("the shell to read a line", |s| s.contains("got:"));
+    assert!(
+        screen.contains("type: typed-after-quit"),
+        "typed text echoes:\n{screen}"
+    );
+    assert!(screen.contains("got:typed-after-quit"), "{screen}");
+}
+
+#[test]
+fn refuses_to_start_without_a_terminal() {
+    let output = Command::new(env!("CARGO_BIN_EXE_dupcost"))
+        .arg("tui")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("needs an interactive terminal"), "{stderr}");
+    assert!(output.stdout.is_empty());
+}
+
+#[test]
+fn bad_scenario_flags_fail_before_the_terminal_is_touched() {
+    let output = Command::new(env!("CARGO_BIN_EXE_dupcost"))
+        .args(["tui", "--timeout-rate", "2"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("did you mean 2%"), "{stderr}");
+}

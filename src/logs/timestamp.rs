@@ -25,6 +25,7 @@ pub enum TimestampFormat {
 
 impl TimestampFormat {
     /// Parses a timestamp field, or `None` if it is not one.
+    #[inline]
     pub fn parse(&self, field: &[u8]) -> Option<i64> {
         let field = trim(field);
         match self {
@@ -53,6 +54,7 @@ fn trim(mut b: &[u8]) -> &[u8] {
 }
 
 /// Any of the built-in layouts.
+#[inline]
 pub fn parse_auto(b: &[u8]) -> Option<i64> {
     if b.len() >= 10 && b[4] == b'-' {
         parse_iso(b).or_else(|| parse_with_jiff(b))
@@ -186,6 +188,7 @@ fn day_number(y: u32, mo: u32, d: u32) -> Option<i64> {
 
 /// `YYYY-MM-DD`, optionally followed by `T` or space, `HH:MM[:SS[.fraction]]` and a zone
 /// (`Z`, `+HH:MM`, `+HHMM`, `+HH`); without a zone the time is UTC.
+#[inline]
 fn parse_iso(b: &[u8]) -> Option<i64> {
     let y = digits::<4>(b, 0)?;
     let mo = digits::<2>(b, 5)?;

@@ -11,12 +11,13 @@
 //!
 //! A key is retired (counted as one intent with its attempts, and forgotten) once the log's
 //! clock (the latest timestamp seen so far) is more than `W + G` past its last row, where the
-//! grace `G` is `W / 2`; the open intents are looked at each time the clock moves by `W`.
-//! Memory is therefore bounded by the intents of about `2.5 W` of traffic (plus, per piece, the
-//! first intents of its first `1.5 W`), whatever the file size. This is exact as long as no row is more than `G` older
-//! than the latest row before it (access logs are written in completion order, so they are
-//! out of order by at most a request's duration). Without a timestamp column there is no clock: keys
-//! are kept to the end (memory then grows with the distinct keys).
+//! grace `G` is `W / 4`; the open intents are looked at each time the clock moves by `W / 2`.
+//! Memory is therefore bounded by the intents of about `1.75 W` of traffic (plus, per piece,
+//! the first intents of its first `1.25 W`), whatever the file size. This is exact as long as
+//! no row is more than `G` older than the latest row before it (access logs are written in
+//! completion order, so they are out of order by at most a request's duration). Without a
+//! timestamp column there is no clock: keys are kept to the end (memory then grows with the
+//! distinct keys).
 //!
 //! # Merging pieces
 //!
@@ -176,7 +177,7 @@ impl Tally {
         let window = window_micros.max(0);
         Tally {
             window,
-            grace: window / 2,
+            grace: window / 4,
             rows: 0,
             bad_rows: 0,
             out_of_range: 0,
@@ -330,14 +331,14 @@ impl Tally {
     }
 
     /// Retires the open intents whose last row is more than `W + G` behind the clock, and
-    /// sets the next look at `W` later: a scan of the map in memory order, cheaper than a
+    /// sets the next look at `W / 2` later: a scan of the map in memory order, cheaper than a
     /// queue of attempts whose every entry costs a random lookup.
     fn sweep(&mut self) {
         let limit = self
             .watermark
             .saturating_sub(self.window)
             .saturating_sub(self.grace);
-        self.next_sweep = self.watermark.saturating_add(self.window.max(1));
+        self.next_sweep = self.watermark.saturating_add((self.window / 2).max(1));
         if self.open.is_empty() {
             return;
         }

@@ -628,3 +628,89 @@ fn underivable_figures_name_their_flag_unless_given() {
         (0.01, 7, 2.0)
     );
 }
+
+#[test]
+fn arbitrary_bytes_never_panic() {
+    // A seeded smoke test (issue 6 adds cargo-fuzz): random mixes of header names, delimiters,
+    // quotes, line ends, timestamps and binary bytes, plain and gzip, whole and truncated.
+    let pieces: &[&[u8]] = &[
+        b"timestamp",
+        b"method",
+        b"status",
+        b"upstream_status",
+        b"path",
+        b"idempotency_key",
+        b"duration_ms",
+        b"time_local",
+        b",",
+        b",",
+        b"\t",
+        b";",
+        b"|",
+        b"\"",
+        b"\"\"",
+        b"\n",
+        b"\n",
+        b"\r\n",
+        b"\r",
+        b"POST",
+        b"GET",
+        b"504",
+        b"200",
+        b"502, 200",
+        b"504 : 200",
+        b"2026-11-01T00:00:00Z",
+        b"01/Nov/2026:00:00:01 +0000",
+        b"1793491200",
+        b"-",
+        b"",
+        b"/v1/orders/123",
+        b"\xff\xfe\x00",
+        b"\x1f\x8b",
+        b"9999-99-99T99:99:99Z",
+        b"2026-02-30",
+        b"+99:99",
+        b"1e400",
+        b"k1",
+        b"k2",
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("random.csv");
+    let mut rng = generator::Rng::new(99);
+    for case in 0..600 {
+        let mut bytes = Vec::new();
+        if case % 3 == 0 {
+            bytes.extend_from_slice(b"timestamp,method,status,upstream_status,idempotency_key\n");
+        }
+        for _ in 0..rng.below(200) {
+            bytes.extend_from_slice(pieces[rng.below(pieces.len() as u64) as usize]);
+        }
+        if case % 5 == 0 {
+            let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            enc.write_all(&bytes).unwrap();
+            bytes = enc.finish().unwrap();
+            let keep = rng.below(bytes.len() as u64 + 1) as usize;
+            bytes.truncate(if case % 10 == 0 { keep } else { bytes.len() });
+        }
+        std::fs::write(&path, &bytes).unwrap();
+        for threads in [1, 3] {
+            let opts = LogOptions {
+                threads,
+                split_bytes: 1,
+                ..LogOptions::default()
+            };
+            if let Ok(a) = analyze(&path, &opts) {
+                let _ = a.derive(&Scenario::default(), &Overrides::default());
+                let _ = a.derive(
+                    &Scenario::default(),
+                    &Overrides {
+                        requests_per_day: Some(1.0),
+                        timeout_rate: Some(0.1),
+                        succeeded_share: Some(0.5),
+                        retries: Some(1),
+                    },
+                );
+            }
+        }
+    }
+}

@@ -263,7 +263,13 @@ fn read_source(
                 stop: None,
             };
             let err = reader::io_error(&name, opened.gzip);
-            (scan::scan(opened.rest, &rules, piece, &err)?.tally, 1)
+            // A stream (gzip, stdin) is read a block ahead on a second core.
+            let tally = if threads > 1 {
+                scan::scan(reader::read_ahead(opened.rest), &rules, piece, &err)?.tally
+            } else {
+                scan::scan(opened.rest, &rules, piece, &err)?.tally
+            };
+            (tally, 1)
         }
     };
     if tally.rows == 0 {

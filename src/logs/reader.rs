@@ -292,6 +292,69 @@ pub fn sniff_delimiter(header: &[u8]) -> u8 {
     }
 }
 
+/// Reads `inner` on a thread of its own, a block ahead of the consumer, so decompressing (or
+/// reading a pipe) and parsing use two cores. Errors arrive in order; dropping the reader
+/// stops the thread at its next block.
+pub fn read_ahead(mut inner: Box<dyn Read + Send>) -> ReadAhead {
+    let (tx, rx) = std::sync::mpsc::sync_channel::<io::Result<Vec<u8>>>(4);
+    std::thread::spawn(move || {
+        loop {
+            let mut block = vec![0u8; READ_BUFFER];
+            let result = read_retrying(&mut inner, &mut block).map(|n| {
+                block.truncate(n);
+                block
+            });
+            let done = !matches!(&result, Ok(b) if !b.is_empty());
+            if tx.send(result).is_err() || done {
+                return;
+            }
+        }
+    });
+    ReadAhead {
+        rx,
+        block: Vec::new(),
+        at: 0,
+        done: false,
+    }
+}
+
+/// The consumer's side of [`read_ahead`].
+pub struct ReadAhead {
+    rx: std::sync::mpsc::Receiver<io::Result<Vec<u8>>>,
+    block: Vec<u8>,
+    at: usize,
+    done: bool,
+}
+
+impl Read for ReadAhead {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.at == self.block.len() {
+            if self.done {
+                return Ok(0);
+            }
+            match self.rx.recv() {
+                Ok(Ok(block)) => {
+                    self.done = block.is_empty();
+                    self.block = block;
+                    self.at = 0;
+                }
+                Ok(Err(e)) => {
+                    self.done = true;
+                    return Err(e);
+                }
+                Err(_) => {
+                    self.done = true;
+                    return Ok(0);
+                }
+            }
+        }
+        let n = buf.len().min(self.block.len() - self.at);
+        buf[..n].copy_from_slice(&self.block[self.at..self.at + n]);
+        self.at += n;
+        Ok(n)
+    }
+}
+
 /// Offsets where the pieces of a plain file start: `data_start`, then the byte after the first
 /// newline at or after each equal share. A guess inside a quoted field is caught later (the
 /// previous piece does not end there) and that piece is read again from the right place.

@@ -87,7 +87,7 @@ fn micros(ts: Timestamp) -> Option<i64> {
 }
 
 /// Whatever jiff can make of it: an RFC 3339/9557 timestamp, or a civil date-time in UTC.
-fn parse_with_jiff(b: &[u8]) -> Option<i64> {
+pub fn parse_with_jiff(b: &[u8]) -> Option<i64> {
     let text = std::str::from_utf8(b).ok()?;
     if let Ok(ts) = text.parse::<Timestamp>() {
         return micros(ts);

@@ -714,3 +714,32 @@ fn arbitrary_bytes_never_panic() {
         }
     }
 }
+
+#[test]
+fn distinct_routes_are_capped() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = b"timestamp,method,path,status,upstream_status\n".to_vec();
+    let extra = 50;
+    for i in 0..logs::tally::MAX_ENDPOINTS + extra {
+        // Slugs, not ids: every path is its own route.
+        let slug: String = i
+            .to_string()
+            .bytes()
+            .map(|d| (b'a' + (d - b'0')) as char)
+            .collect();
+        text.extend_from_slice(
+            format!("2026-11-01T00:00:00Z,POST,/posts/{slug},504,200\n").as_bytes(),
+        );
+    }
+    let path = write(dir.path(), "slugs.csv", &text);
+    let a = analyze(&path, &LogOptions::default()).unwrap();
+    assert_eq!(a.tally.endpoints.len(), logs::tally::MAX_ENDPOINTS + 1);
+    let other = a
+        .tally
+        .endpoints
+        .values()
+        .find(|e| e.route == "(other routes)")
+        .unwrap();
+    assert_eq!(other.counts.mutating, extra as u64);
+    assert_eq!(other.intents, extra as u64);
+}

@@ -36,6 +36,11 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use super::error::BadRow;
 
+/// Distinct endpoints kept; later ones are counted together as "(other routes)".
+pub const MAX_ENDPOINTS: usize = 10_000;
+/// The hash of the "(other routes)" endpoint.
+const OTHER_ROUTES: u64 = 0x07e4_0a11_0de5_0000;
+
 /// How many bad rows are kept as examples.
 pub const BAD_ROW_SAMPLES: usize = 5;
 
@@ -257,8 +262,20 @@ impl Tally {
                 .or_default()
                 .record(timed_out, succeeded),
         }
+        // Past the cap, new routes share one endpoint: memory stays bounded on logs whose
+        // paths are all different (slugs the templating does not recognise).
+        let endpoint =
+            if self.endpoints.len() >= MAX_ENDPOINTS && !self.endpoints.contains_key(&endpoint) {
+                OTHER_ROUTES
+            } else {
+                endpoint
+            };
         let ep = self.endpoints.entry(endpoint).or_insert_with(|| {
-            let (method, route) = names();
+            let (method, route) = if endpoint == OTHER_ROUTES {
+                ("*".to_string(), "(other routes)".to_string())
+            } else {
+                names()
+            };
             Endpoint {
                 method,
                 route,

@@ -330,7 +330,7 @@ mod tests {
         let err = "2".parse::<Rate>().unwrap_err();
         assert!(err.contains("did you mean 2%?"), "{err}");
         for bad in [
-            "", "abc", "-0.1", "NaN", "inf", "101%", "-1%", "0.2%%", "1e400",
+            "", "-0", "-0%", "abc", "-0.1", "NaN", "inf", "101%", "-1%", "0.2%%", "1e400",
         ] {
             assert!(bad.parse::<Rate>().is_err(), "{bad}");
         }

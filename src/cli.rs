@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::inputs::{self, Input, ScenarioPatch};
+use crate::logs::{self, DurationUnit, LogOptions, Role};
 use crate::model::Scenario;
 use crate::report::svg::SweepFigure;
 use crate::sweep::Sweep;
@@ -32,6 +33,20 @@ Examples:
   dupcost estimate --scenario checkout.json --format json | jq .refund_cost
   DUPCOST_ORDER_VALUE=120 dupcost estimate";
 
+const LOGS_EXAMPLES: &str = "\
+Examples:
+  dupcost logs samples/access-log.csv                   measure and estimate from a log
+  dupcost logs access.log.1.gz access.log               rotated files, gzip detected by content
+  zcat old/*.gz | dupcost logs -                        stdin
+  dupcost logs --column status=code --column upstream_status=backend_code app.csv
+  dupcost logs --client-timeout 30s --path '^/v1/payments' --since 2026-11-01 nginx.csv
+  dupcost logs --order-value '$85' --format json access.csv | jq .observed.per_endpoint
+  dupcost logs --succeeded-share 40% no-upstream-column.csv
+
+Columns are recognised from the header (generic, nginx, AWS ALB and Traefik names); the
+derived inputs are shown with the rows behind them, and any of them can be overridden by
+its scenario flag.";
+
 /// `dupcost`: the command line.
 #[derive(Debug, Parser)]
 #[command(name = "dupcost", version, about = ABOUT, long_about = LONG_ABOUT, propagate_version = true)]
@@ -54,6 +69,9 @@ pub enum Command {
     #[command(after_long_help = ESTIMATE_EXAMPLES)]
     Estimate(EstimateArgs),
 
+    /// Measure the inputs from access logs (CSV/TSV, gzip or not) and estimate from them.
+    #[command(after_long_help = LOGS_EXAMPLES)]
+    Logs(LogArgs),
     /// Explore a scenario in the terminal: move the inputs and watch the costs move.
     #[command(after_long_help = TUI_EXAMPLES)]
     Tui(TuiArgs),
@@ -95,6 +113,142 @@ pub struct EstimateArgs {
     /// With --plot: the figure to chart
     #[arg(long, value_enum, default_value_t = SweepFigure::Refunds, value_name = "FIGURE", requires = "plot")]
     pub plot_y: SweepFigure,
+}
+
+/// `dupcost logs`.
+#[derive(Debug, Args)]
+pub struct LogArgs {
+    /// Access logs: CSV or TSV with a header row, plain or gzip (detected by content); - reads stdin
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+
+    #[command(flatten)]
+    pub read: LogReadArgs,
+
+    #[command(flatten)]
+    pub scenario: ScenarioArgs,
+
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+/// How logs are read and which rows count. Shared with the TUI's `--from-logs`.
+#[derive(Debug, Clone, Args)]
+#[command(next_help_heading = "Reading logs")]
+pub struct LogReadArgs {
+    /// Field delimiter: , tab ; | or any one character [default: sniffed from the header]
+    #[arg(long, value_name = "CHAR", value_parser = parse_delimiter)]
+    pub delimiter: Option<u8>,
+
+    /// Use HEADER for ROLE (timestamp, method, path, status, upstream_status, duration,
+    /// idempotency_key, bytes); repeatable
+    #[arg(long, value_name = "ROLE=HEADER", value_parser = parse_column)]
+    pub column: Vec<(Role, String)>,
+
+    /// Unit of the duration column: s, ms, us or ns [default: from its name]
+    #[arg(long, value_name = "UNIT")]
+    pub duration_unit: Option<DurationUnit>,
+
+    /// strftime format of the timestamps, e.g. '%d.%m.%Y %H:%M:%S' [default: RFC 3339, nginx
+    /// $time_local or epoch numbers]
+    #[arg(long, value_name = "FORMAT")]
+    pub timestamp_format: Option<String>,
+
+    /// Keep rows at or after this time: RFC 3339 or a date (midnight UTC)
+    #[arg(long, value_name = "TIME", value_parser = logs::parse_time_bound)]
+    pub since: Option<i64>,
+
+    /// Keep rows before this time: RFC 3339 or a date (midnight UTC)
+    #[arg(long, value_name = "TIME", value_parser = logs::parse_time_bound)]
+    pub until: Option<i64>,
+
+    /// Mutating methods: the requests that are intents
+    #[arg(
+        long,
+        value_name = "LIST",
+        value_delimiter = ',',
+        default_value = "POST,PUT,PATCH,DELETE"
+    )]
+    pub methods: Vec<String>,
+
+    /// Client-facing statuses that mean the client gave up waiting
+    #[arg(
+        long,
+        value_name = "LIST",
+        value_delimiter = ',',
+        default_value = "408,499,504"
+    )]
+    pub timeout_status: Vec<u16>,
+
+    /// A mutating request whose duration reached this timed out too (e.g. 30s, 1500ms)
+    #[arg(long, value_name = "DURATION", value_parser = parse_std_duration)]
+    pub client_timeout: Option<std::time::Duration>,
+
+    /// Only requests whose path matches this regular expression
+    #[arg(long, value_name = "REGEX", value_parser = parse_regex)]
+    pub path: Option<regex::bytes::Regex>,
+
+    /// Attempts with the same idempotency key at most this far apart are one intent
+    #[arg(long, value_name = "DURATION", default_value = "1h", value_parser = parse_std_duration)]
+    pub retry_window: std::time::Duration,
+
+    /// Stop at the first bad row instead of skipping and counting it
+    #[arg(long)]
+    pub strict: bool,
+
+    /// Threads for reading large files in chunks [default: one per core, at most 4]
+    #[arg(long, value_name = "N", default_value_t = 0, hide_default_value = true)]
+    pub threads: usize,
+}
+
+impl LogReadArgs {
+    /// The library's options; a progress bar is shown when stderr is a terminal.
+    pub fn options(&self) -> LogOptions {
+        LogOptions {
+            delimiter: self.delimiter,
+            columns: self.column.clone(),
+            duration_unit: self.duration_unit,
+            timestamp_format: self.timestamp_format.clone(),
+            since: self.since,
+            until: self.until,
+            methods: self.methods.clone(),
+            timeout_statuses: self.timeout_status.clone(),
+            client_timeout: self.client_timeout,
+            path: self.path.clone(),
+            retry_window: self.retry_window,
+            strict: self.strict,
+            progress: true,
+            threads: self.threads,
+            ..LogOptions::default()
+        }
+    }
+}
+
+fn parse_delimiter(text: &str) -> Result<u8, String> {
+    match text {
+        "tab" | "\\t" | "\t" => Ok(b'\t'),
+        "comma" => Ok(b','),
+        "semicolon" => Ok(b';'),
+        "pipe" => Ok(b'|'),
+        t if t.len() == 1 => Ok(t.as_bytes()[0]),
+        _ => Err(format!("'{text}' is not one character: use , tab ; or |")),
+    }
+}
+
+fn parse_column(text: &str) -> Result<(Role, String), String> {
+    let (role, header) = text
+        .split_once('=')
+        .ok_or_else(|| format!("'{text}' is not ROLE=HEADER, e.g. status=http_code"))?;
+    Ok((role.parse()?, header.to_string()))
+}
+
+fn parse_std_duration(text: &str) -> Result<std::time::Duration, String> {
+    humantime::parse_duration(text.trim())
+        .map_err(|_| format!("'{text}' is not a duration: use 30s, 1500ms, 2m or 1h"))
+}
+
+fn parse_regex(text: &str) -> Result<regex::bytes::Regex, String> {
+    regex::bytes::Regex::new(text).map_err(|e| format!("not a valid regular expression: {e}"))
 }
 
 const TUI_EXAMPLES: &str = "\

@@ -2,12 +2,14 @@
 //!
 //! The library behind the `dupcost` binary: [`model`] is the pure arithmetic of MODEL.md,
 //! [`units`] parses and prints its inputs, [`inputs`] names them and merges their sources,
-//! [`sweep`] varies one of them, and [`report`] renders estimates as table, JSON or CSV.
+//! [`sweep`] varies one of them, [`logs`] measures them from access logs, and [`report`]
+//! renders estimates as table, JSON or CSV.
 
 pub mod cli;
 pub mod commands;
 pub mod error;
 pub mod inputs;
+pub mod logs;
 pub mod model;
 pub mod report;
 pub mod sweep;

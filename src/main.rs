@@ -28,6 +28,7 @@ fn main() -> ExitCode {
     let color = cli.color.for_stdout();
     let result = match &cli.command {
         Command::Estimate(args) => commands::estimate::run(args, color),
+        Command::Logs(args) => commands::logs::run(args, color),
         Command::Tui(args) => commands::tui::run(args, color),
         Command::Completions { shell } => commands::docs::completions(*shell),
         Command::Man { subcommand } => commands::docs::man(subcommand.as_deref()),

@@ -2,4 +2,5 @@
 
 pub mod docs;
 pub mod estimate;
+pub mod logs;
 pub mod tui;

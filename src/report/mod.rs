@@ -3,6 +3,7 @@
 pub mod csv;
 pub mod human;
 pub mod json;
+pub mod logs;
 pub mod svg;
 pub mod table;
 

@@ -1,0 +1,98 @@
+//! Everything that can go wrong while reading logs, each naming its culprit.
+
+use std::io;
+use std::path::PathBuf;
+
+use super::columns::Role;
+
+/// Where a row came from: the file (or `-` for stdin) and its 1-based line.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct RowPlace {
+    pub file: String,
+    pub line: u64,
+}
+
+impl std::fmt::Display for RowPlace {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}", self.file, self.line)
+    }
+}
+
+/// A row that could not be used, with why.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct BadRow {
+    pub place: RowPlace,
+    pub reason: String,
+}
+
+impl std::fmt::Display for BadRow {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.place, self.reason)
+    }
+}
+
+/// Errors of the log reader. Every one is an input error (exit code 2 in the CLI).
+#[derive(Debug, thiserror::Error)]
+pub enum LogError {
+    #[error("{path}: no such file")]
+    NotFound { path: PathBuf },
+    #[error("{path}: is a directory, not a log file")]
+    IsDirectory { path: PathBuf },
+    #[error("{path}: cannot read: {source}")]
+    Io {
+        path: String,
+        #[source]
+        source: io::Error,
+    },
+    #[error("{path}: corrupt or truncated gzip data: {source}")]
+    Gzip {
+        path: String,
+        #[source]
+        source: io::Error,
+    },
+    #[error("{path}: the file is empty: expected a header row naming the columns")]
+    Empty { path: String },
+    #[error("{path}: the header has no data rows after it")]
+    HeaderOnly { path: String },
+    #[error(
+        "{path}: the header line is longer than {limit} bytes: is this a log with a header row?"
+    )]
+    HeaderTooLong { path: String, limit: usize },
+    #[error(
+        "{path}: no {role} column (looked for {aliases}); headers found: {found}; map one with --column {role}=HEADER"
+    )]
+    MissingColumn {
+        path: String,
+        role: Role,
+        aliases: String,
+        found: String,
+    },
+    #[error("{path}: --column {role}={header}: no such header; headers found: {found}")]
+    UnknownColumn {
+        path: String,
+        role: Role,
+        header: String,
+        found: String,
+    },
+    #[error("{0} (--strict makes bad rows fatal)")]
+    StrictBadRow(BadRow),
+    #[error("{path}: none of the {rows} rows could be used (first problem: {first})")]
+    NoUsableRows {
+        path: String,
+        rows: u64,
+        first: BadRow,
+    },
+    #[error("stdin ('-') can be read only once")]
+    StdinTwice,
+    #[error("no log files given")]
+    NoSources,
+    #[error("{0}")]
+    Option(String),
+    /// A model input the log cannot give, and the flag that supplies it.
+    #[error("{reason}, so {figure} is unknown: give {flag}")]
+    Underivable {
+        figure: &'static str,
+        reason: String,
+        flag: &'static str,
+    },
+}

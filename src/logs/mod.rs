@@ -1,0 +1,461 @@
+//! `dupcost logs`: the model's inputs measured from access logs (issue 3, MODEL.md "From
+//! access logs").
+//!
+//! The data path reads in one direction:
+//!
+//! bytes ([`reader`]: file or stdin, gzip, delimiter, header)
+//! -> records ([`scan`]: `csv_core`, no allocation per row)
+//! -> [`Tally`] (mergeable: per-day, per-endpoint and per-intent state only)
+//! -> [`Derived`] inputs with their evidence ([`derive`])
+//! -> [`crate::model::Estimate`] -> report.
+//!
+//! Entry points: [`analyze`] reads the logs into a [`LogAnalysis`];
+//! [`LogAnalysis::derive`] turns it into a [`crate::model::Scenario`] with evidence and the
+//! [`Observed`] figures for the report. Clap stays out: the CLI converts its arguments into a
+//! [`LogOptions`].
+
+pub mod columns;
+pub mod derive;
+mod error;
+pub mod reader;
+pub mod route;
+pub mod scan;
+pub mod tally;
+pub mod timestamp;
+
+use std::io::IsTerminal;
+use std::time::Duration;
+
+use regex::bytes::Regex;
+
+pub use columns::{ColumnMap, DurationUnit, Role};
+pub use derive::{Derived, Measured, Observed, Overrides};
+pub use error::{BadRow, LogError, RowPlace};
+pub use reader::Source;
+pub use tally::Tally;
+pub use timestamp::TimestampFormat;
+
+use scan::{Piece, RowRules};
+
+/// Files smaller than this are read by one thread (by default).
+const MIN_SPLIT_BYTES: u64 = 16 << 20;
+/// Inputs larger than this get a progress bar (when stderr is a terminal).
+const PROGRESS_BYTES: u64 = 64 << 20;
+
+/// Everything that steers the reading of logs. [`LogOptions::default`] has the documented
+/// defaults.
+#[derive(Debug, Clone)]
+pub struct LogOptions {
+    /// Field delimiter; sniffed from the header when `None`.
+    pub delimiter: Option<u8>,
+    /// `--column ROLE=HEADER` overrides.
+    pub columns: Vec<(Role, String)>,
+    /// Unit of the duration column; from its name when `None`.
+    pub duration_unit: Option<DurationUnit>,
+    /// A strftime format for the timestamps; the built-in layouts when `None`.
+    pub timestamp_format: Option<String>,
+    /// Keep rows at or after this time (µs since the epoch).
+    pub since: Option<i64>,
+    /// Keep rows before this time (µs since the epoch).
+    pub until: Option<i64>,
+    /// Mutating methods.
+    pub methods: Vec<String>,
+    /// Client-facing statuses that mean the client gave up.
+    pub timeout_statuses: Vec<u16>,
+    /// A mutating request whose duration reached this timed out too.
+    pub client_timeout: Option<Duration>,
+    /// Only paths matching this.
+    pub path: Option<Regex>,
+    /// Attempts of one key at most this far apart are one intent.
+    pub retry_window: Duration,
+    /// The first bad row is an error.
+    pub strict: bool,
+    /// Show a progress bar on stderr when it is a terminal and the input is large.
+    pub progress: bool,
+    /// Threads for reading large plain files in chunks (0: one per core, at most 4).
+    pub threads: usize,
+    /// Plain files at least this large are read in chunks, one per thread.
+    pub split_bytes: u64,
+}
+
+impl Default for LogOptions {
+    fn default() -> Self {
+        LogOptions {
+            delimiter: None,
+            columns: Vec::new(),
+            duration_unit: None,
+            timestamp_format: None,
+            since: None,
+            until: None,
+            methods: DEFAULT_METHODS.iter().map(|m| m.to_string()).collect(),
+            timeout_statuses: DEFAULT_TIMEOUT_STATUSES.to_vec(),
+            client_timeout: None,
+            path: None,
+            retry_window: Duration::from_secs(3600),
+            strict: false,
+            progress: false,
+            threads: 0,
+            split_bytes: MIN_SPLIT_BYTES,
+        }
+    }
+}
+
+/// Default mutating methods.
+pub const DEFAULT_METHODS: [&str; 4] = ["POST", "PUT", "PATCH", "DELETE"];
+/// Default client-timeout statuses.
+pub const DEFAULT_TIMEOUT_STATUSES: [u16; 3] = [408, 499, 504];
+
+/// Parses `--since`/`--until`: RFC 3339 (with or without zone) or a date (midnight UTC).
+pub fn parse_time_bound(text: &str) -> Result<i64, String> {
+    timestamp::parse_auto(text.trim().as_bytes())
+        .filter(|_| text.trim().len() >= 10)
+        .ok_or_else(|| {
+            format!("'{text}' is not a time: use RFC 3339 like 2026-11-01T00:00:00Z or a date like 2026-11-01")
+        })
+}
+
+/// How one input was read.
+#[derive(Debug, Clone)]
+pub struct FileInfo {
+    pub name: String,
+    pub columns: ColumnMap,
+    pub delimiter: u8,
+    pub gzip: bool,
+    /// Pieces it was read in (1 unless split across threads).
+    pub pieces: usize,
+}
+
+/// The result of reading logs: the finished tally and how each input was read.
+#[derive(Debug, Clone)]
+pub struct LogAnalysis {
+    pub tally: Tally,
+    pub files: Vec<FileInfo>,
+    pub options: LogOptions,
+}
+
+impl LogAnalysis {
+    /// Every input has a timestamp column.
+    pub fn has_timestamps(&self) -> bool {
+        self.files.iter().all(|f| f.columns.timestamp.is_some())
+    }
+
+    /// Every input has an upstream status column.
+    pub fn has_upstream(&self) -> bool {
+        self.files
+            .iter()
+            .all(|f| f.columns.upstream_status.is_some())
+    }
+
+    /// Some intents were grouped by idempotency key.
+    pub fn has_keys(&self) -> bool {
+        self.tally.keyed.intents > 0
+    }
+}
+
+/// Reads every source, in order, into one [`LogAnalysis`].
+pub fn analyze(sources: &[Source], opts: &LogOptions) -> Result<LogAnalysis, LogError> {
+    if sources.is_empty() {
+        return Err(LogError::NoSources);
+    }
+    if sources.iter().filter(|s| **s == Source::Stdin).count() > 1 {
+        return Err(LogError::StdinTwice);
+    }
+    if opts.timestamp_format.is_some() && opts.timestamp_format.as_deref() == Some("") {
+        return Err(LogError::Option("--timestamp-format is empty".into()));
+    }
+    let threads = match opts.threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get().min(4)),
+        n => n,
+    };
+    let progress = ProgressBar::new(opts.progress, sources);
+    let mut files = Vec::new();
+    let mut tallies = Vec::new();
+    for source in sources {
+        let (info, tally) = read_source(source, opts, threads, &progress)?;
+        files.push(info);
+        tallies.push(tally);
+    }
+    progress.finish();
+    // Rotated files merge oldest first, whatever order they were named in.
+    tallies.sort_by_key(|t: &Tally| t.first_ts.unwrap_or(i64::MAX));
+    let mut tallies = tallies.into_iter();
+    let mut tally = tallies.next().unwrap_or_else(|| Tally::new(0));
+    for t in tallies {
+        tally.merge(t);
+    }
+    Ok(LogAnalysis {
+        tally: tally.finish(),
+        files,
+        options: opts.clone(),
+    })
+}
+
+/// The rules for the rows of one input, from its header and the options.
+fn rules_for(
+    name: &str,
+    header: &[Vec<u8>],
+    delimiter: u8,
+    opts: &LogOptions,
+) -> Result<RowRules, LogError> {
+    let refs: Vec<&[u8]> = header.iter().map(Vec::as_slice).collect();
+    let columns = ColumnMap::detect(name, &refs, &opts.columns, opts.duration_unit)?;
+    if opts.client_timeout.is_some() && columns.duration.is_none() {
+        return Err(columns.missing(name, Role::Duration));
+    }
+    if opts.path.is_some() && columns.path.is_none() {
+        return Err(columns.missing(name, Role::Path));
+    }
+    let mut timeout = Box::new([false; 1000]);
+    for &s in &opts.timeout_statuses {
+        if let Some(slot) = timeout.get_mut(usize::from(s)) {
+            *slot = true;
+        }
+    }
+    let client_timeout = opts
+        .client_timeout
+        .map(|d| d.as_nanos() as f64 / columns.duration_unit.nanos());
+    Ok(RowRules {
+        file: name.to_string(),
+        delimiter,
+        timestamps: match &opts.timestamp_format {
+            Some(f) => TimestampFormat::Strftime(f.clone()),
+            None => TimestampFormat::Auto,
+        },
+        methods: opts
+            .methods
+            .iter()
+            .map(|m| m.trim().to_ascii_uppercase().into_bytes())
+            .collect(),
+        timeout,
+        client_timeout,
+        path: opts.path.clone(),
+        since: opts.since,
+        until: opts.until,
+        window_micros: i64::try_from(opts.retry_window.as_micros()).unwrap_or(i64::MAX),
+        strict: opts.strict,
+        columns,
+    })
+}
+
+fn read_source(
+    source: &Source,
+    opts: &LogOptions,
+    threads: usize,
+    progress: &ProgressBar,
+) -> Result<(FileInfo, Tally), LogError> {
+    let opened = reader::open(source, opts.delimiter, progress.counter())?;
+    let rules = rules_for(&opened.name, &opened.header, opened.delimiter, opts)?;
+    let name = opened.name.clone();
+    let (tally, pieces) = match opened.plain_file.clone() {
+        Some((path, size)) if threads > 1 && size >= opts.split_bytes.max(1) => {
+            drop(opened.rest);
+            let first = Piece {
+                first_line: opened.data_line,
+                start: opened.data_start,
+                stop: None,
+            };
+            read_in_pieces(&path, size, first, threads, &rules, progress)?
+        }
+        _ => {
+            let piece = Piece {
+                first_line: opened.data_line,
+                start: opened.data_start,
+                stop: None,
+            };
+            let err = reader::io_error(&name, opened.gzip);
+            // A stream (gzip, stdin) is read a block ahead on a second core.
+            let tally = if threads > 1 {
+                scan::scan(reader::read_ahead(opened.rest), &rules, piece, &err)?.tally
+            } else {
+                scan::scan(opened.rest, &rules, piece, &err)?.tally
+            };
+            (tally, 1)
+        }
+    };
+    if tally.rows == 0 {
+        return Err(LogError::HeaderOnly { path: name });
+    }
+    if tally.rows == tally.bad_rows {
+        if let Some(first) = tally.bad_samples.first().cloned() {
+            return Err(LogError::NoUsableRows {
+                path: name,
+                rows: tally.rows,
+                first,
+            });
+        }
+    }
+    let info = FileInfo {
+        name,
+        columns: rules.columns.clone(),
+        delimiter: opened.delimiter,
+        gzip: opened.gzip,
+        pieces,
+    };
+    Ok((info, tally))
+}
+
+/// Reads a plain file in `threads` pieces at once and merges their tallies in order. A piece
+/// whose guessed start was not a record boundary (a quoted newline) is read again from where
+/// the previous piece really ended.
+fn read_in_pieces(
+    path: &std::path::Path,
+    size: u64,
+    first: Piece,
+    threads: usize,
+    rules: &RowRules,
+    progress: &ProgressBar,
+) -> Result<(Tally, usize), LogError> {
+    let name = rules.file.as_str();
+    let err = reader::io_error(name, false);
+    let starts = reader::plan_pieces(path, first.start, size, threads).map_err(&err)?;
+    let pieces: Vec<Piece> = starts
+        .iter()
+        .enumerate()
+        .map(|(i, &start)| Piece {
+            first_line: if i == 0 { first.first_line } else { 1 },
+            start,
+            stop: starts.get(i + 1).copied(),
+        })
+        .collect();
+    let read_piece = |piece: Piece| -> Result<scan::Scanned, LogError> {
+        use std::io::{Seek, SeekFrom};
+        let mut file = std::fs::File::open(path).map_err(&err)?;
+        file.seek(SeekFrom::Start(piece.start)).map_err(&err)?;
+        let counted = reader::Counted {
+            inner: file,
+            on_read: progress.counter(),
+        };
+        let mut scanned = scan::scan(counted, rules, piece, &err);
+        if piece.start != first.start {
+            // Lines were counted from the piece's start: make them the file's.
+            let fix = |line: &mut u64, base: u64| *line += base - 1;
+            let needs = match &scanned {
+                Ok(s) => !s.tally.bad_samples.is_empty(),
+                Err(LogError::StrictBadRow(_)) => true,
+                Err(_) => false,
+            };
+            if needs {
+                let base = 1 + reader::count_lines(path, piece.start).map_err(&err)?;
+                match &mut scanned {
+                    Ok(s) => s
+                        .tally
+                        .bad_samples
+                        .iter_mut()
+                        .for_each(|b| fix(&mut b.place.line, base)),
+                    Err(LogError::StrictBadRow(b)) => fix(&mut b.place.line, base),
+                    Err(_) => {}
+                }
+            }
+        }
+        scanned
+    };
+    let results: Vec<Result<scan::Scanned, LogError>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = pieces
+            .iter()
+            .map(|&piece| scope.spawn(move || read_piece(piece)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join().unwrap_or_else(|_| {
+                    Err(LogError::Option(
+                        "internal error: a reader thread panicked".into(),
+                    ))
+                })
+            })
+            .collect()
+    });
+    let mut tally: Option<Tally> = None;
+    let mut expected = first.start;
+    let mut used = 0;
+    for (piece, result) in pieces.iter().zip(results) {
+        if piece.start != expected {
+            // The previous piece ran past this one's guessed start: read the rest in one go.
+            let rest = read_piece(Piece {
+                first_line: 1,
+                start: expected,
+                stop: None,
+            })?;
+            merge_into(&mut tally, rest.tally);
+            used += 1;
+            break;
+        }
+        let scanned = result?;
+        expected = scanned.end;
+        merge_into(&mut tally, scanned.tally);
+        used += 1;
+    }
+    Ok((
+        tally.unwrap_or_else(|| Tally::new(rules.window_micros)),
+        used,
+    ))
+}
+
+fn merge_into(acc: &mut Option<Tally>, next: Tally) {
+    match acc {
+        Some(t) => t.merge(next),
+        None => *acc = Some(next),
+    }
+}
+
+/// The progress bar: on stderr only when it is a terminal and the input is large (files
+/// over 64 MB, or stdin once 64 MB have gone by).
+struct ProgressBar {
+    bar: Option<indicatif::ProgressBar>,
+}
+
+impl ProgressBar {
+    fn new(wanted: bool, sources: &[Source]) -> Self {
+        if !wanted || !std::io::stderr().is_terminal() {
+            return ProgressBar { bar: None };
+        }
+        let stdin = sources.contains(&Source::Stdin);
+        let total: u64 = sources
+            .iter()
+            .filter_map(|s| match s {
+                Source::Path(p) => std::fs::metadata(p).ok().map(|m| m.len()),
+                Source::Stdin => None,
+            })
+            .sum();
+        if !stdin && total < PROGRESS_BYTES {
+            return ProgressBar { bar: None };
+        }
+        let bar = if stdin {
+            indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::hidden())
+        } else {
+            indicatif::ProgressBar::new(total)
+        };
+        let style = if stdin {
+            indicatif::ProgressStyle::with_template(
+                "{spinner} {binary_bytes} read ({binary_bytes_per_sec})",
+            )
+        } else {
+            indicatif::ProgressStyle::with_template(
+                "{bar:40} {binary_bytes}/{binary_total_bytes} ({binary_bytes_per_sec}, {eta} left)",
+            )
+        };
+        if let Ok(style) = style {
+            bar.set_style(style);
+        }
+        ProgressBar { bar: Some(bar) }
+    }
+
+    /// A callback that advances the bar by the bytes read.
+    fn counter(&self) -> impl Fn(u64) + Send + Sync + 'static + use<> {
+        let bar = self.bar.clone();
+        move |n| {
+            if let Some(bar) = &bar {
+                bar.inc(n);
+                if bar.is_hidden() && bar.position() >= PROGRESS_BYTES {
+                    bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+                }
+            }
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}

@@ -1,0 +1,538 @@
+//! Bytes to records to a [`Tally`]: the hot loop.
+//!
+//! Records are split by `csv_core` (the engine of the `csv` crate) into one reused output
+//! buffer of [`MAX_RECORD`] bytes and one reused array of field ends, so a row costs no
+//! allocation and no record can grow past the cap: an over-long record is counted as a bad
+//! row and the reader skips to the next line. (`csv::Reader` would buffer a record of any
+//! size and cannot resume after refusing one, which is why its core is used directly.)
+
+use std::hash::{BuildHasher, Hasher};
+use std::io::{self, Read};
+
+use csv_core::{ReadRecordResult, ReaderBuilder};
+use foldhash::fast::FixedState;
+use regex::bytes::Regex;
+
+use super::columns::ColumnMap;
+use super::error::{BadRow, LogError, RowPlace};
+use super::route;
+use super::tally::Tally;
+use super::timestamp::TimestampFormat;
+
+/// The longest record (and so field or line) read; longer ones are bad rows.
+pub const MAX_RECORD: usize = 1 << 20;
+/// The most fields a record may have.
+pub const MAX_FIELDS: usize = 1024;
+/// Size of one read.
+const INPUT_BUFFER: usize = 256 * 1024;
+
+/// Hashing of keys and endpoints: fixed seeds, so every piece and every run agrees.
+const KEY_SEED: u64 = 0x5eed_1de0_9075_c0de;
+const ENDPOINT_SEED: u64 = 0x0e4d_9017_5eed_0001;
+
+/// What one file's rows mean and which of them count: columns and compiled filters.
+#[derive(Debug, Clone)]
+pub struct RowRules {
+    pub file: String,
+    pub columns: ColumnMap,
+    pub delimiter: u8,
+    pub timestamps: TimestampFormat,
+    /// Mutating methods, upper-case.
+    pub methods: Vec<Vec<u8>>,
+    /// `timeout[status]`: the status is a client timeout.
+    pub timeout: Box<[bool; 1000]>,
+    /// Client timeout in the duration column's unit.
+    pub client_timeout: Option<f64>,
+    pub path: Option<Regex>,
+    pub since: Option<i64>,
+    pub until: Option<i64>,
+    pub window_micros: i64,
+    pub strict: bool,
+}
+
+/// Where a piece starts and stops in its file.
+#[derive(Debug, Clone, Copy)]
+pub struct Piece {
+    /// Line number of the piece's first byte (1 for a file's first line).
+    pub first_line: u64,
+    /// Byte offset of the piece's first byte in the file (after decompression).
+    pub start: u64,
+    /// Stop after the record that reaches this offset (the next piece's start).
+    pub stop: Option<u64>,
+}
+
+/// The tally of a piece and the offset where its last record ended.
+#[derive(Debug)]
+pub struct Scanned {
+    pub tally: Tally,
+    pub end: u64,
+}
+
+/// A progress sink: told how many input bytes were consumed.
+pub trait Progress: Sync {
+    fn advance(&self, bytes: u64);
+}
+
+impl Progress for () {
+    fn advance(&self, _: u64) {}
+}
+
+/// Reads records from `input` (positioned at `piece.start`) into a tally.
+///
+/// Lines without a quote (nearly all of an access log) are split in one `memchr3` pass over
+/// the delimiters, the newline and quotes; a record with a quote goes through `csv_core`, which
+/// handles quoting and embedded newlines. Both give the same fields for a quote-free line and
+/// stop at the same record boundaries (one difference: a lone `\r` inside an unquoted line is
+/// data here, where `csv_core` would end the record).
+pub fn scan<R: Read>(
+    input: R,
+    rules: &RowRules,
+    piece: Piece,
+    io_error: &dyn Fn(io::Error) -> LogError,
+) -> Result<Scanned, LogError> {
+    let mut s = Scanner {
+        input,
+        io_error,
+        buf: vec![0u8; MAX_RECORD + INPUT_BUFFER],
+        at: 0,
+        filled: 0,
+        eof: false,
+        base: piece.start,
+        line: piece.first_line,
+        core: ReaderBuilder::new().delimiter(rules.delimiter).build(),
+        out: vec![0u8; MAX_RECORD],
+        ends: vec![0usize; MAX_FIELDS],
+        row: RowCtx::new(rules),
+    };
+    let delimiter = rules.delimiter;
+    // The fast path needs a delimiter that is not itself a quote or a line end.
+    let fast = !matches!(delimiter, b'"' | b'\n' | b'\r');
+    loop {
+        if piece.stop.is_some_and(|stop| s.pos() >= stop) {
+            break;
+        }
+        if s.at == s.filled {
+            if s.eof {
+                break;
+            }
+            s.refill()?;
+            continue;
+        }
+        // One pass finds the delimiters, the end of the line, and any quote.
+        let avail = &s.buf[s.at..s.filled];
+        let (fields, line_end, simple) = if fast {
+            split_line(avail, delimiter, &mut s.ends)
+        } else {
+            (0, memchr::memchr(b'\n', avail), true)
+        };
+        if !simple {
+            s.slow_record()?;
+            continue;
+        }
+        let (line_len, consumed) = match line_end {
+            Some(i) => (i, i + 1),
+            None if s.eof => (avail.len(), avail.len()),
+            None if avail.len() > MAX_RECORD => {
+                let line = s.line;
+                s.row
+                    .bad(line, || format!("line longer than {MAX_RECORD} bytes"))?;
+                s.skip_line()?;
+                continue;
+            }
+            None => {
+                s.refill()?;
+                continue;
+            }
+        };
+        // A CRLF line end; a lone `\r` inside a line is data on this path.
+        let line_len = if line_len > 0 && avail[line_len - 1] == b'\r' {
+            line_len - 1
+        } else {
+            line_len
+        };
+        let line = &avail[..line_len];
+        let n = s.line;
+        s.at += consumed;
+        s.line += 1;
+        if line.is_empty() {
+            continue;
+        }
+        if line_len > MAX_RECORD {
+            s.row
+                .bad(n, || format!("line longer than {MAX_RECORD} bytes"))?;
+            continue;
+        }
+        s.ends[fields] = line_len;
+        s.row.record(line, &s.ends[..=fields], 1, n)?;
+    }
+    let end = s.pos();
+    Ok(Scanned {
+        tally: s.row.tally,
+        end,
+    })
+}
+
+/// Splits the line at the start of `bytes`: writes the offsets of its delimiters to `ends` and
+/// returns how many, the offset of the newline (if in `bytes`), and whether the line is simple
+/// (no quote, fewer than [`MAX_FIELDS`] fields). One pass, 16 bytes at a time.
+#[inline]
+fn split_line(bytes: &[u8], delimiter: u8, ends: &mut [usize]) -> (usize, Option<usize>, bool) {
+    let mut fields = 0;
+    let mut at = 0;
+    let limit = ends.len().min(MAX_FIELDS) - 1;
+    // Handles one hit: Some(result) ends the line.
+    let mut hit = |i: usize, b: u8, fields: &mut usize| -> Option<(Option<usize>, bool)> {
+        if b == b'\n' {
+            Some((Some(i), true))
+        } else if b == b'"' || *fields >= limit {
+            Some((None, false))
+        } else {
+            ends[*fields] = i;
+            *fields += 1;
+            None
+        }
+    };
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{
+            __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128,
+            _mm_set1_epi8,
+        };
+        // SAFETY: SSE2 is part of the x86_64 baseline; every load reads 16 bytes inside
+        // `bytes` (`at + 16 <= bytes.len()`), unaligned loads being allowed.
+        unsafe {
+            let d = _mm_set1_epi8(delimiter as i8);
+            let nl = _mm_set1_epi8(b'\n' as i8);
+            let q = _mm_set1_epi8(b'"' as i8);
+            while at + 16 <= bytes.len() {
+                let v = _mm_loadu_si128(bytes.as_ptr().add(at) as *const __m128i);
+                let m = _mm_or_si128(
+                    _mm_or_si128(_mm_cmpeq_epi8(v, d), _mm_cmpeq_epi8(v, nl)),
+                    _mm_cmpeq_epi8(v, q),
+                );
+                let mut mask = _mm_movemask_epi8(m) as u32;
+                while mask != 0 {
+                    let i = at + mask.trailing_zeros() as usize;
+                    if let Some((end, simple)) = hit(i, bytes[i], &mut fields) {
+                        return (fields, end, simple);
+                    }
+                    mask &= mask - 1;
+                }
+                at += 16;
+            }
+        }
+    }
+    for (i, &b) in bytes.iter().enumerate().skip(at) {
+        if b == delimiter || b == b'\n' || b == b'"' {
+            if let Some((end, simple)) = hit(i, b, &mut fields) {
+                return (fields, end, simple);
+            }
+        }
+    }
+    (fields, None, true)
+}
+
+/// Reads into `buf`, retrying on interruption.
+fn read_some<R: Read>(input: &mut R, buf: &mut [u8]) -> io::Result<usize> {
+    loop {
+        match input.read(buf) {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            other => return other,
+        }
+    }
+}
+
+struct Scanner<'a, 'r, R> {
+    input: R,
+    io_error: &'a dyn Fn(io::Error) -> LogError,
+    /// Input bytes; `buf[at..filled]` is not yet consumed.
+    buf: Vec<u8>,
+    at: usize,
+    filled: usize,
+    eof: bool,
+    /// File offset of `buf[0]`.
+    base: u64,
+    /// Line number of `buf[at]`.
+    line: u64,
+    core: csv_core::Reader,
+    out: Vec<u8>,
+    ends: Vec<usize>,
+    row: RowCtx<'r>,
+}
+
+impl<R: Read> Scanner<'_, '_, R> {
+    fn pos(&self) -> u64 {
+        self.base + self.at as u64
+    }
+
+    /// Moves the unconsumed bytes to the front and reads more after them.
+    fn refill(&mut self) -> Result<(), LogError> {
+        if self.at > 0 {
+            self.buf.copy_within(self.at..self.filled, 0);
+            self.filled -= self.at;
+            self.base += self.at as u64;
+            self.at = 0;
+        }
+        let n = read_some(&mut self.input, &mut self.buf[self.filled..]).map_err(self.io_error)?;
+        self.filled += n;
+        self.eof = n == 0;
+        Ok(())
+    }
+
+    /// Consumes input up to and including the next newline.
+    fn skip_line(&mut self) -> Result<(), LogError> {
+        loop {
+            if let Some(i) = memchr::memchr(b'\n', &self.buf[self.at..self.filled]) {
+                self.at += i + 1;
+                self.line += 1;
+                return Ok(());
+            }
+            self.at = self.filled;
+            if self.eof {
+                return Ok(());
+            }
+            self.refill()?;
+        }
+    }
+
+    /// One record through `csv_core`: quotes, embedded newlines, lone `\r`.
+    fn slow_record(&mut self) -> Result<(), LogError> {
+        let first_line = self.line;
+        let (mut outlen, mut endlen) = (0, 0);
+        self.core.reset();
+        loop {
+            let input = &self.buf[self.at..self.filled];
+            let (res, nin, nout, nend) =
+                self.core
+                    .read_record(input, &mut self.out[outlen..], &mut self.ends[endlen..]);
+            self.line += memchr::memchr_iter(b'\n', &input[..nin]).count() as u64;
+            self.at += nin;
+            outlen += nout;
+            endlen += nend;
+            match res {
+                ReadRecordResult::InputEmpty => {
+                    if self.eof {
+                        continue; // an empty input now ends the record
+                    }
+                    self.refill()?;
+                }
+                ReadRecordResult::OutputFull | ReadRecordResult::OutputEndsFull => {
+                    let reason = if res == ReadRecordResult::OutputFull {
+                        format!("record longer than {MAX_RECORD} bytes")
+                    } else {
+                        format!("more than {MAX_FIELDS} fields")
+                    };
+                    self.row.bad(first_line, || reason)?;
+                    return self.skip_line();
+                }
+                ReadRecordResult::Record => {
+                    if endlen == 1 && outlen == 0 {
+                        return Ok(()); // a blank line
+                    }
+                    return self.row.record(
+                        &self.out[..outlen],
+                        &self.ends[..endlen],
+                        0,
+                        first_line,
+                    );
+                }
+                ReadRecordResult::End => return Ok(()),
+            }
+        }
+    }
+}
+
+/// The per-row work, with the state it needs.
+struct RowCtx<'a> {
+    rules: &'a RowRules,
+    tally: Tally,
+    keys: FixedState,
+    endpoints: FixedState,
+    fields: usize,
+}
+
+impl<'a> RowCtx<'a> {
+    fn new(rules: &'a RowRules) -> Self {
+        RowCtx {
+            rules,
+            tally: Tally::new(rules.window_micros),
+            keys: FixedState::with_seed(KEY_SEED),
+            endpoints: FixedState::with_seed(ENDPOINT_SEED),
+            fields: rules.columns.headers.len(),
+        }
+    }
+
+    fn bad(&mut self, line: u64, reason: impl FnOnce() -> String) -> Result<(), LogError> {
+        let file = &self.rules.file;
+        let make = || BadRow {
+            place: RowPlace {
+                file: file.clone(),
+                line,
+            },
+            reason: reason(),
+        };
+        if self.rules.strict {
+            return Err(LogError::StrictBadRow(make()));
+        }
+        self.tally.bad(make);
+        Ok(())
+    }
+
+    #[inline]
+    /// One record: field `i` is `data[ends[i - 1] + gap..ends[i]]` (`gap` is 1 when `data`
+    /// still holds the delimiters, 0 when it holds the fields back to back).
+    fn record(
+        &mut self,
+        data: &[u8],
+        ends: &[usize],
+        gap: usize,
+        line: u64,
+    ) -> Result<(), LogError> {
+        if ends.len() != self.fields {
+            // A blank line is no row at all.
+            if ends.len() == 1 && data.is_empty() {
+                return Ok(());
+            }
+            let (want, got) = (self.fields, ends.len());
+            return self.bad(line, || format!("expected {want} fields, found {got}"));
+        }
+        let field = |i: usize| &data[if i == 0 { 0 } else { ends[i - 1] + gap }..ends[i]];
+        let rules = self.rules;
+        let cols = &rules.columns;
+        let ts = match cols.timestamp {
+            Some(i) => match rules.timestamps.parse(field(i)) {
+                Some(ts) => ts,
+                None => {
+                    let text = field(i);
+                    return self.bad(line, || format!("unparseable timestamp '{}'", shown(text)));
+                }
+            },
+            None => 0,
+        };
+        let Some(status) = parse_status(field(cols.status)) else {
+            let text = field(cols.status);
+            return self.bad(line, || format!("unparseable status '{}'", shown(text)));
+        };
+        if rules.since.is_some_and(|s| ts < s) || rules.until.is_some_and(|u| ts >= u) {
+            self.tally.rows += 1;
+            self.tally.out_of_range += 1;
+            return Ok(());
+        }
+        self.tally.row_at(ts);
+        let method = trim(field(cols.method));
+        let Some(method_index) = rules
+            .methods
+            .iter()
+            .position(|m| m.eq_ignore_ascii_case(method))
+        else {
+            return Ok(());
+        };
+        let raw_path = cols.path.map_or(&b""[..], |i| trim(field(i)));
+        if let Some(re) = &rules.path {
+            if !re.is_match(route::path_only(raw_path)) {
+                self.tally.path_filtered += 1;
+                return Ok(());
+            }
+        }
+        let mut h = self.endpoints.build_hasher();
+        h.write_usize(method_index);
+        route::route_hash(raw_path, &mut h);
+        let endpoint = h.finish();
+        let names = || {
+            (
+                String::from_utf8_lossy(&rules.methods[method_index]).into_owned(),
+                if cols.path.is_some() {
+                    route::route_template(raw_path)
+                } else {
+                    "(all)".to_string()
+                },
+            )
+        };
+        let mut timed_out = rules.timeout[usize::from(status)];
+        if let (false, Some(limit), Some(i)) = (timed_out, rules.client_timeout, cols.duration) {
+            timed_out = parse_duration(field(i)).is_some_and(|d| d >= limit);
+        }
+        let succeeded = timed_out
+            && cols
+                .upstream_status
+                .and_then(|i| parse_status(last_value(field(i))))
+                .is_some_and(|s| (200..300).contains(&s));
+        let key = cols.idempotency_key.and_then(|i| {
+            let k = trim(field(i));
+            (!k.is_empty() && k != b"-").then(|| {
+                let mut h = self.keys.build_hasher();
+                h.write(k);
+                h.write_u64(endpoint);
+                h.finish()
+            })
+        });
+        self.tally
+            .attempt(ts, (endpoint, names), key, timed_out, succeeded);
+        Ok(())
+    }
+}
+
+/// A field as shown in a message: lossy UTF-8, at most 40 characters.
+fn shown(b: &[u8]) -> String {
+    let text = String::from_utf8_lossy(b);
+    let mut s: String = text.chars().take(40).collect();
+    if text.chars().count() > 40 {
+        s.push('…');
+    }
+    s
+}
+
+#[inline]
+pub fn trim(b: &[u8]) -> &[u8] {
+    b.trim_ascii()
+}
+
+/// An HTTP status: one to three digits.
+#[inline]
+pub fn parse_status(b: &[u8]) -> Option<u16> {
+    let b = trim(b);
+    if b.is_empty() || b.len() > 3 {
+        return None;
+    }
+    super::timestamp::decimal(b).map(|v| v as u16)
+}
+
+/// The last of nginx's multi-value fields: `502, 200` and `504 : 200` are 200.
+#[inline]
+pub fn last_value(b: &[u8]) -> &[u8] {
+    match memchr::memrchr2(b',', b':', b) {
+        Some(i) => &b[i + 1..],
+        None => b,
+    }
+}
+
+/// A duration: a number, or nginx's `0.5, 0.25` (summed); `-` and garbage are `None`.
+pub fn parse_duration(b: &[u8]) -> Option<f64> {
+    let mut total = 0.0;
+    for part in b.split(|&c| c == b',' || c == b':') {
+        let text = std::str::from_utf8(trim(part)).ok()?;
+        let v: f64 = text.parse().ok()?;
+        if !v.is_finite() {
+            return None;
+        }
+        total += v;
+    }
+    Some(total)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn statuses() {
+        assert_eq!(parse_status(b" 504 "), Some(504));
+        assert_eq!(parse_status(b"-"), None);
+        assert_eq!(parse_status(b"5040"), None);
+        assert_eq!(parse_status(last_value(b"502, 200")), Some(200));
+        assert_eq!(parse_status(last_value(b"504 : 200")), Some(200));
+        assert_eq!(parse_duration(b"0.5, 0.25"), Some(0.75));
+        assert_eq!(parse_duration(b"-"), None);
+        assert_eq!(parse_duration(b"inf"), None);
+    }
+}

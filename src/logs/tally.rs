@@ -1,0 +1,464 @@
+//! The mergeable tally: per-day, per-endpoint and per-intent state, nothing per row.
+//!
+//! # Intents in bounded memory
+//!
+//! Mutating rows that carry an idempotency key are grouped into intents by a 64-bit hash of
+//! the key (scoped by method and route, so a key reused on another endpoint is another
+//! intent). Two consecutive rows of the same key (in file order) belong to the same intent
+//! when their timestamps are at most the *retry window* `W` apart (`--retry-window`, 1 h by
+//! default); a longer gap starts a new intent. The rule only looks at pairs of consecutive rows
+//! of one key, so it does not depend on how the input is cut into pieces.
+//!
+//! A key is retired (counted as one intent with its attempts, and forgotten) once the log's
+//! clock (the latest timestamp seen so far) is more than `W + G` past its last row, where the
+//! grace `G` is `W / 4`; the open intents are looked at each time the clock moves by `W / 2`.
+//! Memory is therefore bounded by the intents of about `1.75 W` of traffic (plus, per piece,
+//! the first intents of its first `1.25 W`), whatever the file size. This is exact as long as
+//! no row is more than `G` older than the latest row before it (access logs are written in
+//! completion order, so they are out of order by at most a request's duration). Without a
+//! timestamp column there is no clock: keys are kept to the end (memory then grows with the
+//! distinct keys).
+//!
+//! # Merging pieces
+//!
+//! A piece (a file, or a chunk of one) keeps two kinds of boundary state besides its totals:
+//! the intents still *open* at its end (which a row in the next piece may continue), and its
+//! *heads*: the first intent of each key whose first row lies within `W + G` of the piece's
+//! first row (which may continue an intent open at the end of the previous piece). Heads and
+//! open intents are not counted until [`Tally::finish`]. [`Tally::merge`] joins a head to the
+//! previous piece's open intent of the same key when their rows are at most `W` apart, exactly
+//! as the streaming rule would have, so reading a log whole or in any number of pieces merged
+//! in order gives the same finished tally (under the same ordering assumption).
+
+use std::collections::hash_map::Entry;
+use std::collections::{BTreeMap, HashMap};
+use std::hash::{BuildHasherDefault, Hasher};
+
+use super::error::BadRow;
+
+/// How many bad rows are kept as examples.
+pub const BAD_ROW_SAMPLES: usize = 5;
+
+/// Counts of mutating attempts.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Counts {
+    pub mutating: u64,
+    pub timed_out: u64,
+    pub timed_out_succeeded: u64,
+}
+
+impl Counts {
+    fn add(&mut self, other: &Counts) {
+        self.mutating += other.mutating;
+        self.timed_out += other.timed_out;
+        self.timed_out_succeeded += other.timed_out_succeeded;
+    }
+
+    fn record(&mut self, timed_out: bool, succeeded: bool) {
+        self.mutating += 1;
+        self.timed_out += u64::from(timed_out);
+        self.timed_out_succeeded += u64::from(timed_out && succeeded);
+    }
+}
+
+/// One endpoint (method and route template).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Endpoint {
+    pub method: String,
+    pub route: String,
+    pub counts: Counts,
+    /// Intents whose first attempt was on this endpoint (keyed and unkeyed).
+    pub intents: u64,
+}
+
+/// Attempts per keyed intent, over finished intents.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct KeyedStats {
+    pub intents: u64,
+    pub attempts: u64,
+    pub max_attempts: u32,
+}
+
+/// An intent not yet counted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Intent {
+    /// Timestamp of the last row so far, in file order (µs).
+    last_ts: i64,
+    /// Timestamp of the first row (µs).
+    first_ts: i64,
+    attempts: u32,
+    endpoint: u64,
+    /// The first intent of its key in this piece, near the piece's start: it may continue an
+    /// intent of the previous piece.
+    head: bool,
+}
+
+/// Keys are already well-mixed 64-bit hashes: hashing them again would be waste.
+#[derive(Default, Clone, Copy)]
+pub struct IdHasher(u64);
+
+impl Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+/// A map keyed by a 64-bit hash.
+pub type IdMap<V> = HashMap<u64, V, BuildHasherDefault<IdHasher>>;
+
+/// Everything the derivation needs from a log, or from a piece of one. See the module docs.
+#[derive(Debug, Clone)]
+pub struct Tally {
+    window: i64,
+    grace: i64,
+    /// Data rows read (good, bad and filtered out).
+    pub rows: u64,
+    /// Rows that could not be used.
+    pub bad_rows: u64,
+    /// Good rows outside `--since`/`--until`.
+    pub out_of_range: u64,
+    /// Mutating rows left out by `--path`.
+    pub path_filtered: u64,
+    /// Mutating attempts within the filters.
+    pub counts: Counts,
+    /// Mutating attempts without an idempotency key: each is its own intent.
+    pub unkeyed_intents: u64,
+    /// Finished keyed intents.
+    pub keyed: KeyedStats,
+    /// Earliest and latest timestamp of the good rows in range (µs).
+    pub first_ts: Option<i64>,
+    pub last_ts: Option<i64>,
+    /// Per UTC day (days since the epoch).
+    pub per_day: BTreeMap<i64, Counts>,
+    /// Per endpoint, by hash of method and route template.
+    pub endpoints: IdMap<Endpoint>,
+    /// Examples of bad rows, in file order.
+    pub bad_samples: Vec<BadRow>,
+    /// Timestamp of this piece's first good row (µs).
+    start_ts: Option<i64>,
+    watermark: i64,
+    /// The clock's reading at which open intents are next looked at.
+    next_sweep: i64,
+    open: IdMap<Intent>,
+    heads: IdMap<Intent>,
+}
+
+impl PartialEq for Tally {
+    /// Equal totals, per-day and per-endpoint figures, intents and boundary state (the examples
+    /// of bad rows are left out: their line numbers depend on where a piece starts).
+    fn eq(&self, o: &Tally) -> bool {
+        self.rows == o.rows
+            && self.bad_rows == o.bad_rows
+            && self.out_of_range == o.out_of_range
+            && self.path_filtered == o.path_filtered
+            && self.counts == o.counts
+            && self.unkeyed_intents == o.unkeyed_intents
+            && self.keyed == o.keyed
+            && self.first_ts == o.first_ts
+            && self.last_ts == o.last_ts
+            && self.per_day == o.per_day
+            && self.endpoints == o.endpoints
+            && self.open == o.open
+            && self.heads == o.heads
+    }
+}
+
+impl Tally {
+    /// An empty tally with a retry window of `window_micros`.
+    pub fn new(window_micros: i64) -> Tally {
+        let window = window_micros.max(0);
+        Tally {
+            window,
+            grace: window / 4,
+            rows: 0,
+            bad_rows: 0,
+            out_of_range: 0,
+            path_filtered: 0,
+            counts: Counts::default(),
+            unkeyed_intents: 0,
+            keyed: KeyedStats::default(),
+            first_ts: None,
+            last_ts: None,
+            per_day: BTreeMap::new(),
+            endpoints: IdMap::default(),
+            bad_samples: Vec::new(),
+            start_ts: None,
+            watermark: i64::MIN,
+            next_sweep: i64::MIN,
+            open: IdMap::default(),
+            heads: IdMap::default(),
+        }
+    }
+
+    /// All intents, counted so far (after [`Tally::finish`], all of them).
+    pub fn intents(&self) -> u64 {
+        self.keyed.intents + self.unkeyed_intents
+    }
+
+    /// Intents not yet counted (boundary state), for tests and memory checks.
+    pub fn pending_intents(&self) -> usize {
+        self.open.len() + self.heads.len()
+    }
+
+    /// Records a row that could not be used.
+    pub fn bad(&mut self, row: impl FnOnce() -> BadRow) {
+        self.rows += 1;
+        self.bad_rows += 1;
+        if self.bad_samples.len() < BAD_ROW_SAMPLES {
+            self.bad_samples.push(row());
+        }
+    }
+
+    /// Records a good row at `ts` (µs; 0 when the log has no timestamps), before filters on
+    /// method and path. Advances the clock and retires intents that can no longer continue.
+    #[inline]
+    pub fn row_at(&mut self, ts: i64) {
+        self.rows += 1;
+        self.first_ts = Some(self.first_ts.map_or(ts, |f| f.min(ts)));
+        self.last_ts = Some(self.last_ts.map_or(ts, |l| l.max(ts)));
+        if self.start_ts.is_none() {
+            self.start_ts = Some(ts);
+        }
+        if ts > self.watermark {
+            self.watermark = ts;
+            if ts >= self.next_sweep {
+                self.sweep();
+            }
+        }
+    }
+
+    /// Records a mutating attempt (after [`Tally::row_at`]) on the endpoint with hash
+    /// `endpoint`, whose method and route `names()` gives when it is new. `key` is the hash of
+    /// its idempotency key, if it has one.
+    #[inline]
+    pub fn attempt(
+        &mut self,
+        ts: i64,
+        (endpoint, names): (u64, impl FnOnce() -> (String, String)),
+        key: Option<u64>,
+        timed_out: bool,
+        succeeded: bool,
+    ) {
+        self.counts.record(timed_out, succeeded);
+        let day = ts.div_euclid(super::timestamp::MICROS_PER_DAY);
+        match self.per_day.last_entry() {
+            Some(mut last) if *last.key() == day => last.get_mut().record(timed_out, succeeded),
+            _ => self
+                .per_day
+                .entry(day)
+                .or_default()
+                .record(timed_out, succeeded),
+        }
+        let ep = self.endpoints.entry(endpoint).or_insert_with(|| {
+            let (method, route) = names();
+            Endpoint {
+                method,
+                route,
+                counts: Counts::default(),
+                intents: 0,
+            }
+        });
+        ep.counts.record(timed_out, succeeded);
+        let Some(key) = key else {
+            ep.intents += 1;
+            self.unkeyed_intents += 1;
+            return;
+        };
+        let fresh = |head| Intent {
+            last_ts: ts,
+            first_ts: ts,
+            attempts: 1,
+            endpoint,
+            head,
+        };
+        // A new key may be a head (first in this piece, near its start): decided before the
+        // entry borrows the map.
+        let may_head = ts <= self.horizon() && !self.heads.contains_key(&key);
+        let window = self.window as u64;
+        let replaced = match self.open.entry(key) {
+            Entry::Occupied(mut o) => {
+                let it = o.get_mut();
+                if ts.abs_diff(it.last_ts) <= window {
+                    it.attempts = it.attempts.saturating_add(1);
+                    it.last_ts = ts;
+                    None
+                } else {
+                    Some(std::mem::replace(it, fresh(false)))
+                }
+            }
+            Entry::Vacant(v) => {
+                v.insert(fresh(may_head));
+                None
+            }
+        };
+        if let Some(old) = replaced {
+            self.retire(key, old);
+        }
+    }
+
+    /// Heads are intents that start before this time (µs).
+    fn horizon(&self) -> i64 {
+        self.start_ts
+            .unwrap_or(i64::MIN)
+            .saturating_add(self.window)
+            .saturating_add(self.grace)
+    }
+
+    /// An intent that will get no more attempts: a head waits for the merge, others count.
+    fn retire(&mut self, key: u64, it: Intent) {
+        if it.head {
+            self.heads.entry(key).or_insert(it);
+        } else {
+            self.count(it);
+        }
+    }
+
+    fn count(&mut self, it: Intent) {
+        self.keyed.intents += 1;
+        self.keyed.attempts += u64::from(it.attempts);
+        self.keyed.max_attempts = self.keyed.max_attempts.max(it.attempts);
+        if let Some(ep) = self.endpoints.get_mut(&it.endpoint) {
+            ep.intents += 1;
+        }
+    }
+
+    /// Retires the open intents whose last row is more than `W + G` behind the clock, and
+    /// sets the next look at `W / 2` later: a scan of the map in memory order, cheaper than a
+    /// queue of attempts whose every entry costs a random lookup.
+    fn sweep(&mut self) {
+        let limit = self
+            .watermark
+            .saturating_sub(self.window)
+            .saturating_sub(self.grace);
+        self.next_sweep = self.watermark.saturating_add((self.window / 2).max(1));
+        if self.open.is_empty() {
+            return;
+        }
+        let mut done = Vec::new();
+        self.open.retain(|&k, it| {
+            let keep = it.last_ts >= limit;
+            if !keep {
+                done.push((k, *it));
+            }
+            keep
+        });
+        for (k, it) in done {
+            self.retire(k, it);
+        }
+    }
+
+    /// Appends `next`, the tally of the piece that follows this one in the input.
+    pub fn merge(&mut self, mut next: Tally) {
+        self.rows += next.rows;
+        self.bad_rows += next.bad_rows;
+        self.out_of_range += next.out_of_range;
+        self.path_filtered += next.path_filtered;
+        self.counts.add(&next.counts);
+        self.unkeyed_intents += next.unkeyed_intents;
+        self.keyed.intents += next.keyed.intents;
+        self.keyed.attempts += next.keyed.attempts;
+        self.keyed.max_attempts = self.keyed.max_attempts.max(next.keyed.max_attempts);
+        self.first_ts = min_opt(self.first_ts, next.first_ts);
+        self.last_ts = max_opt(self.last_ts, next.last_ts);
+        for (day, c) in &next.per_day {
+            self.per_day.entry(*day).or_default().add(c);
+        }
+        for (hash, ep) in next.endpoints.drain() {
+            match self.endpoints.get_mut(&hash) {
+                Some(mine) => {
+                    mine.counts.add(&ep.counts);
+                    mine.intents += ep.intents;
+                }
+                None => {
+                    self.endpoints.insert(hash, ep);
+                }
+            }
+        }
+        let room = BAD_ROW_SAMPLES.saturating_sub(self.bad_samples.len());
+        self.bad_samples
+            .extend(next.bad_samples.drain(..).take(room));
+
+        // Join the next piece's heads to this piece's open intents.
+        let horizon = self.horizon();
+        let had_start = self.start_ts.is_some();
+        let heads: Vec<(u64, Intent, bool)> = next
+            .heads
+            .drain()
+            .map(|(k, it)| (k, it, false))
+            .chain(
+                next.open
+                    .iter()
+                    .filter(|(_, it)| it.head)
+                    .map(|(k, it)| (*k, *it, true)),
+            )
+            .collect();
+        for (key, b, b_open) in heads {
+            let it = match self.open.remove(&key) {
+                Some(a) if b.first_ts.abs_diff(a.last_ts) <= self.window as u64 => Intent {
+                    last_ts: b.last_ts,
+                    first_ts: a.first_ts,
+                    attempts: a.attempts.saturating_add(b.attempts),
+                    endpoint: a.endpoint,
+                    head: a.head,
+                },
+                Some(a) => {
+                    // The key had an earlier intent here: `b` is not its first any more.
+                    self.retire(key, a);
+                    Intent { head: false, ..b }
+                }
+                None => Intent {
+                    head: !had_start || (b.first_ts <= horizon && !self.heads.contains_key(&key)),
+                    ..b
+                },
+            };
+            if b_open {
+                next.open.insert(key, it);
+            } else {
+                self.retire(key, it);
+            }
+        }
+        // Intents still open after the next piece replace this piece's ones.
+        for (key, it) in next.open.drain() {
+            if let Some(old) = self.open.insert(key, it) {
+                self.retire(key, old);
+            }
+        }
+        if !had_start {
+            self.start_ts = next.start_ts;
+        }
+        self.watermark = self.watermark.max(next.watermark);
+        self.sweep();
+    }
+
+    /// Counts every intent still pending: the tally of a whole input.
+    pub fn finish(mut self) -> Tally {
+        let mut pending: Vec<Intent> = self.open.drain().map(|(_, it)| it).collect();
+        pending.extend(self.heads.drain().map(|(_, it)| it));
+        for it in pending {
+            self.count(it);
+        }
+        self
+    }
+}
+
+fn min_opt(a: Option<i64>, b: Option<i64>) -> Option<i64> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+fn max_opt(a: Option<i64>, b: Option<i64>) -> Option<i64> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.max(b)),
+        (a, b) => a.or(b),
+    }
+}

@@ -1,0 +1,251 @@
+//! The reports of `dupcost logs`: what was measured, then the estimate.
+//!
+//! Table: a "Measured from logs" section (each derived input with its evidence, how each file
+//! was read), compact per-day and top-endpoint tables, then the `estimate` report. JSON: the
+//! estimate object plus `observed`. CSV: the estimate columns plus scalar `observed.*` ones.
+
+use std::fmt::Write;
+
+use anstyle::Style as Ansi;
+use serde::Serialize;
+
+use crate::logs::{Derived, FileInfo, Observed, Role};
+use crate::model::Estimate;
+use crate::units::Rate;
+
+use super::{Style, human, table};
+
+/// Days shown in full; longer logs show the first and last half of this.
+const DAYS_SHOWN: usize = 14;
+
+/// The table report.
+pub fn table(e: &Estimate, derived: &Derived, files: &[FileInfo], style: &Style) -> Vec<u8> {
+    let bold = |text: &str| {
+        if style.color {
+            let b = Ansi::new().bold();
+            format!("{}{text}{}", b.render(), b.render_reset())
+        } else {
+            text.to_string()
+        }
+    };
+    let o = &derived.observed;
+    let c = style.currency.as_str();
+    let mut out = String::new();
+    let _ = writeln!(out, "{}", bold("Measured from logs"));
+    for m in &derived.measured {
+        let _ = writeln!(out, "  {}", m.evidence);
+    }
+    for f in files {
+        for line in describe_file(f) {
+            let _ = writeln!(out, "  {line}");
+        }
+    }
+    let span = match (&o.first_timestamp, &o.last_timestamp) {
+        (Some(a), Some(b)) => format!(" from {a} to {b}"),
+        _ => String::new(),
+    };
+    let _ = writeln!(
+        out,
+        "  {} rows{span}: {} mutating attempts, {} bad rows skipped",
+        count(o.rows),
+        count(o.mutating_attempts),
+        count(o.bad_rows)
+    );
+    out.push('\n');
+
+    if !o.per_day.is_empty() {
+        let _ = writeln!(out, "{}", bold("Per day (UTC)"));
+        let mut rows: Vec<Vec<String>> = Vec::new();
+        let n = o.per_day.len();
+        for (i, d) in o.per_day.iter().enumerate() {
+            if n > DAYS_SHOWN && i == DAYS_SHOWN / 2 {
+                rows.push(vec![format!("… {} more days", n - DAYS_SHOWN)]);
+            }
+            if n > DAYS_SHOWN && i >= DAYS_SHOWN / 2 && i < n - DAYS_SHOWN / 2 {
+                continue;
+            }
+            rows.push(vec![
+                d.date.clone(),
+                count(d.mutating),
+                count(d.timed_out),
+                d.timed_out_succeeded.map_or("-".into(), count),
+                share(d.timed_out, d.mutating),
+            ]);
+        }
+        out.push_str(&grid(
+            &[
+                "date",
+                "mutating",
+                "timed out",
+                "upstream 2xx",
+                "timeout rate",
+            ],
+            &rows,
+        ));
+        out.push('\n');
+    }
+
+    if !o.per_endpoint.is_empty() {
+        let _ = writeln!(out, "{}", bold("Top endpoints (by duplicates a month)"));
+        let rows: Vec<Vec<String>> = o
+            .per_endpoint
+            .iter()
+            .map(|p| {
+                vec![
+                    format!("{} {}", p.method, p.route),
+                    count(p.mutating),
+                    share(p.timed_out, p.mutating),
+                    p.timed_out_succeeded
+                        .map_or("-".into(), |s| share(s, p.timed_out)),
+                    human::count(p.duplicates_per_month),
+                    human::money(p.refund_per_month, c),
+                ]
+            })
+            .collect();
+        out.push_str(&grid(
+            &[
+                "endpoint",
+                "mutating",
+                "timeout rate",
+                "succeeded",
+                "dup/month",
+                "refunds/month",
+            ],
+            &rows,
+        ));
+        out.push('\n');
+    }
+
+    let mut bytes = out.into_bytes();
+    bytes.extend(table::estimate(e, style));
+    bytes
+}
+
+/// `read big.csv (gzip, tab-separated, 2 pieces)`, then its columns by role, wrapped.
+fn describe_file(f: &FileInfo) -> Vec<String> {
+    let delimiter = match f.delimiter {
+        b',' => "comma".to_string(),
+        b'\t' => "tab".to_string(),
+        b';' => "semicolon".to_string(),
+        b'|' => "pipe".to_string(),
+        d => format!("'{}'", d as char),
+    };
+    let mut how = vec![format!("{delimiter}-separated")];
+    if f.gzip {
+        how.insert(0, "gzip".into());
+    }
+    if f.pieces > 1 {
+        how.push(format!("{} pieces", f.pieces));
+    }
+    let roles: Vec<String> = Role::ALL
+        .iter()
+        .filter_map(|&r| {
+            let header = f.columns.header_of(r)?;
+            let unit = if r == Role::Duration {
+                format!(" ({})", f.columns.duration_unit.name())
+            } else {
+                String::new()
+            };
+            Some(format!("{r}={header}{unit}"))
+        })
+        .collect();
+    let mut lines = vec![format!("read {} ({})", f.name, how.join(", "))];
+    let mut line = String::from("  columns:");
+    for role in roles {
+        if line.len() + role.len() > 94 {
+            lines.push(std::mem::replace(&mut line, "   ".to_string()));
+        }
+        line.push(' ');
+        line.push_str(&role);
+    }
+    lines.push(line);
+    lines
+}
+
+/// Left-aligned first column, right-aligned others, two spaces apart, indented by two.
+fn grid(headers: &[&str], rows: &[Vec<String>]) -> String {
+    let mut widths: Vec<usize> = headers.iter().map(|h| h.chars().count()).collect();
+    for row in rows.iter().filter(|r| r.len() == headers.len()) {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let mut out = String::new();
+    let mut line = |cells: &[String]| {
+        let mut text = String::from("  ");
+        for (i, (cell, w)) in cells.iter().zip(&widths).enumerate() {
+            if i == 0 {
+                let _ = write!(text, "{cell:<w$}");
+            } else {
+                let _ = write!(text, "  {cell:>w$}");
+            }
+        }
+        out.push_str(text.trim_end());
+        out.push('\n');
+    };
+    line(&headers.iter().map(|h| h.to_string()).collect::<Vec<_>>());
+    for row in rows {
+        line(row);
+    }
+    out
+}
+
+fn count(n: u64) -> String {
+    human::group_thousands(&n.to_string())
+}
+
+fn share(part: u64, whole: u64) -> String {
+    if whole == 0 {
+        "-".into()
+    } else {
+        Rate(part as f64 / whole as f64).rounded()
+    }
+}
+
+/// The JSON report: the estimate's object with an `observed` key after its own.
+pub fn json(e: &Estimate, observed: &Observed) -> Vec<u8> {
+    #[derive(Serialize)]
+    struct Report<'a> {
+        #[serde(flatten)]
+        estimate: &'a Estimate,
+        observed: &'a Observed,
+    }
+    super::json::to_bytes(&Report {
+        estimate: e,
+        observed,
+    })
+}
+
+/// The CSV report: the estimate's columns, then `observed.*` scalars (empty when unknown).
+pub fn csv(e: &Estimate, o: &Observed) -> Vec<u8> {
+    let opt = |v: Option<String>| v.unwrap_or_default();
+    let extra = [
+        ("observed.rows", o.rows.to_string()),
+        (
+            "observed.mutating_attempts",
+            o.mutating_attempts.to_string(),
+        ),
+        ("observed.intents", o.intents.to_string()),
+        ("observed.timed_out", o.timed_out.to_string()),
+        (
+            "observed.timed_out_succeeded",
+            opt(o.timed_out_succeeded.map(|v| v.to_string())),
+        ),
+        (
+            "observed.days_covered",
+            opt(o.days_covered.map(|v| v.to_string())),
+        ),
+        ("observed.first_timestamp", opt(o.first_timestamp.clone())),
+        ("observed.last_timestamp", opt(o.last_timestamp.clone())),
+        ("observed.bad_rows", o.bad_rows.to_string()),
+        (
+            "observed.retries_observed.mean",
+            opt(o.retries_observed.map(|r| r.mean.to_string())),
+        ),
+        (
+            "observed.retries_observed.max",
+            opt(o.retries_observed.map(|r| r.max.to_string())),
+        ),
+    ];
+    super::csv::estimates(&[*e], &extra)
+}

@@ -1,0 +1,716 @@
+//! `logs` library against generated logs whose true figures are known.
+
+#[path = "../examples/gen-access-log/generator.rs"]
+mod generator;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use dupcost::logs::{self, LogError, LogOptions, Overrides, Source, Tally};
+use dupcost::model::Scenario;
+use generator::{Config, Format, Truth};
+
+fn write_log(dir: &Path, name: &str, cfg: &Config) -> (PathBuf, Truth) {
+    let path = dir.join(name);
+    let file = std::fs::File::create(&path).unwrap();
+    let truth = generator::generate(cfg, file).unwrap();
+    (path, truth)
+}
+
+fn analyze(path: &Path, opts: &LogOptions) -> Result<logs::LogAnalysis, LogError> {
+    logs::analyze(&[Source::Path(path.to_path_buf())], opts)
+}
+
+fn check(a: &logs::LogAnalysis, truth: &Truth) {
+    let t = &a.tally;
+    assert_eq!(t.rows, truth.rows, "rows");
+    assert_eq!(t.bad_rows, truth.bad_rows, "bad rows");
+    assert_eq!(t.counts.mutating, truth.mutating_attempts, "mutating");
+    assert_eq!(t.counts.timed_out, truth.timed_out, "timed out");
+    assert_eq!(
+        t.counts.timed_out_succeeded, truth.timed_out_succeeded,
+        "succeeded"
+    );
+    assert_eq!(t.intents(), truth.intents, "intents");
+    assert_eq!(t.keyed.intents, truth.keyed_intents, "keyed intents");
+    assert_eq!(t.keyed.attempts, truth.keyed_attempts, "keyed attempts");
+    assert_eq!(t.keyed.max_attempts, truth.max_attempts, "max attempts");
+    assert_eq!(t.first_ts, Some(truth.first_ts), "first ts");
+    assert_eq!(t.last_ts, Some(truth.last_ts), "last ts");
+    let days: Vec<(i64, (u64, u64, u64))> = t
+        .per_day
+        .iter()
+        .map(|(d, c)| (*d, (c.mutating, c.timed_out, c.timed_out_succeeded)))
+        .collect();
+    let want: Vec<(i64, (u64, u64, u64))> = truth.per_day.iter().map(|(d, c)| (*d, *c)).collect();
+    assert_eq!(days, want, "per day");
+}
+
+fn derived(a: &logs::LogAnalysis) -> logs::Derived {
+    a.derive(&Scenario::default(), &Overrides::default())
+        .unwrap()
+}
+
+#[test]
+fn every_format_gives_the_true_figures() {
+    let dir = tempfile::tempdir().unwrap();
+    for format in [
+        Format::Csv,
+        Format::Tsv,
+        Format::Nginx,
+        Format::Alb,
+        Format::Traefik,
+    ] {
+        let cfg = Config {
+            rows: 5_000,
+            seed: 3,
+            format,
+            ..Config::default()
+        };
+        let (path, truth) = write_log(dir.path(), "log", &cfg);
+        let a = analyze(&path, &LogOptions::default()).unwrap();
+        check(&a, &truth);
+        let d = derived(&a);
+        let s = d.scenario;
+        assert!(
+            (s.requests_per_day - truth.requests_per_day()).abs() < 1e-9 * s.requests_per_day,
+            "{format:?}"
+        );
+        assert_eq!(s.timeout_rate, truth.timeout_rate());
+        assert_eq!(s.succeeded_share, truth.succeeded_share());
+        if format == Format::Alb {
+            assert_eq!(d.observed.retries_observed, None);
+            assert_eq!(s.retries, Scenario::default().retries);
+        } else {
+            assert_eq!(s.retries, truth.max_attempts - 1);
+        }
+        assert_eq!(d.observed.days_covered, Some(truth.days_covered()));
+    }
+}
+
+#[test]
+fn evidence_and_observed() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, truth) = write_log(
+        dir.path(),
+        "log.csv",
+        &Config {
+            rows: 3_000,
+            ..Config::default()
+        },
+    );
+    let d = derived(&analyze(&path, &LogOptions::default()).unwrap());
+    let t = &d.measured[1];
+    assert_eq!(t.input, "timeout_rate");
+    assert!(t.evidence.starts_with("timeout rate "), "{}", t.evidence);
+    assert!(
+        t.evidence
+            .contains(&format!("{} timed out", truth.timed_out)),
+        "{}",
+        t.evidence
+    );
+    let o = &d.observed;
+    assert_eq!(o.rows, truth.rows);
+    assert_eq!(o.per_day.len(), truth.per_day.len());
+    assert_eq!(o.per_day[0].date, "2026-11-01");
+    assert!(o.per_endpoint.len() <= 10 && !o.per_endpoint.is_empty());
+    assert!(
+        o.per_endpoint
+            .windows(2)
+            .all(|w| w[0].duplicates_per_month >= w[1].duplicates_per_month)
+    );
+    assert!(
+        o.per_endpoint.iter().all(|e| e.route.starts_with("/v1/")),
+        "{:?}",
+        o.per_endpoint
+    );
+    assert!(
+        o.per_endpoint
+            .iter()
+            .any(|e| e.route == "/v1/orders/{id}/capture")
+    );
+    let json = serde_json::to_value(o).unwrap();
+    let keys: Vec<&str> = json
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    for k in [
+        "rows",
+        "mutating_attempts",
+        "intents",
+        "timed_out",
+        "timed_out_succeeded",
+        "days_covered",
+        "first_timestamp",
+        "last_timestamp",
+        "bad_rows",
+        "per_day",
+        "retries_observed",
+        "per_endpoint",
+    ] {
+        assert!(keys.contains(&k), "{k}");
+    }
+    assert_eq!(keys.len(), 12);
+}
+
+#[test]
+fn crlf_tricky_quotes_and_non_utf8() {
+    let dir = tempfile::tempdir().unwrap();
+    for (crlf, format) in [
+        (true, Format::Csv),
+        (false, Format::Csv),
+        (true, Format::Tsv),
+        (true, Format::Nginx),
+    ] {
+        let cfg = Config {
+            rows: 4_000,
+            crlf,
+            tricky_quotes: true,
+            format,
+            ..Config::default()
+        };
+        let (path, truth) = write_log(dir.path(), "q.csv", &cfg);
+        check(&analyze(&path, &LogOptions::default()).unwrap(), &truth);
+    }
+}
+
+#[test]
+fn gzip_by_magic_not_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = Config {
+        rows: 3_000,
+        format: Format::Nginx,
+        ..Config::default()
+    };
+    let mut plain = Vec::new();
+    let truth = generator::generate(&cfg, &mut plain).unwrap();
+    for name in ["log.csv.gz", "log.csv"] {
+        let path = dir.path().join(name);
+        // Two gzip members, as `cat a.gz b.gz` makes.
+        let mut f = std::fs::File::create(&path).unwrap();
+        let (a, b) = plain.split_at(plain.len() / 2);
+        for part in [a, b] {
+            let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            enc.write_all(part).unwrap();
+            f.write_all(&enc.finish().unwrap()).unwrap();
+        }
+        drop(f);
+        let a = analyze(&path, &LogOptions::default()).unwrap();
+        check(&a, &truth);
+        assert!(a.files[0].gzip);
+    }
+}
+
+#[test]
+fn bad_rows_are_counted_and_sampled() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = Config {
+        rows: 2_000,
+        bad_every: 100,
+        ..Config::default()
+    };
+    let (path, truth) = write_log(dir.path(), "bad.csv", &cfg);
+    let a = analyze(&path, &LogOptions::default()).unwrap();
+    check(&a, &truth);
+    assert_eq!(a.tally.bad_samples.len(), 5);
+    let first = &a.tally.bad_samples[0];
+    assert_eq!(first.place.line, 102, "{first}");
+    assert!(
+        first.reason.contains("unparseable timestamp 'yesterday'"),
+        "{first}"
+    );
+    assert!(
+        a.tally.bad_samples[1]
+            .reason
+            .contains("expected 9 fields, found 3"),
+        "{}",
+        a.tally.bad_samples[1]
+    );
+    let strict = LogOptions {
+        strict: true,
+        ..LogOptions::default()
+    };
+    let err = analyze(&path, &strict).unwrap_err().to_string();
+    assert!(err.contains("bad.csv:102: unparseable timestamp"), "{err}");
+}
+
+#[test]
+fn over_long_lines_are_bad_rows_not_buffered() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("long.csv");
+    let mut text = b"timestamp,method,path,status\n2026-11-01T00:00:00Z,POST,/a,200\n".to_vec();
+    text.extend(std::iter::repeat_n(b'x', 3 << 20));
+    text.extend_from_slice(b"\n2026-11-01T00:00:00Z,POST,\"/b\n");
+    text.extend(std::iter::repeat_n(b'y', 2 << 20));
+    text.extend_from_slice(b"\",504\n2026-11-02T00:00:00Z,POST,/c,504\n");
+    std::fs::write(&path, &text).unwrap();
+    let a = analyze(&path, &LogOptions::default()).unwrap();
+    assert!(a.tally.bad_rows >= 2, "{:?}", a.tally.bad_samples);
+    assert_eq!(a.tally.counts.timed_out, 1);
+    assert!(
+        a.tally.bad_samples[0].reason.contains("longer than"),
+        "{:?}",
+        a.tally.bad_samples
+    );
+    assert_eq!(
+        a.tally.bad_samples[0].place.line, 3,
+        "{:?}",
+        a.tally.bad_samples
+    );
+}
+
+/// Reads `data` (rows after the header) in the given pieces and merges them in order.
+fn tally_in_pieces(header: &[u8], data: &[u8], cuts: &[usize], window: i64) -> Tally {
+    let refs: Vec<&[u8]> = header.split(|&b| b == b',').collect();
+    let columns = logs::ColumnMap::detect("t", &refs, &[], None).unwrap();
+    let mut timeout = Box::new([false; 1000]);
+    for s in [408, 499, 504] {
+        timeout[s] = true;
+    }
+    let rules = logs::scan::RowRules {
+        file: "t".into(),
+        columns,
+        delimiter: b',',
+        timestamps: logs::TimestampFormat::Auto,
+        methods: ["POST", "PUT", "PATCH", "DELETE"]
+            .iter()
+            .map(|m| m.as_bytes().to_vec())
+            .collect(),
+        timeout,
+        client_timeout: None,
+        path: None,
+        since: None,
+        until: None,
+        window_micros: window,
+        strict: false,
+    };
+    let mut bounds = vec![0];
+    bounds.extend_from_slice(cuts);
+    bounds.push(data.len());
+    let mut total: Option<Tally> = None;
+    for w in bounds.windows(2) {
+        let piece = logs::scan::Piece {
+            first_line: 2,
+            start: w[0] as u64,
+            stop: None,
+        };
+        let scanned = logs::scan::scan(&data[w[0]..w[1]], &rules, piece, &|e| LogError::Io {
+            path: "t".into(),
+            source: e,
+        })
+        .unwrap();
+        match &mut total {
+            Some(t) => t.merge(scanned.tally),
+            None => total = Some(scanned.tally),
+        }
+    }
+    total.unwrap().finish()
+}
+
+#[test]
+fn merging_pieces_equals_reading_whole() {
+    let mut plain = Vec::new();
+    // Short retry windows and many retries: intents straddle the cuts (pieces are shorter than
+    // the window). The generator writes an intent's retries (up to 5 x 41 s later) right after
+    // its first attempt, so windows stay at least four times that disorder (the grace is a quarter
+    // of the window), as the tally's docs require.
+    let cfg = Config {
+        rows: 6_000,
+        days: 0.05,
+        timeout_rate: 0.3,
+        retries: 5,
+        ..Config::default()
+    };
+    let truth = generator::generate(&cfg, &mut plain).unwrap();
+    let header_end = plain.iter().position(|&b| b == b'\n').unwrap();
+    let (header, data) = (&plain[..header_end], &plain[header_end + 1..]);
+    let newlines: Vec<usize> = data
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| **b == b'\n')
+        .map(|(i, _)| i + 1)
+        .collect();
+    for window in [3_600_000_000, 1_000_000_000, 2_400_000_000] {
+        let whole = tally_in_pieces(header, data, &[], window);
+        if window == 3_600_000_000 {
+            assert_eq!(whole.intents(), truth.intents);
+        }
+        let mut rng = generator::Rng::new(window as u64);
+        for pieces in [2, 3, 7, 50] {
+            let mut cuts: Vec<usize> = (1..pieces)
+                .map(|_| newlines[rng.below(newlines.len() as u64) as usize])
+                .collect();
+            cuts.sort_unstable();
+            cuts.dedup();
+            let merged = tally_in_pieces(header, data, &cuts, window);
+            assert_eq!(merged, whole, "window {window}, cuts {cuts:?}");
+            assert_eq!(merged.keyed, whole.keyed);
+        }
+    }
+}
+
+#[test]
+fn chunked_reading_equals_one_thread() {
+    let dir = tempfile::tempdir().unwrap();
+    for tricky in [false, true] {
+        let cfg = Config {
+            rows: 20_000,
+            tricky_quotes: tricky,
+            bad_every: 997,
+            ..Config::default()
+        };
+        let (path, truth) = write_log(dir.path(), "c.csv", &cfg);
+        let one = analyze(
+            &path,
+            &LogOptions {
+                threads: 1,
+                ..LogOptions::default()
+            },
+        )
+        .unwrap();
+        check(&one, &truth);
+        for threads in [2, 3, 8] {
+            let opts = LogOptions {
+                threads,
+                split_bytes: 1,
+                ..LogOptions::default()
+            };
+            let many = analyze(&path, &opts).unwrap();
+            check(&many, &truth);
+            assert_eq!(many.tally, one.tally);
+            assert_eq!(
+                many.tally.bad_samples, one.tally.bad_samples,
+                "line numbers of later pieces"
+            );
+        }
+    }
+}
+
+#[test]
+fn rotated_files_merge_in_time_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = Config {
+        rows: 4_000,
+        timeout_rate: 0.3,
+        ..Config::default()
+    };
+    let mut plain = Vec::new();
+    let truth = generator::generate(&cfg, &mut plain).unwrap();
+    let header_end = plain.iter().position(|&b| b == b'\n').unwrap() + 1;
+    let half = header_end + (plain.len() - header_end) / 2;
+    let mid = half + plain[half..].iter().position(|&b| b == b'\n').unwrap() + 1;
+    let old = dir.path().join("access.log.1");
+    let new = dir.path().join("access.log");
+    std::fs::write(&old, &plain[..mid]).unwrap();
+    let mut second = plain[..header_end].to_vec();
+    second.extend_from_slice(&plain[mid..]);
+    std::fs::write(&new, &second).unwrap();
+    let a = logs::analyze(
+        &[Source::Path(new), Source::Path(old)],
+        &LogOptions::default(),
+    )
+    .unwrap();
+    check(&a, &truth);
+}
+
+#[test]
+fn filters() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, truth) = write_log(
+        dir.path(),
+        "f.csv",
+        &Config {
+            rows: 5_000,
+            ..Config::default()
+        },
+    );
+    // --client-timeout at 30 s flags exactly the generator's timeouts (they last 30-60 s).
+    let opts = LogOptions {
+        timeout_statuses: vec![],
+        client_timeout: Some(std::time::Duration::from_secs(30)),
+        ..LogOptions::default()
+    };
+    let a = analyze(&path, &opts).unwrap();
+    assert_eq!(a.tally.counts.timed_out, truth.timed_out);
+    // --path keeps the capture endpoint only.
+    let opts = LogOptions {
+        path: Some(regex::bytes::Regex::new("/capture$").unwrap()),
+        ..LogOptions::default()
+    };
+    let a = analyze(&path, &opts).unwrap();
+    assert!(a.tally.counts.mutating > 0 && a.tally.counts.mutating < truth.mutating_attempts);
+    assert_eq!(a.tally.endpoints.len(), 1);
+    // --since/--until keep one day.
+    let since = logs::parse_time_bound("2026-11-02").unwrap();
+    let until = logs::parse_time_bound("2026-11-03T00:00:00Z").unwrap();
+    let a = analyze(
+        &path,
+        &LogOptions {
+            since: Some(since),
+            until: Some(until),
+            ..LogOptions::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(a.tally.per_day.len(), 1);
+    let day = truth
+        .per_day
+        .iter()
+        .find(|(d, _)| **d * 86_400_000_000 == since)
+        .unwrap()
+        .1;
+    assert_eq!(a.tally.counts.mutating, day.0);
+    // --methods POST only.
+    let a = analyze(
+        &path,
+        &LogOptions {
+            methods: vec!["post".into()],
+            ..LogOptions::default()
+        },
+    )
+    .unwrap();
+    assert!(a.tally.endpoints.values().all(|e| e.method == "POST"));
+}
+
+fn write(dir: &Path, name: &str, text: &[u8]) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+#[test]
+fn errors_name_their_culprit() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let msg = |p: &Path| analyze(p, &LogOptions::default()).unwrap_err().to_string();
+    assert!(msg(&d.join("nope.csv")).contains("nope.csv: no such file"));
+    assert!(msg(d).contains("is a directory"));
+    assert!(msg(&write(d, "empty.csv", b"")).contains("empty.csv: the file is empty"));
+    assert!(msg(&write(d, "ws.csv", b"\n\n")).contains("the file is empty"));
+    assert!(
+        msg(&write(d, "h.csv", b"timestamp,method,status\n"))
+            .contains("h.csv: the header has no data rows")
+    );
+    let m = msg(&write(d, "m.csv", b"when,verb,path\n1,POST,/a\n"));
+    assert!(m.contains("no status column"), "{m}");
+    assert!(
+        m.contains("headers found: when, verb, path") && m.contains("--column"),
+        "{m}"
+    );
+    let m = msg(&write(
+        d,
+        "all-bad.csv",
+        b"timestamp,method,status\nyesterday,POST,200\n",
+    ));
+    assert!(
+        m.contains("none of the 1 rows could be used") && m.contains("all-bad.csv:2"),
+        "{m}"
+    );
+    // Corrupt and truncated gzip.
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    enc.write_all(
+        b"timestamp,method,status\n2026-11-01T00:00:00Z,POST,504\n"
+            .repeat(1000)
+            .as_slice(),
+    )
+    .unwrap();
+    let gz = enc.finish().unwrap();
+    let m = msg(&write(d, "trunc.gz", &gz[..gz.len() / 2]));
+    assert!(m.contains("trunc.gz: corrupt or truncated gzip"), "{m}");
+    let mut bad = gz.clone();
+    bad[20..40].fill(0xff);
+    let m = msg(&write(d, "corrupt.gz", &bad));
+    assert!(m.contains("corrupt.gz: corrupt or truncated gzip"), "{m}");
+    // --column naming a header that is not there.
+    let p = write(
+        d,
+        "ok.csv",
+        b"timestamp,method,status\n2026-11-01T00:00:00Z,POST,504\n",
+    );
+    let opts = LogOptions {
+        columns: vec![(logs::Role::UpstreamStatus, "backend".into())],
+        ..LogOptions::default()
+    };
+    let m = analyze(&p, &opts).unwrap_err().to_string();
+    assert!(
+        m.contains("--column upstream_status=backend: no such header"),
+        "{m}"
+    );
+    let opts = LogOptions {
+        client_timeout: Some(std::time::Duration::from_secs(5)),
+        ..LogOptions::default()
+    };
+    assert!(
+        analyze(&p, &opts)
+            .unwrap_err()
+            .to_string()
+            .contains("no duration column")
+    );
+    assert!(matches!(
+        logs::analyze(&[Source::Stdin, Source::Stdin], &LogOptions::default()),
+        Err(LogError::StdinTwice)
+    ));
+}
+
+#[test]
+fn underivable_figures_name_their_flag_unless_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let base = Scenario::default();
+    let derive = |text: &[u8], given: Overrides| {
+        let p = write(d, "x.csv", text);
+        analyze(&p, &LogOptions::default())
+            .unwrap()
+            .derive(&base, &given)
+            .map(|d| d.scenario)
+    };
+    let err = |text: &[u8]| derive(text, Overrides::default()).unwrap_err().to_string();
+    let m = err(b"timestamp,method,status,upstream_status\n2026-11-01T00:00:00Z,GET,200,200\n2026-11-02T00:00:00Z,GET,200,200\n");
+    assert!(
+        m.contains("no mutating (POST, PUT, PATCH, DELETE) requests")
+            && m.contains("--requests-per-day"),
+        "{m}"
+    );
+    let ok = b"timestamp,method,status,upstream_status\n2026-11-01T00:00:00Z,POST,200,200\n2026-11-02T00:00:00Z,POST,200,200\n";
+    let m = err(ok);
+    assert_eq!(
+        m,
+        "no timed-out mutating requests in the log, so the succeeded share is unknown: give --succeeded-share"
+    );
+    let s = derive(
+        ok,
+        Overrides {
+            succeeded_share: Some(0.25),
+            ..Overrides::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(
+        (s.succeeded_share, s.timeout_rate, s.requests_per_day),
+        (0.25, 0.0, 2.0)
+    );
+    let m = err(
+        b"timestamp,method,status\n2026-11-01T00:00:00Z,POST,504\n2026-11-02T00:00:00Z,POST,200\n",
+    );
+    assert!(
+        m.contains("no upstream status column") && m.contains("--succeeded-share"),
+        "{m}"
+    );
+    let m = err(b"method,status,upstream_status\nPOST,504,200\n");
+    assert!(
+        m.contains("no timestamp column") && m.contains("--requests-per-day"),
+        "{m}"
+    );
+    let s = derive(
+        b"method,status,upstream_status\nPOST,504,200\nPOST,200,200\n",
+        Overrides {
+            requests_per_day: Some(100.0),
+            ..Overrides::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(
+        (s.requests_per_day, s.timeout_rate, s.succeeded_share),
+        (100.0, 0.5, 1.0)
+    );
+    let m = err(b"timestamp,method,status,upstream_status\n2026-11-01T00:00:00Z,POST,504,200\n");
+    assert!(
+        m.contains("span no time") && m.contains("--requests-per-day"),
+        "{m}"
+    );
+    // A given flag wins over a measured figure.
+    let s = derive(b"timestamp,method,status,upstream_status,idempotency_key\n2026-11-01T00:00:00Z,POST,504,200,k\n2026-11-01T00:00:40Z,POST,200,200,k\n2026-11-02T00:00:00Z,POST,200,200,j\n",
+        Overrides { timeout_rate: Some(0.01), retries: Some(7), ..Overrides::default() }).unwrap();
+    assert_eq!(
+        (s.timeout_rate, s.retries, s.requests_per_day),
+        (0.01, 7, 2.0)
+    );
+}
+
+#[test]
+fn arbitrary_bytes_never_panic() {
+    // A seeded smoke test (issue 6 adds cargo-fuzz): random mixes of header names, delimiters,
+    // quotes, line ends, timestamps and binary bytes, plain and gzip, whole and truncated.
+    let pieces: &[&[u8]] = &[
+        b"timestamp",
+        b"method",
+        b"status",
+        b"upstream_status",
+        b"path",
+        b"idempotency_key",
+        b"duration_ms",
+        b"time_local",
+        b",",
+        b",",
+        b"\t",
+        b";",
+        b"|",
+        b"\"",
+        b"\"\"",
+        b"\n",
+        b"\n",
+        b"\r\n",
+        b"\r",
+        b"POST",
+        b"GET",
+        b"504",
+        b"200",
+        b"502, 200",
+        b"504 : 200",
+        b"2026-11-01T00:00:00Z",
+        b"01/Nov/2026:00:00:01 +0000",
+        b"1793491200",
+        b"-",
+        b"",
+        b"/v1/orders/123",
+        b"\xff\xfe\x00",
+        b"\x1f\x8b",
+        b"9999-99-99T99:99:99Z",
+        b"2026-02-30",
+        b"+99:99",
+        b"1e400",
+        b"k1",
+        b"k2",
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("random.csv");
+    let mut rng = generator::Rng::new(99);
+    for case in 0..600 {
+        let mut bytes = Vec::new();
+        if case % 3 == 0 {
+            bytes.extend_from_slice(b"timestamp,method,status,upstream_status,idempotency_key\n");
+        }
+        for _ in 0..rng.below(200) {
+            bytes.extend_from_slice(pieces[rng.below(pieces.len() as u64) as usize]);
+        }
+        if case % 5 == 0 {
+            let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            enc.write_all(&bytes).unwrap();
+            bytes = enc.finish().unwrap();
+            let keep = rng.below(bytes.len() as u64 + 1) as usize;
+            bytes.truncate(if case % 10 == 0 { keep } else { bytes.len() });
+        }
+        std::fs::write(&path, &bytes).unwrap();
+        for threads in [1, 3] {
+            let opts = LogOptions {
+                threads,
+                split_bytes: 1,
+                ..LogOptions::default()
+            };
+            if let Ok(a) = analyze(&path, &opts) {
+                let _ = a.derive(&Scenario::default(), &Overrides::default());
+                let _ = a.derive(
+                    &Scenario::default(),
+                    &Overrides {
+                        requests_per_day: Some(1.0),
+                        timeout_rate: Some(0.1),
+                        succeeded_share: Some(0.5),
+                        retries: Some(1),
+                    },
+                );
+            }
+        }
+    }
+}

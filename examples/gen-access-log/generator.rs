@@ -6,11 +6,13 @@
 //! Events follow each other in time over `days` days: a GET (one row), or a mutating intent
 //! whose attempts each time out with the endpoint's timeout rate; a timed-out attempt had in
 //! fact succeeded upstream with probability `succeeded_share`, and is retried (same
-//! idempotency key, a few seconds later) up to `retries` times.
+//! idempotency key, a few seconds after the client gave up) up to `retries` times. Rows are
+//! written in time order, retries among later traffic, as a server logs them.
 
 #![allow(dead_code)]
 
-use std::collections::BTreeMap;
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap};
 use std::io::{self, Write};
 
 use dupcost::logs::timestamp::civil_from_days;
@@ -235,6 +237,17 @@ const MONTHS: [&str; 12] = [
     "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
 ];
 
+/// A retry waiting for its time: ordered by time, then by when it was scheduled.
+#[derive(PartialEq, Eq, PartialOrd, Ord)]
+struct Pending {
+    ts: i64,
+    seq: u64,
+    ep: usize,
+    path: Vec<u8>,
+    key: Option<[u8; 32]>,
+    attempt: u32,
+}
+
 /// One row to write.
 struct Row<'a> {
     ts: i64,
@@ -276,6 +289,8 @@ pub fn generate<W: Write>(cfg: &Config, out: W) -> io::Result<Truth> {
     let total_weight: u32 = ENDPOINTS.iter().map(|e| e.weight).sum();
     let mut path = Vec::with_capacity(128);
     let mut key = [0u8; 32];
+    let mut pending: BinaryHeap<Reverse<Pending>> = BinaryHeap::new();
+    let mut seq = 0u64;
     while g.truth.rows < cfg.rows {
         clock += g.rng.below(step as u64 * 2) as i64;
         if g.rng.chance(cfg.get_share) {
@@ -306,10 +321,12 @@ pub fn generate<W: Write>(cfg: &Config, out: W) -> io::Result<Truth> {
             g.write(&row, false)?;
             continue;
         }
+        // Retries that are due are written first, so the log is in time order.
+        g.due(&mut pending, clock)?;
         let mut pick = g.rng.below(u64::from(total_weight)) as u32;
         let ep = ENDPOINTS
             .iter()
-            .find(|e| {
+            .position(|e| {
                 if pick < e.weight {
                     true
                 } else {
@@ -317,100 +334,29 @@ pub fn generate<W: Write>(cfg: &Config, out: W) -> io::Result<Truth> {
                     false
                 }
             })
-            .unwrap_or(&ENDPOINTS[0]);
-        g.path(ep.shape, &mut path);
+            .unwrap_or(0);
+        g.path(ENDPOINTS[ep].shape, &mut path);
         let keyed = cfg.format != Format::Alb && g.rng.chance(cfg.key_share);
         if keyed {
             for b in key.iter_mut() {
                 *b = HEX[g.rng.below(16) as usize];
             }
         }
-        let t = (cfg.timeout_rate * ep.timeout_scale).min(1.0);
-        let mut ts = clock;
-        let mut attempts = 0;
-        for attempt in 0..=cfg.retries {
-            attempts += 1;
-            let timed_out = g.rng.chance(t);
-            let row = if timed_out {
-                let succeeded = g.rng.chance(cfg.succeeded_share);
-                let status = match g.rng.below(10) {
-                    0 => 408,
-                    1..=4 => 499,
-                    _ => 504,
-                };
-                let upstream = match (succeeded, g.rng.below(4)) {
-                    (true, 0) => Upstream::Two(502, 200),
-                    (true, _) => Upstream::Status(if ep.method == "POST" { 201 } else { 200 }),
-                    (false, 0) => Upstream::Two(504, 502),
-                    (false, 1) => Upstream::None,
-                    (false, _) => Upstream::Status(503),
-                };
-                Row {
-                    ts,
-                    method: ep.method,
-                    path: &path,
-                    status,
-                    upstream,
-                    duration_us: 30_000_000 + g.rng.below(30_000_000),
-                    key: keyed.then_some(&key[..]),
-                    bytes: 0,
-                }
-            } else {
-                let status = match g.rng.below(100) {
-                    0 => 500,
-                    1 => 409,
-                    2 => 422,
-                    _ => 200,
-                };
-                Row {
-                    ts,
-                    method: ep.method,
-                    path: &path,
-                    status,
-                    upstream: Upstream::Status(status),
-                    duration_us: 5_000 + g.rng.below(2_000_000),
-                    key: keyed.then_some(&key[..]),
-                    bytes: g.rng.below(5_000),
-                }
-            };
-            g.write(&row, true)?;
-            let (status, succeeded) = (
-                row.status,
-                timed_out
-                    && matches!(
-                        row.upstream,
-                        Upstream::Status(200..=299) | Upstream::Two(_, 200..=299)
-                    ),
-            );
-            let shown_ts = g.shown(row.ts);
-            let day = g
-                .truth
-                .per_day
-                .entry(shown_ts.div_euclid(86_400_000_000))
-                .or_default();
-            day.0 += 1;
-            let is_to = [408, 499, 504].contains(&status);
-            day.1 += u64::from(is_to);
-            day.2 += u64::from(succeeded);
-            g.truth.mutating_attempts += 1;
-            g.truth.timed_out += u64::from(is_to);
-            g.truth.timed_out_succeeded += u64::from(succeeded);
-            if !keyed {
-                g.truth.intents += 1;
-            }
-            if !timed_out || attempt == cfg.retries {
-                break;
-            }
-            // The client retries a few seconds after giving up.
-            ts += 30_000_000 + 1_000_000 + g.rng.below(10_000_000) as i64;
-        }
-        if keyed {
-            g.truth.intents += 1;
-            g.truth.keyed_intents += 1;
-            g.truth.keyed_attempts += attempts;
-            g.truth.max_attempts = g.truth.max_attempts.max(attempts as u32);
+        let key = keyed.then_some(key);
+        if let Some(next) = g.attempt(clock, ep, &path, key.as_ref(), 0)? {
+            // Only a timed-out intent costs an allocation: its path waits for the retry.
+            seq += 1;
+            pending.push(Reverse(Pending {
+                ts: next,
+                seq,
+                ep,
+                path: path.clone(),
+                key,
+                attempt: 1,
+            }));
         }
     }
+    g.due(&mut pending, i64::MAX)?;
     g.out.flush()?;
     Ok(g.truth)
 }
@@ -425,6 +371,115 @@ struct Gen<'a, W: Write> {
 }
 
 impl<W: Write> Gen<'_, W> {
+    /// Writes the retries due by `clock`, in time order, scheduling their own retries.
+    fn due(&mut self, pending: &mut BinaryHeap<Reverse<Pending>>, clock: i64) -> io::Result<()> {
+        while pending.peek().is_some_and(|Reverse(p)| p.ts <= clock) {
+            let Some(Reverse(p)) = pending.pop() else {
+                break;
+            };
+            if let Some(next) = self.attempt(p.ts, p.ep, &p.path, p.key.as_ref(), p.attempt)? {
+                pending.push(Reverse(Pending {
+                    ts: next,
+                    attempt: p.attempt + 1,
+                    ..p
+                }));
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes attempt number `attempt` (0 for the first) of an intent at `ts`, and counts it.
+    /// Returns when the client retries, if it does.
+    fn attempt(
+        &mut self,
+        ts: i64,
+        ep: usize,
+        path: &[u8],
+        key: Option<&[u8; 32]>,
+        attempt: u32,
+    ) -> io::Result<Option<i64>> {
+        let cfg = self.cfg;
+        let ep = &ENDPOINTS[ep];
+        let t = (cfg.timeout_rate * ep.timeout_scale).min(1.0);
+        let timed_out = self.rng.chance(t);
+        let row = if timed_out {
+            let succeeded = self.rng.chance(cfg.succeeded_share);
+            let status = match self.rng.below(10) {
+                0 => 408,
+                1..=4 => 499,
+                _ => 504,
+            };
+            let upstream = match (succeeded, self.rng.below(4)) {
+                (true, 0) => Upstream::Two(502, 200),
+                (true, _) => Upstream::Status(if ep.method == "POST" { 201 } else { 200 }),
+                (false, 0) => Upstream::Two(504, 502),
+                (false, 1) => Upstream::None,
+                (false, _) => Upstream::Status(503),
+            };
+            Row {
+                ts,
+                method: ep.method,
+                path,
+                status,
+                upstream,
+                duration_us: 30_000_000 + self.rng.below(30_000_000),
+                key: key.map(|k| &k[..]),
+                bytes: 0,
+            }
+        } else {
+            let status = match self.rng.below(100) {
+                0 => 500,
+                1 => 409,
+                2 => 422,
+                _ => 200,
+            };
+            Row {
+                ts,
+                method: ep.method,
+                path,
+                status,
+                upstream: Upstream::Status(status),
+                duration_us: 5_000 + self.rng.below(2_000_000),
+                key: key.map(|k| &k[..]),
+                bytes: self.rng.below(5_000),
+            }
+        };
+        self.write(&row, true)?;
+        let succeeded = timed_out
+            && matches!(
+                row.upstream,
+                Upstream::Status(200..=299) | Upstream::Two(_, 200..=299)
+            );
+        let is_to = [408, 499, 504].contains(&row.status);
+        let shown_ts = self.shown(row.ts);
+        let day = self
+            .truth
+            .per_day
+            .entry(shown_ts.div_euclid(86_400_000_000))
+            .or_default();
+        day.0 += 1;
+        day.1 += u64::from(is_to);
+        day.2 += u64::from(succeeded);
+        let truth = &mut self.truth;
+        truth.mutating_attempts += 1;
+        truth.timed_out += u64::from(is_to);
+        truth.timed_out_succeeded += u64::from(succeeded);
+        if key.is_none() {
+            truth.intents += 1;
+        }
+        if timed_out && attempt < cfg.retries {
+            // The client retries a few seconds after giving up.
+            return Ok(Some(ts + 31_000_000 + self.rng.below(10_000_000) as i64));
+        }
+        if key.is_some() {
+            truth.intents += 1;
+            truth.keyed_intents += 1;
+            truth.keyed_attempts += u64::from(attempt) + 1;
+            truth.max_attempts = truth.max_attempts.max(attempt + 1);
+        }
+        Ok(None)
+    }
+
     fn delimiter(&self) -> u8 {
         match self.cfg.format {
             Format::Tsv => b'\t',

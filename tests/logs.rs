@@ -742,3 +742,42 @@ fn distinct_routes_are_capped() {
     assert_eq!(other.counts.mutating, extra as u64);
     assert_eq!(other.intents, extra as u64);
 }
+
+#[test]
+fn odd_delimiters_and_timestamp_formats() {
+    let dir = tempfile::tempdir().unwrap();
+    // Semicolons and pipes are sniffed; a custom strftime format and epoch milliseconds.
+    let semi = write(dir.path(), "s.csv", b"ts;method;status;upstream_status\n01.11.2026 00:00:00;POST;504;200\n02.11.2026 00:00:00;POST;200;200\n");
+    let opts = LogOptions {
+        timestamp_format: Some("%d.%m.%Y %H:%M:%S".into()),
+        ..LogOptions::default()
+    };
+    let a = analyze(&semi, &opts).unwrap();
+    assert_eq!((a.files[0].delimiter, a.tally.counts.timed_out), (b';', 1));
+    assert_eq!(a.days_covered(), Some(1.0));
+    let pipe = write(
+        dir.path(),
+        "p.csv",
+        b"msec|verb|code|origin_status\n1793491200000|PUT|499|201\n1793577600000|PUT|200|200\n",
+    );
+    let opts = LogOptions {
+        columns: vec![
+            (logs::Role::Method, "verb".into()),
+            (logs::Role::Status, "code".into()),
+        ],
+        ..LogOptions::default()
+    };
+    let a = analyze(&pipe, &opts).unwrap();
+    assert_eq!(
+        (a.files[0].delimiter, a.tally.counts.timed_out_succeeded),
+        (b'|', 1)
+    );
+    assert_eq!(a.days_covered(), Some(1.0));
+    // Any one-character delimiter can be given.
+    let q = write(dir.path(), "q.csv", b"method'status\nPOST'504\n");
+    let opts = LogOptions {
+        delimiter: Some(b'\''),
+        ..LogOptions::default()
+    };
+    assert_eq!(analyze(&q, &opts).unwrap().tally.counts.timed_out, 1);
+}

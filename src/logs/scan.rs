@@ -123,7 +123,7 @@ pub fn scan<R: Read>(
         let (fields, line_end, simple) = if fast {
             split_line(avail, delimiter, &mut s.ends)
         } else {
-            (0, memchr::memchr(b'\n', avail), true)
+            (0, None, false)
         };
         if !simple {
             s.slow_record()?;

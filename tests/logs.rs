@@ -781,3 +781,18 @@ fn odd_delimiters_and_timestamp_formats() {
     };
     assert_eq!(analyze(&q, &opts).unwrap().tally.counts.timed_out, 1);
 }
+
+#[test]
+fn a_request_id_as_key_is_flagged_when_nothing_retries() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(dir.path(), "r.csv", b"timestamp,method,status,upstream_status,request_id\n2026-11-01T00:00:00Z,POST,504,200,a\n2026-11-01T00:00:40Z,POST,200,200,b\n2026-11-02T00:00:00Z,POST,200,200,c\n");
+    let d = derived(&analyze(&p, &LogOptions::default()).unwrap());
+    assert_eq!(d.scenario.retries, 0);
+    assert!(
+        d.measured[3]
+            .evidence
+            .contains("request id, new on every attempt: give --retries"),
+        "{}",
+        d.measured[3].evidence
+    );
+}

@@ -266,7 +266,11 @@ impl LogAnalysis {
                     value: f64::from(r),
                     measured: Some(f64::from(r)),
                     from_flag: false,
-                    evidence: format!("retries {r} = {}", retries_text(o, t.keyed.intents)),
+                    evidence: format!(
+                        "retries {r} = {}{}",
+                        retries_text(o, t.keyed.intents),
+                        self.key_caveat(o)
+                    ),
                 }
             }
             (None, None) => Measured {
@@ -375,6 +379,27 @@ impl LogAnalysis {
             },
             retries_observed,
             per_endpoint: endpoints,
+        }
+    }
+}
+
+impl LogAnalysis {
+    /// A warning when the observed retries may say more about the key column than about the
+    /// clients: a per-request id (`request_id`) is new on every attempt, so no retry shows.
+    fn key_caveat(&self, o: RetriesObserved) -> String {
+        let per_request = self.files.iter().any(|f| {
+            f.columns
+                .header_of(super::Role::IdempotencyKey)
+                .is_some_and(|h| super::columns::normalize(h.as_bytes()).ends_with("requestid"))
+        });
+        if o.max == 0 && self.tally.counts.timed_out > 0 {
+            if per_request {
+                "; the key column is a request id, new on every attempt: give --retries".into()
+            } else {
+                "; no timed-out intent was retried with its key: if clients retry with a new key, give --retries".into()
+            }
+        } else {
+            String::new()
         }
     }
 }

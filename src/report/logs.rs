@@ -9,6 +9,7 @@ use std::fmt::Write;
 use anstyle::Style as Ansi;
 use serde::Serialize;
 
+use crate::logs::derive::count;
 use crate::logs::{Derived, FileInfo, Observed, Role};
 use crate::model::Estimate;
 use crate::units::Rate;
@@ -188,10 +189,6 @@ fn grid(headers: &[&str], rows: &[Vec<String>]) -> String {
         line(row);
     }
     out
-}
-
-fn count(n: u64) -> String {
-    human::group_thousands(&n.to_string())
 }
 
 fn share(part: u64, whole: u64) -> String {

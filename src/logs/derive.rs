@@ -1,4 +1,4 @@
-//! From a finished [`Tally`] to the model's inputs, each with the rows behind it (MODEL.md,
+//! From a finished [`Tally`](super::Tally) to the model's inputs, each with the rows behind it (MODEL.md,
 //! "From access logs").
 //!
 //! * requests_per_day = intents / days covered (the span between the first and last

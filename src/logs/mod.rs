@@ -6,7 +6,7 @@
 //! bytes ([`reader`]: file or stdin, gzip, delimiter, header)
 //! -> records ([`scan`]: `csv_core`, no allocation per row)
 //! -> [`Tally`] (mergeable: per-day, per-endpoint and per-intent state only)
-//! -> [`Derived`] inputs with their evidence ([`derive`])
+//! -> [`Derived`] inputs with their evidence ([`mod@derive`])
 //! -> [`crate::model::Estimate`] -> report.
 //!
 //! Entry points: [`analyze`] reads the logs into a [`LogAnalysis`];

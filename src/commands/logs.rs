@@ -1,26 +1,22 @@
 //! `dupcost logs FILE...`: the inputs measured from access logs, then the estimate.
 
-use crate::cli::{Format, LogArgs};
+use std::path::PathBuf;
+
+use crate::cli::{Format, LogArgs, LogReadArgs, ScenarioArgs};
 use crate::error::{Error, Result};
 use crate::inputs::{self, Input};
-use crate::logs::{self, LogAnalysis, Overrides, Source};
+use crate::logs::{self, Derived, LogAnalysis, Overrides, Source};
 use crate::model::Estimate;
 use crate::report::{self, Style};
 
 /// Reads the logs, derives the scenario, and renders the report.
 pub fn run(args: &LogArgs, color: bool) -> Result<Vec<u8>> {
-    let base = args.scenario.resolve().map_err(Error::Usage)?;
-    let sources: Vec<Source> = args.files.iter().cloned().map(Source::from).collect();
-    let analysis = logs::analyze(&sources, &args.read.options()).map_err(usage)?;
-    warn_bad_rows(&analysis);
-    let derived = analysis
-        .derive(&base, &overrides(&args.scenario.patch()))
-        .map_err(usage)?;
-    derived
-        .scenario
-        .validate()
-        .map_err(|e| Error::Usage(inputs::describe_input_error(&e)))?;
+    let (analysis, derived) = measure(&args.files, &args.read, &args.scenario)?;
     let estimate = Estimate::new(derived.scenario);
+    if let Some(path) = &args.plot {
+        let charts = report::svg::per_day_chart(&derived.observed.per_day);
+        super::estimate::write_plot(path, &charts)?;
+    }
     let style = Style {
         currency: args.output.currency.clone(),
         color,
@@ -30,6 +26,27 @@ pub fn run(args: &LogArgs, color: bool) -> Result<Vec<u8>> {
         Format::Json => report::logs::json(&estimate, &derived.observed),
         Format::Csv => report::logs::csv(&estimate, &derived.observed),
     })
+}
+
+/// Reads `files` and derives the scenario: the log's figures where the flags give none.
+/// Shared by `dupcost logs` and `dupcost tui --from-logs`.
+pub fn measure(
+    files: &[PathBuf],
+    read: &LogReadArgs,
+    scenario: &ScenarioArgs,
+) -> Result<(LogAnalysis, Derived)> {
+    let base = scenario.resolve().map_err(Error::Usage)?;
+    let sources: Vec<Source> = files.iter().cloned().map(Source::from).collect();
+    let analysis = logs::analyze(&sources, &read.options()).map_err(usage)?;
+    warn_bad_rows(&analysis);
+    let derived = analysis
+        .derive(&base, &overrides(&scenario.patch()))
+        .map_err(usage)?;
+    derived
+        .scenario
+        .validate()
+        .map_err(|e| Error::Usage(inputs::describe_input_error(&e)))?;
+    Ok((analysis, derived))
 }
 
 /// The derived inputs given by flag (or environment): they win over the log.

@@ -49,6 +49,16 @@ fn finite(text: &str) -> Option<f64> {
 /// Removes `_` digit separators and `,` thousands separators, checking the grouping of the
 /// latter (`1,250` yes, `1,25` no: that is a decimal comma we refuse to guess at).
 fn strip_separators(text: &str) -> Option<String> {
+    // `_` only between two digits (`1_250`), as in Rust literals: `__-0` is not a number.
+    let bytes = text.as_bytes();
+    let digit_at = |i: Option<usize>| i.and_then(|i| bytes.get(i)).is_some_and(u8::is_ascii_digit);
+    let misplaced = bytes
+        .iter()
+        .enumerate()
+        .any(|(i, &b)| b == b'_' && !(digit_at(i.checked_sub(1)) && digit_at(Some(i + 1))));
+    if misplaced {
+        return None;
+    }
     let text = text.replace('_', "");
     if !text.contains(',') {
         return Some(text);
@@ -71,6 +81,9 @@ impl FromStr for Rate {
 
     fn from_str(s: &str) -> Result<Self, String> {
         let text = s.trim();
+        if text.starts_with('-') {
+            return Err(format!("'{s}' is negative: a rate is between 0 and 1"));
+        }
         let value = if let Some(pct_text) = text.strip_suffix('%') {
             let pct = finite(pct_text.trim())
                 .ok_or_else(|| format!("'{s}' is not a rate: use {RATE_FORMS}"))?;
@@ -317,7 +330,7 @@ mod tests {
         let err = "2".parse::<Rate>().unwrap_err();
         assert!(err.contains("did you mean 2%?"), "{err}");
         for bad in [
-            "", "abc", "-0.1", "NaN", "inf", "101%", "-1%", "0.2%%", "1e400",
+            "", "-0", "-0%", "abc", "-0.1", "NaN", "inf", "101%", "-1%", "0.2%%", "1e400",
         ] {
             assert!(bad.parse::<Rate>().is_err(), "{bad}");
         }
@@ -385,7 +398,9 @@ mod tests {
         ] {
             assert_eq!(text.parse::<Count>().unwrap().0, v, "{text}");
         }
-        for bad in ["", "-1", "k", "abc", "NaN", "inf", "1e400", "2,00"] {
+        for bad in [
+            "", "-1", "k", "abc", "NaN", "inf", "1e400", "2,00", "__-0", "-0",
+        ] {
             assert!(bad.parse::<Count>().is_err(), "{bad}");
         }
     }

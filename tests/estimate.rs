@@ -324,6 +324,10 @@ fn bad_flag_values_name_the_flag() {
         (&["--key-size", "0.5"], "--key-size"),
         (&["--days-per-month", "0"], "--days-per-month"),
         (&["--days-per-month", "inf"], "--days-per-month"),
+        (
+            &["--requests-per-day", "1e300", "--days-per-month", "1e300"],
+            "too large",
+        ),
         (&["--format", "xml"], "--format"),
         (&["--sweep", "retries"], "--sweep"),
         (&["--sweep", "bogus=1..2"], "--sweep"),

@@ -173,6 +173,37 @@ impl Estimate {
         }
     }
 
+    /// The first output that is not a finite number, by its JSON path, if any.
+    pub fn non_finite_output(&self) -> Option<&'static str> {
+        let outputs = [
+            ("duplicates.per_month", self.duplicates.per_month),
+            (
+                "duplicates.rule_of_thumb_per_day",
+                self.duplicates.rule_of_thumb_per_day,
+            ),
+            ("refund_cost.per_month", self.refund_cost.per_month),
+            ("refund_cost.per_year", self.refund_cost.per_year),
+            (
+                "unanswered.zero_retries_per_month",
+                self.unanswered.zero_retries_per_month,
+            ),
+            (
+                "unanswered.charged_zero_retries_per_month",
+                self.unanswered.charged_zero_retries_per_month,
+            ),
+            ("extra_attempts_per_day", self.extra_attempts_per_day),
+            ("key_store.bytes", self.key_store.bytes),
+            (
+                "rule_of_thumb.refund_per_month",
+                self.rule_of_thumb_refund_per_month(),
+            ),
+        ];
+        outputs
+            .into_iter()
+            .find(|(_, v)| !v.is_finite())
+            .map(|(name, _)| name)
+    }
+
     /// The rule of thumb a month (`N*t*s*M`), shown beside the exact monthly figure.
     pub fn rule_of_thumb_per_month(&self) -> f64 {
         self.duplicates.rule_of_thumb_per_day * self.inputs.days_per_month

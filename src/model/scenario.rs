@@ -100,6 +100,12 @@ impl Scenario {
                 self.days_per_month,
             ));
         }
+        // Each input can be finite and their products not (1e300 requests x 1e300 days): refuse
+        // rather than print inf or NaN.
+        let estimate = super::Estimate::new(*self);
+        if let Some(name) = estimate.non_finite_output() {
+            return Err(err("scenario", "the inputs are too large to compute", name));
+        }
         Ok(())
     }
 }
@@ -154,6 +160,16 @@ mod tests {
             },
             Scenario {
                 days_per_month: 0.0,
+                ..Default::default()
+            },
+            Scenario {
+                requests_per_day: 1e300,
+                days_per_month: 1e300,
+                ..Default::default()
+            },
+            Scenario {
+                requests_per_day: 1e300,
+                key_size_bytes: u64::MAX,
                 ..Default::default()
             },
         ];

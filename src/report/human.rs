@@ -3,6 +3,9 @@
 
 use humansize::{DECIMAL, format_size};
 
+/// Numbers this large print in scientific form: twenty digits help nobody.
+const TOO_MANY_DIGITS: f64 = 1e15;
+
 /// Inserts `,` every three digits in the integer part of a plain decimal string.
 pub fn group_thousands(plain: &str) -> String {
     let (sign, rest) = match plain.strip_prefix('-') {
@@ -44,6 +47,10 @@ pub fn count(value: f64) -> String {
     let magnitude = value.abs().log10().floor() as i32;
     let scale = 10f64.powi(magnitude - 2);
     let rounded = (value / scale).round() * scale;
+    // Past a thousand trillion, digits stop being readable: 1.00e18.
+    if rounded.abs() >= TOO_MANY_DIGITS {
+        return format!("{value:.2e}");
+    }
     let magnitude = rounded.abs().log10().floor() as i32;
     let decimals = (2 - magnitude).max(0) as usize;
     group_thousands(&format!("{rounded:.decimals$}"))
@@ -52,6 +59,10 @@ pub fn count(value: f64) -> String {
 /// Money rounded to whole units with thousands separators: `$24,048`, `-$12`.
 pub fn money(value: f64, symbol: &str) -> String {
     let whole = value.round();
+    if whole.abs() >= TOO_MANY_DIGITS || !whole.is_finite() {
+        let sign = if whole < 0.0 { "-" } else { "" };
+        return format!("{sign}{symbol}{:.2e}", whole.abs());
+    }
     let sign = if whole < 0.0 { "-" } else { "" };
     format!(
         "{sign}{symbol}{}",
@@ -61,8 +72,8 @@ pub fn money(value: f64, symbol: &str) -> String {
 
 /// An input as given, not rounded to 3 figures: `20,000`, `30`, `30.44`, `1,234.5678`.
 pub fn number(value: f64) -> String {
-    if !value.is_finite() {
-        return value.to_string();
+    if !value.is_finite() || value.abs() >= TOO_MANY_DIGITS {
+        return count(value);
     }
     let text = format!("{value:.4}");
     let text = text.trim_end_matches('0').trim_end_matches('.');
@@ -73,6 +84,10 @@ pub fn number(value: f64) -> String {
 pub fn size(bytes: f64) -> String {
     if !bytes.is_finite() || bytes < 0.0 {
         return bytes.to_string();
+    }
+    // humansize takes a u64 (up to 18 EB); say larger sizes as they are rather than cap them.
+    if bytes >= 1e18 {
+        return format!("{bytes:.2e} B");
     }
     format_size(bytes.round() as u64, DECIMAL)
 }
@@ -119,6 +134,8 @@ mod tests {
             (0.0, "0"),
             (-601.2, "-601"),
             (40.08, "40.1"),
+            (999_999_999_999_999.0, "1.00e15"),
+            (1e300, "1.00e300"),
         ];
         for (value, text) in cases {
             assert_eq!(count(value), text, "{value}");
@@ -132,6 +149,7 @@ mod tests {
         assert_eq!(money(0.4, "€"), "€0");
         assert_eq!(money(-1200.0, "$"), "-$1,200");
         assert_eq!(money(1_000_000.0, "$"), "$1,000,000");
+        assert_eq!(money(1.2e303, "$"), "$1.20e303");
         assert_eq!(money_delta(24.0, "$"), "+$24");
         assert_eq!(money_delta(-0.2, "$"), "±$0");
     }
@@ -149,6 +167,7 @@ mod tests {
         assert_eq!(size(20_000_000.0), "20 MB");
         assert_eq!(size(1000.0), "1 kB");
         assert_eq!(size(512.0), "512 B");
+        assert_eq!(size(1e300), "1.00e300 B");
     }
 
     #[test]

@@ -149,10 +149,20 @@ pub fn logs(bytes: &[u8]) {
 
     let t = &analysis.tally;
     assert!(t.rows > 0, "a successful read has rows");
-    assert!(t.bad_rows <= t.rows, "bad_rows {} > rows {}", t.bad_rows, t.rows);
+    assert!(
+        t.bad_rows <= t.rows,
+        "bad_rows {} > rows {}",
+        t.bad_rows,
+        t.rows
+    );
     assert!(t.bad_rows < t.rows, "every row bad yet no error");
     let c = t.counts;
-    assert!(c.mutating <= t.rows, "mutating {} > rows {}", c.mutating, t.rows);
+    assert!(
+        c.mutating <= t.rows,
+        "mutating {} > rows {}",
+        c.mutating,
+        t.rows
+    );
     assert!(c.timed_out <= c.mutating, "{c:?}");
     assert!(c.timed_out_succeeded <= c.timed_out, "{c:?}");
     assert!(t.intents() <= c.mutating, "intents {} > {c:?}", t.intents());
@@ -187,7 +197,10 @@ pub fn logs(bytes: &[u8]) {
         }
         if let Some(r) = &o.retries_observed {
             // Retries per keyed intent: attempts - 1.
-            assert!(r.mean.is_finite() && r.mean >= 0.0 && r.mean <= f64::from(r.max), "{o:?}");
+            assert!(
+                r.mean.is_finite() && r.mean >= 0.0 && r.mean <= f64::from(r.max),
+                "{o:?}"
+            );
         }
         for e in &o.per_endpoint {
             assert!(e.timed_out <= e.mutating, "{e:?}");

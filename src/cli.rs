@@ -130,6 +130,10 @@ pub struct LogArgs {
 
     #[command(flatten)]
     pub output: OutputArgs,
+
+    /// Also write an SVG chart of mutating requests, timeouts and timed-out-but-succeeded per day
+    #[arg(long, value_name = "FILE.svg", help_heading = "Output")]
+    pub plot: Option<PathBuf>,
 }
 
 /// How logs are read and which rows count. Shared with the TUI's `--from-logs`.
@@ -265,6 +269,14 @@ s saves the scenario, ? shows every key, q quits.";
 pub struct TuiArgs {
     #[command(flatten)]
     pub scenario: ScenarioArgs,
+
+    /// Start from the inputs measured in these access logs (as `dupcost logs` reads them);
+    /// scenario flags still override them
+    #[arg(long, value_name = "FILE", num_args = 1.., help_heading = "Explorer")]
+    pub from_logs: Vec<PathBuf>,
+
+    #[command(flatten)]
+    pub read: LogReadArgs,
 
     /// Currency symbol shown before money
     #[arg(

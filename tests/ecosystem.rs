@@ -135,6 +135,41 @@ fn sweep_plot_writes_an_svg_with_the_series() {
 }
 
 #[test]
+fn logs_plot_writes_the_per_day_chart() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("days.svg");
+    let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/samples/access-log.csv");
+    let out = dupcost()
+        .args(["logs", sample, "--format", "json", "--plot"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let days = v["observed"]["per_day"].as_array().unwrap();
+    let svg = std::fs::read_to_string(&path).unwrap();
+    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+    for needle in [
+        "Mutating requests a day",
+        "Timeouts a day",
+        "timed out",
+        "upstream 2xx",
+        "day (UTC)",
+        "requests a day",
+    ] {
+        assert!(svg.contains(needle), "{needle} missing");
+    }
+    let first = days[0]["date"].as_str().unwrap();
+    assert!(svg.contains(first), "the x axis names the days");
+    // One point a day on each of the three series.
+    assert_eq!(svg.matches("<circle").count(), 3 * days.len());
+}
+
+#[test]
 fn plot_errors() {
     assert!(usage_error(&["estimate", "--plot", "x.svg"]).contains("--sweep"));
     let line = usage_error(&[

@@ -37,3 +37,17 @@ fn sweep() {
 fn scenario_file() {
     replay("scenario_file", checks::scenario_file);
 }
+
+/// The log reader's inputs are bytes (gzip, non-UTF-8), replayed as they are.
+#[test]
+fn logs() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz_regressions/logs");
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return;
+    };
+    for entry in entries {
+        let path = entry.unwrap().path();
+        eprintln!("replaying {}", path.display());
+        checks::logs(&std::fs::read(&path).unwrap());
+    }
+}

@@ -27,8 +27,10 @@ impl Tmux {
     }
 
     fn start(script: &Path, width: u16, height: u16) -> Tmux {
+        static SESSIONS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = SESSIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let tmux = Tmux {
-            socket: format!("dupcost-test-{}", std::process::id()),
+            socket: format!("dupcost-test-{}-{n}", std::process::id()),
         };
         let command = format!("sh {}", script.display());
         let (w, h) = (width.to_string(), height.to_string());
@@ -215,6 +217,54 @@ fn runs_in_a_real_terminal_and_restores_it() {
         "typed text echoes:\n{screen}"
     );
     assert!(screen.contains("got:typed-after-quit"), "{screen}");
+}
+
+/// `--from-logs` starts on the inputs `dupcost logs` measures from the same file.
+#[test]
+fn starts_from_logs() {
+    if !Tmux::available() {
+        assert!(std::env::var_os("CI").is_none(), "tmux is required in CI");
+        return;
+    }
+    let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/samples/access-log.csv");
+    let measured = Command::new(env!("CARGO_BIN_EXE_dupcost"))
+        .args(["logs", sample, "--format", "json"])
+        .output()
+        .unwrap();
+    let measured: serde_json::Value = serde_json::from_slice(&measured.stdout).unwrap();
+    let refunds = measured["refund_cost"]["per_month"].as_f64().unwrap();
+    let shown = dupcost::report::human::money(refunds, "$");
+
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("session.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "'{}' tui --from-logs '{sample}'\nsleep 600\n",
+            env!("CARGO_BIN_EXE_dupcost")
+        ),
+    )
+    .unwrap();
+    let tmux = Tmux::start(&script, 120, 40);
+    let screen = tmux.wait_for("the measured figures", |s| s.contains(&shown));
+    let requests = measured["inputs"]["requests_per_day"].as_f64().unwrap();
+    let requests = dupcost::report::human::number(requests);
+    assert!(
+        screen.contains(&requests),
+        "{requests} requests a day from the log:\n{screen}"
+    );
+    tmux.keys(&["q"]);
+}
+
+#[test]
+fn from_logs_errors_fail_before_the_terminal_is_touched() {
+    let output = Command::new(env!("CARGO_BIN_EXE_dupcost"))
+        .args(["tui", "--from-logs", "/no/such/access.csv"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("/no/such/access.csv"), "{stderr}");
 }
 
 #[test]

@@ -293,6 +293,8 @@ pub fn generate<W: Write>(cfg: &Config, out: W) -> io::Result<Truth> {
     let mut seq = 0u64;
     while g.truth.rows < cfg.rows {
         clock += g.rng.below(step as u64 * 2) as i64;
+        // Retries that are due are written first, so the log is in time order.
+        g.due(&mut pending, clock)?;
         if g.rng.chance(cfg.get_share) {
             let shape = GETS[g.rng.below(GETS.len() as u64) as usize];
             g.path(shape, &mut path);
@@ -321,8 +323,6 @@ pub fn generate<W: Write>(cfg: &Config, out: W) -> io::Result<Truth> {
             g.write(&row, false)?;
             continue;
         }
-        // Retries that are due are written first, so the log is in time order.
-        g.due(&mut pending, clock)?;
         let mut pick = g.rng.below(u64::from(total_weight)) as u32;
         let ep = ENDPOINTS
             .iter()

@@ -87,3 +87,132 @@ pub fn scenario_file(text: &str) {
         }
     }
 }
+
+/// The log reader on arbitrary bytes as a whole file (header detection, delimiter sniffing,
+/// gzip, timestamps, statuses, durations), through the real reading path: the bytes are
+/// written to a file under /dev/shm (or the temp dir) and read by `dupcost::logs::analyze`,
+/// whole and in pieces. Never a panic; on success every observed figure is consistent and
+/// finite, and reading in pieces counts the same attempts as reading whole.
+pub fn logs(bytes: &[u8]) {
+    use dupcost::logs::{LogOptions, Overrides, Source, analyze};
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    static SEQ: AtomicU64 = AtomicU64::new(0);
+    let dir = if std::path::Path::new("/dev/shm").is_dir() {
+        std::path::PathBuf::from("/dev/shm")
+    } else {
+        std::env::temp_dir()
+    };
+    let path = dir.join(format!(
+        "dupcost-fuzz-logs-{}-{}.log",
+        std::process::id(),
+        SEQ.fetch_add(1, Ordering::Relaxed)
+    ));
+    std::fs::write(&path, bytes).expect("the fuzz input can be written");
+    struct Remove<'a>(&'a std::path::Path);
+    impl Drop for Remove<'_> {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_file(self.0);
+        }
+    }
+    let _remove = Remove(&path);
+    let sources = [Source::Path(path.clone())];
+
+    let whole_opts = LogOptions {
+        threads: 1,
+        ..LogOptions::default()
+    };
+    let whole = analyze(&sources, &whole_opts);
+    // The same bytes cut into pieces read by two threads.
+    let split_opts = LogOptions {
+        threads: 2,
+        split_bytes: 1,
+        ..LogOptions::default()
+    };
+    let split = analyze(&sources, &split_opts);
+    let analysis = match (whole, split) {
+        (Ok(w), Ok(s)) => {
+            let (a, b) = (&w.tally, &s.tally);
+            assert_eq!(a.rows, b.rows, "rows whole vs split");
+            assert_eq!(a.bad_rows, b.bad_rows, "bad rows whole vs split");
+            assert_eq!(a.counts, b.counts, "counts whole vs split");
+            assert_eq!(a.per_day, b.per_day, "per day whole vs split");
+            w
+        }
+        (Err(_), Err(_)) => return,
+        (w, s) => panic!(
+            "whole and split disagree: {:?} vs {:?}",
+            w.map(|a| a.tally.rows),
+            s.map(|a| a.tally.rows)
+        ),
+    };
+
+    let t = &analysis.tally;
+    assert!(t.rows > 0, "a successful read has rows");
+    assert!(
+        t.bad_rows <= t.rows,
+        "bad_rows {} > rows {}",
+        t.bad_rows,
+        t.rows
+    );
+    assert!(t.bad_rows < t.rows, "every row bad yet no error");
+    let c = t.counts;
+    assert!(
+        c.mutating <= t.rows,
+        "mutating {} > rows {}",
+        c.mutating,
+        t.rows
+    );
+    assert!(c.timed_out <= c.mutating, "{c:?}");
+    assert!(c.timed_out_succeeded <= c.timed_out, "{c:?}");
+    assert!(t.intents() <= c.mutating, "intents {} > {c:?}", t.intents());
+    if let (Some(first), Some(last)) = (t.first_ts, t.last_ts) {
+        assert!(first <= last, "first {first} > last {last}");
+    }
+    let days: u64 = t.per_day.values().map(|d| d.mutating).sum();
+    assert!(days <= c.mutating, "per-day {days} > {c:?}");
+
+    // Whatever the log cannot give comes from the overrides, so the observed figures exist.
+    let given = Overrides {
+        requests_per_day: Some(1000.0),
+        timeout_rate: Some(0.01),
+        succeeded_share: Some(0.5),
+        retries: Some(2),
+    };
+    for overrides in [Overrides::default(), given] {
+        let Ok(d) = analysis.derive(&Scenario::default(), &overrides) else {
+            continue;
+        };
+        d.scenario.validate().expect("a derived scenario is valid");
+        let o = &d.observed;
+        assert_eq!(o.rows, t.rows);
+        assert!(o.timed_out <= o.mutating_attempts, "{o:?}");
+        assert!(o.intents <= o.mutating_attempts, "{o:?}");
+        assert!(o.bad_rows <= o.rows, "{o:?}");
+        if let Some(s) = o.timed_out_succeeded {
+            assert!(s <= o.timed_out, "{o:?}");
+        }
+        if let Some(days) = o.days_covered {
+            assert!(days.is_finite() && days >= 0.0, "{o:?}");
+        }
+        if let Some(r) = &o.retries_observed {
+            // Retries per keyed intent: attempts - 1.
+            assert!(
+                r.mean.is_finite() && r.mean >= 0.0 && r.mean <= f64::from(r.max),
+                "{o:?}"
+            );
+        }
+        for e in &o.per_endpoint {
+            assert!(e.timed_out <= e.mutating, "{e:?}");
+            assert!(e.duplicates_per_month.is_finite() && e.duplicates_per_month >= 0.0);
+            assert!(e.refund_per_month.is_finite() && e.refund_per_month >= 0.0);
+        }
+        for m in &d.measured {
+            assert!(m.value.is_finite(), "{m:?}");
+        }
+        let e = Estimate::new(d.scenario);
+        for (name, value) in dupcost::report::fields(&e) {
+            assert!(value.is_finite(), "{name} = {value}");
+        }
+    }
+}

@@ -26,7 +26,7 @@ pub fn run(args: &EstimateArgs, color: bool) -> Result<Vec<u8>> {
             if let Some(path) = &args.plot {
                 let chart =
                     report::svg::sweep_chart(sweep.input, &estimates, args.plot_y, &style.currency);
-                write_plot(path, &chart)?;
+                write_plot(path, &[chart])?;
             }
             match args.output.format {
                 Format::Table => report::table::sweep(sweep.input, &estimates, &style),
@@ -39,7 +39,7 @@ pub fn run(args: &EstimateArgs, color: bool) -> Result<Vec<u8>> {
 }
 
 /// Writes an SVG chart to `path`.
-pub fn write_plot(path: &std::path::Path, chart: &report::svg::Chart) -> Result<()> {
-    let svg = report::svg::render(chart).map_err(Error::Failure)?;
+pub fn write_plot(path: &std::path::Path, charts: &[report::svg::Chart]) -> Result<()> {
+    let svg = report::svg::render(charts).map_err(Error::Failure)?;
     std::fs::write(path, svg).map_err(|e| Error::Usage(format!("--plot {}: {e}", path.display())))
 }

@@ -13,6 +13,10 @@ use crate::report::{self, Style};
 pub fn run(args: &LogArgs, color: bool) -> Result<Vec<u8>> {
     let (analysis, derived) = measure(&args.files, &args.read, &args.scenario)?;
     let estimate = Estimate::new(derived.scenario);
+    if let Some(path) = &args.plot {
+        let charts = report::svg::per_day_chart(&derived.observed.per_day);
+        super::estimate::write_plot(path, &charts)?;
+    }
     let style = Style {
         currency: args.output.currency.clone(),
         color,
@@ -24,9 +28,8 @@ pub fn run(args: &LogArgs, color: bool) -> Result<Vec<u8>> {
     })
 }
 
-/// The scenario measured from `files`, exactly as `dupcost logs` derives it (scenario flags,
-/// environment and file for what logs cannot give; flags win over measured inputs), with the
-/// analysis behind it. Bad rows are reported on stderr. For the TUI's `--from-logs`.
+/// Reads `files` and derives the scenario: the log's figures where the flags give none.
+/// Shared by `dupcost logs` and `dupcost tui --from-logs`.
 pub fn measure(
     files: &[PathBuf],
     read: &LogReadArgs,

@@ -7,7 +7,13 @@ use crate::tui::{self, App};
 
 /// Resolves the starting scenario and runs the explorer; prints nothing.
 pub fn run(args: &TuiArgs, color: bool) -> Result<Vec<u8>> {
-    let scenario = args.scenario.resolve().map_err(Error::Usage)?;
+    let scenario = if args.from_logs.is_empty() {
+        args.scenario.resolve().map_err(Error::Usage)?
+    } else {
+        super::logs::measure(&args.from_logs, &args.read, &args.scenario)?
+            .1
+            .scenario
+    };
     let style = Style {
         currency: args.currency.clone(),
         color,

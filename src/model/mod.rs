@@ -173,33 +173,57 @@ impl Estimate {
         }
     }
 
-    /// The first output that is not a finite number, by its JSON path, if any.
-    pub fn non_finite_output(&self) -> Option<&'static str> {
-        let outputs = [
-            ("duplicates.per_month", self.duplicates.per_month),
+    /// Every input and output of an estimate as `(dotted JSON path, value)`, in JSON order.
+    ///
+    /// The CSV columns; kept beside the serde structs by a test that compares the two.
+    pub fn fields(&self) -> [(&'static str, f64); 21] {
+        let (e, i) = (self, &self.inputs);
+        [
+            ("inputs.requests_per_day", i.requests_per_day),
+            ("inputs.timeout_rate", i.timeout_rate),
+            ("inputs.succeeded_share", i.succeeded_share),
+            ("inputs.order_value", i.order_value),
+            ("inputs.retries", f64::from(i.retries)),
+            ("inputs.ttl_seconds", i.ttl_seconds as f64),
+            ("inputs.key_size_bytes", i.key_size_bytes as f64),
+            ("inputs.days_per_month", i.days_per_month),
+            ("duplicates.per_day", e.duplicates.per_day),
+            ("duplicates.per_month", e.duplicates.per_month),
             (
                 "duplicates.rule_of_thumb_per_day",
-                self.duplicates.rule_of_thumb_per_day,
+                e.duplicates.rule_of_thumb_per_day,
             ),
-            ("refund_cost.per_month", self.refund_cost.per_month),
-            ("refund_cost.per_year", self.refund_cost.per_year),
+            ("refund_cost.per_month", e.refund_cost.per_month),
+            ("refund_cost.per_year", e.refund_cost.per_year),
+            (
+                "unanswered.zero_retries_per_day",
+                e.unanswered.zero_retries_per_day,
+            ),
             (
                 "unanswered.zero_retries_per_month",
-                self.unanswered.zero_retries_per_month,
+                e.unanswered.zero_retries_per_month,
             ),
             (
                 "unanswered.charged_zero_retries_per_month",
-                self.unanswered.charged_zero_retries_per_month,
+                e.unanswered.charged_zero_retries_per_month,
             ),
-            ("extra_attempts_per_day", self.extra_attempts_per_day),
-            ("key_store.bytes", self.key_store.bytes),
-            (
-                "rule_of_thumb.refund_per_month",
-                self.rule_of_thumb_refund_per_month(),
-            ),
-        ];
-        outputs
+            ("unanswered.per_day", e.unanswered.per_day),
+            ("unanswered.charged_per_day", e.unanswered.charged_per_day),
+            ("extra_attempts_per_day", e.extra_attempts_per_day),
+            ("key_store.live_keys", e.key_store.live_keys),
+            ("key_store.bytes", e.key_store.bytes),
+        ]
+    }
+
+    /// The first output that is not a finite number, by its JSON path, if any.
+    pub fn non_finite_output(&self) -> Option<&'static str> {
+        let rule_of_thumb = (
+            "rule_of_thumb.refund_per_month",
+            self.rule_of_thumb_refund_per_month(),
+        );
+        self.fields()
             .into_iter()
+            .chain([rule_of_thumb])
             .find(|(_, v)| !v.is_finite())
             .map(|(name, _)| name)
     }

@@ -27,46 +27,10 @@ impl Default for Style {
     }
 }
 
-/// Every input and output of an estimate as `(dotted JSON path, value)`, in JSON order.
-///
-/// The CSV columns; kept beside the serde structs by a test that compares the two.
+/// Every input and output of an estimate as `(dotted JSON path, value)`, in JSON order: the
+/// CSV columns. (The list lives with the model, which also uses it to refuse overflows.)
 pub fn fields(e: &Estimate) -> [(&'static str, f64); 21] {
-    let i = &e.inputs;
-    [
-        ("inputs.requests_per_day", i.requests_per_day),
-        ("inputs.timeout_rate", i.timeout_rate),
-        ("inputs.succeeded_share", i.succeeded_share),
-        ("inputs.order_value", i.order_value),
-        ("inputs.retries", f64::from(i.retries)),
-        ("inputs.ttl_seconds", i.ttl_seconds as f64),
-        ("inputs.key_size_bytes", i.key_size_bytes as f64),
-        ("inputs.days_per_month", i.days_per_month),
-        ("duplicates.per_day", e.duplicates.per_day),
-        ("duplicates.per_month", e.duplicates.per_month),
-        (
-            "duplicates.rule_of_thumb_per_day",
-            e.duplicates.rule_of_thumb_per_day,
-        ),
-        ("refund_cost.per_month", e.refund_cost.per_month),
-        ("refund_cost.per_year", e.refund_cost.per_year),
-        (
-            "unanswered.zero_retries_per_day",
-            e.unanswered.zero_retries_per_day,
-        ),
-        (
-            "unanswered.zero_retries_per_month",
-            e.unanswered.zero_retries_per_month,
-        ),
-        (
-            "unanswered.charged_zero_retries_per_month",
-            e.unanswered.charged_zero_retries_per_month,
-        ),
-        ("unanswered.per_day", e.unanswered.per_day),
-        ("unanswered.charged_per_day", e.unanswered.charged_per_day),
-        ("extra_attempts_per_day", e.extra_attempts_per_day),
-        ("key_store.live_keys", e.key_store.live_keys),
-        ("key_store.bytes", e.key_store.bytes),
-    ]
+    e.fields()
 }
 
 #[cfg(test)]

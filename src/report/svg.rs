@@ -4,6 +4,7 @@
 use plotters::prelude::*;
 
 use crate::inputs::Input;
+use crate::logs::derive::DayRow;
 use crate::model::Estimate;
 use crate::units::{Duration, Rate};
 
@@ -14,17 +15,19 @@ pub struct Series {
     pub points: Vec<(f64, f64)>,
 }
 
+/// Formats an axis value (`0.2%`, `2026-11-01`).
+pub type Format = Box<dyn Fn(f64) -> String>;
+
 /// A chart of one or more series against a shared x axis.
-#[derive(Debug, Clone)]
 pub struct Chart {
     pub title: String,
     pub x_label: String,
     pub y_label: String,
     pub series: Vec<Series>,
     /// Text for an x value (`0.2%`, `2026-11-01`); plain numbers when `None`.
-    pub x_format: Option<fn(f64) -> String>,
+    pub x_format: Option<Format>,
     /// Text for a y value; plain numbers when `None`.
-    pub y_format: Option<fn(f64) -> String>,
+    pub y_format: Option<Format>,
     /// A point to mark (the current choice), with its label.
     pub marker: Option<(f64, f64, String)>,
 }
@@ -39,10 +42,21 @@ const PALETTE: [RGBColor; 5] = [
     RGBColor(0xe7, 0x29, 0x8a),
 ];
 
-/// Renders the chart as an SVG document.
-pub fn render(chart: &Chart) -> Result<String, String> {
+/// Renders charts stacked top to bottom, sharing one SVG document.
+pub fn render(charts: &[Chart]) -> Result<String, String> {
     let mut svg = String::new();
-    draw(chart, &mut svg).map_err(|e| format!("drawing the chart: {e}"))?;
+    let height = HEIGHT * charts.len().max(1) as u32;
+    {
+        let root = SVGBackend::with_string(&mut svg, (WIDTH, height)).into_drawing_area();
+        root.fill(&WHITE).map_err(text)?;
+        for (chart, area) in charts
+            .iter()
+            .zip(root.split_evenly((charts.len().max(1), 1)))
+        {
+            draw(chart, &area).map_err(|e| format!("drawing the chart: {e}"))?;
+        }
+        root.present().map_err(text)?;
+    }
     Ok(svg)
 }
 
@@ -62,24 +76,28 @@ fn bounds(values: impl Iterator<Item = f64>) -> (f64, f64) {
     (lo, hi)
 }
 
-fn draw(chart: &Chart, svg: &mut String) -> Result<(), String> {
-    let root = SVGBackend::with_string(svg, (WIDTH, HEIGHT)).into_drawing_area();
-    root.fill(&WHITE).map_err(text)?;
+fn draw(
+    chart: &Chart,
+    root: &DrawingArea<SVGBackend, plotters::coord::Shift>,
+) -> Result<(), String> {
     let points = || chart.series.iter().flat_map(|s| s.points.iter());
     let (x_lo, x_hi) = bounds(points().map(|p| p.0));
     let (_, y_hi) = bounds(points().map(|p| p.1));
     // Money and counts start at zero: a chart that does not is misleading in a review.
-    let y_hi = if y_hi <= 0.0 { 1.0 } else { y_hi * 1.08 };
+    // Headroom for the legend, which sits above the lines in the upper left.
+    let headroom = if chart.series.len() > 1 { 1.3 } else { 1.08 };
+    let y_hi = if y_hi <= 0.0 { 1.0 } else { y_hi * headroom };
 
-    let mut ctx = ChartBuilder::on(&root)
+    let mut ctx = ChartBuilder::on(root)
         .caption(&chart.title, ("sans-serif", 24).into_font().color(&BLACK))
         .margin(16)
+        .margin_right(48)
         .x_label_area_size(48)
         .y_label_area_size(96)
         .build_cartesian_2d(x_lo..x_hi, 0.0..y_hi)
         .map_err(text)?;
-    let x_format = chart.x_format.unwrap_or(plain);
-    let y_format = chart.y_format.unwrap_or(plain);
+    let x_format = chart.x_format.as_deref().unwrap_or(&plain);
+    let y_format = chart.y_format.as_deref().unwrap_or(&plain);
     ctx.configure_mesh()
         .x_desc(chart.x_label.as_str())
         .y_desc(chart.y_label.as_str())
@@ -133,7 +151,6 @@ fn draw(chart: &Chart, svg: &mut String) -> Result<(), String> {
             .draw()
             .map_err(text)?;
     }
-    root.present().map_err(text)?;
     Ok(())
 }
 
@@ -226,14 +243,68 @@ pub fn sweep_chart(
         x_label: x_unit,
         y_label: unit,
         series,
-        x_format: Some(x_format),
-        y_format: Some(y_format),
+        x_format: Some(Box::new(x_format)),
+        y_format: Some(Box::new(y_format)),
         marker: None,
     }
 }
 
+/// The chart of `dupcost logs --plot`: mutating requests a day above, and below, on their own
+/// scale, the timeouts and the timeouts the server had in fact completed.
+pub fn per_day_chart(days: &[DayRow]) -> Vec<Chart> {
+    let dates: Vec<String> = days.iter().map(|d| d.date.clone()).collect();
+    let date_at = move |x: f64| {
+        let i = x.round();
+        if (x - i).abs() < 1e-6 && i >= 0.0 {
+            dates.get(i as usize).cloned().unwrap_or_default()
+        } else {
+            String::new()
+        }
+    };
+    let series = |name: &str, y: &dyn Fn(&DayRow) -> Option<u64>| Series {
+        name: name.to_string(),
+        points: days
+            .iter()
+            .enumerate()
+            .filter_map(|(i, d)| y(d).map(|v| (i as f64, v as f64)))
+            .collect(),
+    };
+    let mut below = vec![series("timed out", &|d| Some(d.timed_out))];
+    if days.iter().any(|d| d.timed_out_succeeded.is_some()) {
+        below.push(series(
+            "timed out, but the server completed it (upstream 2xx)",
+            &|d| d.timed_out_succeeded,
+        ));
+    }
+    vec![
+        Chart {
+            title: "Mutating requests a day".into(),
+            x_label: "day (UTC)".into(),
+            y_label: "requests a day".into(),
+            series: vec![series("mutating requests", &|d| Some(d.mutating))],
+            x_format: Some(Box::new(date_at.clone())),
+            y_format: None,
+            marker: None,
+        },
+        Chart {
+            title: "Timeouts a day".into(),
+            x_label: "day (UTC)".into(),
+            y_label: "requests a day".into(),
+            series: below,
+            x_format: Some(Box::new(date_at)),
+            y_format: None,
+            marker: None,
+        },
+    ]
+}
+
+/// Axis ticks: whole numbers as they are (`50`, `1,200`), others to 3 significant figures.
 fn plain(v: f64) -> String {
-    super::human::count(v)
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        super::human::group_thousands(&format!("{v:.0}"))
+    } else {
+        super::human::count(v)
+    }
 }
 
 #[cfg(test)]
@@ -260,7 +331,7 @@ mod tests {
             y_format: None,
             marker: Some((1.0, 599.4, "current".into())),
         };
-        let svg = render(&chart).unwrap();
+        let svg = render(&[chart]).unwrap();
         assert!(svg.starts_with("<svg"), "{}", &svg[..80]);
         for needle in [
             "Duplicate charges a month",
@@ -289,7 +360,7 @@ mod tests {
                 y_format: None,
                 marker: None,
             };
-            render(&chart).unwrap();
+            render(&[chart]).unwrap();
         }
     }
 }

@@ -4,12 +4,12 @@
 # reports dupcost's maximum resident set size. Prints the bytes streamed, the wall time, the
 # throughput and the peak RSS.
 #
-#   bash bench/memory.sh                 # 46M rows, ~5 GB
+#   bash bench/memory.sh                 # 47.3M rows, ~5 GB
 #   ROWS=1000000 bash bench/memory.sh    # a quick look
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-ROWS=${ROWS:-46000000}
+ROWS=${ROWS:-47300000}
 TARGET=${CARGO_TARGET_DIR:-target}
 OUT=bench/out
 mkdir -p "$OUT"

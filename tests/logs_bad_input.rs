@@ -347,3 +347,35 @@ fn closed_stdout_on_stdin_input_exits_quietly() {
     assert!(out.status.success(), "{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+/// A log's bytes in a message are escaped: a status holding an ANSI sequence cannot colour,
+/// move or clear the reader's terminal.
+#[test]
+fn control_characters_in_messages_are_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("esc.csv");
+    std::fs::write(
+        &path,
+        "time,method,path,status,upstream_status\n\
+         2026-11-01T00:00:00Z,POST,/a,5\x1b[31m04,200\n\
+         2026-11-01T01:00:00Z,POST,/a,504,200\n\
+         2026-11-01T02:00:00Z,POST,/a,200,200\n",
+    )
+    .unwrap();
+    let out = dupcost()
+        .arg("logs")
+        .arg(&path)
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains(r"unparseable status '5\u{1b}[31m04'"),
+        "{stderr}"
+    );
+    assert!(
+        !stderr.contains('\x1b'),
+        "no raw escape reaches the terminal: {stderr:?}"
+    );
+}

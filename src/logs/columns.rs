@@ -279,7 +279,13 @@ impl ColumnMap {
     ) -> Result<ColumnMap, LogError> {
         let headers: Vec<String> = header
             .iter()
-            .map(|h| String::from_utf8_lossy(h).trim().to_string())
+            .map(|h| {
+                String::from_utf8_lossy(h)
+                    .trim()
+                    .chars()
+                    .flat_map(super::scan::escape_control)
+                    .collect()
+            })
             .collect();
         let normalized: Vec<String> = header.iter().map(|h| normalize(h)).collect();
         let found = || headers.join(", ");

@@ -472,14 +472,22 @@ impl<'a> RowCtx<'a> {
     }
 }
 
-/// A field as shown in a message: lossy UTF-8, at most 40 characters.
+/// A field as shown in a message: lossy UTF-8, at most 40 characters, control characters
+/// escaped (`\u{1b}`) so a log cannot drive the reader's terminal.
 fn shown(b: &[u8]) -> String {
     let text = String::from_utf8_lossy(b);
-    let mut s: String = text.chars().take(40).collect();
+    let mut s: String = text.chars().take(40).flat_map(escape_control).collect();
     if text.chars().count() > 40 {
         s.push('…');
     }
     s
+}
+
+/// A character as printed in a message: itself, or escaped when it is a control character.
+pub fn escape_control(c: char) -> impl Iterator<Item = char> {
+    let escaped = c.is_control().then(|| c.escape_default());
+    let plain = (!c.is_control()).then_some(c);
+    escaped.into_iter().flatten().chain(plain)
 }
 
 #[inline]

@@ -171,6 +171,22 @@ fn extreme_scenarios_render_at_the_snapshot_sizes() {
     }
 }
 
+/// A pinned baseline whose refunds curve reaches far beyond the current one (0.4% against
+/// 2e-300) shares the chart's x axis with it, and every point is clamped into the axes.
+/// (A clean-clone CI run hung in `any_scenario_renders`: ratatui walked a line to a point mapped
+/// to u64::MAX. That random case was not recovered; this is the out-of-bounds case the clamping
+/// addresses.)
+#[test]
+fn baseline_chart_far_wider_than_the_current_curve() {
+    let mut app = app();
+    app.update(Action::TogglePin);
+    set(&mut app, Input::TimeoutRate, "1e-300");
+    for (width, height) in [(120, 40), (80, 24), (64, 22)] {
+        let shown = text(&screen(&app, width, height));
+        assert!(shown.contains("Verdict"), "{width}x{height}:\n{shown}");
+    }
+}
+
 /// Inputs each valid but whose figures overflow are refused in the editor, like any bad value.
 #[test]
 fn overflowing_scenarios_are_refused() {

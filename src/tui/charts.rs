@@ -174,7 +174,21 @@ fn refunds(app: &App, block: Block, area: Rect, buf: &mut Buffer, theme: Theme) 
     }
     let rate = app.scenario().timeout_rate;
     let refund = app.estimate().refund_cost.per_month;
-    let marker = [(rate, 0.0), (rate, refund)];
+    // The pinned baseline may reach further right than the current curve (or the current rate
+    // may be 0, where the curve has no width): the x axis spans both.
+    let top_rate = curve
+        .iter()
+        .chain(base)
+        .map(|p| p.0)
+        .fold(top_rate, f64::max);
+    let top_rate = if top_rate > 0.0 { top_rate } else { 0.001 };
+    let (x_bounds, y_bounds) = ([0.0, top_rate], [0.0, high]);
+    let marker = inside(&[(rate, 0.0), (rate, refund)], x_bounds, y_bounds);
+    let (base, curve) = (
+        inside(base, x_bounds, y_bounds),
+        inside(curve, x_bounds, y_bounds),
+    );
+    let (base, curve) = (base.as_slice(), curve.as_slice());
     let block = block.title_bottom(now_line(
         format!("{} at {}", human::money(refund, currency), Rate(rate)),
         theme,
@@ -190,15 +204,25 @@ fn refunds(app: &App, block: Block, area: Rect, buf: &mut Buffer, theme: Theme) 
         .x_axis(
             Axis::default()
                 .title(Span::styled("timeout rate", theme.dim()))
-                .bounds([0.0, top_rate])
+                .bounds(x_bounds)
                 .labels(labels(0.0, top_rate, |v| Rate(v).to_string())),
         )
         .y_axis(
             Axis::default()
-                .bounds([0.0, high])
+                .bounds(y_bounds)
                 .labels(labels(0.0, high, |v| human::money(v, currency))),
         )
         .render(area, buf);
+}
+
+/// The points, clamped into the axes' bounds, without non-finite ones. Ratatui draws a line
+/// cell by cell even where it runs far off the canvas, so one point out of bounds (or bounds
+/// of no width) could take minutes to draw: found by the TUI's render property test.
+fn inside(data: &[(f64, f64)], x: [f64; 2], y: [f64; 2]) -> Vec<(f64, f64)> {
+    data.iter()
+        .filter(|(px, py)| px.is_finite() && py.is_finite())
+        .map(|&(px, py)| (px.clamp(x[0], x[1]), py.clamp(y[0], y[1])))
+        .collect()
 }
 
 fn line(data: &[(f64, f64)], style: Style) -> Dataset<'_> {
@@ -257,7 +281,11 @@ fn unanswered(app: &App, block: Block, area: Rect, buf: &mut Buffer, theme: Them
     }
     let first = points.first().map_or(0.0, |p| p.0);
     let last = points.last().map_or(1.0, |p| p.0);
-    let marker = [(f64::from(current), low), (f64::from(current), now.log10())];
+    let marker = inside(
+        &[(f64::from(current), low), (f64::from(current), now.log10())],
+        [first, last],
+        [low, high],
+    );
     let block = block.title_bottom(now_line(
         format!("{} at {}", human::count(now), retries(current)),
         theme,

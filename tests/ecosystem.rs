@@ -3,7 +3,7 @@
 mod common;
 
 use clap::CommandFactory;
-use common::{dupcost, usage_error};
+use common::{dupcost, succeed, usage_error};
 use dupcost::cli::Cli;
 
 fn subcommands() -> Vec<String> {
@@ -82,15 +82,10 @@ fn man_pages_name_every_subcommand() {
 fn sweep_plot_writes_an_svg_with_the_series() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("sweep.svg");
-    let out = dupcost()
-        .args(["estimate", "--sweep", "timeout-rate=0.1%..2%:20", "--plot"])
-        .arg(&path)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let out = succeed(
+        dupcost()
+            .args(["estimate", "--sweep", "timeout-rate=0.1%..2%:20", "--plot"])
+            .arg(&path),
     );
     assert_eq!(
         String::from_utf8(out.stdout).unwrap().lines().count(),
@@ -139,15 +134,10 @@ fn logs_plot_writes_the_per_day_chart() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("days.svg");
     let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/samples/access-log.csv");
-    let out = dupcost()
-        .args(["logs", sample, "--format", "json", "--plot"])
-        .arg(&path)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let out = succeed(
+        dupcost()
+            .args(["logs", sample, "--format", "json", "--plot"])
+            .arg(&path),
     );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let days = v["observed"]["per_day"].as_array().unwrap();

@@ -6,7 +6,7 @@ mod common;
 use std::io::Read;
 use std::process::{Command as StdCommand, Stdio};
 
-use common::{close, dupcost, json, usage_error};
+use common::{close, dupcost, json, succeed, usage_error};
 
 fn f(v: &serde_json::Value, path: &str) -> f64 {
     path.split('.')
@@ -251,18 +251,13 @@ fn precedence_file_then_environment_then_flags() {
         r#"{"order_value": 10, "retries": 1, "timeout_rate": "1%"}"#,
     )
     .unwrap();
-    let out = dupcost()
-        .args(["estimate", "--format", "json", "--scenario"])
-        .arg(&file)
-        .args(["--retries", "2"])
-        .env("DUPCOST_RETRIES", "5")
-        .env("DUPCOST_ORDER_VALUE", "20")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let out = succeed(
+        dupcost()
+            .args(["estimate", "--format", "json", "--scenario"])
+            .arg(&file)
+            .args(["--retries", "2"])
+            .env("DUPCOST_RETRIES", "5")
+            .env("DUPCOST_ORDER_VALUE", "20"),
     );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["inputs"]["timeout_rate"], 0.01, "from the file");

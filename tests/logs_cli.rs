@@ -8,7 +8,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use common::dupcost;
+use common::{dupcost, succeed};
 use generator::{Config, Format, Truth};
 
 fn log(dir: &Path, name: &str, cfg: &Config) -> (PathBuf, Truth) {
@@ -154,15 +154,10 @@ fn stdin_gzip_and_bad_rows() {
     let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
     enc.write_all(&plain).unwrap();
     let gz = enc.finish().unwrap();
-    let out = dupcost()
-        .args(["logs", "-", "--format", "json"])
-        .write_stdin(gz)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let out = succeed(
+        dupcost()
+            .args(["logs", "-", "--format", "json"])
+            .write_stdin(gz),
     );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["observed"]["bad_rows"], truth.bad_rows);
@@ -272,13 +267,5 @@ fn input_errors_exit_2_with_one_line() {
     );
     fails(&["-", "-"], &["stdin"]);
     // Given the missing figure, it succeeds.
-    let out = dupcost()
-        .args(["logs", &up, "--succeeded-share", "50%"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    succeed(dupcost().args(["logs", &up, "--succeeded-share", "50%"]));
 }

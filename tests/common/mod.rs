@@ -15,18 +15,20 @@ pub fn dupcost() -> Command {
     cmd
 }
 
-/// Runs `dupcost ARGS` expecting success, and parses its JSON output.
-pub fn json(args: &[&str]) -> serde_json::Value {
-    let out = dupcost()
-        .args(args)
-        .args(["--format", "json"])
-        .output()
-        .unwrap();
+/// Runs the command expecting success (its stderr is the failure message); returns its output.
+pub fn succeed(cmd: &mut Command) -> std::process::Output {
+    let out = cmd.output().unwrap();
     assert!(
         out.status.success(),
-        "{args:?}: {}",
+        "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    out
+}
+
+/// Runs `dupcost ARGS` expecting success, and parses its JSON output.
+pub fn json(args: &[&str]) -> serde_json::Value {
+    let out = succeed(dupcost().args(args).args(["--format", "json"]));
     serde_json::from_slice(&out.stdout).expect("valid JSON")
 }
 

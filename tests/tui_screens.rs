@@ -7,6 +7,7 @@ use dupcost::inputs::Input;
 use dupcost::model::Scenario;
 use dupcost::report::Style;
 use dupcost::tui::ui::{self, MIN_HEIGHT, MIN_WIDTH};
+use dupcost::tui::app::ChartKind;
 use dupcost::tui::{Action, App};
 use proptest::prelude::*;
 use ratatui::Terminal;
@@ -187,6 +188,36 @@ fn baseline_chart_far_wider_than_the_current_curve() {
     }
 }
 
+/// Refunds near f64::MAX (days a month at 9.3e299) once made ratatui map the refunds chart's
+/// points through an overflowing product to usize::MAX and draw a line of that many cells: the
+/// clean-clone CI run that hung for 90 minutes in `any_scenario_renders`. The chart's y axis is
+/// now drawn in fractions of the highest refund.
+#[test]
+fn refunds_near_the_largest_float_render_at_once() {
+    let scenario = Scenario {
+        requests_per_day: 996_711.025_548_813,
+        timeout_rate: 0.0,
+        succeeded_share: 1.0,
+        order_value: 9_620.698_019_919_886,
+        retries: 1,
+        ttl_seconds: 1,
+        key_size_bytes: 1,
+        days_per_month: 9.298_269_281_627_328e299,
+    };
+    assert!(scenario.validate().is_ok());
+    let mut app = App::new(scenario, PathBuf::from("x.json"), Style::default());
+    for pinned in [false, true] {
+        if pinned {
+            app.update(Action::TogglePin);
+        }
+        for _ in ChartKind::ALL {
+            let shown = text(&screen(&app, 72, 33));
+            assert!(shown.contains("Verdict"), "{shown}");
+            app.update(Action::NextChart);
+        }
+    }
+}
+
 /// Inputs each valid but whose figures overflow are refused in the editor, like any bad value.
 #[test]
 fn overflowing_scenarios_are_refused() {
@@ -297,9 +328,11 @@ fn scenario() -> impl Strategy<Value = Scenario> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    // Each case runs in a child process with a deadline, so a drawing that never ends fails
+    // the test (and is shrunk) instead of hanging the run.
+    #![proptest_config(ProptestConfig { cases: 64, timeout: 20_000, ..ProptestConfig::default() })]
 
-    /// Any valid scenario, even absurd, renders at any size without a panic.
+    /// Any valid scenario, even absurd, renders at any size without a panic or a hang.
     #[test]
     fn any_scenario_renders(
         scenario in scenario(),

@@ -182,12 +182,16 @@ fn refunds(app: &App, block: Block, area: Rect, buf: &mut Buffer, theme: Theme) 
         .map(|p| p.0)
         .fold(top_rate, f64::max);
     let top_rate = if top_rate > 0.0 { top_rate } else { 0.001 };
-    let (x_bounds, y_bounds) = ([0.0, top_rate], [0.0, high]);
-    let marker = inside(&[(rate, 0.0), (rate, refund)], x_bounds, y_bounds);
-    let (base, curve) = (
-        inside(base, x_bounds, y_bounds),
-        inside(curve, x_bounds, y_bounds),
-    );
+    // The y axis is drawn in fractions of the highest refund and labelled in money: ratatui
+    // maps a point by `(top - y) * rows / height`, which overflows to infinity (and a line of
+    // usize::MAX cells) when the bounds are near f64::MAX (found by the render property test).
+    let (x_bounds, y_bounds) = ([0.0, top_rate], [0.0, 1.0]);
+    let scaled = |points: &[(f64, f64)]| -> Vec<(f64, f64)> {
+        let points: Vec<(f64, f64)> = points.iter().map(|&(x, y)| (x, y / high)).collect();
+        inside(&points, x_bounds, y_bounds)
+    };
+    let marker = scaled(&[(rate, 0.0), (rate, refund)]);
+    let (base, curve) = (scaled(base), scaled(curve));
     let (base, curve) = (base.as_slice(), curve.as_slice());
     let block = block.title_bottom(now_line(
         format!("{} at {}", human::money(refund, currency), Rate(rate)),

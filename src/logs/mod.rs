@@ -17,6 +17,7 @@
 pub mod columns;
 pub mod derive;
 mod error;
+mod intents;
 pub mod reader;
 pub mod route;
 pub mod scan;

@@ -166,10 +166,9 @@ pub fn scan<R: Read>(
         s.row.record(line, &s.ends[..=fields], 1, n)?;
     }
     let end = s.pos();
-    Ok(Scanned {
-        tally: s.row.tally,
-        end,
-    })
+    let mut tally = s.row.tally;
+    tally.settle_queued();
+    Ok(Scanned { tally, end })
 }
 
 /// Splits the line at the start of `bytes`: writes the offsets of its delimiters to `ends` and

@@ -30,16 +30,20 @@
 //! as the streaming rule would have, so reading a log whole or in any number of pieces merged
 //! in order gives the same finished tally (under the same ordering assumption).
 
-use std::collections::hash_map::Entry;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::hash::{BuildHasherDefault, Hasher};
 
 use super::error::BadRow;
+use super::intents::{Intent, IntentTable};
 
 /// Distinct endpoints kept; later ones are counted together as "(other routes)".
 pub const MAX_ENDPOINTS: usize = 10_000;
 /// The hash of the "(other routes)" endpoint.
 const OTHER_ROUTES: u64 = 0x07e4_0a11_0de5_0000;
+
+/// Keyed attempts queued before their intent is looked up: enough rows of parsing to cover a
+/// cache miss (a row takes about 100 ns, a miss about as long).
+const PIPELINE: usize = 4;
 
 /// How many bad rows are kept as examples.
 pub const BAD_ROW_SAMPLES: usize = 5;
@@ -82,20 +86,6 @@ pub struct KeyedStats {
     pub intents: u64,
     pub attempts: u64,
     pub max_attempts: u32,
-}
-
-/// An intent not yet counted.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Intent {
-    /// Timestamp of the last row so far, in file order (µs).
-    last_ts: i64,
-    /// Timestamp of the first row (µs).
-    first_ts: i64,
-    attempts: u32,
-    endpoint: u64,
-    /// The first intent of its key in this piece, near the piece's start: it may continue an
-    /// intent of the previous piece.
-    head: bool,
 }
 
 /// Keys are already well-mixed 64-bit hashes: hashing them again would be waste.
@@ -152,8 +142,11 @@ pub struct Tally {
     watermark: i64,
     /// The clock's reading at which open intents are next looked at.
     next_sweep: i64,
-    open: IdMap<Intent>,
+    open: IntentTable,
     heads: IdMap<Intent>,
+    /// Keyed attempts whose open intent is looked up [`PIPELINE`] attempts later, once its
+    /// slot has been prefetched: `(key, timestamp, endpoint)`, in file order.
+    queued: VecDeque<(u64, i64, u64)>,
 }
 
 impl PartialEq for Tally {
@@ -173,6 +166,7 @@ impl PartialEq for Tally {
             && self.endpoints == o.endpoints
             && self.open == o.open
             && self.heads == o.heads
+            && self.queued == o.queued
     }
 }
 
@@ -198,8 +192,9 @@ impl Tally {
             start_ts: None,
             watermark: i64::MIN,
             next_sweep: i64::MIN,
-            open: IdMap::default(),
+            open: IntentTable::default(),
             heads: IdMap::default(),
+            queued: VecDeque::with_capacity(PIPELINE),
         }
     }
 
@@ -209,7 +204,8 @@ impl Tally {
     }
 
     /// Intents not yet counted (boundary state), for tests and memory checks.
-    pub fn pending_intents(&self) -> usize {
+    pub fn pending_intents(&mut self) -> usize {
+        self.settle_queued();
         self.open.len() + self.heads.len()
     }
 
@@ -289,34 +285,45 @@ impl Tally {
             self.unkeyed_intents += 1;
             return;
         };
-        let fresh = |head| Intent {
+        // The key's slot is fetched into the cache now and used a few rows later, when the
+        // parsing of those rows has hidden the memory's latency.
+        self.open.prefetch(key);
+        if self.queued.len() == PIPELINE {
+            let (key, ts, endpoint) = self.queued.pop_front().expect("the queue is full");
+            self.continue_intent(key, ts, endpoint);
+        }
+        self.queued.push_back((key, ts, endpoint));
+    }
+
+    /// Looks up every queued attempt: before the open intents are read or swept.
+    pub fn settle_queued(&mut self) {
+        while let Some((key, ts, endpoint)) = self.queued.pop_front() {
+            self.continue_intent(key, ts, endpoint);
+        }
+    }
+
+    /// A keyed attempt continues its key's open intent, or starts a new one.
+    fn continue_intent(&mut self, key: u64, ts: i64, endpoint: u64) {
+        let window = self.window as u64;
+        let head = match self.open.get_mut(key) {
+            Some(it) if ts.abs_diff(it.last_ts) <= window => {
+                it.attempts = it.attempts.saturating_add(1);
+                it.last_ts = ts;
+                return;
+            }
+            // Too long after the key's last attempt: a new intent, not its key's first.
+            Some(_) => false,
+            // A new key may be a head (first in this piece, near its start).
+            None => ts <= self.horizon() && !self.heads.contains_key(&key),
+        };
+        let fresh = Intent {
             last_ts: ts,
             first_ts: ts,
             attempts: 1,
             endpoint,
             head,
         };
-        // A new key may be a head (first in this piece, near its start): decided before the
-        // entry borrows the map.
-        let may_head = ts <= self.horizon() && !self.heads.contains_key(&key);
-        let window = self.window as u64;
-        let replaced = match self.open.entry(key) {
-            Entry::Occupied(mut o) => {
-                let it = o.get_mut();
-                if ts.abs_diff(it.last_ts) <= window {
-                    it.attempts = it.attempts.saturating_add(1);
-                    it.last_ts = ts;
-                    None
-                } else {
-                    Some(std::mem::replace(it, fresh(false)))
-                }
-            }
-            Entry::Vacant(v) => {
-                v.insert(fresh(may_head));
-                None
-            }
-        };
-        if let Some(old) = replaced {
+        if let Some(old) = self.open.insert(key, fresh) {
             self.retire(key, old);
         }
     }
@@ -356,17 +363,10 @@ impl Tally {
             .saturating_sub(self.window)
             .saturating_sub(self.grace);
         self.next_sweep = self.watermark.saturating_add((self.window / 2).max(1));
-        if self.open.is_empty() {
-            return;
-        }
+        self.settle_queued();
         let mut done = Vec::new();
-        self.open.retain(|&k, it| {
-            let keep = it.last_ts >= limit;
-            if !keep {
-                done.push((k, *it));
-            }
-            keep
-        });
+        self.open
+            .retain(|it| it.last_ts >= limit, |k, it| done.push((k, it)));
         for (k, it) in done {
             self.retire(k, it);
         }
@@ -374,6 +374,8 @@ impl Tally {
 
     /// Appends `next`, the tally of the piece that follows this one in the input.
     pub fn merge(&mut self, mut next: Tally) {
+        self.settle_queued();
+        next.settle_queued();
         self.rows += next.rows;
         self.bad_rows += next.bad_rows;
         self.out_of_range += next.out_of_range;
@@ -414,11 +416,11 @@ impl Tally {
                 next.open
                     .iter()
                     .filter(|(_, it)| it.head)
-                    .map(|(k, it)| (*k, *it, true)),
+                    .map(|(k, it)| (k, *it, true)),
             )
             .collect();
         for (key, b, b_open) in heads {
-            let it = match self.open.remove(&key) {
+            let it = match self.open.remove(key) {
                 Some(a) if b.first_ts.abs_diff(a.last_ts) <= self.window as u64 => Intent {
                     last_ts: b.last_ts,
                     first_ts: a.first_ts,
@@ -443,7 +445,7 @@ impl Tally {
             }
         }
         // Intents still open after the next piece replace this piece's ones.
-        for (key, it) in next.open.drain() {
+        for (key, it) in next.open.take_all() {
             if let Some(old) = self.open.insert(key, it) {
                 self.retire(key, old);
             }
@@ -457,7 +459,8 @@ impl Tally {
 
     /// Counts every intent still pending: the tally of a whole input.
     pub fn finish(mut self) -> Tally {
-        let mut pending: Vec<Intent> = self.open.drain().map(|(_, it)| it).collect();
+        self.settle_queued();
+        let mut pending: Vec<Intent> = self.open.take_all().into_iter().map(|(_, it)| it).collect();
         pending.extend(self.heads.drain().map(|(_, it)| it));
         for it in pending {
             self.count(it);

@@ -6,10 +6,8 @@
 //! characters with a digit in it, or a base62 token of 16 or more characters with both letters
 //! and digits (optionally after a `prefix_`, as in `ch_3MmlLrLkdIwHu7ix0snN0B15`).
 //!
-//! [`route_hash`] hashes the template without building it, so the hot loop never allocates;
+//! [`route_key`] stands for the template without building it, so the hot loop never allocates;
 //! [`route_template`] builds the string once per new endpoint.
-
-use std::hash::Hasher;
 
 /// The path part of a request target: no scheme, host, query or fragment.
 pub fn path_only(raw: &[u8]) -> &[u8] {
@@ -54,6 +52,7 @@ static CLASS: [u8; 256] = {
 };
 
 /// Whether a path segment is an identifier rather than a fixed name.
+#[inline]
 pub fn is_id(seg: &[u8]) -> bool {
     let seen = seg.iter().fold(0u8, |acc, &c| acc | CLASS[usize::from(c)]);
     if seen & DIGIT == 0 {
@@ -90,14 +89,18 @@ fn segments(path: &[u8]) -> impl Iterator<Item = &[u8]> {
     path.split(|&b| b == b'/').filter(|s| !s.is_empty())
 }
 
-/// A hash of the route template of `raw` (same value for paths with the same template).
-pub fn route_hash<H: Hasher>(raw: &[u8], h: &mut H) {
+/// Writes to `out` (cleared first) bytes that stand for the route template of `raw`: each fixed
+/// segment followed by a 0, each id as a lone 1. Paths with the same template give the same
+/// bytes, so the hot loop hashes these instead of building the template.
+#[inline]
+pub fn route_key(raw: &[u8], out: &mut Vec<u8>) {
+    out.clear();
     for seg in segments(path_only(raw)) {
         if is_id(seg) {
-            h.write_u8(1);
+            out.push(1);
         } else {
-            h.write(seg);
-            h.write_u8(0);
+            out.extend_from_slice(seg);
+            out.push(0);
         }
     }
 }
@@ -155,15 +158,36 @@ mod tests {
     }
 
     #[test]
-    fn hash_follows_template() {
-        let h = |p: &str| {
-            let mut hasher = foldhash::fast::FixedState::with_seed(1).build_hasher();
-            route_hash(p.as_bytes(), &mut hasher);
-            hasher.finish()
+    fn key_follows_template() {
+        let key = |p: &str| {
+            let mut out = Vec::new();
+            route_key(p.as_bytes(), &mut out);
+            out
         };
-        use std::hash::BuildHasher;
-        assert_eq!(h("/v1/orders/1"), h("/v1/orders/2?x"));
-        assert_ne!(h("/v1/orders/1"), h("/v1/orders/1/capture"));
-        assert_ne!(h("/v1/ab"), h("/v1a/b"));
+        assert_eq!(key("/v1/orders/1"), key("/v1/orders/2?x"));
+        assert_eq!(key("/v1/orders/1"), key("https://h/v1//orders/ab12cd34ef/"));
+        assert_ne!(key("/v1/orders/1"), key("/v1/orders/1/capture"));
+        assert_ne!(key("/v1/ab"), key("/v1a/b"));
+        assert_eq!(key("/v1/orders/1/capture"), b"v1\0orders\0\x01capture\0");
+    }
+
+    proptest::proptest! {
+        /// Two paths have the same key exactly when they have the same template.
+        #[test]
+        fn keys_and_templates_agree(
+            a in "(/([a-z0-9_-]{0,6}|[0-9a-f]{8}|[a-zA-Z0-9]{16}))*",
+            b in "(/([a-z0-9_-]{0,6}|[0-9a-f]{8}|[a-zA-Z0-9]{16}))*",
+        ) {
+            let key = |p: &str| {
+                let mut out = Vec::new();
+                route_key(p.as_bytes(), &mut out);
+                out
+            };
+            proptest::prop_assert_eq!(
+                key(&a) == key(&b),
+                route_template(a.as_bytes()) == route_template(b.as_bytes()),
+                "{} {}", a, b
+            );
+        }
     }
 }

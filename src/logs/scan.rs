@@ -348,6 +348,8 @@ struct RowCtx<'a> {
     keys: FixedState,
     endpoints: FixedState,
     fields: usize,
+    /// The route key of the current row ([`route::route_key`]), reused.
+    route: Vec<u8>,
 }
 
 impl<'a> RowCtx<'a> {
@@ -358,6 +360,7 @@ impl<'a> RowCtx<'a> {
             keys: FixedState::with_seed(KEY_SEED),
             endpoints: FixedState::with_seed(ENDPOINT_SEED),
             fields: rules.columns.headers.len(),
+            route: Vec::new(),
         }
     }
 
@@ -433,9 +436,10 @@ impl<'a> RowCtx<'a> {
                 return Ok(());
             }
         }
+        route::route_key(raw_path, &mut self.route);
         let mut h = self.endpoints.build_hasher();
         h.write_usize(method_index);
-        route::route_hash(raw_path, &mut h);
+        h.write(&self.route);
         let endpoint = h.finish();
         let names = || {
             (

@@ -100,10 +100,14 @@ pub struct EstimateArgs {
     #[command(flatten)]
     pub output: OutputArgs,
 
-    /// Vary one input over a range: NAME=FROM..TO[:STEPS], e.g. retries=0..5 or
-    /// timeout-rate=0.1%..2%:20. STEPS counts the values, ends included (default: every whole
-    /// number for retries, TTL and key size; 11 values otherwise).
-    #[arg(long, value_name = "NAME=FROM..TO[:STEPS]")]
+    // The help is an attribute, not a doc comment: rustdoc would take `[:STEPS]` for a link.
+    #[arg(
+        long,
+        value_name = "NAME=FROM..TO[:STEPS]",
+        help = "Vary one input over a range: NAME=FROM..TO[:STEPS], e.g. retries=0..5 or \
+                timeout-rate=0.1%..2%:20. STEPS counts the values, ends included (default: every \
+                whole number for retries, TTL and key size; 11 values otherwise)"
+    )]
     pub sweep: Option<Sweep>,
 
     /// With --sweep: also write an SVG chart of the swept figure against the swept input

@@ -295,6 +295,8 @@ fn tally_in_pieces(header: &[u8], data: &[u8], cuts: &[usize], window: i64) -> T
             first_line: 2,
             start: w[0] as u64,
             stop: None,
+            // The first piece as `dupcost logs` reads one input; pieces after it may follow.
+            follows: w[0] != 0,
         };
         let scanned = logs::scan::scan(&data[w[0]..w[1]], &rules, piece, &|e| LogError::Io {
             path: "t".into(),

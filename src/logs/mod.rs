@@ -171,8 +171,10 @@ pub fn analyze(sources: &[Source], opts: &LogOptions) -> Result<LogAnalysis, Log
     let progress = ProgressBar::new(opts.progress, sources);
     let mut files = Vec::new();
     let mut tallies = Vec::new();
+    // With one input, its first piece has nothing before it to merge with.
+    let alone = sources.len() == 1;
     for source in sources {
-        let (info, tally) = read_source(source, opts, threads, &progress)?;
+        let (info, tally) = read_source(source, opts, threads, &progress, alone)?;
         files.push(info);
         tallies.push(tally);
     }
@@ -243,6 +245,7 @@ fn read_source(
     opts: &LogOptions,
     threads: usize,
     progress: &ProgressBar,
+    alone: bool,
 ) -> Result<(FileInfo, Tally), LogError> {
     let opened = reader::open(source, opts.delimiter, progress.counter())?;
     let rules = rules_for(&opened.name, &opened.header, opened.delimiter, opts)?;
@@ -254,6 +257,7 @@ fn read_source(
                 first_line: opened.data_line,
                 start: opened.data_start,
                 stop: None,
+                follows: !alone,
             };
             read_in_pieces(&path, size, first, threads, &rules, progress)?
         }
@@ -262,6 +266,7 @@ fn read_source(
                 first_line: opened.data_line,
                 start: opened.data_start,
                 stop: None,
+                follows: !alone,
             };
             let err = reader::io_error(&name, opened.gzip);
             // A stream (gzip, stdin) is read a block ahead on a second core.
@@ -316,6 +321,7 @@ fn read_in_pieces(
             first_line: if i == 0 { first.first_line } else { 1 },
             start,
             stop: starts.get(i + 1).copied(),
+            follows: i > 0 || first.follows,
         })
         .collect();
     let read_piece = |piece: Piece| -> Result<scan::Scanned, LogError> {
@@ -376,6 +382,7 @@ fn read_in_pieces(
                 first_line: 1,
                 start: expected,
                 stop: None,
+                follows: true,
             })?;
             merge_into(&mut tally, rest.tally);
             used += 1;

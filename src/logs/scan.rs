@@ -59,6 +59,8 @@ pub struct Piece {
     pub start: u64,
     /// Stop after the record that reaches this offset (the next piece's start).
     pub stop: Option<u64>,
+    /// Another piece may come before this one (see [`Tally::without_predecessor`]).
+    pub follows: bool,
 }
 
 /// The tally of a piece and the offset where its last record ended.
@@ -104,6 +106,9 @@ pub fn scan<R: Read>(
         ends: vec![0usize; MAX_FIELDS],
         row: RowCtx::new(rules),
     };
+    if !piece.follows {
+        s.row.tally = Tally::new(rules.window_micros).without_predecessor();
+    }
     let delimiter = rules.delimiter;
     // The fast path needs a delimiter that is not itself a quote or a line end.
     let fast = !matches!(delimiter, b'"' | b'\n' | b'\r');

@@ -12,8 +12,9 @@
 //! A key is retired (counted as one intent with its attempts, and forgotten) once the log's
 //! clock (the latest timestamp seen so far) is more than `W + G` past its last row, where the
 //! grace `G` is `W / 4`; the open intents are looked at each time the clock moves by `W / 2`.
-//! Memory is therefore bounded by the intents of about `1.75 W` of traffic (plus, per piece,
-//! the first intents of its first `1.25 W`), whatever the file size. This is exact as long as
+//! Memory is therefore bounded by the intents of about `1.75 W` of traffic (plus, per piece
+//! that may follow another, the first intents of its first `1.25 W`; see
+//! [`Tally::without_predecessor`]), whatever the file size. This is exact as long as
 //! no row is more than `G` older than the latest row before it (access logs are written in
 //! completion order, so they are out of order by at most a request's duration). Without a
 //! timestamp column there is no clock: keys are kept to the end (memory then grows with the
@@ -139,6 +140,8 @@ pub struct Tally {
     pub bad_samples: Vec<BadRow>,
     /// Timestamp of this piece's first good row (µs).
     start_ts: Option<i64>,
+    /// Heads are kept for a merge with a previous piece (not when nothing comes before).
+    keeps_heads: bool,
     watermark: i64,
     /// The clock's reading at which open intents are next looked at.
     next_sweep: i64,
@@ -190,12 +193,21 @@ impl Tally {
             endpoints: IdMap::default(),
             bad_samples: Vec::new(),
             start_ts: None,
+            keeps_heads: true,
             watermark: i64::MIN,
             next_sweep: i64::MIN,
             open: IntentTable::default(),
             heads: IdMap::default(),
             queued: VecDeque::with_capacity(PIPELINE),
         }
+    }
+
+    /// A tally of the first piece of the only input: no piece will be merged before it, so
+    /// its first intents are counted as they end instead of being kept as heads, which would
+    /// hold the intents of the first `1.25 W` of traffic in memory to the end.
+    pub fn without_predecessor(mut self) -> Tally {
+        self.keeps_heads = false;
+        self
     }
 
     /// All intents, counted so far (after [`Tally::finish`], all of them).
@@ -314,7 +326,7 @@ impl Tally {
             // Too long after the key's last attempt: a new intent, not its key's first.
             Some(_) => false,
             // A new key may be a head (first in this piece, near its start).
-            None => ts <= self.horizon() && !self.heads.contains_key(&key),
+            None => self.keeps_heads && ts <= self.horizon() && !self.heads.contains_key(&key),
         };
         let fresh = Intent {
             last_ts: ts,
@@ -434,7 +446,9 @@ impl Tally {
                     Intent { head: false, ..b }
                 }
                 None => Intent {
-                    head: !had_start || (b.first_ts <= horizon && !self.heads.contains_key(&key)),
+                    head: self.keeps_heads
+                        && (!had_start
+                            || (b.first_ts <= horizon && !self.heads.contains_key(&key))),
                     ..b
                 },
             };
@@ -480,5 +494,38 @@ fn max_opt(a: Option<i64>, b: Option<i64>) -> Option<i64> {
     match (a, b) {
         (Some(a), Some(b)) => Some(a.max(b)),
         (a, b) => a.or(b),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HOUR: i64 = 3_600_000_000;
+
+    /// Three hours of one attempt a second, two attempts per key.
+    fn feed(mut t: Tally) -> Tally {
+        for i in 0..3 * 3_600i64 {
+            let ts = i * 1_000_000;
+            t.row_at(ts);
+            let names = || ("POST".to_string(), "/v1/orders".to_string());
+            t.attempt(ts, (7, names), Some((i / 2) as u64), false, false);
+        }
+        t
+    }
+
+    /// The first piece of the only input counts its first intents as they end instead of
+    /// holding them to the end as heads, and finishes with the same figures.
+    #[test]
+    fn without_predecessor_holds_no_heads() {
+        let mut kept = feed(Tally::new(HOUR));
+        let mut alone = feed(Tally::new(HOUR).without_predecessor());
+        assert_eq!(alone.heads.len(), 0);
+        assert!(!kept.heads.is_empty());
+        assert!(alone.pending_intents() < kept.pending_intents());
+        let (kept, alone) = (kept.finish(), alone.finish());
+        assert_eq!(kept.keyed, alone.keyed);
+        assert_eq!(alone.keyed.intents, 3 * 3_600 / 2);
+        assert_eq!(alone.keyed.max_attempts, 2);
     }
 }

@@ -55,6 +55,12 @@ static CLASS: [u8; 256] = {
 #[inline]
 pub fn is_id(seg: &[u8]) -> bool {
     let seen = seg.iter().fold(0u8, |acc, &c| acc | CLASS[usize::from(c)]);
+    is_id_of_classes(seg, seen)
+}
+
+/// [`is_id`] for a segment whose bytes' classes, or-ed together, are `seen`.
+#[inline]
+fn is_id_of_classes(seg: &[u8], seen: u8) -> bool {
     if seen & DIGIT == 0 {
         return false; // every kind of id below has a digit
     }
@@ -95,12 +101,130 @@ fn segments(path: &[u8]) -> impl Iterator<Item = &[u8]> {
 #[inline]
 pub fn route_key(raw: &[u8], out: &mut Vec<u8>) {
     out.clear();
-    for seg in segments(path_only(raw)) {
-        if is_id(seg) {
-            out.push(1);
+    let path = path_only(raw);
+    #[cfg(target_arch = "x86_64")]
+    if path.len() <= 64 {
+        return simd::route_key(path, out);
+    }
+    route_key_bytewise(path, out);
+}
+
+/// [`route_key`] of a path, one byte at a time.
+fn route_key_bytewise(path: &[u8], out: &mut Vec<u8>) {
+    for seg in segments(path) {
+        push_segment(out, seg, is_id(seg));
+    }
+}
+
+#[inline]
+fn push_segment(out: &mut Vec<u8>, seg: &[u8], id: bool) {
+    if id {
+        out.push(1);
+    } else {
+        out.extend_from_slice(seg);
+        out.push(0);
+    }
+}
+
+/// Paths of up to 64 bytes (nearly all) classified 16 bytes at a time: one bit mask per class
+/// over the whole path, so finding segments and classifying them takes no loop over bytes,
+/// whose data-dependent exits the CPU mispredicts (templating was 17% of `dupcost logs`, now 13%).
+#[cfg(target_arch = "x86_64")]
+mod simd {
+    use super::{DIGIT, HEX_LETTER, LETTER, OTHER, UNDERSCORE, is_id_of_classes, push_segment};
+    use std::arch::x86_64::{
+        __m128i, _mm_add_epi8, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8,
+        _mm_or_si128, _mm_set1_epi8,
+    };
+
+    /// Bit `i` of each mask is set when byte `i` of the path is of that kind.
+    struct Masks {
+        slash: u64,
+        digit: u64,
+        hex_letter: u64,
+        letter: u64,
+        underscore: u64,
+    }
+
+    fn masks(path: &[u8]) -> Masks {
+        let mut padded = [0u8; 64];
+        padded[..path.len()].copy_from_slice(path);
+        let mut m = Masks {
+            slash: 0,
+            digit: 0,
+            hex_letter: 0,
+            letter: 0,
+            underscore: 0,
+        };
+        // SAFETY: SSE2 is part of the x86_64 baseline; each load reads 16 bytes of `padded`.
+        #[allow(unused_unsafe)]
+        unsafe {
+            // `x` is in `lo..=lo + span` (unsigned) when `min(x - lo, span) == x - lo`.
+            let within = |v: __m128i, lo: u8, span: u8| {
+                let t = _mm_add_epi8(v, _mm_set1_epi8(lo.wrapping_neg() as i8));
+                _mm_movemask_epi8(_mm_cmpeq_epi8(
+                    _mm_min_epu8(t, _mm_set1_epi8(span as i8)),
+                    t,
+                )) as u16 as u64
+            };
+            let eq = |v: __m128i, b: u8| {
+                _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(b as i8))) as u16 as u64
+            };
+            for chunk in 0..4 {
+                let v = _mm_loadu_si128(padded.as_ptr().add(chunk * 16) as *const __m128i);
+                // Lower case for letters: `A`..`Z` | 0x20 is `a`..`z`, and no other byte lands there.
+                let lower = _mm_or_si128(v, _mm_set1_epi8(0x20));
+                let shift = chunk * 16;
+                let alpha = within(lower, b'a', 25);
+                let hex = within(lower, b'a', 5);
+                m.slash |= eq(v, b'/') << shift;
+                m.underscore |= eq(v, b'_') << shift;
+                m.digit |= within(v, b'0', 9) << shift;
+                m.hex_letter |= hex << shift;
+                m.letter |= (alpha & !hex) << shift;
+            }
+        }
+        m
+    }
+
+    pub(super) fn route_key(path: &[u8], out: &mut Vec<u8>) {
+        let m = masks(path);
+        let len_mask = if path.len() == 64 {
+            u64::MAX
         } else {
-            out.extend_from_slice(seg);
-            out.push(0);
+            (1u64 << path.len()) - 1
+        };
+        let known = m.slash | m.digit | m.hex_letter | m.letter | m.underscore;
+        let other = !known & len_mask;
+        // Segments lie between slashes (and the path's ends).
+        let mut ends = (m.slash & len_mask) | (1u128 << path.len()) as u64;
+        let mut start = 0usize;
+        loop {
+            let end = if ends == 0 {
+                path.len()
+            } else {
+                ends.trailing_zeros() as usize
+            };
+            if end > start {
+                let span = if end - start == 64 {
+                    u64::MAX
+                } else {
+                    ((1u64 << (end - start)) - 1) << start
+                };
+                let class = |mask: u64, class: u8| if mask & span != 0 { class } else { 0 };
+                let seen = class(m.digit, DIGIT)
+                    | class(m.hex_letter, HEX_LETTER)
+                    | class(m.letter, LETTER)
+                    | class(m.underscore, UNDERSCORE)
+                    | class(other, OTHER);
+                let seg = &path[start..end];
+                push_segment(out, seg, is_id_of_classes(seg, seen));
+            }
+            if end >= path.len() {
+                return;
+            }
+            ends &= ends - 1;
+            start = end + 1;
         }
     }
 }
@@ -172,6 +296,37 @@ mod tests {
     }
 
     proptest::proptest! {
+        /// The 16-bytes-at-a-time key equals the bytewise one, for paths up to 64 bytes made
+        /// of segments near every edge of the id rules, and of any bytes.
+        #[test]
+        fn simd_and_bytewise_keys_agree(
+            segments in proptest::collection::vec(
+                proptest::prop_oneof![
+                    proptest::string::bytes_regex("[0-9]{1,10}").unwrap(),
+                    proptest::string::bytes_regex("[0-9a-fA-F_]{6,10}").unwrap(),
+                    proptest::string::bytes_regex("[a-zA-Z0-9_-]{14,18}").unwrap(),
+                    proptest::string::bytes_regex("[a-z]{2,9}_[a-zA-Z0-9]{14,17}").unwrap(),
+                    proptest::string::bytes_regex(
+                        "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-fG]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
+                    ).unwrap(),
+                    proptest::collection::vec(proptest::num::u8::ANY, 0..20),
+                ],
+                0..6,
+            ),
+            slashes in proptest::collection::vec(1usize..3, 6),
+        ) {
+            let mut path = Vec::new();
+            for (seg, n) in segments.iter().zip(&slashes) {
+                path.extend(std::iter::repeat_n(b'/', *n));
+                path.extend_from_slice(seg);
+            }
+            path.truncate(64);
+            let (mut fast, mut slow) = (Vec::new(), Vec::new());
+            route_key(&path, &mut fast);
+            route_key_bytewise(path_only(&path), &mut slow);
+            proptest::prop_assert_eq!(fast, slow);
+        }
+
         /// Two paths have the same key exactly when they have the same template.
         #[test]
         fn keys_and_templates_agree(

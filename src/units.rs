@@ -129,7 +129,7 @@ impl fmt::Display for Rate {
             .find(|text| text.parse::<Rate>().is_ok_and(|back| back.0 == self.0));
         match shortest {
             Some(text) => f.write_str(&text),
-            None => write!(f, "{}", self.0), // the exact fraction, which always parses back
+            None => write!(f, "{:e}", self.0), // the exact fraction, which always parses back
         }
     }
 }
@@ -305,6 +305,17 @@ fn significant(value: f64, digits: i32) -> String {
         return format!("{value}");
     }
     let magnitude = value.abs().log10().floor() as i32;
+    if !(-6..21).contains(&magnitude) {
+        // Scientific, not hundreds of zeros: `2.5e-9`.
+        let text = format!("{value:.*e}", (digits - 1).max(0) as usize);
+        let (mantissa, exponent) = text.split_once('e').unwrap_or((&text, "0"));
+        let mantissa = if mantissa.contains('.') {
+            mantissa.trim_end_matches('0').trim_end_matches('.')
+        } else {
+            mantissa
+        };
+        return format!("{mantissa}e{exponent}");
+    }
     let decimals = (digits - 1 - magnitude).max(0) as usize;
     let text = format!("{value:.decimals$}");
     if text.contains('.') {
@@ -317,6 +328,19 @@ fn significant(value: f64, digits: i32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Tiny rates read in scientific form, and still parse back exactly.
+    #[test]
+    fn tiny_rates_are_scientific() {
+        assert_eq!(Rate(1e-20).rounded(), "1e-18%");
+        assert_eq!(Rate(2.5e-9).rounded(), "2.5e-7%");
+        assert_eq!(Rate(0.00001234).rounded(), "0.001234%");
+        for rate in [1e-300, 5e-324, 2.5e-9, 1.234_567_890_123e-15, 0.1, 1.0] {
+            let shown = Rate(rate).to_string();
+            assert!(shown.len() < 30, "{shown}");
+            assert_eq!(shown.parse::<Rate>().unwrap().0, rate, "{shown}");
+        }
+    }
 
     #[test]
     fn rates() {

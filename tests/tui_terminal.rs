@@ -1,6 +1,7 @@
 //! `dupcost tui` as a person meets it: the real binary in a real terminal (tmux). It starts
 //! and shows the figures, a key changes them, it redraws on resize, it idles without CPU,
-//! `q` quits, and the terminal is left out of raw mode and the alternate screen.
+//! `q` quits, and the terminal is left out of raw mode and the alternate screen. Also
+//! `dupcost logs`' progress display, which only a terminal gets.
 //!
 //! Without tmux the terminal test is skipped locally but FAILS when `CI` is set.
 
@@ -85,13 +86,17 @@ impl Tmux {
 
     /// Waits up to 15 s for the screen to satisfy `ok`; returns that screen.
     fn wait_for(&self, what: &str, ok: impl Fn(&str) -> bool) -> String {
+        self.wait_up_to(Duration::from_secs(15), what, ok)
+    }
+
+    fn wait_up_to(&self, limit: Duration, what: &str, ok: impl Fn(&str) -> bool) -> String {
         let start = Instant::now();
         loop {
             let screen = self.screen();
             if ok(&screen) {
                 return screen;
             }
-            if start.elapsed() > Duration::from_secs(15) {
+            if start.elapsed() > limit {
                 panic!("timed out waiting for {what}; the screen:\n{screen}");
             }
             std::thread::sleep(Duration::from_millis(50));
@@ -289,4 +294,61 @@ fn bad_scenario_flags_fail_before_the_terminal_is_touched() {
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("did you mean 2%"), "{stderr}");
+}
+
+/// `dupcost logs` shows its progress on stderr when stderr is a terminal and the input is big
+/// (here a stream of about 80 MB, past the 64 MiB at which a stream's spinner appears), clears
+/// it when done, and writes nothing of it when stderr is not a terminal.
+#[test]
+fn logs_progress_shows_on_a_terminal_only() {
+    if !Tmux::available() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "tmux is required for the terminal test in CI (apt-get install -y tmux)"
+        );
+        eprintln!("skipped: tmux is not installed");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("session.sh");
+    let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/samples/access-log.csv");
+    let (out, err) = (dir.path().join("out.json"), dir.path().join("err.txt"));
+    // The sample's rows 260 times over (~80 MB), then the stream stays open for a while.
+    std::fs::write(
+        &script,
+        format!(
+            "stream() {{ cat '{sample}'; i=0; while [ $i -lt 260 ]; do tail -n +2 '{sample}'; i=$((i+1)); done; sleep \"$1\"; }}\n\
+             stream 4 | '{bin}' logs - --format json > '{out}'\n\
+             echo \"terminal exit=$?\"\n\
+             stream 0 | '{bin}' logs - --format json > /dev/null 2> '{err}'\n\
+             echo \"piped exit=$?\"\n\
+             sleep 600\n",
+            bin = env!("CARGO_BIN_EXE_dupcost"),
+            out = out.display(),
+            err = err.display(),
+        ),
+    )
+    .unwrap();
+    let tmux = Tmux::start(&script, 100, 10);
+    // Unoptimised binaries on a slow machine read tens of MB a second: generous limits.
+    let limit = Duration::from_secs(90);
+    let busy = tmux.wait_up_to(limit, "the progress of the stream", |s| {
+        s.contains("MiB read")
+    });
+    assert!(!busy.contains("exit="), "{busy}");
+    let done = tmux.wait_up_to(limit, "both runs", |s| s.contains("piped exit="));
+    assert!(done.contains("terminal exit=0"), "{done}");
+    assert!(done.contains("piped exit=0"), "{done}");
+    assert!(
+        !done.contains("MiB read"),
+        "the bar is cleared when done:\n{done}"
+    );
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert!(report["observed"]["rows"].as_u64().unwrap() > 260 * 1_000);
+    let stderr = std::fs::read_to_string(&err).unwrap();
+    assert!(
+        !stderr.contains("read ("),
+        "no progress on a pipe: {stderr}"
+    );
 }

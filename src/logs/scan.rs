@@ -178,59 +178,81 @@ pub fn scan<R: Read>(
 
 /// Splits the line at the start of `bytes`: writes the offsets of its delimiters to `ends` and
 /// returns how many, the offset of the newline (if in `bytes`), and whether the line is simple
-/// (no quote, fewer than [`MAX_FIELDS`] fields). One pass, 16 bytes at a time.
+/// (no quote, fewer than [`MAX_FIELDS`] fields). One pass, 16 bytes at a time: per block, one
+/// mask each of delimiters, newlines and quotes; the delimiters before the first newline or
+/// quote are stored. (As fast as testing each hit's byte, measured; simpler to check against
+/// [`split_line_bytewise`].)
 #[inline]
 fn split_line(bytes: &[u8], delimiter: u8, ends: &mut [usize]) -> (usize, Option<usize>, bool) {
     let mut fields = 0;
     let mut at = 0;
     let limit = ends.len().min(MAX_FIELDS) - 1;
-    // Handles one hit: Some(result) ends the line.
-    let mut hit = |i: usize, b: u8, fields: &mut usize| -> Option<(Option<usize>, bool)> {
-        if b == b'\n' {
-            Some((Some(i), true))
-        } else if b == b'"' || *fields >= limit {
-            Some((None, false))
-        } else {
-            ends[*fields] = i;
-            *fields += 1;
-            None
-        }
-    };
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::{
-            __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128,
-            _mm_set1_epi8,
+            __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8,
         };
         // SAFETY: SSE2 is part of the x86_64 baseline; every load reads 16 bytes inside
         // `bytes` (`at + 16 <= bytes.len()`), unaligned loads being allowed.
+        #[allow(unused_unsafe)]
         unsafe {
             let d = _mm_set1_epi8(delimiter as i8);
             let nl = _mm_set1_epi8(b'\n' as i8);
             let q = _mm_set1_epi8(b'"' as i8);
             while at + 16 <= bytes.len() {
                 let v = _mm_loadu_si128(bytes.as_ptr().add(at) as *const __m128i);
-                let m = _mm_or_si128(
-                    _mm_or_si128(_mm_cmpeq_epi8(v, d), _mm_cmpeq_epi8(v, nl)),
-                    _mm_cmpeq_epi8(v, q),
-                );
-                let mut mask = _mm_movemask_epi8(m) as u32;
+                let delims = _mm_movemask_epi8(_mm_cmpeq_epi8(v, d)) as u32;
+                let newlines = _mm_movemask_epi8(_mm_cmpeq_epi8(v, nl)) as u32;
+                let quotes = _mm_movemask_epi8(_mm_cmpeq_epi8(v, q)) as u32;
+                // The first newline or quote ends the line's fast reading.
+                let stops = newlines | quotes;
+                let before = if stops == 0 {
+                    u32::MAX
+                } else {
+                    (1 << stops.trailing_zeros()) - 1
+                };
+                let mut mask = delims & before;
                 while mask != 0 {
-                    let i = at + mask.trailing_zeros() as usize;
-                    if let Some((end, simple)) = hit(i, bytes[i], &mut fields) {
-                        return (fields, end, simple);
+                    if fields >= limit {
+                        return (fields, None, false); // too many fields for the fast path
                     }
+                    ends[fields] = at + mask.trailing_zeros() as usize;
+                    fields += 1;
                     mask &= mask - 1;
+                }
+                if stops != 0 {
+                    let first = stops.trailing_zeros();
+                    return if newlines & (1 << first) != 0 {
+                        (fields, Some(at + first as usize), true)
+                    } else {
+                        (fields, None, false)
+                    };
                 }
                 at += 16;
             }
         }
     }
+    split_line_bytewise(bytes, delimiter, ends, fields, at)
+}
+
+/// [`split_line`] from offset `at` on, with `fields` delimiters already found: one byte at a
+/// time (the tail of the buffer, and other architectures).
+fn split_line_bytewise(
+    bytes: &[u8],
+    delimiter: u8,
+    ends: &mut [usize],
+    mut fields: usize,
+    at: usize,
+) -> (usize, Option<usize>, bool) {
+    let limit = ends.len().min(MAX_FIELDS) - 1;
     for (i, &b) in bytes.iter().enumerate().skip(at) {
-        if b == delimiter || b == b'\n' || b == b'"' {
-            if let Some((end, simple)) = hit(i, b, &mut fields) {
-                return (fields, end, simple);
-            }
+        if b == b'\n' {
+            return (fields, Some(i), true);
+        } else if b == b'"' || (b == delimiter && fields >= limit) {
+            return (fields, None, false);
+        } else if b == delimiter {
+            ends[fields] = i;
+            fields += 1;
         }
     }
     (fields, None, true)
@@ -539,6 +561,35 @@ pub fn parse_duration(b: &[u8]) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The 16-bytes-at-a-time splitter agrees with the bytewise one on any line, including
+        /// quotes, newlines and field counts around the limit.
+        #[test]
+        fn split_line_agrees_with_bytewise(
+            bytes in proptest::collection::vec(
+                prop_oneof![
+                    6 => Just(b','),
+                    1 => Just(b'\n'),
+                    1 => Just(b'"'),
+                    8 => any::<u8>(),
+                ],
+                0..300,
+            ),
+            room in prop_oneof![Just(MAX_FIELDS), 1usize..40],
+        ) {
+            let (mut fast, mut slow) = (vec![0; room], vec![0; room]);
+            let a = split_line(&bytes, b',', &mut fast);
+            let b = split_line_bytewise(&bytes, b',', &mut slow, 0, 0);
+            // A line that is not simple goes to csv_core: its fields count for nothing.
+            prop_assert_eq!(a.2, b.2);
+            if a.2 {
+                prop_assert_eq!(a, b);
+                prop_assert_eq!(&fast[..a.0], &slow[..b.0]);
+            }
+        }
+    }
 
     #[test]
     fn statuses() {

@@ -17,7 +17,7 @@ use super::columns::ColumnMap;
 use super::error::{BadRow, LogError, RowPlace};
 use super::route;
 use super::tally::Tally;
-use super::timestamp::TimestampFormat;
+use super::timestamp::{LastSecond, TimestampFormat};
 
 /// The longest record (and so field or line) read; longer ones are bad rows.
 pub const MAX_RECORD: usize = 1 << 20;
@@ -377,6 +377,7 @@ struct RowCtx<'a> {
     fields: usize,
     /// The route key of the current row ([`route::route_key`]), reused.
     route: Vec<u8>,
+    last_second: LastSecond,
 }
 
 impl<'a> RowCtx<'a> {
@@ -388,6 +389,7 @@ impl<'a> RowCtx<'a> {
             endpoints: FixedState::with_seed(ENDPOINT_SEED),
             fields: rules.columns.headers.len(),
             route: Vec::new(),
+            last_second: LastSecond::default(),
         }
     }
 
@@ -429,7 +431,10 @@ impl<'a> RowCtx<'a> {
         let rules = self.rules;
         let cols = &rules.columns;
         let ts = match cols.timestamp {
-            Some(i) => match rules.timestamps.parse(field(i)) {
+            Some(i) => match rules
+                .timestamps
+                .parse_after(field(i), &mut self.last_second)
+            {
                 Some(ts) => ts,
                 None => {
                     let text = field(i);

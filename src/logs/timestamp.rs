@@ -29,9 +29,28 @@ impl TimestampFormat {
     /// Parses a timestamp field, or `None` if it is not one.
     #[inline]
     pub fn parse(&self, field: &[u8]) -> Option<i64> {
+        self.parse_after(field, &mut LastSecond::default())
+    }
+
+    /// [`TimestampFormat::parse`] for the next row of a reader that keeps `last`: the same
+    /// result, quicker when the row is in the same second as the last one.
+    #[inline]
+    pub fn parse_after(&self, field: &[u8], last: &mut LastSecond) -> Option<i64> {
         let field = trim(field);
         match self {
-            TimestampFormat::Auto => parse_auto(field),
+            TimestampFormat::Auto => {
+                if let (Some(base), Some(prefix)) = (last.micros, field.get(..19)) {
+                    if *prefix == last.prefix {
+                        // What parse_auto does with this prefix: its rest, or else jiff.
+                        return iso_rest(base, field, 19).or_else(|| parse_with_jiff(field));
+                    }
+                }
+                if let Some(base) = iso_seconds(field) {
+                    last.prefix.copy_from_slice(&field[..19]);
+                    last.micros = Some(base);
+                }
+                parse_auto(field)
+            }
             TimestampFormat::Strftime(fmt) => parse_strftime(fmt, field),
         }
     }
@@ -212,6 +231,13 @@ fn parse_iso(b: &[u8]) -> Option<i64> {
         s = digits::<2>(b, 17)?;
         at = 19;
     }
+    iso_rest(civil_micros(y, mo, d, h, mi, s)?, b, at)
+}
+
+/// The end of an RFC 3339 timestamp from `b[at..]` (an optional fraction, then the zone), added
+/// to `base`, the microseconds of its date and time.
+#[inline]
+fn iso_rest(base: i64, b: &[u8], mut at: usize) -> Option<i64> {
     let mut frac = 0i64;
     if matches!(b.get(at), Some(b'.' | b',')) {
         at += 1;
@@ -226,9 +252,35 @@ fn parse_iso(b: &[u8]) -> Option<i64> {
             return None;
         }
     }
-    let base = civil_micros(y, mo, d, h, mi, s)? + frac;
     let offset = parse_offset(&b[at..])?;
-    Some(base - offset * MICROS_PER_SEC)
+    Some(base + frac - offset * MICROS_PER_SEC)
+}
+
+/// The microseconds of `YYYY-MM-DDTHH:MM:SS`, the first 19 bytes of `b`, when they are
+/// exactly that (so [`parse_iso`] would read the rest from byte 19).
+fn iso_seconds(b: &[u8]) -> Option<i64> {
+    if b.len() < 19 || b[4] != b'-' || b[7] != b'-' || b[13] != b':' || b[16] != b':' {
+        return None;
+    }
+    if !matches!(b[10], b'T' | b't' | b' ') {
+        return None;
+    }
+    civil_micros(
+        digits::<4>(b, 0)?,
+        digits::<2>(b, 5)?,
+        digits::<2>(b, 8)?,
+        digits::<2>(b, 11)?,
+        digits::<2>(b, 14)?,
+        digits::<2>(b, 17)?,
+    )
+}
+
+/// The last `YYYY-MM-DDTHH:MM:SS` one reader saw, and its microseconds: a log writes many rows
+/// a second, and the rest of a timestamp (fraction and zone) is quicker to read than its start.
+#[derive(Debug, Clone, Default)]
+pub struct LastSecond {
+    prefix: [u8; 19],
+    micros: Option<i64>,
 }
 
 /// A zone suffix in seconds east of UTC: empty (UTC), `Z`, `+HH:MM`, `+HHMM`, `+HH`, and
@@ -342,6 +394,47 @@ pub fn date_string(day: i64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Reading a run of timestamps with the last second remembered gives what reading each
+        /// alone gives: same second or not, any fraction, zone or garbage after it.
+        #[test]
+        fn last_second_changes_no_result(
+            stamps in proptest::collection::vec(
+                (
+                    0u8..3,
+                    0u32..3,
+                    prop_oneof![
+                        Just(String::new()),
+                        "[.,][0-9]{0,7}",
+                        "Z|z|[+-][0-9]{2}(:?[0-9]{2})?| UTC| GMT",
+                        "[.][0-9]{1,6}(Z|[+-]0[0-9]:[0-5][0-9])",
+                        "[ -~]{0,6}",
+                    ],
+                    prop_oneof![Just('T'), Just(' '), Just('t'), Just('x')],
+                    any::<bool>(),
+                ),
+                1..30,
+            ),
+        ) {
+            let auto = TimestampFormat::Auto;
+            let mut last = LastSecond::default();
+            for (day, second, rest, sep, minutes_only) in stamps {
+                let time = if minutes_only {
+                    format!("10:0{second}")
+                } else {
+                    format!("10:00:0{second}")
+                };
+                let text = format!("2026-11-0{}{sep}{time}{rest}", day + 1);
+                prop_assert_eq!(
+                    auto.parse_after(text.as_bytes(), &mut last),
+                    auto.parse(text.as_bytes()),
+                    "{}", text
+                );
+            }
+        }
+    }
 
     fn jiff_micros(text: &str) -> i64 {
         text.parse::<Timestamp>().unwrap().as_microsecond()

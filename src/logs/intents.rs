@@ -113,10 +113,12 @@ impl IntentTable {
             use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
             let slot: *const Slot = &self.slots[self.home(key)];
             // SAFETY: SSE is part of the x86_64 baseline, and a prefetch only reads a cache
-            // line (of a slot in bounds); it cannot fault or change memory.
+            // line; it cannot fault or change memory, even past the end of the slots.
             #[allow(unused_unsafe)]
             unsafe {
+                // A new key probes two or three slots (120 bytes): two lines, not one.
                 _mm_prefetch::<_MM_HINT_T0>(slot.cast());
+                _mm_prefetch::<_MM_HINT_T0>(slot.cast::<u8>().wrapping_add(64).cast());
             }
         }
         #[cfg(not(target_arch = "x86_64"))]

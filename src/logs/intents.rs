@@ -9,12 +9,15 @@
 //! before it is needed (see `Tally::attempt`), hiding that miss too. Retiring old intents
 //! ([`IntentTable::retain`]) is one sequential pass over the slots, in place.
 
+use super::tally::IdMap;
+
 /// An intent not yet counted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct Intent {
     /// Timestamp of the last row so far, in file order (µs).
     pub last_ts: i64,
-    /// Timestamp of the first row (µs).
+    /// Timestamp of the first row (µs). Only a head's is needed (to join it to the previous
+    /// piece), so only heads keep theirs in the table: others read back as [`NO_FIRST_TS`].
     pub first_ts: i64,
     /// Attempts so far; never 0 (0 marks an empty slot).
     pub attempts: u32,
@@ -24,30 +27,70 @@ pub(super) struct Intent {
     pub head: bool,
 }
 
+/// The `first_ts` of an intent that is not a head, as the table gives it back.
+pub(super) const NO_FIRST_TS: i64 = i64::MIN;
+
+/// A key and its intent in 32 bytes, two to a cache line (a head's `first_ts` is kept aside).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(C, align(32))]
 struct Slot {
     key: u64,
-    it: Intent,
+    last_ts: i64,
+    endpoint: u64,
+    attempts: u32,
+    head: bool,
 }
 
 const EMPTY: Slot = Slot {
     key: 0,
-    it: Intent {
-        last_ts: 0,
-        first_ts: 0,
-        attempts: 0,
-        endpoint: 0,
-        head: false,
-    },
+    last_ts: 0,
+    endpoint: 0,
+    attempts: 0,
+    head: false,
 };
 
 impl Slot {
     fn is_empty(&self) -> bool {
-        self.it.attempts == 0
+        self.attempts == 0
+    }
+
+    fn new(key: u64, it: &Intent) -> Slot {
+        Slot {
+            key,
+            last_ts: it.last_ts,
+            endpoint: it.endpoint,
+            attempts: it.attempts,
+            head: it.head,
+        }
+    }
+
+    fn intent(&self, head_starts: &IdMap<i64>) -> Intent {
+        Intent {
+            last_ts: self.last_ts,
+            first_ts: if self.head {
+                head_starts.get(&self.key).copied().unwrap_or(NO_FIRST_TS)
+            } else {
+                NO_FIRST_TS
+            },
+            attempts: self.attempts,
+            endpoint: self.endpoint,
+            head: self.head,
+        }
     }
 }
 
 const MIN_SLOTS: usize = 16;
+
+/// What [`IntentTable::touch`] found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Touch {
+    /// The key's intent was within the window: it has one more attempt.
+    Continued,
+    /// The key's intent ended more than the window before.
+    Stale,
+    /// No intent of that key.
+    Absent,
+}
 
 /// Open-addressing table of intents by key hash. Keys are already well-mixed hashes, so a
 /// key's home slot is its low bits. At most 70% of the slots are used.
@@ -56,6 +99,8 @@ pub(super) struct IntentTable {
     /// A power of two in length, with at least one empty slot.
     slots: Vec<Slot>,
     len: usize,
+    /// The `first_ts` of every head in the table.
+    head_starts: IdMap<i64>,
 }
 
 impl Default for IntentTable {
@@ -63,6 +108,7 @@ impl Default for IntentTable {
         IntentTable {
             slots: vec![EMPTY; MIN_SLOTS],
             len: 0,
+            head_starts: IdMap::default(),
         }
     }
 }
@@ -104,8 +150,8 @@ impl IntentTable {
         }
     }
 
-    /// Asks the CPU to bring `key`'s home slot into the cache; a hint, never needed for
-    /// correctness.
+    /// Asks the CPU to bring `key`'s home slot and the next ones into the cache; a hint,
+    /// never needed for correctness.
     #[inline]
     pub fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
@@ -116,7 +162,7 @@ impl IntentTable {
             // line; it cannot fault or change memory, even past the end of the slots.
             #[allow(unused_unsafe)]
             unsafe {
-                // A new key probes two or three slots (120 bytes): two lines, not one.
+                // A new key probes two or three slots: the home slot's line and the next.
                 _mm_prefetch::<_MM_HINT_T0>(slot.cast());
                 _mm_prefetch::<_MM_HINT_T0>(slot.cast::<u8>().wrapping_add(64).cast());
             }
@@ -125,36 +171,65 @@ impl IntentTable {
         let _ = key;
     }
 
-    pub fn get(&self, key: u64) -> Option<&Intent> {
-        self.find(key).ok().map(|i| &self.slots[i].it)
+    pub fn get(&self, key: u64) -> Option<Intent> {
+        self.find(key)
+            .ok()
+            .map(|i| self.slots[i].intent(&self.head_starts))
     }
 
-    pub fn get_mut(&mut self, key: u64) -> Option<&mut Intent> {
-        self.find(key).ok().map(|i| &mut self.slots[i].it)
+    /// Adds an attempt at `ts` to `key`'s intent if its last one is at most `window` before.
+    #[inline]
+    pub fn touch(&mut self, key: u64, ts: i64, window: u64) -> Touch {
+        match self.find(key) {
+            Ok(i) => {
+                let slot = &mut self.slots[i];
+                if ts.abs_diff(slot.last_ts) <= window {
+                    slot.attempts = slot.attempts.saturating_add(1);
+                    slot.last_ts = ts;
+                    Touch::Continued
+                } else {
+                    Touch::Stale
+                }
+            }
+            Err(_) => Touch::Absent,
+        }
     }
 
     /// Puts `it` under `key`, returning the intent it replaces.
     pub fn insert(&mut self, key: u64, it: Intent) -> Option<Intent> {
         debug_assert!(it.attempts > 0, "an intent has at least one attempt");
-        match self.find(key) {
-            Ok(i) => Some(std::mem::replace(&mut self.slots[i].it, it)),
+        let old = match self.find(key) {
+            Ok(i) => {
+                let old = self.slots[i].intent(&self.head_starts);
+                self.slots[i] = Slot::new(key, &it);
+                Some(old)
+            }
             Err(mut i) => {
                 if (self.len + 1) * 10 > self.slots.len() * 7 {
                     self.grow();
                     i = self.find(key).unwrap_err();
                 }
-                self.slots[i] = Slot { key, it };
+                self.slots[i] = Slot::new(key, &it);
                 self.len += 1;
                 None
             }
+        };
+        if it.head {
+            self.head_starts.insert(key, it.first_ts);
+        } else if old.is_some_and(|o| o.head) {
+            self.head_starts.remove(&key);
         }
+        old
     }
 
     /// Takes `key`'s intent out. Later slots of its probe run move back into the hole
     /// (backward-shift deletion), so no tombstones are left behind.
     pub fn remove(&mut self, key: u64) -> Option<Intent> {
         let mut hole = self.find(key).ok()?;
-        let it = self.slots[hole].it;
+        let it = self.slots[hole].intent(&self.head_starts);
+        if it.head {
+            self.head_starts.remove(&key);
+        }
         self.slots[hole] = EMPTY;
         self.len -= 1;
         let mask = self.mask();
@@ -174,18 +249,14 @@ impl IntentTable {
         }
     }
 
-    /// Keeps the intents for which `keep` is true, handing every other one to `dropped`, in
-    /// one pass over the slots.
+    /// Keeps the intents whose last attempt is at or after `limit`, handing every other one
+    /// to `dropped`, in one pass over the slots.
     ///
     /// The pass starts after an empty slot, so no probe run crosses its start. Each kept intent
     /// is taken out and put back at the first empty slot from its home on, which is never past
     /// where it was; everything before the pass's position is then a valid table, and the
     /// slots after it are untouched.
-    pub fn retain(
-        &mut self,
-        mut keep: impl FnMut(&Intent) -> bool,
-        mut dropped: impl FnMut(u64, Intent),
-    ) {
+    pub fn retain_from(&mut self, limit: i64, mut dropped: impl FnMut(u64, Intent)) {
         if self.len == 0 {
             return;
         }
@@ -201,9 +272,13 @@ impl IntentTable {
                 continue;
             }
             let slot = std::mem::replace(&mut self.slots[i], EMPTY);
-            if !keep(&slot.it) {
+            if slot.last_ts < limit {
                 self.len -= 1;
-                dropped(slot.key, slot.it);
+                let it = slot.intent(&self.head_starts);
+                if slot.head {
+                    self.head_starts.remove(&slot.key);
+                }
+                dropped(slot.key, it);
                 continue;
             }
             let mut at = self.home(slot.key);
@@ -215,16 +290,16 @@ impl IntentTable {
     }
 
     /// Every key and intent, in slot order.
-    pub fn iter(&self) -> impl Iterator<Item = (u64, &Intent)> {
+    pub fn iter(&self) -> impl Iterator<Item = (u64, Intent)> + '_ {
         self.slots
             .iter()
             .filter(|s| !s.is_empty())
-            .map(|s| (s.key, &s.it))
+            .map(|s| (s.key, s.intent(&self.head_starts)))
     }
 
     /// Empties the table, returning what it held.
     pub fn take_all(&mut self) -> Vec<(u64, Intent)> {
-        let all = self.iter().map(|(k, it)| (k, *it)).collect();
+        let all = self.iter().collect();
         *self = IntentTable::default();
         all
     }
@@ -246,19 +321,21 @@ mod tests {
     use proptest::prelude::*;
     use std::collections::HashMap;
 
-    fn intent(ts: i64) -> Intent {
+    /// An intent as the table gives it back: a head keeps its first attempt's time.
+    fn intent(ts: i64, head: bool) -> Intent {
         Intent {
             last_ts: ts,
-            first_ts: ts,
+            first_ts: if head { ts - 5 } else { NO_FIRST_TS },
             attempts: 1,
             endpoint: 7,
-            head: false,
+            head,
         }
     }
 
     #[derive(Debug, Clone)]
     enum Op {
-        Insert(u64, i64),
+        Insert(u64, i64, bool),
+        Touch(u64, i64),
         Remove(u64),
         Retain(i64),
     }
@@ -267,28 +344,41 @@ mod tests {
         // Few distinct keys, some with equal low bits, so probe runs collide and wrap.
         let key = prop_oneof![0u64..40, (0u64..8).prop_map(|k| k << 40 | 15)];
         prop_oneof![
-            4 => (key.clone(), 0i64..100).prop_map(|(k, t)| Op::Insert(k, t)),
+            4 => (key.clone(), 0i64..100, any::<bool>()).prop_map(|(k, t, h)| Op::Insert(k, t, h)),
+            2 => (key.clone(), 0i64..100).prop_map(|(k, t)| Op::Touch(k, t)),
             2 => key.prop_map(Op::Remove),
             1 => (0i64..100).prop_map(Op::Retain),
         ]
     }
 
     proptest! {
-        /// Any sequence of inserts, removes and retains leaves the table holding what a
-        /// `HashMap` would, and every key findable.
+        /// Any sequence of inserts, touches, removes and retains leaves the table holding
+        /// what a `HashMap` would, and every key findable.
         #[test]
         fn behaves_like_a_hash_map(ops in proptest::collection::vec(op(), 0..400)) {
             let mut table = IntentTable::default();
             let mut map: HashMap<u64, Intent> = HashMap::new();
             for op in ops {
                 match op {
-                    Op::Insert(k, t) => {
-                        prop_assert_eq!(table.insert(k, intent(t)), map.insert(k, intent(t)));
+                    Op::Insert(k, t, h) => {
+                        prop_assert_eq!(table.insert(k, intent(t, h)), map.insert(k, intent(t, h)));
+                    }
+                    Op::Touch(k, t) => {
+                        let expected = match map.get_mut(&k) {
+                            Some(it) if t.abs_diff(it.last_ts) <= 10 => {
+                                it.attempts += 1;
+                                it.last_ts = t;
+                                Touch::Continued
+                            }
+                            Some(_) => Touch::Stale,
+                            None => Touch::Absent,
+                        };
+                        prop_assert_eq!(table.touch(k, t, 10), expected);
                     }
                     Op::Remove(k) => prop_assert_eq!(table.remove(k), map.remove(&k)),
                     Op::Retain(limit) => {
                         let mut dropped = Vec::new();
-                        table.retain(|it| it.last_ts >= limit, |k, it| dropped.push((k, it)));
+                        table.retain_from(limit, |k, it| dropped.push((k, it)));
                         let mut expected: Vec<(u64, Intent)> = map
                             .iter()
                             .filter(|(_, it)| it.last_ts < limit)
@@ -301,8 +391,9 @@ mod tests {
                     }
                 }
                 prop_assert_eq!(table.len(), map.len());
+                prop_assert_eq!(table.head_starts.len(), map.values().filter(|it| it.head).count());
                 for (k, it) in &map {
-                    prop_assert_eq!(table.get(*k), Some(it));
+                    prop_assert_eq!(table.get(*k), Some(*it));
                 }
             }
             let mut all = table.take_all();
@@ -312,5 +403,11 @@ mod tests {
             prop_assert_eq!(all, expected);
             prop_assert_eq!(table.len(), 0);
         }
+    }
+
+    #[test]
+    fn a_slot_is_half_a_cache_line() {
+        assert_eq!(std::mem::size_of::<Slot>(), 32);
+        assert_eq!(std::mem::align_of::<Slot>(), 32);
     }
 }

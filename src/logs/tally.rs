@@ -35,7 +35,7 @@ use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::hash::{BuildHasherDefault, Hasher};
 
 use super::error::BadRow;
-use super::intents::{Intent, IntentTable};
+use super::intents::{Intent, IntentTable, NO_FIRST_TS, Touch};
 
 /// Distinct endpoints kept; later ones are counted together as "(other routes)".
 pub const MAX_ENDPOINTS: usize = 10_000;
@@ -316,21 +316,18 @@ impl Tally {
 
     /// A keyed attempt continues its key's open intent, or starts a new one.
     fn continue_intent(&mut self, key: u64, ts: i64, endpoint: u64) {
-        let window = self.window as u64;
-        let head = match self.open.get_mut(key) {
-            Some(it) if ts.abs_diff(it.last_ts) <= window => {
-                it.attempts = it.attempts.saturating_add(1);
-                it.last_ts = ts;
-                return;
-            }
+        let head = match self.open.touch(key, ts, self.window as u64) {
+            Touch::Continued => return,
             // Too long after the key's last attempt: a new intent, not its key's first.
-            Some(_) => false,
+            Touch::Stale => false,
             // A new key may be a head (first in this piece, near its start).
-            None => self.keeps_heads && ts <= self.horizon() && !self.heads.contains_key(&key),
+            Touch::Absent => {
+                self.keeps_heads && ts <= self.horizon() && !self.heads.contains_key(&key)
+            }
         };
         let fresh = Intent {
             last_ts: ts,
-            first_ts: ts,
+            first_ts: if head { ts } else { NO_FIRST_TS },
             attempts: 1,
             endpoint,
             head,
@@ -377,8 +374,7 @@ impl Tally {
         self.next_sweep = self.watermark.saturating_add((self.window / 2).max(1));
         self.settle_queued();
         let mut done = Vec::new();
-        self.open
-            .retain(|it| it.last_ts >= limit, |k, it| done.push((k, it)));
+        self.open.retain_from(limit, |k, it| done.push((k, it)));
         for (k, it) in done {
             self.retire(k, it);
         }
@@ -428,7 +424,7 @@ impl Tally {
                 next.open
                     .iter()
                     .filter(|(_, it)| it.head)
-                    .map(|(k, it)| (k, *it, true)),
+                    .map(|(k, it)| (k, it, true)),
             )
             .collect();
         for (key, b, b_open) in heads {

@@ -27,6 +27,20 @@ impl Tmux {
             .is_ok_and(|o| o.status.success())
     }
 
+    /// Whether tmux is here to run a terminal test; without it a test is skipped locally, but
+    /// fails in CI.
+    fn present() -> bool {
+        if Tmux::available() {
+            return true;
+        }
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "tmux is required for the terminal test in CI (apt-get install -y tmux)"
+        );
+        eprintln!("skipped: tmux is not installed");
+        false
+    }
+
     fn start(script: &Path, width: u16, height: u16) -> Tmux {
         static SESSIONS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
         let n = SESSIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -126,12 +140,7 @@ fn explorer_cpu_ticks(shell_pid: &str) -> Option<u64> {
 
 #[test]
 fn runs_in_a_real_terminal_and_restores_it() {
-    if !Tmux::available() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "tmux is required for the terminal test in CI (apt-get install -y tmux)"
-        );
-        eprintln!("skipped: tmux is not installed");
+    if !Tmux::present() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -301,12 +310,7 @@ fn bad_scenario_flags_fail_before_the_terminal_is_touched() {
 /// it when done, and writes nothing of it when stderr is not a terminal.
 #[test]
 fn logs_progress_shows_on_a_terminal_only() {
-    if !Tmux::available() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "tmux is required for the terminal test in CI (apt-get install -y tmux)"
-        );
-        eprintln!("skipped: tmux is not installed");
+    if !Tmux::present() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();

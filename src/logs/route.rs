@@ -170,7 +170,7 @@ mod simd {
             let eq = |v: __m128i, b: u8| {
                 _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(b as i8))) as u16 as u64
             };
-            for chunk in 0..4 {
+            for chunk in 0..path.len().div_ceil(16) {
                 let v = _mm_loadu_si128(padded.as_ptr().add(chunk * 16) as *const __m128i);
                 // Lower case for letters: `A`..`Z` | 0x20 is `a`..`z`, and no other byte lands there.
                 let lower = _mm_or_si128(v, _mm_set1_epi8(0x20));

@@ -47,18 +47,22 @@ impl PerIntent {
         let answered_or_executed = (1.0 - t) + t * s;
         let mut extra_attempts = 0.0; // sum_{k=1..r} t^k = A - 1
         let mut duplicate_sum = 0.0;
-        let mut t_k = 1.0;
+        // Powers by repeated multiplication, not `powi`: the optimiser may fold a `powi` of
+        // constants differently from the one computed at run time, and the same scenario
+        // must give the same bits wherever it is computed (a pinned baseline is compared).
+        let (mut t_k, mut q_k) = (1.0, 1.0);
         for k in 1..=r {
             t_k *= t;
+            q_k *= q;
             extra_attempts += t_k;
             duplicate_sum += t_k * executed_at_least_once(s, k);
         }
         let attempts = 1.0 + extra_attempts;
-        let unanswered = t.powi(r as i32 + 1);
+        let unanswered = t_k * t;
         PerIntent {
             attempts,
             executions: answered_or_executed * attempts,
-            at_least_one_execution: 1.0 - q.powi(r as i32 + 1),
+            at_least_one_execution: 1.0 - q_k * q,
             duplicates: answered_or_executed * duplicate_sum,
             unanswered,
             unanswered_charged: unanswered * executed_at_least_once(s, r + 1),

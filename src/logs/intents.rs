@@ -482,8 +482,16 @@ mod tests {
         assert_eq!(reserved.slots.len(), slots, "reserve made room for all");
         assert_eq!(reserved, growing);
         let per_key = |probes: usize| probes as f64 / moved.len() as f64;
-        assert!(per_key(reserved_probes) < 3.0, "{}", per_key(reserved_probes));
-        assert!(per_key(growing_probes) > 100.0, "{}", per_key(growing_probes));
+        assert!(
+            per_key(reserved_probes) < 3.0,
+            "{}",
+            per_key(reserved_probes)
+        );
+        assert!(
+            per_key(growing_probes) > 100.0,
+            "{}",
+            per_key(growing_probes)
+        );
     }
 
     #[test]

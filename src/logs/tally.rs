@@ -454,6 +454,17 @@ impl Tally {
                 self.retire(key, it);
             }
         }
+        if !had_start {
+            self.start_ts = next.start_ts;
+        }
+        self.watermark = self.watermark.max(next.watermark);
+        // This piece's open intents that can no longer continue are retired first: after a
+        // long next piece, that is all of them, and its open intents simply take their place.
+        self.sweep();
+        if self.open.len() == 0 {
+            self.open = std::mem::take(&mut next.open);
+            return;
+        }
         // Intents still open after the next piece replace this piece's ones.
         self.open.reserve(next.open.len());
         for (key, it) in next.open.take_all() {
@@ -461,11 +472,6 @@ impl Tally {
                 self.retire(key, old);
             }
         }
-        if !had_start {
-            self.start_ts = next.start_ts;
-        }
-        self.watermark = self.watermark.max(next.watermark);
-        self.sweep();
     }
 
     /// Counts every intent still pending: the tally of a whole input.

@@ -73,6 +73,9 @@ fn is_id_of_classes(seg: &[u8], seen: u8) -> bool {
     if seen & OTHER != 0 {
         return is_uuid(seg);
     }
+    if seg.len() < 16 {
+        return false; // too short for a base62 token (`v1`, `v2`: most segments with a digit)
+    }
     // base62, optionally after a short `prefix_`
     let token = match memchr::memchr(b'_', seg) {
         Some(i) if i <= 8 && seg[..i].iter().all(u8::is_ascii_alphabetic) => &seg[i + 1..],
@@ -95,12 +98,44 @@ fn segments(path: &[u8]) -> impl Iterator<Item = &[u8]> {
     path.split(|&b| b == b'/').filter(|s| !s.is_empty())
 }
 
-/// Writes to `out` (cleared first) bytes that stand for the route template of `raw`: each fixed
-/// segment followed by a 0, each id as a lone 1. Paths with the same template give the same
-/// bytes, so the hot loop hashes these instead of building the template.
+/// Where [`route_key`] writes the template of a path, segment by segment.
+pub trait TemplateSink {
+    /// A fixed segment, such as `orders`.
+    fn fixed(&mut self, segment: &[u8]);
+    /// An id segment, such as `123`.
+    fn id(&mut self);
+}
+
+/// Bytes that stand for the template: each fixed segment followed by a 0, each id as a lone 1.
+impl TemplateSink for Vec<u8> {
+    fn fixed(&mut self, segment: &[u8]) {
+        self.extend_from_slice(segment);
+        self.push(0);
+    }
+    fn id(&mut self) {
+        self.push(1);
+    }
+}
+
+/// The same bytes, fed to a hasher as they come (so the hot loop neither copies nor buffers).
+pub struct Hashed<'a, H>(pub &'a mut H);
+
+impl<H: std::hash::Hasher> TemplateSink for Hashed<'_, H> {
+    #[inline]
+    fn fixed(&mut self, segment: &[u8]) {
+        self.0.write(segment);
+        self.0.write_u8(0);
+    }
+    #[inline]
+    fn id(&mut self) {
+        self.0.write_u8(1);
+    }
+}
+
+/// Writes the route template of `raw` to `out`, segment by segment. Paths with the same template
+/// make the same calls, so the hot loop hashes these instead of building the template.
 #[inline]
-pub fn route_key(raw: &[u8], out: &mut Vec<u8>) {
-    out.clear();
+pub fn route_key(raw: &[u8], out: &mut impl TemplateSink) {
     let path = path_only(raw);
     #[cfg(target_arch = "x86_64")]
     if path.len() <= 64 {
@@ -110,19 +145,18 @@ pub fn route_key(raw: &[u8], out: &mut Vec<u8>) {
 }
 
 /// [`route_key`] of a path, one byte at a time.
-fn route_key_bytewise(path: &[u8], out: &mut Vec<u8>) {
+fn route_key_bytewise(path: &[u8], out: &mut impl TemplateSink) {
     for seg in segments(path) {
         push_segment(out, seg, is_id(seg));
     }
 }
 
 #[inline]
-fn push_segment(out: &mut Vec<u8>, seg: &[u8], id: bool) {
+fn push_segment(out: &mut impl TemplateSink, seg: &[u8], id: bool) {
     if id {
-        out.push(1);
+        out.id();
     } else {
-        out.extend_from_slice(seg);
-        out.push(0);
+        out.fixed(seg);
     }
 }
 
@@ -147,8 +181,6 @@ mod simd {
     }
 
     fn masks(path: &[u8]) -> Masks {
-        let mut padded = [0u8; 64];
-        padded[..path.len()].copy_from_slice(path);
         let mut m = Masks {
             slash: 0,
             digit: 0,
@@ -156,38 +188,63 @@ mod simd {
             letter: 0,
             underscore: 0,
         };
-        // SAFETY: SSE2 is part of the x86_64 baseline; each load reads 16 bytes of `padded`.
-        #[allow(unused_unsafe)]
-        unsafe {
-            // `x` is in `lo..=lo + span` (unsigned) when `min(x - lo, span) == x - lo`.
-            let within = |v: __m128i, lo: u8, span: u8| {
-                let t = _mm_add_epi8(v, _mm_set1_epi8(lo.wrapping_neg() as i8));
-                _mm_movemask_epi8(_mm_cmpeq_epi8(
-                    _mm_min_epu8(t, _mm_set1_epi8(span as i8)),
-                    t,
-                )) as u16 as u64
-            };
-            let eq = |v: __m128i, b: u8| {
-                _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(b as i8))) as u16 as u64
-            };
-            for chunk in 0..path.len().div_ceil(16) {
-                let v = _mm_loadu_si128(padded.as_ptr().add(chunk * 16) as *const __m128i);
+        // Adds the classes of 16 bytes at `v`, keeping the top `keep` of them as bits from
+        // `shift` on.
+        let mut add = |v: __m128i, keep: usize, shift: usize| {
+            // SAFETY: SSE2 is part of the x86_64 baseline; these only compute on registers.
+            #[allow(unused_unsafe)]
+            unsafe {
+                let bits =
+                    |m: __m128i| (_mm_movemask_epi8(m) as u16 as u64) >> (16 - keep) << shift;
+                // `x` is in `lo..=lo + span` (unsigned) when `min(x - lo, span) == x - lo`.
+                let within = |v: __m128i, lo: u8, span: u8| {
+                    let t = _mm_add_epi8(v, _mm_set1_epi8(lo.wrapping_neg() as i8));
+                    bits(_mm_cmpeq_epi8(
+                        _mm_min_epu8(t, _mm_set1_epi8(span as i8)),
+                        t,
+                    ))
+                };
+                let eq = |v: __m128i, b: u8| bits(_mm_cmpeq_epi8(v, _mm_set1_epi8(b as i8)));
                 // Lower case for letters: `A`..`Z` | 0x20 is `a`..`z`, and no other byte lands there.
                 let lower = _mm_or_si128(v, _mm_set1_epi8(0x20));
-                let shift = chunk * 16;
                 let alpha = within(lower, b'a', 25);
                 let hex = within(lower, b'a', 5);
-                m.slash |= eq(v, b'/') << shift;
-                m.underscore |= eq(v, b'_') << shift;
-                m.digit |= within(v, b'0', 9) << shift;
-                m.hex_letter |= hex << shift;
-                m.letter |= (alpha & !hex) << shift;
+                m.slash |= eq(v, b'/');
+                m.underscore |= eq(v, b'_');
+                m.digit |= within(v, b'0', 9);
+                m.hex_letter |= hex;
+                m.letter |= alpha & !hex;
+            }
+        };
+        // SAFETY (loads): each reads 16 bytes inside `path` or `short`, unaligned loads being
+        // allowed. Loading straight from the path, rather than from a padded copy of it, spares
+        // a stalled load (a copy's small stores cannot be forwarded to a 16-byte load).
+        let load = |bytes: &[u8]| {
+            debug_assert!(bytes.len() >= 16);
+            #[allow(unused_unsafe)]
+            unsafe {
+                _mm_loadu_si128(bytes.as_ptr() as *const __m128i)
+            }
+        };
+        let full = path.len() / 16;
+        for chunk in 0..full {
+            add(load(&path[chunk * 16..]), 16, chunk * 16);
+        }
+        let rest = path.len() % 16;
+        if rest > 0 {
+            if full > 0 {
+                // The last 16 bytes, of which the first `16 - rest` were classified already.
+                add(load(&path[path.len() - 16..]), rest, full * 16);
+            } else {
+                let mut short = [0u8; 16];
+                short[..rest].copy_from_slice(path);
+                add(load(&short[..]), 16, 0);
             }
         }
         m
     }
 
-    pub(super) fn route_key(path: &[u8], out: &mut Vec<u8>) {
+    pub(super) fn route_key(path: &[u8], out: &mut impl super::TemplateSink) {
         let m = masks(path);
         let len_mask = if path.len() == 64 {
             u64::MAX

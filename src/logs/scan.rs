@@ -375,8 +375,6 @@ struct RowCtx<'a> {
     keys: FixedState,
     endpoints: FixedState,
     fields: usize,
-    /// The route key of the current row ([`route::route_key`]), reused.
-    route: Vec<u8>,
     last_second: LastSecond,
 }
 
@@ -388,7 +386,6 @@ impl<'a> RowCtx<'a> {
             keys: FixedState::with_seed(KEY_SEED),
             endpoints: FixedState::with_seed(ENDPOINT_SEED),
             fields: rules.columns.headers.len(),
-            route: Vec::new(),
             last_second: LastSecond::default(),
         }
     }
@@ -468,10 +465,9 @@ impl<'a> RowCtx<'a> {
                 return Ok(());
             }
         }
-        route::route_key(raw_path, &mut self.route);
         let mut h = self.endpoints.build_hasher();
         h.write_usize(method_index);
-        h.write(&self.route);
+        route::route_key(raw_path, &mut route::Hashed(&mut h));
         let endpoint = h.finish();
         let names = || {
             (

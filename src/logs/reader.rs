@@ -365,29 +365,35 @@ pub fn plan_pieces(path: &Path, data_start: u64, size: u64, pieces: usize) -> io
     }
     let mut file = File::open(path)?;
     let share = (size - data_start) / pieces as u64;
-    let mut window = vec![0u8; 64 * 1024];
     for i in 1..pieces {
-        let mut at = data_start + share * i as u64;
+        let at = data_start + share * i as u64;
         if at <= *starts.last().unwrap_or(&0) {
             continue;
         }
-        file.seek(SeekFrom::Start(at))?;
-        let start = loop {
-            let n = file.read(&mut window)?;
-            if n == 0 {
-                break None;
-            }
-            if let Some(j) = memchr::memchr(b'\n', &window[..n]) {
-                break Some(at + j as u64 + 1);
-            }
-            at += n as u64;
-        };
-        match start {
-            Some(s) if s < size => starts.push(s),
-            _ => break,
+        match next_line_start(&mut file, at, size)? {
+            Some(s) => starts.push(s),
+            None => break,
         }
     }
     Ok(starts)
+}
+
+/// The offset after the first newline at or after `at`, if it is before `limit`.
+pub fn next_line_start(file: &mut File, mut at: u64, limit: u64) -> io::Result<Option<u64>> {
+    let mut window = vec![0u8; 64 * 1024];
+    file.seek(SeekFrom::Start(at))?;
+    while at < limit {
+        let n = file.read(&mut window)?;
+        if n == 0 {
+            return Ok(None);
+        }
+        if let Some(j) = memchr::memchr(b'\n', &window[..n]) {
+            let start = at + j as u64 + 1;
+            return Ok((start < limit).then_some(start));
+        }
+        at += n as u64;
+    }
+    Ok(None)
 }
 
 /// Number of newlines in the first `len` bytes of a file (for line numbers of later pieces).

@@ -79,6 +79,54 @@ impl Progress for () {
     fn advance(&self, _: u64) {}
 }
 
+/// The end of a piece being read, which another thread may move earlier to take the rest of
+/// the piece over (work stealing). The scanner tells how far it has read at each read and
+/// takes the end then; it reads nothing past what it has told before asking again, so an end
+/// moved past that is never crossed (unless a record already begun runs over it, which the
+/// merge detects as for any piece).
+#[derive(Debug)]
+pub struct MovableStop {
+    /// (offset read up to, offset to stop at)
+    state: std::sync::Mutex<(u64, u64)>,
+}
+
+impl MovableStop {
+    pub fn new(start: u64, stop: u64) -> Self {
+        MovableStop {
+            state: std::sync::Mutex::new((start, stop)),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, (u64, u64)> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// How far the scanner has read, and where it will stop.
+    pub fn position(&self) -> (u64, u64) {
+        *self.lock()
+    }
+
+    /// The scanner has read up to `read_to`: where must it stop?
+    fn reached(&self, read_to: u64) -> u64 {
+        let mut state = self.lock();
+        state.0 = state.0.max(read_to);
+        state.1
+    }
+
+    /// Moves the stop back to `at`, if the scanner has not read that far yet and `at` is
+    /// before the stop; returns the old stop, the end of the range now left to the caller.
+    pub fn take_from(&self, at: u64) -> Option<u64> {
+        let mut state = self.lock();
+        let (read_to, stop) = *state;
+        if read_to < at && at < stop {
+            state.1 = at;
+            Some(stop)
+        } else {
+            None
+        }
+    }
+}
+
 /// Reads records from `input` (positioned at `piece.start`) into a tally.
 ///
 /// Lines without a quote (nearly all of an access log) are split in one `memchr3` pass over
@@ -92,7 +140,20 @@ pub fn scan<R: Read>(
     piece: Piece,
     io_error: &dyn Fn(io::Error) -> LogError,
 ) -> Result<Scanned, LogError> {
+    scan_until(input, rules, piece, None, io_error)
+}
+
+/// [`scan`], stopping at `movable`'s stop when given (instead of `piece.stop`).
+pub fn scan_until<R: Read>(
+    input: R,
+    rules: &RowRules,
+    piece: Piece,
+    movable: Option<&MovableStop>,
+    io_error: &dyn Fn(io::Error) -> LogError,
+) -> Result<Scanned, LogError> {
     let mut s = Scanner {
+        stop: piece.stop,
+        movable,
         input,
         io_error,
         buf: vec![0u8; MAX_RECORD + INPUT_BUFFER],
@@ -113,7 +174,7 @@ pub fn scan<R: Read>(
     // The fast path needs a delimiter that is not itself a quote or a line end.
     let fast = !matches!(delimiter, b'"' | b'\n' | b'\r');
     loop {
-        if piece.stop.is_some_and(|stop| s.pos() >= stop) {
+        if s.stop.is_some_and(|stop| s.pos() >= stop) {
             break;
         }
         if s.at == s.filled {
@@ -270,6 +331,9 @@ fn read_some<R: Read>(input: &mut R, buf: &mut [u8]) -> io::Result<usize> {
 
 struct Scanner<'a, 'r, R> {
     input: R,
+    /// Stop after the record that reaches this offset.
+    stop: Option<u64>,
+    movable: Option<&'a MovableStop>,
     io_error: &'a dyn Fn(io::Error) -> LogError,
     /// Input bytes; `buf[at..filled]` is not yet consumed.
     buf: Vec<u8>,
@@ -302,6 +366,9 @@ impl<R: Read> Scanner<'_, '_, R> {
         let n = read_some(&mut self.input, &mut self.buf[self.filled..]).map_err(self.io_error)?;
         self.filled += n;
         self.eof = n == 0;
+        if let Some(movable) = self.movable {
+            self.stop = Some(movable.reached(self.base + self.filled as u64));
+        }
         Ok(())
     }
 
@@ -590,6 +657,25 @@ mod tests {
                 prop_assert_eq!(&fast[..a.0], &slow[..b.0]);
             }
         }
+    }
+
+    /// A stop moves back only to a place after what the scanner has read and before the
+    /// stop, and the scanner is told the new stop when it next reads.
+    #[test]
+    fn a_stop_moves_back_only_ahead_of_the_reading() {
+        let stop = MovableStop::new(0, 100);
+        assert_eq!(
+            stop.take_from(50),
+            Some(100),
+            "the range 50..100 is the taker's"
+        );
+        assert_eq!(stop.position(), (0, 50));
+        assert_eq!(stop.reached(60), 50, "the scanner now stops at 50");
+        assert_eq!(stop.take_from(55), None, "already read");
+        assert_eq!(stop.take_from(60), None, "already read");
+        assert_eq!(stop.take_from(70), None, "past the stop");
+        assert_eq!(stop.reached(40), 50, "what was read never shrinks");
+        assert_eq!(stop.position(), (60, 50));
     }
 
     #[test]

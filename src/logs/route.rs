@@ -55,12 +55,18 @@ static CLASS: [u8; 256] = {
 #[inline]
 pub fn is_id(seg: &[u8]) -> bool {
     let seen = seg.iter().fold(0u8, |acc, &c| acc | CLASS[usize::from(c)]);
-    is_id_of_classes(seg, seen)
+    is_id_of_classes(seg.len(), seen, || is_uuid(seg), || is_base62(seg))
 }
 
-/// [`is_id`] for a segment whose bytes' classes, or-ed together, are `seen`.
+/// [`is_id`] for a segment of `len` bytes whose bytes' classes, or-ed together, are `seen`,
+/// given the two checks that need more than classes.
 #[inline]
-fn is_id_of_classes(seg: &[u8], seen: u8) -> bool {
+fn is_id_of_classes(
+    len: usize,
+    seen: u8,
+    uuid: impl FnOnce() -> bool,
+    base62: impl FnOnce() -> bool,
+) -> bool {
     if seen & DIGIT == 0 {
         return false; // every kind of id below has a digit
     }
@@ -68,15 +74,27 @@ fn is_id_of_classes(seg: &[u8], seen: u8) -> bool {
         return true; // a number
     }
     if seen & !(DIGIT | HEX_LETTER) == 0 {
-        return seg.len() >= 8; // long hex
+        return len >= 8; // long hex
     }
     if seen & OTHER != 0 {
-        return is_uuid(seg);
+        return len == 36 && uuid();
     }
-    if seg.len() < 16 {
-        return false; // too short for a base62 token (`v1`, `v2`: most segments with a digit)
-    }
-    // base62, optionally after a short `prefix_`
+    // (`v1`, `v2`: most segments with a digit are too short for a token)
+    len >= 16 && base62()
+}
+
+/// Hex digits with dashes after the 8th, 12th, 16th and 20th.
+fn is_uuid(s: &[u8]) -> bool {
+    s.len() == 36
+        && s.iter().enumerate().all(|(i, c)| match i {
+            8 | 13 | 18 | 23 => *c == b'-',
+            _ => c.is_ascii_hexdigit(),
+        })
+}
+
+/// A base62 token of 16 or more characters with a letter, optionally after a short
+/// alphabetic `prefix_`.
+fn is_base62(seg: &[u8]) -> bool {
     let token = match memchr::memchr(b'_', seg) {
         Some(i) if i <= 8 && seg[..i].iter().all(u8::is_ascii_alphabetic) => &seg[i + 1..],
         _ => seg,
@@ -84,14 +102,6 @@ fn is_id_of_classes(seg: &[u8], seen: u8) -> bool {
     token.len() >= 16
         && token.iter().all(u8::is_ascii_alphanumeric)
         && token.iter().any(u8::is_ascii_alphabetic)
-}
-
-fn is_uuid(s: &[u8]) -> bool {
-    s.len() == 36
-        && s.iter().enumerate().all(|(i, c)| match i {
-            8 | 13 | 18 | 23 => *c == b'-',
-            _ => c.is_ascii_hexdigit(),
-        })
 }
 
 fn segments(path: &[u8]) -> impl Iterator<Item = &[u8]> {
@@ -136,6 +146,11 @@ impl<H: std::hash::Hasher> TemplateSink for Hashed<'_, H> {
 /// make the same calls, so the hot loop hashes these instead of building the template.
 #[inline]
 pub fn route_key(raw: &[u8], out: &mut impl TemplateSink) {
+    #[cfg(target_arch = "x86_64")]
+    if raw.len() <= 64 && raw.first() == Some(&b'/') {
+        // Already a path (nearly always): the masks find its query too.
+        return simd::route_key(raw, out);
+    }
     let path = path_only(raw);
     #[cfg(target_arch = "x86_64")]
     if path.len() <= 64 {
@@ -161,8 +176,10 @@ fn push_segment(out: &mut impl TemplateSink, seg: &[u8], id: bool) {
 }
 
 /// Paths of up to 64 bytes (nearly all) classified 16 bytes at a time: one bit mask per class
-/// over the whole path, so finding segments and classifying them takes no loop over bytes,
-/// whose data-dependent exits the CPU mispredicts (templating was 17% of `dupcost logs`, now 13%).
+/// over the whole path, so finding the query, the segments, and telling numbers, hex, UUIDs and
+/// tokens apart takes no loop over bytes, whose data-dependent exits the CPU mispredicts. (On
+/// the benchmark log, whose paths carry UUIDs and `ch_` tokens, checking those a byte at a
+/// time was a third of the templating's cycles.)
 #[cfg(target_arch = "x86_64")]
 mod simd {
     use super::{DIGIT, HEX_LETTER, LETTER, OTHER, UNDERSCORE, is_id_of_classes, push_segment};
@@ -174,6 +191,9 @@ mod simd {
     /// Bit `i` of each mask is set when byte `i` of the path is of that kind.
     struct Masks {
         slash: u64,
+        hyphen: u64,
+        /// `?` and `#`: the path ends at the first.
+        query: u64,
         digit: u64,
         hex_letter: u64,
         letter: u64,
@@ -183,6 +203,8 @@ mod simd {
     fn masks(path: &[u8]) -> Masks {
         let mut m = Masks {
             slash: 0,
+            hyphen: 0,
+            query: 0,
             digit: 0,
             hex_letter: 0,
             letter: 0,
@@ -210,6 +232,8 @@ mod simd {
                 let alpha = within(lower, b'a', 25);
                 let hex = within(lower, b'a', 5);
                 m.slash |= eq(v, b'/');
+                m.hyphen |= eq(v, b'-');
+                m.query |= eq(v, b'?') | eq(v, b'#');
                 m.underscore |= eq(v, b'_');
                 m.digit |= within(v, b'0', 9);
                 m.hex_letter |= hex;
@@ -244,15 +268,24 @@ mod simd {
         m
     }
 
+    /// [`super::route_key`] of a path of up to 64 bytes, which may still carry a query or a
+    /// fragment.
     pub(super) fn route_key(path: &[u8], out: &mut impl super::TemplateSink) {
         let m = masks(path);
-        let len_mask = if path.len() == 64 {
-            u64::MAX
-        } else {
-            (1u64 << path.len()) - 1
+        let path = match m.query {
+            0 => path,
+            q => &path[..q.trailing_zeros() as usize],
         };
+        let low = |n: usize| if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
+        // Bits `from..from + n` of `mask`, as the low `n` bits.
+        let bits = |mask: u64, from: usize, n: usize| {
+            (mask.checked_shr(from as u32).unwrap_or(0)) & low(n)
+        };
+        let len_mask = low(path.len());
         let known = m.slash | m.digit | m.hex_letter | m.letter | m.underscore;
         let other = !known & len_mask;
+        let alpha = m.hex_letter | m.letter;
+        let alnum = alpha | m.digit;
         // Segments lie between slashes (and the path's ends).
         let mut ends = (m.slash & len_mask) | (1u128 << path.len()) as u64;
         let mut start = 0usize;
@@ -263,19 +296,35 @@ mod simd {
                 ends.trailing_zeros() as usize
             };
             if end > start {
-                let span = if end - start == 64 {
-                    u64::MAX
-                } else {
-                    ((1u64 << (end - start)) - 1) << start
-                };
+                let len = end - start;
+                let span = low(len) << start;
                 let class = |mask: u64, class: u8| if mask & span != 0 { class } else { 0 };
                 let seen = class(m.digit, DIGIT)
                     | class(m.hex_letter, HEX_LETTER)
                     | class(m.letter, LETTER)
                     | class(m.underscore, UNDERSCORE)
                     | class(other, OTHER);
-                let seg = &path[start..end];
-                push_segment(out, seg, is_id_of_classes(seg, seen));
+                let uuid = || {
+                    let dashes = bits(m.hyphen, start, len);
+                    dashes == (1 << 8 | 1 << 13 | 1 << 18 | 1 << 23)
+                        && bits(m.digit | m.hex_letter, start, len) == low(len) & !dashes
+                };
+                let base62 = || {
+                    let (from, n) = match bits(m.underscore, start, len) {
+                        0 => (start, len),
+                        marks => {
+                            let i = marks.trailing_zeros() as usize;
+                            if i <= 8 && bits(alpha, start, i) == low(i) {
+                                (start + i + 1, len - i - 1)
+                            } else {
+                                (start, len)
+                            }
+                        }
+                    };
+                    n >= 16 && bits(alnum, from, n) == low(n) && bits(alpha, from, n) != 0
+                };
+                let id = is_id_of_classes(len, seen, uuid, base62);
+                push_segment(out, &path[start..end], id);
             }
             if end >= path.len() {
                 return;

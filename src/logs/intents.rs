@@ -257,8 +257,9 @@ impl IntentTable {
     /// after a hole in its run is taken out and put back at the first empty slot from its home
     /// on, which is never past where it was; everything before the pass's position is then a
     /// valid table, and the slots after it are untouched. A kept intent with no hole before it
-    /// in its run is left alone: most are, and not writing them halves the pass's memory
-    /// traffic (the pass was 12% of the CPU time of `dupcost logs`; now about 5%).
+    /// in its run is left alone: most are, and are then only read, not written back. (The
+    /// pass is still about a tenth of the CPU time of `dupcost logs` on the benchmark log,
+    /// bound by reading the table.)
     pub fn retain_from(&mut self, limit: i64, mut dropped: impl FnMut(u64, Intent)) {
         if self.len == 0 {
             return;

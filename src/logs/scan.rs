@@ -443,6 +443,48 @@ struct RowCtx<'a> {
     endpoints: FixedState,
     fields: usize,
     last_second: LastSecond,
+    /// The methods for [`find_packed`], if none is longer than 8 bytes.
+    packed_methods: Option<Vec<(u64, usize)>>,
+}
+
+/// Up to 8 bytes in the low bytes of a little-endian u64.
+fn pack(bytes: &[u8]) -> u64 {
+    let mut word = [0u8; 8];
+    word[..bytes.len()].copy_from_slice(bytes);
+    u64::from_le_bytes(word)
+}
+
+/// Each ASCII lower-case letter of a packed word made upper-case, 8 at once (the other bytes
+/// are left alone).
+fn upper_case(x: u64) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let low7 = x & (0x7f * ONES);
+    let from_a = low7 + (0x80 - u64::from(b'a')) * ONES; // high bit set from `a` on
+    let past_z = low7 + (0x80 - u64::from(b'z') - 1) * ONES; // high bit set past `z`
+    let lower = from_a & !past_z & !x & (0x80 * ONES);
+    x - (lower >> 2)
+}
+
+/// The index of `method` (a slice of `data`) among `packed` methods, ignoring ASCII case; `None`
+/// when the 8 bytes from its start are not all inside `data` (then ask the slow way). The
+/// method is read as one word: a row's second field compared in a few instructions, where a
+/// byte-by-byte case-insensitive compare was 2% of the time of `dupcost logs`.
+#[inline]
+fn find_packed(packed: &[(u64, usize)], data: &[u8], method: &[u8]) -> Option<Option<usize>> {
+    let start = (method.as_ptr() as usize).wrapping_sub(data.as_ptr() as usize);
+    let window = data.get(start..start.checked_add(8)?)?;
+    if method.len() > 8 {
+        return Some(None); // longer than every method
+    }
+    let keep = u64::MAX
+        .checked_shr(64 - 8 * method.len() as u32)
+        .unwrap_or(0);
+    let word = upper_case(u64::from_le_bytes(window.try_into().ok()?) & keep);
+    Some(
+        packed
+            .iter()
+            .position(|&(m, len)| m == word && len == method.len()),
+    )
 }
 
 impl<'a> RowCtx<'a> {
@@ -454,6 +496,11 @@ impl<'a> RowCtx<'a> {
             endpoints: FixedState::with_seed(ENDPOINT_SEED),
             fields: rules.columns.headers.len(),
             last_second: LastSecond::default(),
+            packed_methods: rules
+                .methods
+                .iter()
+                .map(|m| (m.len() <= 8).then(|| (pack(&m.to_ascii_uppercase()), m.len())))
+                .collect(),
         }
     }
 
@@ -518,10 +565,15 @@ impl<'a> RowCtx<'a> {
         }
         self.tally.row_at(ts);
         let method = trim(field(cols.method));
-        let Some(method_index) = rules
-            .methods
-            .iter()
-            .position(|m| m.eq_ignore_ascii_case(method))
+        let packed = self.packed_methods.as_deref();
+        let Some(method_index) = packed
+            .and_then(|packed| find_packed(packed, data, method))
+            .unwrap_or_else(|| {
+                rules
+                    .methods
+                    .iter()
+                    .position(|m| m.eq_ignore_ascii_case(method))
+            })
         else {
             return Ok(());
         };
@@ -676,6 +728,52 @@ mod tests {
         assert_eq!(stop.take_from(70), None, "past the stop");
         assert_eq!(stop.reached(40), 50, "what was read never shrinks");
         assert_eq!(stop.position(), (60, 50));
+    }
+
+    proptest! {
+        /// The packed method match agrees with a case-insensitive compare, for methods in any
+        /// case, near misses (a byte more, a byte less, a byte changed; `@` and `` ` `` sit just
+        /// before `A` and `a`), and any bytes, at any place in a row.
+        #[test]
+        fn packed_methods_match_like_bytes(
+            pick in 0usize..7,
+            cases in proptest::collection::vec(any::<bool>(), 8),
+            tweak in 0u8..5,
+            byte in prop_oneof![Just(b'@'), Just(b'`'), Just(b'T'), Just(0), Just(b'P' | 0xa0), any::<u8>()],
+            noise in proptest::collection::vec(any::<u8>(), 0..11),
+            before in 0usize..3,
+            after in 0usize..10,
+        ) {
+            let methods: Vec<Vec<u8>> = ["POST", "PUT", "PATCH", "DELETE", "POSTPOST"]
+                .map(|m| m.as_bytes().to_vec())
+                .into();
+            let packed: Vec<(u64, usize)> = methods.iter().map(|m| (pack(m), m.len())).collect();
+            let mut method = match pick {
+                0..5 => methods[pick].clone(),
+                5 => b"P@TCH".to_vec(),
+                _ => noise,
+            };
+            for (b, &lower) in method.iter_mut().zip(&cases) {
+                if lower {
+                    *b = b.to_ascii_lowercase();
+                }
+            }
+            match tweak {
+                0 => method.push(byte),
+                1 => { method.pop(); }
+                2 => if let Some(b) = method.first_mut() { *b = byte },
+                _ => {}
+            }
+            let mut data = vec![b','; before];
+            data.extend_from_slice(&method);
+            data.extend(std::iter::repeat_n(b',', after));
+            let field = &data[before..before + method.len()];
+            let slow = methods.iter().position(|m| m.eq_ignore_ascii_case(field));
+            match find_packed(&packed, &data, field) {
+                Some(fast) => prop_assert_eq!(fast, slow, "{:?}", String::from_utf8_lossy(field)),
+                None => prop_assert!(before + 8 > data.len()),
+            }
+        }
     }
 
     #[test]

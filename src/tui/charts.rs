@@ -17,7 +17,7 @@ use crate::report::human;
 use crate::units::Rate;
 
 use super::app::{App, ChartKind};
-use super::ui::{Theme, panel};
+use super::theme::{Theme, panel};
 
 /// Bars are scaled to this many units at the tallest, so that small figures still show.
 const BAR_SCALE: f64 = 10_000.0;

@@ -8,6 +8,7 @@ pub mod app;
 mod charts;
 pub mod event_loop;
 pub mod steps;
+mod theme;
 pub mod ui;
 
 pub use app::{Action, App, Effect};

@@ -6,9 +6,9 @@
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Constraint, Layout, Rect};
-use ratatui::style::{Color, Modifier, Style};
+use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Clear, Paragraph, Widget, Wrap};
+use ratatui::widgets::{Clear, Paragraph, Widget, Wrap};
 
 use crate::inputs::Input;
 use crate::model::Estimate;
@@ -17,6 +17,7 @@ use crate::report::{human, table};
 use super::app::{App, ChartKind, KEYS};
 use super::charts;
 use super::steps::{self, Direction};
+use super::theme::{Theme, panel};
 
 /// The smallest terminal the layout fits; below it a short message is shown instead.
 pub const MIN_WIDTH: u16 = 64;
@@ -104,72 +105,6 @@ pub fn input_at(app: &App, area: Rect, column: u16, row: u16) -> Option<Input> {
     inside
         .then(|| Input::ALL.get(usize::from(row - inner.top())).copied())
         .flatten()
-}
-
-/// Colours when colour is on; bold, reverse and dim otherwise.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Theme {
-    color: bool,
-}
-
-impl Theme {
-    fn pick(self, colored: Style, plain: Style) -> Style {
-        if self.color { colored } else { plain }
-    }
-    pub(super) fn heading(self) -> Style {
-        self.pick(
-            Style::new().fg(Color::Cyan).add_modifier(Modifier::BOLD),
-            Style::new().add_modifier(Modifier::BOLD),
-        )
-    }
-    pub(super) fn selected(self) -> Style {
-        self.pick(
-            Style::new().fg(Color::Black).bg(Color::Cyan),
-            Style::new().add_modifier(Modifier::REVERSED),
-        )
-    }
-    pub(super) fn highlight(self) -> Style {
-        self.pick(
-            Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD),
-            Style::new().add_modifier(Modifier::BOLD),
-        )
-    }
-    pub(super) fn series(self) -> Style {
-        self.pick(Style::new().fg(Color::Cyan), Style::new())
-    }
-    pub(super) fn dim(self) -> Style {
-        self.pick(
-            Style::new().fg(Color::DarkGray),
-            Style::new().add_modifier(Modifier::DIM),
-        )
-    }
-    fn worse(self) -> Style {
-        self.pick(Style::new().fg(Color::Red), Style::new())
-    }
-    fn better(self) -> Style {
-        self.pick(Style::new().fg(Color::Green), Style::new())
-    }
-    fn error(self) -> Style {
-        self.pick(
-            Style::new().fg(Color::Red).add_modifier(Modifier::BOLD),
-            Style::new().add_modifier(Modifier::BOLD),
-        )
-    }
-    fn editing(self) -> Style {
-        self.pick(
-            Style::new()
-                .fg(Color::Yellow)
-                .add_modifier(Modifier::BOLD | Modifier::UNDERLINED),
-            Style::new().add_modifier(Modifier::BOLD | Modifier::UNDERLINED),
-        )
-    }
-}
-
-/// A bordered block with a title, as every panel has.
-pub(super) fn panel(title: &str, theme: Theme) -> Block<'_> {
-    Block::bordered()
-        .title(Span::styled(format!(" {title} "), theme.heading()))
-        .border_style(theme.dim())
 }
 
 impl Widget for &App {

@@ -444,7 +444,7 @@ pub struct OutputArgs {
 pub enum Format {
     /// Aligned, rounded, for people
     Table,
-    /// MODEL.md's JSON contract, unrounded
+    /// The JSON contract of docs/MODEL.md, unrounded
     Json,
     /// A header of dotted names and one row per estimate
     Csv,

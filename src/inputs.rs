@@ -1,7 +1,8 @@
 //! Where a scenario's inputs come from, and how they are named.
 //!
-//! Precedence, lowest first: MODEL.md defaults < `--scenario FILE` < `DUPCOST_*` environment
-//! variables < flags (clap folds the last two into one [`ScenarioPatch`]).
+//! Precedence, lowest first: the defaults of `docs/MODEL.md` < `--scenario FILE` <
+//! `DUPCOST_*` environment variables < flags (clap folds the last two into one
+//! [`ScenarioPatch`]).
 
 use std::fmt;
 use std::path::Path;
@@ -11,7 +12,7 @@ use serde_json::Value;
 use crate::model::{InputError, Scenario};
 use crate::units::{Count, Duration, Money, Rate, Size};
 
-/// One input of the model, in MODEL.md's order.
+/// One input of the model, in the order of `docs/MODEL.md`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Input {
     RequestsPerDay,
@@ -25,7 +26,7 @@ pub enum Input {
 }
 
 impl Input {
-    /// Every input, in the order of MODEL.md's input table.
+    /// Every input, in the order of the input table of `docs/MODEL.md`.
     pub const ALL: [Input; 8] = [
         Input::RequestsPerDay,
         Input::TimeoutRate,
@@ -37,7 +38,7 @@ impl Input {
         Input::DaysPerMonth,
     ];
 
-    /// The JSON name (MODEL.md's first column).
+    /// The JSON name (the first column of `docs/MODEL.md`'s input table).
     pub fn json_name(self) -> &'static str {
         match self {
             Input::RequestsPerDay => "requests_per_day",
@@ -265,7 +266,7 @@ pub fn describe_input_error(error: &InputError) -> String {
     }
 }
 
-/// The scenario as a `--scenario` file: the MODEL.md inputs object, pretty-printed.
+/// The scenario as a `--scenario` file: the `inputs` object of `docs/MODEL.md`, pretty-printed.
 pub fn to_scenario_json(scenario: &Scenario) -> String {
     let mut text = serde_json::to_string_pretty(scenario).expect("a Scenario always serializes");
     text.push('\n');

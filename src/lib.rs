@@ -1,6 +1,6 @@
 //! dupcost: what missing idempotency costs.
 //!
-//! The library behind the `dupcost` binary: [`model`] is the pure arithmetic of MODEL.md,
+//! The library behind the `dupcost` binary: [`model`] is the pure arithmetic of `docs/MODEL.md`,
 //! [`units`] parses and prints its inputs, [`inputs`] names them and merges their sources,
 //! [`sweep`] varies one of them, [`logs`] measures them from access logs, and [`report`]
 //! renders estimates as table, JSON or CSV.

@@ -1,4 +1,4 @@
-//! `dupcost estimate` through the real binary: the worked figures of MODEL.md, every format,
+//! `dupcost estimate` through the real binary: the worked figures of `docs/MODEL.md`, every format,
 //! every source of inputs, and every kind of bad input.
 
 mod common;

@@ -1,5 +1,5 @@
 //! The model against its invariants (proptest), an exact rational computation, and a seeded
-//! Monte Carlo simulation of the attempt process of MODEL.md.
+//! Monte Carlo simulation of the attempt process of `docs/MODEL.md`.
 
 use dupcost::model::{Estimate, PerIntent, Scenario};
 use num_bigint::BigInt;

@@ -1,6 +1,6 @@
-//! The arithmetic of MODEL.md: a validated [`Scenario`] in, an [`Estimate`] out.
+//! The arithmetic of `docs/MODEL.md`: a validated [`Scenario`] in, an [`Estimate`] out.
 //!
-//! Pure: no I/O, no formatting. Every formula here traces to a line of MODEL.md.
+//! Pure: no I/O, no formatting. Every formula here traces to a line of `docs/MODEL.md`.
 
 mod scenario;
 
@@ -13,7 +13,8 @@ const SECONDS_PER_DAY: f64 = 86_400.0;
 /// Days in a year, for the yearly refund figure.
 const DAYS_PER_YEAR: f64 = 365.0;
 
-/// Per-intent probabilities and expectations of the attempt process (MODEL.md, "The attempt process").
+/// Per-intent probabilities and expectations of the attempt process (`docs/MODEL.md`, "The
+/// attempt process").
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct PerIntent {
     /// A: expected attempts.
@@ -122,7 +123,7 @@ pub struct KeyStore {
     pub bytes: f64,
 }
 
-/// Every output of MODEL.md's output table, with the inputs that produced it.
+/// Every output of the output table of `docs/MODEL.md`, with the inputs that produced it.
 ///
 /// Serializes to exactly the JSON contract of `dupcost estimate --format json`.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -244,7 +245,7 @@ impl Estimate {
 }
 
 /// Retry amplification: the load on the bottom of `layers` stacked layers that each make
-/// `attempts_per_layer` attempts (MODEL.md: 3^5 = 243).
+/// `attempts_per_layer` attempts (`docs/MODEL.md`: 3^5 = 243).
 pub fn retry_amplification(attempts_per_layer: u32, layers: u32) -> f64 {
     f64::from(attempts_per_layer).powi(layers as i32)
 }

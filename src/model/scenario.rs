@@ -1,8 +1,8 @@
-//! The inputs of MODEL.md and their validity rules.
+//! The inputs of `docs/MODEL.md` and their validity rules.
 
 use serde::{Deserialize, Serialize};
 
-/// The inputs of the model, by their MODEL.md JSON names, in MODEL.md's order.
+/// The inputs of the model, by their JSON names, in the order of `docs/MODEL.md`.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Scenario {
@@ -24,7 +24,7 @@ pub struct Scenario {
     pub days_per_month: f64,
 }
 
-/// The most retries the model accepts (MODEL.md: integer 0..=100).
+/// The most retries the model accepts (`docs/MODEL.md`: a whole number 0..=100).
 pub const MAX_RETRIES: u32 = 100;
 
 impl Default for Scenario {
@@ -43,7 +43,7 @@ impl Default for Scenario {
     }
 }
 
-/// An input outside MODEL.md's "valid" column, named by its JSON name.
+/// An input outside the "valid" column of `docs/MODEL.md`, named by its JSON name.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[error("{field}: {problem} (got {value})")]
 pub struct InputError {
@@ -53,7 +53,7 @@ pub struct InputError {
 }
 
 impl Scenario {
-    /// Checks every input against MODEL.md's "valid" column.
+    /// Checks every input against the "valid" column of `docs/MODEL.md`.
     pub fn validate(&self) -> Result<(), InputError> {
         fn err(field: &'static str, problem: &'static str, value: impl ToString) -> InputError {
             InputError {

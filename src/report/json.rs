@@ -1,4 +1,4 @@
-//! `--format json`: the contract of MODEL.md, unrounded.
+//! `--format json`: the contract of `docs/MODEL.md`, unrounded.
 
 use serde::Serialize;
 

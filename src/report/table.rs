@@ -52,7 +52,7 @@ impl Painter<'_> {
     }
 }
 
-/// The scenario's inputs, one per line, in MODEL.md's order.
+/// The scenario's inputs, one per line, in the order of `docs/MODEL.md`.
 pub fn input_lines(e: &Estimate, style: &Style) -> Vec<(&'static str, String)> {
     Input::ALL
         .into_iter()

@@ -7,7 +7,7 @@
 use crate::inputs::Input;
 use crate::model::Scenario;
 
-/// The most retries MODEL.md allows.
+/// The most retries `docs/MODEL.md` allows.
 const MAX_RETRIES: f64 = 100.0;
 
 /// Which way a step goes.

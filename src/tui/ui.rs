@@ -245,7 +245,7 @@ fn tail(text: &str, n: usize) -> String {
     text.chars().skip(skip).collect()
 }
 
-/// What an input means, in MODEL.md's words.
+/// What an input means, in the words of `docs/MODEL.md`.
 fn meaning(input: Input) -> &'static str {
     match input {
         Input::RequestsPerDay => {
@@ -411,7 +411,7 @@ fn row(label: &str, exact: Figure, thumb: Option<Figure>) -> Row {
     }
 }
 
-/// Every output group of MODEL.md, in the `estimate` table's order.
+/// Every output group of `docs/MODEL.md`, in the `estimate` table's order.
 fn rows(e: &Estimate) -> Vec<Row> {
     use Figure::{Count, Money, Size};
     let r = e.inputs.retries;

@@ -6,7 +6,7 @@ use plotters::prelude::*;
 use crate::inputs::Input;
 use crate::logs::derive::DayRow;
 use crate::model::Estimate;
-use crate::units::{Duration, Rate};
+use crate::units::Duration;
 
 /// One line on a chart.
 #[derive(Debug, Clone, PartialEq)]
@@ -222,17 +222,13 @@ pub fn sweep_chart(
             vec![line("key store", |e| e.key_store.bytes)],
         ),
     };
-    let x_format: fn(f64) -> String = match input {
-        Input::TimeoutRate | Input::SucceededShare => |v| Rate(v).to_string(),
-        Input::Ttl => |v| Duration(v.round().max(0.0) as u64).to_string(),
-        Input::KeySize => super::human::size,
-        Input::Retries => |v| format!("{v:.0}"),
-        Input::RequestsPerDay | Input::OrderValue | Input::DaysPerMonth => plain,
-    };
-    let y_format: fn(f64) -> String = if figure == SweepFigure::KeyStore {
-        super::human::size
-    } else {
-        plain
+    let y_format: Format = match figure {
+        SweepFigure::KeyStore => Box::new(super::human::size),
+        SweepFigure::Refunds => {
+            let currency = currency.to_string();
+            Box::new(move |v| super::human::money(v, &currency))
+        }
+        _ => Box::new(plain),
     };
     let x_unit = match input {
         Input::OrderValue => format!("{} ({currency})", input.label()),
@@ -243,9 +239,21 @@ pub fn sweep_chart(
         x_label: x_unit,
         y_label: unit,
         series,
-        x_format: Some(Box::new(x_format)),
-        y_format: Some(Box::new(y_format)),
+        x_format: Some(input_ticks(input)),
+        y_format: Some(y_format),
         marker: None,
+    }
+}
+
+/// Tick labels of an input's axis, as the tables show the input (`1.8%`, `1d`, `20,000`):
+/// plotters' ticks are computed, so `0.018000000000000002` must not print all its digits.
+pub fn input_ticks(input: Input) -> Format {
+    match input {
+        Input::Ttl => Box::new(|v| Duration(v.round().max(0.0) as u64).to_string()),
+        Input::KeySize => Box::new(super::human::size),
+        Input::Retries => Box::new(|v| format!("{v:.0}")),
+        Input::OrderValue => Box::new(plain),
+        _ => Box::new(move |v| super::table::input_value(input, v, "")),
     }
 }
 

@@ -271,6 +271,7 @@ const TUI_EXAMPLES: &str = "\
 Examples:
   dupcost tui                                        start from the article's scenario
   dupcost tui --scenario checkout.json               start from a saved scenario
+  dupcost tui --logs access.csv                      start from what the logs measured
   dupcost tui --timeout-rate 1% --save-to review.json
 
 Keys: Up/Down select an input, Left/Right step it, Enter types a value, p pins a baseline,
@@ -282,9 +283,16 @@ pub struct TuiArgs {
     #[command(flatten)]
     pub scenario: ScenarioArgs,
 
-    /// Start from the inputs measured in these access logs (as `dupcost logs` reads them);
-    /// scenario flags still override them
-    #[arg(long, value_name = "FILE", num_args = 1.., help_heading = "Explorer")]
+    /// Start from the inputs measured in these access logs (as `dupcost logs` reads them),
+    /// pinned as the baseline, with their evidence and top endpoints; scenario flags still
+    /// override them
+    #[arg(
+        long = "logs",
+        visible_alias = "from-logs",
+        value_name = "FILE",
+        num_args = 1..,
+        help_heading = "Explorer"
+    )]
     pub from_logs: Vec<PathBuf>,
 
     #[command(flatten)]

@@ -194,7 +194,11 @@ fn refunds(app: &App, block: Block, area: Rect, buf: &mut Buffer, theme: Theme) 
     let (base, curve) = (scaled(base), scaled(curve));
     let (base, curve) = (base.as_slice(), curve.as_slice());
     let block = block.title_bottom(now_line(
-        format!("{} at {}", human::money(refund, currency), Rate(rate).rounded()),
+        format!(
+            "{} at {}",
+            human::money(refund, currency),
+            Rate(rate).rounded()
+        ),
         theme,
     ));
     let mut datasets = Vec::new();

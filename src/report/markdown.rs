@@ -95,26 +95,25 @@ pub fn sweep(input: Input, estimates: &[Estimate], style: &Style, charts: &[Char
         .fold((f64::INFINITY, 0.0f64), |(lo, hi), e| {
             (lo.min(refunds(e)), hi.max(refunds(e)))
         });
+    let range = |low: String, high: String| {
+        if low == high {
+            low
+        } else {
+            format!("{low} to {high}")
+        }
+    };
+    let bytes = || estimates.iter().map(|e| e.key_store.bytes);
     let _ = writeln!(
         out,
-        "**Verdict:** with {} from {} to {}, the missing key costs {} to {} a month in refunds; \
-         the key store that stops it takes {} to {}.\n",
+        "**Verdict:** with {} from {} to {}, the missing key costs {} a month in refunds; \
+         the key store that stops it takes {}.\n",
         input.label(),
         shown(first),
         shown(last),
-        human::money(low, c),
-        human::money(high, c),
-        human::size(
-            estimates
-                .iter()
-                .map(|e| e.key_store.bytes)
-                .fold(f64::INFINITY, f64::min)
-        ),
-        human::size(
-            estimates
-                .iter()
-                .map(|e| e.key_store.bytes)
-                .fold(0.0, f64::max)
+        range(human::money(low, c), human::money(high, c)),
+        range(
+            human::size(bytes().fold(f64::INFINITY, f64::min)),
+            human::size(bytes().fold(0.0, f64::max))
         ),
     );
     out.push_str("## Inputs\n\n");

@@ -3,7 +3,7 @@
 //! A [`LogView`] holds each measured input's evidence and the top endpoints, each with its own
 //! scenario (its measured requests a day, timeout rate and succeeded share). Like the app it
 //! is pure state: [`LogView::key_action`] names keys, [`LogView::update`] changes the state and
-//! says when the explorer must start over on another scenario, and [`render`] only reads.
+//! says when the explorer must start over on another scenario, and `render` only reads.
 
 use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{KeyCode, KeyEvent};

@@ -110,8 +110,10 @@ pub struct EstimateArgs {
     )]
     pub sweep: Option<Sweep>,
 
-    /// With --sweep: also write an SVG chart of the swept figure against the swept input
-    #[arg(long, value_name = "FILE.svg", requires = "sweep")]
+    /// Also write SVG charts: FILE.svg charts a --sweep; a directory gets the report's charts
+    /// (duplicates by retries, refunds by timeout rate; a sweep's figure), which --format
+    /// markdown links
+    #[arg(long, value_name = "FILE.svg|DIR")]
     pub plot: Option<PathBuf>,
 
     /// With --plot: the figure to chart
@@ -135,9 +137,15 @@ pub struct LogArgs {
     #[command(flatten)]
     pub output: OutputArgs,
 
-    /// Also write an SVG chart of mutating requests, timeouts and timed-out-but-succeeded per day
-    #[arg(long, value_name = "FILE.svg", help_heading = "Output")]
+    /// Also write SVG charts: FILE.svg charts mutating requests, timeouts and
+    /// timed-out-but-succeeded per day; a directory gets the report's charts (also timeout rate
+    /// per day, refunds per endpoint), which --format markdown links
+    #[arg(long, value_name = "FILE.svg|DIR", help_heading = "Output")]
     pub plot: Option<PathBuf>,
+
+    /// Also write the scenario measured from the logs as a --scenario file
+    #[arg(long, value_name = "FILE", help_heading = "Output")]
+    pub save_scenario: Option<PathBuf>,
 }
 
 /// How logs are read and which rows count. Shared with the TUI's `--from-logs`.
@@ -263,6 +271,7 @@ const TUI_EXAMPLES: &str = "\
 Examples:
   dupcost tui                                        start from the article's scenario
   dupcost tui --scenario checkout.json               start from a saved scenario
+  dupcost tui --logs access.csv                      start from what the logs measured
   dupcost tui --timeout-rate 1% --save-to review.json
 
 Keys: Up/Down select an input, Left/Right step it, Enter types a value, p pins a baseline,
@@ -274,9 +283,16 @@ pub struct TuiArgs {
     #[command(flatten)]
     pub scenario: ScenarioArgs,
 
-    /// Start from the inputs measured in these access logs (as `dupcost logs` reads them);
-    /// scenario flags still override them
-    #[arg(long, value_name = "FILE", num_args = 1.., help_heading = "Explorer")]
+    /// Start from the inputs measured in these access logs (as `dupcost logs` reads them),
+    /// pinned as the baseline, with their evidence and top endpoints; scenario flags still
+    /// override them
+    #[arg(
+        long = "logs",
+        visible_alias = "from-logs",
+        value_name = "FILE",
+        num_args = 1..,
+        help_heading = "Explorer"
+    )]
     pub from_logs: Vec<PathBuf>,
 
     #[command(flatten)]
@@ -425,7 +441,7 @@ impl ScenarioArgs {
 #[derive(Debug, Clone, Args)]
 #[command(next_help_heading = "Output")]
 pub struct OutputArgs {
-    /// Output format: a table for people, or json / csv for scripts
+    /// Output format: a table for people, json / csv for scripts, markdown for documents
     #[arg(long, short = 'f', value_enum, default_value_t = Format::Table, env = "DUPCOST_FORMAT")]
     pub format: Format,
 
@@ -448,6 +464,8 @@ pub enum Format {
     Json,
     /// A header of dotted names and one row per estimate
     Csv,
+    /// A report to paste into a design document or a pull request (CommonMark, pipe tables)
+    Markdown,
 }
 
 /// `--color`.

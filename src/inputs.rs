@@ -187,14 +187,13 @@ impl ScenarioPatch {
         }
     }
 
-    /// Reads a scenario file: a JSON object of inputs by their JSON names, each a number in
+    /// Reads a scenario file: a JSON object of inputs by their JSON names (or any JSON dupcost
+    /// writes, which has it under `inputs`: see [`crate::scenario_file`]), each a number in
     /// JSON units (`"timeout_rate": 0.002`) or a string in the flag's form (`"timeout_rate": "0.2%"`).
     pub fn from_json(text: &str) -> Result<ScenarioPatch, String> {
         let value: Value =
             serde_json::from_str(text).map_err(|e| format!("not valid JSON: {e}"))?;
-        let Value::Object(map) = value else {
-            return Err("expected a JSON object of inputs, like {\"timeout_rate\": 0.002}".into());
-        };
+        let map = crate::scenario_file::inputs_object(value)?;
         let mut patch = ScenarioPatch::default();
         for (key, value) in map {
             let input = Input::ALL

@@ -12,6 +12,7 @@ pub mod inputs;
 pub mod logs;
 pub mod model;
 pub mod report;
+pub mod scenario_file;
 pub mod sweep;
 pub mod tui;
 pub mod units;

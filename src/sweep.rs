@@ -87,12 +87,13 @@ impl Sweep {
             vec![self.from]
         } else {
             let step = (self.to - self.from) / (steps - 1) as f64;
+            let decimals = implied_decimals(&[self.from, self.to, step]);
             (0..steps)
                 .map(|i| {
                     if i == steps - 1 {
                         self.to
                     } else {
-                        self.from + step * i as f64
+                        to_decimals(self.from + step * i as f64, decimals)
                     }
                 })
                 .collect()
@@ -117,6 +118,35 @@ impl Sweep {
     }
 }
 
+/// The most decimals a swept value keeps (in JSON units: 1e-20 of a rate is far below noise).
+const MAX_DECIMALS: usize = 20;
+
+/// The decimals the user's sweep implies: the fewest at which `from`, `to` and the step are
+/// all exact decimals (to 12 significant figures of the range's larger end).
+///
+/// Why: `0.1%..2%:20` steps by 0.1% from 0.1%, but `0.001 + 17 * 0.001` is
+/// 0.018000000000000002 in binary. Every value the user can name there has 3 decimals in JSON
+/// units, so each step rounded to 3 decimals is the value they meant: 0.018. A step that is
+/// no short decimal (`0..1:4`, thirds) keeps 12 significant figures, which changes no figure
+/// a report shows.
+fn implied_decimals(numbers: &[f64]) -> usize {
+    let scale = numbers.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    let tolerance = 1e-12 * scale;
+    (0..=MAX_DECIMALS)
+        .find(|&d| {
+            numbers
+                .iter()
+                .all(|&v| (to_decimals(v, d) - v).abs() <= tolerance)
+        })
+        .unwrap_or(MAX_DECIMALS)
+}
+
+/// `value` rounded to `decimals` decimal places: the double nearest that decimal, so it
+/// prints as the short decimal (`0.018`), as if the user had typed it.
+fn to_decimals(value: f64, decimals: usize) -> f64 {
+    format!("{value:.decimals$}").parse().unwrap_or(value)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -135,6 +165,29 @@ mod tests {
         assert_eq!(values[0], 0.001);
         assert_eq!(values[19], 0.02);
         assert!((values[1] - 0.002).abs() < 1e-15);
+    }
+
+    /// Steps that are not exact in binary come out as the decimals the user meant.
+    #[test]
+    fn steps_are_exact_decimals() {
+        let sweep: Sweep = "timeout-rate=0.1%..2%:20".parse().unwrap();
+        let shown: Vec<String> = sweep.values().iter().map(f64::to_string).collect();
+        let expected: Vec<String> = (1..=20).map(|i| format!("{}", i as f64 / 1000.0)).collect();
+        assert_eq!(shown, expected);
+        assert!(shown.contains(&"0.018".to_string()));
+        // A step that is no short decimal keeps 12 significant figures.
+        let thirds: Sweep = "succeeded-share=0..1:4".parse().unwrap();
+        let values = thirds.values();
+        assert_eq!(values[1].to_string(), "0.333333333333");
+        assert_eq!(values[3], 1.0);
+        // Money in cents, counts in whole numbers.
+        let money: Sweep = "order-value=0.1..0.3:3".parse().unwrap();
+        assert_eq!(money.values(), vec![0.1, 0.2, 0.3]);
+        let big: Sweep = "requests-per-day=1k..2M:5".parse().unwrap();
+        assert_eq!(
+            big.values(),
+            vec![1000.0, 500_750.0, 1_000_500.0, 1_500_250.0, 2_000_000.0]
+        );
     }
 
     #[test]

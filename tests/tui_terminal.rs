@@ -277,10 +277,95 @@ fn starts_from_logs() {
     tmux.keys(&["q"]);
 }
 
+/// `tui --logs` on the sample: the measured scenario is pinned as the baseline, the endpoint
+/// panel explores one endpoint's own scenario and `w` goes back, and the terminal is restored.
+#[test]
+fn logs_baseline_and_endpoint_panel() {
+    let Some((_dir, script)) = session_dir() else {
+        return;
+    };
+    let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/samples/access-log.csv");
+    let report = Command::new(env!("CARGO_BIN_EXE_dupcost"))
+        .args(["logs", sample, "--format", "json"])
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&report.stdout).unwrap();
+    let money = |v: &serde_json::Value| human::money(v.as_f64().unwrap(), "$");
+    let whole = money(&report["refund_cost"]["per_month"]);
+    let second = &report["observed"]["per_endpoint"][1];
+    let second_refunds = money(&second["refund_per_month"]);
+    let second_name = format!(
+        "{} {}",
+        second["method"].as_str().unwrap(),
+        second["route"].as_str().unwrap()
+    );
+
+    std::fs::write(
+        &script,
+        format!(
+            "'{}' tui --logs '{sample}'\n\
+             echo \"exit=$?\"\n\
+             echo \"modes: $(stty -a | tr ' ;' '\\n\\n' | grep -Ex -- '-?(icanon|echo)' | tr '\\n' ' ')\"\n\
+             sleep 600\n",
+            env!("CARGO_BIN_EXE_dupcost")
+        ),
+    )
+    .unwrap();
+    let tmux = Tmux::start(&script, 120, 40);
+    let screen = tmux.wait_for("the measured figures", |s| s.contains(&whole));
+    assert!(screen.contains("baseline pinned"), "{screen}");
+    assert!(screen.contains("Results vs the baseline"), "{screen}");
+    assert!(screen.contains("Endpoints · whole log"), "{screen}");
+    assert!(screen.contains(&second_name), "{screen}");
+
+    // Tab moves to the list, Down to the second endpoint, Enter explores it.
+    tmux.keys(&["Tab", "Down", "Enter"]);
+    let screen = tmux.wait_for("the endpoint's scenario", |s| s.contains("exploring one"));
+    let refunds_row = screen
+        .lines()
+        .find(|l| l.contains("a month") && l.contains('$') && !l.contains(&second_name))
+        .unwrap_or_default();
+    assert!(
+        refunds_row.contains(&second_refunds),
+        "{second_refunds}:\n{screen}"
+    );
+    assert!(screen.contains(&format!("● {second_name}")), "{screen}");
+    assert!(!screen.contains(&format!("  a month {whole}")), "{screen}");
+
+    // The help lists the evidence of each measured input.
+    tmux.keys(&["Tab", "?"]);
+    let screen = tmux.wait_for("the help", |s| s.contains("Measured from"));
+    assert!(
+        screen.contains("timeout rate 3.308% = 71 timed out"),
+        "{screen}"
+    );
+    tmux.keys(&["?"]);
+
+    // w goes back to the whole log.
+    tmux.keys(&["w"]);
+    tmux.wait_for("the whole log again", |s| {
+        s.contains("Endpoints · whole log") && s.contains(&whole)
+    });
+
+    tmux.keys(&["q"]);
+    let screen = tmux.wait_for("the shell after the explorer", |s| s.contains("modes:"));
+    assert!(screen.contains("exit=0"), "{screen}");
+    assert_eq!(tmux.display("#{alternate_on}"), "0");
+    let modes = screen
+        .lines()
+        .find(|l| l.starts_with("modes:"))
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        modes.contains(" icanon") && modes.contains(" echo") && !modes.contains('-'),
+        "terminal modes after quitting: {modes:?}"
+    );
+}
+
 #[test]
 fn from_logs_errors_fail_before_the_terminal_is_touched() {
     let output = Command::new(env!("CARGO_BIN_EXE_dupcost"))
-        .args(["tui", "--from-logs", "/no/such/access.csv"])
+        .args(["tui", "--logs", "/no/such/access.csv"])
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(2));

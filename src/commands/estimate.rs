@@ -5,6 +5,8 @@ use crate::error::{Error, Result};
 use crate::model::Estimate;
 use crate::report::{self, Style};
 
+use super::plot::{self, Plot};
+
 /// Runs the estimate (or the sweep) and renders it in the chosen format.
 pub fn run(args: &EstimateArgs, color: bool) -> Result<Vec<u8>> {
     let scenario = args.scenario.resolve().map_err(Error::Usage)?;
@@ -12,34 +14,79 @@ pub fn run(args: &EstimateArgs, color: bool) -> Result<Vec<u8>> {
         currency: args.output.currency.clone(),
         color,
     };
+    let c = style.currency.as_str();
     let bytes = match &args.sweep {
         None => {
             let estimate = Estimate::new(scenario);
+            let charts = match &args.plot {
+                Some(path) if plot::is_file(path) => {
+                    return Err(Error::Usage(format!(
+                        "--plot {}: one SVG file charts a --sweep; name a directory for the \
+                         estimate's charts",
+                        path.display()
+                    )));
+                }
+                Some(dir) => plot::write_dir(dir, &estimate_plots(&estimate, c))?,
+                None => Vec::new(),
+            };
             match args.output.format {
                 Format::Table => report::table::estimate(&estimate, &style),
                 Format::Json => report::json::estimate(&estimate),
                 Format::Csv => report::csv::estimates(&[estimate], &[]),
+                Format::Markdown => report::markdown::estimate(&estimate, &style, &charts),
             }
         }
         Some(sweep) => {
             let estimates = sweep.run(&scenario);
-            if let Some(path) = &args.plot {
-                let chart =
-                    report::svg::sweep_chart(sweep.input, &estimates, args.plot_y, &style.currency);
-                write_plot(path, &[chart])?;
-            }
+            let charts = match &args.plot {
+                Some(path) => {
+                    let chart = report::svg::sweep_chart(sweep.input, &estimates, args.plot_y, c);
+                    if plot::is_file(path) {
+                        plot::write_file(path, &[chart])?;
+                        Vec::new()
+                    } else {
+                        let name =
+                            format!("{}-by-{}.svg", figure_name(args.plot_y), sweep.input.flag());
+                        plot::write_dir(path, &[(name.as_str(), Plot::Lines(chart))])?
+                    }
+                }
+                None => Vec::new(),
+            };
             match args.output.format {
                 Format::Table => report::table::sweep(sweep.input, &estimates, &style),
                 Format::Json => report::json::sweep(&estimates),
                 Format::Csv => report::csv::estimates(&estimates, &[]),
+                Format::Markdown => {
+                    report::markdown::sweep(sweep.input, &estimates, &style, &charts)
+                }
             }
         }
     };
     Ok(bytes)
 }
 
-/// Writes an SVG chart to `path`.
-pub fn write_plot(path: &std::path::Path, charts: &[report::svg::Chart]) -> Result<()> {
-    let svg = report::svg::render(charts).map_err(Error::Failure)?;
-    std::fs::write(path, svg).map_err(|e| Error::Usage(format!("--plot {}: {e}", path.display())))
+/// The charts of one estimate, by file name.
+pub fn estimate_plots(estimate: &Estimate, currency: &str) -> Vec<(&'static str, Plot)> {
+    vec![
+        (
+            "duplicates-by-retries.svg",
+            Plot::Lines(report::svg::duplicates_by_retries(estimate)),
+        ),
+        (
+            "refunds-by-timeout-rate.svg",
+            Plot::Lines(report::svg::refunds_by_timeout_rate(estimate, currency)),
+        ),
+    ]
+}
+
+/// `--plot-y`'s value as a file name part.
+fn figure_name(figure: report::svg::SweepFigure) -> &'static str {
+    use report::svg::SweepFigure;
+    match figure {
+        SweepFigure::Duplicates => "duplicates",
+        SweepFigure::Refunds => "refunds",
+        SweepFigure::Unanswered => "unanswered",
+        SweepFigure::ExtraAttempts => "extra-attempts",
+        SweepFigure::KeyStore => "key-store",
+    }
 }

@@ -9,23 +9,53 @@ use crate::logs::{self, Derived, LogAnalysis, Overrides, Source};
 use crate::model::Estimate;
 use crate::report::{self, Style};
 
+use super::plot::{self, Plot};
+
 /// Reads the logs, derives the scenario, and renders the report.
 pub fn run(args: &LogArgs, color: bool) -> Result<Vec<u8>> {
     let (analysis, derived) = measure(&args.files, &args.read, &args.scenario)?;
     let estimate = Estimate::new(derived.scenario);
-    if let Some(path) = &args.plot {
-        let charts = report::svg::per_day_chart(&derived.observed.per_day);
-        super::estimate::write_plot(path, &charts)?;
-    }
     let style = Style {
         currency: args.output.currency.clone(),
         color,
     };
+    let charts = match &args.plot {
+        Some(path) if plot::is_file(path) => {
+            plot::write_file(path, &report::svg::per_day_chart(&derived.observed.per_day))?;
+            Vec::new()
+        }
+        Some(dir) => plot::write_dir(dir, &logs_plots(&estimate, &derived, &style.currency))?,
+        None => Vec::new(),
+    };
+    if let Some(path) = &args.save_scenario {
+        std::fs::write(path, inputs::to_scenario_json(&derived.scenario))
+            .map_err(|e| Error::Usage(format!("--save-scenario {}: {e}", path.display())))?;
+    }
     Ok(match args.output.format {
         Format::Table => report::logs::table(&estimate, &derived, &analysis.files, &style),
         Format::Json => report::logs::json(&estimate, &derived.observed),
         Format::Csv => report::logs::csv(&estimate, &derived.observed),
+        Format::Markdown => report::markdown::logs(&estimate, &derived, &style, &charts),
     })
+}
+
+/// The charts of a logs report, by file name: the estimate's, then the log's own.
+fn logs_plots(estimate: &Estimate, derived: &Derived, currency: &str) -> Vec<(&'static str, Plot)> {
+    let mut plots = super::estimate::estimate_plots(estimate, currency);
+    let o = &derived.observed;
+    if !o.per_day.is_empty() {
+        plots.push((
+            "timeout-rate-per-day.svg",
+            Plot::Lines(report::svg::timeout_rate_per_day(&o.per_day)),
+        ));
+    }
+    if !o.per_endpoint.is_empty() {
+        plots.push((
+            "cost-per-endpoint.svg",
+            Plot::Bars(report::svg::cost_per_endpoint(&o.per_endpoint, currency)),
+        ));
+    }
+    plots
 }
 
 /// Reads `files` and derives the scenario: the log's figures where the flags give none.

@@ -3,4 +3,5 @@
 pub mod docs;
 pub mod estimate;
 pub mod logs;
+pub mod plot;
 pub mod tui;

@@ -1,9 +1,11 @@
 //! Renderers of estimates: each format is a small module of pure functions to bytes.
 
 pub mod csv;
+pub mod evidence;
 pub mod human;
 pub mod json;
 pub mod logs;
+pub mod markdown;
 pub mod svg;
 pub mod table;
 

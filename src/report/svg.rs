@@ -2,9 +2,10 @@
 //! they read the same in light and dark viewers.
 
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::inputs::Input;
-use crate::logs::derive::DayRow;
+use crate::logs::derive::{DayRow, EndpointRow};
 use crate::model::Estimate;
 use crate::units::{Duration, Rate};
 
@@ -135,11 +136,20 @@ fn draw(
             ink.stroke_width(2),
         )))
         .map_err(text)?;
-        ctx.draw_series(std::iter::once(Text::new(
-            label.clone(),
-            (*x, *y),
-            ("sans-serif", 14).into_font().color(&ink),
-        )))
+        // Above the point, and towards the middle, so the label neither covers the line
+        // nor leaves the chart at its right edge.
+        let (anchor, dx) = if *x > (x_lo + x_hi) / 2.0 {
+            (HPos::Right, -10)
+        } else {
+            (HPos::Left, 10)
+        };
+        let font = ("sans-serif", 14)
+            .into_font()
+            .color(&ink)
+            .pos(Pos::new(anchor, VPos::Bottom));
+        ctx.draw_series(std::iter::once(
+            EmptyElement::at((*x, *y)) + Text::new(label.clone(), (dx, -10), font),
+        ))
         .map_err(text)?;
     }
     if chart.series.len() > 1 {
@@ -222,17 +232,13 @@ pub fn sweep_chart(
             vec![line("key store", |e| e.key_store.bytes)],
         ),
     };
-    let x_format: fn(f64) -> String = match input {
-        Input::TimeoutRate | Input::SucceededShare => |v| Rate(v).to_string(),
-        Input::Ttl => |v| Duration(v.round().max(0.0) as u64).to_string(),
-        Input::KeySize => super::human::size,
-        Input::Retries => |v| format!("{v:.0}"),
-        Input::RequestsPerDay | Input::OrderValue | Input::DaysPerMonth => plain,
-    };
-    let y_format: fn(f64) -> String = if figure == SweepFigure::KeyStore {
-        super::human::size
-    } else {
-        plain
+    let y_format: Format = match figure {
+        SweepFigure::KeyStore => Box::new(super::human::size),
+        SweepFigure::Refunds => {
+            let currency = currency.to_string();
+            Box::new(move |v| super::human::money(v, &currency))
+        }
+        _ => Box::new(plain),
     };
     let x_unit = match input {
         Input::OrderValue => format!("{} ({currency})", input.label()),
@@ -243,9 +249,21 @@ pub fn sweep_chart(
         x_label: x_unit,
         y_label: unit,
         series,
-        x_format: Some(Box::new(x_format)),
-        y_format: Some(Box::new(y_format)),
+        x_format: Some(input_ticks(input)),
+        y_format: Some(y_format),
         marker: None,
+    }
+}
+
+/// Tick labels of an input's axis, as the tables show the input (`1.8%`, `1d`, `20,000`):
+/// plotters' ticks are computed, so `0.018000000000000002` must not print all its digits.
+pub fn input_ticks(input: Input) -> Format {
+    match input {
+        Input::Ttl => Box::new(|v| Duration(v.round().max(0.0) as u64).to_string()),
+        Input::KeySize => Box::new(super::human::size),
+        Input::Retries => Box::new(|v| format!("{v:.0}")),
+        Input::OrderValue => Box::new(plain),
+        _ => Box::new(move |v| super::table::input_value(input, v, "")),
     }
 }
 
@@ -296,6 +314,230 @@ pub fn per_day_chart(days: &[DayRow]) -> Vec<Chart> {
             marker: None,
         },
     ]
+}
+
+/// Retry counts the retries chart shows: 0 to 6, or the 7 counts ending at the scenario's.
+const RETRY_WINDOW: u32 = 7;
+/// Points on the refunds-against-timeout-rate curve.
+const TIMEOUT_POINTS: usize = 41;
+
+/// Duplicate charges a month against retries, the scenario's own count marked.
+pub fn duplicates_by_retries(e: &Estimate) -> Chart {
+    let r = e.inputs.retries;
+    let first = r.saturating_sub(RETRY_WINDOW - 1);
+    let at = |retries| {
+        Estimate::new(crate::model::Scenario {
+            retries,
+            ..e.inputs
+        })
+    };
+    let estimates: Vec<Estimate> = (first..first + RETRY_WINDOW).map(at).collect();
+    let line = |name: &str, y: fn(&Estimate) -> f64| Series {
+        name: name.to_string(),
+        points: estimates
+            .iter()
+            .map(|e| (f64::from(e.inputs.retries), y(e)))
+            .collect(),
+    };
+    Chart {
+        title: "Duplicate charges a month against retries".into(),
+        x_label: "retries".into(),
+        y_label: "duplicates a month".into(),
+        series: vec![
+            line("exact", |e| e.duplicates.per_month),
+            line("rule of thumb", |e| e.rule_of_thumb_per_month()),
+        ],
+        x_format: Some(input_ticks(Input::Retries)),
+        y_format: Some(Box::new(plain)),
+        marker: Some((
+            f64::from(r),
+            e.duplicates.per_month,
+            format!("the scenario: {r}"),
+        )),
+    }
+}
+
+/// Refunds a month against the timeout rate, from 0 to twice the scenario's, which is marked.
+pub fn refunds_by_timeout_rate(e: &Estimate, currency: &str) -> Chart {
+    let top = (2.0 * e.inputs.timeout_rate).clamp(0.002, 1.0);
+    let estimates: Vec<Estimate> = (0..TIMEOUT_POINTS)
+        .map(|i| {
+            let timeout_rate = top * i as f64 / (TIMEOUT_POINTS - 1) as f64;
+            Estimate::new(crate::model::Scenario {
+                timeout_rate,
+                ..e.inputs
+            })
+        })
+        .collect();
+    let line = |name: &str, y: fn(&Estimate) -> f64| Series {
+        name: name.to_string(),
+        points: estimates
+            .iter()
+            .map(|e| (e.inputs.timeout_rate, y(e)))
+            .collect(),
+    };
+    let symbol = currency.to_string();
+    Chart {
+        title: "Refunds a month against the timeout rate".into(),
+        x_label: "timeout rate".into(),
+        y_label: format!("refunds a month ({currency})"),
+        series: vec![
+            line("exact", |e| e.refund_cost.per_month),
+            line("rule of thumb", |e| e.rule_of_thumb_refund_per_month()),
+        ],
+        x_format: Some(input_ticks(Input::TimeoutRate)),
+        y_format: Some(Box::new(move |v| super::human::money(v, &symbol))),
+        marker: Some((
+            e.inputs.timeout_rate,
+            e.refund_cost.per_month,
+            format!("the scenario: {}", Rate(e.inputs.timeout_rate).rounded()),
+        )),
+    }
+}
+
+/// The timeout rate of each day of a log, against the whole log's rate; days without
+/// mutating requests have no rate and no point.
+pub fn timeout_rate_per_day(days: &[DayRow]) -> Chart {
+    let dates: Vec<String> = days.iter().map(|d| d.date.clone()).collect();
+    let rate = |timed_out: u64, mutating: u64| timed_out as f64 / mutating as f64;
+    let daily: Vec<(f64, f64)> = days
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| d.mutating > 0)
+        .map(|(i, d)| (i as f64, rate(d.timed_out, d.mutating)))
+        .collect();
+    let (timed_out, mutating) = days
+        .iter()
+        .fold((0, 0), |(t, m), d| (t + d.timed_out, m + d.mutating));
+    let mut series = vec![Series {
+        name: "timeout rate of the day".into(),
+        points: daily,
+    }];
+    if mutating > 0 && days.len() > 1 {
+        let whole = rate(timed_out, mutating);
+        series.push(Series {
+            name: format!("whole log: {}", Rate(whole).rounded()),
+            points: vec![(0.0, whole), ((days.len() - 1) as f64, whole)],
+        });
+    }
+    Chart {
+        title: "Timeout rate a day".into(),
+        x_label: "day (UTC)".into(),
+        y_label: "timed-out share of mutating requests".into(),
+        series,
+        x_format: Some(Box::new(move |x| date_tick(&dates, x))),
+        y_format: Some(Box::new(|v| Rate(v).rounded())),
+        marker: None,
+    }
+}
+
+/// The date of a day's index, or nothing between days.
+fn date_tick(dates: &[String], x: f64) -> String {
+    let i = x.round();
+    if (x - i).abs() < 1e-6 && i >= 0.0 {
+        dates.get(i as usize).cloned().unwrap_or_default()
+    } else {
+        String::new()
+    }
+}
+
+/// A horizontal bar chart: one labelled bar per item, the first on top.
+pub struct Bars {
+    pub title: String,
+    /// What the bars measure (the horizontal axis).
+    pub value_label: String,
+    pub items: Vec<(String, f64)>,
+    pub value_format: Format,
+}
+
+/// Labels longer than this are cut, so the bars keep their room.
+const BAR_LABEL_CHARS: usize = 34;
+
+/// Refunds a month per endpoint, most costly on top: where a key pays first.
+pub fn cost_per_endpoint(endpoints: &[EndpointRow], currency: &str) -> Bars {
+    let symbol = currency.to_string();
+    Bars {
+        title: "Refunds a month per endpoint".into(),
+        value_label: format!("refunds a month ({currency})"),
+        items: endpoints
+            .iter()
+            .map(|p| (format!("{} {}", p.method, p.route), p.refund_per_month))
+            .collect(),
+        value_format: Box::new(move |v| super::human::money(v, &symbol)),
+    }
+}
+
+/// Renders a bar chart as one SVG document.
+pub fn render_bars(bars: &Bars) -> Result<String, String> {
+    let n = bars.items.len().max(1);
+    let height = (160 + 44 * n as u32).max(HEIGHT / 2);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (WIDTH, height)).into_drawing_area();
+        root.fill(&WHITE).map_err(text)?;
+        draw_bars(bars, &root, n).map_err(|e| format!("drawing the chart: {e}"))?;
+        root.present().map_err(text)?;
+    }
+    Ok(svg)
+}
+
+fn draw_bars(
+    bars: &Bars,
+    root: &DrawingArea<SVGBackend, plotters::coord::Shift>,
+    n: usize,
+) -> Result<(), String> {
+    let (_, hi) = bounds(bars.items.iter().map(|(_, v)| *v));
+    let hi = if hi <= 0.0 { 1.0 } else { hi * 1.08 };
+    let labels: Vec<String> = bars
+        .items
+        .iter()
+        .map(
+            |(label, _)| match label.char_indices().nth(BAR_LABEL_CHARS) {
+                Some((cut, _)) => format!("{}…", &label[..cut]),
+                None => label.clone(),
+            },
+        )
+        .collect();
+    // Item i is centred on row n-1-i, so the first item is on top; rows are whole numbers
+    // and every other tick is left blank.
+    let row_of = |i: usize| (n - 1 - i) as f64;
+    let label_of = |y: &f64| {
+        let row = y.round();
+        if (y - row).abs() > 1e-6 || row < 0.0 || row >= n as f64 {
+            return String::new();
+        }
+        labels
+            .get(n - 1 - row as usize)
+            .cloned()
+            .unwrap_or_default()
+    };
+    let mut ctx = ChartBuilder::on(root)
+        .caption(&bars.title, ("sans-serif", 24).into_font().color(&BLACK))
+        .margin(16)
+        .margin_right(48)
+        .x_label_area_size(48)
+        .y_label_area_size(300)
+        .build_cartesian_2d(0.0..hi, -0.5..(n as f64 - 0.5))
+        .map_err(text)?;
+    ctx.configure_mesh()
+        .disable_y_mesh()
+        .x_desc(bars.value_label.as_str())
+        .x_label_formatter(&|x| (bars.value_format)(*x))
+        .y_label_formatter(&label_of)
+        .y_labels(n + 1)
+        .label_style(("sans-serif", 14).into_font().color(&BLACK))
+        .axis_desc_style(("sans-serif", 16).into_font().color(&BLACK))
+        .light_line_style(RGBColor(0xee, 0xee, 0xee))
+        .bold_line_style(RGBColor(0xcc, 0xcc, 0xcc))
+        .draw()
+        .map_err(text)?;
+    let color = PALETTE[0];
+    ctx.draw_series(bars.items.iter().enumerate().map(|(i, (_, v))| {
+        let row = row_of(i);
+        Rectangle::new([(0.0, row - 0.35), (*v, row + 0.35)], color.filled())
+    }))
+    .map_err(text)?;
+    Ok(())
 }
 
 /// Axis ticks: whole numbers as they are (`50`, `1,200`), others to 3 significant figures.

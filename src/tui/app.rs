@@ -11,6 +11,7 @@ use crate::inputs::{self, Input};
 use crate::model::{Estimate, Scenario};
 use crate::report::Style;
 
+use super::endpoints::{EndpointAction, LogView, Outcome};
 use super::steps::{self, Direction};
 
 /// How many retry counts the retry charts show: 0 to 6, or a window ending at the choice.
@@ -59,6 +60,8 @@ pub enum Action {
     Reset,
     /// Leave (`q`, `Esc`, `Ctrl-C`).
     Quit,
+    /// With `--logs`: move in the endpoint list, explore an endpoint, or go back to the whole.
+    Endpoints(EndpointAction),
 }
 
 /// What the event loop must do after an update.
@@ -180,6 +183,7 @@ pub struct App {
     save_path: PathBuf,
     style: Style,
     message: Option<Message>,
+    logs: Option<LogView>,
 }
 
 impl App {
@@ -197,7 +201,20 @@ impl App {
             save_path,
             style,
             message: None,
+            logs: None,
         }
+    }
+
+    /// An explorer on what the logs measured: the whole log's scenario, pinned as the baseline.
+    pub fn with_logs(mut self, view: LogView) -> Self {
+        self.restart(view.whole);
+        self.logs = Some(view);
+        self
+    }
+
+    /// What the logs measured, with `--logs`.
+    pub fn logs(&self) -> Option<&LogView> {
+        self.logs.as_ref()
     }
 
     /// The current scenario.
@@ -284,6 +301,9 @@ impl App {
                 KeyCode::Char('q') => Some(Action::Quit),
                 _ => None,
             };
+        }
+        if let Some(action) = self.logs.as_ref().and_then(|view| view.key_action(key)) {
+            return Some(Action::Endpoints(action));
         }
         let action = match key.code {
             KeyCode::Up | KeyCode::Char('k') => Action::SelectPrevious,
@@ -386,7 +406,26 @@ impl App {
                 redraw_if(changed)
             }
             Action::Quit => Effect::Quit,
+            Action::Endpoints(action) => {
+                let current = *self.scenario();
+                match self.logs.as_mut().map(|view| view.update(action, &current)) {
+                    None | Some(Outcome::None) => Effect::None,
+                    Some(Outcome::Redraw) => Effect::Redraw,
+                    Some(Outcome::StartOver(scenario)) => {
+                        self.restart(scenario);
+                        Effect::Redraw
+                    }
+                }
+            }
         }
+    }
+
+    /// Starts over on `scenario`: it becomes the start `r` returns to and the pinned baseline.
+    fn restart(&mut self, scenario: Scenario) {
+        self.start = scenario;
+        self.baseline = Some(Estimate::new(scenario));
+        self.estimate = Estimate::new(scenario);
+        self.charts = ChartData::new(&scenario, self.baseline_scenario());
     }
 
     fn select_by(&mut self, delta: isize) -> Effect {

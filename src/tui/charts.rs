@@ -194,7 +194,11 @@ fn refunds(app: &App, block: Block, area: Rect, buf: &mut Buffer, theme: Theme) 
     let (base, curve) = (scaled(base), scaled(curve));
     let (base, curve) = (base.as_slice(), curve.as_slice());
     let block = block.title_bottom(now_line(
-        format!("{} at {}", human::money(refund, currency), Rate(rate)),
+        format!(
+            "{} at {}",
+            human::money(refund, currency),
+            Rate(rate).rounded()
+        ),
         theme,
     ));
     let mut datasets = Vec::new();
@@ -209,7 +213,7 @@ fn refunds(app: &App, block: Block, area: Rect, buf: &mut Buffer, theme: Theme) 
             Axis::default()
                 .title(Span::styled("timeout rate", theme.dim()))
                 .bounds(x_bounds)
-                .labels(labels(0.0, top_rate, |v| Rate(v).to_string())),
+                .labels(labels(0.0, top_rate, |v| Rate(v).rounded())),
         )
         .y_axis(
             Axis::default()

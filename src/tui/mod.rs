@@ -6,6 +6,7 @@
 
 pub mod app;
 mod charts;
+pub mod endpoints;
 pub mod event_loop;
 pub mod steps;
 mod theme;

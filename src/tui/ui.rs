@@ -120,6 +120,9 @@ impl Widget for &App {
         inputs_panel(self, areas.inputs, buf, theme);
         if self.editor().is_some() {
             editor_panel(self, areas.below_inputs, buf, theme);
+        } else if let Some(view) = self.logs() {
+            let currency = &self.style().currency;
+            super::endpoints::render(view, areas.below_inputs, buf, theme, currency);
         } else if areas.charts.is_empty() {
             let kind = ChartKind::ALL[self.first_chart() % ChartKind::ALL.len()];
             charts::render(self, kind, true, areas.below_inputs, buf, theme);
@@ -669,9 +672,22 @@ fn help_overlay(app: &App, area: Rect, buf: &mut Buffer, theme: Theme) {
         Span::styled("s saves to ", theme.dim()),
         Span::raw(app.save_path().display().to_string()),
     ]));
+    if let Some(view) = app.logs() {
+        lines.extend(super::endpoints::help_lines(
+            view,
+            theme,
+            &app.style().currency,
+        ));
+    }
     lines.push(Line::styled("? or Esc closes this help", theme.dim()));
     let width = (lines.iter().map(Line::width).max().unwrap_or(0) + 4).min(usize::from(area.width));
-    let height = (lines.len() + 2).min(usize::from(area.height));
+    // Long evidence lines wrap: count the rows they take at this width.
+    let inner = (width as u16).saturating_sub(4);
+    let rows: usize = lines
+        .iter()
+        .map(|l| usize::from(wrapped_height(&l.to_string(), inner)))
+        .sum();
+    let height = (rows + 2).min(usize::from(area.height));
     let rect = Rect {
         x: area.x + (area.width - width as u16) / 2,
         y: area.y + (area.height - height as u16) / 2,
@@ -680,6 +696,7 @@ fn help_overlay(app: &App, area: Rect, buf: &mut Buffer, theme: Theme) {
     };
     Clear.render(rect, buf);
     Paragraph::new(lines)
+        .wrap(Wrap { trim: false })
         .block(panel("Keys", theme).padding(ratatui::widgets::Padding::horizontal(1)))
         .render(rect, buf);
 }

@@ -1,0 +1,459 @@
+//! `--format markdown`: a report to paste into a design document or a pull request.
+//!
+//! In order: the verdict, the inputs (with the logs' evidence and intervals when there are
+//! some), the outputs as tables, for logs the per-day and per-endpoint tables, and the charts
+//! `--plot DIR` wrote, linked by the path given to `--plot`. Figures are rounded as in the
+//! table report; every table is a GitHub/CommonMark pipe table.
+
+use std::fmt::Write;
+
+use crate::inputs::Input;
+use crate::logs::derive::count;
+use crate::logs::{Derived, Observed};
+use crate::model::Estimate;
+use crate::units::Rate;
+
+use super::{Style, evidence, human, table};
+
+/// Days listed in full; longer logs list the first and last half of this.
+const DAYS_SHOWN: usize = 31;
+
+/// A chart written by `--plot DIR`, as the report links it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChartLink {
+    /// The chart's title, used as the image's alternative text.
+    pub title: String,
+    /// Where the image is, relative to where the report is read (`charts/refunds.svg`).
+    pub href: String,
+}
+
+/// The report of one estimate.
+pub fn estimate(e: &Estimate, style: &Style, charts: &[ChartLink]) -> Vec<u8> {
+    let mut out = String::from("# What missing idempotency costs\n\n");
+    verdict(&mut out, e, style);
+    out.push_str("## Inputs\n\n");
+    let rows: Vec<Vec<String>> = Input::ALL
+        .into_iter()
+        .map(|input| input_row(e, input, style, None))
+        .collect();
+    pipe_table(&mut out, &["input", "value", "flag"], "-:-", &rows);
+    outputs(&mut out, e, style);
+    chart_section(&mut out, charts);
+    out.into_bytes()
+}
+
+/// The report of `dupcost logs`: the measured inputs with their evidence, the estimate, and
+/// the per-day and per-endpoint tables.
+pub fn logs(e: &Estimate, derived: &Derived, style: &Style, charts: &[ChartLink]) -> Vec<u8> {
+    let o = &derived.observed;
+    let mut out = String::from("# What missing idempotency costs, measured from access logs\n\n");
+    verdict(&mut out, e, style);
+    let _ = writeln!(out, "{}\n", read_summary(o));
+
+    out.push_str("## Inputs\n\n");
+    let with_intervals = Input::ALL
+        .into_iter()
+        .any(|input| evidence::interval_for(derived, input).is_some());
+    let rows: Vec<Vec<String>> = Input::ALL
+        .into_iter()
+        .map(|input| {
+            let mut row = input_row(e, input, style, Some(derived));
+            if with_intervals {
+                row.push(
+                    evidence::interval_for(derived, input)
+                        .map(|(lo, hi)| interval_text(input, lo, hi, &style.currency))
+                        .unwrap_or_default(),
+                );
+            }
+            row
+        })
+        .collect();
+    let (headers, align): (&[&str], &str) = if with_intervals {
+        (&["input", "value", "evidence", "95% interval"], "-:-:")
+    } else {
+        (&["input", "value", "evidence"], "-:-")
+    };
+    pipe_table(&mut out, headers, align, &rows);
+    outputs(&mut out, e, style);
+    per_day(&mut out, o);
+    per_endpoint(&mut out, o, style);
+    chart_section(&mut out, charts);
+    out.into_bytes()
+}
+
+/// The report of a sweep: a verdict over the range, the fixed inputs, and one row per value.
+pub fn sweep(input: Input, estimates: &[Estimate], style: &Style, charts: &[ChartLink]) -> Vec<u8> {
+    let c = style.currency.as_str();
+    let mut out = format!("# What missing idempotency costs, by {}\n\n", input.label());
+    let (Some(first), Some(last)) = (estimates.first(), estimates.last()) else {
+        return out.into_bytes();
+    };
+    let shown = |e: &Estimate| table::input_value(input, input.get(&e.inputs), c);
+    let refunds = |e: &Estimate| e.refund_cost.per_month;
+    let (low, high) = estimates
+        .iter()
+        .fold((f64::INFINITY, 0.0f64), |(lo, hi), e| {
+            (lo.min(refunds(e)), hi.max(refunds(e)))
+        });
+    let range = |low: String, high: String| {
+        if low == high {
+            low
+        } else {
+            format!("{low} to {high}")
+        }
+    };
+    let bytes = || estimates.iter().map(|e| e.key_store.bytes);
+    let _ = writeln!(
+        out,
+        "**Verdict:** with {} from {} to {}, the missing key costs {} a month in refunds; \
+         the key store that stops it takes {}.\n",
+        input.label(),
+        shown(first),
+        shown(last),
+        range(human::money(low, c), human::money(high, c)),
+        range(
+            human::size(bytes().fold(f64::INFINITY, f64::min)),
+            human::size(bytes().fold(0.0, f64::max))
+        ),
+    );
+    out.push_str("## Inputs\n\n");
+    let rows: Vec<Vec<String>> = Input::ALL
+        .into_iter()
+        .map(|i| {
+            let mut row = input_row(first, i, style, None);
+            if i == input {
+                row[1] = format!(
+                    "{} to {} ({} values)",
+                    shown(first),
+                    shown(last),
+                    estimates.len()
+                );
+            }
+            row
+        })
+        .collect();
+    pipe_table(&mut out, &["input", "value", "flag"], "-:-", &rows);
+    out.push_str("## Outputs\n\n");
+    let rows: Vec<Vec<String>> = estimates
+        .iter()
+        .map(|e| {
+            vec![
+                shown(e),
+                human::count(e.duplicates.per_day),
+                human::count(e.duplicates.per_month),
+                human::money(e.refund_cost.per_month, c),
+                human::count(e.unanswered.per_day),
+                human::count(e.extra_attempts_per_day),
+                human::size(e.key_store.bytes),
+            ]
+        })
+        .collect();
+    pipe_table(
+        &mut out,
+        &[
+            input.label(),
+            "duplicates a day",
+            "duplicates a month",
+            "refunds a month",
+            "unanswered a day",
+            "extra attempts a day",
+            "key store",
+        ],
+        "::::::::",
+        &rows,
+    );
+    chart_section(&mut out, charts);
+    out.into_bytes()
+}
+
+fn verdict(out: &mut String, e: &Estimate, style: &Style) {
+    let plain = Style {
+        color: false,
+        ..style.clone()
+    };
+    let text = table::verdict(e, &plain);
+    let text = text.strip_prefix("Verdict: ").unwrap_or(&text);
+    let _ = writeln!(out, "**Verdict:** {}\n", escape(text));
+}
+
+/// `| order value | $40 | --order-value |`, or with the logs' evidence for a measured input.
+fn input_row(e: &Estimate, input: Input, style: &Style, logs: Option<&Derived>) -> Vec<String> {
+    let value = table::input_value(input, input.get(&e.inputs), &style.currency);
+    let source = match logs {
+        None => format!("`{input}`"),
+        Some(derived) => match evidence::evidence(derived, input) {
+            Some(text) => escape(text),
+            None => format!("not in logs: the scenario's (`{input}`)"),
+        },
+    };
+    vec![input.label().to_string(), value, source]
+}
+
+/// An interval as the input reads: `1.8% to 2.1%`.
+fn interval_text(input: Input, low: f64, high: f64, currency: &str) -> String {
+    format!(
+        "{} to {}",
+        table::input_value(input, low, currency),
+        table::input_value(input, high, currency)
+    )
+}
+
+fn outputs(out: &mut String, e: &Estimate, style: &Style) {
+    let c = style.currency.as_str();
+    let r = e.inputs.retries;
+    out.push_str("## Duplicate charges and refunds\n\n");
+    pipe_table(
+        out,
+        &["", "exact", "rule of thumb"],
+        "-::",
+        &[
+            vec![
+                "duplicate charges a day".into(),
+                human::count(e.duplicates.per_day),
+                human::count(e.duplicates.rule_of_thumb_per_day),
+            ],
+            vec![
+                "duplicate charges a month".into(),
+                human::count(e.duplicates.per_month),
+                human::count(e.rule_of_thumb_per_month()),
+            ],
+            vec![
+                "refunds a month".into(),
+                human::money(e.refund_cost.per_month, c),
+                human::money(e.rule_of_thumb_refund_per_month(), c),
+            ],
+            vec![
+                "refunds a year".into(),
+                human::money(e.refund_cost.per_year, c),
+                String::new(),
+            ],
+        ],
+    );
+    out.push_str("## Customers left without an answer\n\n");
+    let plural = if r == 1 { "retry" } else { "retries" };
+    pipe_table(
+        out,
+        &["", "customers"],
+        "-:",
+        &[
+            vec![
+                "never retrying, a day".into(),
+                human::count(e.unanswered.zero_retries_per_day),
+            ],
+            vec![
+                "never retrying, a month".into(),
+                human::count(e.unanswered.zero_retries_per_month),
+            ],
+            vec![
+                "never retrying, a month, charged anyway".into(),
+                human::count(e.unanswered.charged_zero_retries_per_month),
+            ],
+            vec![
+                format!("at {r} {plural}, a day"),
+                human::count(e.unanswered.per_day),
+            ],
+            vec![
+                format!("at {r} {plural}, a day, charged anyway"),
+                human::count(e.unanswered.charged_per_day),
+            ],
+        ],
+    );
+    out.push_str("## Load and the key store (the fix)\n\n");
+    pipe_table(
+        out,
+        &["", "value"],
+        "-:",
+        &[
+            vec![
+                "extra attempts a day from retries".into(),
+                human::count(e.extra_attempts_per_day),
+            ],
+            vec!["live keys".into(), human::count(e.key_store.live_keys)],
+            vec!["key store size".into(), human::size(e.key_store.bytes)],
+        ],
+    );
+}
+
+/// `Read 3,000 rows from ... to ...: 1,020 mutating attempts, 0 bad rows skipped.`
+fn read_summary(o: &Observed) -> String {
+    let span = match (&o.first_timestamp, &o.last_timestamp) {
+        (Some(a), Some(b)) => format!(" from {a} to {b}"),
+        _ => String::new(),
+    };
+    format!(
+        "Read {} rows{span}: {} mutating attempts, {} intents, {} bad rows skipped.",
+        count(o.rows),
+        count(o.mutating_attempts),
+        count(o.intents),
+        count(o.bad_rows)
+    )
+}
+
+fn per_day(out: &mut String, o: &Observed) {
+    if o.per_day.is_empty() {
+        return;
+    }
+    out.push_str("## Per day (UTC)\n\n");
+    let n = o.per_day.len();
+    let mut rows = Vec::new();
+    for (i, d) in o.per_day.iter().enumerate() {
+        if n > DAYS_SHOWN && i == DAYS_SHOWN / 2 {
+            rows.push(vec![
+                format!("… {} more days", n - DAYS_SHOWN),
+                String::new(),
+                String::new(),
+                String::new(),
+                String::new(),
+            ]);
+        }
+        if n > DAYS_SHOWN && i >= DAYS_SHOWN / 2 && i < n - DAYS_SHOWN / 2 {
+            continue;
+        }
+        rows.push(vec![
+            d.date.clone(),
+            count(d.mutating),
+            count(d.timed_out),
+            d.timed_out_succeeded.map_or("-".into(), count),
+            share(d.timed_out, d.mutating),
+        ]);
+    }
+    pipe_table(
+        out,
+        &[
+            "date",
+            "mutating",
+            "timed out",
+            "timed out, upstream 2xx",
+            "timeout rate",
+        ],
+        "-::::",
+        &rows,
+    );
+}
+
+fn per_endpoint(out: &mut String, o: &Observed, style: &Style) {
+    if o.per_endpoint.is_empty() {
+        return;
+    }
+    out.push_str("## Top endpoints (by duplicates a month)\n\n");
+    let rows: Vec<Vec<String>> = o
+        .per_endpoint
+        .iter()
+        .map(|p| {
+            vec![
+                format!(
+                    "`{} {}`",
+                    p.method,
+                    p.route.replace('`', "'").replace('|', "\\|")
+                ),
+                count(p.mutating),
+                share(p.timed_out, p.mutating),
+                p.timed_out_succeeded
+                    .map_or("-".into(), |s| share(s, p.timed_out)),
+                human::count(p.duplicates_per_month),
+                human::money(p.refund_per_month, &style.currency),
+            ]
+        })
+        .collect();
+    pipe_table(
+        out,
+        &[
+            "endpoint",
+            "mutating",
+            "timeout rate",
+            "succeeded share",
+            "duplicates a month",
+            "refunds a month",
+        ],
+        "-:::::",
+        &rows,
+    );
+}
+
+fn chart_section(out: &mut String, charts: &[ChartLink]) {
+    if charts.is_empty() {
+        return;
+    }
+    out.push_str("## Charts\n\n");
+    for chart in charts {
+        let _ = writeln!(
+            out,
+            "![{}](<{}>)\n",
+            escape(&chart.title),
+            chart.href.replace(['<', '>'], "")
+        );
+    }
+}
+
+fn share(part: u64, whole: u64) -> String {
+    if whole == 0 {
+        "-".into()
+    } else {
+        Rate(part as f64 / whole as f64).rounded()
+    }
+}
+
+/// A pipe table; `align` has one character per column: `-` left, `:` right.
+fn pipe_table(out: &mut String, headers: &[&str], align: &str, rows: &[Vec<String>]) {
+    let line = |cells: &mut dyn Iterator<Item = String>| {
+        let mut text = String::from("|");
+        for cell in cells {
+            let _ = write!(text, " {cell} |");
+        }
+        text.push('\n');
+        text
+    };
+    out.push_str(&line(&mut headers.iter().map(|h| escape(h))));
+    out.push_str(&line(&mut align.chars().take(headers.len()).map(|a| {
+        if a == ':' {
+            "---:".to_string()
+        } else {
+            "---".to_string()
+        }
+    })));
+    for row in rows {
+        out.push_str(&line(&mut row.iter().cloned()));
+    }
+    out.push('\n');
+}
+
+/// Text made safe for a table cell and for inline markdown: pipes, emphasis and brackets are
+/// escaped, line breaks become spaces.
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '|' | '*' | '_' | '[' | ']' | '<' | '>' | '\\' | '`' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '\n' | '\r' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Scenario;
+
+    #[test]
+    fn escapes_what_would_break_a_table() {
+        assert_eq!(escape("a|b *c* [d]"), "a\\|b \\*c\\* \\[d\\]");
+    }
+
+    #[test]
+    fn verdict_comes_first() {
+        let text = String::from_utf8(estimate(
+            &Estimate::new(Scenario::default()),
+            &Style::default(),
+            &[],
+        ))
+        .unwrap();
+        let verdict = text.find("**Verdict:**").unwrap();
+        assert!(verdict < text.find("## Inputs").unwrap());
+        assert!(text.contains("$24,048"), "{text}");
+    }
+}

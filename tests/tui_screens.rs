@@ -367,15 +367,15 @@ proptest! {
     }
 }
 
-/// The README's capture of the explorer is what it draws at that size today.
+/// docs/TUI.md's capture of the explorer is what it draws at that size today.
 #[test]
-fn readme_capture_matches_the_screen() {
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
-    let section = readme
-        .split("## Explore in the terminal (tui)")
+fn tui_guide_capture_matches_the_screen() {
+    let guide =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/TUI.md")).unwrap();
+    let section = guide
+        .split("## The screen")
         .nth(1)
-        .expect("the README has a tui section");
+        .expect("docs/TUI.md has a screen section");
     let capture = section
         .split("```text\n")
         .nth(1)

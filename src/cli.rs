@@ -149,7 +149,7 @@ pub struct LogReadArgs {
     pub delimiter: Option<u8>,
 
     /// Use HEADER for ROLE (timestamp, method, path, status, upstream_status, duration,
-    /// idempotency_key, bytes); repeatable
+    /// idempotency_key, bytes, flags, request_id); repeatable
     #[arg(long, value_name = "ROLE=HEADER", value_parser = parse_column)]
     pub column: Vec<(Role, String)>,
 
@@ -175,16 +175,16 @@ pub struct LogReadArgs {
         long,
         value_name = "LIST",
         value_delimiter = ',',
-        default_value = "POST,PUT,PATCH,DELETE"
+        default_value = logs::DEFAULT_METHODS.join(",")
     )]
     pub methods: Vec<String>,
 
-    /// Client-facing statuses that mean the client gave up waiting
+    /// Client-facing statuses that mean the client (or the proxy for it) gave up waiting
     #[arg(
         long,
         value_name = "LIST",
         value_delimiter = ',',
-        default_value = "408,499,504"
+        default_value = logs::DEFAULT_TIMEOUT_STATUSES.map(|s| s.to_string()).join(",")
     )]
     pub timeout_status: Vec<u16>,
 
@@ -197,8 +197,37 @@ pub struct LogReadArgs {
     pub path: Option<regex::bytes::Regex>,
 
     /// Attempts with the same idempotency key at most this far apart are one intent
-    #[arg(long, value_name = "DURATION", default_value = "1h", value_parser = parse_std_duration)]
+    #[arg(
+        long,
+        value_name = "DURATION",
+        default_value = duration_default(logs::DEFAULT_RETRY_WINDOW),
+        value_parser = parse_std_duration
+    )]
     pub retry_window: std::time::Duration,
+
+    /// The backend's own log (CSV, TSV or JSON lines with a request id and its status):
+    /// timed-out attempts take their outcome from it, joined by request id; repeatable
+    #[arg(long, value_name = "FILE")]
+    pub outcomes: Vec<PathBuf>,
+
+    /// Derive the succeeded share only while at most this share of timed-out attempts has
+    /// an unknown outcome
+    #[arg(
+        long,
+        value_name = "RATE",
+        default_value = Rate(logs::DEFAULT_MAX_UNKNOWN).to_string(),
+        value_parser = parse_rate
+    )]
+    pub max_unknown: f64,
+
+    /// Scale the log to requests a day only when its timestamps span at least this long
+    #[arg(
+        long,
+        value_name = "DURATION",
+        default_value = duration_default(logs::DEFAULT_MIN_SPAN),
+        value_parser = parse_std_duration
+    )]
+    pub min_span: std::time::Duration,
 
     /// Stop at the first bad row instead of skipping and counting it
     #[arg(long)]
@@ -227,9 +256,21 @@ impl LogReadArgs {
             strict: self.strict,
             progress: true,
             threads: self.threads,
+            outcomes: self.outcomes.iter().cloned().map(logs::Source::from).collect(),
+            max_unknown: self.max_unknown,
+            min_span: self.min_span,
             ..LogOptions::default()
         }
     }
+}
+
+/// A default duration as the flag shows and parses it (`1h`).
+fn duration_default(d: std::time::Duration) -> String {
+    humantime::format_duration(d).to_string()
+}
+
+fn parse_rate(text: &str) -> Result<f64, String> {
+    text.parse::<Rate>().map(|r| r.0)
 }
 
 fn parse_delimiter(text: &str) -> Result<u8, String> {

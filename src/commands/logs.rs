@@ -22,9 +22,15 @@ pub fn run(args: &LogArgs, color: bool) -> Result<Vec<u8>> {
         color,
     };
     Ok(match args.output.format {
-        Format::Table => report::logs::table(&estimate, &derived, &analysis.files, &style),
-        Format::Json => report::logs::json(&estimate, &derived.observed),
-        Format::Csv => report::logs::csv(&estimate, &derived.observed),
+        Format::Table => report::logs::table(
+            &estimate,
+            &derived,
+            &analysis.files,
+            &analysis.options.methods,
+            &style,
+        ),
+        Format::Json => report::logs::json(&estimate, &derived.observed, &derived.intervals),
+        Format::Csv => report::logs::csv(&estimate, &derived.observed, &derived.intervals),
     })
 }
 
@@ -42,6 +48,9 @@ pub fn measure(
     let derived = analysis
         .derive(&base, &overrides(&scenario.patch()))
         .map_err(usage)?;
+    for warning in &derived.observed.warnings {
+        eprintln!("warning: {warning}");
+    }
     derived
         .scenario
         .validate()
@@ -59,8 +68,12 @@ pub fn overrides(patch: &inputs::ScenarioPatch) -> Overrides {
     }
 }
 
+/// An input error exits 2, an internal failure 1.
 fn usage(e: logs::LogError) -> Error {
-    Error::Usage(e.to_string())
+    match e.exit_code() {
+        1 => Error::Failure(e.to_string()),
+        _ => Error::Usage(e.to_string()),
+    }
 }
 
 /// The first bad rows, with file and line, and how many there were: on stderr.

@@ -210,6 +210,11 @@ pub struct LogReadArgs {
     #[arg(long, value_name = "FILE")]
     pub outcomes: Vec<PathBuf>,
 
+    /// Use HEADER for ROLE (request_id, status, timestamp) in the --outcomes logs; nested
+    /// JSON names are dotted (res.statusCode); repeatable
+    #[arg(long, value_name = "ROLE=HEADER", value_parser = parse_column)]
+    pub outcomes_column: Vec<(Role, String)>,
+
     /// Derive the succeeded share only while at most this share of timed-out attempts has
     /// an unknown outcome
     #[arg(
@@ -256,7 +261,13 @@ impl LogReadArgs {
             strict: self.strict,
             progress: true,
             threads: self.threads,
-            outcomes: self.outcomes.iter().cloned().map(logs::Source::from).collect(),
+            outcomes: self
+                .outcomes
+                .iter()
+                .cloned()
+                .map(logs::Source::from)
+                .collect(),
+            outcomes_columns: self.outcomes_column.clone(),
             max_unknown: self.max_unknown,
             min_span: self.min_span,
             ..LogOptions::default()

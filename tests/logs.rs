@@ -821,7 +821,11 @@ fn a_request_id_is_never_an_intent_key() {
         ..LogOptions::default()
     };
     let d = derived(&analyze(&p, &opts).unwrap());
-    assert_eq!(d.scenario.retries, Scenario::default().retries, "never a silent 0");
+    assert_eq!(
+        d.scenario.retries,
+        Scenario::default().retries,
+        "never a silent 0"
+    );
     assert_eq!(d.observed.intents, 3);
     assert!(
         d.measured[3].evidence.contains("looks per-attempt"),

@@ -233,7 +233,10 @@ fn timestamps_going_backwards_still_work() {
     let (json, stderr) = succeeds(&[&b]);
     // The figures hold, and the reader says the clock ran backwards (issue 10).
     let warning = "timestamps run backwards by up to 2days (more than the retry window, 1h)";
-    assert!(stderr.starts_with(&format!("warning: {warning}")), "{stderr}");
+    assert!(
+        stderr.starts_with(&format!("warning: {warning}")),
+        "{stderr}"
+    );
     let o = &json["observed"];
     assert!(
         o["warnings"][0].as_str().unwrap().starts_with(warning),

@@ -426,8 +426,8 @@ pub fn generate_with_backend<W: Write, B: Write>(
             })
             .unwrap_or(0);
         g.path(ENDPOINTS[ep].shape, &mut path);
-        let keyed = !matches!(cfg.format, Format::Alb | Format::Haproxy)
-            && g.rng.chance(cfg.key_share);
+        let keyed =
+            !matches!(cfg.format, Format::Alb | Format::Haproxy) && g.rng.chance(cfg.key_share);
         if keyed {
             for b in key.iter_mut() {
                 *b = HEX[g.rng.below(16) as usize];
@@ -529,7 +529,8 @@ impl<W: Write, B: Write> Gen<'_, W, B> {
             let reached = succeeded
                 || cfg.never_reached_share <= 0.0
                 || !self.rng.chance(cfg.never_reached_share);
-            let unknown = !reached || (cfg.unknown_share > 0.0 && self.rng.chance(cfg.unknown_share));
+            let unknown =
+                !reached || (cfg.unknown_share > 0.0 && self.rng.chance(cfg.unknown_share));
             Row {
                 ts,
                 method: ep.method,
@@ -563,8 +564,8 @@ impl<W: Write, B: Write> Gen<'_, W, B> {
             }
         };
         self.write(&row, true)?;
-        let unknown = timed_out
-            && (!cfg.format.has_upstream() || matches!(row.upstream, Upstream::Unknown));
+        let unknown =
+            timed_out && (!cfg.format.has_upstream() || matches!(row.upstream, Upstream::Unknown));
         let succeeded = timed_out
             && !unknown
             && matches!(
@@ -1022,14 +1023,15 @@ impl<W: Write, B: Write> Gen<'_, W, B> {
             if self.truth.bad_rows % 2 == 0 {
                 line.extend_from_slice(b"not,enough,fields");
             } else {
-                let fields = match self.cfg.format {
-                    Format::Csv | Format::Tsv => 9,
-                    Format::Nginx => 8,
-                    Format::Alb => 9,
-                    Format::Traefik => 7,
-                    Format::Envoy => 15,
-                    Format::Haproxy => 12,
-                } + usize::from(self.cfg.request_ids && !self.cfg.format.has_request_id());
+                let fields =
+                    match self.cfg.format {
+                        Format::Csv | Format::Tsv => 9,
+                        Format::Nginx => 8,
+                        Format::Alb => 9,
+                        Format::Traefik => 7,
+                        Format::Envoy => 15,
+                        Format::Haproxy => 12,
+                    } + usize::from(self.cfg.request_ids && !self.cfg.format.has_request_id());
                 // Right field count, unparseable timestamp (ALB's is the second field).
                 let first = if self.cfg.format == Format::Alb {
                     "https"

@@ -111,6 +111,7 @@ impl Role {
                 "responsecode",
                 "elbstatuscode",    // ALB elb_status_code
                 "downstreamstatus", // Traefik DownstreamStatus
+                "resstatuscode",    // pino-http res.statusCode (a backend's log)
             ],
             Role::UpstreamStatus => &[
                 "upstreamstatus", // nginx $upstream_status
@@ -165,14 +166,15 @@ impl Role {
                 "flags",
             ],
             Role::RequestId => &[
-                "requestid",         // nginx $request_id
-                "reqid",             // pino, bunyan
-                "xrequestid",        // Envoy x-request-id
-                "httpxrequestid",    // nginx $http_x_request_id
-                "requestxrequestid", // Traefik request_X-Request-Id
-                "traceid",           // ALB trace_id
-                "uniqueid",          // HAProxy unique-id
+                "requestid",                // nginx $request_id
+                "reqid",                    // pino, bunyan
+                "xrequestid",               // Envoy x-request-id
+                "httpxrequestid",           // nginx $http_x_request_id
+                "requestxrequestid",        // Traefik request_X-Request-Id
+                "traceid",                  // ALB trace_id
+                "uniqueid",                 // HAProxy unique-id
                 "requestheadersxrequestid", // Caddy request.headers.X-Request-Id
+                "xamzntraceid",             // ALB's trace id as the backend sees it
             ],
         }
     }

@@ -165,7 +165,10 @@ impl LogAnalysis {
                 plural(t.intents(), "intent")
             )
         } else if t.unkeyed_intents == 0 {
-            format!("{} (grouped by idempotency key)", plural(t.intents(), "intent"))
+            format!(
+                "{} (grouped by idempotency key)",
+                plural(t.intents(), "intent")
+            )
         } else {
             format!(
                 "{} ({} keyed + {} without a key)",
@@ -349,14 +352,15 @@ impl LogAnalysis {
         given: &Overrides,
     ) -> Result<(Measured, Option<[f64; 2]>), LogError> {
         let c = self.tally.counts;
-        let make = |value: f64, measured: Option<f64>, from_flag: bool, evidence: String| Measured {
-            input: "succeeded_share",
-            flag: "--succeeded-share",
-            value,
-            measured,
-            from_flag,
-            evidence,
-        };
+        let make =
+            |value: f64, measured: Option<f64>, from_flag: bool, evidence: String| Measured {
+                input: "succeeded_share",
+                flag: "--succeeded-share",
+                value,
+                measured,
+                from_flag,
+                evidence,
+            };
         if c.timed_out == 0 {
             // With no timeouts the share multiplies nothing: it cannot change the result.
             let why = if c.mutating == 0 {
@@ -402,7 +406,10 @@ impl LogAnalysis {
                         v,
                         None,
                         true,
-                        format!("succeeded share {} from --succeeded-share ({why})", Rate(v).rounded()),
+                        format!(
+                            "succeeded share {} from --succeeded-share ({why})",
+                            Rate(v).rounded()
+                        ),
                     ),
                     None,
                 )),
@@ -415,7 +422,10 @@ impl LogAnalysis {
         }
         let (succ, unknown, all) = (c.timed_out_succeeded, c.timed_out_unknown, c.timed_out);
         let known = all - unknown;
-        let bounds = [succ as f64 / all as f64, (succ + unknown) as f64 / all as f64];
+        let bounds = [
+            succ as f64 / all as f64,
+            (succ + unknown) as f64 / all as f64,
+        ];
         let too_many = known == 0 || unknown as f64 > self.options.max_unknown * all as f64;
         let bounds_text = format!("{} to {}", pct3(bounds[0]), pct3(bounds[1]));
         // The interval: Wilson over the known outcomes, widened to the Wilson intervals of
@@ -463,7 +473,10 @@ impl LogAnalysis {
                     g,
                     Some(v),
                     true,
-                    format!("succeeded share {} from --succeeded-share (measured: {evidence})", Rate(g).rounded()),
+                    format!(
+                        "succeeded share {} from --succeeded-share (measured: {evidence})",
+                        Rate(g).rounded()
+                    ),
                 ),
                 None,
             ),
@@ -551,9 +564,16 @@ impl LogAnalysis {
             return Vec::new();
         }
         let per_attempt = t.intents() as f64 / t.counts.mutating as f64;
-        let (d0, d1) = (first.div_euclid(MICROS_PER_DAY), last.div_euclid(MICROS_PER_DAY));
+        let (d0, d1) = (
+            first.div_euclid(MICROS_PER_DAY),
+            last.div_euclid(MICROS_PER_DAY),
+        );
         (d0 + 1..d1)
-            .map(|d| t.per_day.get(&d).map_or(0.0, |c| c.mutating as f64 * per_attempt))
+            .map(|d| {
+                t.per_day
+                    .get(&d)
+                    .map_or(0.0, |c| c.mutating as f64 * per_attempt)
+            })
             .collect()
     }
 
@@ -564,8 +584,13 @@ impl LogAnalysis {
         let mut out = Vec::new();
         if self.has_timestamps() {
             if let (Some(first), Some(last)) = (t.first_ts, t.last_ts) {
-                let (d0, d1) = (first.div_euclid(MICROS_PER_DAY), last.div_euclid(MICROS_PER_DAY));
-                let missing: Vec<i64> = (d0 + 1..d1).filter(|d| !t.per_day.contains_key(d)).collect();
+                let (d0, d1) = (
+                    first.div_euclid(MICROS_PER_DAY),
+                    last.div_euclid(MICROS_PER_DAY),
+                );
+                let missing: Vec<i64> = (d0 + 1..d1)
+                    .filter(|d| !t.per_day.contains_key(d))
+                    .collect();
                 if let (Some(a), Some(b)) = (missing.first(), missing.last()) {
                     out.push(format!(
                         "no mutating requests on {} inside the log's span ({}{}): are files missing? requests a day counts them as days with none",
@@ -786,14 +811,17 @@ fn pct3(v: f64) -> String {
     format!("{}%", crate::units::significant(v * 100.0, 3))
 }
 
-/// Seconds for reading: `1m 14s`, `3h 12m` (whole minutes from an hour up).
+/// Seconds for reading: `800ms`, `1m 14s`, `3h 12m` (whole minutes from an hour up, whole
+/// seconds from a second up).
 fn duration_text(seconds: f64) -> String {
-    let whole = if seconds >= 3600.0 {
-        (seconds / 60.0).round() as u64 * 60
+    let millis = if seconds >= 3600.0 {
+        (seconds / 60.0).round() as u64 * 60_000
+    } else if seconds >= 1.0 {
+        seconds.round() as u64 * 1000
     } else {
-        seconds.round() as u64
+        (seconds * 1000.0).round() as u64
     };
-    humantime::format_duration(std::time::Duration::from_secs(whole)).to_string()
+    humantime::format_duration(std::time::Duration::from_millis(millis)).to_string()
 }
 
 #[cfg(test)]
@@ -814,6 +842,7 @@ mod tests {
         assert_eq!(duration_text(11_545.0), "3h 12m");
         assert_eq!(duration_text(14.0), "14s");
         assert_eq!(duration_text(3600.0), "1h");
+        assert_eq!(duration_text(0.8), "800ms");
     }
 
     #[test]

@@ -28,8 +28,16 @@ pub fn wilson(k: u64, n: u64) -> [f64; 2] {
     let centre = (p + z2 / (2.0 * n)) / denominator;
     let half = Z95 * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / denominator;
     // At k = 0 and k = n the bound is exactly 0 or 1 (rounding would leave 1 - 1e-16).
-    let low = if k == 0 { 0.0 } else { (centre - half).max(0.0) };
-    let high = if k as f64 == n { 1.0 } else { (centre + half).min(1.0) };
+    let low = if k == 0 {
+        0.0
+    } else {
+        (centre - half).max(0.0)
+    };
+    let high = if k as f64 == n {
+        1.0
+    } else {
+        (centre + half).min(1.0)
+    };
     [low, high]
 }
 
@@ -107,7 +115,10 @@ mod tests {
     #[test]
     fn wilson_worked_figures_and_edges() {
         let [lo, hi] = wilson(81, 263);
-        assert!((lo - 0.2553).abs() < 5e-5 && (hi - 0.3662).abs() < 5e-5, "{lo} {hi}");
+        assert!(
+            (lo - 0.2553).abs() < 5e-5 && (hi - 0.3662).abs() < 5e-5,
+            "{lo} {hi}"
+        );
         let [lo, hi] = wilson(0, 10);
         assert_eq!(lo, 0.0);
         assert!((hi - 0.2775).abs() < 5e-5, "{hi}");

@@ -84,6 +84,8 @@ pub struct LogOptions {
     pub split_bytes: u64,
     /// The backend's own logs (`--outcomes`), joined to timed-out attempts by request id.
     pub outcomes: Vec<Source>,
+    /// `--outcomes-column ROLE=HEADER` overrides for the backend's logs.
+    pub outcomes_columns: Vec<(Role, String)>,
     /// The most timed-out attempts with an unknown outcome, as a share of all timed-out
     /// ones, for which the succeeded share is still derived (`--max-unknown`).
     pub max_unknown: f64,
@@ -110,6 +112,7 @@ impl Default for LogOptions {
             threads: 0,
             split_bytes: MIN_SPLIT_BYTES,
             outcomes: Vec::new(),
+            outcomes_columns: Vec::new(),
             max_unknown: DEFAULT_MAX_UNKNOWN,
             min_span: DEFAULT_MIN_SPAN,
         }
@@ -222,7 +225,11 @@ pub fn analyze(sources: &[Source], opts: &LogOptions) -> Result<LogAnalysis, Log
     let join = if opts.outcomes.is_empty() {
         None
     } else {
-        Some(outcomes::join(&mut tally, &opts.outcomes, &opts.columns)?)
+        Some(outcomes::join(
+            &mut tally,
+            &opts.outcomes,
+            &opts.outcomes_columns,
+        )?)
     };
     Ok(LogAnalysis {
         tally,

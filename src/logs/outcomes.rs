@@ -16,7 +16,7 @@
 //! The backend log is CSV/TSV with a header (the delimiter sniffed as for access logs) or
 //! JSON lines (one object per line; nested objects are read as dotted names, an array by its
 //! first value, so Caddy's `request.headers.X-Request-Id` is found). Columns are found by the
-//! same aliases as the access logs'; a `--column ROLE=HEADER` applies when the header exists.
+//! same aliases as the access logs', or named with `--outcomes-column ROLE=HEADER`.
 
 use std::collections::HashSet;
 use std::io::{BufRead, BufReader};
@@ -154,7 +154,10 @@ pub fn join(
                     Outcome::Failed
                 }
             }
-            None if found.span.is_some_and(|(first, last)| first <= a.ts && a.ts <= last) => {
+            None if found
+                .span
+                .is_some_and(|(first, last)| first <= a.ts && a.ts <= last) =>
+            {
                 join.never_reached += 1;
                 Outcome::Failed
             }
@@ -177,29 +180,48 @@ pub fn join(
     Ok(join)
 }
 
-/// The column of `role` among `names` (normalised): a `--column` override whose header is
-/// there, else the first alias found.
-fn find(role: Role, names: &[String], overrides: &[(Role, String)]) -> Option<usize> {
-    let wanted = overrides
-        .iter()
-        .rev()
-        .find(|(r, _)| *r == role)
-        .map(|(_, h)| normalize(h.as_bytes()));
-    if let Some(i) = wanted.and_then(|w| names.iter().position(|n| *n == w)) {
-        return Some(i);
+/// The column of `role` among `names` (normalised): the `--outcomes-column` override's
+/// header (`Err` with it when it is not there), else the first alias found.
+fn find(
+    role: Role,
+    names: &[String],
+    overrides: &[(Role, String)],
+) -> Result<Option<usize>, String> {
+    if let Some((_, header)) = overrides.iter().rev().find(|(r, _)| *r == role) {
+        let wanted = normalize(header.as_bytes());
+        return match names.iter().position(|n| *n == wanted) {
+            Some(i) => Ok(Some(i)),
+            None => Err(header.clone()),
+        };
     }
-    role.aliases()
+    Ok(role
+        .aliases()
         .iter()
-        .find_map(|alias| names.iter().position(|n| n == alias))
+        .find_map(|alias| names.iter().position(|n| n == alias)))
+}
+
+/// The column of `role`, or the error naming the flag that maps it.
+fn column(
+    path: &str,
+    role: Role,
+    names: &[String],
+    shown: &[String],
+    overrides: &[(Role, String)],
+) -> Result<Option<usize>, LogError> {
+    find(role, names, overrides).map_err(|header| {
+        LogError::Option(format!(
+            "{path}: --outcomes-column {role}={header}: no such header; headers found: {}",
+            shown.join(", ")
+        ))
+    })
 }
 
 fn missing(path: &str, role: Role, found: &[String]) -> LogError {
-    LogError::MissingColumn {
-        path: path.to_string(),
-        role,
-        aliases: role.aliases().join(", "),
-        found: found.join(", "),
-    }
+    LogError::Option(format!(
+        "{path}: no {role} column in the backend's log (looked for {}); headers found: {}; map one with --outcomes-column {role}=HEADER",
+        role.aliases().join(", "),
+        found.join(", ")
+    ))
 }
 
 fn read_backend(
@@ -249,11 +271,10 @@ fn read_csv(
         .map(|h| String::from_utf8_lossy(h).trim().to_string())
         .collect();
     let names: Vec<String> = header.iter().map(normalize).collect();
-    let id_col =
-        find(Role::RequestId, &names, overrides).ok_or_else(|| missing(name, Role::RequestId, &shown))?;
-    let status_col =
-        find(Role::Status, &names, overrides).ok_or_else(|| missing(name, Role::Status, &shown))?;
-    let ts_col = find(Role::Timestamp, &names, overrides);
+    let col = |role| column(name, role, &names, &shown, overrides);
+    let id_col = col(Role::RequestId)?.ok_or_else(|| missing(name, Role::RequestId, &shown))?;
+    let status_col = col(Role::Status)?.ok_or_else(|| missing(name, Role::Status, &shown))?;
+    let ts_col = col(Role::Timestamp)?;
     let mut record = csv::ByteRecord::new();
     loop {
         match csv.read_byte_record(&mut record) {
@@ -297,7 +318,11 @@ fn csv_error(name: &str, e: csv::Error) -> LogError {
 
 /// The scalars of a JSON object, named by their dotted path (normalised); an array stands
 /// for its first value.
-fn flatten<'a>(prefix: &str, value: &'a serde_json::Value, out: &mut Vec<(String, &'a serde_json::Value)>) {
+fn flatten<'a>(
+    prefix: &str,
+    value: &'a serde_json::Value,
+    out: &mut Vec<(String, &'a serde_json::Value)>,
+) {
     match value {
         serde_json::Value::Object(map) => {
             for (k, v) in map {
@@ -354,7 +379,17 @@ fn read_json_lines(
         let mut fields = Vec::new();
         flatten("", &value, &mut fields);
         let names: Vec<String> = fields.iter().map(|(n, _)| n.clone()).collect();
-        let get = |role: Role| find(role, &names, overrides).map(|i| scalar_text(fields[i].1));
+        if number == 1 {
+            for role in [Role::RequestId, Role::Status, Role::Timestamp] {
+                column(name, role, &names, &names, overrides)?;
+            }
+        }
+        let get = |role: Role| {
+            find(role, &names, overrides)
+                .ok()
+                .flatten()
+                .map(|i| scalar_text(fields[i].1))
+        };
         let (Some(id), Some(status)) = (get(Role::RequestId), get(Role::Status)) else {
             let role = if get(Role::RequestId).is_none() {
                 Role::RequestId
@@ -403,11 +438,13 @@ mod tests {
         let mut out = Vec::new();
         flatten("", &v, &mut out);
         let names: Vec<String> = out.iter().map(|(n, _)| n.clone()).collect();
-        assert_eq!(find(Role::RequestId, &names, &[]), Some(1));
-        assert_eq!(find(Role::Status, &names, &[]), Some(2));
+        assert_eq!(find(Role::RequestId, &names, &[]), Ok(Some(1)));
+        assert_eq!(find(Role::Status, &names, &[]), Ok(Some(2)));
         assert_eq!(scalar_text(out[1].1), "abc");
-        assert_eq!(find(Role::Timestamp, &names, &[]), Some(0));
+        assert_eq!(find(Role::Timestamp, &names, &[]), Ok(Some(0)));
         let o = vec![(Role::Status, "nope".to_string())];
-        assert_eq!(find(Role::Status, &names, &o), Some(2), "an absent override is passed over");
+        assert_eq!(find(Role::Status, &names, &o), Err("nope".to_string()));
+        let o = vec![(Role::RequestId, "request.headers.X-Request-Id".to_string())];
+        assert_eq!(find(Role::RequestId, &names, &o), Ok(Some(1)));
     }
 }

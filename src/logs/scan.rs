@@ -856,8 +856,23 @@ mod tests {
         use Outcome::*;
         let o = |f: &[u8], status| outcome(Some(f), status, true);
         assert_eq!(outcome(None, 504, true), Unknown, "no upstream column");
-        for unknown in [&b""[..], b"-", b"0", b"408", b"460", b"499", b"502", b"504", b"504 : 502"] {
-            assert_eq!(o(unknown, 499), Unknown, "{}", String::from_utf8_lossy(unknown));
+        for unknown in [
+            &b""[..],
+            b"-",
+            b"0",
+            b"408",
+            b"460",
+            b"499",
+            b"502",
+            b"504",
+            b"504 : 502",
+        ] {
+            assert_eq!(
+                o(unknown, 499),
+                Unknown,
+                "{}",
+                String::from_utf8_lossy(unknown)
+            );
         }
         assert_eq!(o(b"503", 503), Unknown, "the client-facing give-up echoed");
         assert_eq!(outcome(Some(b"503"), 503, false), Failed);

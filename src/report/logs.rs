@@ -175,7 +175,11 @@ fn intervals_section(
     };
     let mut out = String::new();
     let _ = writeln!(out, "{}", bold("95% intervals"));
-    let mut line = |name: &str, value: String, [lo, hi]: [f64; 2], shown: &dyn Fn(f64) -> String, flag: bool| {
+    let mut line = |name: &str,
+                    value: String,
+                    [lo, hi]: [f64; 2],
+                    shown: &dyn Fn(f64) -> String,
+                    flag: bool| {
         let range = if flag {
             "given, not measured".to_string()
         } else {
@@ -214,7 +218,10 @@ fn intervals_section(
     );
     line(
         "refunds",
-        format!("{} a month", human::money(e.refund_cost.per_month, currency)),
+        format!(
+            "{} a month",
+            human::money(e.refund_cost.per_month, currency)
+        ),
         i.refund_cost_per_month,
         &|v| human::money(round(v), currency),
         false,

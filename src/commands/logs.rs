@@ -90,3 +90,21 @@ fn warn_bad_rows(analysis: &LogAnalysis) {
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A reader thread's panic is dupcost's failure, not the input's: exit code 1; everything
+    /// the input or the flags caused is a usage error, exit code 2.
+    #[test]
+    fn internal_failures_exit_1_input_errors_2() {
+        let internal = usage(logs::LogError::Internal("a reader thread panicked".into()));
+        assert_eq!(internal.exit_code(), 1);
+        assert!(internal.to_string().starts_with("internal error: "));
+        let input = usage(logs::LogError::HeaderOnly {
+            path: "a.csv".into(),
+        });
+        assert_eq!(input.exit_code(), 2);
+    }
+}

@@ -179,7 +179,7 @@ pub struct LogReadArgs {
     )]
     pub methods: Vec<String>,
 
-    /// Client-facing statuses that mean the client (or the proxy for it) gave up waiting
+    /// Client-facing statuses that mean the client gave up waiting
     #[arg(
         long,
         value_name = "LIST",
@@ -205,18 +205,21 @@ pub struct LogReadArgs {
     )]
     pub retry_window: std::time::Duration,
 
-    /// The backend's own log (CSV, TSV or JSON lines with a request id and its status):
-    /// timed-out attempts take their outcome from it, joined by request id; repeatable
+    /// The backend's own log (request id and status): timed-out attempts take its outcome
     #[arg(long, value_name = "FILE")]
     pub outcomes: Vec<PathBuf>,
 
     /// Use HEADER for ROLE (request_id, status, timestamp) in the --outcomes logs; nested
     /// JSON names are dotted (res.statusCode); repeatable
-    #[arg(long, value_name = "ROLE=HEADER", value_parser = parse_column)]
+    #[arg(
+        long,
+        value_name = "ROLE=HEADER",
+        value_parser = parse_column,
+        hide_short_help = true
+    )]
     pub outcomes_column: Vec<(Role, String)>,
 
-    /// Derive the succeeded share only while at most this share of timed-out attempts has
-    /// an unknown outcome
+    /// Most timed-out attempts with an unknown outcome for a measured succeeded share
     #[arg(
         long,
         value_name = "RATE",
@@ -225,7 +228,7 @@ pub struct LogReadArgs {
     )]
     pub max_unknown: f64,
 
-    /// Scale the log to requests a day only when its timestamps span at least this long
+    /// Shortest span of timestamps scaled to requests a day
     #[arg(
         long,
         value_name = "DURATION",

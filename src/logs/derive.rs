@@ -455,14 +455,13 @@ impl LogAnalysis {
                     ),
                     None,
                 )),
-                None => Err(LogError::UnknownOutcomes {
-                    unknown: count(unknown),
-                    timed_out: count(all),
-                    share: pct3(unknown as f64 / all as f64),
-                    low: pct3(bounds[0]),
-                    high: pct3(bounds[1]),
-                    max: pct3(self.options.max_unknown),
-                }),
+                None => Err(LogError::unknown_outcomes(
+                    &count(unknown),
+                    &count(all),
+                    &pct3(unknown as f64 / all as f64),
+                    [&pct3(bounds[0]), &pct3(bounds[1])],
+                    &pct3(self.options.max_unknown),
+                )),
             };
         }
         let v = succ as f64 / known as f64;

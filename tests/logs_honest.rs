@@ -624,6 +624,11 @@ fn logs_shaped_like_real_ones() {
             "x_amzn_trace_id",
         ],
     );
+    // stdin is read once, whether as the proxy's log or the backend's.
+    fails(
+        &["-", "--outcomes", "-"],
+        &["stdin ('-') can be read only once"],
+    );
     // The proxy log needs a request id to join.
     fails(
         &[

@@ -726,9 +726,9 @@ fn retries_text(o: RetriesObserved, intents: u64) -> String {
         String::new()
     };
     format!(
-        "most attempts for one intent - 1 (mean {:.3} retries over {} keyed intents{clamp})",
+        "most attempts for one intent - 1 (mean {:.3} retries over {}{clamp})",
         o.mean,
-        count(intents)
+        plural(intents, "keyed intent")
     )
 }
 

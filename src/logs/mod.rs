@@ -193,7 +193,12 @@ pub fn analyze(sources: &[Source], opts: &LogOptions) -> Result<LogAnalysis, Log
     if sources.is_empty() {
         return Err(LogError::NoSources);
     }
-    if sources.iter().filter(|s| **s == Source::Stdin).count() > 1 {
+    let stdin_reads = sources
+        .iter()
+        .chain(&opts.outcomes)
+        .filter(|s| **s == Source::Stdin)
+        .count();
+    if stdin_reads > 1 {
         return Err(LogError::StdinTwice);
     }
     if opts.timestamp_format.is_some() && opts.timestamp_format.as_deref() == Some("") {

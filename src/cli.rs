@@ -157,7 +157,7 @@ pub struct LogReadArgs {
     pub delimiter: Option<u8>,
 
     /// Use HEADER for ROLE (timestamp, method, path, status, upstream_status, duration,
-    /// idempotency_key, bytes); repeatable
+    /// idempotency_key, bytes, flags, request_id); repeatable
     #[arg(long, value_name = "ROLE=HEADER", value_parser = parse_column)]
     pub column: Vec<(Role, String)>,
 
@@ -183,7 +183,7 @@ pub struct LogReadArgs {
         long,
         value_name = "LIST",
         value_delimiter = ',',
-        default_value = "POST,PUT,PATCH,DELETE"
+        default_value = logs::DEFAULT_METHODS.join(",")
     )]
     pub methods: Vec<String>,
 
@@ -192,7 +192,7 @@ pub struct LogReadArgs {
         long,
         value_name = "LIST",
         value_delimiter = ',',
-        default_value = "408,499,504"
+        default_value = logs::DEFAULT_TIMEOUT_STATUSES.map(|s| s.to_string()).join(",")
     )]
     pub timeout_status: Vec<u16>,
 
@@ -205,8 +205,45 @@ pub struct LogReadArgs {
     pub path: Option<regex::bytes::Regex>,
 
     /// Attempts with the same idempotency key at most this far apart are one intent
-    #[arg(long, value_name = "DURATION", default_value = "1h", value_parser = parse_std_duration)]
+    #[arg(
+        long,
+        value_name = "DURATION",
+        default_value = duration_default(logs::DEFAULT_RETRY_WINDOW),
+        value_parser = parse_std_duration
+    )]
     pub retry_window: std::time::Duration,
+
+    /// The backend's own log (request id and status): timed-out attempts take its outcome
+    #[arg(long, value_name = "FILE")]
+    pub outcomes: Vec<PathBuf>,
+
+    /// Use HEADER for ROLE (request_id, status, timestamp) in the --outcomes logs; nested
+    /// JSON names are dotted (res.statusCode); repeatable
+    #[arg(
+        long,
+        value_name = "ROLE=HEADER",
+        value_parser = parse_column,
+        hide_short_help = true
+    )]
+    pub outcomes_column: Vec<(Role, String)>,
+
+    /// Most timed-out attempts with an unknown outcome for a measured succeeded share
+    #[arg(
+        long,
+        value_name = "RATE",
+        default_value = Rate(logs::DEFAULT_MAX_UNKNOWN).to_string(),
+        value_parser = parse_rate
+    )]
+    pub max_unknown: f64,
+
+    /// Shortest span of timestamps scaled to requests a day
+    #[arg(
+        long,
+        value_name = "DURATION",
+        default_value = duration_default(logs::DEFAULT_MIN_SPAN),
+        value_parser = parse_std_duration
+    )]
+    pub min_span: std::time::Duration,
 
     /// Stop at the first bad row instead of skipping and counting it
     #[arg(long)]
@@ -235,9 +272,27 @@ impl LogReadArgs {
             strict: self.strict,
             progress: true,
             threads: self.threads,
+            outcomes: self
+                .outcomes
+                .iter()
+                .cloned()
+                .map(logs::Source::from)
+                .collect(),
+            outcomes_columns: self.outcomes_column.clone(),
+            max_unknown: self.max_unknown,
+            min_span: self.min_span,
             ..LogOptions::default()
         }
     }
+}
+
+/// A default duration as the flag shows and parses it (`1h`).
+fn duration_default(d: std::time::Duration) -> String {
+    humantime::format_duration(d).to_string()
+}
+
+fn parse_rate(text: &str) -> Result<f64, String> {
+    text.parse::<Rate>().map(|r| r.0)
 }
 
 fn parse_delimiter(text: &str) -> Result<u8, String> {

@@ -300,7 +300,7 @@ impl fmt::Display for Size {
 }
 
 /// `value` rounded to `digits` significant figures, without trailing zeros (`0.2`, `1.94`).
-fn significant(value: f64, digits: i32) -> String {
+pub(crate) fn significant(value: f64, digits: i32) -> String {
     if value == 0.0 || !value.is_finite() {
         return format!("{value}");
     }

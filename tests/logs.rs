@@ -149,10 +149,15 @@ fn evidence_and_observed() {
         "per_day",
         "retries_observed",
         "per_endpoint",
+        "timed_out_unknown",
+        "timed_out_matched",
+        "rows_filtered",
+        "warnings",
+        "backend_log",
     ] {
         assert!(keys.contains(&k), "{k}");
     }
-    assert_eq!(keys.len(), 12);
+    assert_eq!(keys.len(), 17);
 }
 
 #[test]
@@ -266,8 +271,8 @@ fn tally_in_pieces(header: &[u8], data: &[u8], cuts: &[usize], window: i64) -> T
     let refs: Vec<&[u8]> = header.split(|&b| b == b',').collect();
     let columns = logs::ColumnMap::detect("t", &refs, &[], None).unwrap();
     let mut timeout = Box::new([false; 1000]);
-    for s in [408, 499, 504] {
-        timeout[s] = true;
+    for s in logs::DEFAULT_TIMEOUT_STATUSES {
+        timeout[usize::from(s)] = true;
     }
     let rules = logs::scan::RowRules {
         file: "t".into(),
@@ -285,6 +290,8 @@ fn tally_in_pieces(header: &[u8], data: &[u8], cuts: &[usize], window: i64) -> T
         until: None,
         window_micros: window,
         strict: false,
+        // The request ids of timed-out attempts merge in order too.
+        keep_request_ids: true,
     };
     let mut bounds = vec![0];
     bounds.extend_from_slice(cuts);
@@ -574,12 +581,18 @@ fn underivable_figures_name_their_flag_unless_given() {
             && m.contains("--requests-per-day"),
         "{m}"
     );
+    // Without timeouts the succeeded share cannot change the result: it is not demanded.
     let ok = b"timestamp,method,status,upstream_status\n2026-11-01T00:00:00Z,POST,200,200\n2026-11-02T00:00:00Z,POST,200,200\n";
-    let m = err(ok);
+    let p = write(d, "ok.csv", ok);
+    let measured = analyze(&p, &LogOptions::default())
+        .unwrap()
+        .derive(&base, &Overrides::default())
+        .unwrap();
     assert_eq!(
-        m,
-        "no timed-out mutating requests in the log, so the succeeded share is unknown: give --succeeded-share"
+        measured.measured[2].evidence,
+        "succeeded share not measured: no timed-out mutating attempts in the log, so it cannot change the result"
     );
+    assert_eq!(measured.scenario.succeeded_share, base.succeeded_share);
     let s = derive(
         ok,
         Overrides {
@@ -596,12 +609,17 @@ fn underivable_figures_name_their_flag_unless_given() {
         b"timestamp,method,status\n2026-11-01T00:00:00Z,POST,504\n2026-11-02T00:00:00Z,POST,200\n",
     );
     assert!(
-        m.contains("no upstream status column") && m.contains("--succeeded-share"),
+        m.contains("no upstream status column")
+            && m.contains("--succeeded-share")
+            && m.contains("--outcomes"),
         "{m}"
     );
     let m = err(b"method,status,upstream_status\nPOST,504,200\n");
     assert!(
-        m.contains("no timestamp column") && m.contains("--requests-per-day"),
+        m.contains("no timestamp column")
+            && m.contains("headers found: method, status, upstream_status")
+            && m.contains("--column timestamp=HEADER")
+            && m.contains("--requests-per-day"),
         "{m}"
     );
     let s = derive(
@@ -784,17 +802,39 @@ fn odd_delimiters_and_timestamp_formats() {
     assert_eq!(analyze(&q, &opts).unwrap().tally.counts.timed_out, 1);
 }
 
+/// A per-attempt request id is never an intent key (issue 10): by its name it is the
+/// `request_id` role; mapped as the key anyway, it looks per-attempt (every value seen once,
+/// yet timeouts) and is ignored, with a warning, and retries come from the scenario.
 #[test]
-fn a_request_id_as_key_is_flagged_when_nothing_retries() {
+fn a_request_id_is_never_an_intent_key() {
     let dir = tempfile::tempdir().unwrap();
     let p = write(dir.path(), "r.csv", b"timestamp,method,status,upstream_status,request_id\n2026-11-01T00:00:00Z,POST,504,200,a\n2026-11-01T00:00:40Z,POST,200,200,b\n2026-11-02T00:00:00Z,POST,200,200,c\n");
-    let d = derived(&analyze(&p, &LogOptions::default()).unwrap());
-    assert_eq!(d.scenario.retries, 0);
+    let a = analyze(&p, &LogOptions::default()).unwrap();
+    assert_eq!(a.files[0].columns.idempotency_key, None);
+    assert_eq!(a.files[0].columns.request_id, Some(4));
+    let d = derived(&a);
+    assert_eq!(d.scenario.retries, Scenario::default().retries);
+    assert!(d.observed.warnings.is_empty(), "{:?}", d.observed.warnings);
+
+    let opts = LogOptions {
+        columns: vec![(logs::Role::IdempotencyKey, "request_id".into())],
+        ..LogOptions::default()
+    };
+    let d = derived(&analyze(&p, &opts).unwrap());
+    assert_eq!(
+        d.scenario.retries,
+        Scenario::default().retries,
+        "never a silent 0"
+    );
+    assert_eq!(d.observed.intents, 3);
     assert!(
-        d.measured[3]
-            .evidence
-            .contains("request id, new on every attempt: give --retries"),
+        d.measured[3].evidence.contains("looks per-attempt"),
         "{}",
         d.measured[3].evidence
+    );
+    assert!(
+        d.observed.warnings[0].starts_with("the key column request_id looks per-attempt (3 keys seen once each, yet 1 attempt timed out)"),
+        "{:?}",
+        d.observed.warnings
     );
 }

@@ -231,8 +231,18 @@ fn timestamps_going_backwards_still_work() {
     let b = write(dir.path(), "backwards.csv", backwards.as_bytes());
     let f = write(dir.path(), "forwards.csv", forwards.as_bytes());
     let (json, stderr) = succeeds(&[&b]);
-    assert!(stderr.is_empty(), "{stderr}");
+    // The figures hold, and the reader says the clock ran backwards (issue 10).
+    let warning = "timestamps run backwards by up to 2days (more than the retry window, 1h)";
+    assert!(
+        stderr.starts_with(&format!("warning: {warning}")),
+        "{stderr}"
+    );
     let o = &json["observed"];
+    assert!(
+        o["warnings"][0].as_str().unwrap().starts_with(warning),
+        "{}",
+        o["warnings"]
+    );
     assert_eq!(o["rows"], 5);
     assert_eq!(o["bad_rows"], 0);
     assert_eq!(o["mutating_attempts"], 4);
@@ -244,7 +254,11 @@ fn timestamps_going_backwards_still_work() {
     assert_eq!(o["last_timestamp"], "2026-11-03T00:00:00Z");
     assert_eq!(o["retries_observed"]["max"], 1);
     assert_eq!(o["per_day"].as_array().unwrap().len(), 3);
-    let (forward, _) = succeeds(&[&f]);
+    let (mut forward, _) = succeeds(&[&f]);
+    assert_eq!(forward["observed"]["warnings"], serde_json::json!([]));
+    let mut json = json;
+    json["observed"]["warnings"] = serde_json::json!([]);
+    forward["observed"]["warnings"] = serde_json::json!([]);
     assert_eq!(forward["observed"], json["observed"]);
     assert_eq!(forward["inputs"], json["inputs"]);
 }

@@ -53,7 +53,8 @@ fn json_is_the_estimate_plus_observed() {
             "unanswered",
             "extra_attempts_per_day",
             "key_store",
-            "observed"
+            "observed",
+            "intervals"
         ]
     );
     let o = &v["observed"];
@@ -91,7 +92,8 @@ fn table_shows_evidence_then_the_estimate() {
         "{text}"
     );
     assert!(
-        text.contains("Per day (UTC)") && text.contains("Top endpoints"),
+        text.contains("Per day (UTC; mutating = POST, PUT, PATCH, DELETE)")
+            && text.contains("Top endpoints"),
         "{text}"
     );
     assert!(text.contains("POST /v1/orders/{id}/capture"), "{text}");
@@ -118,7 +120,10 @@ fn csv_adds_observed_columns() {
     let header = lines.next().unwrap();
     assert!(header.starts_with("inputs.requests_per_day,"), "{header}");
     assert!(
-        header.ends_with("observed.retries_observed.mean,observed.retries_observed.max"),
+        header.contains("observed.retries_observed.mean,observed.retries_observed.max,")
+            && header.ends_with(
+                "intervals.refund_cost_per_month.low,intervals.refund_cost_per_month.high"
+            ),
         "{header}"
     );
     assert_eq!(lines.count(), 1);
@@ -221,19 +226,19 @@ fn input_errors_exit_2_with_one_line() {
     );
     let ok = w(
         "ok.csv",
-        b"time,verb,code\n2026-11-01T00:00:00Z,POST,200\n2026-11-02T00:00:00Z,POST,200\n",
+        b"time,verb,code\n2026-11-01T00:00:00Z,POST,504\n2026-11-02T00:00:00Z,POST,200\n",
     );
     fails(
         &[&ok, "--column", "status=code"],
-        &["no upstream status column", "--succeeded-share"],
-    );
-    let up = w("up.csv", b"timestamp,method,status,upstream_status\n2026-11-01T00:00:00Z,POST,200,200\n2026-11-02T00:00:00Z,POST,200,200\n");
-    fails(
-        &[&up],
         &[
-            "no timed-out mutating requests in the log, so the succeeded share is unknown: give --succeeded-share",
+            "no upstream status column",
+            "--succeeded-share",
+            "--outcomes",
         ],
     );
+    // Without timeouts the share cannot change the result, so it is not demanded.
+    let up = w("up.csv", b"timestamp,method,status,upstream_status\n2026-11-01T00:00:00Z,POST,200,200\n2026-11-02T00:00:00Z,POST,200,200\n");
+    succeed(dupcost().args(["logs", &up]));
     let gets = w("gets.csv", b"timestamp,method,status,upstream_status\n2026-11-01T00:00:00Z,GET,200,200\n2026-11-02T00:00:00Z,GET,504,200\n");
     fails(
         &[&gets],

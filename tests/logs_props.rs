@@ -19,12 +19,14 @@ use dupcost::model::Scenario;
 use generator::{Config, Format, Truth};
 use proptest::prelude::*;
 
-const FORMATS: [Format; 5] = [
+const FORMATS: [Format; 7] = [
     Format::Csv,
     Format::Tsv,
     Format::Nginx,
     Format::Alb,
     Format::Traefik,
+    Format::Envoy,
+    Format::Haproxy,
 ];
 
 fn config() -> impl Strategy<Value = Config> {
@@ -40,9 +42,19 @@ fn config() -> impl Strategy<Value = Config> {
             prop_oneof![Just(0.0), Just(1.0), 0.0f64..=1.0],
             any::<bool>(),
         ),
+        (
+            prop_oneof![Just(0.0), 0.0f64..0.4],
+            prop_oneof![Just(0.0), 0.0f64..0.5],
+            any::<bool>(),
+        ),
     )
         .prop_map(
-            |((rows, seed, format, days), (t, s, retries, gets), (keys, crlf))| Config {
+            |(
+                (rows, seed, format, days),
+                (t, s, retries, gets),
+                (keys, crlf),
+                (unknown, never, ids),
+            )| Config {
                 rows,
                 seed,
                 format: FORMATS[format],
@@ -53,6 +65,9 @@ fn config() -> impl Strategy<Value = Config> {
                 get_share: gets,
                 key_share: keys,
                 crlf,
+                unknown_share: unknown,
+                never_reached_share: never,
+                request_ids: ids,
                 ..Config::default()
             },
         )
@@ -78,6 +93,8 @@ fn analyze(paths: &[PathBuf], opts: &LogOptions) -> LogAnalysis {
 fn one_thread() -> LogOptions {
     LogOptions {
         threads: 1,
+        // The round trip checks the share over known outcomes whatever their number.
+        max_unknown: 1.0,
         ..LogOptions::default()
     }
 }
@@ -123,6 +140,7 @@ proptest! {
         prop_assert_eq!(t.counts.mutating, truth.mutating_attempts);
         prop_assert_eq!(t.counts.timed_out, truth.timed_out);
         prop_assert_eq!(t.counts.timed_out_succeeded, truth.timed_out_succeeded);
+        prop_assert_eq!(t.counts.timed_out_unknown, truth.timed_out_unknown);
         prop_assert_eq!(t.intents(), truth.intents);
         prop_assert_eq!(t.keyed.intents, truth.keyed_intents);
         prop_assert_eq!(t.keyed.attempts, truth.keyed_attempts);
@@ -142,18 +160,28 @@ proptest! {
             prop_assert!(derived.is_err());
             return Ok(());
         }
-        if truth.timed_out == 0 {
+        if (truth.last_ts - truth.first_ts) < 3_600_000_000 {
             let e = derived.unwrap_err().to_string();
-            prop_assert!(e.contains("--succeeded-share"), "{}", e);
+            prop_assert!(e.contains("--min-span"), "{}", e);
+            return Ok(());
+        }
+        if truth.timed_out > 0 && truth.timed_out == truth.timed_out_unknown {
+            let e = derived.unwrap_err().to_string();
+            prop_assert!(e.contains("--succeeded-share") && e.contains("--outcomes"), "{}", e);
             return Ok(());
         }
         let d = derived.unwrap();
+        if truth.timed_out == 0 {
+            prop_assert_eq!(d.measured[2].measured, None);
+            prop_assert!(d.measured[2].evidence.contains("cannot change the result"));
+            return Ok(());
+        }
         let s = &d.scenario;
         prop_assert!(common::close(s.requests_per_day, truth.requests_per_day(), 1e-12),
             "requests/day {} vs {}", s.requests_per_day, truth.requests_per_day());
         prop_assert!(common::close(s.timeout_rate, truth.timeout_rate(), 1e-12));
         prop_assert!(common::close(s.succeeded_share, truth.succeeded_share(), 1e-12));
-        if truth.keyed_intents > 0 {
+        if truth.keyed_intents > 0 && truth.max_attempts > 1 {
             prop_assert_eq!(s.retries, truth.max_attempts - 1);
         } else {
             prop_assert_eq!(s.retries, Scenario::default().retries);
@@ -175,15 +203,31 @@ proptest! {
         reverse in any::<bool>(),
     ) {
         let dir = tempfile::tempdir().unwrap();
-        let (bytes, _) = generate(&cfg);
+        // With request ids, the backend's log is joined too: the timed-out attempts' ids kept
+        // by each piece, and their outcomes after the join, must be the whole's.
+        let mut bytes = Vec::new();
+        let mut backend = Vec::new();
+        generator::generate_with_backend(&cfg, &mut bytes, cfg.request_ids.then_some(&mut backend))
+            .unwrap();
         let whole_path = write(dir.path(), "whole.log", &bytes);
-        let whole = analyze(std::slice::from_ref(&whole_path), &one_thread());
+        let outcomes = if cfg.request_ids || cfg.format.has_request_id() {
+            vec![Source::Path(write(dir.path(), "backend.csv", &backend))]
+        } else {
+            Vec::new()
+        };
+        let joined = !outcomes.is_empty() && !backend.is_empty();
+        let one = LogOptions {
+            outcomes: if joined { outcomes.clone() } else { Vec::new() },
+            ..one_thread()
+        };
+        let whole = analyze(std::slice::from_ref(&whole_path), &one);
 
         let chunked = analyze(
             &[whole_path],
-            &LogOptions { threads, split_bytes: 1, ..LogOptions::default() },
+            &LogOptions { threads, split_bytes: 1, ..one.clone() },
         );
         prop_assert_eq!(&chunked.tally, &whole.tally);
+        prop_assert_eq!(&chunked.join, &whole.join);
 
         // Cut between lines; a piece holds at least retries + 2 rows so that it starts no
         // later than the first attempt of an intent it contains, which keeps the pieces' time
@@ -212,8 +256,9 @@ proptest! {
         if reverse {
             paths.reverse();
         }
-        let pieces = analyze(&paths, &one_thread());
+        let pieces = analyze(&paths, &one);
         prop_assert_eq!(&pieces.tally, &whole.tally, "{} pieces", paths.len());
+        prop_assert_eq!(&pieces.join, &whole.join);
     }
 
     /// Shuffling the rows changes only the order-dependent figures. Order-dependent: the
@@ -241,8 +286,15 @@ proptest! {
                 shuffled.extend_from_slice(if cfg.crlf { b"\r\n" } else { b"\n" });
             }
         }
-        let a = analyze(&[write(dir.path(), "shuffled.log", &shuffled)], &one_thread());
+        let shuffled_path = write(dir.path(), "shuffled.log", &shuffled);
+        let a = analyze(std::slice::from_ref(&shuffled_path), &one_thread());
         prop_assert_eq!(order_free(&a.tally), order_free(&whole.tally));
+        // How far the clock ran backwards is measured the same in pieces on threads.
+        let chunked = analyze(
+            &[shuffled_path],
+            &LogOptions { threads: 3, split_bytes: 1, ..one_thread() },
+        );
+        prop_assert_eq!(chunked.tally.most_backwards, a.tally.most_backwards);
         if whole.tally.keyed.intents == 0 {
             prop_assert_eq!(a.tally.intents(), whole.tally.intents());
         }

@@ -336,7 +336,7 @@ fn logs_baseline_and_endpoint_panel() {
     tmux.keys(&["Tab", "?"]);
     let screen = tmux.wait_for("the help", |s| s.contains("Measured from"));
     assert!(
-        screen.contains("timeout rate 3.308% = 71 timed out"),
+        screen.contains("timeout rate 3.182% = 68 timed out"),
         "{screen}"
     );
     tmux.keys(&["?"]);

@@ -8,6 +8,13 @@
 //! fact succeeded upstream with probability `succeeded_share`, and is retried (same
 //! idempotency key, a few seconds after the client gave up) up to `retries` times. Rows are
 //! written in time order, retries among later traffic, as a server logs them.
+//!
+//! The harder cases real proxies make, each with its truth: timed-out attempts whose outcome
+//! the proxy log does not show (`unknown_share`, in each proxy's style: nginx `-` or its own
+//! 504, ALB `-`, Traefik's `OriginStatus` echoing its own status; Envoy and HAProxy logs have
+//! no upstream status at all), status 0 and give-up flags (Envoy `response_flags`, HAProxy
+//! `termination_state`), per-attempt request ids and the backend's own log to join them to
+//! (with attempts that never reached it), per-attempt "keys", and a clock set back.
 
 #![allow(dead_code)]
 
@@ -30,6 +37,22 @@ pub enum Format {
     Alb,
     /// Traefik fields, `Duration` in nanoseconds, `;`-separated.
     Traefik,
+    /// Envoy's default access log fields (`%RESPONSE_FLAGS%`, `x-request-id`), as CSV.
+    Envoy,
+    /// HAProxy's httplog fields as log shippers name them (`termination_state`), as CSV.
+    Haproxy,
+}
+
+impl Format {
+    /// The proxy's log has an upstream status column.
+    pub fn has_upstream(self) -> bool {
+        !matches!(self, Format::Envoy | Format::Haproxy)
+    }
+
+    /// The proxy's log always carries a request id.
+    pub fn has_request_id(self) -> bool {
+        matches!(self, Format::Envoy | Format::Haproxy)
+    }
 }
 
 impl std::str::FromStr for Format {
@@ -41,8 +64,10 @@ impl std::str::FromStr for Format {
             "nginx" => Ok(Format::Nginx),
             "alb" => Ok(Format::Alb),
             "traefik" => Ok(Format::Traefik),
+            "envoy" => Ok(Format::Envoy),
+            "haproxy" => Ok(Format::Haproxy),
             _ => Err(format!(
-                "unknown format '{s}': csv, tsv, nginx, alb or traefik"
+                "unknown format '{s}': csv, tsv, nginx, alb, traefik, envoy or haproxy"
             )),
         }
     }
@@ -73,6 +98,29 @@ pub struct Config {
     pub tricky_quotes: bool,
     /// Every n-th row is followed by a bad row (0: none).
     pub bad_every: u64,
+    /// Share of timed-out attempts whose outcome the proxy log does not show.
+    pub unknown_share: f64,
+    /// Share of failed timed-out attempts that never reached the backend.
+    pub never_reached_share: f64,
+    /// Write a per-attempt request id column (always for Envoy and HAProxy).
+    pub request_ids: bool,
+    /// The key column holds a new value on every attempt (a request id under a key's name).
+    pub per_attempt_keys: bool,
+    /// From the middle row on, timestamps are written this many seconds earlier.
+    pub clock_back_secs: i64,
+    /// The backend's own log, when one is written: CSV or JSON lines.
+    pub backend_json: bool,
+}
+
+/// The backend's own log, with the truth of the join.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct BackendTruth {
+    pub rows: u64,
+    /// First and last timestamp written (µs).
+    pub first_ts: i64,
+    pub last_ts: i64,
+    /// Timed-out attempts that never reached the backend: their timestamps in the proxy log.
+    pub never_reached_ts: Vec<i64>,
 }
 
 impl Default for Config {
@@ -91,6 +139,12 @@ impl Default for Config {
             crlf: false,
             tricky_quotes: false,
             bad_every: 0,
+            unknown_share: 0.0,
+            never_reached_share: 0.0,
+            request_ids: false,
+            per_attempt_keys: false,
+            clock_back_secs: 0,
+            backend_json: false,
         }
     }
 }
@@ -106,7 +160,14 @@ pub struct Truth {
     pub keyed_attempts: u64,
     pub max_attempts: u32,
     pub timed_out: u64,
+    /// Timed-out attempts the proxy log shows as answered 2xx.
     pub timed_out_succeeded: u64,
+    /// Timed-out attempts whose outcome the proxy log does not show.
+    pub timed_out_unknown: u64,
+    /// Timed-out attempts that in fact succeeded (whatever the proxy log shows).
+    pub timed_out_truly_succeeded: u64,
+    /// The backend's log, when one was written.
+    pub backend: BackendTruth,
     /// Microseconds since the epoch, as the log shows them (after rounding).
     pub first_ts: i64,
     pub last_ts: i64,
@@ -121,8 +182,9 @@ impl Truth {
     pub fn timeout_rate(&self) -> f64 {
         self.timed_out as f64 / self.mutating_attempts as f64
     }
+    /// The share over timed-out attempts with a known outcome, as the proxy log shows them.
     pub fn succeeded_share(&self) -> f64 {
-        self.timed_out_succeeded as f64 / self.timed_out as f64
+        self.timed_out_succeeded as f64 / (self.timed_out - self.timed_out_unknown) as f64
     }
     pub fn requests_per_day(&self) -> f64 {
         self.intents as f64 / self.days_covered()
@@ -253,8 +315,13 @@ struct Row<'a> {
     ts: i64,
     method: &'static str,
     path: &'a [u8],
-    status: u16,
+    /// -1 is HAProxy's "no response sent".
+    status: i32,
     upstream: Upstream,
+    /// Envoy `response_flags` or HAProxy `termination_state`, when the attempt gave up.
+    flags: Option<&'static str>,
+    /// The status the backend logged, or `None` when it never saw the attempt.
+    backend: Option<u16>,
     duration_us: u64,
     key: Option<&'a [u8]>,
     bytes: u64,
@@ -265,14 +332,28 @@ enum Upstream {
     Status(u16),
     /// nginx tried two upstreams: `first, second`.
     Two(u16, u16),
-    None,
+    /// The proxy log does not tell (in the format's style).
+    Unknown,
 }
 
 /// Writes the header and rows, returning the truth.
 pub fn generate<W: Write>(cfg: &Config, out: W) -> io::Result<Truth> {
+    generate_with_backend(cfg, out, None::<io::Sink>)
+}
+
+/// [`generate`], also writing the backend's own log to `backend` (every attempt that reached
+/// it, with its request id and status), when given.
+pub fn generate_with_backend<W: Write, B: Write>(
+    cfg: &Config,
+    out: W,
+    backend: Option<B>,
+) -> io::Result<Truth> {
     let mut g = Gen {
         cfg,
         rng: Rng::new(cfg.seed),
+        backend: backend.map(|b| io::BufWriter::with_capacity(1 << 20, b)),
+        shift: 0,
+        id: [0u8; 16],
         out: io::BufWriter::with_capacity(1 << 20, out),
         line: Vec::with_capacity(512),
         truth: Truth {
@@ -283,6 +364,13 @@ pub fn generate<W: Write>(cfg: &Config, out: W) -> io::Result<Truth> {
         day_cache: (i64::MIN, [0u8; 10]),
     };
     g.header()?;
+    if let Some(b) = &mut g.backend {
+        if !cfg.backend_json {
+            b.write_all(b"time,request_id,method,status\n")?;
+        }
+    }
+    g.truth.backend.first_ts = i64::MAX;
+    g.truth.backend.last_ts = i64::MIN;
     let span_us = (cfg.days * 86_400e6) as i64;
     let step = (span_us / cfg.rows.max(1) as i64).max(1);
     let mut clock = cfg.start * 1_000_000;
@@ -315,7 +403,9 @@ pub fn generate<W: Write>(cfg: &Config, out: W) -> io::Result<Truth> {
                 method: "GET",
                 path: &path,
                 status,
-                upstream: Upstream::Status(status),
+                upstream: Upstream::Status(status as u16),
+                flags: None,
+                backend: Some(status as u16),
                 duration_us: g.rng.below(300_000),
                 key: None,
                 bytes: g.rng.below(20_000),
@@ -336,7 +426,8 @@ pub fn generate<W: Write>(cfg: &Config, out: W) -> io::Result<Truth> {
             })
             .unwrap_or(0);
         g.path(ENDPOINTS[ep].shape, &mut path);
-        let keyed = cfg.format != Format::Alb && g.rng.chance(cfg.key_share);
+        let keyed =
+            !matches!(cfg.format, Format::Alb | Format::Haproxy) && g.rng.chance(cfg.key_share);
         if keyed {
             for b in key.iter_mut() {
                 *b = HEX[g.rng.below(16) as usize];
@@ -358,19 +449,27 @@ pub fn generate<W: Write>(cfg: &Config, out: W) -> io::Result<Truth> {
     }
     g.due(&mut pending, i64::MAX)?;
     g.out.flush()?;
+    if let Some(b) = &mut g.backend {
+        b.flush()?;
+    }
     Ok(g.truth)
 }
 
-struct Gen<'a, W: Write> {
+struct Gen<'a, W: Write, B: Write> {
     cfg: &'a Config,
     rng: Rng,
+    backend: Option<io::BufWriter<B>>,
+    /// How far back the clock is set for the row being written (µs).
+    shift: i64,
+    /// The request id of the row being written.
+    id: [u8; 16],
     out: io::BufWriter<W>,
     line: Vec<u8>,
     truth: Truth,
     day_cache: (i64, [u8; 10]),
 }
 
-impl<W: Write> Gen<'_, W> {
+impl<W: Write, B: Write> Gen<'_, W, B> {
     /// Writes the retries due by `clock`, in time order, scheduling their own retries.
     fn due(&mut self, pending: &mut BinaryHeap<Reverse<Pending>>, clock: i64) -> io::Result<()> {
         while pending.peek().is_some_and(|Reverse(p)| p.ts <= clock) {
@@ -402,26 +501,44 @@ impl<W: Write> Gen<'_, W> {
         let ep = &ENDPOINTS[ep];
         let t = (cfg.timeout_rate * ep.timeout_scale).min(1.0);
         let timed_out = self.rng.chance(t);
+        let fresh_key;
+        let key = match key {
+            Some(_) if cfg.per_attempt_keys => {
+                let mut k = [0u8; 32];
+                for b in k.iter_mut() {
+                    *b = HEX[self.rng.below(16) as usize];
+                }
+                fresh_key = k;
+                Some(&fresh_key)
+            }
+            other => other,
+        };
+        let mut truly_succeeded = false;
         let row = if timed_out {
             let succeeded = self.rng.chance(cfg.succeeded_share);
-            let status = match self.rng.below(10) {
-                0 => 408,
-                1..=4 => 499,
-                _ => 504,
-            };
+            truly_succeeded = succeeded;
+            let (status, flags) = self.give_up();
+            let answer = if ep.method == "POST" { 201 } else { 200 };
             let upstream = match (succeeded, self.rng.below(4)) {
                 (true, 0) => Upstream::Two(502, 200),
-                (true, _) => Upstream::Status(if ep.method == "POST" { 201 } else { 200 }),
-                (false, 0) => Upstream::Two(504, 502),
-                (false, 1) => Upstream::None,
+                (true, _) => Upstream::Status(answer),
+                (false, 0) => Upstream::Two(504, 503),
+                (false, 1) => Upstream::Status(500),
                 (false, _) => Upstream::Status(503),
             };
+            let reached = succeeded
+                || cfg.never_reached_share <= 0.0
+                || !self.rng.chance(cfg.never_reached_share);
+            let unknown =
+                !reached || (cfg.unknown_share > 0.0 && self.rng.chance(cfg.unknown_share));
             Row {
                 ts,
                 method: ep.method,
                 path,
                 status,
-                upstream,
+                upstream: if unknown { Upstream::Unknown } else { upstream },
+                flags,
+                backend: reached.then_some(if succeeded { answer } else { 503 }),
                 duration_us: 30_000_000 + self.rng.below(30_000_000),
                 key: key.map(|k| &k[..]),
                 bytes: 0,
@@ -438,20 +555,29 @@ impl<W: Write> Gen<'_, W> {
                 method: ep.method,
                 path,
                 status,
-                upstream: Upstream::Status(status),
+                upstream: Upstream::Status(status as u16),
+                flags: None,
+                backend: Some(status as u16),
                 duration_us: 5_000 + self.rng.below(2_000_000),
                 key: key.map(|k| &k[..]),
                 bytes: self.rng.below(5_000),
             }
         };
         self.write(&row, true)?;
+        let unknown =
+            timed_out && (!cfg.format.has_upstream() || matches!(row.upstream, Upstream::Unknown));
         let succeeded = timed_out
+            && !unknown
             && matches!(
                 row.upstream,
                 Upstream::Status(200..=299) | Upstream::Two(_, 200..=299)
             );
-        let is_to = [408, 499, 504].contains(&row.status);
+        // Every give-up the generator writes is one dupcost counts by default.
+        let is_to = timed_out;
         let shown_ts = self.shown(row.ts);
+        if timed_out && row.backend.is_none() {
+            self.truth.backend.never_reached_ts.push(shown_ts);
+        }
         let day = self
             .truth
             .per_day
@@ -464,6 +590,8 @@ impl<W: Write> Gen<'_, W> {
         truth.mutating_attempts += 1;
         truth.timed_out += u64::from(is_to);
         truth.timed_out_succeeded += u64::from(succeeded);
+        truth.timed_out_unknown += u64::from(unknown);
+        truth.timed_out_truly_succeeded += u64::from(truly_succeeded);
         if key.is_none() {
             truth.intents += 1;
         }
@@ -478,6 +606,42 @@ impl<W: Write> Gen<'_, W> {
             truth.max_attempts = truth.max_attempts.max(attempt + 1);
         }
         Ok(None)
+    }
+
+    /// The client-facing status and flags of a give-up, in the format's style.
+    fn give_up(&mut self) -> (i32, Option<&'static str>) {
+        let pick = self.rng.below(10);
+        match self.cfg.format {
+            Format::Csv | Format::Tsv | Format::Nginx => match pick {
+                0 => (408, None),
+                1..=4 => (499, None),
+                _ => (504, None),
+            },
+            Format::Alb => match pick {
+                0 => (408, None),
+                1..=4 => (460, None),
+                _ => (504, None),
+            },
+            // Traefik v3 logs 0 when the client left before an answer.
+            Format::Traefik => match pick {
+                0 => (0, None),
+                1..=4 => (499, None),
+                _ => (504, None),
+            },
+            Format::Envoy => match pick {
+                0..=4 => (504, Some("UT")),
+                5..=7 => (0, Some("DC")),
+                8 => (503, Some("UC")),
+                _ => (503, Some("URX")),
+            },
+            // sH: server timeout; CD: client aborted (no response, -1); cR: client timeout.
+            Format::Haproxy => match pick {
+                0..=4 => (504, Some("sH--")),
+                5..=7 => (-1, Some("CD--")),
+                8 => (408, Some("cR--")),
+                _ => (503, Some("SH--")),
+            },
+        }
     }
 
     fn delimiter(&self) -> u8 {
@@ -535,9 +699,50 @@ impl<W: Write> Gen<'_, W> {
                 "Duration",
                 "request_Idempotency-Key",
             ],
+            // Envoy's default format, with the idempotency key added as a user would.
+            Format::Envoy => &[
+                "start_time",
+                "method",
+                "path",
+                "protocol",
+                "response_code",
+                "response_flags",
+                "bytes_received",
+                "bytes_sent",
+                "duration",
+                "x_forwarded_for",
+                "user_agent",
+                "x_request_id",
+                "authority",
+                "upstream_host",
+                "idempotency_key",
+            ],
+            // Logstash's HAPROXYHTTP names.
+            Format::Haproxy => &[
+                "client_ip",
+                "accept_date",
+                "frontend_name",
+                "backend_name",
+                "server_name",
+                "time_duration",
+                "http_status_code",
+                "bytes_read",
+                "termination_state",
+                "unique_id",
+                "http_verb",
+                "http_request",
+            ],
         };
         let d = [self.delimiter()];
-        let joined = names.join(std::str::from_utf8(&d).unwrap_or(","));
+        let mut joined = names.join(std::str::from_utf8(&d).unwrap_or(","));
+        if self.cfg.request_ids && !self.cfg.format.has_request_id() {
+            joined.push(self.delimiter() as char);
+            joined.push_str(match self.cfg.format {
+                Format::Alb => "trace_id",
+                Format::Traefik => "request_X-Request-Id",
+                _ => "request_id",
+            });
+        }
         self.out.write_all(joined.as_bytes())?;
         let eol = self.eol();
         self.out.write_all(eol)
@@ -575,17 +780,68 @@ impl<W: Write> Gen<'_, W> {
         }
     }
 
-    /// The timestamp as the format shows it (its precision), in µs.
+    /// The timestamp as the format shows it (its precision, its clock), in µs.
     fn shown(&self, ts: i64) -> i64 {
+        let ts = ts - self.shift;
         match self.cfg.format {
             Format::Nginx => ts - ts.rem_euclid(1_000_000),
-            Format::Csv | Format::Tsv => ts - ts.rem_euclid(1_000),
+            Format::Csv | Format::Tsv | Format::Envoy | Format::Haproxy => {
+                ts - ts.rem_euclid(1_000)
+            }
             Format::Alb | Format::Traefik => ts,
         }
     }
 
+    /// The backend's row for the attempt being written, if it reached the backend.
+    fn backend_row(&mut self, row: &Row) -> io::Result<()> {
+        let (Some(status), Some(_)) = (row.backend, self.backend.as_ref()) else {
+            return Ok(());
+        };
+        let ts = row.ts - self.shift;
+        let mut line = Vec::with_capacity(96);
+        let mut time = Vec::with_capacity(32);
+        self.iso(&mut time, ts, 6);
+        let time = String::from_utf8_lossy(&time).into_owned();
+        let id = String::from_utf8_lossy(&self.id).into_owned();
+        if self.cfg.backend_json {
+            let json = serde_json::json!({
+                "time": time,
+                "level": "info",
+                "msg": "request completed",
+                "req_id": id,
+                "method": row.method,
+                "status": status,
+            });
+            line.extend_from_slice(json.to_string().as_bytes());
+        } else {
+            line.extend_from_slice(format!("{time},{id},{},{status}", row.method).as_bytes());
+        }
+        line.push(b'\n');
+        let b = &mut self.truth.backend;
+        b.rows += 1;
+        b.first_ts = b.first_ts.min(ts);
+        b.last_ts = b.last_ts.max(ts);
+        if let Some(out) = &mut self.backend {
+            out.write_all(&line)?;
+        }
+        Ok(())
+    }
+
     fn write(&mut self, row: &Row, mutating: bool) -> io::Result<()> {
         let _ = mutating;
+        self.shift = if self.cfg.clock_back_secs > 0 && self.truth.rows >= self.cfg.rows / 2 {
+            self.cfg.clock_back_secs * 1_000_000
+        } else {
+            0
+        };
+        let ids = self.cfg.request_ids || self.cfg.format.has_request_id();
+        if ids {
+            for i in 0..16 {
+                self.id[i] = HEX[self.rng.below(16) as usize];
+            }
+            self.backend_row(row)?;
+        }
+        let ts = row.ts - self.shift;
         let shown = self.shown(row.ts);
         self.truth.first_ts = self.truth.first_ts.min(shown);
         self.truth.last_ts = self.truth.last_ts.max(shown);
@@ -596,6 +852,8 @@ impl<W: Write> Gen<'_, W> {
         let mut num = itoa::Buffer::new();
         let upstream = |line: &mut Vec<u8>, quote_multi: bool| match row.upstream {
             Upstream::Status(s) => line.extend_from_slice(itoa::Buffer::new().format(s).as_bytes()),
+            // nginx logs its own 504 as the upstream's when the upstream timed out.
+            Upstream::Unknown if row.status == 504 && quote_multi => line.extend_from_slice(b"504"),
             Upstream::Two(a, b) => {
                 if quote_multi {
                     line.push(b'"');
@@ -607,11 +865,11 @@ impl<W: Write> Gen<'_, W> {
                     line.push(b'"');
                 }
             }
-            Upstream::None => line.push(b'-'),
+            Upstream::Unknown => line.push(b'-'),
         };
         match self.cfg.format {
             Format::Csv | Format::Tsv => {
-                self.lead(&mut line, row, 3, b"-");
+                self.lead(&mut line, row, ts, 3);
                 line.push(d);
                 line.extend_from_slice(num.format(row.duration_us / 1000).as_bytes());
                 line.push(d);
@@ -635,7 +893,7 @@ impl<W: Write> Gen<'_, W> {
                 }
             }
             Format::Nginx => {
-                self.time_local(&mut line, row.ts);
+                self.time_local(&mut line, ts);
                 line.push(d);
                 line.extend_from_slice(row.method.as_bytes());
                 line.push(d);
@@ -665,11 +923,11 @@ impl<W: Write> Gen<'_, W> {
             Format::Alb => {
                 line.extend_from_slice(b"https");
                 line.push(d);
-                self.iso(&mut line, row.ts, 6);
+                self.iso(&mut line, ts, 6);
                 line.push(d);
                 line.extend_from_slice(b"app/my-lb/50dc6c495c0c9188");
                 line.push(d);
-                if matches!(row.upstream, Upstream::None) {
+                if matches!(row.upstream, Upstream::Unknown) {
                     line.extend_from_slice(b"-1");
                 } else {
                     let us = row.duration_us;
@@ -693,7 +951,7 @@ impl<W: Write> Gen<'_, W> {
                 line.extend_from_slice(row.path);
             }
             Format::Traefik => {
-                self.lead(&mut line, row, 9, b"0");
+                self.lead(&mut line, row, ts, 9);
                 line.push(d);
                 line.extend_from_slice(num.format(row.duration_us * 1000).as_bytes());
                 line.push(d);
@@ -701,6 +959,62 @@ impl<W: Write> Gen<'_, W> {
                     line.extend_from_slice(k);
                 }
             }
+            Format::Envoy => {
+                self.iso(&mut line, ts, 3);
+                let (status, bytes, ms) = (
+                    row.status.to_string(),
+                    row.bytes.to_string(),
+                    (row.duration_us / 1000).to_string(),
+                );
+                for field in [
+                    row.method.as_bytes(),
+                    row.path,
+                    b"HTTP/1.1",
+                    status.as_bytes(),
+                    row.flags.unwrap_or("-").as_bytes(),
+                    b"512",
+                    bytes.as_bytes(),
+                    ms.as_bytes(),
+                    b"10.0.0.7",
+                    b"curl/8.5",
+                    &self.id,
+                    b"api.example.com",
+                    b"10.1.2.3:8080",
+                    row.key.unwrap_or(b"-"),
+                ] {
+                    line.push(d);
+                    line.extend_from_slice(field);
+                }
+            }
+            Format::Haproxy => {
+                line.extend_from_slice(b"10.0.0.7");
+                line.push(d);
+                self.iso(&mut line, ts, 3);
+                let (status, bytes, ms) = (
+                    row.status.to_string(),
+                    row.bytes.to_string(),
+                    (row.duration_us / 1000).to_string(),
+                );
+                for field in [
+                    b"https-in".as_slice(),
+                    b"api",
+                    b"api-1",
+                    ms.as_bytes(),
+                    status.as_bytes(),
+                    bytes.as_bytes(),
+                    row.flags.unwrap_or("----").as_bytes(),
+                    &self.id,
+                    row.method.as_bytes(),
+                    row.path,
+                ] {
+                    line.push(d);
+                    line.extend_from_slice(field);
+                }
+            }
+        }
+        if self.cfg.request_ids && !self.cfg.format.has_request_id() {
+            line.push(d);
+            line.extend_from_slice(&self.id);
         }
         line.extend_from_slice(self.eol());
         if self.cfg.bad_every > 0 && self.truth.rows % self.cfg.bad_every == 0 {
@@ -709,12 +1023,15 @@ impl<W: Write> Gen<'_, W> {
             if self.truth.bad_rows % 2 == 0 {
                 line.extend_from_slice(b"not,enough,fields");
             } else {
-                let fields = match self.cfg.format {
-                    Format::Csv | Format::Tsv => 9,
-                    Format::Nginx => 8,
-                    Format::Alb => 9,
-                    Format::Traefik => 7,
-                };
+                let fields =
+                    match self.cfg.format {
+                        Format::Csv | Format::Tsv => 9,
+                        Format::Nginx => 8,
+                        Format::Alb => 9,
+                        Format::Traefik => 7,
+                        Format::Envoy => 15,
+                        Format::Haproxy => 12,
+                    } + usize::from(self.cfg.request_ids && !self.cfg.format.has_request_id());
                 // Right field count, unparseable timestamp (ALB's is the second field).
                 let first = if self.cfg.format == Format::Alb {
                     "https"
@@ -741,12 +1058,13 @@ impl<W: Write> Gen<'_, W> {
         Ok(())
     }
 
-    /// The fields CSV, TSV and Traefik share: timestamp (with `frac` fraction digits), method,
-    /// path, status, and the last upstream status (`none` when there was none).
-    fn lead(&mut self, line: &mut Vec<u8>, row: &Row, frac: usize, none: &[u8]) {
+    /// The fields CSV, TSV and Traefik share: timestamp `ts` (with `frac` fraction digits),
+    /// method, path, status, and the last upstream status (an unknown one is `-` in CSV and
+    /// the client-facing status echoed in Traefik).
+    fn lead(&mut self, line: &mut Vec<u8>, row: &Row, ts: i64, frac: usize) {
         let d = self.delimiter();
         let mut num = itoa::Buffer::new();
-        self.iso(line, row.ts, frac);
+        self.iso(line, ts, frac);
         for field in [
             row.method.as_bytes(),
             row.path,
@@ -760,7 +1078,10 @@ impl<W: Write> Gen<'_, W> {
             Upstream::Status(s) | Upstream::Two(_, s) => {
                 line.extend_from_slice(num.format(s).as_bytes())
             }
-            Upstream::None => line.extend_from_slice(none),
+            Upstream::Unknown if self.cfg.format == Format::Traefik => {
+                line.extend_from_slice(num.format(row.status).as_bytes())
+            }
+            Upstream::Unknown => line.push(b'-'),
         }
     }
 

@@ -21,7 +21,7 @@ struct Args {
     /// Seed of the generator: the same seed gives the same bytes.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// csv, tsv, nginx, alb or traefik.
+    /// csv, tsv, nginx, alb, traefik, envoy or haproxy.
     #[arg(long, default_value = "csv")]
     format: Format,
     /// Days the timestamps span.
@@ -51,6 +51,29 @@ struct Args {
     /// Add a bad row after every N rows.
     #[arg(long, default_value_t = 0)]
     bad_every: u64,
+    /// Share of timed-out attempts whose outcome the proxy log does not show (`-`, its own
+    /// 504, Traefik's echoed status).
+    #[arg(long, default_value_t = 0.0)]
+    unknown_share: f64,
+    /// Share of failed timed-out attempts that never reached the backend.
+    #[arg(long, default_value_t = 0.0)]
+    never_reached_share: f64,
+    /// Add a per-attempt request id column (Envoy and HAProxy always have one).
+    #[arg(long)]
+    request_ids: bool,
+    /// The key column holds a new value on every attempt.
+    #[arg(long)]
+    per_attempt_keys: bool,
+    /// From the middle row on, write timestamps this many seconds earlier.
+    #[arg(long, default_value_t = 0)]
+    clock_back: i64,
+    /// Also write the backend's own log (request id and status of every attempt that
+    /// reached it) to this file.
+    #[arg(long)]
+    outcomes: Option<std::path::PathBuf>,
+    /// Write the backend's log as JSON lines instead of CSV.
+    #[arg(long)]
+    outcomes_json: bool,
     /// Write the true figures here instead of stderr.
     #[arg(long)]
     truth: Option<std::path::PathBuf>,
@@ -71,10 +94,17 @@ fn main() -> std::io::Result<()> {
         crlf: a.crlf,
         tricky_quotes: a.tricky_quotes,
         bad_every: a.bad_every,
+        unknown_share: a.unknown_share,
+        never_reached_share: a.never_reached_share,
+        request_ids: a.request_ids || a.outcomes.is_some(),
+        per_attempt_keys: a.per_attempt_keys,
+        clock_back_secs: a.clock_back,
+        backend_json: a.outcomes_json,
         ..Config::default()
     };
+    let backend = a.outcomes.as_ref().map(std::fs::File::create).transpose()?;
     let stdout = std::io::stdout();
-    let truth = match generator::generate(&cfg, stdout.lock()) {
+    let truth = match generator::generate_with_backend(&cfg, stdout.lock(), backend) {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(()),
         other => other?,
     };
@@ -85,6 +115,9 @@ fn main() -> std::io::Result<()> {
         "intents": truth.intents,
         "timed_out": truth.timed_out,
         "timed_out_succeeded": truth.timed_out_succeeded,
+        "timed_out_unknown": truth.timed_out_unknown,
+        "timed_out_truly_succeeded": truth.timed_out_truly_succeeded,
+        "never_reached": truth.backend.never_reached_ts.len(),
         "max_attempts": truth.max_attempts,
         "days_covered": truth.days_covered(),
         "requests_per_day": truth.requests_per_day(),

@@ -32,9 +32,15 @@ pub fn run(args: &LogArgs, color: bool) -> Result<Vec<u8>> {
             .map_err(|e| Error::Usage(format!("--save-scenario {}: {e}", path.display())))?;
     }
     Ok(match args.output.format {
-        Format::Table => report::logs::table(&estimate, &derived, &analysis.files, &style),
-        Format::Json => report::logs::json(&estimate, &derived.observed),
-        Format::Csv => report::logs::csv(&estimate, &derived.observed),
+        Format::Table => report::logs::table(
+            &estimate,
+            &derived,
+            &analysis.files,
+            &analysis.options.methods,
+            &style,
+        ),
+        Format::Json => report::logs::json(&estimate, &derived.observed, &derived.intervals),
+        Format::Csv => report::logs::csv(&estimate, &derived.observed, &derived.intervals),
         Format::Markdown => report::markdown::logs(&estimate, &derived, &style, &charts),
     })
 }
@@ -72,6 +78,9 @@ pub fn measure(
     let derived = analysis
         .derive(&base, &overrides(&scenario.patch()))
         .map_err(usage)?;
+    for warning in &derived.observed.warnings {
+        eprintln!("warning: {warning}");
+    }
     derived
         .scenario
         .validate()
@@ -89,8 +98,12 @@ pub fn overrides(patch: &inputs::ScenarioPatch) -> Overrides {
     }
 }
 
+/// An input error exits 2, an internal failure 1.
 fn usage(e: logs::LogError) -> Error {
-    Error::Usage(e.to_string())
+    match e.exit_code() {
+        1 => Error::Failure(e.to_string()),
+        _ => Error::Usage(e.to_string()),
+    }
 }
 
 /// The first bad rows, with file and line, and how many there were: on stderr.
@@ -105,5 +118,23 @@ fn warn_bad_rows(analysis: &LogAnalysis) {
             t.bad_rows,
             t.bad_samples.len()
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A reader thread's panic is dupcost's failure, not the input's: exit code 1; everything
+    /// the input or the flags caused is a usage error, exit code 2.
+    #[test]
+    fn internal_failures_exit_1_input_errors_2() {
+        let internal = usage(logs::LogError::Internal("a reader thread panicked".into()));
+        assert_eq!(internal.exit_code(), 1);
+        assert!(internal.to_string().starts_with("internal error: "));
+        let input = usage(logs::LogError::HeaderOnly {
+            path: "a.csv".into(),
+        });
+        assert_eq!(input.exit_code(), 2);
     }
 }

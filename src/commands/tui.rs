@@ -17,14 +17,13 @@ pub fn run(args: &TuiArgs, color: bool) -> Result<Vec<u8>> {
         let scenario = args.scenario.resolve().map_err(Error::Usage)?;
         App::new(scenario, args.save_to.clone(), style)
     } else {
-        let (analysis, derived) =
-            super::logs::measure(&args.from_logs, &args.read, &args.scenario)?;
+        let (_, derived) = super::logs::measure(&args.from_logs, &args.read, &args.scenario)?;
         let names: Vec<String> = args
             .from_logs
             .iter()
             .map(|p| p.display().to_string())
             .collect();
-        let view = LogView::new(&analysis, &derived, names.join(", "));
+        let view = LogView::new(&derived, names.join(", "));
         App::new(derived.scenario, args.save_to.clone(), style).with_logs(view)
     };
     tui::run(app, !args.no_mouse)?;

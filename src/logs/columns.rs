@@ -22,10 +22,16 @@ pub enum Role {
     Duration,
     IdempotencyKey,
     Bytes,
+    /// The proxy's own account of how a request ended (Envoy `response_flags`, HAProxy
+    /// `termination_state`).
+    Flags,
+    /// A per-attempt request id (nginx `$request_id`, ALB `trace_id`, Envoy `x-request-id`):
+    /// never an intent key; it joins a timed-out attempt to the backend's own log.
+    RequestId,
 }
 
 impl Role {
-    pub const ALL: [Role; 8] = [
+    pub const ALL: [Role; 10] = [
         Role::Timestamp,
         Role::Method,
         Role::Path,
@@ -34,6 +40,8 @@ impl Role {
         Role::Duration,
         Role::IdempotencyKey,
         Role::Bytes,
+        Role::Flags,
+        Role::RequestId,
     ];
 
     /// The role's name as written in `--column ROLE=HEADER`.
@@ -47,11 +55,13 @@ impl Role {
             Role::Duration => "duration",
             Role::IdempotencyKey => "idempotency_key",
             Role::Bytes => "bytes",
+            Role::Flags => "flags",
+            Role::RequestId => "request_id",
         }
     }
 
     /// Recognised header names, normalised (see [`normalize`]), best first. Generic names,
-    /// then nginx variables, AWS ALB fields and Traefik fields.
+    /// then nginx variables, AWS ALB, Traefik, Envoy and HAProxy fields.
     pub fn aliases(self) -> &'static [&'static str] {
         match self {
             Role::Timestamp => &[
@@ -66,6 +76,8 @@ impl Role {
                 "startutc",            // Traefik StartUTC
                 "startlocal",          // Traefik StartLocal
                 "requestcreationtime", // ALB request_creation_time
+                "starttime",           // Envoy %START_TIME%
+                "acceptdate",          // HAProxy accept_date
                 "eventtime",
                 "logtime",
             ],
@@ -87,6 +99,8 @@ impl Role {
                 "requesturl",  // ALB request_url
                 "urlpath",
                 "endpoint",
+                "httprequest",  // HAProxy http_request (Logstash's name)
+                "originalpath", // Envoy X-ENVOY-ORIGINAL-PATH (Logstash's name)
             ],
             Role::Status => &[
                 "status",
@@ -97,6 +111,7 @@ impl Role {
                 "responsecode",
                 "elbstatuscode",    // ALB elb_status_code
                 "downstreamstatus", // Traefik DownstreamStatus
+                "resstatuscode",    // pino-http res.statusCode (a backend's log)
             ],
             Role::UpstreamStatus => &[
                 "upstreamstatus", // nginx $upstream_status
@@ -124,6 +139,7 @@ impl Role {
                 "targetprocessingtime", // ALB target_processing_time (seconds)
                 "tookms",
                 "took",
+                "timeduration", // HAProxy Ta/Tt (Logstash's time_duration, ms)
             ],
             Role::IdempotencyKey => &[
                 "idempotencykey",
@@ -132,9 +148,6 @@ impl Role {
                 "httpxidempotencykey",
                 "requestidempotencykey", // Traefik request_Idempotency-Key
                 "requestxidempotencykey",
-                "requestid", // nginx $request_id (only an intent key if clients resend it)
-                "xrequestid",
-                "httpxrequestid",
             ],
             Role::Bytes => &[
                 "bytes",
@@ -145,6 +158,23 @@ impl Role {
                 "responsesize",
                 "size",
                 "downstreamcontentsize", // Traefik
+            ],
+            Role::Flags => &[
+                "responseflags",    // Envoy %RESPONSE_FLAGS%
+                "terminationstate", // HAProxy termination_state (%tsc)
+                "tsc",
+                "flags",
+            ],
+            Role::RequestId => &[
+                "requestid",                // nginx $request_id
+                "reqid",                    // pino, bunyan
+                "xrequestid",               // Envoy x-request-id
+                "httpxrequestid",           // nginx $http_x_request_id
+                "requestxrequestid",        // Traefik request_X-Request-Id
+                "traceid",                  // ALB trace_id
+                "uniqueid",                 // HAProxy unique-id
+                "requestheadersxrequestid", // Caddy request.headers.X-Request-Id
+                "xamzntraceid",             // ALB's trace id as the backend sees it
             ],
         }
     }
@@ -265,8 +295,48 @@ pub struct ColumnMap {
     pub duration: Option<usize>,
     pub idempotency_key: Option<usize>,
     pub bytes: Option<usize>,
+    pub flags: Option<usize>,
+    pub request_id: Option<usize>,
     /// Unit of the duration column, from its name or `--duration-unit`.
     pub duration_unit: DurationUnit,
+    /// How the flags column reads, from its name.
+    pub flags_style: FlagsStyle,
+}
+
+/// The two ways a proxy writes how a request ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FlagsStyle {
+    /// Envoy `response_flags`: comma-separated codes; `UT` (upstream timeout), `DC`
+    /// (downstream closed), `UC` (upstream closed), `URX` (retry limit) are give-ups.
+    Envoy,
+    /// HAProxy `termination_state`: a first letter `c`/`C` (the client side ended it) or
+    /// `s`/`S` (the server timed out or aborted) is a give-up.
+    Haproxy,
+}
+
+impl FlagsStyle {
+    /// HAProxy's when the column's name says termination state, Envoy's otherwise.
+    pub fn from_name(header: &[u8]) -> FlagsStyle {
+        let n = normalize(header);
+        if n.contains("termination") || n == "tsc" {
+            FlagsStyle::Haproxy
+        } else {
+            FlagsStyle::Envoy
+        }
+    }
+
+    /// The flags say the client (or the proxy for it) gave up on the request.
+    #[inline]
+    pub fn gave_up(self, value: &[u8]) -> bool {
+        let value = value.trim_ascii();
+        match self {
+            FlagsStyle::Haproxy => matches!(value.first(), Some(b'c' | b'C' | b's' | b'S')),
+            FlagsStyle::Envoy => value
+                .split(|&b| b == b',' || b == b'|' || b == b' ')
+                .any(|code| matches!(code, b"UT" | b"DC" | b"UC" | b"URX")),
+        }
+    }
 }
 
 impl ColumnMap {
@@ -311,7 +381,7 @@ impl ColumnMap {
                 .iter()
                 .find_map(|alias| normalized.iter().position(|n| n == alias)))
         };
-        let mut roles = [None; 8];
+        let mut roles = [None; Role::ALL.len()];
         for (slot, role) in roles.iter_mut().zip(Role::ALL) {
             *slot = pick(role)?;
         }
@@ -324,6 +394,8 @@ impl ColumnMap {
             duration,
             key,
             bytes,
+            flags,
+            request_id,
         ] = roles;
         let missing = |role: Role| LogError::MissingColumn {
             path: path.to_string(),
@@ -351,7 +423,10 @@ impl ColumnMap {
             duration,
             idempotency_key: key,
             bytes,
+            flags,
+            request_id,
             duration_unit,
+            flags_style: flags.map_or(FlagsStyle::Envoy, |i| FlagsStyle::from_name(header[i])),
         })
     }
 
@@ -366,6 +441,8 @@ impl ColumnMap {
             Role::Duration => self.duration,
             Role::IdempotencyKey => self.idempotency_key,
             Role::Bytes => self.bytes,
+            Role::Flags => self.flags,
+            Role::RequestId => self.request_id,
         }?;
         self.headers.get(index).map(String::as_str)
     }

@@ -17,6 +17,8 @@ use serde::Serialize;
 
 use super::LogAnalysis;
 use super::error::LogError;
+use super::intervals::{self, Intervals};
+use super::outcomes::Join;
 use super::timestamp::{MICROS_PER_DAY, date_string, to_rfc3339};
 use crate::model::{Estimate, Scenario};
 use crate::units::Rate;
@@ -53,6 +55,8 @@ pub struct Derived {
     pub scenario: Scenario,
     pub measured: Vec<Measured>,
     pub observed: Observed,
+    /// 95% intervals of the measured inputs and of what they cost.
+    pub intervals: Intervals,
 }
 
 /// The `observed` object of the JSON report.
@@ -62,8 +66,18 @@ pub struct Observed {
     pub mutating_attempts: u64,
     pub intents: u64,
     pub timed_out: u64,
-    /// `null` when the logs have no upstream status column.
+    /// `null` when the logs have no upstream status column (and no `--outcomes`).
     pub timed_out_succeeded: Option<u64>,
+    /// Timed-out attempts whose outcome the log does not tell; `null` as above.
+    pub timed_out_unknown: Option<u64>,
+    /// Timed-out attempts found in the backend's log; `null` without `--outcomes`.
+    pub timed_out_matched: Option<u64>,
+    /// Rows left out by `--since`/`--until` (and mutating rows left out by `--path`).
+    pub rows_filtered: u64,
+    /// What the reader noticed and the figures may suffer from (also on stderr).
+    pub warnings: Vec<String>,
+    /// The join with the backend's log; `null` without `--outcomes`.
+    pub backend_log: Option<Join>,
     /// `null` without timestamps.
     pub days_covered: Option<f64>,
     pub first_timestamp: Option<String>,
@@ -82,6 +96,7 @@ pub struct DayRow {
     pub mutating: u64,
     pub timed_out: u64,
     pub timed_out_succeeded: Option<u64>,
+    pub timed_out_unknown: Option<u64>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -99,8 +114,17 @@ pub struct EndpointRow {
     pub mutating: u64,
     pub timed_out: u64,
     pub timed_out_succeeded: Option<u64>,
+    pub timed_out_unknown: Option<u64>,
     pub duplicates_per_month: f64,
     pub refund_per_month: f64,
+    /// The endpoint's own inputs, as its estimate used them (not in the JSON: its counts are).
+    #[serde(skip)]
+    pub requests_per_day: f64,
+    #[serde(skip)]
+    pub timeout_rate: f64,
+    /// Over its known outcomes; `None` when the log cannot tell and the scenario's is used.
+    #[serde(skip)]
+    pub succeeded_share: Option<f64>,
 }
 
 /// The most retries the model accepts (MODEL.md: integer 0..=100).
@@ -119,6 +143,13 @@ impl LogAnalysis {
         Some((last - first) as f64 / MICROS_PER_DAY as f64)
     }
 
+    /// The key column looks per-attempt (a request id under another name): every key was
+    /// seen once, yet attempts timed out, so clients that retried would have shown it.
+    pub fn keys_look_per_attempt(&self) -> bool {
+        let t = &self.tally;
+        t.keyed.intents > 0 && t.keyed.max_attempts <= 1 && t.counts.timed_out > 0
+    }
+
     /// The model's scenario from `base` (the inputs the log cannot give) and the log, with
     /// `given` inputs winning over measured ones.
     pub fn derive(&self, base: &Scenario, given: &Overrides) -> Result<Derived, LogError> {
@@ -127,34 +158,51 @@ impl LogAnalysis {
         let methods = self.options.methods.join(", ");
         let no_mutating = || format!("no mutating ({methods}) requests in the log");
         let days = self.days_covered();
+        let mut warnings = self.warnings();
+        let per_attempt = self.keys_look_per_attempt();
 
         // requests_per_day
         let intents_text = if t.keyed.intents == 0 {
             format!(
-                "{} intents (no idempotency keys: each mutating attempt is an intent)",
-                count(t.intents())
+                "{} (no idempotency keys: each mutating attempt is an intent)",
+                plural(t.intents(), "intent")
+            )
+        } else if per_attempt {
+            format!(
+                "{} (the key column looks per-attempt: each mutating attempt is an intent)",
+                plural(t.intents(), "intent")
             )
         } else if t.unkeyed_intents == 0 {
             format!(
-                "{} intents (grouped by idempotency key)",
-                count(t.intents())
+                "{} (grouped by idempotency key)",
+                plural(t.intents(), "intent")
             )
         } else {
             format!(
-                "{} intents ({} keyed + {} attempts without a key)",
-                count(t.intents()),
+                "{} ({} keyed + {} without a key)",
+                plural(t.intents(), "intent"),
                 count(t.keyed.intents),
-                count(t.unkeyed_intents)
+                plural(t.unkeyed_intents, "attempt")
             )
         };
+        let min_span = self.options.min_span;
         let n_measured = match days {
             _ if c.mutating == 0 => Err(no_mutating()),
-            None => Err("the log has no timestamp column".to_string()),
+            None => Err(self.no_timestamp_reason()),
             Some(d) if d <= 0.0 => {
                 Err("the log's timestamps span no time (first = last)".to_string())
             }
+            Some(d) if d * 86_400.0 < min_span.as_secs_f64() => Err(format!(
+                "the log's timestamps span only {}, less than --min-span {}: too short to scale to a day",
+                duration_text(d * 86_400.0),
+                duration_text(min_span.as_secs_f64())
+            )),
             Some(d) => Ok(t.intents() as f64 / d),
         };
+        let n_interval = n_measured
+            .as_ref()
+            .ok()
+            .map(|_| intervals::per_day(t.intents(), days.unwrap_or(0.0), &self.daily_intents()));
         let n = pick(
             "requests_per_day",
             "--requests-per-day",
@@ -163,9 +211,9 @@ impl LogAnalysis {
             n_measured,
             |v| {
                 format!(
-                    "requests a day {} = {intents_text} / {:.2} days",
+                    "requests a day {} = {intents_text} / {} days",
                     count_f(v),
-                    days.unwrap_or(0.0)
+                    count_f(days.unwrap_or(0.0))
                 )
             },
             |v| format!("requests a day {}", count_f(v)),
@@ -183,11 +231,16 @@ impl LogAnalysis {
             .iter()
             .map(u16::to_string)
             .collect();
-        let also = self
-            .options
-            .client_timeout
-            .map(|d| format!(" or took {}s or more", d.as_secs_f64()))
-            .unwrap_or_default();
+        let mut also = String::new();
+        if let Some(f) = self.files.iter().find(|f| f.columns.flags.is_some()) {
+            also.push_str(match f.columns.flags_style {
+                super::FlagsStyle::Envoy => " or flags UT, DC, UC, URX",
+                super::FlagsStyle::Haproxy => " or termination state c, C, s, S",
+            });
+        }
+        if let Some(d) = self.options.client_timeout {
+            also.push_str(&format!(" or took {}s or more", d.as_secs_f64()));
+        }
         let to = pick(
             "timeout_rate",
             "--timeout-rate",
@@ -196,69 +249,53 @@ impl LogAnalysis {
             t_measured,
             |v| {
                 format!(
-                    "timeout rate {} = {} timed out (status {}{also}) / {} mutating attempts",
+                    "timeout rate {} = {} (status {}{also}) / {}",
                     Rate(v).rounded(),
-                    count(c.timed_out),
+                    plural_verb(c.timed_out, "timed out"),
                     statuses.join(", "),
-                    count(c.mutating)
+                    plural(c.mutating, "mutating attempt")
                 )
             },
             |v| format!("timeout rate {}", Rate(v).rounded()),
         )?;
 
         // succeeded_share
-        let s_measured = if !self.has_upstream() {
-            let file = self
-                .files
-                .iter()
-                .find(|f| f.columns.upstream_status.is_none())
-                .map_or("the log".to_string(), |f| f.name.clone());
-            Err(format!(
-                "{file} has no upstream status column (map one with --column upstream_status=HEADER)"
-            ))
-        } else if c.mutating == 0 {
-            Err(no_mutating())
-        } else if c.timed_out == 0 {
-            Err("no timed-out mutating requests in the log".to_string())
-        } else {
-            Ok(c.timed_out_succeeded as f64 / c.timed_out as f64)
-        };
-        let s = pick(
-            "succeeded_share",
-            "--succeeded-share",
-            "the succeeded share",
-            given.succeeded_share,
-            s_measured,
-            |v| {
-                format!(
-                    "succeeded share {} = {} with upstream 2xx / {} timed out",
-                    Rate(v).rounded(),
-                    count(c.timed_out_succeeded),
-                    count(c.timed_out)
-                )
-            },
-            |v| format!("succeeded share {}", Rate(v).rounded()),
-        )?;
+        let (s, s_interval) = self.succeeded_share(base, given)?;
 
         // retries
         let retries_observed = (t.keyed.intents > 0).then(|| RetriesObserved {
             mean: t.keyed.attempts as f64 / t.keyed.intents as f64 - 1.0,
             max: t.keyed.max_attempts.saturating_sub(1),
         });
+        if per_attempt {
+            let header = self
+                .files
+                .iter()
+                .find_map(|f| f.columns.header_of(super::Role::IdempotencyKey))
+                .unwrap_or("idempotency_key");
+            warnings.push(format!(
+                "the key column {header} looks per-attempt ({} seen once each, yet {}): it was ignored for intents and retries; map the clients' idempotency key with --column idempotency_key=HEADER, or give --retries",
+                plural(t.keyed.intents, "key"),
+                plural_verb(c.timed_out, "attempt timed out"),
+            ));
+        }
         let r = match (given.retries, retries_observed) {
             (Some(r), obs) => Measured {
                 input: "retries",
                 flag: "--retries",
                 value: f64::from(r),
-                measured: obs.map(|o| f64::from(o.max.min(MAX_RETRIES))),
+                measured: obs
+                    .filter(|_| !per_attempt)
+                    .map(|o| f64::from(o.max.min(MAX_RETRIES))),
                 from_flag: true,
                 evidence: format!(
                     "retries {r} from --retries{}",
-                    obs.map(|o| format!(" (measured: {})", retries_text(o, t.keyed.intents)))
+                    obs.filter(|_| !per_attempt)
+                        .map(|o| format!(" (measured: {})", retries_text(o, t.keyed.intents)))
                         .unwrap_or_default()
                 ),
             },
-            (None, Some(o)) => {
+            (None, Some(o)) if !per_attempt => {
                 let r = o.max.min(MAX_RETRIES);
                 Measured {
                     input: "retries",
@@ -266,23 +303,26 @@ impl LogAnalysis {
                     value: f64::from(r),
                     measured: Some(f64::from(r)),
                     from_flag: false,
-                    evidence: format!(
-                        "retries {r} = {}{}",
-                        retries_text(o, t.keyed.intents),
-                        self.key_caveat(o)
-                    ),
+                    evidence: format!("retries {r} = {}", retries_text(o, t.keyed.intents)),
                 }
             }
-            (None, None) => Measured {
+            (None, _) => Measured {
                 input: "retries",
                 flag: "--retries",
                 value: f64::from(base.retries),
                 measured: None,
                 from_flag: true,
-                evidence: format!(
-                    "retries {} from the scenario (--retries): no idempotency keys in the log, so attempts per intent are not known",
-                    base.retries
-                ),
+                evidence: if per_attempt {
+                    format!(
+                        "retries {} from the scenario (--retries): the key column looks per-attempt, so attempts per intent are not known",
+                        base.retries
+                    )
+                } else {
+                    format!(
+                        "retries {} from the scenario (--retries): no idempotency keys in the log, so attempts per intent are not known",
+                        base.retries
+                    )
+                },
             },
         };
 
@@ -293,12 +333,307 @@ impl LogAnalysis {
             retries: r.value as u32,
             ..*base
         };
-        let observed = self.observed(&scenario, retries_observed);
+        let point = |m: &Measured, measured: Option<[f64; 2]>| match (m.from_flag, measured) {
+            (false, Some(i)) => i,
+            _ => [m.value, m.value],
+        };
+        let intervals = Intervals::propagate(
+            &scenario,
+            point(&n, n_interval),
+            point(&to, Some(intervals::wilson(c.timed_out, c.mutating))),
+            point(&s, s_interval),
+        );
+        let mut observed = self.observed(&scenario, retries_observed);
+        observed.warnings = warnings;
         Ok(Derived {
             scenario,
             measured: vec![n, to, s, r],
             observed,
+            intervals,
         })
+    }
+
+    /// The succeeded share with its evidence, and its interval when measured.
+    fn succeeded_share(
+        &self,
+        base: &Scenario,
+        given: &Overrides,
+    ) -> Result<(Measured, Option<[f64; 2]>), LogError> {
+        let c = self.tally.counts;
+        let make =
+            |value: f64, measured: Option<f64>, from_flag: bool, evidence: String| Measured {
+                input: "succeeded_share",
+                flag: "--succeeded-share",
+                value,
+                measured,
+                from_flag,
+                evidence,
+            };
+        if c.timed_out == 0 {
+            // With no timeouts the share multiplies nothing: it cannot change the result.
+            let why = if c.mutating == 0 {
+                "no mutating requests".to_string()
+            } else {
+                "no timed-out mutating attempts".to_string()
+            };
+            return Ok((
+                match given.succeeded_share {
+                    Some(v) => make(
+                        v,
+                        None,
+                        true,
+                        format!(
+                            "succeeded share {} from --succeeded-share ({why} in the log, so it cannot change the result)",
+                            Rate(v).rounded()
+                        ),
+                    ),
+                    None => make(
+                        base.succeeded_share,
+                        None,
+                        false,
+                        format!(
+                            "succeeded share not measured: {why} in the log, so it cannot change the result"
+                        ),
+                    ),
+                },
+                None,
+            ));
+        }
+        if !self.has_outcomes() {
+            let file = self
+                .files
+                .iter()
+                .find(|f| f.columns.upstream_status.is_none())
+                .map_or("the log".to_string(), |f| f.name.clone());
+            let why = format!(
+                "{file} has no upstream status column (map one with --column upstream_status=HEADER, or join the backend's own log with --outcomes FILE)"
+            );
+            return match given.succeeded_share {
+                Some(v) => Ok((
+                    make(
+                        v,
+                        None,
+                        true,
+                        format!(
+                            "succeeded share {} from --succeeded-share ({why})",
+                            Rate(v).rounded()
+                        ),
+                    ),
+                    None,
+                )),
+                None => Err(LogError::Underivable {
+                    figure: "the succeeded share",
+                    reason: why,
+                    flag: "--succeeded-share",
+                }),
+            };
+        }
+        let (succ, unknown, all) = (c.timed_out_succeeded, c.timed_out_unknown, c.timed_out);
+        let known = all - unknown;
+        let bounds = [
+            succ as f64 / all as f64,
+            (succ + unknown) as f64 / all as f64,
+        ];
+        let too_many = known == 0 || unknown as f64 > self.options.max_unknown * all as f64;
+        let bounds_text = format!("{} to {}", pct3(bounds[0]), pct3(bounds[1]));
+        // The interval: Wilson over the known outcomes, widened to the Wilson intervals of
+        // the bounds when some are unknown.
+        let interval = if unknown == 0 {
+            intervals::wilson(succ, all)
+        } else {
+            [
+                intervals::wilson(succ, all)[0],
+                intervals::wilson(succ + unknown, all)[1],
+            ]
+        };
+        let shown = self.share_evidence(succ, unknown, all, &bounds_text);
+        if too_many {
+            return match given.succeeded_share {
+                Some(v) => Ok((
+                    make(
+                        v,
+                        None,
+                        true,
+                        format!(
+                            "succeeded share {} from --succeeded-share (measured: between {bounds_text}: {} with an unknown outcome of {} timed out)",
+                            Rate(v).rounded(),
+                            count(unknown),
+                            count(all)
+                        ),
+                    ),
+                    None,
+                )),
+                None => Err(LogError::unknown_outcomes(
+                    &count(unknown),
+                    &count(all),
+                    &pct3(unknown as f64 / all as f64),
+                    [&pct3(bounds[0]), &pct3(bounds[1])],
+                    &pct3(self.options.max_unknown),
+                )),
+            };
+        }
+        let v = succ as f64 / known as f64;
+        let evidence = shown(v);
+        Ok(match given.succeeded_share {
+            Some(g) => (
+                make(
+                    g,
+                    Some(v),
+                    true,
+                    format!(
+                        "succeeded share {} from --succeeded-share (measured: {evidence})",
+                        Rate(g).rounded()
+                    ),
+                ),
+                None,
+            ),
+            None => (make(v, Some(v), false, evidence), Some(interval)),
+        })
+    }
+
+    /// `succeeded share 48% = 330 answered 2xx by the backend / 688 timed out (...)`.
+    fn share_evidence(
+        &self,
+        succ: u64,
+        unknown: u64,
+        all: u64,
+        bounds_text: &str,
+    ) -> impl Fn(f64) -> String {
+        let known = all - unknown;
+        let unknown_text = if unknown > 0 {
+            format!(
+                "; {} of {} unknown and left out: counted as all failed or all succeeded, {bounds_text}",
+                count(unknown),
+                count(all)
+            )
+        } else {
+            String::new()
+        };
+        let join = self.join.clone();
+        move |v: f64| match &join {
+            Some(j) if j.outside_span == 0 && j.without_id == 0 => format!(
+                "succeeded share {} = {} answered 2xx by the backend / {} timed out ({} never reached it, {} outside the backend log's span{unknown_text})",
+                Rate(v).rounded(),
+                count(succ),
+                count(known),
+                count(j.never_reached),
+                count(j.outside_span),
+            ),
+            Some(j) => format!(
+                "succeeded share {} = {} succeeded / {} timed out with a known outcome ({} answered 2xx by the backend, {} never reached it; {} outside the backend log's span and {} without a request id as the proxy logged them{unknown_text})",
+                Rate(v).rounded(),
+                count(succ),
+                count(known),
+                count(j.matched_succeeded),
+                count(j.never_reached),
+                count(j.outside_span),
+                count(j.without_id),
+            ),
+            None if unknown == 0 => format!(
+                "succeeded share {} = {} with upstream 2xx / {} timed out",
+                Rate(v).rounded(),
+                count(succ),
+                count(all)
+            ),
+            None => format!(
+                "succeeded share {} = {} with upstream 2xx / {} timed out with a known outcome ({} of {} unknown, upstream -, 0 or the proxy's own 408, 460, 499, 502, 504: counted as all failed or all succeeded, {bounds_text})",
+                Rate(v).rounded(),
+                count(succ),
+                count(known),
+                count(unknown),
+                count(all),
+            ),
+        }
+    }
+
+    /// Why requests a day needs a timestamp column, naming the headers and the fix.
+    fn no_timestamp_reason(&self) -> String {
+        let file = self.files.iter().find(|f| f.columns.timestamp.is_none());
+        match file {
+            Some(f) => format!(
+                "{} has no timestamp column (looked for {}; headers found: {}; map one with --column timestamp=HEADER)",
+                f.name,
+                super::Role::Timestamp.aliases().join(", "),
+                f.columns.headers.join(", ")
+            ),
+            None => "the log has no timestamp column".to_string(),
+        }
+    }
+
+    /// Intents on each whole UTC day strictly inside the span (0 for a day with none), from
+    /// the mutating attempts of the day scaled by intents per attempt.
+    fn daily_intents(&self) -> Vec<f64> {
+        let t = &self.tally;
+        let (Some(first), Some(last)) = (t.first_ts, t.last_ts) else {
+            return Vec::new();
+        };
+        if t.counts.mutating == 0 {
+            return Vec::new();
+        }
+        let per_attempt = t.intents() as f64 / t.counts.mutating as f64;
+        let (d0, d1) = (
+            first.div_euclid(MICROS_PER_DAY),
+            last.div_euclid(MICROS_PER_DAY),
+        );
+        (d0 + 1..d1)
+            .map(|d| {
+                t.per_day
+                    .get(&d)
+                    .map_or(0.0, |c| c.mutating as f64 * per_attempt)
+            })
+            .collect()
+    }
+
+    /// Warnings about the log itself: missing days, a clock running backwards, the backend
+    /// log's gaps.
+    fn warnings(&self) -> Vec<String> {
+        let t = &self.tally;
+        let mut out = Vec::new();
+        if self.has_timestamps() {
+            if let (Some(first), Some(last)) = (t.first_ts, t.last_ts) {
+                let (d0, d1) = (
+                    first.div_euclid(MICROS_PER_DAY),
+                    last.div_euclid(MICROS_PER_DAY),
+                );
+                let missing: Vec<i64> = (d0 + 1..d1)
+                    .filter(|d| !t.per_day.contains_key(d))
+                    .collect();
+                if let (Some(a), Some(b)) = (missing.first(), missing.last()) {
+                    out.push(format!(
+                        "no mutating requests on {} inside the log's span ({}{}): are files missing? requests a day counts them as days with none",
+                        plural(missing.len() as u64, "day"),
+                        date_string(*a),
+                        if a == b { String::new() } else { format!(" to {}", date_string(*b)) }
+                    ));
+                }
+            }
+            let window = i64::try_from(self.options.retry_window.as_micros()).unwrap_or(i64::MAX);
+            if t.most_backwards > window {
+                out.push(format!(
+                    "timestamps run backwards by up to {} (more than the retry window, {}): files that overlap in time, or a clock set back; intents near the jump may be split or joined wrongly",
+                    duration_text(t.most_backwards as f64 / 1e6),
+                    duration_text(self.options.retry_window.as_secs_f64())
+                ));
+            }
+        }
+        if let Some(j) = &self.join {
+            if j.span.is_none() {
+                out.push(format!(
+                    "the backend log ({}) has no timestamp column: timed-out attempts missing from it cannot be told never to have reached it, so the proxy log's outcome stands for them",
+                    j.files.join(", ")
+                ));
+            }
+            for bad in &j.bad_samples {
+                out.push(format!("skipped bad row of the backend log {bad}"));
+            }
+            if j.backend_bad_rows > j.bad_samples.len() as u64 {
+                out.push(format!(
+                    "{} of the backend log skipped in all",
+                    plural(j.backend_bad_rows, "bad row")
+                ));
+            }
+        }
+        out
     }
 
     /// The observed figures; per-endpoint estimates use `scenario` for the inputs an
@@ -309,10 +644,12 @@ impl LogAnalysis {
         retries_observed: Option<RetriesObserved>,
     ) -> Observed {
         let t = &self.tally;
-        let upstream = self.has_upstream();
+        let upstream = self.has_outcomes();
         let succ = |v: u64| upstream.then_some(v);
         let days = self.days_covered().filter(|d| *d > 0.0);
         let stamps = self.has_timestamps();
+        let outcomes = self.has_outcomes();
+        let unknown = |v: u64| outcomes.then_some(v);
         let mut endpoints: Vec<EndpointRow> = t
             .endpoints
             .values()
@@ -326,14 +663,15 @@ impl LogAnalysis {
                     }
                     None => 0.0,
                 };
+                let timeout_rate = ec.timed_out as f64 / ec.mutating as f64;
+                let succeeded_share =
+                    (upstream && ec.timed_out > ec.timed_out_unknown).then(|| {
+                        ec.timed_out_succeeded as f64 / (ec.timed_out - ec.timed_out_unknown) as f64
+                    });
                 let est = Estimate::new(Scenario {
                     requests_per_day: n,
-                    timeout_rate: ec.timed_out as f64 / ec.mutating as f64,
-                    succeeded_share: if upstream && ec.timed_out > 0 {
-                        ec.timed_out_succeeded as f64 / ec.timed_out as f64
-                    } else {
-                        scenario.succeeded_share
-                    },
+                    timeout_rate,
+                    succeeded_share: succeeded_share.unwrap_or(scenario.succeeded_share),
                     ..*scenario
                 });
                 EndpointRow {
@@ -342,8 +680,12 @@ impl LogAnalysis {
                     mutating: ec.mutating,
                     timed_out: ec.timed_out,
                     timed_out_succeeded: succ(ec.timed_out_succeeded),
+                    timed_out_unknown: unknown(ec.timed_out_unknown),
                     duplicates_per_month: est.duplicates.per_month,
                     refund_per_month: est.refund_cost.per_month,
+                    requests_per_day: n,
+                    timeout_rate,
+                    succeeded_share,
                 }
             })
             .collect();
@@ -360,6 +702,11 @@ impl LogAnalysis {
             intents: t.intents(),
             timed_out: t.counts.timed_out,
             timed_out_succeeded: succ(t.counts.timed_out_succeeded),
+            timed_out_unknown: unknown(t.counts.timed_out_unknown),
+            timed_out_matched: self.join.as_ref().map(|j| j.matched),
+            rows_filtered: t.out_of_range + t.path_filtered,
+            warnings: Vec::new(),
+            backend_log: self.join.clone(),
             days_covered: self.days_covered(),
             first_timestamp: t.first_ts.filter(|_| stamps).map(to_rfc3339),
             last_timestamp: t.last_ts.filter(|_| stamps).map(to_rfc3339),
@@ -372,6 +719,7 @@ impl LogAnalysis {
                         mutating: c.mutating,
                         timed_out: c.timed_out,
                         timed_out_succeeded: succ(c.timed_out_succeeded),
+                        timed_out_unknown: unknown(c.timed_out_unknown),
                     })
                     .collect()
             } else {
@@ -383,27 +731,6 @@ impl LogAnalysis {
     }
 }
 
-impl LogAnalysis {
-    /// A warning when the observed retries may say more about the key column than about the
-    /// clients: a per-request id (`request_id`) is new on every attempt, so no retry shows.
-    fn key_caveat(&self, o: RetriesObserved) -> String {
-        let per_request = self.files.iter().any(|f| {
-            f.columns
-                .header_of(super::Role::IdempotencyKey)
-                .is_some_and(|h| super::columns::normalize(h.as_bytes()).ends_with("requestid"))
-        });
-        if o.max == 0 && self.tally.counts.timed_out > 0 {
-            if per_request {
-                "; the key column is a request id, new on every attempt: give --retries".into()
-            } else {
-                "; no timed-out intent was retried with its key: if clients retry with a new key, give --retries".into()
-            }
-        } else {
-            String::new()
-        }
-    }
-}
-
 fn retries_text(o: RetriesObserved, intents: u64) -> String {
     let clamp = if o.max > MAX_RETRIES {
         format!(", clamped to {MAX_RETRIES}")
@@ -411,9 +738,9 @@ fn retries_text(o: RetriesObserved, intents: u64) -> String {
         String::new()
     };
     format!(
-        "most attempts for one intent - 1 (mean {:.3} retries over {} keyed intents{clamp})",
+        "most attempts for one intent - 1 (mean {:.3} retries over {}{clamp})",
         o.mean,
-        count(intents)
+        plural(intents, "keyed intent")
     )
 }
 
@@ -461,18 +788,73 @@ pub fn count(n: u64) -> String {
     crate::report::human::group_thousands(&n.to_string())
 }
 
-/// A rate a day: whole with separators from 100 up, else 3 significant figures.
-fn count_f(v: f64) -> String {
+/// A rate a day: whole with separators from 100 up, else 3 significant figures (so 0.0043
+/// is not shown as 0).
+pub fn count_f(v: f64) -> String {
     if v >= 100.0 {
         count(v.round() as u64)
+    } else if v > 0.0 {
+        crate::units::significant(v, 3)
     } else {
-        format!("{}", (v * 100.0).round() / 100.0)
+        "0".to_string()
     }
+}
+
+/// `1 intent`, `2 intents`.
+pub fn plural(n: u64, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{} {word}s", count(n))
+    }
+}
+
+/// `1 attempt timed out`, `3 attempts timed out`; `timed out` alone keeps its count.
+fn plural_verb(n: u64, phrase: &str) -> String {
+    match phrase.split_once(' ') {
+        Some((noun, rest)) if noun != "timed" => format!("{} {rest}", plural(n, noun)),
+        _ => format!("{} {phrase}", count(n)),
+    }
+}
+
+/// A share to 3 significant figures: `47.9%`.
+fn pct3(v: f64) -> String {
+    format!("{}%", crate::units::significant(v * 100.0, 3))
+}
+
+/// Seconds for reading: `800ms`, `1m 14s`, `3h 12m` (whole minutes from an hour up, whole
+/// seconds from a second up).
+fn duration_text(seconds: f64) -> String {
+    let millis = if seconds >= 3600.0 {
+        (seconds / 60.0).round() as u64 * 60_000
+    } else if seconds >= 1.0 {
+        seconds.round() as u64 * 1000
+    } else {
+        (seconds * 1000.0).round() as u64
+    };
+    humantime::format_duration(std::time::Duration::from_millis(millis)).to_string()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn small_rates_and_plurals() {
+        assert_eq!(count_f(0.0043), "0.0043");
+        assert_eq!(count_f(12.345), "12.3");
+        assert_eq!(count_f(0.0), "0");
+        assert_eq!(count_f(1234.4), "1,234");
+        assert_eq!(plural(1, "intent"), "1 intent");
+        assert_eq!(plural(0, "bad row"), "0 bad rows");
+        assert_eq!(plural(2_000, "row"), "2,000 rows");
+        assert_eq!(plural_verb(1, "attempt timed out"), "1 attempt timed out");
+        assert_eq!(duration_text(74.0), "1m 14s");
+        assert_eq!(duration_text(11_545.0), "3h 12m");
+        assert_eq!(duration_text(14.0), "14s");
+        assert_eq!(duration_text(3600.0), "1h");
+        assert_eq!(duration_text(0.8), "800ms");
+    }
 
     #[test]
     fn thousands() {

@@ -18,6 +18,8 @@ pub mod columns;
 pub mod derive;
 mod error;
 mod intents;
+pub mod intervals;
+pub mod outcomes;
 pub mod reader;
 pub mod route;
 pub mod scan;
@@ -31,7 +33,7 @@ use std::time::Duration;
 
 use regex::bytes::Regex;
 
-pub use columns::{ColumnMap, DurationUnit, Role};
+pub use columns::{ColumnMap, DurationUnit, FlagsStyle, Role};
 pub use derive::{Derived, Measured, Observed, Overrides};
 pub use error::{BadRow, LogError, RowPlace};
 pub use reader::Source;
@@ -80,6 +82,15 @@ pub struct LogOptions {
     /// Plain files at least this large are read in pieces, one per thread; an idle thread
     /// takes over half of what is left of a piece when that is at least this large too.
     pub split_bytes: u64,
+    /// The backend's own logs (`--outcomes`), joined to timed-out attempts by request id.
+    pub outcomes: Vec<Source>,
+    /// `--outcomes-column ROLE=HEADER` overrides for the backend's logs.
+    pub outcomes_columns: Vec<(Role, String)>,
+    /// The most timed-out attempts with an unknown outcome, as a share of all timed-out
+    /// ones, for which the succeeded share is still derived (`--max-unknown`).
+    pub max_unknown: f64,
+    /// The shortest span of timestamps that is scaled to requests a day (`--min-span`).
+    pub min_span: Duration,
 }
 
 impl Default for LogOptions {
@@ -95,19 +106,32 @@ impl Default for LogOptions {
             timeout_statuses: DEFAULT_TIMEOUT_STATUSES.to_vec(),
             client_timeout: None,
             path: None,
-            retry_window: Duration::from_secs(3600),
+            retry_window: DEFAULT_RETRY_WINDOW,
             strict: false,
             progress: false,
             threads: 0,
             split_bytes: MIN_SPLIT_BYTES,
+            outcomes: Vec::new(),
+            outcomes_columns: Vec::new(),
+            max_unknown: DEFAULT_MAX_UNKNOWN,
+            min_span: DEFAULT_MIN_SPAN,
         }
     }
 }
 
+// The defaults, here only: the CLI shows and parses these same values.
+
 /// Default mutating methods.
 pub const DEFAULT_METHODS: [&str; 4] = ["POST", "PUT", "PATCH", "DELETE"];
-/// Default client-timeout statuses.
-pub const DEFAULT_TIMEOUT_STATUSES: [u16; 3] = [408, 499, 504];
+/// Default client-facing give-up statuses: 0 (no response: Envoy `DC`, Traefik when the
+/// client left), 408, 460 (ALB: the client closed), 499 (nginx: the client closed), 504.
+pub const DEFAULT_TIMEOUT_STATUSES: [u16; 5] = [0, 408, 460, 499, 504];
+/// Default retry window.
+pub const DEFAULT_RETRY_WINDOW: Duration = Duration::from_secs(3600);
+/// Default `--max-unknown`: 10%.
+pub const DEFAULT_MAX_UNKNOWN: f64 = 0.10;
+/// Default `--min-span`.
+pub const DEFAULT_MIN_SPAN: Duration = Duration::from_secs(3600);
 
 /// Parses `--since`/`--until`: RFC 3339 (with or without zone) or a date (midnight UTC).
 pub fn parse_time_bound(text: &str) -> Result<i64, String> {
@@ -135,12 +159,20 @@ pub struct LogAnalysis {
     pub tally: Tally,
     pub files: Vec<FileInfo>,
     pub options: LogOptions,
+    /// The join with the backend's log, with `--outcomes`.
+    pub join: Option<outcomes::Join>,
 }
 
 impl LogAnalysis {
     /// Every input has a timestamp column.
     pub fn has_timestamps(&self) -> bool {
         self.files.iter().all(|f| f.columns.timestamp.is_some())
+    }
+
+    /// The outcomes of timed-out attempts can be told: every input has an upstream status
+    /// column, or the backend's log was joined.
+    pub fn has_outcomes(&self) -> bool {
+        self.join.is_some() || self.has_upstream()
     }
 
     /// Every input has an upstream status column.
@@ -161,7 +193,12 @@ pub fn analyze(sources: &[Source], opts: &LogOptions) -> Result<LogAnalysis, Log
     if sources.is_empty() {
         return Err(LogError::NoSources);
     }
-    if sources.iter().filter(|s| **s == Source::Stdin).count() > 1 {
+    let stdin_reads = sources
+        .iter()
+        .chain(&opts.outcomes)
+        .filter(|s| **s == Source::Stdin)
+        .count();
+    if stdin_reads > 1 {
         return Err(LogError::StdinTwice);
     }
     if opts.timestamp_format.is_some() && opts.timestamp_format.as_deref() == Some("") {
@@ -189,10 +226,21 @@ pub fn analyze(sources: &[Source], opts: &LogOptions) -> Result<LogAnalysis, Log
     for t in tallies {
         tally.merge(t);
     }
+    let mut tally = tally.finish();
+    let join = if opts.outcomes.is_empty() {
+        None
+    } else {
+        Some(outcomes::join(
+            &mut tally,
+            &opts.outcomes,
+            &opts.outcomes_columns,
+        )?)
+    };
     Ok(LogAnalysis {
-        tally: tally.finish(),
+        tally,
         files,
         options: opts.clone(),
+        join,
     })
 }
 
@@ -210,6 +258,13 @@ fn rules_for(
     }
     if opts.path.is_some() && columns.path.is_none() {
         return Err(columns.missing(name, Role::Path));
+    }
+    if !opts.outcomes.is_empty() && columns.request_id.is_none() {
+        return Err(LogError::Option(format!(
+            "{name}: --outcomes joins by request id, and this log has none (looked for {}); headers found: {}; map one with --column request_id=HEADER",
+            Role::RequestId.aliases().join(", "),
+            columns.headers.join(", ")
+        )));
     }
     let mut timeout = Box::new([false; 1000]);
     for &s in &opts.timeout_statuses {
@@ -239,6 +294,7 @@ fn rules_for(
         until: opts.until,
         window_micros: i64::try_from(opts.retry_window.as_micros()).unwrap_or(i64::MAX),
         strict: opts.strict,
+        keep_request_ids: !opts.outcomes.is_empty(),
         columns,
     })
 }
@@ -424,8 +480,8 @@ fn read_in_pieces(
         handles.into_iter().any(|h| h.join().is_err())
     });
     if panicked {
-        return Err(LogError::Option(
-            "internal error: a reader thread panicked".into(),
+        return Err(LogError::Internal(
+            "a reader thread panicked (a bug in dupcost: please report it)".into(),
         ));
     }
     let mut results = results.into_inner().unwrap_or_else(|p| p.into_inner());

@@ -109,12 +109,20 @@ impl<R: Read, F: Fn(u64)> Read for Counted<R, F> {
     }
 }
 
-/// Opens `source`, detects gzip and the delimiter, and reads the header.
-pub fn open(
+/// An opened input's bytes, decompressed when it was gzip.
+pub struct Stream {
+    pub name: String,
+    pub reader: Box<dyn Read + Send>,
+    pub gzip: bool,
+    /// Plain files only: the path and size.
+    pub plain_file: Option<(PathBuf, u64)>,
+}
+
+/// Opens `source` and detects gzip by its magic bytes.
+pub fn open_stream(
     source: &Source,
-    delimiter: Option<u8>,
     on_read: impl Fn(u64) + Send + 'static,
-) -> Result<Opened, LogError> {
+) -> Result<Stream, LogError> {
     let name = source.name();
     let (raw, plain_size, path): (Box<dyn Read + Send>, Option<u64>, Option<PathBuf>) = match source
     {
@@ -142,11 +150,34 @@ pub fn open(
     }
     let gzip = magic == GZIP_MAGIC;
     let reader = BufReader::with_capacity(READ_BUFFER, io::Cursor::new(magic).chain(raw));
-    let mut stream: Box<dyn Read + Send> = if gzip {
+    let reader: Box<dyn Read + Send> = if gzip {
         Box::new(flate2::bufread::MultiGzDecoder::new(reader))
     } else {
         Box::new(reader)
     };
+    Ok(Stream {
+        name,
+        reader,
+        gzip,
+        plain_file: match (gzip, path, plain_size) {
+            (false, Some(p), Some(size)) => Some((p, size)),
+            _ => None,
+        },
+    })
+}
+
+/// Opens `source`, detects gzip and the delimiter, and reads the header.
+pub fn open(
+    source: &Source,
+    delimiter: Option<u8>,
+    on_read: impl Fn(u64) + Send + 'static,
+) -> Result<Opened, LogError> {
+    let Stream {
+        name,
+        reader: mut stream,
+        gzip,
+        plain_file,
+    } = open_stream(source, on_read)?;
     let err = io_error(&name, gzip);
     // Read until the header record is complete.
     let mut prefix = Vec::new();
@@ -178,10 +209,7 @@ pub fn open(
         name,
         rest: Box::new(io::Cursor::new(leftover).chain(stream)),
         gzip,
-        plain_file: match (gzip, path, plain_size) {
-            (false, Some(p), Some(size)) => Some((p, size)),
-            _ => None,
-        },
+        plain_file,
         header,
         delimiter,
         data_start: header_end as u64,

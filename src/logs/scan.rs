@@ -16,7 +16,7 @@ use regex::bytes::Regex;
 use super::columns::ColumnMap;
 use super::error::{BadRow, LogError, RowPlace};
 use super::route;
-use super::tally::Tally;
+use super::tally::{Outcome, Tally};
 use super::timestamp::{LastSecond, TimestampFormat};
 
 /// The longest record (and so field or line) read; longer ones are bad rows.
@@ -29,6 +29,47 @@ const INPUT_BUFFER: usize = 256 * 1024;
 /// Hashing of keys and endpoints: fixed seeds, so every piece and every run agrees.
 const KEY_SEED: u64 = 0x5eed_1de0_9075_c0de;
 const ENDPOINT_SEED: u64 = 0x0e4d_9017_5eed_0001;
+/// Hashing of request ids, shared with the reader of the backend's log.
+pub const REQUEST_ID_SEED: u64 = 0x0e9e_5715_1d5e_ed01;
+
+/// Upstream statuses that are the proxy's own give-up, not the backend's answer: 408 and
+/// 504 (timeouts), 460 and 499 (the client closed: ALB, nginx), 502 (the connection to the
+/// backend broke or was cut).
+pub const PROXY_GIVE_UPS: [u16; 5] = [408, 460, 499, 502, 504];
+
+/// The hash of a request id, as kept for the join with the backend's log.
+pub fn request_id_hash(id: &[u8]) -> u64 {
+    let mut h = FixedState::with_seed(REQUEST_ID_SEED).build_hasher();
+    h.write(id);
+    h.finish()
+}
+
+/// A request id field's value, if it holds one (not empty, not `-`).
+#[inline]
+pub fn request_id(field: &[u8]) -> Option<&[u8]> {
+    let id = trim(field);
+    (!id.is_empty() && id != b"-").then_some(id)
+}
+
+/// The outcome of a timed-out attempt from its upstream status field (`None`: no such
+/// column) and the client-facing `status`; `status_gave_up` when that status is itself a
+/// give-up status. Missing, empty, `-`, `0`, a proxy give-up status, or the client-facing
+/// give-up status echoed (Traefik's `OriginStatus`) is unknown; 2xx succeeded; any other
+/// status did not.
+#[inline]
+pub fn outcome(upstream: Option<&[u8]>, status: u16, status_gave_up: bool) -> Outcome {
+    let Some(field) = upstream else {
+        return Outcome::Unknown;
+    };
+    match parse_status(last_value(field)) {
+        None | Some(0) => Outcome::Unknown,
+        Some(s) if PROXY_GIVE_UPS.contains(&s) || (status_gave_up && s == status) => {
+            Outcome::Unknown
+        }
+        Some(200..=299) => Outcome::Succeeded,
+        Some(_) => Outcome::Failed,
+    }
+}
 
 /// What one file's rows mean and which of them count: columns and compiled filters.
 #[derive(Debug, Clone)]
@@ -48,6 +89,8 @@ pub struct RowRules {
     pub until: Option<i64>,
     pub window_micros: i64,
     pub strict: bool,
+    /// Keep the request ids of timed-out attempts (for `--outcomes`).
+    pub keep_request_ids: bool,
 }
 
 /// Where a piece starts and stops in its file.
@@ -549,12 +592,21 @@ impl<'a> RowCtx<'a> {
                 Some(ts) => ts,
                 None => {
                     let text = field(i);
-                    return self.bad(line, || format!("unparseable timestamp '{}'", shown(text)));
+                    let fix = match rules.timestamps {
+                        TimestampFormat::Auto => "give its layout with --timestamp-format",
+                        TimestampFormat::Strftime(_) => "it does not match --timestamp-format",
+                    };
+                    return self.bad(line, || {
+                        format!("unparseable timestamp '{}' ({fix})", shown(text))
+                    });
                 }
             },
             None => 0,
         };
-        let Some(status) = parse_status(field(cols.status)) else {
+        let Some(status) = parse_status(field(cols.status)).or_else(|| {
+            // HAProxy logs -1 when no response was sent (the client or server went away).
+            (trim(field(cols.status)) == b"-1").then_some(0)
+        }) else {
             let text = field(cols.status);
             return self.bad(line, || format!("unparseable status '{}'", shown(text)));
         };
@@ -598,15 +650,26 @@ impl<'a> RowCtx<'a> {
                 },
             )
         };
-        let mut timed_out = rules.timeout[usize::from(status)];
+        let status_gave_up = rules.timeout[usize::from(status)];
+        let mut timed_out = status_gave_up;
+        if let (false, Some(i)) = (timed_out, cols.flags) {
+            timed_out = cols.flags_style.gave_up(field(i));
+        }
         if let (false, Some(limit), Some(i)) = (timed_out, rules.client_timeout, cols.duration) {
             timed_out = parse_duration(field(i)).is_some_and(|d| d >= limit);
         }
-        let succeeded = timed_out
-            && cols
-                .upstream_status
-                .and_then(|i| parse_status(last_value(field(i))))
-                .is_some_and(|s| (200..300).contains(&s));
+        let outcome = if timed_out {
+            outcome(cols.upstream_status.map(field), status, status_gave_up)
+        } else {
+            Outcome::Failed
+        };
+        if timed_out && rules.keep_request_ids {
+            let id = cols
+                .request_id
+                .and_then(|i| request_id(field(i)))
+                .map(request_id_hash);
+            self.tally.timed_out_id(id, ts, endpoint, outcome);
+        }
         let key = cols.idempotency_key.and_then(|i| {
             let k = trim(field(i));
             (!k.is_empty() && k != b"-").then(|| {
@@ -617,7 +680,7 @@ impl<'a> RowCtx<'a> {
             })
         });
         self.tally
-            .attempt(ts, (endpoint, names), key, timed_out, succeeded);
+            .attempt(ts, (endpoint, names), key, timed_out, outcome);
         Ok(())
     }
 }
@@ -786,5 +849,36 @@ mod tests {
         assert_eq!(parse_duration(b"0.5, 0.25"), Some(0.75));
         assert_eq!(parse_duration(b"-"), None);
         assert_eq!(parse_duration(b"inf"), None);
+    }
+
+    #[test]
+    fn outcomes_of_timed_out_attempts() {
+        use Outcome::*;
+        let o = |f: &[u8], status| outcome(Some(f), status, true);
+        assert_eq!(outcome(None, 504, true), Unknown, "no upstream column");
+        for unknown in [
+            &b""[..],
+            b"-",
+            b"0",
+            b"408",
+            b"460",
+            b"499",
+            b"502",
+            b"504",
+            b"504 : 502",
+        ] {
+            assert_eq!(
+                o(unknown, 499),
+                Unknown,
+                "{}",
+                String::from_utf8_lossy(unknown)
+            );
+        }
+        assert_eq!(o(b"503", 503), Unknown, "the client-facing give-up echoed");
+        assert_eq!(outcome(Some(b"503"), 503, false), Failed);
+        assert_eq!(o(b"503", 504), Failed);
+        assert_eq!(o(b"201", 499), Succeeded);
+        assert_eq!(o(b"502, 200", 504), Succeeded);
+        assert_eq!(o(b"200", 0), Succeeded);
     }
 }

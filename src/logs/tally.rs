@@ -49,12 +49,25 @@ const PIPELINE: usize = 4;
 /// How many bad rows are kept as examples.
 pub const BAD_ROW_SAMPLES: usize = 5;
 
+/// What became of a timed-out attempt at the backend, as far as a log can tell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// The backend answered 2xx: the work was done.
+    Succeeded,
+    /// The backend answered something else, or never saw the request.
+    Failed,
+    /// The log does not say (the proxy gave up before the backend answered).
+    Unknown,
+}
+
 /// Counts of mutating attempts.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Counts {
     pub mutating: u64,
     pub timed_out: u64,
     pub timed_out_succeeded: u64,
+    /// Timed-out attempts whose outcome the log does not tell.
+    pub timed_out_unknown: u64,
 }
 
 impl Counts {
@@ -62,13 +75,40 @@ impl Counts {
         self.mutating += other.mutating;
         self.timed_out += other.timed_out;
         self.timed_out_succeeded += other.timed_out_succeeded;
+        self.timed_out_unknown += other.timed_out_unknown;
     }
 
-    fn record(&mut self, timed_out: bool, succeeded: bool) {
+    #[inline]
+    fn record(&mut self, timed_out: bool, outcome: Outcome) {
         self.mutating += 1;
         self.timed_out += u64::from(timed_out);
-        self.timed_out_succeeded += u64::from(timed_out && succeeded);
+        self.timed_out_succeeded += u64::from(timed_out && outcome == Outcome::Succeeded);
+        self.timed_out_unknown += u64::from(timed_out && outcome == Outcome::Unknown);
     }
+
+    /// A timed-out attempt's outcome becomes `new` (the backend's log told it).
+    pub fn reclassify(&mut self, old: Outcome, new: Outcome) {
+        match old {
+            Outcome::Succeeded => self.timed_out_succeeded -= 1,
+            Outcome::Unknown => self.timed_out_unknown -= 1,
+            Outcome::Failed => {}
+        }
+        match new {
+            Outcome::Succeeded => self.timed_out_succeeded += 1,
+            Outcome::Unknown => self.timed_out_unknown += 1,
+            Outcome::Failed => {}
+        }
+    }
+}
+
+/// A timed-out attempt kept for the join with the backend's log (`--outcomes`): its request
+/// id's hash, when, where, and what the proxy's log said of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TimedOut {
+    pub id: u64,
+    pub ts: i64,
+    pub endpoint: u64,
+    pub outcome: Outcome,
 }
 
 /// One endpoint (method and route template).
@@ -138,6 +178,13 @@ pub struct Tally {
     pub endpoints: IdMap<Endpoint>,
     /// Examples of bad rows, in file order.
     pub bad_samples: Vec<BadRow>,
+    /// Timed-out attempts with a request id, in file order: kept only for `--outcomes`.
+    pub timed_out_ids: Vec<TimedOut>,
+    /// Timed-out attempts that had no request id to join (only counted for `--outcomes`).
+    pub timed_out_without_id: u64,
+    /// The most a good row's timestamp was behind the latest before it (µs; 0 when the
+    /// clock never ran backwards). Mergeable: see [`Tally::merge`].
+    pub most_backwards: i64,
     /// Timestamp of this piece's first good row (µs).
     start_ts: Option<i64>,
     /// Heads are kept for a merge with a previous piece (not when nothing comes before).
@@ -170,6 +217,9 @@ impl PartialEq for Tally {
             && self.open == o.open
             && self.heads == o.heads
             && self.queued == o.queued
+            && self.timed_out_ids == o.timed_out_ids
+            && self.timed_out_without_id == o.timed_out_without_id
+            && self.most_backwards == o.most_backwards
     }
 }
 
@@ -192,6 +242,9 @@ impl Tally {
             per_day: BTreeMap::new(),
             endpoints: IdMap::default(),
             bad_samples: Vec::new(),
+            timed_out_ids: Vec::new(),
+            timed_out_without_id: 0,
+            most_backwards: 0,
             start_ts: None,
             keeps_heads: true,
             watermark: i64::MIN,
@@ -245,6 +298,32 @@ impl Tally {
             if ts >= self.next_sweep {
                 self.sweep();
             }
+        } else {
+            self.most_backwards = self.most_backwards.max(self.watermark - ts);
+        }
+    }
+
+    /// Records a timed-out attempt for the join with the backend's log: `id` is the hash of
+    /// its request id, if it had one.
+    #[cold]
+    pub fn timed_out_id(&mut self, id: Option<u64>, ts: i64, endpoint: u64, outcome: Outcome) {
+        match id {
+            Some(id) => self.timed_out_ids.push(TimedOut {
+                id,
+                ts,
+                endpoint: self.endpoint_slot(endpoint),
+                outcome,
+            }),
+            None => self.timed_out_without_id += 1,
+        }
+    }
+
+    /// The endpoint an attempt on `endpoint` is counted under (the cap folds new ones).
+    fn endpoint_slot(&self, endpoint: u64) -> u64 {
+        if self.endpoints.len() >= MAX_ENDPOINTS && !self.endpoints.contains_key(&endpoint) {
+            OTHER_ROUTES
+        } else {
+            endpoint
         }
     }
 
@@ -258,26 +337,21 @@ impl Tally {
         (endpoint, names): (u64, impl FnOnce() -> (String, String)),
         key: Option<u64>,
         timed_out: bool,
-        succeeded: bool,
+        outcome: Outcome,
     ) {
-        self.counts.record(timed_out, succeeded);
+        self.counts.record(timed_out, outcome);
         let day = ts.div_euclid(super::timestamp::MICROS_PER_DAY);
         match self.per_day.last_entry() {
-            Some(mut last) if *last.key() == day => last.get_mut().record(timed_out, succeeded),
+            Some(mut last) if *last.key() == day => last.get_mut().record(timed_out, outcome),
             _ => self
                 .per_day
                 .entry(day)
                 .or_default()
-                .record(timed_out, succeeded),
+                .record(timed_out, outcome),
         }
         // Past the cap, new routes share one endpoint: memory stays bounded on logs whose
         // paths are all different (slugs the templating does not recognise).
-        let endpoint =
-            if self.endpoints.len() >= MAX_ENDPOINTS && !self.endpoints.contains_key(&endpoint) {
-                OTHER_ROUTES
-            } else {
-                endpoint
-            };
+        let endpoint = self.endpoint_slot(endpoint);
         let ep = self.endpoints.entry(endpoint).or_insert_with(|| {
             let (method, route) = if endpoint == OTHER_ROUTES {
                 ("*".to_string(), "(other routes)".to_string())
@@ -291,7 +365,7 @@ impl Tally {
                 intents: 0,
             }
         });
-        ep.counts.record(timed_out, succeeded);
+        ep.counts.record(timed_out, outcome);
         let Some(key) = key else {
             ep.intents += 1;
             self.unkeyed_intents += 1;
@@ -409,6 +483,16 @@ impl Tally {
                 }
             }
         }
+        self.timed_out_ids.append(&mut next.timed_out_ids);
+        self.timed_out_without_id += next.timed_out_without_id;
+        // The next piece's rows are behind this piece's latest row by at most
+        // `watermark - (their earliest)`; behind their own latest, as the piece measured.
+        self.most_backwards = self.most_backwards.max(next.most_backwards);
+        if let Some(first) = next.first_ts {
+            if self.watermark > first {
+                self.most_backwards = self.most_backwards.max(self.watermark - first);
+            }
+        }
         let room = BAD_ROW_SAMPLES.saturating_sub(self.bad_samples.len());
         self.bad_samples
             .extend(next.bad_samples.drain(..).take(room));
@@ -512,7 +596,7 @@ mod tests {
             let ts = i * 1_000_000;
             t.row_at(ts);
             let names = || ("POST".to_string(), "/v1/orders".to_string());
-            t.attempt(ts, (7, names), Some((i / 2) as u64), false, false);
+            t.attempt(ts, (7, names), Some((i / 2) as u64), false, Outcome::Failed);
         }
         t
     }

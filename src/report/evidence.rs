@@ -1,6 +1,7 @@
 //! What the logs say about each input: its evidence and, where the logs give one, its 95%
 //! interval. Shared by the markdown report and the explorer's help panel.
 
+use super::{human, table};
 use crate::inputs::Input;
 use crate::logs::{Derived, Measured};
 
@@ -17,11 +18,31 @@ pub fn evidence(derived: &Derived, input: Input) -> Option<&str> {
     measured(derived, input).map(|m| m.evidence.as_str())
 }
 
-/// The 95% interval of a measured input, `(low, high)` in JSON units.
-///
-/// The logs do not compute intervals yet (issue 10 adds an `intervals` object with
-/// `requests_per_day`, `timeout_rate` and `succeeded_share`); this is the one place to read
-/// them from, and every report shows an interval as soon as it returns one.
-pub fn interval_for(_derived: &Derived, _input: Input) -> Option<(f64, f64)> {
-    None
+/// The 95% interval of a measured input, `(low, high)` in JSON units: `None` for an input
+/// the logs do not measure, or one a flag gave (the logs' interval is then no interval of the
+/// figure used).
+pub fn interval_for(derived: &Derived, input: Input) -> Option<(f64, f64)> {
+    let m = measured(derived, input)?;
+    if m.from_flag {
+        return None;
+    }
+    let [low, high] = match input {
+        Input::RequestsPerDay => derived.intervals.requests_per_day,
+        Input::TimeoutRate => derived.intervals.timeout_rate,
+        Input::SucceededShare => derived.intervals.succeeded_share,
+        _ => return None,
+    };
+    Some((low, high))
+}
+
+/// An interval to 3 significant figures, as the table report shows it: `2.52% to 4.01%`.
+pub fn interval_text(input: Input, low: f64, high: f64, currency: &str) -> String {
+    let shown = |v: f64| match input {
+        Input::TimeoutRate | Input::SucceededShare => {
+            format!("{}%", crate::units::significant(v * 100.0, 3))
+        }
+        Input::RequestsPerDay => human::count(v),
+        _ => table::input_value(input, v, currency),
+    };
+    format!("{} to {}", shown(low), shown(high))
 }

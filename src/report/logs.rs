@@ -9,7 +9,8 @@ use std::fmt::Write;
 use anstyle::Style as Ansi;
 use serde::Serialize;
 
-use crate::logs::derive::count;
+use crate::logs::derive::{count, count_f, plural};
+use crate::logs::intervals::Intervals;
 use crate::logs::{Derived, FileInfo, Observed, Role};
 use crate::model::Estimate;
 use crate::units::Rate;
@@ -20,7 +21,13 @@ use super::{Style, human, table};
 const DAYS_SHOWN: usize = 14;
 
 /// The table report.
-pub fn table(e: &Estimate, derived: &Derived, files: &[FileInfo], style: &Style) -> Vec<u8> {
+pub fn table(
+    e: &Estimate,
+    derived: &Derived,
+    files: &[FileInfo],
+    methods: &[String],
+    style: &Style,
+) -> Vec<u8> {
     let bold = |text: &str| {
         if style.color {
             let b = Ansi::new().bold();
@@ -45,17 +52,34 @@ pub fn table(e: &Estimate, derived: &Derived, files: &[FileInfo], style: &Style)
         (Some(a), Some(b)) => format!(" from {a} to {b}"),
         _ => String::new(),
     };
+    let filtered = if o.rows_filtered > 0 {
+        format!(
+            " ({} kept, {} filtered out)",
+            count(o.rows - o.bad_rows - o.rows_filtered),
+            count(o.rows_filtered)
+        )
+    } else {
+        String::new()
+    };
     let _ = writeln!(
         out,
-        "  {} rows{span}: {} mutating attempts, {} bad rows skipped",
-        count(o.rows),
-        count(o.mutating_attempts),
-        count(o.bad_rows)
+        "  {}{filtered}{span}: {}, {} skipped",
+        plural(o.rows, "row"),
+        plural(o.mutating_attempts, "mutating attempt"),
+        plural(o.bad_rows, "bad row")
     );
+    for w in &o.warnings {
+        let _ = writeln!(out, "  warning: {w}");
+    }
     out.push('\n');
+    out.push_str(&intervals_section(e, derived, c, &bold));
 
     if !o.per_day.is_empty() {
-        let _ = writeln!(out, "{}", bold("Per day (UTC)"));
+        let _ = writeln!(
+            out,
+            "{}",
+            bold(&format!("Per day (UTC; mutating = {})", methods.join(", ")))
+        );
         let mut rows: Vec<Vec<String>> = Vec::new();
         let n = o.per_day.len();
         for (i, d) in o.per_day.iter().enumerate() {
@@ -70,6 +94,7 @@ pub fn table(e: &Estimate, derived: &Derived, files: &[FileInfo], style: &Style)
                 count(d.mutating),
                 count(d.timed_out),
                 d.timed_out_succeeded.map_or("-".into(), count),
+                d.timed_out_unknown.map_or("-".into(), count),
                 share(d.timed_out, d.mutating),
             ]);
         }
@@ -78,7 +103,8 @@ pub fn table(e: &Estimate, derived: &Derived, files: &[FileInfo], style: &Style)
                 "date",
                 "mutating",
                 "timed out",
-                "upstream 2xx",
+                "succeeded",
+                "unknown",
                 "timeout rate",
             ],
             &rows,
@@ -96,8 +122,9 @@ pub fn table(e: &Estimate, derived: &Derived, files: &[FileInfo], style: &Style)
                     format!("{} {}", p.method, p.route),
                     count(p.mutating),
                     share(p.timed_out, p.mutating),
-                    p.timed_out_succeeded
-                        .map_or("-".into(), |s| share(s, p.timed_out)),
+                    p.timed_out_succeeded.map_or("-".into(), |s| {
+                        share(s, p.timed_out - p.timed_out_unknown.unwrap_or(0))
+                    }),
                     human::count(p.duplicates_per_month),
                     human::money(p.refund_per_month, c),
                 ]
@@ -120,6 +147,87 @@ pub fn table(e: &Estimate, derived: &Derived, files: &[FileInfo], style: &Style)
     let mut bytes = out.into_bytes();
     bytes.extend(table::estimate(e, style));
     bytes
+}
+
+/// The 95% intervals of the measured inputs and of what they cost:
+/// `refunds $24,048 a month (95%: $19,100 to $29,800)`.
+fn intervals_section(
+    e: &Estimate,
+    derived: &Derived,
+    currency: &str,
+    bold: &dyn Fn(&str) -> String,
+) -> String {
+    let i = &derived.intervals;
+    let from_flag = |input: &str| {
+        derived
+            .measured
+            .iter()
+            .any(|m| m.input == input && m.from_flag)
+    };
+    let rate = |v: f64| format!("{}%", crate::units::significant(v * 100.0, 3));
+    let round = |v: f64| {
+        if v == 0.0 {
+            0.0
+        } else {
+            let scale = 10f64.powi(v.abs().log10().floor() as i32 - 2);
+            (v / scale).round() * scale
+        }
+    };
+    let mut out = String::new();
+    let _ = writeln!(out, "{}", bold("95% intervals"));
+    let mut line = |name: &str,
+                    value: String,
+                    [lo, hi]: [f64; 2],
+                    shown: &dyn Fn(f64) -> String,
+                    flag: bool| {
+        let range = if flag {
+            "given, not measured".to_string()
+        } else {
+            format!("95%: {} to {}", shown(lo), shown(hi))
+        };
+        let _ = writeln!(out, "  {name} {value} ({range})");
+    };
+    let s = &e.inputs;
+    line(
+        "requests a day",
+        count_f(s.requests_per_day),
+        i.requests_per_day,
+        &|v| count_f(v),
+        from_flag("requests_per_day"),
+    );
+    line(
+        "timeout rate",
+        Rate(s.timeout_rate).rounded(),
+        i.timeout_rate,
+        &rate,
+        from_flag("timeout_rate"),
+    );
+    line(
+        "succeeded share",
+        Rate(s.succeeded_share).rounded(),
+        i.succeeded_share,
+        &rate,
+        from_flag("succeeded_share") || i.succeeded_share[0] == i.succeeded_share[1],
+    );
+    line(
+        "duplicates",
+        format!("{} a month", human::count(e.duplicates.per_month)),
+        i.duplicates_per_month,
+        &|v| human::count(v),
+        false,
+    );
+    line(
+        "refunds",
+        format!(
+            "{} a month",
+            human::money(e.refund_cost.per_month, currency)
+        ),
+        i.refund_cost_per_month,
+        &|v| human::money(round(v), currency),
+        false,
+    );
+    out.push('\n');
+    out
 }
 
 /// `read big.csv (gzip, tab-separated, 2 pieces)`, then its columns by role, wrapped.
@@ -199,22 +307,25 @@ fn share(part: u64, whole: u64) -> String {
     }
 }
 
-/// The JSON report: the estimate's object with an `observed` key after its own.
-pub fn json(e: &Estimate, observed: &Observed) -> Vec<u8> {
+/// The JSON report: the estimate's object with `observed` and `intervals` keys after its own.
+pub fn json(e: &Estimate, observed: &Observed, intervals: &Intervals) -> Vec<u8> {
     #[derive(Serialize)]
     struct Report<'a> {
         #[serde(flatten)]
         estimate: &'a Estimate,
         observed: &'a Observed,
+        intervals: &'a Intervals,
     }
     super::json::to_bytes(&Report {
         estimate: e,
         observed,
+        intervals,
     })
 }
 
-/// The CSV report: the estimate's columns, then `observed.*` scalars (empty when unknown).
-pub fn csv(e: &Estimate, o: &Observed) -> Vec<u8> {
+/// The CSV report: the estimate's columns, then `observed.*` scalars (empty when unknown),
+/// then `intervals.*.low` and `.high`.
+pub fn csv(e: &Estimate, o: &Observed, i: &Intervals) -> Vec<u8> {
     let opt = |v: Option<String>| v.unwrap_or_default();
     let extra = [
         ("observed.rows", o.rows.to_string()),
@@ -242,6 +353,49 @@ pub fn csv(e: &Estimate, o: &Observed) -> Vec<u8> {
         (
             "observed.retries_observed.max",
             opt(o.retries_observed.map(|r| r.max.to_string())),
+        ),
+        (
+            "observed.timed_out_unknown",
+            opt(o.timed_out_unknown.map(|v| v.to_string())),
+        ),
+        (
+            "observed.timed_out_matched",
+            opt(o.timed_out_matched.map(|v| v.to_string())),
+        ),
+        ("observed.rows_filtered", o.rows_filtered.to_string()),
+        (
+            "intervals.requests_per_day.low",
+            i.requests_per_day[0].to_string(),
+        ),
+        (
+            "intervals.requests_per_day.high",
+            i.requests_per_day[1].to_string(),
+        ),
+        ("intervals.timeout_rate.low", i.timeout_rate[0].to_string()),
+        ("intervals.timeout_rate.high", i.timeout_rate[1].to_string()),
+        (
+            "intervals.succeeded_share.low",
+            i.succeeded_share[0].to_string(),
+        ),
+        (
+            "intervals.succeeded_share.high",
+            i.succeeded_share[1].to_string(),
+        ),
+        (
+            "intervals.duplicates_per_month.low",
+            i.duplicates_per_month[0].to_string(),
+        ),
+        (
+            "intervals.duplicates_per_month.high",
+            i.duplicates_per_month[1].to_string(),
+        ),
+        (
+            "intervals.refund_cost_per_month.low",
+            i.refund_cost_per_month[0].to_string(),
+        ),
+        (
+            "intervals.refund_cost_per_month.high",
+            i.refund_cost_per_month[1].to_string(),
         ),
     ];
     super::csv::estimates(&[*e], &extra)

@@ -61,7 +61,7 @@ pub fn logs(e: &Estimate, derived: &Derived, style: &Style, charts: &[ChartLink]
             if with_intervals {
                 row.push(
                     evidence::interval_for(derived, input)
-                        .map(|(lo, hi)| interval_text(input, lo, hi, &style.currency))
+                        .map(|(lo, hi)| evidence::interval_text(input, lo, hi, &style.currency))
                         .unwrap_or_default(),
                 );
             }
@@ -74,6 +74,19 @@ pub fn logs(e: &Estimate, derived: &Derived, style: &Style, charts: &[ChartLink]
         (&["input", "value", "evidence"], "-:-")
     };
     pipe_table(&mut out, headers, align, &rows);
+    if with_intervals {
+        let i = &derived.intervals;
+        let c = style.currency.as_str();
+        let _ = writeln!(
+            out,
+            "Over the inputs' 95% intervals, duplicate charges range from {} to {} a month and \
+             refunds from {} to {} a month.\n",
+            human::count(i.duplicates_per_month[0]),
+            human::count(i.duplicates_per_month[1]),
+            human::money(i.refund_cost_per_month[0], c),
+            human::money(i.refund_cost_per_month[1], c),
+        );
+    }
     outputs(&mut out, e, style);
     per_day(&mut out, o);
     per_endpoint(&mut out, o, style);
@@ -189,15 +202,6 @@ fn input_row(e: &Estimate, input: Input, style: &Style, logs: Option<&Derived>) 
     vec![input.label().to_string(), value, source]
 }
 
-/// An interval as the input reads: `1.8% to 2.1%`.
-fn interval_text(input: Input, low: f64, high: f64, currency: &str) -> String {
-    format!(
-        "{} to {}",
-        table::input_value(input, low, currency),
-        table::input_value(input, high, currency)
-    )
-}
-
 fn outputs(out: &mut String, e: &Estimate, style: &Style) {
     let c = style.currency.as_str();
     let r = e.inputs.retries;
@@ -298,13 +302,9 @@ fn per_day(out: &mut String, o: &Observed) {
     let mut rows = Vec::new();
     for (i, d) in o.per_day.iter().enumerate() {
         if n > DAYS_SHOWN && i == DAYS_SHOWN / 2 {
-            rows.push(vec![
-                format!("… {} more days", n - DAYS_SHOWN),
-                String::new(),
-                String::new(),
-                String::new(),
-                String::new(),
-            ]);
+            let mut gap = vec![String::new(); 6];
+            gap[0] = format!("… {} more days", n - DAYS_SHOWN);
+            rows.push(gap);
         }
         if n > DAYS_SHOWN && i >= DAYS_SHOWN / 2 && i < n - DAYS_SHOWN / 2 {
             continue;
@@ -314,6 +314,7 @@ fn per_day(out: &mut String, o: &Observed) {
             count(d.mutating),
             count(d.timed_out),
             d.timed_out_succeeded.map_or("-".into(), count),
+            d.timed_out_unknown.map_or("-".into(), count),
             share(d.timed_out, d.mutating),
         ]);
     }
@@ -323,10 +324,11 @@ fn per_day(out: &mut String, o: &Observed) {
             "date",
             "mutating",
             "timed out",
-            "timed out, upstream 2xx",
+            "timed out, succeeded",
+            "timed out, unknown",
             "timeout rate",
         ],
-        "-::::",
+        "-:::::",
         &rows,
     );
 }

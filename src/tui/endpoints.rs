@@ -12,9 +12,9 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
 use crate::inputs::Input;
-use crate::logs::{Derived, LogAnalysis};
+use crate::logs::Derived;
 use crate::model::Scenario;
-use crate::report::{evidence, human, table};
+use crate::report::{evidence, human};
 
 use super::theme::{Theme, panel};
 
@@ -101,7 +101,7 @@ pub struct LogView {
 
 impl LogView {
     /// The view of what `dupcost logs` measured; `source` names the files.
-    pub fn new(analysis: &LogAnalysis, derived: &Derived, source: String) -> LogView {
+    pub fn new(derived: &Derived, source: String) -> LogView {
         let evidence = Input::ALL
             .into_iter()
             .filter_map(|input| {
@@ -116,7 +116,7 @@ impl LogView {
             source,
             whole: derived.scenario,
             evidence,
-            endpoints: endpoints(analysis, derived),
+            endpoints: endpoints(derived),
             cursor: 0,
             exploring: None,
             focused: false,
@@ -194,37 +194,17 @@ fn moved(cursor: &mut usize, to: usize) -> Outcome {
 /// estimated them: its intents over the log's days (or its share of the scenario's requests
 /// without timestamps), its timeout rate, and its succeeded share when it had timeouts and
 /// the log an upstream status.
-fn endpoints(analysis: &LogAnalysis, derived: &Derived) -> Vec<Endpoint> {
-    let t = &analysis.tally;
-    let days = analysis.days_covered().filter(|d| *d > 0.0);
-    let upstream = analysis.has_upstream();
+fn endpoints(derived: &Derived) -> Vec<Endpoint> {
     derived
         .observed
         .per_endpoint
         .iter()
-        .map(|row| {
-            let intents = t
-                .endpoints
-                .values()
-                .find(|e| e.method == row.method && e.route == row.route)
-                .map_or(row.mutating, |e| e.intents);
-            let requests_per_day = match days {
-                Some(d) => intents as f64 / d,
-                None if t.intents() > 0 => {
-                    derived.scenario.requests_per_day * intents as f64 / t.intents() as f64
-                }
-                None => 0.0,
-            };
-            Endpoint {
-                name: format!("{} {}", row.method, row.route),
-                requests_per_day,
-                timeout_rate: row.timed_out as f64 / row.mutating as f64,
-                succeeded_share: row
-                    .timed_out_succeeded
-                    .filter(|_| upstream && row.timed_out > 0)
-                    .map(|s| s as f64 / row.timed_out as f64),
-                refund_per_month: row.refund_per_month,
-            }
+        .map(|row| Endpoint {
+            name: format!("{} {}", row.method, row.route),
+            requests_per_day: row.requests_per_day,
+            timeout_rate: row.timeout_rate,
+            succeeded_share: row.succeeded_share,
+            refund_per_month: row.refund_per_month,
         })
         .collect()
 }
@@ -300,9 +280,8 @@ pub(super) fn help_lines(view: &LogView, theme: Theme, currency: &str) -> Vec<Li
         if let Some((low, high)) = e.interval {
             spans.push(Span::styled(
                 format!(
-                    " (95%: {} to {})",
-                    table::input_value(e.input, low, currency),
-                    table::input_value(e.input, high, currency)
+                    " (95%: {})",
+                    evidence::interval_text(e.input, low, high, currency)
                 ),
                 theme.dim(),
             ));
@@ -337,7 +316,7 @@ mod tests {
         let derived = analysis
             .derive(&Scenario::default(), &Overrides::default())
             .unwrap();
-        LogView::new(&analysis, &derived, "sample".into())
+        LogView::new(&derived, "sample".into())
     }
 
     /// Each endpoint's own scenario gives the refunds `dupcost logs` reported for it.

@@ -177,3 +177,64 @@ fn monte_carlo_agrees_with_the_closed_form() {
         );
     }
 }
+
+/// The key store against the TTL: attempts are sent on the client's schedule (with jitter
+/// drawn as the client would), the first execution claims the key, and an attempt that would
+/// execute more than a TTL after the last claim executes again. The closed form of
+/// `keyed_duplicates` must lie within 4 standard errors of the simulated mean, for each
+/// jitter and for TTLs below, between and above the attempts' send times.
+#[test]
+fn monte_carlo_agrees_with_the_key_store_closed_form() {
+    use dupcost::model::schedule::keyed_duplicates;
+    use dupcost::model::{Jitter, Schedule};
+    let (t, s, r) = (0.4, 0.5, 4u32);
+    let intents = 150_000u32;
+    let mut rng = ChaCha8Rng::seed_from_u64(20261201);
+    for jitter in Jitter::ALL {
+        let schedule = Schedule {
+            attempt_timeout: 2.0,
+            backoff: 1.0,
+            factor: 2.0,
+            backoff_max: 5.0,
+            jitter,
+        };
+        let backoffs = schedule.backoffs(r);
+        for ttl in [1.0, 3.5, 9.0, 14.0, 30.0] {
+            let (mut sum, mut squares) = (0.0f64, 0.0f64);
+            for _ in 0..intents {
+                let (mut sent_at, mut claimed_at, mut executions) = (0.0f64, None::<f64>, 0u32);
+                for k in 0..=r {
+                    if k > 0 {
+                        let d = backoffs[k as usize - 1];
+                        let sleep = match jitter {
+                            Jitter::None => d,
+                            Jitter::Equal => d / 2.0 + rng.random::<f64>() * d / 2.0,
+                            Jitter::Full => rng.random::<f64>() * d,
+                        };
+                        sent_at += schedule.attempt_timeout + sleep;
+                    }
+                    let answered = rng.random::<f64>() >= t;
+                    let would_execute = answered || rng.random::<f64>() < s;
+                    if would_execute && claimed_at.is_none_or(|c| sent_at - c > ttl) {
+                        executions += 1;
+                        claimed_at = Some(sent_at);
+                    }
+                    if answered {
+                        break;
+                    }
+                }
+                let duplicates = f64::from(executions.saturating_sub(1));
+                sum += duplicates;
+                squares += duplicates * duplicates;
+            }
+            let n = f64::from(intents);
+            let mean = sum / n;
+            let std_error = ((squares / n - mean * mean) / n).sqrt();
+            let closed = keyed_duplicates(t, s, r, &schedule, ttl);
+            assert!(
+                (mean - closed).abs() <= 4.0 * std_error + 1e-12,
+                "{jitter:?} ttl {ttl}: simulated {mean} ± {std_error}, closed form {closed}"
+            );
+        }
+    }
+}

@@ -9,16 +9,19 @@ use super::fields;
 /// appended after the estimate's own (used by `logs` for its `observed.*` figures).
 pub fn estimates(estimates: &[Estimate], extra: &[(&str, String)]) -> Vec<u8> {
     let mut writer = csv::Writer::from_writer(Vec::new());
-    let header = fields(&Estimate::new(Default::default())).map(|(name, _)| name);
+    let header: Vec<&str> = fields(&Estimate::new(Default::default()))
+        .into_iter()
+        .map(|(name, _)| name)
+        .collect();
     let extra_names = extra.iter().map(|(name, _)| *name);
     writer
         .write_record(header.iter().copied().chain(extra_names))
         .expect("writing to memory cannot fail");
     for e in estimates {
-        let values = fields(e).map(|(_, value)| value.to_string());
+        let values = fields(e).into_iter().map(|(_, value)| value.to_string());
         let extra_values = extra.iter().map(|(_, value)| value.clone());
         writer
-            .write_record(values.into_iter().chain(extra_values))
+            .write_record(values.chain(extra_values))
             .expect("writing to memory cannot fail");
     }
     writer.into_inner().expect("writing to memory cannot fail")

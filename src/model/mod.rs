@@ -280,9 +280,15 @@ impl Estimate {
         self.key_store.by_store.get(self.inputs.store)
     }
 
-    /// Whether keys can expire while the client still retries: TTL < retry horizon.
+    /// Whether keys can expire while the client still retries: it retries, and the TTL is
+    /// shorter than its retry horizon.
     pub fn ttl_shorter_than_horizon(&self) -> bool {
-        (self.inputs.ttl_seconds as f64) < self.retry_horizon_seconds
+        self.inputs.retries >= 1 && (self.inputs.ttl_seconds as f64) < self.retry_horizon_seconds
+    }
+
+    /// Refunds a month for the duplicates the key store leaves (`with_key_store.per_month * v`).
+    pub fn keyed_refund_per_month(&self) -> f64 {
+        self.duplicates.with_key_store.per_month * self.inputs.order_value
     }
 
     /// Every input and output of an estimate as `(dotted JSON path, value)`, in JSON order.

@@ -6,7 +6,7 @@ use plotters::prelude::*;
 use crate::inputs::Input;
 use crate::logs::derive::DayRow;
 use crate::model::Estimate;
-use crate::units::{Duration, Rate};
+use crate::units::{Duration, Rate, Seconds};
 
 /// One line on a chart.
 #[derive(Debug, Clone, PartialEq)]
@@ -170,8 +170,10 @@ pub enum SweepFigure {
     Unanswered,
     /// Extra attempts a day that the retries add
     ExtraAttempts,
-    /// The key store's size
+    /// The key store's size in each backend (flat bytes, Redis, PostgreSQL)
     KeyStore,
+    /// Duplicates a month left by a key store of the scenario's TTL, beside all duplicates
+    KeyedDuplicates,
 }
 
 /// The chart of a sweep: `figure` against the swept input, one point per estimate.
@@ -219,15 +221,35 @@ pub fn sweep_chart(
         SweepFigure::KeyStore => (
             "Key-store size",
             "bytes".to_string(),
-            vec![line("key store", |e| e.key_store.bytes)],
+            vec![
+                line("flat bytes a key", |e| e.key_store.by_store.bytes),
+                line("Redis", |e| e.key_store.by_store.redis),
+                line("PostgreSQL", |e| e.key_store.by_store.postgres),
+            ],
+        ),
+        SweepFigure::KeyedDuplicates => (
+            "Duplicates a month left by the key store",
+            "duplicates a month".to_string(),
+            vec![
+                line("without a key store", |e| e.duplicates.per_month),
+                line("with a key store of the TTL", |e| {
+                    e.duplicates.with_key_store.per_month
+                }),
+            ],
         ),
     };
     let x_format: fn(f64) -> String = match input {
         Input::TimeoutRate | Input::SucceededShare => |v| Rate(v).to_string(),
         Input::Ttl => |v| Duration(v.round().max(0.0) as u64).to_string(),
         Input::KeySize => super::human::size,
-        Input::Retries => |v| format!("{v:.0}"),
-        Input::RequestsPerDay | Input::OrderValue | Input::DaysPerMonth => plain,
+        Input::Retries | Input::Layers => |v| format!("{v:.0}"),
+        Input::KeyBytes | Input::BodyBytes => super::human::size,
+        Input::AttemptTimeout | Input::Backoff | Input::BackoffMax => |v| Seconds(v).rounded(),
+        Input::Jitter => |v| Input::Jitter.display(v),
+        Input::Store => |v| Input::Store.display(v),
+        Input::RequestsPerDay | Input::OrderValue | Input::DaysPerMonth | Input::BackoffFactor => {
+            plain
+        }
     };
     let y_format: fn(f64) -> String = if figure == SweepFigure::KeyStore {
         super::human::size

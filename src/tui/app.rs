@@ -542,17 +542,17 @@ mod tests {
         for (i, code) in [KeyCode::Down, KeyCode::Char('j')]
             .into_iter()
             .cycle()
-            .take(7)
+            .take(Input::ALL.len() - 1)
             .enumerate()
         {
             assert_eq!(press_code(&mut app, code), Effect::Redraw);
             assert_eq!(app.selected(), Input::ALL[i + 1]);
         }
         assert_eq!(press_code(&mut app, KeyCode::Down), Effect::None);
-        assert_eq!(app.selected(), Input::DaysPerMonth);
+        assert_eq!(app.selected(), Input::Store);
         press_code(&mut app, KeyCode::Up);
         press_code(&mut app, KeyCode::Char('k'));
-        assert_eq!(app.selected(), Input::Ttl);
+        assert_eq!(app.selected(), Input::KeyBytes);
         assert_eq!(
             *app.scenario(),
             Scenario::default(),

@@ -310,41 +310,6 @@ fn tail(text: &str, n: usize) -> String {
     text.chars().skip(skip).collect()
 }
 
-/// What an input means, in MODEL.md's words.
-fn meaning(input: Input) -> &'static str {
-    match input {
-        Input::RequestsPerDay => {
-            "Mutating intents a day: one per customer action (pressing Pay); retries are not counted."
-        }
-        Input::TimeoutRate => "Share of attempts where the client gives up waiting.",
-        Input::SucceededShare => {
-            "Share of timed-out attempts that the server had in fact executed."
-        }
-        Input::OrderValue => {
-            "Average money at stake per intent: what one duplicate costs to refund."
-        }
-        Input::Retries => "Attempts after the first, each sent only after a timeout.",
-        Input::Ttl => "How long an idempotency key is kept.",
-        Input::KeySize => {
-            "Bytes stored per key: the key, a request hash, the saved status and body."
-        }
-        Input::DaysPerMonth => "Month length used for the monthly figures.",
-    }
-}
-
-/// The forms `Enter` accepts for an input (the same as its flag).
-fn forms(input: Input) -> &'static str {
-    match input {
-        Input::RequestsPerDay => "20000, 20,000, 20k or 1.5M",
-        Input::TimeoutRate | Input::SucceededShare => "0.002 or 0.2%",
-        Input::OrderValue => "40, 40.50, $40 or 1,250",
-        Input::Retries => "a whole number from 0 to 100",
-        Input::Ttl => "24h, 1d, 90m, 30s or 1h30m",
-        Input::KeySize => "1000, 1kB, 1KiB, 4MB or 1GiB",
-        Input::DaysPerMonth => "30 or 30.44",
-    }
-}
-
 fn details_panel(app: &App, area: Rect, buf: &mut Buffer, theme: Theme) {
     let input = app.selected();
     let block = panel(input.label(), theme);
@@ -355,7 +320,7 @@ fn details_panel(app: &App, area: Rect, buf: &mut Buffer, theme: Theme) {
     let up = steps::step(input, value, Direction::Up);
     let key = |k: &'static str| Span::styled(k, theme.highlight());
     let mut lines = vec![
-        Line::raw(meaning(input)),
+        Line::raw(input.meaning()),
         Line::from(vec![
             Span::styled("flag   ", theme.dim()),
             Span::raw(format!("{input}")),
@@ -364,7 +329,7 @@ fn details_panel(app: &App, area: Rect, buf: &mut Buffer, theme: Theme) {
             key("← →    "),
             Span::raw(format!("{} / {}", shown(down), shown(up))),
         ]),
-        Line::from(vec![key("Enter  "), Span::raw(forms(input))]),
+        Line::from(vec![key("Enter  "), Span::raw(input.forms())]),
     ];
     if let Some(base) = app.baseline() {
         lines.push(Line::from(vec![
@@ -394,7 +359,7 @@ fn editor_panel(app: &App, area: Rect, buf: &mut Buffer, theme: Theme) {
         Some(error) => lines.push(Line::styled(format!("✗ {error}"), theme.error())),
         None => lines.push(Line::from(vec![
             Span::styled("as ", theme.dim()),
-            Span::raw(forms(input)),
+            Span::raw(input.forms()),
         ])),
     }
     lines.push(Line::from(vec![

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use dupcost::inputs::Input;
-use dupcost::model::Scenario;
+use dupcost::model::{Jitter, Scenario, Store};
 use dupcost::report::Style;
 use dupcost::tui::app::ChartKind;
 use dupcost::tui::ui::{self, MIN_HEIGHT, MIN_WIDTH};
@@ -203,6 +203,7 @@ fn refunds_near_the_largest_float_render_at_once() {
         ttl_seconds: 1,
         key_size_bytes: 1,
         days_per_month: 9.298_269_281_627_328e299,
+        ..Scenario::default()
     };
     assert!(scenario.validate().is_ok());
     let mut app = App::new(scenario, PathBuf::from("x.json"), Style::default());
@@ -324,8 +325,9 @@ fn scenario() -> impl Strategy<Value = Scenario> {
         1u64..=u64::MAX / 2,
         1u64..=u64::MAX / 2,
         prop_oneof![Just(1e-9), 0.1..400.0, 400.0..1e300],
+        schedule(),
     )
-        .prop_map(|(n, t, s, v, r, ttl, size, m)| Scenario {
+        .prop_map(|(n, t, s, v, r, ttl, size, m, schedule)| Scenario {
             requests_per_day: n,
             timeout_rate: t,
             succeeded_share: s,
@@ -334,7 +336,37 @@ fn scenario() -> impl Strategy<Value = Scenario> {
             ttl_seconds: ttl,
             key_size_bytes: size,
             days_per_month: m,
+            ..schedule
         })
+}
+
+/// The retry schedule, layers and key-store inputs, from ordinary to absurd.
+fn schedule() -> impl Strategy<Value = Scenario> {
+    (
+        prop_oneof![Just(1e-3), 0.1..60.0, 60.0..1e12],
+        prop_oneof![Just(0.0), 0.0..60.0, 60.0..1e12],
+        prop_oneof![Just(1.0), 1.0..4.0, 4.0..1e12],
+        prop_oneof![Just(0.0), 0.0..600.0, 600.0..1e12],
+        0usize..3,
+        1u32..=20,
+        prop_oneof![1u64..=256, 1u64..=1 << 40],
+        prop_oneof![0u64..=100_000, 0u64..=1 << 40],
+        0usize..3,
+    )
+        .prop_map(
+            |(timeout, backoff, factor, cap, jitter, layers, key, body, store)| Scenario {
+                attempt_timeout_seconds: timeout,
+                backoff_seconds: backoff,
+                backoff_factor: factor,
+                backoff_max_seconds: cap,
+                jitter: Jitter::ALL[jitter],
+                layers,
+                key_bytes: key,
+                body_bytes: body,
+                store: Store::ALL[store],
+                ..Scenario::default()
+            },
+        )
 }
 
 proptest! {

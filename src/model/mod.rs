@@ -275,6 +275,13 @@ impl Estimate {
         }
     }
 
+    /// `refund_cost.per_month` alone, without the rest of the estimate (for curves of many
+    /// points): the same bits as [`Estimate::new`] gives.
+    pub fn refunds_per_month(scenario: &Scenario) -> f64 {
+        let p = PerIntent::new(scenario.timeout_rate, scenario.succeeded_share, scenario.retries);
+        scenario.requests_per_day * p.duplicates * scenario.days_per_month * scenario.order_value
+    }
+
     /// The key store's size in the chosen store (`--store`): the headline figure.
     pub fn store_bytes(&self) -> f64 {
         self.key_store.by_store.get(self.inputs.store)
@@ -501,6 +508,14 @@ mod tests {
         assert!(short.ttl_shorter_than_horizon());
         assert!(short.duplicates.with_key_store.per_day > 0.0);
         assert!(short.duplicates.with_key_store.per_day < short.duplicates.per_day);
+    }
+
+    #[test]
+    fn refunds_alone_are_the_same_bits() {
+        for r in [0, 1, 3, 100] {
+            let e = article(r);
+            assert_eq!(Estimate::refunds_per_month(&e.inputs), e.refund_cost.per_month);
+        }
     }
 
     #[test]

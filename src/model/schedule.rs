@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 
 /// Cells of the grid on which the sum of jittered sleeps is computed: enough that the grid's
 /// error stays far below a 10^6-intent simulation's noise (see tests/model.rs).
-const GRID_CELLS: f64 = 2048.0;
+const GRID_CELLS: f64 = 512.0;
 
 /// How a client randomises its backoff (AWS Architecture Blog, "Exponential Backoff And Jitter").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
@@ -313,13 +313,13 @@ mod tests {
     fn sleep_sum_is_a_distribution() {
         let mut sum = SleepSum::default();
         for w in [1.0, 2.0, 4.0] {
-            sum.add(w, 7.0 / 2048.0);
+            sum.add(w, 7.0 / 512.0);
         }
         let total: f64 = sum.masses.iter().sum();
         assert!((total - 1.0).abs() < 1e-12);
         // The median of U(0,1) + U(0,2) + U(0,4) is 3.5 by symmetry.
-        assert!((sum.exceeds(3.5, 7.0 / 2048.0) - 0.5).abs() < 1e-3);
-        assert_eq!(sum.exceeds(7.0, 7.0 / 2048.0), 0.0);
-        assert!((sum.exceeds(0.0, 7.0 / 2048.0) - 1.0).abs() < 1e-9);
+        assert!((sum.exceeds(3.5, 7.0 / 512.0) - 0.5).abs() < 1e-3);
+        assert_eq!(sum.exceeds(7.0, 7.0 / 512.0), 0.0);
+        assert!((sum.exceeds(0.0, 7.0 / 512.0) - 1.0).abs() < 1e-6);
     }
 }

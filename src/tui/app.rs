@@ -139,8 +139,9 @@ impl ChartData {
             rates
                 .iter()
                 .map(|&timeout_rate| {
-                    let e = Estimate::new(Scenario { timeout_rate, ..*s });
-                    (timeout_rate, e.refund_cost.per_month)
+                    // Refunds only: the key store's figures are not drawn here.
+                    let point = Scenario { timeout_rate, ..*s };
+                    (timeout_rate, Estimate::refunds_per_month(&point))
                 })
                 .collect()
         };

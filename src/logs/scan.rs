@@ -607,6 +607,14 @@ impl<'a> RowCtx<'a> {
                 .upstream_status
                 .and_then(|i| parse_status(last_value(field(i))))
                 .is_some_and(|s| (200..300).contains(&s));
+        if let Some(i) = cols.bytes.filter(|_| (200..300).contains(&status)) {
+            if let Some(bytes) = std::str::from_utf8(trim(field(i)))
+                .ok()
+                .and_then(|t| t.parse::<u64>().ok())
+            {
+                self.tally.response_bytes.record(bytes);
+            }
+        }
         let key = cols.idempotency_key.and_then(|i| {
             let k = trim(field(i));
             (!k.is_empty() && k != b"-").then(|| {

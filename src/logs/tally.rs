@@ -71,6 +71,31 @@ impl Counts {
     }
 }
 
+/// Response sizes of 2xx mutating requests (the `bytes` column): what a key store would save.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ResponseBytes {
+    pub rows: u64,
+    pub total: u64,
+}
+
+impl ResponseBytes {
+    /// Counts one response of `bytes`.
+    pub fn record(&mut self, bytes: u64) {
+        self.rows += 1;
+        self.total = self.total.saturating_add(bytes);
+    }
+
+    fn add(&mut self, other: &ResponseBytes) {
+        self.rows += other.rows;
+        self.total = self.total.saturating_add(other.total);
+    }
+
+    /// The mean response size, when any was seen.
+    pub fn mean(&self) -> Option<f64> {
+        (self.rows > 0).then(|| self.total as f64 / self.rows as f64)
+    }
+}
+
 /// One endpoint (method and route template).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Endpoint {
@@ -138,6 +163,8 @@ pub struct Tally {
     pub endpoints: IdMap<Endpoint>,
     /// Examples of bad rows, in file order.
     pub bad_samples: Vec<BadRow>,
+    /// Response sizes of 2xx mutating attempts, when the log has a `bytes` column.
+    pub response_bytes: ResponseBytes,
     /// Timestamp of this piece's first good row (µs).
     start_ts: Option<i64>,
     /// Heads are kept for a merge with a previous piece (not when nothing comes before).
@@ -166,6 +193,7 @@ impl PartialEq for Tally {
             && self.first_ts == o.first_ts
             && self.last_ts == o.last_ts
             && self.per_day == o.per_day
+            && self.response_bytes == o.response_bytes
             && self.endpoints == o.endpoints
             && self.open == o.open
             && self.heads == o.heads
@@ -192,6 +220,7 @@ impl Tally {
             per_day: BTreeMap::new(),
             endpoints: IdMap::default(),
             bad_samples: Vec::new(),
+            response_bytes: ResponseBytes::default(),
             start_ts: None,
             keeps_heads: true,
             watermark: i64::MIN,
@@ -389,6 +418,7 @@ impl Tally {
         self.out_of_range += next.out_of_range;
         self.path_filtered += next.path_filtered;
         self.counts.add(&next.counts);
+        self.response_bytes.add(&next.response_bytes);
         self.unkeyed_intents += next.unkeyed_intents;
         self.keyed.intents += next.keyed.intents;
         self.keyed.attempts += next.keyed.attempts;

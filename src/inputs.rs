@@ -81,7 +81,7 @@ impl Input {
             }
             Input::BackoffMax => "The longest backoff: the cap on the growing sleeps.",
             Input::Jitter => {
-                "How the client randomises its sleeps: none, equal (half fixed, half random) or full (all random)."
+                "How the client randomises its sleeps (equal: half fixed, half random; full: all random)."
             }
             Input::Layers => {
                 "Layers of the call chain that each retry (client, gateway, service ...): attempts multiply at each."
@@ -118,11 +118,7 @@ impl Input {
     /// The `--help` text: the meaning, the forms and the default.
     pub fn help(self) -> String {
         let default = self.display(self.get(&Scenario::default()));
-        format!(
-            "{}: {} [default: {default}]",
-            self.meaning().trim_end_matches('.'),
-            self.forms()
-        )
+        format!("{} As {} [default: {default}]", self.meaning(), self.forms())
     }
 
     /// The JSON name (MODEL.md's first column).
@@ -518,6 +514,10 @@ mod tests {
             (r#"{"retries": 1.5}"#, "whole number"),
             (r#"{"timeout_rate": true}"#, "expected a number or a string"),
             (r#"{"timeout_rate": "2"}"#, "did you mean 2%"),
+            (r#"{"jitter": 2}"#, "expected one of none, equal or full"),
+            (r#"{"store": "mysql"}"#, "not one of bytes, redis, postgres"),
+            (r#"{"backoff_factor": "0.5"}"#, "below 1"),
+            (r#"{"layers": 2.5}"#, "whole number"),
         ] {
             let err = ScenarioPatch::from_json(text).unwrap_err();
             assert!(err.contains(needle), "{text}: {err}");
@@ -529,6 +529,40 @@ mod tests {
         )
         .unwrap_err();
         assert!(err.contains("s.json: timeout_rate"), "{err}");
+    }
+
+    #[test]
+    fn every_input_has_one_description_for_help_and_the_tui() {
+        for input in Input::ALL {
+            let help = input.help();
+            assert!(help.starts_with(input.meaning()), "{help}");
+            assert!(help.contains(input.forms()), "{help}");
+            assert!(help.contains("[default: "), "{help}");
+        }
+        assert_eq!(
+            Input::Jitter.help(),
+            "How the client randomises its sleeps (equal: half fixed, half random; full: all \
+             random). As none, equal or full [default: none]"
+        );
+    }
+
+    #[test]
+    fn choices_and_seconds_round_trip() {
+        let mut s = Scenario::default();
+        for (input, text) in [
+            (Input::Jitter, "full"),
+            (Input::Store, "postgres"),
+            (Input::AttemptTimeout, "1.5s"),
+            (Input::Backoff, "100ms"),
+        ] {
+            let value = input.parse(text).unwrap();
+            input.set(&mut s, value);
+            assert_eq!(input.get(&s), value);
+            assert_eq!(input.parse(&input.display(value)).unwrap(), value, "{text}");
+        }
+        assert_eq!(s.jitter, Jitter::Full);
+        assert_eq!(s.store, Store::Postgres);
+        assert_eq!(Input::Backoff.display(0.1), "0.1s");
     }
 
     #[test]

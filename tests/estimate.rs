@@ -428,6 +428,21 @@ fn bad_flag_values_name_the_flag() {
             &["--requests-per-day", "1e300", "--days-per-month", "1e300"],
             "too large",
         ),
+        (&["--attempt-timeout", "0s"], "--attempt-timeout"),
+        (&["--attempt-timeout", "soon"], "--attempt-timeout"),
+        (&["--attempt-timeout", "-1s"], "--attempt-timeout"),
+        (&["--backoff", "NaN"], "--backoff"),
+        (&["--backoff-factor", "0.5"], "--backoff-factor"),
+        (&["--backoff-factor", "x"], "--backoff-factor"),
+        (&["--backoff-max", "-5s"], "--backoff-max"),
+        (&["--jitter", "some"], "--jitter"),
+        (&["--layers", "0"], "--layers"),
+        (&["--layers", "21"], "--layers"),
+        (&["--key-bytes", "0"], "--key-bytes"),
+        (&["--body-bytes", "-1"], "--body-bytes"),
+        (&["--store", "mysql"], "--store"),
+        (&["--sweep", "layers=0..3"], "--sweep"),
+        (&["--sweep", "jitter=none..some"], "--sweep"),
         (&["--format", "xml"], "--format"),
         (&["--sweep", "retries"], "--sweep"),
         (&["--sweep", "bogus=1..2"], "--sweep"),
@@ -548,4 +563,60 @@ fn help_and_version() {
         Some(2),
         "no subcommand is a usage error"
     );
+}
+
+#[test]
+fn the_new_inputs_sweep() {
+    let v = json(&["estimate", "--sweep", "attempt-timeout=1s..5s:5"]);
+    let horizons: Vec<f64> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| f(e, "retry_horizon_seconds"))
+        .collect();
+    assert_eq!(horizons, [11.0, 15.0, 19.0, 23.0, 27.0]);
+    let v = json(&["estimate", "--sweep", "jitter=none..full"]);
+    let kinds: Vec<&str> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["inputs"]["jitter"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["none", "equal", "full"]);
+    let v = json(&["estimate", "--sweep", "layers=1..5", "--retries", "2"]);
+    let worst: Vec<f64> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| f(e, "amplification.worst_case"))
+        .collect();
+    assert_eq!(worst, [3.0, 9.0, 27.0, 81.0, 243.0]);
+    let out = dupcost()
+        .args(["estimate", "--sweep", "store=bytes..postgres"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("postgres"), "{text}");
+    let csv = dupcost()
+        .args(["estimate", "--sweep", "body-bytes=100..10kB:3", "--format", "csv"])
+        .output()
+        .unwrap();
+    let csv = String::from_utf8(csv.stdout).unwrap();
+    assert_eq!(csv.lines().count(), 4, "{csv}");
+    assert!(csv.lines().next().unwrap().contains("key_store.by_store.postgres"));
+}
+
+#[test]
+fn environment_sets_the_new_inputs() {
+    let out = succeed(
+        dupcost()
+            .args(["estimate", "--format", "json"])
+            .env("DUPCOST_JITTER", "equal")
+            .env("DUPCOST_ATTEMPT_TIMEOUT", "2500ms")
+            .env("DUPCOST_STORE", "redis"),
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["inputs"]["jitter"], "equal");
+    assert_eq!(v["inputs"]["attempt_timeout_seconds"], 2.5);
+    assert_eq!(v["inputs"]["store"], "redis");
 }

@@ -311,13 +311,15 @@ pub struct TuiArgs {
 #[derive(Debug, Clone, Default, Args)]
 #[command(next_help_heading = "Scenario")]
 pub struct ScenarioArgs {
-    // Each input's help is `Input::help()`: one description shared with the TUI.
+    // Each input's help is `Input::short_help()` and `Input::help()`: one description shared
+    // with the TUI.
     #[arg(
         long,
         env = "DUPCOST_REQUESTS_PER_DAY",
         allow_hyphen_values = true,
         value_name = "COUNT",
-        help = Input::RequestsPerDay.help()
+        help = Input::RequestsPerDay.short_help(),
+        long_help = Input::RequestsPerDay.help()
     )]
     pub requests_per_day: Option<Count>,
 
@@ -326,7 +328,8 @@ pub struct ScenarioArgs {
         env = "DUPCOST_TIMEOUT_RATE",
         allow_hyphen_values = true,
         value_name = "RATE",
-        help = Input::TimeoutRate.help()
+        help = Input::TimeoutRate.short_help(),
+        long_help = Input::TimeoutRate.help()
     )]
     pub timeout_rate: Option<Rate>,
 
@@ -335,7 +338,8 @@ pub struct ScenarioArgs {
         env = "DUPCOST_SUCCEEDED_SHARE",
         allow_hyphen_values = true,
         value_name = "RATE",
-        help = Input::SucceededShare.help()
+        help = Input::SucceededShare.short_help(),
+        long_help = Input::SucceededShare.help()
     )]
     pub succeeded_share: Option<Rate>,
 
@@ -344,7 +348,8 @@ pub struct ScenarioArgs {
         env = "DUPCOST_ORDER_VALUE",
         allow_hyphen_values = true,
         value_name = "MONEY",
-        help = Input::OrderValue.help()
+        help = Input::OrderValue.short_help(),
+        long_help = Input::OrderValue.help()
     )]
     pub order_value: Option<Money>,
 
@@ -354,7 +359,8 @@ pub struct ScenarioArgs {
         allow_hyphen_values = true,
         value_name = "N",
         value_parser = clap::value_parser!(u32).range(0..=100),
-        help = Input::Retries.help()
+        help = Input::Retries.short_help(),
+        long_help = Input::Retries.help()
     )]
     pub retries: Option<u32>,
 
@@ -363,7 +369,8 @@ pub struct ScenarioArgs {
         env = "DUPCOST_TTL",
         allow_hyphen_values = true,
         value_name = "DURATION",
-        help = Input::Ttl.help()
+        help = Input::Ttl.short_help(),
+        long_help = Input::Ttl.help()
     )]
     pub ttl: Option<Duration>,
 
@@ -372,7 +379,8 @@ pub struct ScenarioArgs {
         env = "DUPCOST_KEY_SIZE",
         allow_hyphen_values = true,
         value_name = "SIZE",
-        help = Input::KeySize.help()
+        help = Input::KeySize.short_help(),
+        long_help = Input::KeySize.help()
     )]
     pub key_size: Option<Size>,
 
@@ -381,7 +389,8 @@ pub struct ScenarioArgs {
         env = "DUPCOST_DAYS_PER_MONTH",
         allow_hyphen_values = true,
         value_name = "DAYS",
-        help = Input::DaysPerMonth.help()
+        help = Input::DaysPerMonth.short_help(),
+        long_help = Input::DaysPerMonth.help()
     )]
     pub days_per_month: Option<Count>,
 
@@ -391,7 +400,8 @@ pub struct ScenarioArgs {
         allow_hyphen_values = true,
         value_name = "DURATION",
         value_parser = |text: &str| Input::AttemptTimeout.parse(text),
-        help = Input::AttemptTimeout.help()
+        help = Input::AttemptTimeout.short_help(),
+        long_help = Input::AttemptTimeout.help()
     )]
     pub attempt_timeout: Option<f64>,
 
@@ -401,7 +411,8 @@ pub struct ScenarioArgs {
         allow_hyphen_values = true,
         value_name = "DURATION",
         value_parser = |text: &str| Input::Backoff.parse(text),
-        help = Input::Backoff.help()
+        help = Input::Backoff.short_help(),
+        long_help = Input::Backoff.help()
     )]
     pub backoff: Option<f64>,
 
@@ -411,7 +422,8 @@ pub struct ScenarioArgs {
         allow_hyphen_values = true,
         value_name = "FACTOR",
         value_parser = |text: &str| Input::BackoffFactor.parse(text),
-        help = Input::BackoffFactor.help()
+        help = Input::BackoffFactor.short_help(),
+        long_help = Input::BackoffFactor.help()
     )]
     pub backoff_factor: Option<f64>,
 
@@ -421,7 +433,8 @@ pub struct ScenarioArgs {
         allow_hyphen_values = true,
         value_name = "DURATION",
         value_parser = |text: &str| Input::BackoffMax.parse(text),
-        help = Input::BackoffMax.help()
+        help = Input::BackoffMax.short_help(),
+        long_help = Input::BackoffMax.help()
     )]
     pub backoff_max: Option<f64>,
 
@@ -430,7 +443,8 @@ pub struct ScenarioArgs {
         env = "DUPCOST_JITTER",
         value_name = "KIND",
         value_parser = ["none", "equal", "full"],
-        help = Input::Jitter.help()
+        help = Input::Jitter.short_help(),
+        long_help = Input::Jitter.help()
     )]
     pub jitter: Option<String>,
 
@@ -440,7 +454,8 @@ pub struct ScenarioArgs {
         allow_hyphen_values = true,
         value_name = "N",
         value_parser = clap::value_parser!(u32).range(1..=20),
-        help = Input::Layers.help()
+        help = Input::Layers.short_help(),
+        long_help = Input::Layers.help()
     )]
     pub layers: Option<u32>,
 
@@ -449,7 +464,8 @@ pub struct ScenarioArgs {
         env = "DUPCOST_KEY_BYTES",
         allow_hyphen_values = true,
         value_name = "SIZE",
-        help = Input::KeyBytes.help()
+        help = Input::KeyBytes.short_help(),
+        long_help = Input::KeyBytes.help()
     )]
     pub key_bytes: Option<Size>,
 
@@ -458,7 +474,8 @@ pub struct ScenarioArgs {
         env = "DUPCOST_BODY_BYTES",
         allow_hyphen_values = true,
         value_name = "SIZE",
-        help = Input::BodyBytes.help()
+        help = Input::BodyBytes.short_help(),
+        long_help = Input::BodyBytes.help()
     )]
     pub body_bytes: Option<Size>,
 
@@ -467,7 +484,8 @@ pub struct ScenarioArgs {
         env = "DUPCOST_STORE",
         value_name = "STORE",
         value_parser = ["bytes", "redis", "postgres"],
-        help = Input::Store.help()
+        help = Input::Store.short_help(),
+        long_help = Input::Store.help()
     )]
     pub store: Option<String>,
 

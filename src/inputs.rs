@@ -74,7 +74,9 @@ impl Input {
                 "Bytes stored per key in the flat store: the key, a request hash, the saved status and body."
             }
             Input::DaysPerMonth => "Month length used for the monthly figures.",
-            Input::AttemptTimeout => "How long the client waits for one attempt before it gives up.",
+            Input::AttemptTimeout => {
+                "How long the client waits for one attempt before it gives up."
+            }
             Input::Backoff => "The client's sleep before its first retry, before jitter.",
             Input::BackoffFactor => {
                 "How many times longer each backoff is than the one before (2 doubles it)."
@@ -87,7 +89,9 @@ impl Input {
                 "Layers of the call chain that each retry (client, gateway, service ...): attempts multiply at each."
             }
             Input::KeyBytes => "Length of an idempotency key (36: a UUID as text).",
-            Input::BodyBytes => "The saved response body kept with each key and replayed to a retry.",
+            Input::BodyBytes => {
+                "The saved response body kept with each key and replayed to a retry."
+            }
             Input::Store => {
                 "The key store that sizes the headline: flat bytes a key, Redis or PostgreSQL."
             }
@@ -104,9 +108,7 @@ impl Input {
             Input::Ttl => "24h, 1d, 90m, 30s or 1h30m",
             Input::KeySize => "1000, 1kB, 1KiB, 4MB or 1GiB",
             Input::DaysPerMonth => "30 or 30.44",
-            Input::AttemptTimeout | Input::Backoff | Input::BackoffMax => {
-                "10s, 1.5s, 500ms or 2m"
-            }
+            Input::AttemptTimeout | Input::Backoff | Input::BackoffMax => "10s, 1.5s, 500ms or 2m",
             Input::BackoffFactor => "a number >= 1, like 2 or 1.5",
             Input::Jitter => "none, equal or full",
             Input::Layers => "a whole number from 1 to 20",
@@ -115,10 +117,20 @@ impl Input {
         }
     }
 
+    /// The `-h` text: the meaning and the default.
+    pub fn short_help(self) -> String {
+        let default = self.display(self.get(&Scenario::default()));
+        format!("{} [default: {default}]", self.meaning())
+    }
+
     /// The `--help` text: the meaning, the forms and the default.
     pub fn help(self) -> String {
         let default = self.display(self.get(&Scenario::default()));
-        format!("{} As {} [default: {default}]", self.meaning(), self.forms())
+        format!(
+            "{} As {} [default: {default}]",
+            self.meaning(),
+            self.forms()
+        )
     }
 
     /// The JSON name (MODEL.md's first column).

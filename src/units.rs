@@ -257,7 +257,9 @@ impl FromStr for Seconds {
         }
         // A bare number is seconds, as in the JSON fields `*_seconds`.
         // `1.5s` exactly as the decimal 1.5 (humantime would add 1 s and 500 ms).
-        let plain = text.strip_suffix('s').filter(|n| !n.ends_with(char::is_alphabetic));
+        let plain = text
+            .strip_suffix('s')
+            .filter(|n| !n.ends_with(char::is_alphabetic));
         if let Some(secs) = finite(text).or_else(|| plain.and_then(|n| finite(n.trim()))) {
             return Ok(Seconds(secs));
         }

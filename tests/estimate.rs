@@ -598,12 +598,23 @@ fn the_new_inputs_sweep() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("postgres"), "{text}");
     let csv = dupcost()
-        .args(["estimate", "--sweep", "body-bytes=100..10kB:3", "--format", "csv"])
+        .args([
+            "estimate",
+            "--sweep",
+            "body-bytes=100..10kB:3",
+            "--format",
+            "csv",
+        ])
         .output()
         .unwrap();
     let csv = String::from_utf8(csv.stdout).unwrap();
     assert_eq!(csv.lines().count(), 4, "{csv}");
-    assert!(csv.lines().next().unwrap().contains("key_store.by_store.postgres"));
+    assert!(
+        csv.lines()
+            .next()
+            .unwrap()
+            .contains("key_store.by_store.postgres")
+    );
 }
 
 #[test]

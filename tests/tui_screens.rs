@@ -131,6 +131,47 @@ fn no_retries_and_no_timeouts() {
     insta::assert_snapshot!(screen(&app, 120, 40).backend());
 }
 
+/// A key TTL shorter than the client's retry horizon is the verdict, and the results say
+/// what gets through; stepping the new inputs moves the figures.
+#[test]
+fn a_ttl_shorter_than_the_horizon_shows_in_the_verdict() {
+    let mut app = app();
+    set(&mut app, Input::TimeoutRate, "10%");
+    set(&mut app, Input::Ttl, "20s");
+    let shown = text(&screen(&app, 120, 40));
+    assert!(
+        shown.contains("Verdict: the key TTL (20s) is shorter than the client's retry horizon"),
+        "{shown}"
+    );
+    assert!(shown.contains("retry horizon > TTL"), "{shown}");
+    assert!(app.estimate().duplicates.with_key_store.per_month > 0.0);
+    // Longer timeouts stretch the horizon; full jitter keeps it; a second layer multiplies.
+    apply(
+        &mut app,
+        &[Action::Select(Input::AttemptTimeout), Action::StepUp],
+    );
+    assert_eq!(app.estimate().retry_horizon_seconds, 4.0 * 15.0 + 7.0);
+    apply(
+        &mut app,
+        &[
+            Action::Select(Input::Jitter),
+            Action::StepUp,
+            Action::StepUp,
+        ],
+    );
+    assert_eq!(app.scenario().jitter, dupcost::model::Jitter::Full);
+    assert_eq!(app.estimate().retry_horizon_seconds, 67.0);
+    apply(&mut app, &[Action::Select(Input::Layers), Action::StepUp]);
+    assert_eq!(app.estimate().amplification.worst_case, 16.0);
+    apply(&mut app, &[Action::Select(Input::Store), Action::StepUp]);
+    let shown = text(&screen(&app, 80, 24));
+    assert!(shown.contains("size (Redis)"), "{shown}");
+    assert!(
+        shown.contains("▸ key store"),
+        "the selected input scrolls into view: {shown}"
+    );
+}
+
 #[test]
 fn extreme_scenarios_render_at_the_snapshot_sizes() {
     let extremes: [&[(Input, &str)]; 5] = [

@@ -41,7 +41,11 @@ pub fn redis_bytes(live_keys: f64, key_bytes: f64, body_bytes: f64) -> f64 {
         jemalloc(REDIS_OBJECT) + jemalloc(sds(value_len))
     };
     let per_key = key + value + 2.0 * REDIS_DICT_ENTRY;
-    let buckets = if keys >= 1.0 { next_power_of_two(keys) } else { 0.0 };
+    let buckets = if keys >= 1.0 {
+        next_power_of_two(keys)
+    } else {
+        0.0
+    };
     keys * per_key + 2.0 * REDIS_BUCKET * buckets
 }
 
@@ -191,7 +195,10 @@ mod tests {
     fn article_defaults() {
         // 20,000 keys of 36 bytes with a 900-byte body.
         let redis = redis_bytes(20_000.0, 36.0, 900.0);
-        assert_eq!(redis, 20_000.0 * (48.0 + 16.0 + 1024.0 + 48.0) + 16.0 * 32_768.0);
+        assert_eq!(
+            redis,
+            20_000.0 * (48.0 + 16.0 + 1024.0 + 48.0) + 16.0 * 32_768.0
+        );
         let pg = postgres_bytes(20_000.0, 36.0, 900.0);
         assert!(pg > 20_000.0 * 900.0 && pg < 20_000.0 * 2_000.0, "{pg}");
     }

@@ -278,7 +278,11 @@ impl Estimate {
     /// `refund_cost.per_month` alone, without the rest of the estimate (for curves of many
     /// points): the same bits as [`Estimate::new`] gives.
     pub fn refunds_per_month(scenario: &Scenario) -> f64 {
-        let p = PerIntent::new(scenario.timeout_rate, scenario.succeeded_share, scenario.retries);
+        let p = PerIntent::new(
+            scenario.timeout_rate,
+            scenario.succeeded_share,
+            scenario.retries,
+        );
         scenario.requests_per_day * p.duplicates * scenario.days_per_month * scenario.order_value
     }
 
@@ -374,7 +378,10 @@ impl Estimate {
                 Number(e.key_store.by_store.postgres),
             ),
             ("retry_horizon_seconds", Number(e.retry_horizon_seconds)),
-            ("amplification.worst_case", Number(e.amplification.worst_case)),
+            (
+                "amplification.worst_case",
+                Number(e.amplification.worst_case),
+            ),
             ("amplification.expected", Number(e.amplification.expected)),
         ]
     }
@@ -492,7 +499,10 @@ mod tests {
         assert!(close(e.amplification.expected, a * a * a * a * a, 1e-15));
         let one = article(3);
         assert_eq!(one.amplification.worst_case, 4.0);
-        assert_eq!(one.amplification.expected, PerIntent::new(0.002, 0.5, 3).attempts);
+        assert_eq!(
+            one.amplification.expected,
+            PerIntent::new(0.002, 0.5, 3).attempts
+        );
     }
 
     #[test]
@@ -514,7 +524,10 @@ mod tests {
     fn refunds_alone_are_the_same_bits() {
         for r in [0, 1, 3, 100] {
             let e = article(r);
-            assert_eq!(Estimate::refunds_per_month(&e.inputs), e.refund_cost.per_month);
+            assert_eq!(
+                Estimate::refunds_per_month(&e.inputs),
+                e.refund_cost.per_month
+            );
         }
     }
 

@@ -82,7 +82,8 @@ impl Schedule {
     /// The worst case from the first attempt's start to the last attempt's end:
     /// `(r + 1) * attempt_timeout + sum d_k` (jitter only ever shortens a sleep).
     pub fn horizon(&self, retries: u32) -> f64 {
-        (f64::from(retries) + 1.0) * self.attempt_timeout + self.backoffs(retries).iter().sum::<f64>()
+        (f64::from(retries) + 1.0) * self.attempt_timeout
+            + self.backoffs(retries).iter().sum::<f64>()
     }
 }
 
@@ -221,7 +222,11 @@ impl SleepSum {
         let range = |lo: isize, hi: isize| -> f64 {
             let lo = lo.clamp(0, old.len() as isize) as usize;
             let hi = (hi + 1).clamp(0, old.len() as isize) as usize;
-            if hi > lo { prefix[hi] - prefix[lo] } else { 0.0 }
+            if hi > lo {
+                prefix[hi] - prefix[lo]
+            } else {
+                0.0
+            }
         };
         let len = old.len() + whole + 2;
         self.masses = (0..len as isize)
@@ -269,7 +274,10 @@ mod tests {
         assert_eq!(article(Jitter::None).horizon(3), 47.0);
         assert_eq!(article(Jitter::Full).horizon(3), 47.0);
         assert_eq!(article(Jitter::None).horizon(0), 10.0);
-        assert_eq!(article(Jitter::None).backoffs(7), [1.0, 2.0, 4.0, 8.0, 16.0, 30.0, 30.0]);
+        assert_eq!(
+            article(Jitter::None).backoffs(7),
+            [1.0, 2.0, 4.0, 8.0, 16.0, 30.0, 30.0]
+        );
     }
 
     #[test]
@@ -278,7 +286,10 @@ mod tests {
             for (t, s, r) in [(0.3, 0.5, 3), (1.0, 0.5, 4), (0.002, 0.5, 3), (0.5, 1.0, 2)] {
                 let d = super::super::PerIntent::new(t, s, r).duplicates;
                 let k = keyed_duplicates(t, s, r, &article(jitter), 5.0);
-                assert!((k - d).abs() <= 1e-12 * d, "{jitter:?} {t} {s} {r}: {k} vs {d}");
+                assert!(
+                    (k - d).abs() <= 1e-12 * d,
+                    "{jitter:?} {t} {s} {r}: {k} vs {d}"
+                );
             }
         }
     }

@@ -67,7 +67,10 @@ mod tests {
             }
             serde_json::Value::String(text) => {
                 let known = ["none", "equal", "full", "bytes", "redis", "postgres"];
-                let name = known.into_iter().find(|k| k == text).expect("a known choice");
+                let name = known
+                    .into_iter()
+                    .find(|k| k == text)
+                    .expect("a known choice");
                 out.push((prefix.to_string(), Field::Text(name)));
             }
             v => out.push((prefix.to_string(), Field::Number(v.as_f64().unwrap()))),

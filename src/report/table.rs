@@ -367,7 +367,9 @@ mod tests {
         });
         let text = verdict(&short, &Style::default());
         assert!(
-            text.starts_with("Verdict: the key TTL (20s) is shorter than the client's retry horizon (47s)"),
+            text.starts_with(
+                "Verdict: the key TTL (20s) is shorter than the client's retry horizon (47s)"
+            ),
             "{text}"
         );
         assert!(text.ends_with("Keep keys at least 47s."), "{text}");

@@ -47,9 +47,13 @@ const ATTEMPT_TIMEOUTS: [f64; 16] = [
     0.1, 0.2, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0, 15.0, 20.0, 30.0, 45.0, 60.0, 90.0, 120.0, 300.0,
 ];
 /// First backoffs, in seconds: none, 10 ms to a minute.
-const BACKOFFS: [f64; 12] = [0.0, 0.01, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0];
+const BACKOFFS: [f64; 12] = [
+    0.0, 0.01, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0,
+];
 /// Backoff caps, in seconds: none to 10 minutes.
-const BACKOFF_CAPS: [f64; 11] = [0.0, 1.0, 2.0, 5.0, 10.0, 20.0, 30.0, 60.0, 120.0, 300.0, 600.0];
+const BACKOFF_CAPS: [f64; 11] = [
+    0.0, 1.0, 2.0, 5.0, 10.0, 20.0, 30.0, 60.0, 120.0, 300.0, 600.0,
+];
 /// Key lengths: 8 to 256 bytes, through a ULID (26), a hex SHA-128 (32) and a UUID (36).
 const KEY_LENGTHS: [f64; 9] = [8.0, 16.0, 26.0, 32.0, 36.0, 64.0, 100.0, 128.0, 256.0];
 

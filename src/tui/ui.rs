@@ -128,7 +128,11 @@ pub fn input_at(app: &App, area: Rect, column: u16, row: u16) -> Option<Input> {
         && (inner.top()..inner.bottom()).contains(&row);
     let first = first_shown_input(app, inner.height);
     inside
-        .then(|| Input::ALL.get(first + usize::from(row - inner.top())).copied())
+        .then(|| {
+            Input::ALL
+                .get(first + usize::from(row - inner.top()))
+                .copied()
+        })
         .flatten()
 }
 
@@ -620,7 +624,10 @@ fn rows(e: &Estimate) -> Vec<Row> {
             ),
         ),
         heading("Extra load from retries"),
-        ranked(3, row("attempts a day", Count(e.extra_attempts_per_day), None)),
+        ranked(
+            3,
+            row("attempts a day", Count(e.extra_attempts_per_day), None),
+        ),
         ranked(
             4,
             row(
@@ -648,7 +655,10 @@ fn rows(e: &Estimate) -> Vec<Row> {
             ),
         ),
         ranked(3, row("live keys", Count(e.key_store.live_keys), None)),
-        ranked(9, row(&format!("size ({store})"), Size(e.store_bytes()), None)),
+        ranked(
+            9,
+            row(&format!("size ({store})"), Size(e.store_bytes()), None),
+        ),
     ]
 }
 

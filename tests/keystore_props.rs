@@ -65,3 +65,11 @@ proptest! {
         }
     }
 }
+
+/// Found by `monotone_in_key_bytes`: a longer key pushed the row past the TOAST threshold, and
+/// whole heap pages for five keys made the TOASTed rows look cheaper than the inline ones.
+#[test]
+fn a_key_that_moves_the_body_to_toast_never_shrinks_the_table() {
+    let (n, body) = (5.141987151508117, 1422.2400787852248);
+    assert!(postgres_bytes(n, 0.0, body) <= postgres_bytes(n, 702.7847509134344, body));
+}

@@ -120,7 +120,7 @@ const FIXED_PAGES: f64 = 3.0 + 3.0 + 1.0;
 /// Bytes of the `idempotency_keys` table with its two indexes (pg_total_relation_size) for
 /// `live_keys` rows, at steady state with the sweeper deleting expired rows.
 ///
-/// Heap: whole pages of rows (tuple header, line pointer, the columns, MAXALIGN), with the
+/// Heap: pages of rows (tuple header, line pointer, the columns, MAXALIGN), with the
 /// body inline as jsonb up to the TOAST threshold and in 1996-byte TOAST chunks past it
 /// (incompressible bodies assumed: pglz would shrink repetitive JSON); times the sweeper's
 /// bloat. Indexes: the primary key on `key` and the index on `claimed_at`, at their leaf fill.
@@ -134,7 +134,9 @@ pub fn postgres_bytes(live_keys: f64, key_bytes: f64, body_bytes: f64) -> f64 {
         (maxalign(inline_row + TOAST_POINTER), toast_bytes(body))
     };
     let rows_per_page = (HEAP_PAGE_USABLE / (row + LINE_POINTER)).floor().max(1.0);
-    let heap = (live_keys / rows_per_page).ceil() * PAGE;
+    // Fractional pages: whole ones would make a row that is TOASTed look cheaper than the
+    // inline row just below the threshold for a handful of keys (the last page's rounding).
+    let heap = live_keys / rows_per_page * PAGE;
     let toast = live_keys * toast_per_row * PAGE / HEAP_PAGE_USABLE;
     let primary_key = index_bytes(live_keys, key_column, RANDOM_BTREE_FILL);
     let claimed_at = index_bytes(live_keys, 8.0, INCREASING_BTREE_FILL);

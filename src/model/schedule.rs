@@ -145,7 +145,11 @@ fn expiry_table(schedule: &Schedule, backoffs: &[f64], ttl: f64) -> Vec<Vec<f64>
     let r = backoffs.len();
     let sleeps: Vec<(f64, f64)> = backoffs.iter().map(|&d| schedule.jitter.sleep(d)).collect();
     let total_width: f64 = sleeps.iter().map(|&(_, w)| w).sum();
-    let cell = total_width / GRID_CELLS;
+    // At least the smallest normal float, so that a subnormal spread cannot make a cell of 0
+    // (and a span of infinitely many cells): every span stays within GRID_CELLS.
+    // At least the smallest normal float, so that a subnormal spread cannot make a cell of 0
+    // (and a span of infinitely many cells): every span stays within GRID_CELLS.
+    let cell = (total_width / GRID_CELLS).max(f64::MIN_POSITIVE);
     // From the first retry whose backoff is capped (or constant) on, every later row is a
     // prefix of that row: the sleeps ahead of each are the same.
     let same_from = (0..r)
@@ -318,6 +322,33 @@ mod tests {
         assert_eq!(keyed_duplicates(0.5, 0.5, 0, &s, 1.0), 0.0);
         assert_eq!(keyed_duplicates(0.5, 0.5, 3, &s, 37.0), 0.0);
         assert!(keyed_duplicates(0.5, 0.5, 3, &s, 36.0) > 0.0);
+    }
+
+    /// Spreads from subnormal to near the largest float: no panic, a probability or NaN
+    /// (which `Scenario::validate` refuses as too large to compute).
+    #[test]
+    fn extreme_schedules_do_not_panic() {
+        for (timeout, backoff, cap) in [
+            (5e-324, 5e-324, 5e-324),
+            (1e-300, 5e-324, 5e-324),
+            (1e-300, 1e-310, 1e-310),
+            (1.0, 1e308, 1e308),
+            (1e300, 1e300, 1e300),
+        ] {
+            for jitter in Jitter::ALL {
+                let schedule = Schedule {
+                    attempt_timeout: timeout,
+                    backoff,
+                    factor: 2.0,
+                    backoff_max: cap,
+                    jitter,
+                };
+                for ttl in [1.0, 1e-320, 1e-322] {
+                    let k = keyed_duplicates(0.5, 0.5, 100, &schedule, ttl);
+                    assert!(k.is_nan() || (0.0..=1e3).contains(&k), "{k}");
+                }
+            }
+        }
     }
 
     #[test]

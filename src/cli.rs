@@ -7,7 +7,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::inputs::{self, Input, ScenarioPatch};
 use crate::logs::{self, DurationUnit, LogOptions, Role};
-use crate::model::Scenario;
+use crate::model::{Jitter, Scenario, Store};
 use crate::report::svg::SweepFigure;
 use crate::sweep::Sweep;
 use crate::units::{Count, Duration, Money, Rate, Size};
@@ -442,7 +442,7 @@ pub struct ScenarioArgs {
         long,
         env = "DUPCOST_JITTER",
         value_name = "KIND",
-        value_parser = ["none", "equal", "full"],
+        value_parser = clap::builder::PossibleValuesParser::new(Jitter::ALL.map(Jitter::name)),
         help = Input::Jitter.short_help(),
         long_help = Input::Jitter.help()
     )]
@@ -483,7 +483,7 @@ pub struct ScenarioArgs {
         long,
         env = "DUPCOST_STORE",
         value_name = "STORE",
-        value_parser = ["bytes", "redis", "postgres"],
+        value_parser = clap::builder::PossibleValuesParser::new(Store::ALL.map(Store::name)),
         help = Input::Store.short_help(),
         long_help = Input::Store.help()
     )]

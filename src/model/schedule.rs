@@ -70,20 +70,26 @@ impl Schedule {
     /// `backoff_max`. By repeated multiplication (not `powi`), capped at each step so a large
     /// factor cannot overflow: the same bits in every build.
     pub fn backoffs(&self, retries: u32) -> Vec<f64> {
-        let mut d = self.backoff.min(self.backoff_max);
-        let mut out = Vec::with_capacity(retries as usize);
-        for _ in 0..retries {
-            out.push(d);
-            d = (d * self.factor).min(self.backoff_max);
-        }
-        out
+        self.backoff_iter().take(retries as usize).collect()
+    }
+
+    /// `d_0, d_1, ...` without end (no allocation).
+    fn backoff_iter(&self) -> impl Iterator<Item = f64> + use<> {
+        let (factor, cap) = (self.factor, self.backoff_max);
+        std::iter::successors(Some(self.backoff.min(cap)), move |d| {
+            Some((d * factor).min(cap))
+        })
+    }
+
+    /// `sum d_k` over the `retries` backoffs.
+    fn backoff_sum(&self, retries: u32) -> f64 {
+        self.backoff_iter().take(retries as usize).sum()
     }
 
     /// The worst case from the first attempt's start to the last attempt's end:
     /// `(r + 1) * attempt_timeout + sum d_k` (jitter only ever shortens a sleep).
     pub fn horizon(&self, retries: u32) -> f64 {
-        (f64::from(retries) + 1.0) * self.attempt_timeout
-            + self.backoffs(retries).iter().sum::<f64>()
+        (f64::from(retries) + 1.0) * self.attempt_timeout + self.backoff_sum(retries)
     }
 }
 
@@ -105,11 +111,12 @@ pub fn keyed_duplicates(t: f64, s: f64, r: u32, schedule: &Schedule, ttl: f64) -
     if r == 0 || s == 0.0 || t == 0.0 {
         return 0.0;
     }
-    let backoffs = schedule.backoffs(r);
-    let latest_last_send = f64::from(r) * schedule.attempt_timeout + backoffs.iter().sum::<f64>();
+    // The latest attempt r can be sent: with a TTL at least that, no key ever expires in time.
+    let latest_last_send = f64::from(r) * schedule.attempt_timeout + schedule.backoff_sum(r);
     if ttl >= latest_last_send {
         return 0.0;
     }
+    let backoffs = schedule.backoffs(r);
     let n = r as usize;
     let expired = expiry_table(schedule, &backoffs, ttl);
     let keep = 1.0 - s;

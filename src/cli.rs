@@ -7,7 +7,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::inputs::{self, Input, ScenarioPatch};
 use crate::logs::{self, DurationUnit, LogOptions, Role};
-use crate::model::Scenario;
+use crate::model::{Jitter, Scenario, Store};
 use crate::report::svg::SweepFigure;
 use crate::sweep::Sweep;
 use crate::units::{Count, Duration, Money, Rate, Size};
@@ -382,72 +382,183 @@ pub struct TuiArgs {
 #[derive(Debug, Clone, Default, Args)]
 #[command(next_help_heading = "Scenario")]
 pub struct ScenarioArgs {
-    /// Mutating intents per day (one per customer action; retries are not counted) [default: 20000]
+    // Each input's help is `Input::short_help()` and `Input::help()`: one description shared
+    // with the TUI.
     #[arg(
         long,
         env = "DUPCOST_REQUESTS_PER_DAY",
         allow_hyphen_values = true,
-        value_name = "COUNT"
+        value_name = "COUNT",
+        help = Input::RequestsPerDay.short_help(),
+        long_help = Input::RequestsPerDay.help()
     )]
     pub requests_per_day: Option<Count>,
 
-    /// Share of attempts where the client gives up waiting: 0.002 or 0.2% [default: 0.2%]
     #[arg(
         long,
         env = "DUPCOST_TIMEOUT_RATE",
         allow_hyphen_values = true,
-        value_name = "RATE"
+        value_name = "RATE",
+        help = Input::TimeoutRate.short_help(),
+        long_help = Input::TimeoutRate.help()
     )]
     pub timeout_rate: Option<Rate>,
 
-    /// Share of timed-out attempts the server had in fact executed: 0.5 or 50% [default: 50%]
     #[arg(
         long,
         env = "DUPCOST_SUCCEEDED_SHARE",
         allow_hyphen_values = true,
-        value_name = "RATE"
+        value_name = "RATE",
+        help = Input::SucceededShare.short_help(),
+        long_help = Input::SucceededShare.help()
     )]
     pub succeeded_share: Option<Rate>,
 
-    /// Average money at stake per intent, refunded per duplicate: 40, $40.50, 1,250 [default: 40]
     #[arg(
         long,
         env = "DUPCOST_ORDER_VALUE",
         allow_hyphen_values = true,
-        value_name = "MONEY"
+        value_name = "MONEY",
+        help = Input::OrderValue.short_help(),
+        long_help = Input::OrderValue.help()
     )]
     pub order_value: Option<Money>,
 
-    /// Attempts after the first, each only after a timeout: 0 to 100 [default: 3]
-    #[arg(long, env = "DUPCOST_RETRIES", allow_hyphen_values = true, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=100))]
+    #[arg(
+        long,
+        env = "DUPCOST_RETRIES",
+        allow_hyphen_values = true,
+        value_name = "N",
+        value_parser = clap::value_parser!(u32).range(0..=100),
+        help = Input::Retries.short_help(),
+        long_help = Input::Retries.help()
+    )]
     pub retries: Option<u32>,
 
-    /// How long an idempotency key is kept: 24h, 1d, 90m, 1h30m, or seconds [default: 24h]
     #[arg(
         long,
         env = "DUPCOST_TTL",
         allow_hyphen_values = true,
-        value_name = "DURATION"
+        value_name = "DURATION",
+        help = Input::Ttl.short_help(),
+        long_help = Input::Ttl.help()
     )]
     pub ttl: Option<Duration>,
 
-    /// Bytes stored per key (key, request hash, saved status and body): 1000, 1kB, 2KiB [default: 1kB]
     #[arg(
         long,
         env = "DUPCOST_KEY_SIZE",
         allow_hyphen_values = true,
-        value_name = "SIZE"
+        value_name = "SIZE",
+        help = Input::KeySize.short_help(),
+        long_help = Input::KeySize.help()
     )]
     pub key_size: Option<Size>,
 
-    /// Month length for the monthly figures [default: 30]
     #[arg(
         long,
         env = "DUPCOST_DAYS_PER_MONTH",
         allow_hyphen_values = true,
-        value_name = "DAYS"
+        value_name = "DAYS",
+        help = Input::DaysPerMonth.short_help(),
+        long_help = Input::DaysPerMonth.help()
     )]
     pub days_per_month: Option<Count>,
+
+    #[arg(
+        long,
+        env = "DUPCOST_ATTEMPT_TIMEOUT",
+        allow_hyphen_values = true,
+        value_name = "DURATION",
+        value_parser = |text: &str| Input::AttemptTimeout.parse(text),
+        help = Input::AttemptTimeout.short_help(),
+        long_help = Input::AttemptTimeout.help()
+    )]
+    pub attempt_timeout: Option<f64>,
+
+    #[arg(
+        long,
+        env = "DUPCOST_BACKOFF",
+        allow_hyphen_values = true,
+        value_name = "DURATION",
+        value_parser = |text: &str| Input::Backoff.parse(text),
+        help = Input::Backoff.short_help(),
+        long_help = Input::Backoff.help()
+    )]
+    pub backoff: Option<f64>,
+
+    #[arg(
+        long,
+        env = "DUPCOST_BACKOFF_FACTOR",
+        allow_hyphen_values = true,
+        value_name = "FACTOR",
+        value_parser = |text: &str| Input::BackoffFactor.parse(text),
+        help = Input::BackoffFactor.short_help(),
+        long_help = Input::BackoffFactor.help()
+    )]
+    pub backoff_factor: Option<f64>,
+
+    #[arg(
+        long,
+        env = "DUPCOST_BACKOFF_MAX",
+        allow_hyphen_values = true,
+        value_name = "DURATION",
+        value_parser = |text: &str| Input::BackoffMax.parse(text),
+        help = Input::BackoffMax.short_help(),
+        long_help = Input::BackoffMax.help()
+    )]
+    pub backoff_max: Option<f64>,
+
+    #[arg(
+        long,
+        env = "DUPCOST_JITTER",
+        value_name = "KIND",
+        value_parser = clap::builder::PossibleValuesParser::new(Jitter::ALL.map(Jitter::name)),
+        help = Input::Jitter.short_help(),
+        long_help = Input::Jitter.help()
+    )]
+    pub jitter: Option<String>,
+
+    #[arg(
+        long,
+        env = "DUPCOST_LAYERS",
+        allow_hyphen_values = true,
+        value_name = "N",
+        value_parser = clap::value_parser!(u32).range(1..=20),
+        help = Input::Layers.short_help(),
+        long_help = Input::Layers.help()
+    )]
+    pub layers: Option<u32>,
+
+    #[arg(
+        long,
+        env = "DUPCOST_KEY_BYTES",
+        allow_hyphen_values = true,
+        value_name = "SIZE",
+        help = Input::KeyBytes.short_help(),
+        long_help = Input::KeyBytes.help()
+    )]
+    pub key_bytes: Option<Size>,
+
+    #[arg(
+        long,
+        env = "DUPCOST_BODY_BYTES",
+        allow_hyphen_values = true,
+        value_name = "SIZE",
+        help = Input::BodyBytes.short_help(),
+        long_help = Input::BodyBytes.help()
+    )]
+    pub body_bytes: Option<Size>,
+
+    #[arg(
+        long,
+        env = "DUPCOST_STORE",
+        value_name = "STORE",
+        value_parser = clap::builder::PossibleValuesParser::new(Store::ALL.map(Store::name)),
+        help = Input::Store.short_help(),
+        long_help = Input::Store.help()
+    )]
+    pub store: Option<String>,
 
     /// Load inputs from a JSON file of inputs by their JSON names (flags override it); - reads stdin
     #[arg(long, env = "DUPCOST_SCENARIO", value_name = "FILE")]
@@ -467,6 +578,15 @@ impl ScenarioArgs {
             (Input::Ttl, self.ttl.map(|v| v.0 as f64)),
             (Input::KeySize, self.key_size.map(|v| v.0 as f64)),
             (Input::DaysPerMonth, self.days_per_month.map(|v| v.0)),
+            (Input::AttemptTimeout, self.attempt_timeout),
+            (Input::Backoff, self.backoff),
+            (Input::BackoffFactor, self.backoff_factor),
+            (Input::BackoffMax, self.backoff_max),
+            (Input::Jitter, choice(Input::Jitter, &self.jitter)),
+            (Input::Layers, self.layers.map(f64::from)),
+            (Input::KeyBytes, self.key_bytes.map(|v| v.0 as f64)),
+            (Input::BodyBytes, self.body_bytes.map(|v| v.0 as f64)),
+            (Input::Store, choice(Input::Store, &self.store)),
         ];
         for (input, value) in given {
             if let Some(value) = value {
@@ -490,6 +610,11 @@ impl ScenarioArgs {
         let file = self.scenario.as_deref().zip(file.as_ref());
         inputs::resolve(file, &self.patch())
     }
+}
+
+/// A choice flag's name as its input's number (clap has checked the name).
+fn choice(input: Input, name: &Option<String>) -> Option<f64> {
+    name.as_deref().and_then(|n| input.parse(n).ok())
 }
 
 /// How results are printed.

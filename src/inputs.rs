@@ -9,8 +9,8 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::model::{InputError, Scenario};
-use crate::units::{Count, Duration, Money, Rate, Size};
+use crate::model::{InputError, Jitter, Scenario, Store};
+use crate::units::{Count, Duration, Money, Rate, Seconds, Size};
 
 /// One input of the model, in the order of `docs/MODEL.md`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -23,11 +23,20 @@ pub enum Input {
     Ttl,
     KeySize,
     DaysPerMonth,
+    AttemptTimeout,
+    Backoff,
+    BackoffFactor,
+    BackoffMax,
+    Jitter,
+    Layers,
+    KeyBytes,
+    BodyBytes,
+    Store,
 }
 
 impl Input {
     /// Every input, in the order of the input table of `docs/MODEL.md`.
-    pub const ALL: [Input; 8] = [
+    pub const ALL: [Input; 17] = [
         Input::RequestsPerDay,
         Input::TimeoutRate,
         Input::SucceededShare,
@@ -36,7 +45,94 @@ impl Input {
         Input::Ttl,
         Input::KeySize,
         Input::DaysPerMonth,
+        Input::AttemptTimeout,
+        Input::Backoff,
+        Input::BackoffFactor,
+        Input::BackoffMax,
+        Input::Jitter,
+        Input::Layers,
+        Input::KeyBytes,
+        Input::BodyBytes,
+        Input::Store,
     ];
+
+    /// What the input means: the one description behind both `--help` and the TUI.
+    pub fn meaning(self) -> &'static str {
+        match self {
+            Input::RequestsPerDay => {
+                "Mutating intents a day: one per customer action (pressing Pay); retries are not counted."
+            }
+            Input::TimeoutRate => "Share of attempts where the client gives up waiting.",
+            Input::SucceededShare => {
+                "Share of timed-out attempts that the server had in fact executed."
+            }
+            Input::OrderValue => {
+                "Average money at stake per intent: what one duplicate costs to refund."
+            }
+            Input::Retries => "Attempts after the first, each sent only after a timeout.",
+            Input::Ttl => "How long an idempotency key is kept.",
+            Input::KeySize => {
+                "Bytes stored per key in the flat store: the key, a request hash, the saved status and body."
+            }
+            Input::DaysPerMonth => "Month length used for the monthly figures.",
+            Input::AttemptTimeout => {
+                "How long the client waits for one attempt before it gives up."
+            }
+            Input::Backoff => "The client's sleep before its first retry, before jitter.",
+            Input::BackoffFactor => {
+                "How many times longer each backoff is than the one before (2 doubles it)."
+            }
+            Input::BackoffMax => "The longest backoff: the cap on the growing sleeps.",
+            Input::Jitter => {
+                "How the client randomises its sleeps (equal: half fixed, half random; full: all random)."
+            }
+            Input::Layers => {
+                "Layers of the call chain that each retry (client, gateway, service ...): attempts multiply at each."
+            }
+            Input::KeyBytes => "Length of an idempotency key (36: a UUID as text).",
+            Input::BodyBytes => {
+                "The saved response body kept with each key and replayed to a retry."
+            }
+            Input::Store => {
+                "The key store that sizes the headline: flat bytes a key, Redis or PostgreSQL."
+            }
+        }
+    }
+
+    /// The forms a value may take (the same for the flag, the scenario file and the TUI).
+    pub fn forms(self) -> &'static str {
+        match self {
+            Input::RequestsPerDay => "20000, 20,000, 20k or 1.5M",
+            Input::TimeoutRate | Input::SucceededShare => "0.002 or 0.2%",
+            Input::OrderValue => "40, 40.50, $40 or 1,250",
+            Input::Retries => "a whole number from 0 to 100",
+            Input::Ttl => "24h, 1d, 90m, 30s or 1h30m",
+            Input::KeySize => "1000, 1kB, 1KiB, 4MB or 1GiB",
+            Input::DaysPerMonth => "30 or 30.44",
+            Input::AttemptTimeout | Input::Backoff | Input::BackoffMax => "10s, 1.5s, 500ms or 2m",
+            Input::BackoffFactor => "a number >= 1, like 2 or 1.5",
+            Input::Jitter => "none, equal or full",
+            Input::Layers => "a whole number from 1 to 20",
+            Input::KeyBytes | Input::BodyBytes => "36, 900, 2kB or 1KiB",
+            Input::Store => "bytes, redis or postgres",
+        }
+    }
+
+    /// The `-h` text: the meaning and the default.
+    pub fn short_help(self) -> String {
+        let default = self.display(self.get(&Scenario::default()));
+        format!("{} [default: {default}]", self.meaning())
+    }
+
+    /// The `--help` text: the meaning, the forms and the default.
+    pub fn help(self) -> String {
+        let default = self.display(self.get(&Scenario::default()));
+        format!(
+            "{} As {} [default: {default}]",
+            self.meaning(),
+            self.forms()
+        )
+    }
 
     /// The JSON name (the first column of `docs/MODEL.md`'s input table).
     pub fn json_name(self) -> &'static str {
@@ -49,6 +145,15 @@ impl Input {
             Input::Ttl => "ttl_seconds",
             Input::KeySize => "key_size_bytes",
             Input::DaysPerMonth => "days_per_month",
+            Input::AttemptTimeout => "attempt_timeout_seconds",
+            Input::Backoff => "backoff_seconds",
+            Input::BackoffFactor => "backoff_factor",
+            Input::BackoffMax => "backoff_max_seconds",
+            Input::Jitter => "jitter",
+            Input::Layers => "layers",
+            Input::KeyBytes => "key_bytes",
+            Input::BodyBytes => "body_bytes",
+            Input::Store => "store",
         }
     }
 
@@ -63,6 +168,15 @@ impl Input {
             Input::Ttl => "ttl",
             Input::KeySize => "key-size",
             Input::DaysPerMonth => "days-per-month",
+            Input::AttemptTimeout => "attempt-timeout",
+            Input::Backoff => "backoff",
+            Input::BackoffFactor => "backoff-factor",
+            Input::BackoffMax => "backoff-max",
+            Input::Jitter => "jitter",
+            Input::Layers => "layers",
+            Input::KeyBytes => "key-bytes",
+            Input::BodyBytes => "body-bytes",
+            Input::Store => "store",
         }
     }
 
@@ -77,6 +191,15 @@ impl Input {
             Input::Ttl => "key TTL",
             Input::KeySize => "key size",
             Input::DaysPerMonth => "days per month",
+            Input::AttemptTimeout => "attempt timeout",
+            Input::Backoff => "backoff",
+            Input::BackoffFactor => "backoff factor",
+            Input::BackoffMax => "backoff max",
+            Input::Jitter => "jitter",
+            Input::Layers => "layers",
+            Input::KeyBytes => "key length",
+            Input::BodyBytes => "saved body",
+            Input::Store => "key store",
         }
     }
 
@@ -102,6 +225,15 @@ impl Input {
             Input::Ttl => scenario.ttl_seconds as f64,
             Input::KeySize => scenario.key_size_bytes as f64,
             Input::DaysPerMonth => scenario.days_per_month,
+            Input::AttemptTimeout => scenario.attempt_timeout_seconds,
+            Input::Backoff => scenario.backoff_seconds,
+            Input::BackoffFactor => scenario.backoff_factor,
+            Input::BackoffMax => scenario.backoff_max_seconds,
+            Input::Jitter => choice_index(&Jitter::ALL, scenario.jitter),
+            Input::Layers => f64::from(scenario.layers),
+            Input::KeyBytes => scenario.key_bytes as f64,
+            Input::BodyBytes => scenario.body_bytes as f64,
+            Input::Store => choice_index(&Store::ALL, scenario.store),
         }
     }
 
@@ -116,12 +248,34 @@ impl Input {
             Input::Ttl => scenario.ttl_seconds = value.round().max(0.0) as u64,
             Input::KeySize => scenario.key_size_bytes = value.round().max(0.0) as u64,
             Input::DaysPerMonth => scenario.days_per_month = value,
+            Input::AttemptTimeout => scenario.attempt_timeout_seconds = value,
+            Input::Backoff => scenario.backoff_seconds = value,
+            Input::BackoffFactor => scenario.backoff_factor = value,
+            Input::BackoffMax => scenario.backoff_max_seconds = value,
+            Input::Jitter => scenario.jitter = choice_at(&Jitter::ALL, value),
+            Input::Layers => scenario.layers = value.round().clamp(0.0, u32::MAX as f64) as u32,
+            Input::KeyBytes => scenario.key_bytes = value.round().max(0.0) as u64,
+            Input::BodyBytes => scenario.body_bytes = value.round().max(0.0) as u64,
+            Input::Store => scenario.store = choice_at(&Store::ALL, value),
         }
     }
 
-    /// Whether the input only takes whole numbers.
+    /// Whether the input only takes whole numbers (a choice is the index of its name).
     pub fn is_integer(self) -> bool {
-        matches!(self, Input::Retries | Input::Ttl | Input::KeySize)
+        matches!(
+            self,
+            Input::Retries
+                | Input::Ttl
+                | Input::KeySize
+                | Input::Layers
+                | Input::KeyBytes
+                | Input::BodyBytes
+        ) || self.is_choice()
+    }
+
+    /// Whether the input is one of a few names (`jitter`, `store`), held as the name's index.
+    pub fn is_choice(self) -> bool {
+        matches!(self, Input::Jitter | Input::Store)
     }
 
     /// Parses a value in any form the input's flag accepts (`0.35%`, `$12.50`, `36h`, `2KiB`),
@@ -137,7 +291,26 @@ impl Input {
                 .map(f64::from)
                 .map_err(|_| format!("'{text}' is not a whole number of retries from 0 to 100")),
             Input::Ttl => text.parse::<Duration>().map(|d| d.0 as f64),
-            Input::KeySize => text.parse::<Size>().map(|s| s.0 as f64),
+            Input::KeySize | Input::KeyBytes | Input::BodyBytes => {
+                text.parse::<Size>().map(|s| s.0 as f64)
+            }
+            Input::AttemptTimeout | Input::Backoff | Input::BackoffMax => {
+                text.parse::<Seconds>().map(|s| s.0)
+            }
+            Input::BackoffFactor => text.parse::<Count>().map(|c| c.0).and_then(|f| {
+                if f >= 1.0 {
+                    Ok(f)
+                } else {
+                    Err(format!("'{text}' is below 1: the backoff never shrinks"))
+                }
+            }),
+            Input::Layers => text
+                .trim()
+                .parse::<u32>()
+                .map(f64::from)
+                .map_err(|_| format!("'{text}' is not a whole number of layers from 1 to 20")),
+            Input::Jitter => parse_choice(text, &Jitter::ALL.map(Jitter::name)),
+            Input::Store => parse_choice(text, &Store::ALL.map(Store::name)),
         }
     }
 
@@ -147,10 +320,42 @@ impl Input {
             Input::TimeoutRate | Input::SucceededShare => Rate(value).to_string(),
             Input::OrderValue => Money(value).to_string(),
             Input::Ttl => Duration(value.round() as u64).to_string(),
-            Input::KeySize => Size(value.round() as u64).to_string(),
-            Input::RequestsPerDay | Input::DaysPerMonth | Input::Retries => value.to_string(),
+            Input::KeySize | Input::KeyBytes | Input::BodyBytes => {
+                Size(value.round() as u64).to_string()
+            }
+            Input::AttemptTimeout | Input::Backoff | Input::BackoffMax => {
+                Seconds(value).to_string()
+            }
+            Input::Jitter => choice_at(&Jitter::ALL, value).name().to_string(),
+            Input::Store => choice_at(&Store::ALL, value).name().to_string(),
+            Input::RequestsPerDay
+            | Input::DaysPerMonth
+            | Input::Retries
+            | Input::BackoffFactor
+            | Input::Layers => value.to_string(),
         }
     }
+}
+
+/// The index of `choice` among `all`, as an input's number.
+fn choice_index<T: PartialEq>(all: &[T], choice: T) -> f64 {
+    all.iter().position(|c| *c == choice).unwrap_or(0) as f64
+}
+
+/// The choice at index `value` (rounded, clamped to the list).
+fn choice_at<T: Copy>(all: &[T], value: f64) -> T {
+    let i = value.round().clamp(0.0, (all.len() - 1) as f64) as usize;
+    all[i]
+}
+
+/// The index of the name `text` among `names`, case-insensitively.
+fn parse_choice(text: &str, names: &[&str]) -> Result<f64, String> {
+    let wanted = text.trim();
+    names
+        .iter()
+        .position(|n| n.eq_ignore_ascii_case(wanted))
+        .map(|i| i as f64)
+        .ok_or_else(|| format!("'{text}' is not one of {}", names.join(", ")))
 }
 
 impl fmt::Display for Input {
@@ -204,6 +409,9 @@ impl ScenarioPatch {
                     format!("unknown input '{key}' (known: {})", known.join(", "))
                 })?;
             let number = match &value {
+                Value::Number(_) if input.is_choice() => {
+                    return Err(format!("{key}: expected one of {}", input.forms()));
+                }
                 Value::Number(n) => n
                     .as_f64()
                     .ok_or_else(|| format!("{key}: {n} is not a number"))?,
@@ -318,6 +526,10 @@ mod tests {
             (r#"{"retries": 1.5}"#, "whole number"),
             (r#"{"timeout_rate": true}"#, "expected a number or a string"),
             (r#"{"timeout_rate": "2"}"#, "did you mean 2%"),
+            (r#"{"jitter": 2}"#, "expected one of none, equal or full"),
+            (r#"{"store": "mysql"}"#, "not one of bytes, redis, postgres"),
+            (r#"{"backoff_factor": "0.5"}"#, "below 1"),
+            (r#"{"layers": 2.5}"#, "whole number"),
         ] {
             let err = ScenarioPatch::from_json(text).unwrap_err();
             assert!(err.contains(needle), "{text}: {err}");
@@ -329,6 +541,40 @@ mod tests {
         )
         .unwrap_err();
         assert!(err.contains("s.json: timeout_rate"), "{err}");
+    }
+
+    #[test]
+    fn every_input_has_one_description_for_help_and_the_tui() {
+        for input in Input::ALL {
+            let help = input.help();
+            assert!(help.starts_with(input.meaning()), "{help}");
+            assert!(help.contains(input.forms()), "{help}");
+            assert!(help.contains("[default: "), "{help}");
+        }
+        assert_eq!(
+            Input::Jitter.help(),
+            "How the client randomises its sleeps (equal: half fixed, half random; full: all \
+             random). As none, equal or full [default: none]"
+        );
+    }
+
+    #[test]
+    fn choices_and_seconds_round_trip() {
+        let mut s = Scenario::default();
+        for (input, text) in [
+            (Input::Jitter, "full"),
+            (Input::Store, "postgres"),
+            (Input::AttemptTimeout, "1.5s"),
+            (Input::Backoff, "100ms"),
+        ] {
+            let value = input.parse(text).unwrap();
+            input.set(&mut s, value);
+            assert_eq!(input.get(&s), value);
+            assert_eq!(input.parse(&input.display(value)).unwrap(), value, "{text}");
+        }
+        assert_eq!(s.jitter, Jitter::Full);
+        assert_eq!(s.store, Store::Postgres);
+        assert_eq!(Input::Backoff.display(0.1), "0.1s");
     }
 
     #[test]

@@ -23,6 +23,11 @@ pub struct Count(pub f64);
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Duration(pub u64);
 
+/// A duration in seconds, fractions allowed: `10s`, `1.5s`, `500ms`, `2m`, or bare seconds.
+/// For the retry schedule, where sub-second timeouts and backoffs are common.
+#[derive(Debug, Clone, Copy, PartialEq, PartialOrd)]
+pub struct Seconds(pub f64);
+
 /// A size in bytes: `1000`, `1kB`/`1KB` (1000), `1KiB` (1024), `MB`, `MiB`, `GB`, `GiB`...
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Size(pub u64);
@@ -31,6 +36,7 @@ const RATE_FORMS: &str = "a fraction like 0.002 or a percentage like 0.2%";
 const MONEY_FORMS: &str = "an amount like 40, 40.50, $40 or 1,250";
 const COUNT_FORMS: &str = "a number like 20000, 20,000, 20k or 1.5M";
 const DURATION_FORMS: &str = "a duration like 24h, 1d, 90m, 30s or 1h30m";
+const SECONDS_FORMS: &str = "a duration like 10s, 1.5s, 500ms or 2m";
 const SIZE_FORMS: &str = "a size like 1000, 1kB, 1KiB, 4MB or 1GiB";
 
 /// Parses a plain decimal number, refusing NaN, infinities and the empty string.
@@ -237,6 +243,51 @@ impl fmt::Display for Duration {
             }
         }
         Ok(())
+    }
+}
+
+impl FromStr for Seconds {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        let text = s.trim();
+        let bad = || format!("'{s}' is not a duration: use {SECONDS_FORMS}");
+        if text.starts_with('-') {
+            return Err(format!("'{s}' is negative: a duration is >= 0"));
+        }
+        // A bare number is seconds, as in the JSON fields `*_seconds`.
+        // `1.5s` exactly as the decimal 1.5 (humantime would add 1 s and 500 ms).
+        let plain = text
+            .strip_suffix('s')
+            .filter(|n| !n.ends_with(char::is_alphabetic));
+        if let Some(secs) = finite(text).or_else(|| plain.and_then(|n| finite(n.trim()))) {
+            return Ok(Seconds(secs));
+        }
+        // humantime reads `1.5s` as 1 s 500 ms and `1.5h` as 5400 s; past its range is an error.
+        let d = humantime::parse_duration(text).map_err(|_| bad())?;
+        Ok(Seconds(d.as_secs_f64()))
+    }
+}
+
+impl fmt::Display for Seconds {
+    /// Seconds with a unit, the shortest form that parses back: `10s`, `1.5s`, `0.25s`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}s", self.0)
+    }
+}
+
+impl Seconds {
+    /// For reading: `47s`, `1.5s`, `2m 3s` past a minute, to 3 significant figures below 1 s.
+    pub fn rounded(self) -> String {
+        let v = self.0;
+        if !v.is_finite() {
+            return format!("{v}s");
+        }
+        if v >= 60.0 {
+            let total = v.round() as u64;
+            return Duration(total).to_string();
+        }
+        format!("{}s", significant(v, 3))
     }
 }
 
@@ -452,6 +503,31 @@ mod tests {
         }
         assert_eq!(Duration(86400).to_string(), "1d");
         assert_eq!(Duration(5400).to_string(), "1h30m");
+    }
+
+    #[test]
+    fn seconds() {
+        for (text, v) in [
+            ("10s", 10.0),
+            ("10", 10.0),
+            ("1.5", 1.5),
+            ("1.5s", 1.5),
+            ("500ms", 0.5),
+            ("2m", 120.0),
+            ("0", 0.0),
+        ] {
+            assert_eq!(text.parse::<Seconds>().unwrap().0, v, "{text}");
+        }
+        for bad in ["", "-1s", "abc", "NaN", "inf", "1e400"] {
+            assert!(bad.parse::<Seconds>().is_err(), "{bad}");
+        }
+        for v in [0.0, 0.1, 1.0, 10.0, 0.25, 123.456] {
+            let shown = Seconds(v).to_string();
+            assert_eq!(shown.parse::<Seconds>().unwrap().0, v, "{shown}");
+        }
+        assert_eq!(Seconds(47.0).rounded(), "47s");
+        assert_eq!(Seconds(90.0).rounded(), "1m30s");
+        assert_eq!(Seconds(0.1234).rounded(), "0.123s");
     }
 
     #[test]

@@ -78,7 +78,9 @@ fn json_has_exactly_the_contract_of_model_md() {
             "refund_cost",
             "unanswered",
             "extra_attempts_per_day",
-            "key_store"
+            "key_store",
+            "retry_horizon_seconds",
+            "amplification"
         ]
     );
     assert_eq!(
@@ -91,12 +93,30 @@ fn json_has_exactly_the_contract_of_model_md() {
             "retries",
             "ttl_seconds",
             "key_size_bytes",
-            "days_per_month"
+            "days_per_month",
+            "attempt_timeout_seconds",
+            "backoff_seconds",
+            "backoff_factor",
+            "backoff_max_seconds",
+            "jitter",
+            "layers",
+            "key_bytes",
+            "body_bytes",
+            "store"
         ]
     );
     assert_eq!(
         keys(&v["duplicates"]),
-        ["per_day", "per_month", "rule_of_thumb_per_day"]
+        [
+            "per_day",
+            "per_month",
+            "rule_of_thumb_per_day",
+            "with_key_store"
+        ]
+    );
+    assert_eq!(
+        keys(&v["duplicates"]["with_key_store"]),
+        ["per_day", "per_month"]
     );
     assert_eq!(keys(&v["refund_cost"]), ["per_month", "per_year"]);
     assert_eq!(
@@ -109,7 +129,92 @@ fn json_has_exactly_the_contract_of_model_md() {
             "charged_per_day"
         ]
     );
-    assert_eq!(keys(&v["key_store"]), ["live_keys", "bytes"]);
+    assert_eq!(keys(&v["key_store"]), ["live_keys", "bytes", "by_store"]);
+    assert_eq!(
+        keys(&v["key_store"]["by_store"]),
+        ["bytes", "redis", "postgres"]
+    );
+    assert_eq!(keys(&v["amplification"]), ["worst_case", "expected"]);
+    assert_eq!(v["inputs"]["jitter"], "none");
+    assert_eq!(v["inputs"]["store"], "bytes");
+}
+
+#[test]
+fn worked_figures_retry_horizon_and_amplification() {
+    let v = json(&["estimate"]);
+    assert_eq!(f(&v, "retry_horizon_seconds"), 47.0);
+    assert_eq!(f(&v, "duplicates.with_key_store.per_day"), 0.0);
+    assert_eq!(f(&v, "key_store.by_store.bytes"), 20_000_000.0);
+    // The article's 243x: 2 retries (3 tries a layer) at 5 layers.
+    let v = json(&["estimate", "--retries", "2", "--layers", "5"]);
+    assert_eq!(f(&v, "amplification.worst_case"), 243.0);
+    assert!(f(&v, "amplification.expected") < 1.02);
+    // Jitter only shortens sleeps: the worst case is the same.
+    let v = json(&["estimate", "--jitter", "full", "--backoff", "500ms"]);
+    assert_eq!(f(&v, "retry_horizon_seconds"), 40.0 + 0.5 + 1.0 + 2.0);
+    assert_eq!(v["inputs"]["jitter"], "full");
+}
+
+#[test]
+fn a_ttl_shorter_than_the_horizon_is_named_and_counted() {
+    let v = json(&["estimate", "--ttl", "20s", "--timeout-rate", "10%"]);
+    let left = f(&v, "duplicates.with_key_store.per_month");
+    assert!(left > 0.0 && left < f(&v, "duplicates.per_month"), "{left}");
+    let out = dupcost()
+        .args(["estimate", "--ttl", "20s"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("the key TTL (20s) is shorter than the client's retry horizon (47s)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn the_store_flag_picks_the_headline() {
+    let v = json(&["estimate", "--store", "redis", "--body-bytes", "2kB"]);
+    assert_eq!(v["inputs"]["store"], "redis");
+    assert_eq!(f(&v, "inputs.body_bytes"), 2000.0);
+    let redis = f(&v, "key_store.by_store.redis");
+    let out = dupcost()
+        .args(["estimate", "--store", "redis", "--body-bytes", "2kB"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let shown = format!("a {} key store", dupcost::report::human::size(redis));
+    assert!(text.contains(&shown), "{shown} not in\n{text}");
+    assert!(text.contains("size in Redis (--store)"), "{text}");
+}
+
+#[test]
+fn scenario_file_takes_the_new_inputs() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.json");
+    std::fs::write(
+        &path,
+        r#"{"attempt_timeout_seconds": "2s", "backoff_seconds": 0.1, "backoff_factor": 3,
+            "backoff_max_seconds": "1m", "jitter": "equal", "layers": 3, "key_bytes": 26,
+            "body_bytes": "4kB", "store": "postgres"}"#,
+    )
+    .unwrap();
+    let v = json(&["estimate", "--scenario", path.to_str().unwrap()]);
+    let i = &v["inputs"];
+    assert_eq!(i["attempt_timeout_seconds"], 2.0);
+    assert_eq!(i["backoff_seconds"], 0.1);
+    assert_eq!(i["backoff_factor"], 3.0);
+    assert_eq!(i["backoff_max_seconds"], 60.0);
+    assert_eq!(i["jitter"], "equal");
+    assert_eq!(i["layers"], 3);
+    assert_eq!(i["key_bytes"], 26);
+    assert_eq!(i["body_bytes"], 4000);
+    assert_eq!(i["store"], "postgres");
+    // 4 x 2 s + 0.1 + 0.3 + 0.9
+    assert!(close(f(&v, "retry_horizon_seconds"), 9.3, 1e-12));
+    // A saved scenario (the inputs object) reads back the same.
+    std::fs::write(&path, serde_json::to_string(i).unwrap()).unwrap();
+    let again = json(&["estimate", "--scenario", path.to_str().unwrap()]);
+    assert_eq!(again["inputs"], *i);
 }
 
 #[test]
@@ -323,6 +428,21 @@ fn bad_flag_values_name_the_flag() {
             &["--requests-per-day", "1e300", "--days-per-month", "1e300"],
             "too large",
         ),
+        (&["--attempt-timeout", "0s"], "--attempt-timeout"),
+        (&["--attempt-timeout", "soon"], "--attempt-timeout"),
+        (&["--attempt-timeout", "-1s"], "--attempt-timeout"),
+        (&["--backoff", "NaN"], "--backoff"),
+        (&["--backoff-factor", "0.5"], "--backoff-factor"),
+        (&["--backoff-factor", "x"], "--backoff-factor"),
+        (&["--backoff-max", "-5s"], "--backoff-max"),
+        (&["--jitter", "some"], "--jitter"),
+        (&["--layers", "0"], "--layers"),
+        (&["--layers", "21"], "--layers"),
+        (&["--key-bytes", "0"], "--key-bytes"),
+        (&["--body-bytes", "-1"], "--body-bytes"),
+        (&["--store", "mysql"], "--store"),
+        (&["--sweep", "layers=0..3"], "--sweep"),
+        (&["--sweep", "jitter=none..some"], "--sweep"),
         (&["--format", "xml"], "--format"),
         (&["--sweep", "retries"], "--sweep"),
         (&["--sweep", "bogus=1..2"], "--sweep"),
@@ -443,4 +563,71 @@ fn help_and_version() {
         Some(2),
         "no subcommand is a usage error"
     );
+}
+
+#[test]
+fn the_new_inputs_sweep() {
+    let v = json(&["estimate", "--sweep", "attempt-timeout=1s..5s:5"]);
+    let horizons: Vec<f64> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| f(e, "retry_horizon_seconds"))
+        .collect();
+    assert_eq!(horizons, [11.0, 15.0, 19.0, 23.0, 27.0]);
+    let v = json(&["estimate", "--sweep", "jitter=none..full"]);
+    let kinds: Vec<&str> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["inputs"]["jitter"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["none", "equal", "full"]);
+    let v = json(&["estimate", "--sweep", "layers=1..5", "--retries", "2"]);
+    let worst: Vec<f64> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| f(e, "amplification.worst_case"))
+        .collect();
+    assert_eq!(worst, [3.0, 9.0, 27.0, 81.0, 243.0]);
+    let out = dupcost()
+        .args(["estimate", "--sweep", "store=bytes..postgres"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("postgres"), "{text}");
+    let csv = dupcost()
+        .args([
+            "estimate",
+            "--sweep",
+            "body-bytes=100..10kB:3",
+            "--format",
+            "csv",
+        ])
+        .output()
+        .unwrap();
+    let csv = String::from_utf8(csv.stdout).unwrap();
+    assert_eq!(csv.lines().count(), 4, "{csv}");
+    assert!(
+        csv.lines()
+            .next()
+            .unwrap()
+            .contains("key_store.by_store.postgres")
+    );
+}
+
+#[test]
+fn environment_sets_the_new_inputs() {
+    let out = succeed(
+        dupcost()
+            .args(["estimate", "--format", "json"])
+            .env("DUPCOST_JITTER", "equal")
+            .env("DUPCOST_ATTEMPT_TIMEOUT", "2500ms")
+            .env("DUPCOST_STORE", "redis"),
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["inputs"]["jitter"], "equal");
+    assert_eq!(v["inputs"]["attempt_timeout_seconds"], 2.5);
+    assert_eq!(v["inputs"]["store"], "redis");
 }

@@ -274,7 +274,7 @@ fn assert_tables(markdown: &str, shapes: &[(usize, usize)]) {
 fn markdown_estimate() {
     let text = stdout(&["estimate", "--format", "markdown"]);
     insta::assert_snapshot!(text);
-    assert_tables(&text, &[(9, 3), (5, 3), (6, 2), (4, 2)]);
+    assert_tables(&text, &[(18, 3), (5, 3), (6, 2), (10, 2)]);
     let tables = tables(&text);
     assert_eq!(tables[0][2], ["timeout rate", "0.2%", "--timeout-rate"]);
     assert_eq!(tables[1][3], ["refunds a month", "$24,048", "$24,000"]);
@@ -293,7 +293,7 @@ fn markdown_sweep() {
         "markdown",
     ]);
     insta::assert_snapshot!(text);
-    assert_tables(&text, &[(9, 3), (7, 7)]);
+    assert_tables(&text, &[(18, 3), (7, 7)]);
     assert!(text.contains("retries from 0 to 5"), "{text}");
 }
 
@@ -308,7 +308,7 @@ fn markdown_logs_with_charts() {
     let text = String::from_utf8(out.stdout).unwrap();
     insta::assert_snapshot!(text);
     // Inputs with their intervals, three output tables, 7 days, 6 endpoints.
-    assert_tables(&text, &[(9, 4), (5, 3), (6, 2), (4, 2), (8, 6), (7, 6)]);
+    assert_tables(&text, &[(18, 4), (5, 3), (6, 2), (10, 2), (8, 6), (7, 6)]);
     let tables = tables(&text);
     assert!(
         tables[0][2][2].starts_with("timeout rate 3.182% = 68 timed out"),

@@ -727,6 +727,7 @@ fn arbitrary_bytes_never_panic() {
                         timeout_rate: Some(0.1),
                         succeeded_share: Some(0.5),
                         retries: Some(1),
+                        body_bytes: Some(100),
                     },
                 );
             }

@@ -53,6 +53,8 @@ fn json_is_the_estimate_plus_observed() {
             "unanswered",
             "extra_attempts_per_day",
             "key_store",
+            "retry_horizon_seconds",
+            "amplification",
             "observed",
             "intervals"
         ]
@@ -119,11 +121,17 @@ fn csv_adds_observed_columns() {
     let mut lines = text.lines();
     let header = lines.next().unwrap();
     assert!(header.starts_with("inputs.requests_per_day,"), "{header}");
+    // The first release's 21 estimate columns keep their places; then the observed figures
+    // and intervals; then the estimate columns added since.
+    let columns: Vec<&str> = header.split(',').collect();
+    assert_eq!(columns[20], "key_store.bytes", "{header}");
+    assert_eq!(columns[21], "observed.rows", "{header}");
     assert!(
-        header.contains("observed.retries_observed.mean,observed.retries_observed.max,")
-            && header.ends_with(
-                "intervals.refund_cost_per_month.low,intervals.refund_cost_per_month.high"
-            ),
+        header.contains(
+            "observed.retries_observed.mean,observed.retries_observed.max,observed.timed_out_unknown,"
+        ) && header.contains(
+            "intervals.refund_cost_per_month.low,intervals.refund_cost_per_month.high,inputs.attempt_timeout_seconds,"
+        ) && header.ends_with("amplification.worst_case,amplification.expected"),
         "{header}"
     );
     assert_eq!(lines.count(), 1);
@@ -273,4 +281,32 @@ fn input_errors_exit_2_with_one_line() {
     fails(&["-", "-"], &["stdin"]);
     // Given the missing figure, it succeeds.
     succeed(dupcost().args(["logs", &up, "--succeeded-share", "50%"]));
+}
+
+/// The saved body is the mean response of the 2xx mutating requests: not GETs, not failures.
+#[test]
+fn body_bytes_is_the_mean_2xx_mutating_response() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("sizes.csv");
+    std::fs::write(
+        &path,
+        "timestamp,method,path,status,upstream_status,bytes\n\
+         2026-11-01T00:00:00Z,POST,/v1/orders,201,201,100\n\
+         2026-11-01T06:00:00Z,GET,/v1/orders/1,200,200,10000\n\
+         2026-11-01T12:00:00Z,POST,/v1/orders,504,200,5000\n\
+         2026-11-01T18:00:00Z,PUT,/v1/orders/1,200,200,300\n\
+         2026-11-02T00:00:00Z,POST,/v1/orders,200,200,-\n",
+    )
+    .unwrap();
+    let file = path.to_str().unwrap();
+    let v = json_of(&[file]);
+    assert_eq!(v["inputs"]["body_bytes"], 200);
+    let v = json_of(&[file, "--body-bytes", "1kB"]);
+    assert_eq!(v["inputs"]["body_bytes"], 1000);
+    let out = common::dupcost().args(["logs", file]).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("saved body 200 B = mean response size of 2 2xx mutating requests"),
+        "{text}"
+    );
 }

@@ -177,3 +177,142 @@ fn monte_carlo_agrees_with_the_closed_form() {
         );
     }
 }
+
+/// The key store against the TTL: attempts are sent on the client's schedule (with jitter
+/// drawn as the client would), the first execution claims the key, and an attempt that would
+/// execute more than a TTL after the last claim executes again. The closed form of
+/// `keyed_duplicates` must lie within 4 standard errors of the simulated mean, for each
+/// jitter and for TTLs below, between and above the attempts' send times.
+#[test]
+fn monte_carlo_agrees_with_the_key_store_closed_form() {
+    use dupcost::model::schedule::keyed_duplicates;
+    use dupcost::model::{Jitter, Schedule};
+    let (t, s, r) = (0.4, 0.5, 4u32);
+    let intents = 150_000u32;
+    let mut rng = ChaCha8Rng::seed_from_u64(20261201);
+    for jitter in Jitter::ALL {
+        let schedule = Schedule {
+            attempt_timeout: 2.0,
+            backoff: 1.0,
+            factor: 2.0,
+            backoff_max: 5.0,
+            jitter,
+        };
+        let backoffs = schedule.backoffs(r);
+        for ttl in [1.0, 3.5, 9.0, 14.0, 30.0] {
+            let (mut sum, mut squares) = (0.0f64, 0.0f64);
+            for _ in 0..intents {
+                let (mut sent_at, mut claimed_at, mut executions) = (0.0f64, None::<f64>, 0u32);
+                for k in 0..=r {
+                    if k > 0 {
+                        let d = backoffs[k as usize - 1];
+                        let sleep = match jitter {
+                            Jitter::None => d,
+                            Jitter::Equal => d / 2.0 + rng.random::<f64>() * d / 2.0,
+                            Jitter::Full => rng.random::<f64>() * d,
+                        };
+                        sent_at += schedule.attempt_timeout + sleep;
+                    }
+                    let answered = rng.random::<f64>() >= t;
+                    let would_execute = answered || rng.random::<f64>() < s;
+                    if would_execute && claimed_at.is_none_or(|c| sent_at - c > ttl) {
+                        executions += 1;
+                        claimed_at = Some(sent_at);
+                    }
+                    if answered {
+                        break;
+                    }
+                }
+                let duplicates = f64::from(executions.saturating_sub(1));
+                sum += duplicates;
+                squares += duplicates * duplicates;
+            }
+            let n = f64::from(intents);
+            let mean = sum / n;
+            let std_error = ((squares / n - mean * mean) / n).sqrt();
+            let closed = keyed_duplicates(t, s, r, &schedule, ttl);
+            assert!(
+                (mean - closed).abs() <= 4.0 * std_error + 1e-12,
+                "{jitter:?} ttl {ttl}: simulated {mean} ± {std_error}, closed form {closed}"
+            );
+        }
+    }
+}
+
+fn schedule() -> impl Strategy<Value = dupcost::model::Schedule> {
+    use dupcost::model::{Jitter, Schedule};
+    (
+        prop_oneof![Just(1.0), 0.1..30.0f64],
+        prop_oneof![Just(0.0), 0.0..10.0f64],
+        1.0..3.0f64,
+        prop_oneof![Just(0.0), 0.0..60.0f64],
+        0usize..3,
+    )
+        .prop_map(|(timeout, backoff, factor, cap, jitter)| Schedule {
+            attempt_timeout: timeout,
+            backoff,
+            factor,
+            backoff_max: cap,
+            jitter: Jitter::ALL[jitter],
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    /// A key store never adds duplicates, removes them all once the TTL outlasts the horizon,
+    /// and none at all when the TTL is within one attempt timeout.
+    #[test]
+    fn keyed_duplicates_lie_between_zero_and_d(
+        t in rate(), s in rate(), r in 0..=12u32, schedule in schedule(), ttl in 0.5..200.0f64,
+    ) {
+        use dupcost::model::schedule::keyed_duplicates;
+        let d = PerIntent::new(t, s, r).duplicates;
+        let k = keyed_duplicates(t, s, r, &schedule, ttl);
+        prop_assert!(k >= 0.0 && k <= d * (1.0 + 1e-12) + 1e-300, "keyed {k} > D {d}");
+        let horizon = schedule.horizon(r);
+        prop_assert_eq!(keyed_duplicates(t, s, r, &schedule, horizon), 0.0);
+        if ttl < schedule.attempt_timeout {
+            prop_assert!((k - d).abs() <= 1e-12 * d, "{k} vs D {d} at a TTL under one timeout");
+        }
+    }
+
+    /// A longer TTL never lets more duplicates through.
+    #[test]
+    fn keyed_duplicates_shrink_as_the_ttl_grows(
+        t in rate(), s in rate(), r in 0..=12u32, schedule in schedule(),
+        a in 0.5..200.0f64, b in 0.5..200.0f64,
+    ) {
+        use dupcost::model::schedule::keyed_duplicates;
+        let (short, long) = if a <= b { (a, b) } else { (b, a) };
+        let k_short = keyed_duplicates(t, s, r, &schedule, short);
+        let k_long = keyed_duplicates(t, s, r, &schedule, long);
+        prop_assert!(k_long <= k_short * (1.0 + 1e-9) + 1e-300, "ttl {short}: {k_short}, ttl {long}: {k_long}");
+    }
+
+    /// Exactly zero without timeouts, without executed timeouts or without retries; at t = 1
+    /// every attempt is sent, so with no store it is D.
+    #[test]
+    fn keyed_duplicates_edge_cases(s in rate(), t in rate(), r in 0..=12u32, schedule in schedule(), ttl in 0.5..200.0f64) {
+        use dupcost::model::schedule::keyed_duplicates;
+        prop_assert_eq!(keyed_duplicates(0.0, s, r, &schedule, ttl), 0.0);
+        prop_assert_eq!(keyed_duplicates(t, 0.0, r, &schedule, ttl), 0.0);
+        prop_assert_eq!(keyed_duplicates(t, s, 0, &schedule, ttl), 0.0);
+        let tiny_ttl = schedule.attempt_timeout * 0.5;
+        let at_one = keyed_duplicates(1.0, s, r, &schedule, tiny_ttl);
+        let d = PerIntent::new(1.0, s, r).duplicates;
+        prop_assert!((at_one - d).abs() <= 1e-12 * d, "t = 1: {at_one} vs {d}");
+    }
+
+    /// Amplification: 1 <= expected <= worst case = (r + 1)^layers.
+    #[test]
+    fn amplification_is_bounded(t in rate(), r in 0..=100u32, layers in 1..=20u32) {
+        let e = Estimate::new(Scenario { timeout_rate: t, retries: r, layers, ..Default::default() });
+        let worst = (0..layers).fold(1.0, |p, _| p * (f64::from(r) + 1.0));
+        prop_assert_eq!(e.amplification.worst_case, worst);
+        prop_assert!(e.amplification.expected >= 1.0);
+        prop_assert!(e.amplification.expected <= worst * (1.0 + 1e-12));
+        if t == 0.0 { prop_assert_eq!(e.amplification.expected, 1.0); }
+        if t == 1.0 { prop_assert_eq!(e.amplification.expected, worst); }
+    }
+}

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use dupcost::inputs::Input;
-use dupcost::model::Scenario;
+use dupcost::model::{Jitter, Scenario, Store};
 use dupcost::report::Style;
 use dupcost::tui::app::ChartKind;
 use dupcost::tui::ui::{self, MIN_HEIGHT, MIN_WIDTH};
@@ -131,6 +131,47 @@ fn no_retries_and_no_timeouts() {
     insta::assert_snapshot!(screen(&app, 120, 40).backend());
 }
 
+/// A key TTL shorter than the client's retry horizon is the verdict, and the results say
+/// what gets through; stepping the new inputs moves the figures.
+#[test]
+fn a_ttl_shorter_than_the_horizon_shows_in_the_verdict() {
+    let mut app = app();
+    set(&mut app, Input::TimeoutRate, "10%");
+    set(&mut app, Input::Ttl, "20s");
+    let shown = text(&screen(&app, 120, 40));
+    assert!(
+        shown.contains("Verdict: the key TTL (20s) is shorter than the client's retry horizon"),
+        "{shown}"
+    );
+    assert!(shown.contains("retry horizon > TTL"), "{shown}");
+    assert!(app.estimate().duplicates.with_key_store.per_month > 0.0);
+    // Longer timeouts stretch the horizon; full jitter keeps it; a second layer multiplies.
+    apply(
+        &mut app,
+        &[Action::Select(Input::AttemptTimeout), Action::StepUp],
+    );
+    assert_eq!(app.estimate().retry_horizon_seconds, 4.0 * 15.0 + 7.0);
+    apply(
+        &mut app,
+        &[
+            Action::Select(Input::Jitter),
+            Action::StepUp,
+            Action::StepUp,
+        ],
+    );
+    assert_eq!(app.scenario().jitter, dupcost::model::Jitter::Full);
+    assert_eq!(app.estimate().retry_horizon_seconds, 67.0);
+    apply(&mut app, &[Action::Select(Input::Layers), Action::StepUp]);
+    assert_eq!(app.estimate().amplification.worst_case, 16.0);
+    apply(&mut app, &[Action::Select(Input::Store), Action::StepUp]);
+    let shown = text(&screen(&app, 80, 24));
+    assert!(shown.contains("size (Redis)"), "{shown}");
+    assert!(
+        shown.contains("▸ key store"),
+        "the selected input scrolls into view: {shown}"
+    );
+}
+
 #[test]
 fn extreme_scenarios_render_at_the_snapshot_sizes() {
     let extremes: [&[(Input, &str)]; 5] = [
@@ -203,6 +244,7 @@ fn refunds_near_the_largest_float_render_at_once() {
         ttl_seconds: 1,
         key_size_bytes: 1,
         days_per_month: 9.298_269_281_627_328e299,
+        ..Scenario::default()
     };
     assert!(scenario.validate().is_ok());
     let mut app = App::new(scenario, PathBuf::from("x.json"), Style::default());
@@ -324,8 +366,9 @@ fn scenario() -> impl Strategy<Value = Scenario> {
         1u64..=u64::MAX / 2,
         1u64..=u64::MAX / 2,
         prop_oneof![Just(1e-9), 0.1..400.0, 400.0..1e300],
+        schedule(),
     )
-        .prop_map(|(n, t, s, v, r, ttl, size, m)| Scenario {
+        .prop_map(|(n, t, s, v, r, ttl, size, m, schedule)| Scenario {
             requests_per_day: n,
             timeout_rate: t,
             succeeded_share: s,
@@ -334,7 +377,37 @@ fn scenario() -> impl Strategy<Value = Scenario> {
             ttl_seconds: ttl,
             key_size_bytes: size,
             days_per_month: m,
+            ..schedule
         })
+}
+
+/// The retry schedule, layers and key-store inputs, from ordinary to absurd.
+fn schedule() -> impl Strategy<Value = Scenario> {
+    (
+        prop_oneof![Just(1e-3), 0.1..60.0, 60.0..1e12],
+        prop_oneof![Just(0.0), 0.0..60.0, 60.0..1e12],
+        prop_oneof![Just(1.0), 1.0..4.0, 4.0..1e12],
+        prop_oneof![Just(0.0), 0.0..600.0, 600.0..1e12],
+        0usize..3,
+        1u32..=20,
+        prop_oneof![1u64..=256, 1u64..=1 << 40],
+        prop_oneof![0u64..=100_000, 0u64..=1 << 40],
+        0usize..3,
+    )
+        .prop_map(
+            |(timeout, backoff, factor, cap, jitter, layers, key, body, store)| Scenario {
+                attempt_timeout_seconds: timeout,
+                backoff_seconds: backoff,
+                backoff_factor: factor,
+                backoff_max_seconds: cap,
+                jitter: Jitter::ALL[jitter],
+                layers,
+                key_bytes: key,
+                body_bytes: body,
+                store: Store::ALL[store],
+                ..Scenario::default()
+            },
+        )
 }
 
 proptest! {

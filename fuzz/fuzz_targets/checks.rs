@@ -178,6 +178,7 @@ pub fn logs(bytes: &[u8]) {
         timeout_rate: Some(0.01),
         succeeded_share: Some(0.5),
         retries: Some(2),
+        body_bytes: Some(500),
     };
     for overrides in [Overrides::default(), given] {
         let Ok(d) = analysis.derive(&Scenario::default(), &overrides) else {

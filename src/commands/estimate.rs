@@ -88,5 +88,6 @@ fn figure_name(figure: report::svg::SweepFigure) -> &'static str {
         SweepFigure::Unanswered => "unanswered",
         SweepFigure::ExtraAttempts => "extra-attempts",
         SweepFigure::KeyStore => "key-store",
+        SweepFigure::KeyedDuplicates => "keyed-duplicates",
     }
 }

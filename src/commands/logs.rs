@@ -95,6 +95,7 @@ pub fn overrides(patch: &inputs::ScenarioPatch) -> Overrides {
         timeout_rate: patch.get(Input::TimeoutRate),
         succeeded_share: patch.get(Input::SucceededShare),
         retries: patch.get(Input::Retries).map(|r| r as u32),
+        body_bytes: patch.get(Input::BodyBytes).map(|b| b as u64),
     }
 }
 

@@ -9,6 +9,8 @@
 //! * retries = the most attempts seen for one keyed intent, minus one, clamped to 0..=100:
 //!   the retry budget the clients showed (an intent retried until it gave up shows all of
 //!   it). Without keys, retries come from the scenario (flag, file or default).
+//! * body_bytes = the mean size of the 2xx mutating responses, when the log has a `bytes`
+//!   column: the body a key store would save. Without one, it comes from the scenario.
 //!
 //! A figure the log cannot give is an error naming the flag that supplies it, unless that
 //! flag was given; a given flag always wins over the measured figure.
@@ -30,6 +32,7 @@ pub struct Overrides {
     pub timeout_rate: Option<f64>,
     pub succeeded_share: Option<f64>,
     pub retries: Option<u32>,
+    pub body_bytes: Option<u64>,
 }
 
 /// One model input as the logs gave it, with its evidence.
@@ -326,11 +329,43 @@ impl LogAnalysis {
             },
         };
 
+        // body_bytes: the mean response of 2xx mutating requests, when the log has sizes.
+        let body = t.response_bytes.mean().map(|mean| {
+            let text = |v: f64| crate::report::human::size(v);
+            let rows = count(t.response_bytes.rows);
+            match given.body_bytes {
+                Some(b) => Measured {
+                    input: "body_bytes",
+                    flag: "--body-bytes",
+                    value: b as f64,
+                    measured: Some(mean.round()),
+                    from_flag: true,
+                    evidence: format!(
+                        "saved body {} from --body-bytes (measured: mean of {rows} 2xx mutating responses, {})",
+                        text(b as f64),
+                        text(mean)
+                    ),
+                },
+                None => Measured {
+                    input: "body_bytes",
+                    flag: "--body-bytes",
+                    value: mean.round(),
+                    measured: Some(mean.round()),
+                    from_flag: false,
+                    evidence: format!(
+                        "saved body {} = mean response size of {rows} 2xx mutating requests",
+                        text(mean)
+                    ),
+                },
+            }
+        });
+
         let scenario = Scenario {
             requests_per_day: n.value,
             timeout_rate: to.value,
             succeeded_share: s.value,
             retries: r.value as u32,
+            body_bytes: body.as_ref().map_or(base.body_bytes, |b| b.value as u64),
             ..*base
         };
         let point = |m: &Measured, measured: Option<[f64; 2]>| match (m.from_flag, measured) {
@@ -345,9 +380,11 @@ impl LogAnalysis {
         );
         let mut observed = self.observed(&scenario, retries_observed);
         observed.warnings = warnings;
+        let mut measured = vec![n, to, s, r];
+        measured.extend(body);
         Ok(Derived {
             scenario,
-            measured: vec![n, to, s, r],
+            measured,
             observed,
             intervals,
         })

@@ -670,6 +670,14 @@ impl<'a> RowCtx<'a> {
                 .map(request_id_hash);
             self.tally.timed_out_id(id, ts, endpoint, outcome);
         }
+        if let Some(i) = cols.bytes.filter(|_| (200..300).contains(&status)) {
+            if let Some(bytes) = std::str::from_utf8(trim(field(i)))
+                .ok()
+                .and_then(|t| t.parse::<u64>().ok())
+            {
+                self.tally.response_bytes.record(bytes);
+            }
+        }
         let key = cols.idempotency_key.and_then(|i| {
             let k = trim(field(i));
             (!k.is_empty() && k != b"-").then(|| {

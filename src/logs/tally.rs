@@ -111,6 +111,31 @@ pub struct TimedOut {
     pub outcome: Outcome,
 }
 
+/// Response sizes of 2xx mutating requests (the `bytes` column): what a key store would save.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ResponseBytes {
+    pub rows: u64,
+    pub total: u64,
+}
+
+impl ResponseBytes {
+    /// Counts one response of `bytes`.
+    pub fn record(&mut self, bytes: u64) {
+        self.rows += 1;
+        self.total = self.total.saturating_add(bytes);
+    }
+
+    fn add(&mut self, other: &ResponseBytes) {
+        self.rows += other.rows;
+        self.total = self.total.saturating_add(other.total);
+    }
+
+    /// The mean response size, when any was seen.
+    pub fn mean(&self) -> Option<f64> {
+        (self.rows > 0).then(|| self.total as f64 / self.rows as f64)
+    }
+}
+
 /// One endpoint (method and route template).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Endpoint {
@@ -185,6 +210,8 @@ pub struct Tally {
     /// The most a good row's timestamp was behind the latest before it (µs; 0 when the
     /// clock never ran backwards). Mergeable: see [`Tally::merge`].
     pub most_backwards: i64,
+    /// Response sizes of 2xx mutating attempts, when the log has a `bytes` column.
+    pub response_bytes: ResponseBytes,
     /// Timestamp of this piece's first good row (µs).
     start_ts: Option<i64>,
     /// Heads are kept for a merge with a previous piece (not when nothing comes before).
@@ -213,6 +240,7 @@ impl PartialEq for Tally {
             && self.first_ts == o.first_ts
             && self.last_ts == o.last_ts
             && self.per_day == o.per_day
+            && self.response_bytes == o.response_bytes
             && self.endpoints == o.endpoints
             && self.open == o.open
             && self.heads == o.heads
@@ -245,6 +273,7 @@ impl Tally {
             timed_out_ids: Vec::new(),
             timed_out_without_id: 0,
             most_backwards: 0,
+            response_bytes: ResponseBytes::default(),
             start_ts: None,
             keeps_heads: true,
             watermark: i64::MIN,
@@ -463,6 +492,7 @@ impl Tally {
         self.out_of_range += next.out_of_range;
         self.path_filtered += next.path_filtered;
         self.counts.add(&next.counts);
+        self.response_bytes.add(&next.response_bytes);
         self.unkeyed_intents += next.unkeyed_intents;
         self.keyed.intents += next.keyed.intents;
         self.keyed.attempts += next.keyed.attempts;

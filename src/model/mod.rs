@@ -2,9 +2,14 @@
 //!
 //! Pure: no I/O, no formatting. Every formula here traces to a line of `docs/MODEL.md`.
 
+pub mod keystore;
 mod scenario;
+pub mod schedule;
 
-pub use scenario::{InputError, Scenario};
+pub use scenario::{DEFAULT_BODY_BYTES, InputError, MAX_LAYERS, Scenario, Store};
+pub use schedule::{Jitter, Schedule};
+
+use std::fmt;
 
 use serde::Serialize;
 
@@ -97,6 +102,16 @@ pub struct Duplicates {
     pub per_day: f64,
     pub per_month: f64,
     pub rule_of_thumb_per_day: f64,
+    /// The duplicates a key store of the scenario's TTL still lets through: retries sent
+    /// after their key expired.
+    pub with_key_store: PerDayAndMonth,
+}
+
+/// A figure a day and a month.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct PerDayAndMonth {
+    pub per_day: f64,
+    pub per_month: f64,
 }
 
 /// Money to find and refund the duplicates.
@@ -120,7 +135,66 @@ pub struct Unanswered {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct KeyStore {
     pub live_keys: f64,
+    /// `live_keys * key_size_bytes`: the flat model, whatever the chosen store.
     pub bytes: f64,
+    pub by_store: ByStore,
+}
+
+/// The key store's size in each backend.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct ByStore {
+    /// The flat model: `live_keys * key_size_bytes`.
+    pub bytes: f64,
+    /// The Redis byte model ([`keystore::redis_bytes`]).
+    pub redis: f64,
+    /// The PostgreSQL byte model ([`keystore::postgres_bytes`]).
+    pub postgres: f64,
+}
+
+impl ByStore {
+    /// The size in `store`.
+    pub fn get(&self, store: Store) -> f64 {
+        match store {
+            Store::Bytes => self.bytes,
+            Store::Redis => self.redis,
+            Store::Postgres => self.postgres,
+        }
+    }
+}
+
+/// Attempts at the deepest of the scenario's layers per intent.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Amplification {
+    /// `(r + 1)^layers`: every attempt at every layer timed out.
+    pub worst_case: f64,
+    /// `A^layers`: at the scenario's timeout rate.
+    pub expected: f64,
+}
+
+/// One value of [`Estimate::fields`]: a number, or the name of a choice (`jitter`, `store`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Field {
+    Number(f64),
+    Text(&'static str),
+}
+
+impl Field {
+    /// Whether the value is a finite number (a name always is).
+    pub fn is_finite(self) -> bool {
+        match self {
+            Field::Number(v) => v.is_finite(),
+            Field::Text(_) => true,
+        }
+    }
+}
+
+impl fmt::Display for Field {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Field::Number(v) => write!(f, "{v}"),
+            Field::Text(t) => f.write_str(t),
+        }
+    }
 }
 
 /// Every output of the output table of `docs/MODEL.md`, with the inputs that produced it.
@@ -134,6 +208,9 @@ pub struct Estimate {
     pub unanswered: Unanswered,
     pub extra_attempts_per_day: f64,
     pub key_store: KeyStore,
+    /// The client's retry horizon (worst case, first attempt's start to last attempt's end).
+    pub retry_horizon_seconds: f64,
+    pub amplification: Amplification,
 }
 
 impl Estimate {
@@ -148,16 +225,27 @@ impl Estimate {
             ttl_seconds,
             key_size_bytes,
             days_per_month: m,
+            layers,
+            key_bytes,
+            body_bytes,
+            ..
         } = inputs;
         let p = PerIntent::new(t, s, r);
         let dup_day = n * p.duplicates;
         let live_keys = n * ttl_seconds as f64 / SECONDS_PER_DAY;
+        let schedule = inputs.schedule();
+        let keyed_day = n * schedule::keyed_duplicates(t, s, r, &schedule, ttl_seconds as f64);
+        let (key_bytes, body_bytes) = (key_bytes as f64, body_bytes as f64);
         Estimate {
             inputs,
             duplicates: Duplicates {
                 per_day: dup_day,
                 per_month: dup_day * m,
                 rule_of_thumb_per_day: if r >= 1 { n * t * s } else { 0.0 },
+                with_key_store: PerDayAndMonth {
+                    per_day: keyed_day,
+                    per_month: keyed_day * m,
+                },
             },
             refund_cost: RefundCost {
                 per_month: dup_day * m * v,
@@ -174,49 +262,128 @@ impl Estimate {
             key_store: KeyStore {
                 live_keys,
                 bytes: live_keys * key_size_bytes as f64,
+                by_store: ByStore {
+                    bytes: live_keys * key_size_bytes as f64,
+                    redis: keystore::redis_bytes(live_keys, key_bytes, body_bytes),
+                    postgres: keystore::postgres_bytes(live_keys, key_bytes, body_bytes),
+                },
+            },
+            retry_horizon_seconds: schedule.horizon(r),
+            amplification: Amplification {
+                worst_case: power(f64::from(r) + 1.0, layers),
+                expected: power(p.attempts, layers),
             },
         }
+    }
+
+    /// `refund_cost.per_month` alone, without the rest of the estimate (for curves of many
+    /// points): the same bits as [`Estimate::new`] gives.
+    pub fn refunds_per_month(scenario: &Scenario) -> f64 {
+        let p = PerIntent::new(
+            scenario.timeout_rate,
+            scenario.succeeded_share,
+            scenario.retries,
+        );
+        scenario.requests_per_day * p.duplicates * scenario.days_per_month * scenario.order_value
+    }
+
+    /// The key store's size in the chosen store (`--store`): the headline figure.
+    pub fn store_bytes(&self) -> f64 {
+        self.key_store.by_store.get(self.inputs.store)
+    }
+
+    /// Whether keys can expire while the client still retries: it retries, and the TTL is
+    /// shorter than its retry horizon.
+    pub fn ttl_shorter_than_horizon(&self) -> bool {
+        self.inputs.retries >= 1 && (self.inputs.ttl_seconds as f64) < self.retry_horizon_seconds
+    }
+
+    /// Refunds a month for the duplicates the key store leaves (`with_key_store.per_month * v`).
+    pub fn keyed_refund_per_month(&self) -> f64 {
+        self.duplicates.with_key_store.per_month * self.inputs.order_value
     }
 
     /// Every input and output of an estimate as `(dotted JSON path, value)`, in JSON order.
     ///
     /// The CSV columns; kept beside the serde structs by a test that compares the two.
-    pub fn fields(&self) -> [(&'static str, f64); 21] {
+    pub fn fields(&self) -> Vec<(&'static str, Field)> {
+        use Field::{Number, Text};
         let (e, i) = (self, &self.inputs);
-        [
-            ("inputs.requests_per_day", i.requests_per_day),
-            ("inputs.timeout_rate", i.timeout_rate),
-            ("inputs.succeeded_share", i.succeeded_share),
-            ("inputs.order_value", i.order_value),
-            ("inputs.retries", f64::from(i.retries)),
-            ("inputs.ttl_seconds", i.ttl_seconds as f64),
-            ("inputs.key_size_bytes", i.key_size_bytes as f64),
-            ("inputs.days_per_month", i.days_per_month),
-            ("duplicates.per_day", e.duplicates.per_day),
-            ("duplicates.per_month", e.duplicates.per_month),
+        vec![
+            ("inputs.requests_per_day", Number(i.requests_per_day)),
+            ("inputs.timeout_rate", Number(i.timeout_rate)),
+            ("inputs.succeeded_share", Number(i.succeeded_share)),
+            ("inputs.order_value", Number(i.order_value)),
+            ("inputs.retries", Number(f64::from(i.retries))),
+            ("inputs.ttl_seconds", Number(i.ttl_seconds as f64)),
+            ("inputs.key_size_bytes", Number(i.key_size_bytes as f64)),
+            ("inputs.days_per_month", Number(i.days_per_month)),
+            (
+                "inputs.attempt_timeout_seconds",
+                Number(i.attempt_timeout_seconds),
+            ),
+            ("inputs.backoff_seconds", Number(i.backoff_seconds)),
+            ("inputs.backoff_factor", Number(i.backoff_factor)),
+            ("inputs.backoff_max_seconds", Number(i.backoff_max_seconds)),
+            ("inputs.jitter", Text(i.jitter.name())),
+            ("inputs.layers", Number(f64::from(i.layers))),
+            ("inputs.key_bytes", Number(i.key_bytes as f64)),
+            ("inputs.body_bytes", Number(i.body_bytes as f64)),
+            ("inputs.store", Text(i.store.name())),
+            ("duplicates.per_day", Number(e.duplicates.per_day)),
+            ("duplicates.per_month", Number(e.duplicates.per_month)),
             (
                 "duplicates.rule_of_thumb_per_day",
-                e.duplicates.rule_of_thumb_per_day,
+                Number(e.duplicates.rule_of_thumb_per_day),
             ),
-            ("refund_cost.per_month", e.refund_cost.per_month),
-            ("refund_cost.per_year", e.refund_cost.per_year),
+            (
+                "duplicates.with_key_store.per_day",
+                Number(e.duplicates.with_key_store.per_day),
+            ),
+            (
+                "duplicates.with_key_store.per_month",
+                Number(e.duplicates.with_key_store.per_month),
+            ),
+            ("refund_cost.per_month", Number(e.refund_cost.per_month)),
+            ("refund_cost.per_year", Number(e.refund_cost.per_year)),
             (
                 "unanswered.zero_retries_per_day",
-                e.unanswered.zero_retries_per_day,
+                Number(e.unanswered.zero_retries_per_day),
             ),
             (
                 "unanswered.zero_retries_per_month",
-                e.unanswered.zero_retries_per_month,
+                Number(e.unanswered.zero_retries_per_month),
             ),
             (
                 "unanswered.charged_zero_retries_per_month",
-                e.unanswered.charged_zero_retries_per_month,
+                Number(e.unanswered.charged_zero_retries_per_month),
             ),
-            ("unanswered.per_day", e.unanswered.per_day),
-            ("unanswered.charged_per_day", e.unanswered.charged_per_day),
-            ("extra_attempts_per_day", e.extra_attempts_per_day),
-            ("key_store.live_keys", e.key_store.live_keys),
-            ("key_store.bytes", e.key_store.bytes),
+            ("unanswered.per_day", Number(e.unanswered.per_day)),
+            (
+                "unanswered.charged_per_day",
+                Number(e.unanswered.charged_per_day),
+            ),
+            ("extra_attempts_per_day", Number(e.extra_attempts_per_day)),
+            ("key_store.live_keys", Number(e.key_store.live_keys)),
+            ("key_store.bytes", Number(e.key_store.bytes)),
+            (
+                "key_store.by_store.bytes",
+                Number(e.key_store.by_store.bytes),
+            ),
+            (
+                "key_store.by_store.redis",
+                Number(e.key_store.by_store.redis),
+            ),
+            (
+                "key_store.by_store.postgres",
+                Number(e.key_store.by_store.postgres),
+            ),
+            ("retry_horizon_seconds", Number(e.retry_horizon_seconds)),
+            (
+                "amplification.worst_case",
+                Number(e.amplification.worst_case),
+            ),
+            ("amplification.expected", Number(e.amplification.expected)),
         ]
     }
 
@@ -224,7 +391,7 @@ impl Estimate {
     pub fn non_finite_output(&self) -> Option<&'static str> {
         let rule_of_thumb = (
             "rule_of_thumb.refund_per_month",
-            self.rule_of_thumb_refund_per_month(),
+            Field::Number(self.rule_of_thumb_refund_per_month()),
         );
         self.fields()
             .into_iter()
@@ -247,7 +414,13 @@ impl Estimate {
 /// Retry amplification: the load on the bottom of `layers` stacked layers that each make
 /// `attempts_per_layer` attempts (`docs/MODEL.md`: 3^5 = 243).
 pub fn retry_amplification(attempts_per_layer: u32, layers: u32) -> f64 {
-    f64::from(attempts_per_layer).powi(layers as i32)
+    power(f64::from(attempts_per_layer), layers)
+}
+
+/// `base^exponent` by repeated multiplication, not `powi`: the same bits in every build
+/// (see [`PerIntent::new`]).
+fn power(base: f64, exponent: u32) -> f64 {
+    (0..exponent).fold(1.0, |product, _| product * base)
 }
 
 #[cfg(test)]
@@ -315,6 +488,55 @@ mod tests {
     #[test]
     fn worked_figures_amplification() {
         assert_eq!(retry_amplification(3, 5), 243.0);
+        // The article's 243x: 2 retries (3 tries) a layer, 5 layers.
+        let e = Estimate::new(Scenario {
+            retries: 2,
+            layers: 5,
+            ..Scenario::default()
+        });
+        assert_eq!(e.amplification.worst_case, 243.0);
+        // A = 1 + 0.002 + 0.002^2 a layer.
+        let a: f64 = 1.0 + 0.002 + 0.002 * 0.002;
+        assert!(close(e.amplification.expected, a * a * a * a * a, 1e-15));
+        let one = article(3);
+        assert_eq!(one.amplification.worst_case, 4.0);
+        assert_eq!(
+            one.amplification.expected,
+            PerIntent::new(0.002, 0.5, 3).attempts
+        );
+    }
+
+    #[test]
+    fn worked_figures_retry_horizon() {
+        let e = article(3);
+        assert_eq!(e.retry_horizon_seconds, 47.0);
+        assert!(!e.ttl_shorter_than_horizon());
+        assert_eq!(e.duplicates.with_key_store.per_day, 0.0);
+        let short = Estimate::new(Scenario {
+            ttl_seconds: 20,
+            ..Scenario::default()
+        });
+        assert!(short.ttl_shorter_than_horizon());
+        assert!(short.duplicates.with_key_store.per_day > 0.0);
+        assert!(short.duplicates.with_key_store.per_day < short.duplicates.per_day);
+    }
+
+    #[test]
+    fn refunds_alone_are_the_same_bits() {
+        for r in [0, 1, 3, 100] {
+            let e = article(r);
+            assert_eq!(
+                Estimate::refunds_per_month(&e.inputs),
+                e.refund_cost.per_month
+            );
+        }
+    }
+
+    #[test]
+    fn defaults_keep_the_article_figures() {
+        let e = article(3);
+        assert_eq!(e.store_bytes(), 20_000_000.0);
+        assert_eq!(e.key_store.by_store.bytes, e.key_store.bytes);
     }
 
     #[test]

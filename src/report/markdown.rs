@@ -10,8 +10,8 @@ use std::fmt::Write;
 use crate::inputs::Input;
 use crate::logs::derive::count;
 use crate::logs::{Derived, Observed};
-use crate::model::Estimate;
-use crate::units::Rate;
+use crate::model::{Estimate, Store};
+use crate::units::{Duration, Rate, Seconds};
 
 use super::{Style, evidence, human, table};
 
@@ -272,9 +272,35 @@ fn outputs(out: &mut String, e: &Estimate, style: &Style) {
                 "extra attempts a day from retries".into(),
                 human::count(e.extra_attempts_per_day),
             ],
+            vec![
+                format!("attempts at {}, worst case", table::layers(e.inputs.layers)),
+                table::times(e.amplification.worst_case),
+            ],
+            vec![
+                format!("attempts at {}, expected", table::layers(e.inputs.layers)),
+                table::times(e.amplification.expected),
+            ],
+            vec![
+                "retry horizon (worst case)".into(),
+                Seconds(e.retry_horizon_seconds).rounded(),
+            ],
+            vec![
+                format!(
+                    "duplicates a month left by keys kept {}",
+                    Duration(e.inputs.ttl_seconds)
+                ),
+                human::count(e.duplicates.with_key_store.per_month),
+            ],
             vec!["live keys".into(), human::count(e.key_store.live_keys)],
-            vec!["key store size".into(), human::size(e.key_store.bytes)],
-        ],
+        ]
+        .into_iter()
+        .chain(Store::ALL.into_iter().map(|store| {
+            vec![
+                table::store_label(store, e.inputs.store),
+                human::size(e.key_store.by_store.get(store)),
+            ]
+        }))
+        .collect::<Vec<_>>(),
     );
 }
 

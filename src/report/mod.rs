@@ -9,7 +9,7 @@ pub mod markdown;
 pub mod svg;
 pub mod table;
 
-use crate::model::Estimate;
+use crate::model::{Estimate, Field};
 
 /// How a human-facing report looks.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -31,7 +31,7 @@ impl Default for Style {
 
 /// Every input and output of an estimate as `(dotted JSON path, value)`, in JSON order: the
 /// CSV columns. (The list lives with the model, which also uses it to refuse overflows.)
-pub fn fields(e: &Estimate) -> [(&'static str, f64); 21] {
+pub fn fields(e: &Estimate) -> Vec<(&'static str, Field)> {
     e.fields()
 }
 
@@ -55,7 +55,7 @@ mod tests {
         }
     }
 
-    fn flatten(prefix: &str, value: &serde_json::Value, out: &mut Vec<(String, f64)>) {
+    fn flatten(prefix: &str, value: &serde_json::Value, out: &mut Vec<(String, Field)>) {
         match value {
             serde_json::Value::Object(map) => {
                 for (k, v) in map {
@@ -67,7 +67,15 @@ mod tests {
                     flatten(&name, v, out);
                 }
             }
-            v => out.push((prefix.to_string(), v.as_f64().unwrap())),
+            serde_json::Value::String(text) => {
+                let known = ["none", "equal", "full", "bytes", "redis", "postgres"];
+                let name = known
+                    .into_iter()
+                    .find(|k| k == text)
+                    .expect("a known choice");
+                out.push((prefix.to_string(), Field::Text(name)));
+            }
+            v => out.push((prefix.to_string(), Field::Number(v.as_f64().unwrap()))),
         }
     }
 }

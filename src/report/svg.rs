@@ -180,8 +180,10 @@ pub enum SweepFigure {
     Unanswered,
     /// Extra attempts a day that the retries add
     ExtraAttempts,
-    /// The key store's size
+    /// The key store's size in each backend (flat bytes, Redis, PostgreSQL)
     KeyStore,
+    /// Duplicates a month left by a key store of the scenario's TTL, beside all duplicates
+    KeyedDuplicates,
 }
 
 /// The chart of a sweep: `figure` against the swept input, one point per estimate.
@@ -229,7 +231,21 @@ pub fn sweep_chart(
         SweepFigure::KeyStore => (
             "Key-store size",
             "bytes".to_string(),
-            vec![line("key store", |e| e.key_store.bytes)],
+            vec![
+                line("flat bytes a key", |e| e.key_store.by_store.bytes),
+                line("Redis", |e| e.key_store.by_store.redis),
+                line("PostgreSQL", |e| e.key_store.by_store.postgres),
+            ],
+        ),
+        SweepFigure::KeyedDuplicates => (
+            "Duplicates a month left by the key store",
+            "duplicates a month".to_string(),
+            vec![
+                line("without a key store", |e| e.duplicates.per_month),
+                line("with a key store of the TTL", |e| {
+                    e.duplicates.with_key_store.per_month
+                }),
+            ],
         ),
     };
     let y_format: Format = match figure {
@@ -260,8 +276,8 @@ pub fn sweep_chart(
 pub fn input_ticks(input: Input) -> Format {
     match input {
         Input::Ttl => Box::new(|v| Duration(v.round().max(0.0) as u64).to_string()),
-        Input::KeySize => Box::new(super::human::size),
-        Input::Retries => Box::new(|v| format!("{v:.0}")),
+        Input::KeySize | Input::KeyBytes | Input::BodyBytes => Box::new(super::human::size),
+        Input::Retries | Input::Layers => Box::new(|v| format!("{v:.0}")),
         Input::OrderValue => Box::new(plain),
         _ => Box::new(move |v| super::table::input_value(input, v, "")),
     }

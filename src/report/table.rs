@@ -5,8 +5,8 @@ use std::fmt::Write;
 use anstyle::{AnsiColor, Style as Ansi};
 
 use crate::inputs::Input;
-use crate::model::Estimate;
-use crate::units::Rate;
+use crate::model::{Estimate, Store};
+use crate::units::{Duration, Rate, Seconds};
 
 use super::{Style, human};
 
@@ -72,15 +72,36 @@ pub fn input_value(input: Input, value: f64, currency: &str) -> String {
         Input::OrderValue => format!("{currency}{}", input.display(value)),
         // Rates measured from logs have many digits; four significant figures read better.
         Input::TimeoutRate | Input::SucceededShare => Rate(value).rounded(),
+        Input::KeyBytes | Input::BodyBytes => human::size(value),
         _ => input.display(value),
     }
 }
 
-/// The one-line verdict: what the fix costs against what the missing key costs.
+/// The one-line verdict: what the fix costs against what the missing key costs, or, first,
+/// a key TTL shorter than the client's retry horizon.
 pub fn verdict(e: &Estimate, style: &Style) -> String {
-    let store = human::size(e.key_store.bytes);
+    let store = human::size(e.store_bytes());
     let keys = human::count(e.key_store.live_keys);
     let c = &style.currency;
+    if e.ttl_shorter_than_horizon() {
+        let ttl = Duration(e.inputs.ttl_seconds).to_string();
+        let horizon = Seconds(e.retry_horizon_seconds).rounded();
+        let left = e.duplicates.with_key_store.per_month;
+        let problem = format!(
+            "Verdict: the key TTL ({ttl}) is shorter than the client's retry horizon ({horizon}), so keys can expire while the client still retries"
+        );
+        let consequence = if left > 0.0 {
+            format!(
+                ": a {store} key store still lets {} of {} duplicate charges a month through ({} of refunds).",
+                human::count(left),
+                human::count(e.duplicates.per_month),
+                human::money(e.keyed_refund_per_month(), c),
+            )
+        } else {
+            "; on this schedule no retry is sent after its key expired, but one the server takes up late can be.".to_string()
+        };
+        return format!("{problem}{consequence} Keep keys at least {horizon}.");
+    }
     if e.duplicates.per_month > 0.0 {
         format!(
             "Verdict: a {store} key store ({keys} live keys) stops {} a month of refunds for {} duplicate charges.",
@@ -98,6 +119,38 @@ pub fn verdict(e: &Estimate, style: &Style) -> String {
         format!(
             "Verdict: no duplicates in this scenario; a {store} key store ({keys} live keys) would keep it so."
         )
+    }
+}
+
+/// An attempts multiplier for reading: `4x`, `1.00x`.
+pub fn times(value: f64) -> String {
+    if value.fract() == 0.0 && value.abs() < 1e15 {
+        format!("{}x", human::group_thousands(&format!("{value:.0}")))
+    } else {
+        format!("{}x", human::count(value))
+    }
+}
+
+/// `1 layer`, `5 layers`.
+pub fn layers(n: u32) -> String {
+    if n == 1 {
+        "1 layer".to_string()
+    } else {
+        format!("{n} layers")
+    }
+}
+
+/// The label of a store's size row; the chosen store (the headline's) is marked.
+pub fn store_label(store: Store, chosen: Store) -> String {
+    let name = match store {
+        Store::Bytes => "size, flat per key",
+        Store::Redis => "size in Redis",
+        Store::Postgres => "size in PostgreSQL",
+    };
+    if store == chosen {
+        format!("{name} (--store)")
+    } else {
+        name.to_string()
     }
 }
 
@@ -168,11 +221,41 @@ pub fn estimate(e: &Estimate, style: &Style) -> Vec<u8> {
 
     p.heading("Extra load from retries", &[]);
     p.row("attempts a day", &[human::count(e.extra_attempts_per_day)]);
+    let at = layers(e.inputs.layers);
+    p.row(
+        &format!("at {at}, worst case"),
+        &[times(e.amplification.worst_case)],
+    );
+    p.row(
+        &format!("at {at}, expected"),
+        &[times(e.amplification.expected)],
+    );
+    p.blank();
+
+    p.heading("Retry schedule against the key TTL", &[]);
+    p.row(
+        "retry horizon (worst case)",
+        &[Seconds(e.retry_horizon_seconds).rounded()],
+    );
+    p.row("key TTL", &[Duration(e.inputs.ttl_seconds).to_string()]);
+    p.row(
+        "duplicates left, a day",
+        &[human::count(e.duplicates.with_key_store.per_day)],
+    );
+    p.row(
+        "duplicates left, a month",
+        &[human::count(e.duplicates.with_key_store.per_month)],
+    );
     p.blank();
 
     p.heading("Key store (the fix)", &[]);
     p.row("live keys", &[human::count(e.key_store.live_keys)]);
-    p.row("size", &[human::size(e.key_store.bytes)]);
+    for store in Store::ALL {
+        p.row(
+            &store_label(store, e.inputs.store),
+            &[human::size(e.key_store.by_store.get(store))],
+        );
+    }
     p.blank();
 
     let verdict = p.paint(
@@ -194,9 +277,11 @@ pub fn sweep(input: Input, estimates: &[Estimate], style: &Style) -> Vec<u8> {
         "refunds/month",
         "no answer/day",
         "extra att/day",
+        "horizon",
+        "left/month",
         "key store",
     ];
-    let rows: Vec<[String; 7]> = estimates
+    let rows: Vec<[String; 9]> = estimates
         .iter()
         .map(|e| {
             [
@@ -206,7 +291,9 @@ pub fn sweep(input: Input, estimates: &[Estimate], style: &Style) -> Vec<u8> {
                 human::money(e.refund_cost.per_month, c),
                 human::count(e.unanswered.per_day),
                 human::count(e.extra_attempts_per_day),
-                human::size(e.key_store.bytes),
+                Seconds(e.retry_horizon_seconds).rounded(),
+                human::count(e.duplicates.with_key_store.per_month),
+                human::size(e.store_bytes()),
             ]
         })
         .collect();
@@ -274,6 +361,32 @@ mod tests {
             ..Default::default()
         });
         assert!(verdict(&none, &Style::default()).starts_with("Verdict: no duplicates"));
+        let short = Estimate::new(Scenario {
+            ttl_seconds: 20,
+            ..Default::default()
+        });
+        let text = verdict(&short, &Style::default());
+        assert!(
+            text.starts_with(
+                "Verdict: the key TTL (20s) is shorter than the client's retry horizon (47s)"
+            ),
+            "{text}"
+        );
+        assert!(text.ends_with("Keep keys at least 47s."), "{text}");
+        // Between the last send (37 s) and the horizon: named, though nothing gets through.
+        let late = Estimate::new(Scenario {
+            ttl_seconds: 40,
+            ..Default::default()
+        });
+        let text = verdict(&late, &Style::default());
+        assert!(text.contains("one the server takes up late"), "{text}");
+        // Without retries a short TTL harms nobody.
+        let never = Estimate::new(Scenario {
+            ttl_seconds: 5,
+            retries: 0,
+            ..Default::default()
+        });
+        assert!(!verdict(&never, &Style::default()).contains("TTL"));
     }
 
     #[test]

@@ -142,8 +142,9 @@ impl ChartData {
             rates
                 .iter()
                 .map(|&timeout_rate| {
-                    let e = Estimate::new(Scenario { timeout_rate, ..*s });
-                    (timeout_rate, e.refund_cost.per_month)
+                    // Refunds only: the key store's figures are not drawn here.
+                    let point = Scenario { timeout_rate, ..*s };
+                    (timeout_rate, Estimate::refunds_per_month(&point))
                 })
                 .collect()
         };
@@ -581,17 +582,17 @@ mod tests {
         for (i, code) in [KeyCode::Down, KeyCode::Char('j')]
             .into_iter()
             .cycle()
-            .take(7)
+            .take(Input::ALL.len() - 1)
             .enumerate()
         {
             assert_eq!(press_code(&mut app, code), Effect::Redraw);
             assert_eq!(app.selected(), Input::ALL[i + 1]);
         }
         assert_eq!(press_code(&mut app, KeyCode::Down), Effect::None);
-        assert_eq!(app.selected(), Input::DaysPerMonth);
+        assert_eq!(app.selected(), Input::Store);
         press_code(&mut app, KeyCode::Up);
         press_code(&mut app, KeyCode::Char('k'));
-        assert_eq!(app.selected(), Input::Ttl);
+        assert_eq!(app.selected(), Input::KeyBytes);
         assert_eq!(
             *app.scenario(),
             Scenario::default(),

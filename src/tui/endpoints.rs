@@ -333,7 +333,11 @@ mod tests {
                 e.refund_per_month
             );
         }
-        assert_eq!(view.evidence.len(), 4, "N, t, s and retries");
+        assert_eq!(
+            view.evidence.len(),
+            5,
+            "N, t, s, retries and the saved body"
+        );
     }
 
     #[test]

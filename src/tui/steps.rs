@@ -5,7 +5,7 @@
 //! in the direction of the step.
 
 use crate::inputs::Input;
-use crate::model::Scenario;
+use crate::model::{MAX_LAYERS, Scenario};
 
 /// The most retries `docs/MODEL.md` allows.
 const MAX_RETRIES: f64 = 100.0;
@@ -31,8 +31,31 @@ pub fn step(input: Input, value: f64, direction: Direction) -> f64 {
         Input::KeySize => along(&one_two_five(0, 12), value, direction),
         Input::TimeoutRate | Input::SucceededShare => along(&rates(), value, direction),
         Input::Ttl => along(&TTL_LADDER.map(|s| s as f64), value, direction),
+        Input::AttemptTimeout => along(&ATTEMPT_TIMEOUTS, value, direction),
+        Input::Backoff => along(&BACKOFFS, value, direction),
+        Input::BackoffMax => along(&BACKOFF_CAPS, value, direction),
+        Input::BackoffFactor => along(&[1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 10.0], value, direction),
+        Input::Layers => along(&whole_numbers(1, MAX_LAYERS), value, direction),
+        Input::Jitter | Input::Store => along(&[0.0, 1.0, 2.0], value, direction),
+        Input::KeyBytes => along(&KEY_LENGTHS, value, direction),
+        Input::BodyBytes => along(&with_zero(one_two_five(1, 7)), value, direction),
     }
 }
+
+/// Client timeouts people set, in seconds: 100 ms to 5 minutes.
+const ATTEMPT_TIMEOUTS: [f64; 16] = [
+    0.1, 0.2, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0, 15.0, 20.0, 30.0, 45.0, 60.0, 90.0, 120.0, 300.0,
+];
+/// First backoffs, in seconds: none, 10 ms to a minute.
+const BACKOFFS: [f64; 12] = [
+    0.0, 0.01, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0,
+];
+/// Backoff caps, in seconds: none to 10 minutes.
+const BACKOFF_CAPS: [f64; 11] = [
+    0.0, 1.0, 2.0, 5.0, 10.0, 20.0, 30.0, 60.0, 120.0, 300.0, 600.0,
+];
+/// Key lengths: 8 to 256 bytes, through a ULID (26), a hex SHA-128 (32) and a UUID (36).
+const KEY_LENGTHS: [f64; 9] = [8.0, 16.0, 26.0, 32.0, 36.0, 64.0, 100.0, 128.0, 256.0];
 
 /// Key lifetimes people choose, in seconds: 1s ... 1h, 6h, 12h, 1d, 2d, 7d, 30d ... 1 year.
 const TTL_LADDER: [u64; 21] = [
@@ -142,6 +165,15 @@ mod tests {
             (Input::Ttl, 86_400.0, 43_200.0, 172_800.0),
             (Input::KeySize, 1_000.0, 500.0, 2_000.0),
             (Input::DaysPerMonth, 30.0, 29.0, 31.0),
+            (Input::AttemptTimeout, 10.0, 5.0, 15.0),
+            (Input::Backoff, 1.0, 0.5, 2.0),
+            (Input::BackoffFactor, 2.0, 1.5, 3.0),
+            (Input::BackoffMax, 30.0, 20.0, 60.0),
+            (Input::Jitter, 0.0, 0.0, 1.0),
+            (Input::Layers, 1.0, 1.0, 2.0),
+            (Input::KeyBytes, 36.0, 32.0, 64.0),
+            (Input::BodyBytes, 900.0, 500.0, 1_000.0),
+            (Input::Store, 0.0, 0.0, 1.0),
         ];
         for (input, value, down, up) in cases {
             assert_eq!(step(input, value, Down), down, "{input} down");
@@ -186,7 +218,12 @@ mod tests {
             .map(|&i| walk(i, i.get(&Scenario::default()), Down))
             .map(|w| *w.last().unwrap())
             .collect();
-        assert_eq!(lows, [0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0]);
+        assert_eq!(
+            lows,
+            [
+                0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 0.1, 0.0, 1.0, 0.0, 0.0, 1.0, 8.0, 0.0, 0.0
+            ]
+        );
     }
 
     #[test]

@@ -13,6 +13,7 @@ use ratatui::widgets::{Clear, Paragraph, Widget, Wrap};
 use crate::inputs::Input;
 use crate::model::Estimate;
 use crate::report::{human, table};
+use crate::units;
 
 use super::app::{App, ChartKind, KEYS};
 use super::charts;
@@ -25,7 +26,16 @@ pub const MIN_WIDTH: u16 = 64;
 pub const MIN_HEIGHT: u16 = 22;
 
 const INPUTS_HEIGHT: u16 = Input::ALL.len() as u16 + 2;
-const RESULTS_HEIGHT: u16 = 17 + 2;
+/// Every row of the results, and the border.
+const RESULTS_HEIGHT: u16 = 21 + 2;
+/// The panel below the inputs: the details' or a chart's few lines and a border.
+const BELOW_INPUTS_MIN: u16 = 5;
+/// The details of the selected input: its meaning (two lines), flag, steps and forms.
+const DETAILS_HEIGHT: u16 = 8;
+/// The editor below the inputs: its text, an error of up to four wrapped lines, its keys.
+const EDITOR_HEIGHT: u16 = 8;
+/// The top (inputs beside results) on the smallest screen; the rest of it goes to the verdict.
+const TOP_MIN: u16 = 14;
 const CHART_MIN_HEIGHT: u16 = 10;
 const CHART_MIN_WIDTH: u16 = 36;
 const LABEL_WIDTH: usize = 16;
@@ -55,13 +65,22 @@ impl Areas {
         }
         let verdict_lines =
             wrapped_height(&table::verdict(app.estimate(), app.style()), area.width);
-        let spare = area.height - RESULTS_HEIGHT - 2;
-        let verdict_height = verdict_lines.clamp(1, spare);
-        let rest = spare - verdict_height;
-        let charts_height = if rest >= CHART_MIN_HEIGHT { rest } else { 0 };
+        let available = area.height - 2;
+        let verdict_height = verdict_lines.clamp(1, available - TOP_MIN);
+        // All the inputs with the editor below, and every result row, when there is room;
+        // otherwise the inputs scroll and the least telling results are left out.
+        // Charts when they fit beside that; past it, room for the details first, then charts.
+        let room = available - verdict_height;
+        let compact_top = RESULTS_HEIGHT.max(INPUTS_HEIGHT + BELOW_INPUTS_MIN);
+        let roomy_top = compact_top.max(INPUTS_HEIGHT + DETAILS_HEIGHT);
+        let charts_height = if room >= compact_top + CHART_MIN_HEIGHT {
+            (room - compact_top).min(CHART_MIN_HEIGHT.max(room.saturating_sub(roomy_top)))
+        } else {
+            0
+        };
         let [title, top, verdict, chart_row, status] = Layout::vertical([
             Constraint::Length(1),
-            Constraint::Length(RESULTS_HEIGHT + rest - charts_height),
+            Constraint::Length(room - charts_height),
             Constraint::Length(verdict_height),
             Constraint::Length(charts_height),
             Constraint::Length(1),
@@ -70,8 +89,14 @@ impl Areas {
         let left_width = (area.width * 3 / 8).clamp(30, 44);
         let [left, results] =
             Layout::horizontal([Constraint::Length(left_width), Constraint::Fill(1)]).areas(top);
+        let below = if app.editor().is_some() {
+            EDITOR_HEIGHT
+        } else {
+            BELOW_INPUTS_MIN
+        };
+        let inputs_height = INPUTS_HEIGHT.min(left.height.saturating_sub(below));
         let [inputs, below_inputs] =
-            Layout::vertical([Constraint::Length(INPUTS_HEIGHT), Constraint::Fill(1)]).areas(left);
+            Layout::vertical([Constraint::Length(inputs_height), Constraint::Fill(1)]).areas(left);
 
         let mut charts = Vec::new();
         if charts_height > 0 {
@@ -102,9 +127,24 @@ pub fn input_at(app: &App, area: Rect, column: u16, row: u16) -> Option<Input> {
     let inner = areas.inputs.inner(ratatui::layout::Margin::new(1, 1));
     let inside = (inner.left()..inner.right()).contains(&column)
         && (inner.top()..inner.bottom()).contains(&row);
+    let first = first_shown_input(app, inner.height);
     inside
-        .then(|| Input::ALL.get(usize::from(row - inner.top())).copied())
+        .then(|| {
+            Input::ALL
+                .get(first + usize::from(row - inner.top()))
+                .copied()
+        })
         .flatten()
+}
+
+/// The first input the inputs panel shows in `rows` rows: 0 while the selected input fits,
+/// else the window that ends at it.
+fn first_shown_input(app: &App, rows: u16) -> usize {
+    let selected = Input::ALL
+        .iter()
+        .position(|&i| i == app.selected())
+        .unwrap_or(0);
+    (selected + 1).saturating_sub(usize::from(rows).max(1))
 }
 
 impl Widget for &App {
@@ -189,8 +229,10 @@ fn inputs_panel(app: &App, area: Rect, buf: &mut Buffer, theme: Theme) {
     let value_width = width.saturating_sub(LABEL_WIDTH + 3);
     let baseline = app.baseline().map(|b| b.inputs);
     let currency = &app.style().currency;
+    let first = first_shown_input(app, inner.height);
     let lines: Vec<Line> = Input::ALL
         .into_iter()
+        .skip(first)
         .map(|input| {
             let selected = input == app.selected();
             let value = input.get(app.scenario());
@@ -248,41 +290,6 @@ fn tail(text: &str, n: usize) -> String {
     text.chars().skip(skip).collect()
 }
 
-/// What an input means, in the words of `docs/MODEL.md`.
-fn meaning(input: Input) -> &'static str {
-    match input {
-        Input::RequestsPerDay => {
-            "Mutating intents a day: one per customer action (pressing Pay); retries are not counted."
-        }
-        Input::TimeoutRate => "Share of attempts where the client gives up waiting.",
-        Input::SucceededShare => {
-            "Share of timed-out attempts that the server had in fact executed."
-        }
-        Input::OrderValue => {
-            "Average money at stake per intent: what one duplicate costs to refund."
-        }
-        Input::Retries => "Attempts after the first, each sent only after a timeout.",
-        Input::Ttl => "How long an idempotency key is kept.",
-        Input::KeySize => {
-            "Bytes stored per key: the key, a request hash, the saved status and body."
-        }
-        Input::DaysPerMonth => "Month length used for the monthly figures.",
-    }
-}
-
-/// The forms `Enter` accepts for an input (the same as its flag).
-fn forms(input: Input) -> &'static str {
-    match input {
-        Input::RequestsPerDay => "20000, 20,000, 20k or 1.5M",
-        Input::TimeoutRate | Input::SucceededShare => "0.002 or 0.2%",
-        Input::OrderValue => "40, 40.50, $40 or 1,250",
-        Input::Retries => "a whole number from 0 to 100",
-        Input::Ttl => "24h, 1d, 90m, 30s or 1h30m",
-        Input::KeySize => "1000, 1kB, 1KiB, 4MB or 1GiB",
-        Input::DaysPerMonth => "30 or 30.44",
-    }
-}
-
 fn details_panel(app: &App, area: Rect, buf: &mut Buffer, theme: Theme) {
     let input = app.selected();
     let block = panel(input.label(), theme);
@@ -293,7 +300,7 @@ fn details_panel(app: &App, area: Rect, buf: &mut Buffer, theme: Theme) {
     let up = steps::step(input, value, Direction::Up);
     let key = |k: &'static str| Span::styled(k, theme.highlight());
     let mut lines = vec![
-        Line::raw(meaning(input)),
+        Line::raw(input.meaning()),
         Line::from(vec![
             Span::styled("flag   ", theme.dim()),
             Span::raw(format!("{input}")),
@@ -302,7 +309,7 @@ fn details_panel(app: &App, area: Rect, buf: &mut Buffer, theme: Theme) {
             key("← →    "),
             Span::raw(format!("{} / {}", shown(down), shown(up))),
         ]),
-        Line::from(vec![key("Enter  "), Span::raw(forms(input))]),
+        Line::from(vec![key("Enter  "), Span::raw(input.forms())]),
     ];
     if let Some(base) = app.baseline() {
         lines.push(Line::from(vec![
@@ -332,7 +339,7 @@ fn editor_panel(app: &App, area: Rect, buf: &mut Buffer, theme: Theme) {
         Some(error) => lines.push(Line::styled(format!("✗ {error}"), theme.error())),
         None => lines.push(Line::from(vec![
             Span::styled("as ", theme.dim()),
-            Span::raw(forms(input)),
+            Span::raw(input.forms()),
         ])),
     }
     lines.push(Line::from(vec![
@@ -355,12 +362,18 @@ enum Figure {
     Count(f64),
     Money(f64),
     Size(f64),
+    Seconds(f64),
+    Times(f64),
 }
 
 impl Figure {
     fn value(self) -> f64 {
         match self {
-            Figure::Count(v) | Figure::Money(v) | Figure::Size(v) => v,
+            Figure::Count(v)
+            | Figure::Money(v)
+            | Figure::Size(v)
+            | Figure::Seconds(v)
+            | Figure::Times(v) => v,
         }
     }
 
@@ -369,6 +382,8 @@ impl Figure {
             Figure::Count(v) => human::count(v),
             Figure::Money(v) => human::money(v, currency),
             Figure::Size(v) => human::size(v),
+            Figure::Seconds(v) => units::Seconds(v).rounded(),
+            Figure::Times(v) => table::times(v),
         }
     }
 
@@ -383,6 +398,16 @@ impl Figure {
                 let sign = if d > 0.0 { "+" } else { "-" };
                 format!("{sign}{}", human::size(d.abs()))
             }
+            Figure::Seconds(_) if d == 0.0 => "±0s".to_string(),
+            Figure::Seconds(_) => {
+                let sign = if d > 0.0 { "+" } else { "-" };
+                format!("{sign}{}", units::Seconds(d.abs()).rounded())
+            }
+            Figure::Times(_) if d == 0.0 => "±0x".to_string(),
+            Figure::Times(_) => {
+                let sign = if d > 0.0 { "+" } else { "-" };
+                format!("{sign}{}", table::times(d.abs()))
+            }
         }
     }
 }
@@ -394,6 +419,8 @@ struct Row {
     thumb: Option<Figure>,
     /// The figure the screen is about (refunds a month), highlighted.
     headline: bool,
+    /// Where rows do not all fit, the lowest are left out first (headings go with their rows).
+    keep: u8,
 }
 
 fn heading(label: &str) -> Row {
@@ -402,6 +429,7 @@ fn heading(label: &str) -> Row {
         exact: None,
         thumb: None,
         headline: false,
+        keep: u8::MAX,
     }
 }
 
@@ -411,14 +439,57 @@ fn row(label: &str, exact: Figure, thumb: Option<Figure>) -> Row {
         exact: Some(exact),
         thumb,
         headline: false,
+        keep: 5,
     }
+}
+
+/// `row` that is left out before (`keep` lower) or after (higher) the others.
+fn ranked(keep: u8, row: Row) -> Row {
+    Row { keep, ..row }
+}
+
+/// The indexes of the rows to show in `height` lines: the lowest `keep` left out first, the
+/// later row of a tie first, then any heading left without rows.
+fn fitting(rows: &[Row], height: usize) -> Vec<usize> {
+    let mut shown: Vec<usize> = (0..rows.len()).collect();
+    while shown.len() > height {
+        let lowest = shown
+            .iter()
+            .copied()
+            .filter(|&i| rows[i].exact.is_some())
+            .min_by_key(|&i| (rows[i].keep, std::cmp::Reverse(i)));
+        match lowest {
+            Some(i) => shown.retain(|&j| j != i),
+            None => shown.truncate(height),
+        }
+        // A heading is kept only with a row of its own after it.
+        let kept: Vec<usize> = shown
+            .iter()
+            .enumerate()
+            .filter(|&(n, &i)| {
+                rows[i].exact.is_some()
+                    || shown
+                        .get(n + 1)
+                        .is_some_and(|&next| rows[next].exact.is_some())
+            })
+            .map(|(_, &i)| i)
+            .collect();
+        shown = kept;
+    }
+    shown
 }
 
 /// Every output group of `docs/MODEL.md`, in the `estimate` table's order.
 fn rows(e: &Estimate) -> Vec<Row> {
-    use Figure::{Count, Money, Size};
+    use Figure::{Count, Money, Seconds, Size, Times};
     let r = e.inputs.retries;
     let plural = if r == 1 { "retry" } else { "retries" };
+    let at = table::layers(e.inputs.layers);
+    let store = match e.inputs.store {
+        crate::model::Store::Bytes => "flat",
+        crate::model::Store::Redis => "Redis",
+        crate::model::Store::Postgres => "PostgreSQL",
+    };
     vec![
         heading("Duplicate charges"),
         row(
@@ -426,52 +497,106 @@ fn rows(e: &Estimate) -> Vec<Row> {
             Count(e.duplicates.per_day),
             Some(Count(e.duplicates.rule_of_thumb_per_day)),
         ),
-        row(
-            "a month",
-            Count(e.duplicates.per_month),
-            Some(Count(e.rule_of_thumb_per_month())),
+        ranked(
+            9,
+            row(
+                "a month",
+                Count(e.duplicates.per_month),
+                Some(Count(e.rule_of_thumb_per_month())),
+            ),
+        ),
+        ranked(
+            8,
+            row(
+                "with keys of the TTL",
+                Count(e.duplicates.with_key_store.per_month),
+                None,
+            ),
         ),
         heading("Refunds"),
         Row {
             headline: true,
-            ..row(
-                "a month",
-                Money(e.refund_cost.per_month),
-                Some(Money(e.rule_of_thumb_refund_per_month())),
+            ..ranked(
+                10,
+                row(
+                    "a month",
+                    Money(e.refund_cost.per_month),
+                    Some(Money(e.rule_of_thumb_refund_per_month())),
+                ),
             )
         },
-        row("a year", Money(e.refund_cost.per_year), None),
+        ranked(3, row("a year", Money(e.refund_cost.per_year), None)),
         heading("Customers left without an answer"),
         row(
             "at 0 retries, a day",
             Count(e.unanswered.zero_retries_per_day),
             None,
         ),
-        row(
-            "at 0 retries, a month",
-            Count(e.unanswered.zero_retries_per_month),
-            None,
+        ranked(
+            2,
+            row(
+                "at 0 retries, a month",
+                Count(e.unanswered.zero_retries_per_month),
+                None,
+            ),
         ),
-        row(
-            "  of whom charged",
-            Count(e.unanswered.charged_zero_retries_per_month),
-            None,
+        ranked(
+            1,
+            row(
+                "  of whom charged",
+                Count(e.unanswered.charged_zero_retries_per_month),
+                None,
+            ),
         ),
         row(
             &format!("at {r} {plural}, a day"),
             Count(e.unanswered.per_day),
             None,
         ),
-        row(
-            "  of whom charged",
-            Count(e.unanswered.charged_per_day),
-            None,
+        ranked(
+            1,
+            row(
+                "  of whom charged",
+                Count(e.unanswered.charged_per_day),
+                None,
+            ),
         ),
         heading("Extra load from retries"),
-        row("attempts a day", Count(e.extra_attempts_per_day), None),
+        ranked(
+            3,
+            row("attempts a day", Count(e.extra_attempts_per_day), None),
+        ),
+        ranked(
+            4,
+            row(
+                &format!("worst, {at}"),
+                Times(e.amplification.worst_case),
+                None,
+            ),
+        ),
+        row(
+            &format!("expected, {at}"),
+            Times(e.amplification.expected),
+            None,
+        ),
         heading("Key store (the fix)"),
-        row("live keys", Count(e.key_store.live_keys), None),
-        row("size", Size(e.key_store.bytes), None),
+        ranked(
+            7,
+            row(
+                if e.ttl_shorter_than_horizon() {
+                    "retry horizon > TTL"
+                } else {
+                    "retry horizon"
+                },
+                Seconds(e.retry_horizon_seconds),
+                None,
+            ),
+        ),
+        ranked(3, row("live keys", Count(e.key_store.live_keys), None)),
+        ranked(
+            9,
+            row(&format!("size ({store})"), Size(e.store_bytes()), None),
+        ),
     ]
 }
 
@@ -531,7 +656,13 @@ fn results_panel(app: &App, area: Rect, buf: &mut Buffer, theme: Theme) {
     block.render(area, buf);
 
     let currency = app.style().currency.as_str();
-    let now = rows(app.estimate());
+    let all_rows = rows(app.estimate());
+    let shown = fitting(&all_rows, usize::from(inner.height));
+    let pick = |rows: Vec<Row>| -> Vec<Row> {
+        let mut rows: Vec<Option<Row>> = rows.into_iter().map(Some).collect();
+        shown.iter().filter_map(|&i| rows[i].take()).collect()
+    };
+    let now = pick(all_rows);
     let show = |f: Option<Figure>| f.map(|f| f.show(currency)).unwrap_or_default();
 
     // Columns: exact always; the change when pinned; the rule of thumb while it fits.
@@ -540,7 +671,7 @@ fn results_panel(app: &App, area: Rect, buf: &mut Buffer, theme: Theme) {
         "exact",
         now.iter().map(|r| show(r.exact)).collect(),
     )];
-    if let Some(base) = app.baseline().map(rows) {
+    if let Some(base) = app.baseline().map(|b| pick(rows(b))) {
         let changes = now
             .iter()
             .zip(&base)

@@ -17,13 +17,17 @@
 pub mod columns;
 pub mod derive;
 mod error;
+#[path = "tally/intents.rs"]
 mod intents;
 pub mod intervals;
 pub mod outcomes;
+#[path = "source/mod.rs"]
 pub mod reader;
+#[path = "row/route.rs"]
 pub mod route;
 pub mod scan;
 pub mod tally;
+#[path = "row/timestamp.rs"]
 pub mod timestamp;
 
 use std::io::IsTerminal;

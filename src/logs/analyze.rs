@@ -11,10 +11,10 @@ use super::formats::ColumnMap;
 use super::options::LogOptions;
 use super::outcomes;
 use super::role::Role;
-use super::row::timestamp::TimestampFormat;
 use super::row::{self, RowRules, Scanned};
 use super::source::{self, MovableStop, Piece, ProgressBar, Source};
 use super::tally::Tally;
+use super::timestamp::TimestampFormat;
 
 /// How one input was read.
 #[derive(Debug, Clone)]

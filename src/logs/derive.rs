@@ -1,4 +1,4 @@
-//! From a finished [`Tally`](super::Tally) to the model's inputs, each with the rows behind it (MODEL.md,
+//! From a finished [`Tally`](super::Tally) to the model's inputs, each with the rows behind it (`docs/MODEL.md`,
 //! "From access logs").
 //!
 //! * requests_per_day = intents / days covered (the span between the first and last
@@ -21,7 +21,7 @@ use super::formats::FlagsStyle;
 use super::intervals::{self, Intervals};
 use super::outcomes::Join;
 use super::role::Role;
-use super::row::timestamp::{MICROS_PER_DAY, date_string, to_rfc3339};
+use super::timestamp::{MICROS_PER_DAY, date_string, to_rfc3339};
 use crate::model::{Estimate, Scenario};
 use crate::units::Rate;
 
@@ -129,7 +129,7 @@ pub struct EndpointRow {
     pub succeeded_share: Option<f64>,
 }
 
-/// The most retries the model accepts (MODEL.md: integer 0..=100).
+/// The most retries the model accepts (`docs/MODEL.md`: integer 0..=100).
 const MAX_RETRIES: u32 = 100;
 
 /// How many endpoints the report lists.

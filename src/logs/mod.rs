@@ -15,18 +15,16 @@
 //!
 //! `analyze` drives them: it opens each input, maps its header, reads its records into a
 //! [`Tally`] (one per piece, on one thread or several) and merges the tallies in order;
-//! `options` holds the [`LogOptions`] and their defaults. Dependencies point one way, from
-//! the later rooms to the earlier ones (`framing` hands records to a [`RecordSink`] it does
-//! not know, and the row stage implements it); `error`, `role`, `limits` and the id maps of
-//! `tally` are leaves every room may use.
+//! `options` holds the [`LogOptions`] and their defaults. There is no import circle: the
+//! framing does not know rows (it hands records to a `RecordSink`, which the row stage
+//! implements), the tally does not know rows (the row stage calls it), and `error`, `role`,
+//! `limits` and `timestamp` are leaves that every room may use.
 //!
 //! Entry points: [`analyze`] reads the logs into a [`LogAnalysis`];
 //! [`LogAnalysis::derive`] turns it into a [`crate::model::Scenario`] with evidence and the
 //! [`Observed`] figures for the report. Clap stays out: the CLI converts its arguments into a
 //! [`LogOptions`]. The modules are private; what the commands, the reports, the explorer,
 //! the tests and the fuzz targets use is re-exported here.
-//!
-//! [`RecordSink`]: framing::RecordSink
 
 mod analyze;
 mod derive;
@@ -43,6 +41,7 @@ mod source;
 mod tally;
 #[cfg(test)]
 mod tests;
+mod timestamp;
 
 pub use analyze::{FileInfo, LogAnalysis, analyze};
 pub use derive::{
@@ -58,12 +57,9 @@ pub use options::{
 };
 pub use outcomes::Join;
 pub use role::Role;
-pub use row::timestamp::TimestampFormat;
+// The timestamp parsers too, for their benchmark and the log generator.
 pub use source::Source;
 pub use tally::{Counts, Endpoint, KeyedStats, MAX_ENDPOINTS, Tally, TimedOut};
-
-/// The timestamp parsers, for their benchmark (`benches/timestamps.rs`) and the log
-/// generator (`examples/gen-access-log`).
-pub mod timestamp {
-    pub use super::row::timestamp::{civil_from_days, parse_auto, parse_strftime, parse_with_jiff};
-}
+pub use timestamp::{
+    TimestampFormat, civil_from_days, days_from_civil, parse_auto, parse_strftime, parse_with_jiff,
+};

@@ -7,8 +7,8 @@ use regex::bytes::Regex;
 
 use super::formats::DurationUnit;
 use super::role::Role;
-use super::row::timestamp;
 use super::source::Source;
+use super::timestamp;
 
 /// Files smaller than this are read by one thread (by default).
 const MIN_SPLIT_BYTES: u64 = 16 << 20;

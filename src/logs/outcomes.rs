@@ -25,10 +25,10 @@ use serde::Serialize;
 
 use super::error::{BadRow, LogError, RowPlace};
 use super::role::{Role, normalize};
-use super::row::timestamp::{MICROS_PER_DAY, parse_auto};
 use super::row::{parse_status, request_id, request_id_hash};
 use super::source::{self, Source};
 use super::tally::{BAD_ROW_SAMPLES, IdHasher, IdMap, Outcome, Tally};
+use super::timestamp::{MICROS_PER_DAY, parse_auto};
 
 /// What the join found, for the evidence and the JSON report.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]

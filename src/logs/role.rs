@@ -55,7 +55,7 @@ impl Role {
         }
     }
 
-    /// Recognised header names, normalised (see [`normalize`]), best first. Generic names,
+    /// Recognised header names, normalised (see `normalize`), best first. Generic names,
     /// then nginx variables, AWS ALB, Traefik, Envoy and HAProxy fields.
     pub fn aliases(self) -> &'static [&'static str] {
         match self {

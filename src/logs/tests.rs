@@ -9,9 +9,9 @@ use generator::Config;
 
 use super::formats::ColumnMap;
 use super::options::DEFAULT_TIMEOUT_STATUSES;
-use super::row::timestamp::TimestampFormat;
 use super::row::{self, RowRules};
 use super::source::Piece;
+use super::timestamp::TimestampFormat;
 use super::{LogError, Tally};
 
 /// Reads `data` (rows after the header) in the given pieces and merges them in order.

@@ -5,11 +5,10 @@
 //! status, the proxy's flags, or a duration past `--client-timeout`), what became of it at the
 //! backend, its endpoint (method and route template), its idempotency key and, for
 //! `--outcomes`, its request id. The row goes to the piece's [`Tally`]. Field values are parsed
-//! by [`values`], [`timestamp`] and [`route`]; methods are matched by [`methods`].
+//! by [`values`], [`route`] and [`timestamp`](super::timestamp); methods are matched by [`methods`].
 
 mod methods;
 pub mod route;
-pub mod timestamp;
 mod values;
 
 pub use values::{outcome, parse_status, request_id, request_id_hash};
@@ -25,8 +24,9 @@ use super::formats::ColumnMap;
 use super::framing::{self, RecordSink};
 use super::source::{MovableStop, Piece};
 use super::tally::{Outcome, Tally};
+use super::timestamp::{LastSecond, TimestampFormat};
 use methods::{find_packed, pack};
-use timestamp::{LastSecond, TimestampFormat};
+
 use values::{parse_duration, trim};
 
 /// Hashing of keys and endpoints: fixed seeds, so every piece and every run agrees.

@@ -6,7 +6,7 @@ use std::hash::{BuildHasher, Hasher};
 use foldhash::fast::FixedState;
 
 use super::super::tally::Outcome;
-use super::timestamp;
+use super::super::timestamp;
 
 /// Hashing of request ids, shared with the reader of the backend's log.
 pub const REQUEST_ID_SEED: u64 = 0x0e9e_5715_1d5e_ed01;

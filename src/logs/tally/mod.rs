@@ -322,7 +322,7 @@ impl Tally {
         outcome: Outcome,
     ) {
         self.counts.record(timed_out, outcome);
-        let day = ts.div_euclid(super::row::timestamp::MICROS_PER_DAY);
+        let day = ts.div_euclid(super::timestamp::MICROS_PER_DAY);
         match self.per_day.last_entry() {
             Some(mut last) if *last.key() == day => last.get_mut().record(timed_out, outcome),
             _ => self

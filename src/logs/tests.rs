@@ -1,7 +1,6 @@
 //! Properties of the pipeline that need its internals: records read in pieces cut anywhere
 //! between lines and merged in order give the tally of reading them whole.
 
-#[allow(dead_code)]
 #[path = "../../examples/gen-access-log/generator.rs"]
 mod generator;
 

@@ -10,11 +10,11 @@ use std::io::{self, Read};
 
 use csv_core::{ReadRecordResult, ReaderBuilder};
 
-use super::super::error::LogError;
-use super::super::limits::{MAX_FIELDS, MAX_RECORD};
-use super::super::source::{MovableStop, Piece};
 use super::RecordSink;
 use super::line_buffer::LineBuffer;
+use crate::logs::error::LogError;
+use crate::logs::limits::{MAX_FIELDS, MAX_RECORD};
+use crate::logs::source::{MovableStop, Piece};
 
 /// Reads records from `input` (positioned at `piece.start`) into a tally.
 ///

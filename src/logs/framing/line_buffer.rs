@@ -2,9 +2,9 @@
 
 use std::io::{self, Read};
 
-use super::super::error::LogError;
-use super::super::limits::MAX_RECORD;
-use super::super::source::{MovableStop, Piece, read_retrying};
+use crate::logs::error::LogError;
+use crate::logs::limits::MAX_RECORD;
+use crate::logs::source::{MovableStop, Piece, read_retrying};
 
 /// Size of one read.
 const INPUT_BUFFER: usize = 256 * 1024;

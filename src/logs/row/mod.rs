@@ -11,7 +11,7 @@ mod methods;
 pub mod route;
 mod values;
 
-pub use values::{outcome, parse_status, request_id, request_id_hash};
+pub use values::{parse_status, request_id, request_id_hash};
 
 use std::hash::{BuildHasher, Hasher};
 use std::io::{self, Read};
@@ -26,8 +26,7 @@ use super::source::{MovableStop, Piece};
 use super::tally::{Outcome, Tally};
 use super::timestamp::{LastSecond, TimestampFormat};
 use methods::{find_packed, pack};
-
-use values::{parse_duration, trim};
+use values::{outcome, parse_duration, trim};
 
 /// Hashing of keys and endpoints: fixed seeds, so every piece and every run agrees.
 const KEY_SEED: u64 = 0x5eed_1de0_9075_c0de;

@@ -5,8 +5,8 @@ use std::hash::{BuildHasher, Hasher};
 
 use foldhash::fast::FixedState;
 
-use super::super::tally::Outcome;
-use super::super::timestamp;
+use crate::logs::tally::Outcome;
+use crate::logs::timestamp;
 
 /// Hashing of request ids, shared with the reader of the backend's log.
 pub const REQUEST_ID_SEED: u64 = 0x0e9e_5715_1d5e_ed01;

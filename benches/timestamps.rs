@@ -6,7 +6,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use dupcost::logs::timestamp::{parse_auto, parse_strftime, parse_with_jiff};
+use dupcost::logs::{parse_auto, parse_strftime, parse_with_jiff};
 
 fn timestamps(c: &mut Criterion) {
     let iso = b"2026-11-01T13:45:01.123Z";

@@ -5,6 +5,10 @@
 //! [`sweep`] varies one of them, [`logs`] measures them from access logs, and [`report`]
 //! renders estimates as table, JSON or CSV.
 
+// The unit tests of `logs` read logs from the generator of `examples/`, which names the crate.
+#[cfg(test)]
+extern crate self as dupcost;
+
 pub mod cli;
 pub mod commands;
 pub mod error;

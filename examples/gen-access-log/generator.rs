@@ -22,7 +22,7 @@ use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap};
 use std::io::{self, Write};
 
-use dupcost::logs::timestamp::civil_from_days;
+use dupcost::logs::civil_from_days;
 
 /// Output layouts: header names and timestamp styles of common log formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

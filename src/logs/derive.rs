@@ -1,4 +1,4 @@
-//! From a finished [`Tally`](super::Tally) to the model's inputs, each with the rows behind it (MODEL.md,
+//! From a finished [`Tally`](super::Tally) to the model's inputs, each with the rows behind it (`docs/MODEL.md`,
 //! "From access logs").
 //!
 //! * requests_per_day = intents / days covered (the span between the first and last
@@ -17,10 +17,12 @@
 
 use serde::Serialize;
 
-use super::LogAnalysis;
+use super::analyze::LogAnalysis;
 use super::error::LogError;
+use super::formats::FlagsStyle;
 use super::intervals::{self, Intervals};
 use super::outcomes::Join;
+use super::role::Role;
 use super::timestamp::{MICROS_PER_DAY, date_string, to_rfc3339};
 use crate::model::{Estimate, Scenario};
 use crate::units::Rate;
@@ -130,7 +132,7 @@ pub struct EndpointRow {
     pub succeeded_share: Option<f64>,
 }
 
-/// The most retries the model accepts (MODEL.md: integer 0..=100).
+/// The most retries the model accepts (`docs/MODEL.md`: integer 0..=100).
 const MAX_RETRIES: u32 = 100;
 
 /// How many endpoints the report lists.
@@ -237,8 +239,8 @@ impl LogAnalysis {
         let mut also = String::new();
         if let Some(f) = self.files.iter().find(|f| f.columns.flags.is_some()) {
             also.push_str(match f.columns.flags_style {
-                super::FlagsStyle::Envoy => " or flags UT, DC, UC, URX",
-                super::FlagsStyle::Haproxy => " or termination state c, C, s, S",
+                FlagsStyle::Envoy => " or flags UT, DC, UC, URX",
+                FlagsStyle::Haproxy => " or termination state c, C, s, S",
             });
         }
         if let Some(d) = self.options.client_timeout {
@@ -274,7 +276,7 @@ impl LogAnalysis {
             let header = self
                 .files
                 .iter()
-                .find_map(|f| f.columns.header_of(super::Role::IdempotencyKey))
+                .find_map(|f| f.columns.header_of(Role::IdempotencyKey))
                 .unwrap_or("idempotency_key");
             warnings.push(format!(
                 "the key column {header} looks per-attempt ({} seen once each, yet {}): it was ignored for intents and retries; map the clients' idempotency key with --column idempotency_key=HEADER, or give --retries",
@@ -590,7 +592,7 @@ impl LogAnalysis {
             Some(f) => format!(
                 "{} has no timestamp column (looked for {}; headers found: {}; map one with --column timestamp=HEADER)",
                 f.name,
-                super::Role::Timestamp.aliases().join(", "),
+                Role::Timestamp.aliases().join(", "),
                 f.columns.headers.join(", ")
             ),
             None => "the log has no timestamp column".to_string(),

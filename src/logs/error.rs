@@ -1,9 +1,10 @@
-//! Everything that can go wrong while reading logs, each naming its culprit.
+//! Everything that can go wrong while reading logs, each naming its culprit, and how a
+//! log's bytes are shown in a message. A leaf: every stage reports through it.
 
 use std::io;
 use std::path::PathBuf;
 
-use super::columns::Role;
+use super::role::Role;
 
 /// Where a row came from: the file (or `-` for stdin) and its 1-based line.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -129,4 +130,22 @@ impl LogError {
             _ => 2,
         }
     }
+}
+
+/// A field as shown in a message: lossy UTF-8, at most 40 characters, control characters
+/// escaped (`\u{1b}`) so a log cannot drive the reader's terminal.
+pub fn shown(b: &[u8]) -> String {
+    let text = String::from_utf8_lossy(b);
+    let mut s: String = text.chars().take(40).flat_map(escape_control).collect();
+    if text.chars().count() > 40 {
+        s.push('…');
+    }
+    s
+}
+
+/// A character as printed in a message: itself, or escaped when it is a control character.
+pub fn escape_control(c: char) -> impl Iterator<Item = char> {
+    let escaped = c.is_control().then(|| c.escape_default());
+    let plain = (!c.is_control()).then_some(c);
+    escaped.into_iter().flatten().chain(plain)
 }

@@ -1,4 +1,4 @@
-//! 95% intervals for the figures measured from logs (MODEL.md, "From access logs").
+//! 95% intervals for the figures measured from logs (`docs/MODEL.md`, "From access logs").
 //!
 //! * A share `k / n` (the timeout rate, the succeeded share): the Wilson score interval,
 //!   which stays inside 0..1 and behaves at k = 0 and k = n where the normal one does not.

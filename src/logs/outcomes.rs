@@ -23,11 +23,11 @@ use std::io::{BufRead, BufReader};
 
 use serde::Serialize;
 
-use super::columns::{Role, normalize};
 use super::error::{BadRow, LogError, RowPlace};
-use super::reader::{self, Source};
-use super::scan::{parse_status, request_id, request_id_hash};
-use super::tally::{IdMap, Outcome, Tally};
+use super::role::{Role, normalize};
+use super::row::{parse_status, request_id, request_id_hash};
+use super::source::{self, Source};
+use super::tally::{BAD_ROW_SAMPLES, IdHasher, IdMap, Outcome, Tally};
 use super::timestamp::{MICROS_PER_DAY, parse_auto};
 
 /// What the join found, for the evidence and the JSON report.
@@ -59,7 +59,7 @@ pub struct Join {
 
 /// What the backend said of the ids wanted: `true` once any row of the id was 2xx.
 struct Found {
-    wanted: HashSet<u64, std::hash::BuildHasherDefault<super::tally::IdHasher>>,
+    wanted: HashSet<u64, std::hash::BuildHasherDefault<IdHasher>>,
     answers: IdMap<bool>,
     span: Option<(i64, i64)>,
     rows: u64,
@@ -86,7 +86,7 @@ impl Found {
     fn bad(&mut self, file: &str, line: u64, reason: String) {
         self.rows += 1;
         self.bad_rows += 1;
-        if self.bad_samples.len() < super::tally::BAD_ROW_SAMPLES {
+        if self.bad_samples.len() < BAD_ROW_SAMPLES {
             self.bad_samples.push(BadRow {
                 place: RowPlace {
                     file: file.to_string(),
@@ -229,9 +229,9 @@ fn read_backend(
     overrides: &[(Role, String)],
     found: &mut Found,
 ) -> Result<(), LogError> {
-    let stream = reader::open_stream(source, |_| {})?;
+    let stream = source::open_stream(source, |_| {})?;
     let name = stream.name.clone();
-    let err = reader::io_error(&name, stream.gzip);
+    let err = source::io_error(&name, stream.gzip);
     let mut input = BufReader::with_capacity(256 * 1024, stream.reader);
     let first = loop {
         let buf = input.fill_buf().map_err(&err)?;
@@ -259,8 +259,8 @@ fn read_csv(
     overrides: &[(Role, String)],
     found: &mut Found,
 ) -> Result<(), LogError> {
-    let err = reader::io_error(name, false);
-    let delimiter = reader::sniff_delimiter(input.fill_buf().map_err(&err)?);
+    let err = source::io_error(name, false);
+    let delimiter = source::sniff_delimiter(input.fill_buf().map_err(&err)?);
     let mut csv = csv::ReaderBuilder::new()
         .delimiter(delimiter)
         .flexible(true)

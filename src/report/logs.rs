@@ -9,9 +9,9 @@ use std::fmt::Write;
 use anstyle::Style as Ansi;
 use serde::Serialize;
 
-use crate::logs::derive::{count, count_f, plural};
-use crate::logs::intervals::Intervals;
+use crate::logs::Intervals;
 use crate::logs::{Derived, FileInfo, Observed, Role};
+use crate::logs::{count, count_f, plural};
 use crate::model::Estimate;
 use crate::units::Rate;
 

@@ -8,7 +8,7 @@
 use std::fmt::Write;
 
 use crate::inputs::Input;
-use crate::logs::derive::count;
+use crate::logs::count;
 use crate::logs::{Derived, Observed};
 use crate::model::{Estimate, Store};
 use crate::units::{Duration, Rate, Seconds};

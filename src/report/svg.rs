@@ -5,7 +5,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::inputs::Input;
-use crate::logs::derive::{DayRow, EndpointRow};
+use crate::logs::{DayRow, EndpointRow};
 use crate::model::Estimate;
 use crate::units::{Duration, Rate};
 

@@ -31,11 +31,14 @@
 //! as the streaming rule would have, so reading a log whole or in any number of pieces merged
 //! in order gives the same finished tally (under the same ordering assumption).
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
-use std::hash::{BuildHasherDefault, Hasher};
+mod id_map;
+mod intents;
+
+use std::collections::{BTreeMap, VecDeque};
 
 use super::error::BadRow;
-use super::intents::{Intent, IntentTable, NO_FIRST_TS, Touch};
+pub use id_map::{IdHasher, IdMap};
+use intents::{Intent, IntentTable, NO_FIRST_TS, Touch};
 
 /// Distinct endpoints kept; later ones are counted together as "(other routes)".
 pub const MAX_ENDPOINTS: usize = 10_000;
@@ -153,27 +156,6 @@ pub struct KeyedStats {
     pub attempts: u64,
     pub max_attempts: u32,
 }
-
-/// Keys are already well-mixed 64-bit hashes: hashing them again would be waste.
-#[derive(Default, Clone, Copy)]
-pub struct IdHasher(u64);
-
-impl Hasher for IdHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
-}
-
-/// A map keyed by a 64-bit hash.
-pub type IdMap<V> = HashMap<u64, V, BuildHasherDefault<IdHasher>>;
 
 /// Everything the derivation needs from a log, or from a piece of one. See the module docs.
 #[derive(Debug, Clone)]

@@ -10,7 +10,7 @@
 //! log, a table small enough to stay in cache still costs about 15% less CPU.) Retiring old
 //! intents ([`IntentTable::retain_from`]) is one sequential pass over the slots, in place.
 
-use super::tally::IdMap;
+use super::id_map::IdMap;
 
 /// An intent not yet counted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

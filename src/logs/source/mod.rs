@@ -12,8 +12,14 @@ use std::path::{Path, PathBuf};
 
 use csv_core::{ReadRecordResult, ReaderBuilder};
 
+mod pieces;
+mod progress;
+
+pub use pieces::{MovableStop, Piece};
+pub use progress::ProgressBar;
+
 use super::error::LogError;
-use super::scan::{MAX_FIELDS, MAX_RECORD};
+use super::limits::{MAX_FIELDS, MAX_RECORD};
 
 /// An input: a file, or `-` for stdin.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -238,7 +244,8 @@ fn open_file(p: &Path) -> Result<File, LogError> {
     })
 }
 
-fn read_retrying<R: Read>(r: &mut R, buf: &mut [u8]) -> io::Result<usize> {
+/// Reads into `buf`, retrying on interruption.
+pub fn read_retrying<R: Read>(r: &mut R, buf: &mut [u8]) -> io::Result<usize> {
     loop {
         match r.read(buf) {
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,

@@ -1,0 +1,31 @@
+//! The framing stage: an input's bytes cut into records of fields.
+//!
+//! [`line_buffer`] holds the bytes (fill, roll, consume) and knows where the piece stops;
+//! [`csv`] cuts CSV and TSV records (the SIMD splitter, `csv_core` for quoted records). Each
+//! record goes to a [`RecordSink`], the row stage, as its bytes and the ends of its fields, so
+//! the framing knows nothing of what a row means. A line-oriented format (nginx, Apache,
+//! HAProxy) gets its framing here too: lines from the same buffer, split by its format.
+
+mod csv;
+mod line_buffer;
+
+pub use csv::records;
+
+use super::error::LogError;
+
+/// What the framing hands its records to.
+pub trait RecordSink {
+    /// One record from line `line`: field `i` is `data[ends[i - 1] + gap..ends[i]]` (`gap`
+    /// is 1 when `data` still holds the delimiters, 0 when it holds the fields back to back).
+    fn record(
+        &mut self,
+        data: &[u8],
+        ends: &[usize],
+        gap: usize,
+        line: u64,
+    ) -> Result<(), LogError>;
+
+    /// A record at `line` that could not be framed (too long, too many fields); an error
+    /// stops the reading (`--strict`).
+    fn bad(&mut self, line: u64, reason: impl FnOnce() -> String) -> Result<(), LogError>;
+}

@@ -1,0 +1,107 @@
+//! Everything that steers the reading of logs, and its defaults (here only: the CLI shows
+//! and parses these same values).
+
+use std::time::Duration;
+
+use regex::bytes::Regex;
+
+use super::formats::DurationUnit;
+use super::role::Role;
+use super::source::Source;
+use super::timestamp;
+
+/// Files smaller than this are read by one thread (by default).
+const MIN_SPLIT_BYTES: u64 = 16 << 20;
+
+/// Everything that steers the reading of logs. [`LogOptions::default`] has the documented
+/// defaults.
+#[derive(Debug, Clone)]
+pub struct LogOptions {
+    /// Field delimiter; sniffed from the header when `None`.
+    pub delimiter: Option<u8>,
+    /// `--column ROLE=HEADER` overrides.
+    pub columns: Vec<(Role, String)>,
+    /// Unit of the duration column; from its name when `None`.
+    pub duration_unit: Option<DurationUnit>,
+    /// A strftime format for the timestamps; the built-in layouts when `None`.
+    pub timestamp_format: Option<String>,
+    /// Keep rows at or after this time (µs since the epoch).
+    pub since: Option<i64>,
+    /// Keep rows before this time (µs since the epoch).
+    pub until: Option<i64>,
+    /// Mutating methods.
+    pub methods: Vec<String>,
+    /// Client-facing statuses that mean the client gave up.
+    pub timeout_statuses: Vec<u16>,
+    /// A mutating request whose duration reached this timed out too.
+    pub client_timeout: Option<Duration>,
+    /// Only paths matching this.
+    pub path: Option<Regex>,
+    /// Attempts of one key at most this far apart are one intent.
+    pub retry_window: Duration,
+    /// The first bad row is an error.
+    pub strict: bool,
+    /// Show a progress bar on stderr when it is a terminal and the input is large.
+    pub progress: bool,
+    /// Threads for reading large plain files in chunks (0: one per core, at most 4).
+    pub threads: usize,
+    /// Plain files at least this large are read in pieces, one per thread; an idle thread
+    /// takes over half of what is left of a piece when that is at least this large too.
+    pub split_bytes: u64,
+    /// The backend's own logs (`--outcomes`), joined to timed-out attempts by request id.
+    pub outcomes: Vec<Source>,
+    /// `--outcomes-column ROLE=HEADER` overrides for the backend's logs.
+    pub outcomes_columns: Vec<(Role, String)>,
+    /// The most timed-out attempts with an unknown outcome, as a share of all timed-out
+    /// ones, for which the succeeded share is still derived (`--max-unknown`).
+    pub max_unknown: f64,
+    /// The shortest span of timestamps that is scaled to requests a day (`--min-span`).
+    pub min_span: Duration,
+}
+
+impl Default for LogOptions {
+    fn default() -> Self {
+        LogOptions {
+            delimiter: None,
+            columns: Vec::new(),
+            duration_unit: None,
+            timestamp_format: None,
+            since: None,
+            until: None,
+            methods: DEFAULT_METHODS.iter().map(|m| m.to_string()).collect(),
+            timeout_statuses: DEFAULT_TIMEOUT_STATUSES.to_vec(),
+            client_timeout: None,
+            path: None,
+            retry_window: DEFAULT_RETRY_WINDOW,
+            strict: false,
+            progress: false,
+            threads: 0,
+            split_bytes: MIN_SPLIT_BYTES,
+            outcomes: Vec::new(),
+            outcomes_columns: Vec::new(),
+            max_unknown: DEFAULT_MAX_UNKNOWN,
+            min_span: DEFAULT_MIN_SPAN,
+        }
+    }
+}
+
+/// Default mutating methods.
+pub const DEFAULT_METHODS: [&str; 4] = ["POST", "PUT", "PATCH", "DELETE"];
+/// Default client-facing give-up statuses: 0 (no response: Envoy `DC`, Traefik when the
+/// client left), 408, 460 (ALB: the client closed), 499 (nginx: the client closed), 504.
+pub const DEFAULT_TIMEOUT_STATUSES: [u16; 5] = [0, 408, 460, 499, 504];
+/// Default retry window.
+pub const DEFAULT_RETRY_WINDOW: Duration = Duration::from_secs(3600);
+/// Default `--max-unknown`: 10%.
+pub const DEFAULT_MAX_UNKNOWN: f64 = 0.10;
+/// Default `--min-span`.
+pub const DEFAULT_MIN_SPAN: Duration = Duration::from_secs(3600);
+
+/// Parses `--since`/`--until`: RFC 3339 (with or without zone) or a date (midnight UTC).
+pub fn parse_time_bound(text: &str) -> Result<i64, String> {
+    timestamp::parse_auto(text.trim().as_bytes())
+        .filter(|_| text.trim().len() >= 10)
+        .ok_or_else(|| {
+            format!("'{text}' is not a time: use RFC 3339 like 2026-11-01T00:00:00Z or a date like 2026-11-01")
+        })
+}

@@ -1,0 +1,229 @@
+//! What a column means to the derivation: the [`Role`]s, the header names each is known by,
+//! and how names are compared. A leaf: the formats, the errors and the backend-log join all
+//! speak of roles.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// What a column means to the derivation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    Timestamp,
+    Method,
+    Path,
+    Status,
+    UpstreamStatus,
+    Duration,
+    IdempotencyKey,
+    Bytes,
+    /// The proxy's own account of how a request ended (Envoy `response_flags`, HAProxy
+    /// `termination_state`).
+    Flags,
+    /// A per-attempt request id (nginx `$request_id`, ALB `trace_id`, Envoy `x-request-id`):
+    /// never an intent key; it joins a timed-out attempt to the backend's own log.
+    RequestId,
+}
+
+impl Role {
+    pub const ALL: [Role; 10] = [
+        Role::Timestamp,
+        Role::Method,
+        Role::Path,
+        Role::Status,
+        Role::UpstreamStatus,
+        Role::Duration,
+        Role::IdempotencyKey,
+        Role::Bytes,
+        Role::Flags,
+        Role::RequestId,
+    ];
+
+    /// The role's name as written in `--column ROLE=HEADER`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Role::Timestamp => "timestamp",
+            Role::Method => "method",
+            Role::Path => "path",
+            Role::Status => "status",
+            Role::UpstreamStatus => "upstream_status",
+            Role::Duration => "duration",
+            Role::IdempotencyKey => "idempotency_key",
+            Role::Bytes => "bytes",
+            Role::Flags => "flags",
+            Role::RequestId => "request_id",
+        }
+    }
+
+    /// Recognised header names, normalised (see `normalize`), best first. Generic names,
+    /// then nginx variables, AWS ALB, Traefik, Envoy and HAProxy fields.
+    pub fn aliases(self) -> &'static [&'static str] {
+        match self {
+            Role::Timestamp => &[
+                "timestamp",
+                "time",
+                "datetime",
+                "date",
+                "ts",
+                "timeiso8601",         // nginx $time_iso8601
+                "timelocal",           // nginx $time_local
+                "msec",                // nginx $msec
+                "startutc",            // Traefik StartUTC
+                "startlocal",          // Traefik StartLocal
+                "requestcreationtime", // ALB request_creation_time
+                "starttime",           // Envoy %START_TIME%
+                "acceptdate",          // HAProxy accept_date
+                "eventtime",
+                "logtime",
+            ],
+            Role::Method => &[
+                "method",
+                "httpmethod",
+                "requestmethod", // nginx $request_method, Traefik RequestMethod
+                "verb",
+                "requestverb", // ALB request_verb
+                "httpverb",
+            ],
+            Role::Path => &[
+                "path",
+                "route",
+                "url",
+                "uri",
+                "requesturi",  // nginx $request_uri
+                "requestpath", // Traefik RequestPath
+                "requesturl",  // ALB request_url
+                "urlpath",
+                "endpoint",
+                "httprequest",  // HAProxy http_request (Logstash's name)
+                "originalpath", // Envoy X-ENVOY-ORIGINAL-PATH (Logstash's name)
+            ],
+            Role::Status => &[
+                "status",
+                "statuscode",
+                "httpstatus",
+                "httpstatuscode",
+                "responsestatus",
+                "responsecode",
+                "elbstatuscode",    // ALB elb_status_code
+                "downstreamstatus", // Traefik DownstreamStatus
+                "resstatuscode",    // pino-http res.statusCode (a backend's log)
+            ],
+            Role::UpstreamStatus => &[
+                "upstreamstatus", // nginx $upstream_status
+                "upstreamstatuscode",
+                "targetstatuscode", // ALB target_status_code
+                "originstatus",     // Traefik OriginStatus
+                "backendstatus",
+                "backendstatuscode",
+                "serverstatus",
+            ],
+            Role::Duration => &[
+                "durationms",
+                "duration",
+                "latencyms",
+                "latency",
+                "elapsedms",
+                "elapsed",
+                "responsetimems",
+                "responsetime",
+                "durationus",
+                "durationns",
+                "durations",
+                "requesttime",          // nginx $request_time (seconds)
+                "upstreamresponsetime", // nginx $upstream_response_time (seconds)
+                "targetprocessingtime", // ALB target_processing_time (seconds)
+                "tookms",
+                "took",
+                "timeduration", // HAProxy Ta/Tt (Logstash's time_duration, ms)
+            ],
+            Role::IdempotencyKey => &[
+                "idempotencykey",
+                "xidempotencykey",
+                "httpidempotencykey", // nginx $http_idempotency_key
+                "httpxidempotencykey",
+                "requestidempotencykey", // Traefik request_Idempotency-Key
+                "requestxidempotencykey",
+            ],
+            Role::Bytes => &[
+                "bytes",
+                "bodybytessent", // nginx $body_bytes_sent
+                "bytessent",
+                "sentbytes", // ALB sent_bytes
+                "responsebytes",
+                "responsesize",
+                "size",
+                "downstreamcontentsize", // Traefik
+            ],
+            Role::Flags => &[
+                "responseflags",    // Envoy %RESPONSE_FLAGS%
+                "terminationstate", // HAProxy termination_state (%tsc)
+                "tsc",
+                "flags",
+            ],
+            Role::RequestId => &[
+                "requestid",                // nginx $request_id
+                "reqid",                    // pino, bunyan
+                "xrequestid",               // Envoy x-request-id
+                "httpxrequestid",           // nginx $http_x_request_id
+                "requestxrequestid",        // Traefik request_X-Request-Id
+                "traceid",                  // ALB trace_id
+                "uniqueid",                 // HAProxy unique-id
+                "requestheadersxrequestid", // Caddy request.headers.X-Request-Id
+                "xamzntraceid",             // ALB's trace id as the backend sees it
+            ],
+        }
+    }
+}
+
+impl fmt::Display for Role {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Role {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        let wanted = normalize(s.as_bytes());
+        Role::ALL
+            .into_iter()
+            .find(|r| normalize(r.name().as_bytes()) == wanted)
+            .ok_or_else(|| {
+                let names: Vec<_> = Role::ALL.iter().map(|r| r.name()).collect();
+                format!("unknown column role '{s}': use one of {}", names.join(", "))
+            })
+    }
+}
+
+/// Lower-cases and drops `-`, `_`, `.`, `$`, `@`, spaces and quotes, for comparing names.
+pub fn normalize(name: &[u8]) -> String {
+    name.iter()
+        .filter(|b| !matches!(b, b'-' | b'_' | b'.' | b'$' | b'@' | b' ' | b'"' | b'\t'))
+        .map(|b| b.to_ascii_lowercase() as char)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalizes_names() {
+        assert_eq!(normalize(b"$request_method"), "requestmethod");
+        assert_eq!(normalize(b"@Timestamp"), "timestamp");
+        assert_eq!(
+            normalize(b"request_Idempotency-Key"),
+            "requestidempotencykey"
+        );
+    }
+
+    #[test]
+    fn roles_by_name() {
+        assert_eq!("method".parse::<Role>().unwrap(), Role::Method);
+        assert_eq!(
+            "upstream-status".parse::<Role>().unwrap(),
+            Role::UpstreamStatus
+        );
+    }
+}

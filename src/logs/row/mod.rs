@@ -1,0 +1,268 @@
+//! The row stage: what one record means, and whether it counts.
+//!
+//! A record's fields, found by role through the file's [`ColumnMap`], become one row: its
+//! time, whether it is a mutating attempt, whether the client gave up on it (a give-up
+//! status, the proxy's flags, or a duration past `--client-timeout`), what became of it at the
+//! backend, its endpoint (method and route template), its idempotency key and, for
+//! `--outcomes`, its request id. The row goes to the piece's [`Tally`]. Field values are parsed
+//! by [`values`], [`route`] and [`timestamp`](super::timestamp); methods are matched by [`methods`].
+
+mod methods;
+pub mod route;
+mod values;
+
+pub use values::{parse_status, request_id, request_id_hash};
+
+use std::hash::{BuildHasher, Hasher};
+use std::io::{self, Read};
+
+use foldhash::fast::FixedState;
+use regex::bytes::Regex;
+
+use super::error::{BadRow, LogError, RowPlace, shown};
+use super::formats::ColumnMap;
+use super::framing::{self, RecordSink};
+use super::source::{MovableStop, Piece};
+use super::tally::{Outcome, Tally};
+use super::timestamp::{LastSecond, TimestampFormat};
+use methods::{find_packed, pack};
+use values::{outcome, parse_duration, trim};
+
+/// Hashing of keys and endpoints: fixed seeds, so every piece and every run agrees.
+const KEY_SEED: u64 = 0x5eed_1de0_9075_c0de;
+const ENDPOINT_SEED: u64 = 0x0e4d_9017_5eed_0001;
+
+/// What one file's rows mean and which of them count: columns and compiled filters.
+#[derive(Debug, Clone)]
+pub struct RowRules {
+    pub file: String,
+    pub columns: ColumnMap,
+    pub delimiter: u8,
+    pub timestamps: TimestampFormat,
+    /// Mutating methods, upper-case.
+    pub methods: Vec<Vec<u8>>,
+    /// `timeout[status]`: the status is a client timeout.
+    pub timeout: Box<[bool; 1000]>,
+    /// Client timeout in the duration column's unit.
+    pub client_timeout: Option<f64>,
+    pub path: Option<Regex>,
+    pub since: Option<i64>,
+    pub until: Option<i64>,
+    pub window_micros: i64,
+    pub strict: bool,
+    /// Keep the request ids of timed-out attempts (for `--outcomes`).
+    pub keep_request_ids: bool,
+}
+
+/// The tally of a piece and the offset where its last record ended.
+#[derive(Debug)]
+pub struct Scanned {
+    pub tally: Tally,
+    pub end: u64,
+}
+
+/// Reads the records of `input` (positioned at `piece.start`) into a tally.
+pub fn scan<R: Read>(
+    input: R,
+    rules: &RowRules,
+    piece: Piece,
+    io_error: &dyn Fn(io::Error) -> LogError,
+) -> Result<Scanned, LogError> {
+    scan_until(input, rules, piece, None, io_error)
+}
+
+/// [`scan`], stopping at `movable`'s stop when given (instead of `piece.stop`).
+pub fn scan_until<R: Read>(
+    input: R,
+    rules: &RowRules,
+    piece: Piece,
+    movable: Option<&MovableStop>,
+    io_error: &dyn Fn(io::Error) -> LogError,
+) -> Result<Scanned, LogError> {
+    let mut row = Row::new(rules);
+    if !piece.follows {
+        row.tally = Tally::new(rules.window_micros).without_predecessor();
+    }
+    let end = framing::records(input, rules.delimiter, &piece, movable, &mut row, io_error)?;
+    let mut tally = row.tally;
+    tally.settle_queued();
+    Ok(Scanned { tally, end })
+}
+
+/// The row stage of one piece: the rules, the tally the rows go to, and the state the
+/// per-row work keeps.
+struct Row<'a> {
+    rules: &'a RowRules,
+    tally: Tally,
+    keys: FixedState,
+    endpoints: FixedState,
+    fields: usize,
+    last_second: LastSecond,
+    /// The methods for [`find_packed`], if none is longer than 8 bytes.
+    packed_methods: Option<Vec<(u64, usize)>>,
+}
+
+impl<'a> Row<'a> {
+    fn new(rules: &'a RowRules) -> Self {
+        Row {
+            rules,
+            tally: Tally::new(rules.window_micros),
+            keys: FixedState::with_seed(KEY_SEED),
+            endpoints: FixedState::with_seed(ENDPOINT_SEED),
+            fields: rules.columns.headers.len(),
+            last_second: LastSecond::default(),
+            packed_methods: rules
+                .methods
+                .iter()
+                .map(|m| (m.len() <= 8).then(|| (pack(&m.to_ascii_uppercase()), m.len())))
+                .collect(),
+        }
+    }
+}
+
+impl RecordSink for Row<'_> {
+    /// A row that could not be used: counted, and an error with `--strict`.
+    fn bad(&mut self, line: u64, reason: impl FnOnce() -> String) -> Result<(), LogError> {
+        let file = &self.rules.file;
+        let make = || BadRow {
+            place: RowPlace {
+                file: file.clone(),
+                line,
+            },
+            reason: reason(),
+        };
+        if self.rules.strict {
+            return Err(LogError::StrictBadRow(make()));
+        }
+        self.tally.bad(make);
+        Ok(())
+    }
+
+    /// One record: what it means, and whether it counts.
+    #[inline]
+    fn record(
+        &mut self,
+        data: &[u8],
+        ends: &[usize],
+        gap: usize,
+        line: u64,
+    ) -> Result<(), LogError> {
+        if ends.len() != self.fields {
+            // A blank line is no row at all.
+            if ends.len() == 1 && data.is_empty() {
+                return Ok(());
+            }
+            let (want, got) = (self.fields, ends.len());
+            return self.bad(line, || format!("expected {want} fields, found {got}"));
+        }
+        let field = |i: usize| &data[if i == 0 { 0 } else { ends[i - 1] + gap }..ends[i]];
+        let rules = self.rules;
+        let cols = &rules.columns;
+        let ts = match cols.timestamp {
+            Some(i) => match rules
+                .timestamps
+                .parse_after(field(i), &mut self.last_second)
+            {
+                Some(ts) => ts,
+                None => {
+                    let text = field(i);
+                    let fix = match rules.timestamps {
+                        TimestampFormat::Auto => "give its layout with --timestamp-format",
+                        TimestampFormat::Strftime(_) => "it does not match --timestamp-format",
+                    };
+                    return self.bad(line, || {
+                        format!("unparseable timestamp '{}' ({fix})", shown(text))
+                    });
+                }
+            },
+            None => 0,
+        };
+        let Some(status) = parse_status(field(cols.status)).or_else(|| {
+            // HAProxy logs -1 when no response was sent (the client or server went away).
+            (trim(field(cols.status)) == b"-1").then_some(0)
+        }) else {
+            let text = field(cols.status);
+            return self.bad(line, || format!("unparseable status '{}'", shown(text)));
+        };
+        if rules.since.is_some_and(|s| ts < s) || rules.until.is_some_and(|u| ts >= u) {
+            self.tally.rows += 1;
+            self.tally.out_of_range += 1;
+            return Ok(());
+        }
+        self.tally.row_at(ts);
+        let method = trim(field(cols.method));
+        let packed = self.packed_methods.as_deref();
+        let Some(method_index) = packed
+            .and_then(|packed| find_packed(packed, data, method))
+            .unwrap_or_else(|| {
+                rules
+                    .methods
+                    .iter()
+                    .position(|m| m.eq_ignore_ascii_case(method))
+            })
+        else {
+            return Ok(());
+        };
+        let raw_path = cols.path.map_or(&b""[..], |i| trim(field(i)));
+        if let Some(re) = &rules.path {
+            if !re.is_match(route::path_only(raw_path)) {
+                self.tally.path_filtered += 1;
+                return Ok(());
+            }
+        }
+        let mut h = self.endpoints.build_hasher();
+        h.write_usize(method_index);
+        route::route_key(raw_path, &mut route::Hashed(&mut h));
+        let endpoint = h.finish();
+        let names = || {
+            (
+                String::from_utf8_lossy(&rules.methods[method_index]).into_owned(),
+                if cols.path.is_some() {
+                    route::route_template(raw_path)
+                } else {
+                    "(all)".to_string()
+                },
+            )
+        };
+        let status_gave_up = rules.timeout[usize::from(status)];
+        let mut timed_out = status_gave_up;
+        if let (false, Some(i)) = (timed_out, cols.flags) {
+            timed_out = cols.flags_style.gave_up(field(i));
+        }
+        if let (false, Some(limit), Some(i)) = (timed_out, rules.client_timeout, cols.duration) {
+            timed_out = parse_duration(field(i)).is_some_and(|d| d >= limit);
+        }
+        let outcome = if timed_out {
+            outcome(cols.upstream_status.map(field), status, status_gave_up)
+        } else {
+            Outcome::Failed
+        };
+        if timed_out && rules.keep_request_ids {
+            let id = cols
+                .request_id
+                .and_then(|i| request_id(field(i)))
+                .map(request_id_hash);
+            self.tally.timed_out_id(id, ts, endpoint, outcome);
+        }
+        if let Some(i) = cols.bytes.filter(|_| (200..300).contains(&status)) {
+            if let Some(bytes) = std::str::from_utf8(trim(field(i)))
+                .ok()
+                .and_then(|t| t.parse::<u64>().ok())
+            {
+                self.tally.response_bytes.record(bytes);
+            }
+        }
+        let key = cols.idempotency_key.and_then(|i| {
+            let k = trim(field(i));
+            (!k.is_empty() && k != b"-").then(|| {
+                let mut h = self.keys.build_hasher();
+                h.write(k);
+                h.write_u64(endpoint);
+                h.finish()
+            })
+        });
+        self.tally
+            .attempt(ts, (endpoint, names), key, timed_out, outcome);
+        Ok(())
+    }
+}

@@ -1,0 +1,137 @@
+//! Parsers of one field's value: statuses, durations, request ids, and the outcome of a
+//! timed-out attempt. Plain functions of bytes, with no state.
+
+use std::hash::{BuildHasher, Hasher};
+
+use foldhash::fast::FixedState;
+
+use crate::logs::tally::Outcome;
+use crate::logs::timestamp;
+
+/// Hashing of request ids, shared with the reader of the backend's log.
+pub const REQUEST_ID_SEED: u64 = 0x0e9e_5715_1d5e_ed01;
+
+/// Upstream statuses that are the proxy's own give-up, not the backend's answer: 408 and
+/// 504 (timeouts), 460 and 499 (the client closed: ALB, nginx), 502 (the connection to the
+/// backend broke or was cut).
+pub const PROXY_GIVE_UPS: [u16; 5] = [408, 460, 499, 502, 504];
+
+/// The hash of a request id, as kept for the join with the backend's log.
+pub fn request_id_hash(id: &[u8]) -> u64 {
+    let mut h = FixedState::with_seed(REQUEST_ID_SEED).build_hasher();
+    h.write(id);
+    h.finish()
+}
+
+/// A request id field's value, if it holds one (not empty, not `-`).
+#[inline]
+pub fn request_id(field: &[u8]) -> Option<&[u8]> {
+    let id = trim(field);
+    (!id.is_empty() && id != b"-").then_some(id)
+}
+
+/// The outcome of a timed-out attempt from its upstream status field (`None`: no such
+/// column) and the client-facing `status`; `status_gave_up` when that status is itself a
+/// give-up status. Missing, empty, `-`, `0`, a proxy give-up status, or the client-facing
+/// give-up status echoed (Traefik's `OriginStatus`) is unknown; 2xx succeeded; any other
+/// status did not.
+#[inline]
+pub fn outcome(upstream: Option<&[u8]>, status: u16, status_gave_up: bool) -> Outcome {
+    let Some(field) = upstream else {
+        return Outcome::Unknown;
+    };
+    match parse_status(last_value(field)) {
+        None | Some(0) => Outcome::Unknown,
+        Some(s) if PROXY_GIVE_UPS.contains(&s) || (status_gave_up && s == status) => {
+            Outcome::Unknown
+        }
+        Some(200..=299) => Outcome::Succeeded,
+        Some(_) => Outcome::Failed,
+    }
+}
+
+#[inline]
+pub fn trim(b: &[u8]) -> &[u8] {
+    b.trim_ascii()
+}
+
+/// An HTTP status: one to three digits.
+#[inline]
+pub fn parse_status(b: &[u8]) -> Option<u16> {
+    let b = trim(b);
+    if b.is_empty() || b.len() > 3 {
+        return None;
+    }
+    timestamp::decimal(b).map(|v| v as u16)
+}
+
+/// The last of nginx's multi-value fields: `502, 200` and `504 : 200` are 200.
+#[inline]
+pub fn last_value(b: &[u8]) -> &[u8] {
+    match memchr::memrchr2(b',', b':', b) {
+        Some(i) => &b[i + 1..],
+        None => b,
+    }
+}
+
+/// A duration: a number, or nginx's `0.5, 0.25` (summed); `-` and garbage are `None`.
+pub fn parse_duration(b: &[u8]) -> Option<f64> {
+    let mut total = 0.0;
+    for part in b.split(|&c| c == b',' || c == b':') {
+        let text = std::str::from_utf8(trim(part)).ok()?;
+        let v: f64 = text.parse().ok()?;
+        if !v.is_finite() {
+            return None;
+        }
+        total += v;
+    }
+    Some(total)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn statuses() {
+        assert_eq!(parse_status(b" 504 "), Some(504));
+        assert_eq!(parse_status(b"-"), None);
+        assert_eq!(parse_status(b"5040"), None);
+        assert_eq!(parse_status(last_value(b"502, 200")), Some(200));
+        assert_eq!(parse_status(last_value(b"504 : 200")), Some(200));
+        assert_eq!(parse_duration(b"0.5, 0.25"), Some(0.75));
+        assert_eq!(parse_duration(b"-"), None);
+        assert_eq!(parse_duration(b"inf"), None);
+    }
+
+    #[test]
+    fn outcomes_of_timed_out_attempts() {
+        use Outcome::*;
+        let o = |f: &[u8], status| outcome(Some(f), status, true);
+        assert_eq!(outcome(None, 504, true), Unknown, "no upstream column");
+        for unknown in [
+            &b""[..],
+            b"-",
+            b"0",
+            b"408",
+            b"460",
+            b"499",
+            b"502",
+            b"504",
+            b"504 : 502",
+        ] {
+            assert_eq!(
+                o(unknown, 499),
+                Unknown,
+                "{}",
+                String::from_utf8_lossy(unknown)
+            );
+        }
+        assert_eq!(o(b"503", 503), Unknown, "the client-facing give-up echoed");
+        assert_eq!(outcome(Some(b"503"), 503, false), Failed);
+        assert_eq!(o(b"503", 504), Failed);
+        assert_eq!(o(b"201", 499), Succeeded);
+        assert_eq!(o(b"502, 200", 504), Succeeded);
+        assert_eq!(o(b"200", 0), Succeeded);
+    }
+}

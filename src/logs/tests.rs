@@ -1,0 +1,107 @@
+//! Properties of the pipeline that need its internals: records read in pieces cut anywhere
+//! between lines and merged in order give the tally of reading them whole.
+
+#[path = "../../examples/gen-access-log/generator.rs"]
+mod generator;
+
+use generator::Config;
+
+use super::formats::ColumnMap;
+use super::options::DEFAULT_TIMEOUT_STATUSES;
+use super::row::{self, RowRules};
+use super::source::Piece;
+use super::timestamp::TimestampFormat;
+use super::{LogError, Tally};
+
+/// Reads `data` (rows after the header) in the given pieces and merges them in order.
+fn tally_in_pieces(header: &[u8], data: &[u8], cuts: &[usize], window: i64) -> Tally {
+    let refs: Vec<&[u8]> = header.split(|&b| b == b',').collect();
+    let columns = ColumnMap::detect("t", &refs, &[], None).unwrap();
+    let mut timeout = Box::new([false; 1000]);
+    for s in DEFAULT_TIMEOUT_STATUSES {
+        timeout[usize::from(s)] = true;
+    }
+    let rules = RowRules {
+        file: "t".into(),
+        columns,
+        delimiter: b',',
+        timestamps: TimestampFormat::Auto,
+        methods: ["POST", "PUT", "PATCH", "DELETE"]
+            .iter()
+            .map(|m| m.as_bytes().to_vec())
+            .collect(),
+        timeout,
+        client_timeout: None,
+        path: None,
+        since: None,
+        until: None,
+        window_micros: window,
+        strict: false,
+        // The request ids of timed-out attempts merge in order too.
+        keep_request_ids: true,
+    };
+    let mut bounds = vec![0];
+    bounds.extend_from_slice(cuts);
+    bounds.push(data.len());
+    let mut total: Option<Tally> = None;
+    for w in bounds.windows(2) {
+        let piece = Piece {
+            first_line: 2,
+            start: w[0] as u64,
+            stop: None,
+            // The first piece as `dupcost logs` reads one input; pieces after it may follow.
+            follows: w[0] != 0,
+        };
+        let scanned = row::scan(&data[w[0]..w[1]], &rules, piece, &|e| LogError::Io {
+            path: "t".into(),
+            source: e,
+        })
+        .unwrap();
+        match &mut total {
+            Some(t) => t.merge(scanned.tally),
+            None => total = Some(scanned.tally),
+        }
+    }
+    total.unwrap().finish()
+}
+
+#[test]
+fn merging_pieces_equals_reading_whole() {
+    let mut plain = Vec::new();
+    // Many retries, and windows from shorter than the gap between retries (31-41 s: every
+    // attempt its own intent) to longer than the pieces (about 90 s each for 50 pieces): intents
+    // straddle the cuts, and keys are retired while reading.
+    let cfg = Config {
+        rows: 6_000,
+        days: 0.05,
+        timeout_rate: 0.3,
+        retries: 5,
+        ..Config::default()
+    };
+    let truth = generator::generate(&cfg, &mut plain).unwrap();
+    let header_end = plain.iter().position(|&b| b == b'\n').unwrap();
+    let (header, data) = (&plain[..header_end], &plain[header_end + 1..]);
+    let newlines: Vec<usize> = data
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| **b == b'\n')
+        .map(|(i, _)| i + 1)
+        .collect();
+    for window in [3_600_000_000, 20_000_000, 60_000_000, 300_000_000] {
+        let whole = tally_in_pieces(header, data, &[], window);
+        if window == 3_600_000_000 {
+            assert_eq!(whole.intents(), truth.intents);
+        }
+        let mut rng = generator::Rng::new(window as u64);
+        for pieces in [2, 3, 7, 50] {
+            let mut cuts: Vec<usize> = (1..pieces)
+                .map(|_| newlines[rng.below(newlines.len() as u64) as usize])
+                .collect();
+            cuts.sort_unstable();
+            cuts.dedup();
+            let merged = tally_in_pieces(header, data, &cuts, window);
+            assert_eq!(merged, whole, "window {window}, cuts {cuts:?}");
+            assert_eq!(merged.keyed, whole.keyed);
+        }
+    }
+}

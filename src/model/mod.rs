@@ -2,6 +2,7 @@
 //!
 //! Pure: no I/O, no formatting. Every formula here traces to a line of MODEL.md.
 
+pub mod keystore;
 mod scenario;
 
 pub use scenario::{InputError, Scenario};

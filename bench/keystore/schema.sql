@@ -74,21 +74,63 @@ LANGUAGE sql IMMUTABLE STRICT AS $$ SELECT md5('key' || i)::uuid::text $$;
 CREATE FUNCTION idem_hash(i bigint) RETURNS text
 LANGUAGE sql IMMUTABLE STRICT AS $$ SELECT encode(sha256(('request' || i)::bytea), 'hex') $$;
 
--- What Redis stores for request `i`: the status, the request hash and the body, as JSON
--- (the body plus 104 bytes).
-CREATE FUNCTION idem_value(i bigint, size int) RETURNS text
+-- The bodies of one run: 4096 distinct bodies of one size, made once by idem_body (which is
+-- slow), that request `i` takes as `i % 4096` with its own order id written in. Every row
+-- still stores (and pglz compresses) its own copy, so the sizes are those of distinct bodies.
+CREATE TABLE idem_pool (k int PRIMARY KEY, body text NOT NULL);
+CREATE FUNCTION idem_fill_pool(size int) RETURNS void
+LANGUAGE sql AS $$
+    TRUNCATE idem_pool;
+    INSERT INTO idem_pool SELECT k, idem_body(k, size) FROM generate_series(0, 4095) AS k;
+$$;
+-- Request `i`'s body from the pool: its own `{"id":"ord_<24 hex>` and the pool's rest.
+CREATE FUNCTION idem_pool_body(i bigint) RETURNS text
 LANGUAGE sql STABLE STRICT AS $$
-    SELECT '{"status":201,"request_hash":"' || idem_hash(i) || '","body":' || idem_body(i, size) || '}'
+    SELECT CASE WHEN body LIKE '{"id":"ord_%'
+                THEN '{"id":"ord_' || substr(md5(i::text), 1, 24) || substr(body, 36)
+                ELSE body END
+    FROM idem_pool WHERE k = i % 4096
+$$;
+
+-- The article's claim of requests lo..hi, saved response included (the article claims the
+-- key, then updates the row with the response; this stores the final row in one statement,
+-- see docs/KEYSTORE.md). Request `i` was claimed at (i / live) days after 2024-01-01, so
+-- `live` rows span one TTL of 24 hours.
+CREATE FUNCTION idem_claim(lo bigint, hi bigint, live bigint) RETURNS void
+LANGUAGE sql AS $$
+    INSERT INTO idempotency_keys
+        (key, request_hash, state, response_status, response_body, claimed_at)
+    SELECT idem_key(i), idem_hash(i), 'completed', 201, idem_pool_body(i)::jsonb,
+           timestamptz '2024-01-01 00:00:00+00' + i * (86400.0 / live) * interval '1 second'
+    FROM generate_series(lo, hi) AS i
+    ON CONFLICT (key) DO NOTHING;
+$$;
+
+-- The sweeper, run when request `now_i` has just been claimed: deletes the keys older than
+-- the TTL (24 hours), that is requests up to now_i - live.
+CREATE FUNCTION idem_sweep(now_i bigint, live bigint) RETURNS void
+LANGUAGE sql AS $$
+    DELETE FROM idempotency_keys
+    WHERE claimed_at < timestamptz '2024-01-01 00:00:00+00'
+                       + now_i * (86400.0 / live) * interval '1 second' - interval '24 hours'
+                       + (0.5 * 86400.0 / live) * interval '1 second';
+$$;
+
+-- What Redis stores for request `i`: the status, the request hash and the body (from the
+-- pool), as JSON: the body plus 104 bytes.
+CREATE FUNCTION idem_value(i bigint) RETURNS text
+LANGUAGE sql STABLE STRICT AS $$
+    SELECT '{"status":201,"request_hash":"' || idem_hash(i) || '","body":' || idem_pool_body(i) || '}'
 $$;
 
 -- `SET idem:<key> <value> EX <ttl> NX` in the Redis protocol, less its final "\n" (psql -At
 -- ends every row with one), for `redis-cli --pipe`.
-CREATE FUNCTION idem_redis_set(i bigint, size int, ttl int) RETURNS text
+CREATE FUNCTION idem_redis_set(i bigint, ttl int) RETURNS text
 LANGUAGE sql STABLE STRICT AS $$
     SELECT '*6' || E'\r\n$3\r\nSET\r\n'
         || '$' || octet_length(k) || E'\r\n' || k || E'\r\n'
         || '$' || octet_length(v) || E'\r\n' || v || E'\r\n'
         || E'$2\r\nEX\r\n' || '$' || octet_length(ttl::text) || E'\r\n' || ttl || E'\r\n'
         || E'$2\r\nNX\r'
-    FROM (SELECT 'idem:' || idem_key(i) AS k, idem_value(i, size) AS v) AS kv
+    FROM (SELECT 'idem:' || idem_key(i) AS k, idem_value(i) AS v) AS kv
 $$;

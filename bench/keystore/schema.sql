@@ -74,14 +74,14 @@ LANGUAGE sql IMMUTABLE STRICT AS $$ SELECT md5('key' || i)::uuid::text $$;
 CREATE FUNCTION idem_hash(i bigint) RETURNS text
 LANGUAGE sql IMMUTABLE STRICT AS $$ SELECT encode(sha256(('request' || i)::bytea), 'hex') $$;
 
--- The bodies of one run: 4096 distinct bodies of one size, made once by idem_body (which is
--- slow), that request `i` takes as `i % 4096` with its own order id written in. Every row
+-- The bodies of one run: 1024 distinct bodies of one size, made once by idem_body (which is
+-- slow), that request `i` takes as `i % 1024` with its own order id written in. Every row
 -- still stores (and pglz compresses) its own copy, so the sizes are those of distinct bodies.
 CREATE TABLE idem_pool (k int PRIMARY KEY, body text NOT NULL);
 CREATE FUNCTION idem_fill_pool(size int) RETURNS void
 LANGUAGE sql AS $$
     TRUNCATE idem_pool;
-    INSERT INTO idem_pool SELECT k, idem_body(k, size) FROM generate_series(0, 4095) AS k;
+    INSERT INTO idem_pool SELECT k, idem_body(k, size) FROM generate_series(0, 1023) AS k;
 $$;
 -- Request `i`'s body from the pool: its own `{"id":"ord_<24 hex>` and the pool's rest.
 CREATE FUNCTION idem_pool_body(i bigint) RETURNS text
@@ -89,7 +89,7 @@ LANGUAGE sql STABLE STRICT AS $$
     SELECT CASE WHEN body LIKE '{"id":"ord_%'
                 THEN '{"id":"ord_' || substr(md5(i::text), 1, 24) || substr(body, 36)
                 ELSE body END
-    FROM idem_pool WHERE k = i % 4096
+    FROM idem_pool WHERE k = i % 1024
 $$;
 
 -- The article's claim of requests lo..hi, saved response included (the article claims the

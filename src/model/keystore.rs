@@ -170,7 +170,7 @@ pub fn redis_bytes(live_keys: f64, key_bytes: f64, body_bytes: f64) -> f64 {
     let key = jemalloc_size(sds_bytes(REDIS_KEY_PREFIX + key_bytes));
     let value = string_object_bytes(REDIS_VALUE_ENVELOPE + body_bytes);
     let buckets = 2.0 * DICT_BUCKET * dict_buckets(live_keys);
-    live_keys * (entries + key + value) + buckets
+    (live_keys * (entries + key + value) + buckets).min(f64::MAX)
 }
 
 /// Bytes of the `idempotency_keys` table with its two indexes (pg_total_relation_size) for
@@ -189,9 +189,11 @@ pub fn postgres_bytes(live_keys: f64, key_bytes: f64, body_bytes: f64) -> f64 {
             toast_value: 0.0,
             toasted: false,
         };
-        physical.max(table_bytes(live_keys, key_bytes, &at_threshold))
-    } else {
         physical
+            .max(table_bytes(live_keys, key_bytes, &at_threshold))
+            .min(f64::MAX)
+    } else {
+        physical.min(f64::MAX)
     }
 }
 
@@ -350,24 +352,26 @@ fn toast_pages_per_value(value: f64) -> f64 {
         return 0.0;
     }
     let full = (value / TOAST_CHUNK).floor();
-    let rest = value - full * TOAST_CHUNK;
+    let rest = value % TOAST_CHUNK;
     let usable = PAGE - PAGE_HEADER;
     let full_chunk = toast_chunk_bytes(TOAST_CHUNK);
     // Whole pages of full chunks first, then the few left over are placed like the rest.
     let per_page = (usable / full_chunk).floor();
     let whole_pages = (full / per_page).floor();
-    let mut chunks = vec![full_chunk; (full - whole_pages * per_page) as usize];
+    let mut chunks = vec![full_chunk; (full % per_page) as usize];
     if rest > 0.0 {
         chunks.push(toast_chunk_bytes(rest));
     }
-    // Simulate values until the fill at the start of a value repeats.
-    let mut seen: Vec<(f64, f64, f64)> = Vec::new(); // (fill at start, values, pages)
+    // Simulate values until the fill at the start of a value repeats. Chunks are whole bytes,
+    // so the fill is one of at most 8169 values.
+    let mut seen: Vec<Option<(f64, f64)>> = vec![None; usable as usize + 1]; // values, pages
     let (mut fill, mut pages, mut values) = (usable, 0.0, 0.0); // `usable`: no open page
     loop {
-        if let Some(&(_, v0, p0)) = seen.iter().find(|(f, _, _)| *f == fill) {
-            return whole_pages + (pages - p0) / (values - v0);
+        let slot = &mut seen[fill as usize];
+        if let Some((values_then, pages_then)) = *slot {
+            return whole_pages + (pages - pages_then) / (values - values_then);
         }
-        seen.push((fill, values, pages));
+        *slot = Some((values, pages));
         for &chunk in &chunks {
             if fill + chunk > usable {
                 pages += 1.0;
@@ -386,7 +390,7 @@ fn btree_pages(entries: f64, entry: f64, leaf_fill: f64) -> f64 {
     let mut level = (entries * entry / (usable * leaf_fill)).ceil().max(1.0);
     let mut pages = level;
     let fanout = (usable * INNER_FILL / entry).floor().max(2.0);
-    while level > 1.0 {
+    while level > 1.0 && level.is_finite() {
         level = (level / fanout).ceil();
         pages += level;
     }
@@ -456,20 +460,170 @@ fn table_bytes(live_keys: f64, key_bytes: f64, row: &RowLayout) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// The article's key: a UUID as text.
+    const UUID: f64 = 36.0;
+
+    fn within(model: f64, measured: f64, share: f64) -> bool {
+        (model - measured).abs() <= share * measured
+    }
 
     #[test]
     fn jemalloc_classes() {
-        let classes: Vec<f64> = [
+        let requests = [
             1.0, 8.0, 9.0, 24.0, 45.0, 128.0, 129.0, 208.0, 257.0, 1110.0, 10110.0, 16385.0,
-        ]
-        .iter()
-        .map(|&b| jemalloc_size(b))
-        .collect();
+        ];
+        let classes: Vec<f64> = requests.iter().map(|&b| jemalloc_size(b)).collect();
         assert_eq!(
             classes,
             [
                 8.0, 8.0, 16.0, 32.0, 48.0, 128.0, 160.0, 224.0, 320.0, 1280.0, 10240.0, 20480.0
             ]
         );
+    }
+
+    #[test]
+    fn redis_strings_embstr_then_raw() {
+        // embstr: 16 + 3 + 44 + 1 = 64; raw: 16 + class(3 + 45 + 1 = 49) = 16 + 64.
+        assert_eq!(string_object_bytes(44.0), 64.0);
+        assert_eq!(string_object_bytes(45.0), 80.0);
+        // The key `idem:` + 26 bytes has a 1-byte header, + 27 bytes a 3-byte one.
+        assert_eq!(sds_bytes(31.0), 33.0);
+        assert_eq!(sds_bytes(32.0), 36.0);
+        assert_eq!(sds_bytes(256.0), 262.0);
+    }
+
+    #[test]
+    fn redis_buckets_are_powers_of_two() {
+        let buckets: Vec<f64> = [0.0, 0.5, 1.0, 4.0, 5.0, 16_384.0, 16_385.0]
+            .iter()
+            .map(|&n| dict_buckets(n))
+            .collect();
+        assert_eq!(buckets, [0.0, 4.0, 4.0, 4.0, 8.0, 16_384.0, 32_768.0]);
+    }
+
+    /// `used_memory` less the empty server's, measured by bench/keystore.sh (docs/KEYSTORE.md).
+    #[test]
+    fn redis_matches_measured_used_memory() {
+        // 10,000 x (2 x 32 + 48 + 16 + 224) + 2 x 8 x 16,384
+        assert_eq!(redis_bytes(10_000.0, UUID, 100.0), 3_782_144.0);
+        assert_eq!(redis_bytes(100_000.0, UUID, 1_000.0), 142_897_152.0);
+        assert_eq!(redis_bytes(100_000.0, UUID, 10_000.0), 1_038_897_152.0);
+    }
+
+    #[test]
+    fn postgres_row_layouts() {
+        // 24 header + 37 key + 65 hash + 10 state + 4 status + 127 short jsonb, to 8, + 8.
+        let small = row_layout(UUID, 100.0);
+        assert_eq!(
+            (small.heap_tuple, small.toast_value, small.toasted),
+            (280.0, 0.0, false)
+        );
+        // A 1 kB body is a 1396-byte jsonb: under the threshold, inline.
+        assert_eq!(row_layout(UUID, 1_000.0).heap_tuple, 1_544.0);
+        // 10 kB compress to 3255 bytes: too long to stay, so 18 bytes of pointer remain.
+        let large = row_layout(UUID, 10_000.0);
+        assert_eq!((large.heap_tuple, large.toast_value), (168.0, 3_251.0));
+        // A full chunk and one of 1255 bytes: two values a page, as measured.
+        assert_eq!(toast_pages_per_value(3_251.0), 0.5);
+        // Three kB compress to 1180 bytes and stay in the heap, compressed.
+        let middle = row_layout(UUID, 3_000.0);
+        assert_eq!((middle.toast_value, middle.toasted), (0.0, true));
+    }
+
+    /// `pg_total_relation_size` after a day of sweeps, measured by bench/keystore.sh.
+    #[test]
+    fn postgres_matches_measured_relation_size() {
+        for (keys, body, measured) in [
+            (10_000.0, 100.0, 4_284_416.0),
+            (100_000.0, 100.0, 41_639_936.0),
+            (10_000.0, 1_000.0, 18_300_928.0),
+            (100_000.0, 1_000.0, 181_870_592.0),
+            (10_000.0, 10_000.0, 46_292_992.0),
+        ] {
+            let model = postgres_bytes(keys, UUID, body);
+            assert!(
+                within(model, measured, 0.01),
+                "{keys} x {body}: {model} vs {measured}"
+            );
+        }
+    }
+
+    #[test]
+    fn postgres_past_the_threshold_counts_at_least_a_threshold_row() {
+        let just_under = postgres_bytes(1_000.0, UUID, 1_300.0);
+        let just_past = postgres_bytes(1_000.0, UUID, 1_500.0);
+        assert!(just_past >= just_under);
+        // Physically the compressed rows are smaller: the envelope is what keeps it monotone.
+        let layout = row_layout(UUID, 1_500.0);
+        let physical = table_bytes(1_000.0, UUID, &layout);
+        assert!(layout.toasted && physical < just_under);
+    }
+
+    #[test]
+    fn no_keys_no_bytes() {
+        assert_eq!(redis_bytes(0.0, UUID, 1_000.0), 0.0);
+        assert_eq!(postgres_bytes(0.0, UUID, 1_000.0), 0.0);
+        assert_eq!(redis_bytes(f64::NAN, UUID, 1_000.0), 0.0);
+        assert!(postgres_bytes(1.0, 0.0, 0.0) > 0.0);
+    }
+
+    /// Every byte of body across the thresholds (short varlena, TOAST, inline compressed,
+    /// moved out, chunk after chunk), and every key length for a few bodies.
+    #[test]
+    fn monotone_on_a_fine_grid() {
+        for store in [redis_bytes, postgres_bytes] {
+            let mut last = 0.0;
+            for body in 0..=30_000 {
+                let at = store(10_000.0, UUID, f64::from(body));
+                assert!(at >= last, "body {body}: {at} < {last}");
+                last = at;
+            }
+            for body in [0.0, 100.0, 1_000.0, 1_300.0, 3_000.0, 6_000.0, 10_000.0] {
+                let mut last = 0.0;
+                for key in 0..=600 {
+                    let at = store(10_000.0, f64::from(key), body);
+                    assert!(at >= last, "key {key}, body {body}: {at} < {last}");
+                    last = at;
+                }
+            }
+        }
+    }
+
+    fn finite_size() -> impl Strategy<Value = f64> {
+        prop_oneof![
+            0.0..100.0f64,
+            0.0..100_000.0f64,
+            0.0..1e9f64,
+            Just(0.0),
+            0.0..f64::MAX
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn finite_non_negative_and_monotone(
+            keys in finite_size(),
+            key in 0.0..500.0f64,
+            body in 0.0..100_000.0f64,
+            more in 0.0..3_000.0f64,
+        ) {
+            for store in [redis_bytes, postgres_bytes] {
+                let at = store(keys, key, body);
+                prop_assert!(at.is_finite() && at >= 0.0);
+                prop_assert!(store(keys * 1.5 + more, key, body) >= at);
+                prop_assert!(store(keys, key + more, body) >= at, "key {} -> {}", key, key + more);
+                prop_assert!(store(keys, key, body + more) >= at, "body {} -> {}", body, body + more);
+            }
+        }
+
+        #[test]
+        fn finite_at_extremes(keys in finite_size(), key in finite_size(), body in finite_size()) {
+            for store in [redis_bytes, postgres_bytes] {
+                let at = store(keys, key, body);
+                prop_assert!(at.is_finite() && at >= 0.0);
+            }
+        }
     }
 }

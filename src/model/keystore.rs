@@ -14,7 +14,7 @@
 //!
 //! # Redis: `SET idem:<key> <value> EX <ttl> NX`
 //!
-//! Per key, each allocation rounded up to its jemalloc size class ([`jemalloc_size`]: 8,
+//! Per key, each allocation rounded up to its jemalloc size class (`jemalloc_size`: 8,
 //! then multiples of 16 up to 128, then four classes per doubling: 160, 192, 224, 256, 320,
 //! ...; Redis's `zmalloc` counts the class, `je_malloc_usable_size`):
 //! - two `dictEntry`s of 24 bytes (key, value and next pointers), class 32: one in the
@@ -24,7 +24,7 @@
 //!   1, 3, 5, 9 or 17 bytes by length (`sdsReqType`: under 32, 256, 2^16, 2^32 bytes), the
 //!   bytes and a NUL;
 //! - the value, `{"status":201,"request_hash":"<sha256 hex>","body":<body>}`: the body plus
-//!   [`REDIS_VALUE_ENVELOPE`] bytes. Up to 44 bytes a string is `embstr`, one allocation of
+//!   `REDIS_VALUE_ENVELOPE` bytes. Up to 44 bytes a string is `embstr`, one allocation of
 //!   the 16-byte `robj`, a 3-byte `sdshdr8`, the bytes and a NUL (`object.c:
 //!   OBJ_ENCODING_EMBSTR_SIZE_LIMIT`); longer it is `raw`, a 16-byte `robj` and a separate
 //!   `sds` (with the envelope alone over 44 bytes, the value is always `raw` here).
@@ -32,15 +32,15 @@
 //! Once, for the table: the keyspace and the expires dicts each have a bucket array of 8-byte
 //! pointers whose length is the power of two at or above the key count (at least 4,
 //! `dict.c: _dictExpandIfNeeded`). The empty database's `used_memory` is the baseline the
-//! bench subtracts; with it subtracted the model matched `used_memory` to the byte at every
-//! measured size.
+//! bench subtracts; with it subtracted the model is within 50 kB of `used_memory` at every
+//! measured size (to the byte at most), see docs/KEYSTORE.md.
 //!
 //! # Postgres: the article's `idempotency_keys` table (bench/keystore/schema.sql)
 //!
 //! A row is `key text` (the key), `request_hash text` (64 hex bytes), `state text`
 //! (`completed`, 9 bytes), `response_status integer`, `response_body jsonb` and
 //! `claimed_at timestamptz`; a B-tree on `key` (the primary key) and one on `claimed_at` (the
-//! sweeper's). Its heap tuple ([`row_layout`]) is a 23-byte header padded to MAXALIGN (8),
+//! sweeper's). Its heap tuple (`row_layout`) is a 23-byte header padded to MAXALIGN (8),
 //! then each column at its alignment: a `text`/`jsonb` of up to 126 bytes has a 1-byte header
 //! and no padding, a longer one a 4-byte header aligned to 4; the integer aligned to 4, the
 //! timestamp to 8; the tuple is padded to 8 and takes a 4-byte item pointer. Pages are 8192
@@ -49,15 +49,15 @@
 //! `jsonb` is larger than the JSON text: every key and value has a 4-byte `JEntry` and numbers
 //! are `numeric`s. For the bench's realistic order JSON (an id, a status, an amount and line
 //! items of SKU, name, quantity and price, see schema.sql) the datum is
-//! [`JSONB_PER_BODY_BYTE`] x body + [`JSONB_FIXED`] bytes (fitted to `pg_column_size` over
+//! `JSONB_PER_BODY_BYTE` x body + `JSONB_FIXED` bytes (fitted to `pg_column_size` over
 //! bodies of 50 B to 50 kB, within 5%). Past `TOAST_TUPLE_THRESHOLD` (a 2032-byte tuple),
 //! Postgres compresses the body with pglz (`default_toast_compression`); our bodies shrink to
-//! [`PGLZ_PER_BODY_BYTE`] x body + [`PGLZ_FIXED`] bytes (fitted the same way: the repeated field
+//! `PGLZ_PER_BODY_BYTE` x body + `PGLZ_FIXED` bytes (fitted the same way: the repeated field
 //! names and product words compress, the ids and hex do not). If the compressed row fits in
 //! 2032 bytes it stays in the heap; otherwise the compressed body moves to the TOAST table in
 //! chunks of 1996 bytes (`TOAST_MAX_CHUNK_SIZE`), each a row of its own (a 24-byte header,
 //! `chunk_id oid`, `chunk_seq int4`, `chunk_data bytea`), packed into pages in insertion order
-//! ([`toast_pages_per_value`]), and the heap keeps an 18-byte pointer. A body that does not
+//! (`toast_pages_per_value`), and the heap keeps an 18-byte pointer. A body that does not
 //! compress (random bytes, already-compressed data) would be stored at its `jsonb` size
 //! instead: for a 10 kB body about 14 kB of TOAST rather than about 4 kB (see
 //! docs/KEYSTORE.md).
@@ -65,13 +65,13 @@
 //! Index entries are an 8-byte `IndexTupleData` and the key, padded to 8, plus a 4-byte item
 //! pointer, on pages of 8192 bytes less 24 of header and 16 of B-tree special space. Random
 //! keys (UUIDs) split leaves in the middle, so the primary key's leaves are
-//! [`RANDOM_LEAF_FILL`] full (measured at steady state; the textbook ln 2 = 69% is for inserts
+//! `RANDOM_LEAF_FILL` full (measured at steady state; the textbook ln 2 = 69% is for inserts
 //! alone). `claimed_at` only grows, so its leaves split at the right edge and are left 90%
 //! full (`BTREE_DEFAULT_FILLFACTOR`); so is the TOAST index (`chunk_id`s are ascending OIDs).
 //! Inner pages hold one entry per page below at 70% (`BTREE_NONLEAF_FILLFACTOR`); each index
 //! has a metapage.
 //!
-//! Steady state: the sweeper deletes expired rows every [`SWEEP_FRACTION`] of the TTL (hourly
+//! Steady state: the sweeper deletes expired rows every `SWEEP_FRACTION` of the TTL (hourly
 //! for a 24-hour TTL) and `VACUUM` runs after it, so just before a sweep the table holds the
 //! live keys plus one sweep's worth of expired rows; the space stays allocated and is reused,
 //! so every relation is sized for `live_keys x (1 + SWEEP_FRACTION)` rows. The `claimed_at`
@@ -80,15 +80,16 @@
 //! one more per 4069 pages) and the heaps a visibility map (a page per 32672 pages).
 //!
 //! Real TOAST is not monotone in the body: a row just past the threshold is compressed and
-//! becomes smaller than the largest uncompressed one. [`postgres_bytes`] must be monotone (a
+//! becomes smaller than the largest uncompressed one. `postgres_bytes` must be monotone (a
 //! larger body never costs less), so a compressed row is counted at least as large as a row
-//! at the threshold. That overstates bodies of about 1.4 to 6 kB (the largest overstatement,
-//! about 2x, is just past 1.4 kB); outside that band the figure is the physical one.
+//! at the threshold. That makes the figure an upper bound for bodies of about 1.4 to 5 kB
+//! (measured: 2x the real table at 1.5 kB, 1.27x at 3 kB, exact at 5 kB); outside that band
+//! it is the physical one.
 
 /// `idem:`, the article's key prefix.
 const REDIS_KEY_PREFIX: f64 = 5.0;
 /// `{"status":201,"request_hash":"` + 64 hex + `","body":` + `}` around the saved body.
-pub const REDIS_VALUE_ENVELOPE: f64 = 104.0;
+const REDIS_VALUE_ENVELOPE: f64 = 104.0;
 /// `sizeof(dictEntry)` in Redis 7.0: key, value and next pointers.
 const DICT_ENTRY: f64 = 24.0;
 /// `sizeof(robj)`: type, encoding, LRU, refcount and pointer.
@@ -136,23 +137,23 @@ const STATE: f64 = 9.0;
 const INT4: f64 = 4.0;
 const TIMESTAMPTZ: f64 = 8.0;
 /// `jsonb` datum bytes per byte of the body's JSON text (measured, bench/keystore/schema.sql bodies).
-pub const JSONB_PER_BODY_BYTE: f64 = 1.4065;
+const JSONB_PER_BODY_BYTE: f64 = 1.4065;
 /// `jsonb` datum bytes beyond the proportional part, header included (measured).
-pub const JSONB_FIXED: f64 = -10.6;
+const JSONB_FIXED: f64 = -10.6;
 /// The smallest `jsonb` datum: `{}` (a header and an empty object).
 const JSONB_MIN: f64 = 8.0;
 /// pglz-compressed `jsonb` datum bytes per byte of body text (measured, same bodies).
-pub const PGLZ_PER_BODY_BYTE: f64 = 0.2965;
+const PGLZ_PER_BODY_BYTE: f64 = 0.2965;
 /// pglz-compressed datum bytes beyond the proportional part, headers included (measured).
-pub const PGLZ_FIXED: f64 = 290.0;
+const PGLZ_FIXED: f64 = 290.0;
 /// Leaf fill of a B-tree on random keys at steady state (measured: 62-63% at 10k-1M keys).
-pub const RANDOM_LEAF_FILL: f64 = 0.63;
+const RANDOM_LEAF_FILL: f64 = 0.63;
 /// `BTREE_DEFAULT_FILLFACTOR`: leaves left by splits at the right edge.
 const RIGHTMOST_LEAF_FILL: f64 = 0.90;
 /// `BTREE_NONLEAF_FILLFACTOR`.
 const INNER_FILL: f64 = 0.70;
 /// The sweeper runs every 1/24 of the TTL (hourly for 24 hours).
-pub const SWEEP_FRACTION: f64 = 1.0 / 24.0;
+const SWEEP_FRACTION: f64 = 1.0 / 24.0;
 /// `SlotsPerFSMPage`: heap pages one free-space-map leaf page covers.
 const FSM_SLOTS_PER_PAGE: f64 = 4069.0;
 /// Heap pages one visibility-map page covers (2 bits each in 8168 bytes).
@@ -208,7 +209,7 @@ fn size(x: f64) -> f64 {
 
 /// The jemalloc size class `bytes` is served from (x86-64, 16-byte quantum, 4 classes per
 /// doubling), which `used_memory` counts.
-pub fn jemalloc_size(bytes: f64) -> f64 {
+fn jemalloc_size(bytes: f64) -> f64 {
     let bytes = bytes.ceil();
     if bytes <= 8.0 {
         8.0
@@ -284,7 +285,7 @@ fn add_varlena(offset: f64, data: f64) -> f64 {
 }
 
 /// The `jsonb` datum of a body of `body_bytes` of JSON text, header included.
-pub fn jsonb_bytes(body_bytes: f64) -> f64 {
+fn jsonb_bytes(body_bytes: f64) -> f64 {
     (JSONB_PER_BODY_BYTE * body_bytes + JSONB_FIXED)
         .ceil()
         .max(JSONB_MIN)

@@ -58,7 +58,7 @@ trap 'exit 130' INT TERM
 
 mkdir -p "$TMP/redis"
 redis-server --bind 127.0.0.1 --port "$REDIS_PORT" --save '' --appendonly no \
-  --dir "$TMP/redis" --daemonize yes --logfile "$TMP/redis/log" >/dev/null
+  --dir "$TMP/redis" --daemonize yes --pidfile "$TMP/redis/pid" --logfile "$TMP/redis/log" >/dev/null
 [ "$(id -u)" -eq 0 ] && chown postgres "$TMP"
 as_pg "$PGBIN/initdb" -D "$TMP/pg" -U postgres -A trust -E UTF8 --no-locale >/dev/null
 # Durability off for speed: it changes no table's size. Autovacuum off: the sweeper's VACUUM
@@ -69,7 +69,8 @@ as_pg "$PGBIN/pg_ctl" -D "$TMP/pg" -l "$TMP/pg.log" -w -o "-c listen_addresses=1
 
 redis() { redis-cli -h 127.0.0.1 -p "$REDIS_PORT" "$@"; }
 psql_on() { local db=$1; shift; psql -h "$TMP" -p "$PG_PORT" -U postgres -d "$db" -AtqX -v ON_ERROR_STOP=1 "$@"; }
-until redis ping >/dev/null 2>&1; do sleep 0.1; done
+for _ in $(seq 100); do redis ping >/dev/null 2>&1 && break; sleep 0.1; done
+redis ping >/dev/null || { say "redis-server did not start: $(tail -n 3 "$TMP/redis/log")"; exit 1; }
 say "redis $(redis-server --version | grep -o 'v=[^ ]*'), $(psql_on postgres -c 'SHOW server_version') on ports $REDIS_PORT, $PG_PORT"
 
 used_memory() { redis info memory | awk -F: '/^used_memory:/ { print $2 + 0 }'; }

@@ -17,7 +17,7 @@ CREATE INDEX idempotency_keys_claimed_at ON idempotency_keys (claimed_at);
 -- request `i` takes a run of consecutive items (starting at item i % 1024) and pads with a hex
 -- "note" to exactly `size` bytes (ASCII). Ids, SKUs and amounts come from md5 so they differ
 -- like real ones do; field names and product words repeat as in a real API, and that is what
--- pglz finds to compress (about half of a 10 kB body, see docs/KEYSTORE.md).
+-- pglz finds to compress (a 10 kB body to a third of its text, see docs/KEYSTORE.md).
 CREATE TABLE idem_item (
     k    int PRIMARY KEY,
     item text NOT NULL,

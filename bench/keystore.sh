@@ -45,7 +45,8 @@ TMP=$(mktemp -d /tmp/dupcost-keystore.XXXXXX)
 REDIS_PORT=$(free_port)
 PG_PORT=$(free_port)
 # initdb refuses to run as root: the cluster then belongs to the postgres system user.
-as_pg() { if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+# (From the temp dir: the postgres user may not be allowed into the current one.)
+as_pg() { if [ "$(id -u)" -eq 0 ]; then (cd "$TMP" && runuser -u postgres -- "$@"); else "$@"; fi; }
 cleanup() {
   redis-cli -h 127.0.0.1 -p "$REDIS_PORT" shutdown nosave >/dev/null 2>&1 || true
   if [ -f "$TMP/pg/postmaster.pid" ]; then

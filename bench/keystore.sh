@@ -13,6 +13,7 @@
 #   bash bench/keystore.sh                            # N in {10k, 100k, 1M} x {100 B, 1 kB, 10 kB}
 #   SIZES="10000" BODIES="100 10000" bash bench/keystore.sh
 #   MODEL=none bash bench/keystore.sh                 # measured figures only, as TSV (the test)
+#   STORES=postgres bash bench/keystore.sh            # one store only (redis or postgres)
 #
 # Installs redis-server and postgresql (Debian packages) only if they are missing. A Redis
 # case whose model figure exceeds half the available memory is skipped with a message.
@@ -26,6 +27,7 @@ TTL=86400
 SWEEPS=24    # sweeps per TTL: hourly for a day
 BATCH=${BATCH:-10000}
 MODEL=${MODEL:-example}
+STORES=${STORES:-"redis postgres"}
 
 say() { printf '%s\n' "$*" >&2; }
 
@@ -74,7 +76,8 @@ for _ in $(seq 100); do redis ping >/dev/null 2>&1 && break; sleep 0.1; done
 redis ping >/dev/null || { say "redis-server did not start: $(tail -n 3 "$TMP/redis/log")"; exit 1; }
 say "redis $(redis-server --version | grep -o 'v=[^ ]*'), $(psql_on postgres -c 'SHOW server_version') on ports $REDIS_PORT, $PG_PORT"
 
-used_memory() { redis info memory | awk -F: '/^used_memory:/ { print $2 + 0 }'; }
+# (Not `$2 + 0`: awk prints numbers past 2^31 in exponent form.)
+used_memory() { redis info memory | tr -d '\r' | awk -F: '/^used_memory:/ { print $2 }'; }
 
 # used_memory of n keys with bodies of `body` bytes, less the empty server's. The bodies come
 # from Postgres (schema.sql), streamed into redis-cli --pipe.
@@ -156,7 +159,9 @@ for body in $BODIES; do
       read -r redis_model pg_model < <("$MODEL_BIN" "$n" "$KEY_BYTES" "$body" |
         python3 -c 'import json, sys; m = json.load(sys.stdin); print(int(m["redis"]), int(m["postgres"]))')
     fi
-    if [ "$redis_model" != - ] && [ $((redis_model / 1024)) -gt $(($(mem_available_kb) / 2)) ]; then
+    if [[ " $STORES " != *" redis "* ]]; then
+      redis_measured=skipped
+    elif [ "$redis_model" != - ] && [ $((redis_model / 1024)) -gt $(($(mem_available_kb) / 2)) ]; then
       say "skipped Redis at $n x $body B: the model says $redis_model bytes, over half of the memory available"
       redis_measured=skipped
     else
@@ -164,13 +169,16 @@ for body in $BODIES; do
     fi
     psql_on "$db" -c "TRUNCATE idempotency_keys" >/dev/null
     say "keys $n, body $body B:"
-    pg_measured=$(measure_postgres "$n" "$db")
+    pg_measured=skipped
+    [[ " $STORES " == *" postgres "* ]] && pg_measured=$(measure_postgres "$n" "$db")
     say "  ($(($(date +%s) - start)) s)"
     if [ "$MODEL" = example ]; then
       redis_error=-
       [ "$redis_measured" != skipped ] && redis_error=$(pct "$redis_model" "$redis_measured")
+      pg_error=-
+      [ "$pg_measured" != skipped ] && pg_error=$(pct "$pg_model" "$pg_measured")
       printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$n" "$body" "$redis_model" "$redis_measured" \
-        "$redis_error" "$pg_model" "$pg_measured" "$(pct "$pg_model" "$pg_measured")"
+        "$redis_error" "$pg_model" "$pg_measured" "$pg_error"
     else
       printf '%s\t%s\t%s\t%s\n' "$n" "$body" "$redis_measured" "$pg_measured"
     fi

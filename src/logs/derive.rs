@@ -408,6 +408,18 @@ impl LogAnalysis {
                 from_flag,
                 evidence,
             };
+        // The share --succeeded-share gave, with what the log says beside it.
+        let given_with = |value: f64, measured: Option<f64>, note: String| {
+            make(
+                value,
+                measured,
+                true,
+                format!(
+                    "succeeded share {} from --succeeded-share ({note})",
+                    Rate(value).rounded()
+                ),
+            )
+        };
         if c.timed_out == 0 {
             // With no timeouts the share multiplies nothing: it cannot change the result.
             let why = if c.mutating == 0 {
@@ -417,14 +429,10 @@ impl LogAnalysis {
             };
             return Ok((
                 match given.succeeded_share {
-                    Some(v) => make(
+                    Some(v) => given_with(
                         v,
                         None,
-                        true,
-                        format!(
-                            "succeeded share {} from --succeeded-share ({why} in the log, so it cannot change the result)",
-                            Rate(v).rounded()
-                        ),
+                        format!("{why} in the log, so it cannot change the result"),
                     ),
                     None => make(
                         base.succeeded_share,
@@ -448,18 +456,7 @@ impl LogAnalysis {
                 "{file} has no upstream status column (map one with --column upstream_status=HEADER, or join the backend's own log with --outcomes FILE)"
             );
             return match given.succeeded_share {
-                Some(v) => Ok((
-                    make(
-                        v,
-                        None,
-                        true,
-                        format!(
-                            "succeeded share {} from --succeeded-share ({why})",
-                            Rate(v).rounded()
-                        ),
-                    ),
-                    None,
-                )),
+                Some(v) => Ok((given_with(v, None, why), None)),
                 None => Err(LogError::Underivable {
                     figure: "the succeeded share",
                     reason: why,
@@ -489,13 +486,11 @@ impl LogAnalysis {
         if too_many {
             return match given.succeeded_share {
                 Some(v) => Ok((
-                    make(
+                    given_with(
                         v,
                         None,
-                        true,
                         format!(
-                            "succeeded share {} from --succeeded-share (measured: between {bounds_text}: {} with an unknown outcome of {} timed out)",
-                            Rate(v).rounded(),
+                            "measured: between {bounds_text}: {} with an unknown outcome of {} timed out",
                             count(unknown),
                             count(all)
                         ),
@@ -515,15 +510,7 @@ impl LogAnalysis {
         let evidence = shown(v);
         Ok(match given.succeeded_share {
             Some(g) => (
-                make(
-                    g,
-                    Some(v),
-                    true,
-                    format!(
-                        "succeeded share {} from --succeeded-share (measured: {evidence})",
-                        Rate(g).rounded()
-                    ),
-                ),
+                given_with(g, Some(v), format!("measured: {evidence}")),
                 None,
             ),
             None => (make(v, Some(v), false, evidence), Some(interval)),

@@ -670,12 +670,11 @@ impl LogAnalysis {
         retries_observed: Option<RetriesObserved>,
     ) -> Observed {
         let t = &self.tally;
-        let upstream = self.has_outcomes();
-        let succ = |v: u64| upstream.then_some(v);
         let days = self.days_covered().filter(|d| *d > 0.0);
         let stamps = self.has_timestamps();
         let outcomes = self.has_outcomes();
-        let unknown = |v: u64| outcomes.then_some(v);
+        // Counts of outcomes, only where the logs tell them.
+        let told = |v: u64| outcomes.then_some(v);
         let mut endpoints: Vec<EndpointRow> = t
             .endpoints
             .values()
@@ -691,7 +690,7 @@ impl LogAnalysis {
                 };
                 let timeout_rate = ec.timed_out as f64 / ec.mutating as f64;
                 let succeeded_share =
-                    (upstream && ec.timed_out > ec.timed_out_unknown).then(|| {
+                    (outcomes && ec.timed_out > ec.timed_out_unknown).then(|| {
                         ec.timed_out_succeeded as f64 / (ec.timed_out - ec.timed_out_unknown) as f64
                     });
                 let est = Estimate::new(Scenario {
@@ -705,8 +704,8 @@ impl LogAnalysis {
                     route: e.route.clone(),
                     mutating: ec.mutating,
                     timed_out: ec.timed_out,
-                    timed_out_succeeded: succ(ec.timed_out_succeeded),
-                    timed_out_unknown: unknown(ec.timed_out_unknown),
+                    timed_out_succeeded: told(ec.timed_out_succeeded),
+                    timed_out_unknown: told(ec.timed_out_unknown),
                     duplicates_per_month: est.duplicates.per_month,
                     refund_per_month: est.refund_cost.per_month,
                     requests_per_day: n,
@@ -727,8 +726,8 @@ impl LogAnalysis {
             mutating_attempts: t.counts.mutating,
             intents: t.intents(),
             timed_out: t.counts.timed_out,
-            timed_out_succeeded: succ(t.counts.timed_out_succeeded),
-            timed_out_unknown: unknown(t.counts.timed_out_unknown),
+            timed_out_succeeded: told(t.counts.timed_out_succeeded),
+            timed_out_unknown: told(t.counts.timed_out_unknown),
             timed_out_matched: self.join.as_ref().map(|j| j.matched),
             rows_filtered: t.out_of_range + t.path_filtered,
             warnings: Vec::new(),
@@ -744,8 +743,8 @@ impl LogAnalysis {
                         date: date_string(*day),
                         mutating: c.mutating,
                         timed_out: c.timed_out,
-                        timed_out_succeeded: succ(c.timed_out_succeeded),
-                        timed_out_unknown: unknown(c.timed_out_unknown),
+                        timed_out_succeeded: told(c.timed_out_succeeded),
+                        timed_out_unknown: told(c.timed_out_unknown),
                     })
                     .collect()
             } else {

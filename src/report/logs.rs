@@ -104,10 +104,9 @@ pub fn table(
                 vec![
                     format!("{} {}", p.method, p.route),
                     count(p.mutating),
-                    share(p.timed_out, p.mutating),
-                    p.timed_out_succeeded.map_or("-".into(), |s| {
-                        share(s, p.timed_out - p.timed_out_unknown.unwrap_or(0))
-                    }),
+                    // The endpoint's inputs as its estimate used them.
+                    Rate(p.timeout_rate).rounded(),
+                    p.succeeded_share.map_or("-".into(), |s| Rate(s).rounded()),
                     human::count(p.duplicates_per_month),
                     human::money(p.refund_per_month, c),
                 ]

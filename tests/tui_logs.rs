@@ -1,15 +1,16 @@
 //! `dupcost tui --logs`'s screens on ratatui's `TestBackend`: the measured scenario pinned as
 //! the baseline, the endpoint panel, an endpoint explored, and the help with the evidence.
 
+mod common;
+
 use std::path::PathBuf;
 
+use common::screen;
 use dupcost::logs::{self, LogOptions, Overrides, Source};
 use dupcost::model::Scenario;
 use dupcost::report::Style;
 use dupcost::tui::endpoints::{EndpointAction, LogView};
 use dupcost::tui::{Action, App, Effect};
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 
 fn app() -> App {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/samples/access-log.csv");
@@ -25,14 +26,6 @@ fn app() -> App {
         Style::default(),
     )
     .with_logs(view)
-}
-
-fn screen(app: &App, width: u16, height: u16) -> Terminal<TestBackend> {
-    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
-    terminal
-        .draw(|frame| frame.render_widget(app, frame.area()))
-        .unwrap();
-    terminal
 }
 
 #[test]

@@ -1,8 +1,11 @@
 //! The explorer's screens, rendered into ratatui's `TestBackend` and pinned with insta, and a
 //! sweep of terminal sizes that must never panic.
 
+mod common;
+
 use std::path::PathBuf;
 
+use common::screen;
 use dupcost::inputs::Input;
 use dupcost::model::{Jitter, Scenario, Store};
 use dupcost::report::Style;
@@ -28,14 +31,6 @@ fn apply(app: &mut App, actions: &[Action]) {
     for action in actions {
         app.update(action.clone());
     }
-}
-
-fn screen(app: &App, width: u16, height: u16) -> Terminal<TestBackend> {
-    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
-    terminal
-        .draw(|frame| frame.render_widget(app, frame.area()))
-        .unwrap();
-    terminal
 }
 
 fn text(terminal: &Terminal<TestBackend>) -> String {

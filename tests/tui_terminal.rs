@@ -14,6 +14,11 @@ use dupcost::report::human;
 
 const SESSION: &str = "tui";
 
+/// Session script lines run after the explorer: how it exited, and the terminal modes it left
+/// (read by [`Tmux::quit_restored`]).
+const AFTER_EXIT: &str = "echo \"exit=$?\"\n\
+    echo \"modes: $(stty -a | tr ' ;' '\\n\\n' | grep -Ex -- '-?(icanon|echo)' | tr '\\n' ' ')\"\n";
+
 /// A temporary directory and the path of the session script a terminal test writes there, or
 /// `None` when the test is skipped for want of tmux (see [`Tmux::present`]).
 fn session_dir() -> Option<(tempfile::TempDir, std::path::PathBuf)> {
@@ -127,6 +132,25 @@ impl Tmux {
             std::thread::sleep(Duration::from_millis(50));
         }
     }
+
+    /// Quits the explorer with `q` and waits for the session script to print `after` (its
+    /// [`AFTER_EXIT`] lines come first): the explorer exited 0 and left the main screen,
+    /// canonical mode and echo on.
+    fn quit_restored(&self, after: &str) {
+        self.keys(&["q"]);
+        let screen = self.wait_for("the shell after the explorer", |s| s.contains(after));
+        assert!(screen.contains("exit=0"), "{screen}");
+        assert_eq!(self.display("#{alternate_on}"), "0");
+        let modes = screen
+            .lines()
+            .find(|l| l.starts_with("modes:"))
+            .unwrap_or_default()
+            .to_string();
+        assert!(
+            modes.contains(" icanon") && modes.contains(" echo") && !modes.contains('-'),
+            "terminal modes after quitting: {modes:?}"
+        );
+    }
 }
 
 impl Drop for Tmux {
@@ -159,8 +183,7 @@ fn runs_in_a_real_terminal_and_restores_it() {
         &script,
         format!(
             "'{bin}' tui --save-to '{save}'\n\
-             echo \"exit=$?\"\n\
-             echo \"modes: $(stty -a | tr ' ;' '\\n\\n' | grep -Ex -- '-?(icanon|echo)' | tr '\\n' ' ')\"\n\
+             {AFTER_EXIT}\
              printf 'type: '\n\
              read -r line\n\
              echo \"got:$line\"\n\
@@ -219,19 +242,7 @@ fn runs_in_a_real_terminal_and_restores_it() {
     assert!(saved.contains("\"requests_per_day\": 50000"), "{saved}");
 
     // q quits, and the terminal is as it was: main screen, canonical mode, echo on.
-    tmux.keys(&["q"]);
-    let screen = tmux.wait_for("the shell after the explorer", |s| s.contains("type:"));
-    assert!(screen.contains("exit=0"), "{screen}");
-    assert_eq!(tmux.display("#{alternate_on}"), "0");
-    let modes = screen
-        .lines()
-        .find(|l| l.starts_with("modes:"))
-        .unwrap_or_default()
-        .to_string();
-    assert!(
-        modes.contains(" icanon") && modes.contains(" echo") && !modes.contains('-'),
-        "terminal modes after quitting: {modes:?}"
-    );
+    tmux.quit_restored("type:");
     tmux.literal("typed-after-quit");
     tmux.keys(&["Enter"]);
     let screen = tmux.wait_for("the shell to read a line", |s| s.contains("got:"));
@@ -304,8 +315,7 @@ fn logs_baseline_and_endpoint_panel() {
         &script,
         format!(
             "'{}' tui --logs '{sample}'\n\
-             echo \"exit=$?\"\n\
-             echo \"modes: $(stty -a | tr ' ;' '\\n\\n' | grep -Ex -- '-?(icanon|echo)' | tr '\\n' ' ')\"\n\
+             {AFTER_EXIT}\
              sleep 600\n",
             env!("CARGO_BIN_EXE_dupcost")
         ),
@@ -347,19 +357,7 @@ fn logs_baseline_and_endpoint_panel() {
         s.contains("Endpoints · whole log") && s.contains(&whole)
     });
 
-    tmux.keys(&["q"]);
-    let screen = tmux.wait_for("the shell after the explorer", |s| s.contains("modes:"));
-    assert!(screen.contains("exit=0"), "{screen}");
-    assert_eq!(tmux.display("#{alternate_on}"), "0");
-    let modes = screen
-        .lines()
-        .find(|l| l.starts_with("modes:"))
-        .unwrap_or_default()
-        .to_string();
-    assert!(
-        modes.contains(" icanon") && modes.contains(" echo") && !modes.contains('-'),
-        "terminal modes after quitting: {modes:?}"
-    );
+    tmux.quit_restored("modes:");
 }
 
 #[test]

@@ -183,15 +183,16 @@ fn read_source(
     let opened = source::open(source, opts.delimiter, progress.counter())?;
     let rules = rules_for(&opened.name, &opened.header, opened.delimiter, opts)?;
     let name = opened.name.clone();
+    // From the first data row to the end: the whole input, or the first of its pieces.
+    let first = Piece {
+        first_line: opened.data_line,
+        start: opened.data_start,
+        stop: None,
+        follows: !alone,
+    };
     let (tally, pieces) = match opened.plain_file.clone() {
         Some((path, size)) if threads > 1 && size >= opts.split_bytes.max(1) => {
             drop(opened.rest);
-            let first = Piece {
-                first_line: opened.data_line,
-                start: opened.data_start,
-                stop: None,
-                follows: !alone,
-            };
             read_in_pieces(
                 &path,
                 size,
@@ -203,18 +204,12 @@ fn read_source(
             )?
         }
         _ => {
-            let piece = Piece {
-                first_line: opened.data_line,
-                start: opened.data_start,
-                stop: None,
-                follows: !alone,
-            };
             let err = source::io_error(&name, opened.gzip);
             // A stream (gzip, stdin) is read a block ahead on a second core.
             let tally = if threads > 1 {
-                row::scan(source::read_ahead(opened.rest), &rules, piece, &err)?.tally
+                row::scan(source::read_ahead(opened.rest), &rules, first, &err)?.tally
             } else {
-                row::scan(opened.rest, &rules, piece, &err)?.tally
+                row::scan(opened.rest, &rules, first, &err)?.tally
             };
             (tally, 1)
         }

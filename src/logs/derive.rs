@@ -408,6 +408,18 @@ impl LogAnalysis {
                 from_flag,
                 evidence,
             };
+        // The share --succeeded-share gave, with what the log says beside it.
+        let given_with = |value: f64, measured: Option<f64>, note: String| {
+            make(
+                value,
+                measured,
+                true,
+                format!(
+                    "succeeded share {} from --succeeded-share ({note})",
+                    Rate(value).rounded()
+                ),
+            )
+        };
         if c.timed_out == 0 {
             // With no timeouts the share multiplies nothing: it cannot change the result.
             let why = if c.mutating == 0 {
@@ -417,14 +429,10 @@ impl LogAnalysis {
             };
             return Ok((
                 match given.succeeded_share {
-                    Some(v) => make(
+                    Some(v) => given_with(
                         v,
                         None,
-                        true,
-                        format!(
-                            "succeeded share {} from --succeeded-share ({why} in the log, so it cannot change the result)",
-                            Rate(v).rounded()
-                        ),
+                        format!("{why} in the log, so it cannot change the result"),
                     ),
                     None => make(
                         base.succeeded_share,
@@ -448,18 +456,7 @@ impl LogAnalysis {
                 "{file} has no upstream status column (map one with --column upstream_status=HEADER, or join the backend's own log with --outcomes FILE)"
             );
             return match given.succeeded_share {
-                Some(v) => Ok((
-                    make(
-                        v,
-                        None,
-                        true,
-                        format!(
-                            "succeeded share {} from --succeeded-share ({why})",
-                            Rate(v).rounded()
-                        ),
-                    ),
-                    None,
-                )),
+                Some(v) => Ok((given_with(v, None, why), None)),
                 None => Err(LogError::Underivable {
                     figure: "the succeeded share",
                     reason: why,
@@ -489,13 +486,11 @@ impl LogAnalysis {
         if too_many {
             return match given.succeeded_share {
                 Some(v) => Ok((
-                    make(
+                    given_with(
                         v,
                         None,
-                        true,
                         format!(
-                            "succeeded share {} from --succeeded-share (measured: between {bounds_text}: {} with an unknown outcome of {} timed out)",
-                            Rate(v).rounded(),
+                            "measured: between {bounds_text}: {} with an unknown outcome of {} timed out",
                             count(unknown),
                             count(all)
                         ),
@@ -515,15 +510,7 @@ impl LogAnalysis {
         let evidence = shown(v);
         Ok(match given.succeeded_share {
             Some(g) => (
-                make(
-                    g,
-                    Some(v),
-                    true,
-                    format!(
-                        "succeeded share {} from --succeeded-share (measured: {evidence})",
-                        Rate(g).rounded()
-                    ),
-                ),
+                given_with(g, Some(v), format!("measured: {evidence}")),
                 None,
             ),
             None => (make(v, Some(v), false, evidence), Some(interval)),
@@ -683,12 +670,11 @@ impl LogAnalysis {
         retries_observed: Option<RetriesObserved>,
     ) -> Observed {
         let t = &self.tally;
-        let upstream = self.has_outcomes();
-        let succ = |v: u64| upstream.then_some(v);
         let days = self.days_covered().filter(|d| *d > 0.0);
         let stamps = self.has_timestamps();
         let outcomes = self.has_outcomes();
-        let unknown = |v: u64| outcomes.then_some(v);
+        // Counts of outcomes, only where the logs tell them.
+        let told = |v: u64| outcomes.then_some(v);
         let mut endpoints: Vec<EndpointRow> = t
             .endpoints
             .values()
@@ -704,7 +690,7 @@ impl LogAnalysis {
                 };
                 let timeout_rate = ec.timed_out as f64 / ec.mutating as f64;
                 let succeeded_share =
-                    (upstream && ec.timed_out > ec.timed_out_unknown).then(|| {
+                    (outcomes && ec.timed_out > ec.timed_out_unknown).then(|| {
                         ec.timed_out_succeeded as f64 / (ec.timed_out - ec.timed_out_unknown) as f64
                     });
                 let est = Estimate::new(Scenario {
@@ -718,8 +704,8 @@ impl LogAnalysis {
                     route: e.route.clone(),
                     mutating: ec.mutating,
                     timed_out: ec.timed_out,
-                    timed_out_succeeded: succ(ec.timed_out_succeeded),
-                    timed_out_unknown: unknown(ec.timed_out_unknown),
+                    timed_out_succeeded: told(ec.timed_out_succeeded),
+                    timed_out_unknown: told(ec.timed_out_unknown),
                     duplicates_per_month: est.duplicates.per_month,
                     refund_per_month: est.refund_cost.per_month,
                     requests_per_day: n,
@@ -740,8 +726,8 @@ impl LogAnalysis {
             mutating_attempts: t.counts.mutating,
             intents: t.intents(),
             timed_out: t.counts.timed_out,
-            timed_out_succeeded: succ(t.counts.timed_out_succeeded),
-            timed_out_unknown: unknown(t.counts.timed_out_unknown),
+            timed_out_succeeded: told(t.counts.timed_out_succeeded),
+            timed_out_unknown: told(t.counts.timed_out_unknown),
             timed_out_matched: self.join.as_ref().map(|j| j.matched),
             rows_filtered: t.out_of_range + t.path_filtered,
             warnings: Vec::new(),
@@ -757,8 +743,8 @@ impl LogAnalysis {
                         date: date_string(*day),
                         mutating: c.mutating,
                         timed_out: c.timed_out,
-                        timed_out_succeeded: succ(c.timed_out_succeeded),
-                        timed_out_unknown: unknown(c.timed_out_unknown),
+                        timed_out_succeeded: told(c.timed_out_succeeded),
+                        timed_out_unknown: told(c.timed_out_unknown),
                     })
                     .collect()
             } else {

@@ -80,24 +80,7 @@ pub fn table(
             "{}",
             bold(&format!("Per day (UTC; mutating = {})", methods.join(", ")))
         );
-        let mut rows: Vec<Vec<String>> = Vec::new();
-        let n = o.per_day.len();
-        for (i, d) in o.per_day.iter().enumerate() {
-            if n > DAYS_SHOWN && i == DAYS_SHOWN / 2 {
-                rows.push(vec![format!("… {} more days", n - DAYS_SHOWN)]);
-            }
-            if n > DAYS_SHOWN && i >= DAYS_SHOWN / 2 && i < n - DAYS_SHOWN / 2 {
-                continue;
-            }
-            rows.push(vec![
-                d.date.clone(),
-                count(d.mutating),
-                count(d.timed_out),
-                d.timed_out_succeeded.map_or("-".into(), count),
-                d.timed_out_unknown.map_or("-".into(), count),
-                share(d.timed_out, d.mutating),
-            ]);
-        }
+        let rows = per_day_rows(o, DAYS_SHOWN, |gap| vec![gap]);
         out.push_str(&grid(
             &[
                 "date",
@@ -121,10 +104,9 @@ pub fn table(
                 vec![
                     format!("{} {}", p.method, p.route),
                     count(p.mutating),
-                    share(p.timed_out, p.mutating),
-                    p.timed_out_succeeded.map_or("-".into(), |s| {
-                        share(s, p.timed_out - p.timed_out_unknown.unwrap_or(0))
-                    }),
+                    // The endpoint's inputs as its estimate used them.
+                    Rate(p.timeout_rate).rounded(),
+                    p.succeeded_share.map_or("-".into(), |s| Rate(s).rounded()),
                     human::count(p.duplicates_per_month),
                     human::money(p.refund_per_month, c),
                 ]
@@ -299,7 +281,37 @@ fn grid(headers: &[&str], rows: &[Vec<String>]) -> String {
     out
 }
 
-fn share(part: u64, whole: u64) -> String {
+/// The per-day rows (date, mutating, timed out, of which succeeded, of which unknown, timeout
+/// rate); a log of more than `shown` days lists the first and last half of them, with the row
+/// `gap` makes of `… 17 more days` between.
+pub(super) fn per_day_rows(
+    o: &Observed,
+    shown: usize,
+    gap: impl Fn(String) -> Vec<String>,
+) -> Vec<Vec<String>> {
+    let n = o.per_day.len();
+    let mut rows = Vec::new();
+    for (i, d) in o.per_day.iter().enumerate() {
+        if n > shown && i == shown / 2 {
+            rows.push(gap(format!("… {} more days", n - shown)));
+        }
+        if n > shown && i >= shown / 2 && i < n - shown / 2 {
+            continue;
+        }
+        rows.push(vec![
+            d.date.clone(),
+            count(d.mutating),
+            count(d.timed_out),
+            d.timed_out_succeeded.map_or("-".into(), count),
+            d.timed_out_unknown.map_or("-".into(), count),
+            share(d.timed_out, d.mutating),
+        ]);
+    }
+    rows
+}
+
+/// `part / whole` as a rounded percentage, `-` when `whole` is 0.
+pub(super) fn share(part: u64, whole: u64) -> String {
     if whole == 0 {
         "-".into()
     } else {

@@ -11,8 +11,9 @@ use crate::inputs::Input;
 use crate::logs::count;
 use crate::logs::{Derived, Observed};
 use crate::model::{Estimate, Store};
-use crate::units::{Duration, Rate, Seconds};
+use crate::units::{Duration, Seconds};
 
+use super::logs::{per_day_rows, share};
 use super::{Style, evidence, human, table};
 
 /// Days listed in full; longer logs list the first and last half of this.
@@ -324,26 +325,12 @@ fn per_day(out: &mut String, o: &Observed) {
         return;
     }
     out.push_str("## Per day (UTC)\n\n");
-    let n = o.per_day.len();
-    let mut rows = Vec::new();
-    for (i, d) in o.per_day.iter().enumerate() {
-        if n > DAYS_SHOWN && i == DAYS_SHOWN / 2 {
-            let mut gap = vec![String::new(); 6];
-            gap[0] = format!("… {} more days", n - DAYS_SHOWN);
-            rows.push(gap);
-        }
-        if n > DAYS_SHOWN && i >= DAYS_SHOWN / 2 && i < n - DAYS_SHOWN / 2 {
-            continue;
-        }
-        rows.push(vec![
-            d.date.clone(),
-            count(d.mutating),
-            count(d.timed_out),
-            d.timed_out_succeeded.map_or("-".into(), count),
-            d.timed_out_unknown.map_or("-".into(), count),
-            share(d.timed_out, d.mutating),
-        ]);
-    }
+    // The gap fills a whole row: a pipe table's rows have every column.
+    let rows = per_day_rows(o, DAYS_SHOWN, |gap| {
+        let mut row = vec![String::new(); 6];
+        row[0] = gap;
+        row
+    });
     pipe_table(
         out,
         &[
@@ -410,14 +397,6 @@ fn chart_section(out: &mut String, charts: &[ChartLink]) {
             escape(&chart.title),
             chart.href.replace(['<', '>'], "")
         );
-    }
-}
-
-fn share(part: u64, whole: u64) -> String {
-    if whole == 0 {
-        "-".into()
-    } else {
-        Rate(part as f64 / whole as f64).rounded()
     }
 }
 

@@ -1,6 +1,7 @@
 //! SVG line charts for documents (`--plot FILE.svg`): an opaque white card with dark ink, so
 //! they read the same in light and dark viewers.
 
+use plotters::chart::MeshStyle;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
@@ -89,25 +90,16 @@ fn draw(
     let headroom = if chart.series.len() > 1 { 1.3 } else { 1.08 };
     let y_hi = if y_hi <= 0.0 { 1.0 } else { y_hi * headroom };
 
-    let mut ctx = ChartBuilder::on(root)
-        .caption(&chart.title, ("sans-serif", 24).into_font().color(&BLACK))
-        .margin(16)
-        .margin_right(48)
-        .x_label_area_size(48)
-        .y_label_area_size(96)
+    let mut ctx = frame(root, &chart.title, 96)
         .build_cartesian_2d(x_lo..x_hi, 0.0..y_hi)
         .map_err(text)?;
     let x_format = chart.x_format.as_deref().unwrap_or(&plain);
     let y_format = chart.y_format.as_deref().unwrap_or(&plain);
-    ctx.configure_mesh()
+    house_style(&mut ctx.configure_mesh())
         .x_desc(chart.x_label.as_str())
         .y_desc(chart.y_label.as_str())
         .x_label_formatter(&|x| x_format(*x))
         .y_label_formatter(&|y| y_format(*y))
-        .label_style(("sans-serif", 14).into_font().color(&BLACK))
-        .axis_desc_style(("sans-serif", 16).into_font().color(&BLACK))
-        .light_line_style(RGBColor(0xee, 0xee, 0xee))
-        .bold_line_style(RGBColor(0xcc, 0xcc, 0xcc))
         .draw()
         .map_err(text)?;
 
@@ -162,6 +154,33 @@ fn draw(
             .map_err(text)?;
     }
     Ok(())
+}
+
+/// A chart's frame, the same on every chart: its title, its margins, and label areas with
+/// `y_labels` pixels on the left for the y axis's labels.
+fn frame<'a, 'b>(
+    root: &'a DrawingArea<SVGBackend<'b>, plotters::coord::Shift>,
+    title: &str,
+    y_labels: u32,
+) -> ChartBuilder<'a, 'static, SVGBackend<'b>> {
+    let mut builder = ChartBuilder::on(root);
+    builder
+        .caption(title, ("sans-serif", 24).into_font().color(&BLACK))
+        .margin(16)
+        .margin_right(48)
+        .x_label_area_size(48)
+        .y_label_area_size(y_labels);
+    builder
+}
+
+/// The axes' look, the same on every chart: dark labels, light grid lines.
+fn house_style<'m, 'a, 'b, X: Ranged, Y: Ranged, DB: DrawingBackend>(
+    mesh: &'m mut MeshStyle<'a, 'b, X, Y, DB>,
+) -> &'m mut MeshStyle<'a, 'b, X, Y, DB> {
+    mesh.label_style(("sans-serif", 14).into_font().color(&BLACK))
+        .axis_desc_style(("sans-serif", 16).into_font().color(&BLACK))
+        .light_line_style(RGBColor(0xee, 0xee, 0xee))
+        .bold_line_style(RGBColor(0xcc, 0xcc, 0xcc))
 }
 
 /// Plotters' errors borrow the backend; keep only their text.
@@ -527,24 +546,15 @@ fn draw_bars(
             .cloned()
             .unwrap_or_default()
     };
-    let mut ctx = ChartBuilder::on(root)
-        .caption(&bars.title, ("sans-serif", 24).into_font().color(&BLACK))
-        .margin(16)
-        .margin_right(48)
-        .x_label_area_size(48)
-        .y_label_area_size(300)
+    let mut ctx = frame(root, &bars.title, 300)
         .build_cartesian_2d(0.0..hi, -0.5..(n as f64 - 0.5))
         .map_err(text)?;
-    ctx.configure_mesh()
+    house_style(&mut ctx.configure_mesh())
         .disable_y_mesh()
         .x_desc(bars.value_label.as_str())
         .x_label_formatter(&|x| (bars.value_format)(*x))
         .y_label_formatter(&label_of)
         .y_labels(n + 1)
-        .label_style(("sans-serif", 14).into_font().color(&BLACK))
-        .axis_desc_style(("sans-serif", 16).into_font().color(&BLACK))
-        .light_line_style(RGBColor(0xee, 0xee, 0xee))
-        .bold_line_style(RGBColor(0xcc, 0xcc, 0xcc))
         .draw()
         .map_err(text)?;
     let color = PALETTE[0];

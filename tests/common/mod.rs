@@ -2,6 +2,9 @@
 #![allow(dead_code)]
 
 use assert_cmd::Command;
+use dupcost::tui::App;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
 
 /// The real `dupcost` binary, with no ambient `DUPCOST_*` or colour settings.
 pub fn dupcost() -> Command {
@@ -51,4 +54,13 @@ pub fn usage_error(args: &[&str]) -> String {
 /// `a` and `b` agree to a relative `tolerance`.
 pub fn close(a: f64, b: f64, tolerance: f64) -> bool {
     (a - b).abs() <= tolerance * b.abs().max(f64::MIN_POSITIVE)
+}
+
+/// The explorer `app` drawn once on a `width` x `height` test terminal.
+pub fn screen(app: &App, width: u16, height: u16) -> Terminal<TestBackend> {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    terminal
+        .draw(|frame| frame.render_widget(app, frame.area()))
+        .unwrap();
+    terminal
 }

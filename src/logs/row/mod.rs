@@ -26,7 +26,7 @@ use super::source::{MovableStop, Piece};
 use super::tally::{Outcome, Tally};
 use super::timestamp::{LastSecond, TimestampFormat};
 use methods::{find_packed, pack};
-use values::{outcome, parse_duration, trim};
+use values::{outcome, parse_count, parse_duration, trim};
 
 /// Hashing of keys and endpoints: fixed seeds, so every piece and every run agrees.
 const KEY_SEED: u64 = 0x5eed_1de0_9075_c0de;
@@ -245,10 +245,7 @@ impl RecordSink for Row<'_> {
             self.tally.timed_out_id(id, ts, endpoint, outcome);
         }
         if let Some(i) = cols.bytes.filter(|_| (200..300).contains(&status)) {
-            if let Some(bytes) = std::str::from_utf8(trim(field(i)))
-                .ok()
-                .and_then(|t| t.parse::<u64>().ok())
-            {
+            if let Some(bytes) = parse_count(trim(field(i))) {
                 self.tally.response_bytes.record(bytes);
             }
         }

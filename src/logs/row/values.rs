@@ -65,6 +65,19 @@ pub fn parse_status(b: &[u8]) -> Option<u16> {
     timestamp::decimal(b).map(|v| v as u16)
 }
 
+/// A count such as a response's bytes, read as `u64::from_str` reads it (ASCII digits after an
+/// optional `+`) but from the bytes: no UTF-8 check, no `str` in between.
+#[inline]
+pub fn parse_count(b: &[u8]) -> Option<u64> {
+    let digits = b.strip_prefix(b"+").unwrap_or(b);
+    match digits.len() {
+        0 => None,
+        1..=19 => timestamp::decimal(digits),
+        // 20 digits may still fit in a u64: the rare long value goes the long way.
+        _ => std::str::from_utf8(b).ok()?.parse().ok(),
+    }
+}
+
 /// The last of nginx's multi-value fields: `502, 200` and `504 : 200` are 200.
 #[inline]
 pub fn last_value(b: &[u8]) -> &[u8] {
@@ -102,6 +115,40 @@ mod tests {
         assert_eq!(parse_duration(b"0.5, 0.25"), Some(0.75));
         assert_eq!(parse_duration(b"-"), None);
         assert_eq!(parse_duration(b"inf"), None);
+    }
+
+    #[test]
+    fn counts() {
+        assert_eq!(parse_count(b"1234"), Some(1234));
+        assert_eq!(parse_count(b"+7"), Some(7));
+        assert_eq!(parse_count(b"18446744073709551615"), Some(u64::MAX));
+        for bad in [
+            &b""[..],
+            b"+",
+            b"-",
+            b"-1",
+            b"++1",
+            b"1 2",
+            b"18446744073709551616",
+        ] {
+            assert_eq!(parse_count(bad), None, "{}", String::from_utf8_lossy(bad));
+        }
+    }
+
+    proptest::proptest! {
+        /// The byte parser reads every field as `u64::from_str` does.
+        #[test]
+        fn counts_as_from_str(b in proptest::collection::vec(
+            proptest::sample::select(b"0123456789+- x\xff".to_vec()), 0..24)) {
+            let from_str = std::str::from_utf8(&b).ok().and_then(|t| t.parse::<u64>().ok());
+            proptest::prop_assert_eq!(parse_count(&b), from_str);
+        }
+
+        #[test]
+        fn numbers_as_from_str(v: u64, plus: bool, zeros in 0usize..3) {
+            let text = format!("{}{}{v}", if plus { "+" } else { "" }, "0".repeat(zeros));
+            proptest::prop_assert_eq!(parse_count(text.as_bytes()), Some(v));
+        }
     }
 
     #[test]

@@ -11,7 +11,7 @@ use crate::inputs::Input;
 use crate::logs::count;
 use crate::logs::{Derived, Observed};
 use crate::model::{Estimate, Store};
-use crate::units::{Duration, Seconds};
+use crate::units::{Duration, Rate, Seconds};
 
 use super::logs::{per_day_rows, share};
 use super::{Style, evidence, human, table};
@@ -363,8 +363,8 @@ fn per_endpoint(out: &mut String, o: &Observed, style: &Style) {
                 ),
                 count(p.mutating),
                 share(p.timed_out, p.mutating),
-                p.timed_out_succeeded
-                    .map_or("-".into(), |s| share(s, p.timed_out)),
+                // Over the known outcomes, as the table report and the endpoint's estimate.
+                p.succeeded_share.map_or("-".into(), |s| Rate(s).rounded()),
                 human::count(p.duplicates_per_month),
                 human::money(p.refund_per_month, &style.currency),
             ]

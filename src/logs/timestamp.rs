@@ -243,6 +243,9 @@ fn parse_iso(b: &[u8]) -> Option<i64> {
     iso_rest(civil_micros(y, mo, d, h, mi, s)?, b, at)
 }
 
+/// `SCALE[n]` turns `n` (1 to 6) digits of a fraction into microseconds.
+const SCALE: [i64; 7] = [0, 100_000, 10_000, 1000, 100, 10, 1];
+
 /// The end of an RFC 3339 timestamp from `b[at..]` (an optional fraction, then the zone), added
 /// to `base`, the microseconds of its date and time.
 #[inline]
@@ -251,15 +254,15 @@ fn iso_rest(base: i64, b: &[u8], mut at: usize) -> Option<i64> {
     if matches!(b.get(at), Some(b'.' | b',')) {
         at += 1;
         let start = at;
-        let mut scale = 100_000i64;
-        while let Some(c) = b.get(at).filter(|c| c.is_ascii_digit()) {
-            frac += i64::from(c - b'0') * scale;
-            scale /= 10;
+        while b.get(at).is_some_and(u8::is_ascii_digit) {
             at += 1;
         }
-        if at == start {
+        // The first six digits are the microseconds; later ones are dropped.
+        let kept = (at - start).min(6);
+        if kept == 0 {
             return None;
         }
+        frac = decimal(&b[start..start + kept])? as i64 * SCALE[kept];
     }
     let offset = parse_offset(&b[at..])?;
     Some(base + frac - offset * MICROS_PER_SEC)
@@ -500,6 +503,20 @@ mod tests {
         assert_eq!(parse_auto(b"2026-11-01T00:00:01"), Some(utc));
         assert_eq!(parse_auto(b"2026-11-01"), Some(utc - MICROS_PER_SEC));
         assert_eq!(parse_auto(b"2026-11-01 00:00:01 UTC"), Some(utc));
+    }
+
+    /// One to nine digits of a fraction, as jiff reads them (to the microsecond, truncated).
+    #[test]
+    fn fractions_of_every_length() {
+        for n in 1..=9 {
+            let text = format!("2026-11-01T00:00:01.{}Z", &"987654321"[..n]);
+            assert_eq!(
+                parse_auto(text.as_bytes()),
+                Some(jiff_micros(&text)),
+                "{text}"
+            );
+        }
+        assert_eq!(parse_auto(b"2026-11-01T00:00:01.Z"), None);
     }
 
     #[test]

@@ -103,6 +103,7 @@ for t in tools:
 def wall(t): return [r[0] for r in runs[t]]
 def cpu(t): return [r[2] + r[3] for r in runs[t]]
 def best(t): return min(runs[t], key=lambda r: r[0])
+def rate(secs): return mb / max(secs, 0.01)  # GNU time reports 0.00 for a tiny run
 
 print(f"{'':14} {'best of ' + str(len(runs['wc'])):>29} | {'median':>29} |")
 print(f"{'tool':14} {'wall s':>9} {'CPU s':>9} {'MB/s':>9} | {'wall s':>9} {'CPU s':>9} {'MB/s':>9} | {'peak RSS MB':>11}")
@@ -110,11 +111,11 @@ for t in tools:
     b = best(t)
     mw, mc = statistics.median(wall(t)), statistics.median(cpu(t))
     rss = max(r[1] for r in runs[t]) / 1024
-    print(f"{t:14} {b[0]:9.2f} {b[2] + b[3]:9.2f} {mb / b[0]:9.0f} | {mw:9.2f} {mc:9.2f} {mb / mw:9.0f} | {rss:11.1f}")
+    print(f"{t:14} {b[0]:9.2f} {b[2] + b[3]:9.2f} {rate(b[0]):9.0f} | {mw:9.2f} {mc:9.2f} {rate(mw):9.0f} | {rss:11.1f}")
     if t in query:
         q = query[t]
-        print(f"{'  (query)':14} {min(q):9.2f} {'':9} {mb / min(q):9.0f} | "
-              f"{statistics.median(q):9.2f} {'':9} {mb / statistics.median(q):9.0f} |")
+        print(f"{'  (query)':14} {min(q):9.2f} {'':9} {rate(min(q)):9.0f} | "
+              f"{statistics.median(q):9.2f} {'':9} {rate(statistics.median(q)):9.0f} |")
 
 d_best, d_med = min(wall("dupcost")), statistics.median(wall("dupcost"))
 d_cpu = statistics.median(cpu("dupcost"))
@@ -130,7 +131,7 @@ for t in tools:
 faster = min(("duckdb-typed", "chdb"), key=lambda t: statistics.median(wall(t)))
 print(f"against the faster of DuckDB-typed and chDB ({faster}), median of {len(runs['wc'])}: "
       f"{statistics.median(wall(faster)) / d_med:.2f}x (its query alone: "
-      f"{statistics.median(query[faster]) / d_med:.2f}x); wc -l is {d_med / statistics.median(wall('wc')):.1f}x faster than dupcost")
+      f"{statistics.median(query[faster]) / d_med:.2f}x); wc -l is {d_med / max(statistics.median(wall('wc')), 0.01):.1f}x faster than dupcost")
 
 # Every tool's figures equal dupcost's.
 o = json.load(open(f"{out}/dupcost.json"))["observed"]

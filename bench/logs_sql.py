@@ -4,8 +4,8 @@ ClickHouse's embedded engine (chDB) from the same CSV file.
     python logs_sql.py ENGINE LOG TIMES
 
 ENGINE is one of
-  duckdb-typed  DuckDB, declared column types, count(DISTINCT key) over mutating rows
-  chdb          chDB, declared structure, uniqExact(key) over mutating rows
+  duckdb-typed  DuckDB, declared column types, count(DISTINCT hash(key)) over mutating rows
+  chdb          chDB, declared structure, uniqExact(cityHash64(key)) over mutating rows
   duckdb-auto   DuckDB, auto-detected types, counts per day only (the query the benchmark
                 used before, kept for continuity)
 
@@ -15,8 +15,10 @@ Prints the figures as one JSON object on stdout and appends the seconds of the q
 The typed queries are the same work as dupcost: every row is read (the first and last
 timestamp over all rows give the span), mutating rows are counted, with the same client
 timeout statuses (408, 499, 504) and a 2xx upstream status for "succeeded", and intents are
-the distinct idempotency keys of mutating rows plus the mutating rows without one. Both
-engines read the file in parallel on every core (their default); the types are declared so
+the distinct idempotency keys of mutating rows plus the mutating rows without one. The keys
+are counted by their 64-bit hashes, as dupcost keeps them: measured, that is quicker for both
+engines than distinct strings (DuckDB 4.3 s of CPU instead of 4.8 s and 550 MB instead of
+860 MB; chDB 4.1 s instead of 6.5 s). Both engines read the file in parallel on every core (their default); the types are declared so
 nothing is sniffed; '-' (no upstream) reads as NULL (DuckDB) or the default 0 (ClickHouse), so
 no column is read as text and cast. dupcost does more: it groups attempts into intents with
 the retry window, counts per day and per route template, and keeps no key beyond the window.
@@ -35,7 +37,8 @@ SELECT
   epoch_us(min("timestamp")) AS first_us,
   epoch_us(max("timestamp")) AS last_us,
   count(*) FILTER (WHERE method IN {m}) AS mutating,
-  count(DISTINCT idempotency_key) FILTER (WHERE method IN {m})
+  count(DISTINCT hash(idempotency_key))
+    FILTER (WHERE method IN {m} AND idempotency_key IS NOT NULL)
     + count(*) FILTER (WHERE method IN {m} AND idempotency_key IS NULL) AS intents,
   count(*) FILTER (WHERE method IN {m} AND status IN {t}) AS timed_out,
   count(*) FILTER (WHERE method IN {m} AND status IN {t}
@@ -54,7 +57,7 @@ SELECT
   toUnixTimestamp64Micro(min(timestamp)) AS first_us,
   toUnixTimestamp64Micro(max(timestamp)) AS last_us,
   countIf(method IN {m}) AS mutating,
-  uniqExactIf(idempotency_key, method IN {m} AND idempotency_key != '')
+  uniqExactIf(cityHash64(idempotency_key), method IN {m} AND idempotency_key != '')
     + countIf(method IN {m} AND idempotency_key = '') AS intents,
   countIf(method IN {m} AND status IN {t}) AS timed_out,
   countIf(method IN {m} AND status IN {t}

@@ -243,9 +243,6 @@ fn parse_iso(b: &[u8]) -> Option<i64> {
     iso_rest(civil_micros(y, mo, d, h, mi, s)?, b, at)
 }
 
-/// `SCALE[n]` turns `n` (1 to 6) digits of a fraction into microseconds.
-const SCALE: [i64; 7] = [0, 100_000, 10_000, 1000, 100, 10, 1];
-
 /// The end of an RFC 3339 timestamp from `b[at..]` (an optional fraction, then the zone), added
 /// to `base`, the microseconds of its date and time.
 #[inline]
@@ -254,15 +251,15 @@ fn iso_rest(base: i64, b: &[u8], mut at: usize) -> Option<i64> {
     if matches!(b.get(at), Some(b'.' | b',')) {
         at += 1;
         let start = at;
-        while b.get(at).is_some_and(u8::is_ascii_digit) {
+        let mut scale = 100_000i64;
+        while let Some(c) = b.get(at).filter(|c| c.is_ascii_digit()) {
+            frac += i64::from(c - b'0') * scale;
+            scale /= 10;
             at += 1;
         }
-        // The first six digits are the microseconds; later ones are dropped.
-        let kept = (at - start).min(6);
-        if kept == 0 {
+        if at == start {
             return None;
         }
-        frac = decimal(&b[start..start + kept])? as i64 * SCALE[kept];
     }
     let offset = parse_offset(&b[at..])?;
     Some(base + frac - offset * MICROS_PER_SEC)

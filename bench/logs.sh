@@ -1,107 +1,157 @@
 #!/usr/bin/env bash
-# Throughput and peak memory of `dupcost logs` against DuckDB's read_csv doing the same
-# aggregation, and against `wc -l`, on a generated ~1 GB access log (kept in bench/out/,
-# git-ignored). Each tool runs RUNS times on a warm page cache; the best wall time and the
-# largest peak RSS are reported.
+# Throughput and peak memory of `dupcost logs` against DuckDB and ClickHouse (chDB) doing the
+# same work on a generated ~1 GB access log spanning a year (kept in bench/out/, git-ignored).
 #
-#   bash bench/logs.sh              # ~1.1 GB, 11M rows
-#   ROWS=2000000 RUNS=1 bash bench/logs.sh
+# Tools: wc -l (the floor), dupcost, DuckDB with declared types and count(DISTINCT key),
+# chDB with a declared structure and uniqExact, and DuckDB's auto-detecting per-day query (the
+# benchmark's comparison before, for continuity). The SQL is in bench/logs_sql.py. Each round
+# runs every tool once, on a warm page cache, RUNS rounds; reported per tool: wall time, CPU
+# time (user + system), MB/s and peak RSS (GNU time), as the best of RUNS and as the median,
+# and for the Python engines also the query alone (without starting Python). The script
+# checks that every tool's figures equal dupcost's JSON, and that dupcost's JSON is
+# byte-identical to the reference one (written by the first run on a log; REFERENCE=FILE to
+# pass another): no optimisation may change a result.
+#
+#   bash bench/logs.sh                          # 9.5M rows over 365 days (1.0 GB), 5 rounds
+#   ROWS=500000 DAYS=20 RUNS=1 bash bench/logs.sh   # a quick look
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-ROWS=${ROWS:-11000000}
-RUNS=${RUNS:-3}
+ROWS=${ROWS:-9500000}
+DAYS=${DAYS:-365}
+RUNS=${RUNS:-5}
 OUT=bench/out
 TARGET=${CARGO_TARGET_DIR:-target}
+VENV=$OUT/venv
 mkdir -p "$OUT"
 
 if [ ! -x /usr/bin/time ]; then
   echo "installing GNU time" >&2
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq time >/dev/null
 fi
-if ! python3 -c 'import duckdb' 2>/dev/null; then
-  echo "installing duckdb from PyPI" >&2
-  python3 -m pip install -q duckdb
+if ! "$VENV/bin/python" -c 'import duckdb, chdb' 2>/dev/null; then
+  echo "installing duckdb and chdb from PyPI into $VENV" >&2
+  python3 -m venv "$VENV"
+  "$VENV/bin/pip" install -q duckdb chdb
 fi
+PY="$VENV/bin/python"
 
 cargo build --release --quiet --bin dupcost --example gen-access-log
 DUPCOST="$TARGET/release/dupcost"
-LOG="$OUT/access-$ROWS.csv"
+LOG="$OUT/access-$ROWS-${DAYS}d.csv"
 if [ ! -s "$LOG" ]; then
-  echo "generating $ROWS rows into $LOG" >&2
-  "$TARGET/release/examples/gen-access-log" --rows "$ROWS" --seed 42 --truth "$OUT/truth-$ROWS.json" > "$LOG"
+  echo "generating $ROWS rows over $DAYS days into $LOG" >&2
+  "$TARGET/release/examples/gen-access-log" --rows "$ROWS" --days "$DAYS" --seed 42 \
+    --truth "$OUT/truth-$ROWS-${DAYS}d.json" > "$LOG"
 fi
 BYTES=$(stat -L -c %s "$LOG")
 cat "$LOG" > /dev/null # warm the page cache
 
-cat > "$OUT/duckdb_query.py" <<'PY'
-import sys, time
-t0 = time.perf_counter()
-import duckdb
-t1 = time.perf_counter()
-# The same aggregation as dupcost: mutating attempts, timed out, timed out with upstream 2xx,
-# per day. (dupcost also groups attempts into intents by key and templates routes.)
-rows = duckdb.sql(f"""
-SELECT CAST(timestamp AS DATE) AS day,
-  count(*) FILTER (WHERE method IN ('POST','PUT','PATCH','DELETE')) AS mutating,
-  count(*) FILTER (WHERE method IN ('POST','PUT','PATCH','DELETE') AND status IN (408,499,504)) AS timed_out,
-  count(*) FILTER (WHERE method IN ('POST','PUT','PATCH','DELETE') AND status IN (408,499,504)
-                   AND TRY_CAST(upstream_status AS INTEGER) BETWEEN 200 AND 299) AS succeeded
-FROM read_csv('{sys.argv[1]}', header = true)
-GROUP BY ALL ORDER BY day
-""").fetchall()
-print(sum(r[1] for r in rows), sum(r[2] for r in rows), sum(r[3] for r in rows))
-# Seconds of the query alone, without starting Python and importing duckdb.
-with open(sys.argv[2], "a") as f:
-    f.write(f"{time.perf_counter() - t1:.3f}\n")
-PY
+# The work is pinned by flags, so it stays the same whatever the defaults become.
+DUPCOST_FLAGS=(--format json --methods POST,PUT,PATCH,DELETE --timeout-status 408,499,504
+  --retry-window 1h)
 
-# run NAME CMD...: best wall seconds, the CPU seconds (user + system) of that run, and the
-# largest peak RSS (kB) over RUNS runs.
-run() {
-  local name=$1; shift
-  local best="" cpu="" rss=0
-  for _ in $(seq "$RUNS"); do
-    /usr/bin/time -f "%e %M %U %S" -o "$OUT/$name.time" "$@" > "$OUT/$name.out"
-    read -r secs kb user sys < "$OUT/$name.time"
-    if [ -z "$best" ] || awk "BEGIN{exit !($secs < $best)}"; then
-      best=$secs
-      cpu=$(awk "BEGIN{print $user + $sys}")
-    fi
-    if [ "$kb" -gt "$rss" ]; then rss=$kb; fi
-  done
-  echo "$name $best $rss $cpu"
+# No result may change: dupcost's JSON against the reference.
+REFERENCE=${REFERENCE:-$OUT/reference-$ROWS-${DAYS}d.json}
+"$DUPCOST" logs "$LOG" "${DUPCOST_FLAGS[@]}" > "$OUT/dupcost.json"
+if [ ! -s "$REFERENCE" ]; then
+  cp "$OUT/dupcost.json" "$REFERENCE"
+  echo "reference JSON written: $REFERENCE (delete it when a result is meant to change)" >&2
+elif ! cmp -s "$OUT/dupcost.json" "$REFERENCE"; then
+  echo "dupcost's JSON differs from the reference $REFERENCE:" >&2
+  diff <("$PY" -m json.tool "$REFERENCE") <("$PY" -m json.tool "$OUT/dupcost.json") | head -20 >&2
+  exit 1
+fi
+
+TOOLS=(wc dupcost duckdb-typed chdb duckdb-auto)
+command_of() {
+  case $1 in
+    wc) echo wc -l "$LOG" ;;
+    dupcost) echo "$DUPCOST" logs "$LOG" "${DUPCOST_FLAGS[@]}" ;;
+    *) echo "$PY" bench/logs_sql.py "$1" "$LOG" "$OUT/$1.query" ;;
+  esac
 }
+for tool in "${TOOLS[@]}"; do rm -f "$OUT/$tool.runs" "$OUT/$tool.query"; done
 
-echo "log: $LOG ($BYTES bytes, $ROWS rows); $(nproc) cores; load average $(cut -d' ' -f1-3 /proc/loadavg)"
-results=()
-results+=("$(run wc wc -l "$LOG")")
-results+=("$(run dupcost "$DUPCOST" logs "$LOG" --format json)")
-rm -f "$OUT/duckdb-query.times"
-results+=("$(run duckdb python3 "$OUT/duckdb_query.py" "$LOG" "$OUT/duckdb-query.times")")
-query=$(sort -n "$OUT/duckdb-query.times" | head -1)
-
-printf '%-10s %9s %10s %9s %14s\n' tool "wall s" MB/s "CPU s" "peak RSS MB"
-declare -A secs cpus
-for r in "${results[@]}"; do
-  read -r name s kb cpu <<< "$r"
-  secs[$name]=$s
-  cpus[$name]=$cpu
-  awk -v n="$name" -v s="$s" -v kb="$kb" -v b="$BYTES" -v c="$cpu" \
-    'BEGIN{printf "%-10s %9.2f %10.0f %9.2f %14.1f\n", n, s, b/1e6/(s>0?s:0.001), c, kb/1024}'
+echo "log: $LOG ($BYTES bytes, $ROWS rows over $DAYS days); $(nproc) cores;" \
+  "load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "versions: $("$PY" -c 'import duckdb, chdb; print("duckdb", duckdb.__version__, "/ chdb", chdb.__version__)')"
+# Rounds, each running every tool once, so a busy moment of a shared machine falls on all.
+for round in $(seq "$RUNS"); do
+  for tool in "${TOOLS[@]}"; do
+    # shellcheck disable=SC2046 # the command's words
+    /usr/bin/time -f "%e %M %U %S" -o "$OUT/$tool.time" $(command_of "$tool") > "$OUT/$tool.out"
+    cat "$OUT/$tool.time" >> "$OUT/$tool.runs"
+  done
+  echo "round $round of $RUNS done; load average $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 done
-awk -v b="$BYTES" -v q="$query" 'BEGIN{printf "%-10s %9.2f %10.0f\n", "(query)", q, b/1e6/q}'
-awk -v d="${secs[dupcost]}" -v k="${secs[duckdb]}" -v q="$query" -v w="${secs[wc]}" \
-  -v dc="${cpus[dupcost]}" -v kc="${cpus[duckdb]}" \
-  'BEGIN{printf "dupcost throughput = %.2fx DuckDB (%.2fx its query alone, without starting Python); %.2fx wc -l\n", k/d, q/d, w/d;
-         printf "dupcost CPU time = 1/%.2f of DuckDB'"'"'s\n", kc/dc}'
-echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg) (the machine is shared: compare the ratios of one run)"
 
-# The two agree on the counts.
-python3 - "$OUT/dupcost.out" "$OUT/duckdb.out" <<'PY'
-import json, sys
-o = json.load(open(sys.argv[1]))["observed"]
-ours = (o["mutating_attempts"], o["timed_out"], o["timed_out_succeeded"])
-theirs = tuple(int(x) for x in open(sys.argv[2]).read().split())
-print("counts agree:", ours == theirs, ours, theirs)
+"$PY" - "$OUT" "$BYTES" "${TOOLS[@]}" <<'PY'
+import json, statistics, sys
+from datetime import datetime
+
+out, size, tools = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+mb = size / 1e6
+runs, query = {}, {}
+for t in tools:
+    runs[t] = [tuple(float(x) for x in line.split()) for line in open(f"{out}/{t}.runs")]
+    try:
+        query[t] = [float(x) for x in open(f"{out}/{t}.query")]
+    except FileNotFoundError:
+        pass
+
+def wall(t): return [r[0] for r in runs[t]]
+def cpu(t): return [r[2] + r[3] for r in runs[t]]
+def best(t): return min(runs[t], key=lambda r: r[0])
+def rate(secs): return mb / max(secs, 0.01)  # GNU time reports 0.00 for a tiny run
+
+print(f"{'':14} {'best of ' + str(len(runs['wc'])):>29} | {'median':>29} |")
+print(f"{'tool':14} {'wall s':>9} {'CPU s':>9} {'MB/s':>9} | {'wall s':>9} {'CPU s':>9} {'MB/s':>9} | {'peak RSS MB':>11}")
+for t in tools:
+    b = best(t)
+    mw, mc = statistics.median(wall(t)), statistics.median(cpu(t))
+    rss = max(r[1] for r in runs[t]) / 1024
+    print(f"{t:14} {b[0]:9.2f} {b[2] + b[3]:9.2f} {rate(b[0]):9.0f} | {mw:9.2f} {mc:9.2f} {rate(mw):9.0f} | {rss:11.1f}")
+    if t in query:
+        q = query[t]
+        print(f"{'  (query)':14} {min(q):9.2f} {'':9} {rate(min(q)):9.0f} | "
+              f"{statistics.median(q):9.2f} {'':9} {rate(statistics.median(q)):9.0f} |")
+
+d_best, d_med = min(wall("dupcost")), statistics.median(wall("dupcost"))
+d_cpu = statistics.median(cpu("dupcost"))
+print()
+print("dupcost's throughput against each (best of runs / median; x = times faster):")
+for t in tools:
+    if t in ("dupcost", "wc"):
+        continue
+    line = (f"  {t:13} {min(wall(t)) / d_best:5.2f}x / {statistics.median(wall(t)) / d_med:5.2f}x"
+            f"   query alone {min(query[t]) / d_best:5.2f}x / {statistics.median(query[t]) / d_med:5.2f}x"
+            f"   CPU time 1/{statistics.median(cpu(t)) / d_cpu:.2f}")
+    print(line)
+faster = min(("duckdb-typed", "chdb"), key=lambda t: statistics.median(wall(t)))
+print(f"against the faster of DuckDB-typed and chDB ({faster}), median of {len(runs['wc'])}: "
+      f"{statistics.median(wall(faster)) / d_med:.2f}x (its query alone: "
+      f"{statistics.median(query[faster]) / d_med:.2f}x); wc -l is {d_med / max(statistics.median(wall('wc')), 0.01):.1f}x faster than dupcost")
+
+# Every tool's figures equal dupcost's.
+o = json.load(open(f"{out}/dupcost.json"))["observed"]
+micros = lambda s: round(datetime.fromisoformat(s.replace("Z", "+00:00")).timestamp() * 1e6)
+ours = {
+    "rows": o["rows"], "first_us": micros(o["first_timestamp"]), "last_us": micros(o["last_timestamp"]),
+    "mutating": o["mutating_attempts"], "intents": o["intents"], "timed_out": o["timed_out"],
+    "timed_out_succeeded": o["timed_out_succeeded"],
+}
+per_day = [[d["date"], d["mutating"], d["timed_out"], d["timed_out_succeeded"]] for d in o["per_day"]]
+ok = True
+for t in ("duckdb-typed", "chdb"):
+    theirs = json.load(open(f"{out}/{t}.out"))
+    same = theirs == ours
+    ok &= same
+    print(f"{t} figures equal dupcost's: {same}" + ("" if same else f"\n  {theirs}\n  {ours}"))
+auto = json.load(open(f"{out}/duckdb-auto.out"))["per_day"]
+ok &= auto == per_day
+print(f"duckdb-auto per-day figures equal dupcost's ({len(per_day)} days): {auto == per_day}")
+print(f"dupcost: {ours}")
+sys.exit(0 if ok else 1)
 PY
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -746,3 +746,32 @@ fn a_request_id_is_never_an_intent_key() {
         d.observed.warnings
     );
 }
+
+/// A log spread over months (the benchmark's shape: rows seconds apart, so nearly every row
+/// starts a new second and a day holds a few hundred rows) gives the true figures, read whole
+/// and in pieces: RFC 3339, whose last second and date the reader remembers, and nginx
+/// `$time_local`.
+#[test]
+fn months_of_sparse_traffic_give_the_true_figures() {
+    let dir = tempfile::tempdir().unwrap();
+    for format in [Format::Csv, Format::Nginx] {
+        let cfg = Config {
+            rows: 20_000,
+            seed: 11,
+            format,
+            days: 200.0,
+            ..Config::default()
+        };
+        let (path, truth) = write_log(dir.path(), "months.csv", &cfg);
+        assert!(truth.days_covered() > 180.0, "{}", truth.days_covered());
+        assert!(truth.per_day.len() > 180, "{}", truth.per_day.len());
+        for threads in [1, 3] {
+            let opts = LogOptions {
+                threads,
+                split_bytes: 1,
+                ..LogOptions::default()
+            };
+            check(&analyze(&path, &opts).unwrap(), &truth);
+        }
+    }
+}

@@ -39,15 +39,18 @@ impl TimestampFormat {
         let field = trim(field);
         match self {
             TimestampFormat::Auto => {
-                if let (Some(base), Some(prefix)) = (last.micros, field.get(..19)) {
-                    if *prefix == last.prefix {
+                if let Some(prefix) = field.get(..19) {
+                    let base = match last.micros {
+                        Some(base) if *prefix == last.prefix => Some(base),
+                        _ => last.seconds(field).inspect(|&base| {
+                            last.prefix.copy_from_slice(prefix);
+                            last.micros = Some(base);
+                        }),
+                    };
+                    if let Some(base) = base {
                         // What parse_auto does with this prefix: its rest, or else jiff.
                         return iso_rest(base, field, 19).or_else(|| parse_with_jiff(field));
                     }
-                }
-                if let Some(base) = iso_seconds(field) {
-                    last.prefix.copy_from_slice(&field[..19]);
-                    last.micros = Some(base);
                 }
                 parse_auto(field)
             }
@@ -174,13 +177,19 @@ fn days_in_month(y: i64, m: u32) -> u32 {
 }
 
 fn civil_micros(y: u32, mo: u32, d: u32, h: u32, mi: u32, s: u32) -> Option<i64> {
+    let time = time_micros(h, mi, s)?;
+    Some(day_number(y, mo, d)? * MICROS_PER_DAY + time)
+}
+
+/// Microseconds since midnight of a valid time of day, or `None`.
+#[inline]
+fn time_micros(h: u32, mi: u32, s: u32) -> Option<i64> {
     if h > 23 || mi > 59 || s > 60 {
         return None;
     }
     // A leap second (:60) is read as the last microsecond of its minute, as jiff does.
     let (s, leap) = if s == 60 { (59, 999_999) } else { (s, 0) };
-    let secs = day_number(y, mo, d)? * 86_400 + i64::from(h * 3600 + mi * 60 + s);
-    Some(secs * MICROS_PER_SEC + leap)
+    Some(i64::from(h * 3600 + mi * 60 + s) * MICROS_PER_SEC + leap)
 }
 
 thread_local! {
@@ -256,31 +265,47 @@ fn iso_rest(base: i64, b: &[u8], mut at: usize) -> Option<i64> {
     Some(base + frac - offset * MICROS_PER_SEC)
 }
 
-/// The microseconds of `YYYY-MM-DDTHH:MM:SS`, the first 19 bytes of `b`, when they are
-/// exactly that (so [`parse_iso`] would read the rest from byte 19).
-fn iso_seconds(b: &[u8]) -> Option<i64> {
-    if b.len() < 19 || b[4] != b'-' || b[7] != b'-' || b[13] != b':' || b[16] != b':' {
-        return None;
-    }
-    if !matches!(b[10], b'T' | b't' | b' ') {
-        return None;
-    }
-    civil_micros(
-        digits::<4>(b, 0)?,
-        digits::<2>(b, 5)?,
-        digits::<2>(b, 8)?,
-        digits::<2>(b, 11)?,
-        digits::<2>(b, 14)?,
-        digits::<2>(b, 17)?,
-    )
-}
-
 /// The last `YYYY-MM-DDTHH:MM:SS` one reader saw, and its microseconds: a log writes many rows
 /// a second, and the rest of a timestamp (fraction and zone) is quicker to read than its start.
+/// Also the last date, `YYYY-MM-DD`, and its midnight: a log spread over months writes rows
+/// seconds apart, nearly all of them on the day of the row before.
 #[derive(Debug, Clone, Default)]
 pub struct LastSecond {
     prefix: [u8; 19],
     micros: Option<i64>,
+    date: [u8; 10],
+    midnight: Option<i64>,
+}
+
+impl LastSecond {
+    /// The microseconds of `YYYY-MM-DDTHH:MM:SS`, the first 19 bytes of `b`, when they are
+    /// exactly that (so [`parse_iso`] would read the rest from byte 19); the date is read only
+    /// when it is not the last one's.
+    #[inline]
+    fn seconds(&mut self, b: &[u8]) -> Option<i64> {
+        if b.len() < 19 || b[4] != b'-' || b[7] != b'-' || b[13] != b':' || b[16] != b':' {
+            return None;
+        }
+        if !matches!(b[10], b'T' | b't' | b' ') {
+            return None;
+        }
+        let date = &b[..10];
+        let midnight = match self.midnight {
+            Some(m) if *date == self.date => m,
+            _ => {
+                let days = day_number(digits::<4>(b, 0)?, digits::<2>(b, 5)?, digits::<2>(b, 8)?)?;
+                self.date.copy_from_slice(date);
+                self.midnight = Some(days * MICROS_PER_DAY);
+                days * MICROS_PER_DAY
+            }
+        };
+        let time = time_micros(
+            digits::<2>(b, 11)?,
+            digits::<2>(b, 14)?,
+            digits::<2>(b, 17)?,
+        )?;
+        Some(midnight + time)
+    }
 }
 
 /// A zone suffix in seconds east of UTC: empty (UTC), `Z`, `+HH:MM`, `+HHMM`, `+HH`, and
@@ -397,14 +422,30 @@ mod tests {
     use proptest::prelude::*;
 
     proptest! {
-        /// Reading a run of timestamps with the last second remembered gives what reading each
-        /// alone gives: same second or not, any fraction, zone or garbage after it.
+        /// Reading a run of timestamps with the last second and date remembered gives what
+        /// reading each alone gives: same second, date or not, valid or not (February 29th and
+        /// 30th, month 13, hour 24, minute 60, leap and bad seconds), any fraction, zone or
+        /// garbage after it.
         #[test]
         fn last_second_changes_no_result(
             stamps in proptest::collection::vec(
                 (
-                    0u8..3,
-                    0u32..3,
+                    prop_oneof![
+                        4 => (1u8..4).prop_map(|d| format!("2026-11-0{d}")),
+                        1 => prop_oneof![
+                            Just("2024-02-29"), Just("2026-02-29"), Just("2026-02-30"),
+                            Just("2026-13-01"), Just("2026-00-10"), Just("2026-11-00"),
+                            Just("2026-11-32"), Just("1969-12-31"), Just("2026-1x-01"),
+                            Just("2026/11/01"),
+                        ].prop_map(String::from),
+                    ],
+                    prop_oneof![
+                        4 => (0u32..3).prop_map(|s| format!("10:00:0{s}")),
+                        1 => prop_oneof![
+                            Just("23:59:60"), Just("23:59:61"), Just("24:00:00"), Just("10:60:00"),
+                            Just("00:00:59"), Just("1a:00:00"), Just("10:00:0 "), Just("10-00-00"),
+                        ].prop_map(String::from),
+                    ],
                     prop_oneof![
                         Just(String::new()),
                         "[.,][0-9]{0,7}",
@@ -420,16 +461,13 @@ mod tests {
         ) {
             let auto = TimestampFormat::Auto;
             let mut last = LastSecond::default();
-            for (day, second, rest, sep, minutes_only) in stamps {
-                let time = if minutes_only {
-                    format!("10:0{second}")
-                } else {
-                    format!("10:00:0{second}")
-                };
-                let text = format!("2026-11-0{}{sep}{time}{rest}", day + 1);
+            for (date, time, rest, sep, minutes_only) in stamps {
+                let time = if minutes_only { &time[..5] } else { &time[..] };
+                let text = format!("{date}{sep}{time}{rest}");
+                // Against the plain path, which remembers nothing.
                 prop_assert_eq!(
                     auto.parse_after(text.as_bytes(), &mut last),
-                    auto.parse(text.as_bytes()),
+                    parse_auto(trim(text.as_bytes())),
                     "{}", text
                 );
             }
@@ -462,6 +500,20 @@ mod tests {
         assert_eq!(parse_auto(b"2026-11-01T00:00:01"), Some(utc));
         assert_eq!(parse_auto(b"2026-11-01"), Some(utc - MICROS_PER_SEC));
         assert_eq!(parse_auto(b"2026-11-01 00:00:01 UTC"), Some(utc));
+    }
+
+    /// One to nine digits of a fraction, as jiff reads them (to the microsecond, truncated).
+    #[test]
+    fn fractions_of_every_length() {
+        for n in 1..=9 {
+            let text = format!("2026-11-01T00:00:01.{}Z", &"987654321"[..n]);
+            assert_eq!(
+                parse_auto(text.as_bytes()),
+                Some(jiff_micros(&text)),
+                "{text}"
+            );
+        }
+        assert_eq!(parse_auto(b"2026-11-01T00:00:01.Z"), None);
     }
 
     #[test]

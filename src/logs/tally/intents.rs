@@ -275,11 +275,15 @@ impl IntentTable {
         let mut holed = false;
         for step in 1..self.slots.len() {
             let i = (start + step) & mask;
-            let slot = self.slots[i];
-            if slot.is_empty() {
+            if self.slots[i].is_empty() {
                 holed = false;
                 continue;
             }
+            // Kept and in place (most are): read, never copied or written.
+            if self.slots[i].last_ts >= limit && !holed {
+                continue;
+            }
+            let slot = self.slots[i];
             if slot.last_ts < limit {
                 self.slots[i] = EMPTY;
                 holed = true;

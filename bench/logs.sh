@@ -47,9 +47,12 @@ fi
 BYTES=$(stat -L -c %s "$LOG")
 cat "$LOG" > /dev/null # warm the page cache
 
-# The work is pinned by flags, so it stays the same whatever the defaults become.
+# The work is pinned by flags, so it stays the same whatever the defaults become. The
+# generated log leaves a quarter of the timed-out attempts' outcomes unknown (upstream 504):
+# --max-unknown 100% keeps the succeeded share derived from the known ones, which the engines'
+# counts are compared with, instead of refusing it as a real report does.
 DUPCOST_FLAGS=(--format json --methods POST,PUT,PATCH,DELETE --timeout-status 408,499,504
-  --retry-window 1h)
+  --retry-window 1h --max-unknown 100%)
 
 # No result may change: dupcost's JSON against the reference.
 REFERENCE=${REFERENCE:-$OUT/reference-$ROWS-${DAYS}d.json}

@@ -280,7 +280,8 @@ fn starts_from_logs() {
     let tmux = Tmux::start(&script, 120, 40);
     let screen = tmux.wait_for("the measured figures", |s| s.contains(&shown));
     let requests = measured["inputs"]["requests_per_day"].as_f64().unwrap();
-    let requests = dupcost::report::human::number(requests);
+    let requests =
+        dupcost::report::table::input_value(dupcost::inputs::Input::RequestsPerDay, requests, "$");
     assert!(
         screen.contains(&requests),
         "{requests} requests a day from the log:\n{screen}"

@@ -68,13 +68,25 @@ pub fn input_lines(e: &Estimate, style: &Style) -> Vec<(&'static str, String)> {
 /// An input's value for reading: `20,000`, `0.2%`, `$40`, `1d`, `1kB`.
 pub fn input_value(input: Input, value: f64, currency: &str) -> String {
     match input {
-        Input::RequestsPerDay | Input::DaysPerMonth => human::number(value),
+        // Measured from logs it is intents over a fractional number of days (300.7353...):
+        // four significant figures, as the rates, but never rounding away whole requests.
+        Input::RequestsPerDay => human::number(four_figures(value)),
+        Input::DaysPerMonth => human::number(value),
         Input::OrderValue => format!("{currency}{}", input.display(value)),
         // Rates measured from logs have many digits; four significant figures read better.
         Input::TimeoutRate | Input::SucceededShare => Rate(value).rounded(),
         Input::KeyBytes | Input::BodyBytes => human::size(value),
         _ => input.display(value),
     }
+}
+
+/// `value` to four significant figures below 1,000, to a whole number above.
+fn four_figures(value: f64) -> f64 {
+    if value == 0.0 || !value.is_finite() || value.abs() >= 1000.0 {
+        return value.round();
+    }
+    let scale = 10f64.powi(3 - value.abs().log10().floor() as i32);
+    (value * scale).round() / scale
 }
 
 /// The one-line verdict: what the fix costs against what the missing key costs, or, first,
@@ -333,6 +345,19 @@ mod tests {
 
     fn text(e: &Estimate) -> String {
         String::from_utf8(estimate(e, &Style::default())).unwrap()
+    }
+
+    /// A measured requests-a-day reads to four figures; a typed one as typed.
+    #[test]
+    fn requests_a_day_read_to_four_figures() {
+        let shown = |v| input_value(Input::RequestsPerDay, v, "$");
+        assert_eq!(shown(300.7353448348376), "300.7");
+        assert_eq!(shown(59.59469), "59.59");
+        assert_eq!(shown(0.004321), "0.0043");
+        assert_eq!(shown(20_000.0), "20,000");
+        assert_eq!(shown(1_500_000.0), "1,500,000");
+        assert_eq!(shown(1_234.5), "1,235");
+        assert_eq!(shown(0.0), "0");
     }
 
     #[test]

@@ -642,3 +642,56 @@ fn logs_shaped_like_real_ones() {
         ],
     );
 }
+
+/// An endpoint's succeeded share is its own only where the whole log's is measured and its
+/// own unknown outcomes are within `--max-unknown`; else the scenario's share is used, and the
+/// table shows `-`. (/a: 10 timeouts, 4 upstream 2xx, 1 5xx, 5 unknown; /b: 5 and 5, none
+/// unknown; the whole log: 9 of 15 known, 5 of 20 unknown.)
+#[test]
+fn endpoint_shares_follow_the_whole_logs_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("endpoints.csv");
+    let mut text = String::from("time,method,path,status,upstream_status\n");
+    let mut minute = 0;
+    let mut row = |path: &str, status: &str, upstream: &str| {
+        minute += 1;
+        text.push_str(&format!(
+            "2026-11-01T{:02}:{:02}:00Z,POST,{path},{status},{upstream}\n",
+            minute / 60,
+            minute % 60
+        ));
+    };
+    for upstream in ["200", "200", "200", "200", "500", "-", "-", "-", "-", "-"] {
+        row("/a", "504", upstream);
+    }
+    for upstream in [
+        "200", "200", "200", "200", "200", "500", "500", "500", "500", "500",
+    ] {
+        row("/b", "504", upstream);
+    }
+    for path in ["/a", "/b"] {
+        for _ in 0..10 {
+            row(path, "201", "201");
+        }
+    }
+    std::fs::write(&path, text).unwrap();
+    let path = path.to_str().unwrap();
+    let shares = |extra: &[&str]| -> Vec<String> {
+        let (out, _) = table(&[&[path, "--min-span", "30m"], extra].concat());
+        ["POST /a", "POST /b"]
+            .into_iter()
+            .map(|name| {
+                let line = out
+                    .lines()
+                    .find(|l| l.trim_start().starts_with(name))
+                    .unwrap_or_else(|| panic!("{name} in\n{out}"));
+                line.split_whitespace().nth(4).unwrap().to_string()
+            })
+            .collect()
+    };
+    assert_eq!(shares(&["--max-unknown", "100%"]), ["80%", "50%"]);
+    // /a's 50% unknown is over the limit the whole log's 25% is within.
+    assert_eq!(shares(&["--max-unknown", "40%"]), ["-", "50%"]);
+    // A share given for the log is given for its endpoints too.
+    assert_eq!(shares(&["--succeeded-share", "40%"]), ["-", "-"]);
+}

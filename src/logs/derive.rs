@@ -380,7 +380,7 @@ impl LogAnalysis {
             point(&to, Some(intervals::wilson(c.timed_out, c.mutating))),
             point(&s, s_interval),
         );
-        let mut observed = self.observed(&scenario, retries_observed);
+        let mut observed = self.observed(&scenario, retries_observed, !s.from_flag);
         observed.warnings = warnings;
         let mut measured = vec![n, to, s, r];
         measured.extend(body);
@@ -664,10 +664,15 @@ impl LogAnalysis {
 
     /// The observed figures; per-endpoint estimates use `scenario` for the inputs an
     /// endpoint does not measure itself.
+    ///
+    /// An endpoint's succeeded share is its own only where the whole log's was measured (a
+    /// `--succeeded-share` given for the log wins for its endpoints too) and its unknown
+    /// outcomes are within `--max-unknown`, as for the whole log; else the scenario's.
     pub fn observed(
         &self,
         scenario: &Scenario,
         retries_observed: Option<RetriesObserved>,
+        share_measured: bool,
     ) -> Observed {
         let t = &self.tally;
         let days = self.days_covered().filter(|d| *d > 0.0);
@@ -689,10 +694,14 @@ impl LogAnalysis {
                     None => 0.0,
                 };
                 let timeout_rate = ec.timed_out as f64 / ec.mutating as f64;
+                let known = ec.timed_out - ec.timed_out_unknown;
+                let own_share = outcomes
+                    && share_measured
+                    && known > 0
+                    && ec.timed_out_unknown as f64
+                        <= self.options.max_unknown * ec.timed_out as f64;
                 let succeeded_share =
-                    (outcomes && ec.timed_out > ec.timed_out_unknown).then(|| {
-                        ec.timed_out_succeeded as f64 / (ec.timed_out - ec.timed_out_unknown) as f64
-                    });
+                    own_share.then(|| ec.timed_out_succeeded as f64 / known as f64);
                 let est = Estimate::new(Scenario {
                     requests_per_day: n,
                     timeout_rate,

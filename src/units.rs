@@ -350,6 +350,15 @@ impl fmt::Display for Size {
     }
 }
 
+/// `value` rounded to `digits` significant figures, as a number (`24_048.3` to 3: `24_000`).
+pub(crate) fn round_significant(value: f64, digits: i32) -> f64 {
+    if value == 0.0 || !value.is_finite() {
+        return value;
+    }
+    let scale = 10f64.powi(value.abs().log10().floor() as i32 + 1 - digits);
+    (value / scale).round() * scale
+}
+
 /// `value` rounded to `digits` significant figures, without trailing zeros (`0.2`, `1.94`).
 pub(crate) fn significant(value: f64, digits: i32) -> String {
     if value == 0.0 || !value.is_finite() {
@@ -379,6 +388,15 @@ pub(crate) fn significant(value: f64, digits: i32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rounds_to_significant_figures() {
+        assert_eq!(round_significant(3_177.71, 3), 3_180.0);
+        assert_eq!(round_significant(10_103.1, 3), 10_100.0);
+        assert_eq!(round_significant(-0.012_345, 2), -0.012);
+        assert_eq!(round_significant(0.0, 3), 0.0);
+        assert!(round_significant(f64::NAN, 3).is_nan());
+    }
 
     /// Tiny rates read in scientific form, and still parse back exactly.
     #[test]

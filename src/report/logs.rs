@@ -147,14 +147,6 @@ fn intervals_section(
             .any(|m| m.input == input && m.from_flag)
     };
     let rate = |v: f64| format!("{}%", crate::units::significant(v * 100.0, 3));
-    let round = |v: f64| {
-        if v == 0.0 {
-            0.0
-        } else {
-            let scale = 10f64.powi(v.abs().log10().floor() as i32 - 2);
-            (v / scale).round() * scale
-        }
-    };
     let mut out = String::new();
     let _ = writeln!(out, "{}", bold("95% intervals"));
     let mut line = |name: &str,
@@ -205,7 +197,7 @@ fn intervals_section(
             human::money(e.refund_cost.per_month, currency)
         ),
         i.refund_cost_per_month,
-        &|v| human::money(round(v), currency),
+        &|v| human::money(crate::units::round_significant(v, 3), currency),
         false,
     );
     out.push('\n');

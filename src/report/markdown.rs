@@ -11,7 +11,7 @@ use crate::inputs::Input;
 use crate::logs::count;
 use crate::logs::{Derived, Observed};
 use crate::model::{Estimate, Store};
-use crate::units::{Duration, Rate, Seconds};
+use crate::units::{Duration, Rate, Seconds, round_significant};
 
 use super::logs::{per_day_rows, share};
 use super::{Style, evidence, human, table};
@@ -84,8 +84,9 @@ pub fn logs(e: &Estimate, derived: &Derived, style: &Style, charts: &[ChartLink]
              refunds from {} to {} a month.\n",
             human::count(i.duplicates_per_month[0]),
             human::count(i.duplicates_per_month[1]),
-            human::money(i.refund_cost_per_month[0], c),
-            human::money(i.refund_cost_per_month[1], c),
+            // To 3 significant figures, as the table report's intervals.
+            human::money(round_significant(i.refund_cost_per_month[0], 3), c),
+            human::money(round_significant(i.refund_cost_per_month[1], 3), c),
         );
     }
     outputs(&mut out, e, style);

@@ -82,11 +82,11 @@ pub fn input_value(input: Input, value: f64, currency: &str) -> String {
 
 /// `value` to four significant figures below 1,000, to a whole number above.
 fn four_figures(value: f64) -> f64 {
-    if value == 0.0 || !value.is_finite() || value.abs() >= 1000.0 {
-        return value.round();
+    if value.abs() >= 1000.0 {
+        value.round()
+    } else {
+        crate::units::round_significant(value, 4)
     }
-    let scale = 10f64.powi(3 - value.abs().log10().floor() as i32);
-    (value * scale).round() / scale
 }
 
 /// The one-line verdict: what the fix costs against what the missing key costs, or, first,

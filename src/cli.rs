@@ -47,6 +47,16 @@ Columns are recognised from the header (generic, nginx, AWS ALB and Traefik name
 derived inputs are shown with the rows behind them, and any of them can be overridden by
 its scenario flag.";
 
+const SQL_EXAMPLES: &str = "\
+Examples:
+  dupcost sql --engine trino --preset athena-alb --table alb_access_logs > dupcost.sql
+  dupcost sql --engine duckdb --table \"read_csv('access.csv')\" --since 2026-11-01
+  dupcost sql --engine clickhouse --table logs.access --column idempotency_key=idem_key
+  dupcost estimate --observed result.csv             the report, from the engine's result
+
+The result is one small table (a total row, a row per day, a row per endpoint): export it
+as CSV or JSON lines and give it to dupcost estimate --observed.";
+
 /// `dupcost`: the command line.
 #[derive(Debug, Parser)]
 #[command(name = "dupcost", version, about = ABOUT, long_about = LONG_ABOUT, propagate_version = true)]
@@ -75,6 +85,11 @@ pub enum Command {
     /// Explore a scenario in the terminal: move the inputs and watch the costs move.
     #[command(after_long_help = TUI_EXAMPLES)]
     Tui(TuiArgs),
+
+    /// Print one SQL query that measures what `dupcost logs` does, for logs too big for one
+    /// machine; run it in the engine and read its result with `dupcost estimate --observed`.
+    #[command(after_long_help = SQL_EXAMPLES)]
+    Sql(SqlArgs),
 
     /// Print a shell completion script to stdout (e.g. `dupcost completions bash > /etc/bash_completion.d/dupcost`).
     Completions {
@@ -119,6 +134,116 @@ pub struct EstimateArgs {
     /// With --plot: the figure to chart
     #[arg(long, value_enum, default_value_t = SweepFigure::Refunds, value_name = "FIGURE", requires = "plot")]
     pub plot_y: SweepFigure,
+
+    /// The result of the query `dupcost sql` printed, as the engine exported it (CSV or JSON
+    /// lines; - reads stdin): the report `dupcost logs` gives, measured inputs and evidence
+    /// included; flags still win over what it measured
+    #[arg(long, value_name = "FILE", conflicts_with = "sweep")]
+    pub observed: Option<PathBuf>,
+
+    /// With --observed: most timed-out attempts with an unknown outcome for a measured
+    /// succeeded share
+    #[arg(
+        long,
+        value_name = "RATE",
+        default_value = Rate(logs::DEFAULT_MAX_UNKNOWN).to_string(),
+        value_parser = parse_rate,
+        requires = "observed"
+    )]
+    pub max_unknown: f64,
+
+    /// With --observed: shortest span of timestamps scaled to requests a day
+    #[arg(
+        long,
+        value_name = "DURATION",
+        default_value = duration_default(logs::DEFAULT_MIN_SPAN),
+        value_parser = parse_std_duration,
+        requires = "observed"
+    )]
+    pub min_span: std::time::Duration,
+}
+
+/// `dupcost sql`.
+#[derive(Debug, Args)]
+pub struct SqlArgs {
+    /// The engine whose SQL dialect the query is written in (trino for Athena)
+    #[arg(long, value_enum, value_name = "ENGINE")]
+    pub engine: crate::sql::Engine,
+
+    /// The table (or view) holding the logs, as the engine names it, e.g. logs.alb_access_logs
+    #[arg(long, value_name = "NAME")]
+    pub table: String,
+
+    /// The table's schema: AWS's Athena table for ALB or CloudFront logs, or columns named
+    /// after the roles
+    #[arg(long, value_enum, default_value_t = crate::sql::Preset::Generic, value_name = "PRESET")]
+    pub preset: crate::sql::Preset,
+
+    /// Use the SQL expression EXPR for ROLE (timestamp, method, path, status, upstream_status,
+    /// idempotency_key, bytes), over the preset's; repeatable
+    #[arg(long, value_name = "ROLE=EXPR", value_parser = parse_column)]
+    pub column: Vec<(Role, String)>,
+
+    /// Keep rows at or after this time: RFC 3339 or a date (midnight UTC)
+    #[arg(long, value_name = "TIME", value_parser = logs::parse_time_bound)]
+    pub since: Option<i64>,
+
+    /// Keep rows before this time: RFC 3339 or a date (midnight UTC)
+    #[arg(long, value_name = "TIME", value_parser = logs::parse_time_bound)]
+    pub until: Option<i64>,
+
+    /// Mutating methods: the requests that are intents
+    #[arg(
+        long,
+        value_name = "LIST",
+        value_delimiter = ',',
+        default_value = logs::DEFAULT_METHODS.join(",")
+    )]
+    pub methods: Vec<String>,
+
+    /// Client-facing statuses that mean the client gave up waiting
+    #[arg(
+        long,
+        value_name = "LIST",
+        value_delimiter = ',',
+        default_value = logs::DEFAULT_TIMEOUT_STATUSES.map(|s| s.to_string()).join(",")
+    )]
+    pub timeout_status: Vec<u16>,
+
+    /// Only requests whose path matches this regular expression (in the engine's regex
+    /// syntax; the common subset of RE2 and Java reads the same everywhere)
+    #[arg(long, value_name = "REGEX", value_parser = parse_regex)]
+    pub path: Option<regex::bytes::Regex>,
+
+    /// Attempts with the same idempotency key at most this far apart are one intent
+    #[arg(
+        long,
+        value_name = "DURATION",
+        default_value = duration_default(logs::DEFAULT_RETRY_WINDOW),
+        value_parser = parse_std_duration
+    )]
+    pub retry_window: std::time::Duration,
+}
+
+impl SqlArgs {
+    /// The query's options; the filters are [`LogOptions`], with their meaning for `logs`.
+    pub fn options(&self) -> crate::sql::QueryOptions {
+        crate::sql::QueryOptions {
+            engine: self.engine,
+            table: self.table.clone(),
+            preset: self.preset,
+            columns: self.column.clone(),
+            log: LogOptions {
+                since: self.since,
+                until: self.until,
+                methods: self.methods.clone(),
+                timeout_statuses: self.timeout_status.clone(),
+                path: self.path.clone(),
+                retry_window: self.retry_window,
+                ..LogOptions::default()
+            },
+        }
+    }
 }
 
 /// `dupcost logs`.

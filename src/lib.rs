@@ -17,6 +17,7 @@ pub mod logs;
 pub mod model;
 pub mod report;
 pub mod scenario_file;
+pub mod sql;
 pub mod sweep;
 pub mod tui;
 pub mod units;

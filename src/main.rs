@@ -30,6 +30,7 @@ fn main() -> ExitCode {
         Command::Estimate(args) => commands::estimate::run(args, color),
         Command::Logs(args) => commands::logs::run(args, color),
         Command::Tui(args) => commands::tui::run(args, color),
+        Command::Sql(args) => commands::sql::run(args),
         Command::Completions { shell } => commands::docs::completions(*shell),
         Command::Man { subcommand } => commands::docs::man(subcommand.as_deref()),
     };

@@ -9,6 +9,9 @@ use super::plot::{self, Plot};
 
 /// Runs the estimate (or the sweep) and renders it in the chosen format.
 pub fn run(args: &EstimateArgs, color: bool) -> Result<Vec<u8>> {
+    if let Some(path) = &args.observed {
+        return observed(path, args, color);
+    }
     let scenario = args.scenario.resolve().map_err(Error::Usage)?;
     let style = Style {
         currency: args.output.currency.clone(),
@@ -63,6 +66,59 @@ pub fn run(args: &EstimateArgs, color: bool) -> Result<Vec<u8>> {
         }
     };
     Ok(bytes)
+}
+
+/// `--observed FILE`: the report of `dupcost logs`, from an engine's result of `dupcost sql`.
+fn observed(path: &std::path::Path, args: &EstimateArgs, color: bool) -> Result<Vec<u8>> {
+    let base = args.scenario.resolve().map_err(Error::Usage)?;
+    let options = crate::logs::LogOptions {
+        max_unknown: args.max_unknown,
+        min_span: args.min_span,
+        ..crate::logs::LogOptions::default()
+    };
+    let analysis = crate::sql::read_observed_path(path, &options).map_err(Error::Usage)?;
+    let given = super::logs::overrides(&args.scenario.patch());
+    let mut derived = analysis
+        .derive(&base, &given)
+        .map_err(|e| Error::Usage(e.to_string()))?;
+    // The query orders each key's attempts by time: it cannot see a clock that ran backwards
+    // in the files, which `dupcost logs` warns about.
+    derived.observed.warnings.push(
+        "measured by SQL: a clock running backwards in the files cannot be seen (each key's \
+         attempts were ordered by time); dupcost logs on the files warns when it did"
+            .to_string(),
+    );
+    for warning in &derived.observed.warnings {
+        eprintln!("warning: {warning}");
+    }
+    derived
+        .scenario
+        .validate()
+        .map_err(|e| Error::Usage(crate::inputs::describe_input_error(&e)))?;
+    let estimate = Estimate::new(derived.scenario);
+    let style = Style {
+        currency: args.output.currency.clone(),
+        color,
+    };
+    let charts = match &args.plot {
+        Some(path) if plot::is_file(path) => {
+            plot::write_file(path, &report::svg::per_day_chart(&derived.observed.per_day))?;
+            Vec::new()
+        }
+        Some(dir) => plot::write_dir(
+            dir,
+            &super::logs::logs_plots(&estimate, &derived, &style.currency),
+        )?,
+        None => Vec::new(),
+    };
+    Ok(super::logs::render(
+        args.output.format,
+        &estimate,
+        &derived,
+        &analysis,
+        &style,
+        &charts,
+    ))
 }
 
 /// The charts of one estimate, by file name.

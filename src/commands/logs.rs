@@ -31,22 +31,46 @@ pub fn run(args: &LogArgs, color: bool) -> Result<Vec<u8>> {
         std::fs::write(path, inputs::to_scenario_json(&derived.scenario))
             .map_err(|e| Error::Usage(format!("--save-scenario {}: {e}", path.display())))?;
     }
-    Ok(match args.output.format {
+    Ok(render(
+        args.output.format,
+        &estimate,
+        &derived,
+        &analysis,
+        &style,
+        &charts,
+    ))
+}
+
+/// The report of a measurement in `format`: of `dupcost logs`, and of `dupcost estimate
+/// --observed` (which reads the same measurement from an engine's result).
+pub fn render(
+    format: Format,
+    estimate: &Estimate,
+    derived: &Derived,
+    analysis: &LogAnalysis,
+    style: &Style,
+    charts: &[report::markdown::ChartLink],
+) -> Vec<u8> {
+    match format {
         Format::Table => report::logs::table(
-            &estimate,
-            &derived,
+            estimate,
+            derived,
             &analysis.files,
             &analysis.options.methods,
-            &style,
+            style,
         ),
-        Format::Json => report::logs::json(&estimate, &derived.observed, &derived.intervals),
-        Format::Csv => report::logs::csv(&estimate, &derived.observed, &derived.intervals),
-        Format::Markdown => report::markdown::logs(&estimate, &derived, &style, &charts),
-    })
+        Format::Json => report::logs::json(estimate, &derived.observed, &derived.intervals),
+        Format::Csv => report::logs::csv(estimate, &derived.observed, &derived.intervals),
+        Format::Markdown => report::markdown::logs(estimate, derived, style, charts),
+    }
 }
 
 /// The charts of a logs report, by file name: the estimate's, then the log's own.
-fn logs_plots(estimate: &Estimate, derived: &Derived, currency: &str) -> Vec<(&'static str, Plot)> {
+pub fn logs_plots(
+    estimate: &Estimate,
+    derived: &Derived,
+    currency: &str,
+) -> Vec<(&'static str, Plot)> {
     let mut plots = super::estimate::estimate_plots(estimate, currency);
     let o = &derived.observed;
     if !o.per_day.is_empty() {

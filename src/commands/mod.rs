@@ -4,4 +4,5 @@ pub mod docs;
 pub mod estimate;
 pub mod logs;
 pub mod plot;
+pub mod sql;
 pub mod tui;

@@ -1,0 +1,410 @@
+//! `dupcost estimate --observed FILE`: the engine's result of the query read back into the
+//! tally `dupcost logs` would have built, so the derivation, the evidence and the intervals
+//! are the same code path as for a log read here.
+//!
+//! The file is CSV with a header row or JSON lines, as the engines export results (BigQuery
+//! writes its integers as JSON strings: both are read). Every column of [`COLUMNS`] must be
+//! there and no other; a count is a whole number, not negative; days come in order.
+
+use std::collections::BTreeMap;
+use std::io::Read;
+
+use crate::logs::{
+    ColumnMap, Counts, DurationUnit, Endpoint, FileInfo, FlagsStyle, KeyedStats, LogAnalysis,
+    LogOptions, Role, Tally, days_from_civil,
+};
+
+/// The result's columns, in the query's order: the contract between `dupcost sql` and
+/// `dupcost estimate --observed` (documented in docs/MODEL.md).
+pub const COLUMNS: [&str; 24] = [
+    "kind",
+    "day",
+    "method",
+    "route",
+    "rows",
+    "bad_rows",
+    "out_of_range",
+    "path_filtered",
+    "mutating",
+    "timed_out",
+    "timed_out_succeeded",
+    "timed_out_unknown",
+    "intents",
+    "keyed_intents",
+    "keyed_attempts",
+    "max_attempts",
+    "first_us",
+    "last_us",
+    "response_rows",
+    "response_bytes",
+    "roles",
+    "methods",
+    "timeout_statuses",
+    "retry_window_us",
+];
+
+/// One row of the result: its line in the file and its values by column (`None`: empty or
+/// null).
+struct Record {
+    line: u64,
+    values: Vec<Option<String>>,
+}
+
+impl Record {
+    fn get(&self, column: &str) -> Option<&str> {
+        let i = COLUMNS.iter().position(|c| *c == column)?;
+        self.values[i].as_deref()
+    }
+}
+
+/// Reads `bytes` (named `name` in messages) into the analysis `dupcost logs` would have made
+/// of the same log; `options` gives what the result does not say (`--max-unknown`,
+/// `--min-span`). An error is one line naming the column and the line.
+pub fn read(name: &str, bytes: &[u8], options: &LogOptions) -> Result<LogAnalysis, String> {
+    let records = if looks_like_json(bytes) {
+        json_lines(name, bytes)?
+    } else {
+        csv_rows(name, bytes)?
+    };
+    build(name, &records, options)
+}
+
+/// Reads `path` (`-`: stdin) whole: the result is small (a row per day and per endpoint).
+pub fn read_path(path: &std::path::Path, options: &LogOptions) -> Result<LogAnalysis, String> {
+    let mut bytes = Vec::new();
+    let name = if path.as_os_str() == "-" {
+        std::io::stdin()
+            .read_to_end(&mut bytes)
+            .map_err(|e| format!("--observed -: {e}"))?;
+        "stdin".to_string()
+    } else {
+        bytes = std::fs::read(path).map_err(|e| format!("--observed {}: {e}", path.display()))?;
+        path.display().to_string()
+    };
+    read(&name, &bytes, options)
+}
+
+fn looks_like_json(bytes: &[u8]) -> bool {
+    bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{')
+}
+
+fn csv_rows(name: &str, bytes: &[u8]) -> Result<Vec<Record>, String> {
+    let mut reader = csv::ReaderBuilder::new().from_reader(bytes);
+    let headers: Vec<String> = reader
+        .headers()
+        .map_err(|e| format!("{name}: {e}"))?
+        .iter()
+        .map(|h| h.trim().trim_start_matches('\u{feff}').to_string())
+        .collect();
+    let order = column_order(name, &headers)?;
+    let mut out = Vec::new();
+    for record in reader.records() {
+        let record = record.map_err(|e| format!("{name}: {e}"))?;
+        let line = record.position().map_or(0, |p| p.line());
+        let mut values = vec![None; COLUMNS.len()];
+        for (field, &column) in record.iter().zip(&order) {
+            values[column] = (!field.is_empty()).then(|| field.to_string());
+        }
+        if record.len() != headers.len() {
+            return Err(format!(
+                "{name}: line {line}: {} fields, the header has {}",
+                record.len(),
+                headers.len()
+            ));
+        }
+        out.push(Record { line, values });
+    }
+    Ok(out)
+}
+
+fn json_lines(name: &str, bytes: &[u8]) -> Result<Vec<Record>, String> {
+    let text = std::str::from_utf8(bytes).map_err(|e| format!("{name}: not UTF-8: {e}"))?;
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line_no = i as u64 + 1;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let object: serde_json::Map<String, serde_json::Value> = serde_json::from_str(line)
+            .map_err(|e| format!("{name}: line {line_no}: not a JSON object: {e}"))?;
+        let headers: Vec<String> = object.keys().cloned().collect();
+        let order = column_order(&format!("{name}: line {line_no}"), &headers)?;
+        let mut values = vec![None; COLUMNS.len()];
+        for ((key, value), &column) in object.iter().zip(&order) {
+            values[column] = match value {
+                serde_json::Value::Null => None,
+                serde_json::Value::String(s) if s.is_empty() => None,
+                serde_json::Value::String(s) => Some(s.clone()),
+                serde_json::Value::Number(n) => Some(n.to_string()),
+                other => {
+                    return Err(format!(
+                        "{name}: line {line_no}, column {key}: {other} is neither a number nor a string"
+                    ));
+                }
+            };
+        }
+        out.push(Record {
+            line: line_no,
+            values,
+        });
+    }
+    Ok(out)
+}
+
+/// Where each header's values go in [`COLUMNS`]: every column once, no other.
+fn column_order(place: &str, headers: &[String]) -> Result<Vec<usize>, String> {
+    let mut order = Vec::with_capacity(headers.len());
+    for h in headers {
+        match COLUMNS.iter().position(|c| c.eq_ignore_ascii_case(h)) {
+            Some(i) if order.contains(&i) => {
+                return Err(format!("{place}: column {h} appears twice"));
+            }
+            Some(i) => order.push(i),
+            None => {
+                return Err(format!(
+                    "{place}: unknown column {h} (the result of dupcost sql has {})",
+                    COLUMNS.join(", ")
+                ));
+            }
+        }
+    }
+    if let Some(missing) = (0..COLUMNS.len()).find(|i| !order.contains(i)) {
+        return Err(format!(
+            "{place}: missing column {} (run the query dupcost sql prints, unchanged)",
+            COLUMNS[missing]
+        ));
+    }
+    Ok(order)
+}
+
+/// Reads the values of one row, naming the file, line and column at fault.
+struct Reader<'a> {
+    name: &'a str,
+    record: &'a Record,
+}
+
+impl<'a> Reader<'a> {
+    fn fail(&self, column: &str, what: String) -> String {
+        format!(
+            "{}: line {}, column {column}: {what}",
+            self.name, self.record.line
+        )
+    }
+
+    fn text(&self, column: &str) -> Result<&'a str, String> {
+        self.record
+            .get(column)
+            .ok_or_else(|| self.fail(column, format!("empty in a {} row", self.kind())))
+    }
+
+    fn kind(&self) -> &'a str {
+        self.record.get("kind").unwrap_or("")
+    }
+
+    /// A count: a whole number, not negative (`12` or `12.0`, as some engines write them).
+    fn count(&self, column: &str) -> Result<u64, String> {
+        let text = self.text(column)?;
+        let digits = text.strip_suffix(".0").unwrap_or(text);
+        if digits.starts_with('-') {
+            return Err(self.fail(column, format!("'{text}' is negative: a count is not")));
+        }
+        digits
+            .parse::<u64>()
+            .map_err(|_| self.fail(column, format!("'{text}' is not a whole number")))
+    }
+
+    /// A timestamp in µs, or none (a result with no rows in range).
+    fn micros(&self, column: &str) -> Result<Option<i64>, String> {
+        match self.record.get(column) {
+            None => Ok(None),
+            Some(text) => text
+                .strip_suffix(".0")
+                .unwrap_or(text)
+                .parse::<i64>()
+                .map(Some)
+                .map_err(|_| {
+                    self.fail(
+                        column,
+                        format!("'{text}' is not microseconds since the epoch"),
+                    )
+                }),
+        }
+    }
+
+    fn counts(&self) -> Result<Counts, String> {
+        let c = Counts {
+            mutating: self.count("mutating")?,
+            timed_out: self.count("timed_out")?,
+            timed_out_succeeded: self.count("timed_out_succeeded")?,
+            timed_out_unknown: self.count("timed_out_unknown")?,
+        };
+        if c.timed_out > c.mutating {
+            return Err(self.fail(
+                "timed_out",
+                format!(
+                    "{} timed out of {} mutating attempts",
+                    c.timed_out, c.mutating
+                ),
+            ));
+        }
+        if c.timed_out_succeeded.saturating_add(c.timed_out_unknown) > c.timed_out {
+            return Err(self.fail(
+                "timed_out_unknown",
+                format!(
+                    "{} succeeded and {} unknown of {} timed out",
+                    c.timed_out_succeeded, c.timed_out_unknown, c.timed_out
+                ),
+            ));
+        }
+        Ok(c)
+    }
+}
+
+/// The parts of the result, checked, as the tally and the file description derive reads.
+fn build(name: &str, records: &[Record], options: &LogOptions) -> Result<LogAnalysis, String> {
+    let mut total = None;
+    let mut per_day: BTreeMap<i64, Counts> = BTreeMap::new();
+    let mut last_day: Option<(i64, &str)> = None;
+    let mut endpoints = Vec::new();
+    for record in records {
+        let r = Reader { name, record };
+        match r.text("kind")? {
+            "total" if total.is_some() => {
+                return Err(r.fail("kind", "a second total row".into()));
+            }
+            "total" => total = Some(record),
+            "day" => {
+                let text = r.text("day")?;
+                let day = parse_date(text).ok_or_else(|| {
+                    r.fail("day", format!("'{text}' is not a date like 2026-11-01"))
+                })?;
+                if let Some((previous, previous_text)) = last_day {
+                    if day <= previous {
+                        return Err(r.fail(
+                            "day",
+                            format!("{text} comes after {previous_text}: days out of order (keep the query's ORDER BY)"),
+                        ));
+                    }
+                }
+                last_day = Some((day, text));
+                per_day.insert(day, r.counts()?);
+            }
+            "endpoint" => endpoints.push(Endpoint {
+                method: r.text("method")?.to_string(),
+                route: r.text("route")?.to_string(),
+                counts: r.counts()?,
+                intents: r.count("intents")?,
+            }),
+            other => {
+                return Err(r.fail("kind", format!("'{other}' is not total, day or endpoint")));
+            }
+        }
+    }
+    let record = total.ok_or_else(|| format!("{name}: no total row (kind = total)"))?;
+    let r = Reader { name, record };
+    let window = r.count("retry_window_us")?;
+    let mut t = Tally::new(i64::try_from(window).unwrap_or(i64::MAX));
+    t.rows = r.count("rows")?;
+    t.bad_rows = r.count("bad_rows")?;
+    t.out_of_range = r.count("out_of_range")?;
+    t.path_filtered = r.count("path_filtered")?;
+    if t.bad_rows + t.out_of_range + t.path_filtered > t.rows {
+        return Err(r.fail(
+            "rows",
+            format!(
+                "{} rows, fewer than {} bad and {} filtered out",
+                t.rows,
+                t.bad_rows,
+                t.out_of_range + t.path_filtered
+            ),
+        ));
+    }
+    t.counts = r.counts()?;
+    let intents = r.count("intents")?;
+    t.keyed = KeyedStats {
+        intents: r.count("keyed_intents")?,
+        attempts: r.count("keyed_attempts")?,
+        max_attempts: u32::try_from(r.count("max_attempts")?).unwrap_or(u32::MAX),
+    };
+    t.unkeyed_intents = intents.checked_sub(t.keyed.intents).ok_or_else(|| {
+        r.fail(
+            "keyed_intents",
+            format!("{} keyed of {intents} intents", t.keyed.intents),
+        )
+    })?;
+    t.first_ts = r.micros("first_us")?;
+    t.last_ts = r.micros("last_us")?;
+    t.response_bytes.rows = r.count("response_rows")?;
+    t.response_bytes.total = r.count("response_bytes")?;
+    t.per_day = per_day;
+    for (i, ep) in endpoints.into_iter().enumerate() {
+        t.endpoints.insert(i as u64, ep);
+    }
+    let roles: Vec<Role> = r
+        .text("roles")?
+        .split(',')
+        .map(|role| role.trim().parse::<Role>())
+        .collect::<Result<_, _>>()
+        .map_err(|e| r.fail("roles", e))?;
+    let methods: Vec<String> = r.text("methods")?.split(',').map(str::to_string).collect();
+    let timeout_statuses = r
+        .text("timeout_statuses")?
+        .split(',')
+        .map(|s| s.trim().parse::<u16>())
+        .collect::<Result<Vec<u16>, _>>()
+        .map_err(|e| r.fail("timeout_statuses", e.to_string()))?;
+    let columns = column_map(&roles).ok_or_else(|| {
+        r.fail(
+            "roles",
+            "method and status are mapped in every query".to_string(),
+        )
+    })?;
+    Ok(LogAnalysis {
+        tally: t,
+        files: vec![FileInfo {
+            name: name.to_string(),
+            columns,
+            delimiter: b',',
+            gzip: false,
+            pieces: 1,
+        }],
+        options: LogOptions {
+            methods,
+            timeout_statuses,
+            retry_window: std::time::Duration::from_micros(window),
+            ..options.clone()
+        },
+        join: None,
+    })
+}
+
+/// `2026-11-01` as days since the epoch.
+fn parse_date(text: &str) -> Option<i64> {
+    let mut parts = text.trim().splitn(3, '-');
+    let y: i64 = parts.next()?.parse().ok()?;
+    let m: u32 = parts.next()?.parse().ok()?;
+    let d: u32 = parts.next()?.parse().ok()?;
+    ((1..=12).contains(&m) && (1..=31).contains(&d)).then(|| days_from_civil(y, m, d))
+}
+
+/// The columns the query mapped, as a column map whose headers are the roles' names (the
+/// derivation asks which roles a log had).
+fn column_map(roles: &[Role]) -> Option<ColumnMap> {
+    let headers: Vec<String> = roles.iter().map(|r| r.name().to_string()).collect();
+    let at = |role: Role| roles.iter().position(|r| *r == role);
+    Some(ColumnMap {
+        timestamp: at(Role::Timestamp),
+        method: at(Role::Method)?,
+        path: at(Role::Path),
+        status: at(Role::Status)?,
+        upstream_status: at(Role::UpstreamStatus),
+        duration: None,
+        idempotency_key: at(Role::IdempotencyKey),
+        bytes: at(Role::Bytes),
+        flags: None,
+        request_id: None,
+        duration_unit: DurationUnit::Seconds,
+        flags_style: FlagsStyle::Envoy,
+        headers,
+    })
+}

@@ -1,0 +1,65 @@
+//! `--preset`: which column of a known table plays which role, as SQL expressions.
+
+use super::dialect::Engine;
+use crate::logs::Role;
+
+/// The table schemas users already have.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Preset {
+    /// AWS's documented Athena table for ALB access logs (`alb_access_logs`: time,
+    /// request_verb, request_url, elb_status_code, target_status_code, sent_bytes, ...).
+    AthenaAlb,
+    /// AWS's documented Athena table for CloudFront standard logs (`cloudfront_standard_logs`:
+    /// date, time, cs_method, cs_uri_stem, sc_status, sc_bytes, ...).
+    AthenaCloudfront,
+    /// Columns named after the roles: timestamp, method, path, status, upstream_status,
+    /// idempotency_key, bytes.
+    Generic,
+}
+
+impl Preset {
+    /// The roles the preset maps, each to an expression over the table's columns.
+    pub fn columns(self, engine: Engine) -> Vec<(Role, String)> {
+        let col = |name: &str| engine.ident(name);
+        match self {
+            // ALB logs have no idempotency key (they log no request header but the user
+            // agent): each mutating attempt is an intent unless --column maps one.
+            Preset::AthenaAlb => vec![
+                (Role::Timestamp, col("time")),
+                (Role::Method, col("request_verb")),
+                (Role::Path, col("request_url")),
+                (Role::Status, col("elb_status_code")),
+                (Role::UpstreamStatus, col("target_status_code")),
+                (Role::Bytes, col("sent_bytes")),
+            ],
+            // CloudFront logs the date and the time apart (UTC), and no origin status: the
+            // outcome of a timed-out attempt is unknown.
+            Preset::AthenaCloudfront => vec![
+                (
+                    Role::Timestamp,
+                    format!(
+                        "concat({}, 'T', {}, 'Z')",
+                        engine.text(&col("date")),
+                        col("time")
+                    ),
+                ),
+                (Role::Method, col("cs_method")),
+                (Role::Path, col("cs_uri_stem")),
+                (Role::Status, col("sc_status")),
+                (Role::Bytes, col("sc_bytes")),
+            ],
+            Preset::Generic => [
+                Role::Timestamp,
+                Role::Method,
+                Role::Path,
+                Role::Status,
+                Role::UpstreamStatus,
+                Role::IdempotencyKey,
+                Role::Bytes,
+            ]
+            .into_iter()
+            .map(|r| (r, col(r.name())))
+            .collect(),
+        }
+    }
+}

@@ -1,0 +1,367 @@
+//! The query: `dupcost logs`'s row stage and tally written as SQL, for one engine.
+//!
+//! Each step mirrors the Rust it replaces (`src/logs/row`, `src/logs/tally`):
+//!
+//! * a row is bad when its timestamp (if mapped) or its status does not parse; a good row
+//!   outside `--since`/`--until` is filtered out; `first_us`/`last_us` span the good rows in
+//!   range;
+//! * a mutating attempt is a row whose trimmed method is one of `--methods` (any case);
+//!   `--path` is matched against the path without scheme, host, query or fragment;
+//! * it timed out when its status is one of `--timeout-status`; the outcome of a timed-out
+//!   attempt comes from the last status of the upstream field (`502, 200` is 200): missing,
+//!   `-`, 0, a proxy give-up (408, 460, 499, 502, 504) or the client-facing status echoed is
+//!   unknown, 2xx succeeded, anything else failed;
+//! * routes are templated segment by segment by [`super::route`]'s regular expressions;
+//! * attempts with the same key on the same endpoint, ordered by time, start a new intent
+//!   when the previous one is more than the retry window before (the rule of
+//!   `src/logs/tally`); an attempt without a key is an intent of its own.
+//!
+//! The result is one table: a `total` row, one `day` row per UTC day with attempts, one
+//! `endpoint` row per method and route (see [`super::observed::COLUMNS`]).
+
+use crate::logs::{LogOptions, Role};
+
+use super::dialect::Engine;
+use super::preset::Preset;
+use super::route;
+
+/// The roles the query measures, in the order `--column` names them.
+pub const ROLES: [Role; 7] = [
+    Role::Timestamp,
+    Role::Method,
+    Role::Path,
+    Role::Status,
+    Role::UpstreamStatus,
+    Role::IdempotencyKey,
+    Role::Bytes,
+];
+
+/// Upstream statuses that are the proxy's own give-up (as `src/logs/row/values.rs`).
+const PROXY_GIVE_UPS: [u16; 5] = [408, 460, 499, 502, 504];
+
+/// What `dupcost sql` was asked for.
+#[derive(Debug, Clone)]
+pub struct QueryOptions {
+    pub engine: Engine,
+    pub table: String,
+    pub preset: Preset,
+    /// `--column ROLE=EXPR`: they win over the preset's.
+    pub columns: Vec<(Role, String)>,
+    /// The filters, with the meaning they have for `dupcost logs`.
+    pub log: LogOptions,
+}
+
+/// The query, or what is wrong with the options.
+pub fn build(o: &QueryOptions) -> Result<String, String> {
+    let e = o.engine;
+    let mut columns = o.preset.columns(e);
+    for (role, expr) in &o.columns {
+        if !ROLES.contains(role) {
+            return Err(format!(
+                "--column {role}: dupcost sql does not use the {role} role (it measures {})",
+                ROLES.map(|r| r.name()).join(", ")
+            ));
+        }
+        columns.retain(|(r, _)| r != role);
+        columns.push((*role, expr.clone()));
+    }
+    let expr = |role: Role| columns.iter().find(|(r, _)| *r == role).map(|(_, x)| x);
+    for required in [Role::Method, Role::Status] {
+        if expr(required).is_none() {
+            return Err(format!(
+                "the {required} role has no column: give one with --column {required}=EXPR"
+            ));
+        }
+    }
+    let methods: Vec<String> = o
+        .log
+        .methods
+        .iter()
+        .map(|m| m.trim().to_ascii_uppercase())
+        .collect();
+    if methods.is_empty() || methods.iter().any(String::is_empty) {
+        return Err("--methods names no method".into());
+    }
+    let window = i64::try_from(o.log.retry_window.as_micros()).unwrap_or(i64::MAX);
+    let statuses: Vec<String> = o.log.timeout_statuses.iter().map(u16::to_string).collect();
+    let give_ups: Vec<String> = PROXY_GIVE_UPS.iter().map(u16::to_string).collect();
+    let trim = |x: &str| e.replace_all(x, "^[ \\t\\n\\r\\f]+|[ \\t\\n\\r\\f]+$", "");
+    let text_of = |role: Role, trimmed: bool| match expr(role) {
+        Some(x) if trimmed => trim(&e.text(x)),
+        Some(x) => e.text(x),
+        None => e.null_text(),
+    };
+    let int = e.int_type();
+    let q = |name: &str| e.ident(name);
+    let list = |items: &[String]| items.join(", ");
+    let in_methods = methods
+        .iter()
+        .map(|m| e.lit(m))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let roles: Vec<&str> = ROLES
+        .iter()
+        .filter(|r| expr(**r).is_some())
+        .map(|r| r.name())
+        .collect();
+
+    let ts = if expr(Role::Timestamp).is_some() {
+        e.micros("ts_text")
+    } else {
+        format!("CAST(0 AS {int})")
+    };
+    let status = format!(
+        "CASE WHEN {} THEN CAST(status_text AS {int}) WHEN status_text = '-1' THEN 0 END",
+        e.matches("status_text", "^[0-9]{1,3}$")
+    );
+    let mut range = Vec::new();
+    if let Some(since) = o.log.since {
+        range.push(format!("ts >= {since}"));
+    }
+    if let Some(until) = o.log.until {
+        range.push(format!("ts < {until}"));
+    }
+    let in_range = if range.is_empty() {
+        "1 = 1".to_string()
+    } else {
+        range.join(" AND ")
+    };
+    let path_ok = match &o.log.path {
+        Some(re) => format!(
+            "CASE WHEN {} THEN 1 ELSE 0 END",
+            e.matches("path_only", re.as_str())
+        ),
+        None => "1".into(),
+    };
+    let route = if expr(Role::Path).is_some() {
+        route::template(e, "path_only")
+    } else {
+        "'(all)'".into()
+    };
+    let up_last = trim(&e.extract("upstream_text", "[^,:]*$"));
+    let upstream = format!(
+        "CASE WHEN {} THEN CAST({up_last} AS {int}) END",
+        e.matches(&up_last, "^[0-9]{1,3}$")
+    );
+    let unknown = format!(
+        "(upstream IS NULL OR upstream IN (0, {}) OR upstream = status)",
+        list(&give_ups)
+    );
+    let bytes = format!(
+        "CASE WHEN status BETWEEN 200 AND 299 AND {} THEN CAST({} AS {int}) END",
+        e.matches("bytes_text", "^[+]?[0-9]{1,18}$"),
+        e.replace_all("bytes_text", "^[+]", "")
+    );
+    let window_over = "PARTITION BY key_text, method, route ORDER BY ts";
+    let sum0 = |x: &str| format!("COALESCE(SUM({x}), 0)");
+    let (null_text, null_int) = (e.null_text(), e.null_int());
+    let days = e.date_of_day("day");
+
+    let describe = format!(
+        "dupcost sql --engine {}: the figures `dupcost logs` measures, for `dupcost estimate --observed FILE`",
+        engine_name(e)
+    );
+    let out = |cols: [(&str, String); 24]| {
+        cols.iter()
+            .map(|(name, x)| format!("{x} AS {}", q(name)))
+            .collect::<Vec<_>>()
+            .join(",\n  ")
+    };
+    let total = out([
+        ("kind", "'total'".into()),
+        ("day", null_text.clone()),
+        ("method", null_text.clone()),
+        ("route", null_text.clone()),
+        ("rows", "r.n_rows".into()),
+        ("bad_rows", "r.n_bad".into()),
+        ("out_of_range", "g.n_out".into()),
+        ("path_filtered", "m.n_path_filtered".into()),
+        ("mutating", "a.n_mutating".into()),
+        ("timed_out", "a.n_timed_out".into()),
+        ("timed_out_succeeded", "a.n_succeeded".into()),
+        ("timed_out_unknown", "a.n_unknown".into()),
+        ("intents", "a.n_intents".into()),
+        ("keyed_intents", "a.n_keyed_intents".into()),
+        ("keyed_attempts", "a.n_keyed_attempts".into()),
+        ("max_attempts", "p.n_max_attempts".into()),
+        ("first_us", "g.first_us".into()),
+        ("last_us", "g.last_us".into()),
+        ("response_rows", "a.n_response_rows".into()),
+        ("response_bytes", "a.n_response_bytes".into()),
+        ("roles", e.lit(&roles.join(","))),
+        ("methods", e.lit(&methods.join(","))),
+        ("timeout_statuses", e.lit(&statuses.join(","))),
+        ("retry_window_us", format!("CAST({window} AS {int})")),
+    ]);
+    let counts = |kind: &str, day: String, method: String, route: String, intents: String| {
+        out([
+            ("kind", e.lit(kind)),
+            ("day", day),
+            ("method", method),
+            ("route", route),
+            ("rows", null_int.clone()),
+            ("bad_rows", null_int.clone()),
+            ("out_of_range", null_int.clone()),
+            ("path_filtered", null_int.clone()),
+            ("mutating", "COUNT(*)".into()),
+            ("timed_out", "SUM(timed_out)".into()),
+            ("timed_out_succeeded", "SUM(succeeded)".into()),
+            ("timed_out_unknown", "SUM(unknown)".into()),
+            ("intents", intents),
+            ("keyed_intents", null_int.clone()),
+            ("keyed_attempts", null_int.clone()),
+            ("max_attempts", null_int.clone()),
+            ("first_us", null_int.clone()),
+            ("last_us", null_int.clone()),
+            ("response_rows", null_int.clone()),
+            ("response_bytes", null_int.clone()),
+            ("roles", null_text.clone()),
+            ("methods", null_text.clone()),
+            ("timeout_statuses", null_text.clone()),
+            ("retry_window_us", null_int.clone()),
+        ])
+    };
+    let per_day = counts(
+        "day",
+        days,
+        null_text.clone(),
+        null_text.clone(),
+        null_int.clone(),
+    );
+    let per_endpoint = counts(
+        "endpoint",
+        null_text.clone(),
+        "method".into(),
+        "route".into(),
+        "SUM(starts)".into(),
+    );
+
+    Ok(format!(
+        "{comment}
+WITH src AS (
+  SELECT
+    {ts_text} AS ts_text,
+    {status_text} AS status_text,
+    upper({method_text}) AS method_text,
+    COALESCE({path_text}, '') AS path_text,
+    {upstream_text} AS upstream_text,
+    {key_text} AS key_text,
+    {bytes_text} AS bytes_text
+  FROM {table}
+),
+parsed AS (
+  SELECT {ts} AS ts, {status} AS status, method_text, path_text, upstream_text, key_text, bytes_text
+  FROM src
+),
+good AS (
+  SELECT *, CASE WHEN {in_range} THEN 1 ELSE 0 END AS in_range
+  FROM parsed
+  WHERE ts IS NOT NULL AND status IS NOT NULL
+),
+mutating AS (
+  SELECT ts, method_text AS method, status, upstream_text, key_text, bytes_text,
+    {path_only} AS path_only
+  FROM good
+  WHERE in_range = 1 AND method_text IN ({in_methods})
+),
+filtered AS (
+  SELECT *, {path_ok} AS path_ok FROM mutating
+),
+attempts AS (
+  SELECT ts, CAST(floor(ts / 86400000000.0) AS {int}) AS day, method, {route} AS route,
+    status, CASE WHEN status IN ({statuses}) THEN 1 ELSE 0 END AS timed_out,
+    {upstream} AS upstream,
+    CASE WHEN key_text <> '' AND key_text <> '-' THEN key_text END AS key_text,
+    {bytes} AS response_bytes
+  FROM filtered
+  WHERE path_ok = 1
+),
+outcomes AS (
+  SELECT *,
+    CASE WHEN timed_out = 1 AND {unknown} THEN 1 ELSE 0 END AS unknown,
+    CASE WHEN timed_out = 1 AND NOT {unknown} AND upstream BETWEEN 200 AND 299 THEN 1 ELSE 0 END AS succeeded,
+    CASE WHEN key_text IS NULL THEN 1
+      WHEN LAG(ts) OVER ({window_over}) IS NULL THEN 1
+      WHEN ts - LAG(ts) OVER ({window_over}) > {window} THEN 1
+      ELSE 0 END AS starts
+  FROM attempts
+),
+numbered AS (
+  SELECT key_text, method, route,
+    SUM(starts) OVER ({window_over} RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS intent
+  FROM outcomes
+  WHERE key_text IS NOT NULL
+),
+per_intent AS (
+  SELECT COUNT(*) AS attempts FROM numbered GROUP BY key_text, method, route, intent
+)
+SELECT * FROM (
+SELECT
+  {total}
+FROM (SELECT COUNT(*) AS n_rows, {bad} AS n_bad FROM parsed) r
+CROSS JOIN (
+  SELECT {out_of_range} AS n_out,
+    MIN(CASE WHEN in_range = 1 THEN ts END) AS first_us,
+    MAX(CASE WHEN in_range = 1 THEN ts END) AS last_us
+  FROM good
+) g
+CROSS JOIN (SELECT {path_filtered} AS n_path_filtered FROM filtered) m
+CROSS JOIN (
+  SELECT COUNT(*) AS n_mutating, {sum_timed_out} AS n_timed_out,
+    {sum_succeeded} AS n_succeeded, {sum_unknown} AS n_unknown,
+    {sum_starts} AS n_intents, {keyed_starts} AS n_keyed_intents,
+    COUNT(key_text) AS n_keyed_attempts,
+    COUNT(response_bytes) AS n_response_rows, {sum_bytes} AS n_response_bytes
+  FROM outcomes
+) a
+CROSS JOIN (SELECT COALESCE(MAX(attempts), 0) AS n_max_attempts FROM per_intent) p
+UNION ALL
+SELECT
+  {per_day}
+FROM outcomes
+GROUP BY day
+UNION ALL
+SELECT
+  {per_endpoint}
+FROM outcomes
+GROUP BY method, route
+) result
+ORDER BY {kind} DESC, {day}, {method}, {route_col}
+",
+        comment = e.comment(&describe),
+        ts_text = text_of(Role::Timestamp, false),
+        status_text = text_of(Role::Status, true),
+        method_text = text_of(Role::Method, true),
+        path_text = text_of(Role::Path, true),
+        upstream_text = text_of(Role::UpstreamStatus, false),
+        key_text = text_of(Role::IdempotencyKey, true),
+        bytes_text = text_of(Role::Bytes, true),
+        table = o.table,
+        path_only = route::path_only(e, "path_text"),
+        statuses = list(&statuses),
+        bad = sum0("CASE WHEN ts IS NULL OR status IS NULL THEN 1 ELSE 0 END"),
+        out_of_range = sum0("1 - in_range"),
+        path_filtered = sum0("1 - path_ok"),
+        sum_timed_out = sum0("timed_out"),
+        sum_succeeded = sum0("succeeded"),
+        sum_unknown = sum0("unknown"),
+        sum_starts = sum0("starts"),
+        keyed_starts = sum0("CASE WHEN key_text IS NOT NULL THEN starts ELSE 0 END"),
+        sum_bytes = sum0("response_bytes"),
+        kind = q("kind"),
+        day = q("day"),
+        method = q("method"),
+        route_col = q("route"),
+    ))
+}
+
+/// The engine's name as `--engine` takes it.
+pub fn engine_name(e: Engine) -> &'static str {
+    match e {
+        Engine::Duckdb => "duckdb",
+        Engine::Clickhouse => "clickhouse",
+        Engine::Spark => "spark",
+        Engine::Trino => "trino",
+        Engine::Bigquery => "bigquery",
+    }
+}

@@ -61,6 +61,15 @@ impl Engine {
         }
     }
 
+    /// `x` as a 64-bit integer; NULL stays NULL (ClickHouse's CAST to a type that is not
+    /// Nullable refuses a NULL anywhere in the column, even in rows a CASE does not take).
+    pub fn int(self, x: &str) -> String {
+        match self {
+            Engine::Clickhouse => format!("toInt64({x})"),
+            _ => format!("CAST({x} AS {})", self.int_type()),
+        }
+    }
+
     /// `x` as text (NULL stays NULL).
     pub fn text(self, x: &str) -> String {
         match self {

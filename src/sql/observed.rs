@@ -103,7 +103,8 @@ fn csv_rows(name: &str, bytes: &[u8]) -> Result<Vec<Record>, String> {
         let line = record.position().map_or(0, |p| p.line());
         let mut values = vec![None; COLUMNS.len()];
         for (field, &column) in record.iter().zip(&order) {
-            values[column] = (!field.is_empty()).then(|| field.to_string());
+            // ClickHouse writes NULL as \N, the others as an empty field.
+            values[column] = (!field.is_empty() && field != "\\N").then(|| field.to_string());
         }
         if record.len() != headers.len() {
             return Err(format!(

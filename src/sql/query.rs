@@ -91,7 +91,6 @@ pub fn build(o: &QueryOptions) -> Result<String, String> {
         Some(x) => e.text(x),
         None => e.null_text(),
     };
-    let int = e.int_type();
     let q = |name: &str| e.ident(name);
     let list = |items: &[String]| items.join(", ");
     let in_methods = methods
@@ -108,11 +107,12 @@ pub fn build(o: &QueryOptions) -> Result<String, String> {
     let ts = if expr(Role::Timestamp).is_some() {
         e.micros("ts_text")
     } else {
-        format!("CAST(0 AS {int})")
+        e.int("0")
     };
     let status = format!(
-        "CASE WHEN {} THEN CAST(status_text AS {int}) WHEN status_text = '-1' THEN 0 END",
-        e.matches("status_text", "^[0-9]{1,3}$")
+        "CASE WHEN {} THEN {} WHEN status_text = '-1' THEN 0 END",
+        e.matches("status_text", "^[0-9]{1,3}$"),
+        e.int("status_text")
     );
     let mut range = Vec::new();
     if let Some(since) = o.log.since {
@@ -140,17 +140,18 @@ pub fn build(o: &QueryOptions) -> Result<String, String> {
     };
     let up_last = trim(&e.extract("upstream_text", "[^,:]*$"));
     let upstream = format!(
-        "CASE WHEN {} THEN CAST({up_last} AS {int}) END",
-        e.matches(&up_last, "^[0-9]{1,3}$")
+        "CASE WHEN {} THEN {} END",
+        e.matches(&up_last, "^[0-9]{1,3}$"),
+        e.int(&up_last)
     );
     let unknown = format!(
         "(upstream IS NULL OR upstream IN (0, {}) OR upstream = status)",
         list(&give_ups)
     );
     let bytes = format!(
-        "CASE WHEN status BETWEEN 200 AND 299 AND {} THEN CAST({} AS {int}) END",
+        "CASE WHEN status BETWEEN 200 AND 299 AND {} THEN {} END",
         e.matches("bytes_text", "^[+]?[0-9]{1,18}$"),
-        e.replace_all("bytes_text", "^[+]", "")
+        e.int(&e.replace_all("bytes_text", "^[+]", ""))
     );
     let window_over = "PARTITION BY key_text, method, route ORDER BY ts";
     let sum0 = |x: &str| format!("COALESCE(SUM({x}), 0)");
@@ -191,7 +192,7 @@ pub fn build(o: &QueryOptions) -> Result<String, String> {
         ("roles", e.lit(&roles.join(","))),
         ("methods", e.lit(&methods.join(","))),
         ("timeout_statuses", e.lit(&statuses.join(","))),
-        ("retry_window_us", format!("CAST({window} AS {int})")),
+        ("retry_window_us", e.int(&window.to_string())),
     ]);
     let counts = |kind: &str, day: String, method: String, route: String, intents: String| {
         out([
@@ -268,7 +269,7 @@ filtered AS (
   SELECT *, {path_ok} AS path_ok FROM mutating
 ),
 attempts AS (
-  SELECT ts, CAST(floor(ts / 86400000000.0) AS {int}) AS day, method, {route} AS route,
+  SELECT ts, {day_of_ts} AS day, method, {route} AS route,
     status, CASE WHEN status IN ({statuses}) THEN 1 ELSE 0 END AS timed_out,
     {upstream} AS upstream,
     CASE WHEN key_text <> '' AND key_text <> '-' THEN key_text END AS key_text,
@@ -338,6 +339,7 @@ ORDER BY {kind} DESC, {day}, {method}, {route_col}
         bytes_text = text_of(Role::Bytes, true),
         table = o.table,
         path_only = route::path_only(e, "path_text"),
+        day_of_ts = e.int("floor(ts / 86400000000.0)"),
         statuses = list(&statuses),
         bad = sum0("CASE WHEN ts IS NULL OR status IS NULL THEN 1 ELSE 0 END"),
         out_of_range = sum0("1 - in_range"),

@@ -22,7 +22,7 @@ def duckdb_jobs(jobs):
     for job in jobs:
         path = job["csv"].replace("'", "''")
         con.sql(
-            f"CREATE OR REPLACE VIEW logs AS SELECT * FROM read_csv('{path}', header = true, all_varchar = true)"
+            f"CREATE OR REPLACE VIEW logs AS SELECT * FROM read_csv('{path}', header = true, all_varchar = true, null_padding = true)"
         )
         options = "HEADER" if job["format"] == "csv" else "FORMAT json"
         con.sql(f"COPY ({job['query']}) TO '{job['out']}' ({options})")
@@ -40,7 +40,8 @@ def chdb_jobs(jobs):
             sess.query(
                 f"CREATE TABLE t.logs ENGINE = Memory AS SELECT * FROM file('{job['csv']}', 'CSVWithNames') "
                 "SETTINGS input_format_csv_use_best_effort_in_schema_inference = 0, "
-                "schema_inference_make_columns_nullable = 0"
+                "schema_inference_make_columns_nullable = 0, "
+                "input_format_csv_allow_variable_number_of_columns = 1"
             )
             fmt = "CSVWithNames" if job["format"] == "csv" else "JSONEachRow"
             query = job["query"].replace("FROM logs", "FROM t.logs")
@@ -58,6 +59,7 @@ def spark_jobs(jobs):
         .appName("dupcost-sql-tests")
         .config("spark.sql.session.timeZone", "UTC")
         .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
         .config("spark.sql.shuffle.partitions", "2")
         .getOrCreate()
     )

@@ -83,11 +83,12 @@ fn observed(path: &std::path::Path, args: &EstimateArgs, color: bool) -> Result<
         .map_err(|e| Error::Usage(e.to_string()))?;
     // The query orders each key's attempts by time: it cannot see a clock that ran backwards
     // in the files, which `dupcost logs` warns about.
-    derived.observed.warnings.push(
-        "measured by SQL: a clock running backwards in the files cannot be seen (each key's \
-         attempts were ordered by time); dupcost logs on the files warns when it did"
-            .to_string(),
-    );
+    derived.observed.warnings.push(format!(
+        "measured by dupcost sql ({}): a clock running backwards in the logs cannot be seen \
+         there (each key's attempts are ordered by time); dupcost logs on the files warns when \
+         one did",
+        analysis.files.first().map_or("-", |f| f.name.as_str())
+    ));
     for warning in &derived.observed.warnings {
         eprintln!("warning: {warning}");
     }
@@ -111,11 +112,13 @@ fn observed(path: &std::path::Path, args: &EstimateArgs, color: bool) -> Result<
         )?,
         None => Vec::new(),
     };
+    // No file was read as a log: the table's "read FILE" lines would describe the result's
+    // CSV, not the logs; the warning above says where the figures come from.
     Ok(super::logs::render(
         args.output.format,
         &estimate,
         &derived,
-        &analysis,
+        (&[], &analysis.options.methods),
         &style,
         &charts,
     ))

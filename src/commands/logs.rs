@@ -35,30 +35,25 @@ pub fn run(args: &LogArgs, color: bool) -> Result<Vec<u8>> {
         args.output.format,
         &estimate,
         &derived,
-        &analysis,
+        (&analysis.files, &analysis.options.methods),
         &style,
         &charts,
     ))
 }
 
 /// The report of a measurement in `format`: of `dupcost logs`, and of `dupcost estimate
-/// --observed` (which reads the same measurement from an engine's result).
+/// --observed` (which reads the same measurement from an engine's result). The table tells
+/// how each of `files` was read, and which `methods` were counted.
 pub fn render(
     format: Format,
     estimate: &Estimate,
     derived: &Derived,
-    analysis: &LogAnalysis,
+    (files, methods): (&[logs::FileInfo], &[String]),
     style: &Style,
     charts: &[report::markdown::ChartLink],
 ) -> Vec<u8> {
     match format {
-        Format::Table => report::logs::table(
-            estimate,
-            derived,
-            &analysis.files,
-            &analysis.options.methods,
-            style,
-        ),
+        Format::Table => report::logs::table(estimate, derived, files, methods, style),
         Format::Json => report::logs::json(estimate, &derived.observed, &derived.intervals),
         Format::Csv => report::logs::csv(estimate, &derived.observed, &derived.intervals),
         Format::Markdown => report::markdown::logs(estimate, derived, style, charts),

@@ -1,0 +1,210 @@
+//! `dupcost sql` and `dupcost estimate --observed` as a user runs them, without an engine:
+//! the flags' errors, and every kind of bad result file (one line naming the column and the
+//! line, exit code 2). tests/sql_engines.rs runs the queries on real engines.
+
+mod common;
+
+use common::{dupcost, json, succeed, usage_error};
+
+/// A result DuckDB exported for samples/access-log.csv.
+const RESULT: &str = "tests/fixtures/sql/access-log-result.csv";
+
+fn result_text() -> String {
+    std::fs::read_to_string(RESULT).unwrap()
+}
+
+/// `estimate --observed` on `text` written to a file: its one-line error.
+fn observed_error(text: &str, name: &str) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(name);
+    std::fs::write(&path, text).unwrap();
+    usage_error(&["estimate", "--observed", path.to_str().unwrap()])
+}
+
+/// `text` with the `index`-th field of the line starting with `prefix` replaced.
+fn with_field(text: &str, prefix: &str, index: usize, value: &str) -> String {
+    let mut done = false;
+    let lines: Vec<String> = text
+        .lines()
+        .map(|line| {
+            if done || !line.starts_with(prefix) {
+                return line.to_string();
+            }
+            done = true;
+            let mut fields: Vec<&str> = line.split(',').collect();
+            fields[index] = value;
+            fields.join(",")
+        })
+        .collect();
+    assert!(done, "a line starts with {prefix}");
+    lines.join("\n") + "\n"
+}
+
+#[test]
+fn the_result_read_back_is_the_report_of_the_sample() {
+    let sql = json(&["estimate", "--observed", RESULT]);
+    let logs = json(&["logs", "samples/access-log.csv"]);
+    assert_eq!(sql["observed"]["per_day"], logs["observed"]["per_day"]);
+    assert_eq!(
+        sql["observed"]["per_endpoint"],
+        logs["observed"]["per_endpoint"]
+    );
+    assert_eq!(sql["inputs"], logs["inputs"]);
+    assert_eq!(sql["observed"]["intents"], 2069);
+}
+
+#[test]
+fn stdin_and_json_lines_are_read() {
+    let out = succeed(
+        dupcost()
+            .args(["estimate", "--observed", "-", "--format", "json"])
+            .write_stdin(result_text()),
+    );
+    let from_stdin: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    // The same rows as JSON lines, as BigQuery writes them (integers as strings).
+    let mut lines = String::new();
+    let mut reader = csv::Reader::from_path(RESULT).unwrap();
+    let headers = reader.headers().unwrap().clone();
+    for record in reader.records() {
+        let record = record.unwrap();
+        let object: serde_json::Map<String, serde_json::Value> = headers
+            .iter()
+            .zip(record.iter())
+            .map(|(h, v)| {
+                let value = if v.is_empty() {
+                    serde_json::Value::Null
+                } else {
+                    v.into()
+                };
+                (h.to_string(), value)
+            })
+            .collect();
+        lines.push_str(&serde_json::to_string(&object).unwrap());
+        lines.push('\n');
+    }
+    let out = succeed(
+        dupcost()
+            .args(["estimate", "--observed", "-", "--format", "json"])
+            .write_stdin(lines),
+    );
+    let from_json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(from_stdin, from_json);
+}
+
+#[test]
+fn bad_results_name_the_column_and_the_line() {
+    let text = result_text();
+    let header = text.lines().next().unwrap();
+    let cases: Vec<(String, &str)> = vec![
+        (
+            text.replacen(",intents,", ",intent_count,", 1),
+            "unknown column intent_count",
+        ),
+        (
+            text.lines()
+                .map(|l| {
+                    let mut fields: Vec<&str> = l.split(',').collect();
+                    fields.remove(1);
+                    fields.join(",")
+                })
+                .collect::<Vec<_>>()
+                .join("\n"),
+            "missing column day",
+        ),
+        (
+            with_field(&text, "day,2026-11-03", 8, "-4"),
+            "line 11, column mutating: '-4' is negative",
+        ),
+        (
+            with_field(&text, "day,2026-11-03", 9, "2.5"),
+            "line 11, column timed_out: '2.5' is not a whole number",
+        ),
+        (
+            with_field(&text, "day,2026-11-03", 1, "2026-11-01"),
+            "line 11, column day: 2026-11-01 comes after 2026-11-02: days out of order",
+        ),
+        (
+            with_field(&text, "day,2026-11-03", 1, "Nov 3"),
+            "line 11, column day: 'Nov 3' is not a date",
+        ),
+        (
+            with_field(&text, "total", 0, "sum"),
+            "line 2, column kind: 'sum' is not total, day or endpoint",
+        ),
+        (
+            with_field(&text, "endpoint,,POST,/v1/orders,", 11, "9999"),
+            "column timed_out_unknown: 5 succeeded and 9999 unknown of 9 timed out",
+        ),
+        (
+            text.lines()
+                .filter(|l| !l.starts_with("total"))
+                .collect::<Vec<_>>()
+                .join("\n"),
+            "no total row",
+        ),
+        (format!("{header}\n"), "no total row"),
+    ];
+    for (bad, expected) in cases {
+        let error = observed_error(&bad, "result.csv");
+        assert!(
+            error.contains("result.csv") && error.contains(expected),
+            "{expected}: {error}"
+        );
+    }
+    let error = observed_error("{\"kind\": \"total\", \"rows\": 1}\n", "result.json");
+    assert!(error.contains("line 1: missing column day"), "{error}");
+    let error = observed_error("{\"kind\": [1]}\n", "result.json");
+    assert!(error.contains("line 1"), "{error}");
+}
+
+#[test]
+fn observed_flags_are_checked() {
+    let error = usage_error(&["estimate", "--observed", "no-such-result.csv"]);
+    assert!(error.contains("no-such-result.csv"), "{error}");
+    let error = usage_error(&["estimate", "--max-unknown", "50%"]);
+    assert!(error.contains("--observed"), "{error}");
+    let error = usage_error(&["estimate", "--observed", RESULT, "--sweep", "retries=0..3"]);
+    assert!(error.contains("--sweep"), "{error}");
+}
+
+#[test]
+fn sql_refuses_roles_it_does_not_measure() {
+    let error = usage_error(&[
+        "sql",
+        "--engine",
+        "duckdb",
+        "--table",
+        "logs",
+        "--column",
+        "duration=d",
+    ]);
+    assert!(error.contains("--column duration"), "{error}");
+    let error = usage_error(&["sql", "--engine", "oracle", "--table", "logs"]);
+    assert!(error.contains("oracle"), "{error}");
+    let error = usage_error(&["sql", "--engine", "duckdb"]);
+    assert!(error.contains("--table"), "{error}");
+}
+
+#[test]
+fn sql_prints_one_query_naming_the_table() {
+    for engine in ["duckdb", "clickhouse", "spark", "trino", "bigquery"] {
+        let out = succeed(dupcost().args([
+            "sql",
+            "--engine",
+            engine,
+            "--table",
+            "logs.alb",
+            "--preset",
+            "athena-alb",
+        ]));
+        let query = String::from_utf8(out.stdout).unwrap();
+        assert!(query.contains("FROM logs.alb"), "{engine}");
+        assert!(query.contains("request_url"), "{engine}");
+        assert_eq!(
+            query.matches("WITH src AS").count(),
+            1,
+            "{engine}: one statement"
+        );
+        assert_eq!(query.matches(';').count(), 0, "{engine}: one statement");
+    }
+}

@@ -17,7 +17,10 @@ mod generator;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+use clap::Parser;
 use common::{close, dupcost, succeed};
+use dupcost::cli::{Cli, Command as Cmd};
+use dupcost::logs::{self, LogOptions, Source, Tally};
 use serde_json::{Value, json};
 
 /// The venv's python, when it has the engines.
@@ -231,6 +234,57 @@ fn observed_report(case: &Case, result: &Path) -> Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
+/// The tally `dupcost logs` makes of the case's file, with the case's flags.
+fn logs_tally(case: &Case) -> Tally {
+    let mut argv = vec!["dupcost".to_string(), "logs".to_string()];
+    argv.push(case.logs_file.display().to_string());
+    argv.extend(case.logs_args.iter().cloned());
+    let cli = Cli::try_parse_from(argv).unwrap();
+    let Cmd::Logs(args) = cli.command else {
+        unreachable!("a logs command")
+    };
+    let options = LogOptions {
+        progress: false,
+        ..args.read.options()
+    };
+    logs::analyze(&[Source::Path(case.logs_file.clone())], &options)
+        .unwrap()
+        .tally
+}
+
+/// Every count of the two tallies equal, every endpoint's too (the report shows only the
+/// top ten).
+fn assert_same_tally(logs: &Tally, sql: &Tally, at: &str) {
+    assert_eq!(logs.rows, sql.rows, "{at}: rows");
+    assert_eq!(logs.bad_rows, sql.bad_rows, "{at}: bad rows");
+    assert_eq!(logs.out_of_range, sql.out_of_range, "{at}: out of range");
+    assert_eq!(logs.path_filtered, sql.path_filtered, "{at}: path filtered");
+    assert_eq!(logs.counts, sql.counts, "{at}: counts");
+    assert_eq!(logs.unkeyed_intents, sql.unkeyed_intents, "{at}: unkeyed");
+    assert_eq!(logs.keyed, sql.keyed, "{at}: keyed intents");
+    assert_eq!(
+        (logs.first_ts, logs.last_ts),
+        (sql.first_ts, sql.last_ts),
+        "{at}: span"
+    );
+    assert_eq!(logs.per_day, sql.per_day, "{at}: per day");
+    assert_eq!(
+        logs.response_bytes.mean(),
+        sql.response_bytes.mean(),
+        "{at}: response bytes"
+    );
+    let endpoints = |t: &Tally| {
+        let mut all: Vec<_> = t
+            .endpoints
+            .values()
+            .map(|e| (e.method.clone(), e.route.clone(), e.counts, e.intents))
+            .collect();
+        all.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
+        all
+    };
+    assert_eq!(endpoints(logs), endpoints(sql), "{at}: endpoints");
+}
+
 /// Every value equal (floats to 1e-9), the warnings apart: the SQL's says what it cannot
 /// see, and `dupcost logs` may warn of a clock that ran backwards.
 fn assert_same(logs: &Value, sql: &Value, at: &str) {
@@ -310,6 +364,8 @@ fn the_query_on_three_engines_gives_the_report_of_dupcost_logs() {
 
     for (case, engine, out) in &results {
         let at = format!("{} on {engine}", case.name);
+        let observed = dupcost::sql::read_observed_path(out, &LogOptions::default()).unwrap();
+        assert_same_tally(&logs_tally(case), &observed.tally, &at);
         let logs = logs_report(case);
         let sql = observed_report(case, out);
         assert_same(&logs, &sql, &at);
@@ -323,7 +379,7 @@ fn the_query_on_three_engines_gives_the_report_of_dupcost_logs() {
                 .as_array()
                 .unwrap()
                 .iter()
-                .any(|w| w.as_str().unwrap().contains("measured by SQL")),
+                .any(|w| w.as_str().unwrap().contains("measured by dupcost sql")),
             "{at}: says what SQL cannot see"
         );
     }

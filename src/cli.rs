@@ -180,7 +180,8 @@ pub struct SqlArgs {
     pub preset: crate::sql::Preset,
 
     /// Use the SQL expression EXPR for ROLE (timestamp, method, path, status, upstream_status,
-    /// idempotency_key, bytes), over the preset's; repeatable
+    /// idempotency_key, bytes), over the preset's; ROLE= (nothing) when the table has no such
+    /// column; repeatable
     #[arg(long, value_name = "ROLE=EXPR", value_parser = parse_column)]
     pub column: Vec<(Role, String)>,
 

@@ -95,6 +95,104 @@ fn cloudfront(dir: &Path, generated: &Path) -> (PathBuf, PathBuf) {
     (cf_path, plain_path)
 }
 
+/// Random paths built from every kind of segment the templating tells apart (numbers, hex
+/// around 8 characters, UUIDs with and without digits, base62 tokens around 16 characters
+/// with and without a `prefix_`, words, `v1`), as paths, full URLs, with queries and
+/// fragments and empty segments; and few keys, attempted at gaps around the retry window.
+fn random_paths(dir: &Path) -> PathBuf {
+    let mut rng = generator::Rng::new(2026);
+    let pick = |items: &[&str], rng: &mut generator::Rng| {
+        items[rng.below(items.len() as u64) as usize].to_string()
+    };
+    let chars = |rng: &mut generator::Rng, alphabet: &[u8], n: u64| -> String {
+        (0..n)
+            .map(|_| alphabet[rng.below(alphabet.len() as u64) as usize] as char)
+            .collect()
+    };
+    let mut text = String::from("timestamp,method,path,status,upstream_status,idempotency_key\n");
+    let mut ts: i64 = 1_793_491_200_000_000;
+    for _ in 0..600 {
+        let mut path = String::new();
+        for _ in 0..1 + rng.below(4) {
+            let segment = match rng.below(9) {
+                0 => {
+                    let n = 1 + rng.below(12);
+                    chars(&mut rng, b"0123456789", n)
+                }
+                1 => {
+                    let n = 6 + rng.below(4);
+                    chars(&mut rng, b"0123456789abcdefABCDEF", n)
+                }
+                2 => {
+                    let hex = |rng: &mut generator::Rng, n| chars(rng, b"0123456789abcdef", n);
+                    let alpha = |rng: &mut generator::Rng, n| chars(rng, b"abcdef", n);
+                    let digits = rng.chance(0.7);
+                    let part = |rng: &mut generator::Rng, n| {
+                        if digits { hex(rng, n) } else { alpha(rng, n) }
+                    };
+                    let (a, b, c, d, e) = (
+                        part(&mut rng, 8),
+                        part(&mut rng, 4),
+                        part(&mut rng, 4),
+                        part(&mut rng, 4),
+                        part(&mut rng, 12),
+                    );
+                    format!("{a}-{b}-{c}-{d}-{e}")
+                }
+                3 | 4 => {
+                    let prefix = pick(&["", "ch_", "pay_", "_", "abcdefghi_", "a1_"], &mut rng);
+                    let alphabet: &[u8] = match rng.below(3) {
+                        0 => b"0123456789",
+                        1 => b"abcdefghijklmnopqrstuvwxyz",
+                        _ => b"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
+                    };
+                    let n = 14 + rng.below(5);
+                    format!("{prefix}{}", chars(&mut rng, alphabet, n))
+                }
+                5 => pick(
+                    &["orders", "v1", "v2", "capture", "items", "x-y.z", "%41b1"],
+                    &mut rng,
+                ),
+                6 => String::new(),
+                7 => {
+                    let n = 8 + rng.below(30);
+                    chars(&mut rng, b"0123456789abcdef-_.~", n)
+                }
+                _ => pick(&["deadbeef", "DEADBEEF1", "0a1b", "g1234567"], &mut rng),
+            };
+            path.push('/');
+            path.push_str(&segment);
+        }
+        let path = match rng.below(6) {
+            0 => format!("https://api.example.com:443{path}"),
+            1 => format!("{path}?q=1&next=http://x/y"),
+            2 => format!("{path}#frag"),
+            3 => format!("{path}/"),
+            _ => path,
+        };
+        // Gaps of a few minutes to two hours: some keys' next attempts fall either side of the
+        // hour's retry window, a few exactly on it.
+        ts += match rng.below(8) {
+            0 => 3_600_000_000,
+            _ => rng.below(2 * 3_600_000_000) as i64 / 8,
+        };
+        let key = format!("k{}", rng.below(40));
+        let seconds = ts / 1_000_000;
+        let micros = ts % 1_000_000;
+        let status = pick(&["200", "504", "499", "201"], &mut rng);
+        let upstream = pick(&["200", "-", "504", "\"502, 201\"", ""], &mut rng);
+        text.push_str(&format!(
+            "{}.{micros:06}Z,POST,{path},{status},{upstream},{key}\n",
+            jiff::Timestamp::from_second(seconds)
+                .unwrap()
+                .strftime("%Y-%m-%dT%H:%M:%S")
+        ));
+    }
+    let file = dir.join("random-paths.csv");
+    std::fs::write(&file, text).unwrap();
+    file
+}
+
 fn cases(dir: &Path) -> Vec<Case> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let gen_cfg = generator::Config {
@@ -130,6 +228,7 @@ fn cases(dir: &Path) -> Vec<Case> {
             },
         ),
     );
+    let random = random_paths(dir);
     let all_unknown = strings(&["--max-unknown", "100%"]);
     let filters = [
         "--since",
@@ -189,6 +288,15 @@ fn cases(dir: &Path) -> Vec<Case> {
             sql_args: vec![],
             logs_args: vec![],
             report_args: all_unknown.clone(),
+        },
+        Case {
+            name: "random paths and keys",
+            log: random.clone(),
+            logs_file: random,
+            // The generic table without a bytes column.
+            sql_args: strings(&["--column", "bytes="]),
+            logs_args: vec![],
+            report_args: strings(&["--max-unknown", "100%"]),
         },
         Case {
             name: "ALB, athena-alb",

@@ -45,7 +45,7 @@ pub struct QueryOptions {
     pub engine: Engine,
     pub table: String,
     pub preset: Preset,
-    /// `--column ROLE=EXPR`: they win over the preset's.
+    /// `--column ROLE=EXPR`: they win over the preset's; an empty EXPR unmaps the role.
     pub columns: Vec<(Role, String)>,
     /// The filters, with the meaning they have for `dupcost logs`.
     pub log: LogOptions,
@@ -63,7 +63,10 @@ pub fn build(o: &QueryOptions) -> Result<String, String> {
             ));
         }
         columns.retain(|(r, _)| r != role);
-        columns.push((*role, expr.clone()));
+        // `--column ROLE=` (nothing): the table has no such column.
+        if !expr.trim().is_empty() {
+            columns.push((*role, expr.clone()));
+        }
     }
     let expr = |role: Role| columns.iter().find(|(r, _)| *r == role).map(|(_, x)| x);
     for required in [Role::Method, Role::Status] {

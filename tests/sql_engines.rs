@@ -11,7 +11,6 @@
 
 mod common;
 #[path = "../examples/gen-access-log/generator.rs"]
-#[allow(dead_code)]
 mod generator;
 
 use std::path::{Path, PathBuf};

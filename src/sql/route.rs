@@ -27,18 +27,18 @@ pub fn path_only(e: Engine, raw: &str) -> String {
 pub fn is_id(e: Engine, s: &str) -> String {
     let hex = "[0-9a-fA-F]";
     let uuid = format!("^{hex}{{8}}-{hex}{{4}}-{hex}{{4}}-{hex}{{4}}-{hex}{{12}}$");
+    let hex_only = e.matches(s, &format!("^{hex}+$"));
+    let long = format!("{} >= 8", e.length(s));
+    let token_len = format!(
+        "{} >= 16",
+        e.length(&e.replace_all(s, "^[A-Za-z]{0,8}_", ""))
+    );
     format!(
         "({digit} AND (({hex_only} AND ({long} OR {number})) OR {uuid} OR ({base62} AND {token_len})))",
         digit = e.matches(s, "[0-9]"),
-        hex_only = e.matches(s, &format!("^{hex}+$")),
-        long = format!("{} >= 8", e.length(s)),
         number = e.matches(s, "^[0-9]+$"),
         uuid = e.matches(s, &uuid),
         base62 = e.matches(s, "^([A-Za-z]{0,8}_)?[A-Za-z0-9]*[A-Za-z][A-Za-z0-9]*$"),
-        token_len = format!(
-            "{} >= 16",
-            e.length(&e.replace_all(s, "^[A-Za-z]{0,8}_", ""))
-        ),
     )
 }
 

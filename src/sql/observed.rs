@@ -4,7 +4,8 @@
 //!
 //! The file is CSV with a header row or JSON lines, as the engines export results (BigQuery
 //! writes its integers as JSON strings: both are read). Every column of [`COLUMNS`] must be
-//! there and no other; a count is a whole number, not negative; days come in order.
+//! there and no other (a JSON line may leave out its null ones, as Spark and BigQuery do); a
+//! count is a whole number, not negative; days come in order.
 
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -128,10 +129,18 @@ fn json_lines(name: &str, bytes: &[u8]) -> Result<Vec<Record>, String> {
         }
         let object: serde_json::Map<String, serde_json::Value> = serde_json::from_str(line)
             .map_err(|e| format!("{name}: line {line_no}: not a JSON object: {e}"))?;
-        let headers: Vec<String> = object.keys().cloned().collect();
-        let order = column_order(&format!("{name}: line {line_no}"), &headers)?;
+        // Spark's and BigQuery's JSON writers leave null fields out: a missing key is null.
         let mut values = vec![None; COLUMNS.len()];
-        for ((key, value), &column) in object.iter().zip(&order) {
+        for (key, value) in &object {
+            let column = COLUMNS
+                .iter()
+                .position(|c| c.eq_ignore_ascii_case(key))
+                .ok_or_else(|| {
+                    format!(
+                        "{name}: line {line_no}: unknown column {key} (the result of dupcost sql has {})",
+                        COLUMNS.join(", ")
+                    )
+                })?;
             values[column] = match value {
                 serde_json::Value::Null => None,
                 serde_json::Value::String(s) if s.is_empty() => None,

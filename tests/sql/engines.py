@@ -69,8 +69,11 @@ def spark_jobs(jobs):
         df = spark.sql(job["query"])
         with tempfile.TemporaryDirectory() as d:
             target = os.path.join(d, "result")
-            df.coalesce(1).write.option("header", True).csv(target)
-            (part,) = glob.glob(os.path.join(target, "part-*.csv"))
+            if job["format"] == "csv":
+                df.coalesce(1).write.option("header", True).csv(target)
+            else:
+                df.coalesce(1).write.json(target)
+            (part,) = glob.glob(os.path.join(target, "part-*"))
             shutil.copy(part, job["out"])
     spark.stop()
 

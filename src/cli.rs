@@ -157,7 +157,8 @@ pub struct LogReadArgs {
     pub delimiter: Option<u8>,
 
     /// Use HEADER for ROLE (timestamp, method, path, status, upstream_status, duration,
-    /// idempotency_key, bytes, flags, request_id); repeatable
+    /// idempotency_key, bytes, flags, request_id, client_addr, forwarded_for, user_agent,
+    /// request_length); repeatable
     #[arg(long, value_name = "ROLE=HEADER", value_parser = parse_column)]
     pub column: Vec<(Role, String)>,
 

@@ -214,6 +214,22 @@ pub struct LogReadArgs {
     )]
     pub retry_window: std::time::Duration,
 
+    /// Group attempts into intents by key, by fingerprint (client address, user agent,
+    /// method, path with query, request length), or auto: by key when the log has a key
+    /// column, else by fingerprint when it has the client's address
+    #[arg(long, value_name = "HOW", default_value = "auto", value_parser = ["auto", "key", "fingerprint"])]
+    pub intents: String,
+
+    /// A fingerprint that sends more than N attempts in a minute is a shared address (NAT):
+    /// its attempts are left out of retry grouping (1 to 255)
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = logs::DEFAULT_SHARED_RATE,
+        value_parser = clap::value_parser!(u8).range(1..)
+    )]
+    pub shared_address_rate: u8,
+
     /// The backend's own log (request id and status): timed-out attempts take its outcome
     #[arg(long, value_name = "FILE")]
     pub outcomes: Vec<PathBuf>,
@@ -282,6 +298,8 @@ impl LogReadArgs {
             outcomes_columns: self.outcomes_column.clone(),
             max_unknown: self.max_unknown,
             min_span: self.min_span,
+            intents: self.intents.parse().unwrap_or_default(),
+            shared_address_rate: self.shared_address_rate,
             ..LogOptions::default()
         }
     }

@@ -247,7 +247,11 @@ impl LogAnalysis {
 
         // requests_per_day
         let intents_text = if t.keyed.intents == 0 && t.fingerprinted.intents > 0 {
-            format!("{} ({})", plural(t.intents(), "intent"), self.fingerprint_text())
+            format!(
+                "{} ({})",
+                plural(t.intents(), "intent"),
+                self.fingerprint_text()
+            )
         } else if t.keyed.intents == 0 {
             format!(
                 "{} (no idempotency keys: each mutating attempt is an intent)",
@@ -353,7 +357,7 @@ impl LogAnalysis {
         let (grouped, grouped_by) = if t.keyed.intents > 0 || t.fingerprinted.intents == 0 {
             (t.keyed, "keyed intent")
         } else {
-            (t.fingerprinted, "intent grouped by fingerprint")
+            (t.fingerprinted, "fingerprinted intent")
         };
         let retries_observed = (grouped.intents > 0).then(|| RetriesObserved {
             mean: grouped.attempts as f64 / grouped.intents as f64 - 1.0,
@@ -384,7 +388,10 @@ impl LogAnalysis {
                 evidence: format!(
                     "retries {r} from --retries{}",
                     obs.filter(|_| !per_attempt)
-                        .map(|o| format!(" (measured: {})", retries_text(o, grouped.intents, grouped_by)))
+                        .map(|o| format!(
+                            " (measured: {})",
+                            retries_text(o, grouped.intents, grouped_by)
+                        ))
                         .unwrap_or_default()
                 ),
             },
@@ -711,7 +718,11 @@ impl LogAnalysis {
     fn fingerprint_text(&self) -> String {
         let t = &self.tally;
         let f = t.fingerprinted;
-        let length = if self.files.iter().any(|f| f.columns.request_length.is_some()) {
+        let length = if self
+            .files
+            .iter()
+            .any(|f| f.columns.request_length.is_some())
+        {
             ", request length"
         } else {
             ""
@@ -757,20 +768,40 @@ impl LogAnalysis {
         }
         let t = &self.tally;
         let d = t.duplicates;
-        let per_day = self.days_covered().filter(|d| *d > 0.0).map(|days| d.count as f64 / days);
+        let per_day = self
+            .days_covered()
+            .filter(|d| *d > 0.0)
+            .map(|days| d.count as f64 / days);
         let predicted = Estimate::new(*scenario).duplicates.per_day;
         let m = scenario.days_per_month;
         let interval = intervals.duplicates_per_month.map(|v| v / m);
         let unknown = t.counts.timed_out_unknown;
         let note = per_day.and_then(|observed| {
+            let days = observed / d.count.max(1) as f64;
             if observed < interval[0] {
-                let outcomes = if self.has_outcomes() {
-                    format!("{} with an unknown outcome", plural(unknown, "timed-out attempt"))
-                } else {
-                    "no upstream status column (or --outcomes) to show them".to_string()
-                };
+                let mut why = Vec::new();
+                if d.conflict_409_422 > 0 {
+                    why.push(format!(
+                        "{} refused by a uniqueness check (409 or 422) did not execute twice ({} a day with them)",
+                        plural(d.conflict_409_422, "retried intent"),
+                        count_f((d.count + d.conflict_409_422) as f64 * days)
+                    ));
+                }
+                if !self.has_outcomes() {
+                    why.push("the log has no upstream status (or --outcomes) to show what a timed-out attempt did".to_string());
+                } else if unknown > 0 {
+                    why.push(format!(
+                        "{} with an unknown outcome cannot count",
+                        plural(unknown, "timed-out attempt")
+                    ));
+                }
+                why.push(
+                    "retries sent from another address or after --retry-window are not grouped"
+                        .to_string(),
+                );
                 Some(format!(
-                    "fewer duplicates are seen than the model predicts: the log shows one only where a backend 2xx proves both executions ({outcomes}), and retries a client sent from another address or after the window are not grouped"
+                    "fewer duplicates are seen than the model predicts: {}",
+                    why.join("; ")
                 ))
             } else if observed > interval[1] {
                 Some(format!(
@@ -781,6 +812,14 @@ impl LogAnalysis {
                 None
             }
         });
+        // The backend log's answers are joined to attempts, not yet to intents.
+        let note = match (&self.join, note) {
+            (Some(_), note) => Some(format!(
+                "the backend log (--outcomes) is not joined per intent: these duplicates are only those the proxy log shows, a lower bound{}",
+                note.map(|n| format!("; {n}")).unwrap_or_default()
+            )),
+            (None, note) => note,
+        };
         Some(ObservedDuplicates {
             count: d.count,
             per_day,
@@ -984,7 +1023,11 @@ impl LogAnalysis {
     /// Key coverage, when an input has a key column: the endpoints' rows must be all of them
     /// (before the top 10 are kept), each with the estimate its own inputs give.
     fn key_coverage(&self, endpoints: &[EndpointRow]) -> Option<KeyCoverage> {
-        if !self.files.iter().any(|f| f.columns.idempotency_key.is_some()) {
+        if !self
+            .files
+            .iter()
+            .any(|f| f.columns.idempotency_key.is_some())
+        {
             return None;
         }
         let t = &self.tally;

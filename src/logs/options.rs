@@ -114,7 +114,9 @@ impl std::str::FromStr for Intents {
             "auto" => Ok(Intents::Auto),
             "key" => Ok(Intents::Key),
             "fingerprint" => Ok(Intents::Fingerprint),
-            _ => Err(format!("unknown grouping '{s}': use auto, key or fingerprint")),
+            _ => Err(format!(
+                "unknown grouping '{s}': use auto, key or fingerprint"
+            )),
         }
     }
 }

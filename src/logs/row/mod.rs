@@ -11,8 +11,8 @@ mod methods;
 pub mod route;
 mod values;
 
-pub use values::{parse_status, request_id, request_id_hash};
 use values::client;
+pub use values::{parse_status, request_id, request_id_hash};
 
 use std::hash::{BuildHasher, Hasher};
 use std::io::{self, Read};

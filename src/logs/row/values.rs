@@ -143,12 +143,21 @@ mod tests {
         };
         assert_eq!(c(None, Some("10.0.0.1:5678")).as_deref(), Some("10.0.0.1"));
         assert_eq!(c(None, Some("10.0.0.1")).as_deref(), Some("10.0.0.1"));
-        assert_eq!(c(None, Some("[2001:db8::1]:443")).as_deref(), Some("2001:db8::1"));
+        assert_eq!(
+            c(None, Some("[2001:db8::1]:443")).as_deref(),
+            Some("2001:db8::1")
+        );
         assert_eq!(c(None, Some("2001:db8::1")).as_deref(), Some("2001:db8::1"));
-        assert_eq!(c(None, Some("::ffff:10.0.0.1")).as_deref(), Some("::ffff:10.0.0.1"));
+        assert_eq!(
+            c(None, Some("::ffff:10.0.0.1")).as_deref(),
+            Some("::ffff:10.0.0.1")
+        );
         let xff = Some("203.0.113.9, 10.0.0.2");
         assert_eq!(c(xff, Some("10.0.0.1:80")).as_deref(), Some("203.0.113.9"));
-        assert_eq!(c(Some("-"), Some("10.0.0.1:80")).as_deref(), Some("10.0.0.1"));
+        assert_eq!(
+            c(Some("-"), Some("10.0.0.1:80")).as_deref(),
+            Some("10.0.0.1")
+        );
         assert_eq!(c(Some(""), None), None);
         assert_eq!(c(Some("-"), Some(" - ")), None);
     }

@@ -319,10 +319,7 @@ impl IntentTable {
         };
         let was_shared = slot.facts & Facts::SHARED != 0;
         let shared = was_shared || per_minute > shared_rate;
-        if !shared
-            && slot.facts & Facts::RETRYABLE != 0
-            && a.ts.abs_diff(slot.last_ts) <= window
-        {
+        if !shared && slot.facts & Facts::RETRYABLE != 0 && a.ts.abs_diff(slot.last_ts) <= window {
             slot.attempts = slot.attempts.saturating_add(1);
             slot.last_ts = a.ts;
             slot.per_minute = per_minute;

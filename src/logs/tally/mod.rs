@@ -512,7 +512,8 @@ impl Tally {
                     let (f, endpoint, a) = self.queued_fingerprints.pop_front().expect("full");
                     self.continue_fingerprint(f, endpoint, a);
                 }
-                self.queued_fingerprints.push_back((fingerprint, endpoint, a));
+                self.queued_fingerprints
+                    .push_back((fingerprint, endpoint, a));
                 return;
             }
         };
@@ -726,16 +727,20 @@ impl Tally {
             .collect();
         for (key, b, b_open) in heads {
             let it = match self.open.remove(key) {
-                Some(a) if b.first_ts.abs_diff(a.last_ts) <= self.window as u64 && retried(&a, &b) => Intent {
-                    last_ts: b.last_ts,
-                    first_ts: a.first_ts,
-                    attempts: a.attempts.saturating_add(b.attempts),
-                    endpoint: a.endpoint,
-                    head: a.head,
-                    facts: joined_facts(a.facts, b.facts),
-                    executed: a.executed.saturating_add(b.executed),
-                    per_minute: b.per_minute,
-                },
+                Some(a)
+                    if b.first_ts.abs_diff(a.last_ts) <= self.window as u64 && retried(&a, &b) =>
+                {
+                    Intent {
+                        last_ts: b.last_ts,
+                        first_ts: a.first_ts,
+                        attempts: a.attempts.saturating_add(b.attempts),
+                        endpoint: a.endpoint,
+                        head: a.head,
+                        facts: joined_facts(a.facts, b.facts),
+                        executed: a.executed.saturating_add(b.executed),
+                        per_minute: b.per_minute,
+                    }
+                }
                 Some(a) => {
                     // The key had an earlier intent here: `b` is not its first any more.
                     self.retire(key, a);

@@ -213,7 +213,7 @@ pub fn generate_keyless(cfg: &KeylessConfig, mut out: impl Write) -> io::Result<
     } else {
         i64::MAX
     };
-    let mut next_nat = start;
+    let mut next_nat = if cfg.nat_clients > 0 { start } else { i64::MAX };
     for i in 0..cfg.intents {
         let now = start + i as i64 * step + rng.below(step.max(1) as u64) as i64;
         // NAT clients' attempts up to now: each its own intent.

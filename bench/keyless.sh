@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Throughput of `dupcost logs` grouping by fingerprint (issue 13) on a generated keyless log,
+# beside the same binary on the keyed CSV log of the same size (grouping by key), so the cost
+# of the fingerprints is read off one machine at one moment. BASELINE=/path/to/dupcost runs an
+# older binary on the same files too (it reads the keyless log without grouping).
+#
+#   bash bench/keyless.sh                        # ~510 MB keyless, ~320 MB keyed, 5 rounds
+#   INTENTS=300000 ROWS=400000 RUNS=1 bash bench/keyless.sh   # a quick look
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+INTENTS=${INTENTS:-2500000}
+ROWS=${ROWS:-3000000}
+DAYS=${DAYS:-30}
+RUNS=${RUNS:-5}
+OUT=bench/out
+TARGET=${CARGO_TARGET_DIR:-target}
+mkdir -p "$OUT"
+
+cargo build --release --quiet --bin dupcost --example gen-access-log
+GEN="$TARGET/release/examples/gen-access-log"
+KEYLESS="$OUT/keyless-$INTENTS-${DAYS}d.csv"
+KEYED="$OUT/keyed-$ROWS-${DAYS}d.csv"
+[ -s "$KEYLESS" ] || "$GEN" --keyless --rows "$INTENTS" --days "$DAYS" --seed 42 --nat-clients 40 \
+  --truth "$OUT/keyless-truth.json" > "$KEYLESS"
+[ -s "$KEYED" ] || "$GEN" --rows "$ROWS" --days "$DAYS" --seed 42 --truth "$OUT/keyed-truth.json" > "$KEYED"
+FLAGS=(--format json --max-unknown 100%)
+
+# Best and median wall time of RUNS runs of one binary on one file, as MB/s.
+run() {
+  local bin=$1 file=$2 bytes times=()
+  bytes=$(stat -L -c %s "$file")
+  cat "$file" > /dev/null
+  for _ in $(seq "$RUNS"); do
+    local start end
+    start=$(date +%s.%N)
+    "$bin" logs "$file" "${FLAGS[@]}" > /dev/null
+    end=$(date +%s.%N)
+    times+=("$(echo "$end - $start" | bc -l)")
+  done
+  printf '%s\n' "${times[@]}" | sort -n | awk -v b="$bytes" -v bin="$bin" -v f="$file" '
+    { t[NR] = $1 }
+    END { best = t[1]; med = t[int((NR + 1) / 2)];
+          printf "%-28s %-40s %7.1f MB  best %6.3f s %7.0f MB/s  median %6.3f s %7.0f MB/s\n",
+            bin, f, b / 1e6, best, b / 1e6 / best, med, b / 1e6 / med }'
+}
+
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores"
+for bin in "$TARGET/release/dupcost" ${BASELINE:+"$BASELINE"}; do
+  run "$bin" "$KEYED"
+  run "$bin" "$KEYLESS"
+done
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -57,7 +57,10 @@ fn keyless_log_recovers_the_known_retries_and_duplicates() {
         ..KeylessConfig::default()
     };
     let (path, truth) = write(dir.path(), "keyless.csv", &cfg);
-    assert!(truth.executed_duplicates > 20 && truth.conflicts > 5, "{truth:?}");
+    assert!(
+        truth.executed_duplicates > 20 && truth.conflicts > 5,
+        "{truth:?}"
+    );
     assert!(truth.max_attempts() >= 3, "{truth:?}");
     let a = analyze(std::slice::from_ref(&path), &one_thread());
     let t = &a.tally;
@@ -271,7 +274,10 @@ fn the_binary_reports_fingerprinted_intents() {
     let path = path.to_str().unwrap();
     let out = common::succeed(common::dupcost().args(["logs", path]));
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.contains("\nIntents (grouped by fingerprint)\n"), "{text}");
+    assert!(
+        text.contains("\nIntents (grouped by fingerprint)\n"),
+        "{text}"
+    );
     assert!(
         text.contains(&format!(
             "  observed duplicates: {}, ",
@@ -318,7 +324,10 @@ fn the_binary_reports_fingerprinted_intents() {
     let v = common::json(&["logs", path, "--intents", "key"]);
     assert_eq!(v["observed"]["intent_grouping"], "none");
     assert_eq!(v["observed"]["intents"], truth.mutating_attempts);
-    assert_eq!(v["observed"]["observed_duplicates"], serde_json::Value::Null);
+    assert_eq!(
+        v["observed"]["observed_duplicates"],
+        serde_json::Value::Null
+    );
 }
 
 /// Key coverage on a log where half the intents send a key: the share, and the endpoints

@@ -147,7 +147,7 @@ const AGENTS: [&str; 4] = [
 
 /// Writes a keyless log of `cfg` to `out` and returns its truth.
 pub fn generate_keyless(cfg: &KeylessConfig, mut out: impl Write) -> io::Result<KeylessTruth> {
-    let mut rng = Rng::new(cfg.seed ^ 0x6b65_796c_6573_73);
+    let mut rng = Rng::new(cfg.seed ^ 0x006b_6579_6c65_7373);
     let mut truth = KeylessTruth {
         first_ts: i64::MAX,
         last_ts: i64::MIN,

@@ -372,6 +372,47 @@ fn key_coverage_ranks_where_to_add_keys() {
     );
 }
 
+/// A key column that never holds a key, beside the client's address: `auto` groups by key,
+/// so every attempt is an intent, and a warning names `--intents fingerprint`.
+#[test]
+fn an_empty_key_column_points_at_fingerprints() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("empty-keys.csv");
+    let mut text =
+        String::from("time,method,path,status,upstream_status,remote_addr,idempotency_key\n");
+    for i in 0..120 {
+        text.push_str(&format!(
+            "2026-11-01T{:02}:{:02}:00Z,POST,/o,504,-,10.0.0.{},-\n",
+            i / 60,
+            i % 60,
+            i % 7
+        ));
+    }
+    std::fs::write(&path, text).unwrap();
+    let path = path.to_str().unwrap();
+    let v = common::json(&["logs", path, "--succeeded-share", "50%"]);
+    assert_eq!(v["observed"]["intent_grouping"], "key");
+    assert_eq!(v["observed"]["intents"], 120);
+    let warnings = v["observed"]["warnings"].as_array().unwrap();
+    assert!(
+        warnings.iter().any(|w| w.as_str().unwrap().contains(
+            "carried no key: every mutating attempt is an intent; --intents fingerprint"
+        )),
+        "{warnings:?}"
+    );
+    let v = common::json(&[
+        "logs",
+        path,
+        "--succeeded-share",
+        "50%",
+        "--intents",
+        "fingerprint",
+    ]);
+    assert_eq!(v["observed"]["intent_grouping"], "fingerprint");
+    // Seven clients, each retrying its timed-out request every 7 minutes: one intent each.
+    assert_eq!(v["observed"]["intents"], 7);
+}
+
 #[test]
 fn bad_grouping_flags_exit_2_with_one_line() {
     let usage = |args: &[&str], needle: &str| {

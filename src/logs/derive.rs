@@ -364,6 +364,18 @@ impl LogAnalysis {
             max: grouped.max_attempts.saturating_sub(1),
         });
         let fingerprint_text = (grouped_by != "keyed intent").then(|| self.fingerprint_text());
+        // A key column with no key in it, beside the client's address: auto chose keys.
+        let keyless_key_column = self.files.iter().find(|f| {
+            f.grouping == Grouping::Key
+                && (f.columns.client_addr.is_some() || f.columns.forwarded_for.is_some())
+        });
+        if let (Some(f), 0, true) = (keyless_key_column, t.keyed_attempts, c.mutating > 0) {
+            warnings.push(format!(
+                "the key column {} of {} carried no key: every mutating attempt is an intent; --intents fingerprint groups them by client instead",
+                f.columns.header_of(Role::IdempotencyKey).unwrap_or("idempotency_key"),
+                f.name
+            ));
+        }
         if per_attempt {
             let header = self
                 .files

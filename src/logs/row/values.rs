@@ -59,7 +59,7 @@ pub fn client<'a>(forwarded_for: Option<&'a [u8]>, remote: Option<&'a [u8]>) -> 
         let b = trim(b);
         (!b.is_empty() && b != b"-").then_some(b)
     };
-    let first_hop = |b: &'a [u8]| named(b.split(|&c| c == b',').next().unwrap_or(b));
+    let first_hop = |b: &'a [u8]| named(memchr::memchr(b',', b).map_or(b, |i| &b[..i]));
     forwarded_for
         .and_then(first_hop)
         .or_else(|| remote.and_then(named))
@@ -67,15 +67,15 @@ pub fn client<'a>(forwarded_for: Option<&'a [u8]>, remote: Option<&'a [u8]>) -> 
 }
 
 /// An address without its port.
+#[inline]
 fn without_port(addr: &[u8]) -> &[u8] {
     if let Some(rest) = addr.strip_prefix(b"[") {
         // [v6]:port or [v6]
-        return rest.split(|&c| c == b']').next().unwrap_or(rest);
+        return memchr::memchr(b']', rest).map_or(rest, |i| &rest[..i]);
     }
-    let mut colons = addr.iter().filter(|&&c| c == b':');
-    match (colons.next(), colons.next()) {
+    match memchr::memchr(b':', addr) {
         // One colon: host:port (two or more: a bare IPv6 address).
-        (Some(_), None) => addr.split(|&c| c == b':').next().unwrap_or(addr),
+        Some(i) if memchr::memchr(b':', &addr[i + 1..]).is_none() => &addr[..i],
         _ => addr,
     }
 }

@@ -179,11 +179,11 @@ pub(super) enum FingerprintTouch {
     /// A retry: the intent has one more attempt.
     Continued,
     /// The fingerprint's intent cannot continue (its last attempt did not fail, or ended more
-    /// than the window before, or the fingerprint is shared): a new intent starts, carrying the
-    /// fingerprint's attempts this minute and whether it is shared; `newly_shared` when this
-    /// attempt made it so.
+    /// than the window before, or the fingerprint is shared): a new intent took its slot (not
+    /// a head), carrying the fingerprint's attempts this minute and whether it is shared;
+    /// `ended` is the old intent, `newly_shared` when this attempt made it shared.
     New {
-        per_minute: u8,
+        ended: Intent,
         shared: bool,
         newly_shared: bool,
     },
@@ -304,6 +304,7 @@ impl IntentTable {
     pub fn touch_fingerprint(
         &mut self,
         key: u64,
+        endpoint: u64,
         a: &FingerprintAttempt,
         window: u64,
         shared_rate: u8,
@@ -337,8 +338,24 @@ impl IntentTable {
                 | conflict;
             return FingerprintTouch::Continued;
         }
-        FingerprintTouch::New {
+        // The new intent takes the slot in place: no second probe.
+        let ended = slot.intent(&self.head_starts);
+        if ended.head {
+            self.head_starts.remove(&key);
+        }
+        let shared_bit = if shared { Facts::SHARED } else { 0 };
+        self.slots[i] = Slot {
+            key,
+            last_ts: a.ts,
+            endpoint,
+            attempts: 1,
+            head: false,
+            facts: a.first_facts() | shared_bit,
+            executed: u8::from(a.executed),
             per_minute,
+        };
+        FingerprintTouch::New {
+            ended,
             shared,
             newly_shared: shared && !was_shared,
         }

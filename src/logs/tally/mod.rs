@@ -540,37 +540,36 @@ impl Tally {
     /// A fingerprinted attempt retries its fingerprint's open intent, or starts a new one.
     fn continue_fingerprint(&mut self, f: u64, endpoint: u64, a: FingerprintAttempt) {
         let window = self.window as u64;
-        let (head, per_minute, shared) =
-            match self.open.touch_fingerprint(f, &a, window, self.shared_rate) {
-                FingerprintTouch::Continued => return,
-                FingerprintTouch::New {
-                    per_minute,
-                    shared,
-                    newly_shared,
-                } => {
-                    self.shared.fingerprints += u64::from(newly_shared);
-                    self.shared.attempts += u64::from(shared);
-                    (false, per_minute, shared)
-                }
-                FingerprintTouch::Absent => {
-                    let head =
-                        self.keeps_heads && a.ts <= self.horizon() && !self.heads.contains_key(&f);
-                    (head, 1, false)
-                }
-            };
-        let shared_bit = if shared { Facts::SHARED } else { 0 };
-        let fresh = Intent {
-            last_ts: a.ts,
-            first_ts: if head { a.ts } else { NO_FIRST_TS },
-            attempts: 1,
-            endpoint,
-            head,
-            facts: a.first_facts() | shared_bit,
-            executed: u8::from(a.executed),
-            per_minute,
-        };
-        if let Some(old) = self.open.insert(f, fresh) {
-            self.retire(f, old);
+        match self
+            .open
+            .touch_fingerprint(f, endpoint, &a, window, self.shared_rate)
+        {
+            FingerprintTouch::Continued => {}
+            FingerprintTouch::New {
+                ended,
+                shared,
+                newly_shared,
+            } => {
+                self.shared.fingerprints += u64::from(newly_shared);
+                self.shared.attempts += u64::from(shared);
+                self.retire(f, ended);
+            }
+            FingerprintTouch::Absent => {
+                // A new fingerprint may be a head (first in this piece, near its start).
+                let head =
+                    self.keeps_heads && a.ts <= self.horizon() && !self.heads.contains_key(&f);
+                let fresh = Intent {
+                    last_ts: a.ts,
+                    first_ts: if head { a.ts } else { NO_FIRST_TS },
+                    attempts: 1,
+                    endpoint,
+                    head,
+                    facts: a.first_facts(),
+                    executed: u8::from(a.executed),
+                    per_minute: 1,
+                };
+                self.open.insert(f, fresh);
+            }
         }
     }
 

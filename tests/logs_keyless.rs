@@ -372,6 +372,37 @@ fn key_coverage_ranks_where_to_add_keys() {
     );
 }
 
+/// On a log with keys and client addresses, `auto` groups by key and reports the coverage;
+/// `--intents fingerprint` does not read the keys, so it does not report a coverage.
+#[test]
+fn key_coverage_only_when_grouped_by_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = KeylessConfig {
+        intents: 800,
+        keys: true,
+        ..KeylessConfig::default()
+    };
+    let (path, truth) = write(dir.path(), "both.csv", &cfg);
+    let path = path.to_str().unwrap();
+    let auto = common::json(&["logs", path]);
+    assert_eq!(auto["observed"]["intent_grouping"], "key");
+    assert_eq!(auto["observed"]["key_coverage"]["share"], 1.0);
+    assert_eq!(
+        auto["observed"]["key_coverage"]["keyed_attempts"],
+        truth.mutating_attempts
+    );
+    let by_fingerprint = common::json(&["logs", path, "--intents", "fingerprint"]);
+    assert_eq!(by_fingerprint["observed"]["intent_grouping"], "fingerprint");
+    assert_eq!(
+        by_fingerprint["observed"]["key_coverage"],
+        serde_json::Value::Null
+    );
+    assert_eq!(
+        by_fingerprint["observed"]["intents"],
+        auto["observed"]["intents"]
+    );
+}
+
 /// A key column that never holds a key, beside the client's address: `auto` groups by key,
 /// so every attempt is an intent, and a warning names `--intents fingerprint`.
 #[test]

@@ -1032,14 +1032,11 @@ impl LogAnalysis {
 }
 
 impl LogAnalysis {
-    /// Key coverage, when an input has a key column: the endpoints' rows must be all of them
+    /// Key coverage, when an input was grouped by key: the endpoints' rows must be all of them
     /// (before the top 10 are kept), each with the estimate its own inputs give.
     fn key_coverage(&self, endpoints: &[EndpointRow]) -> Option<KeyCoverage> {
-        if !self
-            .files
-            .iter()
-            .any(|f| f.columns.idempotency_key.is_some())
-        {
+        if !self.files.iter().any(|f| f.grouping == Grouping::Key) {
+            // Grouped by fingerprint, keys were not read: their coverage is not known.
             return None;
         }
         let t = &self.tally;

@@ -459,4 +459,30 @@ fn bad_grouping_flags_exit_2_with_one_line() {
         "--intents fingerprint needs the client's address",
     );
     usage(&["--intents", "fingerprint"], "--column client_addr=HEADER");
+    // A client address without timestamps: no retry window to group by.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("no-time.csv");
+    std::fs::write(
+        &path,
+        "method,path,status,remote_addr\nPOST,/o,504,10.0.0.1\nPOST,/o,201,10.0.0.1\n",
+    )
+    .unwrap();
+    let path = path.to_str().unwrap();
+    let err = common::usage_error(&["logs", path, "--intents", "fingerprint"]);
+    assert!(
+        err.contains("--intents fingerprint needs timestamps")
+            && err.contains("--column timestamp=HEADER"),
+        "{err}"
+    );
+    // auto does not fingerprint it: every attempt is an intent.
+    let v = common::json(&[
+        "logs",
+        path,
+        "--requests-per-day",
+        "100",
+        "--succeeded-share",
+        "50%",
+    ]);
+    assert_eq!(v["observed"]["intent_grouping"], "none");
+    assert_eq!(v["observed"]["intents"], 2);
 }

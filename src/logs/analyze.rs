@@ -143,10 +143,19 @@ fn rules_for(
         )));
     }
     let fingerprintable = columns.client_addr.is_some() || columns.forwarded_for.is_some();
+    // Without a clock, "shortly after a timeout" means nothing: no fingerprints.
+    let timed = columns.timestamp.is_some();
     let grouping = match opts.intents {
         Intents::Key if columns.idempotency_key.is_some() => Grouping::Key,
         Intents::Auto if columns.idempotency_key.is_some() => Grouping::Key,
-        Intents::Auto | Intents::Fingerprint if fingerprintable => Grouping::Fingerprint,
+        Intents::Auto | Intents::Fingerprint if fingerprintable && timed => Grouping::Fingerprint,
+        Intents::Fingerprint if fingerprintable => {
+            return Err(LogError::Option(format!(
+                "{name}: --intents fingerprint needs timestamps (a retry is a request sent again within --retry-window), and this log has none (looked for {}); headers found: {}; map one with --column timestamp=HEADER",
+                Role::Timestamp.aliases().join(", "),
+                columns.headers.join(", ")
+            )));
+        }
         Intents::Fingerprint => {
             return Err(LogError::Option(format!(
                 "{name}: --intents fingerprint needs the client's address, and this log has none (looked for {}, {}); headers found: {}; map one with --column client_addr=HEADER",

@@ -283,7 +283,8 @@ pub struct LogReadArgs {
     pub delimiter: Option<u8>,
 
     /// Use HEADER for ROLE (timestamp, method, path, status, upstream_status, duration,
-    /// idempotency_key, bytes, flags, request_id); repeatable
+    /// idempotency_key, bytes, flags, request_id, client_addr, forwarded_for, user_agent,
+    /// request_length); repeatable
     #[arg(long, value_name = "ROLE=HEADER", value_parser = parse_column)]
     pub column: Vec<(Role, String)>,
 
@@ -338,6 +339,22 @@ pub struct LogReadArgs {
         value_parser = parse_std_duration
     )]
     pub retry_window: std::time::Duration,
+
+    /// Group attempts into intents by key, by fingerprint (client address, user agent,
+    /// method, path with query, request length), or auto: by key when the log has a key
+    /// column, else by fingerprint when it has the client's address
+    #[arg(long, value_name = "HOW", default_value = "auto", value_parser = ["auto", "key", "fingerprint"])]
+    pub intents: String,
+
+    /// A fingerprint that sends more than N attempts in a minute is a shared address (NAT):
+    /// its attempts are left out of retry grouping (1 to 255)
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = logs::DEFAULT_SHARED_RATE,
+        value_parser = clap::value_parser!(u8).range(1..)
+    )]
+    pub shared_address_rate: u8,
 
     /// The backend's own log (request id and status): timed-out attempts take its outcome
     #[arg(long, value_name = "FILE")]
@@ -407,6 +424,8 @@ impl LogReadArgs {
             outcomes_columns: self.outcomes_column.clone(),
             max_unknown: self.max_unknown,
             min_span: self.min_span,
+            intents: self.intents.parse().unwrap_or_default(),
+            shared_address_rate: self.shared_address_rate,
             ..LogOptions::default()
         }
     }

@@ -154,10 +154,30 @@ fn evidence_and_observed() {
         "rows_filtered",
         "warnings",
         "backend_log",
+        "intent_grouping",
+        "attempts_per_intent",
+        "observed_duplicates",
+        "key_coverage",
+        "shared_addresses",
     ] {
         assert!(keys.contains(&k), "{k}");
     }
-    assert_eq!(keys.len(), 17);
+    assert_eq!(keys.len(), 22);
+    // Keyed: coverage, no fingerprint figures.
+    assert_eq!(json["intent_grouping"], "key");
+    assert_eq!(json["observed_duplicates"], serde_json::Value::Null);
+    assert_eq!(json["shared_addresses"], serde_json::Value::Null);
+    let k = &json["key_coverage"];
+    assert_eq!(k["keyed_attempts"], truth.keyed_attempts);
+    let share = truth.keyed_attempts as f64 / truth.mutating_attempts as f64;
+    assert!((k["share"].as_f64().unwrap() - share).abs() < 1e-12);
+    let bars = json["attempts_per_intent"].as_array().unwrap();
+    let sum = |f: &dyn Fn(&serde_json::Value) -> u64| bars.iter().map(f).sum::<u64>();
+    assert_eq!(sum(&|b| b["intents"].as_u64().unwrap()), truth.intents);
+    assert_eq!(
+        sum(&|b| b["intents"].as_u64().unwrap() * b["attempts"].as_u64().unwrap()),
+        truth.mutating_attempts
+    );
 }
 
 #[test]

@@ -130,7 +130,10 @@ fn csv_adds_observed_columns() {
         header.contains(
             "observed.retries_observed.mean,observed.retries_observed.max,observed.timed_out_unknown,"
         ) && header.contains(
-            "intervals.refund_cost_per_month.low,intervals.refund_cost_per_month.high,inputs.attempt_timeout_seconds,"
+            "intervals.refund_cost_per_month.low,intervals.refund_cost_per_month.high,"
+        ) && header.contains(
+            // Issue 13's columns at the end of the logs' own, before the estimate's newer ones.
+            "observed.intent_grouping,observed.observed_duplicates.count,observed.observed_duplicates.per_day,observed.key_coverage.keyed_attempts,observed.key_coverage.share,inputs.attempt_timeout_seconds,"
         ) && header.ends_with("amplification.worst_case,amplification.expected"),
         "{header}"
     );

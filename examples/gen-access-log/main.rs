@@ -6,6 +6,8 @@
 //! ```
 
 mod generator;
+#[path = "keyless.rs"]
+mod keyless;
 
 use std::io::Write;
 
@@ -74,6 +76,17 @@ struct Args {
     /// Write the backend's log as JSON lines instead of CSV.
     #[arg(long)]
     outcomes_json: bool,
+    /// Write a keyless log instead (issue 13): client addresses, user agents and request
+    /// lengths, no idempotency key; --rows counts its intents. Uses --seed, --days,
+    /// --timeout-rate, --succeeded-share, --retries, --unknown-share.
+    #[arg(long)]
+    keyless: bool,
+    /// With --keyless: clients behind one NAT address, each posting once a minute.
+    #[arg(long, default_value_t = 0)]
+    nat_clients: u64,
+    /// With --keyless: also write each intent's idempotency key.
+    #[arg(long)]
+    keyless_keys: bool,
     /// Write the true figures here instead of stderr.
     #[arg(long)]
     truth: Option<std::path::PathBuf>,
@@ -81,6 +94,9 @@ struct Args {
 
 fn main() -> std::io::Result<()> {
     let a = Args::parse();
+    if a.keyless {
+        return keyless_main(&a);
+    }
     let cfg = Config {
         rows: a.rows,
         seed: a.seed,
@@ -125,6 +141,48 @@ fn main() -> std::io::Result<()> {
         "succeeded_share": truth.succeeded_share(),
     });
     match a.truth {
+        Some(path) => std::fs::write(path, format!("{json:#}\n")),
+        None => writeln!(std::io::stderr(), "{json}"),
+    }
+}
+
+/// `--keyless`: the keyless log on stdout, its truth as JSON.
+fn keyless_main(a: &Args) -> std::io::Result<()> {
+    let cfg = keyless::KeylessConfig {
+        intents: a.rows,
+        seed: a.seed,
+        days: a.days,
+        timeout_rate: a.timeout_rate,
+        succeeded_share: a.succeeded_share,
+        retries: a.retries,
+        unknown_share: a.unknown_share,
+        nat_clients: a.nat_clients,
+        keys: a.keyless_keys,
+        clients: (a.rows / 2).clamp(1, 1 << 24),
+        ..keyless::KeylessConfig::default()
+    };
+    let stdout = std::io::stdout();
+    let out = std::io::BufWriter::new(stdout.lock());
+    let truth = match keyless::generate_keyless(&cfg, out) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(()),
+        other => other?,
+    };
+    let histogram: Vec<_> = truth
+        .attempts_per_intent
+        .iter()
+        .map(|(a, n)| serde_json::json!({"attempts": a, "intents": n}))
+        .collect();
+    let json = serde_json::json!({
+        "rows": truth.rows,
+        "mutating_attempts": truth.mutating_attempts,
+        "intents": truth.intents,
+        "timed_out": truth.timed_out,
+        "attempts_per_intent": histogram,
+        "executed_duplicates": truth.executed_duplicates,
+        "conflicts": truth.conflicts,
+        "nat_attempts": truth.nat_attempts,
+    });
+    match &a.truth {
         Some(path) => std::fs::write(path, format!("{json:#}\n")),
         None => writeln!(std::io::stderr(), "{json}"),
     }

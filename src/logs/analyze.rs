@@ -8,10 +8,10 @@ use std::sync::{Arc, Mutex};
 
 use super::error::LogError;
 use super::formats::ColumnMap;
-use super::options::LogOptions;
+use super::options::{Intents, LogOptions};
 use super::outcomes;
 use super::role::Role;
-use super::row::{self, RowRules, Scanned};
+use super::row::{self, Grouping, RowRules, Scanned};
 use super::source::{self, MovableStop, Piece, ProgressBar, Source};
 use super::tally::Tally;
 use super::timestamp::TimestampFormat;
@@ -25,6 +25,8 @@ pub struct FileInfo {
     pub gzip: bool,
     /// Pieces it was read in (1 unless split across threads).
     pub pieces: usize,
+    /// How its attempts were grouped into intents.
+    pub grouping: Grouping,
 }
 
 /// The result of reading logs: the finished tally and how each input was read.
@@ -140,6 +142,30 @@ fn rules_for(
             columns.headers.join(", ")
         )));
     }
+    let fingerprintable = columns.client_addr.is_some() || columns.forwarded_for.is_some();
+    // Without a clock, "shortly after a timeout" means nothing: no fingerprints.
+    let timed = columns.timestamp.is_some();
+    let grouping = match opts.intents {
+        Intents::Key if columns.idempotency_key.is_some() => Grouping::Key,
+        Intents::Auto if columns.idempotency_key.is_some() => Grouping::Key,
+        Intents::Auto | Intents::Fingerprint if fingerprintable && timed => Grouping::Fingerprint,
+        Intents::Fingerprint if fingerprintable => {
+            return Err(LogError::Option(format!(
+                "{name}: --intents fingerprint needs timestamps (a retry is a request sent again within --retry-window), and this log has none (looked for {}); headers found: {}; map one with --column timestamp=HEADER",
+                Role::Timestamp.aliases().join(", "),
+                columns.headers.join(", ")
+            )));
+        }
+        Intents::Fingerprint => {
+            return Err(LogError::Option(format!(
+                "{name}: --intents fingerprint needs the client's address, and this log has none (looked for {}, {}); headers found: {}; map one with --column client_addr=HEADER",
+                Role::ClientAddr.aliases().join(", "),
+                Role::ForwardedFor.aliases().join(", "),
+                columns.headers.join(", ")
+            )));
+        }
+        Intents::Key | Intents::Auto => Grouping::None,
+    };
     let mut timeout = Box::new([false; 1000]);
     for &s in &opts.timeout_statuses {
         if let Some(slot) = timeout.get_mut(usize::from(s)) {
@@ -169,6 +195,8 @@ fn rules_for(
         window_micros: i64::try_from(opts.retry_window.as_micros()).unwrap_or(i64::MAX),
         strict: opts.strict,
         keep_request_ids: !opts.outcomes.is_empty(),
+        grouping,
+        shared_rate: opts.shared_address_rate,
         columns,
     })
 }
@@ -232,6 +260,7 @@ fn read_source(
         delimiter: opened.delimiter,
         gzip: opened.gzip,
         pieces,
+        grouping: rules.grouping,
     };
     Ok((info, tally))
 }

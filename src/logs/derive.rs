@@ -23,6 +23,7 @@ use super::formats::FlagsStyle;
 use super::intervals::{self, Intervals};
 use super::outcomes::Join;
 use super::role::Role;
+use super::row::Grouping;
 use super::timestamp::{MICROS_PER_DAY, date_string, to_rfc3339};
 use crate::model::{Estimate, Scenario};
 use crate::units::Rate;
@@ -93,6 +94,81 @@ pub struct Observed {
     pub retries_observed: Option<RetriesObserved>,
     /// The top 10 endpoints by estimated duplicates a month.
     pub per_endpoint: Vec<EndpointRow>,
+    /// How attempts were grouped into intents: `key`, `fingerprint` or `none`.
+    pub intent_grouping: &'static str,
+    /// How many intents had 1, 2, 3... attempts.
+    pub attempts_per_intent: Vec<AttemptsRow>,
+    /// Duplicates that happened, as far as the log shows them; `null` unless grouped by
+    /// fingerprint.
+    pub observed_duplicates: Option<ObservedDuplicates>,
+    /// The share of mutating attempts with a key; `null` without a key column.
+    pub key_coverage: Option<KeyCoverage>,
+    /// Fingerprints left out of retry grouping as shared addresses; `null` unless grouped
+    /// by fingerprint.
+    pub shared_addresses: Option<SharedAddresses>,
+}
+
+/// One bar of `attempts_per_intent`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct AttemptsRow {
+    pub attempts: u32,
+    pub intents: u64,
+}
+
+/// `observed_duplicates`: intents with two or more attempts known to have executed.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ObservedDuplicates {
+    pub count: u64,
+    /// `count` over the days covered; `null` without timestamps.
+    pub per_day: Option<f64>,
+    /// The model's duplicates a day for the same inputs, and its 95% interval.
+    pub predicted_per_day: f64,
+    pub predicted_per_day_interval: [f64; 2],
+    pub evidence: DuplicateEvidence,
+    /// Why the observed and predicted figures differ by more than the interval explains;
+    /// `null` when they do not.
+    pub note: Option<String>,
+}
+
+/// How the duplicates' executions were known.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct DuplicateEvidence {
+    /// A timed-out attempt the log itself shows answered 2xx by the backend.
+    pub upstream_2xx: u64,
+    /// A timed-out attempt the backend's own log (`--outcomes`) shows answered 2xx.
+    pub outcomes: u64,
+    /// Retried intents whose retry was answered 409 or 422: a duplicate a uniqueness check
+    /// refused (not in `count`: it proves one execution, not two).
+    pub conflict_409_422: u64,
+}
+
+/// `key_coverage`: how many mutating attempts carried an idempotency key.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct KeyCoverage {
+    pub keyed_attempts: u64,
+    pub share: f64,
+    /// Endpoints with attempts without a key, by the modelled duplicates a month of those
+    /// attempts, most first ("add keys here first"); at most 10.
+    pub per_endpoint: Vec<KeyCoverageRow>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct KeyCoverageRow {
+    pub method: String,
+    pub route: String,
+    /// Its mutating attempts with a key.
+    pub share: f64,
+    /// The modelled duplicates a month of its attempts without a key.
+    pub duplicates_per_month: f64,
+    pub refund_per_month: f64,
+}
+
+/// `shared_addresses`: fingerprints that sent more than `rate` attempts in a minute.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct SharedAddresses {
+    pub rate: u8,
+    pub fingerprints: u64,
+    pub attempts: u64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -130,6 +206,9 @@ pub struct EndpointRow {
     /// Over its known outcomes; `None` when the log cannot tell and the scenario's is used.
     #[serde(skip)]
     pub succeeded_share: Option<f64>,
+    /// Its mutating attempts with an idempotency key (for `key_coverage`).
+    #[serde(skip)]
+    pub keyed_attempts: u64,
 }
 
 /// The most retries the model accepts (`docs/MODEL.md`: integer 0..=100).
@@ -167,7 +246,13 @@ impl LogAnalysis {
         let per_attempt = self.keys_look_per_attempt();
 
         // requests_per_day
-        let intents_text = if t.keyed.intents == 0 {
+        let intents_text = if t.keyed.intents == 0 && t.fingerprinted.intents > 0 {
+            format!(
+                "{} ({})",
+                plural(t.intents(), "intent"),
+                self.fingerprint_text()
+            )
+        } else if t.keyed.intents == 0 {
             format!(
                 "{} (no idempotency keys: each mutating attempt is an intent)",
                 plural(t.intents(), "intent")
@@ -268,10 +353,29 @@ impl LogAnalysis {
         let (s, s_interval) = self.succeeded_share(base, given)?;
 
         // retries
-        let retries_observed = (t.keyed.intents > 0).then(|| RetriesObserved {
-            mean: t.keyed.attempts as f64 / t.keyed.intents as f64 - 1.0,
-            max: t.keyed.max_attempts.saturating_sub(1),
+        // Keys when the log has them, else fingerprints.
+        let (grouped, grouped_by) = if t.keyed.intents > 0 || t.fingerprinted.intents == 0 {
+            (t.keyed, "keyed intent")
+        } else {
+            (t.fingerprinted, "fingerprinted intent")
+        };
+        let retries_observed = (grouped.intents > 0).then(|| RetriesObserved {
+            mean: grouped.attempts as f64 / grouped.intents as f64 - 1.0,
+            max: grouped.max_attempts.saturating_sub(1),
         });
+        let fingerprint_text = (grouped_by != "keyed intent").then(|| self.fingerprint_text());
+        // A key column with no key in it, beside the client's address: auto chose keys.
+        let keyless_key_column = self.files.iter().find(|f| {
+            f.grouping == Grouping::Key
+                && (f.columns.client_addr.is_some() || f.columns.forwarded_for.is_some())
+        });
+        if let (Some(f), 0, true) = (keyless_key_column, t.keyed_attempts, c.mutating > 0) {
+            warnings.push(format!(
+                "the key column {} of {} carried no key: every mutating attempt is an intent; --intents fingerprint groups them by client instead",
+                f.columns.header_of(Role::IdempotencyKey).unwrap_or("idempotency_key"),
+                f.name
+            ));
+        }
         if per_attempt {
             let header = self
                 .files
@@ -296,7 +400,10 @@ impl LogAnalysis {
                 evidence: format!(
                     "retries {r} from --retries{}",
                     obs.filter(|_| !per_attempt)
-                        .map(|o| format!(" (measured: {})", retries_text(o, t.keyed.intents)))
+                        .map(|o| format!(
+                            " (measured: {})",
+                            retries_text(o, grouped.intents, grouped_by)
+                        ))
                         .unwrap_or_default()
                 ),
             },
@@ -308,7 +415,14 @@ impl LogAnalysis {
                     value: f64::from(r),
                     measured: Some(f64::from(r)),
                     from_flag: false,
-                    evidence: format!("retries {r} = {}", retries_text(o, t.keyed.intents)),
+                    evidence: format!(
+                        "retries {r} = {}{}",
+                        retries_text(o, grouped.intents, grouped_by),
+                        fingerprint_text
+                            .as_ref()
+                            .map(|f| format!("; {f}"))
+                            .unwrap_or_default()
+                    ),
                 }
             }
             (None, _) => Measured {
@@ -381,6 +495,7 @@ impl LogAnalysis {
             point(&s, s_interval),
         );
         let mut observed = self.observed(&scenario, retries_observed, !s.from_flag);
+        observed.observed_duplicates = self.observed_duplicates(&scenario, &intervals);
         observed.warnings = warnings;
         let mut measured = vec![n, to, s, r];
         measured.extend(body);
@@ -610,6 +725,127 @@ impl LogAnalysis {
             .collect()
     }
 
+    /// `grouped by fingerprint (client, UA, method, path+query): joined 1,204 attempts into
+    /// 1,100 intents`, with the attempts that had no client address and the shared ones.
+    fn fingerprint_text(&self) -> String {
+        let t = &self.tally;
+        let f = t.fingerprinted;
+        let length = if self
+            .files
+            .iter()
+            .any(|f| f.columns.request_length.is_some())
+        {
+            ", request length"
+        } else {
+            ""
+        };
+        let mut text = format!(
+            "grouped by fingerprint (client, UA, method, path+query{length}): joined {} into {}",
+            plural(f.attempts, "attempt"),
+            plural(f.intents, "intent")
+        );
+        if t.unkeyed_intents > 0 {
+            let _ = std::fmt::Write::write_fmt(
+                &mut text,
+                format_args!(
+                    "; {} without a client address, each an intent",
+                    plural(t.unkeyed_intents, "attempt")
+                ),
+            );
+        }
+        text
+    }
+
+    /// How the attempts were grouped: by key where any input has a key column (and
+    /// `--intents` allows it), else by fingerprint, else none.
+    pub fn intent_grouping(&self) -> &'static str {
+        let any = |g: Grouping| self.files.iter().any(|f| f.grouping == g);
+        if any(Grouping::Key) {
+            "key"
+        } else if any(Grouping::Fingerprint) {
+            "fingerprint"
+        } else {
+            "none"
+        }
+    }
+
+    /// The duplicates the fingerprinted intents showed, beside the model's prediction.
+    fn observed_duplicates(
+        &self,
+        scenario: &Scenario,
+        intervals: &Intervals,
+    ) -> Option<ObservedDuplicates> {
+        if self.intent_grouping() != "fingerprint" {
+            return None;
+        }
+        let t = &self.tally;
+        let d = t.duplicates;
+        let per_day = self
+            .days_covered()
+            .filter(|d| *d > 0.0)
+            .map(|days| d.count as f64 / days);
+        let predicted = Estimate::new(*scenario).duplicates.per_day;
+        let m = scenario.days_per_month;
+        let interval = intervals.duplicates_per_month.map(|v| v / m);
+        let unknown = t.counts.timed_out_unknown;
+        let note = per_day.and_then(|observed| {
+            let days = observed / d.count.max(1) as f64;
+            if observed < interval[0] {
+                let mut why = Vec::new();
+                if d.conflict_409_422 > 0 {
+                    why.push(format!(
+                        "{} refused by a uniqueness check (409 or 422) did not execute twice ({} a day with them)",
+                        plural(d.conflict_409_422, "retried intent"),
+                        count_f((d.count + d.conflict_409_422) as f64 * days)
+                    ));
+                }
+                if !self.has_outcomes() {
+                    why.push("the log has no upstream status (or --outcomes) to show what a timed-out attempt did".to_string());
+                } else if unknown > 0 {
+                    why.push(format!(
+                        "{} with an unknown outcome cannot count",
+                        plural(unknown, "timed-out attempt")
+                    ));
+                }
+                why.push(
+                    "retries sent from another address or after --retry-window are not grouped"
+                        .to_string(),
+                );
+                Some(format!(
+                    "fewer duplicates are seen than the model predicts: {}",
+                    why.join("; ")
+                ))
+            } else if observed > interval[1] {
+                Some(format!(
+                    "more duplicates are seen than the model predicts: clients retry more than {} (the retries input), or distinct intents share a fingerprint (clients behind one address; see --shared-address-rate)",
+                    plural(u64::from(scenario.retries), "retry")
+                ))
+            } else {
+                None
+            }
+        });
+        // The backend log's answers are joined to attempts, not yet to intents.
+        let note = match (&self.join, note) {
+            (Some(_), note) => Some(format!(
+                "the backend log (--outcomes) is not joined per intent: these duplicates are only those the proxy log shows, a lower bound{}",
+                note.map(|n| format!("; {n}")).unwrap_or_default()
+            )),
+            (None, note) => note,
+        };
+        Some(ObservedDuplicates {
+            count: d.count,
+            per_day,
+            predicted_per_day: predicted,
+            predicted_per_day_interval: interval,
+            evidence: DuplicateEvidence {
+                upstream_2xx: d.upstream_2xx,
+                outcomes: d.outcomes,
+                conflict_409_422: d.conflict_409_422,
+            },
+            note,
+        })
+    }
+
     /// Warnings about the log itself: missing days, a clock running backwards, the backend
     /// log's gaps.
     fn warnings(&self) -> Vec<String> {
@@ -720,6 +956,7 @@ impl LogAnalysis {
                     requests_per_day: n,
                     timeout_rate,
                     succeeded_share,
+                    keyed_attempts: e.keyed_attempts,
                 }
             })
             .collect();
@@ -729,8 +966,37 @@ impl LogAnalysis {
                 .then(b.mutating.cmp(&a.mutating))
                 .then_with(|| (&a.route, &a.method).cmp(&(&b.route, &b.method)))
         });
+        let key_coverage = self.key_coverage(&endpoints);
         endpoints.truncate(TOP_ENDPOINTS);
+        let mut attempts_per_intent: Vec<AttemptsRow> = t
+            .attempts_per_intent
+            .iter()
+            .map(|(attempts, intents)| AttemptsRow { attempts, intents })
+            .collect();
+        // Attempts without a key or fingerprint are intents of one attempt each.
+        if t.unkeyed_intents > 0 {
+            match attempts_per_intent.first_mut() {
+                Some(row) if row.attempts == 1 => row.intents += t.unkeyed_intents,
+                _ => attempts_per_intent.insert(
+                    0,
+                    AttemptsRow {
+                        attempts: 1,
+                        intents: t.unkeyed_intents,
+                    },
+                ),
+            }
+        }
+        let fingerprinted = self.intent_grouping() == "fingerprint";
         Observed {
+            intent_grouping: self.intent_grouping(),
+            attempts_per_intent,
+            observed_duplicates: None,
+            key_coverage,
+            shared_addresses: fingerprinted.then_some(SharedAddresses {
+                rate: self.options.shared_address_rate,
+                fingerprints: t.shared.fingerprints,
+                attempts: t.shared.attempts,
+            }),
             rows: t.rows,
             mutating_attempts: t.counts.mutating,
             intents: t.intents(),
@@ -765,7 +1031,49 @@ impl LogAnalysis {
     }
 }
 
-fn retries_text(o: RetriesObserved, intents: u64) -> String {
+impl LogAnalysis {
+    /// Key coverage, when an input was grouped by key: the endpoints' rows must be all of them
+    /// (before the top 10 are kept), each with the estimate its own inputs give.
+    fn key_coverage(&self, endpoints: &[EndpointRow]) -> Option<KeyCoverage> {
+        if !self.files.iter().any(|f| f.grouping == Grouping::Key) {
+            // Grouped by fingerprint, keys were not read: their coverage is not known.
+            return None;
+        }
+        let t = &self.tally;
+        let mut rows: Vec<KeyCoverageRow> = endpoints
+            .iter()
+            .filter_map(|e| {
+                let share = e.keyed_attempts as f64 / e.mutating as f64;
+                (share < 1.0).then(|| KeyCoverageRow {
+                    method: e.method.clone(),
+                    route: e.route.clone(),
+                    share,
+                    duplicates_per_month: e.duplicates_per_month * (1.0 - share),
+                    refund_per_month: e.refund_per_month * (1.0 - share),
+                })
+            })
+            .collect();
+        rows.sort_by(|a, b| {
+            b.refund_per_month
+                .total_cmp(&a.refund_per_month)
+                .then(b.duplicates_per_month.total_cmp(&a.duplicates_per_month))
+                .then_with(|| (&a.route, &a.method).cmp(&(&b.route, &b.method)))
+        });
+        rows.truncate(TOP_ENDPOINTS);
+        let mutating = t.counts.mutating;
+        Some(KeyCoverage {
+            keyed_attempts: t.keyed_attempts,
+            share: if mutating == 0 {
+                0.0
+            } else {
+                t.keyed_attempts as f64 / mutating as f64
+            },
+            per_endpoint: rows,
+        })
+    }
+}
+
+fn retries_text(o: RetriesObserved, intents: u64, what: &str) -> String {
     let clamp = if o.max > MAX_RETRIES {
         format!(", clamped to {MAX_RETRIES}")
     } else {
@@ -774,7 +1082,7 @@ fn retries_text(o: RetriesObserved, intents: u64) -> String {
     format!(
         "most attempts for one intent - 1 (mean {:.3} retries over {}{clamp})",
         o.mean,
-        plural(intents, "keyed intent")
+        plural(intents, what)
     )
 }
 

@@ -53,13 +53,17 @@ pub use formats::{ColumnMap, DurationUnit, FlagsStyle};
 pub use intervals::Intervals;
 pub use options::{
     DEFAULT_MAX_UNKNOWN, DEFAULT_METHODS, DEFAULT_MIN_SPAN, DEFAULT_RETRY_WINDOW,
-    DEFAULT_TIMEOUT_STATUSES, LogOptions, parse_time_bound,
+    DEFAULT_TIMEOUT_STATUSES, Intents, LogOptions, parse_time_bound,
 };
 pub use outcomes::Join;
 pub use role::Role;
+pub use row::Grouping;
 // The timestamp parsers too, for their benchmark and the log generator.
 pub use source::Source;
-pub use tally::{Counts, Endpoint, KeyedStats, MAX_ENDPOINTS, Tally, TimedOut};
+pub use tally::{
+    AttemptsHistogram, Counts, DEFAULT_SHARED_RATE, Duplicates, Endpoint, KeyedStats,
+    MAX_ENDPOINTS, Shared, Tally, TimedOut,
+};
 pub use timestamp::{
     TimestampFormat, civil_from_days, days_from_civil, parse_auto, parse_strftime, parse_with_jiff,
 };

@@ -57,6 +57,25 @@ pub struct LogOptions {
     pub max_unknown: f64,
     /// The shortest span of timestamps that is scaled to requests a day (`--min-span`).
     pub min_span: Duration,
+    /// How attempts are grouped into intents (`--intents`).
+    pub intents: Intents,
+    /// Attempts of one fingerprint in a minute above which it is a shared address
+    /// (`--shared-address-rate`).
+    pub shared_address_rate: u8,
+}
+
+/// `--intents`: how mutating attempts are grouped into intents.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Intents {
+    /// By key when the log has a key column, else by fingerprint when it has the client's
+    /// address, else every attempt is an intent.
+    #[default]
+    Auto,
+    /// By idempotency key only.
+    Key,
+    /// By fingerprint (client, user agent, method, path with query, request length), even
+    /// when the log has keys.
+    Fingerprint,
 }
 
 impl Default for LogOptions {
@@ -81,6 +100,23 @@ impl Default for LogOptions {
             outcomes_columns: Vec::new(),
             max_unknown: DEFAULT_MAX_UNKNOWN,
             min_span: DEFAULT_MIN_SPAN,
+            intents: Intents::Auto,
+            shared_address_rate: super::tally::DEFAULT_SHARED_RATE,
+        }
+    }
+}
+
+impl std::str::FromStr for Intents {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "auto" => Ok(Intents::Auto),
+            "key" => Ok(Intents::Key),
+            "fingerprint" => Ok(Intents::Fingerprint),
+            _ => Err(format!(
+                "unknown grouping '{s}': use auto, key or fingerprint"
+            )),
         }
     }
 }

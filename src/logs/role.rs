@@ -23,10 +23,21 @@ pub enum Role {
     /// A per-attempt request id (nginx `$request_id`, ALB `trace_id`, Envoy `x-request-id`):
     /// never an intent key; it joins a timed-out attempt to the backend's own log.
     RequestId,
+    /// The client's address (nginx `remote_addr`, ALB `client_ip`, Envoy
+    /// `downstream_remote_address`): part of a keyless log's fingerprint (issue 13); a port
+    /// after it is dropped.
+    ClientAddr,
+    /// The `X-Forwarded-For` header: its first hop is the client when a proxy is in front.
+    ForwardedFor,
+    /// The client's `User-Agent` header.
+    UserAgent,
+    /// The request's size in bytes (nginx `request_length`, Envoy `bytes_received`); not the
+    /// response's, which is [`Role::Bytes`].
+    RequestLength,
 }
 
 impl Role {
-    pub const ALL: [Role; 10] = [
+    pub const ALL: [Role; 14] = [
         Role::Timestamp,
         Role::Method,
         Role::Path,
@@ -37,6 +48,10 @@ impl Role {
         Role::Bytes,
         Role::Flags,
         Role::RequestId,
+        Role::ClientAddr,
+        Role::ForwardedFor,
+        Role::UserAgent,
+        Role::RequestLength,
     ];
 
     /// The role's name as written in `--column ROLE=HEADER`.
@@ -52,6 +67,10 @@ impl Role {
             Role::Bytes => "bytes",
             Role::Flags => "flags",
             Role::RequestId => "request_id",
+            Role::ClientAddr => "client_addr",
+            Role::ForwardedFor => "forwarded_for",
+            Role::UserAgent => "user_agent",
+            Role::RequestLength => "request_length",
         }
     }
 
@@ -171,6 +190,48 @@ impl Role {
                 "requestheadersxrequestid", // Caddy request.headers.X-Request-Id
                 "xamzntraceid",             // ALB's trace id as the backend sees it
             ],
+            // Names with a port after the address are listed too: the port is dropped.
+            Role::ClientAddr => &[
+                "clientaddr",
+                "clientip",   // ALB client_ip, HAProxy client_ip (Logstash's name)
+                "remoteaddr", // nginx $remote_addr, Apache %a
+                "remoteip",
+                "clientaddress",
+                "cip",                     // CloudFront c-ip
+                "downstreamremoteaddress", // Envoy %DOWNSTREAM_REMOTE_ADDRESS%
+                "requestremoteip",         // Caddy request.remote_ip
+                "requestclientip",         // Caddy request.client_ip
+                "clienthost",              // Traefik ClientHost
+                "remotehost",              // Apache %h (not `host`: nginx $host is the server)
+            ],
+            Role::ForwardedFor => &[
+                "forwardedfor",
+                "xforwardedfor",               // Envoy x_forwarded_for
+                "httpxforwardedfor",           // nginx $http_x_forwarded_for
+                "requestxforwardedfor",        // Traefik request_X-Forwarded-For
+                "requestheadersxforwardedfor", // Caddy request.headers.X-Forwarded-For
+                "csxforwardedfor",
+                "xforwardedforheader",
+            ],
+            Role::UserAgent => &[
+                "useragent",               // ALB user_agent, Envoy user_agent
+                "httpuseragent",           // nginx $http_user_agent
+                "cs(useragent)",           // CloudFront cs(User-Agent)
+                "requestuseragent",        // Traefik request_User-Agent
+                "requestheadersuseragent", // Caddy request.headers.User-Agent
+                "ua",
+                "agent",
+            ],
+            Role::RequestLength => &[
+                "requestlength", // nginx $request_length
+                "bytesreceived", // Envoy %BYTES_RECEIVED%
+                "receivedbytes", // ALB received_bytes
+                "csbytes",       // CloudFront cs-bytes
+                "requestbytes",
+                "requestsize",
+                "requestcontentsize", // Traefik RequestContentSize
+                "bytesin",
+            ],
         }
     }
 }
@@ -218,6 +279,62 @@ mod tests {
         );
     }
 
+    /// Every alias is written as `normalize` leaves it (or it could never match), and no name
+    /// is claimed by two roles (a fingerprint role must not take the response's `bytes`).
+    #[test]
+    fn aliases_are_normalized_and_unclaimed_by_other_roles() {
+        let mut seen = std::collections::HashMap::new();
+        for role in Role::ALL {
+            assert!(
+                role.aliases()
+                    .contains(&normalize(role.name().as_bytes()).as_str())
+            );
+            for alias in role.aliases() {
+                assert_eq!(normalize(alias.as_bytes()), *alias, "{role}");
+                if let Some(other) = seen.insert(*alias, role) {
+                    panic!("'{alias}' is an alias of both {other} and {role}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn fingerprint_fields_of_the_proxies() {
+        let role_of = |name: &str| {
+            let n = normalize(name.as_bytes());
+            Role::ALL
+                .into_iter()
+                .find(|r| r.aliases().contains(&n.as_str()))
+        };
+        for (name, role) in [
+            ("$remote_addr", Role::ClientAddr),
+            ("client_ip", Role::ClientAddr),
+            ("c-ip", Role::ClientAddr),
+            ("downstream_remote_address", Role::ClientAddr),
+            ("request.remote_ip", Role::ClientAddr),
+            ("ClientHost", Role::ClientAddr),
+            ("ClientAddr", Role::ClientAddr),
+            ("$http_x_forwarded_for", Role::ForwardedFor),
+            ("x_forwarded_for", Role::ForwardedFor),
+            ("request_X-Forwarded-For", Role::ForwardedFor),
+            ("request.headers.X-Forwarded-For", Role::ForwardedFor),
+            ("$http_user_agent", Role::UserAgent),
+            ("user_agent", Role::UserAgent),
+            ("cs(User-Agent)", Role::UserAgent),
+            ("request_User-Agent", Role::UserAgent),
+            ("request.headers.User-Agent", Role::UserAgent),
+            ("$request_length", Role::RequestLength),
+            ("bytes_received", Role::RequestLength),
+            ("cs-bytes", Role::RequestLength),
+            ("received_bytes", Role::RequestLength),
+            ("bytes", Role::Bytes),
+            ("sent_bytes", Role::Bytes),
+        ] {
+            assert_eq!(role_of(name), Some(role), "{name}");
+        }
+        assert_eq!(role_of("$host"), None, "nginx $host is the server's name");
+    }
+
     #[test]
     fn roles_by_name() {
         assert_eq!("method".parse::<Role>().unwrap(), Role::Method);
@@ -225,5 +342,7 @@ mod tests {
             "upstream-status".parse::<Role>().unwrap(),
             Role::UpstreamStatus
         );
+        assert_eq!("client_addr".parse::<Role>().unwrap(), Role::ClientAddr);
+        assert_eq!("user-agent".parse::<Role>().unwrap(), Role::UserAgent);
     }
 }

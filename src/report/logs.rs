@@ -72,6 +72,7 @@ pub fn table(
         let _ = writeln!(out, "  warning: {w}");
     }
     out.push('\n');
+    out.push_str(&intents_section(o, c, &bold));
     out.push_str(&intervals_section(e, derived, c, &bold));
 
     if !o.per_day.is_empty() {
@@ -129,6 +130,124 @@ pub fn table(
     let mut bytes = out.into_bytes();
     bytes.extend(table::estimate(e, style));
     bytes
+}
+
+/// How attempts became intents, the duplicates seen, shared addresses and key coverage (issue
+/// 13); nothing when the attempts were not grouped (each is its own intent).
+fn intents_section(o: &Observed, currency: &str, bold: &dyn Fn(&str) -> String) -> String {
+    let mut out = String::new();
+    if o.intent_grouping == "none" {
+        return out;
+    }
+    let by = if o.intent_grouping == "key" {
+        "idempotency key"
+    } else {
+        "fingerprint"
+    };
+    let _ = writeln!(out, "{}", bold(&format!("Intents (grouped by {by})")));
+    let bars: Vec<String> = o
+        .attempts_per_intent
+        .iter()
+        .map(|r| {
+            format!(
+                "{} with {}",
+                count(r.intents),
+                plural(u64::from(r.attempts), "attempt")
+            )
+        })
+        .collect();
+    let _ = writeln!(out, "  attempts per intent: {}", bars.join(", "));
+    if let Some(d) = &o.observed_duplicates {
+        let per_day = d
+            .per_day
+            .map_or(String::new(), |v| format!(", {} a day", human::count(v)));
+        let mut how = Vec::new();
+        if d.evidence.upstream_2xx > 0 {
+            how.push(format!(
+                "{} by a timed-out attempt's upstream 2xx",
+                count(d.evidence.upstream_2xx)
+            ));
+        }
+        if d.evidence.outcomes > 0 {
+            how.push(format!(
+                "{} by the backend's log",
+                count(d.evidence.outcomes)
+            ));
+        }
+        let how = if how.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", how.join(", "))
+        };
+        let _ = writeln!(
+            out,
+            "  observed duplicates: {}{per_day}: intents with two attempts or more known to have executed{how}",
+            count(d.count)
+        );
+        let [lo, hi] = d.predicted_per_day_interval;
+        let _ = writeln!(
+            out,
+            "  the model predicts {} a day (95%: {} to {}) for the same inputs",
+            human::count(d.predicted_per_day),
+            human::count(lo),
+            human::count(hi)
+        );
+        if let Some(note) = &d.note {
+            let _ = writeln!(out, "  {note}");
+        }
+        if d.evidence.conflict_409_422 > 0 {
+            let _ = writeln!(
+                out,
+                "  {} answered 409 or 422 on a retry: an earlier attempt executed and a uniqueness check refused the duplicate",
+                plural(d.evidence.conflict_409_422, "intent")
+            );
+        }
+    }
+    if let Some(sh) = o.shared_addresses.filter(|sh| sh.fingerprints > 0) {
+        let _ = writeln!(
+            out,
+            "  {} sent more than {} attempts a minute: likely shared addresses (NAT); their {} from then on were each counted as an intent, not grouped (--shared-address-rate)",
+            plural(sh.fingerprints, "fingerprint"),
+            sh.rate,
+            plural(sh.attempts, "attempt")
+        );
+    }
+    if let Some(k) = &o.key_coverage {
+        let _ = writeln!(
+            out,
+            "  key coverage: {} of mutating attempts carried an idempotency key ({})",
+            Rate(k.share).rounded(),
+            count(k.keyed_attempts)
+        );
+        if !k.per_endpoint.is_empty() {
+            out.push('\n');
+            let _ = writeln!(
+                out,
+                "{}",
+                bold(
+                    "Add keys here first (endpoints with unkeyed attempts, by their duplicates a month)"
+                )
+            );
+            let rows: Vec<Vec<String>> = k
+                .per_endpoint
+                .iter()
+                .map(|p| {
+                    vec![
+                        format!("{} {}", p.method, p.route),
+                        Rate(p.share).rounded(),
+                        human::count(p.duplicates_per_month),
+                        human::money(p.refund_per_month, currency),
+                    ]
+                })
+                .collect();
+            out.push_str(&grid(
+                &["endpoint", "keyed", "dup/month", "refunds/month"],
+                &rows,
+            ));
+        }
+    }
+    out.push('\n');
+    out
 }
 
 /// The 95% intervals of the measured inputs and of what they cost:
@@ -400,6 +519,31 @@ pub fn csv(e: &Estimate, o: &Observed, i: &Intervals) -> Vec<u8> {
         (
             "intervals.refund_cost_per_month.high",
             i.refund_cost_per_month[1].to_string(),
+        ),
+        // Issue 13, after every column shipped before.
+        ("observed.intent_grouping", o.intent_grouping.to_string()),
+        (
+            "observed.observed_duplicates.count",
+            opt(o.observed_duplicates.as_ref().map(|d| d.count.to_string())),
+        ),
+        (
+            "observed.observed_duplicates.per_day",
+            opt(o
+                .observed_duplicates
+                .as_ref()
+                .and_then(|d| d.per_day)
+                .map(|v| v.to_string())),
+        ),
+        (
+            "observed.key_coverage.keyed_attempts",
+            opt(o
+                .key_coverage
+                .as_ref()
+                .map(|k| k.keyed_attempts.to_string())),
+        ),
+        (
+            "observed.key_coverage.share",
+            opt(o.key_coverage.as_ref().map(|k| k.share.to_string())),
         ),
     ];
     super::csv::estimates(&[*e], &extra)

@@ -94,6 +94,10 @@ impl ColumnMap {
             bytes,
             flags,
             request_id,
+            client_addr,
+            forwarded_for,
+            user_agent,
+            request_length,
         ] = roles;
         let missing = |role: Role| LogError::MissingColumn {
             path: path.to_string(),
@@ -123,6 +127,10 @@ impl ColumnMap {
             bytes,
             flags,
             request_id,
+            client_addr,
+            forwarded_for,
+            user_agent,
+            request_length,
             duration_unit,
             flags_style: flags.map_or(FlagsStyle::Envoy, |i| FlagsStyle::from_name(header[i])),
         })

@@ -75,6 +75,11 @@ pub struct ColumnMap {
     pub bytes: Option<usize>,
     pub flags: Option<usize>,
     pub request_id: Option<usize>,
+    /// The fingerprint of a keyless log's attempts (issue 13): who sent it and how big.
+    pub client_addr: Option<usize>,
+    pub forwarded_for: Option<usize>,
+    pub user_agent: Option<usize>,
+    pub request_length: Option<usize>,
     /// Unit of the duration column, from its name or `--duration-unit`.
     pub duration_unit: DurationUnit,
     /// How the flags column reads, from its name.
@@ -131,6 +136,10 @@ impl ColumnMap {
             Role::Bytes => self.bytes,
             Role::Flags => self.flags,
             Role::RequestId => self.request_id,
+            Role::ClientAddr => self.client_addr,
+            Role::ForwardedFor => self.forwarded_for,
+            Role::UserAgent => self.user_agent,
+            Role::RequestLength => self.request_length,
         }?;
         self.headers.get(index).map(String::as_str)
     }

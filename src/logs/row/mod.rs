@@ -11,6 +11,7 @@ mod methods;
 pub mod route;
 mod values;
 
+use values::client;
 pub use values::{parse_status, request_id, request_id_hash};
 
 use std::hash::{BuildHasher, Hasher};
@@ -23,7 +24,7 @@ use super::error::{BadRow, LogError, RowPlace, shown};
 use super::formats::ColumnMap;
 use super::framing::{self, RecordSink};
 use super::source::{MovableStop, Piece};
-use super::tally::{Outcome, Tally};
+use super::tally::{FingerprintAttempt, IntentBy, Outcome, Tally};
 use super::timestamp::{LastSecond, TimestampFormat};
 use methods::{find_packed, pack};
 use values::{outcome, parse_count, parse_duration, trim};
@@ -31,6 +32,19 @@ use values::{outcome, parse_count, parse_duration, trim};
 /// Hashing of keys and endpoints: fixed seeds, so every piece and every run agrees.
 const KEY_SEED: u64 = 0x5eed_1de0_9075_c0de;
 const ENDPOINT_SEED: u64 = 0x0e4d_9017_5eed_0001;
+const FINGERPRINT_SEED: u64 = 0xf1e6_e9e1_5eed_0002;
+
+/// How one file's mutating attempts are grouped into intents (`--intents`, resolved for the
+/// file's columns).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Grouping {
+    /// By idempotency key; an attempt without one is an intent of its own.
+    Key,
+    /// By fingerprint: client, user agent, method, path with query, request length.
+    Fingerprint,
+    /// Every attempt is an intent.
+    None,
+}
 
 /// What one file's rows mean and which of them count: columns and compiled filters.
 #[derive(Debug, Clone)]
@@ -52,6 +66,9 @@ pub struct RowRules {
     pub strict: bool,
     /// Keep the request ids of timed-out attempts (for `--outcomes`).
     pub keep_request_ids: bool,
+    pub grouping: Grouping,
+    /// `--shared-address-rate`.
+    pub shared_rate: u8,
 }
 
 /// The tally of a piece and the offset where its last record ended.
@@ -81,7 +98,9 @@ pub fn scan_until<R: Read>(
 ) -> Result<Scanned, LogError> {
     let mut row = Row::new(rules);
     if !piece.follows {
-        row.tally = Tally::new(rules.window_micros).without_predecessor();
+        row.tally = Tally::new(rules.window_micros)
+            .with_shared_rate(rules.shared_rate)
+            .without_predecessor();
     }
     let end = framing::records(input, rules.delimiter, &piece, movable, &mut row, io_error)?;
     let mut tally = row.tally;
@@ -96,6 +115,7 @@ struct Row<'a> {
     tally: Tally,
     keys: FixedState,
     endpoints: FixedState,
+    fingerprints: FixedState,
     fields: usize,
     last_second: LastSecond,
     /// The methods for [`find_packed`], if none is longer than 8 bytes.
@@ -106,9 +126,10 @@ impl<'a> Row<'a> {
     fn new(rules: &'a RowRules) -> Self {
         Row {
             rules,
-            tally: Tally::new(rules.window_micros),
+            tally: Tally::new(rules.window_micros).with_shared_rate(rules.shared_rate),
             keys: FixedState::with_seed(KEY_SEED),
             endpoints: FixedState::with_seed(ENDPOINT_SEED),
+            fingerprints: FixedState::with_seed(FINGERPRINT_SEED),
             fields: rules.columns.headers.len(),
             last_second: LastSecond::default(),
             packed_methods: rules
@@ -249,17 +270,49 @@ impl RecordSink for Row<'_> {
                 self.tally.response_bytes.record(bytes);
             }
         }
-        let key = cols.idempotency_key.and_then(|i| {
-            let k = trim(field(i));
-            (!k.is_empty() && k != b"-").then(|| {
+        let by = match rules.grouping {
+            Grouping::Key => cols.idempotency_key.map_or(IntentBy::Own, |i| {
+                let k = trim(field(i));
+                if k.is_empty() || k == b"-" {
+                    return IntentBy::Own;
+                }
                 let mut h = self.keys.build_hasher();
                 h.write(k);
                 h.write_u64(endpoint);
-                h.finish()
-            })
-        });
+                IntentBy::Key(h.finish())
+            }),
+            Grouping::Fingerprint => {
+                let client = client(cols.forwarded_for.map(field), cols.client_addr.map(field));
+                client.map_or(IntentBy::Own, |client| {
+                    // Each part ends in a byte no text field holds, so parts cannot run together.
+                    let mut h = self.fingerprints.build_hasher();
+                    h.write(client);
+                    h.write_u8(0xff);
+                    if let Some(i) = cols.user_agent {
+                        h.write(trim(field(i)));
+                        h.write_u8(0xff);
+                    }
+                    h.write_usize(method_index);
+                    h.write(raw_path);
+                    h.write_u8(0xff);
+                    if let Some(i) = cols.request_length {
+                        h.write(trim(field(i)));
+                    }
+                    let executed = if timed_out {
+                        outcome == Outcome::Succeeded
+                    } else {
+                        (200..300).contains(&status)
+                    };
+                    IntentBy::Fingerprint(
+                        h.finish(),
+                        FingerprintAttempt::new(ts, status, timed_out, executed),
+                    )
+                })
+            }
+            Grouping::None => IntentBy::Own,
+        };
         self.tally
-            .attempt(ts, (endpoint, names), key, timed_out, outcome);
+            .attempt(ts, (endpoint, names), by, timed_out, outcome);
         Ok(())
     }
 }

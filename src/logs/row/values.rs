@@ -50,6 +50,36 @@ pub fn outcome(upstream: Option<&[u8]>, status: u16, status_gave_up: bool) -> Ou
     }
 }
 
+/// The client of a fingerprint: the first hop of `X-Forwarded-For` when it names one, else
+/// the remote address; without its port either way (`1.2.3.4:5678`, `[2001:db8::1]:443`;
+/// a bare IPv6 address keeps all of it). `None` when neither names a client (empty or `-`).
+#[inline]
+pub fn client<'a>(forwarded_for: Option<&'a [u8]>, remote: Option<&'a [u8]>) -> Option<&'a [u8]> {
+    let named = |b: &'a [u8]| {
+        let b = trim(b);
+        (!b.is_empty() && b != b"-").then_some(b)
+    };
+    let first_hop = |b: &'a [u8]| named(memchr::memchr(b',', b).map_or(b, |i| &b[..i]));
+    forwarded_for
+        .and_then(first_hop)
+        .or_else(|| remote.and_then(named))
+        .map(without_port)
+}
+
+/// An address without its port.
+#[inline]
+fn without_port(addr: &[u8]) -> &[u8] {
+    if let Some(rest) = addr.strip_prefix(b"[") {
+        // [v6]:port or [v6]
+        return memchr::memchr(b']', rest).map_or(rest, |i| &rest[..i]);
+    }
+    match memchr::memchr(b':', addr) {
+        // One colon: host:port (two or more: a bare IPv6 address).
+        Some(i) if memchr::memchr(b':', &addr[i + 1..]).is_none() => &addr[..i],
+        _ => addr,
+    }
+}
+
 #[inline]
 pub fn trim(b: &[u8]) -> &[u8] {
     b.trim_ascii()
@@ -104,6 +134,33 @@ pub fn parse_duration(b: &[u8]) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn clients_without_ports() {
+        let c = |xff: Option<&str>, remote: Option<&str>| {
+            client(xff.map(str::as_bytes), remote.map(str::as_bytes))
+                .map(|b| String::from_utf8_lossy(b).into_owned())
+        };
+        assert_eq!(c(None, Some("10.0.0.1:5678")).as_deref(), Some("10.0.0.1"));
+        assert_eq!(c(None, Some("10.0.0.1")).as_deref(), Some("10.0.0.1"));
+        assert_eq!(
+            c(None, Some("[2001:db8::1]:443")).as_deref(),
+            Some("2001:db8::1")
+        );
+        assert_eq!(c(None, Some("2001:db8::1")).as_deref(), Some("2001:db8::1"));
+        assert_eq!(
+            c(None, Some("::ffff:10.0.0.1")).as_deref(),
+            Some("::ffff:10.0.0.1")
+        );
+        let xff = Some("203.0.113.9, 10.0.0.2");
+        assert_eq!(c(xff, Some("10.0.0.1:80")).as_deref(), Some("203.0.113.9"));
+        assert_eq!(
+            c(Some("-"), Some("10.0.0.1:80")).as_deref(),
+            Some("10.0.0.1")
+        );
+        assert_eq!(c(Some(""), None), None);
+        assert_eq!(c(Some("-"), Some(" - ")), None);
+    }
 
     #[test]
     fn statuses() {

@@ -26,12 +26,39 @@ pub(super) struct Intent {
     /// The first intent of its key in this piece, near the piece's start: it may continue an
     /// intent of the previous piece.
     pub head: bool,
+    /// [`Facts`] bits: whether a next attempt may continue it, and what its attempts showed.
+    pub facts: u8,
+    /// Attempts known to have executed at the backend (fingerprinted intents only).
+    pub executed: u8,
+    /// Attempts of its fingerprint in the minute of `last_ts` (fingerprinted intents only).
+    pub per_minute: u8,
+}
+
+/// Bits of [`Intent::facts`].
+pub(super) struct Facts;
+
+impl Facts {
+    /// A next attempt within the window continues the intent: always for a key; for a
+    /// fingerprint, when its last attempt timed out or failed with 5xx or 0.
+    pub const RETRYABLE: u8 = 1;
+    /// Grouped by fingerprint, not by key.
+    pub const FINGERPRINT: u8 = 2;
+    /// Its fingerprint sent more than `--shared-address-rate` attempts in a minute: each of
+    /// its attempts is an intent of its own.
+    pub const SHARED: u8 = 4;
+    /// A timed-out attempt the backend answered 2xx (upstream status).
+    pub const UPSTREAM_2XX: u8 = 8;
+    /// The intent's first attempt was answered 409 or 422.
+    pub const FIRST_CONFLICT: u8 = 16;
+    /// A later attempt was answered 409 or 422: an earlier one executed.
+    pub const LATER_CONFLICT: u8 = 32;
 }
 
 /// The `first_ts` of an intent that is not a head, as the table gives it back.
 pub(super) const NO_FIRST_TS: i64 = i64::MIN;
 
-/// A key and its intent in 32 bytes, two to a cache line (a head's `first_ts` is kept aside).
+/// A key and its intent in 32 bytes, two to a cache line (a head's `first_ts` is kept aside;
+/// the fingerprint's bytes fill what was padding).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[repr(C, align(32))]
 struct Slot {
@@ -40,6 +67,9 @@ struct Slot {
     endpoint: u64,
     attempts: u32,
     head: bool,
+    facts: u8,
+    executed: u8,
+    per_minute: u8,
 }
 
 const EMPTY: Slot = Slot {
@@ -48,6 +78,9 @@ const EMPTY: Slot = Slot {
     endpoint: 0,
     attempts: 0,
     head: false,
+    facts: 0,
+    executed: 0,
+    per_minute: 0,
 };
 
 impl Slot {
@@ -62,6 +95,9 @@ impl Slot {
             endpoint: it.endpoint,
             attempts: it.attempts,
             head: it.head,
+            facts: it.facts,
+            executed: it.executed,
+            per_minute: it.per_minute,
         }
     }
 
@@ -76,6 +112,9 @@ impl Slot {
             attempts: self.attempts,
             endpoint: self.endpoint,
             head: self.head,
+            facts: self.facts,
+            executed: self.executed,
+            per_minute: self.per_minute,
         }
     }
 }
@@ -92,6 +131,68 @@ pub(super) enum Touch {
     /// No intent of that key.
     Absent,
 }
+
+/// One fingerprinted attempt, as [`IntentTable::touch_fingerprint`] needs it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FingerprintAttempt {
+    pub ts: i64,
+    /// Timed out, or failed with 5xx or 0: the client may send it again.
+    pub failed: bool,
+    /// Known to have executed: answered 2xx, or timed out with a backend 2xx.
+    pub executed: bool,
+    /// [`Facts::UPSTREAM_2XX`] and [`Facts::FIRST_CONFLICT`] as this attempt shows them.
+    pub facts: u8,
+}
+
+impl FingerprintAttempt {
+    /// An attempt at `ts` answered `status` to the client; `executed` when it is known to have
+    /// executed (2xx, or timed out with a backend 2xx).
+    pub fn new(ts: i64, status: u16, timed_out: bool, executed: bool) -> FingerprintAttempt {
+        let upstream = if timed_out && executed {
+            Facts::UPSTREAM_2XX
+        } else {
+            0
+        };
+        let conflict = if matches!(status, 409 | 422) {
+            Facts::FIRST_CONFLICT
+        } else {
+            0
+        };
+        FingerprintAttempt {
+            ts,
+            failed: timed_out || status == 0 || status >= 500,
+            executed,
+            facts: upstream | conflict,
+        }
+    }
+
+    /// The facts of an intent this attempt starts.
+    pub fn first_facts(&self) -> u8 {
+        let retryable = if self.failed { Facts::RETRYABLE } else { 0 };
+        Facts::FINGERPRINT | retryable | self.facts
+    }
+}
+
+/// What [`IntentTable::touch_fingerprint`] found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum FingerprintTouch {
+    /// A retry: the intent has one more attempt.
+    Continued,
+    /// The fingerprint's intent cannot continue (its last attempt did not fail, or ended more
+    /// than the window before, or the fingerprint is shared): a new intent took its slot (not
+    /// a head), carrying the fingerprint's attempts this minute and whether it is shared;
+    /// `ended` is the old intent, `newly_shared` when this attempt made it shared.
+    New {
+        ended: Intent,
+        shared: bool,
+        newly_shared: bool,
+    },
+    /// No intent of that fingerprint.
+    Absent,
+}
+
+/// Microseconds in a minute, for `--shared-address-rate`.
+const MINUTE: i64 = 60_000_000;
 
 /// Open-addressing table of intents by key hash. Keys are already well-mixed hashes, so a
 /// key's home slot is its low bits. At most 70% of the slots are used.
@@ -193,6 +294,70 @@ impl IntentTable {
                 }
             }
             Err(_) => Touch::Absent,
+        }
+    }
+
+    /// A fingerprinted attempt `a`: a retry of its fingerprint's intent when that intent's
+    /// last attempt failed at most `window` before and the fingerprint is not shared (more
+    /// than `shared_rate` attempts in one minute of the clock).
+    #[inline]
+    pub fn touch_fingerprint(
+        &mut self,
+        key: u64,
+        endpoint: u64,
+        a: &FingerprintAttempt,
+        window: u64,
+        shared_rate: u8,
+    ) -> FingerprintTouch {
+        let Ok(i) = self.find(key) else {
+            return FingerprintTouch::Absent;
+        };
+        let slot = &mut self.slots[i];
+        let per_minute = if a.ts.div_euclid(MINUTE) == slot.last_ts.div_euclid(MINUTE) {
+            slot.per_minute.saturating_add(1)
+        } else {
+            1
+        };
+        let was_shared = slot.facts & Facts::SHARED != 0;
+        let shared = was_shared || per_minute > shared_rate;
+        if !shared && slot.facts & Facts::RETRYABLE != 0 && a.ts.abs_diff(slot.last_ts) <= window {
+            slot.attempts = slot.attempts.saturating_add(1);
+            slot.last_ts = a.ts;
+            slot.per_minute = per_minute;
+            slot.executed = slot.executed.saturating_add(u8::from(a.executed));
+            // This attempt's first-attempt conflict is a later one in the intent.
+            let conflict = if a.facts & Facts::FIRST_CONFLICT != 0 {
+                Facts::LATER_CONFLICT
+            } else {
+                0
+            };
+            let retryable = if a.failed { Facts::RETRYABLE } else { 0 };
+            slot.facts = (slot.facts & !Facts::RETRYABLE)
+                | retryable
+                | (a.facts & Facts::UPSTREAM_2XX)
+                | conflict;
+            return FingerprintTouch::Continued;
+        }
+        // The new intent takes the slot in place: no second probe.
+        let ended = slot.intent(&self.head_starts);
+        if ended.head {
+            self.head_starts.remove(&key);
+        }
+        let shared_bit = if shared { Facts::SHARED } else { 0 };
+        self.slots[i] = Slot {
+            key,
+            last_ts: a.ts,
+            endpoint,
+            attempts: 1,
+            head: false,
+            facts: a.first_facts() | shared_bit,
+            executed: u8::from(a.executed),
+            per_minute,
+        };
+        FingerprintTouch::New {
+            ended,
+            shared,
+            newly_shared: shared && !was_shared,
         }
     }
 
@@ -366,6 +531,9 @@ mod tests {
             attempts: 1,
             endpoint: 7,
             head,
+            facts: Facts::RETRYABLE,
+            executed: 0,
+            per_minute: 0,
         }
     }
 

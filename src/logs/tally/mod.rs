@@ -38,7 +38,8 @@ use std::collections::{BTreeMap, VecDeque};
 
 use super::error::BadRow;
 pub use id_map::{IdHasher, IdMap};
-use intents::{Intent, IntentTable, NO_FIRST_TS, Touch};
+pub use intents::FingerprintAttempt;
+use intents::{Facts, FingerprintTouch, Intent, IntentTable, NO_FIRST_TS, Touch};
 
 /// Distinct endpoints kept; later ones are counted together as "(other routes)".
 pub const MAX_ENDPOINTS: usize = 10_000;
@@ -147,6 +148,85 @@ pub struct Endpoint {
     pub counts: Counts,
     /// Intents whose first attempt was on this endpoint (keyed and unkeyed).
     pub intents: u64,
+    /// Mutating attempts that carried an idempotency key.
+    pub keyed_attempts: u64,
+}
+
+/// How one mutating attempt is grouped into an intent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IntentBy {
+    /// It is an intent of its own (no key, no fingerprint).
+    Own,
+    /// By the hash of its idempotency key (scoped by endpoint).
+    Key(u64),
+    /// By the hash of its fingerprint (client, user agent, method, path with query, request
+    /// length), with what the retry rule needs.
+    Fingerprint(u64, FingerprintAttempt),
+}
+
+/// How many intents had 1, 2, 3... attempts: small counts in an array, the rare rest in a map.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AttemptsHistogram {
+    small: [u64; 16],
+    large: BTreeMap<u32, u64>,
+}
+
+impl AttemptsHistogram {
+    #[inline]
+    fn record(&mut self, attempts: u32, intents: u64) {
+        match self.small.get_mut(attempts as usize) {
+            Some(n) => *n += intents,
+            None => *self.large.entry(attempts).or_default() += intents,
+        }
+    }
+
+    fn add(&mut self, other: &AttemptsHistogram) {
+        for (a, n) in other.iter() {
+            self.record(a, n);
+        }
+    }
+
+    /// `(attempts, intents)` for every count of attempts seen, fewest attempts first.
+    pub fn iter(&self) -> impl Iterator<Item = (u32, u64)> + '_ {
+        let small = self.small.iter().enumerate();
+        small
+            .filter(|(_, n)| **n > 0)
+            .map(|(a, n)| (a as u32, *n))
+            .chain(self.large.iter().map(|(a, n)| (*a, *n)))
+    }
+}
+
+/// What the fingerprinted intents showed of duplicates that happened (issue 13).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Duplicates {
+    /// Intents with two or more attempts known to have executed.
+    pub count: u64,
+    /// Of those, the ones a timed-out attempt's backend 2xx (upstream status) showed.
+    pub upstream_2xx: u64,
+    /// Of those, the ones the backend's own log (`--outcomes`) showed.
+    pub outcomes: u64,
+    /// Retried intents whose later attempt was answered 409 or 422: an earlier attempt
+    /// executed, and a uniqueness check refused the duplicate (not in `count`).
+    pub conflict_409_422: u64,
+}
+
+impl Duplicates {
+    fn add(&mut self, o: &Duplicates) {
+        self.count += o.count;
+        self.upstream_2xx += o.upstream_2xx;
+        self.outcomes += o.outcomes;
+        self.conflict_409_422 += o.conflict_409_422;
+    }
+}
+
+/// Fingerprints treated as shared addresses (`--shared-address-rate`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Shared {
+    /// Fingerprints that sent more than the rate's attempts in one minute (counted again if
+    /// one comes back after it was retired).
+    pub fingerprints: u64,
+    /// Their attempts from then on, each an intent of its own.
+    pub attempts: u64,
 }
 
 /// Attempts per keyed intent, over finished intents.
@@ -162,6 +242,8 @@ pub struct KeyedStats {
 pub struct Tally {
     window: i64,
     grace: i64,
+    /// `--shared-address-rate`: a fingerprint with more attempts in one minute is shared.
+    shared_rate: u8,
     /// Data rows read (good, bad and filtered out).
     pub rows: u64,
     /// Rows that could not be used.
@@ -176,6 +258,16 @@ pub struct Tally {
     pub unkeyed_intents: u64,
     /// Finished keyed intents.
     pub keyed: KeyedStats,
+    /// Finished intents grouped by fingerprint.
+    pub fingerprinted: KeyedStats,
+    /// Mutating attempts that carried an idempotency key.
+    pub keyed_attempts: u64,
+    /// Attempts per finished keyed or fingerprinted intent (the unkeyed ones have 1 each).
+    pub attempts_per_intent: AttemptsHistogram,
+    /// Duplicates seen among the fingerprinted intents.
+    pub duplicates: Duplicates,
+    /// Fingerprints left out of retry grouping as shared addresses.
+    pub shared: Shared,
     /// Earliest and latest timestamp of the good rows in range (µs).
     pub first_ts: Option<i64>,
     pub last_ts: Option<i64>,
@@ -206,7 +298,12 @@ pub struct Tally {
     /// Keyed attempts whose open intent is looked up [`PIPELINE`] attempts later, once its
     /// slot has been prefetched: `(key, timestamp, endpoint)`, in file order.
     queued: VecDeque<(u64, i64, u64)>,
+    /// Fingerprinted attempts, queued the same way: `(fingerprint, endpoint, attempt)`.
+    queued_fingerprints: VecDeque<(u64, u64, FingerprintAttempt)>,
 }
+
+/// The default `--shared-address-rate`: attempts of one fingerprint in a minute.
+pub const DEFAULT_SHARED_RATE: u8 = 30;
 
 impl PartialEq for Tally {
     /// Equal totals, per-day and per-endpoint figures, intents and boundary state (the examples
@@ -219,6 +316,12 @@ impl PartialEq for Tally {
             && self.counts == o.counts
             && self.unkeyed_intents == o.unkeyed_intents
             && self.keyed == o.keyed
+            && self.fingerprinted == o.fingerprinted
+            && self.keyed_attempts == o.keyed_attempts
+            && self.attempts_per_intent == o.attempts_per_intent
+            && self.duplicates == o.duplicates
+            && self.shared == o.shared
+            && self.queued_fingerprints == o.queued_fingerprints
             && self.first_ts == o.first_ts
             && self.last_ts == o.last_ts
             && self.per_day == o.per_day
@@ -240,6 +343,7 @@ impl Tally {
         Tally {
             window,
             grace: window / 4,
+            shared_rate: DEFAULT_SHARED_RATE,
             rows: 0,
             bad_rows: 0,
             out_of_range: 0,
@@ -247,6 +351,11 @@ impl Tally {
             counts: Counts::default(),
             unkeyed_intents: 0,
             keyed: KeyedStats::default(),
+            fingerprinted: KeyedStats::default(),
+            keyed_attempts: 0,
+            attempts_per_intent: AttemptsHistogram::default(),
+            duplicates: Duplicates::default(),
+            shared: Shared::default(),
             first_ts: None,
             last_ts: None,
             per_day: BTreeMap::new(),
@@ -263,7 +372,15 @@ impl Tally {
             open: IntentTable::default(),
             heads: IdMap::default(),
             queued: VecDeque::with_capacity(PIPELINE),
+            queued_fingerprints: VecDeque::new(),
         }
+    }
+
+    /// Sets `--shared-address-rate`: attempts of one fingerprint in a minute above which it is
+    /// a shared address.
+    pub fn with_shared_rate(mut self, rate: u8) -> Tally {
+        self.shared_rate = rate;
+        self
     }
 
     /// A tally of the first piece of the only input: no piece will be merged before it, so
@@ -276,7 +393,7 @@ impl Tally {
 
     /// All intents, counted so far (after [`Tally::finish`], all of them).
     pub fn intents(&self) -> u64 {
-        self.keyed.intents + self.unkeyed_intents
+        self.keyed.intents + self.fingerprinted.intents + self.unkeyed_intents
     }
 
     /// Intents not yet counted (boundary state), for tests and memory checks.
@@ -339,14 +456,14 @@ impl Tally {
     }
 
     /// Records a mutating attempt (after [`Tally::row_at`]) on the endpoint with hash
-    /// `endpoint`, whose method and route `names()` gives when it is new. `key` is the hash of
-    /// its idempotency key, if it has one.
+    /// `endpoint`, whose method and route `names()` gives when it is new, grouped into an
+    /// intent `by` its key, its fingerprint, or as one of its own.
     #[inline]
     pub fn attempt(
         &mut self,
         ts: i64,
         (endpoint, names): (u64, impl FnOnce() -> (String, String)),
-        key: Option<u64>,
+        by: IntentBy,
         timed_out: bool,
         outcome: Outcome,
     ) {
@@ -374,13 +491,31 @@ impl Tally {
                 route,
                 counts: Counts::default(),
                 intents: 0,
+                keyed_attempts: 0,
             }
         });
         ep.counts.record(timed_out, outcome);
-        let Some(key) = key else {
-            ep.intents += 1;
-            self.unkeyed_intents += 1;
-            return;
+        let key = match by {
+            IntentBy::Key(key) => {
+                ep.keyed_attempts += 1;
+                self.keyed_attempts += 1;
+                key
+            }
+            IntentBy::Own => {
+                ep.intents += 1;
+                self.unkeyed_intents += 1;
+                return;
+            }
+            IntentBy::Fingerprint(fingerprint, a) => {
+                self.open.prefetch(fingerprint);
+                if self.queued_fingerprints.len() == PIPELINE {
+                    let (f, endpoint, a) = self.queued_fingerprints.pop_front().expect("full");
+                    self.continue_fingerprint(f, endpoint, a);
+                }
+                self.queued_fingerprints
+                    .push_back((fingerprint, endpoint, a));
+                return;
+            }
         };
         // The key's slot is fetched into the cache now and used a few rows later, when the
         // parsing of those rows has hidden the memory's latency.
@@ -396,6 +531,45 @@ impl Tally {
     pub fn settle_queued(&mut self) {
         while let Some((key, ts, endpoint)) = self.queued.pop_front() {
             self.continue_intent(key, ts, endpoint);
+        }
+        while let Some((f, endpoint, a)) = self.queued_fingerprints.pop_front() {
+            self.continue_fingerprint(f, endpoint, a);
+        }
+    }
+
+    /// A fingerprinted attempt retries its fingerprint's open intent, or starts a new one.
+    fn continue_fingerprint(&mut self, f: u64, endpoint: u64, a: FingerprintAttempt) {
+        let window = self.window as u64;
+        match self
+            .open
+            .touch_fingerprint(f, endpoint, &a, window, self.shared_rate)
+        {
+            FingerprintTouch::Continued => {}
+            FingerprintTouch::New {
+                ended,
+                shared,
+                newly_shared,
+            } => {
+                self.shared.fingerprints += u64::from(newly_shared);
+                self.shared.attempts += u64::from(shared);
+                self.retire(f, ended);
+            }
+            FingerprintTouch::Absent => {
+                // A new fingerprint may be a head (first in this piece, near its start).
+                let head =
+                    self.keeps_heads && a.ts <= self.horizon() && !self.heads.contains_key(&f);
+                let fresh = Intent {
+                    last_ts: a.ts,
+                    first_ts: if head { a.ts } else { NO_FIRST_TS },
+                    attempts: 1,
+                    endpoint,
+                    head,
+                    facts: a.first_facts(),
+                    executed: u8::from(a.executed),
+                    per_minute: 1,
+                };
+                self.open.insert(f, fresh);
+            }
         }
     }
 
@@ -416,6 +590,9 @@ impl Tally {
             attempts: 1,
             endpoint,
             head,
+            facts: Facts::RETRYABLE,
+            executed: 0,
+            per_minute: 0,
         };
         if let Some(old) = self.open.insert(key, fresh) {
             self.retire(key, old);
@@ -440,9 +617,21 @@ impl Tally {
     }
 
     fn count(&mut self, it: Intent) {
-        self.keyed.intents += 1;
-        self.keyed.attempts += u64::from(it.attempts);
-        self.keyed.max_attempts = self.keyed.max_attempts.max(it.attempts);
+        let stats = if it.facts & Facts::FINGERPRINT != 0 {
+            let d = &mut self.duplicates;
+            if it.executed >= 2 {
+                d.count += 1;
+                d.upstream_2xx += u64::from(it.facts & Facts::UPSTREAM_2XX != 0);
+            }
+            d.conflict_409_422 += u64::from(it.facts & Facts::LATER_CONFLICT != 0);
+            &mut self.fingerprinted
+        } else {
+            &mut self.keyed
+        };
+        stats.intents += 1;
+        stats.attempts += u64::from(it.attempts);
+        stats.max_attempts = stats.max_attempts.max(it.attempts);
+        self.attempts_per_intent.record(it.attempts, 1);
         if let Some(ep) = self.endpoints.get_mut(&it.endpoint) {
             ep.intents += 1;
         }
@@ -479,6 +668,17 @@ impl Tally {
         self.keyed.intents += next.keyed.intents;
         self.keyed.attempts += next.keyed.attempts;
         self.keyed.max_attempts = self.keyed.max_attempts.max(next.keyed.max_attempts);
+        self.fingerprinted.intents += next.fingerprinted.intents;
+        self.fingerprinted.attempts += next.fingerprinted.attempts;
+        self.fingerprinted.max_attempts = self
+            .fingerprinted
+            .max_attempts
+            .max(next.fingerprinted.max_attempts);
+        self.keyed_attempts += next.keyed_attempts;
+        self.attempts_per_intent.add(&next.attempts_per_intent);
+        self.duplicates.add(&next.duplicates);
+        self.shared.fingerprints += next.shared.fingerprints;
+        self.shared.attempts += next.shared.attempts;
         self.first_ts = min_opt(self.first_ts, next.first_ts);
         self.last_ts = max_opt(self.last_ts, next.last_ts);
         for (day, c) in &next.per_day {
@@ -489,6 +689,7 @@ impl Tally {
                 Some(mine) => {
                     mine.counts.add(&ep.counts);
                     mine.intents += ep.intents;
+                    mine.keyed_attempts += ep.keyed_attempts;
                 }
                 None => {
                     self.endpoints.insert(hash, ep);
@@ -525,13 +726,20 @@ impl Tally {
             .collect();
         for (key, b, b_open) in heads {
             let it = match self.open.remove(key) {
-                Some(a) if b.first_ts.abs_diff(a.last_ts) <= self.window as u64 => Intent {
-                    last_ts: b.last_ts,
-                    first_ts: a.first_ts,
-                    attempts: a.attempts.saturating_add(b.attempts),
-                    endpoint: a.endpoint,
-                    head: a.head,
-                },
+                Some(a)
+                    if b.first_ts.abs_diff(a.last_ts) <= self.window as u64 && retried(&a, &b) =>
+                {
+                    Intent {
+                        last_ts: b.last_ts,
+                        first_ts: a.first_ts,
+                        attempts: a.attempts.saturating_add(b.attempts),
+                        endpoint: a.endpoint,
+                        head: a.head,
+                        facts: joined_facts(a.facts, b.facts),
+                        executed: a.executed.saturating_add(b.executed),
+                        per_minute: b.per_minute,
+                    }
+                }
                 Some(a) => {
                     // The key had an earlier intent here: `b` is not its first any more.
                     self.retire(key, a);
@@ -582,6 +790,26 @@ impl Tally {
     }
 }
 
+/// Whether `b`, the first intent of its key or fingerprint in a piece, continues `a`, the
+/// open intent of the piece before (their attempts within the window, checked apart): always
+/// for a key; for a fingerprint, when `a`'s last attempt failed and neither is shared.
+fn retried(a: &Intent, b: &Intent) -> bool {
+    a.facts & Facts::RETRYABLE != 0 && (a.facts | b.facts) & Facts::SHARED == 0
+}
+
+/// The facts of `a` continued by `b`: `b`'s last attempt says whether it may continue, and
+/// `b`'s first attempt is a later one of the joined intent.
+fn joined_facts(a: u8, b: u8) -> u8 {
+    let kept = Facts::FINGERPRINT | Facts::UPSTREAM_2XX | Facts::FIRST_CONFLICT;
+    let later = Facts::RETRYABLE | Facts::SHARED | Facts::UPSTREAM_2XX | Facts::LATER_CONFLICT;
+    let b_first = if b & Facts::FIRST_CONFLICT != 0 {
+        Facts::LATER_CONFLICT
+    } else {
+        0
+    };
+    (a & (kept | Facts::LATER_CONFLICT)) | (b & later) | b_first
+}
+
 fn min_opt(a: Option<i64>, b: Option<i64>) -> Option<i64> {
     match (a, b) {
         (Some(a), Some(b)) => Some(a.min(b)),
@@ -608,7 +836,8 @@ mod tests {
             let ts = i * 1_000_000;
             t.row_at(ts);
             let names = || ("POST".to_string(), "/v1/orders".to_string());
-            t.attempt(ts, (7, names), Some((i / 2) as u64), false, Outcome::Failed);
+            let key = IntentBy::Key((i / 2) as u64);
+            t.attempt(ts, (7, names), key, false, Outcome::Failed);
         }
         t
     }

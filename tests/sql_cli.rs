@@ -124,7 +124,7 @@ fn bad_results_name_the_column_and_the_line() {
         ),
         (
             with_field(&text, "total", 0, "sum"),
-            "line 2, column kind: 'sum' is not total, day or endpoint",
+            "line 2, column kind: 'sum' is not total, day, endpoint or attempts",
         ),
         (
             with_field(&text, "endpoint,,POST,/v1/orders,", 11, "9999"),

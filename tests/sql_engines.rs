@@ -322,6 +322,8 @@ fn logs_report(case: &Case) -> Value {
         dupcost()
             .arg("logs")
             .arg(&case.logs_file)
+            // The query groups by key or not at all (no fingerprints in SQL).
+            .args(["--intents", "key"])
             .args(&case.logs_args)
             .args(&case.report_args)
             .args(["--format", "json"]),
@@ -345,6 +347,7 @@ fn observed_report(case: &Case, result: &Path) -> Value {
 fn logs_tally(case: &Case) -> Tally {
     let mut argv = vec!["dupcost".to_string(), "logs".to_string()];
     argv.push(case.logs_file.display().to_string());
+    argv.extend(["--intents".to_string(), "key".to_string()]);
     argv.extend(case.logs_args.iter().cloned());
     let cli = Cli::try_parse_from(argv).unwrap();
     let Cmd::Logs(args) = cli.command else {
@@ -370,6 +373,10 @@ fn assert_same_tally(logs: &Tally, sql: &Tally, at: &str) {
     assert_eq!(logs.unkeyed_intents, sql.unkeyed_intents, "{at}: unkeyed");
     assert_eq!(logs.keyed, sql.keyed, "{at}: keyed intents");
     assert_eq!(
+        logs.keyed_attempts, sql.keyed_attempts,
+        "{at}: keyed attempts"
+    );
+    assert_eq!(
         (logs.first_ts, logs.last_ts),
         (sql.first_ts, sql.last_ts),
         "{at}: span"
@@ -384,7 +391,15 @@ fn assert_same_tally(logs: &Tally, sql: &Tally, at: &str) {
         let mut all: Vec<_> = t
             .endpoints
             .values()
-            .map(|e| (e.method.clone(), e.route.clone(), e.counts, e.intents))
+            .map(|e| {
+                (
+                    e.method.clone(),
+                    e.route.clone(),
+                    e.counts,
+                    e.intents,
+                    e.keyed_attempts,
+                )
+            })
             .collect();
         all.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
         all

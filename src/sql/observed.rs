@@ -11,13 +11,13 @@ use std::collections::BTreeMap;
 use std::io::Read;
 
 use crate::logs::{
-    ColumnMap, Counts, DurationUnit, Endpoint, FileInfo, FlagsStyle, KeyedStats, LogAnalysis,
-    LogOptions, Role, Tally, days_from_civil,
+    ColumnMap, Counts, DurationUnit, Endpoint, FileInfo, FlagsStyle, Grouping, KeyedStats,
+    LogAnalysis, LogOptions, Role, Tally, days_from_civil,
 };
 
 /// The result's columns, in the query's order: the contract between `dupcost sql` and
 /// `dupcost estimate --observed` (documented in docs/MODEL.md).
-pub const COLUMNS: [&str; 24] = [
+pub const COLUMNS: [&str; 25] = [
     "kind",
     "day",
     "method",
@@ -42,6 +42,7 @@ pub const COLUMNS: [&str; 24] = [
     "methods",
     "timeout_statuses",
     "retry_window_us",
+    "attempts",
 ];
 
 /// One row of the result: its line in the file and its values by column (`None`: empty or
@@ -276,6 +277,7 @@ fn build(name: &str, records: &[Record], options: &LogOptions) -> Result<LogAnal
     let mut per_day: BTreeMap<i64, Counts> = BTreeMap::new();
     let mut last_day: Option<(i64, &str)> = None;
     let mut endpoints = Vec::new();
+    let mut attempts_rows: Vec<(u32, u64)> = Vec::new();
     for record in records {
         let r = Reader { name, record };
         match r.text("kind")? {
@@ -304,9 +306,21 @@ fn build(name: &str, records: &[Record], options: &LogOptions) -> Result<LogAnal
                 route: r.text("route")?.to_string(),
                 counts: r.counts()?,
                 intents: r.count("intents")?,
+                keyed_attempts: r.count("keyed_attempts")?,
             }),
+            "attempts" => {
+                let attempts = r.count("attempts")?;
+                let attempts = u32::try_from(attempts)
+                    .ok()
+                    .filter(|&a| a > 0)
+                    .ok_or_else(|| r.fail("attempts", format!("{attempts} attempts an intent")))?;
+                attempts_rows.push((attempts, r.count("intents")?));
+            }
             other => {
-                return Err(r.fail("kind", format!("'{other}' is not total, day or endpoint")));
+                return Err(r.fail(
+                    "kind",
+                    format!("'{other}' is not total, day, endpoint or attempts"),
+                ));
             }
         }
     }
@@ -336,12 +350,29 @@ fn build(name: &str, records: &[Record], options: &LogOptions) -> Result<LogAnal
         attempts: r.count("keyed_attempts")?,
         max_attempts: u32::try_from(r.count("max_attempts")?).unwrap_or(u32::MAX),
     };
+    t.keyed_attempts = t.keyed.attempts;
     t.unkeyed_intents = intents.checked_sub(t.keyed.intents).ok_or_else(|| {
         r.fail(
             "keyed_intents",
             format!("{} keyed of {intents} intents", t.keyed.intents),
         )
     })?;
+    // The attempts rows are the keyed intents, counted by their attempts.
+    let (mut intents_seen, mut attempts_seen) = (0u64, 0u64);
+    for &(attempts, intents) in &attempts_rows {
+        t.attempts_per_intent.record(attempts, intents);
+        intents_seen = intents_seen.saturating_add(intents);
+        attempts_seen = attempts_seen.saturating_add(u64::from(attempts).saturating_mul(intents));
+    }
+    if intents_seen != t.keyed.intents || attempts_seen != t.keyed.attempts {
+        return Err(r.fail(
+            "keyed_intents",
+            format!(
+                "{} keyed intents of {} attempts, and the attempts rows hold {intents_seen} of {attempts_seen}",
+                t.keyed.intents, t.keyed.attempts
+            ),
+        ));
+    }
     t.first_ts = r.micros("first_us")?;
     t.last_ts = r.micros("last_us")?;
     t.response_bytes.rows = r.count("response_rows")?;
@@ -377,6 +408,12 @@ fn build(name: &str, records: &[Record], options: &LogOptions) -> Result<LogAnal
             delimiter: b',',
             gzip: false,
             pieces: 1,
+            // The query groups by key or not at all: fingerprints are not measured in SQL.
+            grouping: if roles.contains(&Role::IdempotencyKey) {
+                Grouping::Key
+            } else {
+                Grouping::None
+            },
         }],
         options: LogOptions {
             methods,
@@ -413,6 +450,10 @@ fn column_map(roles: &[Role]) -> Option<ColumnMap> {
         bytes: at(Role::Bytes),
         flags: None,
         request_id: None,
+        client_addr: None,
+        forwarded_for: None,
+        user_agent: None,
+        request_length: None,
         duration_unit: DurationUnit::Seconds,
         flags_style: FlagsStyle::Envoy,
         headers,

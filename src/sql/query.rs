@@ -165,7 +165,7 @@ pub fn build(o: &QueryOptions) -> Result<String, String> {
         "dupcost sql --engine {}: the figures `dupcost logs` measures, for `dupcost estimate --observed FILE`",
         engine_name(e)
     );
-    let out = |cols: [(&str, String); 24]| {
+    let out = |cols: [(&str, String); 25]| {
         cols.iter()
             .map(|(name, x)| format!("{x} AS {}", q(name)))
             .collect::<Vec<_>>()
@@ -196,6 +196,7 @@ pub fn build(o: &QueryOptions) -> Result<String, String> {
         ("methods", e.lit(&methods.join(","))),
         ("timeout_statuses", e.lit(&statuses.join(","))),
         ("retry_window_us", e.int(&window.to_string())),
+        ("attempts", null_int.clone()),
     ]);
     let counts = |kind: &str, day: String, method: String, route: String, intents: String| {
         out([
@@ -213,7 +214,7 @@ pub fn build(o: &QueryOptions) -> Result<String, String> {
             ("timed_out_unknown", "SUM(unknown)".into()),
             ("intents", intents),
             ("keyed_intents", null_int.clone()),
-            ("keyed_attempts", null_int.clone()),
+            ("keyed_attempts", "COUNT(key_text)".into()),
             ("max_attempts", null_int.clone()),
             ("first_us", null_int.clone()),
             ("last_us", null_int.clone()),
@@ -223,8 +224,37 @@ pub fn build(o: &QueryOptions) -> Result<String, String> {
             ("methods", null_text.clone()),
             ("timeout_statuses", null_text.clone()),
             ("retry_window_us", null_int.clone()),
+            ("attempts", null_int.clone()),
         ])
     };
+    // One row per number of attempts: how many keyed intents had exactly that many.
+    let per_attempts = out([
+        ("kind", "'attempts'".into()),
+        ("day", null_text.clone()),
+        ("method", null_text.clone()),
+        ("route", null_text.clone()),
+        ("rows", null_int.clone()),
+        ("bad_rows", null_int.clone()),
+        ("out_of_range", null_int.clone()),
+        ("path_filtered", null_int.clone()),
+        ("mutating", null_int.clone()),
+        ("timed_out", null_int.clone()),
+        ("timed_out_succeeded", null_int.clone()),
+        ("timed_out_unknown", null_int.clone()),
+        ("intents", "COUNT(*)".into()),
+        ("keyed_intents", null_int.clone()),
+        ("keyed_attempts", null_int.clone()),
+        ("max_attempts", null_int.clone()),
+        ("first_us", null_int.clone()),
+        ("last_us", null_int.clone()),
+        ("response_rows", null_int.clone()),
+        ("response_bytes", null_int.clone()),
+        ("roles", null_text.clone()),
+        ("methods", null_text.clone()),
+        ("timeout_statuses", null_text.clone()),
+        ("retry_window_us", null_int.clone()),
+        ("attempts", e.int("attempts")),
+    ]);
     let per_day = counts(
         "day",
         days,
@@ -329,8 +359,13 @@ SELECT
   {per_endpoint}
 FROM outcomes
 GROUP BY method, route
+UNION ALL
+SELECT
+  {per_attempts}
+FROM per_intent
+GROUP BY attempts
 ) result
-ORDER BY {kind} DESC, {day}, {method}, {route_col}
+ORDER BY {kind} DESC, {day}, {method}, {route_col}, {attempts_col}
 ",
         comment = e.comment(&describe),
         ts_text = text_of(Role::Timestamp, false),
@@ -357,6 +392,7 @@ ORDER BY {kind} DESC, {day}, {method}, {route_col}
         day = q("day"),
         method = q("method"),
         route_col = q("route"),
+        attempts_col = q("attempts"),
     ))
 }
 

@@ -172,8 +172,9 @@ pub struct AttemptsHistogram {
 }
 
 impl AttemptsHistogram {
+    /// Counts `intents` more intents of `attempts` attempts each.
     #[inline]
-    fn record(&mut self, attempts: u32, intents: u64) {
+    pub fn record(&mut self, attempts: u32, intents: u64) {
         match self.small.get_mut(attempts as usize) {
             Some(n) => *n += intents,
             None => *self.large.entry(attempts).or_default() += intents,

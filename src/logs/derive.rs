@@ -241,6 +241,7 @@ impl LogAnalysis {
             also.push_str(match f.columns.flags_style {
                 FlagsStyle::Envoy => " or flags UT, DC, UC, URX",
                 FlagsStyle::Haproxy => " or termination state c, C, s, S",
+                FlagsStyle::Cloudfront => " or result type ClientCommError, ClientHungUpRequest",
             });
         }
         if let Some(d) = self.options.client_timeout {

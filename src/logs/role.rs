@@ -83,6 +83,7 @@ impl Role {
                 "verb",
                 "requestverb", // ALB request_verb
                 "httpverb",
+                "csmethod", // CloudFront cs-method
             ],
             Role::Path => &[
                 "path",
@@ -96,6 +97,7 @@ impl Role {
                 "endpoint",
                 "httprequest",  // HAProxy http_request (Logstash's name)
                 "originalpath", // Envoy X-ENVOY-ORIGINAL-PATH (Logstash's name)
+                "csuristem",    // CloudFront cs-uri-stem
             ],
             Role::Status => &[
                 "status",
@@ -107,6 +109,7 @@ impl Role {
                 "elbstatuscode",    // ALB elb_status_code
                 "downstreamstatus", // Traefik DownstreamStatus
                 "resstatuscode",    // pino-http res.statusCode (a backend's log)
+                "scstatus",         // CloudFront sc-status
             ],
             Role::UpstreamStatus => &[
                 "upstreamstatus", // nginx $upstream_status
@@ -135,6 +138,7 @@ impl Role {
                 "tookms",
                 "took",
                 "timeduration", // HAProxy Ta/Tt (Logstash's time_duration, ms)
+                "timetaken",    // CloudFront time-taken (seconds)
             ],
             Role::IdempotencyKey => &[
                 "idempotencykey",
@@ -143,6 +147,8 @@ impl Role {
                 "httpxidempotencykey",
                 "requestidempotencykey", // Traefik request_Idempotency-Key
                 "requestxidempotencykey",
+                "requestheadersidempotencykey[0]", // Caddy request.headers.Idempotency-Key[0]
+                "requestheadersxidempotencykey[0]",
             ],
             Role::Bytes => &[
                 "bytes",
@@ -153,11 +159,13 @@ impl Role {
                 "responsesize",
                 "size",
                 "downstreamcontentsize", // Traefik
+                "scbytes",               // CloudFront sc-bytes
             ],
             Role::Flags => &[
                 "responseflags",    // Envoy %RESPONSE_FLAGS%
                 "terminationstate", // HAProxy termination_state (%tsc)
                 "tsc",
+                "xedgedetailedresulttype", // CloudFront x-edge-detailed-result-type
                 "flags",
             ],
             Role::RequestId => &[
@@ -170,6 +178,8 @@ impl Role {
                 "uniqueid",                 // HAProxy unique-id
                 "requestheadersxrequestid", // Caddy request.headers.X-Request-Id
                 "xamzntraceid",             // ALB's trace id as the backend sees it
+                "xedgerequestid",           // CloudFront x-edge-request-id
+                "requestheadersxrequestid[0]", // Caddy request.headers.X-Request-Id[0]
             ],
         }
     }

@@ -8,7 +8,10 @@
 //!
 //! - [`csv`]: CSV and TSV headers, recognised by name (`ColumnMap::detect`).
 
+pub mod alb;
+pub mod cloudfront;
 mod csv;
+pub mod json;
 
 use std::str::FromStr;
 
@@ -91,6 +94,9 @@ pub enum FlagsStyle {
     /// HAProxy `termination_state`: a first letter `c`/`C` (the client side ended it) or
     /// `s`/`S` (the server timed out or aborted) is a give-up.
     Haproxy,
+    /// CloudFront `x-edge-detailed-result-type`: `ClientCommError` and `ClientHungUpRequest`
+    /// (the viewer went away before the answer) are give-ups.
+    Cloudfront,
 }
 
 impl FlagsStyle {
@@ -99,6 +105,8 @@ impl FlagsStyle {
         let n = normalize(header);
         if n.contains("termination") || n == "tsc" {
             FlagsStyle::Haproxy
+        } else if n.starts_with("xedge") {
+            FlagsStyle::Cloudfront
         } else {
             FlagsStyle::Envoy
         }
@@ -110,6 +118,9 @@ impl FlagsStyle {
         let value = value.trim_ascii();
         match self {
             FlagsStyle::Haproxy => matches!(value.first(), Some(b'c' | b'C' | b's' | b'S')),
+            FlagsStyle::Cloudfront => {
+                matches!(value, b"ClientCommError" | b"ClientHungUpRequest")
+            }
             FlagsStyle::Envoy => value
                 .split(|&b| b == b',' || b == b'|' || b == b' ')
                 .any(|code| matches!(code, b"UT" | b"DC" | b"UC" | b"URX")),
@@ -145,4 +156,66 @@ impl ColumnMap {
             found: self.headers.join(", "),
         }
     }
+}
+
+// ---- Provisional copy of the shared line-format interface (issue 12). FMT-LINES owns it in
+// its `formats: framework` commit; its version replaces this block at the merge.
+
+/// `--input-format`: auto (sniffed from the first lines), or one format named.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InputFormat {
+    Auto,
+    Csv,
+    Tsv,
+    Nginx,
+    Apache,
+    Alb,
+    Elb,
+    Cloudfront,
+    Haproxy,
+    Envoy,
+    Json,
+}
+
+/// One line's fields, back to back: field i is `data[ends[i-1]..ends[i]]` (`ends[-1]` = 0).
+#[derive(Debug, Default)]
+pub struct Fields {
+    pub data: Vec<u8>,
+    pub ends: Vec<usize>,
+}
+
+impl Fields {
+    pub fn clear(&mut self) {
+        self.data.clear();
+        self.ends.clear();
+    }
+
+    pub fn push(&mut self, field: &[u8]) {
+        self.data.extend_from_slice(field);
+        self.ends.push(self.data.len());
+    }
+
+    /// Field `i`, for tests.
+    pub fn get(&self, i: usize) -> &[u8] {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] };
+        &self.data[start..self.ends[i]]
+    }
+}
+
+/// What names cannot tell.
+#[derive(Debug, Clone, Default)]
+pub struct FormatHints {
+    pub duration_unit: Option<DurationUnit>,
+    pub flags_style: Option<FlagsStyle>,
+}
+
+/// A line-oriented log format, built once per input.
+pub trait LineFormat: Send + Sync + std::fmt::Debug {
+    fn describe(&self) -> String;
+    fn names(&self) -> Vec<String>;
+    fn hints(&self) -> FormatHints;
+    fn skip(&self, _line: &[u8]) -> bool {
+        false
+    }
+    fn split(&self, line: &[u8], out: &mut Fields) -> Result<(), String>;
 }

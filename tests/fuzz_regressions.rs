@@ -51,3 +51,33 @@ fn logs() {
         checks::logs(&std::fs::read(&path).unwrap());
     }
 }
+
+/// Replays `tests/fuzz_regressions/TARGET/*` as bytes through `check`.
+fn replay_bytes(target: &str, check: fn(&[u8])) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fuzz_regressions")
+        .join(target);
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return;
+    };
+    for entry in entries {
+        let path = entry.unwrap().path();
+        eprintln!("replaying {}", path.display());
+        check(&std::fs::read(&path).unwrap());
+    }
+}
+
+#[test]
+fn format_alb() {
+    replay_bytes("format_alb", checks::format_alb);
+}
+
+#[test]
+fn format_cloudfront() {
+    replay_bytes("format_cloudfront", checks::format_cloudfront);
+}
+
+#[test]
+fn format_json() {
+    replay_bytes("format_json", checks::format_json);
+}

@@ -217,3 +217,66 @@ pub fn logs(bytes: &[u8]) {
         }
     }
 }
+
+/// One native format's parser on every line of `bytes`: never a panic; a line it splits has
+/// exactly its names' count of fields, back to back; one it refuses says why.
+fn format_lines(format: &dyn dupcost::logs::LineFormat, bytes: &[u8]) {
+    let names = format.names().len();
+    let mut fields = dupcost::logs::Fields::default();
+    for line in bytes.split(|&b| b == b'\n') {
+        if format.skip(line) {
+            continue;
+        }
+        fields.clear();
+        match format.split(line, &mut fields) {
+            Ok(()) => {
+                let blank = fields.ends.len() == 1 && fields.data.is_empty();
+                assert!(blank || fields.ends.len() == names, "{} fields", fields.ends.len());
+                assert!(fields.ends.windows(2).all(|w| w[0] <= w[1]));
+                assert_eq!(fields.ends.last().copied().unwrap_or(0), fields.data.len());
+            }
+            Err(why) => assert!(!why.is_empty()),
+        }
+    }
+}
+
+/// The first lines of `bytes`, as the sniffing sees them.
+fn first_lines(bytes: &[u8]) -> Vec<&[u8]> {
+    bytes.split(|&b| b == b'\n').take(8).collect()
+}
+
+/// ALB and classic ELB lines (sniffed, and each layout forced).
+pub fn format_alb(bytes: &[u8]) {
+    use dupcost::logs::alb::{AwsLoadBalancer, Balancer, sniff};
+    if let Some(format) = sniff(&first_lines(bytes)) {
+        format_lines(format.as_ref(), bytes);
+    }
+    format_lines(&AwsLoadBalancer::new(Balancer::Alb), bytes);
+    format_lines(&AwsLoadBalancer::new(Balancer::Elb), bytes);
+}
+
+/// CloudFront standard logs (the `#Fields:` of the input, and the documented fields).
+pub fn format_cloudfront(bytes: &[u8]) {
+    use dupcost::logs::cloudfront::{Cloudfront, sniff};
+    if let Some(format) = sniff(&first_lines(bytes)) {
+        format_lines(format.as_ref(), bytes);
+    }
+    format_lines(&Cloudfront::from_lines(&first_lines(bytes)), bytes);
+    format_lines(&Cloudfront::documented(), bytes);
+}
+
+/// JSON lines (the paths of the input's first lines, and some nested paths asked for).
+pub fn format_json(bytes: &[u8]) {
+    use dupcost::logs::json::{JsonLines, sniff};
+    let extra = ["request.headers.Idempotency-Key[0]", "a[2].b", "status"];
+    if let Some(format) = sniff(&first_lines(bytes), &extra) {
+        format_lines(format.as_ref(), bytes);
+    }
+    if let Some(format) = JsonLines::from_lines(&first_lines(bytes), &[]) {
+        format_lines(&format, bytes);
+    }
+    let fixed = br#"{"status":200,"request":{"headers":{"Idempotency-Key":["k"]}},"a":[1,2,{"b":3}]}"#;
+    if let Some(format) = JsonLines::from_lines(&[fixed], &extra) {
+        format_lines(&format, bytes);
+    }
+}

@@ -49,7 +49,7 @@ pub use derive::{
     plural,
 };
 pub use error::{BadRow, LogError, RowPlace};
-pub use formats::{ColumnMap, DurationUnit, FlagsStyle};
+pub use formats::{ColumnMap, DurationUnit, Fields, FlagsStyle, LineFormat, alb, cloudfront, json};
 pub use intervals::Intervals;
 pub use options::{
     DEFAULT_MAX_UNKNOWN, DEFAULT_METHODS, DEFAULT_MIN_SPAN, DEFAULT_RETRY_WINDOW,

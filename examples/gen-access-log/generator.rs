@@ -865,9 +865,11 @@ impl<W: Write, B: Write> Gen<'_, W, B> {
             | Format::Haproxy
             | Format::CaddyJson
             | Format::EnvoyJson => ts - ts.rem_euclid(1_000),
-            Format::Alb | Format::Traefik | Format::AlbLog | Format::ElbLog | Format::TraefikJson => {
-                ts
-            }
+            Format::Alb
+            | Format::Traefik
+            | Format::AlbLog
+            | Format::ElbLog
+            | Format::TraefikJson => ts,
         }
     }
 
@@ -1262,7 +1264,10 @@ impl<W: Write, B: Write> Gen<'_, W, B> {
         if self.cfg.request_ids || self.cfg.format.has_request_id() {
             String::from_utf8_lossy(&self.id).into_owned()
         } else {
-            format!("{:016x}", self.truth.rows.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+            format!(
+                "{:016x}",
+                self.truth.rows.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            )
         }
     }
 

@@ -231,7 +231,11 @@ fn format_lines(format: &dyn dupcost::logs::LineFormat, bytes: &[u8]) {
         match format.split(line, &mut fields) {
             Ok(()) => {
                 let blank = fields.ends.len() == 1 && fields.data.is_empty();
-                assert!(blank || fields.ends.len() == names, "{} fields", fields.ends.len());
+                assert!(
+                    blank || fields.ends.len() == names,
+                    "{} fields",
+                    fields.ends.len()
+                );
                 assert!(fields.ends.windows(2).all(|w| w[0] <= w[1]));
                 assert_eq!(fields.ends.last().copied().unwrap_or(0), fields.data.len());
             }
@@ -275,7 +279,8 @@ pub fn format_json(bytes: &[u8]) {
     if let Some(format) = JsonLines::from_lines(&first_lines(bytes), &[]) {
         format_lines(&format, bytes);
     }
-    let fixed = br#"{"status":200,"request":{"headers":{"Idempotency-Key":["k"]}},"a":[1,2,{"b":3}]}"#;
+    let fixed =
+        br#"{"status":200,"request":{"headers":{"Idempotency-Key":["k"]}},"a":[1,2,{"b":3}]}"#;
     if let Some(format) = JsonLines::from_lines(&[fixed], &extra) {
         format_lines(&format, bytes);
     }

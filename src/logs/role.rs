@@ -169,16 +169,16 @@ impl Role {
                 "flags",
             ],
             Role::RequestId => &[
-                "requestid",                // nginx $request_id
-                "reqid",                    // pino, bunyan
-                "xrequestid",               // Envoy x-request-id
-                "httpxrequestid",           // nginx $http_x_request_id
-                "requestxrequestid",        // Traefik request_X-Request-Id
-                "traceid",                  // ALB trace_id
-                "uniqueid",                 // HAProxy unique-id
-                "requestheadersxrequestid", // Caddy request.headers.X-Request-Id
-                "xamzntraceid",             // ALB's trace id as the backend sees it
-                "xedgerequestid",           // CloudFront x-edge-request-id
+                "requestid",                   // nginx $request_id
+                "reqid",                       // pino, bunyan
+                "xrequestid",                  // Envoy x-request-id
+                "httpxrequestid",              // nginx $http_x_request_id
+                "requestxrequestid",           // Traefik request_X-Request-Id
+                "traceid",                     // ALB trace_id
+                "uniqueid",                    // HAProxy unique-id
+                "requestheadersxrequestid",    // Caddy request.headers.X-Request-Id
+                "xamzntraceid",                // ALB's trace id as the backend sees it
+                "xedgerequestid",              // CloudFront x-edge-request-id
                 "requestheadersxrequestid[0]", // Caddy request.headers.X-Request-Id[0]
             ],
         }

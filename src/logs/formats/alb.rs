@@ -244,6 +244,7 @@ impl LineFormat for AwsLoadBalancer {
         FormatHints {
             duration_unit: Some(DurationUnit::Seconds),
             flags_style: None,
+            ..FormatHints::default()
         }
     }
 
@@ -334,7 +335,7 @@ mod tests {
         format.split(line, &mut out)?;
         assert_eq!(out.ends.len(), format.names().len());
         Ok((0..out.ends.len())
-            .map(|i| String::from_utf8_lossy(out.get(i)).into_owned())
+            .map(|i| String::from_utf8_lossy(out.get(i).unwrap_or_default()).into_owned())
             .collect())
     }
 
@@ -377,7 +378,11 @@ mod tests {
             get("user_agent"),
             "Mozilla/5.0 (X11; Linux x86_64) \\\"quoted\\\" agent"
         );
-        assert_eq!(get("conn_trace_id"), "", "an older line: later fields empty");
+        assert_eq!(
+            get("conn_trace_id"),
+            "",
+            "an older line: later fields empty"
+        );
         // Extra fields AWS may add later are ignored.
         let mut longer = ALB_LINE.to_vec();
         longer.extend_from_slice(b" \"h\" \"/u\" \"s\" \"new\" more");

@@ -157,6 +157,7 @@ impl LineFormat for Cloudfront {
         FormatHints {
             duration_unit: Some(DurationUnit::Seconds),
             flags_style: Some(FlagsStyle::Cloudfront),
+            ..FormatHints::default()
         }
     }
 
@@ -231,7 +232,7 @@ mod tests {
         format.split(line, &mut out)?;
         assert_eq!(out.ends.len(), format.names().len());
         Ok((0..out.ends.len())
-            .map(|i| String::from_utf8_lossy(out.get(i)).into_owned())
+            .map(|i| String::from_utf8_lossy(out.get(i).unwrap_or_default()).into_owned())
             .collect())
     }
 
@@ -266,7 +267,11 @@ mod tests {
             b"#Fields: date time cs-method cs-uri-stem sc-status time-taken x-edge-detailed-result-type",
         ])
         .unwrap();
-        let f = fields(cf.as_ref(), b"2026-11-01\t00:00:01\tPOST\t/v1/pay\t000\t30.001\tClientCommError").unwrap();
+        let f = fields(
+            cf.as_ref(),
+            b"2026-11-01\t00:00:01\tPOST\t/v1/pay\t000\t30.001\tClientCommError",
+        )
+        .unwrap();
         assert_eq!(f[0], "2026-11-01T00:00:01Z");
         assert_eq!(f[5], "000");
         let err = fields(cf.as_ref(), b"2026-11-01\t00:00:01\tPOST").unwrap_err();

@@ -25,6 +25,7 @@ use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor
 use serde_json::Value;
 
 use super::{DurationUnit, Fields, FlagsStyle, FormatHints, LineFormat};
+use crate::logs::role::Role;
 
 /// Whose JSON access log it is, from its keys.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -399,14 +400,24 @@ impl LineFormat for JsonLines {
             Flavour::Caddy => FormatHints {
                 duration_unit: Some(DurationUnit::Seconds),
                 flags_style: None,
+                ..FormatHints::default()
             },
+            // Traefik's `time` is when the line was written; `StartUTC` when the request came.
             Flavour::Traefik => FormatHints {
                 duration_unit: Some(DurationUnit::Nanos),
-                flags_style: None,
+                columns: self
+                    .names
+                    .iter()
+                    .any(|n| n == "StartUTC")
+                    .then(|| (Role::Timestamp, "StartUTC".to_string()))
+                    .into_iter()
+                    .collect(),
+                ..FormatHints::default()
             },
             Flavour::Envoy => FormatHints {
                 duration_unit: Some(DurationUnit::Millis),
                 flags_style: Some(FlagsStyle::Envoy),
+                ..FormatHints::default()
             },
             // nginx's names say their units (`request_time`: seconds), as in a CSV header.
             Flavour::Nginx | Flavour::Other => FormatHints::default(),
@@ -468,7 +479,7 @@ mod tests {
         format.split(line, &mut out)?;
         assert_eq!(out.ends.len(), format.names().len());
         Ok((0..out.ends.len())
-            .map(|i| String::from_utf8_lossy(out.get(i)).into_owned())
+            .map(|i| String::from_utf8_lossy(out.get(i).unwrap_or_default()).into_owned())
             .collect())
     }
 
@@ -543,11 +554,19 @@ mod tests {
             (b"{\"status\":\"\\ud800\"}", "not a JSON object"),
         ] {
             let err = split(caddy.as_ref(), line).unwrap_err();
-            assert!(err.contains(want), "{err} for {}", String::from_utf8_lossy(line));
+            assert!(
+                err.contains(want),
+                "{err} for {}",
+                String::from_utf8_lossy(line)
+            );
         }
         let mut blank = Fields::default();
         caddy.split(b"  ", &mut blank).unwrap();
-        assert_eq!((blank.ends.len(), blank.data.len()), (1, 0), "a blank line is no row");
+        assert_eq!(
+            (blank.ends.len(), blank.data.len()),
+            (1, 0),
+            "a blank line is no row"
+        );
         assert!(sniff(&[b"not json"], &[]).is_none());
         assert!(sniff(&[b"[1,2]"], &[]).is_none());
         assert!(sniff(&[b"\x1f\x8b\x08\x00"], &[]).is_none());

@@ -680,11 +680,6 @@ impl<W: Write, B: Write> Gen<'_, W, B> {
                 0..=4 => (0, Some("ClientCommError")),
                 _ => (504, Some("OriginCommError")),
             },
-            Format::Csv | Format::Tsv | Format::Nginx => match pick {
-                0 => (408, None),
-                1..=4 => (499, None),
-                _ => (504, None),
-            },
             Format::Alb | Format::AlbLog => match pick {
                 0 => (408, None),
                 1..=4 => (460, None),

@@ -13,10 +13,14 @@
 //!
 //! - [`csv`]: CSV and TSV headers, recognised by name (`ColumnMap::detect`).
 //! - [`template`]: a format string compiled to literals and variables, the engine of
-//!   [`nginx`] (`log_format`) and [`apache`] (`LogFormat`).
+//!   [`nginx`] (`log_format`), [`apache`] (`LogFormat`) and [`envoy`] (format strings,
+//!   Istio's too).
+//! - [`haproxy`]: HAProxy `option httplog` lines, with or without the syslog prefix.
 
 mod apache;
 mod csv;
+mod envoy;
+mod haproxy;
 mod nginx;
 mod template;
 
@@ -243,7 +247,10 @@ fn best_of(candidates: Vec<Box<dyn LineFormat>>, lines: &[&[u8]]) -> Option<Box<
 fn sniff_lines(lines: &[&[u8]]) -> Option<Box<dyn LineFormat>> {
     // FMT-AWS: the ALB/ELB, CloudFront and JSON-lines sniffers go first here (their lines
     // are the most particular): alb::sniff, cloudfront::sniff, json::sniff.
-    nginx::sniff(lines).or_else(|| apache::sniff(lines))
+    haproxy::sniff(lines)
+        .or_else(|| envoy::sniff(lines))
+        .or_else(|| nginx::sniff(lines))
+        .or_else(|| apache::sniff(lines))
 }
 
 /// Picks the format of `opened` (its first lines read ahead), from `--input-format` and
@@ -267,10 +274,12 @@ pub fn choose(opened: &mut Opened, opts: &LogOptions) -> Result<Chosen, LogError
         let format = match opts.input_format {
             InputFormat::Apache => apache::compile(text),
             InputFormat::Nginx => nginx::compile(text),
+            InputFormat::Envoy => envoy::compile(text),
+            InputFormat::Auto if envoy::is_envoy(text) => envoy::compile(text),
             InputFormat::Auto if apache::is_apache(text) => apache::compile(text),
             InputFormat::Auto => nginx::compile(text),
             other => Err(format!(
-                "--log-format is for --input-format nginx or apache, not {other}"
+                "it is for --input-format nginx, apache or envoy, not {other}"
             )),
         }
         .map_err(|e| LogError::Option(format!("--log-format: {e}")))?;
@@ -286,15 +295,15 @@ pub fn choose(opened: &mut Opened, opts: &LogOptions) -> Result<Chosen, LogError
         InputFormat::Tsv => csv(opened, Some(b'\t')),
         InputFormat::Nginx => named(nginx::sniff(&sample), "nginx"),
         InputFormat::Apache => named(apache::sniff(&sample), "apache"),
-        InputFormat::Alb
-        | InputFormat::Elb
-        | InputFormat::Cloudfront
-        | InputFormat::Haproxy
-        | InputFormat::Envoy
-        | InputFormat::Json => Err(LogError::Option(format!(
-            "--input-format {}: not supported yet",
-            opts.input_format
-        ))),
+        InputFormat::Haproxy => named(haproxy::sniff(&sample), "haproxy"),
+        InputFormat::Envoy => named(envoy::sniff(&sample), "envoy"),
+        // FMT-AWS: alb::sniff, cloudfront::sniff, json::sniff (or their constructors) here.
+        InputFormat::Alb | InputFormat::Elb | InputFormat::Cloudfront | InputFormat::Json => {
+            Err(LogError::Option(format!(
+                "--input-format {}: not supported yet",
+                opts.input_format
+            )))
+        }
         InputFormat::Auto => {
             // A CSV/TSV header that names the roles comes first: it says what it is.
             let header = csv(opened, None)?;

@@ -158,8 +158,8 @@ pub struct LogReadArgs {
     pub input_format: logs::InputFormat,
 
     /// The server's own format: an nginx log_format ('$remote_addr ... $request_time'), an
-    /// Apache LogFormat ('%h %l %u %t "%r" %>s %b %D') or a preset: combined, common,
-    /// vcombined, main, upstreaminfo
+    /// Apache LogFormat ('%h %l %u %t "%r" %>s %b %D'), an Envoy format string, or a preset:
+    /// combined, common, vcombined, main, upstreaminfo, envoy, istio
     #[arg(long, value_name = "STRING")]
     pub log_format: Option<String>,
 

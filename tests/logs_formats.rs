@@ -103,3 +103,59 @@ fn bad_lines_name_their_place() {
     let (_, stderr) = table(&[&f, "--min-span", "1m", "--max-unknown", "0.7"]);
     assert!(stderr.contains("bad.log:7: expected"), "{stderr}");
 }
+
+/// HAProxy lines with and without the syslog prefix, with and without captured headers,
+/// a `-1` status and a `+1` retry counter; Envoy's default and Istio's lines with `UT` and
+/// `DC` flags: every line reads, and the give-ups are counted from the status or the flags.
+#[test]
+fn haproxy_envoy_and_istio_fixtures_read() {
+    for (file, described, flags) in [
+        (
+            "haproxy_httplog.log",
+            "HAProxy httplog",
+            "flags=termination_state",
+        ),
+        ("envoy_default.log", "Envoy default", "flags=response_flags"),
+        ("istio.log", "Istio (Envoy)", "flags=response_flags"),
+        ("apache_common.log", "Apache common", "status=status"),
+    ] {
+        let log = fixture(file);
+        let args = [&log, "--min-span", "1m", "--succeeded-share", "0.5"];
+        let (out, _) = table(&args);
+        assert!(
+            out.contains(&format!("{file} as {described} (detected)")),
+            "{out}"
+        );
+        assert!(out.contains(flags), "{out}");
+        let j = json(&[&["logs"][..], &args].concat());
+        let o = &j["observed"];
+        assert_eq!(o["bad_rows"], 0, "{file}: {o}");
+        let mutating = if file.starts_with("apache") { 3 } else { 4 };
+        assert_eq!(o["mutating_attempts"], mutating, "{file}: {o}");
+        let timed_out = if file.starts_with("apache") { 1 } else { 2 };
+        assert_eq!(o["timed_out"], timed_out, "{file}: {o}");
+    }
+}
+
+/// A named format that does not read the file says so, naming the closest and the flags.
+#[test]
+fn a_named_format_that_does_not_fit_is_refused() {
+    let err = usage_error(&[
+        "logs",
+        &fixture("envoy_default.log"),
+        "--input-format",
+        "haproxy",
+    ]);
+    assert!(err.contains("as haproxy"), "{err}");
+    assert!(err.contains("closest to Envoy"), "{err}");
+    let err = usage_error(&[
+        "logs",
+        &fixture("envoy_default.log"),
+        "--log-format",
+        "%h %z",
+    ]);
+    assert!(
+        err.contains("--log-format: unknown directive '%z'"),
+        "{err}"
+    );
+}

@@ -25,6 +25,8 @@ pub struct FileInfo {
     pub format: Option<String>,
     /// The format was detected from its first lines (not named by a flag).
     pub detected: bool,
+    /// What the evidence should say about the format's fields (e.g. timestamps read as UTC).
+    pub format_note: Option<String>,
     pub delimiter: u8,
     pub gzip: bool,
     /// Pieces it was read in (1 unless split across threads).
@@ -243,15 +245,18 @@ fn read_source(
             });
         }
     }
-    let (format, detected) = match &chosen {
-        Chosen::Csv(_) => (None, false),
-        Chosen::Lines { format, detected } => (Some(format.describe()), *detected),
+    let (format, detected, format_note) = match &chosen {
+        Chosen::Csv(_) => (None, false, None),
+        Chosen::Lines { format, detected } => {
+            (Some(format.describe()), *detected, format.hints().note)
+        }
     };
     let info = FileInfo {
         name,
         columns: rules.columns.clone(),
         format,
         detected,
+        format_note,
         delimiter: rules.delimiter,
         gzip,
         pieces,

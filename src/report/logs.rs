@@ -255,6 +255,9 @@ fn describe_file(f: &FileInfo) -> Vec<String> {
         line.push_str(&role);
     }
     lines.push(line);
+    if let Some(note) = &f.format_note {
+        lines.push(format!("  {note}"));
+    }
     lines
 }
 

@@ -13,12 +13,16 @@
 //!
 //! - [`csv`]: CSV and TSV headers, recognised by name (`ColumnMap::detect`).
 //! - [`template`]: a format string compiled to literals and variables, the engine of
-//!   [`nginx`] (`log_format`) and [`apache`] (`LogFormat`).
+//!   [`nginx`] (`log_format`), [`apache`] (`LogFormat`) and [`envoy`] (format strings,
+//!   Istio's too).
+//! - [`haproxy`]: HAProxy `option httplog` lines, with or without the syslog prefix.
 
 pub mod alb;
 mod apache;
 pub mod cloudfront;
 mod csv;
+mod envoy;
+mod haproxy;
 pub mod json;
 mod nginx;
 mod template;
@@ -248,6 +252,8 @@ fn sniff_lines(lines: &[&[u8]], json_paths: &[&str]) -> Option<Box<dyn LineForma
     alb::sniff(lines)
         .or_else(|| cloudfront::sniff(lines))
         .or_else(|| json::sniff(lines, json_paths))
+        .or_else(|| haproxy::sniff(lines))
+        .or_else(|| envoy::sniff(lines))
         .or_else(|| nginx::sniff(lines))
         .or_else(|| apache::sniff(lines))
 }
@@ -278,10 +284,12 @@ pub fn choose(opened: &mut Opened, opts: &LogOptions) -> Result<Chosen, LogError
         let format = match opts.input_format {
             InputFormat::Apache => apache::compile(text),
             InputFormat::Nginx => nginx::compile(text),
+            InputFormat::Envoy => envoy::compile(text),
+            InputFormat::Auto if envoy::is_envoy(text) => envoy::compile(text),
             InputFormat::Auto if apache::is_apache(text) => apache::compile(text),
             InputFormat::Auto => nginx::compile(text),
             other => Err(format!(
-                "--log-format is for --input-format nginx or apache, not {other}"
+                "it is for --input-format nginx, apache or envoy, not {other}"
             )),
         }
         .map_err(|e| LogError::Option(format!("--log-format: {e}")))?;
@@ -297,6 +305,8 @@ pub fn choose(opened: &mut Opened, opts: &LogOptions) -> Result<Chosen, LogError
         InputFormat::Tsv => csv(opened, Some(b'\t')),
         InputFormat::Nginx => named(nginx::sniff(&sample), "nginx"),
         InputFormat::Apache => named(apache::sniff(&sample), "apache"),
+        InputFormat::Haproxy => named(haproxy::sniff(&sample), "haproxy"),
+        InputFormat::Envoy => named(envoy::sniff(&sample), "envoy"),
         InputFormat::Alb => named(
             Some(Box::new(alb::AwsLoadBalancer::new(alb::Balancer::Alb))),
             "alb",
@@ -314,10 +324,6 @@ pub fn choose(opened: &mut Opened, opts: &LogOptions) -> Result<Chosen, LogError
                 .map(|f| Box::new(f) as Box<dyn LineFormat>),
             "json (no line among the first is a JSON object)",
         ),
-        InputFormat::Haproxy | InputFormat::Envoy => Err(LogError::Option(format!(
-            "--input-format {}: not supported yet",
-            opts.input_format
-        ))),
         InputFormat::Auto => {
             // A CSV/TSV header that names the roles comes first: it says what it is.
             let header = csv(opened, None)?;

@@ -62,10 +62,7 @@ pub const APACHE_LOG_FORMAT: &str = r#"%h %l %u %t "%r" %>s %b %D "%{Idempotency
 impl Format {
     /// The proxy's log has an upstream status column.
     pub fn has_upstream(self) -> bool {
-        !matches!(
-            self.style(),
-            Format::Envoy | Format::Haproxy
-        ) && self != Format::ApacheLog
+        !matches!(self.style(), Format::Envoy | Format::Haproxy) && self != Format::ApacheLog
     }
 
     /// The proxy's log always carries a request id.
@@ -466,9 +463,8 @@ pub fn generate_with_backend<W: Write, B: Write>(
             })
             .unwrap_or(0);
         g.path(ENDPOINTS[ep].shape, &mut path);
-        let keyed =
-            !matches!(cfg.format.style(), Format::Alb | Format::Haproxy)
-                && g.rng.chance(cfg.key_share);
+        let keyed = !matches!(cfg.format.style(), Format::Alb | Format::Haproxy)
+            && g.rng.chance(cfg.key_share);
         if keyed {
             for b in key.iter_mut() {
                 *b = HEX[g.rng.below(16) as usize];
@@ -1180,7 +1176,9 @@ impl<W: Write, B: Write> Gen<'_, W, B> {
                 self.time_local(line, ts);
                 // `01/Nov/2026:00:00:01 +0000` → `01/Nov/2026:00:00:01.123`.
                 line.truncate(line.len() - 6);
-                line.extend_from_slice(format!(".{:03}", ts.rem_euclid(1_000_000) / 1000).as_bytes());
+                line.extend_from_slice(
+                    format!(".{:03}", ts.rem_euclid(1_000_000) / 1000).as_bytes(),
+                );
                 line.extend_from_slice(b"] https-in~ api/api-1 0/0/1/");
                 let responded = row.status > 0 && row.flags.is_none_or(|f| !f.starts_with('C'));
                 if responded {

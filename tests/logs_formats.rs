@@ -3,10 +3,14 @@
 //! the inputs no format reads, refused in one line.
 
 mod common;
+#[path = "../examples/gen-access-log/generator.rs"]
+mod generator;
 
 use std::path::{Path, PathBuf};
 
 use common::{dupcost, json, usage_error};
+use dupcost::logs::{self, LogOptions, Source};
+use generator::{APACHE_LOG_FORMAT, Config, Format, NGINX_LOG_FORMAT, Truth};
 
 fn fixture(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -158,4 +162,121 @@ fn a_named_format_that_does_not_fit_is_refused() {
         err.contains("--log-format: unknown directive '%z'"),
         "{err}"
     );
+}
+
+/// Writes a generated log of `format` (same seed: the same rows for a raw format and its
+/// CSV sibling).
+fn generated(dir: &Path, format: Format, cfg: &Config) -> (String, Truth) {
+    let path = dir.join(format!("{format:?}.log"));
+    let cfg = Config {
+        format,
+        ..cfg.clone()
+    };
+    let truth = generator::generate(&cfg, std::fs::File::create(&path).unwrap()).unwrap();
+    (path.to_str().unwrap().to_string(), truth)
+}
+
+/// Every raw format from the generator gives the figures of the CSV path on the same rows:
+/// the JSON `observed` and `inputs` are equal (Apache's log has no upstream status, so
+/// its outcomes are unknown: its counts are checked against the truth instead).
+#[test]
+fn every_raw_format_gives_the_figures_of_the_csv_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = Config {
+        rows: 3_000,
+        seed: 12,
+        unknown_share: 0.2,
+        bad_every: 700,
+        ..Config::default()
+    };
+    let args = ["--max-unknown", "1", "--succeeded-share", "0.5"];
+    let nginx_format = format!("{NGINX_LOG_FORMAT} $request_id");
+    let with_ids = Config {
+        request_ids: true,
+        ..base.clone()
+    };
+    let no_keys = Config {
+        key_share: 0.0,
+        ..base.clone()
+    };
+    // HAProxy's CSV names its bytes field as HAProxy does, which no alias finds (the raw
+    // format maps it itself).
+    let haproxy_bytes = vec!["--column", "bytes=bytes_read"];
+    for (raw, cfg, extra, csv_extra) in [
+        (
+            Format::NginxLog,
+            &with_ids,
+            vec!["--log-format", nginx_format.as_str()],
+            vec![],
+        ),
+        (Format::HaproxyLog, &base, vec![], haproxy_bytes),
+        (Format::EnvoyLog, &no_keys, vec![], vec![]),
+        (Format::IstioLog, &no_keys, vec![], vec![]),
+    ] {
+        let (raw_log, raw_truth) = generated(dir.path(), raw, cfg);
+        let (csv_log, csv_truth) = generated(dir.path(), raw.style(), cfg);
+        assert_eq!(raw_truth.rows, csv_truth.rows, "{raw:?}: the same rows");
+        let from_raw = json(&[&["logs", &raw_log][..], &args, &extra].concat());
+        let from_csv = json(&[&["logs", &csv_log][..], &args, &csv_extra].concat());
+        assert_eq!(from_raw["observed"], from_csv["observed"], "{raw:?}");
+        assert_eq!(from_raw["inputs"], from_csv["inputs"], "{raw:?}");
+        assert_eq!(from_raw["observed"]["rows"], raw_truth.rows, "{raw:?}");
+        assert_eq!(
+            from_raw["observed"]["bad_rows"], raw_truth.bad_rows,
+            "{raw:?}"
+        );
+        assert!(raw_truth.bad_rows > 0);
+    }
+    let (log, truth) = generated(dir.path(), Format::ApacheLog, &base);
+    let j = json(
+        &[
+            &["logs", &log, "--log-format", APACHE_LOG_FORMAT][..],
+            &args,
+        ]
+        .concat(),
+    );
+    let o = &j["observed"];
+    assert_eq!(o["rows"], truth.rows);
+    assert_eq!(o["bad_rows"], truth.bad_rows);
+    assert_eq!(o["mutating_attempts"], truth.mutating_attempts);
+    assert_eq!(o["intents"], truth.intents);
+    assert_eq!(o["timed_out"], truth.timed_out);
+    // No upstream status: every timed-out outcome is unknown, and not counted as measured.
+    assert_eq!(truth.timed_out_unknown, truth.timed_out);
+    assert!(o["timed_out_unknown"].is_null(), "{o}");
+}
+
+/// A line format read in pieces by several threads gives the figures of one thread.
+#[test]
+fn line_formats_read_in_pieces_equal_one_thread() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = Config {
+        rows: 20_000,
+        seed: 5,
+        bad_every: 3_000,
+        ..Config::default()
+    };
+    for (format, log_format) in [
+        (Format::NginxLog, Some(NGINX_LOG_FORMAT)),
+        (Format::HaproxyLog, None),
+        (Format::EnvoyLog, None),
+    ] {
+        let (path, truth) = generated(dir.path(), format, &cfg);
+        let read = |threads: usize| {
+            let opts = LogOptions {
+                log_format: log_format.map(str::to_string),
+                threads,
+                split_bytes: 64 << 10,
+                ..LogOptions::default()
+            };
+            logs::analyze(&[Source::from(path.as_str())], &opts).unwrap()
+        };
+        let (one, four) = (read(1), read(4));
+        assert!(four.files[0].pieces > 1, "{format:?}: read in pieces");
+        assert_eq!(one.tally.rows, truth.rows, "{format:?}");
+        assert_eq!(one.tally.bad_rows, truth.bad_rows, "{format:?}");
+        assert_eq!(one.tally.counts, four.tally.counts, "{format:?}");
+        assert_eq!(one.tally.intents(), four.tally.intents(), "{format:?}");
+        assert_eq!(one.tally.bad_samples, four.tally.bad_samples, "{format:?}");
+    }
 }

@@ -56,22 +56,38 @@ pub enum Format {
     EnvoyJson,
     /// nginx `log_format ... escape=json` with nginx variable names.
     NginxJson,
+    /// Raw nginx lines: `combined` plus `$request_time $upstream_status
+    /// "$http_idempotency_key"` ([`NGINX_LOG_FORMAT`]), ` $request_id` with request ids.
+    NginxLog,
+    /// Raw Apache lines: [`APACHE_LOG_FORMAT`] (`%D` microseconds, no upstream status).
+    ApacheLog,
+    /// Raw HAProxy `option httplog` lines, every other one with a syslog prefix.
+    HaproxyLog,
+    /// Raw Envoy default-format lines.
+    EnvoyLog,
+    /// Raw Istio default-format lines.
+    IstioLog,
 }
+
+/// The `log_format` of [`Format::NginxLog`] (without request ids).
+pub const NGINX_LOG_FORMAT: &str = r#"$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent" $request_time $upstream_status "$http_idempotency_key""#;
+/// The `LogFormat` of [`Format::ApacheLog`].
+pub const APACHE_LOG_FORMAT: &str = r#"%h %l %u %t "%r" %>s %b %D "%{Idempotency-Key}i""#;
 
 impl Format {
     /// The proxy's log has an upstream status column.
     pub fn has_upstream(self) -> bool {
         !matches!(
-            self,
+            self.style(),
             Format::Envoy
                 | Format::Haproxy
                 | Format::CloudfrontLog
                 | Format::CaddyJson
                 | Format::EnvoyJson
-        )
+        ) && self != Format::ApacheLog
     }
 
-    /// A format written as the server writes it (not as CSV with a header of names).
+    /// A format written as the server writes it by the writers of FMT-AWS (`native_row`).
     pub fn is_native(self) -> bool {
         matches!(
             self,
@@ -88,14 +104,33 @@ impl Format {
     /// The proxy's log never holds an idempotency key (it logs no request headers).
     pub fn has_no_keys(self) -> bool {
         matches!(
-            self,
+            self.style(),
             Format::Alb | Format::Haproxy | Format::AlbLog | Format::ElbLog | Format::CloudfrontLog
         )
     }
 
     /// The proxy's log always carries a request id.
     pub fn has_request_id(self) -> bool {
-        matches!(self, Format::Envoy | Format::Haproxy | Format::EnvoyJson)
+        matches!(
+            self.style(),
+            Format::Envoy | Format::Haproxy | Format::EnvoyJson
+        )
+    }
+
+    /// The CSV format whose rows (and random draws) a raw format shares: the same seed gives
+    /// the same rows in both.
+    pub fn style(self) -> Format {
+        match self {
+            Format::NginxLog | Format::ApacheLog => Format::Nginx,
+            Format::HaproxyLog => Format::Haproxy,
+            Format::EnvoyLog | Format::IstioLog => Format::Envoy,
+            other => other,
+        }
+    }
+
+    /// Raw lines as the server writes them (no header), by `raw_line`.
+    pub fn raw(self) -> bool {
+        self.style() != self
     }
 }
 
@@ -117,9 +152,15 @@ impl std::str::FromStr for Format {
             "traefik-json" => Ok(Format::TraefikJson),
             "envoy-json" => Ok(Format::EnvoyJson),
             "nginx-json" => Ok(Format::NginxJson),
+            "nginx-log" => Ok(Format::NginxLog),
+            "apache-log" => Ok(Format::ApacheLog),
+            "haproxy-log" => Ok(Format::HaproxyLog),
+            "envoy-log" => Ok(Format::EnvoyLog),
+            "istio-log" => Ok(Format::IstioLog),
             _ => Err(format!(
-                "unknown format '{s}': csv, tsv, nginx, alb, traefik, envoy, haproxy, alb-log, \
-                 elb-log, cloudfront-log, caddy-json, traefik-json, envoy-json or nginx-json"
+                "unknown format '{s}': csv, tsv, nginx, alb, traefik, envoy, haproxy, nginx-log, \
+                 apache-log, haproxy-log, envoy-log, istio-log, alb-log, elb-log, cloudfront-log, \
+                 caddy-json, traefik-json, envoy-json or nginx-json"
             )),
         }
     }
@@ -662,7 +703,11 @@ impl<W: Write, B: Write> Gen<'_, W, B> {
     /// The client-facing status and flags of a give-up, in the format's style.
     fn give_up(&mut self) -> (i32, Option<&'static str>) {
         let pick = self.rng.below(10);
-        match self.cfg.format {
+        if self.cfg.format == Format::ApacheLog {
+            // httpd has no 499: a client that left shows as 408, the backend's timeout as 504.
+            return (if pick <= 4 { 408 } else { 504 }, None);
+        }
+        match self.cfg.format.style() {
             Format::Csv | Format::Tsv | Format::Nginx | Format::CaddyJson | Format::NginxJson => {
                 match pick {
                     0 => (408, None),
@@ -704,6 +749,8 @@ impl<W: Write, B: Write> Gen<'_, W, B> {
                 8 => (408, Some("cR--")),
                 _ => (503, Some("SH--")),
             },
+            // style() never returns a raw format.
+            _ => (504, None),
         }
     }
 
@@ -722,6 +769,9 @@ impl<W: Write, B: Write> Gen<'_, W, B> {
     fn header(&mut self) -> io::Result<()> {
         if self.cfg.format.is_native() {
             return self.native_header();
+        }
+        if self.cfg.format.raw() {
+            return Ok(());
         }
         let names: &[&str] = match self.cfg.format {
             Format::Csv | Format::Tsv => &[
@@ -850,7 +900,7 @@ impl<W: Write, B: Write> Gen<'_, W, B> {
     /// The timestamp as the format shows it (its precision, its clock), in µs.
     fn shown(&self, ts: i64) -> i64 {
         let ts = ts - self.shift;
-        match self.cfg.format {
+        match self.cfg.format.style() {
             Format::Nginx | Format::NginxJson | Format::CloudfrontLog => {
                 ts - ts.rem_euclid(1_000_000)
             }
@@ -860,11 +910,7 @@ impl<W: Write, B: Write> Gen<'_, W, B> {
             | Format::Haproxy
             | Format::CaddyJson
             | Format::EnvoyJson => ts - ts.rem_euclid(1_000),
-            Format::Alb
-            | Format::Traefik
-            | Format::AlbLog
-            | Format::ElbLog
-            | Format::TraefikJson => ts,
+            _ => ts,
         }
     }
 
@@ -1062,6 +1108,11 @@ impl<W: Write, B: Write> Gen<'_, W, B> {
                     line.extend_from_slice(field);
                 }
             }
+            Format::NginxLog
+            | Format::ApacheLog
+            | Format::HaproxyLog
+            | Format::EnvoyLog
+            | Format::IstioLog => self.raw_line(&mut line, row, ts),
             Format::Haproxy => {
                 line.extend_from_slice(b"10.0.0.7");
                 line.push(d);
@@ -1089,7 +1140,10 @@ impl<W: Write, B: Write> Gen<'_, W, B> {
             }
             _ => self.native_row(&mut line, row, ts),
         }
-        if self.cfg.request_ids && !self.cfg.format.has_request_id() && !self.cfg.format.is_native()
+        if self.cfg.request_ids
+            && !self.cfg.format.has_request_id()
+            && !self.cfg.format.raw()
+            && !self.cfg.format.is_native()
         {
             line.push(d);
             line.extend_from_slice(&self.id);
@@ -1098,7 +1152,9 @@ impl<W: Write, B: Write> Gen<'_, W, B> {
         if self.cfg.bad_every > 0 && self.truth.rows % self.cfg.bad_every == 0 {
             self.truth.rows += 1;
             self.truth.bad_rows += 1;
-            if self.truth.bad_rows % 2 == 0 || self.cfg.format.is_native() {
+            if self.cfg.format.raw() {
+                line.extend_from_slice(b"this is not an access log line: 1.2.3.4 [yesterday]");
+            } else if self.truth.bad_rows % 2 == 0 || self.cfg.format.is_native() {
                 line.extend_from_slice(b"not,enough,fields");
             } else {
                 let fields =
@@ -1135,6 +1191,129 @@ impl<W: Write, B: Write> Gen<'_, W, B> {
         self.out.write_all(&line)?;
         self.line = line;
         Ok(())
+    }
+
+    /// A raw line of a server's own format (no line end), with the same row as the CSV
+    /// formats write.
+    fn raw_line(&mut self, line: &mut Vec<u8>, row: &Row, ts: i64) {
+        let mut num = itoa::Buffer::new();
+        // Quoted user agents with spaces on every other row (no random draw: the rows stay
+        // those of the CSV sibling).
+        let agent: &[u8] = if self.truth.rows % 2 == 0 {
+            b"Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko)"
+        } else {
+            b"curl/8.5.0"
+        };
+        let ms = row.duration_us / 1000;
+        match self.cfg.format {
+            Format::NginxLog | Format::ApacheLog => {
+                line.extend_from_slice(b"10.0.0.7 - - [");
+                self.time_local(line, ts);
+                line.extend_from_slice(b"] \"");
+                line.extend_from_slice(row.method.as_bytes());
+                line.push(b' ');
+                line.extend_from_slice(row.path);
+                line.extend_from_slice(b" HTTP/1.1\" ");
+                line.extend_from_slice(num.format(row.status).as_bytes());
+                line.push(b' ');
+                line.extend_from_slice(num.format(row.bytes).as_bytes());
+                if self.cfg.format == Format::ApacheLog {
+                    line.push(b' ');
+                    line.extend_from_slice(num.format(row.duration_us).as_bytes());
+                } else {
+                    line.extend_from_slice(b" \"-\" \"");
+                    line.extend_from_slice(agent);
+                    line.extend_from_slice(b"\" ");
+                    line.extend_from_slice(num.format(ms / 1000).as_bytes());
+                    line.push(b'.');
+                    line.extend_from_slice(format!("{:03}", ms % 1000).as_bytes());
+                    line.push(b' ');
+                    match row.upstream {
+                        Upstream::Status(s) => line.extend_from_slice(num.format(s).as_bytes()),
+                        // nginx logs its own 504 as the upstream's when the upstream timed out.
+                        Upstream::Unknown if row.status == 504 => line.extend_from_slice(b"504"),
+                        Upstream::Unknown => line.push(b'-'),
+                        Upstream::Two(a, b) => {
+                            line.extend_from_slice(num.format(a).as_bytes());
+                            line.extend_from_slice(if a == 504 { b" : " } else { b", " });
+                            line.extend_from_slice(num.format(b).as_bytes());
+                        }
+                    }
+                }
+                line.extend_from_slice(b" \"");
+                line.extend_from_slice(row.key.unwrap_or(b"-"));
+                line.push(b'"');
+                if self.cfg.request_ids && self.cfg.format == Format::NginxLog {
+                    line.push(b' ');
+                    line.extend_from_slice(&self.id);
+                }
+            }
+            Format::HaproxyLog => {
+                if self.truth.rows % 2 == 0 {
+                    line.extend_from_slice(b"Nov  1 00:00:00 lb1 haproxy[14389]: ");
+                }
+                line.extend_from_slice(b"10.0.0.7:51234 [");
+                self.time_local(line, ts);
+                // `01/Nov/2026:00:00:01 +0000` → `01/Nov/2026:00:00:01.123`.
+                line.truncate(line.len() - 6);
+                line.extend_from_slice(
+                    format!(".{:03}", ts.rem_euclid(1_000_000) / 1000).as_bytes(),
+                );
+                line.extend_from_slice(b"] https-in~ api/api-1 0/0/1/");
+                let responded = row.status > 0 && row.flags.is_none_or(|f| !f.starts_with('C'));
+                if responded {
+                    line.extend_from_slice(num.format(ms.saturating_sub(2)).as_bytes());
+                } else {
+                    line.extend_from_slice(b"-1");
+                }
+                line.push(b'/');
+                line.extend_from_slice(num.format(ms).as_bytes());
+                line.push(b' ');
+                line.extend_from_slice(num.format(row.status).as_bytes());
+                line.push(b' ');
+                line.extend_from_slice(num.format(row.bytes).as_bytes());
+                line.extend_from_slice(b" - - ");
+                line.extend_from_slice(row.flags.unwrap_or("----").as_bytes());
+                line.extend_from_slice(b" 3/3/1/1/0 0/0 \"");
+                line.extend_from_slice(row.method.as_bytes());
+                line.push(b' ');
+                line.extend_from_slice(row.path);
+                line.extend_from_slice(b" HTTP/1.1\"");
+            }
+            Format::EnvoyLog | Format::IstioLog => {
+                line.push(b'[');
+                self.iso(line, ts, 3);
+                line.extend_from_slice(b"] \"");
+                line.extend_from_slice(row.method.as_bytes());
+                line.push(b' ');
+                line.extend_from_slice(row.path);
+                line.extend_from_slice(b" HTTP/1.1\" ");
+                line.extend_from_slice(num.format(row.status).as_bytes());
+                line.push(b' ');
+                line.extend_from_slice(row.flags.unwrap_or("-").as_bytes());
+                if self.cfg.format == Format::IstioLog {
+                    line.extend_from_slice(match row.flags {
+                        Some("UT") => b" upstream_response_timeout - \"-\"",
+                        Some("DC") => b" downstream_remote_disconnect - \"-\"",
+                        Some(_) => b" upstream_reset_before_response_started{connection_termination} - \"-\"",
+                        None => b" via_upstream - \"-\"",
+                    });
+                }
+                line.extend_from_slice(b" 512 ");
+                line.extend_from_slice(num.format(row.bytes).as_bytes());
+                line.push(b' ');
+                line.extend_from_slice(num.format(ms).as_bytes());
+                line.extend_from_slice(b" - \"10.0.0.7\" \"");
+                line.extend_from_slice(agent);
+                line.extend_from_slice(b"\" \"");
+                line.extend_from_slice(&self.id);
+                line.extend_from_slice(b"\" \"api.example.com\" \"10.1.2.3:8080\"");
+                if self.cfg.format == Format::IstioLog {
+                    line.extend_from_slice(b" outbound|8080||api.shop.svc.cluster.local 10.44.1.23:37652 10.0.45.184:8080 10.0.0.7:46520 - default");
+                }
+            }
+            _ => {}
+        }
     }
 
     /// The fields CSV, TSV and Traefik share: timestamp `ts` (with `frac` fraction digits),

@@ -21,8 +21,10 @@ use std::fmt;
 use std::io::Write;
 
 use foldhash::fast::FixedState;
+use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 use super::{DurationUnit, Fields, FlagsStyle, FormatHints, LineFormat};
 use crate::logs::role::Role;
@@ -54,10 +56,46 @@ impl Flavour {
     }
 }
 
+/// A node's children by key: a short list searched by length, then bytes (an access log's
+/// objects have a few keys each; this measured quicker than hashing every key), or a hash
+/// map past [`Keys::LINEAR`].
+#[derive(Debug, Default, Clone)]
+struct Keys {
+    list: Vec<(Box<str>, usize)>,
+    map: HashMap<Box<str>, usize, FixedState>,
+}
+
+impl Keys {
+    const LINEAR: usize = 16;
+
+    #[inline]
+    fn get(&self, key: &str) -> Option<usize> {
+        if self.map.is_empty() {
+            self.list
+                .iter()
+                .find(|(k, _)| k.len() == key.len() && k.as_bytes() == key.as_bytes())
+                .map(|&(_, n)| n)
+        } else {
+            self.map.get(key).copied()
+        }
+    }
+
+    fn insert(&mut self, key: &str, node: usize) {
+        self.list.push((key.into(), node));
+        if self.list.len() > Keys::LINEAR {
+            self.map = self.list.iter().cloned().collect();
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+}
+
 /// One node of the tree of known paths.
 #[derive(Debug, Default, Clone)]
 struct Node {
-    keys: HashMap<Box<str>, usize, FixedState>,
+    keys: Keys,
     /// Children by array index.
     items: Vec<usize>,
     /// The field this path is, if it is one.
@@ -92,7 +130,7 @@ impl JsonLines {
         let mut node = 0;
         for step in steps {
             let next = match *step {
-                Step::Key(k) => self.nodes[node].keys.get(k).copied(),
+                Step::Key(k) => self.nodes[node].keys.get(k),
                 Step::Index(i) => self.nodes[node].items.get(i).copied(),
             };
             node = match next {
@@ -102,7 +140,7 @@ impl JsonLines {
                     self.nodes.push(Node::default());
                     match *step {
                         Step::Key(k) => {
-                            self.nodes[node].keys.insert(k.into(), n);
+                            self.nodes[node].keys.insert(k, n);
                         }
                         Step::Index(i) => {
                             let items = &mut self.nodes[node].items;
@@ -180,8 +218,36 @@ impl JsonLines {
                 format.add(&steps, path);
             }
         }
+        format.renumber();
         format.flavour = Flavour::of(&format.names);
         Some(format)
+    }
+
+    /// Numbers the fields in the order of the tree (a node's children in the order they
+    /// first appeared): a key first seen in a later line (an optional header) sits with its
+    /// siblings, so most lines' values come in the fields' order and go straight to them.
+    fn renumber(&mut self) {
+        let mut order = Vec::with_capacity(self.names.len());
+        let mut stack = vec![0];
+        while let Some(node) = stack.pop() {
+            let n = &self.nodes[node];
+            if let Some(slot) = n.slot {
+                order.push((node, slot));
+            }
+            let children: Vec<usize> = n
+                .keys
+                .list
+                .iter()
+                .map(|&(_, c)| c)
+                .chain(n.items.iter().copied().filter(|&c| c != usize::MAX))
+                .collect();
+            stack.extend(children.into_iter().rev());
+        }
+        let names = std::mem::take(&mut self.names);
+        for (new, &(node, old)) in order.iter().enumerate() {
+            self.nodes[node].slot = Some(new);
+            self.names.push(names[old].clone());
+        }
     }
 
     pub fn flavour(&self) -> Flavour {
@@ -213,11 +279,46 @@ fn parse_path(path: &str) -> Option<Vec<Step<'_>>> {
     Some(steps)
 }
 
-/// Where one line's values go while it is parsed: their bytes and each field's span.
+/// Where one line's values go while it is parsed, for a line whose keys are not in the
+/// order of the names: their bytes and each field's span.
 #[derive(Default)]
 struct Scratch {
     data: Vec<u8>,
     spans: Vec<(u32, u32)>,
+}
+
+/// Where a line's values go: straight into the fields while they come in the names' order
+/// (a log's lines mostly keep their keys' order), or into the scratch.
+struct Sink<'o> {
+    out: &'o mut Fields,
+    /// The next field `out` expects, when writing straight.
+    next: usize,
+    straight: bool,
+    scratch: &'o mut Scratch,
+}
+
+impl Sink<'_> {
+    /// A value came for a field already passed: what was written moves to the scratch, and
+    /// the rest of the line goes there too.
+    #[cold]
+    fn to_scratch(&mut self, fields: usize) {
+        let scratch = &mut *self.scratch;
+        scratch.data.clear();
+        scratch.data.extend_from_slice(&self.out.data);
+        scratch.spans.clear();
+        let mut start = 0;
+        for &end in &self.out.ends {
+            scratch.spans.push(if end > start {
+                (start as u32, end as u32)
+            } else {
+                MISSING
+            });
+            start = end;
+        }
+        scratch.spans.resize(fields, MISSING);
+        self.out.clear();
+        self.straight = false;
+    }
 }
 
 const MISSING: (u32, u32) = (u32::MAX, u32::MAX);
@@ -226,31 +327,65 @@ thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
 }
 
-/// Parses the value at one node of the tree into the scratch.
-struct At<'s> {
+/// Parses the value at one node of the tree into the sink.
+struct At<'s, 'o> {
     format: &'s JsonLines,
     node: usize,
-    scratch: &'s mut Scratch,
+    sink: &'s mut Sink<'o>,
 }
 
-impl At<'_> {
+impl At<'_, '_> {
+    #[inline]
     fn leaf(&mut self, write: impl FnOnce(&mut Vec<u8>)) {
-        if let Some(slot) = self.format.nodes[self.node].slot {
-            let start = self.scratch.data.len();
-            write(&mut self.scratch.data);
-            self.scratch.spans[slot] = (start as u32, self.scratch.data.len() as u32);
+        let Some(slot) = self.format.nodes[self.node].slot else {
+            return;
+        };
+        let sink = &mut *self.sink;
+        if sink.straight && slot < sink.next {
+            sink.to_scratch(self.format.names.len());
+        }
+        if sink.straight {
+            while sink.next < slot {
+                sink.out.push(b"");
+                sink.next += 1;
+            }
+            sink.out.push_with(write);
+            sink.next += 1;
+        } else {
+            let scratch = &mut *sink.scratch;
+            let start = scratch.data.len();
+            write(&mut scratch.data);
+            scratch.spans[slot] = (start as u32, scratch.data.len() as u32);
         }
     }
 }
 
-impl<'de> DeserializeSeed<'de> for At<'_> {
+impl<'de> DeserializeSeed<'de> for At<'_, '_> {
     type Value = ();
-    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_any(self)
+    fn deserialize<D: de::Deserializer<'de>>(mut self, d: D) -> Result<(), D::Error> {
+        let node = &self.format.nodes[self.node];
+        if !(node.keys.is_empty() && node.items.is_empty()) {
+            return d.deserialize_any(self);
+        }
+        // A leaf: its text as written, unparsed (a number is not read into an f64 and
+        // written back), a string without escapes borrowed.
+        let raw = <&RawValue>::deserialize(d)?.get();
+        match raw.as_bytes() {
+            b"null" => {}
+            [b'"', inner @ .., b'"'] if !inner.contains(&b'\\') => {
+                self.leaf(|d| d.extend_from_slice(inner));
+            }
+            [b'"', ..] => {
+                let text: String = serde_json::from_str(raw).map_err(de::Error::custom)?;
+                self.leaf(|d| d.extend_from_slice(text.as_bytes()));
+            }
+            text => self.leaf(|d| d.extend_from_slice(text)),
+        }
+        Ok(())
     }
 }
 
-impl<'de> Visitor<'de> for At<'_> {
+impl<'de> Visitor<'de> for At<'_, '_> {
     type Value = ();
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
@@ -305,7 +440,7 @@ impl<'de> Visitor<'de> for At<'_> {
                     .next_element_seed(At {
                         format: self.format,
                         node,
-                        scratch: &mut *self.scratch,
+                        sink: &mut *self.sink,
                     })?
                     .is_some(),
                 None => seq.next_element::<IgnoredAny>()?.is_some(),
@@ -324,7 +459,7 @@ impl<'de> Visitor<'de> for At<'_> {
                 Some(node) => map.next_value_seed(At {
                     format: self.format,
                     node,
-                    scratch: &mut *self.scratch,
+                    sink: &mut *self.sink,
                 })?,
                 None => {
                     map.next_value::<IgnoredAny>()?;
@@ -336,7 +471,7 @@ impl<'de> Visitor<'de> for At<'_> {
 }
 
 /// A key, looked up among a node's children without allocating.
-struct Key<'k>(&'k HashMap<Box<str>, usize, FixedState>);
+struct Key<'k>(&'k Keys);
 
 impl<'de> DeserializeSeed<'de> for Key<'_> {
     type Value = Option<usize>;
@@ -353,21 +488,21 @@ impl<'de> Visitor<'de> for Key<'_> {
     }
 
     fn visit_str<E>(self, v: &str) -> Result<Option<usize>, E> {
-        Ok(self.0.get(v).copied())
+        Ok(self.0.get(v))
     }
 }
 
 /// The top of a line: an object, and nothing else.
-struct Top<'s>(At<'s>);
+struct Top<'s, 'o>(At<'s, 'o>);
 
-impl<'de> DeserializeSeed<'de> for Top<'_> {
+impl<'de> DeserializeSeed<'de> for Top<'_, '_> {
     type Value = ();
     fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
         d.deserialize_map(self)
     }
 }
 
-impl<'de> Visitor<'de> for Top<'_> {
+impl<'de> Visitor<'de> for Top<'_, '_> {
     type Value = ();
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
@@ -376,6 +511,21 @@ impl<'de> Visitor<'de> for Top<'_> {
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<(), A::Error> {
         self.0.visit_map(map)
+    }
+}
+
+impl JsonLines {
+    /// Parses one line into `sink`.
+    fn parse(&self, line: &[u8], sink: &mut Sink) -> Result<(), String> {
+        let mut de = serde_json::Deserializer::from_slice(line);
+        let top = Top(At {
+            format: self,
+            node: 0,
+            sink,
+        });
+        top.deserialize(&mut de)
+            .and_then(|()| de.end())
+            .map_err(|e| format!("not a JSON object: {e}"))
     }
 }
 
@@ -432,24 +582,26 @@ impl LineFormat for JsonLines {
         }
         SCRATCH.with(|scratch| {
             let mut scratch = scratch.borrow_mut();
-            let scratch = &mut *scratch;
-            scratch.data.clear();
-            scratch.spans.clear();
-            scratch.spans.resize(self.names.len(), MISSING);
-            let mut de = serde_json::Deserializer::from_slice(line);
-            let top = Top(At {
-                format: self,
-                node: 0,
-                scratch,
-            });
-            top.deserialize(&mut de)
-                .and_then(|()| de.end())
-                .map_err(|e| format!("not a JSON object: {e}"))?;
-            for &(start, end) in &scratch.spans {
+            let mut sink = Sink {
+                out,
+                next: 0,
+                straight: true,
+                scratch: &mut scratch,
+            };
+            self.parse(line, &mut sink)?;
+            if sink.straight {
+                while sink.next < self.names.len() {
+                    sink.out.push(b"");
+                    sink.next += 1;
+                }
+                return Ok(());
+            }
+            for &(start, end) in &sink.scratch.spans {
                 if (start, end) == MISSING {
-                    out.push(b"");
+                    sink.out.push(b"");
                 } else {
-                    out.push(&scratch.data[start as usize..end as usize]);
+                    sink.out
+                        .push(&sink.scratch.data[start as usize..end as usize]);
                 }
             }
             Ok(())
@@ -520,6 +672,25 @@ mod tests {
         assert_eq!(g("request.remote_ip"), "");
         assert_eq!(g("ts"), "1646861431");
         assert_eq!(g("resp_headers.Server[0]"), "");
+    }
+
+    /// A key first seen in a later line sits with its siblings, so the lines that have it
+    /// still come in the fields' order; lines out of that order read the same.
+    #[test]
+    fn fields_in_the_order_of_the_tree() {
+        let first = br#"{"a":1,"h":{"x":["1"]},"z":2}"#;
+        let later = br#"{"a":1,"h":{"x":["1"],"y":["k"]},"z":2}"#;
+        let f = JsonLines::from_lines(&[first, later], &[]).unwrap();
+        assert_eq!(f.names(), ["a", "h.x[0]", "h.y[0]", "z"]);
+        assert_eq!(split(&f, later).unwrap(), ["1", "1", "k", "2"]);
+        let shuffled = br#"{"z":2,"h":{"y":["k"],"x":["1"]},"a":1}"#;
+        assert_eq!(split(&f, shuffled).unwrap(), ["1", "1", "k", "2"]);
+        let twice = br#"{"a":1,"z":2,"a":3}"#;
+        assert_eq!(
+            split(&f, twice).unwrap(),
+            ["3", "", "", "2"],
+            "the last value wins"
+        );
     }
 
     #[test]

@@ -46,8 +46,8 @@ mod timestamp;
 
 pub use analyze::{FileInfo, LogAnalysis, analyze};
 pub use derive::{
-    DayRow, Derived, EndpointRow, Measured, Observed, Overrides, RetriesObserved, count, count_f,
-    plural,
+    DayRow, Derived, EndpointRow, FileRead, Measured, Observed, Overrides, RetriesObserved, count,
+    count_f, plural,
 };
 pub use error::{BadRow, LogError, RowPlace};
 pub use formats::{

@@ -355,9 +355,12 @@ fn looks_binary(prefix: &[u8]) -> bool {
 /// The one line for an input no format reads: the closest format tried, and the flags.
 fn no_format(name: &str, sample: &[&[u8]], tried: &str) -> LogError {
     let first = sample.first().copied().unwrap_or_default();
-    let closest = closest(first);
+    let closest = match closest_tried(first) {
+        Some((format, why)) => format!("{format} ({why})"),
+        None => closest(first).to_string(),
+    };
     LogError::Option(format!(
-        "{name}: not a log format dupcost knows{}: its first line '{}' comes closest to {closest}; give the server's own format with --log-format '...' (nginx log_format or Apache LogFormat) or name it with --input-format (csv, tsv, nginx, apache, alb, elb, cloudfront, haproxy, envoy, json)",
+        "{name}: not a log format dupcost knows{}: its first line '{}' comes closest to {closest}; give the server's own format with --log-format '...' (nginx log_format, Apache LogFormat or Envoy format string) or name it with --input-format (csv, tsv, nginx, apache, alb, elb, cloudfront, haproxy, envoy, json)",
         if tried == "any" {
             String::new()
         } else {
@@ -365,6 +368,45 @@ fn no_format(name: &str, sample: &[&[u8]], tried: &str) -> LogError {
         },
         shown(first)
     ))
+}
+
+/// Of the line formats tried, the one that read `line` furthest before it failed (by the
+/// column its error names; one that read all its fields, with more after them, first), with
+/// that error.
+fn closest_tried(line: &[u8]) -> Option<(String, String)> {
+    let mut candidates: Vec<Box<dyn LineFormat>> = vec![Box::new(haproxy::Haproxy)];
+    for text in ["istio", "envoy"] {
+        candidates.extend(envoy::compile(text).ok());
+    }
+    for (text, ..) in nginx::PRESETS {
+        candidates.extend(nginx::compile(text).ok());
+    }
+    for (text, ..) in apache::PRESETS {
+        candidates.extend(apache::compile(text).ok());
+    }
+    // FMT-AWS: the ALB/ELB, CloudFront and JSON formats could join these candidates.
+    let mut fields = Fields::default();
+    // Reversed: of equals, max_by_key keeps the last, which is then the first tried.
+    candidates
+        .iter()
+        .rev()
+        .filter_map(|f| {
+            fields.clear();
+            let Err(err) = f.split(line, &mut fields) else {
+                return Some(((true, usize::MAX), f.describe(), "which reads it".into()));
+            };
+            let column: usize = err
+                .split("column ")
+                .nth(1)?
+                .split(|c: char| !c.is_ascii_digit())
+                .next()?
+                .parse()
+                .ok()?;
+            let whole = err.starts_with("expected the line to end");
+            (column > 1).then(|| ((whole, column), f.describe(), err))
+        })
+        .max_by_key(|(rank, ..)| *rank)
+        .map(|(_, format, err)| (format, err))
 }
 
 /// The format a line looks most like, by its shape.

@@ -156,10 +156,13 @@ impl Template {
                     let rest = &line[at..];
                     let len = match end {
                         End::Line => {
-                            if *kind == Kind::Plain && memchr::memchr(b' ', rest).is_some() {
+                            if let Some(space) =
+                                memchr::memchr(b' ', rest).filter(|_| *kind == Kind::Plain)
+                            {
                                 return Err(format!(
-                                    "expected the line to end after {name}, found '{}'",
-                                    shown(rest)
+                                    "expected the line to end after {name} at column {}, found '{}'",
+                                    at + space + 1,
+                                    shown(&rest[space..])
                                 ));
                             }
                             Some(rest.len())
@@ -192,7 +195,7 @@ impl Template {
         }
         if at != line.len() {
             return Err(format!(
-                "expected the end of the line at column {}, found '{}'",
+                "expected the line to end at column {}, found '{}'",
                 at + 1,
                 shown(&line[at..])
             ));

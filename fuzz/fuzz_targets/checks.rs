@@ -217,3 +217,51 @@ pub fn logs(bytes: &[u8]) {
         }
     }
 }
+
+/// A line format's split on arbitrary lines: never a panic; a line it reads gives exactly
+/// one field per name, and the fields' ends rise.
+pub fn format_lines(format: &dyn dupcost::logs::LineFormat, bytes: &[u8]) {
+    let names = format.names();
+    let mut fields = dupcost::logs::Fields::default();
+    for line in bytes.split(|&b| b == b'\n') {
+        fields.clear();
+        if format.split(line, &mut fields).is_ok() {
+            assert_eq!(
+                fields.len(),
+                names.len(),
+                "{:?}",
+                String::from_utf8_lossy(line)
+            );
+            assert!(fields.ends.windows(2).all(|w| w[0] <= w[1]));
+            assert_eq!(fields.ends.last().copied().unwrap_or(0), fields.data.len());
+        }
+    }
+}
+
+/// One of the built-in line formats (`nginx`, `apache`, `haproxy`, `envoy` with each preset)
+/// on arbitrary lines.
+pub fn line_format(input: &str, presets: &[&str], bytes: &[u8]) {
+    let input: dupcost::logs::InputFormat = input.parse().expect("a known input format");
+    for preset in presets {
+        let format = dupcost::logs::compile_format(input, preset).expect("a preset compiles");
+        format_lines(format.as_ref(), bytes);
+    }
+}
+
+/// A `--log-format` string (the first line) and lines it should read (the rest): compiling
+/// never panics, and what compiles splits the lines as [`format_lines`] checks.
+pub fn log_format(bytes: &[u8]) {
+    let (text, lines) = match bytes.iter().position(|&b| b == b'\n') {
+        Some(i) => (&bytes[..i], &bytes[i + 1..]),
+        None => (bytes, &b""[..]),
+    };
+    let Ok(text) = std::str::from_utf8(text) else {
+        return;
+    };
+    for input in ["auto", "nginx", "apache", "envoy"] {
+        let input: dupcost::logs::InputFormat = input.parse().expect("a known input format");
+        if let Ok(format) = dupcost::logs::compile_format(input, text) {
+            format_lines(format.as_ref(), lines);
+        }
+    }
+}

@@ -52,6 +52,7 @@ pub use derive::{
 pub use error::{BadRow, LogError, RowPlace};
 pub use formats::{
     ColumnMap, DurationUnit, Fields, FlagsStyle, FormatHints, InputFormat, LineFormat,
+    compile as compile_format,
 };
 pub use intervals::Intervals;
 pub use options::{

@@ -253,6 +253,24 @@ fn sniff_lines(lines: &[&[u8]]) -> Option<Box<dyn LineFormat>> {
         .or_else(|| apache::sniff(lines))
 }
 
+/// The line format that `--input-format FORMAT --log-format TEXT` reads: TEXT is a format
+/// string or a preset's name (nginx, apache, envoy; `auto` tells which), ignored for
+/// HAProxy. For the fuzz targets and tools; [`choose`] is what `dupcost logs` uses.
+pub fn compile(input: InputFormat, text: &str) -> Result<Box<dyn LineFormat>, String> {
+    match input {
+        InputFormat::Haproxy => Ok(Box::new(haproxy::Haproxy)),
+        InputFormat::Apache => apache::compile(text),
+        InputFormat::Nginx => nginx::compile(text),
+        InputFormat::Envoy => envoy::compile(text),
+        InputFormat::Auto if envoy::is_envoy(text) => envoy::compile(text),
+        InputFormat::Auto if apache::is_apache(text) => apache::compile(text),
+        InputFormat::Auto => nginx::compile(text),
+        other => Err(format!(
+            "it is for --input-format nginx, apache or envoy, not {other}"
+        )),
+    }
+}
+
 /// Picks the format of `opened` (its first lines read ahead), from `--input-format` and
 /// `--log-format`, or by what its first lines look like.
 pub fn choose(opened: &mut Opened, opts: &LogOptions) -> Result<Chosen, LogError> {
@@ -271,18 +289,13 @@ pub fn choose(opened: &mut Opened, opts: &LogOptions) -> Result<Chosen, LogError
         detected,
     };
     if let Some(text) = &opts.log_format {
-        let format = match opts.input_format {
-            InputFormat::Apache => apache::compile(text),
-            InputFormat::Nginx => nginx::compile(text),
-            InputFormat::Envoy => envoy::compile(text),
-            InputFormat::Auto if envoy::is_envoy(text) => envoy::compile(text),
-            InputFormat::Auto if apache::is_apache(text) => apache::compile(text),
-            InputFormat::Auto => nginx::compile(text),
-            other => Err(format!(
-                "it is for --input-format nginx, apache or envoy, not {other}"
-            )),
+        if opts.input_format == InputFormat::Haproxy {
+            return Err(LogError::Option(
+                "--log-format: it is for --input-format nginx, apache or envoy, not haproxy".into(),
+            ));
         }
-        .map_err(|e| LogError::Option(format!("--log-format: {e}")))?;
+        let format = compile(opts.input_format, text)
+            .map_err(|e| LogError::Option(format!("--log-format: {e}")))?;
         return Ok(lines(format, false));
     }
     let sample = first_lines(&opened.prefix, opened.eof);
@@ -585,5 +598,75 @@ impl ColumnMap {
             aliases: role.aliases().join(", "),
             found: self.headers.join(", "),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Every built-in line format, each preset.
+    fn all_formats() -> Vec<Box<dyn LineFormat>> {
+        let mut all: Vec<Box<dyn LineFormat>> = vec![Box::new(haproxy::Haproxy)];
+        for text in ["istio", "envoy"] {
+            all.extend(envoy::compile(text).ok());
+        }
+        for (text, ..) in nginx::PRESETS {
+            all.extend(nginx::compile(text).ok());
+        }
+        for (text, ..) in apache::PRESETS {
+            all.extend(apache::compile(text).ok());
+        }
+        all
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Lines made of the characters the formats care about (quotes, backslashes, spaces,
+        /// brackets, separators, digits): no format panics, and a line it reads gives one
+        /// field per name.
+        #[test]
+        fn no_line_panics_any_format(
+            line in proptest::collection::vec(
+                prop_oneof![
+                    Just(b'"'), Just(b'\\'), Just(b' '), Just(b'['), Just(b']'), Just(b'/'),
+                    Just(b':'), Just(b','), Just(b'-'), Just(b'{'), Just(b'}'), Just(b'x'),
+                    Just(b'.'), b'0'..=b'9', any::<u8>(),
+                ],
+                0..200,
+            ),
+            text in "[$%a-z_{}()\" :\\[\\]-]{0,40}",
+        ) {
+            let mut fields = Fields::default();
+            for format in all_formats() {
+                fields.clear();
+                if format.split(&line, &mut fields).is_ok() {
+                    prop_assert_eq!(fields.len(), format.names().len());
+                }
+            }
+            for input in [InputFormat::Auto, InputFormat::Nginx, InputFormat::Apache, InputFormat::Envoy] {
+                if let Ok(format) = compile(input, &text) {
+                    fields.clear();
+                    if format.split(&line, &mut fields).is_ok() {
+                        prop_assert_eq!(fields.len(), format.names().len());
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn first_lines_leave_out_a_partial_last_line() {
+        assert_eq!(first_lines(b"a\nb\nc", false), [&b"a"[..], b"b"]);
+        assert_eq!(first_lines(b"a\r\n\nb\nc", true), [&b"a"[..], b"b", b"c"]);
+    }
+
+    #[test]
+    fn binary_first_lines() {
+        assert!(looks_binary(b"\x00\x01abc\n"));
+        assert!(looks_binary(&[0xff, 0xfe, 0x80, 0x81, 0x82, b'\n']));
+        assert!(!looks_binary("caf\u{e9} 1.2.3.4 - - [x]\n\x00".as_bytes()));
     }
 }

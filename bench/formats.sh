@@ -68,6 +68,9 @@ done
 # nginx log leaves some outcomes unknown, as real ones do).
 DUPCOST_FLAGS=(--format json --methods POST,PUT,PATCH,DELETE --timeout-status 408,499,504
   --retry-window 1h --max-unknown 100% --succeeded-share 0.5 --threads "$THREADS")
+# GoAccess parses on several threads from 1.8 on (--jobs); Debian bookworm's 1.7 has one.
+GOACCESS_JOBS=()
+if goaccess --help 2>&1 | grep -q -- '--jobs'; then GOACCESS_JOBS=(--jobs="$THREADS"); fi
 log_of() {
   case $1 in
     wc | *nginx) echo "$NGINX_LOG" ;;
@@ -84,7 +87,7 @@ run() { # TOOL: runs it under GNU time, its output to $OUT/TOOL.out
     dupcost-*) "${time[@]}" "$DUPCOST" logs "$log" "${DUPCOST_FLAGS[@]}" ;;
     goaccess-nginx)
       "${time[@]}" goaccess "$log" --no-global-config --log-format="$GOACCESS_FORMAT" \
-        --date-format=%d/%b/%Y --time-format=%T --jobs="$THREADS" \
+        --date-format=%d/%b/%Y --time-format=%T "${GOACCESS_JOBS[@]}" \
         --output="$OUT/goaccess.json" 2> "$OUT/goaccess.err"
       ;;
   esac > "$OUT/$tool.out"

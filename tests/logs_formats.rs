@@ -333,3 +333,43 @@ fn line_formats_read_in_pieces_equal_one_thread() {
         assert_eq!(one.tally.bad_samples, four.tally.bad_samples, "{format:?}");
     }
 }
+
+/// A line format read from stdin and from gzip (recognised by content) gives the figures of
+/// the plain file.
+#[test]
+fn stdin_and_gzip_read_line_formats() {
+    let log = fixture("haproxy_httplog.log");
+    let args = [
+        "--min-span",
+        "1m",
+        "--succeeded-share",
+        "0.5",
+        "--format",
+        "json",
+    ];
+    let plain = json(&[&["logs", &log][..], &args[..4]].concat());
+    let bytes = std::fs::read(&log).unwrap();
+    let out = dupcost()
+        .args([&["logs", "-"][..], &args].concat())
+        .write_stdin(bytes.clone())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let piped: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(piped["observed"]["rows"], plain["observed"]["rows"]);
+    assert_eq!(piped["inputs"], plain["inputs"]);
+    let dir = tempfile::tempdir().unwrap();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    std::io::Write::write_all(&mut gz, &bytes).unwrap();
+    let f = write(dir.path(), "haproxy.log.1", &gz.finish().unwrap());
+    let zipped = json(&[&["logs", &f][..], &args[..4]].concat());
+    assert_eq!(zipped["inputs"], plain["inputs"]);
+    assert_eq!(
+        zipped["observed"]["files"][0]["input_format"],
+        "HAProxy httplog"
+    );
+}

@@ -52,8 +52,8 @@ fn logs() {
     }
 }
 
-/// Replays `tests/fuzz_regressions/TARGET/*` as bytes through `check`.
-fn replay_bytes(target: &str, check: fn(&[u8])) {
+/// Replays the byte inputs under `tests/fuzz_regressions/TARGET/` through `check`.
+fn replay_bytes(target: &str, check: impl Fn(&[u8])) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fuzz_regressions")
         .join(target);
@@ -80,4 +80,37 @@ fn format_cloudfront() {
 #[test]
 fn format_json() {
     replay_bytes("format_json", checks::format_json);
+}
+
+#[test]
+fn format_nginx() {
+    replay_bytes("format_nginx", |b| {
+        checks::line_format("nginx", &["combined", "main", "upstreaminfo"], b)
+    });
+}
+
+#[test]
+fn format_apache() {
+    replay_bytes("format_apache", |b| {
+        checks::line_format("apache", &["common", "combined", "vcombined"], b)
+    });
+}
+
+#[test]
+fn format_haproxy() {
+    replay_bytes("format_haproxy", |b| {
+        checks::line_format("haproxy", &[""], b)
+    });
+}
+
+#[test]
+fn format_envoy() {
+    replay_bytes("format_envoy", |b| {
+        checks::line_format("envoy", &["envoy", "istio"], b)
+    });
+}
+
+#[test]
+fn log_format() {
+    replay_bytes("log_format", checks::log_format);
 }

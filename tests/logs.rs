@@ -154,10 +154,11 @@ fn evidence_and_observed() {
         "rows_filtered",
         "warnings",
         "backend_log",
+        "files",
     ] {
         assert!(keys.contains(&k), "{k}");
     }
-    assert_eq!(keys.len(), 17);
+    assert_eq!(keys.len(), 18);
 }
 
 #[test]

@@ -53,6 +53,8 @@ fn ingress_nginx_upstreaminfo_is_detected_and_read() {
     assert_eq!(o["timed_out"], 3);
     assert_eq!(o["timed_out_unknown"], 2, "{o}");
     assert_eq!(o["timed_out_succeeded"], 1, "{o}");
+    assert_eq!(o["files"][0]["input_format"], "ingress-nginx upstreaminfo");
+    assert_eq!(o["files"][0]["detected"], true);
 }
 
 /// The same lines named by their format string give the same figures as detected.
@@ -61,8 +63,19 @@ fn a_log_format_string_reads_the_same_lines() {
     let log = fixture("nginx_upstreaminfo.log");
     let format = r#"$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent" $request_length $request_time [$proxy_upstream_name] [$proxy_alternative_upstream_name] $upstream_addr $upstream_response_length $upstream_response_time $upstream_status $req_id"#;
     let args = ["--min-span", "1m", "--max-unknown", "0.7"];
-    let named = json(&[&["logs", &log, "--log-format", format][..], &args].concat());
-    let detected = json(&[&["logs", &log][..], &args].concat());
+    let mut named = json(&[&["logs", &log, "--log-format", format][..], &args].concat());
+    let mut detected = json(&[&["logs", &log][..], &args].concat());
+    let files = |j: &mut serde_json::Value| {
+        j["observed"]
+            .as_object_mut()
+            .unwrap()
+            .remove("files")
+            .unwrap()
+    };
+    let (named_files, detected_files) = (files(&mut named), files(&mut detected));
+    assert_eq!(named_files[0]["input_format"], "ingress-nginx upstreaminfo");
+    assert_eq!(named_files[0]["detected"], false);
+    assert_eq!(detected_files[0]["detected"], true);
     assert_eq!(named["observed"], detected["observed"]);
     assert_eq!(named["inputs"], detected["inputs"]);
 }
@@ -77,7 +90,12 @@ fn a_file_no_format_reads_is_refused_naming_the_closest() {
     );
     let err = usage_error(&["logs", &f]);
     assert!(err.contains("odd.log"), "{err}");
-    assert!(err.contains("closest to nginx combined"), "{err}");
+    assert!(
+        err.contains(
+            "closest to Apache common (expected the line to end after body_bytes_sent at column 65"
+        ),
+        "{err}"
+    );
     assert!(err.contains("--log-format"), "{err}");
     assert!(err.contains("--input-format"), "{err}");
 }
@@ -151,7 +169,10 @@ fn a_named_format_that_does_not_fit_is_refused() {
         "haproxy",
     ]);
     assert!(err.contains("as haproxy"), "{err}");
-    assert!(err.contains("closest to Envoy"), "{err}");
+    assert!(
+        err.contains("closest to Envoy default (which reads it)"),
+        "{err}"
+    );
     let err = usage_error(&[
         "logs",
         &fixture("envoy_default.log"),
@@ -162,6 +183,24 @@ fn a_named_format_that_does_not_fit_is_refused() {
         err.contains("--log-format: unknown directive '%z'"),
         "{err}"
     );
+}
+
+trait Described {
+    /// How `dupcost logs` names the format it reads this as.
+    fn describe_as(self) -> &'static str;
+}
+
+impl Described for Format {
+    fn describe_as(self) -> &'static str {
+        match self {
+            Format::NginxLog => "nginx log_format",
+            Format::ApacheLog => "Apache LogFormat",
+            Format::HaproxyLog => "HAProxy httplog",
+            Format::EnvoyLog => "Envoy default",
+            Format::IstioLog => "Istio (Envoy)",
+            _ => "csv",
+        }
+    }
 }
 
 /// Writes a generated log of `format` (same seed: the same rows for a raw format and its
@@ -216,8 +255,20 @@ fn every_raw_format_gives_the_figures_of_the_csv_path() {
         let (raw_log, raw_truth) = generated(dir.path(), raw, cfg);
         let (csv_log, csv_truth) = generated(dir.path(), raw.style(), cfg);
         assert_eq!(raw_truth.rows, csv_truth.rows, "{raw:?}: the same rows");
-        let from_raw = json(&[&["logs", &raw_log][..], &args, &extra].concat());
-        let from_csv = json(&[&["logs", &csv_log][..], &args, &csv_extra].concat());
+        let mut from_raw = json(&[&["logs", &raw_log][..], &args, &extra].concat());
+        let mut from_csv = json(&[&["logs", &csv_log][..], &args, &csv_extra].concat());
+        // How each was read differs, of course.
+        let raw_files = from_raw["observed"]
+            .as_object_mut()
+            .unwrap()
+            .remove("files")
+            .unwrap();
+        assert_eq!(raw_files[0]["input_format"], raw.describe_as(), "{raw:?}");
+        assert_eq!(from_csv["observed"]["files"][0]["input_format"], "csv");
+        from_csv["observed"]
+            .as_object_mut()
+            .unwrap()
+            .remove("files");
         assert_eq!(from_raw["observed"], from_csv["observed"], "{raw:?}");
         assert_eq!(from_raw["inputs"], from_csv["inputs"], "{raw:?}");
         assert_eq!(from_raw["observed"]["rows"], raw_truth.rows, "{raw:?}");
@@ -244,6 +295,8 @@ fn every_raw_format_gives_the_figures_of_the_csv_path() {
     // No upstream status: every timed-out outcome is unknown, and not counted as measured.
     assert_eq!(truth.timed_out_unknown, truth.timed_out);
     assert!(o["timed_out_unknown"].is_null(), "{o}");
+    assert_eq!(o["files"][0]["input_format"], "Apache LogFormat");
+    assert_eq!(o["files"][0]["detected"], false);
 }
 
 /// A line format read in pieces by several threads gives the figures of one thread.
@@ -279,4 +332,44 @@ fn line_formats_read_in_pieces_equal_one_thread() {
         assert_eq!(one.tally.intents(), four.tally.intents(), "{format:?}");
         assert_eq!(one.tally.bad_samples, four.tally.bad_samples, "{format:?}");
     }
+}
+
+/// A line format read from stdin and from gzip (recognised by content) gives the figures of
+/// the plain file.
+#[test]
+fn stdin_and_gzip_read_line_formats() {
+    let log = fixture("haproxy_httplog.log");
+    let args = [
+        "--min-span",
+        "1m",
+        "--succeeded-share",
+        "0.5",
+        "--format",
+        "json",
+    ];
+    let plain = json(&[&["logs", &log][..], &args[..4]].concat());
+    let bytes = std::fs::read(&log).unwrap();
+    let out = dupcost()
+        .args([&["logs", "-"][..], &args].concat())
+        .write_stdin(bytes.clone())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let piped: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(piped["observed"]["rows"], plain["observed"]["rows"]);
+    assert_eq!(piped["inputs"], plain["inputs"]);
+    let dir = tempfile::tempdir().unwrap();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    std::io::Write::write_all(&mut gz, &bytes).unwrap();
+    let f = write(dir.path(), "haproxy.log.1", &gz.finish().unwrap());
+    let zipped = json(&[&["logs", &f][..], &args[..4]].concat());
+    assert_eq!(zipped["inputs"], plain["inputs"]);
+    assert_eq!(
+        zipped["observed"]["files"][0]["input_format"],
+        "HAProxy httplog"
+    );
 }

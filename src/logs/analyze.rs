@@ -234,7 +234,13 @@ fn read_source(
         }
     };
     if tally.rows == 0 {
-        return Err(LogError::HeaderOnly { path: name });
+        return Err(match &chosen {
+            Chosen::Csv(_) => LogError::HeaderOnly { path: name },
+            Chosen::Lines { format, .. } => LogError::Option(format!(
+                "{name}: no log lines in it to read as {}",
+                format.describe()
+            )),
+        });
     }
     if tally.rows == tally.bad_rows {
         if let Some(first) = tally.bad_samples.first().cloned() {

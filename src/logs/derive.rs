@@ -93,6 +93,19 @@ pub struct Observed {
     pub retries_observed: Option<RetriesObserved>,
     /// The top 10 endpoints by estimated duplicates a month.
     pub per_endpoint: Vec<EndpointRow>,
+    /// How each input was read: its name and format.
+    pub files: Vec<FileRead>,
+}
+
+/// How one input was read, for the JSON report.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FileRead {
+    pub name: String,
+    /// `csv`, `tsv` (or another delimiter's `csv`), or the line format as the evidence names
+    /// it (`nginx combined`, `HAProxy httplog`).
+    pub input_format: String,
+    /// The format was told from the file's first lines, not named by a flag.
+    pub detected: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -731,7 +744,19 @@ impl LogAnalysis {
                 .then_with(|| (&a.route, &a.method).cmp(&(&b.route, &b.method)))
         });
         endpoints.truncate(TOP_ENDPOINTS);
+        let files = self
+            .files
+            .iter()
+            .map(|f| FileRead {
+                name: f.name.clone(),
+                input_format: f.format.clone().unwrap_or_else(|| {
+                    if f.delimiter == b'\t' { "tsv" } else { "csv" }.to_string()
+                }),
+                detected: f.format.is_some() && f.detected,
+            })
+            .collect();
         Observed {
+            files,
             rows: t.rows,
             mutating_attempts: t.counts.mutating,
             intents: t.intents(),

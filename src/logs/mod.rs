@@ -46,13 +46,13 @@ mod timestamp;
 
 pub use analyze::{FileInfo, LogAnalysis, analyze};
 pub use derive::{
-    DayRow, Derived, EndpointRow, Measured, Observed, Overrides, RetriesObserved, count, count_f,
-    plural,
+    DayRow, Derived, EndpointRow, FileRead, Measured, Observed, Overrides, RetriesObserved, count,
+    count_f, plural,
 };
 pub use error::{BadRow, LogError, RowPlace};
 pub use formats::{
     ColumnMap, DurationUnit, Fields, FlagsStyle, FormatHints, InputFormat, LineFormat, alb,
-    cloudfront, json,
+    cloudfront, compile as compile_format, json,
 };
 pub use intervals::Intervals;
 pub use options::{

@@ -61,7 +61,11 @@ pub fn compile(text: &str) -> Result<Box<dyn LineFormat>, String> {
     if let Some((_, body, description)) = PRESETS.iter().find(|(n, ..)| *n == text) {
         return Ok(Box::new(build(body, description)?));
     }
-    Ok(Box::new(build(&unwrap_conf(text), "Apache LogFormat")?))
+    let body = unwrap_conf(text);
+    Ok(Box::new(build(
+        &body,
+        described(&body, "Apache LogFormat"),
+    )?))
 }
 
 fn build(body: &str, description: &str) -> Result<Apache, String> {
@@ -69,6 +73,14 @@ fn build(body: &str, description: &str) -> Result<Apache, String> {
         template: Template::new(items(body)?)?,
         description: description.to_string(),
     })
+}
+
+/// A preset's description when `body` is that preset's, else `custom`.
+fn described<'a>(body: &str, custom: &'a str) -> &'a str {
+    PRESETS
+        .iter()
+        .find(|(_, preset, _)| preset.trim() == body.trim())
+        .map_or(custom, |(_, _, description)| description)
 }
 
 /// The presets that read the first lines, most particular first.

@@ -77,7 +77,10 @@ pub fn compile(text: &str) -> Result<Box<dyn LineFormat>, String> {
         return Ok(Box::new(build(body, description)?));
     }
     let body = text.strip_suffix("\\n").unwrap_or(text);
-    Ok(Box::new(build(body, "Envoy format string")?))
+    Ok(Box::new(build(
+        body,
+        described(body, "Envoy format string"),
+    )?))
 }
 
 fn build(body: &str, description: &str) -> Result<Envoy, String> {
@@ -85,6 +88,14 @@ fn build(body: &str, description: &str) -> Result<Envoy, String> {
         template: Template::new(items(body)?)?,
         description: description.to_string(),
     })
+}
+
+/// A preset's description when `body` is that preset's, else `custom`.
+fn described<'a>(body: &str, custom: &'a str) -> &'a str {
+    PRESETS
+        .iter()
+        .find(|(_, preset, _)| preset.trim() == body.trim())
+        .map_or(custom, |(_, _, description)| description)
 }
 
 /// The presets that read the first lines, most particular first.

@@ -263,6 +263,24 @@ fn json_paths(opts: &LogOptions) -> Vec<&str> {
     opts.columns.iter().map(|(_, name)| name.as_str()).collect()
 }
 
+/// The line format that `--input-format FORMAT --log-format TEXT` reads: TEXT is a format
+/// string or a preset's name (nginx, apache, envoy; `auto` tells which), ignored for
+/// HAProxy. For the fuzz targets and tools; [`choose`] is what `dupcost logs` uses.
+pub fn compile(input: InputFormat, text: &str) -> Result<Box<dyn LineFormat>, String> {
+    match input {
+        InputFormat::Haproxy => Ok(Box::new(haproxy::Haproxy)),
+        InputFormat::Apache => apache::compile(text),
+        InputFormat::Nginx => nginx::compile(text),
+        InputFormat::Envoy => envoy::compile(text),
+        InputFormat::Auto if envoy::is_envoy(text) => envoy::compile(text),
+        InputFormat::Auto if apache::is_apache(text) => apache::compile(text),
+        InputFormat::Auto => nginx::compile(text),
+        other => Err(format!(
+            "it is for --input-format nginx, apache or envoy, not {other}"
+        )),
+    }
+}
+
 /// Picks the format of `opened` (its first lines read ahead), from `--input-format` and
 /// `--log-format`, or by what its first lines look like.
 pub fn choose(opened: &mut Opened, opts: &LogOptions) -> Result<Chosen, LogError> {
@@ -281,18 +299,13 @@ pub fn choose(opened: &mut Opened, opts: &LogOptions) -> Result<Chosen, LogError
         detected,
     };
     if let Some(text) = &opts.log_format {
-        let format = match opts.input_format {
-            InputFormat::Apache => apache::compile(text),
-            InputFormat::Nginx => nginx::compile(text),
-            InputFormat::Envoy => envoy::compile(text),
-            InputFormat::Auto if envoy::is_envoy(text) => envoy::compile(text),
-            InputFormat::Auto if apache::is_apache(text) => apache::compile(text),
-            InputFormat::Auto => nginx::compile(text),
-            other => Err(format!(
-                "it is for --input-format nginx, apache or envoy, not {other}"
-            )),
+        if opts.input_format == InputFormat::Haproxy {
+            return Err(LogError::Option(
+                "--log-format: it is for --input-format nginx, apache or envoy, not haproxy".into(),
+            ));
         }
-        .map_err(|e| LogError::Option(format!("--log-format: {e}")))?;
+        let format = compile(opts.input_format, text)
+            .map_err(|e| LogError::Option(format!("--log-format: {e}")))?;
         return Ok(lines(format, false));
     }
     let sample = first_lines(&opened.prefix, opened.eof);
@@ -375,9 +388,12 @@ fn looks_binary(prefix: &[u8]) -> bool {
 /// The one line for an input no format reads: the closest format tried, and the flags.
 fn no_format(name: &str, sample: &[&[u8]], tried: &str) -> LogError {
     let first = sample.first().copied().unwrap_or_default();
-    let closest = closest(first);
+    let closest = match closest_tried(first) {
+        Some((format, why)) => format!("{format} ({why})"),
+        None => closest(first).to_string(),
+    };
     LogError::Option(format!(
-        "{name}: not a log format dupcost knows{}: its first line '{}' comes closest to {closest}; give the server's own format with --log-format '...' (nginx log_format or Apache LogFormat) or name it with --input-format (csv, tsv, nginx, apache, alb, elb, cloudfront, haproxy, envoy, json)",
+        "{name}: not a log format dupcost knows{}: its first line '{}' comes closest to {closest}; give the server's own format with --log-format '...' (nginx log_format, Apache LogFormat or Envoy format string) or name it with --input-format (csv, tsv, nginx, apache, alb, elb, cloudfront, haproxy, envoy, json)",
         if tried == "any" {
             String::new()
         } else {
@@ -385,6 +401,45 @@ fn no_format(name: &str, sample: &[&[u8]], tried: &str) -> LogError {
         },
         shown(first)
     ))
+}
+
+/// Of the line formats tried, the one that read `line` furthest before it failed (by the
+/// column its error names; one that read all its fields, with more after them, first), with
+/// that error.
+fn closest_tried(line: &[u8]) -> Option<(String, String)> {
+    let mut candidates: Vec<Box<dyn LineFormat>> = vec![Box::new(haproxy::Haproxy)];
+    for text in ["istio", "envoy"] {
+        candidates.extend(envoy::compile(text).ok());
+    }
+    for (text, ..) in nginx::PRESETS {
+        candidates.extend(nginx::compile(text).ok());
+    }
+    for (text, ..) in apache::PRESETS {
+        candidates.extend(apache::compile(text).ok());
+    }
+    // FMT-AWS: the ALB/ELB, CloudFront and JSON formats could join these candidates.
+    let mut fields = Fields::default();
+    // Reversed: of equals, max_by_key keeps the last, which is then the first tried.
+    candidates
+        .iter()
+        .rev()
+        .filter_map(|f| {
+            fields.clear();
+            let Err(err) = f.split(line, &mut fields) else {
+                return Some(((true, usize::MAX), f.describe(), "which reads it".into()));
+            };
+            let column: usize = err
+                .split("column ")
+                .nth(1)?
+                .split(|c: char| !c.is_ascii_digit())
+                .next()?
+                .parse()
+                .ok()?;
+            let whole = err.starts_with("expected the line to end");
+            (column > 1).then(|| ((whole, column), f.describe(), err))
+        })
+        .max_by_key(|(rank, ..)| *rank)
+        .map(|(_, format, err)| (format, err))
 }
 
 /// The format a line looks most like, by its shape.
@@ -571,5 +626,75 @@ impl ColumnMap {
             aliases: role.aliases().join(", "),
             found: self.headers.join(", "),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Every built-in line format, each preset.
+    fn all_formats() -> Vec<Box<dyn LineFormat>> {
+        let mut all: Vec<Box<dyn LineFormat>> = vec![Box::new(haproxy::Haproxy)];
+        for text in ["istio", "envoy"] {
+            all.extend(envoy::compile(text).ok());
+        }
+        for (text, ..) in nginx::PRESETS {
+            all.extend(nginx::compile(text).ok());
+        }
+        for (text, ..) in apache::PRESETS {
+            all.extend(apache::compile(text).ok());
+        }
+        all
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Lines made of the characters the formats care about (quotes, backslashes, spaces,
+        /// brackets, separators, digits): no format panics, and a line it reads gives one
+        /// field per name.
+        #[test]
+        fn no_line_panics_any_format(
+            line in proptest::collection::vec(
+                prop_oneof![
+                    Just(b'"'), Just(b'\\'), Just(b' '), Just(b'['), Just(b']'), Just(b'/'),
+                    Just(b':'), Just(b','), Just(b'-'), Just(b'{'), Just(b'}'), Just(b'x'),
+                    Just(b'.'), b'0'..=b'9', any::<u8>(),
+                ],
+                0..200,
+            ),
+            text in "[$%a-z_{}()\" :\\[\\]-]{0,40}",
+        ) {
+            let mut fields = Fields::default();
+            for format in all_formats() {
+                fields.clear();
+                if format.split(&line, &mut fields).is_ok() {
+                    prop_assert_eq!(fields.len(), format.names().len());
+                }
+            }
+            for input in [InputFormat::Auto, InputFormat::Nginx, InputFormat::Apache, InputFormat::Envoy] {
+                if let Ok(format) = compile(input, &text) {
+                    fields.clear();
+                    if format.split(&line, &mut fields).is_ok() {
+                        prop_assert_eq!(fields.len(), format.names().len());
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn first_lines_leave_out_a_partial_last_line() {
+        assert_eq!(first_lines(b"a\nb\nc", false), [&b"a"[..], b"b"]);
+        assert_eq!(first_lines(b"a\r\n\nb\nc", true), [&b"a"[..], b"b", b"c"]);
+    }
+
+    #[test]
+    fn binary_first_lines() {
+        assert!(looks_binary(b"\x00\x01abc\n"));
+        assert!(looks_binary(&[0xff, 0xfe, 0x80, 0x81, 0x82, b'\n']));
+        assert!(!looks_binary("caf\u{e9} 1.2.3.4 - - [x]\n\x00".as_bytes()));
     }
 }

@@ -59,7 +59,10 @@ pub fn compile(text: &str) -> Result<Box<dyn LineFormat>, String> {
         return Ok(Box::new(build(body, description)?));
     }
     let body = unwrap_conf(text);
-    Ok(Box::new(build(&body, "nginx log_format")?))
+    Ok(Box::new(build(
+        &body,
+        described(&body, "nginx log_format"),
+    )?))
 }
 
 fn build(body: &str, description: &str) -> Result<Nginx, String> {
@@ -67,6 +70,14 @@ fn build(body: &str, description: &str) -> Result<Nginx, String> {
         template: Template::new(items(body)?)?,
         description: description.to_string(),
     })
+}
+
+/// A preset's description when `body` is that preset's, else `custom`.
+fn described<'a>(body: &str, custom: &'a str) -> &'a str {
+    PRESETS
+        .iter()
+        .find(|(_, preset, _)| preset.trim() == body.trim())
+        .map_or(custom, |(_, _, description)| description)
 }
 
 /// The presets that read the first lines, most particular first.

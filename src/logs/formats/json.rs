@@ -301,7 +301,7 @@ impl Sink<'_> {
     /// A value came for a field already passed: what was written moves to the scratch, and
     /// the rest of the line goes there too.
     #[cold]
-    fn to_scratch(&mut self, fields: usize) {
+    fn move_to_scratch(&mut self, fields: usize) {
         let scratch = &mut *self.scratch;
         scratch.data.clear();
         scratch.data.extend_from_slice(&self.out.data);
@@ -342,7 +342,7 @@ impl At<'_, '_> {
         };
         let sink = &mut *self.sink;
         if sink.straight && slot < sink.next {
-            sink.to_scratch(self.format.names.len());
+            sink.move_to_scratch(self.format.names.len());
         }
         if sink.straight {
             while sink.next < slot {

@@ -13,12 +13,15 @@
 # time, CPU time (user + system), MB/s and peak RSS (GNU time), best of RUNS and median. The
 # load average before and after each round is printed: the machine is shared.
 #
-#   bash bench/formats.sh                       # 5.5 M lines (~1.0 GB), 5 rounds
-#   ROWS=300000 RUNS=1 bash bench/formats.sh    # a quick look
+#   bash bench/formats.sh                       # nginx 5.5 M lines (~1 GB), 5 rounds
+#   ROWS=300000 ALB_ROWS=100000 JSON_ROWS=150000 RUNS=1 bash bench/formats.sh   # a quick look
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 ROWS=${ROWS:-5500000}
+# About 1 GB each too: an ALB line is about 580 bytes, a Caddy JSON line about 380.
+ALB_ROWS=${ALB_ROWS:-1700000}
+JSON_ROWS=${JSON_ROWS:-2600000}
 DAYS=${DAYS:-365}
 RUNS=${RUNS:-5}
 THREADS=${THREADS:-2}
@@ -42,22 +45,27 @@ GEN="$TARGET/release/examples/gen-access-log"
 NGINX_FORMAT='$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent" $request_time $upstream_status "$http_idempotency_key"'
 GOACCESS_FORMAT='%h %^ %e [%d:%t %^] "%r" %s %b "%R" "%u" %T %^ "%^"'
 
-generate() { # FORMAT FILE
-  if [ ! -s "$2" ]; then
-    echo "generating $ROWS rows of $1 over $DAYS days into $2" >&2
-    "$GEN" --rows "$ROWS" --days "$DAYS" --seed 42 --format "$1" \
-      --truth "$2.truth.json" > "$2.tmp"
-    mv "$2.tmp" "$2"
+generate() { # FORMAT ROWS FILE
+  if [ ! -s "$3" ]; then
+    echo "generating $2 rows of $1 over $DAYS days into $3" >&2
+    "$GEN" --rows "$2" --days "$DAYS" --seed 42 --format "$1" \
+      --truth "$3.truth.json" > "$3.tmp"
+    mv "$3.tmp" "$3"
   fi
 }
 
 NGINX_LOG="$OUT/nginx-$ROWS-${DAYS}d.log"
-generate nginx-log "$NGINX_LOG"
+generate nginx-log "$ROWS" "$NGINX_LOG"
 LOGS=("$NGINX_LOG")
 TOOLS=(wc dupcost-nginx goaccess-nginx)
+declare -A EXTRA_LOG
 for extra in alb-log caddy-json; do
   if "$GEN" --rows 1 --format "$extra" > /dev/null 2>&1; then
-    generate "$extra" "$OUT/$extra-$ROWS-${DAYS}d.log"
+    rows=$ALB_ROWS
+    [ "$extra" = caddy-json ] && rows=$JSON_ROWS
+    EXTRA_LOG[$extra]="$OUT/$extra-$rows-${DAYS}d.log"
+    generate "$extra" "$rows" "${EXTRA_LOG[$extra]}"
+    LOGS+=("${EXTRA_LOG[$extra]}")
     TOOLS+=("dupcost-$extra")
   else
     echo "skipping $extra: the generator does not know it yet" >&2
@@ -74,7 +82,7 @@ if goaccess --help 2>&1 | grep -q -- '--jobs'; then GOACCESS_JOBS=(--jobs="$THRE
 log_of() {
   case $1 in
     wc | *nginx) echo "$NGINX_LOG" ;;
-    dupcost-*) echo "$OUT/${1#dupcost-}-$ROWS-${DAYS}d.log" ;;
+    dupcost-*) echo "${EXTRA_LOG[${1#dupcost-}]}" ;;
   esac
 }
 run() { # TOOL: runs it under GNU time, its output to $OUT/TOOL.out
@@ -109,6 +117,18 @@ print(f"lines {lines}: dupcost read {d['rows']} rows ({d['bad_rows']} bad); "
       f"{g['valid_requests']} valid")
 assert d["rows"] == lines and d["bad_rows"] == 0, "dupcost did not read every line"
 PY
+for tool in "${TOOLS[@]}"; do
+  case $tool in dupcost-nginx | wc | goaccess-*) continue ;; esac
+  run "$tool"
+  python3 - "$OUT/$tool.out" "$(wc -l < "$(log_of "$tool")")" "$tool" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))["observed"]
+lines = int(sys.argv[2])
+print(f"{sys.argv[3]}: {lines} lines, dupcost read {d['rows']} rows ({d['bad_rows']} bad)"
+      f" as {d['files'][0]['input_format']}")
+assert d["rows"] <= lines and d["bad_rows"] == 0, "dupcost did not read every line"
+PY
+done
 
 echo "log: $NGINX_LOG ($(stat -L -c %s "$NGINX_LOG") bytes, $LINES lines); $(nproc) cores;" \
   "load average $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -265,7 +265,7 @@ fn json_paths(opts: &LogOptions) -> Vec<&str> {
 
 /// The line format that `--input-format FORMAT --log-format TEXT` reads: TEXT is a format
 /// string or a preset's name (nginx, apache, envoy; `auto` tells which), ignored for
-/// HAProxy. For the fuzz targets and tools; `choose` is what `dupcost logs` uses.
+/// HAProxy. For the fuzz targets and tools; `dupcost logs` picks a format with `choose`.
 pub fn compile(input: InputFormat, text: &str) -> Result<Box<dyn LineFormat>, String> {
     match input {
         InputFormat::Haproxy => Ok(Box::new(haproxy::Haproxy)),

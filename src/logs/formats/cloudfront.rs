@@ -283,6 +283,26 @@ mod tests {
         assert!(sniff(&[b"timestamp,method"]).is_none());
     }
 
+    #[test]
+    fn give_ups() {
+        let flags = sniff(&[b"#Fields: date time x-edge-detailed-result-type x-edge-request-id"])
+            .unwrap()
+            .hints()
+            .flags_style
+            .unwrap();
+        assert!(flags.gave_up(b"ClientCommError") && flags.gave_up(b"ClientHungUpRequest"));
+        for not in [
+            &b"Hit"[..],
+            b"Miss",
+            b"OriginCommError",
+            b"Error",
+            b"-",
+            b"",
+        ] {
+            assert!(!flags.gave_up(not), "{}", String::from_utf8_lossy(not));
+        }
+    }
+
     fn percent_decode_str(b: &[u8]) -> String {
         let mut out = Vec::new();
         percent_decode(b, &mut out);

@@ -125,7 +125,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))["observed"]
 lines = int(sys.argv[2])
 print(f"{sys.argv[3]}: {lines} lines, dupcost read {d['rows']} rows ({d['bad_rows']} bad)"
-      f" as {d['files'][0]['input_format']}")
+      f" as {(d.get('files') or [{}])[0].get('input_format', '(not said)')}")
 assert d["rows"] <= lines and d["bad_rows"] == 0, "dupcost did not read every line"
 PY
 done

@@ -484,19 +484,21 @@ fn messages_point_at_the_fix() {
             "--requests-per-day",
         ],
     );
-    // Unparseable timestamps: the value and --timestamp-format. (HAProxy's
-    // `12/Mar/2024:09:15:02.184` reads since issue 12: a layout no built-in reads.)
-    let odd_time = write(
-        "odd-time.csv",
-        "time,method,status\nMar 12 2024 9h15,POST,201\nMar 12 2024 9h39,POST,504\n",
+    // Unparseable timestamps: the value and --timestamp-format. (HAProxy's accept_date,
+    // `12/Mar/2024:09:15:02.184`, was the example; it is read since issue 12.)
+    let f = write(
+        "dotted.csv",
+        "timestamp,method,status,upstream_status\n12.03.2024 09:15:02,POST,504,201\n",
     );
     fails(
-        &[&odd_time],
+        &[&f],
         &[
-            "unparseable timestamp 'Mar 12 2024 9h15'",
+            "unparseable timestamp '12.03.2024 09:15:02'",
             "--timestamp-format",
         ],
     );
+    let (auto, _) = table(&[&fixture("haproxy.csv"), "--succeeded-share", "50%"]);
+    assert!(auto.contains("/ 6 mutating attempts"), "{auto}");
     let (text, _) = table(&[
         &fixture("haproxy.csv"),
         "--timestamp-format",

@@ -146,6 +146,13 @@ fn items(body: &str) -> Result<Vec<Item>, String> {
         let Some(&letter) = bytes.get(i) else {
             return Err(format!("'%' at column {} ends the string", start + 1));
         };
+        if !letter.is_ascii() {
+            let c = body[i..]
+                .chars()
+                .next()
+                .unwrap_or(char::REPLACEMENT_CHARACTER);
+            return Err(format!("unknown directive '%{c}' at column {}", start + 1));
+        }
         i += 1;
         let var = directive(letter, arg).ok_or_else(|| {
             format!(
@@ -256,6 +263,13 @@ mod tests {
         .unwrap();
         assert_eq!(out.get(3), Some(&b"10/Oct/2000:13:55:36 -0700"[..]));
         assert_eq!(out.get(9), Some(&b"30000512"[..]));
+    }
+
+    #[test]
+    fn a_directive_letter_that_is_not_ascii_is_refused() {
+        // Found by the log_format fuzz target: it panicked slicing inside the character.
+        let err = compile("e%\u{7c9}%o@").err().unwrap();
+        assert!(err.contains("unknown directive '%\u{7c9}'"), "{err}");
     }
 
     #[test]

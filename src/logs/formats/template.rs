@@ -140,7 +140,7 @@ impl Template {
         for step in &self.steps {
             match step {
                 Step::Lit(l) => {
-                    if !line[at..].starts_with(l) {
+                    if !starts(&line[at..], l) {
                         return Err(format!(
                             "expected '{}' at column {}, found '{}'",
                             shown(l),
@@ -211,12 +211,31 @@ fn before(needle: &[u8], rest: &[u8], kind: Kind) -> Option<usize> {
     let multi = kind == Kind::Multi && needle[0] == b' ';
     let mut from = 0;
     loop {
-        let end = from + memchr::memchr(needle[0], &rest[from..])?;
-        if !rest[end..].starts_with(needle) || (multi && continues(rest, end)) {
+        let end = from + find_byte(needle[0], &rest[from..])?;
+        if !starts(&rest[end..], needle) || (multi && continues(rest, end)) {
             from = end + 1;
             continue;
         }
         return Some(end);
+    }
+}
+
+/// `hay` starts with `lit`, compared in line: the literals are a few bytes, for which a call
+/// to `memcmp` (what `starts_with` becomes) was 17% of the time of reading an nginx log.
+#[inline(always)]
+fn starts(hay: &[u8], lit: &[u8]) -> bool {
+    hay.len() >= lit.len() && hay.iter().zip(lit).all(|(a, b)| a == b)
+}
+
+/// The first `byte` in `hay`: the first 16 bytes one by one (most values are shorter, and
+/// `memchr`'s setup costs more than it saves on them), then `memchr`.
+#[inline(always)]
+fn find_byte(byte: u8, hay: &[u8]) -> Option<usize> {
+    let head = hay.len().min(16);
+    match hay[..head].iter().position(|&b| b == byte) {
+        Some(i) => Some(i),
+        None if head == hay.len() => None,
+        None => memchr::memchr(byte, &hay[head..]).map(|i| head + i),
     }
 }
 
@@ -241,7 +260,7 @@ fn quoted(rest: &[u8], lit: &[u8]) -> Option<usize> {
             }
             continue;
         }
-        if rest[i..].starts_with(lit) {
+        if starts(&rest[i..], lit) {
             return Some(i);
         }
         at = i + 1;

@@ -278,6 +278,17 @@ pub struct LogArgs {
 #[derive(Debug, Clone, Args)]
 #[command(next_help_heading = "Reading logs")]
 pub struct LogReadArgs {
+    /// What the logs are: auto, csv, tsv, nginx, apache, alb, elb, cloudfront, haproxy,
+    /// envoy or json [default: auto, told from each file's first lines]
+    #[arg(long, value_name = "FORMAT", default_value_t = logs::InputFormat::Auto, hide_default_value = true)]
+    pub input_format: logs::InputFormat,
+
+    /// The server's own format: an nginx log_format ('$remote_addr ... $request_time'), an
+    /// Apache LogFormat ('%h %l %u %t "%r" %>s %b %D'), an Envoy format string, or a preset:
+    /// combined, common, vcombined, main, upstreaminfo, envoy, istio
+    #[arg(long, value_name = "STRING")]
+    pub log_format: Option<String>,
+
     /// Field delimiter: , tab ; | or any one character [default: sniffed from the header]
     #[arg(long, value_name = "CHAR", value_parser = parse_delimiter)]
     pub delimiter: Option<u8>,
@@ -401,6 +412,8 @@ impl LogReadArgs {
     /// The library's options; a progress bar is shown when stderr is a terminal.
     pub fn options(&self) -> LogOptions {
         LogOptions {
+            input_format: self.input_format,
+            log_format: self.log_format.clone(),
             delimiter: self.delimiter,
             columns: self.column.clone(),
             duration_unit: self.duration_unit,

@@ -51,3 +51,66 @@ fn logs() {
         checks::logs(&std::fs::read(&path).unwrap());
     }
 }
+
+/// Replays the byte inputs under `tests/fuzz_regressions/TARGET/` through `check`.
+fn replay_bytes(target: &str, check: impl Fn(&[u8])) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fuzz_regressions")
+        .join(target);
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return;
+    };
+    for entry in entries {
+        let path = entry.unwrap().path();
+        eprintln!("replaying {}", path.display());
+        check(&std::fs::read(&path).unwrap());
+    }
+}
+
+#[test]
+fn format_alb() {
+    replay_bytes("format_alb", checks::format_alb);
+}
+
+#[test]
+fn format_cloudfront() {
+    replay_bytes("format_cloudfront", checks::format_cloudfront);
+}
+
+#[test]
+fn format_json() {
+    replay_bytes("format_json", checks::format_json);
+}
+
+#[test]
+fn format_nginx() {
+    replay_bytes("format_nginx", |b| {
+        checks::line_format("nginx", &["combined", "main", "upstreaminfo"], b)
+    });
+}
+
+#[test]
+fn format_apache() {
+    replay_bytes("format_apache", |b| {
+        checks::line_format("apache", &["common", "combined", "vcombined"], b)
+    });
+}
+
+#[test]
+fn format_haproxy() {
+    replay_bytes("format_haproxy", |b| {
+        checks::line_format("haproxy", &[""], b)
+    });
+}
+
+#[test]
+fn format_envoy() {
+    replay_bytes("format_envoy", |b| {
+        checks::line_format("envoy", &["envoy", "istio"], b)
+    });
+}
+
+#[test]
+fn log_format() {
+    replay_bytes("log_format", checks::log_format);
+}

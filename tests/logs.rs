@@ -159,10 +159,11 @@ fn evidence_and_observed() {
         "observed_duplicates",
         "key_coverage",
         "shared_addresses",
+        "files",
     ] {
         assert!(keys.contains(&k), "{k}");
     }
-    assert_eq!(keys.len(), 22);
+    assert_eq!(keys.len(), 23);
     // Keyed: coverage, no fingerprint figures.
     assert_eq!(json["intent_grouping"], "key");
     assert_eq!(json["observed_duplicates"], serde_json::Value::Null);

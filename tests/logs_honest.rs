@@ -484,14 +484,21 @@ fn messages_point_at_the_fix() {
             "--requests-per-day",
         ],
     );
-    // Unparseable timestamps: the value and --timestamp-format.
+    // Unparseable timestamps: the value and --timestamp-format. (HAProxy's accept_date,
+    // `12/Mar/2024:09:15:02.184`, was the example; it is read since issue 12.)
+    let f = write(
+        "dotted.csv",
+        "timestamp,method,status,upstream_status\n12.03.2024 09:15:02,POST,504,201\n",
+    );
     fails(
-        &[&fixture("haproxy.csv")],
+        &[&f],
         &[
-            "unparseable timestamp '12/Mar/2024:09:15:02.184'",
+            "unparseable timestamp '12.03.2024 09:15:02'",
             "--timestamp-format",
         ],
     );
+    let (auto, _) = table(&[&fixture("haproxy.csv"), "--succeeded-share", "50%"]);
+    assert!(auto.contains("/ 6 mutating attempts"), "{auto}");
     let (text, _) = table(&[
         &fixture("haproxy.csv"),
         "--timestamp-format",

@@ -331,7 +331,10 @@ fn binary_observed_equals_for_whole_and_pieces() {
         let mut args = vec!["logs".to_string()];
         args.extend(paths.iter().map(|p| p.to_str().unwrap().to_string()));
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        common::json(&args)["observed"].clone()
+        let mut observed = common::json(&args)["observed"].clone();
+        // Which files were read differs, of course.
+        observed["files"] = serde_json::json!([]);
+        observed
     };
     assert_eq!(observed(&pieces), observed(&[whole]));
 }

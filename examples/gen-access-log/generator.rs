@@ -41,17 +41,96 @@ pub enum Format {
     Envoy,
     /// HAProxy's httplog fields as log shippers name them (`termination_state`), as CSV.
     Haproxy,
+    /// AWS ALB access log lines as delivered to S3 (no idempotency key: ALB logs no headers).
+    AlbLog,
+    /// AWS classic ELB access log lines.
+    ElbLog,
+    /// CloudFront standard log: `#Version`/`#Fields:` and tab-separated lines (no key, no
+    /// origin status).
+    CloudfrontLog,
+    /// Caddy's JSON access log (`duration` in seconds, headers as arrays; no upstream status).
+    CaddyJson,
+    /// Traefik's JSON access log (`Duration` in nanoseconds).
+    TraefikJson,
+    /// Envoy with a JSON access log format (Envoy's field names, `duration` in ms).
+    EnvoyJson,
+    /// nginx `log_format ... escape=json` with nginx variable names.
+    NginxJson,
+    /// Raw nginx lines: `combined` plus `$request_time $upstream_status
+    /// "$http_idempotency_key"` ([`NGINX_LOG_FORMAT`]), ` $request_id` with request ids.
+    NginxLog,
+    /// Raw Apache lines: [`APACHE_LOG_FORMAT`] (`%D` microseconds, no upstream status).
+    ApacheLog,
+    /// Raw HAProxy `option httplog` lines, every other one with a syslog prefix.
+    HaproxyLog,
+    /// Raw Envoy default-format lines.
+    EnvoyLog,
+    /// Raw Istio default-format lines.
+    IstioLog,
 }
+
+/// The `log_format` of [`Format::NginxLog`] (without request ids).
+pub const NGINX_LOG_FORMAT: &str = r#"$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent" $request_time $upstream_status "$http_idempotency_key""#;
+/// The `LogFormat` of [`Format::ApacheLog`].
+pub const APACHE_LOG_FORMAT: &str = r#"%h %l %u %t "%r" %>s %b %D "%{Idempotency-Key}i""#;
 
 impl Format {
     /// The proxy's log has an upstream status column.
     pub fn has_upstream(self) -> bool {
-        !matches!(self, Format::Envoy | Format::Haproxy)
+        !matches!(
+            self.style(),
+            Format::Envoy
+                | Format::Haproxy
+                | Format::CloudfrontLog
+                | Format::CaddyJson
+                | Format::EnvoyJson
+        ) && self != Format::ApacheLog
+    }
+
+    /// A format written as the server writes it by the writers of FMT-AWS (`native_row`).
+    pub fn is_native(self) -> bool {
+        matches!(
+            self,
+            Format::AlbLog
+                | Format::ElbLog
+                | Format::CloudfrontLog
+                | Format::CaddyJson
+                | Format::TraefikJson
+                | Format::EnvoyJson
+                | Format::NginxJson
+        )
+    }
+
+    /// The proxy's log never holds an idempotency key (it logs no request headers).
+    pub fn has_no_keys(self) -> bool {
+        matches!(
+            self.style(),
+            Format::Alb | Format::Haproxy | Format::AlbLog | Format::ElbLog | Format::CloudfrontLog
+        )
     }
 
     /// The proxy's log always carries a request id.
     pub fn has_request_id(self) -> bool {
-        matches!(self, Format::Envoy | Format::Haproxy)
+        matches!(
+            self.style(),
+            Format::Envoy | Format::Haproxy | Format::EnvoyJson
+        )
+    }
+
+    /// The CSV format whose rows (and random draws) a raw format shares: the same seed gives
+    /// the same rows in both.
+    pub fn style(self) -> Format {
+        match self {
+            Format::NginxLog | Format::ApacheLog => Format::Nginx,
+            Format::HaproxyLog => Format::Haproxy,
+            Format::EnvoyLog | Format::IstioLog => Format::Envoy,
+            other => other,
+        }
+    }
+
+    /// Raw lines as the server writes them (no header), by `raw_line`.
+    pub fn raw(self) -> bool {
+        self.style() != self
     }
 }
 
@@ -66,8 +145,22 @@ impl std::str::FromStr for Format {
             "traefik" => Ok(Format::Traefik),
             "envoy" => Ok(Format::Envoy),
             "haproxy" => Ok(Format::Haproxy),
+            "alb-log" => Ok(Format::AlbLog),
+            "elb-log" => Ok(Format::ElbLog),
+            "cloudfront-log" => Ok(Format::CloudfrontLog),
+            "caddy-json" => Ok(Format::CaddyJson),
+            "traefik-json" => Ok(Format::TraefikJson),
+            "envoy-json" => Ok(Format::EnvoyJson),
+            "nginx-json" => Ok(Format::NginxJson),
+            "nginx-log" => Ok(Format::NginxLog),
+            "apache-log" => Ok(Format::ApacheLog),
+            "haproxy-log" => Ok(Format::HaproxyLog),
+            "envoy-log" => Ok(Format::EnvoyLog),
+            "istio-log" => Ok(Format::IstioLog),
             _ => Err(format!(
-                "unknown format '{s}': csv, tsv, nginx, alb, traefik, envoy or haproxy"
+                "unknown format '{s}': csv, tsv, nginx, alb, traefik, envoy, haproxy, nginx-log, \
+                 apache-log, haproxy-log, envoy-log, istio-log, alb-log, elb-log, cloudfront-log, \
+                 caddy-json, traefik-json, envoy-json or nginx-json"
             )),
         }
     }
@@ -426,8 +519,7 @@ pub fn generate_with_backend<W: Write, B: Write>(
             })
             .unwrap_or(0);
         g.path(ENDPOINTS[ep].shape, &mut path);
-        let keyed =
-            !matches!(cfg.format, Format::Alb | Format::Haproxy) && g.rng.chance(cfg.key_share);
+        let keyed = !cfg.format.has_no_keys() && g.rng.chance(cfg.key_share);
         if keyed {
             for b in key.iter_mut() {
                 *b = HEX[g.rng.below(16) as usize];
@@ -611,24 +703,40 @@ impl<W: Write, B: Write> Gen<'_, W, B> {
     /// The client-facing status and flags of a give-up, in the format's style.
     fn give_up(&mut self) -> (i32, Option<&'static str>) {
         let pick = self.rng.below(10);
-        match self.cfg.format {
-            Format::Csv | Format::Tsv | Format::Nginx => match pick {
-                0 => (408, None),
-                1..=4 => (499, None),
+        if self.cfg.format == Format::ApacheLog {
+            // httpd has no 499: a client that left shows as 408, the backend's timeout as 504.
+            return (if pick <= 4 { 408 } else { 504 }, None);
+        }
+        match self.cfg.format.style() {
+            Format::Csv | Format::Tsv | Format::Nginx | Format::CaddyJson | Format::NginxJson => {
+                match pick {
+                    0 => (408, None),
+                    1..=4 => (499, None),
+                    _ => (504, None),
+                }
+            }
+            // Classic ELB: the client's idle timeout (408) or the backend's (504).
+            Format::ElbLog => match pick {
+                0..=1 => (408, None),
                 _ => (504, None),
             },
-            Format::Alb => match pick {
+            // CloudFront: 000 when the viewer went away, 504 when the origin did not answer.
+            Format::CloudfrontLog => match pick {
+                0..=4 => (0, Some("ClientCommError")),
+                _ => (504, Some("OriginCommError")),
+            },
+            Format::Alb | Format::AlbLog => match pick {
                 0 => (408, None),
                 1..=4 => (460, None),
                 _ => (504, None),
             },
             // Traefik v3 logs 0 when the client left before an answer.
-            Format::Traefik => match pick {
+            Format::Traefik | Format::TraefikJson => match pick {
                 0 => (0, None),
                 1..=4 => (499, None),
                 _ => (504, None),
             },
-            Format::Envoy => match pick {
+            Format::Envoy | Format::EnvoyJson => match pick {
                 0..=4 => (504, Some("UT")),
                 5..=7 => (0, Some("DC")),
                 8 => (503, Some("UC")),
@@ -641,6 +749,8 @@ impl<W: Write, B: Write> Gen<'_, W, B> {
                 8 => (408, Some("cR--")),
                 _ => (503, Some("SH--")),
             },
+            // style() never returns a raw format.
+            _ => (504, None),
         }
     }
 
@@ -657,6 +767,12 @@ impl<W: Write, B: Write> Gen<'_, W, B> {
     }
 
     fn header(&mut self) -> io::Result<()> {
+        if self.cfg.format.is_native() {
+            return self.native_header();
+        }
+        if self.cfg.format.raw() {
+            return Ok(());
+        }
         let names: &[&str] = match self.cfg.format {
             Format::Csv | Format::Tsv => &[
                 "timestamp",
@@ -732,6 +848,7 @@ impl<W: Write, B: Write> Gen<'_, W, B> {
                 "http_verb",
                 "http_request",
             ],
+            _ => &[],
         };
         let d = [self.delimiter()];
         let mut joined = names.join(std::str::from_utf8(&d).unwrap_or(","));
@@ -783,12 +900,17 @@ impl<W: Write, B: Write> Gen<'_, W, B> {
     /// The timestamp as the format shows it (its precision, its clock), in µs.
     fn shown(&self, ts: i64) -> i64 {
         let ts = ts - self.shift;
-        match self.cfg.format {
-            Format::Nginx => ts - ts.rem_euclid(1_000_000),
-            Format::Csv | Format::Tsv | Format::Envoy | Format::Haproxy => {
-                ts - ts.rem_euclid(1_000)
+        match self.cfg.format.style() {
+            Format::Nginx | Format::NginxJson | Format::CloudfrontLog => {
+                ts - ts.rem_euclid(1_000_000)
             }
-            Format::Alb | Format::Traefik => ts,
+            Format::Csv
+            | Format::Tsv
+            | Format::Envoy
+            | Format::Haproxy
+            | Format::CaddyJson
+            | Format::EnvoyJson => ts - ts.rem_euclid(1_000),
+            _ => ts,
         }
     }
 
@@ -986,6 +1108,11 @@ impl<W: Write, B: Write> Gen<'_, W, B> {
                     line.extend_from_slice(field);
                 }
             }
+            Format::NginxLog
+            | Format::ApacheLog
+            | Format::HaproxyLog
+            | Format::EnvoyLog
+            | Format::IstioLog => self.raw_line(&mut line, row, ts),
             Format::Haproxy => {
                 line.extend_from_slice(b"10.0.0.7");
                 line.push(d);
@@ -1011,8 +1138,13 @@ impl<W: Write, B: Write> Gen<'_, W, B> {
                     line.extend_from_slice(field);
                 }
             }
+            _ => self.native_row(&mut line, row, ts),
         }
-        if self.cfg.request_ids && !self.cfg.format.has_request_id() {
+        if self.cfg.request_ids
+            && !self.cfg.format.has_request_id()
+            && !self.cfg.format.raw()
+            && !self.cfg.format.is_native()
+        {
             line.push(d);
             line.extend_from_slice(&self.id);
         }
@@ -1020,7 +1152,9 @@ impl<W: Write, B: Write> Gen<'_, W, B> {
         if self.cfg.bad_every > 0 && self.truth.rows % self.cfg.bad_every == 0 {
             self.truth.rows += 1;
             self.truth.bad_rows += 1;
-            if self.truth.bad_rows % 2 == 0 {
+            if self.cfg.format.raw() {
+                line.extend_from_slice(b"this is not an access log line: 1.2.3.4 [yesterday]");
+            } else if self.truth.bad_rows % 2 == 0 || self.cfg.format.is_native() {
                 line.extend_from_slice(b"not,enough,fields");
             } else {
                 let fields =
@@ -1031,6 +1165,7 @@ impl<W: Write, B: Write> Gen<'_, W, B> {
                         Format::Traefik => 7,
                         Format::Envoy => 15,
                         Format::Haproxy => 12,
+                        _ => 0,
                     } + usize::from(self.cfg.request_ids && !self.cfg.format.has_request_id());
                 // Right field count, unparseable timestamp (ALB's is the second field).
                 let first = if self.cfg.format == Format::Alb {
@@ -1056,6 +1191,129 @@ impl<W: Write, B: Write> Gen<'_, W, B> {
         self.out.write_all(&line)?;
         self.line = line;
         Ok(())
+    }
+
+    /// A raw line of a server's own format (no line end), with the same row as the CSV
+    /// formats write.
+    fn raw_line(&mut self, line: &mut Vec<u8>, row: &Row, ts: i64) {
+        let mut num = itoa::Buffer::new();
+        // Quoted user agents with spaces on every other row (no random draw: the rows stay
+        // those of the CSV sibling).
+        let agent: &[u8] = if self.truth.rows % 2 == 0 {
+            b"Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko)"
+        } else {
+            b"curl/8.5.0"
+        };
+        let ms = row.duration_us / 1000;
+        match self.cfg.format {
+            Format::NginxLog | Format::ApacheLog => {
+                line.extend_from_slice(b"10.0.0.7 - - [");
+                self.time_local(line, ts);
+                line.extend_from_slice(b"] \"");
+                line.extend_from_slice(row.method.as_bytes());
+                line.push(b' ');
+                line.extend_from_slice(row.path);
+                line.extend_from_slice(b" HTTP/1.1\" ");
+                line.extend_from_slice(num.format(row.status).as_bytes());
+                line.push(b' ');
+                line.extend_from_slice(num.format(row.bytes).as_bytes());
+                if self.cfg.format == Format::ApacheLog {
+                    line.push(b' ');
+                    line.extend_from_slice(num.format(row.duration_us).as_bytes());
+                } else {
+                    line.extend_from_slice(b" \"-\" \"");
+                    line.extend_from_slice(agent);
+                    line.extend_from_slice(b"\" ");
+                    line.extend_from_slice(num.format(ms / 1000).as_bytes());
+                    line.push(b'.');
+                    line.extend_from_slice(format!("{:03}", ms % 1000).as_bytes());
+                    line.push(b' ');
+                    match row.upstream {
+                        Upstream::Status(s) => line.extend_from_slice(num.format(s).as_bytes()),
+                        // nginx logs its own 504 as the upstream's when the upstream timed out.
+                        Upstream::Unknown if row.status == 504 => line.extend_from_slice(b"504"),
+                        Upstream::Unknown => line.push(b'-'),
+                        Upstream::Two(a, b) => {
+                            line.extend_from_slice(num.format(a).as_bytes());
+                            line.extend_from_slice(if a == 504 { b" : " } else { b", " });
+                            line.extend_from_slice(num.format(b).as_bytes());
+                        }
+                    }
+                }
+                line.extend_from_slice(b" \"");
+                line.extend_from_slice(row.key.unwrap_or(b"-"));
+                line.push(b'"');
+                if self.cfg.request_ids && self.cfg.format == Format::NginxLog {
+                    line.push(b' ');
+                    line.extend_from_slice(&self.id);
+                }
+            }
+            Format::HaproxyLog => {
+                if self.truth.rows % 2 == 0 {
+                    line.extend_from_slice(b"Nov  1 00:00:00 lb1 haproxy[14389]: ");
+                }
+                line.extend_from_slice(b"10.0.0.7:51234 [");
+                self.time_local(line, ts);
+                // `01/Nov/2026:00:00:01 +0000` → `01/Nov/2026:00:00:01.123`.
+                line.truncate(line.len() - 6);
+                line.extend_from_slice(
+                    format!(".{:03}", ts.rem_euclid(1_000_000) / 1000).as_bytes(),
+                );
+                line.extend_from_slice(b"] https-in~ api/api-1 0/0/1/");
+                let responded = row.status > 0 && row.flags.is_none_or(|f| !f.starts_with('C'));
+                if responded {
+                    line.extend_from_slice(num.format(ms.saturating_sub(2)).as_bytes());
+                } else {
+                    line.extend_from_slice(b"-1");
+                }
+                line.push(b'/');
+                line.extend_from_slice(num.format(ms).as_bytes());
+                line.push(b' ');
+                line.extend_from_slice(num.format(row.status).as_bytes());
+                line.push(b' ');
+                line.extend_from_slice(num.format(row.bytes).as_bytes());
+                line.extend_from_slice(b" - - ");
+                line.extend_from_slice(row.flags.unwrap_or("----").as_bytes());
+                line.extend_from_slice(b" 3/3/1/1/0 0/0 \"");
+                line.extend_from_slice(row.method.as_bytes());
+                line.push(b' ');
+                line.extend_from_slice(row.path);
+                line.extend_from_slice(b" HTTP/1.1\"");
+            }
+            Format::EnvoyLog | Format::IstioLog => {
+                line.push(b'[');
+                self.iso(line, ts, 3);
+                line.extend_from_slice(b"] \"");
+                line.extend_from_slice(row.method.as_bytes());
+                line.push(b' ');
+                line.extend_from_slice(row.path);
+                line.extend_from_slice(b" HTTP/1.1\" ");
+                line.extend_from_slice(num.format(row.status).as_bytes());
+                line.push(b' ');
+                line.extend_from_slice(row.flags.unwrap_or("-").as_bytes());
+                if self.cfg.format == Format::IstioLog {
+                    line.extend_from_slice(match row.flags {
+                        Some("UT") => b" upstream_response_timeout - \"-\"",
+                        Some("DC") => b" downstream_remote_disconnect - \"-\"",
+                        Some(_) => b" upstream_reset_before_response_started{connection_termination} - \"-\"",
+                        None => b" via_upstream - \"-\"",
+                    });
+                }
+                line.extend_from_slice(b" 512 ");
+                line.extend_from_slice(num.format(row.bytes).as_bytes());
+                line.push(b' ');
+                line.extend_from_slice(num.format(ms).as_bytes());
+                line.extend_from_slice(b" - \"10.0.0.7\" \"");
+                line.extend_from_slice(agent);
+                line.extend_from_slice(b"\" \"");
+                line.extend_from_slice(&self.id);
+                line.extend_from_slice(b"\" \"api.example.com\" \"10.1.2.3:8080\"");
+                if self.cfg.format == Format::IstioLog {
+                    line.extend_from_slice(b" outbound|8080||api.shop.svc.cluster.local 10.44.1.23:37652 10.0.45.184:8080 10.0.0.7:46520 - default");
+                }
+            }
+            _ => {}
+        }
     }
 
     /// The fields CSV, TSV and Traefik share: timestamp `ts` (with `frac` fraction digits),
@@ -1139,5 +1397,256 @@ fn push_hms(line: &mut Vec<u8>, secs: i64) {
         }
         line.push(b'0' + (v / 10) as u8);
         line.push(b'0' + (v % 10) as u8);
+    }
+}
+
+/// CloudFront's documented standard-log fields.
+const CLOUDFRONT_FIELDS: &str = "date time x-edge-location sc-bytes c-ip cs-method cs(Host) \
+    cs-uri-stem sc-status cs(Referer) cs(User-Agent) cs-uri-query cs(Cookie) x-edge-result-type \
+    x-edge-request-id x-host-header cs-protocol cs-bytes time-taken x-forwarded-for ssl-protocol \
+    ssl-cipher x-edge-response-result-type cs-protocol-version fle-status fle-encrypted-fields \
+    c-port time-to-first-byte x-edge-detailed-result-type sc-content-type sc-content-len \
+    sc-range-start sc-range-end";
+
+/// User agents, one per row in turn: ALB and classic ELB quote them, spaces and all.
+const USER_AGENTS: [&str; 3] = [
+    "curl/8.5.0",
+    "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko)",
+    "okhttp/4.12.0",
+];
+
+/// The formats written as the servers write them (`alb-log`, `elb-log`, `cloudfront-log`,
+/// `caddy-json`, `traefik-json`, `envoy-json`, `nginx-json`): no randomness here, so a seed
+/// gives the same rows (and truth) as the CSV format of the same proxy.
+impl<W: Write, B: Write> Gen<'_, W, B> {
+    fn native_header(&mut self) -> io::Result<()> {
+        if self.cfg.format == Format::CloudfrontLog {
+            let eol = self.eol();
+            self.out.write_all(b"#Version: 1.0")?;
+            self.out.write_all(eol)?;
+            self.out.write_all(b"#Fields: ")?;
+            let fields: Vec<&str> = CLOUDFRONT_FIELDS.split_whitespace().collect();
+            self.out.write_all(fields.join(" ").as_bytes())?;
+            self.out.write_all(eol)?;
+        }
+        Ok(())
+    }
+
+    /// The row's request id: the generated one when ids are asked for, else one made from
+    /// the row number (the servers always log one).
+    fn native_id(&self) -> String {
+        if self.cfg.request_ids || self.cfg.format.has_request_id() {
+            String::from_utf8_lossy(&self.id).into_owned()
+        } else {
+            format!(
+                "{:016x}",
+                self.truth.rows.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            )
+        }
+    }
+
+    fn native_row(&mut self, line: &mut Vec<u8>, row: &Row, ts: i64) {
+        let id = self.native_id();
+        let ua = USER_AGENTS[(self.truth.rows % 3) as usize];
+        let status = row.status.max(0);
+        let us = row.duration_us;
+        let secs = format!("{}.{:06}", us / 1_000_000, us % 1_000_000);
+        let mut time = Vec::with_capacity(32);
+        let last = match row.upstream {
+            Upstream::Status(s) | Upstream::Two(_, s) => Some(s),
+            Upstream::Unknown => None,
+        };
+        match self.cfg.format {
+            Format::AlbLog | Format::ElbLog => {
+                self.iso(&mut time, ts, 6);
+                let time = String::from_utf8_lossy(&time);
+                let (times, target_status) = match last {
+                    // The client or the target went away: AWS's -1 and `-`.
+                    None => ("0.000 -1 -1".to_string(), "-".to_string()),
+                    Some(s) => (format!("0.000 {secs} 0.000"), s.to_string()),
+                };
+                let request = format!(
+                    "\"{} https://api.example.com:443{} HTTP/1.1\" \"{ua}\"",
+                    row.method,
+                    String::from_utf8_lossy(row.path)
+                );
+                let text = if self.cfg.format == Format::AlbLog {
+                    let created = ts - us as i64;
+                    let mut c = Vec::with_capacity(32);
+                    self.iso(&mut c, created, 6);
+                    format!(
+                        "https {time} app/my-lb/50dc6c495c0c9188 10.0.0.7:{port} 10.1.2.3:8080 \
+                         {times} {status} {target_status} 512 {bytes} {request} \
+                         ECDHE-RSA-AES128-GCM-SHA256 TLSv1.2 \
+                         arn:aws:elasticloadbalancing:us-east-1:123456789012:targetgroup/api/73e2d6bc24d8a067 \
+                         \"Root=1-{id}\" \"api.example.com\" \
+                         \"arn:aws:acm:us-east-1:123456789012:certificate/12345678-1234-1234-1234-123456789012\" \
+                         1 {created} \"forward\" \"-\" \"-\" \"10.1.2.3:8080\" \"{target_status}\" \"-\" \"-\" \
+                         TID_{id}",
+                        port = 40_000 + self.truth.rows % 20_000,
+                        bytes = row.bytes,
+                        created = String::from_utf8_lossy(&c),
+                    )
+                } else {
+                    format!(
+                        "{time} my-lb 10.0.0.7:{port} 10.1.2.3:8080 {times} {status} \
+                         {target_status} 512 {bytes} {request} ECDHE-RSA-AES128-GCM-SHA256 TLSv1.2",
+                        port = 40_000 + self.truth.rows % 20_000,
+                        bytes = row.bytes,
+                    )
+                };
+                line.extend_from_slice(text.as_bytes());
+            }
+            Format::CloudfrontLog => {
+                self.iso(&mut time, ts, 0);
+                let date = String::from_utf8_lossy(&time[..10]).into_owned();
+                let clock = String::from_utf8_lossy(&time[11..19]).into_owned();
+                let path = String::from_utf8_lossy(row.path);
+                let (stem, query) = path.split_once('?').unwrap_or((&path, "-"));
+                let (result, detail) = match row.flags {
+                    Some(detail) => ("Error", detail),
+                    None if status >= 500 => ("Error", "Error"),
+                    None => ("Miss", "Miss"),
+                };
+                let ms = format!("{}.{:03}", us / 1_000_000, us / 1000 % 1000);
+                let fields = [
+                    date.as_str(),
+                    &clock,
+                    "IAD89-C1",
+                    &row.bytes.to_string(),
+                    "192.0.2.100",
+                    row.method,
+                    "d111111abcdef8.cloudfront.net",
+                    stem,
+                    &format!("{status:03}"),
+                    "-",
+                    &ua.replace(' ', "%20"),
+                    query,
+                    "-",
+                    result,
+                    &id,
+                    "api.example.com",
+                    "https",
+                    "512",
+                    &ms,
+                    "-",
+                    "TLSv1.3",
+                    "TLS_AES_128_GCM_SHA256",
+                    result,
+                    "HTTP/2.0",
+                    "-",
+                    "-",
+                    "443",
+                    &ms,
+                    detail,
+                    "application/json",
+                    &row.bytes.to_string(),
+                    "-",
+                    "-",
+                ];
+                line.extend_from_slice(fields.join("\t").as_bytes());
+            }
+            Format::CaddyJson => {
+                let ts_ms = ts.div_euclid(1000);
+                let mut headers = serde_json::json!({ "User-Agent": [ua] });
+                if let Some(k) = row.key {
+                    headers["Idempotency-Key"] = serde_json::json!([String::from_utf8_lossy(k)]);
+                }
+                if self.cfg.request_ids {
+                    headers["X-Request-Id"] = serde_json::json!([id]);
+                }
+                let json = serde_json::json!({
+                    "level": "info",
+                    "ts": serde_json::Number::from_f64(ts_ms as f64 / 1000.0),
+                    "logger": "http.log.access",
+                    "msg": "handled request",
+                    "request": {
+                        "remote_ip": "10.0.0.7",
+                        "proto": "HTTP/2.0",
+                        "method": row.method,
+                        "host": "api.example.com",
+                        "uri": String::from_utf8_lossy(row.path),
+                        "headers": headers,
+                    },
+                    "bytes_read": 512,
+                    "duration": serde_json::Number::from_f64(us as f64 / 1e6),
+                    "size": row.bytes,
+                    "status": status,
+                });
+                line.extend_from_slice(json.to_string().as_bytes());
+            }
+            Format::TraefikJson => {
+                self.iso(&mut time, ts, 9);
+                let origin = last.map_or(status as u16, |s| s);
+                let mut json = serde_json::json!({
+                    "ClientHost": "10.0.0.7",
+                    "DownstreamContentSize": row.bytes,
+                    "DownstreamStatus": status,
+                    "Duration": us * 1000,
+                    "OriginStatus": origin,
+                    "RequestMethod": row.method,
+                    "RequestPath": String::from_utf8_lossy(row.path),
+                    "StartUTC": String::from_utf8_lossy(&time),
+                    "request_User-Agent": ua,
+                    "level": "info",
+                    "msg": "",
+                });
+                if let Some(k) = row.key {
+                    json["request_Idempotency-Key"] = String::from_utf8_lossy(k).into();
+                }
+                if self.cfg.request_ids {
+                    json["request_X-Request-Id"] = id.into();
+                }
+                line.extend_from_slice(json.to_string().as_bytes());
+            }
+            Format::EnvoyJson => {
+                self.iso(&mut time, ts, 3);
+                let json = serde_json::json!({
+                    "start_time": String::from_utf8_lossy(&time),
+                    "method": row.method,
+                    "path": String::from_utf8_lossy(row.path),
+                    "protocol": "HTTP/1.1",
+                    "response_code": status,
+                    "response_flags": row.flags.unwrap_or("-"),
+                    "bytes_received": 512,
+                    "bytes_sent": row.bytes,
+                    "duration": us / 1000,
+                    "x_forwarded_for": "10.0.0.7",
+                    "user_agent": ua,
+                    "x_request_id": id,
+                    "authority": "api.example.com",
+                    "upstream_host": "10.1.2.3:8080",
+                    "idempotency_key": row.key.map(String::from_utf8_lossy),
+                });
+                line.extend_from_slice(json.to_string().as_bytes());
+            }
+            _ => {
+                // nginx `escape=json`: every value a string, as nginx writes them.
+                self.time_local(&mut time, ts);
+                let upstream = match row.upstream {
+                    Upstream::Status(s) => s.to_string(),
+                    Upstream::Two(a, b) => format!("{a}{}{b}", if a == 504 { " : " } else { ", " }),
+                    Upstream::Unknown if status == 504 => "504".to_string(),
+                    Upstream::Unknown => "-".to_string(),
+                };
+                let ms = us / 1000;
+                let mut json = serde_json::json!({
+                    "time_local": String::from_utf8_lossy(&time),
+                    "remote_addr": "10.0.0.7",
+                    "request_method": row.method,
+                    "request_uri": String::from_utf8_lossy(row.path),
+                    "status": status.to_string(),
+                    "upstream_status": upstream,
+                    "request_time": format!("{}.{:03}", ms / 1000, ms % 1000),
+                    "http_idempotency_key": row.key.map_or("".into(), String::from_utf8_lossy),
+                    "body_bytes_sent": row.bytes.to_string(),
+                    "http_user_agent": ua,
+                });
+                if self.cfg.request_ids {
+                    json["request_id"] = id.into();
+                }
+                line.extend_from_slice(json.to_string().as_bytes());
+            }
+        }
     }
 }

@@ -23,7 +23,10 @@ struct Args {
     /// Seed of the generator: the same seed gives the same bytes.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// csv, tsv, nginx, alb, traefik, envoy or haproxy.
+    /// csv, tsv, nginx, alb, traefik, envoy or haproxy (CSV with each proxy's field names),
+    /// or raw lines as the server writes them: nginx-log, apache-log, haproxy-log, envoy-log,
+    /// istio-log, alb-log, elb-log, cloudfront-log, caddy-json, traefik-json, envoy-json,
+    /// nginx-json.
     #[arg(long, default_value = "csv")]
     format: Format,
     /// Days the timestamps span.

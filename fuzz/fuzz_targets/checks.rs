@@ -217,3 +217,120 @@ pub fn logs(bytes: &[u8]) {
         }
     }
 }
+
+/// One native format's parser on every line of `bytes`: never a panic; a line it splits has
+/// exactly its names' count of fields (a blank JSON line: one empty field, no row), back to
+/// back; one it refuses says why.
+fn native_lines(format: &dyn dupcost::logs::LineFormat, bytes: &[u8]) {
+    let names = format.names().len();
+    let mut fields = dupcost::logs::Fields::default();
+    for line in bytes.split(|&b| b == b'\n') {
+        if format.skip(line) {
+            continue;
+        }
+        fields.clear();
+        match format.split(line, &mut fields) {
+            Ok(()) => {
+                let blank = fields.ends.len() == 1 && fields.data.is_empty();
+                assert!(
+                    blank || fields.ends.len() == names,
+                    "{} fields",
+                    fields.ends.len()
+                );
+                assert!(fields.ends.windows(2).all(|w| w[0] <= w[1]));
+                assert_eq!(fields.ends.last().copied().unwrap_or(0), fields.data.len());
+            }
+            Err(why) => assert!(!why.is_empty()),
+        }
+    }
+}
+
+/// A line format's split on arbitrary lines: never a panic; a line it reads gives exactly
+/// one field per name, and the fields' ends rise.
+pub fn format_lines(format: &dyn dupcost::logs::LineFormat, bytes: &[u8]) {
+    let names = format.names();
+    let mut fields = dupcost::logs::Fields::default();
+    for line in bytes.split(|&b| b == b'\n') {
+        fields.clear();
+        if format.split(line, &mut fields).is_ok() {
+            assert_eq!(
+                fields.len(),
+                names.len(),
+                "{:?}",
+                String::from_utf8_lossy(line)
+            );
+            assert!(fields.ends.windows(2).all(|w| w[0] <= w[1]));
+            assert_eq!(fields.ends.last().copied().unwrap_or(0), fields.data.len());
+        }
+    }
+}
+
+/// The first lines of `bytes`, as the sniffing sees them.
+fn first_lines(bytes: &[u8]) -> Vec<&[u8]> {
+    bytes.split(|&b| b == b'\n').take(8).collect()
+}
+
+/// ALB and classic ELB lines (sniffed, and each layout forced).
+pub fn format_alb(bytes: &[u8]) {
+    use dupcost::logs::alb::{AwsLoadBalancer, Balancer, sniff};
+    if let Some(format) = sniff(&first_lines(bytes)) {
+        native_lines(format.as_ref(), bytes);
+    }
+    native_lines(&AwsLoadBalancer::new(Balancer::Alb), bytes);
+    native_lines(&AwsLoadBalancer::new(Balancer::Elb), bytes);
+}
+
+/// CloudFront standard logs (the `#Fields:` of the input, and the documented fields).
+pub fn format_cloudfront(bytes: &[u8]) {
+    use dupcost::logs::cloudfront::{Cloudfront, sniff};
+    if let Some(format) = sniff(&first_lines(bytes)) {
+        native_lines(format.as_ref(), bytes);
+    }
+    native_lines(&Cloudfront::from_lines(&first_lines(bytes)), bytes);
+    native_lines(&Cloudfront::documented(), bytes);
+}
+
+/// JSON lines (the paths of the input's first lines, and some nested paths asked for).
+pub fn format_json(bytes: &[u8]) {
+    use dupcost::logs::json::{JsonLines, sniff};
+    let extra = ["request.headers.Idempotency-Key[0]", "a[2].b", "status"];
+    if let Some(format) = sniff(&first_lines(bytes), &extra) {
+        native_lines(format.as_ref(), bytes);
+    }
+    if let Some(format) = JsonLines::from_lines(&first_lines(bytes), &[]) {
+        native_lines(&format, bytes);
+    }
+    let fixed =
+        br#"{"status":200,"request":{"headers":{"Idempotency-Key":["k"]}},"a":[1,2,{"b":3}]}"#;
+    if let Some(format) = JsonLines::from_lines(&[fixed], &extra) {
+        native_lines(&format, bytes);
+    }
+}
+
+/// One of the built-in line formats (`nginx`, `apache`, `haproxy`, `envoy` with each preset)
+/// on arbitrary lines.
+pub fn line_format(input: &str, presets: &[&str], bytes: &[u8]) {
+    let input: dupcost::logs::InputFormat = input.parse().expect("a known input format");
+    for preset in presets {
+        let format = dupcost::logs::compile_format(input, preset).expect("a preset compiles");
+        format_lines(format.as_ref(), bytes);
+    }
+}
+
+/// A `--log-format` string (the first line) and lines it should read (the rest): compiling
+/// never panics, and what compiles splits the lines as [`format_lines`] checks.
+pub fn log_format(bytes: &[u8]) {
+    let (text, lines) = match bytes.iter().position(|&b| b == b'\n') {
+        Some(i) => (&bytes[..i], &bytes[i + 1..]),
+        None => (bytes, &b""[..]),
+    };
+    let Ok(text) = std::str::from_utf8(text) else {
+        return;
+    };
+    for input in ["auto", "nginx", "apache", "envoy"] {
+        let input: dupcost::logs::InputFormat = input.parse().expect("a known input format");
+        if let Ok(format) = dupcost::logs::compile_format(input, text) {
+            format_lines(format.as_ref(), lines);
+        }
+    }
+}

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use super::error::LogError;
-use super::formats::ColumnMap;
+use super::formats::{self, Chosen, ColumnMap};
 use super::options::{Intents, LogOptions};
 use super::outcomes;
 use super::role::Role;
@@ -21,6 +21,12 @@ use super::timestamp::TimestampFormat;
 pub struct FileInfo {
     pub name: String,
     pub columns: ColumnMap,
+    /// The line format it was read as ("nginx combined"); `None` for CSV/TSV.
+    pub format: Option<String>,
+    /// The format was detected from its first lines (not named by a flag).
+    pub detected: bool,
+    /// What the evidence should say about the format's fields (e.g. timestamps read as UTC).
+    pub format_note: Option<String>,
     pub delimiter: u8,
     pub gzip: bool,
     /// Pieces it was read in (1 unless split across threads).
@@ -120,15 +126,20 @@ pub fn analyze(sources: &[Source], opts: &LogOptions) -> Result<LogAnalysis, Log
     })
 }
 
-/// The rules for the rows of one input, from its header and the options.
-fn rules_for(
-    name: &str,
-    header: &[Vec<u8>],
-    delimiter: u8,
-    opts: &LogOptions,
-) -> Result<RowRules, LogError> {
-    let refs: Vec<&[u8]> = header.iter().map(Vec::as_slice).collect();
-    let columns = ColumnMap::detect(name, &refs, &opts.columns, opts.duration_unit)?;
+/// The rules for the rows of one input, from its header (or line format) and the options.
+fn rules_for(name: &str, chosen: &Chosen, opts: &LogOptions) -> Result<RowRules, LogError> {
+    let (columns, delimiter, format) = match chosen {
+        Chosen::Csv(header) => {
+            let refs: Vec<&[u8]> = header.fields.iter().map(Vec::as_slice).collect();
+            let columns = ColumnMap::detect(name, &refs, &opts.columns, opts.duration_unit)?;
+            (columns, header.delimiter, None)
+        }
+        Chosen::Lines { format, .. } => {
+            let columns =
+                ColumnMap::for_format(name, format.as_ref(), &opts.columns, opts.duration_unit)?;
+            (columns, b' ', Some(std::sync::Arc::clone(format)))
+        }
+    };
     if opts.client_timeout.is_some() && columns.duration.is_none() {
         return Err(columns.missing(name, Role::Duration));
     }
@@ -178,6 +189,7 @@ fn rules_for(
     Ok(RowRules {
         file: name.to_string(),
         delimiter,
+        format,
         timestamps: match &opts.timestamp_format {
             Some(f) => TimestampFormat::Strftime(f.clone()),
             None => TimestampFormat::Auto,
@@ -208,19 +220,25 @@ fn read_source(
     progress: &ProgressBar,
     alone: bool,
 ) -> Result<(FileInfo, Tally), LogError> {
-    let opened = source::open(source, opts.delimiter, progress.counter())?;
-    let rules = rules_for(&opened.name, &opened.header, opened.delimiter, opts)?;
+    let mut opened = source::open(source, formats::SNIFF_LINES, progress.counter())?;
+    let chosen = formats::choose(&mut opened, opts)?;
+    let rules = rules_for(&opened.name, &chosen, opts)?;
     let name = opened.name.clone();
+    let (data_start, data_line) = match &chosen {
+        Chosen::Csv(h) => (h.data_start, h.data_line),
+        Chosen::Lines { .. } => (0, 1),
+    };
     // From the first data row to the end: the whole input, or the first of its pieces.
     let first = Piece {
-        first_line: opened.data_line,
-        start: opened.data_start,
+        first_line: data_line,
+        start: data_start,
         stop: None,
         follows: !alone,
     };
+    let gzip = opened.gzip;
     let (tally, pieces) = match opened.plain_file.clone() {
         Some((path, size)) if threads > 1 && size >= opts.split_bytes.max(1) => {
-            drop(opened.rest);
+            drop(opened);
             read_in_pieces(
                 &path,
                 size,
@@ -232,18 +250,25 @@ fn read_source(
             )?
         }
         _ => {
-            let err = source::io_error(&name, opened.gzip);
+            let err = source::io_error(&name, gzip);
+            let rest = opened.rest(data_start as usize);
             // A stream (gzip, stdin) is read a block ahead on a second core.
             let tally = if threads > 1 {
-                row::scan(source::read_ahead(opened.rest), &rules, first, &err)?.tally
+                row::scan(source::read_ahead(rest), &rules, first, &err)?.tally
             } else {
-                row::scan(opened.rest, &rules, first, &err)?.tally
+                row::scan(rest, &rules, first, &err)?.tally
             };
             (tally, 1)
         }
     };
     if tally.rows == 0 {
-        return Err(LogError::HeaderOnly { path: name });
+        return Err(match &chosen {
+            Chosen::Csv(_) => LogError::HeaderOnly { path: name },
+            Chosen::Lines { format, .. } => LogError::Option(format!(
+                "{name}: no log lines in it to read as {}",
+                format.describe()
+            )),
+        });
     }
     if tally.rows == tally.bad_rows {
         if let Some(first) = tally.bad_samples.first().cloned() {
@@ -254,11 +279,20 @@ fn read_source(
             });
         }
     }
+    let (format, detected, format_note) = match &chosen {
+        Chosen::Csv(_) => (None, false, None),
+        Chosen::Lines { format, detected } => {
+            (Some(format.describe()), *detected, format.hints().note)
+        }
+    };
     let info = FileInfo {
         name,
         columns: rules.columns.clone(),
-        delimiter: opened.delimiter,
-        gzip: opened.gzip,
+        format,
+        detected,
+        format_note,
+        delimiter: rules.delimiter,
+        gzip,
         pieces,
         grouping: rules.grouping,
     };

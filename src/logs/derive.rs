@@ -106,6 +106,8 @@ pub struct Observed {
     /// Fingerprints left out of retry grouping as shared addresses; `null` unless grouped
     /// by fingerprint.
     pub shared_addresses: Option<SharedAddresses>,
+    /// How each input was read: its name and format.
+    pub files: Vec<FileRead>,
 }
 
 /// One bar of `attempts_per_intent`.
@@ -169,6 +171,17 @@ pub struct SharedAddresses {
     pub rate: u8,
     pub fingerprints: u64,
     pub attempts: u64,
+}
+
+/// How one input was read, for the JSON report.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FileRead {
+    pub name: String,
+    /// `csv`, `tsv` (or another delimiter's `csv`), or the line format as the evidence names
+    /// it (`nginx combined`, `HAProxy httplog`).
+    pub input_format: String,
+    /// The format was told from the file's first lines, not named by a flag.
+    pub detected: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -326,6 +339,7 @@ impl LogAnalysis {
             also.push_str(match f.columns.flags_style {
                 FlagsStyle::Envoy => " or flags UT, DC, UC, URX",
                 FlagsStyle::Haproxy => " or termination state c, C, s, S",
+                FlagsStyle::Cloudfront => " or result type ClientCommError, ClientHungUpRequest",
             });
         }
         if let Some(d) = self.options.client_timeout {
@@ -986,6 +1000,17 @@ impl LogAnalysis {
                 ),
             }
         }
+        let files = self
+            .files
+            .iter()
+            .map(|f| FileRead {
+                name: f.name.clone(),
+                input_format: f.format.clone().unwrap_or_else(|| {
+                    if f.delimiter == b'\t' { "tsv" } else { "csv" }.to_string()
+                }),
+                detected: f.format.is_some() && f.detected,
+            })
+            .collect();
         let fingerprinted = self.intent_grouping() == "fingerprint";
         Observed {
             intent_grouping: self.intent_grouping(),
@@ -997,6 +1022,7 @@ impl LogAnalysis {
                 fingerprints: t.shared.fingerprints,
                 attempts: t.shared.attempts,
             }),
+            files,
             rows: t.rows,
             mutating_attempts: t.counts.mutating,
             intents: t.intents(),

@@ -4,9 +4,10 @@
 //! # The rooms, in the order the bytes go through them
 //!
 //! ```text
-//! source/    files or stdin, gzip by magic bytes, the header; pieces of a file for threads
-//! framing/   bytes -> records of fields (CSV/TSV: the SIMD splitter, csv_core when quoted)
-//! formats/   which field plays which role, one module per log format (csv today)
+//! source/    files or stdin, gzip by magic bytes, the first lines; pieces of a file for threads
+//! framing/   bytes -> records of fields (CSV/TSV: the SIMD splitter, csv_core when quoted;
+//!            line formats: lines split by their format)
+//! formats/   what a log's lines are and which field plays which role, one module per format
 //! row/       a row's meaning: mutating, give-up, outcome, endpoint, key, request id
 //! tally/     mergeable counts per day, per endpoint and per intent (the intents table)
 //! derive     the model's inputs with their evidence and 95% intervals (intervals)
@@ -45,11 +46,14 @@ mod timestamp;
 
 pub use analyze::{FileInfo, LogAnalysis, analyze};
 pub use derive::{
-    DayRow, Derived, EndpointRow, Measured, Observed, Overrides, RetriesObserved, count, count_f,
-    plural,
+    DayRow, Derived, EndpointRow, FileRead, Measured, Observed, Overrides, RetriesObserved, count,
+    count_f, plural,
 };
 pub use error::{BadRow, LogError, RowPlace};
-pub use formats::{ColumnMap, DurationUnit, FlagsStyle};
+pub use formats::{
+    ColumnMap, DurationUnit, Fields, FlagsStyle, FormatHints, InputFormat, LineFormat, alb,
+    cloudfront, compile as compile_format, json,
+};
 pub use intervals::Intervals;
 pub use options::{
     DEFAULT_MAX_UNKNOWN, DEFAULT_METHODS, DEFAULT_MIN_SPAN, DEFAULT_RETRY_WINDOW,

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use regex::bytes::Regex;
 
-use super::formats::DurationUnit;
+use super::formats::{DurationUnit, InputFormat};
 use super::role::Role;
 use super::source::Source;
 use super::timestamp;
@@ -17,6 +17,10 @@ const MIN_SPLIT_BYTES: u64 = 16 << 20;
 /// defaults.
 #[derive(Debug, Clone)]
 pub struct LogOptions {
+    /// `--input-format`: auto (sniffed from the first lines) or one format.
+    pub input_format: InputFormat,
+    /// `--log-format`: an nginx `log_format` or Apache `LogFormat` string, or a preset name.
+    pub log_format: Option<String>,
     /// Field delimiter; sniffed from the header when `None`.
     pub delimiter: Option<u8>,
     /// `--column ROLE=HEADER` overrides.
@@ -81,6 +85,8 @@ pub enum Intents {
 impl Default for LogOptions {
     fn default() -> Self {
         LogOptions {
+            input_format: InputFormat::Auto,
+            log_format: None,
             delimiter: None,
             columns: Vec::new(),
             duration_unit: None,

@@ -24,6 +24,7 @@ use std::io::{BufRead, BufReader};
 use serde::Serialize;
 
 use super::error::{BadRow, LogError, RowPlace};
+use super::formats;
 use super::role::{Role, normalize};
 use super::row::{parse_status, request_id, request_id_hash};
 use super::source::{self, Source};
@@ -260,7 +261,7 @@ fn read_csv(
     found: &mut Found,
 ) -> Result<(), LogError> {
     let err = source::io_error(name, false);
-    let delimiter = source::sniff_delimiter(input.fill_buf().map_err(&err)?);
+    let delimiter = formats::sniff_delimiter(input.fill_buf().map_err(&err)?);
     let mut csv = csv::ReaderBuilder::new()
         .delimiter(delimiter)
         .flexible(true)

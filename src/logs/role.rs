@@ -102,6 +102,7 @@ impl Role {
                 "verb",
                 "requestverb", // ALB request_verb
                 "httpverb",
+                "csmethod", // CloudFront cs-method
             ],
             Role::Path => &[
                 "path",
@@ -115,6 +116,7 @@ impl Role {
                 "endpoint",
                 "httprequest",  // HAProxy http_request (Logstash's name)
                 "originalpath", // Envoy X-ENVOY-ORIGINAL-PATH (Logstash's name)
+                "csuristem",    // CloudFront cs-uri-stem
             ],
             Role::Status => &[
                 "status",
@@ -126,6 +128,7 @@ impl Role {
                 "elbstatuscode",    // ALB elb_status_code
                 "downstreamstatus", // Traefik DownstreamStatus
                 "resstatuscode",    // pino-http res.statusCode (a backend's log)
+                "scstatus",         // CloudFront sc-status
             ],
             Role::UpstreamStatus => &[
                 "upstreamstatus", // nginx $upstream_status
@@ -154,6 +157,7 @@ impl Role {
                 "tookms",
                 "took",
                 "timeduration", // HAProxy Ta/Tt (Logstash's time_duration, ms)
+                "timetaken",    // CloudFront time-taken (seconds)
             ],
             Role::IdempotencyKey => &[
                 "idempotencykey",
@@ -162,6 +166,8 @@ impl Role {
                 "httpxidempotencykey",
                 "requestidempotencykey", // Traefik request_Idempotency-Key
                 "requestxidempotencykey",
+                "requestheadersidempotencykey[0]", // Caddy request.headers.Idempotency-Key[0]
+                "requestheadersxidempotencykey[0]",
             ],
             Role::Bytes => &[
                 "bytes",
@@ -172,23 +178,27 @@ impl Role {
                 "responsesize",
                 "size",
                 "downstreamcontentsize", // Traefik
+                "scbytes",               // CloudFront sc-bytes
             ],
             Role::Flags => &[
                 "responseflags",    // Envoy %RESPONSE_FLAGS%
                 "terminationstate", // HAProxy termination_state (%tsc)
                 "tsc",
+                "xedgedetailedresulttype", // CloudFront x-edge-detailed-result-type
                 "flags",
             ],
             Role::RequestId => &[
-                "requestid",                // nginx $request_id
-                "reqid",                    // pino, bunyan
-                "xrequestid",               // Envoy x-request-id
-                "httpxrequestid",           // nginx $http_x_request_id
-                "requestxrequestid",        // Traefik request_X-Request-Id
-                "traceid",                  // ALB trace_id
-                "uniqueid",                 // HAProxy unique-id
-                "requestheadersxrequestid", // Caddy request.headers.X-Request-Id
-                "xamzntraceid",             // ALB's trace id as the backend sees it
+                "requestid",                   // nginx $request_id
+                "reqid",                       // pino, bunyan
+                "xrequestid",                  // Envoy x-request-id
+                "httpxrequestid",              // nginx $http_x_request_id
+                "requestxrequestid",           // Traefik request_X-Request-Id
+                "traceid",                     // ALB trace_id
+                "uniqueid",                    // HAProxy unique-id
+                "requestheadersxrequestid",    // Caddy request.headers.X-Request-Id
+                "xamzntraceid",                // ALB's trace id as the backend sees it
+                "xedgerequestid",              // CloudFront x-edge-request-id
+                "requestheadersxrequestid[0]", // Caddy request.headers.X-Request-Id[0]
             ],
             // Names with a port after the address are listed too: the port is dropped.
             Role::ClientAddr => &[

@@ -25,6 +25,7 @@ fn tally_in_pieces(header: &[u8], data: &[u8], cuts: &[usize], window: i64) -> T
         file: "t".into(),
         columns,
         delimiter: b',',
+        format: None,
         timestamps: TimestampFormat::Auto,
         methods: ["POST", "PUT", "PATCH", "DELETE"]
             .iter()

@@ -335,7 +335,8 @@ fn parse_offset(b: &[u8]) -> Option<i64> {
     }
 }
 
-/// nginx `$time_local`: `01/Nov/2026:00:00:01 +0000`.
+/// nginx `$time_local`: `01/Nov/2026:00:00:01 +0000`; also with a fraction of a second and
+/// no zone, as HAProxy's `accept_date` (`01/Nov/2026:00:00:01.123`, read as UTC).
 fn parse_time_local(b: &[u8]) -> Option<i64> {
     let d = digits::<2>(b, 0)?;
     let mo = match b.get(3..6)? {
@@ -360,8 +361,18 @@ fn parse_time_local(b: &[u8]) -> Option<i64> {
     let h = digits::<2>(b, 12)?;
     let mi = digits::<2>(b, 15)?;
     let s = digits::<2>(b, 18)?;
-    let base = civil_micros(y, mo, d, h, mi, s)?;
-    let offset = parse_offset(&b[20..])?;
+    let mut base = civil_micros(y, mo, d, h, mi, s)?;
+    let mut rest = &b[20..];
+    if let [b'.', frac @ ..] = rest {
+        let n = frac.iter().take_while(|c| c.is_ascii_digit()).count();
+        if n == 0 || n > 9 {
+            return None;
+        }
+        let digits = decimal(&frac[..n.min(6)])?;
+        base += (digits * 10u64.pow(6 - n.min(6) as u32)) as i64;
+        rest = &frac[n..];
+    }
+    let offset = parse_offset(rest)?;
     Some(base - offset * MICROS_PER_SEC)
 }
 
@@ -522,6 +533,13 @@ mod tests {
         assert_eq!(parse_auto(b"01/Nov/2026:00:00:01 +0000"), Some(utc));
         let auto = TimestampFormat::Auto;
         assert_eq!(auto.parse(b"[01/Nov/2026:01:00:01 +0100]"), Some(utc));
+        // HAProxy's accept_date: milliseconds, no zone.
+        assert_eq!(parse_auto(b"01/Nov/2026:00:00:01.655"), Some(utc + 655_000));
+        assert_eq!(
+            parse_auto(b"01/Nov/2026:00:00:01.5 +0000"),
+            Some(utc + 500_000)
+        );
+        assert_eq!(parse_auto(b"01/Nov/2026:00:00:01."), None);
         let secs = utc / MICROS_PER_SEC;
         assert_eq!(parse_auto(secs.to_string().as_bytes()), Some(utc));
         assert_eq!(

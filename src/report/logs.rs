@@ -323,7 +323,8 @@ fn intervals_section(
     out
 }
 
-/// `read big.csv (gzip, tab-separated, 2 pieces)`, then its columns by role, wrapped.
+/// `read big.csv (gzip, tab-separated, 2 pieces)` or `read access.log as nginx combined
+/// (detected)`, then its columns by role, wrapped.
 fn describe_file(f: &FileInfo) -> Vec<String> {
     let delimiter = match f.delimiter {
         b',' => "comma".to_string(),
@@ -332,7 +333,11 @@ fn describe_file(f: &FileInfo) -> Vec<String> {
         b'|' => "pipe".to_string(),
         d => format!("'{}'", d as char),
     };
-    let mut how = vec![format!("{delimiter}-separated")];
+    let mut how = match &f.format {
+        None => vec![format!("{delimiter}-separated")],
+        Some(_) if f.detected => vec!["detected".to_string()],
+        Some(_) => Vec::new(),
+    };
     if f.gzip {
         how.insert(0, "gzip".into());
     }
@@ -351,7 +356,15 @@ fn describe_file(f: &FileInfo) -> Vec<String> {
             Some(format!("{r}={header}{unit}"))
         })
         .collect();
-    let mut lines = vec![format!("read {} ({})", f.name, how.join(", "))];
+    let what = match &f.format {
+        Some(format) => format!("read {} as {format}", f.name),
+        None => format!("read {}", f.name),
+    };
+    let mut lines = vec![if how.is_empty() {
+        what
+    } else {
+        format!("{what} ({})", how.join(", "))
+    }];
     let mut line = String::from("  columns:");
     for role in roles {
         if line.len() + role.len() > 94 {
@@ -361,6 +374,9 @@ fn describe_file(f: &FileInfo) -> Vec<String> {
         line.push_str(&role);
     }
     lines.push(line);
+    if let Some(note) = &f.format_note {
+        lines.push(format!("  {note}"));
+    }
     lines
 }
 

@@ -405,6 +405,10 @@ fn build(name: &str, records: &[Record], options: &LogOptions) -> Result<LogAnal
         files: vec![FileInfo {
             name: name.to_string(),
             columns,
+            // For observed.files: what was read is the engine's result, not a log.
+            format: Some("dupcost sql result".to_string()),
+            detected: false,
+            format_note: None,
             delimiter: b',',
             gzip: false,
             pieces: 1,

@@ -5,9 +5,125 @@
 //! the aliases are tried in order and the first header that matches wins; `--column ROLE=HEADER`
 //! overrides the search.
 
+use csv_core::{ReadRecordResult, ReaderBuilder};
+
 use super::{ColumnMap, DurationUnit, FlagsStyle};
 use crate::logs::error::{LogError, escape_control};
+use crate::logs::limits::{MAX_FIELDS, MAX_RECORD};
 use crate::logs::role::{Role, normalize};
+use crate::logs::source::Opened;
+
+/// A CSV or TSV input's header: its fields, the delimiter, and where the data starts (byte
+/// offset and line).
+#[derive(Debug, Clone)]
+pub struct CsvHeader {
+    pub fields: Vec<Vec<u8>>,
+    pub delimiter: u8,
+    pub data_start: u64,
+    pub data_line: u64,
+}
+
+/// Reads the header record of `opened` (reading more of it when the record is not complete
+/// yet); the delimiter is sniffed from it unless given.
+pub fn header(opened: &mut Opened, delimiter: Option<u8>) -> Result<CsvHeader, LogError> {
+    let header_end = loop {
+        if let Some(end) = header_record_end(&opened.prefix, delimiter) {
+            break Some(end);
+        }
+        if opened.prefix.len() > MAX_RECORD {
+            return Err(LogError::HeaderTooLong {
+                path: opened.name.clone(),
+                limit: MAX_RECORD,
+            });
+        }
+        if !opened.read_more()? {
+            break None;
+        }
+    };
+    let prefix = &opened.prefix;
+    let header_end = header_end.unwrap_or(prefix.len());
+    let delimiter = delimiter.unwrap_or_else(|| sniff_delimiter(&prefix[..header_end]));
+    let (fields, data_line) = parse_header(&prefix[..header_end], delimiter);
+    Ok(CsvHeader {
+        fields,
+        delimiter,
+        data_start: header_end as u64,
+        data_line,
+    })
+}
+
+/// The end of the header record (after its line terminator), if `bytes` holds all of it.
+fn header_record_end(bytes: &[u8], delimiter: Option<u8>) -> Option<usize> {
+    // Quotes make the sniffed delimiter irrelevant to where the record ends.
+    let mut core = ReaderBuilder::new()
+        .delimiter(delimiter.unwrap_or(b','))
+        .build();
+    let mut out = vec![0u8; bytes.len() + 1];
+    let mut ends = vec![0usize; MAX_FIELDS];
+    let (res, nin, _, _) = core.read_record(bytes, &mut out, &mut ends);
+    match res {
+        ReadRecordResult::Record if nin < bytes.len() || bytes.ends_with(b"\n") => {
+            // Also take the `\n` of a `\r\n`.
+            let mut end = nin;
+            if bytes[..end].ends_with(b"\r") && bytes.get(end) == Some(&b'\n') {
+                end += 1;
+            }
+            Some(end)
+        }
+        _ => None,
+    }
+}
+
+/// The header fields and the line the data starts on.
+fn parse_header(bytes: &[u8], delimiter: u8) -> (Vec<Vec<u8>>, u64) {
+    let mut core = ReaderBuilder::new().delimiter(delimiter).build();
+    let mut out = vec![0u8; bytes.len() + 1];
+    let mut ends = vec![0usize; MAX_FIELDS];
+    let (mut outlen, mut endlen, mut at) = (0, 0, 0);
+    loop {
+        let (res, nin, nout, nend) =
+            core.read_record(&bytes[at..], &mut out[outlen..], &mut ends[endlen..]);
+        at += nin;
+        outlen += nout;
+        endlen += nend;
+        match res {
+            ReadRecordResult::InputEmpty if at < bytes.len() => continue,
+            ReadRecordResult::InputEmpty => continue,
+            _ => break,
+        }
+    }
+    let mut fields = Vec::with_capacity(endlen);
+    let mut start = 0;
+    for &end in &ends[..endlen] {
+        fields.push(out[start..end].to_vec());
+        start = end;
+    }
+    let lines = bytes.iter().filter(|&&b| b == b'\n').count() as u64;
+    (fields, 1 + lines.max(1))
+}
+
+/// The delimiter of a header line: whichever of comma, tab, semicolon and pipe occurs most
+/// often outside quotes (comma when none does).
+pub fn sniff_delimiter(header: &[u8]) -> u8 {
+    let mut counts = [0usize; 4];
+    let mut quoted = false;
+    for &b in header {
+        match b {
+            b'"' => quoted = !quoted,
+            b',' if !quoted => counts[0] += 1,
+            b'\t' if !quoted => counts[1] += 1,
+            b';' if !quoted => counts[2] += 1,
+            b'|' if !quoted => counts[3] += 1,
+            _ => {}
+        }
+    }
+    let best = (0..4).max_by_key(|&i| (counts[i], 4 - i)).unwrap_or(0);
+    if counts[best] == 0 {
+        b','
+    } else {
+        [b',', b'\t', b';', b'|'][best]
+    }
+}
 
 /// The unit a duration column's name implies: a `_ms`, `_us` or `_ns` suffix says so;
 /// nginx/ALB-style `request_time`, `*_response_time`, `*_processing_time` and `_s` names are
@@ -140,6 +256,25 @@ impl ColumnMap {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sniffs() {
+        assert_eq!(sniff_delimiter(b"a,b,c\n"), b',');
+        assert_eq!(sniff_delimiter(b"a\tb\tc\n"), b'\t');
+        assert_eq!(sniff_delimiter(b"a;b;c"), b';');
+        assert_eq!(sniff_delimiter(b"a|b|c"), b'|');
+        assert_eq!(sniff_delimiter(b"\"a,b\";c;d"), b';');
+        assert_eq!(sniff_delimiter(b"abc"), b',');
+    }
+
+    #[test]
+    fn header_end() {
+        assert_eq!(header_record_end(b"a,b\nx,y\n", None), Some(4));
+        assert_eq!(header_record_end(b"a,b\r\nx,y\n", None), Some(5));
+        assert_eq!(header_record_end(b"\"a\nb\",c\nx", None), Some(8));
+        assert_eq!(header_record_end(b"a,b", None), None);
+        assert_eq!(header_record_end(b"a,b\n", None), Some(4));
+    }
 
     fn detect(names: &[&str]) -> ColumnMap {
         let header: Vec<&[u8]> = names.iter().map(|n| n.as_bytes()).collect();

@@ -1,19 +1,468 @@
-//! The fields stage: which field of a row plays which [`Role`], per log format.
+//! The fields stage: what a log's lines are, and which field of a row plays which [`Role`].
 //!
-//! Each format gets one module here that turns what names a log's fields (a CSV header
-//! today; an nginx `log_format` or Apache `LogFormat` string, the fixed fields of ALB,
-//! CloudFront, HAProxy and Envoy, JSON paths later) into one [`ColumnMap`]: the index of
-//! each role's field, the duration unit and the flags style. Everything after this stage (the
+//! Each format gets one module here. CSV and TSV ([`csv`]) name their fields in a header;
+//! a line-oriented format (nginx, Apache, HAProxy, Envoy, ...) is a [`LineFormat`], which
+//! names its fields ([`LineFormat::names`]) and splits each line into them
+//! ([`LineFormat::split`], into a reused [`Fields`]). Either way the names become one
+//! [`ColumnMap`] (by the aliases in `role.rs`, `--column` overriding them): the index of each
+//! role's field, the duration unit and the flags style. Everything after this stage (the
 //! row's meaning, the tally) reads fields by role through a `ColumnMap` and never by format.
 //!
+//! [`choose`] picks an input's format: the one `--input-format` names, or (auto) the first
+//! that reads its first lines, in a fixed order.
+//!
 //! - [`csv`]: CSV and TSV headers, recognised by name (`ColumnMap::detect`).
+//! - [`template`]: a format string compiled to literals and variables, the engine of
+//!   [`nginx`] (`log_format`), [`apache`] (`LogFormat`) and [`envoy`] (format strings,
+//!   Istio's too).
+//! - [`haproxy`]: HAProxy `option httplog` lines, with or without the syslog prefix.
 
+pub mod alb;
+mod apache;
+pub mod cloudfront;
 mod csv;
+mod envoy;
+mod haproxy;
+pub mod json;
+mod nginx;
+mod template;
 
+use std::fmt;
 use std::str::FromStr;
+use std::sync::Arc;
 
-use super::error::LogError;
+pub use csv::{CsvHeader, sniff_delimiter};
+
+use super::error::{LogError, shown};
+use super::options::LogOptions;
 use super::role::{Role, normalize};
+use super::source::Opened;
+
+/// Lines read ahead to tell an input's format.
+pub const SNIFF_LINES: usize = 20;
+
+/// `--input-format`: auto (sniffed from the first lines), or one format named.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum InputFormat {
+    #[default]
+    Auto,
+    Csv,
+    Tsv,
+    Nginx,
+    Apache,
+    Alb,
+    Elb,
+    Cloudfront,
+    Haproxy,
+    Envoy,
+    Json,
+}
+
+impl InputFormat {
+    pub const ALL: [InputFormat; 11] = [
+        InputFormat::Auto,
+        InputFormat::Csv,
+        InputFormat::Tsv,
+        InputFormat::Nginx,
+        InputFormat::Apache,
+        InputFormat::Alb,
+        InputFormat::Elb,
+        InputFormat::Cloudfront,
+        InputFormat::Haproxy,
+        InputFormat::Envoy,
+        InputFormat::Json,
+    ];
+
+    /// The name as written in `--input-format`.
+    pub fn name(self) -> &'static str {
+        match self {
+            InputFormat::Auto => "auto",
+            InputFormat::Csv => "csv",
+            InputFormat::Tsv => "tsv",
+            InputFormat::Nginx => "nginx",
+            InputFormat::Apache => "apache",
+            InputFormat::Alb => "alb",
+            InputFormat::Elb => "elb",
+            InputFormat::Cloudfront => "cloudfront",
+            InputFormat::Haproxy => "haproxy",
+            InputFormat::Envoy => "envoy",
+            InputFormat::Json => "json",
+        }
+    }
+}
+
+impl fmt::Display for InputFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for InputFormat {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        let wanted = s.trim().to_ascii_lowercase();
+        InputFormat::ALL
+            .into_iter()
+            .find(|f| f.name() == wanted)
+            .ok_or_else(|| {
+                let names: Vec<_> = InputFormat::ALL.iter().map(|f| f.name()).collect();
+                format!(
+                    "unknown input format '{s}': use one of {}",
+                    names.join(", ")
+                )
+            })
+    }
+}
+
+/// One line's fields, back to back: field i is `data[ends[i-1]..ends[i]]` (`ends[-1]` = 0);
+/// the row stage reads it as a record with gap 0, through the file's [`ColumnMap`]. Reused
+/// from line to line, so a line costs no allocation.
+#[derive(Debug, Default, Clone)]
+pub struct Fields {
+    pub data: Vec<u8>,
+    pub ends: Vec<usize>,
+}
+
+impl Fields {
+    pub fn clear(&mut self) {
+        self.data.clear();
+        self.ends.clear();
+    }
+
+    /// Appends one field.
+    #[inline]
+    pub fn push(&mut self, field: &[u8]) {
+        self.data.extend_from_slice(field);
+        self.ends.push(self.data.len());
+    }
+
+    /// Appends one field that `write` writes into the data (to unescape it on the way).
+    #[inline]
+    pub fn push_with(&mut self, write: impl FnOnce(&mut Vec<u8>)) {
+        write(&mut self.data);
+        self.ends.push(self.data.len());
+    }
+
+    /// The number of fields.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// Field `i`.
+    pub fn get(&self, i: usize) -> Option<&[u8]> {
+        let end = *self.ends.get(i)?;
+        let start = if i == 0 { 0 } else { self.ends[i - 1] };
+        self.data.get(start..end)
+    }
+}
+
+/// What a format's field names cannot tell.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FormatHints {
+    /// The unit of the duration field (`--duration-unit` overrides it).
+    pub duration_unit: Option<DurationUnit>,
+    /// How the flags field reads.
+    pub flags_style: Option<FlagsStyle>,
+    /// Fields for roles that no alias finds, as `--column ROLE=NAME` would give them (a
+    /// `--column` for the same role wins).
+    pub columns: Vec<(Role, String)>,
+    /// Something the evidence should say about this format's fields (e.g. timestamps
+    /// without a zone, read as UTC).
+    pub note: Option<String>,
+}
+
+/// A line-oriented log format, built once per input (from the options and its first lines).
+pub trait LineFormat: Send + Sync + fmt::Debug {
+    /// For the evidence: "nginx combined", "AWS ALB", "JSON lines (Caddy)".
+    fn describe(&self) -> String;
+    /// The names of the fields split() emits, in order. ColumnMap::detect maps them to roles
+    /// by the aliases in role.rs (and --column ROLE=NAME overrides them), exactly as CSV headers.
+    fn names(&self) -> Vec<String>;
+    /// What names cannot tell: the duration unit, the flags style, a timestamp layout.
+    fn hints(&self) -> FormatHints;
+    /// Lines that are not records (CloudFront's `#Version`/`#Fields:`): skipped, not bad.
+    fn skip(&self, _line: &[u8]) -> bool {
+        false
+    }
+    /// Splits one line (no newline) into `out` (cleared by the caller). Err(text saying
+    /// what was expected) makes the line a bad row: counted, the first five reported as
+    /// file:line.
+    fn split(&self, line: &[u8], out: &mut Fields) -> Result<(), String>;
+}
+
+/// How an input is read, as [`choose`] decided.
+#[derive(Debug, Clone)]
+pub enum Chosen {
+    /// CSV or TSV, with its header.
+    Csv(CsvHeader),
+    /// A line format; `detected` when auto chose it.
+    Lines {
+        format: Arc<dyn LineFormat>,
+        detected: bool,
+    },
+}
+
+/// The whole lines among the first bytes of an input (without their line ends; blank lines
+/// left out), at most [`SNIFF_LINES`].
+pub fn first_lines(prefix: &[u8], eof: bool) -> Vec<&[u8]> {
+    let mut lines: Vec<&[u8]> = prefix.split(|&b| b == b'\n').collect();
+    if !eof {
+        lines.pop(); // what follows the last newline is not a whole line yet
+    }
+    lines
+        .into_iter()
+        .map(|l| l.strip_suffix(b"\r").unwrap_or(l))
+        .filter(|l| !l.trim_ascii().is_empty())
+        .take(SNIFF_LINES)
+        .collect()
+}
+
+/// A line format that reads `lines`: the share of them it splits without error.
+fn reads(format: &dyn LineFormat, lines: &[&[u8]]) -> f64 {
+    let mut fields = Fields::default();
+    let records: Vec<&&[u8]> = lines.iter().filter(|l| !format.skip(l)).collect();
+    if records.is_empty() {
+        return 0.0;
+    }
+    let ok = records
+        .iter()
+        .filter(|l| {
+            fields.clear();
+            format.split(l, &mut fields).is_ok()
+        })
+        .count();
+    ok as f64 / records.len() as f64
+}
+
+/// The first of `candidates` that reads at least 80% of `lines` (and the first of them).
+fn best_of(candidates: Vec<Box<dyn LineFormat>>, lines: &[&[u8]]) -> Option<Box<dyn LineFormat>> {
+    candidates
+        .into_iter()
+        .find(|f| reads(f.as_ref(), lines) >= 0.8)
+}
+
+/// The line formats auto detection tries, most particular first, for `lines`.
+fn sniff_lines(lines: &[&[u8]], json_paths: &[&str]) -> Option<Box<dyn LineFormat>> {
+    // ALB/ELB, CloudFront and JSON lines first: their lines are the most particular.
+    alb::sniff(lines)
+        .or_else(|| cloudfront::sniff(lines))
+        .or_else(|| json::sniff(lines, json_paths))
+        .or_else(|| haproxy::sniff(lines))
+        .or_else(|| envoy::sniff(lines))
+        .or_else(|| nginx::sniff(lines))
+        .or_else(|| apache::sniff(lines))
+}
+
+/// The `--column ROLE=PATH` names, for JSON lines: a path the first lines lack is read too.
+fn json_paths(opts: &LogOptions) -> Vec<&str> {
+    opts.columns.iter().map(|(_, name)| name.as_str()).collect()
+}
+
+/// The line format that `--input-format FORMAT --log-format TEXT` reads: TEXT is a format
+/// string or a preset's name (nginx, apache, envoy; `auto` tells which), ignored for
+/// HAProxy. For the fuzz targets and tools; `dupcost logs` picks a format with `choose`.
+pub fn compile(input: InputFormat, text: &str) -> Result<Box<dyn LineFormat>, String> {
+    match input {
+        InputFormat::Haproxy => Ok(Box::new(haproxy::Haproxy)),
+        InputFormat::Apache => apache::compile(text),
+        InputFormat::Nginx => nginx::compile(text),
+        InputFormat::Envoy => envoy::compile(text),
+        InputFormat::Auto if envoy::is_envoy(text) => envoy::compile(text),
+        InputFormat::Auto if apache::is_apache(text) => apache::compile(text),
+        InputFormat::Auto => nginx::compile(text),
+        other => Err(format!(
+            "it is for --input-format nginx, apache or envoy, not {other}"
+        )),
+    }
+}
+
+/// Picks the format of `opened` (its first lines read ahead), from `--input-format` and
+/// `--log-format`, or by what its first lines look like.
+pub fn choose(opened: &mut Opened, opts: &LogOptions) -> Result<Chosen, LogError> {
+    let name = opened.name.clone();
+    if looks_binary(&opened.prefix) {
+        return Err(LogError::Option(format!(
+            "{name}: not a text log (binary data in its first bytes{}): give a CSV/TSV file or an access log as the server writes it (gzip is read as it is)",
+            if opened.gzip { ", after gunzip" } else { "" }
+        )));
+    }
+    let csv = |opened: &mut Opened, delimiter: Option<u8>| {
+        csv::header(opened, delimiter.or(opts.delimiter)).map(Chosen::Csv)
+    };
+    let lines = |format: Box<dyn LineFormat>, detected: bool| Chosen::Lines {
+        format: Arc::from(format),
+        detected,
+    };
+    if let Some(text) = &opts.log_format {
+        if opts.input_format == InputFormat::Haproxy {
+            return Err(LogError::Option(
+                "--log-format: it is for --input-format nginx, apache or envoy, not haproxy".into(),
+            ));
+        }
+        let format = compile(opts.input_format, text)
+            .map_err(|e| LogError::Option(format!("--log-format: {e}")))?;
+        return Ok(lines(format, false));
+    }
+    let sample = first_lines(&opened.prefix, opened.eof);
+    let named = |found: Option<Box<dyn LineFormat>>, what: &str| match found {
+        Some(format) => Ok(lines(format, false)),
+        None => Err(no_format(&name, &sample, what)),
+    };
+    match opts.input_format {
+        InputFormat::Csv => csv(opened, None),
+        InputFormat::Tsv => csv(opened, Some(b'\t')),
+        InputFormat::Nginx => named(nginx::sniff(&sample), "nginx"),
+        InputFormat::Apache => named(apache::sniff(&sample), "apache"),
+        InputFormat::Haproxy => named(haproxy::sniff(&sample), "haproxy"),
+        InputFormat::Envoy => named(envoy::sniff(&sample), "envoy"),
+        InputFormat::Alb => named(
+            Some(Box::new(alb::AwsLoadBalancer::new(alb::Balancer::Alb))),
+            "alb",
+        ),
+        InputFormat::Elb => named(
+            Some(Box::new(alb::AwsLoadBalancer::new(alb::Balancer::Elb))),
+            "elb",
+        ),
+        InputFormat::Cloudfront => named(
+            Some(Box::new(cloudfront::Cloudfront::from_lines(&sample))),
+            "cloudfront",
+        ),
+        InputFormat::Json => named(
+            json::JsonLines::from_lines(&sample, &json_paths(opts))
+                .map(|f| Box::new(f) as Box<dyn LineFormat>),
+            "json (no line among the first is a JSON object)",
+        ),
+        InputFormat::Auto => {
+            // A CSV/TSV header that names the roles comes first: it says what it is.
+            let header = csv(opened, None)?;
+            if let Chosen::Csv(h) = &header {
+                let refs: Vec<&[u8]> = h.fields.iter().map(Vec::as_slice).collect();
+                let detect = ColumnMap::detect(&name, &refs, &opts.columns, opts.duration_unit);
+                if detect.is_ok() || looks_like_header(&refs) {
+                    return Ok(header);
+                }
+            }
+            let sample = first_lines(&opened.prefix, opened.eof);
+            match sniff_lines(&sample, &json_paths(opts)) {
+                Some(format) => Ok(lines(format, true)),
+                None => Err(no_format(&name, &sample, "any")),
+            }
+        }
+    }
+}
+
+/// A first line that reads as a CSV header rather than a log line: at least two fields,
+/// each short, none quoted with spaces or starting like a number or an address.
+fn looks_like_header(fields: &[&[u8]]) -> bool {
+    fields.len() >= 2
+        && fields.iter().all(|f| {
+            let f = f.trim_ascii();
+            f.len() <= 64
+                && !f
+                    .first()
+                    .is_some_and(|b| b.is_ascii_digit() || matches!(b, b'[' | b'{' | b'<'))
+        })
+}
+
+/// NUL bytes, or mostly bytes that are neither text nor UTF-8, in the first line (rows
+/// after a text header are the row stage's to judge, one by one).
+fn looks_binary(prefix: &[u8]) -> bool {
+    let first = memchr::memchr(b'\n', prefix).unwrap_or(prefix.len());
+    let head = &prefix[..first.min(4096)];
+    if head.contains(&0) {
+        return true;
+    }
+    let text = String::from_utf8_lossy(head);
+    let odd = text
+        .chars()
+        .filter(|c| *c == char::REPLACEMENT_CHARACTER || (c.is_control() && !c.is_whitespace()))
+        .count();
+    odd * 10 > text.chars().count().max(1)
+}
+
+/// The one line for an input no format reads: the closest format tried, and the flags.
+fn no_format(name: &str, sample: &[&[u8]], tried: &str) -> LogError {
+    let first = sample.first().copied().unwrap_or_default();
+    let closest = match closest_tried(first) {
+        Some((format, why)) => format!("{format} ({why})"),
+        None => closest(first).to_string(),
+    };
+    LogError::Option(format!(
+        "{name}: not a log format dupcost knows{}: its first line '{}' comes closest to {closest}; give the server's own format with --log-format '...' (nginx log_format, Apache LogFormat or Envoy format string) or name it with --input-format (csv, tsv, nginx, apache, alb, elb, cloudfront, haproxy, envoy, json)",
+        if tried == "any" {
+            String::new()
+        } else {
+            format!(" as {tried}")
+        },
+        shown(first)
+    ))
+}
+
+/// Of the line formats tried, the one that read `line` furthest before it failed (by the
+/// column its error names; one that read all its fields, with more after them, first), with
+/// that error.
+fn closest_tried(line: &[u8]) -> Option<(String, String)> {
+    let mut candidates: Vec<Box<dyn LineFormat>> = vec![Box::new(haproxy::Haproxy)];
+    for text in ["istio", "envoy"] {
+        candidates.extend(envoy::compile(text).ok());
+    }
+    for (text, ..) in nginx::PRESETS {
+        candidates.extend(nginx::compile(text).ok());
+    }
+    for (text, ..) in apache::PRESETS {
+        candidates.extend(apache::compile(text).ok());
+    }
+    // FMT-AWS: the ALB/ELB, CloudFront and JSON formats could join these candidates.
+    let mut fields = Fields::default();
+    // Reversed: of equals, max_by_key keeps the last, which is then the first tried.
+    candidates
+        .iter()
+        .rev()
+        .filter_map(|f| {
+            fields.clear();
+            let Err(err) = f.split(line, &mut fields) else {
+                return Some(((true, usize::MAX), f.describe(), "which reads it".into()));
+            };
+            let column: usize = err
+                .split("column ")
+                .nth(1)?
+                .split(|c: char| !c.is_ascii_digit())
+                .next()?
+                .parse()
+                .ok()?;
+            let whole = err.starts_with("expected the line to end");
+            (column > 1).then(|| ((whole, column), f.describe(), err))
+        })
+        .max_by_key(|(rank, ..)| *rank)
+        .map(|(_, format, err)| (format, err))
+}
+
+/// The format a line looks most like, by its shape.
+fn closest(line: &[u8]) -> &'static str {
+    let line = line.trim_ascii();
+    let has = |s: &[u8]| memchr::memmem::find(line, s).is_some();
+    if line.starts_with(b"{") {
+        "JSON lines"
+    } else if line.starts_with(b"#") {
+        "CloudFront (W3C)"
+    } else if line.starts_with(b"[") && line.get(5) == Some(&b'-') {
+        "Envoy"
+    } else if has(b"haproxy[") || has(b"/Tw/") {
+        "HAProxy httplog"
+    } else if has(b"] \"") {
+        "nginx combined"
+    } else if line.starts_with(b"http ") || line.starts_with(b"https ") || line.starts_with(b"h2 ")
+    {
+        "AWS ALB"
+    } else {
+        "CSV (no header naming a method and a status)"
+    }
+}
 
 /// The unit of numbers in the duration column.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -96,6 +545,9 @@ pub enum FlagsStyle {
     /// HAProxy `termination_state`: a first letter `c`/`C` (the client side ended it) or
     /// `s`/`S` (the server timed out or aborted) is a give-up.
     Haproxy,
+    /// CloudFront `x-edge-detailed-result-type`: `ClientCommError` and `ClientHungUpRequest`
+    /// (the viewer went away before the answer) are give-ups.
+    Cloudfront,
 }
 
 impl FlagsStyle {
@@ -104,6 +556,8 @@ impl FlagsStyle {
         let n = normalize(header);
         if n.contains("termination") || n == "tsc" {
             FlagsStyle::Haproxy
+        } else if n.starts_with("xedge") {
+            FlagsStyle::Cloudfront
         } else {
             FlagsStyle::Envoy
         }
@@ -115,6 +569,9 @@ impl FlagsStyle {
         let value = value.trim_ascii();
         match self {
             FlagsStyle::Haproxy => matches!(value.first(), Some(b'c' | b'C' | b's' | b'S')),
+            FlagsStyle::Cloudfront => {
+                matches!(value, b"ClientCommError" | b"ClientHungUpRequest")
+            }
             FlagsStyle::Envoy => value
                 .split(|&b| b == b',' || b == b'|' || b == b' ')
                 .any(|code| matches!(code, b"UT" | b"DC" | b"UC" | b"URX")),
@@ -123,6 +580,31 @@ impl FlagsStyle {
 }
 
 impl ColumnMap {
+    /// The roles of a line format's fields: by their names, as a CSV header's, with the
+    /// format's hints where names cannot tell (`--column` and `--duration-unit` still win).
+    pub fn for_format(
+        path: &str,
+        format: &dyn LineFormat,
+        overrides: &[(Role, String)],
+        duration_unit: Option<DurationUnit>,
+    ) -> Result<ColumnMap, LogError> {
+        let names = format.names();
+        let refs: Vec<&[u8]> = names.iter().map(|n| n.as_bytes()).collect();
+        let hints = format.hints();
+        let mut all: Vec<(Role, String)> = hints
+            .columns
+            .iter()
+            .filter(|(role, _)| !overrides.iter().any(|(r, _)| r == role))
+            .cloned()
+            .collect();
+        all.extend_from_slice(overrides);
+        let mut map = ColumnMap::detect(path, &refs, &all, duration_unit.or(hints.duration_unit))?;
+        if let Some(style) = hints.flags_style {
+            map.flags_style = style;
+        }
+        Ok(map)
+    }
+
     /// The header of a role's column, if it has one.
     pub fn header_of(&self, role: Role) -> Option<&str> {
         let index = match role {
@@ -153,5 +635,75 @@ impl ColumnMap {
             aliases: role.aliases().join(", "),
             found: self.headers.join(", "),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Every built-in line format, each preset.
+    fn all_formats() -> Vec<Box<dyn LineFormat>> {
+        let mut all: Vec<Box<dyn LineFormat>> = vec![Box::new(haproxy::Haproxy)];
+        for text in ["istio", "envoy"] {
+            all.extend(envoy::compile(text).ok());
+        }
+        for (text, ..) in nginx::PRESETS {
+            all.extend(nginx::compile(text).ok());
+        }
+        for (text, ..) in apache::PRESETS {
+            all.extend(apache::compile(text).ok());
+        }
+        all
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Lines made of the characters the formats care about (quotes, backslashes, spaces,
+        /// brackets, separators, digits): no format panics, and a line it reads gives one
+        /// field per name.
+        #[test]
+        fn no_line_panics_any_format(
+            line in proptest::collection::vec(
+                prop_oneof![
+                    Just(b'"'), Just(b'\\'), Just(b' '), Just(b'['), Just(b']'), Just(b'/'),
+                    Just(b':'), Just(b','), Just(b'-'), Just(b'{'), Just(b'}'), Just(b'x'),
+                    Just(b'.'), b'0'..=b'9', any::<u8>(),
+                ],
+                0..200,
+            ),
+            text in "[$%a-z_{}()\" :\\[\\]-]{0,40}",
+        ) {
+            let mut fields = Fields::default();
+            for format in all_formats() {
+                fields.clear();
+                if format.split(&line, &mut fields).is_ok() {
+                    prop_assert_eq!(fields.len(), format.names().len());
+                }
+            }
+            for input in [InputFormat::Auto, InputFormat::Nginx, InputFormat::Apache, InputFormat::Envoy] {
+                if let Ok(format) = compile(input, &text) {
+                    fields.clear();
+                    if format.split(&line, &mut fields).is_ok() {
+                        prop_assert_eq!(fields.len(), format.names().len());
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn first_lines_leave_out_a_partial_last_line() {
+        assert_eq!(first_lines(b"a\nb\nc", false), [&b"a"[..], b"b"]);
+        assert_eq!(first_lines(b"a\r\n\nb\nc", true), [&b"a"[..], b"b", b"c"]);
+    }
+
+    #[test]
+    fn binary_first_lines() {
+        assert!(looks_binary(b"\x00\x01abc\n"));
+        assert!(looks_binary(&[0xff, 0xfe, 0x80, 0x81, 0x82, b'\n']));
+        assert!(!looks_binary("caf\u{e9} 1.2.3.4 - - [x]\n\x00".as_bytes()));
     }
 }

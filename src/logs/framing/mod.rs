@@ -4,12 +4,14 @@
 //! [`csv`] cuts CSV and TSV records (the SIMD splitter, `csv_core` for quoted records). Each
 //! record goes to a [`RecordSink`], the row stage, as its bytes and the ends of its fields, so
 //! the framing knows nothing of what a row means. A line-oriented format (nginx, Apache,
-//! HAProxy) gets its framing here too: lines from the same buffer, split by its format.
+//! HAProxy, ...) is framed by [`lines`]: lines from the same buffer, split by its format.
 
 mod csv;
 mod line_buffer;
+mod lines;
 
 pub use csv::records;
+pub use lines::lines;
 
 use super::error::LogError;
 

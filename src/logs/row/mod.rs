@@ -16,12 +16,13 @@ pub use values::{parse_status, request_id, request_id_hash};
 
 use std::hash::{BuildHasher, Hasher};
 use std::io::{self, Read};
+use std::sync::Arc;
 
 use foldhash::fast::FixedState;
 use regex::bytes::Regex;
 
 use super::error::{BadRow, LogError, RowPlace, shown};
-use super::formats::ColumnMap;
+use super::formats::{ColumnMap, LineFormat};
 use super::framing::{self, RecordSink};
 use super::source::{MovableStop, Piece};
 use super::tally::{FingerprintAttempt, IntentBy, Outcome, Tally};
@@ -52,6 +53,8 @@ pub struct RowRules {
     pub file: String,
     pub columns: ColumnMap,
     pub delimiter: u8,
+    /// The line format, when the input is not CSV/TSV.
+    pub format: Option<Arc<dyn LineFormat>>,
     pub timestamps: TimestampFormat,
     /// Mutating methods, upper-case.
     pub methods: Vec<Vec<u8>>,
@@ -102,7 +105,12 @@ pub fn scan_until<R: Read>(
             .with_shared_rate(rules.shared_rate)
             .without_predecessor();
     }
-    let end = framing::records(input, rules.delimiter, &piece, movable, &mut row, io_error)?;
+    let end = match &rules.format {
+        Some(format) => {
+            framing::lines(input, format.as_ref(), &piece, movable, &mut row, io_error)?
+        }
+        None => framing::records(input, rules.delimiter, &piece, movable, &mut row, io_error)?,
+    };
     let mut tally = row.tally;
     tally.settle_queued();
     Ok(Scanned { tally, end })

@@ -1,16 +1,14 @@
-//! Opening inputs: files or stdin, gzip by magic bytes, the delimiter and header.
+//! Opening inputs: files or stdin, gzip by magic bytes, the first lines read ahead.
 //!
 //! One configuration serves every input: a [`Source`] is opened into a byte stream
 //! (decompressed while streaming when it starts with the gzip magic `1f 8b`, whatever its
-//! name), the delimiter is sniffed from the header line unless given, and the header record
-//! is parsed with the same CSV rules as the rows.
+//! name) and its first lines are read ahead, for the [`formats`](super::formats) stage to
+//! tell the format (and read a CSV header).
 
 use std::fmt;
 use std::fs::File;
 use std::io::{self, BufReader, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
-
-use csv_core::{ReadRecordResult, ReaderBuilder};
 
 mod pieces;
 mod progress;
@@ -19,7 +17,6 @@ pub use pieces::{MovableStop, Piece};
 pub use progress::ProgressBar;
 
 use super::error::LogError;
-use super::limits::{MAX_FIELDS, MAX_RECORD};
 
 /// An input: a file, or `-` for stdin.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -68,19 +65,50 @@ impl fmt::Display for Source {
 const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 const READ_BUFFER: usize = 256 * 1024;
 
-/// An opened input, positioned after its header.
+/// An opened input: its first bytes read ahead (to tell its format and read its header),
+/// the rest still in the stream.
 pub struct Opened {
     pub name: String,
-    /// The data rows, from the first byte after the header.
-    pub rest: Box<dyn Read + Send>,
+    /// The first bytes of the input (decompressed), from offset 0.
+    pub prefix: Vec<u8>,
+    /// The bytes after the prefix.
+    stream: Box<dyn Read + Send>,
+    /// The stream has no bytes after the prefix.
+    pub eof: bool,
     pub gzip: bool,
     /// Plain files only: the path and size, so they can be read in chunks.
     pub plain_file: Option<(PathBuf, u64)>,
-    /// The header fields, the delimiter, and where the data starts (byte offset and line).
-    pub header: Vec<Vec<u8>>,
-    pub delimiter: u8,
-    pub data_start: u64,
-    pub data_line: u64,
+}
+
+impl Opened {
+    /// Reads more of the input into the prefix (one block); false at the end of the input.
+    pub fn read_more(&mut self) -> Result<bool, LogError> {
+        if self.eof {
+            return Ok(false);
+        }
+        let mut chunk = vec![0u8; 64 * 1024];
+        let n =
+            read_retrying(&mut self.stream, &mut chunk).map_err(io_error(&self.name, self.gzip))?;
+        self.prefix.extend_from_slice(&chunk[..n]);
+        self.eof = n == 0;
+        Ok(n > 0)
+    }
+
+    /// Reads until the prefix holds `lines` whole lines, or `limit` bytes, or the whole input.
+    pub fn read_lines(&mut self, lines: usize, limit: usize) -> Result<(), LogError> {
+        while self.prefix.len() < limit
+            && memchr::memchr_iter(b'\n', &self.prefix).count() < lines
+            && self.read_more()?
+        {}
+        Ok(())
+    }
+
+    /// The input from byte `skip` of the prefix on.
+    pub fn rest(self, skip: usize) -> Box<dyn Read + Send> {
+        let mut prefix = self.prefix;
+        let leftover = prefix.split_off(skip.min(prefix.len()));
+        Box::new(io::Cursor::new(leftover).chain(self.stream))
+    }
 }
 
 /// Wraps an I/O error as the right [`LogError`] for this input.
@@ -172,55 +200,31 @@ pub fn open_stream(
     })
 }
 
-/// Opens `source`, detects gzip and the delimiter, and reads the header.
+/// Opens `source`, detects gzip, and reads its first `lines` lines (at most 64 KiB of them).
 pub fn open(
     source: &Source,
-    delimiter: Option<u8>,
+    lines: usize,
     on_read: impl Fn(u64) + Send + 'static,
 ) -> Result<Opened, LogError> {
     let Stream {
         name,
-        reader: mut stream,
+        reader,
         gzip,
         plain_file,
     } = open_stream(source, on_read)?;
-    let err = io_error(&name, gzip);
-    // Read until the header record is complete.
-    let mut prefix = Vec::new();
-    let mut chunk = vec![0u8; 64 * 1024];
-    let header_end = loop {
-        if let Some(end) = header_record_end(&prefix, delimiter) {
-            break Some(end);
-        }
-        if prefix.len() > MAX_RECORD {
-            return Err(LogError::HeaderTooLong {
-                path: name,
-                limit: MAX_RECORD,
-            });
-        }
-        let n = read_retrying(&mut stream, &mut chunk).map_err(&err)?;
-        if n == 0 {
-            break None;
-        }
-        prefix.extend_from_slice(&chunk[..n]);
-    };
-    if prefix.iter().all(u8::is_ascii_whitespace) {
-        return Err(LogError::Empty { path: name });
-    }
-    let header_end = header_end.unwrap_or(prefix.len());
-    let delimiter = delimiter.unwrap_or_else(|| sniff_delimiter(&prefix[..header_end]));
-    let (header, data_line) = parse_header(&prefix[..header_end], delimiter);
-    let leftover = prefix.split_off(header_end);
-    Ok(Opened {
+    let mut opened = Opened {
         name,
-        rest: Box::new(io::Cursor::new(leftover).chain(stream)),
+        prefix: Vec::new(),
+        stream: reader,
+        eof: false,
         gzip,
         plain_file,
-        header,
-        delimiter,
-        data_start: header_end as u64,
-        data_line,
-    })
+    };
+    opened.read_lines(lines, 64 * 1024)?;
+    if opened.prefix.iter().all(u8::is_ascii_whitespace) {
+        return Err(LogError::Empty { path: opened.name });
+    }
+    Ok(opened)
 }
 
 fn open_file(p: &Path) -> Result<File, LogError> {
@@ -251,79 +255,6 @@ pub fn read_retrying<R: Read>(r: &mut R, buf: &mut [u8]) -> io::Result<usize> {
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             other => return other,
         }
-    }
-}
-
-/// The end of the header record (after its line terminator), if `bytes` holds all of it.
-fn header_record_end(bytes: &[u8], delimiter: Option<u8>) -> Option<usize> {
-    // Quotes make the sniffed delimiter irrelevant to where the record ends.
-    let mut core = ReaderBuilder::new()
-        .delimiter(delimiter.unwrap_or(b','))
-        .build();
-    let mut out = vec![0u8; bytes.len() + 1];
-    let mut ends = vec![0usize; MAX_FIELDS];
-    let (res, nin, _, _) = core.read_record(bytes, &mut out, &mut ends);
-    match res {
-        ReadRecordResult::Record if nin < bytes.len() || bytes.ends_with(b"\n") => {
-            // Also take the `\n` of a `\r\n`.
-            let mut end = nin;
-            if bytes[..end].ends_with(b"\r") && bytes.get(end) == Some(&b'\n') {
-                end += 1;
-            }
-            Some(end)
-        }
-        _ => None,
-    }
-}
-
-/// The header fields and the line the data starts on.
-fn parse_header(bytes: &[u8], delimiter: u8) -> (Vec<Vec<u8>>, u64) {
-    let mut core = ReaderBuilder::new().delimiter(delimiter).build();
-    let mut out = vec![0u8; bytes.len() + 1];
-    let mut ends = vec![0usize; MAX_FIELDS];
-    let (mut outlen, mut endlen, mut at) = (0, 0, 0);
-    loop {
-        let (res, nin, nout, nend) =
-            core.read_record(&bytes[at..], &mut out[outlen..], &mut ends[endlen..]);
-        at += nin;
-        outlen += nout;
-        endlen += nend;
-        match res {
-            ReadRecordResult::InputEmpty if at < bytes.len() => continue,
-            ReadRecordResult::InputEmpty => continue,
-            _ => break,
-        }
-    }
-    let mut fields = Vec::with_capacity(endlen);
-    let mut start = 0;
-    for &end in &ends[..endlen] {
-        fields.push(out[start..end].to_vec());
-        start = end;
-    }
-    let lines = bytes.iter().filter(|&&b| b == b'\n').count() as u64;
-    (fields, 1 + lines.max(1))
-}
-
-/// The delimiter of a header line: whichever of comma, tab, semicolon and pipe occurs most
-/// often outside quotes (comma when none does).
-pub fn sniff_delimiter(header: &[u8]) -> u8 {
-    let mut counts = [0usize; 4];
-    let mut quoted = false;
-    for &b in header {
-        match b {
-            b'"' => quoted = !quoted,
-            b',' if !quoted => counts[0] += 1,
-            b'\t' if !quoted => counts[1] += 1,
-            b';' if !quoted => counts[2] += 1,
-            b'|' if !quoted => counts[3] += 1,
-            _ => {}
-        }
-    }
-    let best = (0..4).max_by_key(|&i| (counts[i], 4 - i)).unwrap_or(0);
-    if counts[best] == 0 {
-        b','
-    } else {
-        [b',', b'\t', b';', b'|'][best]
     }
 }
 
@@ -442,29 +373,5 @@ pub fn count_lines(path: &Path, len: u64) -> io::Result<u64> {
             return Ok(lines);
         }
         lines += memchr::memchr_iter(b'\n', &buf[..n]).count() as u64;
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sniffs() {
-        assert_eq!(sniff_delimiter(b"a,b,c\n"), b',');
-        assert_eq!(sniff_delimiter(b"a\tb\tc\n"), b'\t');
-        assert_eq!(sniff_delimiter(b"a;b;c"), b';');
-        assert_eq!(sniff_delimiter(b"a|b|c"), b'|');
-        assert_eq!(sniff_delimiter(b"\"a,b\";c;d"), b';');
-        assert_eq!(sniff_delimiter(b"abc"), b',');
-    }
-
-    #[test]
-    fn header_end() {
-        assert_eq!(header_record_end(b"a,b\nx,y\n", None), Some(4));
-        assert_eq!(header_record_end(b"a,b\r\nx,y\n", None), Some(5));
-        assert_eq!(header_record_end(b"\"a\nb\",c\nx", None), Some(8));
-        assert_eq!(header_record_end(b"a,b", None), None);
-        assert_eq!(header_record_end(b"a,b\n", None), Some(4));
     }
 }

@@ -1,0 +1,311 @@
+//! Amazon CloudFront standard (access) logs: W3C extended log files, tab-separated, with a
+//! `#Version: 1.0` line and a `#Fields:` line naming the fields, one file per distribution
+//! and period delivered gzipped to S3.
+//!
+//! The field list comes from the file's `#Fields:` line (CloudFront has added fields over the
+//! years; a distribution's v2 logs may choose theirs); without one, AWS's documented 33
+//! fields are assumed. Fields keep CloudFront's names (`cs-method`, `cs-uri-stem`,
+//! `sc-status`, `time-taken`, `x-edge-request-id`, ...). Two are dupcost's own: `timestamp`,
+//! the `date` and `time` columns as one UTC instant (the time CloudFront finished
+//! responding), written first; and the user agent, which CloudFront URL-encodes
+//! (`Mozilla/5.0%20(X11...`), is decoded in place.
+//!
+//! What CloudFront tells about give-ups: `sc-status` `000` (the viewer closed the connection
+//! before CloudFront answered) and `x-edge-detailed-result-type` `ClientCommError` or
+//! `ClientHungUpRequest` (the viewer went away) are the client's give-ups; 504 is CloudFront
+//! giving up on the origin. What it does not tell: the origin's own status. A standard log
+//! has no origin status field, so the backend outcome of every timed-out attempt is unknown
+//! from this log alone; the origin's log (`--outcomes`) settles it.
+
+use super::{Fields, FlagsStyle, FormatHints, LineFormat};
+use crate::logs::formats::DurationUnit;
+
+/// AWS's documented fields of a standard log, in order, for a file without `#Fields:`.
+pub const DEFAULT_FIELDS: [&str; 33] = [
+    "date",
+    "time",
+    "x-edge-location",
+    "sc-bytes",
+    "c-ip",
+    "cs-method",
+    "cs(Host)",
+    "cs-uri-stem",
+    "sc-status",
+    "cs(Referer)",
+    "cs(User-Agent)",
+    "cs-uri-query",
+    "cs(Cookie)",
+    "x-edge-result-type",
+    "x-edge-request-id",
+    "x-host-header",
+    "cs-protocol",
+    "cs-bytes",
+    "time-taken",
+    "x-forwarded-for",
+    "ssl-protocol",
+    "ssl-cipher",
+    "x-edge-response-result-type",
+    "cs-protocol-version",
+    "fle-status",
+    "fle-encrypted-fields",
+    "c-port",
+    "time-to-first-byte",
+    "x-edge-detailed-result-type",
+    "sc-content-type",
+    "sc-content-len",
+    "sc-range-start",
+    "sc-range-end",
+];
+
+/// A CloudFront standard log with its field list.
+#[derive(Debug, Clone)]
+pub struct Cloudfront {
+    /// The `#Fields:` names, in order.
+    fields: Vec<String>,
+    /// Where `date`, `time` and `cs(User-Agent)` are among them.
+    date: usize,
+    time: usize,
+    user_agent: Option<usize>,
+    /// Whether the names came from the file (`false`: the documented default).
+    from_header: bool,
+}
+
+impl Cloudfront {
+    /// The format of a log whose `#Fields:` line names `fields`; `None` when they have no
+    /// `date` and `time`.
+    pub fn with_fields(fields: Vec<String>, from_header: bool) -> Option<Self> {
+        let at = |name: &str| fields.iter().position(|f| f == name);
+        Some(Cloudfront {
+            date: at("date")?,
+            time: at("time")?,
+            user_agent: at("cs(User-Agent)"),
+            fields,
+            from_header,
+        })
+    }
+
+    /// The documented default fields.
+    pub fn documented() -> Self {
+        let fields = DEFAULT_FIELDS.iter().map(|f| f.to_string()).collect();
+        Cloudfront {
+            fields,
+            date: 0,
+            time: 1,
+            user_agent: Some(10),
+            from_header: false,
+        }
+    }
+
+    /// The format from the first lines: their `#Fields:` line, or the documented fields.
+    pub fn from_lines(first_lines: &[&[u8]]) -> Self {
+        first_lines
+            .iter()
+            .find_map(|line| fields_line(line))
+            .and_then(|fields| Cloudfront::with_fields(fields, true))
+            .unwrap_or_else(Cloudfront::documented)
+    }
+}
+
+/// The names of a `#Fields:` line.
+fn fields_line(line: &[u8]) -> Option<Vec<String>> {
+    let rest = line.trim_ascii().strip_prefix(b"#Fields:")?;
+    Some(
+        rest.split(|b| b.is_ascii_whitespace())
+            .filter(|n| !n.is_empty())
+            .map(|n| String::from_utf8_lossy(n).into_owned())
+            .collect(),
+    )
+}
+
+/// `%XX` escapes decoded into `out` (CloudFront encodes spaces and other bytes of the user
+/// agent; a `%` not followed by two hex digits stays as it is).
+fn percent_decode(field: &[u8], out: &mut Vec<u8>) {
+    let hex = |b: u8| (b as char).to_digit(16).map(|d| d as u8);
+    let mut i = 0;
+    while i < field.len() {
+        if field[i] == b'%' {
+            if let (Some(hi), Some(lo)) = (
+                field.get(i + 1).copied().and_then(hex),
+                field.get(i + 2).copied().and_then(hex),
+            ) {
+                out.push(hi << 4 | lo);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(field[i]);
+        i += 1;
+    }
+}
+
+impl LineFormat for Cloudfront {
+    fn describe(&self) -> String {
+        if self.from_header {
+            "CloudFront standard log".to_string()
+        } else {
+            "CloudFront standard log (no #Fields: line: the documented 33 fields)".to_string()
+        }
+    }
+
+    fn names(&self) -> Vec<String> {
+        std::iter::once("timestamp".to_string())
+            .chain(self.fields.iter().cloned())
+            .collect()
+    }
+
+    fn hints(&self) -> FormatHints {
+        FormatHints {
+            duration_unit: Some(DurationUnit::Seconds),
+            flags_style: Some(FlagsStyle::Cloudfront),
+            ..FormatHints::default()
+        }
+    }
+
+    fn skip(&self, line: &[u8]) -> bool {
+        line.first() == Some(&b'#')
+    }
+
+    fn split(&self, line: &[u8], out: &mut Fields) -> Result<(), String> {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        let want = self.fields.len();
+        // The timestamp first: date, `T`, time, `Z`.
+        let mut date: &[u8] = b"";
+        let mut time: &[u8] = b"";
+        let mut found = 0;
+        for (i, field) in line.split(|&b| b == b'\t').enumerate() {
+            if i == self.date {
+                date = field;
+            } else if i == self.time {
+                time = field;
+            }
+            found = i + 1;
+        }
+        if found != want {
+            return Err(format!(
+                "expected {want} tab-separated fields (the #Fields: line), found {found}"
+            ));
+        }
+        out.data.extend_from_slice(date);
+        out.data.push(b'T');
+        out.data.extend_from_slice(time);
+        out.data.push(b'Z');
+        out.ends.push(out.data.len());
+        for (i, field) in line.split(|&b| b == b'\t').enumerate() {
+            if Some(i) == self.user_agent {
+                percent_decode(field, &mut out.data);
+                out.ends.push(out.data.len());
+            } else {
+                out.push(field);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A CloudFront standard log, if the first lines are one: a `#Version:` and a `#Fields:` line
+/// with `date`, `time` and `x-edge-location`, or data lines of the documented 33 fields.
+pub fn sniff(first_lines: &[&[u8]]) -> Option<Box<dyn LineFormat>> {
+    if let Some(fields) = first_lines.iter().find_map(|line| fields_line(line)) {
+        if fields.iter().any(|f| f.starts_with("x-edge-")) {
+            return Cloudfront::with_fields(fields, true)
+                .map(|f| Box::new(f) as Box<dyn LineFormat>);
+        }
+        return None;
+    }
+    let line = first_lines.iter().find(|l| !l.trim_ascii().is_empty())?;
+    let format = Cloudfront::documented();
+    let looks = line.len() > 11 && line[4] == b'-' && line[10] == b'\t';
+    (looks && format.split(line, &mut Fields::default()).is_ok())
+        .then(|| Box::new(format) as Box<dyn LineFormat>)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Shaped like AWS's documented example log (its field list and values).
+    const HEADER: &[u8] = b"#Fields: date time x-edge-location sc-bytes c-ip cs-method cs(Host) cs-uri-stem sc-status cs(Referer) cs(User-Agent) cs-uri-query cs(Cookie) x-edge-result-type x-edge-request-id x-host-header cs-protocol cs-bytes time-taken x-forwarded-for ssl-protocol ssl-cipher x-edge-response-result-type cs-protocol-version fle-status fle-encrypted-fields c-port time-to-first-byte x-edge-detailed-result-type sc-content-type sc-content-len sc-range-start sc-range-end";
+    const LINE: &[u8] = b"2019-12-04\t21:02:31\tLAX1\t392\t192.0.2.100\tGET\td111111abcdef8.cloudfront.net\t/index.html\t200\t-\tMozilla/5.0%20(Windows%20NT%2010.0;%20Win64;%20x64)%20AppleWebKit/537.36\t-\t-\tHit\tSOKRB5drohxR1NYTlnZMBwq5USH4tVZHLSTTaxD1LF3nzPsrGkWF5Q==\td111111abcdef8.cloudfront.net\thttps\t23\t0.001\t-\tTLSv1.2\tECDHE-RSA-AES128-GCM-SHA256\tHit\tHTTP/2.0\t-\t-\t11040\t0.001\tHit\ttext/html\t78\t-\t-";
+
+    fn fields(format: &dyn LineFormat, line: &[u8]) -> Result<Vec<String>, String> {
+        let mut out = Fields::default();
+        format.split(line, &mut out)?;
+        assert_eq!(out.ends.len(), format.names().len());
+        Ok((0..out.ends.len())
+            .map(|i| String::from_utf8_lossy(out.get(i).unwrap_or_default()).into_owned())
+            .collect())
+    }
+
+    #[test]
+    fn standard_log() {
+        let cf = sniff(&[b"#Version: 1.0", HEADER, LINE]).expect("sniffed");
+        assert!(cf.skip(b"#Version: 1.0") && cf.skip(HEADER) && !cf.skip(LINE));
+        let names = cf.names();
+        let f = fields(cf.as_ref(), LINE).unwrap();
+        let get = |n: &str| f[names.iter().position(|x| x == n).unwrap()].as_str();
+        assert_eq!(get("timestamp"), "2019-12-04T21:02:31Z");
+        assert_eq!(get("cs-method"), "GET");
+        assert_eq!(get("sc-status"), "200");
+        assert_eq!(get("time-taken"), "0.001");
+        assert_eq!(
+            get("cs(User-Agent)"),
+            "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36"
+        );
+        assert_eq!(
+            get("x-edge-request-id"),
+            "SOKRB5drohxR1NYTlnZMBwq5USH4tVZHLSTTaxD1LF3nzPsrGkWF5Q=="
+        );
+        // Without the header lines (a file cut), the documented fields are assumed.
+        let cf = sniff(&[LINE]).expect("sniffed without header");
+        assert!(cf.describe().contains("documented"));
+    }
+
+    #[test]
+    fn chosen_fields_and_bad_lines() {
+        let cf = sniff(&[
+            b"#Version: 1.0",
+            b"#Fields: date time cs-method cs-uri-stem sc-status time-taken x-edge-detailed-result-type",
+        ])
+        .unwrap();
+        let f = fields(
+            cf.as_ref(),
+            b"2026-11-01\t00:00:01\tPOST\t/v1/pay\t000\t30.001\tClientCommError",
+        )
+        .unwrap();
+        assert_eq!(f[0], "2026-11-01T00:00:01Z");
+        assert_eq!(f[5], "000");
+        let err = fields(cf.as_ref(), b"2026-11-01\t00:00:01\tPOST").unwrap_err();
+        assert!(err.contains("expected 7 tab-separated fields"), "{err}");
+        assert_eq!(percent_decode_str(b"a%2"), "a%2");
+        assert_eq!(percent_decode_str(b"%e2%82%ac%zz"), "€%zz");
+        assert!(sniff(&[b"#Fields: a b c"]).is_none());
+        assert!(sniff(&[b"\xff\x00garbage"]).is_none());
+        assert!(sniff(&[b"timestamp,method"]).is_none());
+    }
+
+    #[test]
+    fn give_ups() {
+        let flags = sniff(&[b"#Fields: date time x-edge-detailed-result-type x-edge-request-id"])
+            .unwrap()
+            .hints()
+            .flags_style
+            .unwrap();
+        assert!(flags.gave_up(b"ClientCommError") && flags.gave_up(b"ClientHungUpRequest"));
+        for not in [
+            &b"Hit"[..],
+            b"Miss",
+            b"OriginCommError",
+            b"Error",
+            b"-",
+            b"",
+        ] {
+            assert!(!flags.gave_up(not), "{}", String::from_utf8_lossy(not));
+        }
+    }
+
+    fn percent_decode_str(b: &[u8]) -> String {
+        let mut out = Vec::new();
+        percent_decode(b, &mut out);
+        String::from_utf8_lossy(&out).into_owned()
+    }
+}

@@ -1,0 +1,230 @@
+//! Envoy text access logs: the default format, Istio's, or any Envoy format string
+//! (`--log-format '[%START_TIME%] "%REQ(:METHOD)% ..."'`).
+//!
+//! Each command operator gives a field named after it in lower case: `%START_TIME%` →
+//! `start_time`, `%RESPONSE_CODE%` → `response_code`, `%RESPONSE_FLAGS%` → `response_flags`
+//! (the flags role, Envoy style: `UT`, `DC`, `UC`, `URX`), `%DURATION%` → `duration`
+//! (milliseconds), `%REQ(X-REQUEST-ID)%` → `x_request_id` (the request id), `%REQ(:METHOD)%`
+//! → `method`, `%REQ(X-ENVOY-ORIGINAL-PATH?:PATH)%` → `path`, `%UPSTREAM_HOST%` →
+//! `upstream_host`, `%DOWNSTREAM_REMOTE_ADDRESS%` → `downstream_remote_address`. Envoy logs
+//! no upstream status: a timed-out request's outcome at the backend is unknown unless the
+//! backend's own log is joined (`--outcomes`).
+
+use super::template::{Item, Template, Var};
+use super::{DurationUnit, FlagsStyle, FormatHints, LineFormat};
+
+/// Envoy's default format.
+pub const DEFAULT: &str = r#"[%START_TIME%] "%REQ(:METHOD)% %REQ(X-ENVOY-ORIGINAL-PATH?:PATH)% %PROTOCOL%" %RESPONSE_CODE% %RESPONSE_FLAGS% %BYTES_RECEIVED% %BYTES_SENT% %DURATION% %RESP(X-ENVOY-UPSTREAM-SERVICE-TIME)% "%REQ(X-FORWARDED-FOR)%" "%REQ(USER-AGENT)%" "%REQ(X-REQUEST-ID)%" "%REQ(:AUTHORITY)%" "%UPSTREAM_HOST%""#;
+
+/// Istio's default `accessLogFormat` (its sidecars' and gateways' text logs).
+pub const ISTIO: &str = r#"[%START_TIME%] "%REQ(:METHOD)% %REQ(X-ENVOY-ORIGINAL-PATH?:PATH)% %PROTOCOL%" %RESPONSE_CODE% %RESPONSE_FLAGS% %RESPONSE_CODE_DETAILS% %CONNECTION_TERMINATION_DETAILS% "%UPSTREAM_TRANSPORT_FAILURE_REASON%" %BYTES_RECEIVED% %BYTES_SENT% %DURATION% %RESP(X-ENVOY-UPSTREAM-SERVICE-TIME)% "%REQ(X-FORWARDED-FOR)%" "%REQ(USER-AGENT)%" "%REQ(X-REQUEST-ID)%" "%REQ(:AUTHORITY)%" "%UPSTREAM_HOST%" %UPSTREAM_CLUSTER% %UPSTREAM_LOCAL_ADDRESS% %DOWNSTREAM_LOCAL_ADDRESS% %DOWNSTREAM_REMOTE_ADDRESS% %REQUESTED_SERVER_NAME% %ROUTE_NAME%"#;
+
+/// The presets, most particular first.
+pub const PRESETS: [(&str, &str, &str); 2] = [
+    ("istio", ISTIO, "Istio (Envoy)"),
+    ("envoy", DEFAULT, "Envoy default"),
+];
+
+/// An Envoy format string, compiled.
+#[derive(Debug)]
+pub struct Envoy {
+    template: Template,
+    description: String,
+}
+
+impl LineFormat for Envoy {
+    fn describe(&self) -> String {
+        self.description.clone()
+    }
+
+    fn names(&self) -> Vec<String> {
+        self.template.names()
+    }
+
+    fn hints(&self) -> FormatHints {
+        FormatHints {
+            duration_unit: Some(DurationUnit::Millis),
+            flags_style: Some(FlagsStyle::Envoy),
+            ..FormatHints::default()
+        }
+    }
+
+    #[inline]
+    fn split(&self, line: &[u8], out: &mut super::Fields) -> Result<(), String> {
+        self.template.split(line, out)
+    }
+}
+
+/// A `--log-format` that is Envoy's: it has a `%COMMAND%` operator.
+pub fn is_envoy(text: &str) -> bool {
+    let t = text.trim();
+    PRESETS.iter().any(|(n, ..)| *n == t)
+        || [
+            "%START_TIME",
+            "%REQ(",
+            "%RESPONSE_CODE%",
+            "%DURATION%",
+            "%RESPONSE_FLAGS%",
+        ]
+        .iter()
+        .any(|op| t.contains(op))
+}
+
+/// A preset's name (`envoy`, `istio`) or an Envoy format string, compiled.
+pub fn compile(text: &str) -> Result<Box<dyn LineFormat>, String> {
+    let text = text.trim();
+    if let Some((_, body, description)) = PRESETS.iter().find(|(n, ..)| *n == text) {
+        return Ok(Box::new(build(body, description)?));
+    }
+    let body = text.strip_suffix("\\n").unwrap_or(text);
+    Ok(Box::new(build(
+        body,
+        described(body, "Envoy format string"),
+    )?))
+}
+
+fn build(body: &str, description: &str) -> Result<Envoy, String> {
+    Ok(Envoy {
+        template: Template::new(items(body)?)?,
+        description: description.to_string(),
+    })
+}
+
+/// A preset's description when `body` is that preset's, else `custom`.
+fn described<'a>(body: &str, custom: &'a str) -> &'a str {
+    PRESETS
+        .iter()
+        .find(|(_, preset, _)| preset.trim() == body.trim())
+        .map_or(custom, |(_, _, description)| description)
+}
+
+/// The presets that read the first lines, most particular first.
+pub fn sniff(lines: &[&[u8]]) -> Option<Box<dyn LineFormat>> {
+    // Only lines that start as Envoy's do: `[2026-...`.
+    if !lines
+        .first()
+        .is_some_and(|l| l.starts_with(b"[") && l.get(5) == Some(&b'-'))
+    {
+        return None;
+    }
+    let candidates = PRESETS
+        .iter()
+        .filter_map(|(_, body, description)| build(body, description).ok())
+        .map(|f| Box::new(f) as Box<dyn LineFormat>)
+        .collect();
+    super::best_of(candidates, lines)
+}
+
+/// A format string's literals and `%OPERATOR%`s.
+fn items(body: &str) -> Result<Vec<Item>, String> {
+    let mut items = Vec::new();
+    let mut lit = String::new();
+    let mut rest = body;
+    while let Some(i) = rest.find('%') {
+        lit.push_str(&rest[..i]);
+        let after = &rest[i + 1..];
+        if let Some(stripped) = after.strip_prefix('%') {
+            lit.push('%');
+            rest = stripped;
+            continue;
+        }
+        // An argument in parentheses may hold a `%` (`%START_TIME(%s)%`).
+        let from = match (after.find('('), after.find('%')) {
+            (Some(p), Some(q)) if p < q => after[p..].find(')').map_or(p, |c| p + c),
+            _ => 0,
+        };
+        let end = after[from..].find('%').map(|e| from + e).ok_or_else(|| {
+            format!(
+                "'%' at column {} is not closed",
+                body.len() - rest.len() + i + 1
+            )
+        })?;
+        let op = &after[..end];
+        if !lit.is_empty() {
+            items.push(Item::Lit(std::mem::take(&mut lit).into_bytes()));
+        }
+        items.push(Item::Var(Var::plain(name(op))));
+        rest = &after[end + 1..];
+    }
+    lit.push_str(rest);
+    if !lit.is_empty() {
+        items.push(Item::Lit(lit.into_bytes()));
+    }
+    Ok(items)
+}
+
+/// The field name of an operator: `REQ(X-ENVOY-ORIGINAL-PATH?:PATH)` → `path`,
+/// `REQ(:METHOD)` → `method`, `RESP(X-Foo)` → `x_foo`, `START_TIME(%s)` → `start_time`,
+/// `DURATION` → `duration`.
+fn name(op: &str) -> String {
+    let op = op
+        .split(':')
+        .next()
+        .filter(|_| !op.contains('('))
+        .unwrap_or(op);
+    let (command, arg) = match op.split_once('(') {
+        Some((c, a)) => (c, a.split(')').next().unwrap_or(a)),
+        None => (op, ""),
+    };
+    let snake = |s: &str| {
+        s.trim_start_matches(':')
+            .to_ascii_lowercase()
+            .replace('-', "_")
+    };
+    match command {
+        "REQ" | "RESP" | "TRAILER" | "REQ_WITHOUT_QUERY" => {
+            // `X-ENVOY-ORIGINAL-PATH?:PATH`: the header, or else the path.
+            match arg.rsplit_once('?') {
+                Some((_, fallback)) => snake(fallback),
+                None => snake(arg),
+            }
+        }
+        _ => snake(command),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::logs::formats::{ColumnMap, Fields};
+
+    #[test]
+    fn envoys_own_example_reads() {
+        let line = br#"[2016-04-15T20:17:00.310Z] "POST /api/v1/locations HTTP/2" 204 - 154 0 226 100 "10.0.35.28" "nsq2http" "cc21d9b0-cf5c-432b-8c7e-98aeb7988cd2" "locations" "tcp://10.0.2.1:80""#;
+        let f = sniff(&[line]).unwrap();
+        assert_eq!(f.describe(), "Envoy default");
+        let m = ColumnMap::for_format("e.log", f.as_ref(), &[], None).unwrap();
+        let name = |i: Option<usize>| i.map(|i| m.headers[i].as_str());
+        assert_eq!(name(m.timestamp), Some("start_time"));
+        assert_eq!(m.headers[m.method], "method");
+        assert_eq!(name(m.path), Some("path"));
+        assert_eq!(m.headers[m.status], "response_code");
+        assert_eq!(name(m.flags), Some("response_flags"));
+        assert_eq!(name(m.duration), Some("duration"));
+        assert_eq!(name(m.request_id), Some("x_request_id"));
+        assert_eq!(m.flags_style, FlagsStyle::Envoy);
+        assert_eq!(m.duration_unit, DurationUnit::Millis);
+        let mut out = Fields::default();
+        f.split(line, &mut out).unwrap();
+        assert_eq!(out.get(m.duration.unwrap()), Some(&b"226"[..]));
+    }
+
+    #[test]
+    fn istios_line_reads() {
+        let line = br#"[2020-11-25T21:26:18.409Z] "GET /status/418 HTTP/1.1" 418 - via_upstream - "-" 0 135 4 4 "-" "curl/7.73.0-DEV" "84961386-6d84-929d-98bd-c5aee93b5c88" "httpbin:8000" "10.44.1.27:80" outbound|8000||httpbin.foo.svc.cluster.local 10.44.1.23:37652 10.0.45.184:8000 10.44.1.23:46520 - default"#;
+        let f = sniff(&[line]).unwrap();
+        assert_eq!(f.describe(), "Istio (Envoy)");
+        assert!(f.names().contains(&"downstream_remote_address".to_string()));
+        assert!(f.names().contains(&"upstream_cluster".to_string()));
+    }
+
+    #[test]
+    fn operator_names() {
+        assert_eq!(name("REQ(X-ENVOY-ORIGINAL-PATH?:PATH)"), "path");
+        assert_eq!(name("REQ(:METHOD)"), "method");
+        assert_eq!(name("REQ(IDEMPOTENCY-KEY)"), "idempotency_key");
+        assert_eq!(name("START_TIME(%s)"), "start_time");
+        assert_eq!(name("REQ(USER-AGENT):10"), "user_agent");
+        assert!(is_envoy("[%START_TIME%] %RESPONSE_CODE%"));
+    }
+}

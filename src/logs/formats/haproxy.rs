@@ -1,0 +1,299 @@
+//! HAProxy `option httplog` lines, with or without the syslog prefix:
+//!
+//! ```text
+//! Feb  6 12:14:14 localhost haproxy[14389]: 10.0.1.2:33317 [06/Feb/2009:12:14:14.655] http-in \
+//!   static/srv1 10/0/30/69/109 200 2750 - - ---- 1/1/1/1/0 0/0 {1wt.eu} {} "GET /index.html HTTP/1.1"
+//! ```
+//!
+//! Fields are named as HAProxy's manual (and Logstash's pattern) names them: `accept_date`
+//! (milliseconds, no zone: read as UTC), the timers `time_request`/`time_queue`/
+//! `time_backend_connect`/`time_backend_response`/`time_duration` (`Tq/Tw/Tc/Tr/Ta`, ms, `-1`
+//! when the step never happened), `status_code` (`-1` when no response was sent),
+//! `termination_state` (the flags role, HAProxy style: `cD`, `sH`...), `retries` (`+` when
+//! redispatched) and the request line as `http_method`, `http_request`, `http_version`.
+//! Captured headers (`{...}`) are kept as they are: which header sits where is the
+//! configuration's, so map one with `--column idempotency_key=...` only when it is alone.
+
+use super::{Fields, FlagsStyle, FormatHints, LineFormat, best_of};
+use crate::logs::formats::DurationUnit;
+use crate::logs::role::Role;
+
+/// The names of the fields, in order.
+const NAMES: [&str; 28] = [
+    "client_ip",
+    "client_port",
+    "accept_date",
+    "frontend_name",
+    "backend_name",
+    "server_name",
+    "time_request",
+    "time_queue",
+    "time_backend_connect",
+    "time_backend_response",
+    "time_duration",
+    "status_code",
+    "bytes_read",
+    "captured_request_cookie",
+    "captured_response_cookie",
+    "termination_state",
+    "actconn",
+    "feconn",
+    "beconn",
+    "srv_conn",
+    "retries",
+    "srv_queue",
+    "backend_queue",
+    "captured_request_headers",
+    "captured_response_headers",
+    "http_method",
+    "http_request",
+    "http_version",
+];
+
+/// HAProxy's HTTP log format.
+#[derive(Debug, Default)]
+pub struct Haproxy;
+
+impl LineFormat for Haproxy {
+    fn describe(&self) -> String {
+        "HAProxy httplog".into()
+    }
+
+    fn names(&self) -> Vec<String> {
+        NAMES.iter().map(|n| n.to_string()).collect()
+    }
+
+    fn hints(&self) -> FormatHints {
+        FormatHints {
+            duration_unit: Some(DurationUnit::Millis),
+            flags_style: Some(FlagsStyle::Haproxy),
+            columns: vec![(Role::Bytes, "bytes_read".into())],
+            note: Some("accept_date has no zone: read as UTC".into()),
+        }
+    }
+
+    fn split(&self, line: &[u8], out: &mut Fields) -> Result<(), String> {
+        split(line, out)
+    }
+}
+
+/// The first lines are HAProxy httplog lines.
+pub fn sniff(lines: &[&[u8]]) -> Option<Box<dyn LineFormat>> {
+    best_of(vec![Box::new(Haproxy)], lines)
+}
+
+/// Where the accept date's `[` is: `[dd/Mon/yyyy:` after a space.
+fn date_start(line: &[u8]) -> Option<usize> {
+    memchr::memchr_iter(b'[', line).find(|&i| {
+        i > 0
+            && line[i - 1] == b' '
+            && line.get(i + 3) == Some(&b'/')
+            && line.get(i + 7) == Some(&b'/')
+            && line.get(i + 12) == Some(&b':')
+            && line[i + 1].is_ascii_digit()
+    })
+}
+
+/// A cursor over the body of a line, for the error messages' columns.
+struct Cursor<'a> {
+    line: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Cursor<'a> {
+    /// The next word, up to `end` (which is consumed).
+    fn until(&mut self, end: u8, what: &str) -> Result<&'a [u8], String> {
+        let rest = &self.line[self.at..];
+        let i = memchr::memchr(end, rest).ok_or_else(|| {
+            format!(
+                "expected {what} then '{}' at column {}",
+                end as char,
+                self.at + 1
+            )
+        })?;
+        self.at += i + 1;
+        Ok(&rest[..i])
+    }
+
+    /// `n` values separated by `/`, then a space.
+    fn slashed(&mut self, n: usize, what: &str, out: &mut Fields) -> Result<(), String> {
+        let start = self.at;
+        let word = self.until(b' ', what)?;
+        let mut parts = word.split(|&b| b == b'/');
+        for _ in 0..n {
+            match parts.next() {
+                Some(p) => out.push(p),
+                None => {
+                    return Err(format!("expected {what} at column {}", start + 1));
+                }
+            }
+        }
+        if parts.next().is_some() {
+            return Err(format!("expected {what} at column {}", start + 1));
+        }
+        Ok(())
+    }
+
+    /// A `{...}` capture block and its space, if one is next; `{}`-less lines give `-`.
+    fn capture(&mut self) -> Option<&'a [u8]> {
+        let rest = &self.line[self.at..];
+        if rest.first() != Some(&b'{') {
+            return None;
+        }
+        let close = memchr::memchr(b'}', rest)?;
+        if rest.get(close + 1) != Some(&b' ') {
+            return None;
+        }
+        self.at += close + 2;
+        Some(&rest[1..close])
+    }
+}
+
+fn split(line: &[u8], out: &mut Fields) -> Result<(), String> {
+    let date = date_start(line).ok_or(
+        "expected an HAProxy accept date '[dd/Mon/yyyy:hh:mm:ss.mmm]' after the client address",
+    )?;
+    // The client `ip:port` is the word before the date; what comes before it is syslog's.
+    let client_start = line[..date - 1]
+        .iter()
+        .rposition(|&b| b == b' ')
+        .map_or(0, |i| i + 1);
+    let client = &line[client_start..date - 1];
+    let colon = memchr::memrchr(b':', client)
+        .ok_or("expected the client as 'address:port' before the accept date")?;
+    out.push(&client[..colon]);
+    out.push(&client[colon + 1..]);
+    let mut c = Cursor { line, at: date + 1 };
+    out.push(c.until(b']', "the accept date")?);
+    if line.get(c.at) != Some(&b' ') {
+        return Err(format!("expected ' ' at column {}", c.at + 1));
+    }
+    c.at += 1;
+    out.push(c.until(b' ', "the frontend name")?);
+    c.slashed(2, "backend/server", out)?;
+    c.slashed(5, "the timers Tq/Tw/Tc/Tr/Ta", out)?;
+    let status_at = c.at;
+    let status = c.until(b' ', "the status")?;
+    if !(status == b"-1"
+        || (1..=3).contains(&status.len()) && status.iter().all(u8::is_ascii_digit))
+    {
+        return Err(format!("expected a status at column {}", status_at + 1));
+    }
+    out.push(status);
+    out.push(c.until(b' ', "the bytes read")?);
+    out.push(c.until(b' ', "the captured request cookie")?);
+    out.push(c.until(b' ', "the captured response cookie")?);
+    out.push(c.until(b' ', "the termination state")?);
+    c.slashed(
+        5,
+        "the connection counts actconn/feconn/beconn/srv_conn/retries",
+        out,
+    )?;
+    c.slashed(2, "the queues srv_queue/backend_queue", out)?;
+    let request_headers = c.capture();
+    let response_headers = request_headers.and_then(|_| c.capture());
+    out.push(request_headers.unwrap_or(b"-"));
+    out.push(response_headers.unwrap_or(b"-"));
+    let rest = &line[c.at..];
+    let Some(request) = rest.strip_prefix(b"\"") else {
+        return Err(format!(
+            "expected the quoted request line at column {}",
+            c.at + 1
+        ));
+    };
+    // HAProxy cuts a long request line, closing quote and all.
+    let request = request.strip_suffix(b"\"").unwrap_or(request);
+    let mut words = request.splitn(2, |&b| b == b' ');
+    out.push(words.next().unwrap_or_default());
+    let rest = words.next().unwrap_or_default();
+    match memchr::memrchr(b' ', rest) {
+        Some(i) if rest[i + 1..].starts_with(b"HTTP/") => {
+            out.push(&rest[..i]);
+            out.push(&rest[i + 1..]);
+        }
+        _ => {
+            out.push(rest);
+            out.push(b"");
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::logs::formats::ColumnMap;
+
+    fn fields(line: &str) -> Vec<String> {
+        let mut out = Fields::default();
+        split(line.as_bytes(), &mut out).unwrap();
+        assert_eq!(out.len(), NAMES.len());
+        (0..out.len())
+            .map(|i| String::from_utf8_lossy(out.get(i).unwrap()).into_owned())
+            .collect()
+    }
+
+    #[test]
+    fn the_manuals_example_with_and_without_syslog() {
+        let body = r#"10.0.1.2:33317 [06/Feb/2009:12:14:14.655] http-in static/srv1 10/0/30/69/109 200 2750 - - ---- 1/1/1/1/0 0/0 {1wt.eu} {} "GET /index.html HTTP/1.1""#;
+        let with = format!("Feb  6 12:14:14 localhost haproxy[14389]: {body}");
+        let a = fields(body);
+        assert_eq!(a, fields(&with));
+        let get = |n: &str| a[NAMES.iter().position(|x| *x == n).unwrap()].clone();
+        assert_eq!(get("client_ip"), "10.0.1.2");
+        assert_eq!(get("accept_date"), "06/Feb/2009:12:14:14.655");
+        assert_eq!(get("server_name"), "srv1");
+        assert_eq!(get("time_duration"), "109");
+        assert_eq!(get("termination_state"), "----");
+        assert_eq!(get("retries"), "0");
+        assert_eq!(get("captured_request_headers"), "1wt.eu");
+        assert_eq!(get("http_method"), "GET");
+        assert_eq!(get("http_request"), "/index.html");
+    }
+
+    #[test]
+    fn a_client_abort_without_captures() {
+        let a = fields(
+            r#"<134>1 2026-11-01T10:00:01Z lb haproxy 81 - - 192.168.1.9:50412 [01/Nov/2026:10:00:01.001] fe~ be/s2 0/0/1/-1/30002 -1 0 - - cD-- 3/3/1/1/+1 0/0 "POST /v1/charges HTTP/1.1""#,
+        );
+        let get = |n: &str| a[NAMES.iter().position(|x| *x == n).unwrap()].clone();
+        assert_eq!(get("status_code"), "-1");
+        assert_eq!(get("retries"), "+1");
+        assert_eq!(get("captured_request_headers"), "-");
+        assert_eq!(get("http_request"), "/v1/charges");
+    }
+
+    #[test]
+    fn roles() {
+        let m = ColumnMap::for_format("h.log", &Haproxy, &[], None).unwrap();
+        assert_eq!(m.headers[m.method], "http_method");
+        assert_eq!(m.headers[m.status], "status_code");
+        assert_eq!(m.path.map(|i| m.headers[i].as_str()), Some("http_request"));
+        assert_eq!(
+            m.timestamp.map(|i| m.headers[i].as_str()),
+            Some("accept_date")
+        );
+        assert_eq!(
+            m.flags.map(|i| m.headers[i].as_str()),
+            Some("termination_state")
+        );
+        assert_eq!(
+            m.duration.map(|i| m.headers[i].as_str()),
+            Some("time_duration")
+        );
+        assert_eq!(m.bytes.map(|i| m.headers[i].as_str()), Some("bytes_read"));
+        assert_eq!(m.flags_style, FlagsStyle::Haproxy);
+        assert_eq!(m.duration_unit, DurationUnit::Millis);
+    }
+
+    #[test]
+    fn not_haproxy() {
+        let mut out = Fields::default();
+        let err = split(
+            b"1.2.3.4 - - [01/Nov/2026:10:00:01 +0000] \"GET / HTTP/1.1\" 200 5",
+            &mut out,
+        )
+        .unwrap_err();
+        assert!(err.contains("expected"), "{err}");
+    }
+}

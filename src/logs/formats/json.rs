@@ -1,0 +1,746 @@
+//! JSON lines: one object per line, with nested fields (Caddy, Traefik, Envoy's JSON format,
+//! nginx `log_format ... escape=json`, or anything else).
+//!
+//! The field names are the first lines' leaves, flattened: nested keys joined by `.`, array
+//! elements by `[i]` (Caddy's `request.headers.Idempotency-Key[0]`: its headers are arrays),
+//! in the order they first appear. A path given with `--column ROLE=PATH` is added when the
+//! first lines lack it. Each line is parsed with serde_json straight into those fields:
+//! keys are looked up in a tree of the known paths, strings are borrowed when they have no
+//! escapes (unescaped otherwise, `\u00e9` included), numbers are written back as text,
+//! `null` and a missing key are an empty field, a value at an unknown path is skipped
+//! unread. A line that is not one JSON object is a bad row, with serde_json's account of
+//! where it went wrong.
+//!
+//! What the names cannot tell comes from the flavour, recognised by its keys: Caddy's
+//! `duration` is in seconds, Traefik's `Duration` in nanoseconds, Envoy's `duration` in
+//! milliseconds and its `response_flags` are Envoy's flags.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::fmt;
+use std::io::Write;
+
+use foldhash::fast::FixedState;
+use serde::Deserialize;
+use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::Value;
+use serde_json::value::RawValue;
+
+use super::{DurationUnit, Fields, FlagsStyle, FormatHints, LineFormat};
+use crate::logs::role::Role;
+
+/// Whose JSON access log it is, from its keys.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flavour {
+    Caddy,
+    Traefik,
+    Envoy,
+    Nginx,
+    Other,
+}
+
+impl Flavour {
+    fn of(names: &[String]) -> Flavour {
+        let has = |n: &str| names.iter().any(|x| x == n);
+        if has("request.uri") && has("ts") {
+            Flavour::Caddy
+        } else if has("DownstreamStatus") || has("OriginStatus") {
+            Flavour::Traefik
+        } else if has("response_flags") || has("response_code") && has("start_time") {
+            Flavour::Envoy
+        } else if has("request_time") || has("time_local") || has("request_method") {
+            Flavour::Nginx
+        } else {
+            Flavour::Other
+        }
+    }
+}
+
+/// A node's children by key: a short list searched by length, then bytes (an access log's
+/// objects have a few keys each; this measured quicker than hashing every key), or a hash
+/// map past [`Keys::LINEAR`].
+#[derive(Debug, Default, Clone)]
+struct Keys {
+    list: Vec<(Box<str>, usize)>,
+    map: HashMap<Box<str>, usize, FixedState>,
+}
+
+impl Keys {
+    const LINEAR: usize = 16;
+
+    #[inline]
+    fn get(&self, key: &str) -> Option<usize> {
+        if self.map.is_empty() {
+            self.list
+                .iter()
+                .find(|(k, _)| k.len() == key.len() && k.as_bytes() == key.as_bytes())
+                .map(|&(_, n)| n)
+        } else {
+            self.map.get(key).copied()
+        }
+    }
+
+    fn insert(&mut self, key: &str, node: usize) {
+        self.list.push((key.into(), node));
+        if self.list.len() > Keys::LINEAR {
+            self.map = self.list.iter().cloned().collect();
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+}
+
+/// One node of the tree of known paths.
+#[derive(Debug, Default, Clone)]
+struct Node {
+    keys: Keys,
+    /// Children by array index.
+    items: Vec<usize>,
+    /// The field this path is, if it is one.
+    slot: Option<usize>,
+}
+
+/// A JSON-lines log with the paths of its fields.
+#[derive(Debug, Clone)]
+pub struct JsonLines {
+    names: Vec<String>,
+    nodes: Vec<Node>,
+    flavour: Flavour,
+}
+
+/// One step of a path: a key or an array index.
+enum Step<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+impl JsonLines {
+    fn empty() -> Self {
+        JsonLines {
+            names: Vec::new(),
+            nodes: vec![Node::default()],
+            flavour: Flavour::Other,
+        }
+    }
+
+    /// The node at `steps` (created), and its field (created) named `name`.
+    fn add(&mut self, steps: &[Step], name: &str) {
+        let mut node = 0;
+        for step in steps {
+            let next = match *step {
+                Step::Key(k) => self.nodes[node].keys.get(k),
+                Step::Index(i) => self.nodes[node].items.get(i).copied(),
+            };
+            node = match next {
+                Some(n) => n,
+                None => {
+                    let n = self.nodes.len();
+                    self.nodes.push(Node::default());
+                    match *step {
+                        Step::Key(k) => {
+                            self.nodes[node].keys.insert(k, n);
+                        }
+                        Step::Index(i) => {
+                            let items = &mut self.nodes[node].items;
+                            if items.len() <= i {
+                                // Indices are added in order from real arrays; a gap from a
+                                // --column path gets nodes that are no field.
+                                while items.len() < i {
+                                    items.push(usize::MAX);
+                                }
+                                items.push(n);
+                            } else {
+                                items[i] = n;
+                            }
+                        }
+                    }
+                    n
+                }
+            };
+        }
+        if self.nodes[node].slot.is_none() {
+            self.nodes[node].slot = Some(self.names.len());
+            self.names.push(name.to_string());
+        }
+    }
+
+    /// Adds every leaf of `value` under `steps`.
+    fn add_leaves<'v>(&mut self, value: &'v Value, steps: &mut Vec<Step<'v>>, name: &mut String) {
+        let len = name.len();
+        match value {
+            Value::Object(map) if !map.is_empty() => {
+                for (k, v) in map {
+                    if !name.is_empty() {
+                        name.push('.');
+                    }
+                    name.push_str(k);
+                    steps.push(Step::Key(k));
+                    self.add_leaves(v, steps, name);
+                    steps.pop();
+                    name.truncate(len);
+                }
+            }
+            Value::Array(items) if !items.is_empty() => {
+                for (i, v) in items.iter().enumerate() {
+                    let _ = fmt::Write::write_fmt(name, format_args!("[{i}]"));
+                    steps.push(Step::Index(i));
+                    self.add_leaves(v, steps, name);
+                    steps.pop();
+                    name.truncate(len);
+                }
+            }
+            _ => self.add(steps, name),
+        }
+    }
+
+    /// The format of a log whose first lines are `first_lines`, with the `--column` paths
+    /// `extra` added. `None` when no line among them is a JSON object.
+    pub fn from_lines(first_lines: &[&[u8]], extra: &[&str]) -> Option<Self> {
+        let mut format = JsonLines::empty();
+        let mut objects = 0;
+        for line in first_lines {
+            let Ok(value @ Value::Object(_)) = serde_json::from_slice::<Value>(line) else {
+                continue;
+            };
+            objects += 1;
+            format.add_leaves(&value, &mut Vec::new(), &mut String::new());
+        }
+        if objects == 0 {
+            return None;
+        }
+        for path in extra {
+            if format.names.iter().any(|n| n == path) {
+                continue;
+            }
+            if let Some(steps) = parse_path(path) {
+                format.add(&steps, path);
+            }
+        }
+        format.renumber();
+        format.flavour = Flavour::of(&format.names);
+        Some(format)
+    }
+
+    /// Numbers the fields in the order of the tree (a node's children in the order they
+    /// first appeared): a key first seen in a later line (an optional header) sits with its
+    /// siblings, so most lines' values come in the fields' order and go straight to them.
+    fn renumber(&mut self) {
+        let mut order = Vec::with_capacity(self.names.len());
+        let mut stack = vec![0];
+        while let Some(node) = stack.pop() {
+            let n = &self.nodes[node];
+            if let Some(slot) = n.slot {
+                order.push((node, slot));
+            }
+            let children: Vec<usize> = n
+                .keys
+                .list
+                .iter()
+                .map(|&(_, c)| c)
+                .chain(n.items.iter().copied().filter(|&c| c != usize::MAX))
+                .collect();
+            stack.extend(children.into_iter().rev());
+        }
+        let names = std::mem::take(&mut self.names);
+        for (new, &(node, old)) in order.iter().enumerate() {
+            self.nodes[node].slot = Some(new);
+            self.names.push(names[old].clone());
+        }
+    }
+
+    pub fn flavour(&self) -> Flavour {
+        self.flavour
+    }
+}
+
+/// `request.headers.Idempotency-Key[0]` as its steps; `None` for an empty key or a bad index.
+fn parse_path(path: &str) -> Option<Vec<Step<'_>>> {
+    let mut steps = Vec::new();
+    for part in path.split('.') {
+        let (key, mut rest) = match part.find('[') {
+            Some(i) => (&part[..i], &part[i..]),
+            None => (part, ""),
+        };
+        if key.is_empty() {
+            return None;
+        }
+        steps.push(Step::Key(key));
+        while let Some(inner) = rest.strip_prefix('[') {
+            let close = inner.find(']')?;
+            steps.push(Step::Index(inner[..close].parse().ok()?));
+            rest = &inner[close + 1..];
+        }
+        if !rest.is_empty() {
+            return None;
+        }
+    }
+    Some(steps)
+}
+
+/// Where one line's values go while it is parsed, for a line whose keys are not in the
+/// order of the names: their bytes and each field's span.
+#[derive(Default)]
+struct Scratch {
+    data: Vec<u8>,
+    spans: Vec<(u32, u32)>,
+}
+
+/// Where a line's values go: straight into the fields while they come in the names' order
+/// (a log's lines mostly keep their keys' order), or into the scratch.
+struct Sink<'o> {
+    out: &'o mut Fields,
+    /// The next field `out` expects, when writing straight.
+    next: usize,
+    straight: bool,
+    scratch: &'o mut Scratch,
+}
+
+impl Sink<'_> {
+    /// A value came for a field already passed: what was written moves to the scratch, and
+    /// the rest of the line goes there too.
+    #[cold]
+    fn move_to_scratch(&mut self, fields: usize) {
+        let scratch = &mut *self.scratch;
+        scratch.data.clear();
+        scratch.data.extend_from_slice(&self.out.data);
+        scratch.spans.clear();
+        let mut start = 0;
+        for &end in &self.out.ends {
+            scratch.spans.push(if end > start {
+                (start as u32, end as u32)
+            } else {
+                MISSING
+            });
+            start = end;
+        }
+        scratch.spans.resize(fields, MISSING);
+        self.out.clear();
+        self.straight = false;
+    }
+}
+
+const MISSING: (u32, u32) = (u32::MAX, u32::MAX);
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+/// Parses the value at one node of the tree into the sink.
+struct At<'s, 'o> {
+    format: &'s JsonLines,
+    node: usize,
+    sink: &'s mut Sink<'o>,
+}
+
+impl At<'_, '_> {
+    #[inline]
+    fn leaf(&mut self, write: impl FnOnce(&mut Vec<u8>)) {
+        let Some(slot) = self.format.nodes[self.node].slot else {
+            return;
+        };
+        let sink = &mut *self.sink;
+        if sink.straight && slot < sink.next {
+            sink.move_to_scratch(self.format.names.len());
+        }
+        if sink.straight {
+            while sink.next < slot {
+                sink.out.push(b"");
+                sink.next += 1;
+            }
+            sink.out.push_with(write);
+            sink.next += 1;
+        } else {
+            let scratch = &mut *sink.scratch;
+            let start = scratch.data.len();
+            write(&mut scratch.data);
+            scratch.spans[slot] = (start as u32, scratch.data.len() as u32);
+        }
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for At<'_, '_> {
+    type Value = ();
+    fn deserialize<D: de::Deserializer<'de>>(mut self, d: D) -> Result<(), D::Error> {
+        let node = &self.format.nodes[self.node];
+        if !(node.keys.is_empty() && node.items.is_empty()) {
+            return d.deserialize_any(self);
+        }
+        // A leaf: its text as written, unparsed (a number is not read into an f64 and
+        // written back), a string without escapes borrowed.
+        let raw = <&RawValue>::deserialize(d)?.get();
+        match raw.as_bytes() {
+            b"null" => {}
+            [b'"', inner @ .., b'"'] if !inner.contains(&b'\\') => {
+                self.leaf(|d| d.extend_from_slice(inner));
+            }
+            [b'"', ..] => {
+                let text: String = serde_json::from_str(raw).map_err(de::Error::custom)?;
+                self.leaf(|d| d.extend_from_slice(text.as_bytes()));
+            }
+            text => self.leaf(|d| d.extend_from_slice(text)),
+        }
+        Ok(())
+    }
+}
+
+impl<'de> Visitor<'de> for At<'_, '_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_bool<E>(mut self, v: bool) -> Result<(), E> {
+        self.leaf(|d| d.extend_from_slice(if v { b"true" } else { b"false" }));
+        Ok(())
+    }
+
+    fn visit_i64<E>(mut self, v: i64) -> Result<(), E> {
+        self.leaf(|d| {
+            let _ = write!(d, "{v}");
+        });
+        Ok(())
+    }
+
+    fn visit_u64<E>(mut self, v: u64) -> Result<(), E> {
+        self.leaf(|d| {
+            let _ = write!(d, "{v}");
+        });
+        Ok(())
+    }
+
+    fn visit_f64<E>(mut self, v: f64) -> Result<(), E> {
+        self.leaf(|d| {
+            let _ = write!(d, "{v}");
+        });
+        Ok(())
+    }
+
+    fn visit_str<E>(mut self, v: &str) -> Result<(), E> {
+        self.leaf(|d| d.extend_from_slice(v.as_bytes()));
+        Ok(())
+    }
+
+    fn visit_unit<E>(self) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_none<E>(self) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let items = &self.format.nodes[self.node].items;
+        let mut i = 0;
+        loop {
+            let more = match items.get(i).copied().filter(|&n| n != usize::MAX) {
+                Some(node) => seq
+                    .next_element_seed(At {
+                        format: self.format,
+                        node,
+                        sink: &mut *self.sink,
+                    })?
+                    .is_some(),
+                None => seq.next_element::<IgnoredAny>()?.is_some(),
+            };
+            if !more {
+                return Ok(());
+            }
+            i += 1;
+        }
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let keys = &self.format.nodes[self.node].keys;
+        while let Some(child) = map.next_key_seed(Key(keys))? {
+            match child {
+                Some(node) => map.next_value_seed(At {
+                    format: self.format,
+                    node,
+                    sink: &mut *self.sink,
+                })?,
+                None => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A key, looked up among a node's children without allocating.
+struct Key<'k>(&'k Keys);
+
+impl<'de> DeserializeSeed<'de> for Key<'_> {
+    type Value = Option<usize>;
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Option<usize>, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Key<'_> {
+    type Value = Option<usize>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a key")
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Option<usize>, E> {
+        Ok(self.0.get(v))
+    }
+}
+
+/// The top of a line: an object, and nothing else.
+struct Top<'s, 'o>(At<'s, 'o>);
+
+impl<'de> DeserializeSeed<'de> for Top<'_, '_> {
+    type Value = ();
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Top<'_, '_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<(), A::Error> {
+        self.0.visit_map(map)
+    }
+}
+
+impl JsonLines {
+    /// Parses one line into `sink`.
+    fn parse(&self, line: &[u8], sink: &mut Sink) -> Result<(), String> {
+        let mut de = serde_json::Deserializer::from_slice(line);
+        let top = Top(At {
+            format: self,
+            node: 0,
+            sink,
+        });
+        top.deserialize(&mut de)
+            .and_then(|()| de.end())
+            .map_err(|e| format!("not a JSON object: {e}"))
+    }
+}
+
+impl LineFormat for JsonLines {
+    fn describe(&self) -> String {
+        match self.flavour {
+            Flavour::Caddy => "JSON lines (Caddy)",
+            Flavour::Traefik => "JSON lines (Traefik)",
+            Flavour::Envoy => "JSON lines (Envoy)",
+            Flavour::Nginx => "JSON lines (nginx escape=json)",
+            Flavour::Other => "JSON lines",
+        }
+        .to_string()
+    }
+
+    fn names(&self) -> Vec<String> {
+        self.names.clone()
+    }
+
+    fn hints(&self) -> FormatHints {
+        match self.flavour {
+            Flavour::Caddy => FormatHints {
+                duration_unit: Some(DurationUnit::Seconds),
+                flags_style: None,
+                ..FormatHints::default()
+            },
+            // Traefik's `time` is when the line was written; `StartUTC` when the request came.
+            Flavour::Traefik => FormatHints {
+                duration_unit: Some(DurationUnit::Nanos),
+                columns: self
+                    .names
+                    .iter()
+                    .any(|n| n == "StartUTC")
+                    .then(|| (Role::Timestamp, "StartUTC".to_string()))
+                    .into_iter()
+                    .collect(),
+                ..FormatHints::default()
+            },
+            Flavour::Envoy => FormatHints {
+                duration_unit: Some(DurationUnit::Millis),
+                flags_style: Some(FlagsStyle::Envoy),
+                ..FormatHints::default()
+            },
+            // nginx's names say their units (`request_time`: seconds), as in a CSV header.
+            Flavour::Nginx | Flavour::Other => FormatHints::default(),
+        }
+    }
+
+    fn split(&self, line: &[u8], out: &mut Fields) -> Result<(), String> {
+        if line.trim_ascii().is_empty() {
+            // A blank line: one empty field, no row.
+            out.push(b"");
+            return Ok(());
+        }
+        SCRATCH.with(|scratch| {
+            let mut scratch = scratch.borrow_mut();
+            let mut sink = Sink {
+                out,
+                next: 0,
+                straight: true,
+                scratch: &mut scratch,
+            };
+            self.parse(line, &mut sink)?;
+            if sink.straight {
+                while sink.next < self.names.len() {
+                    sink.out.push(b"");
+                    sink.next += 1;
+                }
+                return Ok(());
+            }
+            for &(start, end) in &sink.scratch.spans {
+                if (start, end) == MISSING {
+                    sink.out.push(b"");
+                } else {
+                    sink.out
+                        .push(&sink.scratch.data[start as usize..end as usize]);
+                }
+            }
+            Ok(())
+        })
+    }
+}
+
+/// A JSON-lines log, if the first line that is not blank is a JSON object.
+pub fn sniff(first_lines: &[&[u8]], extra: &[&str]) -> Option<Box<dyn LineFormat>> {
+    let first = first_lines.iter().find(|l| !l.trim_ascii().is_empty())?;
+    if first.trim_ascii_start().first() != Some(&b'{') {
+        return None;
+    }
+    serde_json::from_slice::<serde::de::IgnoredAny>(first).ok()?;
+    JsonLines::from_lines(first_lines, extra).map(|f| Box::new(f) as Box<dyn LineFormat>)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Shaped like Caddy's documented access log entry.
+    const CADDY: &[u8] = br#"{"level":"info","ts":1646861401.5241024,"logger":"http.log.access","msg":"handled request","request":{"remote_ip":"127.0.0.1","remote_port":"41342","proto":"HTTP/2.0","method":"POST","host":"localhost","uri":"/v1/payments","headers":{"User-Agent":["curl/7.82.0"],"Idempotency-Key":["k-1"],"Accept":["*/*"]},"tls":{"resumed":false,"version":772}},"bytes_read":0,"user_id":"","duration":0.000929675,"size":10900,"status":200,"resp_headers":{"Server":["Caddy"]}}"#;
+
+    fn split(format: &dyn LineFormat, line: &[u8]) -> Result<Vec<String>, String> {
+        let mut out = Fields::default();
+        format.split(line, &mut out)?;
+        assert_eq!(out.ends.len(), format.names().len());
+        Ok((0..out.ends.len())
+            .map(|i| String::from_utf8_lossy(out.get(i).unwrap_or_default()).into_owned())
+            .collect())
+    }
+
+    fn get<'a>(format: &dyn LineFormat, f: &'a [String], name: &str) -> &'a str {
+        let i = format.names().iter().position(|n| n == name);
+        &f[i.unwrap_or_else(|| panic!("no {name} in {:?}", format.names()))]
+    }
+
+    #[test]
+    fn caddy() {
+        let caddy = sniff(&[CADDY], &[]).expect("sniffed");
+        assert_eq!(caddy.describe(), "JSON lines (Caddy)");
+        assert_eq!(caddy.hints().duration_unit, Some(DurationUnit::Seconds));
+        let f = split(caddy.as_ref(), CADDY).unwrap();
+        let g = |n| get(caddy.as_ref(), &f, n);
+        assert_eq!(g("ts"), "1646861401.5241024");
+        assert_eq!(g("request.method"), "POST");
+        assert_eq!(g("request.uri"), "/v1/payments");
+        assert_eq!(g("request.headers.Idempotency-Key[0]"), "k-1");
+        assert_eq!(g("request.headers.User-Agent[0]"), "curl/7.82.0");
+        assert_eq!(g("request.tls.resumed"), "false");
+        assert_eq!(g("duration"), "0.000929675");
+        assert_eq!(g("status"), "200");
+    }
+
+    #[test]
+    fn quirks() {
+        let caddy = JsonLines::from_lines(&[CADDY], &["request.headers.X-Request-Id[0]"]).unwrap();
+        // Keys in another order, a missing key and header, a number as a string, unicode
+        // escapes, a null, a value where an object was, unknown nested keys skipped.
+        let line = br#"{"status":"504","request":{"uri":"/caf\u00e9/\ud83d\ude00","method":"POST","headers":{"X-Request-Id":["r\"1"],"New":[{"deep":[1,2]}]},"tls":null},"duration":30.5,"ts":1646861431,"resp_headers":"odd"}"#;
+        let f = split(&caddy, line).unwrap();
+        let g = |n| get(&caddy, &f, n);
+        assert_eq!(g("status"), "504");
+        assert_eq!(g("request.uri"), "/café/😀");
+        assert_eq!(g("request.headers.Idempotency-Key[0]"), "", "missing");
+        assert_eq!(g("request.headers.X-Request-Id[0]"), "r\"1");
+        assert_eq!(g("request.remote_ip"), "");
+        assert_eq!(g("ts"), "1646861431");
+        assert_eq!(g("resp_headers.Server[0]"), "");
+    }
+
+    /// A key first seen in a later line sits with its siblings, so the lines that have it
+    /// still come in the fields' order; lines out of that order read the same.
+    #[test]
+    fn fields_in_the_order_of_the_tree() {
+        let first = br#"{"a":1,"h":{"x":["1"]},"z":2}"#;
+        let later = br#"{"a":1,"h":{"x":["1"],"y":["k"]},"z":2}"#;
+        let f = JsonLines::from_lines(&[first, later], &[]).unwrap();
+        assert_eq!(f.names(), ["a", "h.x[0]", "h.y[0]", "z"]);
+        assert_eq!(split(&f, later).unwrap(), ["1", "1", "k", "2"]);
+        let shuffled = br#"{"z":2,"h":{"y":["k"],"x":["1"]},"a":1}"#;
+        assert_eq!(split(&f, shuffled).unwrap(), ["1", "1", "k", "2"]);
+        let twice = br#"{"a":1,"z":2,"a":3}"#;
+        assert_eq!(
+            split(&f, twice).unwrap(),
+            ["3", "", "", "2"],
+            "the last value wins"
+        );
+    }
+
+    #[test]
+    fn flavours() {
+        let traefik = br#"{"ClientHost":"10.0.0.7","DownstreamStatus":499,"Duration":30000000000,"OriginStatus":0,"RequestMethod":"POST","RequestPath":"/v1/orders","StartUTC":"2026-11-01T00:00:01.123456789Z","request_User-Agent":"curl/8.5","request_Idempotency-Key":"k"}"#;
+        let f = sniff(&[traefik], &[]).unwrap();
+        assert_eq!(f.describe(), "JSON lines (Traefik)");
+        assert_eq!(f.hints().duration_unit, Some(DurationUnit::Nanos));
+        let envoy = br#"{"start_time":"2026-11-01T00:00:01.123Z","method":"POST","path":"/v1/a","response_code":504,"response_flags":"UT","duration":30001,"x_request_id":"abc"}"#;
+        let f = sniff(&[envoy], &[]).unwrap();
+        assert_eq!(f.describe(), "JSON lines (Envoy)");
+        assert_eq!(f.hints().flags_style, Some(FlagsStyle::Envoy));
+        let nginx = br#"{"time_local":"01/Nov/2026:00:00:01 +0000","request_method":"POST","request_uri":"/v1/a","status":"200","request_time":"0.120","upstream_status":"502, 200"}"#;
+        let f = sniff(&[nginx], &[]).unwrap();
+        assert_eq!(f.describe(), "JSON lines (nginx escape=json)");
+        assert_eq!(f.hints().duration_unit, None);
+        let fields = split(f.as_ref(), nginx).unwrap();
+        assert_eq!(get(f.as_ref(), &fields, "upstream_status"), "502, 200");
+    }
+
+    #[test]
+    fn bad_lines() {
+        let caddy = sniff(&[CADDY], &[]).unwrap();
+        for (line, want) in [
+            (&b"[1,2]"[..], "expected a JSON object"),
+            (b"\"text\"", "expected a JSON object"),
+            (b"42", "expected a JSON object"),
+            (b"{\"status\":200", "EOF while parsing"),
+            (b"{\"status\":200} trailing", "trailing characters"),
+            (b"\xff\xfe\x00\x01garbage", "not a JSON object"),
+            (b"{\"status\":\"\xff\"}", "invalid unicode"),
+            (b"{\"status\":\"\\ud800\"}", "not a JSON object"),
+        ] {
+            let err = split(caddy.as_ref(), line).unwrap_err();
+            assert!(
+                err.contains(want),
+                "{err} for {}",
+                String::from_utf8_lossy(line)
+            );
+        }
+        let mut blank = Fields::default();
+        caddy.split(b"  ", &mut blank).unwrap();
+        assert_eq!(
+            (blank.ends.len(), blank.data.len()),
+            (1, 0),
+            "a blank line is no row"
+        );
+        assert!(sniff(&[b"not json"], &[]).is_none());
+        assert!(sniff(&[b"[1,2]"], &[]).is_none());
+        assert!(sniff(&[b"\x1f\x8b\x08\x00"], &[]).is_none());
+        assert!(parse_path("a..b").is_none() && parse_path("a[x]").is_none());
+    }
+}

@@ -1,0 +1,247 @@
+//! nginx access logs: a `log_format` string (`--log-format`) or one of the presets,
+//! `combined` (nginx's built-in), `main` (the default nginx.conf's) and `upstreaminfo`
+//! (ingress-nginx's default `log-format-upstream`).
+//!
+//! Each `$variable` gives a field named as the variable (without `$`), so the aliases find
+//! `$status`, `$upstream_status`, `$request_time` (seconds), `$http_idempotency_key` and
+//! `$request_id`/`$req_id`; `$request` gives `request_method`, `request_uri` and
+//! `server_protocol`; the `$upstream_*` variables keep their lists (`504, 200`).
+
+use super::template::{Item, Kind, Template, Var};
+use super::{FormatHints, LineFormat};
+
+/// nginx's built-in `combined`.
+pub const COMBINED: &str = r#"$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent""#;
+/// The `main` format of the nginx.conf nginx ships.
+pub const MAIN: &str = r#"$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent" "$http_x_forwarded_for""#;
+/// ingress-nginx's default `log-format-upstream`.
+pub const UPSTREAMINFO: &str = r#"$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent" $request_length $request_time [$proxy_upstream_name] [$proxy_alternative_upstream_name] $upstream_addr $upstream_response_length $upstream_response_time $upstream_status $req_id"#;
+
+/// The presets, by name.
+pub const PRESETS: [(&str, &str, &str); 3] = [
+    ("upstreaminfo", UPSTREAMINFO, "ingress-nginx upstreaminfo"),
+    ("main", MAIN, "nginx main"),
+    ("combined", COMBINED, "nginx combined"),
+];
+
+/// An nginx `log_format`, compiled.
+#[derive(Debug)]
+pub struct Nginx {
+    template: Template,
+    description: String,
+}
+
+impl LineFormat for Nginx {
+    fn describe(&self) -> String {
+        self.description.clone()
+    }
+
+    fn names(&self) -> Vec<String> {
+        self.template.names()
+    }
+
+    fn hints(&self) -> FormatHints {
+        // Every unit and name is told by the variables' names.
+        FormatHints::default()
+    }
+
+    #[inline]
+    fn split(&self, line: &[u8], out: &mut super::Fields) -> Result<(), String> {
+        self.template.split(line, out)
+    }
+}
+
+/// A preset's name or a `log_format` body, compiled. The body may be pasted as it stands in
+/// nginx.conf: `log_format NAME '...' '...';` with its quoted pieces.
+pub fn compile(text: &str) -> Result<Box<dyn LineFormat>, String> {
+    let text = text.trim();
+    if let Some((_, body, description)) = PRESETS.iter().find(|(n, ..)| *n == text) {
+        return Ok(Box::new(build(body, description)?));
+    }
+    let body = unwrap_conf(text);
+    Ok(Box::new(build(
+        &body,
+        described(&body, "nginx log_format"),
+    )?))
+}
+
+fn build(body: &str, description: &str) -> Result<Nginx, String> {
+    Ok(Nginx {
+        template: Template::new(items(body)?)?,
+        description: description.to_string(),
+    })
+}
+
+/// A preset's description when `body` is that preset's, else `custom`.
+fn described<'a>(body: &str, custom: &'a str) -> &'a str {
+    PRESETS
+        .iter()
+        .find(|(_, preset, _)| preset.trim() == body.trim())
+        .map_or(custom, |(_, _, description)| description)
+}
+
+/// The presets that read the first lines, most particular first.
+pub fn sniff(lines: &[&[u8]]) -> Option<Box<dyn LineFormat>> {
+    let candidates = PRESETS
+        .iter()
+        .filter_map(|(_, body, description)| build(body, description).ok())
+        .map(|f| Box::new(f) as Box<dyn LineFormat>)
+        .collect();
+    super::best_of(candidates, lines)
+}
+
+/// `log_format main '$a - $b' '"$c"';` → `$a - $b"$c"`: the contents of its quoted pieces
+/// (a body without quotes around it is taken as it is).
+fn unwrap_conf(text: &str) -> String {
+    let mut t = text.trim().trim_end_matches(';').trim();
+    if let Some(rest) = t.strip_prefix("log_format") {
+        // Drop the directive and the format's name (and an `escape=` parameter).
+        let mut rest = rest.trim_start();
+        for _ in 0..2 {
+            if rest.starts_with('\'') || rest.starts_with('"') {
+                break;
+            }
+            rest = rest
+                .split_once(char::is_whitespace)
+                .map_or("", |(_, r)| r.trim_start());
+        }
+        t = rest;
+    }
+    let Some(quote) = t.chars().next().filter(|c| *c == '\'' || *c == '"') else {
+        return t.to_string();
+    };
+    let mut body = String::new();
+    let mut inside = false;
+    let mut chars = t.chars();
+    while let Some(c) = chars.next() {
+        if c == quote {
+            inside = !inside;
+        } else if inside {
+            if c == '\\' {
+                if let Some(next) = chars.next() {
+                    body.push(next);
+                }
+            } else {
+                body.push(c);
+            }
+        }
+    }
+    body
+}
+
+/// A `log_format` body's literals and `$variables` (`${name}` too).
+fn items(body: &str) -> Result<Vec<Item>, String> {
+    let bytes = body.as_bytes();
+    let mut items = Vec::new();
+    let mut lit = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] != b'$' {
+            lit.push(bytes[i]);
+            i += 1;
+            continue;
+        }
+        let (name, next) = if bytes.get(i + 1) == Some(&b'{') {
+            let close = body[i..]
+                .find('}')
+                .ok_or_else(|| format!("'${{' at column {} is not closed", i + 1))?;
+            (&body[i + 2..i + close], i + close + 1)
+        } else {
+            let len = bytes[i + 1..]
+                .iter()
+                .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+                .count();
+            (&body[i + 1..i + 1 + len], i + 1 + len)
+        };
+        if name.is_empty() {
+            lit.push(b'$');
+            i += 1;
+            continue;
+        }
+        if !lit.is_empty() {
+            items.push(Item::Lit(std::mem::take(&mut lit)));
+        }
+        items.push(Item::Var(var(name)));
+        i = next;
+    }
+    if !lit.is_empty() {
+        items.push(Item::Lit(lit));
+    }
+    Ok(items)
+}
+
+/// The field an nginx variable gives.
+fn var(name: &str) -> Var {
+    let kind = match name {
+        "request" => Kind::Request,
+        n if n.starts_with("upstream_") => Kind::Multi,
+        _ => Kind::Plain,
+    };
+    Var {
+        name: name.to_string(),
+        kind,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::logs::formats::{ColumnMap, DurationUnit, Fields};
+
+    #[test]
+    fn presets_map_to_roles() {
+        let f = compile("upstreaminfo").unwrap();
+        let m = ColumnMap::for_format("t.log", f.as_ref(), &[], None).unwrap();
+        let name = |i: Option<usize>| i.map(|i| m.headers[i].clone());
+        assert_eq!(name(m.timestamp).as_deref(), Some("time_local"));
+        assert_eq!(m.headers[m.method], "request_method");
+        assert_eq!(name(m.path).as_deref(), Some("request_uri"));
+        assert_eq!(m.headers[m.status], "status");
+        assert_eq!(name(m.upstream_status).as_deref(), Some("upstream_status"));
+        assert_eq!(name(m.duration).as_deref(), Some("request_time"));
+        assert_eq!(m.duration_unit, DurationUnit::Seconds);
+        assert_eq!(name(m.request_id).as_deref(), Some("req_id"));
+        assert_eq!(name(m.bytes).as_deref(), Some("body_bytes_sent"));
+    }
+
+    #[test]
+    fn a_conf_paste_compiles() {
+        let f = compile(
+            r#"log_format main '$remote_addr - $remote_user [$time_local] "$request" '
+                    '$status $body_bytes_sent "$http_referer" '
+                    '"$http_user_agent" "$http_x_forwarded_for"';"#,
+        )
+        .unwrap();
+        assert_eq!(f.names(), compile("main").unwrap().names());
+    }
+
+    #[test]
+    fn ingress_nginx_line_with_retried_upstreams() {
+        let f = compile("upstreaminfo").unwrap();
+        let line = br#"10.1.2.3 - - [01/Nov/2026:10:00:01 +0000] "POST /v1/charges HTTP/1.1" 200 17 "-" "curl/8.5.0 (x86_64) \x22q\x22" 412 2.004 [default-api-80] [] 10.0.0.7:8080, 10.0.0.8:8080 0, 17 2.000, 0.004 504, 200 5f1c3b2a"#;
+        let mut out = Fields::default();
+        f.split(line, &mut out).unwrap();
+        let names = f.names();
+        let get = |n: &str| {
+            let i = names.iter().position(|x| x == n).unwrap();
+            String::from_utf8_lossy(out.get(i).unwrap()).into_owned()
+        };
+        assert_eq!(get("upstream_status"), "504, 200");
+        assert_eq!(get("upstream_addr"), "10.0.0.7:8080, 10.0.0.8:8080");
+        assert_eq!(get("upstream_response_time"), "2.000, 0.004");
+        assert_eq!(get("http_user_agent"), r#"curl/8.5.0 (x86_64) "q""#);
+        assert_eq!(get("req_id"), "5f1c3b2a");
+        assert_eq!(get("request_method"), "POST");
+    }
+
+    #[test]
+    fn sniff_prefers_the_longest_preset() {
+        let combined =
+            br#"1.2.3.4 - - [01/Nov/2026:10:00:01 +0000] "GET / HTTP/1.1" 200 5 "-" "x y""#;
+        let main =
+            br#"1.2.3.4 - - [01/Nov/2026:10:00:01 +0000] "GET / HTTP/1.1" 200 5 "-" "x y" "-""#;
+        assert_eq!(sniff(&[combined]).unwrap().describe(), "nginx combined");
+        assert_eq!(sniff(&[main]).unwrap().describe(), "nginx main");
+        assert!(sniff(&[b"a,b,c"]).is_none());
+    }
+}

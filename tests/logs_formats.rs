@@ -100,6 +100,46 @@ fn a_file_no_format_reads_is_refused_naming_the_closest() {
     assert!(err.contains("--input-format"), "{err}");
 }
 
+/// nginx `combined` with fields appended (the bundled sample: `$request_time $upstream_status
+/// "$http_idempotency_key"`) is read as combined, the rest not: the evidence says so, and the
+/// succeeded share it cannot measure names `--log-format`; given the format, all is read.
+#[test]
+fn combined_with_fields_appended_reads_the_combined_fields_and_says_so() {
+    let sample = "samples/nginx.log";
+    let err = usage_error(&["logs", sample]);
+    assert!(err.contains("no upstream status column"), "{err}");
+    assert!(
+        err.contains("fields after the detected layout that are not read"),
+        "{err}"
+    );
+    assert!(err.contains("--log-format"), "{err}");
+    let (out, _) = table(&[sample, "--succeeded-share", "50%"]);
+    assert!(
+        out.contains("as nginx combined with more fields (not read) (detected)"),
+        "{out}"
+    );
+    let guessed = json(&["logs", sample, "--succeeded-share", "50%"]);
+    assert_eq!(guessed["observed"]["bad_rows"], 0);
+    // Its keys are among the fields not read: the attempts are grouped by fingerprint.
+    assert_eq!(guessed["observed"]["intent_grouping"], "fingerprint");
+    // Read whole, it shows its unknown outcomes (more than --max-unknown: allowed here).
+    let given = json(&[
+        "logs",
+        sample,
+        "--log-format",
+        NGINX_LOG_FORMAT,
+        "--max-unknown",
+        "100%",
+    ]);
+    assert_eq!(given["observed"]["intent_grouping"], "key");
+    assert_eq!(
+        given["observed"]["mutating_attempts"],
+        guessed["observed"]["mutating_attempts"]
+    );
+    assert_eq!(given["observed"]["timed_out_unknown"], 3);
+    assert_eq!(given["observed"]["timed_out_succeeded"], 9);
+}
+
 #[test]
 fn binary_and_gzipped_binary_are_refused() {
     let dir = tempfile::tempdir().unwrap();

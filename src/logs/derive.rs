@@ -576,13 +576,20 @@ impl LogAnalysis {
             ));
         }
         if !self.has_outcomes() {
-            let file = self
+            let lacking = self
                 .files
                 .iter()
-                .find(|f| f.columns.upstream_status.is_none())
-                .map_or("the log".to_string(), |f| f.name.clone());
+                .find(|f| f.columns.upstream_status.is_none());
+            let file = lacking.map_or("the log".to_string(), |f| f.name.clone());
+            // A preset detected with fields after it: the status may be among those not read.
+            let unread = lacking
+                .and_then(|f| f.format.as_deref())
+                .filter(|d| d.ends_with(super::formats::UNREAD_FIELDS))
+                .map_or(String::new(), |_| {
+                    "; its lines have fields after the detected layout that are not read: give the server's log_format with --log-format to read $upstream_status".to_string()
+                });
             let why = format!(
-                "{file} has no upstream status column (map one with --column upstream_status=HEADER, or join the backend's own log with --outcomes FILE)"
+                "{file} has no upstream status column (map one with --column upstream_status=HEADER, or join the backend's own log with --outcomes FILE){unread}"
             );
             return match given.succeeded_share {
                 Some(v) => Ok((given_with(v, None, why), None)),

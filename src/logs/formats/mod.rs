@@ -161,6 +161,10 @@ impl Fields {
     }
 }
 
+/// How a format detected with fields after it ends its description ("nginx combined with
+/// more fields (not read)"), so a missing role's message can say where the field may be.
+pub const UNREAD_FIELDS: &str = "with more fields (not read)";
+
 /// What a format's field names cannot tell.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct FormatHints {

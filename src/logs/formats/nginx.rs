@@ -29,6 +29,8 @@ pub const PRESETS: [(&str, &str, &str); 3] = [
 pub struct Nginx {
     template: Template,
     description: String,
+    /// Lines go on past the format with fields it does not name (detected, not given).
+    unread_fields: bool,
 }
 
 impl LineFormat for Nginx {
@@ -42,7 +44,15 @@ impl LineFormat for Nginx {
 
     fn hints(&self) -> FormatHints {
         // Every unit and name is told by the variables' names.
-        FormatHints::default()
+        FormatHints {
+            note: self.unread_fields.then(|| {
+                "its lines go on past that layout with fields it does not name, which are not read: \
+                 give the server's log_format with --log-format to read them (e.g. \
+                 $request_time, $upstream_status)"
+                    .to_string()
+            }),
+            ..FormatHints::default()
+        }
     }
 
     #[inline]
@@ -69,6 +79,7 @@ fn build(body: &str, description: &str) -> Result<Nginx, String> {
     Ok(Nginx {
         template: Template::new(items(body)?)?,
         description: description.to_string(),
+        unread_fields: false,
     })
 }
 
@@ -87,7 +98,24 @@ pub fn sniff(lines: &[&[u8]]) -> Option<Box<dyn LineFormat>> {
         .filter_map(|(_, body, description)| build(body, description).ok())
         .map(|f| Box::new(f) as Box<dyn LineFormat>)
         .collect();
-    super::best_of(candidates, lines)
+    super::best_of(candidates, lines).or_else(|| {
+        // Most real nginx logs are `main` or `combined` with fields appended
+        // ($request_time, $upstream_status...). Their names cannot be guessed: the preset's
+        // fields are read, the rest is not, and the evidence (and any error a missing field
+        // causes) says to give the log_format.
+        let extended = [(MAIN, "nginx main"), (COMBINED, "nginx combined")]
+            .into_iter()
+            .filter_map(|(body, description)| build(body, description).ok())
+            .map(|f| {
+                Box::new(Nginx {
+                    template: f.template.with_trailing(),
+                    description: format!("{} {}", f.description, super::UNREAD_FIELDS),
+                    unread_fields: true,
+                }) as Box<dyn LineFormat>
+            })
+            .collect();
+        super::best_of(extended, lines)
+    })
 }
 
 /// `log_format main '$a - $b' '"$c"';` → `$a - $b"$c"`: the contents of its quoted pieces

@@ -73,6 +73,9 @@ enum End {
 pub struct Template {
     steps: Vec<Step>,
     names: Vec<String>,
+    /// A line may go on after the template, past a space: fields the format does not name,
+    /// not read (a preset with fields appended, when auto detection found it).
+    trailing: bool,
 }
 
 impl Template {
@@ -126,7 +129,18 @@ impl Template {
                 }
             }
         }
-        Ok(Template { steps, names })
+        Ok(Template {
+            steps,
+            names,
+            trailing: false,
+        })
+    }
+
+    /// The same template, reading a line that goes on past a space after it (the rest not
+    /// read).
+    pub fn with_trailing(mut self) -> Template {
+        self.trailing = true;
+        self
     }
 
     /// The names of the fields a line gives, in order.
@@ -191,7 +205,7 @@ impl Template {
                 }
             }
         }
-        if at != line.len() {
+        if at != line.len() && !(self.trailing && line[at] == b' ') {
             return Err(format!(
                 "expected the line to end at column {}, found '{}'",
                 at + 1,

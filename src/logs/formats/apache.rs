@@ -7,7 +7,7 @@
 //! `duration_us` (microseconds), `%T` → `request_time` (seconds), `%{ms}T` → `duration_ms`,
 //! `%{Idempotency-Key}i` → `http_idempotency_key`, `%{UNIQUE_ID}e` → `unique_id`.
 
-use super::template::{Item, Kind, Template, Var};
+use super::template::{Item, Kind, Template, TemplateFormat, Var};
 use super::{FormatHints, LineFormat};
 
 pub const COMMON: &str = r#"%h %l %u %t "%r" %>s %b"#;
@@ -20,32 +20,6 @@ pub const PRESETS: [(&str, &str, &str); 3] = [
     ("combined", COMBINED, "Apache combined"),
     ("common", COMMON, "Apache common"),
 ];
-
-/// An Apache `LogFormat`, compiled.
-#[derive(Debug)]
-pub struct Apache {
-    template: Template,
-    description: String,
-}
-
-impl LineFormat for Apache {
-    fn describe(&self) -> String {
-        self.description.clone()
-    }
-
-    fn names(&self) -> Vec<String> {
-        self.template.names()
-    }
-
-    fn hints(&self) -> FormatHints {
-        FormatHints::default()
-    }
-
-    #[inline]
-    fn split(&self, line: &[u8], out: &mut super::Fields) -> Result<(), String> {
-        self.template.split(line, out)
-    }
-}
 
 /// A `--log-format` that is Apache's: `%` directives and no nginx `$variable`.
 pub fn is_apache(text: &str) -> bool {
@@ -68,10 +42,11 @@ pub fn compile(text: &str) -> Result<Box<dyn LineFormat>, String> {
     )?))
 }
 
-fn build(body: &str, description: &str) -> Result<Apache, String> {
-    Ok(Apache {
+fn build(body: &str, description: &str) -> Result<TemplateFormat, String> {
+    Ok(TemplateFormat {
         template: Template::new(items(body)?)?,
         description: description.to_string(),
+        hints: FormatHints::default(),
     })
 }
 

@@ -10,7 +10,7 @@
 //! no upstream status: a timed-out request's outcome at the backend is unknown unless the
 //! backend's own log is joined (`--outcomes`).
 
-use super::template::{Item, Template, Var};
+use super::template::{Item, Template, TemplateFormat, Var};
 use super::{DurationUnit, FlagsStyle, FormatHints, LineFormat};
 
 /// Envoy's default format.
@@ -24,36 +24,6 @@ pub const PRESETS: [(&str, &str, &str); 2] = [
     ("istio", ISTIO, "Istio (Envoy)"),
     ("envoy", DEFAULT, "Envoy default"),
 ];
-
-/// An Envoy format string, compiled.
-#[derive(Debug)]
-pub struct Envoy {
-    template: Template,
-    description: String,
-}
-
-impl LineFormat for Envoy {
-    fn describe(&self) -> String {
-        self.description.clone()
-    }
-
-    fn names(&self) -> Vec<String> {
-        self.template.names()
-    }
-
-    fn hints(&self) -> FormatHints {
-        FormatHints {
-            duration_unit: Some(DurationUnit::Millis),
-            flags_style: Some(FlagsStyle::Envoy),
-            ..FormatHints::default()
-        }
-    }
-
-    #[inline]
-    fn split(&self, line: &[u8], out: &mut super::Fields) -> Result<(), String> {
-        self.template.split(line, out)
-    }
-}
 
 /// A `--log-format` that is Envoy's: it has a `%COMMAND%` operator.
 pub fn is_envoy(text: &str) -> bool {
@@ -83,10 +53,15 @@ pub fn compile(text: &str) -> Result<Box<dyn LineFormat>, String> {
     )?))
 }
 
-fn build(body: &str, description: &str) -> Result<Envoy, String> {
-    Ok(Envoy {
+fn build(body: &str, description: &str) -> Result<TemplateFormat, String> {
+    Ok(TemplateFormat {
         template: Template::new(items(body)?)?,
         description: description.to_string(),
+        hints: FormatHints {
+            duration_unit: Some(DurationUnit::Millis),
+            flags_style: Some(FlagsStyle::Envoy),
+            ..FormatHints::default()
+        },
     })
 }
 

@@ -7,7 +7,7 @@
 //! `$request_id`/`$req_id`; `$request` gives `request_method`, `request_uri` and
 //! `server_protocol`; the `$upstream_*` variables keep their lists (`504, 200`).
 
-use super::template::{Item, Kind, Template, Var};
+use super::template::{Item, Kind, Template, TemplateFormat, Var};
 use super::{FormatHints, LineFormat};
 
 /// nginx's built-in `combined`.
@@ -24,43 +24,6 @@ pub const PRESETS: [(&str, &str, &str); 3] = [
     ("combined", COMBINED, "nginx combined"),
 ];
 
-/// An nginx `log_format`, compiled.
-#[derive(Debug)]
-pub struct Nginx {
-    template: Template,
-    description: String,
-    /// Lines go on past the format with fields it does not name (detected, not given).
-    unread_fields: bool,
-}
-
-impl LineFormat for Nginx {
-    fn describe(&self) -> String {
-        self.description.clone()
-    }
-
-    fn names(&self) -> Vec<String> {
-        self.template.names()
-    }
-
-    fn hints(&self) -> FormatHints {
-        // Every unit and name is told by the variables' names.
-        FormatHints {
-            note: self.unread_fields.then(|| {
-                "its lines go on past that layout with fields it does not name, which are not read: \
-                 give the server's log_format with --log-format to read them (e.g. \
-                 $request_time, $upstream_status)"
-                    .to_string()
-            }),
-            ..FormatHints::default()
-        }
-    }
-
-    #[inline]
-    fn split(&self, line: &[u8], out: &mut super::Fields) -> Result<(), String> {
-        self.template.split(line, out)
-    }
-}
-
 /// A preset's name or a `log_format` body, compiled. The body may be pasted as it stands in
 /// nginx.conf: `log_format NAME '...' '...';` with its quoted pieces.
 pub fn compile(text: &str) -> Result<Box<dyn LineFormat>, String> {
@@ -75,11 +38,12 @@ pub fn compile(text: &str) -> Result<Box<dyn LineFormat>, String> {
     )?))
 }
 
-fn build(body: &str, description: &str) -> Result<Nginx, String> {
-    Ok(Nginx {
+fn build(body: &str, description: &str) -> Result<TemplateFormat, String> {
+    // Every unit and name is told by the variables' names.
+    Ok(TemplateFormat {
         template: Template::new(items(body)?)?,
         description: description.to_string(),
-        unread_fields: false,
+        hints: FormatHints::default(),
     })
 }
 
@@ -107,10 +71,18 @@ pub fn sniff(lines: &[&[u8]]) -> Option<Box<dyn LineFormat>> {
             .into_iter()
             .filter_map(|(body, description)| build(body, description).ok())
             .map(|f| {
-                Box::new(Nginx {
+                Box::new(TemplateFormat {
                     template: f.template.with_trailing(),
                     description: format!("{} {}", f.description, super::UNREAD_FIELDS),
-                    unread_fields: true,
+                    hints: FormatHints {
+                        note: Some(
+                            "its lines go on past that layout with fields it does not name, \
+                             which are not read: give the server's log_format with --log-format \
+                             to read them (e.g. $request_time, $upstream_status)"
+                                .to_string(),
+                        ),
+                        ..FormatHints::default()
+                    },
                 }) as Box<dyn LineFormat>
             })
             .collect();

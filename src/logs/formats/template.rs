@@ -9,7 +9,7 @@
 //! (`504, 200`, `0.010 : 0.002`) run on over `, ` and ` : `. A request line (`$request`,
 //! `%r`) becomes three fields: method, path and protocol.
 
-use super::Fields;
+use super::{Fields, FormatHints, LineFormat};
 use crate::logs::error::shown;
 
 /// What a variable's value is.
@@ -66,6 +66,35 @@ enum End {
     Before(Vec<u8>),
     /// At the next unescaped quote that this literal (starting with the quote) follows.
     Quote(Vec<u8>),
+}
+
+/// A line format read by a compiled template: an nginx `log_format`, an Apache `LogFormat` or
+/// an Envoy format string, with what its names cannot tell.
+#[derive(Debug)]
+pub struct TemplateFormat {
+    pub template: Template,
+    /// For the evidence: "nginx combined", "Envoy format string".
+    pub description: String,
+    pub hints: FormatHints,
+}
+
+impl LineFormat for TemplateFormat {
+    fn describe(&self) -> String {
+        self.description.clone()
+    }
+
+    fn names(&self) -> Vec<String> {
+        self.template.names()
+    }
+
+    fn hints(&self) -> FormatHints {
+        self.hints.clone()
+    }
+
+    #[inline]
+    fn split(&self, line: &[u8], out: &mut Fields) -> Result<(), String> {
+        self.template.split(line, out)
+    }
 }
 
 /// A compiled format: the steps a line is read by, and the names of the fields it gives.

@@ -185,45 +185,13 @@ pub struct SqlArgs {
     #[arg(long, value_name = "ROLE=EXPR", value_parser = parse_column)]
     pub column: Vec<(Role, String)>,
 
-    /// Keep rows at or after this time: RFC 3339 or a date (midnight UTC)
-    #[arg(long, value_name = "TIME", value_parser = logs::parse_time_bound)]
-    pub since: Option<i64>,
-
-    /// Keep rows before this time: RFC 3339 or a date (midnight UTC)
-    #[arg(long, value_name = "TIME", value_parser = logs::parse_time_bound)]
-    pub until: Option<i64>,
-
-    /// Mutating methods: the requests that are intents
-    #[arg(
-        long,
-        value_name = "LIST",
-        value_delimiter = ',',
-        default_value = logs::DEFAULT_METHODS.join(",")
-    )]
-    pub methods: Vec<String>,
-
-    /// Client-facing statuses that mean the client gave up waiting
-    #[arg(
-        long,
-        value_name = "LIST",
-        value_delimiter = ',',
-        default_value = logs::DEFAULT_TIMEOUT_STATUSES.map(|s| s.to_string()).join(",")
-    )]
-    pub timeout_status: Vec<u16>,
+    #[command(flatten)]
+    pub filters: FilterArgs,
 
     /// Only requests whose path matches this regular expression (in the engine's regex
     /// syntax; the common subset of RE2 and Java reads the same everywhere)
     #[arg(long, value_name = "REGEX", value_parser = parse_regex)]
     pub path: Option<regex::bytes::Regex>,
-
-    /// Attempts with the same idempotency key at most this far apart are one intent
-    #[arg(
-        long,
-        value_name = "DURATION",
-        default_value = duration_default(logs::DEFAULT_RETRY_WINDOW),
-        value_parser = parse_std_duration
-    )]
-    pub retry_window: std::time::Duration,
 }
 
 impl SqlArgs {
@@ -234,15 +202,10 @@ impl SqlArgs {
             table: self.table.clone(),
             preset: self.preset,
             columns: self.column.clone(),
-            log: LogOptions {
-                since: self.since,
-                until: self.until,
-                methods: self.methods.clone(),
-                timeout_statuses: self.timeout_status.clone(),
+            log: self.filters.apply(LogOptions {
                 path: self.path.clone(),
-                retry_window: self.retry_window,
                 ..LogOptions::default()
-            },
+            }),
         }
     }
 }
@@ -308,31 +271,8 @@ pub struct LogReadArgs {
     #[arg(long, value_name = "FORMAT")]
     pub timestamp_format: Option<String>,
 
-    /// Keep rows at or after this time: RFC 3339 or a date (midnight UTC)
-    #[arg(long, value_name = "TIME", value_parser = logs::parse_time_bound)]
-    pub since: Option<i64>,
-
-    /// Keep rows before this time: RFC 3339 or a date (midnight UTC)
-    #[arg(long, value_name = "TIME", value_parser = logs::parse_time_bound)]
-    pub until: Option<i64>,
-
-    /// Mutating methods: the requests that are intents
-    #[arg(
-        long,
-        value_name = "LIST",
-        value_delimiter = ',',
-        default_value = logs::DEFAULT_METHODS.join(",")
-    )]
-    pub methods: Vec<String>,
-
-    /// Client-facing statuses that mean the client gave up waiting
-    #[arg(
-        long,
-        value_name = "LIST",
-        value_delimiter = ',',
-        default_value = logs::DEFAULT_TIMEOUT_STATUSES.map(|s| s.to_string()).join(",")
-    )]
-    pub timeout_status: Vec<u16>,
+    #[command(flatten)]
+    pub filters: FilterArgs,
 
     /// A mutating request whose duration reached this timed out too (e.g. 30s, 1500ms)
     #[arg(long, value_name = "DURATION", value_parser = parse_std_duration)]
@@ -341,15 +281,6 @@ pub struct LogReadArgs {
     /// Only requests whose path matches this regular expression
     #[arg(long, value_name = "REGEX", value_parser = parse_regex)]
     pub path: Option<regex::bytes::Regex>,
-
-    /// Attempts with the same idempotency key at most this far apart are one intent
-    #[arg(
-        long,
-        value_name = "DURATION",
-        default_value = duration_default(logs::DEFAULT_RETRY_WINDOW),
-        value_parser = parse_std_duration
-    )]
-    pub retry_window: std::time::Duration,
 
     /// Group attempts into intents by key, by fingerprint (client address, user agent,
     /// method, path with query, request length), or auto: by key when the log has a key
@@ -411,20 +342,15 @@ pub struct LogReadArgs {
 impl LogReadArgs {
     /// The library's options; a progress bar is shown when stderr is a terminal.
     pub fn options(&self) -> LogOptions {
-        LogOptions {
+        self.filters.apply(LogOptions {
             input_format: self.input_format,
             log_format: self.log_format.clone(),
             delimiter: self.delimiter,
             columns: self.column.clone(),
             duration_unit: self.duration_unit,
             timestamp_format: self.timestamp_format.clone(),
-            since: self.since,
-            until: self.until,
-            methods: self.methods.clone(),
-            timeout_statuses: self.timeout_status.clone(),
             client_timeout: self.client_timeout,
             path: self.path.clone(),
-            retry_window: self.retry_window,
             strict: self.strict,
             progress: true,
             threads: self.threads,
@@ -440,6 +366,60 @@ impl LogReadArgs {
             intents: self.intents.parse().unwrap_or_default(),
             shared_address_rate: self.shared_address_rate,
             ..LogOptions::default()
+        })
+    }
+}
+
+/// The filters `logs` and `sql` share: the same flags with the same meaning, so a query
+/// counts what `logs` counts.
+#[derive(Debug, Clone, Args)]
+pub struct FilterArgs {
+    /// Keep rows at or after this time: RFC 3339 or a date (midnight UTC)
+    #[arg(long, value_name = "TIME", value_parser = logs::parse_time_bound)]
+    pub since: Option<i64>,
+
+    /// Keep rows before this time: RFC 3339 or a date (midnight UTC)
+    #[arg(long, value_name = "TIME", value_parser = logs::parse_time_bound)]
+    pub until: Option<i64>,
+
+    /// Mutating methods: the requests that are intents
+    #[arg(
+        long,
+        value_name = "LIST",
+        value_delimiter = ',',
+        default_value = logs::DEFAULT_METHODS.join(",")
+    )]
+    pub methods: Vec<String>,
+
+    /// Client-facing statuses that mean the client gave up waiting
+    #[arg(
+        long,
+        value_name = "LIST",
+        value_delimiter = ',',
+        default_value = logs::DEFAULT_TIMEOUT_STATUSES.map(|s| s.to_string()).join(",")
+    )]
+    pub timeout_status: Vec<u16>,
+
+    /// Attempts with the same idempotency key at most this far apart are one intent
+    #[arg(
+        long,
+        value_name = "DURATION",
+        default_value = duration_default(logs::DEFAULT_RETRY_WINDOW),
+        value_parser = parse_std_duration
+    )]
+    pub retry_window: std::time::Duration,
+}
+
+impl FilterArgs {
+    /// `options` with these filters.
+    pub fn apply(&self, options: LogOptions) -> LogOptions {
+        LogOptions {
+            since: self.since,
+            until: self.until,
+            methods: self.methods.clone(),
+            timeout_statuses: self.timeout_status.clone(),
+            retry_window: self.retry_window,
+            ..options
         }
     }
 }

@@ -77,7 +77,7 @@ pub enum Effect {
     Quit,
 }
 
-/// The keys, as the help overlay and the README list them.
+/// The keys, as the help overlay and docs/TUI.md list them.
 pub const KEYS: [(&str, &str); 12] = [
     ("Up Down  k j", "select an input"),
     ("Left Right  h l  - +", "step the input down / up"),

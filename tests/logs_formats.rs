@@ -83,16 +83,17 @@ fn a_log_format_string_reads_the_same_lines() {
 #[test]
 fn a_file_no_format_reads_is_refused_naming_the_closest() {
     let dir = tempfile::tempdir().unwrap();
+    // The request line without its quotes.
     let f = write(
         dir.path(),
         "odd.log",
-        b"1.2.3.4 - - [01/Nov/2026:10:00:01 +0000] \"POST / HTTP/1.1\" 200 5 extra stuff here\n",
+        b"1.2.3.4 - - [01/Nov/2026:10:00:01 +0000] POST / HTTP/1.1 200 5\n",
     );
     let err = usage_error(&["logs", &f]);
     assert!(err.contains("odd.log"), "{err}");
     assert!(
         err.contains(
-            "closest to Apache common (expected the line to end after body_bytes_sent at column 65"
+            "closest to Apache vcombined (expected ' [' after remote_user from column 47)"
         ),
         "{err}"
     );
@@ -138,6 +139,18 @@ fn combined_with_fields_appended_reads_the_combined_fields_and_says_so() {
     );
     assert_eq!(given["observed"]["timed_out_unknown"], 3);
     assert_eq!(given["observed"]["timed_out_succeeded"], 9);
+}
+
+/// Apache `common` with `%D` and a header appended (the bundled sample) is read as common,
+/// the rest not, and says so.
+#[test]
+fn apache_common_with_fields_appended_is_read_as_common() {
+    let (out, _) = table(&["samples/apache.log", "--succeeded-share", "50%"]);
+    assert!(
+        out.contains("as Apache common with more fields (not read) (detected)"),
+        "{out}"
+    );
+    assert!(out.contains("(e.g. %D, %{Idempotency-Key}i)"), "{out}");
 }
 
 #[test]

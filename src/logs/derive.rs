@@ -586,7 +586,7 @@ impl LogAnalysis {
                 .and_then(|f| f.format.as_deref())
                 .filter(|d| d.ends_with(super::formats::UNREAD_FIELDS))
                 .map_or(String::new(), |_| {
-                    "; its lines have fields after the detected layout that are not read: give the server's log_format with --log-format to read $upstream_status".to_string()
+                    "; its lines have fields after the detected layout that are not read: give the server's own format with --log-format to read them".to_string()
                 });
             let why = format!(
                 "{file} has no upstream status column (map one with --column upstream_status=HEADER, or join the backend's own log with --outcomes FILE){unread}"

@@ -65,7 +65,25 @@ pub fn sniff(lines: &[&[u8]]) -> Option<Box<dyn LineFormat>> {
         .filter_map(|(_, body, description)| build(body, description).ok())
         .map(|f| Box::new(f) as Box<dyn LineFormat>)
         .collect();
-    super::best_of(candidates, lines)
+    super::best_of(candidates, lines).or_else(|| {
+        // `combined` or `common` with fields appended (%D, a header): read as the preset, the
+        // rest not, as for nginx.
+        let extended = [(COMBINED, "Apache combined"), (COMMON, "Apache common")]
+            .into_iter()
+            .filter_map(|(body, description)| build(body, description).ok())
+            .map(|f| {
+                Box::new(TemplateFormat {
+                    template: f.template.with_trailing(),
+                    description: format!("{} {}", f.description, super::UNREAD_FIELDS),
+                    hints: FormatHints {
+                        note: Some(super::unread_note("e.g. %D, %{Idempotency-Key}i")),
+                        ..FormatHints::default()
+                    },
+                }) as Box<dyn LineFormat>
+            })
+            .collect();
+        super::best_of(extended, lines)
+    })
 }
 
 /// `LogFormat "%h \"%r\"" name` → `%h "%r"`; a bare string with `\"` has them unescaped.

@@ -165,6 +165,14 @@ impl Fields {
 /// more fields (not read)"), so a missing role's message can say where the field may be.
 pub const UNREAD_FIELDS: &str = "with more fields (not read)";
 
+/// The evidence's note for a preset detected with fields after it.
+fn unread_note(examples: &str) -> String {
+    format!(
+        "its lines go on past that layout with fields it does not name, which are not read: \
+         give the server's own format with --log-format to read them ({examples})"
+    )
+}
+
 /// What a format's field names cannot tell.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct FormatHints {

@@ -75,12 +75,7 @@ pub fn sniff(lines: &[&[u8]]) -> Option<Box<dyn LineFormat>> {
                     template: f.template.with_trailing(),
                     description: format!("{} {}", f.description, super::UNREAD_FIELDS),
                     hints: FormatHints {
-                        note: Some(
-                            "its lines go on past that layout with fields it does not name, \
-                             which are not read: give the server's log_format with --log-format \
-                             to read them (e.g. $request_time, $upstream_status)"
-                                .to_string(),
-                        ),
+                        note: Some(super::unread_note("e.g. $request_time, $upstream_status")),
                         ..FormatHints::default()
                     },
                 }) as Box<dyn LineFormat>

@@ -197,16 +197,20 @@ impl Template {
                     let rest = &line[at..];
                     let len = match end {
                         End::Line => {
-                            if let Some(space) =
-                                memchr::memchr(b' ', rest).filter(|_| *kind == Kind::Plain)
-                            {
+                            let space = memchr::memchr(b' ', rest).filter(|_| *kind == Kind::Plain);
+                            if let (Some(space), true) = (space, self.trailing) {
+                                // The template's last value ends where the fields it does
+                                // not name begin.
+                                Some(space)
+                            } else if let Some(space) = space {
                                 return Err(format!(
                                     "expected the line to end after {name} at column {}, found '{}'",
                                     at + space + 1,
                                     shown(&rest[space..])
                                 ));
+                            } else {
+                                Some(rest.len())
                             }
-                            Some(rest.len())
                         }
                         End::Before(needle) => before(needle, rest, *kind),
                         End::Quote(lit) => quoted(rest, lit),

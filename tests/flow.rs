@@ -307,8 +307,12 @@ fn markdown_logs_with_charts() {
     );
     let text = String::from_utf8(out.stdout).unwrap();
     insta::assert_snapshot!(text);
-    // Inputs with their intervals, three output tables, 7 days, 6 endpoints.
-    assert_tables(&text, &[(18, 4), (5, 3), (6, 2), (10, 2), (8, 6), (7, 6)]);
+    // Inputs with their intervals, three output tables, 7 days, 6 endpoints, intents by
+    // attempts (1, 2 and 3).
+    assert_tables(
+        &text,
+        &[(18, 4), (5, 3), (6, 2), (10, 2), (8, 6), (7, 6), (4, 2)],
+    );
     let tables = tables(&text);
     assert!(
         tables[0][2][2].starts_with("timeout rate 3.182% = 68 timed out"),
@@ -327,6 +331,7 @@ fn markdown_logs_with_charts() {
             "Load and the key store (the fix)",
             "Per day (UTC)",
             "Top endpoints (by duplicates a month)",
+            "Intents (grouped by idempotency key)",
             "Charts",
         ]
     );

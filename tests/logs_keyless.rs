@@ -320,6 +320,24 @@ fn the_binary_reports_fingerprinted_intents() {
         .collect();
     assert_eq!(bars, expected);
 
+    // The markdown report: the histogram and the duplicates seen beside the model's.
+    let md = String::from_utf8(
+        common::succeed(common::dupcost().args(["logs", path, "--format", "markdown"])).stdout,
+    )
+    .unwrap();
+    assert!(
+        md.contains("\n## Intents (grouped by fingerprint: "),
+        "{md}"
+    );
+    assert!(
+        md.contains(&format!(
+            "Duplicates seen in the log: **{}**",
+            truth.executed_duplicates
+        )),
+        "{md}"
+    );
+    assert!(md.contains("likely shared addresses (NAT)"), "{md}");
+
     // --intents key on a log without keys: every attempt is an intent.
     let v = common::json(&["logs", path, "--intents", "key"]);
     assert_eq!(v["observed"]["intent_grouping"], "none");
@@ -369,6 +387,26 @@ fn key_coverage_ranks_where_to_add_keys() {
     assert!(
         text.contains("  key coverage: ") && text.contains("\nAdd keys here first ("),
         "{text}"
+    );
+    // The markdown report has them too: the coverage and the ranking as a table.
+    let md = String::from_utf8(
+        common::succeed(common::dupcost().args(["logs", path, "--format", "markdown"])).stdout,
+    )
+    .unwrap();
+    assert!(
+        md.contains("\n## Intents (grouped by idempotency key)\n"),
+        "{md}"
+    );
+    assert!(md.contains("\nKey coverage: "), "{md}");
+    let table = md.split("\n### Add keys here first\n\n").nth(1).unwrap();
+    assert!(
+        table.starts_with("| endpoint | keyed | duplicates a month | refunds a month |\n"),
+        "{md}"
+    );
+    assert_eq!(
+        table.lines().take_while(|l| l.starts_with('|')).count(),
+        2 + rows.len(),
+        "{md}"
     );
 }
 

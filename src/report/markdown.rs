@@ -92,6 +92,7 @@ pub fn logs(e: &Estimate, derived: &Derived, style: &Style, charts: &[ChartLink]
     outputs(&mut out, e, style);
     per_day(&mut out, o);
     per_endpoint(&mut out, o, style);
+    intents(&mut out, o, style);
     chart_section(&mut out, charts);
     out.into_bytes()
 }
@@ -384,6 +385,104 @@ fn per_endpoint(out: &mut String, o: &Observed, style: &Style) {
         "-:::::",
         &rows,
     );
+}
+
+/// How attempts became intents, the duplicates the log itself shows, and where keys are
+/// missing: the table report's Intents section, for a review.
+fn intents(out: &mut String, o: &Observed, style: &Style) {
+    if o.intent_grouping == "none" {
+        return;
+    }
+    let by = if o.intent_grouping == "key" {
+        "idempotency key"
+    } else {
+        "fingerprint: client, user agent, method, path with query, request length"
+    };
+    let _ = writeln!(out, "## Intents (grouped by {by})\n");
+    let rows: Vec<Vec<String>> = o
+        .attempts_per_intent
+        .iter()
+        .map(|r| vec![r.attempts.to_string(), count(r.intents)])
+        .collect();
+    pipe_table(out, &["attempts", "intents"], "::", &rows);
+    if let Some(d) = &o.observed_duplicates {
+        let per_day = d
+            .per_day
+            .map_or(String::new(), |v| format!(" ({} a day)", human::count(v)));
+        let [lo, hi] = d.predicted_per_day_interval;
+        let _ = write!(
+            out,
+            "Duplicates seen in the log: **{}**{per_day}, intents with two attempts or more known \
+             to have executed ({} by a timed-out attempt's upstream 2xx). The model predicts {} a \
+             day (95%: {} to {}) for the same inputs.",
+            count(d.count),
+            count(d.evidence.upstream_2xx),
+            human::count(d.predicted_per_day),
+            human::count(lo),
+            human::count(hi)
+        );
+        if let Some(note) = &d.note {
+            // The note is a clause ("fewer duplicates are seen than..."): a sentence here.
+            let mut chars = note.chars();
+            let first = chars.next().map(|c| c.to_uppercase().to_string());
+            let _ = write!(
+                out,
+                " {}{}.",
+                first.unwrap_or_default(),
+                escape(chars.as_str())
+            );
+        }
+        if d.evidence.conflict_409_422 > 0 {
+            let _ = write!(
+                out,
+                " {} answered 409 or 422 on a retry: a uniqueness check refused the duplicate.",
+                crate::logs::plural(d.evidence.conflict_409_422, "intent")
+            );
+        }
+        out.push_str("\n\n");
+    }
+    if let Some(sh) = o.shared_addresses.filter(|sh| sh.fingerprints > 0) {
+        let _ = writeln!(
+            out,
+            "{} sent more than {} attempts a minute, likely shared addresses (NAT): their \
+             attempts from then on were not grouped (`--shared-address-rate`).\n",
+            crate::logs::plural(sh.fingerprints, "fingerprint"),
+            sh.rate
+        );
+    }
+    if let Some(k) = &o.key_coverage {
+        let _ = writeln!(
+            out,
+            "Key coverage: {} of mutating attempts carried an idempotency key ({}).\n",
+            Rate(k.share).rounded(),
+            count(k.keyed_attempts)
+        );
+        if !k.per_endpoint.is_empty() {
+            out.push_str("### Add keys here first\n\n");
+            let rows: Vec<Vec<String>> = k
+                .per_endpoint
+                .iter()
+                .map(|p| {
+                    vec![
+                        format!(
+                            "`{} {}`",
+                            p.method,
+                            p.route.replace('`', "'").replace('|', "\\|")
+                        ),
+                        Rate(p.share).rounded(),
+                        human::count(p.duplicates_per_month),
+                        human::money(p.refund_per_month, &style.currency),
+                    ]
+                })
+                .collect();
+            pipe_table(
+                out,
+                &["endpoint", "keyed", "duplicates a month", "refunds a month"],
+                "-:::",
+                &rows,
+            );
+        }
+    }
 }
 
 fn chart_section(out: &mut String, charts: &[ChartLink]) {

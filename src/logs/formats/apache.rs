@@ -7,7 +7,7 @@
 //! `duration_us` (microseconds), `%T` → `request_time` (seconds), `%{ms}T` → `duration_ms`,
 //! `%{Idempotency-Key}i` → `http_idempotency_key`, `%{UNIQUE_ID}e` → `unique_id`.
 
-use super::template::{Item, Kind, Template, TemplateFormat, Var};
+use super::template::{Family, Item, Kind, Var};
 use super::{FormatHints, LineFormat};
 
 pub const COMMON: &str = r#"%h %l %u %t "%r" %>s %b"#;
@@ -28,61 +28,28 @@ pub fn is_apache(text: &str) -> bool {
         || (t.contains('%') && !t.contains('$'))
 }
 
+/// Apache's `LogFormat` strings.
+const FAMILY: Family = Family {
+    presets: &PRESETS,
+    items,
+    hints: FormatHints::default,
+    custom: "Apache LogFormat",
+};
+
 /// A preset's name or a `LogFormat` string, compiled. A string pasted from httpd.conf
 /// (`LogFormat "%h ... \"%r\" ..." combined`) has its quotes and name dropped.
 pub fn compile(text: &str) -> Result<Box<dyn LineFormat>, String> {
-    let text = text.trim();
-    if let Some((_, body, description)) = PRESETS.iter().find(|(n, ..)| *n == text) {
-        return Ok(Box::new(build(body, description)?));
-    }
-    let body = unwrap_conf(text);
-    Ok(Box::new(build(
-        &body,
-        described(&body, "Apache LogFormat"),
-    )?))
+    FAMILY.compile(text, unwrap_conf)
 }
 
-fn build(body: &str, description: &str) -> Result<TemplateFormat, String> {
-    Ok(TemplateFormat {
-        template: Template::new(items(body)?)?,
-        description: description.to_string(),
-        hints: FormatHints::default(),
-    })
-}
-
-/// A preset's description when `body` is that preset's, else `custom`.
-fn described<'a>(body: &str, custom: &'a str) -> &'a str {
-    PRESETS
-        .iter()
-        .find(|(_, preset, _)| preset.trim() == body.trim())
-        .map_or(custom, |(_, _, description)| description)
-}
-
-/// The presets that read the first lines, most particular first.
+/// The presets that read the first lines, most particular first; then `combined` or `common`
+/// with fields appended (%D, a header), read as the preset, the rest not, as for nginx.
 pub fn sniff(lines: &[&[u8]]) -> Option<Box<dyn LineFormat>> {
-    let candidates = PRESETS
-        .iter()
-        .filter_map(|(_, body, description)| build(body, description).ok())
-        .map(|f| Box::new(f) as Box<dyn LineFormat>)
-        .collect();
-    super::best_of(candidates, lines).or_else(|| {
-        // `combined` or `common` with fields appended (%D, a header): read as the preset, the
-        // rest not, as for nginx.
-        let extended = [(COMBINED, "Apache combined"), (COMMON, "Apache common")]
-            .into_iter()
-            .filter_map(|(body, description)| build(body, description).ok())
-            .map(|f| {
-                Box::new(TemplateFormat {
-                    template: f.template.with_trailing(),
-                    description: format!("{} {}", f.description, super::UNREAD_FIELDS),
-                    hints: FormatHints {
-                        note: Some(super::unread_note("e.g. %D, %{Idempotency-Key}i")),
-                        ..FormatHints::default()
-                    },
-                }) as Box<dyn LineFormat>
-            })
-            .collect();
-        super::best_of(extended, lines)
+    super::best_of(FAMILY.presets(), lines).or_else(|| {
+        super::best_of(
+            FAMILY.appended(&["combined", "common"], "e.g. %D, %{Idempotency-Key}i"),
+            lines,
+        )
     })
 }
 

@@ -10,7 +10,7 @@
 //! no upstream status: a timed-out request's outcome at the backend is unknown unless the
 //! backend's own log is joined (`--outcomes`).
 
-use super::template::{Item, Template, TemplateFormat, Var};
+use super::template::{Family, Item, Var};
 use super::{DurationUnit, FlagsStyle, FormatHints, LineFormat};
 
 /// Envoy's default format.
@@ -40,37 +40,21 @@ pub fn is_envoy(text: &str) -> bool {
         .any(|op| t.contains(op))
 }
 
+/// Envoy's format strings: durations in ms, its response flags.
+const FAMILY: Family = Family {
+    presets: &PRESETS,
+    items,
+    hints: || FormatHints {
+        duration_unit: Some(DurationUnit::Millis),
+        flags_style: Some(FlagsStyle::Envoy),
+        ..FormatHints::default()
+    },
+    custom: "Envoy format string",
+};
+
 /// A preset's name (`envoy`, `istio`) or an Envoy format string, compiled.
 pub fn compile(text: &str) -> Result<Box<dyn LineFormat>, String> {
-    let text = text.trim();
-    if let Some((_, body, description)) = PRESETS.iter().find(|(n, ..)| *n == text) {
-        return Ok(Box::new(build(body, description)?));
-    }
-    let body = text.strip_suffix("\\n").unwrap_or(text);
-    Ok(Box::new(build(
-        body,
-        described(body, "Envoy format string"),
-    )?))
-}
-
-fn build(body: &str, description: &str) -> Result<TemplateFormat, String> {
-    Ok(TemplateFormat {
-        template: Template::new(items(body)?)?,
-        description: description.to_string(),
-        hints: FormatHints {
-            duration_unit: Some(DurationUnit::Millis),
-            flags_style: Some(FlagsStyle::Envoy),
-            ..FormatHints::default()
-        },
-    })
-}
-
-/// A preset's description when `body` is that preset's, else `custom`.
-fn described<'a>(body: &str, custom: &'a str) -> &'a str {
-    PRESETS
-        .iter()
-        .find(|(_, preset, _)| preset.trim() == body.trim())
-        .map_or(custom, |(_, _, description)| description)
+    FAMILY.compile(text, |t| t.strip_suffix("\\n").unwrap_or(t).to_string())
 }
 
 /// The presets that read the first lines, most particular first.
@@ -82,12 +66,7 @@ pub fn sniff(lines: &[&[u8]]) -> Option<Box<dyn LineFormat>> {
     {
         return None;
     }
-    let candidates = PRESETS
-        .iter()
-        .filter_map(|(_, body, description)| build(body, description).ok())
-        .map(|f| Box::new(f) as Box<dyn LineFormat>)
-        .collect();
-    super::best_of(candidates, lines)
+    super::best_of(FAMILY.presets(), lines)
 }
 
 /// A format string's literals and `%OPERATOR%`s.

@@ -7,7 +7,7 @@
 //! `$request_id`/`$req_id`; `$request` gives `request_method`, `request_uri` and
 //! `server_protocol`; the `$upstream_*` variables keep their lists (`504, 200`).
 
-use super::template::{Item, Kind, Template, TemplateFormat, Var};
+use super::template::{Family, Item, Kind, Var};
 use super::{FormatHints, LineFormat};
 
 /// nginx's built-in `combined`.
@@ -24,64 +24,33 @@ pub const PRESETS: [(&str, &str, &str); 3] = [
     ("combined", COMBINED, "nginx combined"),
 ];
 
+/// nginx's `log_format` strings: every unit and name is told by the variables' names.
+const FAMILY: Family = Family {
+    presets: &PRESETS,
+    items,
+    hints: FormatHints::default,
+    custom: "nginx log_format",
+};
+
 /// A preset's name or a `log_format` body, compiled. The body may be pasted as it stands in
 /// nginx.conf: `log_format NAME '...' '...';` with its quoted pieces.
 pub fn compile(text: &str) -> Result<Box<dyn LineFormat>, String> {
-    let text = text.trim();
-    if let Some((_, body, description)) = PRESETS.iter().find(|(n, ..)| *n == text) {
-        return Ok(Box::new(build(body, description)?));
-    }
-    let body = unwrap_conf(text);
-    Ok(Box::new(build(
-        &body,
-        described(&body, "nginx log_format"),
-    )?))
+    FAMILY.compile(text, unwrap_conf)
 }
 
-fn build(body: &str, description: &str) -> Result<TemplateFormat, String> {
-    // Every unit and name is told by the variables' names.
-    Ok(TemplateFormat {
-        template: Template::new(items(body)?)?,
-        description: description.to_string(),
-        hints: FormatHints::default(),
-    })
-}
-
-/// A preset's description when `body` is that preset's, else `custom`.
-fn described<'a>(body: &str, custom: &'a str) -> &'a str {
-    PRESETS
-        .iter()
-        .find(|(_, preset, _)| preset.trim() == body.trim())
-        .map_or(custom, |(_, _, description)| description)
-}
-
-/// The presets that read the first lines, most particular first.
+/// The presets that read the first lines, most particular first. Then `main` or `combined`
+/// with fields appended ($request_time, $upstream_status...), as most real nginx logs are:
+/// their names cannot be guessed, so the preset's fields are read and the rest is not, and
+/// the evidence (and any error a missing field causes) says to give the log_format.
 pub fn sniff(lines: &[&[u8]]) -> Option<Box<dyn LineFormat>> {
-    let candidates = PRESETS
-        .iter()
-        .filter_map(|(_, body, description)| build(body, description).ok())
-        .map(|f| Box::new(f) as Box<dyn LineFormat>)
-        .collect();
-    super::best_of(candidates, lines).or_else(|| {
-        // Most real nginx logs are `main` or `combined` with fields appended
-        // ($request_time, $upstream_status...). Their names cannot be guessed: the preset's
-        // fields are read, the rest is not, and the evidence (and any error a missing field
-        // causes) says to give the log_format.
-        let extended = [(MAIN, "nginx main"), (COMBINED, "nginx combined")]
-            .into_iter()
-            .filter_map(|(body, description)| build(body, description).ok())
-            .map(|f| {
-                Box::new(TemplateFormat {
-                    template: f.template.with_trailing(),
-                    description: format!("{} {}", f.description, super::UNREAD_FIELDS),
-                    hints: FormatHints {
-                        note: Some(super::unread_note("e.g. $request_time, $upstream_status")),
-                        ..FormatHints::default()
-                    },
-                }) as Box<dyn LineFormat>
-            })
-            .collect();
-        super::best_of(extended, lines)
+    super::best_of(FAMILY.presets(), lines).or_else(|| {
+        super::best_of(
+            FAMILY.appended(
+                &["main", "combined"],
+                "e.g. $request_time, $upstream_status",
+            ),
+            lines,
+        )
     })
 }
 

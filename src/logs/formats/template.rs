@@ -68,6 +68,75 @@ enum End {
     Quote(Vec<u8>),
 }
 
+/// One kind of format string (nginx `log_format`, Apache `LogFormat`, Envoy's): its presets as
+/// (name, body, description), how a string becomes items, what its names cannot tell, and
+/// what a string that is no preset is called.
+pub struct Family {
+    pub presets: &'static [(&'static str, &'static str, &'static str)],
+    pub items: fn(&str) -> Result<Vec<Item>, String>,
+    pub hints: fn() -> FormatHints,
+    pub custom: &'static str,
+}
+
+impl Family {
+    fn build(&self, body: &str, description: &str) -> Result<TemplateFormat, String> {
+        Ok(TemplateFormat {
+            template: Template::new((self.items)(body)?)?,
+            description: description.to_string(),
+            hints: (self.hints)(),
+        })
+    }
+
+    /// A preset's name, or a string `unwrap` turns into a body (as pasted from the server's
+    /// configuration), compiled; a body equal to a preset's is described as that preset.
+    pub fn compile(
+        &self,
+        text: &str,
+        unwrap: impl Fn(&str) -> String,
+    ) -> Result<Box<dyn LineFormat>, String> {
+        let text = text.trim();
+        if let Some((_, body, description)) = self.presets.iter().find(|(n, ..)| *n == text) {
+            return Ok(Box::new(self.build(body, description)?));
+        }
+        let body = unwrap(text);
+        let description = self
+            .presets
+            .iter()
+            .find(|(_, preset, _)| preset.trim() == body.trim())
+            .map_or(self.custom, |(_, _, description)| description);
+        Ok(Box::new(self.build(&body, description)?))
+    }
+
+    /// Every preset, compiled, most particular first.
+    pub fn presets(&self) -> Vec<Box<dyn LineFormat>> {
+        self.presets
+            .iter()
+            .filter_map(|(_, body, description)| self.build(body, description).ok())
+            .map(|f| Box::new(f) as Box<dyn LineFormat>)
+            .collect()
+    }
+
+    /// The presets named, reading lines that go on past them with fields they do not name
+    /// (not read, and said so in the evidence with `examples` of such fields).
+    pub fn appended(&self, names: &[&str], examples: &str) -> Vec<Box<dyn LineFormat>> {
+        self.presets
+            .iter()
+            .filter(|(name, ..)| names.contains(name))
+            .filter_map(|(_, body, description)| self.build(body, description).ok())
+            .map(|f| {
+                Box::new(TemplateFormat {
+                    template: f.template.with_trailing(),
+                    description: format!("{} {}", f.description, super::UNREAD_FIELDS),
+                    hints: FormatHints {
+                        note: Some(super::unread_note(examples)),
+                        ..f.hints
+                    },
+                }) as Box<dyn LineFormat>
+            })
+            .collect()
+    }
+}
+
 /// A line format read by a compiled template: an nginx `log_format`, an Apache `LogFormat` or
 /// an Envoy format string, with what its names cannot tell.
 #[derive(Debug)]

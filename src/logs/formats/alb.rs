@@ -325,24 +325,11 @@ pub fn sniff(first_lines: &[&[u8]]) -> Option<Box<dyn LineFormat>> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::testing::{field, fields as split};
     use super::*;
 
     /// AWS's documented HTTPS example, with the fields added since.
     const ALB_LINE: &[u8] = b"https 2018-07-02T22:23:00.186641Z app/my-loadbalancer/50dc6c495c0c9188 192.168.131.39:2817 10.0.0.1:80 0.086 0.048 0.037 200 200 0 57 \"GET https://www.example.com:443/ HTTP/1.1\" \"curl/7.46.0 (x86_64; like Gecko)\" ECDHE-RSA-AES128-GCM-SHA256 TLSv1.2 arn:aws:elasticloadbalancing:us-east-2:123456789012:targetgroup/my-targets/73e2d6bc24d8a067 \"Root=1-58337281-1d84f3d73c47ec4e58577259\" \"www.example.com\" \"arn:aws:acm:us-east-2:123456789012:certificate/12345678-1234-1234-1234-123456789012\" 1 2018-07-02T22:22:48.364000Z \"authenticate,forward\" \"-\" \"-\" \"10.0.0.1:80\" \"200\" \"-\" \"-\" TID_1234abcd5678ef90";
-
-    fn split(format: &dyn LineFormat, line: &[u8]) -> Result<Vec<String>, String> {
-        let mut out = Fields::default();
-        format.split(line, &mut out)?;
-        assert_eq!(out.ends.len(), format.names().len());
-        Ok((0..out.ends.len())
-            .map(|i| String::from_utf8_lossy(out.get(i).unwrap_or_default()).into_owned())
-            .collect())
-    }
-
-    fn field<'a>(format: &dyn LineFormat, fields: &'a [String], name: &str) -> &'a str {
-        let i = format.names().iter().position(|n| n == name).unwrap();
-        &fields[i]
-    }
 
     #[test]
     fn alb_line() {

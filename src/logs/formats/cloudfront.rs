@@ -221,20 +221,12 @@ pub fn sniff(first_lines: &[&[u8]]) -> Option<Box<dyn LineFormat>> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::testing::fields;
     use super::*;
 
     /// Shaped like AWS's documented example log (its field list and values).
     const HEADER: &[u8] = b"#Fields: date time x-edge-location sc-bytes c-ip cs-method cs(Host) cs-uri-stem sc-status cs(Referer) cs(User-Agent) cs-uri-query cs(Cookie) x-edge-result-type x-edge-request-id x-host-header cs-protocol cs-bytes time-taken x-forwarded-for ssl-protocol ssl-cipher x-edge-response-result-type cs-protocol-version fle-status fle-encrypted-fields c-port time-to-first-byte x-edge-detailed-result-type sc-content-type sc-content-len sc-range-start sc-range-end";
     const LINE: &[u8] = b"2019-12-04\t21:02:31\tLAX1\t392\t192.0.2.100\tGET\td111111abcdef8.cloudfront.net\t/index.html\t200\t-\tMozilla/5.0%20(Windows%20NT%2010.0;%20Win64;%20x64)%20AppleWebKit/537.36\t-\t-\tHit\tSOKRB5drohxR1NYTlnZMBwq5USH4tVZHLSTTaxD1LF3nzPsrGkWF5Q==\td111111abcdef8.cloudfront.net\thttps\t23\t0.001\t-\tTLSv1.2\tECDHE-RSA-AES128-GCM-SHA256\tHit\tHTTP/2.0\t-\t-\t11040\t0.001\tHit\ttext/html\t78\t-\t-";
-
-    fn fields(format: &dyn LineFormat, line: &[u8]) -> Result<Vec<String>, String> {
-        let mut out = Fields::default();
-        format.split(line, &mut out)?;
-        assert_eq!(out.ends.len(), format.names().len());
-        Ok((0..out.ends.len())
-            .map(|i| String::from_utf8_lossy(out.get(i).unwrap_or_default()).into_owned())
-            .collect())
-    }
 
     #[test]
     fn standard_log() {

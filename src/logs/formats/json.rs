@@ -621,24 +621,11 @@ pub fn sniff(first_lines: &[&[u8]], extra: &[&str]) -> Option<Box<dyn LineFormat
 
 #[cfg(test)]
 mod tests {
+    use super::super::testing::{field as get, fields as split};
     use super::*;
 
     /// Shaped like Caddy's documented access log entry.
     const CADDY: &[u8] = br#"{"level":"info","ts":1646861401.5241024,"logger":"http.log.access","msg":"handled request","request":{"remote_ip":"127.0.0.1","remote_port":"41342","proto":"HTTP/2.0","method":"POST","host":"localhost","uri":"/v1/payments","headers":{"User-Agent":["curl/7.82.0"],"Idempotency-Key":["k-1"],"Accept":["*/*"]},"tls":{"resumed":false,"version":772}},"bytes_read":0,"user_id":"","duration":0.000929675,"size":10900,"status":200,"resp_headers":{"Server":["Caddy"]}}"#;
-
-    fn split(format: &dyn LineFormat, line: &[u8]) -> Result<Vec<String>, String> {
-        let mut out = Fields::default();
-        format.split(line, &mut out)?;
-        assert_eq!(out.ends.len(), format.names().len());
-        Ok((0..out.ends.len())
-            .map(|i| String::from_utf8_lossy(out.get(i).unwrap_or_default()).into_owned())
-            .collect())
-    }
-
-    fn get<'a>(format: &dyn LineFormat, f: &'a [String], name: &str) -> &'a str {
-        let i = format.names().iter().position(|n| n == name);
-        &f[i.unwrap_or_else(|| panic!("no {name} in {:?}", format.names()))]
-    }
 
     #[test]
     fn caddy() {

@@ -650,6 +650,28 @@ impl ColumnMap {
     }
 }
 
+/// For the format modules' tests: a line's fields as text, and one field by name.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::{Fields, LineFormat};
+
+    /// `line` split by `format`, each field as (lossy) text; as many as `format` names.
+    pub fn fields(format: &dyn LineFormat, line: &[u8]) -> Result<Vec<String>, String> {
+        let mut out = Fields::default();
+        format.split(line, &mut out)?;
+        assert_eq!(out.ends.len(), format.names().len());
+        Ok((0..out.ends.len())
+            .map(|i| String::from_utf8_lossy(out.get(i).unwrap_or_default()).into_owned())
+            .collect())
+    }
+
+    /// The field named `name` of `fields` (as [`fields`] gave them).
+    pub fn field<'a>(format: &dyn LineFormat, fields: &'a [String], name: &str) -> &'a str {
+        let i = format.names().iter().position(|n| n == name);
+        &fields[i.unwrap_or_else(|| panic!("no {name} in {:?}", format.names()))]
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -22,8 +22,20 @@
 use crate::logs::{LogOptions, Role};
 
 use super::dialect::Engine;
+use super::observed::COLUMNS;
 use super::preset::Preset;
 use super::route;
+
+/// The result's columns that hold text (the rest are 64-bit integers), for their NULLs.
+const TEXT_COLUMNS: [&str; 7] = [
+    "kind",
+    "day",
+    "method",
+    "route",
+    "roles",
+    "methods",
+    "timeout_statuses",
+];
 
 /// The roles the query measures, in the order `--column` names them.
 pub const ROLES: [Role; 7] = [
@@ -165,17 +177,29 @@ pub fn build(o: &QueryOptions) -> Result<String, String> {
         "dupcost sql --engine {}: the figures `dupcost logs` measures, for `dupcost estimate --observed FILE`",
         engine_name(e)
     );
-    let out = |cols: [(&str, String); 25]| {
-        cols.iter()
-            .map(|(name, x)| format!("{x} AS {}", q(name)))
+    // A result row: every column of the contract, in order; those not given are NULL.
+    let row = |given: &[(&str, String)]| {
+        debug_assert!(given.iter().all(|(name, _)| COLUMNS.contains(name)));
+        COLUMNS
+            .iter()
+            .map(|name| {
+                let x = given.iter().find(|(n, _)| n == name).map_or_else(
+                    || {
+                        if TEXT_COLUMNS.contains(name) {
+                            null_text.clone()
+                        } else {
+                            null_int.clone()
+                        }
+                    },
+                    |(_, x)| x.clone(),
+                );
+                format!("{x} AS {}", q(name))
+            })
             .collect::<Vec<_>>()
             .join(",\n  ")
     };
-    let total = out([
+    let total = row(&[
         ("kind", "'total'".into()),
-        ("day", null_text.clone()),
-        ("method", null_text.clone()),
-        ("route", null_text.clone()),
         ("rows", "r.n_rows".into()),
         ("bad_rows", "r.n_bad".into()),
         ("out_of_range", "g.n_out".into()),
@@ -196,63 +220,25 @@ pub fn build(o: &QueryOptions) -> Result<String, String> {
         ("methods", e.lit(&methods.join(","))),
         ("timeout_statuses", e.lit(&statuses.join(","))),
         ("retry_window_us", e.int(&window.to_string())),
-        ("attempts", null_int.clone()),
     ]);
     let counts = |kind: &str, day: String, method: String, route: String, intents: String| {
-        out([
+        row(&[
             ("kind", e.lit(kind)),
             ("day", day),
             ("method", method),
             ("route", route),
-            ("rows", null_int.clone()),
-            ("bad_rows", null_int.clone()),
-            ("out_of_range", null_int.clone()),
-            ("path_filtered", null_int.clone()),
             ("mutating", "COUNT(*)".into()),
             ("timed_out", "SUM(timed_out)".into()),
             ("timed_out_succeeded", "SUM(succeeded)".into()),
             ("timed_out_unknown", "SUM(unknown)".into()),
             ("intents", intents),
-            ("keyed_intents", null_int.clone()),
             ("keyed_attempts", "COUNT(key_text)".into()),
-            ("max_attempts", null_int.clone()),
-            ("first_us", null_int.clone()),
-            ("last_us", null_int.clone()),
-            ("response_rows", null_int.clone()),
-            ("response_bytes", null_int.clone()),
-            ("roles", null_text.clone()),
-            ("methods", null_text.clone()),
-            ("timeout_statuses", null_text.clone()),
-            ("retry_window_us", null_int.clone()),
-            ("attempts", null_int.clone()),
         ])
     };
     // One row per number of attempts: how many keyed intents had exactly that many.
-    let per_attempts = out([
+    let per_attempts = row(&[
         ("kind", "'attempts'".into()),
-        ("day", null_text.clone()),
-        ("method", null_text.clone()),
-        ("route", null_text.clone()),
-        ("rows", null_int.clone()),
-        ("bad_rows", null_int.clone()),
-        ("out_of_range", null_int.clone()),
-        ("path_filtered", null_int.clone()),
-        ("mutating", null_int.clone()),
-        ("timed_out", null_int.clone()),
-        ("timed_out_succeeded", null_int.clone()),
-        ("timed_out_unknown", null_int.clone()),
         ("intents", "COUNT(*)".into()),
-        ("keyed_intents", null_int.clone()),
-        ("keyed_attempts", null_int.clone()),
-        ("max_attempts", null_int.clone()),
-        ("first_us", null_int.clone()),
-        ("last_us", null_int.clone()),
-        ("response_rows", null_int.clone()),
-        ("response_bytes", null_int.clone()),
-        ("roles", null_text.clone()),
-        ("methods", null_text.clone()),
-        ("timeout_statuses", null_text.clone()),
-        ("retry_window_us", null_int.clone()),
         ("attempts", e.int("attempts")),
     ]);
     let per_day = counts(

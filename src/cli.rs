@@ -91,6 +91,11 @@ pub enum Command {
     #[command(after_long_help = SQL_EXAMPLES)]
     Sql(SqlArgs),
 
+    /// Send real requests to an endpoint you own and check whether its idempotency holds:
+    /// a replay, concurrent retries with one key, a key reused with another payload, no key.
+    #[command(after_long_help = PROBE_EXAMPLES)]
+    Probe(ProbeArgs),
+
     /// Print a shell completion script to stdout (e.g. `dupcost completions bash > /etc/bash_completion.d/dupcost`).
     Completions {
         /// The shell to complete for
@@ -513,6 +518,98 @@ pub struct TuiArgs {
     /// Leave the mouse to the terminal (text selection) instead of clicking inputs
     #[arg(long, help_heading = "Explorer")]
     pub no_mouse: bool,
+}
+
+const PROBE_EXAMPLES: &str = "\
+Examples:
+  dupcost probe http://127.0.0.1:8080/v1/orders --data '{\"amount\": 40}'
+  dupcost probe https://staging.example.com/v1/payments --data @payment.json \\
+      --header 'Authorization: Bearer ...' --id /id --yes
+  dupcost probe http://localhost:8080/orders --concurrency 16 --rounds 10 --format json
+  dupcost probe http://localhost:8080/orders --requests-per-day 1.5M --order-value 12
+
+Every accepted request may create a real order, charge or message: probe an endpoint you own,
+in a test environment. On a terminal dupcost shows what it will send and asks; elsewhere it
+refuses any host but loopback without --yes. Exit code 0 when no check fails (warnings
+allowed), 1 when one fails (the report is still written), 2 on usage errors.";
+
+/// `dupcost probe`.
+#[derive(Debug, Args)]
+pub struct ProbeArgs {
+    /// The endpoint to probe: an http:// or https:// URL of an endpoint you own
+    #[arg(value_name = "URL", value_parser = |t: &str| t.parse::<crate::probe::Target>())]
+    pub url: crate::probe::Target,
+
+    /// The HTTP method of every request
+    #[arg(long, short = 'X', default_value = "POST", value_name = "METHOD", value_parser = crate::probe::parse_method)]
+    pub method: ureq::http::Method,
+
+    /// The request body: the text itself, or @FILE to read it from a file (@- reads stdin);
+    /// sent as application/json when it is JSON and no --header names a Content-Type
+    #[arg(long, short = 'd', value_name = "STRING|@FILE")]
+    pub data: Option<String>,
+
+    /// The body payload_mismatch sends with a key already used [default: --data with a
+    /// "dupcost_probe" member (JSON object) or field (form) added]
+    #[arg(long, value_name = "STRING|@FILE")]
+    pub changed_data: Option<String>,
+
+    /// A header sent with every request, as 'Name: value'; repeatable
+    #[arg(long, short = 'H', value_name = "NAME: VALUE", value_parser = crate::probe::parse_header)]
+    pub header: Vec<(ureq::http::HeaderName, ureq::http::HeaderValue)>,
+
+    /// The header that carries the idempotency key (a fresh UUID per check and round)
+    #[arg(long, default_value = "Idempotency-Key", value_name = "NAME", value_parser = |t: &str| crate::probe::parse_header_name(t).map(|_| t.to_string()))]
+    pub key_header: String,
+
+    /// Requests with one key released together in the concurrent check, one connection each
+    #[arg(long, default_value_t = 8, value_name = "N", value_parser = clap::value_parser!(u16).range(2..=64))]
+    pub concurrency: u16,
+
+    /// Rounds of the concurrent check, each with a fresh key
+    #[arg(long, default_value_t = 5, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=50))]
+    pub rounds: u16,
+
+    /// The longest wait for one answer
+    #[arg(long, default_value = "10s", value_name = "DURATION", value_parser = parse_std_duration)]
+    pub timeout: std::time::Duration,
+
+    /// A JSON pointer to the created resource's id in a 2xx body (/id, /data/order/id):
+    /// answers are then compared by it and Location, not by the whole body
+    #[arg(long, value_name = "/JSON/POINTER", value_parser = crate::probe::parse_pointer)]
+    pub id: Option<String>,
+
+    /// Send without asking, and to a host that is not loopback
+    #[arg(long, short = 'y')]
+    pub yes: bool,
+
+    /// Do not verify the server's TLS certificate (a test server's self-signed one); the
+    /// connection can then be read and changed by anyone on the path
+    #[arg(long)]
+    pub insecure: bool,
+
+    /// Output format: a table for people, json for scripts, markdown for documents
+    #[arg(long, short = 'f', value_enum, default_value_t = ProbeFormat::Table, help_heading = "Output")]
+    pub format: ProbeFormat,
+
+    /// Currency symbol shown before money
+    #[arg(long, default_value = "$", env = "DUPCOST_CURRENCY", value_name = "SYMBOL", help_heading = "Output")]
+    pub currency: String,
+
+    /// The scenario a failure is costed in, as for `dupcost estimate`
+    #[command(flatten)]
+    pub scenario: ScenarioArgs,
+}
+
+/// `dupcost probe --format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ProbeFormat {
+    /// Aligned, for people
+    Table,
+    /// The JSON contract of docs/MODEL.md
+    Json,
+    /// A report to paste into a pull request (CommonMark, pipe tables)
+    Markdown,
 }
 
 /// The inputs of the model. Each also reads `DUPCOST_<FLAG>` from the environment; precedence,

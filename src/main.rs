@@ -31,12 +31,28 @@ fn main() -> ExitCode {
         Command::Logs(args) => commands::logs::run(args, color),
         Command::Tui(args) => commands::tui::run(args, color),
         Command::Sql(args) => commands::sql::run(args),
+        Command::Probe(args) => return probe(args, color),
         Command::Completions { shell } => commands::docs::completions(*shell),
         Command::Man { subcommand } => commands::docs::man(subcommand.as_deref()),
     };
 
     match result {
         Ok(bytes) => print(&bytes),
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(e.exit_code())
+        }
+    }
+}
+
+/// `dupcost probe`: the report is written even when a check failed, which exits 1.
+fn probe(args: &cli::ProbeArgs, color: bool) -> ExitCode {
+    match commands::probe::run(args, color) {
+        Ok(probed) if probed.failed => match print(&probed.bytes) {
+            code if code == ExitCode::SUCCESS => ExitCode::from(1),
+            code => code,
+        },
+        Ok(probed) => print(&probed.bytes),
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::from(e.exit_code())

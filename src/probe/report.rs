@@ -1,0 +1,322 @@
+//! The probe's report as a table, JSON or markdown: pure functions to bytes.
+//!
+//! The table and markdown reports also put each finding into the user's scenario ("What a
+//! failure costs", `docs/MODEL.md`): the figures are the model's duplicates and refunds of
+//! [`Estimate`], scaled only by what the probe measured, with their bounds named.
+
+use std::fmt::Write;
+
+use anstyle::{AnsiColor, Style as Ansi};
+
+use crate::model::Estimate;
+use crate::report::{Style, human, json};
+use crate::units::Rate;
+
+use super::{Finding, Outcome, Probe};
+
+/// `--format json`: the contract of `docs/MODEL.md`.
+pub fn to_json(probe: &Probe) -> Vec<u8> {
+    json::to_bytes(probe)
+}
+
+/// `--format table`: for people.
+pub fn table(probe: &Probe, estimate: &Estimate, style: &Style) -> Vec<u8> {
+    let paint = |ansi: Ansi, text: &str| {
+        if style.color {
+            format!("{}{text}{}", ansi.render(), ansi.render_reset())
+        } else {
+            text.to_string()
+        }
+    };
+    let bold = Ansi::new().bold();
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{}",
+        paint(
+            bold,
+            &format!(
+                "Probe of {} {} ({} requests)",
+                probe.method,
+                probe.url,
+                probe.requests
+            )
+        )
+    );
+    let _ = writeln!(
+        out,
+        "  {:<18}{:<9}{:>9}{:>18}",
+        "check", "outcome", "requests", "executions seen"
+    );
+    for check in &probe.checks {
+        // Pad before painting: escape codes have no width.
+        let outcome = format!("{:<9}", outcome_word(check.outcome));
+        let _ = writeln!(
+            out,
+            "  {:<18}{}{:>9}{:>18}",
+            check.name,
+            paint(outcome_style(check.outcome), &outcome),
+            check.requests,
+            check.executions_seen
+        );
+    }
+    out.push('\n');
+    for check in &probe.checks {
+        for line in wrap(&format!("{}: {}.", check.name, check.detail), 96) {
+            let _ = writeln!(out, "  {line}");
+        }
+    }
+    out.push('\n');
+    let _ = writeln!(
+        out,
+        "{} {}",
+        paint(bold, "Duplicates seen:"),
+        duplicates_seen(probe)
+    );
+    let costs = costs(probe, estimate, &style.currency);
+    if !costs.is_empty() {
+        out.push('\n');
+        let _ = writeln!(out, "{}", paint(bold, "What a failure costs"));
+        for line in wrap(&scenario_line(estimate, &style.currency), 96) {
+            let _ = writeln!(out, "  {line}");
+        }
+        for (name, text) in &costs {
+            for line in wrap(&format!("{name}: {text}"), 96) {
+                let _ = writeln!(out, "  {line}");
+            }
+        }
+    }
+    out.push('\n');
+    let _ = writeln!(out, "{}", paint(bold, &format!("Verdict: {}", verdict(probe))));
+    out.into_bytes()
+}
+
+/// `--format markdown`: for a pull request or a design document.
+pub fn markdown(probe: &Probe, estimate: &Estimate, style: &Style) -> Vec<u8> {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "# Does idempotency hold? `{} {}`\n",
+        probe.method, probe.url
+    );
+    let _ = writeln!(out, "**Verdict:** {}\n", verdict(probe));
+    out.push_str("| check | outcome | requests | executions seen | detail |\n");
+    out.push_str("| --- | --- | ---: | ---: | --- |\n");
+    for check in &probe.checks {
+        let _ = writeln!(
+            out,
+            "| `{}` | {} | {} | {} | {} |",
+            check.name,
+            outcome_word(check.outcome),
+            check.requests,
+            check.executions_seen,
+            cell(&check.detail)
+        );
+    }
+    let _ = writeln!(
+        out,
+        "\n**Duplicates seen:** {} ({} requests in all).",
+        duplicates_seen(probe),
+        probe.requests
+    );
+    let costs = costs(probe, estimate, &style.currency);
+    if !costs.is_empty() {
+        out.push_str("\n## What a failure costs\n\n");
+        let _ = writeln!(out, "{}\n", scenario_line(estimate, &style.currency));
+        for (name, text) in &costs {
+            let _ = writeln!(out, "- **`{name}`**: {text}");
+        }
+    }
+    out.into_bytes()
+}
+
+/// The one-line verdict.
+pub fn verdict(probe: &Probe) -> String {
+    let named = |outcome: Outcome| {
+        probe
+            .checks
+            .iter()
+            .filter(|c| c.outcome == outcome)
+            .map(|c| c.name)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match probe.verdict {
+        Outcome::Pass => "pass: idempotency held in every check.".to_string(),
+        Outcome::Warn => format!(
+            "warn: no check failed, but {} could not be judged or held only in part.",
+            named(Outcome::Warn)
+        ),
+        Outcome::Fail if probe.duplicates_seen > 0 => format!(
+            "fail: idempotency does not hold ({}); {}.",
+            named(Outcome::Fail),
+            duplicates_seen(probe)
+        ),
+        Outcome::Fail => format!(
+            "fail: idempotency does not hold ({}).",
+            named(Outcome::Fail)
+        ),
+    }
+}
+
+fn duplicates_seen(probe: &Probe) -> String {
+    let seen = match probe.duplicates_seen {
+        1 => "1 extra execution for a key".to_string(),
+        n => format!("{n} extra executions for a key"),
+    };
+    if probe.answers_tell_executions_apart {
+        seen
+    } else {
+        format!(
+            "at least {seen}: the answers to different keys are alike, so a second execution \
+             may not show (name the resource's id with --id)"
+        )
+    }
+}
+
+/// The scenario the costs are figured in.
+fn scenario_line(e: &Estimate, currency: &str) -> String {
+    let s = &e.inputs;
+    format!(
+        "Your scenario (the flags of dupcost estimate): {} intents a day, {} timeouts, {} of \
+         them executed, {} retries, {} an order; without a key that holds, the model puts \
+         duplicates at {} a month, {} of refunds.",
+        human::number(s.requests_per_day),
+        Rate(s.timeout_rate),
+        Rate(s.succeeded_share),
+        s.retries,
+        human::money(s.order_value, currency),
+        human::count(e.duplicates.per_month),
+        human::money(e.refund_cost.per_month, currency),
+    )
+}
+
+/// What each finding costs in the scenario, by check.
+pub fn costs(probe: &Probe, e: &Estimate, currency: &str) -> Vec<(&'static str, String)> {
+    let d = e.duplicates.per_month;
+    let refunds = e.refund_cost.per_month;
+    let figure = |share: f64| {
+        format!(
+            "{} duplicates a month ({} of refunds)",
+            human::count(share * d),
+            human::money(share * refunds, currency)
+        )
+    };
+    probe
+        .checks
+        .iter()
+        .filter_map(|check| {
+            let text = match check.finding {
+                Finding::None => return None,
+                Finding::KeyIgnored => format!(
+                    "a retry with the same key ran again, so the key stops nothing: at your \
+                     traffic that is all {}, as with no key at all.",
+                    figure(1.0)
+                ),
+                Finding::Race { extra, of } => {
+                    let share = extra as f64 / of as f64;
+                    format!(
+                        "with this race, {extra} of {of} concurrent retries executed again ({}). \
+                         A retry meets the race when it reaches the server while its first \
+                         attempt still runs, as a slow attempt that timed out may: if every \
+                         timed-out attempt that executed was still running at its retry, that is \
+                         about {} at your traffic; if none was, 0. How long your server works on \
+                         an attempt, the probe cannot see.",
+                        Rate(share),
+                        figure(share),
+                    )
+                }
+                Finding::PayloadIgnored { executed } => format!(
+                    "a client that reuses a key for another request (a key per cart or session, \
+                     not per intent) {}; the scenario has no rate of key reuse, so there is no \
+                     figure.",
+                    match executed {
+                        Some(true) => "gets it executed under the first request's key",
+                        Some(false) => {
+                            "has it dropped while told it succeeded (the first answer replayed)"
+                        }
+                        None => {
+                            "gets an answer like the first one's: the second request was dropped \
+                             or executed, and the answers cannot tell which"
+                        }
+                    }
+                ),
+                Finding::KeyOptional => format!(
+                    "a client that sends no key is not protected: if none did, all {}; each \
+                     tenth of your traffic sent without a key, {}.",
+                    figure(1.0),
+                    figure(0.1)
+                ),
+            };
+            Some((check.name, text))
+        })
+        .collect()
+}
+
+fn outcome_word(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::Pass => "pass",
+        Outcome::Warn => "warn",
+        Outcome::Fail => "FAIL",
+    }
+}
+
+fn outcome_style(outcome: Outcome) -> Ansi {
+    let color = match outcome {
+        Outcome::Pass => AnsiColor::Green,
+        Outcome::Warn => AnsiColor::Yellow,
+        Outcome::Fail => AnsiColor::Red,
+    };
+    Ansi::new().fg_color(Some(color.into())).bold()
+}
+
+/// A table cell: no line breaks, pipes escaped.
+fn cell(text: &str) -> String {
+    text.replace('\n', " ").replace('|', "\\|")
+}
+
+/// Words in lines of at most `width` characters (a longer word gets a line of its own);
+/// continuation lines are indented by two.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        let limit = if lines.is_empty() { width } else { width - 2 };
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > limit {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+        .into_iter()
+        .enumerate()
+        .map(|(i, l)| if i == 0 { l } else { format!("  {l}") })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wrapping_keeps_every_word_and_the_width() {
+        let text = "one two three four five six seven eight nine ten eleven twelve";
+        let lines = wrap(text, 20);
+        assert!(lines.iter().all(|l| l.chars().count() <= 20), "{lines:?}");
+        let words: Vec<&str> = lines.iter().flat_map(|l| l.split_whitespace()).collect();
+        assert_eq!(words.join(" "), text);
+        assert!(lines[1].starts_with("  "));
+        assert_eq!(wrap("", 10), Vec::<String>::new());
+    }
+
+    #[test]
+    fn cells_escape_pipes() {
+        assert_eq!(cell("a|b\nc"), "a\\|b c");
+    }
+}

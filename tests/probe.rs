@@ -1,0 +1,300 @@
+//! `dupcost probe` against real HTTP servers on loopback (tests/probe_server): the four kinds
+//! of key store of the issue, each judged right, with `duplicates_seen` equal to the server's
+//! own count of extra executions and the exit code that follows; and the safety rules: a host
+//! that is not loopback is refused without `--yes` (nothing sent), a redirect is not followed,
+//! a bad URL and an unreachable port are one line each.
+//!
+//! Only loopback traffic, and few requests: the concurrent check runs 4 at a time, 3 rounds.
+
+mod common;
+mod probe_server;
+
+use std::net::TcpListener;
+
+use common::{dupcost, usage_error};
+use probe_server::{Kind, Server};
+use serde_json::Value;
+
+/// The flags of every run here: small rounds, a short timeout.
+const SMALL: [&str; 6] = ["--concurrency", "4", "--rounds", "3", "--timeout", "5s"];
+/// Requests of a run with [`SMALL`]: replay 2, concurrent 12, payload_mismatch 2, missing_key 1.
+const SMALL_TOTAL: u64 = 17;
+
+/// Runs the probe against `server` as JSON; returns the exit code and the report.
+fn probe_json(server: &Server, extra: &[&str]) -> (i32, Value) {
+    let out = dupcost()
+        .args(["probe", &server.url, "--data", r#"{"amount": 40}"#])
+        .args(SMALL)
+        .args(["--format", "json"])
+        .args(extra)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    let report: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("JSON on stdout ({e}); stderr: {stderr}"));
+    (out.status.code().unwrap(), report)
+}
+
+/// The outcome of each check, by name, in the contract's order.
+fn outcomes(report: &Value) -> Vec<(String, String)> {
+    report["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["name"].as_str().unwrap().to_string(),
+                c["outcome"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+fn outcome<'a>(report: &'a Value, name: &str) -> &'a Value {
+    report["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == name)
+        .unwrap_or_else(|| panic!("no check {name}"))
+}
+
+fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
+    list.iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect()
+}
+
+#[test]
+fn a_correct_key_store_passes_every_check() {
+    let server = Server::start(Kind::Correct);
+    let (code, report) = probe_json(&server, &[]);
+    assert_eq!(code, 0, "{report:#}");
+    assert_eq!(
+        outcomes(&report),
+        pairs(&[
+            ("replay", "pass"),
+            ("concurrent", "pass"),
+            ("payload_mismatch", "pass"),
+            ("missing_key", "pass"),
+        ]),
+        "{report:#}"
+    );
+    assert_eq!(report["verdict"], "pass");
+    assert_eq!(report["duplicates_seen"], 0);
+    assert_eq!(server.extra_executions(), 0);
+    // One execution per key: replay, each round, payload_mismatch; none without a key.
+    assert_eq!(server.executions(), 1 + 3 + 1);
+    assert_eq!(report["requests"], SMALL_TOTAL);
+    assert_eq!(server.requests() as u64, SMALL_TOTAL);
+    assert!(
+        outcome(&report, "payload_mismatch")["detail"]
+            .as_str()
+            .unwrap()
+            .contains("422")
+    );
+}
+
+#[test]
+fn a_check_then_insert_race_fails_concurrent_and_counts_every_extra_execution() {
+    let server = Server::start(Kind::CheckThenInsert);
+    let (code, report) = probe_json(&server, &[]);
+    assert_eq!(code, 1, "{report:#}");
+    assert_eq!(
+        outcomes(&report),
+        pairs(&[
+            ("replay", "pass"),
+            ("concurrent", "fail"),
+            ("payload_mismatch", "pass"),
+            ("missing_key", "pass"),
+        ]),
+        "{report:#}"
+    );
+    assert_eq!(report["verdict"], "fail");
+    let extra = server.extra_executions();
+    assert!(extra > 0, "the race is real");
+    assert_eq!(report["duplicates_seen"], extra as u64, "{report:#}");
+    let concurrent = outcome(&report, "concurrent");
+    assert_eq!(concurrent["requests"], 12);
+    // Every round executed at least once; the extras are on top.
+    assert_eq!(concurrent["executions_seen"], (3 + extra) as u64);
+}
+
+#[test]
+fn an_endpoint_that_ignores_keys_fails_and_every_execution_is_seen() {
+    let server = Server::start(Kind::IgnoresKeys);
+    let (code, report) = probe_json(&server, &[]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        outcomes(&report),
+        pairs(&[
+            ("replay", "fail"),
+            ("concurrent", "fail"),
+            ("payload_mismatch", "fail"),
+            ("missing_key", "warn"),
+        ]),
+        "{report:#}"
+    );
+    // replay 1 extra, each round 3, payload_mismatch 1.
+    assert_eq!(server.extra_executions(), 1 + 3 * 3 + 1);
+    assert_eq!(report["duplicates_seen"], server.extra_executions() as u64);
+    assert_eq!(outcome(&report, "concurrent")["executions_seen"], 12);
+    assert_eq!(outcome(&report, "missing_key")["executions_seen"], 1);
+}
+
+#[test]
+fn a_store_blind_to_a_changed_payload_fails_payload_mismatch_only() {
+    let server = Server::start(Kind::PayloadBlind);
+    let (code, report) = probe_json(&server, &[]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        outcomes(&report),
+        pairs(&[
+            ("replay", "pass"),
+            ("concurrent", "pass"),
+            ("payload_mismatch", "fail"),
+            ("missing_key", "pass"),
+        ]),
+        "{report:#}"
+    );
+    // The changed request was replayed, not executed: a failure without a duplicate.
+    assert_eq!(server.extra_executions(), 0);
+    assert_eq!(report["duplicates_seen"], 0);
+    let detail = outcome(&report, "payload_mismatch")["detail"]
+        .as_str()
+        .unwrap();
+    assert!(detail.contains("replayed"), "{detail}");
+}
+
+#[test]
+fn the_json_report_keeps_its_contract() {
+    let server = Server::start(Kind::Correct);
+    let (_, report) = probe_json(&server, &[]);
+    let keys: Vec<&str> = report
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        keys,
+        ["url", "method", "requests", "checks", "duplicates_seen", "verdict"]
+    );
+    for check in report["checks"].as_array().unwrap() {
+        let keys: Vec<&str> = check.as_object().unwrap().keys().map(String::as_str).collect();
+        assert_eq!(
+            keys,
+            ["name", "outcome", "detail", "requests", "executions_seen"]
+        );
+    }
+    assert_eq!(report["method"], "POST");
+    assert_eq!(report["url"], server.url.as_str());
+}
+
+#[test]
+fn table_and_markdown_put_a_failure_into_the_scenario() {
+    let server = Server::start(Kind::IgnoresKeys);
+    let scenario = ["--requests-per-day", "20000", "--retries", "3"];
+    for format in ["table", "markdown"] {
+        let out = dupcost()
+            .args(["probe", &server.url, "--format", format])
+            .args(SMALL)
+            .args(scenario)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{format}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        // The model's figures for the defaults with 3 retries: 601 a month, $24,048.
+        assert!(text.contains("601 duplicates a month ($24,048 of refunds)"), "{format}: {text}");
+        // The race's share of them: 9 of the 9 that should not have executed.
+        assert!(text.contains("9 of 9 concurrent retries executed again"), "{format}: {text}");
+        assert!(text.contains("fail: idempotency does not hold"), "{format}: {text}");
+    }
+}
+
+#[test]
+fn a_host_that_is_not_loopback_is_refused_without_yes_and_nothing_is_sent() {
+    // Anything sent would go through this "proxy" (a loopback server counting connections).
+    let proxy = Server::start(Kind::Correct);
+    let proxy_url = format!("http://127.0.0.1:{}", proxy.port);
+    for url in ["http://example.invalid/orders", "http://192.0.2.1/orders"] {
+        let out = dupcost()
+            .args(["probe", url])
+            .args(SMALL)
+            .env("HTTP_PROXY", &proxy_url)
+            .env("http_proxy", &proxy_url)
+            .env("ALL_PROXY", &proxy_url)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains("not loopback") && stderr.contains("--yes"), "{stderr}");
+        assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+        assert!(out.stdout.is_empty());
+    }
+    assert_eq!(proxy.connections(), 0, "nothing was sent");
+
+    // With --yes it is sent: here, to the proxy, which answers as a correct store.
+    let out = dupcost()
+        .args(["probe", "http://example.invalid/orders", "--yes", "--format", "json"])
+        .args(SMALL)
+        .env("HTTP_PROXY", &proxy_url)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(proxy.requests() as u64, SMALL_TOTAL);
+}
+
+#[test]
+fn a_redirect_is_not_followed() {
+    // To another host name of the same server: were it followed, the server would see it.
+    let server = Server::start(Kind::Redirect(
+        307,
+        "http://localhost:{port}/elsewhere".to_string(),
+    ));
+    let out = dupcost()
+        .args(["probe", &server.url])
+        .args(SMALL)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("307") && stderr.contains("follows no redirect"), "{stderr}");
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+    assert_eq!(server.requests(), 1, "one request, the redirect not followed");
+}
+
+#[test]
+fn an_unreachable_port_is_one_line() {
+    let port = {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.local_addr().unwrap().port()
+    };
+    let url = format!("http://127.0.0.1:{port}/orders");
+    let out = dupcost().args(["probe", &url]).args(SMALL).output().unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.starts_with("error: no answer from") && stderr.contains(&url), "{stderr}");
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+}
+
+#[test]
+fn bad_flags_are_one_line_and_exit_2() {
+    for (args, says) in [
+        (vec!["probe", "not a url"], "not a URL"),
+        (vec!["probe", "ftp://127.0.0.1/x"], "scheme is ftp"),
+        (vec!["probe", "127.0.0.1:8080/orders"], "URL"),
+        (vec!["probe", "http://127.0.0.1:9/x", "--concurrency", "1"], "--concurrency"),
+        (vec!["probe", "http://127.0.0.1:9/x", "--concurrency", "64", "--rounds", "50"], "cap of 500"),
+        (vec!["probe", "http://127.0.0.1:9/x", "--header", "nocolon"], "Name: value"),
+        (vec!["probe", "http://127.0.0.1:9/x", "--header", "Idempotency-Key: k"], "key header"),
+        (vec!["probe", "http://127.0.0.1:9/x", "--id", "id"], "JSON pointer"),
+        (vec!["probe", "http://127.0.0.1:9/x", "--data", "@/nonexistent/body.json"], "--data @/nonexistent"),
+        (vec!["probe", "http://127.0.0.1:9/x", "--timeout-rate", "3"], "timeout-rate"),
+        (vec!["probe", "http://127.0.0.1:9/x", "--data", "x", "--changed-data", "x"], "same as --data"),
+    ] {
+        let stderr = usage_error(&args);
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+    }
+}

@@ -179,7 +179,15 @@ fn the_json_report_keeps_its_contract() {
         .collect();
     assert_eq!(
         keys,
-        ["url", "method", "requests", "checks", "duplicates_seen", "verdict"]
+        [
+            "url",
+            "method",
+            "requests",
+            "checks",
+            "duplicates_seen",
+            "verdict",
+            "answers_tell_executions_apart"
+        ]
     );
     for check in report["checks"].as_array().unwrap() {
         let keys: Vec<&str> = check.as_object().unwrap().keys().map(String::as_str).collect();
@@ -190,6 +198,7 @@ fn the_json_report_keeps_its_contract() {
     }
     assert_eq!(report["method"], "POST");
     assert_eq!(report["url"], server.url.as_str());
+    assert_eq!(report["answers_tell_executions_apart"], true);
 }
 
 #[test]

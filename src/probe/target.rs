@@ -25,6 +25,9 @@ impl FromStr for Target {
 
     fn from_str(text: &str) -> Result<Self, String> {
         let bad = |why: &str| format!("'{text}' is not a URL to probe: {why}");
+        if !text.contains("://") {
+            return Err(bad("it has no http:// or https://"));
+        }
         let uri: Uri = text
             .trim()
             .parse()
@@ -119,7 +122,7 @@ mod tests {
     #[test]
     fn bad_urls_say_why() {
         for (url, why) in [
-            ("localhost:8080/orders", "scheme"),
+            ("localhost:8080/orders", "no http://"),
             ("ftp://example.invalid/x", "scheme is ftp"),
             ("/orders", "no http://"),
             ("http://", "URL"),

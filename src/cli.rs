@@ -593,7 +593,13 @@ pub struct ProbeArgs {
     pub format: ProbeFormat,
 
     /// Currency symbol shown before money
-    #[arg(long, default_value = "$", env = "DUPCOST_CURRENCY", value_name = "SYMBOL", help_heading = "Output")]
+    #[arg(
+        long,
+        default_value = "$",
+        env = "DUPCOST_CURRENCY",
+        value_name = "SYMBOL",
+        help_heading = "Output"
+    )]
     pub currency: String,
 
     /// The scenario a failure is costed in, as for `dupcost estimate`

@@ -190,7 +190,12 @@ fn the_json_report_keeps_its_contract() {
         ]
     );
     for check in report["checks"].as_array().unwrap() {
-        let keys: Vec<&str> = check.as_object().unwrap().keys().map(String::as_str).collect();
+        let keys: Vec<&str> = check
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
         assert_eq!(
             keys,
             ["name", "outcome", "detail", "requests", "executions_seen"]
@@ -215,10 +220,19 @@ fn table_and_markdown_put_a_failure_into_the_scenario() {
         assert_eq!(out.status.code(), Some(1), "{format}");
         let text = String::from_utf8(out.stdout).unwrap();
         // The model's figures for the defaults with 3 retries: 601 a month, $24,048.
-        assert!(text.contains("601 duplicates a month ($24,048 of refunds)"), "{format}: {text}");
+        assert!(
+            text.contains("601 duplicates a month ($24,048 of refunds)"),
+            "{format}: {text}"
+        );
         // The race's share of them: 9 of the 9 that should not have executed.
-        assert!(text.contains("9 of 9 concurrent retries executed again"), "{format}: {text}");
-        assert!(text.contains("fail: idempotency does not hold"), "{format}: {text}");
+        assert!(
+            text.contains("9 of 9 concurrent retries executed again"),
+            "{format}: {text}"
+        );
+        assert!(
+            text.contains("fail: idempotency does not hold"),
+            "{format}: {text}"
+        );
     }
 }
 
@@ -238,7 +252,10 @@ fn a_host_that_is_not_loopback_is_refused_without_yes_and_nothing_is_sent() {
             .unwrap();
         let stderr = String::from_utf8(out.stderr).unwrap();
         assert_eq!(out.status.code(), Some(2), "{stderr}");
-        assert!(stderr.contains("not loopback") && stderr.contains("--yes"), "{stderr}");
+        assert!(
+            stderr.contains("not loopback") && stderr.contains("--yes"),
+            "{stderr}"
+        );
         assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
         assert!(out.stdout.is_empty());
     }
@@ -246,12 +263,23 @@ fn a_host_that_is_not_loopback_is_refused_without_yes_and_nothing_is_sent() {
 
     // With --yes it is sent: here, to the proxy, which answers as a correct store.
     let out = dupcost()
-        .args(["probe", "http://example.invalid/orders", "--yes", "--format", "json"])
+        .args([
+            "probe",
+            "http://example.invalid/orders",
+            "--yes",
+            "--format",
+            "json",
+        ])
         .args(SMALL)
         .env("HTTP_PROXY", &proxy_url)
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert_eq!(proxy.requests() as u64, SMALL_TOTAL);
 }
 
@@ -269,9 +297,16 @@ fn a_redirect_is_not_followed() {
         .unwrap();
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert_eq!(out.status.code(), Some(1), "{stderr}");
-    assert!(stderr.contains("307") && stderr.contains("follows no redirect"), "{stderr}");
+    assert!(
+        stderr.contains("307") && stderr.contains("follows no redirect"),
+        "{stderr}"
+    );
     assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
-    assert_eq!(server.requests(), 1, "one request, the redirect not followed");
+    assert_eq!(
+        server.requests(),
+        1,
+        "one request, the redirect not followed"
+    );
 }
 
 #[test]
@@ -281,10 +316,17 @@ fn an_unreachable_port_is_one_line() {
         listener.local_addr().unwrap().port()
     };
     let url = format!("http://127.0.0.1:{port}/orders");
-    let out = dupcost().args(["probe", &url]).args(SMALL).output().unwrap();
+    let out = dupcost()
+        .args(["probe", &url])
+        .args(SMALL)
+        .output()
+        .unwrap();
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert_eq!(out.status.code(), Some(1), "{stderr}");
-    assert!(stderr.starts_with("error: no answer from") && stderr.contains(&url), "{stderr}");
+    assert!(
+        stderr.starts_with("error: no answer from") && stderr.contains(&url),
+        "{stderr}"
+    );
     assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
 }
 
@@ -294,14 +336,62 @@ fn bad_flags_are_one_line_and_exit_2() {
         (vec!["probe", "not a url"], "not a URL"),
         (vec!["probe", "ftp://127.0.0.1/x"], "scheme is ftp"),
         (vec!["probe", "127.0.0.1:8080/orders"], "URL"),
-        (vec!["probe", "http://127.0.0.1:9/x", "--concurrency", "1"], "--concurrency"),
-        (vec!["probe", "http://127.0.0.1:9/x", "--concurrency", "64", "--rounds", "50"], "cap of 500"),
-        (vec!["probe", "http://127.0.0.1:9/x", "--header", "nocolon"], "Name: value"),
-        (vec!["probe", "http://127.0.0.1:9/x", "--header", "Idempotency-Key: k"], "key header"),
-        (vec!["probe", "http://127.0.0.1:9/x", "--id", "id"], "JSON pointer"),
-        (vec!["probe", "http://127.0.0.1:9/x", "--data", "@/nonexistent/body.json"], "--data @/nonexistent"),
-        (vec!["probe", "http://127.0.0.1:9/x", "--timeout-rate", "3"], "timeout-rate"),
-        (vec!["probe", "http://127.0.0.1:9/x", "--data", "x", "--changed-data", "x"], "same as --data"),
+        (
+            vec!["probe", "http://127.0.0.1:9/x", "--concurrency", "1"],
+            "--concurrency",
+        ),
+        (
+            vec![
+                "probe",
+                "http://127.0.0.1:9/x",
+                "--concurrency",
+                "64",
+                "--rounds",
+                "50",
+            ],
+            "cap of 500",
+        ),
+        (
+            vec!["probe", "http://127.0.0.1:9/x", "--header", "nocolon"],
+            "Name: value",
+        ),
+        (
+            vec![
+                "probe",
+                "http://127.0.0.1:9/x",
+                "--header",
+                "Idempotency-Key: k",
+            ],
+            "key header",
+        ),
+        (
+            vec!["probe", "http://127.0.0.1:9/x", "--id", "id"],
+            "JSON pointer",
+        ),
+        (
+            vec![
+                "probe",
+                "http://127.0.0.1:9/x",
+                "--data",
+                "@/nonexistent/body.json",
+            ],
+            "--data @/nonexistent",
+        ),
+        (
+            vec!["probe", "http://127.0.0.1:9/x", "--timeout-rate", "3"],
+            "timeout-rate",
+        ),
+        (
+            vec![
+                "probe",
+                "http://127.0.0.1:9/x",
+                "--data",
+                "x",
+                "--changed-data",
+                "x",
+            ],
+            "same as --data",
+        ),
     ] {
         let stderr = usage_error(&args);
         assert!(stderr.contains(says), "{args:?}: {stderr}");

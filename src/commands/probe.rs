@@ -43,8 +43,8 @@ pub fn run(args: &ProbeArgs, color: bool) -> Result<Probed> {
 
     let http = Http::new(&request, &options);
     let budget = Budget::new(&http, plan.total());
-    let checks = probe::run(&request, &options, &budget)
-        .map_err(|e| Error::Failure(e.to_string()))?;
+    let checks =
+        probe::run(&request, &options, &budget).map_err(|e| Error::Failure(e.to_string()))?;
     let probe = Probe::new(&request, checks);
     let estimate = Estimate::new(scenario);
     let style = Style {

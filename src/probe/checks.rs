@@ -88,7 +88,10 @@ impl Prober<'_> {
     }
 
     fn remember(&mut self, answers: &[Answer]) {
-        if let Some(id) = answers.iter().find_map(|a| judge::identity(a, self.pointer())) {
+        if let Some(id) = answers
+            .iter()
+            .find_map(|a| judge::identity(a, self.pointer()))
+        {
             self.first_identities.push(id);
         }
     }
@@ -247,11 +250,7 @@ impl Prober<'_> {
         let body = self.request.body.clone();
         let first = self.send(Some(&key), &body);
         if !judge::accepted(&first) {
-            let mut check = check(
-                "payload_mismatch",
-                1,
-                usize::from(judge::accepted(&first)),
-            );
+            let mut check = check("payload_mismatch", 1, usize::from(judge::accepted(&first)));
             check.outcome = Outcome::Warn;
             check.detail = format!(
                 "the first request got {}, so the changed one was not sent",
@@ -418,4 +417,270 @@ fn some_or(text: String, empty: &str) -> String {
 
 fn new_key() -> String {
     uuid::Uuid::new_v4().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+    use std::sync::Mutex;
+    use std::time::Duration;
+
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::probe::{Plan, Probe};
+
+    /// An in-memory endpoint: `decide(key, body, executions so far for the key, call number)`
+    /// says what to do with each request.
+    struct Fake<F> {
+        decide: F,
+        state: Mutex<FakeState>,
+    }
+
+    #[derive(Default)]
+    struct FakeState {
+        calls: usize,
+        executions: HashMap<Option<String>, usize>,
+        first: HashMap<String, Answer>,
+    }
+
+    enum Act {
+        Execute,
+        /// Execute, answering what every execution answers.
+        ExecuteAlike,
+        Replay,
+        Status(u16),
+        Fail,
+    }
+
+    impl<F: Fn(Option<&str>, &[u8], usize, usize) -> Act + Sync> Transport for Fake<F> {
+        fn send(&self, key: Option<&str>, body: &[u8]) -> Answer {
+            let mut state = self.state.lock().unwrap();
+            state.calls += 1;
+            let done = key.map_or(0, |k| {
+                state
+                    .executions
+                    .get(&Some(k.to_string()))
+                    .copied()
+                    .unwrap_or(0)
+            });
+            match (self.decide)(key, body, done, state.calls) {
+                act @ (Act::Execute | Act::ExecuteAlike) => {
+                    let n = state.executions.values().sum::<usize>() + 1;
+                    *state.executions.entry(key.map(String::from)).or_default() += 1;
+                    let body = match act {
+                        Act::Execute => format!("{{\"id\":{n}}}"),
+                        _ => "{\"ok\":true}".to_string(),
+                    };
+                    let answer = Answer::Response {
+                        status: 201,
+                        location: None,
+                        body: body.into_bytes(),
+                    };
+                    if let Some(k) = key {
+                        state.first.entry(k.to_string()).or_insert(answer.clone());
+                    }
+                    answer
+                }
+                Act::Replay => state.first[key.unwrap()].clone(),
+                Act::Status(status) => Answer::Response {
+                    status,
+                    location: None,
+                    body: b"{\"ok\":true}".to_vec(),
+                },
+                Act::Fail => Answer::Failed("timed out".into()),
+            }
+        }
+    }
+
+    impl<F> Fake<F> {
+        fn new(decide: F) -> Self {
+            Fake {
+                decide,
+                state: Mutex::default(),
+            }
+        }
+        fn extra(&self) -> usize {
+            let state = self.state.lock().unwrap();
+            state
+                .executions
+                .iter()
+                .filter(|(k, _)| k.is_some())
+                .map(|(_, n)| n - 1)
+                .sum()
+        }
+    }
+
+    fn request(body: &str) -> Request {
+        Request {
+            method: ureq::http::Method::POST,
+            target: "http://127.0.0.1:1/orders".parse().unwrap(),
+            headers: Vec::new(),
+            body: body.as_bytes().to_vec(),
+            changed_body: crate::probe::changed_body(body.as_bytes(), "changed"),
+            key_header: crate::probe::parse_header_name("Idempotency-Key").unwrap(),
+            key_header_label: "Idempotency-Key".into(),
+        }
+    }
+
+    fn options() -> Options {
+        Options {
+            concurrency: 3,
+            rounds: 2,
+            timeout: Duration::from_secs(1),
+            id_pointer: None,
+            insecure: false,
+        }
+    }
+
+    fn outcomes(checks: &[Check]) -> Vec<(&str, Outcome)> {
+        checks.iter().map(|c| (c.name, c.outcome)).collect()
+    }
+
+    /// The draft's store, sequentially: execute once, replay, 422 for another body.
+    fn correct(key: Option<&str>, body: &[u8], done: usize, _: usize) -> Act {
+        match key {
+            None => Act::Status(400),
+            Some(_) if done == 0 => Act::Execute,
+            Some(_) if body.windows(7).any(|w| w == b"changed") => Act::Status(422),
+            Some(_) => Act::Replay,
+        }
+    }
+
+    #[test]
+    fn a_correct_store_passes() {
+        let fake = Fake::new(correct);
+        let (checks, told_apart) = run(&request("{}"), &options(), &fake).unwrap();
+        assert!(told_apart);
+        assert!(
+            checks.iter().all(|c| c.outcome == Outcome::Pass),
+            "{checks:#?}"
+        );
+        assert_eq!(
+            fake.state.lock().unwrap().calls,
+            Plan::new(&options(), &request("{}")).total()
+        );
+    }
+
+    #[test]
+    fn answers_alike_for_every_key_turn_a_pass_into_a_warning() {
+        // Every execution answers {"ok":true}: a replay and a second execution look the same.
+        let fake = Fake::new(|key: Option<&str>, body: &[u8], done, _| {
+            match correct(key, body, done, 0) {
+                Act::Execute => Act::ExecuteAlike,
+                other => other,
+            }
+        });
+        let (checks, told_apart) = run(&request("{}"), &options(), &fake).unwrap();
+        assert!(!told_apart);
+        assert_eq!(
+            outcomes(&checks),
+            [
+                ("replay", Outcome::Warn),
+                ("concurrent", Outcome::Warn),
+                ("payload_mismatch", Outcome::Pass),
+                ("missing_key", Outcome::Pass),
+            ]
+        );
+        assert!(checks[0].detail.contains("--id"));
+        let probe = Probe::new(&request("{}"), (checks, told_apart));
+        assert_eq!(probe.verdict, Outcome::Warn);
+    }
+
+    #[test]
+    fn the_first_answer_decides_whether_anything_can_be_judged() {
+        let refused = Fake::new(|_: Option<&str>, _: &[u8], _, _| Act::Status(401));
+        let e = run(&request("{}"), &options(), &refused).unwrap_err();
+        assert!(
+            matches!(&e, ProbeError::Refused(m) if m.contains("401") && m.contains("--header")),
+            "{e}"
+        );
+        assert_eq!(refused.state.lock().unwrap().calls, 1);
+        let failed = Fake::new(|_: Option<&str>, _: &[u8], _, _| Act::Fail);
+        let e = run(&request("{}"), &options(), &failed).unwrap_err();
+        assert!(
+            matches!(&e, ProbeError::Unreachable(m) if m.contains("timed out")),
+            "{e}"
+        );
+        let redirected = Fake::new(|_: Option<&str>, _: &[u8], _, _| Act::Status(308));
+        let e = run(&request("{}"), &options(), &redirected).unwrap_err();
+        assert!(matches!(e, ProbeError::Redirected(_)));
+    }
+
+    #[test]
+    fn errors_in_a_round_are_a_warning_not_a_pass() {
+        // The round's first request executes; the others time out or get 500.
+        let fake = Fake::new(|key: Option<&str>, body: &[u8], done, call| {
+            match correct(key, body, done, 0) {
+                Act::Replay if (3..=8).contains(&call) => {
+                    if call % 2 == 0 {
+                        Act::Fail
+                    } else {
+                        Act::Status(500)
+                    }
+                }
+                other => other,
+            }
+        });
+        let (checks, _) = run(&request("{}"), &options(), &fake).unwrap();
+        assert_eq!(checks[1].outcome, Outcome::Warn, "{:#?}", checks[1]);
+        assert!(checks[1].detail.contains("can hide an execution"));
+    }
+
+    #[test]
+    fn a_body_that_cannot_be_changed_skips_payload_mismatch() {
+        let fake = Fake::new(correct);
+        let (checks, _) = run(&request("[1, 2]"), &options(), &fake).unwrap();
+        assert_eq!(checks[2].outcome, Outcome::Warn);
+        assert_eq!(checks[2].requests, 0);
+        assert!(checks[2].detail.contains("--changed-data"));
+    }
+
+    #[test]
+    fn a_retry_refused_after_the_answer_is_a_warning() {
+        let fake = Fake::new(|key: Option<&str>, body: &[u8], done, call| {
+            match correct(key, body, done, 0) {
+                Act::Replay if call == 2 => Act::Status(409),
+                other => other,
+            }
+        });
+        let (checks, _) = run(&request("{}"), &options(), &fake).unwrap();
+        assert_eq!(checks[0].outcome, Outcome::Warn);
+        assert!(
+            checks[0].detail.contains("in flight"),
+            "{}",
+            checks[0].detail
+        );
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        /// Whatever an endpoint does (execute, replay, refuse), as long as each execution's
+        /// answer names it, `duplicates_seen` is its own count of extra executions per key.
+        #[test]
+        fn duplicates_seen_is_the_endpoints_own_count(
+            acts in proptest::collection::vec(0u8..4, 64),
+            concurrency in 2usize..5,
+            rounds in 1usize..4,
+        ) {
+            let fake = Fake::new(move |key: Option<&str>, body: &[u8], done, call| {
+                if call == 1 {
+                    return Act::Execute;
+                }
+                match acts[call % acts.len()] {
+                    0 => Act::Execute,
+                    1 if done > 0 && key.is_some() => Act::Replay,
+                    2 => Act::Status(409),
+                    _ => correct(key, body, done, call),
+                }
+            });
+            let options = Options { concurrency, rounds, ..options() };
+            let (checks, told_apart) = run(&request("{}"), &options, &fake).unwrap();
+            prop_assert!(told_apart);
+            let probe = Probe::new(&request("{}"), (checks, told_apart));
+            prop_assert_eq!(probe.duplicates_seen, fake.extra());
+            prop_assert_eq!(probe.requests, fake.state.lock().unwrap().calls);
+            prop_assert_eq!(probe.verdict == Outcome::Fail, probe.checks.iter().any(|c| c.outcome == Outcome::Fail));
+        }
+    }
 }

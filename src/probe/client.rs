@@ -47,7 +47,11 @@ impl Http {
         }
     }
 
-    fn http_request(&self, key: Option<&str>, body: &[u8]) -> Result<http::Request<Vec<u8>>, String> {
+    fn http_request(
+        &self,
+        key: Option<&str>,
+        body: &[u8],
+    ) -> Result<http::Request<Vec<u8>>, String> {
         let mut builder = http::Request::builder()
             .method(self.request.method.clone())
             .uri(self.request.target.uri.clone());
@@ -56,7 +60,10 @@ impl Http {
             content_type |= *name == header::CONTENT_TYPE;
             builder = builder.header(name, value);
         }
-        if !content_type && !body.is_empty() && serde_json::from_slice::<serde_json::Value>(body).is_ok() {
+        if !content_type
+            && !body.is_empty()
+            && serde_json::from_slice::<serde_json::Value>(body).is_ok()
+        {
             builder = builder.header(header::CONTENT_TYPE, "application/json");
         }
         if let Some(key) = key {

@@ -171,6 +171,9 @@ mod tests {
             answer(409, None, ""),
         ];
         assert_eq!(statuses(&answers), "201 x1, 409 x2, no answer x1");
-        assert_eq!(excerpt(b"{\n  \"error\": \"unauthorized\"\n}"), r#"{ "error": "unauthorized" }"#);
+        assert_eq!(
+            excerpt(b"{\n  \"error\": \"unauthorized\"\n}"),
+            r#"{ "error": "unauthorized" }"#
+        );
     }
 }

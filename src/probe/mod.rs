@@ -304,9 +304,9 @@ fn not_changeable() -> String {
 pub fn parse_header(
     text: &str,
 ) -> Result<(ureq::http::HeaderName, ureq::http::HeaderValue), String> {
-    let (name, value) = text
-        .split_once(':')
-        .ok_or_else(|| format!("'{text}' is not 'Name: value', e.g. 'Authorization: Bearer ...'"))?;
+    let (name, value) = text.split_once(':').ok_or_else(|| {
+        format!("'{text}' is not 'Name: value', e.g. 'Authorization: Bearer ...'")
+    })?;
     let name = parse_header_name(name.trim())?;
     let value = ureq::http::HeaderValue::from_str(value.trim())
         .map_err(|_| format!("the value of '{name}' holds a character a header cannot carry"))?;
@@ -345,9 +345,20 @@ mod tests {
     #[test]
     fn flags_parse() {
         let (name, value) = parse_header("Authorization:  Bearer abc ").unwrap();
-        assert_eq!((name.as_str(), value.to_str().unwrap()), ("authorization", "Bearer abc"));
-        assert!(parse_header("no colon").unwrap_err().contains("Name: value"));
-        assert!(parse_header("bad name: x").unwrap_err().contains("header name"));
+        assert_eq!(
+            (name.as_str(), value.to_str().unwrap()),
+            ("authorization", "Bearer abc")
+        );
+        assert!(
+            parse_header("no colon")
+                .unwrap_err()
+                .contains("Name: value")
+        );
+        assert!(
+            parse_header("bad name: x")
+                .unwrap_err()
+                .contains("header name")
+        );
         assert!(parse_header("X-A: line\nbreak").is_err());
         assert_eq!(parse_method("patch").unwrap(), ureq::http::Method::PATCH);
         assert!(parse_method("").is_err());
@@ -362,10 +373,7 @@ mod tests {
             changed_body(br#"{"amount": 40}"#, "x").unwrap(),
             br#"{"amount":40,"dupcost_probe":"x"}"#
         );
-        assert_eq!(
-            changed_body(b"", "x").unwrap(),
-            br#"{"dupcost_probe":"x"}"#
-        );
+        assert_eq!(changed_body(b"", "x").unwrap(), br#"{"dupcost_probe":"x"}"#);
         assert_eq!(
             changed_body(b"amount=40&currency=eur", "x").unwrap(),
             b"amount=40&currency=eur&dupcost_probe=x"

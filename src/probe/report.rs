@@ -37,9 +37,7 @@ pub fn table(probe: &Probe, estimate: &Estimate, style: &Style) -> Vec<u8> {
             bold,
             &format!(
                 "Probe of {} {} ({} requests)",
-                probe.method,
-                probe.url,
-                probe.requests
+                probe.method, probe.url, probe.requests
             )
         )
     );
@@ -87,7 +85,11 @@ pub fn table(probe: &Probe, estimate: &Estimate, style: &Style) -> Vec<u8> {
         }
     }
     out.push('\n');
-    let _ = writeln!(out, "{}", paint(bold, &format!("Verdict: {}", verdict(probe))));
+    let _ = writeln!(
+        out,
+        "{}",
+        paint(bold, &format!("Verdict: {}", verdict(probe)))
+    );
     out.into_bytes()
 }
 

@@ -42,7 +42,10 @@ impl FromStr for Target {
             .host()
             .filter(|h| !h.is_empty())
             .ok_or_else(|| bad("it has no host"))?;
-        let host = host.trim_start_matches('[').trim_end_matches(']').to_string();
+        let host = host
+            .trim_start_matches('[')
+            .trim_end_matches(']')
+            .to_string();
         let port = uri.port_u16().unwrap_or(if https { 443 } else { 80 });
         Ok(Target {
             uri,
@@ -116,7 +119,10 @@ mod tests {
         assert_eq!((t.host.as_str(), t.port, t.https), ("::1", 443, true));
         let t = target("http://api.example.invalid:8080/v1/orders?x=1");
         assert_eq!((t.host.as_str(), t.port), ("api.example.invalid", 8080));
-        assert_eq!(t.to_string(), "http://api.example.invalid:8080/v1/orders?x=1");
+        assert_eq!(
+            t.to_string(),
+            "http://api.example.invalid:8080/v1/orders?x=1"
+        );
     }
 
     #[test]

@@ -210,7 +210,9 @@ fn handle(state: &State, request: Incoming) -> Answer {
             {
                 let mut store = state.store.lock().unwrap();
                 match store.get(&key) {
-                    Some(Entry::InFlight) => return refuse(409, "a request with this key is in flight"),
+                    Some(Entry::InFlight) => {
+                        return refuse(409, "a request with this key is in flight");
+                    }
                     Some(Entry::Done { payload, answer }) => {
                         let compares = matches!(state.kind, Kind::Correct);
                         if compares && *payload != body {

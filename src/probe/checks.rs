@@ -151,11 +151,19 @@ impl Prober<'_> {
     fn stop_unless_accepted(&self, first: &Answer) -> Result<(), ProbeError> {
         let target = &self.request.target;
         let method = &self.request.method;
-        const NOTHING: &str = "1 request sent, nothing judged";
+        const NOTHING: &str = "1 request tried, nothing judged";
         match first {
-            Answer::Failed(why) => Err(ProbeError::Unreachable(format!(
-                "no answer from {target} ({why}); {NOTHING}"
-            ))),
+            Answer::Failed(why) => {
+                let hint = if why.contains("certificate") {
+                    " (a test server's own certificate: --insecure, which also lets anyone on \
+                     the path read the requests)"
+                } else {
+                    ""
+                };
+                Err(ProbeError::Unreachable(format!(
+                    "no answer from {target} ({why}){hint}; {NOTHING}"
+                )))
+            }
             Answer::Response {
                 status, location, ..
             } if judge::redirect(first) => Err(ProbeError::Redirected(format!(

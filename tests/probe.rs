@@ -236,6 +236,31 @@ fn table_and_markdown_put_a_failure_into_the_scenario() {
     }
 }
 
+/// The reports people read, pinned (the server's port replaced): every request to an endpoint
+/// that ignores keys executes, so every figure is fixed.
+#[test]
+fn table_and_markdown_reports() {
+    let server = Server::start(Kind::IgnoresKeys);
+    for format in ["table", "markdown"] {
+        let out = dupcost()
+            .args([
+                "probe",
+                &server.url,
+                "--data",
+                r#"{"amount": 40}"#,
+                "--format",
+                format,
+            ])
+            .args(SMALL)
+            .output()
+            .unwrap();
+        let text = String::from_utf8(out.stdout)
+            .unwrap()
+            .replace(&server.port.to_string(), "PORT");
+        insta::assert_snapshot!(format!("probe_{format}"), text);
+    }
+}
+
 #[test]
 fn a_host_that_is_not_loopback_is_refused_without_yes_and_nothing_is_sent() {
     // Anything sent would go through this "proxy" (a loopback server counting connections).

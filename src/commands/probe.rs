@@ -29,6 +29,11 @@ pub fn run(args: &ProbeArgs, color: bool) -> Result<Probed> {
         id_pointer: args.id.clone(),
         insecure: args.insecure,
     };
+    if args.timeout.is_zero() {
+        return Err(Error::Usage(
+            "--timeout 0s would give no request time to be answered: use e.g. 10s".to_string(),
+        ));
+    }
     let plan = Plan::new(&options, &request);
     if plan.total() > MAX_REQUESTS {
         return Err(Error::Usage(format!(

@@ -217,7 +217,7 @@ impl Prober<'_> {
             };
             check.detail = format!(
                 "{rounds_over} of {rounds} rounds of {n} requests with one key released together \
-                 executed more than once: {extra} extra executions of the {} that should have \
+                 executed more than once: {extra} extra executions among the {} that should have \
                  got 409 or the replay (answers: {answers}){}",
                 requests - rounds,
                 self.judged_by()
@@ -356,8 +356,8 @@ impl Prober<'_> {
     /// How two answers were compared, for a failure's detail.
     fn judged_by(&self) -> String {
         match self.pointer() {
-            Some(p) => format!(" (compared by Location and the id at {p})"),
-            None => " (compared by Location and body; if bodies differ for another reason, a \
+            Some(p) => format!("; compared by Location and the id at {p}"),
+            None => "; compared by Location and body (if bodies differ for another reason, a \
                      time or a request id, name the resource's id with --id)"
                 .to_string(),
         }

@@ -88,6 +88,11 @@ fn a_correct_key_store_passes_every_check() {
     assert_eq!(server.executions(), 1 + 3 + 1);
     assert_eq!(report["requests"], SMALL_TOTAL);
     assert_eq!(server.requests() as u64, SMALL_TOTAL);
+    assert_eq!(
+        server.connections(),
+        server.requests(),
+        "one connection a request"
+    );
     assert!(
         outcome(&report, "payload_mismatch")["detail"]
             .as_str()
@@ -306,6 +311,33 @@ fn a_host_that_is_not_loopback_is_refused_without_yes_and_nothing_is_sent() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert_eq!(proxy.requests() as u64, SMALL_TOTAL);
+}
+
+#[test]
+fn tls_is_verified_unless_insecure() {
+    let server = Server::start_tls(Kind::Correct);
+    let out = dupcost()
+        .args(["probe", &server.url])
+        .args(SMALL)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("certificate") && stderr.contains("--insecure"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+    assert_eq!(
+        server.requests(),
+        0,
+        "no request over an unverified connection"
+    );
+
+    let (code, report) = probe_json(&server, &["--insecure"]);
+    assert_eq!(code, 0, "{report:#}");
+    assert_eq!(report["verdict"], "pass");
+    assert_eq!(server.requests() as u64, SMALL_TOTAL);
 }
 
 #[test]

@@ -6,12 +6,15 @@
 #![allow(dead_code)]
 
 use std::collections::HashMap;
-use std::io::{BufRead, BufReader, Write};
-use std::net::{TcpListener, TcpStream};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpListener;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::Duration;
+
+use rustls::pki_types::pem::PemObject;
+use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 
 /// What the server does with keys.
 #[derive(Debug, Clone)]
@@ -68,6 +71,30 @@ const RACE_WINDOW: Duration = Duration::from_millis(150);
 impl Server {
     /// Starts a server of `kind` on 127.0.0.1, at the path `/orders`.
     pub fn start(kind: Kind) -> Server {
+        Server::start_with(kind, None)
+    }
+
+    /// The same over TLS, with the self-signed certificate of `tests/fixtures/probe`.
+    pub fn start_tls(kind: Kind) -> Server {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/probe");
+        let certs = CertificateDer::pem_file_iter(dir.join("cert.pem"))
+            .unwrap()
+            .collect::<Result<Vec<_>, _>>()
+            .unwrap();
+        let key = PrivateKeyDer::from_pem_file(dir.join("key.pem")).unwrap();
+        let provider = Arc::new(rustls::crypto::ring::default_provider());
+        let config = rustls::ServerConfig::builder_with_provider(provider)
+            .with_safe_default_protocol_versions()
+            .unwrap()
+            .with_no_client_auth()
+            .with_single_cert(certs, key)
+            .unwrap();
+        let mut server = Server::start_with(kind, Some(Arc::new(config)));
+        server.url = server.url.replacen("http://", "https://", 1);
+        server
+    }
+
+    fn start_with(kind: Kind, tls: Option<Arc<rustls::ServerConfig>>) -> Server {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let port = listener.local_addr().unwrap().port();
         let kind = match kind {
@@ -89,8 +116,15 @@ impl Server {
             for stream in listener.incoming().flatten() {
                 shared.connections.fetch_add(1, Ordering::SeqCst);
                 let state = Arc::clone(&shared);
+                let tls = tls.clone();
                 thread::spawn(move || {
-                    let _ = serve(stream, &state);
+                    let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
+                    let _ = match tls {
+                        None => serve(stream, &state),
+                        Some(config) => rustls::ServerConnection::new(config)
+                            .map_err(std::io::Error::other)
+                            .and_then(|c| serve(rustls::StreamOwned::new(c, stream), &state)),
+                    };
                 });
             }
         });
@@ -136,16 +170,17 @@ struct Incoming {
     body: Vec<u8>,
 }
 
-fn serve(stream: TcpStream, state: &State) -> std::io::Result<()> {
-    stream.set_read_timeout(Some(Duration::from_secs(10)))?;
-    let mut reader = BufReader::new(stream.try_clone()?);
-    let mut writer = stream;
+fn serve(stream: impl Read + Write, state: &State) -> std::io::Result<()> {
+    let mut reader = BufReader::new(stream);
     let mut incoming = read_request(&mut reader)?;
     if incoming.method == "CONNECT" {
         // A proxy's tunnel: agree, then serve the request inside it.
-        writer.write_all(b"HTTP/1.1 200 Connection established\r\n\r\n")?;
+        reader
+            .get_mut()
+            .write_all(b"HTTP/1.1 200 Connection established\r\n\r\n")?;
         incoming = read_request(&mut reader)?;
     }
+    let writer = reader.get_mut();
     state.requests.fetch_add(1, Ordering::SeqCst);
     let answer = handle(state, incoming);
     let reason = match answer.status {

@@ -372,16 +372,17 @@ impl Prober<'_> {
     }
 }
 
-/// `n` requests with one key, released together by a barrier, each on its own thread (and,
-/// with [`super::Http`], its own connection).
+/// `n` requests with one key, each prepared on its own thread (with [`super::Http`], its
+/// own agent and connection), then released together by a barrier.
 fn together(transport: &dyn Transport, n: usize, key: &str, body: &[u8]) -> Vec<Answer> {
     let barrier = Barrier::new(n);
     std::thread::scope(|scope| {
         let handles: Vec<_> = (0..n)
             .map(|_| {
                 scope.spawn(|| {
+                    let ready = transport.prepare(Some(key), body);
                     barrier.wait();
-                    transport.send(Some(key), body)
+                    ready()
                 })
             })
             .collect();

@@ -14,7 +14,7 @@ use ureq::http::{self, HeaderValue, header};
 use ureq::tls::TlsConfig;
 use ureq::{Agent, Proxy};
 
-use super::{Answer, MAX_BODY, Options, Request, Transport};
+use super::{Answer, MAX_BODY, Options, Ready, Request, Transport};
 
 /// Sends the probe's requests over HTTP(S).
 pub struct Http {
@@ -76,33 +76,43 @@ impl Http {
 
 impl Transport for Http {
     fn send(&self, key: Option<&str>, body: &[u8]) -> Answer {
+        self.prepare(key, body)()
+    }
+
+    /// The request and a fresh agent (its own connection) are built before the call.
+    fn prepare<'a>(&'a self, key: Option<&'a str>, body: &'a [u8]) -> Ready<'a> {
         let request = match self.http_request(key, body) {
             Ok(request) => request,
-            Err(why) => return Answer::Failed(why),
+            Err(why) => return Box::new(move || Answer::Failed(why)),
         };
         let agent = Agent::new_with_config(self.config.clone());
-        let mut response = match agent.run(request) {
-            Ok(response) => response,
-            Err(e) => return Answer::Failed(e.to_string()),
-        };
-        let status = response.status().as_u16();
-        let location = response
-            .headers()
-            .get(header::LOCATION)
-            .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
-        let mut body = Vec::new();
-        let read = response
-            .body_mut()
-            .as_reader()
-            .take(MAX_BODY)
-            .read_to_end(&mut body);
-        match read {
-            Ok(_) => Answer::Response {
-                status,
-                location,
-                body,
-            },
-            Err(e) => Answer::Failed(format!("reading the {status} answer's body: {e}")),
-        }
+        Box::new(move || exchange(&agent, request))
+    }
+}
+
+/// Sends the request and reads the answer, whatever its status.
+fn exchange(agent: &Agent, request: http::Request<Vec<u8>>) -> Answer {
+    let mut response = match agent.run(request) {
+        Ok(response) => response,
+        Err(e) => return Answer::Failed(e.to_string()),
+    };
+    let status = response.status().as_u16();
+    let location = response
+        .headers()
+        .get(header::LOCATION)
+        .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
+    let mut body = Vec::new();
+    let read = response
+        .body_mut()
+        .as_reader()
+        .take(MAX_BODY)
+        .read_to_end(&mut body);
+    match read {
+        Ok(_) => Answer::Response {
+            status,
+            location,
+            body,
+        },
+        Err(e) => Answer::Failed(format!("reading the {status} answer's body: {e}")),
     }
 }

@@ -125,10 +125,19 @@ impl Answer {
     }
 }
 
+/// A request made ready to go: calling it sends it and waits for the answer.
+pub type Ready<'a> = Box<dyn FnOnce() -> Answer + Send + 'a>;
+
 /// Sends one request of the probe: with `key` in the key header (or none), with `body`.
 /// The real one is [`Http`]; tests use in-memory stores.
 pub trait Transport: Sync {
     fn send(&self, key: Option<&str>, body: &[u8]) -> Answer;
+
+    /// Does what can be done before sending (building the request and its agent), so that
+    /// the requests of a `concurrent` round leave together once released. By default, nothing.
+    fn prepare<'a>(&'a self, key: Option<&'a str>, body: &'a [u8]) -> Ready<'a> {
+        Box::new(move || self.send(key, body))
+    }
 }
 
 /// A transport that sends at most `cap` requests; any beyond it fail without being sent.
@@ -153,15 +162,32 @@ impl<'a> Budget<'a> {
     }
 }
 
-impl Transport for Budget<'_> {
-    fn send(&self, key: Option<&str>, body: &[u8]) -> Answer {
+impl Budget<'_> {
+    /// Takes one request from the budget, or says why not.
+    fn take(&self) -> Result<(), Answer> {
         if self.sent.fetch_add(1, Ordering::SeqCst) >= self.cap {
-            return Answer::Failed(format!(
+            return Err(Answer::Failed(format!(
                 "not sent: the run reached its cap of {} requests",
                 self.cap
-            ));
+            )));
         }
-        self.inner.send(key, body)
+        Ok(())
+    }
+}
+
+impl Transport for Budget<'_> {
+    fn send(&self, key: Option<&str>, body: &[u8]) -> Answer {
+        match self.take() {
+            Ok(()) => self.inner.send(key, body),
+            Err(refused) => refused,
+        }
+    }
+
+    fn prepare<'a>(&'a self, key: Option<&'a str>, body: &'a [u8]) -> Ready<'a> {
+        match self.take() {
+            Ok(()) => self.inner.prepare(key, body),
+            Err(refused) => Box::new(move || refused),
+        }
     }
 }
 
@@ -395,7 +421,8 @@ mod tests {
     fn the_budget_sends_no_more_than_its_cap() {
         let inner = Counting(AtomicUsize::new(0));
         let budget = Budget::new(&inner, 3);
-        let answers: Vec<_> = (0..5).map(|_| budget.send(None, b"")).collect();
+        let mut answers: Vec<_> = (0..4).map(|_| budget.send(None, b"")).collect();
+        answers.push(budget.prepare(None, b"")());
         assert_eq!(inner.0.load(Ordering::SeqCst), 3);
         assert_eq!(budget.sent(), 3);
         assert!(matches!(&answers[4], Answer::Failed(m) if m.contains("cap of 3")));

@@ -224,7 +224,7 @@ pub fn costs(probe: &Probe, e: &Estimate, currency: &str) -> Vec<(&'static str, 
                          timed-out attempt that executed was still running at its retry, that is \
                          about {} at your traffic; if none was, 0. How long your server works on \
                          an attempt, the probe cannot see.",
-                        Rate(share),
+                        percent(share),
                         figure(share),
                     )
                 }
@@ -253,6 +253,11 @@ pub fn costs(probe: &Probe, e: &Estimate, currency: &str) -> Vec<(&'static str, 
             Some((check.name, text))
         })
         .collect()
+}
+
+/// A share as a percentage to 3 figures: `34.3%`.
+fn percent(share: f64) -> String {
+    format!("{}%", human::count(share * 100.0))
 }
 
 fn outcome_word(outcome: Outcome) -> &'static str {
@@ -305,6 +310,8 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Scenario;
+    use crate::probe::Check;
 
     #[test]
     fn wrapping_keeps_every_word_and_the_width() {
@@ -315,6 +322,73 @@ mod tests {
         assert_eq!(words.join(" "), text);
         assert!(lines[1].starts_with("  "));
         assert_eq!(wrap("", 10), Vec::<String>::new());
+    }
+
+    fn probe(findings: &[(&'static str, Outcome, Finding)]) -> Probe {
+        let checks: Vec<Check> = findings
+            .iter()
+            .map(|&(name, outcome, finding)| Check {
+                name,
+                outcome,
+                detail: "detail".into(),
+                requests: 2,
+                executions_seen: 1,
+                extra_executions: 0,
+                finding,
+            })
+            .collect();
+        Probe {
+            url: "http://127.0.0.1:8080/orders".into(),
+            method: "POST".into(),
+            requests: 2 * checks.len(),
+            checks,
+            duplicates_seen: 0,
+            verdict: Outcome::Fail,
+            answers_tell_executions_apart: true,
+        }
+    }
+
+    #[test]
+    fn a_race_is_costed_as_its_share_of_the_scenarios_duplicates() {
+        let e = Estimate::new(Scenario::default());
+        let probe = probe(&[(
+            "concurrent",
+            Outcome::Fail,
+            Finding::Race { extra: 12, of: 35 },
+        )]);
+        let costs = costs(&probe, &e, "$");
+        assert_eq!(costs.len(), 1);
+        let share = 12.0 / 35.0;
+        let expected = format!(
+            "about {} duplicates a month ({} of refunds)",
+            human::count(share * e.duplicates.per_month),
+            human::money(share * e.refund_cost.per_month, "$")
+        );
+        assert!(
+            costs[0]
+                .1
+                .contains("12 of 35 concurrent retries executed again (34.3%)"),
+            "{}",
+            costs[0].1
+        );
+        assert!(costs[0].1.contains(&expected), "{}", costs[0].1);
+        assert!(costs[0].1.contains("if none was, 0"), "{}", costs[0].1);
+    }
+
+    #[test]
+    fn passes_cost_nothing_and_a_key_reuse_has_no_figure() {
+        let e = Estimate::new(Scenario::default());
+        let passed = probe(&[("replay", Outcome::Pass, Finding::None)]);
+        assert!(costs(&passed, &e, "$").is_empty());
+        let text = String::from_utf8(table(&passed, &e, &Style::default())).unwrap();
+        assert!(!text.contains("What a failure costs"), "{text}");
+        let reused = probe(&[(
+            "payload_mismatch",
+            Outcome::Fail,
+            Finding::PayloadIgnored { executed: None },
+        )]);
+        let costs = costs(&reused, &e, "$");
+        assert!(costs[0].1.contains("no figure") && !costs[0].1.contains("duplicates a month"));
     }
 
     #[test]

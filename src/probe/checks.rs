@@ -36,15 +36,22 @@ pub fn run(
     judged.push(probe.missing_key());
 
     let blind = has_alike(&probe.first_identities);
+    let why_blind = match &options.id_pointer {
+        None => "; but the answers to different keys are alike too, so a replay cannot be told \
+                 from a second execution: name the created resource's id with --id (or return it, \
+                 or a Location)"
+            .to_string(),
+        Some(p) => format!(
+            "; but the answers to different keys carry the same Location and id at {p} too: \
+             the endpoint seems to take one payload for one intent whatever the key, or {p} is \
+             not the created resource's id, so a replay cannot be told from a second execution"
+        ),
+    };
     let checks = judged
         .into_iter()
         .map(|(mut check, compared)| {
             if blind && compared {
-                check.detail.push_str(
-                    "; but the answers to different keys are alike too, so a replay cannot be \
-                     told from a second execution: name the created resource's id with --id \
-                     (or return it, or a Location)",
-                );
+                check.detail.push_str(&why_blind);
                 match check.finding {
                     Finding::PayloadIgnored { .. } => {
                         check.finding = Finding::PayloadIgnored { executed: None }
@@ -231,15 +238,22 @@ impl Prober<'_> {
             );
         } else {
             check.outcome = Outcome::Warn;
-            check.detail = format!(
-                "no round executed twice, but {other} answers were neither the one execution, a 409 \
-                 nor the replay (answers: {answers}): a 5xx or a timeout can hide an execution"
-            );
-            if rounds_none > 0 {
-                check.detail.push_str(&format!(
-                    "; {rounds_none} of {rounds} rounds had no accepted answer at all"
+            let mut why = Vec::new();
+            if other > 0 {
+                why.push(format!(
+                    "{other} answers were neither the one execution, a 409 nor the replay (a 5xx \
+                     or a timeout can hide an execution)"
                 ));
             }
+            if rounds_none > 0 {
+                why.push(format!(
+                    "{rounds_none} of {rounds} rounds had no accepted answer at all"
+                ));
+            }
+            check.detail = format!(
+                "no round executed twice, but {} (answers: {answers})",
+                why.join(", and ")
+            );
         }
         (check, compared)
     }
@@ -258,7 +272,7 @@ impl Prober<'_> {
         let body = self.request.body.clone();
         let first = self.send(Some(&key), &body);
         if !judge::accepted(&first) {
-            let mut check = check("payload_mismatch", 1, usize::from(judge::accepted(&first)));
+            let mut check = check("payload_mismatch", 1, 0);
             check.outcome = Outcome::Warn;
             check.detail = format!(
                 "the first request got {}, so the changed one was not sent",
@@ -633,7 +647,11 @@ mod tests {
         });
         let (checks, _) = run(&request("{}"), &options(), &fake).unwrap();
         assert_eq!(checks[1].outcome, Outcome::Warn, "{:#?}", checks[1]);
-        assert!(checks[1].detail.contains("can hide an execution"));
+        assert!(
+            checks[1].detail.contains("can hide an execution"),
+            "{}",
+            checks[1].detail
+        );
     }
 
     #[test]

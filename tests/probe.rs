@@ -176,13 +176,20 @@ fn a_store_blind_to_a_changed_payload_fails_payload_mismatch_only() {
 fn with_id_answers_are_compared_by_the_resource_id() {
     let server = Server::start(Kind::Correct);
     let (code, report) = probe_json(&server, &["--id", "/id"]);
-    assert_eq!((code, &report["verdict"]), (0, &Value::from("pass")), "{report:#}");
+    assert_eq!(
+        (code, &report["verdict"]),
+        (0, &Value::from("pass")),
+        "{report:#}"
+    );
     let ignoring = Server::start(Kind::IgnoresKeys);
     let (code, report) = probe_json(&ignoring, &["--id", "/id"]);
     assert_eq!(code, 1);
     let detail = outcome(&report, "replay")["detail"].as_str().unwrap();
     assert!(detail.contains("the id at /id"), "{detail}");
-    assert_eq!(report["duplicates_seen"], ignoring.extra_executions() as u64);
+    assert_eq!(
+        report["duplicates_seen"],
+        ignoring.extra_executions() as u64
+    );
 }
 
 #[test]

@@ -193,6 +193,43 @@ fn with_id_answers_are_compared_by_the_resource_id() {
 }
 
 #[test]
+fn a_body_from_a_file_and_a_changed_body_given_or_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let body = dir.path().join("body.txt");
+    std::fs::write(&body, "plain text order").unwrap();
+    let data = format!("@{}", body.display());
+    let server = Server::start(Kind::Correct);
+    let out = dupcost()
+        .args(["probe", &server.url, "--data", &data, "--format", "json"])
+        .args(SMALL)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "a warning is no failure");
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mismatch = outcome(&report, "payload_mismatch");
+    assert_eq!(mismatch["outcome"], "warn");
+    assert_eq!(mismatch["requests"], 0);
+    assert!(
+        mismatch["detail"]
+            .as_str()
+            .unwrap()
+            .contains("--changed-data")
+    );
+    assert_eq!(server.requests() as u64, SMALL_TOTAL - 2);
+
+    let out = dupcost()
+        .args(["probe", &server.url, "--data", &data, "--format", "json"])
+        .args(["--changed-data", "another order"])
+        .args(SMALL)
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{report:#}");
+    assert_eq!(outcome(&report, "payload_mismatch")["outcome"], "pass");
+    assert_eq!(report["verdict"], "pass");
+}
+
+#[test]
 fn the_json_report_keeps_its_contract() {
     let server = Server::start(Kind::Correct);
     let (_, report) = probe_json(&server, &[]);

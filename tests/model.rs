@@ -197,6 +197,7 @@ fn monte_carlo_agrees_with_the_key_store_closed_form() {
             factor: 2.0,
             backoff_max: 5.0,
             jitter,
+            delays: None,
         };
         let backoffs = schedule.backoffs(r);
         for ttl in [1.0, 3.5, 9.0, 14.0, 30.0] {
@@ -254,6 +255,7 @@ fn schedule() -> impl Strategy<Value = dupcost::model::Schedule> {
             factor,
             backoff_max: cap,
             jitter: Jitter::ALL[jitter],
+            delays: None,
         })
 }
 

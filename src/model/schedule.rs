@@ -63,6 +63,115 @@ pub struct Schedule {
     pub factor: f64,
     pub backoff_max: f64,
     pub jitter: Jitter,
+    /// A published list of delays (`--schedule`), used instead of backoff, factor and cap.
+    pub delays: Option<Delays>,
+}
+
+/// The most delays a `--schedule` holds: one per retry, and the model's retries stop at 100.
+pub const MAX_DELAYS: usize = super::scenario::MAX_RETRIES as usize;
+
+/// A sender's published retry delays in seconds (`--schedule 5s,5m,30m,2h,5h,10h,10h`), the
+/// sleep before retry 1, 2, ...; past the list the last delay repeats. Held inline so that a
+/// scenario stays `Copy`.
+#[derive(Clone, Copy, PartialEq)]
+pub struct Delays {
+    len: u8,
+    seconds: [f64; MAX_DELAYS],
+}
+
+impl Delays {
+    /// The delays, checking each: finite, >= 0, 1 to 100 of them. The error names the delay
+    /// at fault by its place (1-based).
+    pub fn new(seconds: &[f64]) -> Result<Delays, String> {
+        if seconds.is_empty() {
+            return Err("a schedule needs at least one delay".to_string());
+        }
+        if seconds.len() > MAX_DELAYS {
+            return Err(format!(
+                "{} delays: a schedule holds at most {MAX_DELAYS} (one per retry)",
+                seconds.len()
+            ));
+        }
+        let mut delays = Delays {
+            len: seconds.len() as u8,
+            seconds: [0.0; MAX_DELAYS],
+        };
+        for (i, &d) in seconds.iter().enumerate() {
+            if !(d.is_finite() && d >= 0.0) {
+                return Err(format!(
+                    "delay {} ({d}) must be a finite number of seconds >= 0",
+                    i + 1
+                ));
+            }
+            delays.seconds[i] = d;
+        }
+        Ok(delays)
+    }
+
+    /// The delays, in order.
+    pub fn as_slice(&self) -> &[f64] {
+        &self.seconds[..usize::from(self.len)]
+    }
+
+    /// How many delays: the retries the schedule describes.
+    pub fn len(&self) -> u32 {
+        u32::from(self.len)
+    }
+
+    /// Never true: a schedule has at least one delay.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The sleep before retry `k + 1` (0-based): the k-th delay, or the last past the list.
+    pub fn get(&self, k: usize) -> f64 {
+        let list = self.as_slice();
+        list[k.min(list.len() - 1)]
+    }
+}
+
+impl std::fmt::Debug for Delays {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
+}
+
+impl std::fmt::Display for Delays {
+    /// The `--schedule` form, re-parseable: `5s,300s,1800s`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let parts: Vec<String> = self.as_slice().iter().map(|d| format!("{d}s")).collect();
+        f.write_str(&parts.join(","))
+    }
+}
+
+impl std::str::FromStr for Delays {
+    type Err = String;
+
+    /// `5s,5m,30m,2h`: each a duration as `--backoff` takes it; the error names the delay at
+    /// fault by its place and text.
+    fn from_str(text: &str) -> Result<Delays, String> {
+        let mut seconds = Vec::new();
+        for (i, part) in text.split(',').enumerate() {
+            let d = part
+                .parse::<crate::units::Seconds>()
+                .map_err(|e| format!("delay {} ('{}'): {e}", i + 1, part.trim()))?;
+            seconds.push(d.0);
+        }
+        Delays::new(&seconds)
+    }
+}
+
+impl Serialize for Delays {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.as_slice())
+    }
+}
+
+impl<'de> Deserialize<'de> for Delays {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Delays, D::Error> {
+        let seconds = Vec::<f64>::deserialize(deserializer)?;
+        Delays::new(&seconds).map_err(serde::de::Error::custom)
+    }
 }
 
 impl Schedule {
@@ -73,11 +182,16 @@ impl Schedule {
         self.backoff_iter().take(retries as usize).collect()
     }
 
-    /// `d_0, d_1, ...` without end (no allocation).
+    /// `d_0, d_1, ...` without end (no allocation): the published delays when there are
+    /// some (the last repeating), else the capped exponential backoff.
     fn backoff_iter(&self) -> impl Iterator<Item = f64> + use<> {
-        let (factor, cap) = (self.factor, self.backoff_max);
-        std::iter::successors(Some(self.backoff.min(cap)), move |d| {
+        let (factor, cap, delays) = (self.factor, self.backoff_max, self.delays);
+        let mut exponential = std::iter::successors(Some(self.backoff.min(cap)), move |d| {
             Some((d * factor).min(cap))
+        });
+        (0usize..).map(move |k| match &delays {
+            Some(list) => list.get(k),
+            None => exponential.next().unwrap_or(cap),
         })
     }
 
@@ -277,6 +391,7 @@ mod tests {
             factor: 2.0,
             backoff_max: 30.0,
             jitter,
+            delays: None,
         }
     }
 
@@ -349,6 +464,7 @@ mod tests {
                     factor: 2.0,
                     backoff_max: cap,
                     jitter,
+                    delays: None,
                 };
                 for ttl in [1.0, 1e-320, 1e-322] {
                     let k = keyed_duplicates(0.5, 0.5, 100, &schedule, ttl);

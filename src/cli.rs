@@ -91,6 +91,14 @@ pub enum Command {
     #[command(after_long_help = SQL_EXAMPLES)]
     Sql(SqlArgs),
 
+    /// List every --preset: the payment APIs' key windows and the webhook senders' timeouts and
+    /// retry schedules, each value with the documentation it comes from
+    Presets {
+        /// table for people, json for scripts
+        #[arg(long, short = 'f', value_enum, default_value_t = PresetsFormat::Table)]
+        format: PresetsFormat,
+    },
+
     /// Print a shell completion script to stdout (e.g. `dupcost completions bash > /etc/bash_completion.d/dupcost`).
     Completions {
         /// The shell to complete for
@@ -516,7 +524,7 @@ pub struct TuiArgs {
 }
 
 /// The inputs of the model. Each also reads `DUPCOST_<FLAG>` from the environment; precedence,
-/// lowest first: defaults < --scenario file < environment < flags.
+/// lowest first: defaults < --scenario file < --preset < environment < flags.
 #[derive(Debug, Clone, Default, Args)]
 #[command(next_help_heading = "Scenario")]
 pub struct ScenarioArgs {
@@ -698,9 +706,31 @@ pub struct ScenarioArgs {
     )]
     pub store: Option<String>,
 
+    /// Retry delays as a sender publishes them, e.g. 5s,5m,30m,2h,5h,10h,10h: the sleep before
+    /// each retry, used instead of the backoff flags; the retries are its length unless
+    /// --retries is given (past the list the last delay repeats)
+    #[arg(
+        long,
+        env = "DUPCOST_SCHEDULE",
+        allow_hyphen_values = true,
+        value_name = "DELAYS",
+        conflicts_with_all = ["backoff", "backoff_factor", "backoff_max"]
+    )]
+    pub schedule: Option<crate::model::Delays>,
+
+    /// Start from a provider's documented values (`dupcost presets` lists them with their
+    /// sources): stripe, adyen, ... for the key window, svix-webhooks, stripe-webhooks, ... for
+    /// a webhook sender; over --scenario, under every flag
+    #[arg(long, env = "DUPCOST_PRESET", value_name = "NAME", value_parser = parse_preset)]
+    pub preset: Option<&'static crate::presets::Preset>,
+
     /// Load inputs from a JSON file of inputs by their JSON names (flags override it); - reads stdin
     #[arg(long, env = "DUPCOST_SCENARIO", value_name = "FILE")]
     pub scenario: Option<PathBuf>,
+}
+
+fn parse_preset(name: &str) -> Result<&'static crate::presets::Preset, String> {
+    crate::presets::find(name)
 }
 
 impl ScenarioArgs {
@@ -731,6 +761,9 @@ impl ScenarioArgs {
                 patch.set(input, value);
             }
         }
+        if let Some(delays) = self.schedule {
+            patch.set_schedule(delays);
+        }
         patch
     }
 
@@ -742,11 +775,14 @@ impl ScenarioArgs {
             .transpose()
     }
 
-    /// Defaults < scenario file < environment < flags, validated.
+    /// Defaults < scenario file < preset < environment < flags, validated. The one place a
+    /// preset is applied.
     pub fn resolve(&self) -> Result<Scenario, String> {
         let file = self.file_patch()?;
         let file = self.scenario.as_deref().zip(file.as_ref());
-        inputs::resolve(file, &self.patch())
+        let preset = self.preset.map(|p| (p.name, p.patch()));
+        let preset = preset.as_ref().map(|(name, patch)| (*name, patch));
+        inputs::resolve_with_preset(file, preset, &self.patch())
     }
 }
 
@@ -784,6 +820,15 @@ pub enum Format {
     Csv,
     /// A report to paste into a design document or a pull request (CommonMark, pipe tables)
     Markdown,
+}
+
+/// `dupcost presets --format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PresetsFormat {
+    /// A block per preset, for people
+    Table,
+    /// An array of presets with their values and sources
+    Json,
 }
 
 /// `--color`.

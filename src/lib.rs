@@ -15,6 +15,7 @@ pub mod error;
 pub mod inputs;
 pub mod logs;
 pub mod model;
+pub mod presets;
 pub mod report;
 pub mod scenario_file;
 pub mod sql;

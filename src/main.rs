@@ -31,6 +31,7 @@ fn main() -> ExitCode {
         Command::Logs(args) => commands::logs::run(args, color),
         Command::Tui(args) => commands::tui::run(args, color),
         Command::Sql(args) => commands::sql::run(args),
+        Command::Presets { format } => commands::presets::run(*format),
         Command::Completions { shell } => commands::docs::completions(*shell),
         Command::Man { subcommand } => commands::docs::man(subcommand.as_deref()),
     };

@@ -4,5 +4,6 @@ pub mod docs;
 pub mod estimate;
 pub mod logs;
 pub mod plot;
+pub mod presets;
 pub mod sql;
 pub mod tui;

@@ -537,7 +537,12 @@ mod tests {
     fn names_follow_the_convention() {
         for preset in PRESETS {
             let webhook = preset.name.ends_with("-webhooks");
-            assert_eq!(webhook, preset.side == Side::WebhookSender, "{}", preset.name);
+            assert_eq!(
+                webhook,
+                preset.side == Side::WebhookSender,
+                "{}",
+                preset.name
+            );
         }
     }
 

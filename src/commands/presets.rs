@@ -33,7 +33,12 @@ fn table(listings: &[Listing]) -> String {
         out.push_str("\n\n");
         for listing in listings.iter().filter(|l| l.side == side) {
             out.push_str(&format!("{}  {}\n", listing.name, listing.provider));
-            let width = listing.values.iter().map(|v| v.name.len()).max().unwrap_or(0);
+            let width = listing
+                .values
+                .iter()
+                .map(|v| v.name.len())
+                .max()
+                .unwrap_or(0);
             for value in &listing.values {
                 out.push_str(&format!(
                     "  {:width$}  {}: {}\n  {:width$}  source: {} ({})\n",

@@ -437,6 +437,56 @@ mod tests {
     }
 
     #[test]
+    fn published_delays_equal_to_the_backoffs_give_the_same_figures() {
+        for jitter in Jitter::ALL {
+            let exponential = article(jitter);
+            let listed = Schedule {
+                delays: Some(Delays::new(&exponential.backoffs(3)).unwrap()),
+                ..exponential
+            };
+            assert_eq!(
+                listed.backoffs(5),
+                [1.0, 2.0, 4.0, 4.0, 4.0],
+                "the last repeats"
+            );
+            assert_eq!(listed.horizon(3), exponential.horizon(3));
+            for ttl in [5.0, 15.0, 30.0] {
+                assert_eq!(
+                    keyed_duplicates(0.3, 0.5, 3, &listed, ttl),
+                    keyed_duplicates(0.3, 0.5, 3, &exponential, ttl),
+                    "{jitter:?} {ttl}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn delays_parse_and_name_the_bad_one() {
+        let d: Delays = "5s,5m,30m,2h".parse().unwrap();
+        assert_eq!(d.as_slice(), [5.0, 300.0, 1800.0, 7200.0]);
+        assert_eq!(d.to_string().parse::<Delays>().unwrap(), d);
+        for (text, needle) in [
+            ("5s,,1m", "delay 2"),
+            ("-1s", "delay 1 ('-1s')"),
+            ("1m,2x", "delay 2 ('2x')"),
+        ] {
+            let err = text.parse::<Delays>().unwrap_err();
+            assert!(err.contains(needle), "{text}: {err}");
+        }
+        assert!(
+            Delays::new(&[1.0; 101])
+                .unwrap_err()
+                .contains("at most 100")
+        );
+        assert!(Delays::new(&[]).is_err());
+        assert!(
+            Delays::new(&[f64::INFINITY])
+                .unwrap_err()
+                .contains("delay 1")
+        );
+    }
+
+    #[test]
     fn zeros_at_the_edges() {
         let s = article(Jitter::Full);
         assert_eq!(keyed_duplicates(0.0, 0.5, 3, &s, 1.0), 0.0);

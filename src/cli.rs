@@ -283,8 +283,15 @@ pub struct LogReadArgs {
     pub filters: FilterArgs,
 
     /// A mutating request whose duration reached this timed out too (e.g. 30s, 1500ms)
+    /// [default: a webhook sender's --preset gives its timeout]
     #[arg(long, value_name = "DURATION", value_parser = parse_std_duration)]
     pub client_timeout: Option<std::time::Duration>,
+
+    /// Whose log it is: proxy (a proxy's or load balancer's, outcomes in an upstream column),
+    /// server (the server's or webhook receiver's own: its status is the outcome) or auto
+    /// (server when there is no upstream column and the key column is a webhook event id)
+    #[arg(long, value_name = "SIDE", default_value = "auto", value_parser = ["auto", "proxy", "server"])]
+    pub log_side: String,
 
     /// Only requests whose path matches this regular expression
     #[arg(long, value_name = "REGEX", value_parser = parse_regex)]
@@ -373,6 +380,7 @@ impl LogReadArgs {
             min_span: self.min_span,
             intents: self.intents.parse().unwrap_or_default(),
             shared_address_rate: self.shared_address_rate,
+            log_side: self.log_side.parse().unwrap_or_default(),
             ..LogOptions::default()
         })
     }

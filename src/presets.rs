@@ -442,6 +442,12 @@ impl Preset {
         patch
     }
 
+    /// Whether the preset gives the retries (as a number or as a schedule's length).
+    pub fn sets_retries(&self) -> bool {
+        let patch = self.patch();
+        patch.get(Input::Retries).is_some() || patch.schedule().is_some()
+    }
+
     /// The sender's per-attempt timeout in seconds, if the preset gives one: the client
     /// timeout a receiver's own log is judged by.
     pub fn attempt_timeout(&self) -> Option<f64> {

@@ -92,7 +92,11 @@ fn assert_truth(v: &serde_json::Value, truth: &ReceiverTruth) {
 fn the_client_timeout_alone_measures_a_receivers_log() {
     let dir = tempfile::tempdir().unwrap();
     // A schedule inside the default retry window (1 h between deliveries).
-    let (path, truth) = write(dir.path(), "hooks.csv", &config(&[5.0, 300.0, 1800.0], true));
+    let (path, truth) = write(
+        dir.path(),
+        "hooks.csv",
+        &config(&[5.0, 300.0, 1800.0], true),
+    );
     let v = report(&["logs", path.to_str().unwrap(), "--client-timeout", "15s"]);
     assert_truth(&v, &truth);
     let why = v["observed"]["files"][0]["log_side_why"].as_str().unwrap();
@@ -109,7 +113,10 @@ fn the_senders_preset_measures_a_receivers_log_over_the_whole_schedule() {
     // The sender's published budget, not the most the log happened to show.
     assert_eq!(v["inputs"]["retries"], 7);
     let warnings = v["observed"]["warnings"].to_string();
-    assert!(warnings.contains("client timeout 15s from --preset svix-webhooks"), "{warnings}");
+    assert!(
+        warnings.contains("client timeout 15s from --preset svix-webhooks"),
+        "{warnings}"
+    );
     assert!(warnings.contains("retry window widened"), "{warnings}");
     // With a window under the 2 h delay the later redeliveries split events in two.
     let split = report(&[
@@ -130,7 +137,14 @@ fn whose_log_it_is_can_be_told_and_is_said() {
     let file = path.to_str().unwrap();
     // Told it is a proxy's log, the outcomes are unknown: the figure is refused, naming the fix.
     let out = dupcost()
-        .args(["logs", file, "--client-timeout", "15s", "--log-side", "proxy"])
+        .args([
+            "logs",
+            file,
+            "--client-timeout",
+            "15s",
+            "--log-side",
+            "proxy",
+        ])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
@@ -165,7 +179,10 @@ fn whose_log_it_is_can_be_told_and_is_said() {
     ]);
     assert_eq!(v["inputs"]["succeeded_share"], 0.5);
     assert_eq!(v["observed"]["processed_twice"]["extra_executions"], 1);
-    assert_eq!(v["observed"]["files"][0]["log_side_why"], "--log-side server");
+    assert_eq!(
+        v["observed"]["files"][0]["log_side_why"],
+        "--log-side server"
+    );
     let out = dupcost()
         .args(["logs", plain, "--client-timeout", "30s", "--min-span", "1m"])
         .output()

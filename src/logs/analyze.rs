@@ -57,9 +57,10 @@ impl LogAnalysis {
     /// column, or the backend's log was joined.
     pub fn has_outcomes(&self) -> bool {
         self.join.is_some()
-            || self.files.iter().all(|f| {
-                f.columns.upstream_status.is_some() || f.side.side == LogSide::Server
-            })
+            || self
+                .files
+                .iter()
+                .all(|f| f.columns.upstream_status.is_some() || f.side.side == LogSide::Server)
     }
 
     /// Every input is a server's own log (`--log-side`, or detected): its statuses are the

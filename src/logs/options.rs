@@ -113,9 +113,7 @@ impl std::str::FromStr for LogSide {
             "auto" => Ok(LogSide::Auto),
             "proxy" => Ok(LogSide::Proxy),
             "server" | "receiver" | "backend" => Ok(LogSide::Server),
-            _ => Err(format!(
-                "unknown log side '{s}': use auto, proxy or server"
-            )),
+            _ => Err(format!("unknown log side '{s}': use auto, proxy or server")),
         }
     }
 }

@@ -581,7 +581,7 @@ mod tests {
                             Some(_) => Touch::Stale,
                             None => Touch::Absent,
                         };
-                        prop_assert_eq!(table.touch(k, t, 10), expected);
+                        prop_assert_eq!(table.touch(k, t, 10, false), expected);
                     }
                     Op::Remove(k) => prop_assert_eq!(table.remove(k), map.remove(&k)),
                     Op::Reserve(n) => {

@@ -538,8 +538,7 @@ impl Tally {
         let (key, executed) = key;
         self.open.prefetch(key);
         if self.queued.len() == PIPELINE {
-            let (key, ts, endpoint, executed) =
-                self.queued.pop_front().expect("the queue is full");
+            let (key, ts, endpoint, executed) = self.queued.pop_front().expect("the queue is full");
             self.continue_intent(key, ts, endpoint, executed);
         }
         self.queued.push_back((key, ts, endpoint, executed));

@@ -4,7 +4,6 @@
 //! detects whose log it is from the event-id column, and says so.
 
 mod common;
-#[allow(dead_code)]
 #[path = "../examples/gen-access-log/generator.rs"]
 mod generator;
 #[path = "../examples/gen-access-log/receiver.rs"]

@@ -67,8 +67,10 @@ pub struct Schedule {
     pub delays: Option<Delays>,
 }
 
-/// The most delays a `--schedule` holds: one per retry, and the model's retries stop at 100.
-pub const MAX_DELAYS: usize = super::scenario::MAX_RETRIES as usize;
+/// The most delays a `--schedule` lists (published schedules list a dozen or so; past the list
+/// the last delay repeats, up to the model's 100 retries). Held inline: a scenario stays
+/// `Copy` and small.
+pub const MAX_DELAYS: usize = 32;
 
 /// A sender's published retry delays in seconds (`--schedule 5s,5m,30m,2h,5h,10h,10h`), the
 /// sleep before retry 1, 2, ...; past the list the last delay repeats. Held inline so that a
@@ -88,7 +90,8 @@ impl Delays {
         }
         if seconds.len() > MAX_DELAYS {
             return Err(format!(
-                "{} delays: a schedule holds at most {MAX_DELAYS} (one per retry)",
+                "{} delays: a schedule lists at most {MAX_DELAYS} (past the list the last delay \
+                 repeats: give --retries for more)",
                 seconds.len()
             ));
         }

@@ -413,7 +413,7 @@ impl App {
                     None | Some(Outcome::None) => Effect::None,
                     Some(Outcome::Redraw) => Effect::Redraw,
                     Some(Outcome::StartOver(scenario)) => {
-                        self.restart(scenario);
+                        self.restart(*scenario);
                         Effect::Redraw
                     }
                 }

@@ -278,7 +278,7 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "svix-webhooks",
-        provider: "Svix (Standard Webhooks senders built on it)",
+        provider: "Svix",
         side: Side::WebhookSender,
         values: &[
             Value {

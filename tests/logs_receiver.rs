@@ -41,6 +41,19 @@ fn report(args: &[&str]) -> serde_json::Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
+/// `1290` as the reports write it: `1,290`.
+fn group(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 fn within(measured: f64, truth: f64, what: &str) {
     assert!(
         (measured - truth).abs() <= 0.01 * truth.abs(),
@@ -117,6 +130,18 @@ fn the_senders_preset_measures_a_receivers_log_over_the_whole_schedule() {
         "{warnings}"
     );
     assert!(warnings.contains("retry window widened"), "{warnings}");
+    let table =
+        succeed(dupcost().args(["logs", path.to_str().unwrap(), "--preset", "svix-webhooks"]));
+    let table = String::from_utf8(table.stdout).unwrap();
+    let line = format!(
+        "processed twice: {} executions past the first",
+        truth.extra_processings
+    );
+    let line = line.replace(
+        &truth.extra_processings.to_string(),
+        &group(truth.extra_processings),
+    );
+    assert!(table.contains(&line), "{line} in {table}");
     // With a window under the 2 h delay the later redeliveries split events in two.
     let split = report(&[
         "logs",

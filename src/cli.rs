@@ -31,6 +31,8 @@ Examples:
   dupcost estimate --sweep retries=0..5              compare retry policies
   dupcost estimate --sweep timeout-rate=0.1%..2%:20 --format csv > sweep.csv
   dupcost estimate --scenario checkout.json --format json | jq .refund_cost
+  dupcost estimate --preset svix-webhooks --ttl 24h    a 24 h dedupe store against Svix
+  dupcost estimate --schedule 5s,5m,30m,2h --attempt-timeout 15s
   DUPCOST_ORDER_VALUE=120 dupcost estimate";
 
 const LOGS_EXAMPLES: &str = "\
@@ -42,6 +44,7 @@ Examples:
   dupcost logs --client-timeout 30s --path '^/v1/payments' --since 2026-11-01 nginx.csv
   dupcost logs --order-value '$85' --format json access.csv | jq .observed.per_endpoint
   dupcost logs --succeeded-share 40% no-upstream-column.csv
+  dupcost logs --preset svix-webhooks hooks.jsonl       a webhook receiver's own log
 
 Columns are recognised from the header (generic, nginx, AWS ALB and Traefik names); the
 derived inputs are shown with the rows behind them, and any of them can be overridden by

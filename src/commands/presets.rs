@@ -10,8 +10,16 @@ pub fn run(format: PresetsFormat) -> Result<Vec<u8>> {
     let listings: Vec<Listing> = PRESETS.iter().map(Listing::new).collect();
     let text = match format {
         PresetsFormat::Json => {
+            let unconfirmed: Vec<serde_json::Value> = UNCONFIRMED
+                .iter()
+                .map(|(name, why)| serde_json::json!({"name": name, "why": why}))
+                .collect();
+            let document = serde_json::json!({
+                "presets": listings,
+                "unconfirmed": unconfirmed,
+            });
             let mut text =
-                serde_json::to_string_pretty(&listings).expect("a listing always serializes");
+                serde_json::to_string_pretty(&document).expect("a listing always serializes");
             text.push('\n');
             text
         }

@@ -838,7 +838,7 @@ pub enum Format {
 pub enum PresetsFormat {
     /// A block per preset, for people
     Table,
-    /// An array of presets with their values and sources
+    /// An object: the presets with their values and sources, and the providers left out
     Json,
 }
 

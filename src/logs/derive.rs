@@ -608,7 +608,7 @@ impl LogAnalysis {
                     "; its lines have fields after the detected layout that are not read: give the server's own format with --log-format to read them".to_string()
                 });
             let why = format!(
-                "{file} has no upstream status column (map one with --column upstream_status=HEADER, or join the backend's own log with --outcomes FILE){unread}"
+                "{file} has no upstream status column (map one with --column upstream_status=HEADER, join the backend's own log with --outcomes FILE, or give --log-side server if the server that does the work wrote it){unread}"
             );
             return match given.succeeded_share {
                 Some(v) => Ok((given_with(v, None, why), None)),

@@ -31,6 +31,8 @@ Examples:
   dupcost estimate --sweep retries=0..5              compare retry policies
   dupcost estimate --sweep timeout-rate=0.1%..2%:20 --format csv > sweep.csv
   dupcost estimate --scenario checkout.json --format json | jq .refund_cost
+  dupcost estimate --preset svix-webhooks --ttl 24h    a 24 h dedupe store against Svix
+  dupcost estimate --schedule 5s,5m,30m,2h --attempt-timeout 15s
   DUPCOST_ORDER_VALUE=120 dupcost estimate";
 
 const LOGS_EXAMPLES: &str = "\
@@ -42,6 +44,7 @@ Examples:
   dupcost logs --client-timeout 30s --path '^/v1/payments' --since 2026-11-01 nginx.csv
   dupcost logs --order-value '$85' --format json access.csv | jq .observed.per_endpoint
   dupcost logs --succeeded-share 40% no-upstream-column.csv
+  dupcost logs --preset svix-webhooks hooks.jsonl       a webhook receiver's own log
 
 Columns are recognised from the header (generic, nginx, AWS ALB and Traefik names); the
 derived inputs are shown with the rows behind them, and any of them can be overridden by
@@ -95,6 +98,13 @@ pub enum Command {
     /// a replay, concurrent retries with one key, a key reused with another payload, no key.
     #[command(after_long_help = PROBE_EXAMPLES)]
     Probe(ProbeArgs),
+    /// List every --preset: the payment APIs' key windows and the webhook senders' timeouts and
+    /// retry schedules, each value with the documentation it comes from
+    Presets {
+        /// table for people, json for scripts
+        #[arg(long, short = 'f', value_enum, default_value_t = PresetsFormat::Table)]
+        format: PresetsFormat,
+    },
 
     /// Print a shell completion script to stdout (e.g. `dupcost completions bash > /etc/bash_completion.d/dupcost`).
     Completions {
@@ -280,8 +290,15 @@ pub struct LogReadArgs {
     pub filters: FilterArgs,
 
     /// A mutating request whose duration reached this timed out too (e.g. 30s, 1500ms)
+    /// [default: a webhook sender's --preset gives its timeout]
     #[arg(long, value_name = "DURATION", value_parser = parse_std_duration)]
     pub client_timeout: Option<std::time::Duration>,
+
+    /// Whose log it is: proxy (a proxy's or load balancer's, outcomes in an upstream column),
+    /// server (the server's or webhook receiver's own: its status is the outcome) or auto
+    /// (server when there is no upstream column and the key column is a webhook event id)
+    #[arg(long, value_name = "SIDE", default_value = "auto", value_parser = ["auto", "proxy", "server"])]
+    pub log_side: String,
 
     /// Only requests whose path matches this regular expression
     #[arg(long, value_name = "REGEX", value_parser = parse_regex)]
@@ -370,6 +387,7 @@ impl LogReadArgs {
             min_span: self.min_span,
             intents: self.intents.parse().unwrap_or_default(),
             shared_address_rate: self.shared_address_rate,
+            log_side: self.log_side.parse().unwrap_or_default(),
             ..LogOptions::default()
         })
     }
@@ -619,7 +637,7 @@ pub enum ProbeFormat {
 }
 
 /// The inputs of the model. Each also reads `DUPCOST_<FLAG>` from the environment; precedence,
-/// lowest first: defaults < --scenario file < environment < flags.
+/// lowest first: defaults < --scenario file < --preset < environment < flags.
 #[derive(Debug, Clone, Default, Args)]
 #[command(next_help_heading = "Scenario")]
 pub struct ScenarioArgs {
@@ -801,9 +819,31 @@ pub struct ScenarioArgs {
     )]
     pub store: Option<String>,
 
+    /// Retry delays as a sender publishes them, e.g. 5s,5m,30m,2h,5h,10h,10h: the sleep before
+    /// each retry, used instead of the backoff flags; the retries are its length unless
+    /// --retries is given (past the list the last delay repeats)
+    #[arg(
+        long,
+        env = "DUPCOST_SCHEDULE",
+        allow_hyphen_values = true,
+        value_name = "DELAYS",
+        conflicts_with_all = ["backoff", "backoff_factor", "backoff_max"]
+    )]
+    pub schedule: Option<crate::model::Delays>,
+
+    /// Start from a provider's documented values (`dupcost presets` lists them with their
+    /// sources): stripe, adyen, ... for the key window, svix-webhooks, stripe-webhooks, ... for
+    /// a webhook sender; over --scenario, under every flag
+    #[arg(long, env = "DUPCOST_PRESET", value_name = "NAME", value_parser = parse_preset)]
+    pub preset: Option<&'static crate::presets::Preset>,
+
     /// Load inputs from a JSON file of inputs by their JSON names (flags override it); - reads stdin
     #[arg(long, env = "DUPCOST_SCENARIO", value_name = "FILE")]
     pub scenario: Option<PathBuf>,
+}
+
+fn parse_preset(name: &str) -> Result<&'static crate::presets::Preset, String> {
+    crate::presets::find(name)
 }
 
 impl ScenarioArgs {
@@ -834,6 +874,9 @@ impl ScenarioArgs {
                 patch.set(input, value);
             }
         }
+        if let Some(delays) = self.schedule {
+            patch.set_schedule(delays);
+        }
         patch
     }
 
@@ -845,11 +888,14 @@ impl ScenarioArgs {
             .transpose()
     }
 
-    /// Defaults < scenario file < environment < flags, validated.
+    /// Defaults < scenario file < preset < environment < flags, validated. The one place a
+    /// preset is applied.
     pub fn resolve(&self) -> Result<Scenario, String> {
         let file = self.file_patch()?;
         let file = self.scenario.as_deref().zip(file.as_ref());
-        inputs::resolve(file, &self.patch())
+        let preset = self.preset.map(|p| (p.name, p.patch()));
+        let preset = preset.as_ref().map(|(name, patch)| (*name, patch));
+        inputs::resolve_with_preset(file, preset, &self.patch())
     }
 }
 
@@ -887,6 +933,15 @@ pub enum Format {
     Csv,
     /// A report to paste into a design document or a pull request (CommonMark, pipe tables)
     Markdown,
+}
+
+/// `dupcost presets --format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PresetsFormat {
+    /// A block per preset, for people
+    Table,
+    /// An object: the presets with their values and sources, and the providers left out
+    Json,
 }
 
 /// `--color`.

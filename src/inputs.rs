@@ -1,7 +1,7 @@
 //! Where a scenario's inputs come from, and how they are named.
 //!
 //! Precedence, lowest first: the defaults of `docs/MODEL.md` < `--scenario FILE` <
-//! `DUPCOST_*` environment variables < flags (clap folds the last two into one
+//! `--preset NAME` < `DUPCOST_*` environment variables < flags (clap folds the last two into one
 //! [`ScenarioPatch`]).
 
 use std::fmt;
@@ -9,7 +9,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::model::{InputError, Jitter, Scenario, Store};
+use crate::model::{Delays, InputError, Jitter, Scenario, Store};
 use crate::units::{Count, Duration, Money, Rate, Seconds, Size};
 
 /// One input of the model, in the order of `docs/MODEL.md`.
@@ -364,13 +364,33 @@ impl fmt::Display for Input {
     }
 }
 
-/// Some inputs, each either given or not: what a scenario file or the flags say.
+/// Some inputs, each either given or not: what a scenario file, a preset or the flags say.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ScenarioPatch {
     values: Vec<(Input, f64)>,
+    /// `--schedule` / `schedule_seconds`: a list of delays, not one number.
+    schedule: Option<Delays>,
 }
 
+/// The JSON name of the schedule of delays in a scenario file.
+pub const SCHEDULE_JSON_NAME: &str = "schedule_seconds";
+
 impl ScenarioPatch {
+    /// Records a schedule of delays (`--schedule`).
+    pub fn set_schedule(&mut self, delays: Delays) {
+        self.schedule = Some(delays);
+    }
+
+    /// The schedule of delays given, if any.
+    pub fn schedule(&self) -> Option<Delays> {
+        self.schedule
+    }
+
+    /// Whether the patch gives nothing.
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty() && self.schedule.is_none()
+    }
+
     /// Records a value (in JSON units) for `input`; a later value for the same input wins.
     pub fn set(&mut self, input: Input, value: f64) {
         self.values.retain(|(i, _)| *i != input);
@@ -385,10 +405,26 @@ impl ScenarioPatch {
             .map(|(_, v)| *v)
     }
 
-    /// Writes the given values over `scenario`.
+    /// Writes the given values over `scenario`. A schedule of delays sets the retries to its
+    /// length unless the patch gives the retries too; a backoff input given without a schedule
+    /// drops an earlier layer's schedule (the later layer describes the schedule).
     pub fn apply(&self, scenario: &mut Scenario) {
         for &(input, value) in &self.values {
             input.set(scenario, value);
+        }
+        match self.schedule {
+            Some(delays) => {
+                scenario.schedule_seconds = Some(delays);
+                if self.get(Input::Retries).is_none() {
+                    scenario.retries = delays.len();
+                }
+            }
+            None => {
+                let backoff = [Input::Backoff, Input::BackoffFactor, Input::BackoffMax];
+                if backoff.iter().any(|&i| self.get(i).is_some()) {
+                    scenario.schedule_seconds = None;
+                }
+            }
         }
     }
 
@@ -401,11 +437,16 @@ impl ScenarioPatch {
         let map = crate::scenario_file::inputs_object(value)?;
         let mut patch = ScenarioPatch::default();
         for (key, value) in map {
+            if key == SCHEDULE_JSON_NAME {
+                patch.schedule = Some(schedule_from_json(&value)?);
+                continue;
+            }
             let input = Input::ALL
                 .into_iter()
                 .find(|i| i.json_name() == key)
                 .ok_or_else(|| {
-                    let known: Vec<_> = Input::ALL.iter().map(|i| i.json_name()).collect();
+                    let mut known: Vec<_> = Input::ALL.iter().map(|i| i.json_name()).collect();
+                    known.push(SCHEDULE_JSON_NAME);
                     format!("unknown input '{key}' (known: {})", known.join(", "))
                 })?;
             let number = match &value {
@@ -442,6 +483,38 @@ impl ScenarioPatch {
     }
 }
 
+/// `schedule_seconds` in a scenario file: an array of seconds (`[5, 300]`) or the flag's
+/// text (`"5s,5m"`).
+fn schedule_from_json(value: &Value) -> Result<Delays, String> {
+    let at = |e: String| format!("{SCHEDULE_JSON_NAME}: {e}");
+    match value {
+        Value::String(text) => text.parse::<Delays>().map_err(at),
+        Value::Array(items) => {
+            let mut seconds = Vec::with_capacity(items.len());
+            for (i, item) in items.iter().enumerate() {
+                match item {
+                    Value::Number(n) => seconds.push(n.as_f64().unwrap_or(f64::NAN)),
+                    Value::String(text) => seconds.push(
+                        text.parse::<crate::units::Seconds>()
+                            .map_err(|e| at(format!("delay {} ('{text}'): {e}", i + 1)))?
+                            .0,
+                    ),
+                    other => {
+                        return Err(at(format!(
+                            "delay {} is {other}, not a number of seconds",
+                            i + 1
+                        )));
+                    }
+                }
+            }
+            Delays::new(&seconds).map_err(at)
+        }
+        other => Err(at(format!(
+            "expected an array of seconds or a string like \"5s,5m\", got {other}"
+        ))),
+    }
+}
+
 /// Builds and validates the scenario: defaults, then the file, then the flags.
 ///
 /// A value out of range is reported by the flag name when it came from a flag, and by the
@@ -450,12 +523,28 @@ pub fn resolve(
     file: Option<(&Path, &ScenarioPatch)>,
     flags: &ScenarioPatch,
 ) -> Result<Scenario, String> {
+    resolve_with_preset(file, None, flags)
+}
+
+/// [`resolve`] with a preset between the file and the flags: defaults < file < preset <
+/// flags (see `crate::presets`).
+pub fn resolve_with_preset(
+    file: Option<(&Path, &ScenarioPatch)>,
+    preset: Option<(&str, &ScenarioPatch)>,
+    flags: &ScenarioPatch,
+) -> Result<Scenario, String> {
     let mut scenario = Scenario::default();
     if let Some((path, patch)) = file {
         patch.apply(&mut scenario);
         scenario
             .validate()
             .map_err(|e| format!("scenario file {}: {e}", path.display()))?;
+    }
+    if let Some((name, patch)) = preset {
+        patch.apply(&mut scenario);
+        scenario
+            .validate()
+            .map_err(|e| format!("--preset {name}: {e}"))?;
     }
     flags.apply(&mut scenario);
     scenario.validate().map_err(|e| describe_input_error(&e))?;

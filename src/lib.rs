@@ -16,6 +16,7 @@ pub mod inputs;
 pub mod logs;
 pub mod model;
 pub mod probe;
+pub mod presets;
 pub mod report;
 pub mod scenario_file;
 pub mod sql;

@@ -32,6 +32,7 @@ fn main() -> ExitCode {
         Command::Tui(args) => commands::tui::run(args, color),
         Command::Sql(args) => commands::sql::run(args),
         Command::Probe(args) => return probe(args, color),
+        Command::Presets { format } => commands::presets::run(*format),
         Command::Completions { shell } => commands::docs::completions(*shell),
         Command::Man { subcommand } => commands::docs::man(subcommand.as_deref()),
     };

@@ -160,10 +160,13 @@ fn evidence_and_observed() {
         "key_coverage",
         "shared_addresses",
         "files",
+        "processed_twice",
     ] {
         assert!(keys.contains(&k), "{k}");
     }
-    assert_eq!(keys.len(), 23);
+    assert_eq!(keys.len(), 24);
+    // A proxy's log: executions are not seen per intent.
+    assert_eq!(json["processed_twice"], serde_json::Value::Null);
     // Keyed: coverage, no fingerprint figures.
     assert_eq!(json["intent_grouping"], "key");
     assert_eq!(json["observed_duplicates"], serde_json::Value::Null);

@@ -190,14 +190,22 @@ fn monte_carlo_agrees_with_the_key_store_closed_form() {
     let (t, s, r) = (0.4, 0.5, 4u32);
     let intents = 150_000u32;
     let mut rng = ChaCha8Rng::seed_from_u64(20261201);
-    for jitter in Jitter::ALL {
-        let schedule = Schedule {
-            attempt_timeout: 2.0,
-            backoff: 1.0,
-            factor: 2.0,
-            backoff_max: 5.0,
-            jitter,
-        };
+    let exponential = Jitter::ALL.map(|jitter| Schedule {
+        attempt_timeout: 2.0,
+        backoff: 1.0,
+        factor: 2.0,
+        backoff_max: 5.0,
+        jitter,
+        delays: None,
+    });
+    // A published schedule out of order, the last delay repeating past the list.
+    let listed = Schedule {
+        jitter: Jitter::Full,
+        delays: Some(dupcost::model::Delays::new(&[6.0, 0.5, 3.0]).unwrap()),
+        ..exponential[0]
+    };
+    for schedule in exponential.into_iter().chain([listed]) {
+        let jitter = schedule.jitter;
         let backoffs = schedule.backoffs(r);
         for ttl in [1.0, 3.5, 9.0, 14.0, 30.0] {
             let (mut sum, mut squares) = (0.0f64, 0.0f64);
@@ -233,7 +241,7 @@ fn monte_carlo_agrees_with_the_key_store_closed_form() {
             let closed = keyed_duplicates(t, s, r, &schedule, ttl);
             assert!(
                 (mean - closed).abs() <= 4.0 * std_error + 1e-12,
-                "{jitter:?} ttl {ttl}: simulated {mean} ± {std_error}, closed form {closed}"
+                "{schedule:?} ttl {ttl}: simulated {mean} ± {std_error}, closed form {closed}"
             );
         }
     }
@@ -247,13 +255,19 @@ fn schedule() -> impl Strategy<Value = dupcost::model::Schedule> {
         1.0..3.0f64,
         prop_oneof![Just(0.0), 0.0..60.0f64],
         0usize..3,
+        // A published list of delays (`--schedule`) half the time, in any order.
+        proptest::option::of(proptest::collection::vec(
+            prop_oneof![Just(0.0), 0.0..60.0f64],
+            1..6,
+        )),
     )
-        .prop_map(|(timeout, backoff, factor, cap, jitter)| Schedule {
+        .prop_map(|(timeout, backoff, factor, cap, jitter, delays)| Schedule {
             attempt_timeout: timeout,
             backoff,
             factor,
             backoff_max: cap,
             jitter: Jitter::ALL[jitter],
+            delays: delays.map(|d| dupcost::model::Delays::new(&d).unwrap()),
         })
 }
 

@@ -8,6 +8,8 @@
 mod generator;
 #[path = "keyless.rs"]
 mod keyless;
+#[path = "receiver.rs"]
+mod receiver;
 
 use std::io::Write;
 
@@ -90,6 +92,22 @@ struct Args {
     /// With --keyless: also write each intent's idempotency key.
     #[arg(long)]
     keyless_keys: bool,
+    /// Write a webhook receiver's own log instead (issue 28): --rows events, each delivered
+    /// until a delivery is answered within --sender-timeout or --schedule runs out, with the
+    /// sender's event id (`headers.webhook-id`, JSON lines). Uses --seed, --days,
+    /// --timeout-rate (share of deliveries past the sender's timeout), --succeeded-share
+    /// (share of those the receiver processed anyway).
+    #[arg(long)]
+    receiver: bool,
+    /// With --receiver: the sender's per-attempt timeout in seconds.
+    #[arg(long, default_value_t = 15.0)]
+    sender_timeout: f64,
+    /// With --receiver: the sender's redelivery delays (Svix's by default).
+    #[arg(long, default_value = "5s,5m,30m,2h,5h,10h,10h")]
+    schedule: dupcost::model::Delays,
+    /// With --receiver: CSV with a `webhook-id` column instead of JSON lines.
+    #[arg(long)]
+    receiver_csv: bool,
     /// Write the true figures here instead of stderr.
     #[arg(long)]
     truth: Option<std::path::PathBuf>,
@@ -99,6 +117,9 @@ fn main() -> std::io::Result<()> {
     let a = Args::parse();
     if a.keyless {
         return keyless_main(&a);
+    }
+    if a.receiver {
+        return receiver_main(&a);
     }
     let cfg = Config {
         rows: a.rows,
@@ -144,6 +165,44 @@ fn main() -> std::io::Result<()> {
         "succeeded_share": truth.succeeded_share(),
     });
     match a.truth {
+        Some(path) => std::fs::write(path, format!("{json:#}\n")),
+        None => writeln!(std::io::stderr(), "{json}"),
+    }
+}
+
+/// `--receiver`: a webhook receiver's own log on stdout, its truth as JSON.
+fn receiver_main(a: &Args) -> std::io::Result<()> {
+    let cfg = receiver::ReceiverConfig {
+        events: a.rows,
+        seed: a.seed,
+        days: a.days,
+        start: 1_793_491_200.0, // 2026-11-01T00:00:00Z
+        timeout_rate: a.timeout_rate,
+        succeeded_share: a.succeeded_share,
+        sender_timeout: a.sender_timeout,
+        schedule: a.schedule.as_slice().to_vec(),
+        csv: a.receiver_csv,
+    };
+    let stdout = std::io::stdout();
+    let truth = match receiver::generate_receiver(&cfg, stdout.lock()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(()),
+        other => other?,
+    };
+    let days = truth.days_covered();
+    let json = serde_json::json!({
+        "events": truth.events,
+        "deliveries": truth.deliveries,
+        "timed_out": truth.timed_out,
+        "timed_out_processed": truth.timed_out_processed,
+        "processed_twice": truth.processed_twice,
+        "extra_processings": truth.extra_processings,
+        "days_covered": days,
+        "events_per_day": truth.events as f64 / days,
+        "timeout_rate": truth.timed_out as f64 / truth.deliveries as f64,
+        "succeeded_share": truth.timed_out_processed as f64 / truth.timed_out as f64,
+        "extra_processings_per_day": truth.extra_processings as f64 / days,
+    });
+    match &a.truth {
         Some(path) => std::fs::write(path, format!("{json:#}\n")),
         None => writeln!(std::io::stderr(), "{json}"),
     }

@@ -92,11 +92,29 @@ pub fn measure(
 ) -> Result<(LogAnalysis, Derived)> {
     let base = scenario.resolve().map_err(Error::Usage)?;
     let sources: Vec<Source> = files.iter().cloned().map(Source::from).collect();
-    let analysis = logs::analyze(&sources, &read.options()).map_err(usage)?;
+    let (options, notes) = sender_options(read.options(), scenario, &base);
+    let analysis = logs::analyze(&sources, &options).map_err(usage)?;
     warn_bad_rows(&analysis);
-    let derived = analysis
-        .derive(&base, &overrides(&scenario.patch()))
-        .map_err(usage)?;
+    let mut given = overrides(&scenario.patch());
+    // A sender's published schedule is its retry budget: the log shows at most a lower bound.
+    let retries_from_preset = match (given.retries, scenario.preset) {
+        (None, Some(preset)) if preset.sets_retries() => {
+            given.retries = Some(base.retries);
+            Some(preset.name)
+        }
+        _ => None,
+    };
+    let mut derived = analysis.derive(&base, &given).map_err(usage)?;
+    if let Some(name) = retries_from_preset {
+        // The one place the preset is named as the source of a log report's input (issue 24's
+        // `sources` can mark it `preset` here).
+        for m in derived.measured.iter_mut().filter(|m| m.input == "retries") {
+            m.evidence = m
+                .evidence
+                .replacen("from --retries", &format!("from --preset {name}"), 1);
+        }
+    }
+    derived.observed.warnings.extend(notes);
     for warning in &derived.observed.warnings {
         eprintln!("warning: {warning}");
     }
@@ -105,6 +123,41 @@ pub fn measure(
         .validate()
         .map_err(|e| Error::Usage(inputs::describe_input_error(&e)))?;
     Ok((analysis, derived))
+}
+
+/// What a webhook sender's schedule says about reading its receiver's log: without
+/// `--client-timeout`, a `--preset`'s attempt timeout is the client timeout; with a published
+/// schedule (`--schedule` or a preset's) longer than the default retry window, the window
+/// widens to the schedule's horizon, so that a day-two redelivery is still the same event.
+/// Returns the options and what was changed, for the evidence.
+fn sender_options(
+    mut options: logs::LogOptions,
+    scenario: &ScenarioArgs,
+    base: &crate::model::Scenario,
+) -> (logs::LogOptions, Vec<String>) {
+    let mut notes = Vec::new();
+    if let (None, Some(preset)) = (options.client_timeout, scenario.preset) {
+        if let Some(secs) = preset.attempt_timeout() {
+            options.client_timeout = Some(std::time::Duration::from_secs_f64(secs));
+            notes.push(format!(
+                "client timeout {secs}s from --preset {} (the sender's per-attempt timeout; \
+                 --client-timeout to change)",
+                preset.name
+            ));
+        }
+    }
+    if base.schedule_seconds.is_some() && options.retry_window == logs::DEFAULT_RETRY_WINDOW {
+        let horizon = base.schedule().horizon(base.retries);
+        if horizon > options.retry_window.as_secs_f64() {
+            options.retry_window = std::time::Duration::from_secs_f64(horizon.ceil());
+            notes.push(format!(
+                "retry window widened to the schedule's retry horizon, {} (--retry-window to \
+                 change)",
+                crate::units::Seconds(horizon).rounded()
+            ));
+        }
+    }
+    (options, notes)
 }
 
 /// The derived inputs given by flag (or environment): they win over the log.

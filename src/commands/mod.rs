@@ -5,5 +5,6 @@ pub mod estimate;
 pub mod logs;
 pub mod plot;
 pub mod probe;
+pub mod presets;
 pub mod sql;
 pub mod tui;

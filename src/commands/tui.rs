@@ -26,6 +26,10 @@ pub fn run(args: &TuiArgs, color: bool) -> Result<Vec<u8>> {
         let view = LogView::new(&derived, names.join(", "));
         App::new(derived.scenario, args.save_to.clone(), style).with_logs(view)
     };
+    let app = match args.scenario.preset {
+        Some(preset) => app.with_preset(preset.name),
+        None => app,
+    };
     tui::run(app, !args.no_mouse)?;
     Ok(Vec::new())
 }

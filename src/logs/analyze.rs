@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use super::error::LogError;
 use super::formats::{self, Chosen, ColumnMap};
-use super::options::{Intents, LogOptions};
+use super::options::{Intents, LogOptions, LogSide, SideRead};
 use super::outcomes;
 use super::role::Role;
 use super::row::{self, Grouping, RowRules, Scanned};
@@ -33,6 +33,8 @@ pub struct FileInfo {
     pub pieces: usize,
     /// How its attempts were grouped into intents.
     pub grouping: Grouping,
+    /// Whose log it was taken to be (`--log-side`), and why.
+    pub side: super::SideRead,
 }
 
 /// The result of reading logs: the finished tally and how each input was read.
@@ -54,7 +56,17 @@ impl LogAnalysis {
     /// The outcomes of timed-out attempts can be told: every input has an upstream status
     /// column, or the backend's log was joined.
     pub fn has_outcomes(&self) -> bool {
-        self.join.is_some() || self.has_upstream()
+        self.join.is_some()
+            || self
+                .files
+                .iter()
+                .all(|f| f.columns.upstream_status.is_some() || f.side.side == LogSide::Server)
+    }
+
+    /// Every input is a server's own log (`--log-side`, or detected): its statuses are the
+    /// outcomes, and a 2xx executed.
+    pub fn is_server_log(&self) -> bool {
+        !self.files.is_empty() && self.files.iter().all(|f| f.side.side == LogSide::Server)
     }
 
     /// Every input has an upstream status column.
@@ -186,6 +198,7 @@ fn rules_for(name: &str, chosen: &Chosen, opts: &LogOptions) -> Result<RowRules,
     let client_timeout = opts
         .client_timeout
         .map(|d| d.as_nanos() as f64 / columns.duration_unit.nanos());
+    let side = side_of(&columns, opts.log_side);
     Ok(RowRules {
         file: name.to_string(),
         delimiter,
@@ -209,8 +222,42 @@ fn rules_for(name: &str, chosen: &Chosen, opts: &LogOptions) -> Result<RowRules,
         keep_request_ids: !opts.outcomes.is_empty(),
         grouping,
         shared_rate: opts.shared_address_rate,
+        server_side: side.side == LogSide::Server,
+        side,
         columns,
     })
+}
+
+/// Whose log a file is: the flag's word, or detected (no upstream status column, and the key
+/// column a webhook event id), or assumed a proxy's.
+fn side_of(columns: &ColumnMap, flag: LogSide) -> SideRead {
+    let (side, why) = match flag {
+        LogSide::Server => (LogSide::Server, "--log-side server".to_string()),
+        LogSide::Proxy => (LogSide::Proxy, "--log-side proxy".to_string()),
+        LogSide::Auto => match (
+            columns.header_of(Role::UpstreamStatus),
+            columns.header_of(Role::IdempotencyKey),
+        ) {
+            (Some(upstream), _) => (
+                LogSide::Proxy,
+                format!("detected: it has an upstream status column ({upstream})"),
+            ),
+            (None, Some(key)) if super::role::is_event_id(key) => (
+                LogSide::Server,
+                format!(
+                    "detected: no upstream status column, and its key column {key} is a webhook \
+                     event id (--log-side proxy says otherwise)"
+                ),
+            ),
+            (None, _) => (
+                LogSide::Proxy,
+                "assumed: no upstream status column and no event-id column (--log-side server \
+                 if the server that does the work wrote it)"
+                    .to_string(),
+            ),
+        },
+    };
+    SideRead { side, why }
 }
 
 fn read_source(
@@ -295,6 +342,7 @@ fn read_source(
         gzip,
         pieces,
         grouping: rules.grouping,
+        side: rules.side.clone(),
     };
     Ok((info, tally))
 }

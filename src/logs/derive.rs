@@ -108,6 +108,9 @@ pub struct Observed {
     pub shared_addresses: Option<SharedAddresses>,
     /// How each input was read: its name and format.
     pub files: Vec<FileRead>,
+    /// Intents executed more than once as the server's own log shows them; `null` unless
+    /// every input is a server's own log grouped by key.
+    pub processed_twice: Option<ProcessedTwice>,
 }
 
 /// One bar of `attempts_per_intent`.
@@ -182,6 +185,22 @@ pub struct FileRead {
     pub input_format: String,
     /// The format was told from the file's first lines, not named by a flag.
     pub detected: bool,
+    /// Whose log it was taken to be: `proxy` or `server` (`--log-side`).
+    pub log_side: &'static str,
+    /// Why: the flag, or what was detected or assumed.
+    pub log_side_why: String,
+}
+
+/// `processed_twice`: on a server's own log keyed by event id (or idempotency key), the
+/// intents whose attempts were answered 2xx more than once: executed twice, as seen.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct ProcessedTwice {
+    /// Intents with two or more executions.
+    pub intents: u64,
+    /// Executions past each intent's first: the duplicates that happened.
+    pub extra_executions: u64,
+    /// `extra_executions` over the days covered; `null` without timestamps.
+    pub per_day: Option<f64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -589,7 +608,7 @@ impl LogAnalysis {
                     "; its lines have fields after the detected layout that are not read: give the server's own format with --log-format to read them".to_string()
                 });
             let why = format!(
-                "{file} has no upstream status column (map one with --column upstream_status=HEADER, or join the backend's own log with --outcomes FILE){unread}"
+                "{file} has no upstream status column (map one with --column upstream_status=HEADER, join the backend's own log with --outcomes FILE, or give --log-side server if the server that does the work wrote it){unread}"
             );
             return match given.succeeded_share {
                 Some(v) => Ok((given_with(v, None, why), None)),
@@ -672,6 +691,7 @@ impl LogAnalysis {
             String::new()
         };
         let join = self.join.clone();
+        let server = self.is_server_log();
         move |v: f64| match &join {
             Some(j) if j.outside_span == 0 && j.without_id == 0 => format!(
                 "succeeded share {} = {} answered 2xx by the backend / {} timed out ({} never reached it, {} outside the backend log's span{unknown_text})",
@@ -690,6 +710,12 @@ impl LogAnalysis {
                 count(j.never_reached),
                 count(j.outside_span),
                 count(j.without_id),
+            ),
+            None if server && unknown == 0 => format!(
+                "succeeded share {} = {} answered 2xx by the server itself after the client gave up / {} timed out (the server's own log: its status is the outcome)",
+                Rate(v).rounded(),
+                count(succ),
+                count(all)
             ),
             None if unknown == 0 => format!(
                 "succeeded share {} = {} with upstream 2xx / {} timed out",
@@ -872,6 +898,14 @@ impl LogAnalysis {
     fn warnings(&self) -> Vec<String> {
         let t = &self.tally;
         let mut out = Vec::new();
+        if self.is_server_log() && self.options.client_timeout.is_none() {
+            out.push(
+                "a server's own log does not show when the client gave up: only give-up statuses \
+                 count as timeouts; give the client's (or webhook sender's) timeout with \
+                 --client-timeout, or its --preset"
+                    .to_string(),
+            );
+        }
         if self.has_timestamps() {
             if let (Some(first), Some(last)) = (t.first_ts, t.last_ts) {
                 let (d0, d1) = (
@@ -1016,8 +1050,18 @@ impl LogAnalysis {
                     if f.delimiter == b'\t' { "tsv" } else { "csv" }.to_string()
                 }),
                 detected: f.format.is_some() && f.detected,
+                log_side: f.side.side.name(),
+                log_side_why: f.side.why.clone(),
             })
             .collect();
+        let processed_twice = (self.is_server_log() && t.keyed.intents > 0).then(|| {
+            let extra = t.keyed_executions.extra;
+            ProcessedTwice {
+                intents: t.keyed_executions.intents,
+                extra_executions: extra,
+                per_day: days.map(|d| extra as f64 / d),
+            }
+        });
         let fingerprinted = self.intent_grouping() == "fingerprint";
         Observed {
             intent_grouping: self.intent_grouping(),
@@ -1030,6 +1074,7 @@ impl LogAnalysis {
                 attempts: t.shared.attempts,
             }),
             files,
+            processed_twice,
             rows: t.rows,
             mutating_attempts: t.counts.mutating,
             intents: t.intents(),

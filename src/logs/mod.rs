@@ -57,7 +57,7 @@ pub use formats::{
 pub use intervals::Intervals;
 pub use options::{
     DEFAULT_MAX_UNKNOWN, DEFAULT_METHODS, DEFAULT_MIN_SPAN, DEFAULT_RETRY_WINDOW,
-    DEFAULT_TIMEOUT_STATUSES, Intents, LogOptions, parse_time_bound,
+    DEFAULT_TIMEOUT_STATUSES, Intents, LogOptions, LogSide, SideRead, parse_time_bound,
 };
 pub use outcomes::Join;
 pub use role::Role;

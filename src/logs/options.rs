@@ -66,6 +66,56 @@ pub struct LogOptions {
     /// Attempts of one fingerprint in a minute above which it is a shared address
     /// (`--shared-address-rate`).
     pub shared_address_rate: u8,
+    /// `--log-side`: whose log it is (a proxy's, or the server's own).
+    pub log_side: LogSide,
+}
+
+/// `--log-side`: who wrote the log. A proxy's log tells the client-facing status and, in an
+/// upstream column, the backend's; a server's own log (a backend's, a webhook receiver's)
+/// knows the outcome of every attempt: its status is what the work did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LogSide {
+    /// The server's own log when it has no upstream status column and its key column is a
+    /// webhook event id (`webhook-id`, `svix-id`, `X-GitHub-Delivery`, ...); else a proxy's.
+    #[default]
+    Auto,
+    /// A proxy's (or load balancer's) log.
+    Proxy,
+    /// The server's own log: a 2xx past the client timeout executed unheard.
+    Server,
+}
+
+impl LogSide {
+    /// The name used by the flag and in JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            LogSide::Auto => "auto",
+            LogSide::Proxy => "proxy",
+            LogSide::Server => "server",
+        }
+    }
+}
+
+/// Whose log one file was taken to be, and why (flag, detected or assumed).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct SideRead {
+    /// `proxy` or `server` (never `auto`).
+    pub side: LogSide,
+    pub why: String,
+}
+
+impl std::str::FromStr for LogSide {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "auto" => Ok(LogSide::Auto),
+            "proxy" => Ok(LogSide::Proxy),
+            "server" | "receiver" | "backend" => Ok(LogSide::Server),
+            _ => Err(format!("unknown log side '{s}': use auto, proxy or server")),
+        }
+    }
 }
 
 /// `--intents`: how mutating attempts are grouped into intents.
@@ -108,6 +158,7 @@ impl Default for LogOptions {
             min_span: DEFAULT_MIN_SPAN,
             intents: Intents::Auto,
             shared_address_rate: super::tally::DEFAULT_SHARED_RATE,
+            log_side: LogSide::Auto,
         }
     }
 }

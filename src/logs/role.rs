@@ -168,6 +168,28 @@ impl Role {
                 "requestxidempotencykey",
                 "requestheadersidempotencykey[0]", // Caddy request.headers.Idempotency-Key[0]
                 "requestheadersxidempotencykey[0]",
+                // A webhook receiver's log: the sender's event id is the intent key (issue 28).
+                "webhookid", // Standard Webhooks webhook-id
+                "httpwebhookid",
+                "requestheaderswebhookid[0]",
+                "headerswebhookid",
+                "svixid",
+                "httpsvixid",
+                "requestheaderssvixid[0]",
+                "headerssvixid",
+                "xgithubdelivery",
+                "httpxgithubdelivery",
+                "requestheadersxgithubdelivery[0]",
+                "headersxgithubdelivery",
+                "xshopifywebhookid",
+                "httpxshopifywebhookid",
+                "requestheadersxshopifywebhookid[0]",
+                "headersxshopifywebhookid",
+                "xshopifyeventid",
+                "httpxshopifyeventid",
+                "headersxshopifyeventid",
+                "eventid",
+                "stripeeventid", // Stripe's evt_... when the receiver logs it
             ],
             Role::Bytes => &[
                 "bytes",
@@ -244,6 +266,23 @@ impl Role {
             ],
         }
     }
+}
+
+/// The idempotency-key aliases that are a webhook sender's event id (`webhook-id`, `svix-id`,
+/// `X-GitHub-Delivery`, ...): a log keyed by one is a receiver's own log.
+pub fn is_event_id(header: &str) -> bool {
+    const BASES: [&str; 7] = [
+        "webhookid",
+        "svixid",
+        "xgithubdelivery",
+        "xshopifywebhookid",
+        "xshopifyeventid",
+        "eventid",
+        "stripeeventid",
+    ];
+    let n = normalize(header.as_bytes());
+    let n = n.trim_end_matches("[0]");
+    BASES.iter().any(|base| n.ends_with(base))
 }
 
 impl fmt::Display for Role {

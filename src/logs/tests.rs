@@ -42,6 +42,11 @@ fn tally_in_pieces(header: &[u8], data: &[u8], cuts: &[usize], window: i64) -> T
         keep_request_ids: true,
         grouping: row::Grouping::Key,
         shared_rate: super::tally::DEFAULT_SHARED_RATE,
+        server_side: false,
+        side: super::SideRead {
+            side: super::LogSide::Proxy,
+            why: String::new(),
+        },
     };
     let mut bounds = vec![0];
     bounds.extend_from_slice(cuts);

@@ -7,7 +7,7 @@ mod scenario;
 pub mod schedule;
 
 pub use scenario::{DEFAULT_BODY_BYTES, InputError, MAX_LAYERS, Scenario, Store};
-pub use schedule::{Jitter, Schedule};
+pub use schedule::{Delays, Jitter, Schedule};
 
 use std::fmt;
 

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::schedule::Jitter;
+use super::schedule::{Delays, Jitter};
 
 /// The inputs of the model, by their JSON names, in the order of `docs/MODEL.md`.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -42,6 +42,10 @@ pub struct Scenario {
     pub body_bytes: u64,
     /// The key store the headline and the verdict size.
     pub store: Store,
+    /// A published list of retry delays (`--schedule`), used instead of the backoff inputs;
+    /// absent (and left out of JSON) when the backoff inputs describe the schedule.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub schedule_seconds: Option<Delays>,
 }
 
 /// Which key store sizes the headline: the flat `key_size_bytes` a key, or a byte model of
@@ -109,6 +113,7 @@ impl Default for Scenario {
             key_bytes: 36,
             body_bytes: DEFAULT_BODY_BYTES,
             store: Store::Bytes,
+            schedule_seconds: None,
         }
     }
 }
@@ -131,6 +136,7 @@ impl Scenario {
             factor: self.backoff_factor,
             backoff_max: self.backoff_max_seconds,
             jitter: self.jitter,
+            delays: self.schedule_seconds,
         }
     }
 

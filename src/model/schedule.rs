@@ -63,6 +63,118 @@ pub struct Schedule {
     pub factor: f64,
     pub backoff_max: f64,
     pub jitter: Jitter,
+    /// A published list of delays (`--schedule`), used instead of backoff, factor and cap.
+    pub delays: Option<Delays>,
+}
+
+/// The most delays a `--schedule` lists (published schedules list a dozen or so; past the list
+/// the last delay repeats, up to the model's 100 retries). Held inline: a scenario stays
+/// `Copy` and small.
+pub const MAX_DELAYS: usize = 32;
+
+/// A sender's published retry delays in seconds (`--schedule 5s,5m,30m,2h,5h,10h,10h`), the
+/// sleep before retry 1, 2, ...; past the list the last delay repeats. Held inline so that a
+/// scenario stays `Copy`.
+#[derive(Clone, Copy, PartialEq)]
+pub struct Delays {
+    len: u8,
+    seconds: [f64; MAX_DELAYS],
+}
+
+impl Delays {
+    /// The delays, checking each: finite, >= 0, 1 to 100 of them. The error names the delay
+    /// at fault by its place (1-based).
+    pub fn new(seconds: &[f64]) -> Result<Delays, String> {
+        if seconds.is_empty() {
+            return Err("a schedule needs at least one delay".to_string());
+        }
+        if seconds.len() > MAX_DELAYS {
+            return Err(format!(
+                "{} delays: a schedule lists at most {MAX_DELAYS} (past the list the last delay \
+                 repeats: give --retries for more)",
+                seconds.len()
+            ));
+        }
+        let mut delays = Delays {
+            len: seconds.len() as u8,
+            seconds: [0.0; MAX_DELAYS],
+        };
+        for (i, &d) in seconds.iter().enumerate() {
+            if !(d.is_finite() && d >= 0.0) {
+                return Err(format!(
+                    "delay {} ({d}) must be a finite number of seconds >= 0",
+                    i + 1
+                ));
+            }
+            delays.seconds[i] = d;
+        }
+        Ok(delays)
+    }
+
+    /// The delays, in order.
+    pub fn as_slice(&self) -> &[f64] {
+        &self.seconds[..usize::from(self.len)]
+    }
+
+    /// How many delays: the retries the schedule describes.
+    pub fn len(&self) -> u32 {
+        u32::from(self.len)
+    }
+
+    /// Never true: a schedule has at least one delay.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The sleep before retry `k + 1` (0-based): the k-th delay, or the last past the list.
+    pub fn get(&self, k: usize) -> f64 {
+        let list = self.as_slice();
+        list[k.min(list.len() - 1)]
+    }
+}
+
+impl std::fmt::Debug for Delays {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
+}
+
+impl std::fmt::Display for Delays {
+    /// The `--schedule` form, re-parseable: `5s,300s,1800s`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let parts: Vec<String> = self.as_slice().iter().map(|d| format!("{d}s")).collect();
+        f.write_str(&parts.join(","))
+    }
+}
+
+impl std::str::FromStr for Delays {
+    type Err = String;
+
+    /// `5s,5m,30m,2h`: each a duration as `--backoff` takes it; the error names the delay at
+    /// fault by its place and text.
+    fn from_str(text: &str) -> Result<Delays, String> {
+        let mut seconds = Vec::new();
+        for (i, part) in text.split(',').enumerate() {
+            let d = part
+                .parse::<crate::units::Seconds>()
+                .map_err(|e| format!("delay {} ('{}'): {e}", i + 1, part.trim()))?;
+            seconds.push(d.0);
+        }
+        Delays::new(&seconds)
+    }
+}
+
+impl Serialize for Delays {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.as_slice())
+    }
+}
+
+impl<'de> Deserialize<'de> for Delays {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Delays, D::Error> {
+        let seconds = Vec::<f64>::deserialize(deserializer)?;
+        Delays::new(&seconds).map_err(serde::de::Error::custom)
+    }
 }
 
 impl Schedule {
@@ -73,11 +185,16 @@ impl Schedule {
         self.backoff_iter().take(retries as usize).collect()
     }
 
-    /// `d_0, d_1, ...` without end (no allocation).
+    /// `d_0, d_1, ...` without end (no allocation): the published delays when there are
+    /// some (the last repeating), else the capped exponential backoff.
     fn backoff_iter(&self) -> impl Iterator<Item = f64> + use<> {
-        let (factor, cap) = (self.factor, self.backoff_max);
-        std::iter::successors(Some(self.backoff.min(cap)), move |d| {
+        let (factor, cap, delays) = (self.factor, self.backoff_max, self.delays);
+        let mut exponential = std::iter::successors(Some(self.backoff.min(cap)), move |d| {
             Some((d * factor).min(cap))
+        });
+        (0usize..).map(move |k| match &delays {
+            Some(list) => list.get(k),
+            None => exponential.next().unwrap_or(cap),
         })
     }
 
@@ -277,6 +394,7 @@ mod tests {
             factor: 2.0,
             backoff_max: 30.0,
             jitter,
+            delays: None,
         }
     }
 
@@ -322,6 +440,53 @@ mod tests {
     }
 
     #[test]
+    fn published_delays_equal_to_the_backoffs_give_the_same_figures() {
+        for jitter in Jitter::ALL {
+            let exponential = article(jitter);
+            let listed = Schedule {
+                delays: Some(Delays::new(&exponential.backoffs(3)).unwrap()),
+                ..exponential
+            };
+            assert_eq!(
+                listed.backoffs(5),
+                [1.0, 2.0, 4.0, 4.0, 4.0],
+                "the last repeats"
+            );
+            assert_eq!(listed.horizon(3), exponential.horizon(3));
+            for ttl in [5.0, 15.0, 30.0] {
+                assert_eq!(
+                    keyed_duplicates(0.3, 0.5, 3, &listed, ttl),
+                    keyed_duplicates(0.3, 0.5, 3, &exponential, ttl),
+                    "{jitter:?} {ttl}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn delays_parse_and_name_the_bad_one() {
+        let d: Delays = "5s,5m,30m,2h".parse().unwrap();
+        assert_eq!(d.as_slice(), [5.0, 300.0, 1800.0, 7200.0]);
+        assert_eq!(d.to_string().parse::<Delays>().unwrap(), d);
+        for (text, needle) in [
+            ("5s,,1m", "delay 2"),
+            ("-1s", "delay 1 ('-1s')"),
+            ("1m,2x", "delay 2 ('2x')"),
+        ] {
+            let err = text.parse::<Delays>().unwrap_err();
+            assert!(err.contains(needle), "{text}: {err}");
+        }
+        assert!(Delays::new(&[1.0; 33]).unwrap_err().contains("at most 32"));
+        assert_eq!(Delays::new(&[1.0; 32]).unwrap().len(), 32);
+        assert!(Delays::new(&[]).is_err());
+        assert!(
+            Delays::new(&[f64::INFINITY])
+                .unwrap_err()
+                .contains("delay 1")
+        );
+    }
+
+    #[test]
     fn zeros_at_the_edges() {
         let s = article(Jitter::Full);
         assert_eq!(keyed_duplicates(0.0, 0.5, 3, &s, 1.0), 0.0);
@@ -349,6 +514,7 @@ mod tests {
                     factor: 2.0,
                     backoff_max: cap,
                     jitter,
+                    delays: None,
                 };
                 for ttl in [1.0, 1e-320, 1e-322] {
                     let k = keyed_duplicates(0.5, 0.5, 100, &schedule, ttl);

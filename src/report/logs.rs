@@ -203,6 +203,17 @@ fn intents_section(o: &Observed, currency: &str, bold: &dyn Fn(&str) -> String) 
             );
         }
     }
+    if let Some(p) = &o.processed_twice {
+        let per_day = p
+            .per_day
+            .map_or(String::new(), |v| format!(", {} a day", human::count(v)));
+        let _ = writeln!(
+            out,
+            "  processed twice: {} past the first{per_day}, in {} answered 2xx more than once (the server's own log: a 2xx is an execution)",
+            plural(p.extra_executions, "execution"),
+            plural(p.intents, "intent")
+        );
+    }
     if let Some(sh) = o.shared_addresses.filter(|sh| sh.fingerprints > 0) {
         let _ = writeln!(
             out,

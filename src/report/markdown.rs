@@ -405,6 +405,18 @@ fn intents(out: &mut String, o: &Observed, style: &Style) {
         .map(|r| vec![r.attempts.to_string(), count(r.intents)])
         .collect();
     pipe_table(out, &["attempts", "intents"], "::", &rows);
+    if let Some(p) = &o.processed_twice {
+        let per_day = p
+            .per_day
+            .map_or(String::new(), |v| format!(" ({} a day)", human::count(v)));
+        let _ = writeln!(
+            out,
+            "Processed twice: **{}** executions past the first{per_day}, in {} intents answered \
+             2xx more than once (the server's own log: a 2xx is an execution).\n",
+            count(p.extra_executions),
+            count(p.intents)
+        );
+    }
     if let Some(d) = &o.observed_duplicates {
         let per_day = d
             .per_day

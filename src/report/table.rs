@@ -54,15 +54,40 @@ impl Painter<'_> {
 
 /// The scenario's inputs, one per line, in the order of `docs/MODEL.md`.
 pub fn input_lines(e: &Estimate, style: &Style) -> Vec<(&'static str, String)> {
-    Input::ALL
-        .into_iter()
-        .map(|input| {
-            (
-                input.label(),
-                input_value(input, input.get(&e.inputs), &style.currency),
-            )
-        })
-        .collect()
+    let mut lines = Vec::with_capacity(Input::ALL.len());
+    for input in Input::ALL {
+        // A published schedule (`--schedule`) replaces the backoff inputs.
+        if let Some(delays) = e.inputs.schedule_seconds {
+            match input {
+                Input::Backoff => {
+                    lines.push(("retry delays", schedule_text(&delays)));
+                    continue;
+                }
+                Input::BackoffFactor | Input::BackoffMax | Input::Jitter
+                    if e.inputs.jitter == crate::model::Jitter::None =>
+                {
+                    continue;
+                }
+                Input::BackoffFactor | Input::BackoffMax => continue,
+                _ => {}
+            }
+        }
+        lines.push((
+            input.label(),
+            input_value(input, input.get(&e.inputs), &style.currency),
+        ));
+    }
+    lines
+}
+
+/// A schedule of delays for reading: `5s, 5m, 30m, 2h`.
+pub fn schedule_text(delays: &crate::model::Delays) -> String {
+    let parts: Vec<String> = delays
+        .as_slice()
+        .iter()
+        .map(|&d| Seconds(d).rounded())
+        .collect();
+    parts.join(", ")
 }
 
 /// An input's value for reading: `20,000`, `0.2%`, `$40`, `1d`, `1kB`.

@@ -418,6 +418,10 @@ fn build(name: &str, records: &[Record], options: &LogOptions) -> Result<LogAnal
             } else {
                 Grouping::None
             },
+            side: crate::logs::SideRead {
+                side: crate::logs::LogSide::Proxy,
+                why: "measured by dupcost sql".to_string(),
+            },
         }],
         options: LogOptions {
             methods,

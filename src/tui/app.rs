@@ -62,6 +62,12 @@ pub enum Action {
     Quit,
     /// With `--logs`: move in the endpoint list, explore an endpoint, or go back to the whole.
     Endpoints(EndpointAction),
+    /// Open the preset picker (`o`), or close it (`o`, `Esc`).
+    TogglePresets,
+    /// Move the picker's cursor up (`Up`, `k`) or down (`Down`, `j`).
+    PresetBy(isize),
+    /// Apply the preset under the picker's cursor (`Enter`).
+    ApplyPreset,
 }
 
 /// What the event loop must do after an update.
@@ -78,7 +84,7 @@ pub enum Effect {
 }
 
 /// The keys, as the help overlay and docs/TUI.md list them.
-pub const KEYS: [(&str, &str); 12] = [
+pub const KEYS: [(&str, &str); 13] = [
     ("Up Down  k j", "select an input"),
     ("Left Right  h l  - +", "step the input down / up"),
     ("Enter", "type a value: 0.35%, $12.50, 36h, 2KiB ..."),
@@ -87,6 +93,7 @@ pub const KEYS: [(&str, &str); 12] = [
     ("p", "pin the scenario as a baseline / unpin it"),
     ("s", "save the scenario as JSON (--scenario format)"),
     ("r", "reset to the starting scenario"),
+    ("o", "pick a provider's preset (dupcost presets)"),
     ("c", "next chart (when not all of them fit)"),
     ("?", "show / hide this help"),
     ("q  Esc  Ctrl-C", "quit"),
@@ -185,6 +192,12 @@ pub struct App {
     style: Style,
     message: Option<Message>,
     logs: Option<LogView>,
+    /// The preset the scenario started from (`--preset`) or was last given (`o`).
+    preset: Option<&'static str>,
+    /// The preset of the starting scenario, which `r` goes back to.
+    start_preset: Option<&'static str>,
+    /// The preset picker's cursor, while it is open.
+    picker: Option<usize>,
 }
 
 impl App {
@@ -203,7 +216,27 @@ impl App {
             style,
             message: None,
             logs: None,
+            preset: None,
+            start_preset: None,
+            picker: None,
         }
+    }
+
+    /// Names the preset the starting scenario came from (`--preset`).
+    pub fn with_preset(mut self, name: &'static str) -> Self {
+        self.preset = Some(name);
+        self.start_preset = Some(name);
+        self
+    }
+
+    /// The preset the scenario started from or was last given, if any.
+    pub fn preset(&self) -> Option<&'static str> {
+        self.preset
+    }
+
+    /// The preset picker's cursor (an index of `crate::presets::PRESETS`), while it is open.
+    pub fn picker(&self) -> Option<usize> {
+        self.picker
     }
 
     /// An explorer on what the logs measured: the whole log's scenario, pinned as the baseline.
@@ -303,6 +336,16 @@ impl App {
                 _ => None,
             };
         }
+        if self.picker.is_some() {
+            return match key.code {
+                KeyCode::Up | KeyCode::Char('k') => Some(Action::PresetBy(-1)),
+                KeyCode::Down | KeyCode::Char('j') => Some(Action::PresetBy(1)),
+                KeyCode::Enter => Some(Action::ApplyPreset),
+                KeyCode::Esc | KeyCode::Char('o') => Some(Action::TogglePresets),
+                KeyCode::Char('q') => Some(Action::Quit),
+                _ => None,
+            };
+        }
         if let Some(action) = self.logs.as_ref().and_then(|view| view.key_action(key)) {
             return Some(Action::Endpoints(action));
         }
@@ -316,6 +359,7 @@ impl App {
             KeyCode::Char('s') => Action::Save,
             KeyCode::Char('r') => Action::Reset,
             KeyCode::Char('c') => Action::NextChart,
+            KeyCode::Char('o') => Action::TogglePresets,
             KeyCode::Char('?') => Action::ToggleHelp,
             KeyCode::Char('q') | KeyCode::Esc => Action::Quit,
             _ => return None,
@@ -400,6 +444,7 @@ impl App {
                 Effect::Redraw
             }
             Action::Reset => {
+                self.preset = self.start_preset;
                 let changed = self.set_scenario(self.start);
                 if changed {
                     self.note("Back to the starting scenario");
@@ -407,13 +452,62 @@ impl App {
                 redraw_if(changed)
             }
             Action::Quit => Effect::Quit,
+            Action::TogglePresets => {
+                self.picker = match self.picker {
+                    Some(_) => None,
+                    None => Some(
+                        self.preset
+                            .and_then(|name| {
+                                crate::presets::PRESETS.iter().position(|p| p.name == name)
+                            })
+                            .unwrap_or(0),
+                    ),
+                };
+                Effect::Redraw
+            }
+            Action::PresetBy(delta) => match self.picker {
+                Some(at) => {
+                    let last = crate::presets::PRESETS.len() - 1;
+                    let next = at.saturating_add_signed(delta).min(last);
+                    self.picker = Some(next);
+                    redraw_if(next != at)
+                }
+                None => Effect::None,
+            },
+            Action::ApplyPreset => {
+                let Some(at) = self.picker.take() else {
+                    return Effect::None;
+                };
+                let preset = &crate::presets::PRESETS[at];
+                let mut scenario = *self.scenario();
+                preset.patch().apply(&mut scenario);
+                if let Err(e) = scenario.validate() {
+                    self.message = Some(Message {
+                        text: format!(
+                            "--preset {}: {}",
+                            preset.name,
+                            inputs::describe_input_error(&e)
+                        ),
+                        is_error: true,
+                    });
+                    return Effect::Redraw;
+                }
+                self.set_scenario(scenario);
+                self.preset = Some(preset.name);
+                self.note(&format!(
+                    "Preset {}: {} (its sources: dupcost presets)",
+                    preset.name,
+                    preset_summary(preset)
+                ));
+                Effect::Redraw
+            }
             Action::Endpoints(action) => {
                 let current = *self.scenario();
                 match self.logs.as_mut().map(|view| view.update(action, &current)) {
                     None | Some(Outcome::None) => Effect::None,
                     Some(Outcome::Redraw) => Effect::Redraw,
                     Some(Outcome::StartOver(scenario)) => {
-                        self.restart(scenario);
+                        self.restart(*scenario);
                         Effect::Redraw
                     }
                 }
@@ -457,6 +551,7 @@ impl App {
         }
         let mut scenario = *self.scenario();
         input.set(&mut scenario, next);
+        drop_schedule_for(input, &mut scenario);
         self.set_scenario(scenario);
         Effect::Redraw
     }
@@ -480,6 +575,7 @@ impl App {
         let mut scenario = self.estimate.inputs;
         let checked = input.parse(&editor.text).and_then(|value| {
             input.set(&mut scenario, value);
+            drop_schedule_for(input, &mut scenario);
             scenario
                 .validate()
                 .map_err(|e| inputs::describe_input_error(&e))
@@ -513,6 +609,35 @@ impl App {
             text: text.to_string(),
             is_error: false,
         });
+    }
+}
+
+/// A backoff input set by hand describes the schedule: a published list of delays no longer
+/// applies (as a backoff flag over a preset's schedule).
+fn drop_schedule_for(input: Input, scenario: &mut Scenario) {
+    if matches!(
+        input,
+        Input::Backoff | Input::BackoffFactor | Input::BackoffMax
+    ) {
+        scenario.schedule_seconds = None;
+    }
+}
+
+/// What a preset sets, in short: `attempt timeout 15s, retry delays 5s, 5m, ...`.
+pub fn preset_summary(preset: &crate::presets::Preset) -> String {
+    let parts: Vec<String> = preset
+        .values
+        .iter()
+        .filter_map(|v| match v.target {
+            crate::presets::Target::Input(input) => Some(format!("{} {}", input.label(), v.value)),
+            crate::presets::Target::Schedule => Some(format!("retry delays {}", v.value)),
+            crate::presets::Target::Note(_) => None,
+        })
+        .collect();
+    if parts.is_empty() {
+        "sets nothing".to_string()
+    } else {
+        parts.join(", ")
     }
 }
 

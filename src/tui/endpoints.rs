@@ -78,7 +78,7 @@ pub enum Outcome {
     /// The panel changed: redraw.
     Redraw,
     /// Start over on this scenario, pinned as the baseline.
-    StartOver(Scenario),
+    StartOver(Box<Scenario>),
 }
 
 /// The logs' side of the explorer.
@@ -156,18 +156,18 @@ impl LogView {
             EndpointAction::Explore => match self.endpoints.get(self.cursor) {
                 Some(endpoint) => {
                     self.exploring = Some(self.cursor);
-                    Outcome::StartOver(endpoint.scenario(current))
+                    Outcome::StartOver(Box::new(endpoint.scenario(current)))
                 }
                 None => Outcome::None,
             },
             EndpointAction::Whole => match self.exploring.take() {
                 // The inputs the logs do not give stay as the user left them.
-                Some(_) => Outcome::StartOver(Scenario {
+                Some(_) => Outcome::StartOver(Box::new(Scenario {
                     requests_per_day: self.whole.requests_per_day,
                     timeout_rate: self.whole.timeout_rate,
                     succeeded_share: self.whole.succeeded_share,
                     ..*current
-                }),
+                })),
                 None => Outcome::None,
             },
         }
@@ -365,7 +365,7 @@ mod tests {
         let Outcome::StartOver(back) = view.update(EndpointAction::Whole, &scenario) else {
             panic!("w goes back");
         };
-        assert_eq!(back, current);
+        assert_eq!(*back, current);
         assert_eq!(view.exploring, None);
     }
 }

@@ -179,6 +179,9 @@ impl Widget for &App {
         if self.help_shown() {
             help_overlay(self, area, buf, theme);
         }
+        if let Some(cursor) = self.picker() {
+            preset_picker(cursor, area, buf, theme);
+        }
     }
 }
 
@@ -203,6 +206,10 @@ fn too_small(area: Rect, buf: &mut Buffer) {
 
 fn title_bar(app: &App, area: Rect, buf: &mut Buffer, theme: Theme) {
     let mut right = vec![];
+    if let Some(name) = app.preset() {
+        right.push(Span::styled("preset ", theme.dim()));
+        right.push(Span::styled(format!("{name}  "), theme.highlight()));
+    }
     if app.baseline().is_some() {
         right.push(Span::styled("● baseline pinned  ", theme.highlight()));
     }
@@ -236,7 +243,14 @@ fn inputs_panel(app: &App, area: Rect, buf: &mut Buffer, theme: Theme) {
         .map(|input| {
             let selected = input == app.selected();
             let value = input.get(app.scenario());
-            let shown = table::input_value(input, value, currency);
+            // A published schedule stands in for the three backoff inputs.
+            let shown = match (input, app.scenario().schedule_seconds) {
+                (Input::Backoff, Some(delays)) => {
+                    shorten(&table::schedule_text(&delays), value_width)
+                }
+                (Input::BackoffFactor | Input::BackoffMax, Some(_)) => "(schedule)".to_string(),
+                _ => table::input_value(input, value, currency),
+            };
             let was = baseline
                 .map(|b| input.get(&b))
                 .filter(|&b| b != value)
@@ -829,6 +843,73 @@ fn help_overlay(app: &App, area: Rect, buf: &mut Buffer, theme: Theme) {
     Paragraph::new(lines)
         .wrap(Wrap { trim: false })
         .block(panel("Keys", theme).padding(ratatui::widgets::Padding::horizontal(1)))
+        .render(rect, buf);
+}
+
+/// `text` cut to `width` characters, an ellipsis marking the cut.
+fn shorten(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        return text.to_string();
+    }
+    let mut cut: String = text.chars().take(width.saturating_sub(1)).collect();
+    cut.push('…');
+    cut
+}
+
+/// The preset picker (`o`): every preset, the cursor's with what it sets and where from.
+fn preset_picker(cursor: usize, area: Rect, buf: &mut Buffer, theme: Theme) {
+    use crate::presets::{PRESETS, Side};
+    let mut lines: Vec<Line> = Vec::new();
+    let name_width = PRESETS.iter().map(|p| p.name.len()).max().unwrap_or(0) + 2;
+    for side in [Side::PaymentApi, Side::WebhookSender] {
+        let heading = match side {
+            Side::PaymentApi => "Payment APIs: the key window",
+            Side::WebhookSender => "Webhook senders: timeout and redeliveries",
+        };
+        lines.push(Line::styled(heading, theme.dim()));
+        for (i, preset) in PRESETS.iter().enumerate().filter(|(_, p)| p.side == side) {
+            let marker = if i == cursor { "▸ " } else { "  " };
+            let text = format!("{marker}{:<name_width$}{}", preset.name, preset.provider);
+            lines.push(if i == cursor {
+                Line::styled(text, theme.selected())
+            } else {
+                Line::raw(text)
+            });
+        }
+    }
+    let preset = &PRESETS[cursor.min(PRESETS.len() - 1)];
+    lines.push(Line::raw(""));
+    lines.push(Line::raw(format!(
+        "sets {}",
+        super::app::preset_summary(preset)
+    )));
+    if let Some(source) = preset.values.first().map(|v| v.source) {
+        lines.push(Line::styled(
+            format!("from {} ({})", source.url, source.read),
+            theme.dim(),
+        ));
+    }
+    lines.push(Line::styled(
+        "Enter applies it over the current inputs · Esc closes · every source: dupcost presets",
+        theme.dim(),
+    ));
+    let width = (lines.iter().map(Line::width).max().unwrap_or(0) + 4).min(usize::from(area.width));
+    let inner = (width as u16).saturating_sub(4);
+    let rows: usize = lines
+        .iter()
+        .map(|l| usize::from(wrapped_height(&l.to_string(), inner)))
+        .sum();
+    let height = (rows + 2).min(usize::from(area.height));
+    let rect = Rect {
+        x: area.x + (area.width - width as u16) / 2,
+        y: area.y + (area.height - height as u16) / 2,
+        width: width as u16,
+        height: height as u16,
+    };
+    Clear.render(rect, buf);
+    Paragraph::new(lines)
+        .wrap(Wrap { trim: false })
+        .block(panel("Presets", theme).padding(ratatui::widgets::Padding::horizontal(1)))
         .render(rect, buf);
 }
 

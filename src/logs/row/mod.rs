@@ -72,6 +72,9 @@ pub struct RowRules {
     pub grouping: Grouping,
     /// `--shared-address-rate`.
     pub shared_rate: u8,
+    /// The server's own log (`--log-side`): its status is the outcome of every attempt.
+    pub server_side: bool,
+    pub side: crate::logs::SideRead,
 }
 
 /// The tally of a piece and the offset where its last record ended.
@@ -262,7 +265,12 @@ impl RecordSink for Row<'_> {
             timed_out = parse_duration(field(i)).is_some_and(|d| d >= limit);
         }
         let outcome = if timed_out {
-            outcome(cols.upstream_status.map(field), status, status_gave_up)
+            // The server's own log: its status is what the work did.
+            let upstream = match cols.upstream_status {
+                None if rules.server_side => Some(cols.status),
+                column => column,
+            };
+            outcome(upstream.map(field), status, status_gave_up)
         } else {
             Outcome::Failed
         };
@@ -287,7 +295,12 @@ impl RecordSink for Row<'_> {
                 let mut h = self.keys.build_hasher();
                 h.write(k);
                 h.write_u64(endpoint);
-                IntentBy::Key(h.finish())
+                // On the server's own log a 2xx executed, timed out or not.
+                if rules.server_side && (200..300).contains(&status) {
+                    IntentBy::KeyExecuted(h.finish())
+                } else {
+                    IntentBy::Key(h.finish())
+                }
             }),
             Grouping::Fingerprint => {
                 let client = client(cols.forwarded_for.map(field), cols.client_addr.map(field));

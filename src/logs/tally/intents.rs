@@ -281,12 +281,13 @@ impl IntentTable {
 
     /// Adds an attempt at `ts` to `key`'s intent if its last one is at most `window` before.
     #[inline]
-    pub fn touch(&mut self, key: u64, ts: i64, window: u64) -> Touch {
+    pub fn touch(&mut self, key: u64, ts: i64, window: u64, executed: bool) -> Touch {
         match self.find(key) {
             Ok(i) => {
                 let slot = &mut self.slots[i];
                 if ts.abs_diff(slot.last_ts) <= window {
                     slot.attempts = slot.attempts.saturating_add(1);
+                    slot.executed = slot.executed.saturating_add(u8::from(executed));
                     slot.last_ts = ts;
                     Touch::Continued
                 } else {
@@ -580,7 +581,7 @@ mod tests {
                             Some(_) => Touch::Stale,
                             None => Touch::Absent,
                         };
-                        prop_assert_eq!(table.touch(k, t, 10), expected);
+                        prop_assert_eq!(table.touch(k, t, 10, false), expected);
                     }
                     Op::Remove(k) => prop_assert_eq!(table.remove(k), map.remove(&k)),
                     Op::Reserve(n) => {

@@ -159,6 +159,8 @@ pub enum IntentBy {
     Own,
     /// By the hash of its idempotency key (scoped by endpoint).
     Key(u64),
+    /// As `Key`, and the attempt is known to have executed (a 2xx in the server's own log).
+    KeyExecuted(u64),
     /// By the hash of its fingerprint (client, user agent, method, path with query, request
     /// length), with what the retry rule needs.
     Fingerprint(u64, FingerprintAttempt),
@@ -220,6 +222,16 @@ impl Duplicates {
     }
 }
 
+/// Keyed intents that executed more than once, as the server's own log shows them (a 2xx
+/// per execution): a webhook receiver's deliveries processed twice.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct KeyedExecutions {
+    /// Intents with two or more attempts answered 2xx.
+    pub intents: u64,
+    /// Executions past each intent's first: the duplicates.
+    pub extra: u64,
+}
+
 /// Fingerprints treated as shared addresses (`--shared-address-rate`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Shared {
@@ -267,6 +279,8 @@ pub struct Tally {
     pub attempts_per_intent: AttemptsHistogram,
     /// Duplicates seen among the fingerprinted intents.
     pub duplicates: Duplicates,
+    /// Keyed intents executed more than once (the server's own log).
+    pub keyed_executions: KeyedExecutions,
     /// Fingerprints left out of retry grouping as shared addresses.
     pub shared: Shared,
     /// Earliest and latest timestamp of the good rows in range (µs).
@@ -298,7 +312,7 @@ pub struct Tally {
     heads: IdMap<Intent>,
     /// Keyed attempts whose open intent is looked up [`PIPELINE`] attempts later, once its
     /// slot has been prefetched: `(key, timestamp, endpoint)`, in file order.
-    queued: VecDeque<(u64, i64, u64)>,
+    queued: VecDeque<(u64, i64, u64, bool)>,
     /// Fingerprinted attempts, queued the same way: `(fingerprint, endpoint, attempt)`.
     queued_fingerprints: VecDeque<(u64, u64, FingerprintAttempt)>,
 }
@@ -356,6 +370,7 @@ impl Tally {
             keyed_attempts: 0,
             attempts_per_intent: AttemptsHistogram::default(),
             duplicates: Duplicates::default(),
+            keyed_executions: KeyedExecutions::default(),
             shared: Shared::default(),
             first_ts: None,
             last_ts: None,
@@ -497,10 +512,10 @@ impl Tally {
         });
         ep.counts.record(timed_out, outcome);
         let key = match by {
-            IntentBy::Key(key) => {
+            IntentBy::Key(key) | IntentBy::KeyExecuted(key) => {
                 ep.keyed_attempts += 1;
                 self.keyed_attempts += 1;
-                key
+                (key, matches!(by, IntentBy::KeyExecuted(_)))
             }
             IntentBy::Own => {
                 ep.intents += 1;
@@ -520,18 +535,19 @@ impl Tally {
         };
         // The key's slot is fetched into the cache now and used a few rows later, when the
         // parsing of those rows has hidden the memory's latency.
+        let (key, executed) = key;
         self.open.prefetch(key);
         if self.queued.len() == PIPELINE {
-            let (key, ts, endpoint) = self.queued.pop_front().expect("the queue is full");
-            self.continue_intent(key, ts, endpoint);
+            let (key, ts, endpoint, executed) = self.queued.pop_front().expect("the queue is full");
+            self.continue_intent(key, ts, endpoint, executed);
         }
-        self.queued.push_back((key, ts, endpoint));
+        self.queued.push_back((key, ts, endpoint, executed));
     }
 
     /// Looks up every queued attempt: before the open intents are read or swept.
     pub fn settle_queued(&mut self) {
-        while let Some((key, ts, endpoint)) = self.queued.pop_front() {
-            self.continue_intent(key, ts, endpoint);
+        while let Some((key, ts, endpoint, executed)) = self.queued.pop_front() {
+            self.continue_intent(key, ts, endpoint, executed);
         }
         while let Some((f, endpoint, a)) = self.queued_fingerprints.pop_front() {
             self.continue_fingerprint(f, endpoint, a);
@@ -575,8 +591,8 @@ impl Tally {
     }
 
     /// A keyed attempt continues its key's open intent, or starts a new one.
-    fn continue_intent(&mut self, key: u64, ts: i64, endpoint: u64) {
-        let head = match self.open.touch(key, ts, self.window as u64) {
+    fn continue_intent(&mut self, key: u64, ts: i64, endpoint: u64, executed: bool) {
+        let head = match self.open.touch(key, ts, self.window as u64, executed) {
             Touch::Continued => return,
             // Too long after the key's last attempt: a new intent, not its key's first.
             Touch::Stale => false,
@@ -592,7 +608,7 @@ impl Tally {
             endpoint,
             head,
             facts: Facts::RETRYABLE,
-            executed: 0,
+            executed: u8::from(executed),
             per_minute: 0,
         };
         if let Some(old) = self.open.insert(key, fresh) {
@@ -627,6 +643,11 @@ impl Tally {
             d.conflict_409_422 += u64::from(it.facts & Facts::LATER_CONFLICT != 0);
             &mut self.fingerprinted
         } else {
+            // Executions are only known on the server's own log (`IntentBy::KeyExecuted`).
+            if it.executed >= 2 {
+                self.keyed_executions.intents += 1;
+                self.keyed_executions.extra += u64::from(it.executed) - 1;
+            }
             &mut self.keyed
         };
         stats.intents += 1;
@@ -678,6 +699,8 @@ impl Tally {
         self.keyed_attempts += next.keyed_attempts;
         self.attempts_per_intent.add(&next.attempts_per_intent);
         self.duplicates.add(&next.duplicates);
+        self.keyed_executions.intents += next.keyed_executions.intents;
+        self.keyed_executions.extra += next.keyed_executions.extra;
         self.shared.fingerprints += next.shared.fingerprints;
         self.shared.attempts += next.shared.attempts;
         self.first_ts = min_opt(self.first_ts, next.first_ts);

@@ -182,6 +182,25 @@ pub struct FileRead {
     pub input_format: String,
     /// The format was told from the file's first lines, not named by a flag.
     pub detected: bool,
+    /// What wrapped its lines ("CRI container log", "syslog RFC 5424"), when something did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub envelope: Option<String>,
+    /// The JSON document its records were framed from, when it was one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub document: Option<String>,
+    /// Lines skipped as not access lines (a server's error log on stderr, start-up
+    /// messages), by stream and kind.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub skipped: Vec<SkippedLines>,
+}
+
+/// Lines of one kind skipped as not access lines.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SkippedLines {
+    /// `stderr`, or empty when the envelope has no stream.
+    pub stream: String,
+    pub kind: String,
+    pub lines: u64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -1016,6 +1035,17 @@ impl LogAnalysis {
                     if f.delimiter == b'\t' { "tsv" } else { "csv" }.to_string()
                 }),
                 detected: f.format.is_some() && f.detected,
+                envelope: f.envelope.clone(),
+                document: f.document.clone(),
+                skipped: f
+                    .skipped
+                    .iter()
+                    .map(|(stream, kind, lines)| SkippedLines {
+                        stream: stream.clone(),
+                        kind: kind.clone(),
+                        lines: *lines,
+                    })
+                    .collect(),
             })
             .collect();
         let fingerprinted = self.intent_grouping() == "fingerprint";

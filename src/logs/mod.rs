@@ -29,6 +29,8 @@
 
 mod analyze;
 mod derive;
+mod detect;
+mod envelope;
 mod error;
 mod formats;
 mod framing;
@@ -49,6 +51,8 @@ pub use derive::{
     DayRow, Derived, EndpointRow, FileRead, Measured, Observed, Overrides, RetriesObserved, count,
     count_f, plural,
 };
+pub use detect::non_access;
+pub use envelope::{Envelope, EnvelopeChoice, JsonField};
 pub use error::{BadRow, LogError, RowPlace};
 pub use formats::{
     ColumnMap, DurationUnit, Fields, FlagsStyle, FormatHints, InputFormat, LineFormat, alb,

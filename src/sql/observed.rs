@@ -418,6 +418,9 @@ fn build(name: &str, records: &[Record], options: &LogOptions) -> Result<LogAnal
             } else {
                 Grouping::None
             },
+            envelope: None,
+            document: None,
+            skipped: Vec::new(),
         }],
         options: LogOptions {
             methods,

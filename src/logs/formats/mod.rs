@@ -33,6 +33,8 @@ use std::sync::Arc;
 
 pub use csv::{CsvHeader, sniff_delimiter};
 
+use super::detect;
+use super::envelope::{Envelope, EnvelopeChoice};
 use super::error::{LogError, shown};
 use super::options::LogOptions;
 use super::role::{Role, normalize};
@@ -216,6 +218,8 @@ pub enum Chosen {
     Lines {
         format: Arc<dyn LineFormat>,
         detected: bool,
+        /// What wraps its lines (`None`: they are bare).
+        envelope: Option<Envelope>,
     },
 }
 
@@ -294,7 +298,8 @@ pub fn compile(input: InputFormat, text: &str) -> Result<Box<dyn LineFormat>, St
 }
 
 /// Picks the format of `opened` (its first lines read ahead), from `--input-format` and
-/// `--log-format`, or by what its first lines look like.
+/// `--log-format`, or by what its first lines look like; and the envelope around its lines
+/// (`--envelope`, or told by `detect` from the first lines).
 pub fn choose(opened: &mut Opened, opts: &LogOptions) -> Result<Chosen, LogError> {
     let name = opened.name.clone();
     if looks_binary(&opened.prefix) {
@@ -303,12 +308,21 @@ pub fn choose(opened: &mut Opened, opts: &LogOptions) -> Result<Chosen, LogError
             if opened.gzip { ", after gunzip" } else { "" }
         )));
     }
+    let raw: Vec<Vec<u8>> = first_lines(&opened.prefix, opened.eof)
+        .into_iter()
+        .map(<[u8]>::to_vec)
+        .collect();
+    let raw: Vec<&[u8]> = raw.iter().map(Vec::as_slice).collect();
+    let envelope = pick_envelope(&name, &raw, opts)?;
+    let inner = detect::inner_lines(envelope, &raw).unwrap_or_default();
+    let sample: Vec<&[u8]> = inner.iter().map(Vec::as_slice).collect();
     let csv = |opened: &mut Opened, delimiter: Option<u8>| {
         csv::header(opened, delimiter.or(opts.delimiter)).map(Chosen::Csv)
     };
     let lines = |format: Box<dyn LineFormat>, detected: bool| Chosen::Lines {
         format: Arc::from(format),
         detected,
+        envelope,
     };
     if let Some(text) = &opts.log_format {
         if opts.input_format == InputFormat::Haproxy {
@@ -320,7 +334,6 @@ pub fn choose(opened: &mut Opened, opts: &LogOptions) -> Result<Chosen, LogError
             .map_err(|e| LogError::Option(format!("--log-format: {e}")))?;
         return Ok(lines(format, false));
     }
-    let sample = first_lines(&opened.prefix, opened.eof);
     let named = |found: Option<Box<dyn LineFormat>>, what: &str| match found {
         Some(format) => Ok(lines(format, false)),
         None => Err(no_format(&name, &sample, what)),
@@ -349,6 +362,10 @@ pub fn choose(opened: &mut Opened, opts: &LogOptions) -> Result<Chosen, LogError
                 .map(|f| Box::new(f) as Box<dyn LineFormat>),
             "json (no line among the first is a JSON object)",
         ),
+        InputFormat::Auto if envelope.is_some() => match sniff_lines(&sample, &json_paths(opts)) {
+            Some(format) => Ok(lines(format, true)),
+            None => Err(no_format(&name, &sample, "any")),
+        },
         InputFormat::Auto => {
             // A CSV/TSV header that names the roles comes first: it says what it is.
             let header = csv(opened, None)?;
@@ -359,12 +376,76 @@ pub fn choose(opened: &mut Opened, opts: &LogOptions) -> Result<Chosen, LogError
                     return Ok(header);
                 }
             }
-            let sample = first_lines(&opened.prefix, opened.eof);
+            let raw = first_lines(&opened.prefix, opened.eof);
+            let inner = detect::inner_lines(None, &raw).unwrap_or_default();
+            let sample: Vec<&[u8]> = inner.iter().map(Vec::as_slice).collect();
             match sniff_lines(&sample, &json_paths(opts)) {
                 Some(format) => Ok(lines(format, true)),
                 None => Err(no_format(&name, &sample, "any")),
             }
         }
+    }
+}
+
+/// The envelope of an input whose first lines are `raw`: the one `--envelope` names (which
+/// must unwrap them), none, or (auto) the first whose unwrapped lines a format reads.
+fn pick_envelope(
+    name: &str,
+    raw: &[&[u8]],
+    opts: &LogOptions,
+) -> Result<Option<Envelope>, LogError> {
+    match opts.envelope {
+        EnvelopeChoice::None => Ok(None),
+        EnvelopeChoice::Named(e) => {
+            if raw.is_empty() || detect::inner_lines(Some(e), raw).is_some() {
+                return Ok(Some(e));
+            }
+            let mut scratch = Vec::new();
+            let why = raw
+                .iter()
+                .find_map(|l| e.unwrap(l, &mut scratch).err())
+                .unwrap_or_default();
+            Err(LogError::Option(format!(
+                "{name}: --envelope {}: fewer than 4 in 5 of its first lines are {} lines; the first that is not: {why}; use --envelope auto to have it told",
+                opts.envelope,
+                e.describe()
+            )))
+        }
+        EnvelopeChoice::Auto => {
+            if matches!(opts.input_format, InputFormat::Csv | InputFormat::Tsv) {
+                return Ok(None);
+            }
+            let reads = |lines: &[&[u8]]| inner_reads(lines, opts);
+            // Envelopes first: a format string whose first field takes any text (nginx's
+            // `$remote_addr`) would read a whole prefix into it.
+            Ok(detect::envelope(raw, reads))
+        }
+    }
+}
+
+/// The format the options name (or any, with auto) reads `lines`.
+fn inner_reads(lines: &[&[u8]], opts: &LogOptions) -> bool {
+    if let Some(text) = &opts.log_format {
+        return compile(opts.input_format, text)
+            .is_ok_and(|f| reads(f.as_ref(), lines) >= detect::ENOUGH);
+    }
+    match opts.input_format {
+        InputFormat::Auto => sniff_lines(lines, &json_paths(opts)).is_some(),
+        InputFormat::Nginx => nginx::sniff(lines).is_some(),
+        InputFormat::Apache => apache::sniff(lines).is_some(),
+        InputFormat::Haproxy => haproxy::sniff(lines).is_some(),
+        InputFormat::Envoy => envoy::sniff(lines).is_some(),
+        InputFormat::Json => json::JsonLines::from_lines(lines, &json_paths(opts)).is_some(),
+        InputFormat::Alb => {
+            reads(&alb::AwsLoadBalancer::new(alb::Balancer::Alb), lines) >= detect::ENOUGH
+        }
+        InputFormat::Elb => {
+            reads(&alb::AwsLoadBalancer::new(alb::Balancer::Elb), lines) >= detect::ENOUGH
+        }
+        InputFormat::Cloudfront => {
+            reads(&cloudfront::Cloudfront::from_lines(lines), lines) >= detect::ENOUGH
+        }
+        InputFormat::Csv | InputFormat::Tsv => false,
     }
 }
 

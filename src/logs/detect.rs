@@ -93,6 +93,24 @@ pub fn non_access(line: &[u8]) -> Option<&'static str> {
     if at(0) == b'[' && digits(1..5) && at(5) == b'-' && at(11) == b' ' && has(b"][") {
         return Some("Envoy's own log");
     }
+    // klog (Kubernetes controllers, ingress-nginx's own log): "I1103 08:59:55.102334  7 x.go:1] ..."
+    if matches!(at(0), b'I' | b'W' | b'E' | b'F') && digits(1..5) && at(5) == b' ' && at(8) == b':'
+    {
+        return Some("controller log (klog)");
+    }
+    // Start-up banners: ingress-nginx's, a rule of dashes.
+    let banner: [&[u8]; 5] = [
+        b"NGINX Ingress controller",
+        b"Release:",
+        b"Build:",
+        b"Repository:",
+        b"nginx version:",
+    ];
+    if banner.iter().any(|b| line.starts_with(b))
+        || (line.len() >= 10 && line.iter().all(|&b| b == b'-'))
+    {
+        return Some("start-up banner");
+    }
     if has(b"docker-entrypoint") || line.starts_with(b"/docker-entrypoint") {
         return Some("container start-up messages");
     }
@@ -119,7 +137,13 @@ mod tests {
 
     #[test]
     fn lines_that_are_not_access_lines() {
-        let cases: [(&[u8], Option<&str>); 7] = [
+        let cases: [(&[u8], Option<&str>); 10] = [
+            (
+                b"I1103 08:59:55.102334       7 main.go:205] \"Creating API client\"",
+                Some("controller log (klog)"),
+            ),
+            (b"  Release:       v1.11.2", Some("start-up banner")),
+            (b"----------------------------", Some("start-up banner")),
             (
                 b"2024/01/02 03:04:05 [error] 7#7: *1 connect() failed",
                 Some("nginx error log"),
@@ -153,7 +177,8 @@ mod tests {
 
     #[test]
     fn parts_are_joined_and_stderr_left_out() {
-        let lines: [&[u8]; 4] = [
+        let lines: [&[u8]; 5] = [
+            b"2024-01-02T03:04:05.1Z stdout F ",
             b"2024-01-02T03:04:05.1Z stdout P 1.2.3.4 - ",
             b"2024-01-02T03:04:05.1Z stderr F 2024/01/02 03:04:05 [error] 7#7: x",
             b"2024-01-02T03:04:05.1Z stdout F - [x]",
@@ -162,5 +187,9 @@ mod tests {
         let inner = inner_lines(Some(Envelope::Cri), &lines).unwrap();
         assert_eq!(inner, [b"1.2.3.4 - - [x]".to_vec()]);
         assert!(inner_lines(Some(Envelope::Cri), &lines[3..]).is_none());
+        assert!(
+            inner_lines(Some(Envelope::Cri), &lines[1..]).is_none(),
+            "3 in 4 is too few"
+        );
     }
 }

@@ -47,16 +47,13 @@ pub fn cri(line: &[u8]) -> Result<Unwrapped<'_>, String> {
             ));
         }
     };
-    let (tags, text) = token(rest);
-    let partial = match tags.split(|&b| b == b':').next() {
-        Some(b"F") => false,
-        Some(b"P") => true,
-        _ => {
-            return Err(format!(
-                "expected the CRI tag F or P after the stream, found '{}'",
-                shown_token(tags)
-            ));
-        }
+    // The tag (`F`, `P`, or either with `:`-separated others after it); runtimes older than
+    // the tags wrote the text right after the stream.
+    let (tags, after) = token(rest);
+    let (partial, text) = match tags.split(|&b| b == b':').next() {
+        Some(b"F") => (false, after),
+        Some(b"P") => (true, after),
+        _ => (false, rest),
     };
     Ok(Unwrapped {
         text,

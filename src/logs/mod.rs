@@ -58,6 +58,7 @@ pub use formats::{
     ColumnMap, DurationUnit, Fields, FlagsStyle, FormatHints, InputFormat, LineFormat, alb,
     cloudfront, compile as compile_format, json,
 };
+pub use framing::json_doc::{Document, Documents, sniff as sniff_document};
 pub use intervals::Intervals;
 pub use options::{
     DEFAULT_MAX_UNKNOWN, DEFAULT_METHODS, DEFAULT_MIN_SPAN, DEFAULT_RETRY_WINDOW,

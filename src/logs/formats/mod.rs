@@ -416,8 +416,16 @@ fn pick_envelope(
                 return Ok(None);
             }
             let reads = |lines: &[&[u8]]| inner_reads(lines, opts);
-            // Envelopes first: a format string whose first field takes any text (nginx's
-            // `$remote_addr`) would read a whole prefix into it.
+            // Envelopes first: a format string whose first field takes any text would read a
+            // whole prefix into it. But ALB, ELB and CloudFront, named, split any line by its
+            // spaces or tabs: when they read the bare lines, there is nothing to unwrap.
+            if matches!(
+                opts.input_format,
+                InputFormat::Alb | InputFormat::Elb | InputFormat::Cloudfront
+            ) && reads(raw)
+            {
+                return Ok(None);
+            }
             Ok(detect::envelope(raw, reads))
         }
     }

@@ -255,7 +255,17 @@ fn read_source(
             formats::SNIFF_LINES,
         )?;
     }
-    let chosen = formats::choose(&mut opened, opts)?;
+    let chosen = formats::choose(
+        &mut opened,
+        &formats::ChooseOptions {
+            input_format: opts.input_format,
+            envelope: opts.envelope,
+            log_format: opts.log_format.as_deref(),
+            delimiter: opts.delimiter,
+            columns: &opts.columns,
+            duration_unit: opts.duration_unit,
+        },
+    )?;
     let rules = rules_for(&opened.name, &chosen, opts)?;
     let name = opened.name.clone();
     let (data_start, data_line) = match &chosen {

@@ -36,7 +36,6 @@ pub use csv::{CsvHeader, sniff_delimiter};
 use super::detect;
 use super::envelope::{Envelope, EnvelopeChoice};
 use super::error::{LogError, shown};
-use super::options::LogOptions;
 use super::role::{Role, normalize};
 use super::source::Opened;
 
@@ -209,6 +208,18 @@ pub trait LineFormat: Send + Sync + fmt::Debug {
     fn split(&self, line: &[u8], out: &mut Fields) -> Result<(), String>;
 }
 
+/// What [`choose`] reads of the options (`LogOptions` holds them; the formats stage does not
+/// import the options, which import its types).
+#[derive(Debug, Clone, Copy)]
+pub struct ChooseOptions<'a> {
+    pub input_format: InputFormat,
+    pub envelope: EnvelopeChoice,
+    pub log_format: Option<&'a str>,
+    pub delimiter: Option<u8>,
+    pub columns: &'a [(Role, String)],
+    pub duration_unit: Option<DurationUnit>,
+}
+
 /// How an input is read, as [`choose`] decided.
 #[derive(Debug, Clone)]
 pub enum Chosen {
@@ -275,7 +286,7 @@ fn sniff_lines(lines: &[&[u8]], json_paths: &[&str]) -> Option<Box<dyn LineForma
 }
 
 /// The `--column ROLE=PATH` names, for JSON lines: a path the first lines lack is read too.
-fn json_paths(opts: &LogOptions) -> Vec<&str> {
+fn json_paths<'a>(opts: &ChooseOptions<'a>) -> Vec<&'a str> {
     opts.columns.iter().map(|(_, name)| name.as_str()).collect()
 }
 
@@ -300,7 +311,7 @@ pub fn compile(input: InputFormat, text: &str) -> Result<Box<dyn LineFormat>, St
 /// Picks the format of `opened` (its first lines read ahead), from `--input-format` and
 /// `--log-format`, or by what its first lines look like; and the envelope around its lines
 /// (`--envelope`, or told by `detect` from the first lines).
-pub fn choose(opened: &mut Opened, opts: &LogOptions) -> Result<Chosen, LogError> {
+pub fn choose(opened: &mut Opened, opts: &ChooseOptions<'_>) -> Result<Chosen, LogError> {
     let name = opened.name.clone();
     if looks_binary(&opened.prefix) {
         return Err(LogError::Option(format!(
@@ -324,7 +335,7 @@ pub fn choose(opened: &mut Opened, opts: &LogOptions) -> Result<Chosen, LogError
         detected,
         envelope,
     };
-    if let Some(text) = &opts.log_format {
+    if let Some(text) = opts.log_format {
         if opts.input_format == InputFormat::Haproxy {
             return Err(LogError::Option(
                 "--log-format: it is for --input-format nginx, apache or envoy, not haproxy".into(),
@@ -392,7 +403,7 @@ pub fn choose(opened: &mut Opened, opts: &LogOptions) -> Result<Chosen, LogError
 fn pick_envelope(
     name: &str,
     raw: &[&[u8]],
-    opts: &LogOptions,
+    opts: &ChooseOptions<'_>,
 ) -> Result<Option<Envelope>, LogError> {
     match opts.envelope {
         EnvelopeChoice::None => Ok(None),
@@ -432,8 +443,8 @@ fn pick_envelope(
 }
 
 /// The format the options name (or any, with auto) reads `lines`.
-fn inner_reads(lines: &[&[u8]], opts: &LogOptions) -> bool {
-    if let Some(text) = &opts.log_format {
+fn inner_reads(lines: &[&[u8]], opts: &ChooseOptions<'_>) -> bool {
+    if let Some(text) = opts.log_format {
         return compile(opts.input_format, text)
             .is_ok_and(|f| reads(f.as_ref(), lines) >= detect::ENOUGH);
     }
@@ -490,6 +501,18 @@ fn looks_binary(prefix: &[u8]) -> bool {
 fn no_format(name: &str, sample: &[&[u8]], tried: &str) -> LogError {
     let first = sample.first().copied().unwrap_or_default();
     let closest = match closest_tried(first) {
+        // Read by a format other than the one named: say which, not "closest".
+        Some((format, why)) if why == READS_IT => {
+            let tried = if tried == "any" {
+                "one format (fewer than 4 in 5 of its first lines read alike)".to_string()
+            } else {
+                tried.to_string()
+            };
+            return LogError::Option(format!(
+                "{name}: not a log format dupcost knows as {tried}: its first line '{}' is read as {format}; name that format with --input-format (csv, tsv, nginx, apache, alb, elb, cloudfront, haproxy, envoy, json) or give the server's own with --log-format '...'",
+                shown(first)
+            ));
+        }
         Some((format, why)) => format!("{format} ({why})"),
         None => closest(first).to_string(),
     };
@@ -503,6 +526,9 @@ fn no_format(name: &str, sample: &[&[u8]], tried: &str) -> LogError {
         shown(first)
     ))
 }
+
+/// What [`closest_tried`] says of a format that reads the whole line.
+const READS_IT: &str = "which reads it";
 
 /// Of the line formats tried, the one that read `line` furthest before it failed (by the
 /// column its error names; one that read all its fields, with more after them, first), with
@@ -527,7 +553,7 @@ fn closest_tried(line: &[u8]) -> Option<(String, String)> {
         .filter_map(|f| {
             fields.clear();
             let Err(err) = f.split(line, &mut fields) else {
-                return Some(((true, usize::MAX), f.describe(), "which reads it".into()));
+                return Some(((true, usize::MAX), f.describe(), READS_IT.into()));
             };
             let column: usize = err
                 .split("column ")

@@ -577,3 +577,135 @@ fn the_envelope_can_be_named_or_refused() {
         "{err}"
     );
 }
+
+fn fixture(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/envelopes")
+        .join(name)
+        .to_str()
+        .unwrap()
+        .to_string()
+}
+
+/// Each line of a fixture, unwrapped by `envelope`: (text, time, stream, partial) as text.
+fn unwrapped(
+    envelope: &str,
+    name: &str,
+) -> Vec<Result<(String, Option<String>, String, bool), String>> {
+    let dupcost::logs::EnvelopeChoice::Named(envelope) = envelope.parse().unwrap() else {
+        panic!("{envelope}");
+    };
+    let bytes = std::fs::read(fixture(name)).unwrap();
+    let mut scratch = Vec::new();
+    bytes
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .map(|line| {
+            envelope.unwrap(line, &mut scratch).map(|u| {
+                (
+                    String::from_utf8_lossy(u.text).into_owned(),
+                    u.time.map(|t| String::from_utf8_lossy(t).into_owned()),
+                    format!("{:?}", u.stream),
+                    u.partial,
+                )
+            })
+        })
+        .collect()
+}
+
+/// The shippers' and the RFCs' own samples unwrap to the messages they expect.
+#[test]
+fn real_published_samples_unwrap_as_the_shippers_do() {
+    let cri = unwrapped("cri", "beats-cri.log");
+    let texts: Vec<_> = cri.iter().map(|u| u.as_ref().unwrap()).collect();
+    assert_eq!(texts[1].2, "Stderr");
+    assert_eq!(
+        texts[1].0,
+        "2017-11-12 23:32:21.212 [ERROR][77] table.go 111: error"
+    );
+    // The P part and its F join to the message Filebeat expects.
+    assert!(texts[3].3 && !texts[4].3);
+    assert_eq!(
+        format!("{}{}", texts[3].0, texts[4].0),
+        "2017-10-12 13:32:21.212 [INFO][88] table.go 710: Invalidating dataplane cache error"
+    );
+    assert_eq!(
+        texts[5].0,
+        "2017-09-12 22:32:21.212 [INFO][88] table.go 710: Invalidating dataplane cache"
+    );
+    assert_eq!(
+        texts[0].1.as_deref(),
+        Some("2017-10-12T13:32:21.232861448Z")
+    );
+
+    let docker = unwrapped("docker", "beats-docker.log");
+    let d: Vec<_> = docker.iter().map(|u| u.as_ref().unwrap()).collect();
+    assert_eq!(
+        d[0].0,
+        "1:M 09 Nov 13:27:36.276 # User requested shutdown..."
+    );
+    assert_eq!(d[2].2, "Stderr");
+    assert!(d[3].3 && !d[4].3);
+    assert_eq!(format!("{}{}", d[3].0, d[4].0), d[0].0);
+
+    let syslog = unwrapped("syslog5424", "rfc5424.log");
+    let s: Vec<_> = syslog.iter().map(|u| u.as_ref().unwrap()).collect();
+    assert_eq!(
+        s[0].0, "'su root' failed for lonvick on /dev/pts/8",
+        "the BOM is dropped"
+    );
+    assert_eq!(s[1].0, "%% It's time to make the do-nuts.");
+    assert_eq!(s[1].1.as_deref(), Some("2003-08-24T05:14:15.000003-07:00"));
+    assert_eq!(s[2].0, "An application event log entry...");
+    assert_eq!(s[3].0, "", "structured data and no message");
+    let bsd = unwrapped("syslog", "rfc3164.log");
+    let b: Vec<_> = bsd.iter().map(|u| u.as_ref().unwrap()).collect();
+    assert_eq!(b[0].0, "'su root' failed for lonvick on /dev/pts/8");
+    assert_eq!(b[1].0, "Use the BFG!");
+    assert_eq!(b[0].1, None, "no year: the time is not used");
+}
+
+/// The real CRI-wrapped ingress-nginx line and the real Docker-wrapped Apache line are read
+/// through their envelopes, every line a row.
+#[test]
+fn real_published_access_lines_are_read_through_their_envelopes() {
+    let j = json(&[
+        "logs",
+        &fixture("cri-ingress-nginx.log"),
+        "--requests-per-day",
+        "1000",
+        "--succeeded-share",
+        "0.5",
+    ]);
+    let file = &j["observed"]["files"][0];
+    assert_eq!(file["envelope"], "CRI container log");
+    assert_eq!(file["input_format"], "ingress-nginx upstreaminfo");
+    assert_eq!(j["observed"]["rows"], 1);
+    assert_eq!(j["observed"]["mutating_attempts"], 1);
+    assert_eq!(j["observed"]["first_timestamp"], "2022-11-04T10:24:57Z");
+    // A GET only: read (one row), then refused for what it cannot tell, naming the flag.
+    let err = usage_error(&[
+        "logs",
+        &fixture("fluent-bit-docker-apache.log"),
+        "--requests-per-day",
+        "1000",
+    ]);
+    assert!(
+        err.contains("no mutating") && err.contains("--timeout-rate"),
+        "{err}"
+    );
+    let j = json(&[
+        "logs",
+        &fixture("fluent-bit-docker-apache.log"),
+        "--requests-per-day",
+        "1000",
+        "--timeout-rate",
+        "0.01",
+        "--succeeded-share",
+        "0.5",
+    ]);
+    let file = &j["observed"]["files"][0];
+    assert_eq!(file["envelope"], "Docker json-file", "{file}");
+    assert_eq!(j["observed"]["rows"], 1);
+    assert_eq!(j["observed"]["bad_rows"], 0);
+}

@@ -587,11 +587,11 @@ fn fixture(name: &str) -> String {
         .to_string()
 }
 
-/// Each line of a fixture, unwrapped by `envelope`: (text, time, stream, partial) as text.
-fn unwrapped(
-    envelope: &str,
-    name: &str,
-) -> Vec<Result<(String, Option<String>, String, bool), String>> {
+/// One unwrapped line as text: (text, time, stream, partial).
+type Line = (String, Option<String>, String, bool);
+
+/// Each line of a fixture, unwrapped by `envelope`.
+fn unwrapped(envelope: &str, name: &str) -> Vec<Result<Line, String>> {
     let dupcost::logs::EnvelopeChoice::Named(envelope) = envelope.parse().unwrap() else {
         panic!("{envelope}");
     };

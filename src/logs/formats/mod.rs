@@ -382,7 +382,7 @@ pub fn choose(opened: &mut Opened, opts: &ChooseOptions<'_>) -> Result<Chosen, L
             let header = csv(opened, None)?;
             if let Chosen::Csv(h) = &header {
                 let refs: Vec<&[u8]> = h.fields.iter().map(Vec::as_slice).collect();
-                let detect = ColumnMap::detect(&name, &refs, &opts.columns, opts.duration_unit);
+                let detect = ColumnMap::detect(&name, &refs, opts.columns, opts.duration_unit);
                 if detect.is_ok() || looks_like_header(&refs) {
                     return Ok(header);
                 }

@@ -709,3 +709,37 @@ fn real_published_access_lines_are_read_through_their_envelopes() {
     assert_eq!(j["observed"]["rows"], 1);
     assert_eq!(j["observed"]["bad_rows"], 0);
 }
+
+/// A CRI file read in pieces by two threads (a piece may begin inside a line in parts) gives
+/// the tally of the file read whole.
+#[test]
+fn parts_across_pieces_are_read_once() {
+    use dupcost::logs::{LogOptions, Source, analyze};
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = Config {
+        rows: 3000,
+        seed: 8,
+        format: Format::NginxLog,
+        ..Config::default()
+    };
+    let mut bare = Vec::new();
+    generator::generate(&cfg, &mut bare).unwrap();
+    let bare = String::from_utf8(bare).unwrap();
+    let lines: Vec<&str> = bare.lines().collect();
+    let path = write(dir.path(), "cri.log", wrap("cri", &lines).as_bytes());
+    let sources = [Source::Path(path.into())];
+    let opts = |threads, split_bytes| LogOptions {
+        log_format: Some(NGINX_LOG_FORMAT.into()),
+        threads,
+        split_bytes,
+        ..LogOptions::default()
+    };
+    let whole = analyze(&sources, &opts(1, u64::MAX)).unwrap();
+    assert_eq!(whole.tally.rows, lines.len() as u64);
+    for split in [4096, 10_000, 65_536] {
+        let pieces = analyze(&sources, &opts(2, split)).unwrap();
+        assert!(pieces.files[0].pieces > 1, "read in pieces");
+        assert_eq!(pieces.tally, whole.tally, "split at {split} bytes");
+        assert_eq!(pieces.tally.skipped, whole.tally.skipped);
+    }
+}

@@ -743,3 +743,52 @@ fn parts_across_pieces_are_read_once() {
         assert_eq!(pieces.tally.skipped, whole.tally.skipped);
     }
 }
+
+/// Every line format the generator writes (Envoy and Istio text and JSON, HAProxy, Apache,
+/// nginx JSON, Caddy, ALB), detected through CRI and Docker's envelopes: the figures of the
+/// bare file.
+#[test]
+fn every_format_reads_the_same_inside_cri_and_docker() {
+    let dir = tempfile::tempdir().unwrap();
+    let formats = [
+        Format::EnvoyJson,
+        Format::EnvoyLog,
+        Format::IstioLog,
+        Format::HaproxyLog,
+        Format::ApacheLog,
+        Format::NginxJson,
+        Format::CaddyJson,
+        Format::AlbLog,
+    ];
+    for format in formats {
+        let cfg = Config {
+            rows: 400,
+            seed: 4,
+            format,
+            ..Config::default()
+        };
+        let mut bare = Vec::new();
+        generator::generate(&cfg, &mut bare).unwrap();
+        let bare = String::from_utf8(bare).unwrap();
+        let lines: Vec<&str> = bare.lines().collect();
+        let bare_path = write(dir.path(), "bare.log", bare.as_bytes());
+        let args = ["--max-unknown", "100%", "--succeeded-share", "0.5"];
+        let read = |path: &str| {
+            let mut all = vec!["logs", path];
+            all.extend(args);
+            json(&all)
+        };
+        let want = read(&bare_path);
+        for envelope in ["cri", "docker"] {
+            let path = write(dir.path(), "wrapped.log", wrap(envelope, &lines).as_bytes());
+            let got = read(&path);
+            assert_eq!(figures(&got), figures(&want), "{format:?} in {envelope}");
+            let (g, w) = (&got["observed"]["files"][0], &want["observed"]["files"][0]);
+            assert_eq!(
+                g["input_format"], w["input_format"],
+                "{format:?} in {envelope}"
+            );
+            assert!(g["envelope"].is_string(), "{format:?} in {envelope}: {g}");
+        }
+    }
+}

@@ -295,11 +295,8 @@ mod tests {
                 .unwrap_err()
                 .contains("stdout")
         );
-        assert!(
-            cri(b"2016-10-06T00:17:10Z stdout X x")
-                .unwrap_err()
-                .contains("F or P")
-        );
+        let u = cri(b"2017-09-12T22:32:21.212861448Z stdout 2017-09-12 x").unwrap();
+        assert_eq!((u.text, u.partial), (&b"2017-09-12 x"[..], false), "no tag");
     }
 
     #[test]

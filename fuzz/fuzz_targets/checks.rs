@@ -371,14 +371,20 @@ pub fn envelope(names: &[&str], bytes: &[u8]) {
     }
 }
 
-/// A JSON document framed as lines: never a panic; each line it gives is one whole JSON
-/// value with no newline inside; and the whole reading (detected) keeps [`logs`]' properties.
+/// A JSON document framed as lines: never a panic; when the document is valid JSON (one value
+/// or several one after another), each line it gives is one whole JSON value (the framer
+/// follows the nesting and strings, not the syntax: a broken record is the next stage's bad
+/// row); and the whole reading (detected) keeps [`logs`]' properties.
 pub fn json_document(bytes: &[u8]) {
     use std::io::Read;
+    let valid = serde_json::Deserializer::from_slice(bytes)
+        .into_iter::<serde::de::IgnoredAny>()
+        .all(|v| v.is_ok());
     let mut out = Vec::new();
     if dupcost::logs::Documents::new(bytes)
         .read_to_end(&mut out)
         .is_ok()
+        && valid
     {
         for line in out.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
             serde_json::from_slice::<serde::de::IgnoredAny>(line)

@@ -528,6 +528,11 @@ fn broken_envelopes_are_bad_rows_or_one_clear_error() {
     );
     let err = usage_error(&["logs", &path, "--envelope", "gelf"]);
     assert!(err.contains("unknown envelope"), "{err}");
+    let err = usage_error(&["logs", &path, "--envelope", "cri", "--input-format", "csv"]);
+    assert!(
+        err.contains("--envelope cri") && err.contains("CSV"),
+        "{err}"
+    );
 }
 
 /// `--envelope none` reads the lines as they are; a named envelope is used as named.

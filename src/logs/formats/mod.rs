@@ -407,6 +407,14 @@ fn pick_envelope(
 ) -> Result<Option<Envelope>, LogError> {
     match opts.envelope {
         EnvelopeChoice::None => Ok(None),
+        EnvelopeChoice::Named(_)
+            if matches!(opts.input_format, InputFormat::Csv | InputFormat::Tsv) =>
+        {
+            Err(LogError::Option(format!(
+                "--envelope {}: CSV and TSV are read by their header, not inside an envelope; drop --envelope or --input-format {}",
+                opts.envelope, opts.input_format
+            )))
+        }
         EnvelopeChoice::Named(e) => {
             if raw.is_empty() || detect::inner_lines(Some(e), raw).is_some() {
                 return Ok(Some(e));

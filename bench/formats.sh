@@ -7,7 +7,9 @@
 # --log-format, every line split into its fields and tallied) and by GoAccess (the same
 # layout in its own --log-format, every line parsed into its report, written as JSON). Then
 # dupcost alone on the generator's ALB log (alb-log) and JSON lines (caddy-json), when the
-# generator knows them (a format it does not know yet is skipped, said so).
+# generator knows them (a format it does not know yet is skipped, said so). And the same nginx
+# lines inside Kubernetes' CRI envelope (`<time> stdout F <line>`, issue 22), detected and
+# unwrapped: the cost of the envelope is its time over the bare nginx log's.
 #
 # Each round runs every tool once, on a warm page cache, RUNS rounds; reported per tool: wall
 # time, CPU time (user + system), MB/s and peak RSS (GNU time), best of RUNS and median. The
@@ -15,6 +17,7 @@
 #
 #   bash bench/formats.sh                       # nginx 5.5 M lines (~1 GB), 5 rounds
 #   ROWS=300000 ALB_ROWS=100000 JSON_ROWS=150000 RUNS=1 bash bench/formats.sh   # a quick look
+#   GOACCESS=0 EXTRAS= bash bench/formats.sh    # dupcost alone: bare vs CRI-wrapped nginx
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,13 +28,15 @@ JSON_ROWS=${JSON_ROWS:-2600000}
 DAYS=${DAYS:-365}
 RUNS=${RUNS:-5}
 THREADS=${THREADS:-2}
+GOACCESS=${GOACCESS:-1}
+EXTRAS=${EXTRAS-alb-log caddy-json}
 OUT=bench/out
 TARGET=${CARGO_TARGET_DIR:-target}
 mkdir -p "$OUT"
 
 need=()
 [ -x /usr/bin/time ] || need+=(time)
-command -v goaccess >/dev/null || need+=(goaccess)
+[ "$GOACCESS" = 0 ] || command -v goaccess >/dev/null || need+=(goaccess)
 if [ ${#need[@]} -gt 0 ]; then
   echo "installing ${need[*]} from Debian" >&2
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
@@ -56,10 +61,19 @@ generate() { # FORMAT ROWS FILE
 
 NGINX_LOG="$OUT/nginx-$ROWS-${DAYS}d.log"
 generate nginx-log "$ROWS" "$NGINX_LOG"
-LOGS=("$NGINX_LOG")
-TOOLS=(wc dupcost-nginx goaccess-nginx)
+# The same lines in the CRI envelope, as containerd writes them.
+CRI_LOG="$OUT/nginx-$ROWS-${DAYS}d.cri.log"
+if [ ! -s "$CRI_LOG" ]; then
+  echo "wrapping $NGINX_LOG in the CRI envelope into $CRI_LOG" >&2
+  awk '{ printf "2026-11-01T00:00:00.%09dZ stdout F %s\n", NR % 1000000000, $0 }' \
+    "$NGINX_LOG" > "$CRI_LOG.tmp"
+  mv "$CRI_LOG.tmp" "$CRI_LOG"
+fi
+LOGS=("$NGINX_LOG" "$CRI_LOG")
+TOOLS=(wc dupcost-nginx dupcost-cri-nginx)
+[ "$GOACCESS" = 0 ] || TOOLS+=(goaccess-nginx)
 declare -A EXTRA_LOG
-for extra in alb-log caddy-json; do
+for extra in $EXTRAS; do
   if "$GEN" --rows 1 --format "$extra" > /dev/null 2>&1; then
     rows=$ALB_ROWS
     [ "$extra" = caddy-json ] && rows=$JSON_ROWS
@@ -81,6 +95,7 @@ GOACCESS_JOBS=()
 if goaccess --help 2>&1 | grep -q -- '--jobs'; then GOACCESS_JOBS=(--jobs="$THREADS"); fi
 log_of() {
   case $1 in
+    dupcost-cri-nginx) echo "$CRI_LOG" ;;
     wc | *nginx) echo "$NGINX_LOG" ;;
     dupcost-*) echo "${EXTRA_LOG[${1#dupcost-}]}" ;;
   esac
@@ -91,7 +106,8 @@ run() { # TOOL: runs it under GNU time, its output to $OUT/TOOL.out
   local time=(/usr/bin/time -f "%e %M %U %S" -o "$OUT/$tool.time")
   case $tool in
     wc) "${time[@]}" wc -l "$log" ;;
-    dupcost-nginx) "${time[@]}" "$DUPCOST" logs "$log" --log-format "$NGINX_FORMAT" "${DUPCOST_FLAGS[@]}" ;;
+    dupcost-nginx | dupcost-cri-nginx)
+      "${time[@]}" "$DUPCOST" logs "$log" --log-format "$NGINX_FORMAT" "${DUPCOST_FLAGS[@]}" ;;
     dupcost-*) "${time[@]}" "$DUPCOST" logs "$log" "${DUPCOST_FLAGS[@]}" ;;
     goaccess-nginx)
       "${time[@]}" goaccess "$log" --no-global-config --log-format="$GOACCESS_FORMAT" \
@@ -103,22 +119,30 @@ run() { # TOOL: runs it under GNU time, its output to $OUT/TOOL.out
 for tool in "${TOOLS[@]}"; do rm -f "$OUT/$tool.runs"; done
 for log in "${LOGS[@]}"; do cat "$log" > /dev/null; done # warm the page cache
 
-# Both read every line: dupcost's rows and GoAccess's total requests equal the lines.
+# Both read every line: dupcost's rows and GoAccess's total requests equal the lines; and the
+# CRI-wrapped copy gives the same figures as the bare log.
 run dupcost-nginx
-run goaccess-nginx
+run dupcost-cri-nginx
+[ "$GOACCESS" = 0 ] || run goaccess-nginx
 LINES=$(wc -l < "$NGINX_LOG")
-python3 - "$OUT" "$LINES" <<'PY'
+python3 - "$OUT" "$LINES" "$GOACCESS" <<'PY'
 import json, sys
-out, lines = sys.argv[1], int(sys.argv[2])
-d = json.load(open(f"{out}/dupcost-nginx.out"))["observed"]
-g = json.load(open(f"{out}/goaccess.json"))["general"]
-print(f"lines {lines}: dupcost read {d['rows']} rows ({d['bad_rows']} bad); "
-      f"GoAccess {g['total_requests']} requests ({g['failed_requests']} failed), "
-      f"{g['valid_requests']} valid")
-assert d["rows"] == lines and d["bad_rows"] == 0, "dupcost did not read every line"
+out, lines, goaccess = sys.argv[1], int(sys.argv[2]), sys.argv[3] != "0"
+d = json.load(open(f"{out}/dupcost-nginx.out"))
+c = json.load(open(f"{out}/dupcost-cri-nginx.out"))
+print(f"lines {lines}: dupcost read {d['observed']['rows']} rows ({d['observed']['bad_rows']} bad); "
+      f"CRI-wrapped: {c['observed']['rows']} rows as {c['observed']['files'][0].get('envelope')}")
+assert d["observed"]["rows"] == lines and d["observed"]["bad_rows"] == 0, "dupcost did not read every line"
+for j in (d, c):
+    j["observed"].pop("files")
+assert d == c, "the CRI-wrapped log gives other figures than the bare one"
+if goaccess:
+    g = json.load(open(f"{out}/goaccess.json"))["general"]
+    print(f"GoAccess {g['total_requests']} requests ({g['failed_requests']} failed), "
+          f"{g['valid_requests']} valid")
 PY
 for tool in "${TOOLS[@]}"; do
-  case $tool in dupcost-nginx | wc | goaccess-*) continue ;; esac
+  case $tool in dupcost-nginx | dupcost-cri-nginx | wc | goaccess-*) continue ;; esac
   run "$tool"
   python3 - "$OUT/$tool.out" "$(wc -l < "$(log_of "$tool")")" "$tool" <<'PY'
 import json, sys
@@ -132,7 +156,7 @@ done
 
 echo "log: $NGINX_LOG ($(stat -L -c %s "$NGINX_LOG") bytes, $LINES lines); $(nproc) cores;" \
   "load average $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "versions: $("$DUPCOST" --version), $(goaccess --version | head -1)"
+echo "versions: $("$DUPCOST" --version)$([ "$GOACCESS" = 0 ] || echo ", $(goaccess --version | head -1)")"
 for round in $(seq "$RUNS"); do
   for tool in "${TOOLS[@]}"; do
     run "$tool"
@@ -158,4 +182,12 @@ for pair in pairs:
     mc = statistics.median(r[2] + r[3] for r in runs)
     rss = max(r[1] for r in runs) / 1024
     print(f"{tool:16} {b[0]:9.2f} {b[2] + b[3]:9.2f} {rate(b[0]):9.0f} | {mw:9.2f} {mc:9.2f} {rate(mw):9.0f} | {rss:11.1f}")
+# The envelope's cost: the CRI-wrapped log's time over the bare one's, for the same lines.
+med = {}
+for tool in ("dupcost-nginx", "dupcost-cri-nginx"):
+    runs = [tuple(float(x) for x in line.split()) for line in open(f"{out}/{tool}.runs")]
+    med[tool] = (statistics.median(r[0] for r in runs), statistics.median(r[2] + r[3] for r in runs))
+(bw, bc), (cw, cc) = med["dupcost-nginx"], med["dupcost-cri-nginx"]
+print(f"CRI unwrapping, same lines: median wall {cw:.2f} s vs {bw:.2f} s ({cw / bw - 1:+.0%}), "
+      f"CPU {cc:.2f} s vs {bc:.2f} s ({cc / bc - 1:+.0%}); lines a second {bw / cw:.0%} of bare")
 PY

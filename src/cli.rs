@@ -261,6 +261,12 @@ pub struct LogReadArgs {
     #[arg(long, value_name = "FORMAT", default_value_t = logs::InputFormat::Auto, hide_default_value = true)]
     pub input_format: logs::InputFormat,
 
+    /// What wraps each access line: auto, none, cri, docker, json-log, json-message,
+    /// json-event-original, json-line, syslog, syslog5424, kubectl, kubectl-timestamps,
+    /// timestamped, logcli or stern [default: auto, told from each file's first lines]
+    #[arg(long, value_name = "ENVELOPE", default_value_t = logs::EnvelopeChoice::Auto, hide_default_value = true)]
+    pub envelope: logs::EnvelopeChoice,
+
     /// The server's own format: an nginx log_format ('$remote_addr ... $request_time'), an
     /// Apache LogFormat ('%h %l %u %t "%r" %>s %b %D'), an Envoy format string, or a preset:
     /// combined, common, vcombined, main, upstreaminfo, envoy, istio
@@ -366,6 +372,7 @@ impl LogReadArgs {
     pub fn options(&self) -> LogOptions {
         self.filters.apply(LogOptions {
             input_format: self.input_format,
+            envelope: self.envelope,
             log_format: self.log_format.clone(),
             delimiter: self.delimiter,
             columns: self.column.clone(),

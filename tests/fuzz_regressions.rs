@@ -114,3 +114,53 @@ fn format_envoy() {
 fn log_format() {
     replay_bytes("log_format", checks::log_format);
 }
+
+#[test]
+fn envelope_cri() {
+    replay("envelope_cri", |t| checks::envelope(&["cri"], t.as_bytes()));
+}
+
+#[test]
+fn envelope_docker() {
+    replay("envelope_docker", |t| {
+        checks::envelope(&["docker", "json-log"], t.as_bytes())
+    });
+}
+
+#[test]
+fn envelope_json() {
+    replay("envelope_json", |t| {
+        checks::envelope(
+            &["json-message", "json-event-original", "json-line"],
+            t.as_bytes(),
+        )
+    });
+}
+
+#[test]
+fn envelope_syslog() {
+    replay("envelope_syslog", |t| {
+        checks::envelope(&["syslog", "syslog5424"], t.as_bytes())
+    });
+}
+
+#[test]
+fn envelope_prefix() {
+    replay("envelope_prefix", |t| {
+        checks::envelope(
+            &[
+                "kubectl",
+                "kubectl-timestamps",
+                "stern",
+                "timestamped",
+                "logcli",
+            ],
+            t.as_bytes(),
+        )
+    });
+}
+
+#[test]
+fn json_document() {
+    replay("json_document", |t| checks::json_document(t.as_bytes()));
+}

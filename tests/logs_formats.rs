@@ -223,7 +223,7 @@ fn a_named_format_that_does_not_fit_is_refused() {
     ]);
     assert!(err.contains("as haproxy"), "{err}");
     assert!(
-        err.contains("closest to Envoy default (which reads it)"),
+        err.contains("is read as Envoy default; name that format with --input-format"),
         "{err}"
     );
     let err = usage_error(&[

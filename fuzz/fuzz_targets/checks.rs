@@ -94,6 +94,11 @@ pub fn scenario_file(text: &str) {
 /// whole and in pieces. Never a panic; on success every observed figure is consistent and
 /// finite, and reading in pieces counts the same attempts as reading whole.
 pub fn logs(bytes: &[u8]) {
+    logs_in(bytes, dupcost::logs::EnvelopeChoice::Auto);
+}
+
+/// [`logs`] with `--envelope` set.
+pub fn logs_in(bytes: &[u8], envelope: dupcost::logs::EnvelopeChoice) {
     use dupcost::logs::{LogOptions, Overrides, Source, analyze};
     use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -120,6 +125,7 @@ pub fn logs(bytes: &[u8]) {
 
     let whole_opts = LogOptions {
         threads: 1,
+        envelope,
         ..LogOptions::default()
     };
     let whole = analyze(&sources, &whole_opts);
@@ -127,6 +133,7 @@ pub fn logs(bytes: &[u8]) {
     let split_opts = LogOptions {
         threads: 2,
         split_bytes: 1,
+        envelope,
         ..LogOptions::default()
     };
     let split = analyze(&sources, &split_opts);
@@ -333,4 +340,56 @@ pub fn log_format(bytes: &[u8]) {
             format_lines(format.as_ref(), lines);
         }
     }
+}
+
+/// An envelope (`--envelope NAME`, each name of `names`) on arbitrary lines: unwrapping never
+/// panics and gives no more text than the line holds (JSON unescaping only shortens); and
+/// the whole reading with it named keeps every property [`logs`] checks (whole and split
+/// alike: a line in parts across two pieces is read once).
+pub fn envelope(names: &[&str], bytes: &[u8]) {
+    for name in names {
+        let choice: dupcost::logs::EnvelopeChoice = name.parse().expect("a known envelope");
+        let dupcost::logs::EnvelopeChoice::Named(envelope) = choice else {
+            panic!("{name} names no envelope");
+        };
+        let mut scratch = Vec::new();
+        for line in bytes.split(|&b| b == b'\n') {
+            if let Ok(u) = envelope.unwrap(line, &mut scratch) {
+                assert!(
+                    u.text.len() <= line.len(),
+                    "{name}: more text than the line"
+                );
+                if let Some(time) = u.time {
+                    assert!(
+                        time.len() <= line.len(),
+                        "{name}: a time longer than the line"
+                    );
+                }
+            }
+        }
+        logs_in(bytes, choice);
+    }
+}
+
+/// A JSON document framed as lines: never a panic; when the document is valid JSON (one value
+/// or several one after another), each line it gives is one whole JSON value (the framer
+/// follows the nesting and strings, not the syntax: a broken record is the next stage's bad
+/// row); and the whole reading (detected) keeps [`logs`]' properties.
+pub fn json_document(bytes: &[u8]) {
+    use std::io::Read;
+    let valid = serde_json::Deserializer::from_slice(bytes)
+        .into_iter::<serde::de::IgnoredAny>()
+        .all(|v| v.is_ok());
+    let mut out = Vec::new();
+    if dupcost::logs::Documents::new(bytes)
+        .read_to_end(&mut out)
+        .is_ok()
+        && valid
+    {
+        for line in out.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+            serde_json::from_slice::<serde::de::IgnoredAny>(line)
+                .expect("a framed record is one whole JSON value");
+        }
+    }
+    logs(bytes);
 }

@@ -29,7 +29,7 @@ pub fn run(args: &EstimateArgs, color: bool) -> Result<Vec<u8>> {
                         path.display()
                     )));
                 }
-                Some(dir) => plot::write_dir(dir, &estimate_plots(&estimate, c))?,
+                Some(dir) => plot::write_dir(dir, &plot::estimate_plots(&estimate, c))?,
                 None => Vec::new(),
             };
             match args.output.format {
@@ -122,20 +122,6 @@ fn observed(path: &std::path::Path, args: &EstimateArgs, color: bool) -> Result<
         &style,
         &charts,
     ))
-}
-
-/// The charts of one estimate, by file name.
-pub fn estimate_plots(estimate: &Estimate, currency: &str) -> Vec<(&'static str, Plot)> {
-    vec![
-        (
-            "duplicates-by-retries.svg",
-            Plot::Lines(report::svg::duplicates_by_retries(estimate)),
-        ),
-        (
-            "refunds-by-timeout-rate.svg",
-            Plot::Lines(report::svg::refunds_by_timeout_rate(estimate, currency)),
-        ),
-    ]
 }
 
 /// `--plot-y`'s value as a file name part.

@@ -66,7 +66,7 @@ pub fn logs_plots(
     derived: &Derived,
     currency: &str,
 ) -> Vec<(&'static str, Plot)> {
-    let mut plots = super::estimate::estimate_plots(estimate, currency);
+    let mut plots = plot::estimate_plots(estimate, currency);
     let o = &derived.observed;
     if !o.per_day.is_empty() {
         plots.push((

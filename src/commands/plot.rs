@@ -60,3 +60,20 @@ pub fn write_dir(dir: &Path, plots: &[(&str, Plot)]) -> Result<Vec<ChartLink>> {
     }
     Ok(links)
 }
+
+/// The charts of one estimate, by file name.
+pub fn estimate_plots(
+    estimate: &crate::model::Estimate,
+    currency: &str,
+) -> Vec<(&'static str, Plot)> {
+    vec![
+        (
+            "duplicates-by-retries.svg",
+            Plot::Lines(svg::duplicates_by_retries(estimate)),
+        ),
+        (
+            "refunds-by-timeout-rate.svg",
+            Plot::Lines(svg::refunds_by_timeout_rate(estimate, currency)),
+        ),
+    ]
+}

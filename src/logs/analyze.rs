@@ -7,7 +7,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use super::error::LogError;
-use super::formats::{self, Chosen, ColumnMap};
+use super::formats::{self, Chosen, ColumnMap, Fields, FormatHints, LineFormat};
+use super::framing::{Unwrap, json_doc};
 use super::options::{Intents, LogOptions, LogSide, SideRead};
 use super::outcomes;
 use super::role::Role;
@@ -35,6 +36,13 @@ pub struct FileInfo {
     pub grouping: Grouping,
     /// Whose log it was taken to be (`--log-side`), and why.
     pub side: super::SideRead,
+    /// What wrapped its lines ("CRI container log"), when something did.
+    pub envelope: Option<String>,
+    /// The JSON document its records were framed from ("a JSON array, one record per
+    /// element"), when it was one.
+    pub document: Option<String>,
+    /// Lines that are not access lines, skipped: ("stderr " or "", kind, count).
+    pub skipped: Vec<(String, String, u64)>,
 }
 
 /// The result of reading logs: the finished tally and how each input was read.
@@ -140,16 +148,32 @@ pub fn analyze(sources: &[Source], opts: &LogOptions) -> Result<LogAnalysis, Log
 
 /// The rules for the rows of one input, from its header (or line format) and the options.
 fn rules_for(name: &str, chosen: &Chosen, opts: &LogOptions) -> Result<RowRules, LogError> {
-    let (columns, delimiter, format) = match chosen {
+    let (columns, delimiter, format, unwrap) = match chosen {
         Chosen::Csv(header) => {
             let refs: Vec<&[u8]> = header.fields.iter().map(Vec::as_slice).collect();
             let columns = ColumnMap::detect(name, &refs, &opts.columns, opts.duration_unit)?;
-            (columns, header.delimiter, None)
+            (columns, header.delimiter, None, None)
         }
-        Chosen::Lines { format, .. } => {
-            let columns =
+        Chosen::Lines {
+            format, envelope, ..
+        } => {
+            let mut columns =
                 ColumnMap::for_format(name, format.as_ref(), &opts.columns, opts.duration_unit)?;
-            (columns, b' ', Some(std::sync::Arc::clone(format)))
+            // A line without a time of its own takes its envelope's.
+            let time_field = envelope.is_some_and(|e| e.has_time()) && columns.timestamp.is_none();
+            if time_field {
+                columns = ColumnMap::for_format(
+                    name,
+                    &WithEnvelopeTime(format.as_ref()),
+                    &opts.columns,
+                    opts.duration_unit,
+                )?;
+            }
+            let unwrap = envelope.map(|envelope| Unwrap {
+                envelope,
+                time_field,
+            });
+            (columns, b' ', Some(std::sync::Arc::clone(format)), unwrap)
         }
     };
     if opts.client_timeout.is_some() && columns.duration.is_none() {
@@ -203,6 +227,7 @@ fn rules_for(name: &str, chosen: &Chosen, opts: &LogOptions) -> Result<RowRules,
         file: name.to_string(),
         delimiter,
         format,
+        envelope: unwrap,
         timestamps: match &opts.timestamp_format {
             Some(f) => TimestampFormat::Strftime(f.clone()),
             None => TimestampFormat::Auto,
@@ -268,7 +293,26 @@ fn read_source(
     alone: bool,
 ) -> Result<(FileInfo, Tally), LogError> {
     let mut opened = source::open(source, formats::SNIFF_LINES, progress.counter())?;
-    let chosen = formats::choose(&mut opened, opts)?;
+    // A JSON document (an array, {"events": [...]}, pretty-printed objects) is read as one
+    // compact line per record.
+    let document = json_doc::sniff(&opened.prefix);
+    if document.is_some() {
+        opened = opened.reframe(
+            |stream| Box::new(json_doc::Documents::new(stream)),
+            formats::SNIFF_LINES,
+        )?;
+    }
+    let chosen = formats::choose(
+        &mut opened,
+        &formats::ChooseOptions {
+            input_format: opts.input_format,
+            envelope: opts.envelope,
+            log_format: opts.log_format.as_deref(),
+            delimiter: opts.delimiter,
+            columns: &opts.columns,
+            duration_unit: opts.duration_unit,
+        },
+    )?;
     let rules = rules_for(&opened.name, &chosen, opts)?;
     let name = opened.name.clone();
     let (data_start, data_line) = match &chosen {
@@ -328,10 +372,33 @@ fn read_source(
     }
     let (format, detected, format_note) = match &chosen {
         Chosen::Csv(_) => (None, false, None),
-        Chosen::Lines { format, detected } => {
-            (Some(format.describe()), *detected, format.hints().note)
+        Chosen::Lines {
+            format,
+            detected,
+            envelope,
+        } => {
+            let mut note = format.hints().note;
+            if rules.envelope.is_some_and(|u| u.time_field) {
+                let with =
+                    "its access lines have no time of their own: each takes its envelope's time";
+                note = Some(match note {
+                    Some(n) => format!("{n}; {with}"),
+                    None => with.to_string(),
+                });
+            }
+            let _ = envelope;
+            (Some(format.describe()), *detected, note)
         }
     };
+    let envelope = match &chosen {
+        Chosen::Lines { envelope, .. } => envelope.map(|e| e.describe()),
+        Chosen::Csv(_) => None,
+    };
+    let skipped = tally
+        .skipped
+        .iter()
+        .map(|((stream, kind), n)| (stream.trim().to_string(), kind.to_string(), *n))
+        .collect();
     let info = FileInfo {
         name,
         columns: rules.columns.clone(),
@@ -343,6 +410,9 @@ fn read_source(
         pieces,
         grouping: rules.grouping,
         side: rules.side.clone(),
+        envelope,
+        document: document.map(|d| d.describe()),
+        skipped,
     };
     Ok((info, tally))
 }
@@ -499,5 +569,34 @@ fn merge_into(acc: &mut Option<Tally>, next: Tally) {
     match acc {
         Some(t) => t.merge(next),
         None => *acc = Some(next),
+    }
+}
+
+/// A line format whose lines take their envelope's time, as one more field at the end
+/// (`envelope_time`, the timestamp unless `--column timestamp=...` says otherwise).
+#[derive(Debug)]
+struct WithEnvelopeTime<'a>(&'a dyn LineFormat);
+
+/// The name of the field the envelope's time is read from.
+const ENVELOPE_TIME: &str = "envelope_time";
+
+impl LineFormat for WithEnvelopeTime<'_> {
+    fn describe(&self) -> String {
+        self.0.describe()
+    }
+    fn names(&self) -> Vec<String> {
+        let mut names = self.0.names();
+        names.push(ENVELOPE_TIME.into());
+        names
+    }
+    fn hints(&self) -> FormatHints {
+        let mut hints = self.0.hints();
+        hints.columns.push((Role::Timestamp, ENVELOPE_TIME.into()));
+        hints
+    }
+    fn split(&self, line: &[u8], out: &mut Fields) -> Result<(), String> {
+        self.0.split(line, out)?;
+        out.push(b"");
+        Ok(())
     }
 }

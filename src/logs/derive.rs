@@ -189,6 +189,16 @@ pub struct FileRead {
     pub log_side: &'static str,
     /// Why: the flag, or what was detected or assumed.
     pub log_side_why: String,
+    /// What wrapped its lines ("CRI container log", "syslog RFC 5424"), when something did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub envelope: Option<String>,
+    /// The JSON document its records were framed from, when it was one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub document: Option<String>,
+    /// Lines skipped as not access lines (a server's error log on stderr, start-up
+    /// messages), by stream and kind.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub skipped: Vec<SkippedLines>,
 }
 
 /// `processed_twice`: on a server's own log keyed by event id (or idempotency key), the
@@ -201,6 +211,15 @@ pub struct ProcessedTwice {
     pub extra_executions: u64,
     /// `extra_executions` over the days covered; `null` without timestamps.
     pub per_day: Option<f64>,
+}
+
+/// Lines of one kind skipped as not access lines.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SkippedLines {
+    /// `stderr`, or empty when the envelope has no stream.
+    pub stream: String,
+    pub kind: String,
+    pub lines: u64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -1052,6 +1071,17 @@ impl LogAnalysis {
                 detected: f.format.is_some() && f.detected,
                 log_side: f.side.side.name(),
                 log_side_why: f.side.why.clone(),
+                envelope: f.envelope.clone(),
+                document: f.document.clone(),
+                skipped: f
+                    .skipped
+                    .iter()
+                    .map(|(stream, kind, lines)| SkippedLines {
+                        stream: stream.clone(),
+                        kind: kind.clone(),
+                        lines: *lines,
+                    })
+                    .collect(),
             })
             .collect();
         let processed_twice = (self.is_server_log() && t.keyed.intents > 0).then(|| {

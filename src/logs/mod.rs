@@ -5,8 +5,12 @@
 //!
 //! ```text
 //! source/    files or stdin, gzip by magic bytes, the first lines; pieces of a file for threads
+//! envelope/  what wraps each access line (CRI, Docker, syslog, kubectl, log stores' JSON),
+//!            taken off before the format reads it; `detect` tells it (and the formats' first
+//!            lines) apart
 //! framing/   bytes -> records of fields (CSV/TSV: the SIMD splitter, csv_core when quoted;
-//!            line formats: lines split by their format)
+//!            line formats: lines unwrapped, parts joined, split by their format; JSON
+//!            documents framed as one record a line)
 //! formats/   what a log's lines are and which field plays which role, one module per format
 //! row/       a row's meaning: mutating, give-up, outcome, endpoint, key, request id
 //! tally/     mergeable counts per day, per endpoint and per intent (the intents table)
@@ -18,8 +22,9 @@
 //! [`Tally`] (one per piece, on one thread or several) and merges the tallies in order;
 //! `options` holds the [`LogOptions`] and their defaults. There is no import circle: the
 //! framing does not know rows (it hands records to a `RecordSink`, which the row stage
-//! implements), the tally does not know rows (the row stage calls it), and `error`, `role`,
-//! `limits` and `timestamp` are leaves that every room may use.
+//! implements), the tally does not know rows (the row stage calls it), `envelope` and
+//! `detect` know no format (the formats stage asks `detect` with its own reader), and
+//! `error`, `role`, `limits` and `timestamp` are leaves that every room may use.
 //!
 //! Entry points: [`analyze`] reads the logs into a [`LogAnalysis`];
 //! [`LogAnalysis::derive`] turns it into a [`crate::model::Scenario`] with evidence and the
@@ -29,6 +34,8 @@
 
 mod analyze;
 mod derive;
+mod detect;
+mod envelope;
 mod error;
 mod formats;
 mod framing;
@@ -49,11 +56,14 @@ pub use derive::{
     DayRow, Derived, EndpointRow, FileRead, Measured, Observed, Overrides, RetriesObserved, count,
     count_f, plural,
 };
+pub use detect::non_access;
+pub use envelope::{Envelope, EnvelopeChoice, JsonField};
 pub use error::{BadRow, LogError, RowPlace};
 pub use formats::{
     ColumnMap, DurationUnit, Fields, FlagsStyle, FormatHints, InputFormat, LineFormat, alb,
     cloudfront, compile as compile_format, json,
 };
+pub use framing::json_doc::{Document, Documents, sniff as sniff_document};
 pub use intervals::Intervals;
 pub use options::{
     DEFAULT_MAX_UNKNOWN, DEFAULT_METHODS, DEFAULT_MIN_SPAN, DEFAULT_RETRY_WINDOW,

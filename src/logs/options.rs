@@ -19,6 +19,8 @@ const MIN_SPLIT_BYTES: u64 = 16 << 20;
 pub struct LogOptions {
     /// `--input-format`: auto (sniffed from the first lines) or one format.
     pub input_format: InputFormat,
+    /// `--envelope`: what wraps each access line (CRI, syslog, ...): auto, none or one.
+    pub envelope: super::envelope::EnvelopeChoice,
     /// `--log-format`: an nginx `log_format` or Apache `LogFormat` string, or a preset name.
     pub log_format: Option<String>,
     /// Field delimiter; sniffed from the header when `None`.
@@ -136,6 +138,7 @@ impl Default for LogOptions {
     fn default() -> Self {
         LogOptions {
             input_format: InputFormat::Auto,
+            envelope: super::envelope::EnvelopeChoice::Auto,
             log_format: None,
             delimiter: None,
             columns: Vec::new(),

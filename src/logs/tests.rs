@@ -26,6 +26,7 @@ fn tally_in_pieces(header: &[u8], data: &[u8], cuts: &[usize], window: i64) -> T
         columns,
         delimiter: b',',
         format: None,
+        envelope: None,
         timestamps: TimestampFormat::Auto,
         methods: ["POST", "PUT", "PATCH", "DELETE"]
             .iter()

@@ -367,9 +367,12 @@ fn describe_file(f: &FileInfo) -> Vec<String> {
             Some(format!("{r}={header}{unit}"))
         })
         .collect();
-    let what = match &f.format {
-        Some(format) => format!("read {} as {format}", f.name),
-        None => format!("read {}", f.name),
+    let what = match (&f.format, &f.envelope) {
+        (Some(format), Some(envelope)) => {
+            format!("read {}: {envelope}, inside: {format}", f.name)
+        }
+        (Some(format), None) => format!("read {} as {format}", f.name),
+        (None, _) => format!("read {}", f.name),
     };
     let mut lines = vec![if how.is_empty() {
         what
@@ -387,6 +390,23 @@ fn describe_file(f: &FileInfo) -> Vec<String> {
     lines.push(line);
     if let Some(note) = &f.format_note {
         lines.push(format!("  {note}"));
+    }
+    if let Some(document) = &f.document {
+        lines.push(format!(
+            "  the file is {document}: line numbers count its records"
+        ));
+    }
+    for (stream, kind, n) in &f.skipped {
+        let stream = if stream.is_empty() {
+            String::new()
+        } else {
+            format!("{stream} ")
+        };
+        lines.push(format!(
+            "  {} {stream}{} skipped: {kind} (not access lines, not rows)",
+            crate::logs::count(*n),
+            if *n == 1 { "line" } else { "lines" }
+        ));
     }
     lines
 }

@@ -422,6 +422,9 @@ fn build(name: &str, records: &[Record], options: &LogOptions) -> Result<LogAnal
                 side: crate::logs::LogSide::Proxy,
                 why: "measured by dupcost sql".to_string(),
             },
+            envelope: None,
+            document: None,
+            skipped: Vec::new(),
         }],
         options: LogOptions {
             methods,

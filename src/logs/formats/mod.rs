@@ -33,8 +33,9 @@ use std::sync::Arc;
 
 pub use csv::{CsvHeader, sniff_delimiter};
 
+use super::detect;
+use super::envelope::{Envelope, EnvelopeChoice};
 use super::error::{LogError, shown};
-use super::options::LogOptions;
 use super::role::{Role, normalize};
 use super::source::Opened;
 
@@ -207,6 +208,18 @@ pub trait LineFormat: Send + Sync + fmt::Debug {
     fn split(&self, line: &[u8], out: &mut Fields) -> Result<(), String>;
 }
 
+/// What [`choose`] reads of the options (`LogOptions` holds them; the formats stage does not
+/// import the options, which import its types).
+#[derive(Debug, Clone, Copy)]
+pub struct ChooseOptions<'a> {
+    pub input_format: InputFormat,
+    pub envelope: EnvelopeChoice,
+    pub log_format: Option<&'a str>,
+    pub delimiter: Option<u8>,
+    pub columns: &'a [(Role, String)],
+    pub duration_unit: Option<DurationUnit>,
+}
+
 /// How an input is read, as [`choose`] decided.
 #[derive(Debug, Clone)]
 pub enum Chosen {
@@ -216,6 +229,8 @@ pub enum Chosen {
     Lines {
         format: Arc<dyn LineFormat>,
         detected: bool,
+        /// What wraps its lines (`None`: they are bare).
+        envelope: Option<Envelope>,
     },
 }
 
@@ -271,7 +286,7 @@ fn sniff_lines(lines: &[&[u8]], json_paths: &[&str]) -> Option<Box<dyn LineForma
 }
 
 /// The `--column ROLE=PATH` names, for JSON lines: a path the first lines lack is read too.
-fn json_paths(opts: &LogOptions) -> Vec<&str> {
+fn json_paths<'a>(opts: &ChooseOptions<'a>) -> Vec<&'a str> {
     opts.columns.iter().map(|(_, name)| name.as_str()).collect()
 }
 
@@ -294,8 +309,9 @@ pub fn compile(input: InputFormat, text: &str) -> Result<Box<dyn LineFormat>, St
 }
 
 /// Picks the format of `opened` (its first lines read ahead), from `--input-format` and
-/// `--log-format`, or by what its first lines look like.
-pub fn choose(opened: &mut Opened, opts: &LogOptions) -> Result<Chosen, LogError> {
+/// `--log-format`, or by what its first lines look like; and the envelope around its lines
+/// (`--envelope`, or told by `detect` from the first lines).
+pub fn choose(opened: &mut Opened, opts: &ChooseOptions<'_>) -> Result<Chosen, LogError> {
     let name = opened.name.clone();
     if looks_binary(&opened.prefix) {
         return Err(LogError::Option(format!(
@@ -303,14 +319,23 @@ pub fn choose(opened: &mut Opened, opts: &LogOptions) -> Result<Chosen, LogError
             if opened.gzip { ", after gunzip" } else { "" }
         )));
     }
+    let raw: Vec<Vec<u8>> = first_lines(&opened.prefix, opened.eof)
+        .into_iter()
+        .map(<[u8]>::to_vec)
+        .collect();
+    let raw: Vec<&[u8]> = raw.iter().map(Vec::as_slice).collect();
+    let envelope = pick_envelope(&name, &raw, opts)?;
+    let inner = detect::inner_lines(envelope, &raw).unwrap_or_default();
+    let sample: Vec<&[u8]> = inner.iter().map(Vec::as_slice).collect();
     let csv = |opened: &mut Opened, delimiter: Option<u8>| {
         csv::header(opened, delimiter.or(opts.delimiter)).map(Chosen::Csv)
     };
     let lines = |format: Box<dyn LineFormat>, detected: bool| Chosen::Lines {
         format: Arc::from(format),
         detected,
+        envelope,
     };
-    if let Some(text) = &opts.log_format {
+    if let Some(text) = opts.log_format {
         if opts.input_format == InputFormat::Haproxy {
             return Err(LogError::Option(
                 "--log-format: it is for --input-format nginx, apache or envoy, not haproxy".into(),
@@ -320,7 +345,6 @@ pub fn choose(opened: &mut Opened, opts: &LogOptions) -> Result<Chosen, LogError
             .map_err(|e| LogError::Option(format!("--log-format: {e}")))?;
         return Ok(lines(format, false));
     }
-    let sample = first_lines(&opened.prefix, opened.eof);
     let named = |found: Option<Box<dyn LineFormat>>, what: &str| match found {
         Some(format) => Ok(lines(format, false)),
         None => Err(no_format(&name, &sample, what)),
@@ -349,22 +373,106 @@ pub fn choose(opened: &mut Opened, opts: &LogOptions) -> Result<Chosen, LogError
                 .map(|f| Box::new(f) as Box<dyn LineFormat>),
             "json (no line among the first is a JSON object)",
         ),
+        InputFormat::Auto if envelope.is_some() => match sniff_lines(&sample, &json_paths(opts)) {
+            Some(format) => Ok(lines(format, true)),
+            None => Err(no_format(&name, &sample, "any")),
+        },
         InputFormat::Auto => {
             // A CSV/TSV header that names the roles comes first: it says what it is.
             let header = csv(opened, None)?;
             if let Chosen::Csv(h) = &header {
                 let refs: Vec<&[u8]> = h.fields.iter().map(Vec::as_slice).collect();
-                let detect = ColumnMap::detect(&name, &refs, &opts.columns, opts.duration_unit);
+                let detect = ColumnMap::detect(&name, &refs, opts.columns, opts.duration_unit);
                 if detect.is_ok() || looks_like_header(&refs) {
                     return Ok(header);
                 }
             }
-            let sample = first_lines(&opened.prefix, opened.eof);
+            let raw = first_lines(&opened.prefix, opened.eof);
+            let inner = detect::inner_lines(None, &raw).unwrap_or_default();
+            let sample: Vec<&[u8]> = inner.iter().map(Vec::as_slice).collect();
             match sniff_lines(&sample, &json_paths(opts)) {
                 Some(format) => Ok(lines(format, true)),
                 None => Err(no_format(&name, &sample, "any")),
             }
         }
+    }
+}
+
+/// The envelope of an input whose first lines are `raw`: the one `--envelope` names (which
+/// must unwrap them), none, or (auto) the first whose unwrapped lines a format reads.
+fn pick_envelope(
+    name: &str,
+    raw: &[&[u8]],
+    opts: &ChooseOptions<'_>,
+) -> Result<Option<Envelope>, LogError> {
+    match opts.envelope {
+        EnvelopeChoice::None => Ok(None),
+        EnvelopeChoice::Named(_)
+            if matches!(opts.input_format, InputFormat::Csv | InputFormat::Tsv) =>
+        {
+            Err(LogError::Option(format!(
+                "--envelope {}: CSV and TSV are read by their header, not inside an envelope; drop --envelope or --input-format {}",
+                opts.envelope, opts.input_format
+            )))
+        }
+        EnvelopeChoice::Named(e) => {
+            if raw.is_empty() || detect::inner_lines(Some(e), raw).is_some() {
+                return Ok(Some(e));
+            }
+            let mut scratch = Vec::new();
+            let why = raw
+                .iter()
+                .find_map(|l| e.unwrap(l, &mut scratch).err())
+                .unwrap_or_default();
+            Err(LogError::Option(format!(
+                "{name}: --envelope {}: fewer than 4 in 5 of its first lines are {} lines; the first that is not: {why}; use --envelope auto to have it told",
+                opts.envelope,
+                e.describe()
+            )))
+        }
+        EnvelopeChoice::Auto => {
+            if matches!(opts.input_format, InputFormat::Csv | InputFormat::Tsv) {
+                return Ok(None);
+            }
+            let reads = |lines: &[&[u8]]| inner_reads(lines, opts);
+            // Envelopes first: a format string whose first field takes any text would read a
+            // whole prefix into it. But ALB, ELB and CloudFront, named, split any line by its
+            // spaces or tabs: when they read the bare lines, there is nothing to unwrap.
+            if matches!(
+                opts.input_format,
+                InputFormat::Alb | InputFormat::Elb | InputFormat::Cloudfront
+            ) && reads(raw)
+            {
+                return Ok(None);
+            }
+            Ok(detect::envelope(raw, reads))
+        }
+    }
+}
+
+/// The format the options name (or any, with auto) reads `lines`.
+fn inner_reads(lines: &[&[u8]], opts: &ChooseOptions<'_>) -> bool {
+    if let Some(text) = opts.log_format {
+        return compile(opts.input_format, text)
+            .is_ok_and(|f| reads(f.as_ref(), lines) >= detect::ENOUGH);
+    }
+    match opts.input_format {
+        InputFormat::Auto => sniff_lines(lines, &json_paths(opts)).is_some(),
+        InputFormat::Nginx => nginx::sniff(lines).is_some(),
+        InputFormat::Apache => apache::sniff(lines).is_some(),
+        InputFormat::Haproxy => haproxy::sniff(lines).is_some(),
+        InputFormat::Envoy => envoy::sniff(lines).is_some(),
+        InputFormat::Json => json::JsonLines::from_lines(lines, &json_paths(opts)).is_some(),
+        InputFormat::Alb => {
+            reads(&alb::AwsLoadBalancer::new(alb::Balancer::Alb), lines) >= detect::ENOUGH
+        }
+        InputFormat::Elb => {
+            reads(&alb::AwsLoadBalancer::new(alb::Balancer::Elb), lines) >= detect::ENOUGH
+        }
+        InputFormat::Cloudfront => {
+            reads(&cloudfront::Cloudfront::from_lines(lines), lines) >= detect::ENOUGH
+        }
+        InputFormat::Csv | InputFormat::Tsv => false,
     }
 }
 
@@ -401,6 +509,18 @@ fn looks_binary(prefix: &[u8]) -> bool {
 fn no_format(name: &str, sample: &[&[u8]], tried: &str) -> LogError {
     let first = sample.first().copied().unwrap_or_default();
     let closest = match closest_tried(first) {
+        // Read by a format other than the one named: say which, not "closest".
+        Some((format, why)) if why == READS_IT => {
+            let tried = if tried == "any" {
+                "one format (fewer than 4 in 5 of its first lines read alike)".to_string()
+            } else {
+                tried.to_string()
+            };
+            return LogError::Option(format!(
+                "{name}: not a log format dupcost knows as {tried}: its first line '{}' is read as {format}; name that format with --input-format (csv, tsv, nginx, apache, alb, elb, cloudfront, haproxy, envoy, json) or give the server's own with --log-format '...'",
+                shown(first)
+            ));
+        }
         Some((format, why)) => format!("{format} ({why})"),
         None => closest(first).to_string(),
     };
@@ -414,6 +534,9 @@ fn no_format(name: &str, sample: &[&[u8]], tried: &str) -> LogError {
         shown(first)
     ))
 }
+
+/// What [`closest_tried`] says of a format that reads the whole line.
+const READS_IT: &str = "which reads it";
 
 /// Of the line formats tried, the one that read `line` furthest before it failed (by the
 /// column its error names; one that read all its fields, with more after them, first), with
@@ -438,7 +561,7 @@ fn closest_tried(line: &[u8]) -> Option<(String, String)> {
         .filter_map(|f| {
             fields.clear();
             let Err(err) = f.split(line, &mut fields) else {
-                return Some(((true, usize::MAX), f.describe(), "which reads it".into()));
+                return Some(((true, usize::MAX), f.describe(), READS_IT.into()));
             };
             let column: usize = err
                 .split("column ")

@@ -296,6 +296,18 @@ impl Template {
                         ));
                     };
                     let value = &rest[..len];
+                    // The line's first value, ended by a space (the client's address), is one
+                    // word: a prefix before it (a container's time, a pod) is not read into it.
+                    if at == 0
+                        && *kind == Kind::Plain
+                        && matches!(end, End::Before(needle) if needle[0] == b' ')
+                        && memchr::memchr(b' ', value).is_some()
+                    {
+                        return Err(format!(
+                            "expected {name} at column 1 to be one word, found '{}' (a prefix before the server's line? see --envelope)",
+                            shown(value)
+                        ));
+                    }
                     let escaped =
                         matches!(end, End::Quote(_)) && memchr::memchr(b'\\', value).is_some();
                     match kind {

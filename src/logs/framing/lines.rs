@@ -5,17 +5,30 @@ use std::io::{self, Read};
 
 use super::RecordSink;
 use super::line_buffer::LineBuffer;
+use crate::logs::detect::non_access;
+use crate::logs::envelope::{Envelope, JsonField, Stream};
 use crate::logs::error::LogError;
 use crate::logs::formats::{Fields, LineFormat};
 use crate::logs::limits::MAX_RECORD;
 use crate::logs::source::{MovableStop, Piece};
 
+/// How the lines' envelope is read: which one, and whether its time is appended to each
+/// line's fields (for a format without a time of its own).
+#[derive(Debug, Clone, Copy)]
+pub struct Unwrap {
+    pub envelope: Envelope,
+    pub time_field: bool,
+}
+
 /// Reads the lines of `input` (positioned at `piece.start`) through `format` into `sink`;
 /// returns the offset where the last line read ended. A line that `format` cannot split is a
-/// bad row with its reason; reading stops after the line that reaches the piece's stop.
+/// bad row with its reason, unless it is not an access line ([`non_access`], or any line on
+/// stderr), which is skipped and counted by kind; reading stops after the line that reaches
+/// the piece's stop (and, inside an envelope, after the last part of a line begun before it).
 pub fn lines<R: Read, S: RecordSink>(
     input: R,
     format: &dyn LineFormat,
+    unwrap: Option<Unwrap>,
     piece: &Piece,
     movable: Option<&MovableStop>,
     sink: &mut S,
@@ -23,8 +36,13 @@ pub fn lines<R: Read, S: RecordSink>(
 ) -> Result<u64, LogError> {
     let mut buffer = LineBuffer::new(input, piece, movable, io_error);
     let mut fields = Fields::default();
+    let mut scratch = Vec::new();
+    // Parts of a line (CRI `P`, Docker entries without a newline) per stream, and the line
+    // number of each first part.
+    let mut parts: [Vec<u8>; 2] = Default::default();
+    let mut part_line = [0u64; 2];
     loop {
-        if buffer.at_stop() {
+        if buffer.at_stop() && parts.iter().all(Vec::is_empty) {
             break;
         }
         if buffer.at == buffer.filled {
@@ -54,18 +72,125 @@ pub fn lines<R: Read, S: RecordSink>(
         let n = buffer.line;
         buffer.at += consumed;
         buffer.line += 1;
-        if line.trim_ascii().is_empty() || format.skip(line) {
+        if line.trim_ascii().is_empty() {
             continue;
         }
         if line_len > MAX_RECORD {
             sink.bad(n, || format!("line longer than {MAX_RECORD} bytes"))?;
             continue;
         }
-        fields.clear();
-        match format.split(line, &mut fields) {
-            Ok(()) => sink.record(&fields.data, &fields.ends, 0, n)?,
-            Err(reason) => sink.bad(n, || reason)?,
+        let Some(unwrap) = unwrap else {
+            if format.skip(line) {
+                continue;
+            }
+            fields.clear();
+            match format.split(line, &mut fields) {
+                Ok(()) => sink.record(&fields.data, &fields.ends, 0, n)?,
+                Err(reason) => match non_access(line) {
+                    Some(kind) => sink.skipped("", kind)?,
+                    None => sink.bad(n, || reason)?,
+                },
+            }
+            continue;
+        };
+        let envelope = unwrap.envelope;
+        let u = match envelope.unwrap(line, &mut scratch) {
+            Ok(u) => u,
+            Err(reason) => {
+                sink.bad(n, || format!("{}: {reason}", envelope.describe()))?;
+                continue;
+            }
+        };
+        let at = u.stream.index();
+        if u.partial {
+            if parts[at].is_empty() {
+                part_line[at] = n;
+            }
+            if parts[at].len() + u.text.len() > MAX_RECORD {
+                parts[at].clear();
+                sink.bad(part_line[at], || {
+                    format!("a line in parts longer than {MAX_RECORD} bytes")
+                })?;
+            } else {
+                parts[at].extend_from_slice(u.text);
+            }
+            continue;
+        }
+        let text: &[u8] = if parts[at].is_empty() {
+            u.text
+        } else {
+            parts[at].extend_from_slice(u.text);
+            &parts[at]
+        };
+        let result = read_inner(format, unwrap, &u, text, n, &mut fields, sink);
+        parts[at].clear();
+        result?;
+    }
+    if buffer.eof {
+        for (at, part) in parts.iter().enumerate() {
+            if !part.is_empty() {
+                let stream = if at == 1 { "stderr" } else { "stdout" };
+                sink.bad(part_line[at], || {
+                    format!(
+                        "{}: a part of a line on {stream} with no last part before the end of the input (cut off?)",
+                        envelope_name(unwrap)
+                    )
+                })?;
+            }
         }
     }
     Ok(buffer.pos())
+}
+
+fn envelope_name(unwrap: Option<Unwrap>) -> String {
+    unwrap.map_or(String::new(), |u| u.envelope.describe())
+}
+
+/// One unwrapped line (its parts joined): a record, a bad row, or a line skipped as not an
+/// access line.
+fn read_inner<S: RecordSink>(
+    format: &dyn LineFormat,
+    unwrap: Unwrap,
+    u: &crate::logs::envelope::Unwrapped<'_>,
+    text: &[u8],
+    n: u64,
+    fields: &mut Fields,
+    sink: &mut S,
+) -> Result<(), LogError> {
+    if text.trim_ascii().is_empty() {
+        if matches!(unwrap.envelope, Envelope::Docker | Envelope::Json(_)) {
+            let kind = match unwrap.envelope {
+                Envelope::Json(JsonField::EventOriginal) => "records without event.original",
+                Envelope::Json(JsonField::Message) => "records without a message",
+                Envelope::Json(JsonField::Line) => "records without a line",
+                _ => "records without a log",
+            };
+            sink.skipped("", kind)?;
+        }
+        return Ok(());
+    }
+    if format.skip(text) {
+        return Ok(());
+    }
+    fields.clear();
+    match format.split(text, fields) {
+        Ok(()) => {
+            if unwrap.time_field {
+                fields.push(u.time.unwrap_or_default());
+            }
+            sink.record(&fields.data, &fields.ends, 0, n)
+        }
+        Err(reason) => {
+            let stream = if u.stream == Stream::Stderr {
+                "stderr "
+            } else {
+                ""
+            };
+            match (non_access(text), stream) {
+                (Some(kind), _) => sink.skipped(stream, kind),
+                (None, "stderr ") => sink.skipped(stream, "not access lines"),
+                (None, _) => sink.bad(n, || reason),
+            }
+        }
+    }
 }

@@ -7,11 +7,12 @@
 //! HAProxy, ...) is framed by [`lines`]: lines from the same buffer, split by its format.
 
 mod csv;
+pub mod json_doc;
 mod line_buffer;
 mod lines;
 
 pub use csv::records;
-pub use lines::lines;
+pub use lines::{Unwrap, lines};
 
 use super::error::LogError;
 
@@ -30,4 +31,10 @@ pub trait RecordSink {
     /// A record at `line` that could not be framed (too long, too many fields); an error
     /// stops the reading (`--strict`).
     fn bad(&mut self, line: u64, reason: impl FnOnce() -> String) -> Result<(), LogError>;
+
+    /// A line that is not an access line (an error log on `stream` "stderr ", start-up
+    /// messages): skipped, counted by kind, never a row.
+    fn skipped(&mut self, _stream: &'static str, _kind: &'static str) -> Result<(), LogError> {
+        Ok(())
+    }
 }

@@ -55,6 +55,8 @@ pub struct RowRules {
     pub delimiter: u8,
     /// The line format, when the input is not CSV/TSV.
     pub format: Option<Arc<dyn LineFormat>>,
+    /// The envelope around the format's lines, if any.
+    pub envelope: Option<framing::Unwrap>,
     pub timestamps: TimestampFormat,
     /// Mutating methods, upper-case.
     pub methods: Vec<Vec<u8>>,
@@ -109,9 +111,15 @@ pub fn scan_until<R: Read>(
             .without_predecessor();
     }
     let end = match &rules.format {
-        Some(format) => {
-            framing::lines(input, format.as_ref(), &piece, movable, &mut row, io_error)?
-        }
+        Some(format) => framing::lines(
+            input,
+            format.as_ref(),
+            rules.envelope,
+            &piece,
+            movable,
+            &mut row,
+            io_error,
+        )?,
         None => framing::records(input, rules.delimiter, &piece, movable, &mut row, io_error)?,
     };
     let mut tally = row.tally;
@@ -153,6 +161,11 @@ impl<'a> Row<'a> {
 }
 
 impl RecordSink for Row<'_> {
+    fn skipped(&mut self, stream: &'static str, kind: &'static str) -> Result<(), LogError> {
+        *self.tally.skipped.entry((stream, kind)).or_default() += 1;
+        Ok(())
+    }
+
     /// A row that could not be used: counted, and an error with `--strict`.
     fn bad(&mut self, line: u64, reason: impl FnOnce() -> String) -> Result<(), LogError> {
         let file = &self.rules.file;

@@ -103,6 +103,27 @@ impl Opened {
         Ok(())
     }
 
+    /// The same input read through `wrap` (a framing of its bytes, e.g. a JSON document as
+    /// lines), its first `lines` lines read again through it. Read as one stream (no pieces).
+    pub fn reframe(
+        self,
+        wrap: impl FnOnce(Box<dyn Read + Send>) -> Box<dyn Read + Send>,
+        lines: usize,
+    ) -> Result<Opened, LogError> {
+        let (name, gzip) = (self.name.clone(), self.gzip);
+        let stream = wrap(self.rest(0));
+        let mut opened = Opened {
+            name,
+            prefix: Vec::new(),
+            stream,
+            eof: false,
+            gzip,
+            plain_file: None,
+        };
+        opened.read_lines(lines, 64 * 1024)?;
+        Ok(opened)
+    }
+
     /// The input from byte `skip` of the prefix on.
     pub fn rest(self, skip: usize) -> Box<dyn Read + Send> {
         let mut prefix = self.prefix;

@@ -292,6 +292,8 @@ pub struct Tally {
     pub endpoints: IdMap<Endpoint>,
     /// Examples of bad rows, in file order.
     pub bad_samples: Vec<BadRow>,
+    /// Lines that are not access lines, by (stream, kind): "stderr " or "", "nginx error log".
+    pub skipped: BTreeMap<(&'static str, &'static str), u64>,
     /// Timed-out attempts with a request id, in file order: kept only for `--outcomes`.
     pub timed_out_ids: Vec<TimedOut>,
     /// Timed-out attempts that had no request id to join (only counted for `--outcomes`).
@@ -328,6 +330,7 @@ impl PartialEq for Tally {
             && self.bad_rows == o.bad_rows
             && self.out_of_range == o.out_of_range
             && self.path_filtered == o.path_filtered
+            && self.skipped == o.skipped
             && self.counts == o.counts
             && self.unkeyed_intents == o.unkeyed_intents
             && self.keyed == o.keyed
@@ -377,6 +380,7 @@ impl Tally {
             per_day: BTreeMap::new(),
             endpoints: IdMap::default(),
             bad_samples: Vec::new(),
+            skipped: BTreeMap::new(),
             timed_out_ids: Vec::new(),
             timed_out_without_id: 0,
             most_backwards: 0,
@@ -684,6 +688,9 @@ impl Tally {
         self.bad_rows += next.bad_rows;
         self.out_of_range += next.out_of_range;
         self.path_filtered += next.path_filtered;
+        for (kind, n) in &next.skipped {
+            *self.skipped.entry(*kind).or_default() += n;
+        }
         self.counts.add(&next.counts);
         self.response_bytes.add(&next.response_bytes);
         self.unkeyed_intents += next.unkeyed_intents;

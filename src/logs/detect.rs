@@ -1,0 +1,195 @@
+//! Detection, in its own room: what a file's first lines are, for the envelopes and the
+//! formats alike (issue 22).
+//!
+//! - [`envelope`]: the envelope around the access lines, if any: the first envelope (in
+//!   [`Envelope::ALL`]'s order) that unwraps at least 80% of the first lines into lines a
+//!   format reads.
+//! - [`inner_lines`]: the first lines as the format sees them: unwrapped, parts joined,
+//!   stderr and lines that are not access lines left out.
+//! - [`non_access`]: a line that is not an access line (a server's error log, start-up
+//!   messages, HAProxy's events), by its shape: skipped and counted by kind, never a row.
+//!
+//! It knows no format: the caller says which lines a format reads.
+
+use super::envelope::{Envelope, Stream};
+
+/// The share of the first lines an envelope or a format must read.
+pub const ENOUGH: f64 = 0.8;
+
+/// The first lines as the format under `envelope` sees them; `None` when fewer than
+/// [`ENOUGH`] of them unwrap. Lines that are not access lines are left out, so a file that
+/// starts with its server's start-up messages is still told by its access lines.
+pub fn inner_lines(envelope: Option<Envelope>, lines: &[&[u8]]) -> Option<Vec<Vec<u8>>> {
+    let Some(envelope) = envelope else {
+        return Some(
+            lines
+                .iter()
+                .filter(|l| non_access(l).is_none())
+                .map(|l| l.to_vec())
+                .collect(),
+        );
+    };
+    let mut ok = 0;
+    let mut inner = Vec::new();
+    let mut parts: [Vec<u8>; 2] = Default::default();
+    let mut scratch = Vec::new();
+    for line in lines {
+        let Ok(u) = envelope.unwrap(line, &mut scratch) else {
+            continue;
+        };
+        ok += 1;
+        let part = &mut parts[u.stream.index()];
+        part.extend_from_slice(u.text);
+        if u.partial {
+            continue;
+        }
+        let text = std::mem::take(part);
+        if u.stream != Stream::Stderr
+            && !text.trim_ascii().is_empty()
+            && non_access(&text).is_none()
+        {
+            inner.push(text);
+        }
+    }
+    (!lines.is_empty() && ok as f64 >= ENOUGH * lines.len() as f64).then_some(inner)
+}
+
+/// The envelope of a file whose first lines are `lines`: the first that unwraps them into
+/// lines that `reads` accepts.
+pub fn envelope(lines: &[&[u8]], reads: impl Fn(&[&[u8]]) -> bool) -> Option<Envelope> {
+    Envelope::ALL.into_iter().find(|&e| {
+        inner_lines(Some(e), lines).is_some_and(|inner| {
+            let refs: Vec<&[u8]> = inner.iter().map(Vec::as_slice).collect();
+            !refs.is_empty() && reads(&refs)
+        })
+    })
+}
+
+/// What a line that is not an access line is, by its shape; `None` for any other line.
+pub fn non_access(line: &[u8]) -> Option<&'static str> {
+    let line = line.trim_ascii();
+    let at = |i: usize| line.get(i).copied().unwrap_or(0);
+    let digits = |r: std::ops::Range<usize>| {
+        line.get(r)
+            .is_some_and(|d| d.iter().all(u8::is_ascii_digit))
+    };
+    let has = |s: &[u8]| memchr::memmem::find(line, s).is_some();
+    // nginx: "2024/01/02 03:04:05 [error] 7#7: ..."
+    if digits(0..4) && at(4) == b'/' && at(7) == b'/' && at(13) == b':' && has(b"] ") {
+        let level = line.get(20..).unwrap_or_default();
+        if level.starts_with(b"[") {
+            return Some("nginx error log");
+        }
+    }
+    // Apache: "[Tue Jan 02 03:04:05.123456 2024] [core:error] ..."
+    if at(0) == b'['
+        && at(4) == b' '
+        && has(b"] [")
+        && line[1..4].iter().all(u8::is_ascii_alphabetic)
+    {
+        return Some("Apache error log");
+    }
+    // Envoy's own log: "[2024-01-02 03:04:05.678][1][info][main] ..."
+    if at(0) == b'[' && digits(1..5) && at(5) == b'-' && at(11) == b' ' && has(b"][") {
+        return Some("Envoy's own log");
+    }
+    // klog (Kubernetes controllers, ingress-nginx's own log): "I1103 08:59:55.102334  7 x.go:1] ..."
+    if matches!(at(0), b'I' | b'W' | b'E' | b'F') && digits(1..5) && at(5) == b' ' && at(8) == b':'
+    {
+        return Some("controller log (klog)");
+    }
+    // Start-up banners: ingress-nginx's, a rule of dashes.
+    let banner: [&[u8]; 5] = [
+        b"NGINX Ingress controller",
+        b"Release:",
+        b"Build:",
+        b"Repository:",
+        b"nginx version:",
+    ];
+    if banner.iter().any(|b| line.starts_with(b))
+        || (line.len() >= 10 && line.iter().all(|&b| b == b'-'))
+    {
+        return Some("start-up banner");
+    }
+    if has(b"docker-entrypoint") || line.starts_with(b"/docker-entrypoint") {
+        return Some("container start-up messages");
+    }
+    // HAProxy's events: "Proxy web started.", "Server be/s1 is DOWN", "[NOTICE] (1) : ..."
+    let events: [&[u8]; 6] = [
+        b"[NOTICE]",
+        b"[WARNING]",
+        b"[ALERT]",
+        b" started.",
+        b" is DOWN",
+        b" is UP",
+    ];
+    if (line.starts_with(b"Proxy ") || line.starts_with(b"Server ") || line.starts_with(b"["))
+        && events.iter().any(|e| has(e))
+    {
+        return Some("HAProxy events");
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_that_are_not_access_lines() {
+        let cases: [(&[u8], Option<&str>); 10] = [
+            (
+                b"I1103 08:59:55.102334       7 main.go:205] \"Creating API client\"",
+                Some("controller log (klog)"),
+            ),
+            (b"  Release:       v1.11.2", Some("start-up banner")),
+            (b"----------------------------", Some("start-up banner")),
+            (
+                b"2024/01/02 03:04:05 [error] 7#7: *1 connect() failed",
+                Some("nginx error log"),
+            ),
+            (
+                b"[Tue Jan 02 03:04:05.123456 2024] [core:error] [pid 1] x",
+                Some("Apache error log"),
+            ),
+            (
+                b"[2024-01-02 03:04:05.678][1][info][main] starting",
+                Some("Envoy's own log"),
+            ),
+            (
+                b"/docker-entrypoint.sh: Configuration complete; ready for start up",
+                Some("container start-up messages"),
+            ),
+            (b"Proxy web started.", Some("HAProxy events")),
+            (
+                b"1.2.3.4 - - [02/Jan/2024:03:04:05 +0000] \"POST / HTTP/1.1\" 200 1",
+                None,
+            ),
+            (
+                b"[2024-01-02T03:04:05.678Z] \"POST / HTTP/1.1\" 200 - 0 1 2 - \"-\"",
+                None,
+            ),
+        ];
+        for (line, kind) in cases {
+            assert_eq!(non_access(line), kind, "{}", String::from_utf8_lossy(line));
+        }
+    }
+
+    #[test]
+    fn parts_are_joined_and_stderr_left_out() {
+        let lines: [&[u8]; 5] = [
+            b"2024-01-02T03:04:05.1Z stdout F ",
+            b"2024-01-02T03:04:05.1Z stdout P 1.2.3.4 - ",
+            b"2024-01-02T03:04:05.1Z stderr F 2024/01/02 03:04:05 [error] 7#7: x",
+            b"2024-01-02T03:04:05.1Z stdout F - [x]",
+            b"not a CRI line",
+        ];
+        let inner = inner_lines(Some(Envelope::Cri), &lines).unwrap();
+        assert_eq!(inner, [b"1.2.3.4 - - [x]".to_vec()]);
+        assert!(inner_lines(Some(Envelope::Cri), &lines[3..]).is_none());
+        assert!(
+            inner_lines(Some(Envelope::Cri), &lines[1..]).is_none(),
+            "3 in 4 is too few"
+        );
+    }
+}

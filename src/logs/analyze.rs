@@ -127,7 +127,11 @@ pub fn analyze(sources: &[Source], opts: &LogOptions) -> Result<LogAnalysis, Log
 }
 
 /// The rules for the rows of one input, from its header (or line format) and the options.
-fn rules_for(name: &str, chosen: &Chosen, opts: &LogOptions) -> Result<RowRules, LogError> {
+pub(super) fn rules_for(
+    name: &str,
+    chosen: &Chosen,
+    opts: &LogOptions,
+) -> Result<RowRules, LogError> {
     let (columns, delimiter, format) = match chosen {
         Chosen::Csv(header) => {
             let refs: Vec<&[u8]> = header.fields.iter().map(Vec::as_slice).collect();

@@ -30,6 +30,7 @@
 mod analyze;
 mod derive;
 mod error;
+mod follow;
 mod formats;
 mod framing;
 mod intervals;
@@ -50,6 +51,7 @@ pub use derive::{
     count_f, plural,
 };
 pub use error::{BadRow, LogError, RowPlace};
+pub use follow::{DEFAULT_EVERY, FollowOptions, Tick, follow};
 pub use formats::{
     ColumnMap, DurationUnit, Fields, FlagsStyle, FormatHints, InputFormat, LineFormat, alb,
     cloudfront, compile as compile_format, json,
@@ -70,4 +72,5 @@ pub use tally::{
 };
 pub use timestamp::{
     TimestampFormat, civil_from_days, days_from_civil, parse_auto, parse_strftime, parse_with_jiff,
+    to_rfc3339,
 };

@@ -276,7 +276,16 @@ fn table(tick: &Tick, m: &Measured, previous: &[String], style: &Style) -> (Vec<
         out.push_str("\x1b[H\x1b[2J");
     }
     let bold = anstyle::Style::new().bold();
-    for (i, line) in lines.iter().enumerate() {
+    // A report taller than the terminal would scroll its top away: cut it to the screen,
+    // except the last, which stays in the scrollback whole.
+    let height = ratatui::crossterm::terminal::size().map_or(usize::MAX, |(_, h)| usize::from(h));
+    let room = height.saturating_sub(2).max(8);
+    let shown = if s.last || lines.len() <= room {
+        lines.len()
+    } else {
+        room - 1
+    };
+    for (i, line) in lines.iter().enumerate().take(shown) {
         let changed = previous.len() > 1 && previous.get(i) != Some(line) && !line.is_empty();
         if changed && style.color {
             out.push_str(&format!(
@@ -289,6 +298,12 @@ fn table(tick: &Tick, m: &Measured, previous: &[String], style: &Style) -> (Vec<
         } else {
             out.push_str(&format!("  {line}\n"));
         }
+    }
+    if shown < lines.len() {
+        out.push_str(&format!(
+            "  ... {} more lines: a taller terminal shows them, Ctrl-C prints the last report whole\n",
+            lines.len() - shown
+        ));
     }
     if previous.len() > 1 {
         out.push_str("  (* changed since the last report)\n");

@@ -787,7 +787,7 @@ impl Tally {
         let open = std::mem::take(&mut self.open);
         let heads = std::mem::take(&mut self.heads);
         let mut copy = self.clone();
-        for (_, it) in open.iter().chain(heads.iter().map(|(_, it)| (0, *it))) {
+        for it in open.iter().map(|(_, it)| it).chain(heads.values().copied()) {
             copy.count(it);
         }
         self.open = open;

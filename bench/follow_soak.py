@@ -15,7 +15,7 @@ g = subprocess.Popen(
 )
 d = subprocess.Popen(
     [dupcost, "logs", "-", "--follow", "--every", "1s", "--format", "json",
-     "--retry-window", retry_window, "--succeeded-share", "50%", *extra],
+     "--retry-window", retry_window, "--succeeded-share", "50%", "--min-span", "10m", *extra],
     stdin=g.stdout,
     stdout=subprocess.PIPE,
 )
@@ -56,7 +56,7 @@ d.wait()
 wall = time.time() - start
 truth = json.load(open(truth_path))
 
-print(f"dupcost logs - --follow --every 1s --retry-window {retry_window} {' '.join(extra)}")
+print(f"dupcost logs - --follow --every 1s --retry-window {retry_window} --min-span 10m {' '.join(extra)}")
 print(f"lines: {rows:,} over an hour of log time ({rows / 3600:,.0f} a second)")
 print(f"wall: {wall:.0f} s ({rows / wall:,.0f} lines/s), reports: {len(samples)}")
 print(f"{'log time':>9} {'rows read':>12} {'RSS MiB':>8}")

@@ -47,12 +47,13 @@ use std::io::{self, Seek, SeekFrom};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, RecvTimeoutError, Sender};
+use std::sync::mpsc::{self, RecvTimeoutError, SyncSender};
 use std::time::{Duration, Instant};
 
 use super::analyze::{FileInfo, LogAnalysis, rules_for};
 use super::error::LogError;
 use super::formats::{self, Chosen, SNIFF_LINES};
+use super::limits::MAX_RECORD;
 use super::options::LogOptions;
 use super::row::Feeder;
 use super::source::{GZIP_MAGIC, Opened, Source, read_retrying};
@@ -82,6 +83,8 @@ impl Default for FollowOptions {
 /// The default `--every`.
 pub const DEFAULT_EVERY: Duration = Duration::from_secs(2);
 
+/// Bytes of first lines enough to tell a format, as `logs` reads them.
+const SNIFF_BYTES: usize = 64 * 1024;
 /// Buckets per window.
 const BUCKETS: i64 = 12;
 /// Most bytes fed at once (so the buckets that leave a window are dropped while a large file
@@ -143,7 +146,9 @@ pub fn follow(
             "--outcomes joins a finished backend log: run dupcost logs without --follow".into(),
         ));
     }
-    let (tx, rx) = mpsc::channel();
+    // Bounded: a reader faster than the row stage waits instead of queueing the file in
+    // memory (16 blocks of at most 256 KiB each).
+    let (tx, rx) = mpsc::sync_channel(16);
     for (i, source) in sources.iter().enumerate() {
         spawn_reader(i, source, tx.clone(), Arc::clone(stop), follow.poll)?;
     }
@@ -167,6 +172,7 @@ pub fn follow(
         let ready = inputs.iter().all(|i| {
             let lines = memchr::memchr_iter(b'\n', &i.pending).count();
             lines >= SNIFF_LINES
+                || i.pending.len() >= SNIFF_BYTES
                 || (i.ended && !i.pending.is_empty())
                 || (lines > 0 && started.elapsed() >= follow.every)
         });
@@ -267,6 +273,7 @@ pub fn follow(
             .window
             .map(|w| i64::try_from(w.as_micros()).unwrap_or(i64::MAX)),
         latest: None,
+        cache: None,
     };
     for (i, input) in inputs.iter_mut().enumerate() {
         let first = std::mem::take(&mut input.pending);
@@ -280,7 +287,7 @@ pub fn follow(
 
     let mut tick = TickClock {
         number: 0,
-        last_at: Instant::now(),
+        last_at: started,
         last_rows: 0,
         next: Instant::now() + follow.every,
     };
@@ -437,6 +444,9 @@ struct State<'a> {
     window: Option<i64>,
     /// The latest log time read.
     latest: Option<i64>,
+    /// The last snapshot and the rows read when it was taken: an idle tick reuses it instead
+    /// of counting the open intents again.
+    cache: Option<(u64, Tally)>,
 }
 
 impl State<'_> {
@@ -444,6 +454,11 @@ impl State<'_> {
     fn take(&mut self, i: usize, input: &mut Input, bytes: &[u8]) -> Result<(), LogError> {
         let Some(last) = memchr::memrchr(b'\n', bytes) else {
             input.pending.extend_from_slice(bytes);
+            // A line that never ends is held no longer than the longest record: it is fed
+            // (a bad row, as `logs` counts an over-long line) and the rest of it too.
+            if input.pending.len() > MAX_RECORD {
+                return self.flush(i, input);
+            }
             return Ok(());
         };
         let (whole, rest) = bytes.split_at(last + 1);
@@ -507,8 +522,20 @@ impl State<'_> {
         let current: u64 = self.feeders.iter_mut().map(|f| f.tally().rows).sum();
         let bucketed: u64 = self.buckets.iter().map(|b| b.rows).sum();
         let rows_read = self.dropped_rows + bucketed + current;
+        if let Some((rows, tally)) = &self.cache
+            && *rows == rows_read
+        {
+            return (tally.clone(), rows_read);
+        }
+        let tally = self.merged();
+        self.cache = Some((rows_read, tally.clone()));
+        (tally, rows_read)
+    }
+
+    /// The finished tally of the window (or of everything).
+    fn merged(&mut self) -> Tally {
         if self.feeders.len() == 1 && self.buckets.is_empty() {
-            return (self.feeders[0].tally().snapshot(), rows_read);
+            return self.feeders[0].tally().snapshot();
         }
         let mut parts: Vec<Tally> = self.buckets.iter().cloned().collect();
         for f in &mut self.feeders {
@@ -523,7 +550,7 @@ impl State<'_> {
         for t in parts {
             tally.merge(t);
         }
-        (tally.finish(), rows_read)
+        tally.finish()
     }
 }
 
@@ -531,7 +558,7 @@ impl State<'_> {
 fn spawn_reader(
     i: usize,
     source: &Source,
-    tx: Sender<Msg>,
+    tx: SyncSender<Msg>,
     stop: Arc<AtomicBool>,
     poll: Duration,
 ) -> Result<(), LogError> {
@@ -569,7 +596,7 @@ fn open(path: &PathBuf) -> Result<File, LogError> {
     })
 }
 
-fn read_stdin(i: usize, tx: &Sender<Msg>) {
+fn read_stdin(i: usize, tx: &SyncSender<Msg>) {
     let mut stdin = io::stdin().lock();
     let mut buf = vec![0u8; 64 * 1024];
     loop {
@@ -610,7 +637,7 @@ fn poll_file(
     i: usize,
     path: &PathBuf,
     mut file: File,
-    tx: &Sender<Msg>,
+    tx: &SyncSender<Msg>,
     stop: &AtomicBool,
     poll: Duration,
 ) -> Result<(), LogError> {

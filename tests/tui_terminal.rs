@@ -514,3 +514,63 @@ fn follows_a_growing_log_live() {
     assert!(screen.contains("last 2026-11-07T21:13:02Z"), "{screen}");
     tmux.quit_restored("modes:");
 }
+
+/// `logs --follow` on a terminal: each report replaces the last in place, the lines that
+/// changed since the previous report are marked with `*`, and Ctrl-C prints the last report
+/// whole and exits 0.
+#[test]
+fn logs_follow_redraws_in_place_and_marks_changes() {
+    let Some((dir, script)) = session_dir() else {
+        return;
+    };
+    let sample = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/samples/access-log.csv"
+    ))
+    .unwrap();
+    let lines: Vec<&str> = sample.lines().collect();
+    let log = dir.path().join("live.csv");
+    std::fs::write(&log, format!("{}\n", lines[..2001].join("\n"))).unwrap();
+    std::fs::write(
+        &script,
+        format!(
+            // The script's shell outlives the Ctrl-C (a caught signal is reset for the child).
+            "trap true INT\n'{}' logs '{}' --follow --every 300ms --succeeded-share 50%\necho \"exit=$?\"\nsleep 600\n",
+            env!("CARGO_BIN_EXE_dupcost"),
+            log.display()
+        ),
+    )
+    .unwrap();
+    let tmux = Tmux::start(&script, 120, 50);
+    let screen = tmux.wait_for("the first report", |s| s.contains("2,000 rows read"));
+    assert!(screen.contains("Following"), "{screen}");
+
+    let mut f = std::fs::OpenOptions::new().append(true).open(&log).unwrap();
+    std::io::Write::write_all(&mut f, format!("{}\n", lines[2001..].join("\n")).as_bytes())
+        .unwrap();
+    let screen = tmux.wait_for("the grown report", |s| s.contains("3,000 rows read"));
+    // In place: one report on the screen, the changed lines marked.
+    assert_eq!(screen.matches("Following").count(), 1, "{screen}");
+    assert!(
+        screen.lines().any(|l| l.starts_with("*   timeout rate")),
+        "the changed timeout rate is marked:\n{screen}"
+    );
+    assert!(
+        screen.contains("(* changed since the last report)"),
+        "{screen}"
+    );
+
+    tmux.keys(&["C-c"]);
+    let screen = tmux.wait_for("the exit", |s| s.contains("exit="));
+    assert!(screen.contains("exit=0"), "{screen}");
+    // The last report is printed whole, its top in the scrollback.
+    let history = tmux.run(&["capture-pane", "-p", "-S", "-", "-t", SESSION]);
+    assert!(
+        history.contains(", the last"),
+        "the last report:\n{history}"
+    );
+    assert!(
+        history.contains("Verdict:"),
+        "the last report whole:\n{history}"
+    );
+}

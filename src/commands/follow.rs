@@ -278,15 +278,30 @@ fn table(tick: &Tick, m: &Measured, previous: &[String], style: &Style) -> (Vec<
     let bold = anstyle::Style::new().bold();
     // A report taller than the terminal would scroll its top away: cut it to the screen,
     // except the last, which stays in the scrollback whole.
-    let height = ratatui::crossterm::terminal::size().map_or(usize::MAX, |(_, h)| usize::from(h));
+    let (width, height) = ratatui::crossterm::terminal::size()
+        .map_or((usize::MAX, usize::MAX), |(w, h)| {
+            (usize::from(w), usize::from(h))
+        });
+    // A line wider than the terminal would wrap and push the top off the screen: cut it
+    // (the last report is printed whole).
+    let fit = |line: &str| -> String {
+        let room = width.saturating_sub(3);
+        if s.last || line.chars().count() <= room + 1 {
+            line.to_string()
+        } else {
+            let cut: String = line.chars().take(room).collect();
+            format!("{cut}…")
+        }
+    };
     let room = height.saturating_sub(2).max(8);
     let shown = if s.last || lines.len() <= room {
         lines.len()
     } else {
         room - 1
     };
-    for (i, line) in lines.iter().enumerate().take(shown) {
-        let changed = previous.len() > 1 && previous.get(i) != Some(line) && !line.is_empty();
+    for (i, full) in lines.iter().enumerate().take(shown) {
+        let changed = previous.len() > 1 && previous.get(i) != Some(full) && !full.is_empty();
+        let line = fit(full);
         if changed && style.color {
             out.push_str(&format!(
                 "* {}{line}{}\n",

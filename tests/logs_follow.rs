@@ -307,3 +307,21 @@ fn follow_flags_refuse_what_they_cannot_do() {
     let err = usage_error(&["logs", "no-such.log", "--follow"]);
     assert!(err.contains("no-such.log"), "{err}");
 }
+
+/// Two files followed at once (two proxies' logs): the last report equals `logs` on both.
+#[test]
+fn two_files_end_equal_to_logs_on_both() {
+    let (_tmp, live, _whole) = dirs();
+    let (header, rows) = sample();
+    let (a, b) = (live.join("a.csv"), live.join("b.csv"));
+    std::fs::write(&a, format!("{header}{}", rows[..1000].concat())).unwrap();
+    std::fs::write(&b, format!("{header}{}", rows[1500..2000].concat())).unwrap();
+    let mut follower = Follower::start(&live, &["a.csv", "b.csv"]);
+    follower.wait_rows(1500);
+    append(&a, &rows[1000..1500].concat());
+    append(&b, &rows[2000..].concat());
+    follower.wait_rows(3000);
+    let (last, _) = follower.interrupt();
+    let once = logs_once(&live, "a.csv", &["b.csv"]);
+    assert_eq!(without_follow(last), once);
+}

@@ -306,6 +306,11 @@ fn follow_flags_refuse_what_they_cannot_do() {
     assert!(err.contains("gzip"), "{err}");
     let err = usage_error(&["logs", "no-such.log", "--follow"]);
     assert!(err.contains("no-such.log"), "{err}");
+    // The explorer follows the logs of --logs, and says so before touching the terminal.
+    let err = usage_error(&["tui", "--follow"]);
+    assert!(err.contains("--logs"), "{err}");
+    let err = usage_error(&["tui", "--logs", "no-such.log", "--follow"]);
+    assert!(err.contains("no-such.log"), "{err}");
 }
 
 /// Two files followed at once (two proxies' logs): the last report equals `logs` on both.

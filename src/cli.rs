@@ -45,6 +45,7 @@ Examples:
   dupcost logs --order-value '$85' --format json access.csv | jq .observed.per_endpoint
   dupcost logs --succeeded-share 40% no-upstream-column.csv
   dupcost logs --preset svix-webhooks hooks.jsonl       a webhook receiver's own log
+  dupcost logs access.log --follow --window 1h           live, during an incident (Ctrl-C ends)
 
 Columns are recognised from the header (generic, nginx, AWS ALB and Traefik names); the
 derived inputs are shown with the rows behind them, and any of them can be overridden by
@@ -250,6 +251,55 @@ pub struct LogArgs {
     /// Also write the scenario measured from the logs as a --scenario file
     #[arg(long, value_name = "FILE", help_heading = "Output")]
     pub save_scenario: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub follow: FollowArgs,
+}
+
+/// `--follow`: a growing log reported on as it grows (issue 25). Shared with the TUI.
+#[derive(Debug, Clone, Args)]
+#[command(next_help_heading = "Following")]
+pub struct FollowArgs {
+    /// Keep reading as lines are appended (across rotation and truncation) and report on every
+    /// tick: redrawn in place on a terminal, one JSON report per line when piped or with
+    /// --format json; Ctrl-C ends with a last report
+    #[arg(long)]
+    pub follow: bool,
+
+    /// With --follow: a fresh report this often
+    #[arg(
+        long,
+        value_name = "DURATION",
+        default_value = duration_default(logs::DEFAULT_EVERY),
+        value_parser = parse_positive_duration,
+        requires = "follow"
+    )]
+    pub every: std::time::Duration,
+
+    /// With --follow: report on this much log time up to the latest line (the last hour: 1h);
+    /// requests a day are then scaled from the window
+    #[arg(long, value_name = "DURATION", value_parser = parse_positive_duration, requires = "follow")]
+    pub window: Option<std::time::Duration>,
+}
+
+impl FollowArgs {
+    /// The library's options.
+    pub fn options(&self) -> logs::FollowOptions {
+        logs::FollowOptions {
+            every: self.every,
+            window: self.window,
+            ..logs::FollowOptions::default()
+        }
+    }
+}
+
+fn parse_positive_duration(text: &str) -> Result<std::time::Duration, String> {
+    match parse_std_duration(text)? {
+        d if d.is_zero() => Err(format!(
+            "'{text}' is no time: give a duration above 0, e.g. 2s"
+        )),
+        d => Ok(d),
+    }
 }
 
 /// How logs are read and which rows count. Shared with the TUI's `--from-logs`.
@@ -543,6 +593,10 @@ pub struct TuiArgs {
     /// Leave the mouse to the terminal (text selection) instead of clicking inputs
     #[arg(long, help_heading = "Explorer")]
     pub no_mouse: bool,
+
+    /// With --logs: the measured inputs follow the logs as they grow
+    #[command(flatten)]
+    pub follow: FollowArgs,
 }
 
 const PROBE_EXAMPLES: &str = "\

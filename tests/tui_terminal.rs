@@ -445,3 +445,132 @@ fn logs_progress_shows_on_a_terminal_only() {
         "no progress on a pipe: {stderr}"
     );
 }
+
+/// `tui --logs FILE --follow` in a real terminal: the measured inputs and the live line
+/// follow the file as it grows, the user's own edit stays, the explorer idles without CPU
+/// between ticks, and `q` restores the terminal.
+#[test]
+fn follows_a_growing_log_live() {
+    let Some((dir, script)) = session_dir() else {
+        return;
+    };
+    let sample = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/samples/access-log.csv"
+    ))
+    .unwrap();
+    let lines: Vec<&str> = sample.lines().collect();
+    let log = dir.path().join("live.csv");
+    std::fs::write(&log, format!("{}\n", lines[..2001].join("\n"))).unwrap();
+    std::fs::write(
+        &script,
+        format!(
+            "'{}' tui --logs '{}' --follow --every 200ms --succeeded-share 50%\n{AFTER_EXIT}sleep 600\n",
+            env!("CARGO_BIN_EXE_dupcost"),
+            log.display()
+        ),
+    )
+    .unwrap();
+    let tmux = Tmux::start(&script, 120, 40);
+    tmux.wait_for("the live line", |s| s.contains("live: 2,000 rows"));
+
+    // The user's own order value stays over the measurement.
+    tmux.keys(&["Down", "Down", "Down", "Enter", "C-u"]);
+    tmux.literal("85");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("the edited order value", |s| s.contains("$85"));
+
+    // Idle between ticks: no new lines, no keys, no CPU to speak of.
+    #[cfg(target_os = "linux")]
+    {
+        let shell = tmux.display("#{pane_pid}");
+        if let Some(before) = explorer_cpu_ticks(&shell) {
+            std::thread::sleep(Duration::from_millis(1500));
+            let after = explorer_cpu_ticks(&shell).expect("still running");
+            assert!(
+                after - before <= 5,
+                "{} ticks of CPU while idle",
+                after - before
+            );
+        }
+    }
+
+    let mut f = std::fs::OpenOptions::new().append(true).open(&log).unwrap();
+    std::io::Write::write_all(&mut f, format!("{}\n", lines[2001..].join("\n")).as_bytes())
+        .unwrap();
+    let whole = Command::new(env!("CARGO_BIN_EXE_dupcost"))
+        .args(["logs", log.to_str().unwrap(), "--format", "json"])
+        .args(["--succeeded-share", "50%"])
+        .output()
+        .unwrap();
+    let whole: serde_json::Value = serde_json::from_slice(&whole.stdout).unwrap();
+    let requests = whole["inputs"]["requests_per_day"].as_f64().unwrap();
+    let requests =
+        dupcost::report::table::input_value(dupcost::inputs::Input::RequestsPerDay, requests, "$");
+    let screen = tmux.wait_for("all 3,000 rows", |s| {
+        s.contains("live: 3,000 rows") && s.contains(&requests)
+    });
+    assert!(screen.contains("$85"), "the edit stays:\n{screen}");
+    assert!(screen.contains("last 2026-11-07T21:13:02Z"), "{screen}");
+    tmux.quit_restored("modes:");
+}
+
+/// `logs --follow` on a terminal: each report replaces the last in place, the lines that
+/// changed since the previous report are marked with `*`, and Ctrl-C prints the last report
+/// whole and exits 0.
+#[test]
+fn logs_follow_redraws_in_place_and_marks_changes() {
+    let Some((dir, script)) = session_dir() else {
+        return;
+    };
+    let sample = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/samples/access-log.csv"
+    ))
+    .unwrap();
+    let lines: Vec<&str> = sample.lines().collect();
+    let log = dir.path().join("live.csv");
+    std::fs::write(&log, format!("{}\n", lines[..2001].join("\n"))).unwrap();
+    std::fs::write(
+        &script,
+        format!(
+            // The script's shell outlives the Ctrl-C (a caught signal is reset for the child).
+            "trap true INT\n'{}' logs '{}' --follow --every 300ms --succeeded-share 50%\necho \"exit=$?\"\nsleep 600\n",
+            env!("CARGO_BIN_EXE_dupcost"),
+            log.display()
+        ),
+    )
+    .unwrap();
+    let tmux = Tmux::start(&script, 120, 50);
+    let screen = tmux.wait_for("the first report", |s| s.contains("2,000 rows read"));
+    assert!(screen.contains("Following"), "{screen}");
+
+    let mut f = std::fs::OpenOptions::new().append(true).open(&log).unwrap();
+    std::io::Write::write_all(&mut f, format!("{}\n", lines[2001..].join("\n")).as_bytes())
+        .unwrap();
+    let screen = tmux.wait_for("the grown report", |s| s.contains("3,000 rows read"));
+    // In place: one report on the screen, the changed lines marked.
+    assert_eq!(screen.matches("Following").count(), 1, "{screen}");
+    assert!(
+        screen.lines().any(|l| l.starts_with("*   timeout rate")),
+        "the changed timeout rate is marked:\n{screen}"
+    );
+    assert!(
+        screen.contains("(* changed since the last report)"),
+        "{screen}"
+    );
+
+    tmux.keys(&["C-c"]);
+    let screen = tmux.wait_for("the exit", |s| s.contains("exit="));
+    assert!(screen.contains("exit=0"), "{screen}");
+    // The last report is printed whole, its top in the scrollback.
+    let history = tmux.run(&["capture-pane", "-p", "-S", "-", "-t", SESSION]);
+    assert!(
+        history.contains(", the last"),
+        "the last report:\n{history}"
+    );
+    assert!(
+        history.contains("Verdict:"),
+        "the last report whole:\n{history}"
+    );
+}

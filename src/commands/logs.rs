@@ -13,6 +13,9 @@ use super::plot::{self, Plot};
 
 /// Reads the logs, derives the scenario, and renders the report.
 pub fn run(args: &LogArgs, color: bool) -> Result<Vec<u8>> {
+    if args.follow.follow {
+        return super::follow::run(args, color);
+    }
     let (analysis, derived) = measure(&args.files, &args.read, &args.scenario)?;
     let estimate = Estimate::new(derived.scenario);
     let style = Style {

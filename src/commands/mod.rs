@@ -2,6 +2,7 @@
 
 pub mod docs;
 pub mod estimate;
+pub mod follow;
 pub mod logs;
 pub mod plot;
 pub mod probe;

@@ -1,10 +1,16 @@
 //! `dupcost tui`: the explorer, started on the scenario the flags describe, or on what the
-//! logs measured (`--logs`, read before the terminal is touched).
+//! logs measured (`--logs`, read before the terminal is touched), live with `--follow`.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::time::Duration;
 
 use crate::cli::TuiArgs;
 use crate::error::{Error, Result};
+use crate::logs::{self, Source};
 use crate::report::Style;
-use crate::tui::endpoints::LogView;
+use crate::tui::endpoints::{Live, LiveUpdate, LogView};
 use crate::tui::{self, App};
 
 /// Resolves the starting scenario and runs the explorer; prints nothing.
@@ -13,6 +19,9 @@ pub fn run(args: &TuiArgs, color: bool) -> Result<Vec<u8>> {
         currency: args.currency.clone(),
         color,
     };
+    if args.follow.follow {
+        return run_follow(args, style);
+    }
     let app = if args.from_logs.is_empty() {
         let scenario = args.scenario.resolve().map_err(Error::Usage)?;
         App::new(scenario, args.save_to.clone(), style)
@@ -31,5 +40,90 @@ pub fn run(args: &TuiArgs, color: bool) -> Result<Vec<u8>> {
         None => app,
     };
     tui::run(app, !args.no_mouse)?;
+    Ok(Vec::new())
+}
+
+/// `--logs FILE --follow`: the logs are followed on a thread of their own, which measures
+/// them on every tick that brought rows and sends the measurement to the explorer. The first
+/// measurement (or the logs' error) comes before the terminal is touched.
+fn run_follow(args: &TuiArgs, style: Style) -> Result<Vec<u8>> {
+    if args.from_logs.is_empty() {
+        return Err(Error::Usage(
+            "--follow follows the logs of --logs FILE: give the log to follow".into(),
+        ));
+    }
+    let base = args.scenario.resolve().map_err(Error::Usage)?;
+    let given = super::logs::overrides(&args.scenario.patch());
+    let sources: Vec<Source> = args.from_logs.iter().cloned().map(Source::from).collect();
+    let source = args
+        .from_logs
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
+    let opts = logs::LogOptions {
+        progress: false,
+        ..args.read.options()
+    };
+    let follow = args.follow.options();
+    let stop = Arc::new(AtomicBool::new(false));
+    let (tx, rx) = mpsc::channel::<LiveUpdate>();
+    let (err_tx, err_rx) = mpsc::channel::<logs::LogError>();
+    {
+        let stop = Arc::clone(&stop);
+        std::thread::spawn(move || {
+            let mut rows_came = true;
+            let result = logs::follow(&sources, &opts, &follow, &stop, |tick| {
+                // Nothing new since a tick that also brought nothing: nothing to send.
+                let now = tick.new_rows > 0 || tick.number == 1;
+                if !now && !rows_came {
+                    return true;
+                }
+                rows_came = now;
+                let m = super::follow::measure(&tick, follow.every, &base, &given);
+                let live = Live {
+                    source: source.clone(),
+                    rows_read: tick.rows_read,
+                    rows_per_second: tick.rows_per_second,
+                    window: follow
+                        .window
+                        .map(|w| humantime::format_duration(w).to_string()),
+                    last_line: m.state.last_line_time.clone(),
+                    waiting: m.state.waiting.clone(),
+                };
+                tx.send(LiveUpdate {
+                    derived: m.derived,
+                    live,
+                })
+                .is_ok()
+            });
+            if let Err(e) = result {
+                let _ = err_tx.send(e);
+            }
+        });
+    }
+    let first = loop {
+        if let Ok(e) = err_rx.try_recv() {
+            return Err(match e.exit_code() {
+                1 => Error::Failure(e.to_string()),
+                _ => Error::Usage(e.to_string()),
+            });
+        }
+        match rx.recv_timeout(Duration::from_millis(50)) {
+            Ok(update) => break update,
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                if let Ok(e) = err_rx.try_recv() {
+                    return Err(Error::Usage(e.to_string()));
+                }
+                return Err(Error::Failure("the log follower stopped".into()));
+            }
+        }
+    };
+    let mut app = App::new(base, args.save_to.clone(), style);
+    app.follow_update(first);
+    let result = tui::run_live(app, !args.no_mouse, Some(rx));
+    stop.store(true, Ordering::Relaxed);
+    result?;
     Ok(Vec::new())
 }

@@ -147,7 +147,11 @@ pub fn analyze(sources: &[Source], opts: &LogOptions) -> Result<LogAnalysis, Log
 }
 
 /// The rules for the rows of one input, from its header (or line format) and the options.
-fn rules_for(name: &str, chosen: &Chosen, opts: &LogOptions) -> Result<RowRules, LogError> {
+pub(super) fn rules_for(
+    name: &str,
+    chosen: &Chosen,
+    opts: &LogOptions,
+) -> Result<RowRules, LogError> {
     let (columns, delimiter, format, unwrap) = match chosen {
         Chosen::Csv(header) => {
             let refs: Vec<&[u8]> = header.fields.iter().map(Vec::as_slice).collect();
@@ -285,6 +289,18 @@ fn side_of(columns: &ColumnMap, flag: LogSide) -> SideRead {
     SideRead { side, why }
 }
 
+/// What `formats::choose` needs of the options (it does not know `LogOptions`).
+pub(super) fn choose_options(opts: &LogOptions) -> formats::ChooseOptions<'_> {
+    formats::ChooseOptions {
+        input_format: opts.input_format,
+        envelope: opts.envelope,
+        log_format: opts.log_format.as_deref(),
+        delimiter: opts.delimiter,
+        columns: &opts.columns,
+        duration_unit: opts.duration_unit,
+    }
+}
+
 fn read_source(
     source: &Source,
     opts: &LogOptions,
@@ -302,17 +318,7 @@ fn read_source(
             formats::SNIFF_LINES,
         )?;
     }
-    let chosen = formats::choose(
-        &mut opened,
-        &formats::ChooseOptions {
-            input_format: opts.input_format,
-            envelope: opts.envelope,
-            log_format: opts.log_format.as_deref(),
-            delimiter: opts.delimiter,
-            columns: &opts.columns,
-            duration_unit: opts.duration_unit,
-        },
-    )?;
+    let chosen = formats::choose(&mut opened, &choose_options(opts))?;
     let rules = rules_for(&opened.name, &chosen, opts)?;
     let name = opened.name.clone();
     let (data_start, data_line) = match &chosen {

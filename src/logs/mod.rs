@@ -37,6 +37,7 @@ mod derive;
 mod detect;
 mod envelope;
 mod error;
+mod follow;
 mod formats;
 mod framing;
 mod intervals;
@@ -59,6 +60,7 @@ pub use derive::{
 pub use detect::non_access;
 pub use envelope::{Envelope, EnvelopeChoice, JsonField};
 pub use error::{BadRow, LogError, RowPlace};
+pub use follow::{DEFAULT_EVERY, FollowOptions, Tick, follow};
 pub use formats::{
     ColumnMap, DurationUnit, Fields, FlagsStyle, FormatHints, InputFormat, LineFormat, alb,
     cloudfront, compile as compile_format, json,
@@ -80,4 +82,5 @@ pub use tally::{
 };
 pub use timestamp::{
     TimestampFormat, civil_from_days, days_from_civil, parse_auto, parse_strftime, parse_with_jiff,
+    to_rfc3339,
 };

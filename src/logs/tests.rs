@@ -15,13 +15,41 @@ use super::{LogError, Tally};
 
 /// Reads `data` (rows after the header) in the given pieces and merges them in order.
 fn tally_in_pieces(header: &[u8], data: &[u8], cuts: &[usize], window: i64) -> Tally {
+    let rules = csv_rules(header, window);
+    let mut bounds = vec![0];
+    bounds.extend_from_slice(cuts);
+    bounds.push(data.len());
+    let mut total: Option<Tally> = None;
+    for w in bounds.windows(2) {
+        let piece = Piece {
+            first_line: 2,
+            start: w[0] as u64,
+            stop: None,
+            // The first piece as `dupcost logs` reads one input; pieces after it may follow.
+            follows: w[0] != 0,
+        };
+        let scanned = row::scan(&data[w[0]..w[1]], &rules, piece, &|e| LogError::Io {
+            path: "t".into(),
+            source: e,
+        })
+        .unwrap();
+        match &mut total {
+            Some(t) => t.merge(scanned.tally),
+            None => total = Some(scanned.tally),
+        }
+    }
+    total.unwrap().finish()
+}
+
+/// The rules of a generated CSV log with `header`, keys grouping its intents.
+fn csv_rules(header: &[u8], window: i64) -> RowRules {
     let refs: Vec<&[u8]> = header.split(|&b| b == b',').collect();
     let columns = ColumnMap::detect("t", &refs, &[], None).unwrap();
     let mut timeout = Box::new([false; 1000]);
     for s in DEFAULT_TIMEOUT_STATUSES {
         timeout[usize::from(s)] = true;
     }
-    let rules = RowRules {
+    RowRules {
         file: "t".into(),
         columns,
         delimiter: b',',
@@ -48,30 +76,7 @@ fn tally_in_pieces(header: &[u8], data: &[u8], cuts: &[usize], window: i64) -> T
             side: super::LogSide::Proxy,
             why: String::new(),
         },
-    };
-    let mut bounds = vec![0];
-    bounds.extend_from_slice(cuts);
-    bounds.push(data.len());
-    let mut total: Option<Tally> = None;
-    for w in bounds.windows(2) {
-        let piece = Piece {
-            first_line: 2,
-            start: w[0] as u64,
-            stop: None,
-            // The first piece as `dupcost logs` reads one input; pieces after it may follow.
-            follows: w[0] != 0,
-        };
-        let scanned = row::scan(&data[w[0]..w[1]], &rules, piece, &|e| LogError::Io {
-            path: "t".into(),
-            source: e,
-        })
-        .unwrap();
-        match &mut total {
-            Some(t) => t.merge(scanned.tally),
-            None => total = Some(scanned.tally),
-        }
     }
-    total.unwrap().finish()
 }
 
 #[test]
@@ -111,6 +116,72 @@ fn merging_pieces_equals_reading_whole() {
             let merged = tally_in_pieces(header, data, &cuts, window);
             assert_eq!(merged, whole, "window {window}, cuts {cuts:?}");
             assert_eq!(merged.keyed, whole.keyed);
+        }
+    }
+}
+
+/// `logs --follow`: whole lines fed as they arrive, in any cut, into one running tally give
+/// the tally of reading them whole, and a snapshot at any point neither changes it nor differs
+/// from finishing a copy. Cut into buckets of log time (`--window`), the buckets merged in order
+/// give it too.
+#[test]
+fn feeding_lines_as_they_arrive_equals_reading_whole() {
+    let mut plain = Vec::new();
+    let cfg = Config {
+        rows: 4_000,
+        days: 0.05,
+        timeout_rate: 0.3,
+        retries: 5,
+        ..Config::default()
+    };
+    generator::generate(&cfg, &mut plain).unwrap();
+    let header_end = plain.iter().position(|&b| b == b'\n').unwrap();
+    let (header, data) = (&plain[..header_end], &plain[header_end + 1..]);
+    let newlines: Vec<usize> = data
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| **b == b'\n')
+        .map(|(i, _)| i + 1)
+        .collect();
+    for window in [20_000_000, 300_000_000, 3_600_000_000] {
+        let whole = tally_in_pieces(header, data, &[], window);
+        let rules = csv_rules(header, window);
+        let mut rng = generator::Rng::new(window as u64);
+        for pieces in [1, 5, 40] {
+            let mut cuts: Vec<usize> = (1..pieces)
+                .map(|_| newlines[rng.below(newlines.len() as u64) as usize])
+                .collect();
+            cuts.push(0);
+            cuts.push(data.len());
+            cuts.sort_unstable();
+            cuts.dedup();
+            let mut feeder = row::Feeder::new(&rules, false, 2);
+            // Buckets of a minute of log time: dozens of them.
+            let mut bucketed = row::Feeder::new(&rules, false, 2).with_buckets(60_000_000);
+            let mut buckets = Vec::new();
+            for w in cuts.windows(2) {
+                feeder.feed(&data[w[0]..w[1]]).unwrap();
+                let snapshot = feeder.tally().snapshot();
+                let copy = feeder.tally().clone().finish();
+                assert_eq!(snapshot, copy, "window {window}, cut at {}", w[1]);
+                bucketed.feed(&data[w[0]..w[1]]).unwrap();
+                buckets.extend(bucketed.closed());
+            }
+            assert_eq!(
+                feeder.tally().snapshot(),
+                whole,
+                "window {window}, cuts {cuts:?}"
+            );
+            let mut running = feeder.tally().clone();
+            assert_eq!(running.clone().finish(), whole);
+            running.settle_queued();
+            assert!(buckets.len() >= 30, "{} buckets", buckets.len());
+            let mut merged = buckets.remove(0);
+            for b in buckets {
+                merged.merge(b);
+            }
+            merged.merge(bucketed.tally().clone());
+            assert_eq!(merged.finish(), whole, "window {window}, buckets");
         }
     }
 }

@@ -11,7 +11,7 @@ use crate::inputs::{self, Input};
 use crate::model::{Estimate, Scenario};
 use crate::report::Style;
 
-use super::endpoints::{EndpointAction, LogView, Outcome};
+use super::endpoints::{EndpointAction, Live, LiveUpdate, LogView, Outcome};
 use super::steps::{self, Direction};
 
 /// How many retry counts the retry charts show: 0 to 6, or a window ending at the choice.
@@ -198,6 +198,8 @@ pub struct App {
     start_preset: Option<&'static str>,
     /// The preset picker's cursor, while it is open.
     picker: Option<usize>,
+    /// `--logs FILE --follow`: the follower's latest state.
+    live: Option<Live>,
 }
 
 impl App {
@@ -219,6 +221,7 @@ impl App {
             preset: None,
             start_preset: None,
             picker: None,
+            live: None,
         }
     }
 
@@ -249,6 +252,56 @@ impl App {
     /// What the logs measured, with `--logs`.
     pub fn logs(&self) -> Option<&LogView> {
         self.logs.as_ref()
+    }
+
+    /// With `--follow`: how the followed logs are being read.
+    pub fn live(&self) -> Option<&Live> {
+        self.live.as_ref()
+    }
+
+    /// With `--follow`: a fresh measurement of the logs. The measured inputs take their new
+    /// values, except those the user changed from what was measured before, which stay as
+    /// the user left them (overrides); the baseline, when pinned, and `r` follow the
+    /// measurement. While an endpoint is explored only the panel changes. Redraws only when
+    /// something shown changed.
+    pub fn follow_update(&mut self, update: LiveUpdate) -> Effect {
+        let LiveUpdate { derived, live } = update;
+        let mut changed = self.live.as_ref() != Some(&live);
+        if let Some(derived) = derived.as_ref() {
+            let mut view = LogView::new(derived, live.source.clone());
+            let before = self.logs.as_ref().map_or(self.start, |v| v.whole);
+            if let Some(old) = &self.logs {
+                view.cursor = old.cursor.min(view.endpoints.len().saturating_sub(1));
+                view.focused = old.focused;
+                view.exploring = old.exploring.filter(|&i| i < view.endpoints.len());
+            }
+            if view.exploring.is_none() {
+                let current = *self.scenario();
+                let mut next = view.whole;
+                for input in Input::ALL {
+                    if input.get(&current) != input.get(&before) {
+                        input.set(&mut next, input.get(&current));
+                    }
+                }
+                if next.validate().is_err() {
+                    next = view.whole;
+                }
+                self.start = view.whole;
+                if self.logs.is_none() {
+                    // The first measurement: pinned as the baseline, as `--logs` pins it.
+                    self.restart(view.whole);
+                    changed = true;
+                } else if self.baseline.is_some_and(|b| b.inputs == before) {
+                    self.baseline = Some(Estimate::new(view.whole));
+                    self.charts = ChartData::new(&next, self.baseline_scenario());
+                }
+                changed |= self.set_scenario(next);
+            }
+            changed |= self.logs.as_ref() != Some(&view);
+            self.logs = Some(view);
+        }
+        self.live = Some(live);
+        redraw_if(changed)
     }
 
     /// The current scenario.

@@ -18,6 +18,67 @@ use crate::report::{evidence, human};
 
 use super::theme::{Theme, panel};
 
+/// `--follow`: how the followed logs are being read, for the panel.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Live {
+    /// The files followed (`access.log`).
+    pub source: String,
+    pub rows_read: u64,
+    pub rows_per_second: f64,
+    /// `--window`, as given (`1h`).
+    pub window: Option<String>,
+    /// The latest timestamp read.
+    pub last_line: Option<String>,
+    /// Why the logs give no scenario yet.
+    pub waiting: Option<String>,
+}
+
+impl Live {
+    /// `live: 12,345 rows, 1,000 rows/s, window 1h, last line 2026-...Z`.
+    pub fn text(&self) -> String {
+        let mut text = format!(
+            "live: {}, {} rows/s",
+            crate::logs::plural(self.rows_read, "row"),
+            crate::logs::count(self.rows_per_second.round() as u64)
+        );
+        if let Some(w) = &self.window {
+            text.push_str(&format!(", window {w}"));
+        }
+        match &self.last_line {
+            Some(t) => text.push_str(&format!(", last line {t}")),
+            None => text.push_str(", no timestamp yet"),
+        }
+        text
+    }
+
+    /// The same, in short lines for the panel: rows and rows/s, then the window and the last
+    /// line's time.
+    pub fn lines(&self) -> [String; 2] {
+        let window = self
+            .window
+            .as_ref()
+            .map_or(String::new(), |w| format!("window {w}, "));
+        [
+            format!(
+                "live: {}, {} rows/s",
+                crate::logs::plural(self.rows_read, "row"),
+                crate::logs::count(self.rows_per_second.round() as u64)
+            ),
+            match &self.last_line {
+                Some(t) => format!("{window}last {t}"),
+                None => format!("{window}no timestamp yet"),
+            },
+        ]
+    }
+}
+
+/// A fresh measurement for the explorer: the derivation when the logs give one.
+#[derive(Debug, Clone)]
+pub struct LiveUpdate {
+    pub derived: Option<Derived>,
+    pub live: Live,
+}
+
 /// An input the logs measured, with the rows behind it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Evidence {
@@ -210,10 +271,18 @@ fn endpoints(derived: &Derived) -> Vec<Endpoint> {
 }
 
 /// The endpoint panel: the top endpoints by refunds a month, the cursor, the one explored.
-pub(super) fn render(view: &LogView, area: Rect, buf: &mut Buffer, theme: Theme, currency: &str) {
-    let title = match view.exploring_name() {
-        Some(_) => "Endpoints · exploring one",
-        None => "Endpoints · whole log",
+pub(super) fn render(
+    view: &LogView,
+    live: Option<&Live>,
+    area: Rect,
+    buf: &mut Buffer,
+    theme: Theme,
+    currency: &str,
+) {
+    let title = match (view.exploring_name(), live) {
+        (Some(_), _) => "Endpoints · exploring one",
+        (None, Some(_)) => "Endpoints · whole log · live",
+        (None, None) => "Endpoints · whole log",
     };
     let block = panel(title, theme);
     let inner = block.inner(area);
@@ -226,39 +295,46 @@ pub(super) fn render(view: &LogView, area: Rect, buf: &mut Buffer, theme: Theme,
     } else {
         "Tab choose an endpoint"
     };
-    let rows = usize::from(inner.height).saturating_sub(1);
+    let mut lines: Vec<Line> = Vec::new();
+    if let Some(live) = live {
+        lines.extend(live.lines().map(|l| Line::styled(l, theme.dim())));
+        if let Some(why) = &live.waiting {
+            lines.push(Line::styled(format!("waiting: {why}"), theme.dim()));
+        }
+    }
+    let rows = usize::from(inner.height).saturating_sub(1 + lines.len());
     // Keep the cursor in sight.
     let first = view.cursor.saturating_sub(rows.saturating_sub(1));
-    let mut lines: Vec<Line> = view
-        .endpoints
-        .iter()
-        .enumerate()
-        .skip(first)
-        .take(rows)
-        .map(|(i, endpoint)| {
-            let money = human::money(endpoint.refund_per_month, currency);
-            let mark = match (view.exploring == Some(i), view.focused && view.cursor == i) {
-                (true, _) => "● ",
-                (false, true) => "▸ ",
-                _ => "  ",
-            };
-            let room = width.saturating_sub(money.chars().count() + mark.chars().count() + 1);
-            let name: String = if endpoint.name.chars().count() > room {
-                let cut: String = endpoint.name.chars().take(room.saturating_sub(1)).collect();
-                format!("{cut}…")
-            } else {
-                endpoint.name.clone()
-            };
-            let line = Line::raw(format!("{mark}{name:<room$} {money}"));
-            if view.focused && view.cursor == i {
-                line.style(theme.selected())
-            } else if view.exploring == Some(i) {
-                line.style(theme.highlight())
-            } else {
-                line
-            }
-        })
-        .collect();
+    lines.extend(
+        view.endpoints
+            .iter()
+            .enumerate()
+            .skip(first)
+            .take(rows)
+            .map(|(i, endpoint)| {
+                let money = human::money(endpoint.refund_per_month, currency);
+                let mark = match (view.exploring == Some(i), view.focused && view.cursor == i) {
+                    (true, _) => "● ",
+                    (false, true) => "▸ ",
+                    _ => "  ",
+                };
+                let room = width.saturating_sub(money.chars().count() + mark.chars().count() + 1);
+                let name: String = if endpoint.name.chars().count() > room {
+                    let cut: String = endpoint.name.chars().take(room.saturating_sub(1)).collect();
+                    format!("{cut}…")
+                } else {
+                    endpoint.name.clone()
+                };
+                let line = Line::raw(format!("{mark}{name:<room$} {money}"));
+                if view.focused && view.cursor == i {
+                    line.style(theme.selected())
+                } else if view.exploring == Some(i) {
+                    line.style(theme.highlight())
+                } else {
+                    line
+                }
+            }),
+    );
     if view.endpoints.is_empty() {
         lines.push(Line::styled(
             "no mutating endpoints in the log",

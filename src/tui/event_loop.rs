@@ -1,6 +1,8 @@
 //! The terminal side: set up, loop on events, and always restore.
 
 use std::io::{self, IsTerminal};
+use std::sync::mpsc::Receiver;
+use std::time::Duration;
 
 use ratatui::DefaultTerminal;
 use ratatui::crossterm::event::{
@@ -12,11 +14,17 @@ use ratatui::layout::Rect;
 use crate::error::{Error, Result};
 
 use super::app::{Action, App, Effect};
+use super::endpoints::LiveUpdate;
 use super::ui;
 
 /// Runs the explorer until the user quits. Raw mode and the alternate screen are left on
 /// every way out: a quit, an error, or a panic (ratatui's hook, and ours for the mouse).
-pub fn run(mut app: App, mouse: bool) -> Result<()> {
+pub fn run(app: App, mouse: bool) -> Result<()> {
+    run_live(app, mouse, None)
+}
+
+/// [`run`], with `--follow`'s measurements arriving on `updates`.
+pub fn run_live(mut app: App, mouse: bool, updates: Option<Receiver<LiveUpdate>>) -> Result<()> {
     // Stdin may be a pipe (`--scenario -`): crossterm then reads keys from /dev/tty.
     if !io::stdout().is_terminal() {
         return Err(Error::Failure(
@@ -36,7 +44,7 @@ pub fn run(mut app: App, mouse: bool) -> Result<()> {
         }));
         execute!(io::stdout(), EnableMouseCapture)?;
     }
-    event_loop(&mut terminal, &mut app)?;
+    event_loop(&mut terminal, &mut app, updates.as_ref())?;
     Ok(())
 }
 
@@ -54,9 +62,28 @@ impl Drop for Restore {
     }
 }
 
-fn event_loop(terminal: &mut DefaultTerminal, app: &mut App) -> io::Result<()> {
+/// How often a following explorer looks for a new measurement while no key comes.
+const LIVE_POLL: Duration = Duration::from_millis(250);
+
+fn event_loop(
+    terminal: &mut DefaultTerminal,
+    app: &mut App,
+    updates: Option<&Receiver<LiveUpdate>>,
+) -> io::Result<()> {
     terminal.draw(|frame| frame.render_widget(&*app, frame.area()))?;
     loop {
+        // Following logs: wait for a key at most LIVE_POLL, then take the latest measurement
+        // (the follower sends one only when rows arrived), and redraw only if it changed.
+        if let Some(updates) = updates
+            && !event::poll(LIVE_POLL)?
+        {
+            if let Some(update) = updates.try_iter().last()
+                && app.follow_update(update) == Effect::Redraw
+            {
+                terminal.draw(|frame| frame.render_widget(&*app, frame.area()))?;
+            }
+            continue;
+        }
         // Blocks until something happens: no CPU while idle.
         let action = match event::read()? {
             Event::Key(key) if key.kind == KeyEventKind::Press => app.key_action(key),

@@ -13,4 +13,4 @@ mod theme;
 pub mod ui;
 
 pub use app::{Action, App, Effect};
-pub use event_loop::run;
+pub use event_loop::{run, run_live};

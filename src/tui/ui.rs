@@ -162,7 +162,7 @@ impl Widget for &App {
             editor_panel(self, areas.below_inputs, buf, theme);
         } else if let Some(view) = self.logs() {
             let currency = &self.style().currency;
-            super::endpoints::render(view, areas.below_inputs, buf, theme, currency);
+            super::endpoints::render(view, self.live(), areas.below_inputs, buf, theme, currency);
         } else if areas.charts.is_empty() {
             let kind = ChartKind::ALL[self.first_chart() % ChartKind::ALL.len()];
             charts::render(self, kind, true, areas.below_inputs, buf, theme);
@@ -220,9 +220,20 @@ fn title_bar(app: &App, area: Rect, buf: &mut Buffer, theme: Theme) {
         " dupcost ",
         theme.selected().add_modifier(Modifier::BOLD),
     )];
-    let subtitle = " what missing idempotency costs";
-    if usize::from(area.width) >= 9 + subtitle.len() + 1 + right.width() {
+    // Following logs that give no scenario yet: the title says why.
+    let waiting = app.live().filter(|_| app.logs().is_none()).map(|live| {
+        let why = live.waiting.as_deref().unwrap_or("no figures yet");
+        format!(" waiting: {why} · {}", live.text())
+    });
+    let subtitle = waiting
+        .as_deref()
+        .unwrap_or(" what missing idempotency costs");
+    let room = usize::from(area.width).saturating_sub(9 + 1 + right.width());
+    if subtitle.chars().count() <= room {
         left.push(Span::raw(subtitle));
+    } else if waiting.is_some() {
+        let cut: String = subtitle.chars().take(room.saturating_sub(1)).collect();
+        left.push(Span::raw(format!("{cut}…")));
     }
     Line::from(left).render(area, buf);
     right.render(area, buf);

@@ -110,21 +110,125 @@ pub fn scan_until<R: Read>(
             .with_shared_rate(rules.shared_rate)
             .without_predecessor();
     }
-    let end = match &rules.format {
+    let end = frame(input, rules, &piece, movable, &mut row, io_error)?;
+    let mut tally = row.tally;
+    tally.settle_queued();
+    Ok(Scanned { tally, end })
+}
+
+/// The one entry from bytes to rows: the framing of the file's format, every record to `row`.
+/// `scan` and the [`Feeder`] of `logs --follow` both come through here.
+fn frame<R: Read>(
+    input: R,
+    rules: &RowRules,
+    piece: &Piece,
+    movable: Option<&MovableStop>,
+    row: &mut Row<'_>,
+    io_error: &dyn Fn(io::Error) -> LogError,
+) -> Result<u64, LogError> {
+    match &rules.format {
         Some(format) => framing::lines(
             input,
             format.as_ref(),
             rules.envelope,
-            &piece,
+            piece,
             movable,
-            &mut row,
+            row,
             io_error,
-        )?,
-        None => framing::records(input, rules.delimiter, &piece, movable, &mut row, io_error)?,
-    };
-    let mut tally = row.tally;
-    tally.settle_queued();
-    Ok(Scanned { tally, end })
+        ),
+        None => framing::records(input, rules.delimiter, piece, movable, row, io_error),
+    }
+}
+
+/// The row stage kept open across reads, for `logs --follow`: whole lines are fed as they
+/// arrive, into one running tally, so a followed log is read once and counted as `scan` would
+/// count it read whole.
+pub struct Feeder<'a> {
+    row: Row<'a>,
+    /// The line number of the next byte fed.
+    line: u64,
+}
+
+impl<'a> Feeder<'a> {
+    /// A feeder of `rules`' rows; `follows` when another input's tally is merged before it.
+    pub fn new(rules: &'a RowRules, follows: bool, first_line: u64) -> Feeder<'a> {
+        let mut row = Row::new(rules);
+        if !follows {
+            row.tally = Tally::new(rules.window_micros)
+                .with_shared_rate(rules.shared_rate)
+                .without_predecessor();
+        }
+        Feeder {
+            row,
+            line: first_line,
+        }
+    }
+
+    /// Reads `bytes`, whole records (a line end at the end, or the input's last line).
+    pub fn feed(&mut self, bytes: &[u8]) -> Result<(), LogError> {
+        let piece = Piece {
+            first_line: self.line,
+            start: 0,
+            stop: None,
+            follows: true,
+        };
+        let rules = self.row.rules;
+        let err = super::source::io_error(&rules.file, false);
+        frame(bytes, rules, &piece, None, &mut self.row, &err)?;
+        self.line += memchr::memchr_iter(b'\n', bytes).count() as u64;
+        Ok(())
+    }
+
+    /// The running tally.
+    pub fn tally(&mut self) -> &mut Tally {
+        &mut self.row.tally
+    }
+
+    /// Cuts the tally into buckets of `len` µs of log time: a row that is `len` or more after
+    /// the current bucket's first row starts a new one, which follows it as a file's pieces
+    /// do (`--window`).
+    pub fn with_buckets(mut self, len: i64) -> Self {
+        self.row.bucket = Some(Bucket {
+            len: len.max(1),
+            until: i64::MIN,
+            closed: Vec::new(),
+        });
+        self
+    }
+
+    /// The buckets closed since the last call, oldest first.
+    pub fn closed(&mut self) -> Vec<Tally> {
+        self.row
+            .bucket
+            .as_mut()
+            .map(|b| std::mem::take(&mut b.closed))
+            .unwrap_or_default()
+    }
+}
+
+/// `logs --follow --window`: the tally cut into buckets of log time.
+struct Bucket {
+    /// Log time covered by one bucket (µs).
+    len: i64,
+    /// A row at or after this time starts the next bucket.
+    until: i64,
+    /// Buckets closed, oldest first.
+    closed: Vec<Tally>,
+}
+
+impl Bucket {
+    /// Closes the current bucket (unless it is still empty) and starts one at `ts`.
+    #[cold]
+    fn cut(&mut self, tally: &mut Tally, ts: i64, rules: &RowRules) {
+        self.until = ts.saturating_add(self.len);
+        if tally.rows == 0 {
+            return;
+        }
+        let next = Tally::new(rules.window_micros).with_shared_rate(rules.shared_rate);
+        let mut done = std::mem::replace(tally, next);
+        done.settle_queued();
+        self.closed.push(done);
+    }
 }
 
 /// The row stage of one piece: the rules, the tally the rows go to, and the state the
@@ -132,6 +236,8 @@ pub fn scan_until<R: Read>(
 struct Row<'a> {
     rules: &'a RowRules,
     tally: Tally,
+    /// Only with `logs --follow --window`.
+    bucket: Option<Bucket>,
     keys: FixedState,
     endpoints: FixedState,
     fingerprints: FixedState,
@@ -146,6 +252,7 @@ impl<'a> Row<'a> {
         Row {
             rules,
             tally: Tally::new(rules.window_micros).with_shared_rate(rules.shared_rate),
+            bucket: None,
             keys: FixedState::with_seed(KEY_SEED),
             endpoints: FixedState::with_seed(ENDPOINT_SEED),
             fingerprints: FixedState::with_seed(FINGERPRINT_SEED),
@@ -233,6 +340,11 @@ impl RecordSink for Row<'_> {
             self.tally.rows += 1;
             self.tally.out_of_range += 1;
             return Ok(());
+        }
+        if let Some(bucket) = &mut self.bucket
+            && ts >= bucket.until
+        {
+            bucket.cut(&mut self.tally, ts, rules);
         }
         self.tally.row_at(ts);
         let method = trim(field(cols.method));

@@ -62,7 +62,7 @@ impl fmt::Display for Source {
 }
 
 /// The gzip magic bytes.
-const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+pub const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 const READ_BUFFER: usize = 256 * 1024;
 
 /// An opened input: its first bytes read ahead (to tell its format and read its header),
@@ -81,6 +81,19 @@ pub struct Opened {
 }
 
 impl Opened {
+    /// Bytes already read (by `logs --follow`'s reader), as an input whose first lines are
+    /// `prefix` and nothing more.
+    pub fn from_bytes(name: String, prefix: Vec<u8>) -> Opened {
+        Opened {
+            name,
+            prefix,
+            stream: Box::new(io::empty()),
+            eof: true,
+            gzip: false,
+            plain_file: None,
+        }
+    }
+
     /// Reads more of the input into the prefix (one block); false at the end of the input.
     pub fn read_more(&mut self) -> Result<bool, LogError> {
         if self.eof {

@@ -809,6 +809,22 @@ impl Tally {
         }
     }
 
+    /// The tally [`Tally::finish`] would give now, without ending this one: `logs --follow`
+    /// reports on a log that goes on growing. The open intents and heads are counted into a
+    /// copy of the totals (no copy of the intents table), so this costs one pass over it.
+    pub fn snapshot(&mut self) -> Tally {
+        self.settle_queued();
+        let open = std::mem::take(&mut self.open);
+        let heads = std::mem::take(&mut self.heads);
+        let mut copy = self.clone();
+        for it in open.iter().map(|(_, it)| it).chain(heads.values().copied()) {
+            copy.count(it);
+        }
+        self.open = open;
+        self.heads = heads;
+        copy
+    }
+
     /// Counts every intent still pending: the tally of a whole input.
     pub fn finish(mut self) -> Tally {
         self.settle_queued();

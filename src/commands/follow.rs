@@ -1,0 +1,327 @@
+//! `dupcost logs FILE... --follow`: a report on every tick while the log grows (issue 25).
+//!
+//! On a terminal (and `--format table`) each report is redrawn in place, its lines that
+//! changed since the last one marked with `*`. Piped, or with `--format json`, each report is
+//! one line of JSON: the report of `logs --format json` with a `follow` object added. Ctrl-C
+//! (or SIGTERM) ends with a last complete report and exit 0; a second Ctrl-C exits at once.
+
+use std::io::{self, IsTerminal, Write};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use serde::Serialize;
+
+use crate::cli::{Format, LogArgs};
+use crate::error::{Error, Result};
+use crate::inputs;
+use crate::logs::{self, Derived, Source, Tick};
+use crate::model::{Estimate, Scenario};
+use crate::report::{self, Style};
+
+use super::logs::overrides;
+
+/// What `follow` adds to a JSON report: where the follower is.
+#[derive(Debug, Clone, Serialize)]
+pub struct FollowState {
+    /// 1 for the first report.
+    pub report: u64,
+    /// The last report (Ctrl-C, or stdin ended).
+    pub last: bool,
+    /// Rows read since the start (those of the window are `observed.rows`).
+    pub rows_read: u64,
+    /// Rows read since the previous report.
+    pub new_rows: u64,
+    /// Rows read per second of wall time since the previous report.
+    pub rows_per_second: f64,
+    pub every_seconds: f64,
+    /// `--window`, when given.
+    pub window_seconds: Option<f64>,
+    /// The log time the report covers (last minus first timestamp).
+    pub span_seconds: Option<f64>,
+    /// The latest timestamp read.
+    pub last_line_time: Option<String>,
+    /// A followed file was renamed away and replaced.
+    pub rotations: u64,
+    /// A followed file was truncated in place (copytruncate).
+    pub truncations: u64,
+    /// Why there is no estimate yet (no mutating request yet, a span too short to scale to
+    /// a day): the report then has only this object.
+    pub waiting: Option<String>,
+}
+
+/// One tick measured: the state, and the derivation when the log can give one.
+pub struct Measured {
+    pub state: FollowState,
+    pub derived: Option<Derived>,
+}
+
+/// The tick's measurement: `base` and `given` as `logs` resolves them.
+pub fn measure(tick: &Tick, every: Duration, base: &Scenario, given: &logs::Overrides) -> Measured {
+    let mut analysis = tick.analysis.clone();
+    if let Some(window) = tick.window {
+        // The window is the span asked for: scale requests a day from it.
+        analysis.options.min_span = analysis.options.min_span.min(window);
+    }
+    let t = &analysis.tally;
+    let span = t
+        .first_ts
+        .zip(t.last_ts)
+        .filter(|_| analysis.has_timestamps())
+        .map(|(a, b)| (b - a) as f64 / 1e6);
+    let result = analysis.derive(base, given).and_then(|d| {
+        d.scenario
+            .validate()
+            .map_err(|e| logs::LogError::Option(inputs::describe_input_error(&e)))?;
+        Ok(d)
+    });
+    let (derived, waiting) = match result {
+        Ok(mut d) => {
+            if let (Some(window), Some(span)) = (tick.window, span) {
+                d.observed.warnings.push(format!(
+                    "a window of log time: the last {} asked, these rows span {} ({} to {}); requests a day are scaled from it",
+                    humantime::format_duration(window),
+                    seconds_text(span),
+                    d.observed.first_timestamp.as_deref().unwrap_or("?"),
+                    d.observed.last_timestamp.as_deref().unwrap_or("?"),
+                ));
+            }
+            (Some(d), None)
+        }
+        Err(e) => (None, Some(e.to_string())),
+    };
+    Measured {
+        state: FollowState {
+            report: tick.number,
+            last: tick.last,
+            rows_read: tick.rows_read,
+            new_rows: tick.new_rows,
+            rows_per_second: tick.rows_per_second,
+            every_seconds: every.as_secs_f64(),
+            window_seconds: tick.window.map(|w| w.as_secs_f64()),
+            span_seconds: span,
+            last_line_time: tick.last_line_ts.map(logs::to_rfc3339),
+            rotations: tick.rotations,
+            truncations: tick.truncations,
+            waiting,
+        },
+        derived,
+    }
+}
+
+/// `1m 5s`.
+pub fn seconds_text(seconds: f64) -> String {
+    humantime::format_duration(Duration::from_secs(seconds.max(0.0).round() as u64)).to_string()
+}
+
+/// Follows the logs until Ctrl-C; writes its reports itself and returns nothing to print.
+pub fn run(args: &LogArgs, color: bool) -> Result<Vec<u8>> {
+    let format = args.output.format;
+    if matches!(format, Format::Csv | Format::Markdown) {
+        return Err(Error::Usage(
+            "--follow writes a table on a terminal or JSON lines (--format json); not csv or markdown".into(),
+        ));
+    }
+    if args.plot.is_some() || args.save_scenario.is_some() {
+        return Err(Error::Usage(
+            "--plot and --save-scenario write a finished log's figures: run dupcost logs without --follow".into(),
+        ));
+    }
+    let base = args.scenario.resolve().map_err(Error::Usage)?;
+    let given = overrides(&args.scenario.patch());
+    let sources: Vec<Source> = args.files.iter().cloned().map(Source::from).collect();
+    let opts = logs::LogOptions {
+        progress: false,
+        ..args.read.options()
+    };
+    let follow = args.follow.options();
+    let stop = stop_on_signals()?;
+    let terminal = format == Format::Table && io::stdout().is_terminal();
+    let style = Style {
+        currency: args.output.currency.clone(),
+        color,
+    };
+    let mut previous: Vec<String> = Vec::new();
+    let mut warned = 0usize;
+    let mut broken = false;
+    let result = logs::follow(&sources, &opts, &follow, &stop, |tick| {
+        // The examples of bad rows, once each.
+        for bad in tick.analysis.tally.bad_samples.iter().skip(warned) {
+            eprintln!("warning: skipped bad row {bad}");
+        }
+        warned = warned.max(tick.analysis.tally.bad_samples.len());
+        let measured = measure(&tick, follow.every, &base, &given);
+        let bytes = if terminal {
+            let (bytes, lines) = table(&tick, &measured, &previous, &style);
+            previous = lines;
+            bytes
+        } else {
+            json_line(&measured)
+        };
+        let mut out = io::stdout().lock();
+        match out.write_all(&bytes).and_then(|()| out.flush()) {
+            Ok(()) => true,
+            Err(_) => {
+                // The reader went away (`| head -1`): stop quietly.
+                broken = true;
+                false
+            }
+        }
+    });
+    match result {
+        Ok(()) => Ok(Vec::new()),
+        Err(_) if broken => Ok(Vec::new()),
+        Err(e) => Err(match e.exit_code() {
+            1 => Error::Failure(e.to_string()),
+            _ => Error::Usage(e.to_string()),
+        }),
+    }
+}
+
+/// A flag set by SIGINT or SIGTERM; a second one exits at once (code 130).
+pub fn stop_on_signals() -> Result<Arc<AtomicBool>> {
+    let stop = Arc::new(AtomicBool::new(false));
+    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        signal_hook::flag::register_conditional_shutdown(signal, 130, Arc::clone(&stop))
+            .and_then(|_| signal_hook::flag::register(signal, Arc::clone(&stop)))
+            .map_err(|e| Error::Failure(format!("could not catch Ctrl-C: {e}")))?;
+    }
+    Ok(stop)
+}
+
+/// One report as one line of JSON: `logs --format json`'s object and `follow`.
+pub fn json_line(m: &Measured) -> Vec<u8> {
+    let mut value = match &m.derived {
+        Some(d) => {
+            let estimate = Estimate::new(d.scenario);
+            let bytes = report::logs::json(&estimate, &d.observed, &d.intervals);
+            serde_json::from_slice::<serde_json::Value>(&bytes)
+                .unwrap_or_else(|_| serde_json::json!({}))
+        }
+        None => serde_json::json!({}),
+    };
+    if let Some(object) = value.as_object_mut() {
+        object.insert(
+            "follow".into(),
+            serde_json::to_value(&m.state).unwrap_or_default(),
+        );
+    }
+    let mut line = serde_json::to_vec(&value).unwrap_or_default();
+    line.push(b'\n');
+    line
+}
+
+/// The report for a terminal: the screen cleared, the follower's lines, then `logs`' table,
+/// each line that differs from the previous report's marked with `*`. Returns the bytes and
+/// the unmarked lines, to compare the next report with.
+fn table(tick: &Tick, m: &Measured, previous: &[String], style: &Style) -> (Vec<u8>, Vec<String>) {
+    let s = &m.state;
+    let names: Vec<&str> = tick
+        .analysis
+        .files
+        .iter()
+        .map(|f| f.name.as_str())
+        .collect();
+    let mut lines = vec![format!(
+        "Following {}: report {}{} (every {}; Ctrl-C ends)",
+        names.join(", "),
+        s.report,
+        if s.last { ", the last" } else { "" },
+        humantime::format_duration(Duration::from_secs_f64(s.every_seconds)),
+    )];
+    lines.push(format!(
+        "  {} read (+{} since the last report, {} rows/s); last line {}",
+        logs::plural(s.rows_read, "row"),
+        logs::count(s.new_rows),
+        logs::count(s.rows_per_second.round() as u64),
+        s.last_line_time.as_deref().unwrap_or("without a timestamp"),
+    ));
+    if let Some(w) = s.window_seconds {
+        lines.push(format!(
+            "  window: the last {} of log time (these rows span {})",
+            seconds_text(w),
+            s.span_seconds.map_or("no time".into(), seconds_text)
+        ));
+    }
+    if s.rotations + s.truncations > 0 {
+        lines.push(format!(
+            "  rotated {}, truncated {} (lines written just before a truncation are only in its copy)",
+            logs::plural(s.rotations, "time"),
+            logs::plural(s.truncations, "time")
+        ));
+    }
+    lines.push(String::new());
+    match (&m.derived, &s.waiting) {
+        (Some(d), _) => {
+            let estimate = Estimate::new(d.scenario);
+            let style = Style {
+                color: false,
+                ..style.clone()
+            };
+            let body = report::logs::table(
+                &estimate,
+                d,
+                &tick.analysis.files,
+                &tick.analysis.options.methods,
+                &style,
+            );
+            lines.extend(String::from_utf8_lossy(&body).lines().map(str::to_string));
+        }
+        (None, Some(why)) => lines.push(format!("Waiting for more of the log: {why}")),
+        (None, None) => {}
+    }
+    let mut out = String::new();
+    if !s.last || s.report > 1 {
+        // Home and clear: the new report replaces the last one.
+        out.push_str("\x1b[H\x1b[2J");
+    }
+    let bold = anstyle::Style::new().bold();
+    // A report taller than the terminal would scroll its top away: cut it to the screen,
+    // except the last, which stays in the scrollback whole.
+    let (width, height) = ratatui::crossterm::terminal::size()
+        .map_or((usize::MAX, usize::MAX), |(w, h)| {
+            (usize::from(w), usize::from(h))
+        });
+    // A line wider than the terminal would wrap and push the top off the screen: cut it
+    // (the last report is printed whole).
+    let fit = |line: &str| -> String {
+        let room = width.saturating_sub(3);
+        if s.last || line.chars().count() <= room + 1 {
+            line.to_string()
+        } else {
+            let cut: String = line.chars().take(room).collect();
+            format!("{cut}…")
+        }
+    };
+    let room = height.saturating_sub(2).max(8);
+    let shown = if s.last || lines.len() <= room {
+        lines.len()
+    } else {
+        room - 1
+    };
+    for (i, full) in lines.iter().enumerate().take(shown) {
+        let changed = previous.len() > 1 && previous.get(i) != Some(full) && !full.is_empty();
+        let line = fit(full);
+        if changed && style.color {
+            out.push_str(&format!(
+                "* {}{line}{}\n",
+                bold.render(),
+                bold.render_reset()
+            ));
+        } else if changed {
+            out.push_str(&format!("* {line}\n"));
+        } else {
+            out.push_str(&format!("  {line}\n"));
+        }
+    }
+    if shown < lines.len() {
+        out.push_str(&format!(
+            "  ... {} more lines: a taller terminal shows them, Ctrl-C prints the last report whole\n",
+            lines.len() - shown
+        ));
+    }
+    if previous.len() > 1 {
+        out.push_str("  (* changed since the last report)\n");
+    }
+    (out.into_bytes(), lines)
+}

@@ -98,8 +98,8 @@ pub struct Observed {
     pub intent_grouping: &'static str,
     /// How many intents had 1, 2, 3... attempts.
     pub attempts_per_intent: Vec<AttemptsRow>,
-    /// Duplicates that happened, as far as the log shows them; `null` unless grouped by
-    /// fingerprint.
+    /// Duplicates that happened, as far as the log (and the backend's, with `--outcomes`)
+    /// shows them; `null` when attempts were not grouped into intents.
     pub observed_duplicates: Option<ObservedDuplicates>,
     /// The share of mutating attempts with a key; `null` without a key column.
     pub key_coverage: Option<KeyCoverage>,
@@ -796,7 +796,7 @@ impl LogAnalysis {
         scenario: &Scenario,
         intervals: &Intervals,
     ) -> Option<ObservedDuplicates> {
-        if self.intent_grouping() != "fingerprint" {
+        if self.intent_grouping() == "none" {
             return None;
         }
         let t = &self.tally;
@@ -845,13 +845,13 @@ impl LogAnalysis {
                 None
             }
         });
-        // The backend log's answers are joined to attempts, not yet to intents.
+        // Read from stdin, the proxy log could not be read again with the backend's answers.
         let note = match (&self.join, note) {
-            (Some(_), note) => Some(format!(
-                "the backend log (--outcomes) is not joined per intent: these duplicates are only those the proxy log shows, a lower bound{}",
+            (Some(j), note) if !j.per_intent => Some(format!(
+                "the backend log (--outcomes) is not joined per intent (the proxy log came from stdin and cannot be read twice): these duplicates are only those the proxy log shows, a lower bound{}",
                 note.map(|n| format!("; {n}")).unwrap_or_default()
             )),
-            (None, note) => note,
+            (_, note) => note,
         };
         Some(ObservedDuplicates {
             count: d.count,

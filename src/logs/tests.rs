@@ -40,6 +40,7 @@ fn tally_in_pieces(header: &[u8], data: &[u8], cuts: &[usize], window: i64) -> T
         strict: false,
         // The request ids of timed-out attempts merge in order too.
         keep_request_ids: true,
+        answers: None,
         grouping: row::Grouping::Key,
         shared_rate: super::tally::DEFAULT_SHARED_RATE,
     };

@@ -181,13 +181,13 @@ fn intents_section(o: &Observed, currency: &str, bold: &dyn Fn(&str) -> String) 
         };
         let _ = writeln!(
             out,
-            "  observed duplicates: {}{per_day}: intents with two attempts or more known to have executed{how}",
+            "  seen executed twice: {}{per_day}: intents with two attempts or more known to have executed{how}",
             count(d.count)
         );
         let [lo, hi] = d.predicted_per_day_interval;
         let _ = writeln!(
             out,
-            "  the model predicts {} a day (95%: {} to {}) for the same inputs",
+            "  likely, by the model: {} a day (95%: {} to {}) for the same inputs",
             human::count(d.predicted_per_day),
             human::count(lo),
             human::count(hi)

@@ -349,6 +349,7 @@ fn build(name: &str, records: &[Record], options: &LogOptions) -> Result<LogAnal
         intents: r.count("keyed_intents")?,
         attempts: r.count("keyed_attempts")?,
         max_attempts: u32::try_from(r.count("max_attempts")?).unwrap_or(u32::MAX),
+        timed_out_intents: 0,
     };
     t.keyed_attempts = t.keyed.attempts;
     t.unkeyed_intents = intents.checked_sub(t.keyed.intents).ok_or_else(|| {

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::inputs::{self, Input, ScenarioPatch};
+use crate::inputs::{self, Input, ScenarioPatch, Source, Sources};
 use crate::logs::{self, DurationUnit, LogOptions, Role};
 use crate::model::{Jitter, Scenario, Store};
 use crate::report::svg::SweepFigure;
@@ -740,6 +740,16 @@ impl ScenarioArgs {
             .as_deref()
             .map(ScenarioPatch::from_file)
             .transpose()
+    }
+
+    /// Where each input comes from: the default, the `--scenario` file or a flag (the
+    /// environment counts as the flag). A preset (`Source::Preset`) marks its inputs with
+    /// `Sources::given(&preset_patch, Source::Preset)` in its place in the precedence.
+    pub fn sources(&self) -> Result<Sources, String> {
+        let file = self.file_patch()?.unwrap_or_default();
+        Ok(Sources::default()
+            .given(&file, Source::Scenario)
+            .given(&self.patch(), Source::Flag))
     }
 
     /// Defaults < scenario file < environment < flags, validated.

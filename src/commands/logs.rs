@@ -54,7 +54,7 @@ pub fn render(
 ) -> Vec<u8> {
     match format {
         Format::Table => report::logs::table(estimate, derived, files, methods, style),
-        Format::Json => report::logs::json(estimate, &derived.observed, &derived.intervals),
+        Format::Json => report::logs::json(estimate, derived),
         Format::Csv => report::logs::csv(estimate, &derived.observed, &derived.intervals),
         Format::Markdown => report::markdown::logs(estimate, derived, style, charts),
     }
@@ -94,8 +94,9 @@ pub fn measure(
     let sources: Vec<Source> = files.iter().cloned().map(Source::from).collect();
     let analysis = logs::analyze(&sources, &read.options()).map_err(usage)?;
     warn_bad_rows(&analysis);
+    let sources = scenario.sources().map_err(Error::Usage)?;
     let derived = analysis
-        .derive(&base, &overrides(&scenario.patch()))
+        .derive_from(&base, &overrides(&scenario.patch()), &sources)
         .map_err(usage)?;
     for warning in &derived.observed.warnings {
         eprintln!("warning: {warning}");

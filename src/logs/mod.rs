@@ -54,7 +54,7 @@ pub use formats::{
     ColumnMap, DurationUnit, Fields, FlagsStyle, FormatHints, InputFormat, LineFormat, alb,
     cloudfront, compile as compile_format, json,
 };
-pub use intervals::Intervals;
+pub use intervals::{Intervals, MAX_WIDTH, MIN_EVIDENCE, min_trials, worst_width};
 pub use options::{
     DEFAULT_MAX_UNKNOWN, DEFAULT_METHODS, DEFAULT_MIN_SPAN, DEFAULT_RETRY_WINDOW,
     DEFAULT_TIMEOUT_STATUSES, Intents, LogOptions, parse_time_bound,

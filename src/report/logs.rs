@@ -9,6 +9,7 @@ use std::fmt::Write;
 use anstyle::Style as Ansi;
 use serde::Serialize;
 
+use crate::inputs::Sources;
 use crate::logs::Intervals;
 use crate::logs::{Derived, FileInfo, Observed, Role};
 use crate::logs::{count, count_f, plural};
@@ -103,7 +104,12 @@ pub fn table(
             .iter()
             .map(|p| {
                 vec![
-                    format!("{} {}", p.method, p.route),
+                    format!(
+                        "{} {}{}",
+                        p.method,
+                        p.route,
+                        if p.enough_evidence { "" } else { " *" }
+                    ),
                     count(p.mutating),
                     // The endpoint's inputs as its estimate used them.
                     Rate(p.timeout_rate).rounded(),
@@ -124,6 +130,13 @@ pub fn table(
             ],
             &rows,
         ));
+        if o.per_endpoint.iter().any(|p| !p.enough_evidence) {
+            let _ = writeln!(
+                out,
+                "  * fewer than {} mutating attempts: too few for its own timeout rate; the whole log's is used, and it is listed after the measured endpoints",
+                crate::logs::MIN_EVIDENCE
+            );
+        }
         out.push('\n');
     }
 
@@ -447,18 +460,21 @@ pub(super) fn share(part: u64, whole: u64) -> String {
 }
 
 /// The JSON report: the estimate's object with `observed` and `intervals` keys after its own.
-pub fn json(e: &Estimate, observed: &Observed, intervals: &Intervals) -> Vec<u8> {
+pub fn json(e: &Estimate, derived: &Derived) -> Vec<u8> {
     #[derive(Serialize)]
     struct Report<'a> {
         #[serde(flatten)]
         estimate: &'a Estimate,
         observed: &'a Observed,
         intervals: &'a Intervals,
+        /// Where each input came from: flag, log, default, scenario or preset.
+        sources: &'a Sources,
     }
     super::json::to_bytes(&Report {
         estimate: e,
-        observed,
-        intervals,
+        observed: &derived.observed,
+        intervals: &derived.intervals,
+        sources: &derived.sources,
     })
 }
 

@@ -460,7 +460,7 @@ pub enum Source {
 }
 
 impl Source {
-    /// How a report names it: `the default`, `--scenario`, `the preset`, `the flag`, `the log`.
+    /// How a report names it: `the default`, `the scenario file`, `the preset`, ...
     pub fn describe(self) -> &'static str {
         match self {
             Source::Flag => "the flag",
@@ -468,6 +468,14 @@ impl Source {
             Source::Default => "the default",
             Source::Scenario => "the scenario file",
             Source::Preset => "the preset",
+        }
+    }
+
+    /// Its value, as a report says it is used: `the default 3`, `the scenario file's 5`.
+    pub fn value(self, value: &str) -> String {
+        match self {
+            Source::Default => format!("the default {value}"),
+            other => format!("{}'s {value}", other.describe()),
         }
     }
 }

@@ -710,3 +710,52 @@ fn endpoint_shares_follow_the_whole_logs_rules() {
     // A share given for the log is given for its endpoints too.
     assert_eq!(shares(&["--succeeded-share", "40%"]), ["-", "-"]);
 }
+
+/// A real-shaped 5-row ingress-nginx log with per-attempt request ids (issue 24): 5 intents
+/// and 2 timed out are no measurement of the clients' retries, timeout rate or succeeded
+/// share. The defaults stand, the evidence names what was seen, and `sources` says where each
+/// input came from; a flag still wins.
+#[test]
+fn five_rows_keep_the_defaults_with_a_note() {
+    let path = fixture("ingress-nginx-5.log");
+    let (text, _) = table(&[&path]);
+    for line in [
+        "retries: measured 0 retries from 2 timed-out fingerprinted intents: too few (needs 30); using the default 3",
+        "timeout rate: measured 40% from 5 mutating attempts: too few (needs 30); using the default 0.2%",
+        "succeeded share: not measured from 0 timed-out attempts with a known outcome: too few (needs 30); using the default 50%",
+        "timeout rate 0.2% (the default, not measured)",
+    ] {
+        assert!(text.contains(line), "{line}\n{text}");
+    }
+    let v = json(&[&path]);
+    assert_eq!(v["inputs"]["retries"], 3);
+    assert_eq!(v["inputs"]["timeout_rate"], 0.002);
+    assert_eq!(v["observed"]["retries_observed"]["max"], 0);
+    let s = &v["sources"];
+    assert_eq!(s["retries"], "default");
+    assert_eq!(s["timeout_rate"], "default");
+    assert_eq!(s["succeeded_share"], "default");
+    assert_eq!(s["requests_per_day"], "log");
+    assert_eq!(s["body_bytes"], "log");
+    assert_eq!(s["order_value"], "default");
+    // A flag, and a scenario file, are named as the source instead.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("s.json");
+    std::fs::write(&file, r#"{"retries": 5, "order_value": 12}"#).unwrap();
+    let file = file.to_str().unwrap();
+    let v = json(&[&path, "--scenario", file, "--timeout-rate", "1%"]);
+    assert_eq!(v["inputs"]["retries"], 5);
+    let s = &v["sources"];
+    assert_eq!(s["retries"], "scenario");
+    assert_eq!(s["order_value"], "scenario");
+    assert_eq!(s["timeout_rate"], "flag");
+    let (text, _) = table(&[&path, "--scenario", file]);
+    assert!(
+        text.contains("too few (needs 30); using the scenario file's 5"),
+        "{text}"
+    );
+    // Endpoints with fewer than 30 attempts are marked, not ranked as measured.
+    assert!(text.contains("POST /api/v1/payments *"), "{text}");
+    let endpoints = v["observed"]["per_endpoint"].as_array().unwrap();
+    assert!(endpoints.iter().all(|e| e["enough_evidence"] == false));
+}

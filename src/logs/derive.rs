@@ -469,14 +469,17 @@ impl LogAnalysis {
                     measured: Some(f64::from(r)),
                     from_flag: true,
                     evidence: format!(
-                        "retries: measured {} from {}: too few (needs {MIN_EVIDENCE}); using {} {} (the log: {})",
-                        plural(u64::from(r), "retry"),
+                        "retries: measured {} from {}: too few (needs {MIN_EVIDENCE}); using {} (the log: {})",
+                        if r == 1 {
+                            "1 retry".to_string()
+                        } else {
+                            format!("{r} retries")
+                        },
                         plural(
                             grouped.timed_out_intents,
                             &format!("timed-out {grouped_by}")
                         ),
-                        sources.get(Input::Retries).describe(),
-                        base.retries,
+                        sources.get(Input::Retries).value(&base.retries.to_string()),
                         retries_text(o, grouped.intents, grouped_by),
                     ),
                 }
@@ -671,10 +674,9 @@ impl LogAnalysis {
                         None,
                         true,
                         format!(
-                            "succeeded share: not measured from {}: too few (needs {MIN_EVIDENCE}), and {why}; using {} {}",
+                            "succeeded share: not measured from {}: too few (needs {MIN_EVIDENCE}), and {why}; using {}",
                             plural(c.timed_out, "timed-out attempt"),
-                            source.describe(),
-                            Rate(base.succeeded_share).rounded()
+                            source.value(&Rate(base.succeeded_share).rounded()),
                         ),
                     ),
                     None,
@@ -721,13 +723,9 @@ impl LogAnalysis {
                     measured,
                     true,
                     format!(
-                        "succeeded share: {what} from {}: too few (needs {MIN_EVIDENCE}); using {} {}{the_log}",
-                        format!(
-                            "{} with a known outcome",
-                            plural(known, "timed-out attempt")
-                        ),
-                        source.describe(),
-                        Rate(base.succeeded_share).rounded()
+                        "succeeded share: {what} from {} with a known outcome: too few (needs {MIN_EVIDENCE}); using {}{the_log}",
+                        plural(known, "timed-out attempt"),
+                        source.value(&Rate(base.succeeded_share).rounded()),
                     ),
                 ),
                 None,
@@ -1246,11 +1244,10 @@ fn thin(
                 value: base,
                 from_flag: true,
                 evidence: format!(
-                    "{figure}: measured {} from {}: too few (needs {MIN_EVIDENCE}); using {} {} (the log: {})",
+                    "{figure}: measured {} from {}: too few (needs {MIN_EVIDENCE}); using {} (the log: {})",
                     shown(v),
                     plural(trials, unit),
-                    source.describe(),
-                    shown(base),
+                    source.value(&shown(base)),
                     m.evidence
                 ),
                 ..m

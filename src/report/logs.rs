@@ -278,6 +278,13 @@ fn intervals_section(
             .iter()
             .any(|m| m.input == input && m.from_flag)
     };
+    // Not measured: given by a flag, or the scenario's where the log gave too little.
+    let not_measured = |input: &str| match crate::inputs::Input::from_name(input)
+        .map(|i| derived.sources.get(i))
+    {
+        Some(crate::inputs::Source::Flag) | None => "given, not measured".to_string(),
+        Some(source) => format!("{}, not measured", source.describe()),
+    };
     let rate = |v: f64| format!("{}%", crate::units::significant(v * 100.0, 3));
     let mut out = String::new();
     let _ = writeln!(out, "{}", bold("95% intervals"));
@@ -285,9 +292,9 @@ fn intervals_section(
                     value: String,
                     [lo, hi]: [f64; 2],
                     shown: &dyn Fn(f64) -> String,
-                    flag: bool| {
-        let range = if flag {
-            "given, not measured".to_string()
+                    flag: Option<String>| {
+        let range = if let Some(why) = flag {
+            why
         } else {
             format!("95%: {} to {}", shown(lo), shown(hi))
         };
@@ -299,28 +306,32 @@ fn intervals_section(
         count_f(s.requests_per_day),
         i.requests_per_day,
         &|v| count_f(v),
-        from_flag("requests_per_day"),
+        from_flag("requests_per_day").then(|| not_measured("requests_per_day")),
     );
     line(
         "timeout rate",
         Rate(s.timeout_rate).rounded(),
         i.timeout_rate,
         &rate,
-        from_flag("timeout_rate"),
+        from_flag("timeout_rate").then(|| not_measured("timeout_rate")),
     );
     line(
         "succeeded share",
         Rate(s.succeeded_share).rounded(),
         i.succeeded_share,
         &rate,
-        from_flag("succeeded_share") || i.succeeded_share[0] == i.succeeded_share[1],
+        if from_flag("succeeded_share") {
+            Some(not_measured("succeeded_share"))
+        } else {
+            (i.succeeded_share[0] == i.succeeded_share[1]).then(|| "given, not measured".into())
+        },
     );
     line(
         "duplicates",
         format!("{} a month", human::count(e.duplicates.per_month)),
         i.duplicates_per_month,
         &|v| human::count(v),
-        false,
+        None,
     );
     line(
         "refunds",
@@ -330,7 +341,7 @@ fn intervals_section(
         ),
         i.refund_cost_per_month,
         &|v| human::money(crate::units::round_significant(v, 3), currency),
-        false,
+        None,
     );
     out.push('\n');
     out

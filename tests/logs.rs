@@ -164,17 +164,10 @@ fn evidence_and_observed() {
         assert!(keys.contains(&k), "{k}");
     }
     assert_eq!(keys.len(), 23);
-    // Keyed: coverage, the duplicates seen (issue 24), no fingerprint figures.
+    // Keyed: coverage, no fingerprint figures; without the backend's log no duplicates seen
+    // (a retry answered 2xx may be a key store's replay).
     assert_eq!(json["intent_grouping"], "key");
-    let seen = json["observed_duplicates"]["count"].as_u64().unwrap();
-    let retried: u64 = json["attempts_per_intent"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|b| b["attempts"].as_u64().unwrap() >= 2)
-        .map(|b| b["intents"].as_u64().unwrap())
-        .sum();
-    assert!(seen > 0 && seen <= retried, "{seen} of {retried}");
+    assert_eq!(json["observed_duplicates"], serde_json::Value::Null);
     assert_eq!(json["shared_addresses"], serde_json::Value::Null);
     let k = &json["key_coverage"];
     assert_eq!(k["keyed_attempts"], truth.keyed_attempts);

@@ -908,8 +908,12 @@ impl LogAnalysis {
         scenario: &Scenario,
         intervals: &Intervals,
     ) -> Option<ObservedDuplicates> {
-        if self.intent_grouping() == "none" {
-            return None;
+        // With keys, a retry answered 2xx may be a key store's replay: only the backend's own
+        // log (`--outcomes`) says which attempts executed.
+        match self.intent_grouping() {
+            "none" => return None,
+            "key" if self.join.is_none() => return None,
+            _ => {}
         }
         let t = &self.tally;
         let d = t.duplicates;
@@ -964,6 +968,12 @@ impl LogAnalysis {
                 note.map(|n| format!("; {n}")).unwrap_or_default()
             )),
             (_, note) => note,
+        };
+        let note = if self.intent_grouping() == "key" {
+            let replay = "grouped by key, an attempt is counted as executed when it was answered 2xx or the backend's log answered it 2xx: if the service replays a key's first answer and logs the replay 2xx, those replays are counted too";
+            Some(note.map_or(replay.to_string(), |n| format!("{n}; {replay}")))
+        } else {
+            note
         };
         Some(ObservedDuplicates {
             count: d.count,

@@ -17,7 +17,7 @@ use crate::logs::{
 
 /// The result's columns, in the query's order: the contract between `dupcost sql` and
 /// `dupcost estimate --observed` (documented in docs/MODEL.md).
-pub const COLUMNS: [&str; 25] = [
+pub const COLUMNS: [&str; 26] = [
     "kind",
     "day",
     "method",
@@ -43,6 +43,7 @@ pub const COLUMNS: [&str; 25] = [
     "timeout_statuses",
     "retry_window_us",
     "attempts",
+    "timed_out_intents",
 ];
 
 /// One row of the result: its line in the file and its values by column (`None`: empty or
@@ -349,9 +350,18 @@ fn build(name: &str, records: &[Record], options: &LogOptions) -> Result<LogAnal
         intents: r.count("keyed_intents")?,
         attempts: r.count("keyed_attempts")?,
         max_attempts: u32::try_from(r.count("max_attempts")?).unwrap_or(u32::MAX),
-        timed_out_intents: 0,
+        timed_out_intents: r.count("timed_out_intents")?,
     };
     t.keyed_attempts = t.keyed.attempts;
+    if t.keyed.timed_out_intents > t.keyed.intents {
+        return Err(r.fail(
+            "timed_out_intents",
+            format!(
+                "{} of {} keyed intents",
+                t.keyed.timed_out_intents, t.keyed.intents
+            ),
+        ));
+    }
     t.unkeyed_intents = intents.checked_sub(t.keyed.intents).ok_or_else(|| {
         r.fail(
             "keyed_intents",

@@ -14,7 +14,8 @@
 //! * routes are templated segment by segment by [`super::route`]'s regular expressions;
 //! * attempts with the same key on the same endpoint, ordered by time, start a new intent
 //!   when the previous one is more than the retry window before (the rule of
-//!   `src/logs/tally`); an attempt without a key is an intent of its own.
+//!   `src/logs/tally`); an attempt without a key is an intent of its own; the keyed intents
+//!   with a timed-out attempt are counted (the evidence of the retries: issue 24).
 //!
 //! The result is one table: a `total` row, one `day` row per UTC day with attempts, one
 //! `endpoint` row per method and route (see [`super::observed::COLUMNS`]).
@@ -212,6 +213,7 @@ pub fn build(o: &QueryOptions) -> Result<String, String> {
         ("keyed_intents", "a.n_keyed_intents".into()),
         ("keyed_attempts", "a.n_keyed_attempts".into()),
         ("max_attempts", "p.n_max_attempts".into()),
+        ("timed_out_intents", "p.n_timed_out_intents".into()),
         ("first_us", "g.first_us".into()),
         ("last_us", "g.last_us".into()),
         ("response_rows", "a.n_response_rows".into()),
@@ -307,13 +309,14 @@ outcomes AS (
   FROM attempts
 ),
 numbered AS (
-  SELECT key_text, method, route,
+  SELECT key_text, method, route, timed_out,
     SUM(starts) OVER ({window_over} RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS intent
   FROM outcomes
   WHERE key_text IS NOT NULL
 ),
 per_intent AS (
-  SELECT COUNT(*) AS attempts FROM numbered GROUP BY key_text, method, route, intent
+  SELECT COUNT(*) AS attempts, MAX(timed_out) AS timed_out
+  FROM numbered GROUP BY key_text, method, route, intent
 )
 SELECT * FROM (
 SELECT
@@ -334,7 +337,10 @@ CROSS JOIN (
     COUNT(response_bytes) AS n_response_rows, {sum_bytes} AS n_response_bytes
   FROM outcomes
 ) a
-CROSS JOIN (SELECT COALESCE(MAX(attempts), 0) AS n_max_attempts FROM per_intent) p
+CROSS JOIN (
+  SELECT COALESCE(MAX(attempts), 0) AS n_max_attempts, {sum_timed_out} AS n_timed_out_intents
+  FROM per_intent
+) p
 UNION ALL
 SELECT
   {per_day}

@@ -192,6 +192,33 @@ pub struct SqlArgs {
     /// syntax; the common subset of RE2 and Java reads the same everywhere)
     #[arg(long, value_name = "REGEX", value_parser = parse_regex)]
     pub path: Option<regex::bytes::Regex>,
+
+    /// The backend's own log as a table (request_id, status, timestamp), joined to the
+    /// timed-out attempts by request id with the rules of logs --outcomes; the proxy's request
+    /// id is --column request_id=EXPR (default request_id; trace_id for athena-alb)
+    #[arg(long, value_name = "NAME")]
+    pub outcomes_table: Option<String>,
+
+    /// Use the SQL expression EXPR for ROLE (request_id, status, timestamp) in the
+    /// --outcomes-table; timestamp= when it has none; repeatable
+    #[arg(long, value_name = "ROLE=EXPR", value_parser = parse_column)]
+    pub outcomes_column: Vec<(Role, String)>,
+
+    /// How attempts are grouped into intents, as for logs: auto and key group by the
+    /// idempotency key (the query does not group by fingerprint yet)
+    #[arg(long, value_name = "HOW", default_value = "auto", value_parser = parse_sql_intents)]
+    pub intents: crate::logs::Intents,
+}
+
+/// `--intents` of `dupcost sql`: fingerprints are not in the query yet, and saying so beats
+/// a different grouping than `logs` would make.
+fn parse_sql_intents(text: &str) -> Result<crate::logs::Intents, String> {
+    match text.parse::<crate::logs::Intents>()? {
+        crate::logs::Intents::Fingerprint => Err(
+            "dupcost sql does not group attempts by fingerprint yet: run dupcost logs on the files, or group by key".into(),
+        ),
+        other => Ok(other),
+    }
 }
 
 impl SqlArgs {
@@ -204,8 +231,11 @@ impl SqlArgs {
             columns: self.column.clone(),
             log: self.filters.apply(LogOptions {
                 path: self.path.clone(),
+                intents: self.intents,
                 ..LogOptions::default()
             }),
+            outcomes_table: self.outcomes_table.clone(),
+            outcomes_columns: self.outcomes_column.clone(),
         }
     }
 }

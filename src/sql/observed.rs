@@ -11,13 +11,13 @@ use std::collections::BTreeMap;
 use std::io::Read;
 
 use crate::logs::{
-    ColumnMap, Counts, DurationUnit, Endpoint, FileInfo, FlagsStyle, Grouping, KeyedStats,
-    LogAnalysis, LogOptions, Role, Tally, days_from_civil,
+    ColumnMap, Counts, Duplicates, DurationUnit, Endpoint, FileInfo, FlagsStyle, Grouping, Join,
+    KeyedStats, LogAnalysis, LogOptions, Role, Tally, days_from_civil,
 };
 
 /// The result's columns, in the query's order: the contract between `dupcost sql` and
 /// `dupcost estimate --observed` (documented in docs/MODEL.md).
-pub const COLUMNS: [&str; 26] = [
+pub const COLUMNS: [&str; 38] = [
     "kind",
     "day",
     "method",
@@ -44,6 +44,18 @@ pub const COLUMNS: [&str; 26] = [
     "retry_window_us",
     "attempts",
     "timed_out_intents",
+    "matched",
+    "matched_succeeded",
+    "never_reached",
+    "outside_span",
+    "without_id",
+    "backend_rows",
+    "backend_bad_rows",
+    "backend_first_us",
+    "backend_last_us",
+    "duplicates",
+    "duplicates_upstream_2xx",
+    "duplicates_outcomes",
 ];
 
 /// One row of the result: its line in the file and its values by column (`None`: empty or
@@ -223,6 +235,14 @@ impl<'a> Reader<'a> {
         digits
             .parse::<u64>()
             .map_err(|_| self.fail(column, format!("'{text}' is not a whole number")))
+    }
+
+    /// A count, or none when the column is empty (a figure the query did not measure).
+    fn opt_count(&self, column: &str) -> Result<Option<u64>, String> {
+        match self.record.get(column) {
+            None => Ok(None),
+            Some(_) => self.count(column).map(Some),
+        }
     }
 
     /// A timestamp in µs, or none (a result with no rows in range).
@@ -405,6 +425,38 @@ fn build(name: &str, records: &[Record], options: &LogOptions) -> Result<LogAnal
         .map(|s| s.trim().parse::<u16>())
         .collect::<Result<Vec<u16>, _>>()
         .map_err(|e| r.fail("timeout_statuses", e.to_string()))?;
+    // `--outcomes-table`: the join's figures, as `dupcost logs --outcomes` reports them.
+    let join = match r.opt_count("matched")? {
+        None => None,
+        Some(matched) => {
+            t.duplicates = Duplicates {
+                count: r.count("duplicates")?,
+                upstream_2xx: r.count("duplicates_upstream_2xx")?,
+                outcomes: r.count("duplicates_outcomes")?,
+                conflict_409_422: 0,
+            };
+            let span = match (
+                r.micros("backend_first_us")?,
+                r.micros("backend_last_us")?,
+            ) {
+                (Some(a), Some(b)) => Some((a, b)),
+                _ => None,
+            };
+            Some(Join {
+                matched,
+                matched_succeeded: r.count("matched_succeeded")?,
+                never_reached: r.count("never_reached")?,
+                outside_span: r.count("outside_span")?,
+                without_id: r.count("without_id")?,
+                backend_rows: r.count("backend_rows")?,
+                backend_bad_rows: r.count("backend_bad_rows")?,
+                span,
+                files: vec!["the --outcomes-table".to_string()],
+                bad_samples: Vec::new(),
+                per_intent: true,
+            })
+        }
+    };
     let columns = column_map(&roles).ok_or_else(|| {
         r.fail(
             "roles",
@@ -436,7 +488,7 @@ fn build(name: &str, records: &[Record], options: &LogOptions) -> Result<LogAnal
             retry_window: std::time::Duration::from_micros(window),
             ..options.clone()
         },
-        join: None,
+        join,
     })
 }
 
@@ -464,7 +516,7 @@ fn column_map(roles: &[Role]) -> Option<ColumnMap> {
         idempotency_key: at(Role::IdempotencyKey),
         bytes: at(Role::Bytes),
         flags: None,
-        request_id: None,
+        request_id: at(Role::RequestId),
         client_addr: None,
         forwarded_for: None,
         user_agent: None,

@@ -598,6 +598,33 @@ fn the_backend_log_settles_duplicates_per_intent() {
             assert!(d["note"].as_str().unwrap().contains("grouped by key"));
         }
     }
+    // From stdin the proxy log cannot be read twice: the attempts' counts move, the
+    // duplicates stay those the proxy log shows, and the note says it is a lower bound.
+    let path = dir.path().join("proxy-false.csv");
+    let backend = dir.path().join("backend-false.csv");
+    let out = common::succeed(
+        common::dupcost()
+            .args(["logs", "-", "--outcomes", backend.to_str().unwrap()])
+            .args(["--format", "json"])
+            .write_stdin(std::fs::read(&path).unwrap()),
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let o = &v["observed"];
+    assert_eq!(o["backend_log"]["per_intent"], false);
+    let d = &o["observed_duplicates"];
+    assert!(
+        d["note"].as_str().unwrap().contains("a lower bound"),
+        "{d}"
+    );
+    let read_twice = common::json(&[
+        "logs",
+        path.to_str().unwrap(),
+        "--outcomes",
+        backend.to_str().unwrap(),
+    ]);
+    // The same attempts' outcomes either way.
+    assert_eq!(o["timed_out_succeeded"], read_twice["observed"]["timed_out_succeeded"]);
+    assert!(d["count"].as_u64() < read_twice["observed"]["observed_duplicates"]["count"].as_u64());
 }
 
 /// `dupcost logs ARGS` as a table: stdout and stderr.

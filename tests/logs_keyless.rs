@@ -612,10 +612,7 @@ fn the_backend_log_settles_duplicates_per_intent() {
     let o = &v["observed"];
     assert_eq!(o["backend_log"]["per_intent"], false);
     let d = &o["observed_duplicates"];
-    assert!(
-        d["note"].as_str().unwrap().contains("a lower bound"),
-        "{d}"
-    );
+    assert!(d["note"].as_str().unwrap().contains("a lower bound"), "{d}");
     let read_twice = common::json(&[
         "logs",
         path.to_str().unwrap(),
@@ -623,7 +620,10 @@ fn the_backend_log_settles_duplicates_per_intent() {
         backend.to_str().unwrap(),
     ]);
     // The same attempts' outcomes either way.
-    assert_eq!(o["timed_out_succeeded"], read_twice["observed"]["timed_out_succeeded"]);
+    assert_eq!(
+        o["timed_out_succeeded"],
+        read_twice["observed"]["timed_out_succeeded"]
+    );
     assert!(d["count"].as_u64() < read_twice["observed"]["observed_duplicates"]["count"].as_u64());
 }
 

@@ -435,10 +435,7 @@ fn build(name: &str, records: &[Record], options: &LogOptions) -> Result<LogAnal
                 outcomes: r.count("duplicates_outcomes")?,
                 conflict_409_422: 0,
             };
-            let span = match (
-                r.micros("backend_first_us")?,
-                r.micros("backend_last_us")?,
-            ) {
+            let span = match (r.micros("backend_first_us")?, r.micros("backend_last_us")?) {
                 (Some(a), Some(b)) => Some((a, b)),
                 _ => None,
             };

@@ -106,7 +106,9 @@ pub fn build(o: &QueryOptions) -> Result<String, String> {
             return Err("--outcomes-table names no table".into());
         }
     } else if o.columns.iter().any(|(r, _)| *r == Role::RequestId) {
-        return Err("--column request_id: the request id is read only with --outcomes-table".into());
+        return Err(
+            "--column request_id: the request id is read only with --outcomes-table".into(),
+        );
     }
     for (role, _) in &o.outcomes_columns {
         if !OUTCOME_ROLES.contains(role) {
@@ -235,7 +237,11 @@ pub fn build(o: &QueryOptions) -> Result<String, String> {
             .ok_or("--outcomes-column status=: the join needs the backend's status")?;
         let bts = bexpr(Role::Timestamp);
         let b_ts_text = bts.as_ref().map_or(e.null_text(), |x| trim(&e.text(x)));
-        let b_ts = if bts.is_some() { e.micros("ts_text") } else { e.null_int() };
+        let b_ts = if bts.is_some() {
+            e.micros("ts_text")
+        } else {
+            e.null_int()
+        };
         let b_ts_bad = if bts.is_some() { "ts IS NULL" } else { "1 = 0" };
         let ctes = format!(
             "

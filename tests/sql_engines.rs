@@ -232,6 +232,29 @@ fn cases(dir: &Path) -> Vec<Case> {
         ),
     );
     let random = random_paths(dir);
+    // Give-up flags: Envoy's response flags and HAProxy's termination state (issue 24).
+    let envoy = generate(
+        dir,
+        "envoy.csv",
+        generator::Config {
+            format: generator::Format::Envoy,
+            rows: 8_000,
+            seed: 21,
+            bad_every: 0,
+            ..generator::Config::default()
+        },
+    );
+    let haproxy = generate(
+        dir,
+        "haproxy.csv",
+        generator::Config {
+            format: generator::Format::Haproxy,
+            rows: 8_000,
+            seed: 22,
+            bad_every: 0,
+            ..generator::Config::default()
+        },
+    );
     // A keyed log with request ids and the backend's own log (issue 24).
     let (joined, backend) = (dir.join("joined.csv"), dir.join("backend.csv"));
     keyless::generate_keyless_with_backend(
@@ -336,6 +359,52 @@ fn cases(dir: &Path) -> Vec<Case> {
             log: cf,
             logs_file: cf_plain,
             sql_args: strings(&["--preset", "athena-cloudfront"]),
+            logs_args: vec![],
+            report_args: strings(&["--succeeded-share", "40%"]),
+            tables: vec![],
+        },
+        Case {
+            name: "Envoy response flags",
+            log: envoy.clone(),
+            logs_file: envoy,
+            sql_args: strings(&[
+                "--column",
+                "timestamp=start_time",
+                "--column",
+                "status=response_code",
+                "--column",
+                "flags=response_flags",
+                "--column",
+                "bytes=bytes_sent",
+                "--column",
+                "upstream_status=",
+            ]),
+            logs_args: vec![],
+            report_args: strings(&["--succeeded-share", "40%"]),
+            tables: vec![],
+        },
+        Case {
+            name: "HAProxy termination state",
+            log: haproxy.clone(),
+            logs_file: haproxy,
+            sql_args: strings(&[
+                "--column",
+                "timestamp=accept_date",
+                "--column",
+                "status=http_status_code",
+                "--column",
+                "flags=termination_state",
+                "--column",
+                "method=http_verb",
+                "--column",
+                "path=http_request",
+                "--column",
+                "bytes=",
+                "--column",
+                "upstream_status=",
+                "--column",
+                "idempotency_key=",
+            ]),
             logs_args: vec![],
             report_args: strings(&["--succeeded-share", "40%"]),
             tables: vec![],

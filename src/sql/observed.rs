@@ -17,7 +17,7 @@ use crate::logs::{
 
 /// The result's columns, in the query's order: the contract between `dupcost sql` and
 /// `dupcost estimate --observed` (documented in docs/MODEL.md).
-pub const COLUMNS: [&str; 38] = [
+pub const COLUMNS: [&str; 39] = [
     "kind",
     "day",
     "method",
@@ -56,6 +56,7 @@ pub const COLUMNS: [&str; 38] = [
     "duplicates",
     "duplicates_upstream_2xx",
     "duplicates_outcomes",
+    "flags_style",
 ];
 
 /// One row of the result: its line in the file and its values by column (`None`: empty or
@@ -454,7 +455,18 @@ fn build(name: &str, records: &[Record], options: &LogOptions) -> Result<LogAnal
             })
         }
     };
-    let columns = column_map(&roles).ok_or_else(|| {
+    let flags_style = match r.record.get("flags_style") {
+        None | Some("envoy") => FlagsStyle::Envoy,
+        Some("haproxy") => FlagsStyle::Haproxy,
+        Some("cloudfront") => FlagsStyle::Cloudfront,
+        Some(other) => {
+            return Err(r.fail(
+                "flags_style",
+                format!("'{other}' is not envoy, haproxy or cloudfront"),
+            ));
+        }
+    };
+    let columns = column_map(&roles, flags_style).ok_or_else(|| {
         r.fail(
             "roles",
             "method and status are mapped in every query".to_string(),
@@ -500,7 +512,7 @@ fn parse_date(text: &str) -> Option<i64> {
 
 /// The columns the query mapped, as a column map whose headers are the roles' names (the
 /// derivation asks which roles a log had).
-fn column_map(roles: &[Role]) -> Option<ColumnMap> {
+fn column_map(roles: &[Role], flags_style: FlagsStyle) -> Option<ColumnMap> {
     let headers: Vec<String> = roles.iter().map(|r| r.name().to_string()).collect();
     let at = |role: Role| roles.iter().position(|r| *r == role);
     Some(ColumnMap {
@@ -512,14 +524,14 @@ fn column_map(roles: &[Role]) -> Option<ColumnMap> {
         duration: None,
         idempotency_key: at(Role::IdempotencyKey),
         bytes: at(Role::Bytes),
-        flags: None,
+        flags: at(Role::Flags),
         request_id: at(Role::RequestId),
         client_addr: None,
         forwarded_for: None,
         user_agent: None,
         request_length: None,
         duration_unit: DurationUnit::Seconds,
-        flags_style: FlagsStyle::Envoy,
+        flags_style,
         headers,
     })
 }

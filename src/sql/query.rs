@@ -20,7 +20,7 @@
 //! The result is one table: a `total` row, one `day` row per UTC day with attempts, one
 //! `endpoint` row per method and route (see [`super::observed::COLUMNS`]).
 
-use crate::logs::{LogOptions, Role};
+use crate::logs::{FlagsStyle, LogOptions, Role};
 
 use super::dialect::Engine;
 use super::observed::COLUMNS;
@@ -28,7 +28,8 @@ use super::preset::Preset;
 use super::route;
 
 /// The result's columns that hold text (the rest are 64-bit integers), for their NULLs.
-const TEXT_COLUMNS: [&str; 7] = [
+const TEXT_COLUMNS: [&str; 8] = [
+    "flags_style",
     "kind",
     "day",
     "method",
@@ -40,7 +41,7 @@ const TEXT_COLUMNS: [&str; 7] = [
 
 /// The roles the query measures, in the order `--column` names them (`request_id` only with
 /// `--outcomes-table`).
-pub const ROLES: [Role; 8] = [
+pub const ROLES: [Role; 9] = [
     Role::Timestamp,
     Role::Method,
     Role::Path,
@@ -49,6 +50,7 @@ pub const ROLES: [Role; 8] = [
     Role::IdempotencyKey,
     Role::Bytes,
     Role::RequestId,
+    Role::Flags,
 ];
 
 /// The roles of the backend's table (`--outcomes-table`, `--outcomes-column`).
@@ -194,14 +196,38 @@ pub fn build(o: &QueryOptions) -> Result<String, String> {
     } else {
         "'(all)'".into()
     };
+    // Give-up flags (`--column flags=EXPR`), read in the style its name says, as `logs` reads
+    // a flags column (Envoy's response flags, HAProxy's termination state, CloudFront's
+    // detailed result type).
+    let flags_style = expr(Role::Flags).map(|x| {
+        let name = x.trim_matches(|c: char| c == '"' || c == '`' || c.is_whitespace());
+        FlagsStyle::from_name(name.as_bytes())
+    });
+    let flags_gave_up = match flags_style {
+        None => None,
+        Some(FlagsStyle::Envoy) => {
+            Some(e.matches("flags_text", "(^|[, |])(UT|DC|UC|URX)([, |]|$)"))
+        }
+        Some(FlagsStyle::Haproxy) => Some(e.matches("flags_text", "^[cCsS]")),
+        Some(FlagsStyle::Cloudfront) => {
+            Some("flags_text IN ('ClientCommError', 'ClientHungUpRequest')".to_string())
+        }
+    };
     let up_last = trim(&e.extract("upstream_text", "[^,:]*$"));
     let upstream = format!(
         "CASE WHEN {} THEN {} END",
         e.matches(&up_last, "^[0-9]{1,3}$"),
         e.int(&up_last)
     );
+    // The client-facing status echoed is unknown only when that status is a give-up (with
+    // flags, an attempt may time out on another status).
+    let echoed = if flags_gave_up.is_some() {
+        format!("(upstream = status AND status IN ({}))", list(&statuses))
+    } else {
+        "upstream = status".to_string()
+    };
     let unknown = format!(
-        "(upstream IS NULL OR upstream IN (0, {}) OR upstream = status)",
+        "(upstream IS NULL OR upstream IN (0, {}) OR {echoed})",
         list(&give_ups)
     );
     let bytes = format!(
@@ -383,6 +409,9 @@ CROSS JOIN backend_span b",
         ("retry_window_us", e.int(&window.to_string())),
         ("timed_out_intents", "p.n_timed_out_intents".into()),
     ];
+    if let Some(style) = flags_style {
+        total_columns.push(("flags_style", e.lit(flags_style_name(style))));
+    }
     if outcomes {
         total_columns.extend([
             ("matched", "j.n_matched".to_string()),
@@ -445,11 +474,11 @@ WITH src AS (
     COALESCE({path_text}, '') AS path_text,
     {upstream_text} AS upstream_text,
     {key_text} AS key_text,
-    {bytes_text} AS bytes_text{id_src}
+    {bytes_text} AS bytes_text{id_src}{flags_src}
   FROM {table}
 ),
 parsed AS (
-  SELECT {ts} AS ts, {status} AS status, method_text, path_text, upstream_text, key_text, bytes_text{id_col}
+  SELECT {ts} AS ts, {status} AS status, method_text, path_text, upstream_text, key_text, bytes_text{id_col}{flags_col}
   FROM src
 ),
 good AS (
@@ -458,7 +487,7 @@ good AS (
   WHERE ts IS NOT NULL AND status IS NOT NULL
 ),
 mutating AS (
-  SELECT ts, method_text AS method, status, upstream_text, key_text, bytes_text{id_col},
+  SELECT ts, method_text AS method, status, upstream_text, key_text, bytes_text{id_col}{flags_col},
     {path_only} AS path_only
   FROM good
   WHERE in_range = 1 AND method_text IN ({in_methods})
@@ -468,7 +497,7 @@ filtered AS (
 ),
 attempts AS (
   SELECT ts, {day_of_ts} AS day, method, {route} AS route,
-    status, CASE WHEN status IN ({statuses}) THEN 1 ELSE 0 END AS timed_out,
+    status, CASE WHEN status IN ({statuses}) THEN 1{flags_timed_out} ELSE 0 END AS timed_out,
     {upstream} AS upstream,
     CASE WHEN key_text <> '' AND key_text <> '-' THEN key_text END AS key_text,
     {bytes} AS response_bytes{id_attempt}
@@ -551,6 +580,15 @@ ORDER BY {kind} DESC, {day}, {method}, {route_col}, {attempts_col}
             String::new()
         },
         id_col = if outcomes { ", id_text" } else { "" },
+        flags_src = if flags_gave_up.is_some() {
+            format!(",\n    {} AS flags_text", text_of(Role::Flags, true))
+        } else {
+            String::new()
+        },
+        flags_col = if flags_gave_up.is_some() { ", flags_text" } else { "" },
+        flags_timed_out = flags_gave_up
+            .as_ref()
+            .map_or(String::new(), |g| format!(" WHEN {g} THEN 1")),
         id_attempt = if outcomes {
             ",\n    CASE WHEN id_text <> '' AND id_text <> '-' THEN id_text END AS id_text"
         } else {
@@ -596,6 +634,15 @@ ORDER BY {kind} DESC, {day}, {method}, {route_col}, {attempts_col}
         route_col = q("route"),
         attempts_col = q("attempts"),
     ))
+}
+
+/// A flags style as the result's `flags_style` names it.
+pub fn flags_style_name(style: FlagsStyle) -> &'static str {
+    match style {
+        FlagsStyle::Envoy => "envoy",
+        FlagsStyle::Haproxy => "haproxy",
+        FlagsStyle::Cloudfront => "cloudfront",
+    }
 }
 
 /// The engine's name as `--engine` takes it.

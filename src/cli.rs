@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::inputs::{self, Input, ScenarioPatch};
+use crate::inputs::{self, Input, ScenarioPatch, Source, Sources};
 use crate::logs::{self, DurationUnit, LogOptions, Role};
 use crate::model::{Jitter, Scenario, Store};
 use crate::report::svg::SweepFigure;
@@ -208,6 +208,33 @@ pub struct SqlArgs {
     /// syntax; the common subset of RE2 and Java reads the same everywhere)
     #[arg(long, value_name = "REGEX", value_parser = parse_regex)]
     pub path: Option<regex::bytes::Regex>,
+
+    /// The backend's own log as a table (request_id, status, timestamp), joined to the
+    /// timed-out attempts by request id with the rules of logs --outcomes; the proxy's request
+    /// id is --column request_id=EXPR (default request_id; trace_id for athena-alb)
+    #[arg(long, value_name = "NAME")]
+    pub outcomes_table: Option<String>,
+
+    /// Use the SQL expression EXPR for ROLE (request_id, status, timestamp) in the
+    /// --outcomes-table; timestamp= when it has none; repeatable
+    #[arg(long, value_name = "ROLE=EXPR", value_parser = parse_column)]
+    pub outcomes_column: Vec<(Role, String)>,
+
+    /// How attempts are grouped into intents, as for logs: auto and key group by the
+    /// idempotency key (the query does not group by fingerprint yet)
+    #[arg(long, value_name = "HOW", default_value = "auto", value_parser = parse_sql_intents)]
+    pub intents: crate::logs::Intents,
+}
+
+/// `--intents` of `dupcost sql`: fingerprints are not in the query yet, and saying so beats
+/// a different grouping than `logs` would make.
+fn parse_sql_intents(text: &str) -> Result<crate::logs::Intents, String> {
+    match text.parse::<crate::logs::Intents>()? {
+        crate::logs::Intents::Fingerprint => Err(
+            "dupcost sql does not group attempts by fingerprint yet: run dupcost logs on the files, or group by key".into(),
+        ),
+        other => Ok(other),
+    }
 }
 
 impl SqlArgs {
@@ -220,8 +247,11 @@ impl SqlArgs {
             columns: self.column.clone(),
             log: self.filters.apply(LogOptions {
                 path: self.path.clone(),
+                intents: self.intents,
                 ..LogOptions::default()
             }),
+            outcomes_table: self.outcomes_table.clone(),
+            outcomes_columns: self.outcomes_column.clone(),
         }
     }
 }
@@ -947,6 +977,17 @@ impl ScenarioArgs {
             .as_deref()
             .map(ScenarioPatch::from_file)
             .transpose()
+    }
+
+    /// Where each input comes from: the default, the `--scenario` file, the `--preset` or a
+    /// flag (the environment counts as the flag), in the order of the precedence.
+    pub fn sources(&self) -> Result<Sources, String> {
+        let file = self.file_patch()?.unwrap_or_default();
+        let preset = self.preset.map(|p| p.patch()).unwrap_or_default();
+        Ok(Sources::default()
+            .given(&file, Source::Scenario)
+            .given(&preset, Source::Preset)
+            .given(&self.patch(), Source::Flag))
     }
 
     /// Defaults < scenario file < preset < environment < flags, validated. The one place a

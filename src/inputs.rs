@@ -515,6 +515,89 @@ fn schedule_from_json(value: &Value) -> Result<Delays, String> {
     }
 }
 
+/// Where an input's value came from: the `sources` object of the JSON reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Source {
+    /// A flag or its `DUPCOST_*` environment variable.
+    Flag,
+    /// Measured from the logs (`dupcost logs`, `estimate --observed`).
+    Log,
+    /// The default of `docs/MODEL.md`.
+    #[default]
+    Default,
+    /// The `--scenario` file.
+    Scenario,
+    /// A named preset (`--preset`).
+    Preset,
+}
+
+impl Source {
+    /// How a report names it: `the default`, `the scenario file`, `the preset`, ...
+    pub fn describe(self) -> &'static str {
+        match self {
+            Source::Flag => "the flag",
+            Source::Log => "the log",
+            Source::Default => "the default",
+            Source::Scenario => "the scenario file",
+            Source::Preset => "the preset",
+        }
+    }
+
+    /// Its value, as a report says it is used: `the default 3`, `the scenario file's 5`.
+    pub fn value(self, value: &str) -> String {
+        match self {
+            Source::Default => format!("the default {value}"),
+            other => format!("{}'s {value}", other.describe()),
+        }
+    }
+}
+
+/// Where each input came from, in the order of [`Input::ALL`]; serialised as an object by
+/// JSON name (`{"requests_per_day": "log", "order_value": "default", ...}`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Sources([Source; Input::ALL.len()]);
+
+impl Sources {
+    /// Every input from the default, then each layer's inputs marked, lowest first:
+    /// `sources.given(&file_patch, Source::Scenario).given(&flags, Source::Flag)`.
+    pub fn given(mut self, patch: &ScenarioPatch, source: Source) -> Sources {
+        for (input, _) in &patch.values {
+            self.set(*input, source);
+        }
+        self
+    }
+
+    pub fn set(&mut self, input: Input, source: Source) {
+        self.0[input.index()] = source;
+    }
+
+    pub fn get(&self, input: Input) -> Source {
+        self.0[input.index()]
+    }
+}
+
+impl serde::Serialize for Sources {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(Some(Input::ALL.len()))?;
+        for input in Input::ALL {
+            map.serialize_entry(input.json_name(), &self.get(input))?;
+        }
+        map.end()
+    }
+}
+
+impl Input {
+    /// Its place in [`Input::ALL`].
+    fn index(self) -> usize {
+        Input::ALL
+            .iter()
+            .position(|i| *i == self)
+            .expect("every input is in ALL")
+    }
+}
+
 /// Builds and validates the scenario: defaults, then the file, then the flags.
 ///
 /// A value out of range is reported by the flag name when it came from a flag, and by the
@@ -572,6 +655,30 @@ pub fn to_scenario_json(scenario: &Scenario) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each input's source is its highest layer: the flags over the file over the default;
+    /// the JSON object names every input, in the order of the input table.
+    #[test]
+    fn sources_follow_the_precedence() {
+        let file = ScenarioPatch::from_json(r#"{"retries": 1, "order_value": 10}"#).unwrap();
+        let mut flags = ScenarioPatch::default();
+        flags.set(Input::Retries, 2.0);
+        let s = Sources::default()
+            .given(&file, Source::Scenario)
+            .given(&flags, Source::Flag);
+        assert_eq!(s.get(Input::Retries), Source::Flag);
+        assert_eq!(s.get(Input::OrderValue), Source::Scenario);
+        assert_eq!(s.get(Input::Ttl), Source::Default);
+        let v = serde_json::to_value(s).unwrap();
+        let keys: Vec<&String> = v.as_object().unwrap().keys().collect();
+        assert_eq!(keys.len(), Input::ALL.len());
+        assert_eq!(keys[0], "requests_per_day");
+        assert_eq!(v["retries"], "flag");
+        assert_eq!(v["order_value"], "scenario");
+        assert_eq!(v["ttl_seconds"], "default");
+        assert_eq!(serde_json::to_value(Source::Preset).unwrap(), "preset");
+        assert_eq!(serde_json::to_value(Source::Log).unwrap(), "log");
+    }
 
     #[test]
     fn names_round_trip() {

@@ -34,6 +34,7 @@ fn estimate_part(report: &Value) -> Value {
     let groups = report.as_object_mut().unwrap();
     groups.remove("observed");
     groups.remove("intervals");
+    groups.remove("sources");
     report
 }
 

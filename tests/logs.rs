@@ -167,7 +167,8 @@ fn evidence_and_observed() {
     assert_eq!(keys.len(), 24);
     // A proxy's log: executions are not seen per intent.
     assert_eq!(json["processed_twice"], serde_json::Value::Null);
-    // Keyed: coverage, no fingerprint figures.
+    // Keyed: coverage, no fingerprint figures; without the backend's log no duplicates seen
+    // (a retry answered 2xx may be a key store's replay).
     assert_eq!(json["intent_grouping"], "key");
     assert_eq!(json["observed_duplicates"], serde_json::Value::Null);
     assert_eq!(json["shared_addresses"], serde_json::Value::Null);
@@ -532,13 +533,38 @@ fn underivable_figures_name_their_flag_unless_given() {
         },
     )
     .unwrap();
+    // Two mutating attempts are too few for a timeout rate (issue 24): the default stands.
     assert_eq!(
         (s.succeeded_share, s.timeout_rate, s.requests_per_day),
-        (0.25, 0.0, 2.0)
+        (0.25, base.timeout_rate, 2.0)
     );
-    let m = err(
+    // One timed-out attempt is too few to ask for the succeeded share: the default stands,
+    // and the evidence says why and what would measure it.
+    let p = write(
+        d,
+        "one.csv",
         b"timestamp,method,status\n2026-11-01T00:00:00Z,POST,504\n2026-11-02T00:00:00Z,POST,200\n",
     );
+    let few = analyze(&p, &LogOptions::default())
+        .unwrap()
+        .derive(&base, &Overrides::default())
+        .unwrap();
+    assert_eq!(few.scenario.succeeded_share, base.succeeded_share);
+    let e = &few.measured[2].evidence;
+    assert!(
+        e.starts_with(
+            "succeeded share: not measured from 1 timed-out attempt: too few (needs 30), and "
+        ) && e.contains("no upstream status column")
+            && e.ends_with("; using the default 50%"),
+        "{e}"
+    );
+    // With 30 timed-out attempts it could be measured, and the log cannot: an error.
+    let mut many = String::from("timestamp,method,status\n");
+    for i in 0..30 {
+        many.push_str(&format!("2026-11-01T00:{i:02}:00Z,POST,504\n"));
+    }
+    many.push_str("2026-11-02T00:00:00Z,POST,200\n");
+    let m = err(many.as_bytes());
     assert!(
         m.contains("no upstream status column")
             && m.contains("--succeeded-share")
@@ -563,7 +589,7 @@ fn underivable_figures_name_their_flag_unless_given() {
     .unwrap();
     assert_eq!(
         (s.requests_per_day, s.timeout_rate, s.succeeded_share),
-        (100.0, 0.5, 1.0)
+        (100.0, base.timeout_rate, base.succeeded_share)
     );
     let m = err(b"timestamp,method,status,upstream_status\n2026-11-01T00:00:00Z,POST,504,200\n");
     assert!(

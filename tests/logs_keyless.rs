@@ -280,12 +280,12 @@ fn the_binary_reports_fingerprinted_intents() {
     );
     assert!(
         text.contains(&format!(
-            "  observed duplicates: {}, ",
+            "  seen executed twice: {}, ",
             truth.executed_duplicates
         )),
         "{text}"
     );
-    assert!(text.contains("  the model predicts "), "{text}");
+    assert!(text.contains("  likely, by the model: "), "{text}");
     assert!(
         text.contains(
             "1 fingerprint sent more than 30 attempts a minute: likely shared addresses (NAT)"
@@ -523,4 +523,115 @@ fn bad_grouping_flags_exit_2_with_one_line() {
     ]);
     assert_eq!(v["observed"]["intent_grouping"], "none");
     assert_eq!(v["observed"]["intents"], 2);
+}
+
+/// The backend's own log settles which attempts executed (issue 24): on a keyless log whose
+/// proxy hides half the timed-out attempts' outcomes (upstream `-`), `--outcomes` gives the
+/// intents that executed twice or more within 5% of the truth, for fingerprinted intents and
+/// for keyed ones; the proxy log alone gives fewer, a lower bound.
+#[test]
+fn the_backend_log_settles_duplicates_per_intent() {
+    let dir = tempfile::tempdir().unwrap();
+    for keys in [false, true] {
+        let cfg = KeylessConfig {
+            intents: 8_000,
+            seed: 24,
+            unknown_share: 0.5,
+            timeout_rate: 0.08,
+            request_ids: true,
+            keys,
+            ..KeylessConfig::default()
+        };
+        let path = dir.path().join(format!("proxy-{keys}.csv"));
+        let backend = dir.path().join(format!("backend-{keys}.csv"));
+        let truth = keyless::generate_keyless_with_backend(
+            &cfg,
+            std::fs::File::create(&path).unwrap(),
+            Some(std::fs::File::create(&backend).unwrap()),
+        )
+        .unwrap();
+        assert!(
+            truth.executed_twice > 150 && truth.executed_twice > truth.executed_duplicates + 30,
+            "{truth:?}"
+        );
+        let (p, b) = (path.to_str().unwrap(), backend.to_str().unwrap());
+        let grouping = if keys { "key" } else { "fingerprint" };
+        let alone = common::json(&["logs", p, "--succeeded-share", "0.5"]);
+        assert_eq!(alone["observed"]["intent_grouping"], grouping);
+        let d = &alone["observed"]["observed_duplicates"];
+        if keys {
+            // Without the backend's log, a keyed retry answered 2xx may be a replay.
+            assert_eq!(*d, serde_json::Value::Null);
+        } else {
+            let seen_alone = d["count"].as_u64().unwrap();
+            assert_eq!(seen_alone, truth.executed_duplicates);
+            assert!(seen_alone < truth.executed_twice * 9 / 10, "{seen_alone}");
+        }
+
+        let v = common::json(&["logs", p, "--outcomes", b]);
+        let o = &v["observed"];
+        assert_eq!(o["intent_grouping"], grouping);
+        assert_eq!(o["backend_log"]["per_intent"], true);
+        let d = &o["observed_duplicates"];
+        let seen = d["count"].as_u64().unwrap();
+        assert!(
+            common::close(seen as f64, truth.executed_twice as f64, 0.05),
+            "{grouping}: seen {seen}, truth {}",
+            truth.executed_twice
+        );
+        // Each is known by the upstream status or by the backend's log.
+        let e = &d["evidence"];
+        assert_eq!(
+            e["upstream_2xx"].as_u64().unwrap() + e["outcomes"].as_u64().unwrap(),
+            seen
+        );
+        assert!(e["outcomes"].as_u64().unwrap() > 0);
+        // Read twice, the counts are those of the attempts' join.
+        assert_eq!(o["timed_out"], truth.timed_out);
+        let (text, _) = logs_table(&[p, "--outcomes", b]);
+        assert!(
+            text.contains(&format!("  seen executed twice: {}, ", logs::count(seen))),
+            "{text}"
+        );
+        assert!(text.contains("  likely, by the model: "), "{text}");
+        if keys {
+            assert!(d["note"].as_str().unwrap().contains("grouped by key"));
+        }
+    }
+    // From stdin the proxy log cannot be read twice: the attempts' counts move, the
+    // duplicates stay those the proxy log shows, and the note says it is a lower bound.
+    let path = dir.path().join("proxy-false.csv");
+    let backend = dir.path().join("backend-false.csv");
+    let out = common::succeed(
+        common::dupcost()
+            .args(["logs", "-", "--outcomes", backend.to_str().unwrap()])
+            .args(["--format", "json"])
+            .write_stdin(std::fs::read(&path).unwrap()),
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let o = &v["observed"];
+    assert_eq!(o["backend_log"]["per_intent"], false);
+    let d = &o["observed_duplicates"];
+    assert!(d["note"].as_str().unwrap().contains("a lower bound"), "{d}");
+    let read_twice = common::json(&[
+        "logs",
+        path.to_str().unwrap(),
+        "--outcomes",
+        backend.to_str().unwrap(),
+    ]);
+    // The same attempts' outcomes either way.
+    assert_eq!(
+        o["timed_out_succeeded"],
+        read_twice["observed"]["timed_out_succeeded"]
+    );
+    assert!(d["count"].as_u64() < read_twice["observed"]["observed_duplicates"]["count"].as_u64());
+}
+
+/// `dupcost logs ARGS` as a table: stdout and stderr.
+fn logs_table(args: &[&str]) -> (String, String) {
+    let out = common::succeed(common::dupcost().arg("logs").args(args));
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
 }

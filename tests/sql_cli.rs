@@ -209,3 +209,57 @@ fn sql_prints_one_query_naming_the_table() {
         assert_eq!(query.matches(';').count(), 0, "{engine}: one statement");
     }
 }
+
+/// `--intents` and `--outcomes-table` (issue 24): fingerprints are refused by name, the
+/// backend's roles are checked, and the join names the backend's table and the proxy's
+/// request id (ALB's `trace_id` under its preset).
+#[test]
+fn sql_intents_and_the_backend_table() {
+    let run_error = |extra: &[&str]| {
+        let mut args = vec!["sql", "--engine", "duckdb", "--table", "logs"];
+        args.extend_from_slice(extra);
+        usage_error(&args)
+    };
+    let e = run_error(&["--intents", "fingerprint"]);
+    assert!(e.contains("does not group attempts by fingerprint"), "{e}");
+    let e = run_error(&["--outcomes-column", "status=code"]);
+    assert!(
+        e.contains("--outcomes-column needs --outcomes-table"),
+        "{e}"
+    );
+    let e = run_error(&["--column", "request_id=rid"]);
+    assert!(e.contains("only with --outcomes-table"), "{e}");
+    let e = run_error(&["--outcomes-table", "b", "--outcomes-column", "bytes=x"]);
+    assert!(e.contains("request_id, status, timestamp"), "{e}");
+    for engine in ["duckdb", "clickhouse", "spark", "trino", "bigquery"] {
+        let out = succeed(dupcost().args([
+            "sql",
+            "--engine",
+            engine,
+            "--table",
+            "alb",
+            "--preset",
+            "athena-alb",
+            "--outcomes-table",
+            "app.backend",
+            "--intents",
+            "key",
+        ]));
+        let query = String::from_utf8(out.stdout).unwrap();
+        assert!(query.contains("FROM app.backend"), "{engine}");
+        assert!(query.contains("trace_id"), "{engine}");
+        assert!(
+            query.contains("AS \"matched\"")
+                || query.contains("AS `matched`")
+                || query.contains("AS matched"),
+            "{engine}"
+        );
+    }
+    // Without the join, no request id is read.
+    let out = succeed(dupcost().args(["sql", "--engine", "duckdb", "--table", "logs"]));
+    assert!(
+        !String::from_utf8(out.stdout)
+            .unwrap()
+            .contains("request_id")
+    );
+}

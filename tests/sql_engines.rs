@@ -12,6 +12,8 @@
 mod common;
 #[path = "../examples/gen-access-log/generator.rs"]
 mod generator;
+#[path = "../examples/gen-access-log/keyless.rs"]
+mod keyless;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -57,6 +59,8 @@ struct Case {
     logs_args: Vec<String>,
     /// Scenario flags given to both reports (e.g. --max-unknown).
     report_args: Vec<String>,
+    /// More tables the query reads, by name (the backend's log for --outcomes-table).
+    tables: Vec<(&'static str, PathBuf)>,
 }
 
 fn strings(args: &[&str]) -> Vec<String> {
@@ -228,6 +232,45 @@ fn cases(dir: &Path) -> Vec<Case> {
         ),
     );
     let random = random_paths(dir);
+    // Give-up flags: Envoy's response flags and HAProxy's termination state (issue 24).
+    let envoy = generate(
+        dir,
+        "envoy.csv",
+        generator::Config {
+            format: generator::Format::Envoy,
+            rows: 8_000,
+            seed: 21,
+            bad_every: 0,
+            ..generator::Config::default()
+        },
+    );
+    let haproxy = generate(
+        dir,
+        "haproxy.csv",
+        generator::Config {
+            format: generator::Format::Haproxy,
+            rows: 8_000,
+            seed: 22,
+            bad_every: 0,
+            ..generator::Config::default()
+        },
+    );
+    // A keyed log with request ids and the backend's own log (issue 24).
+    let (joined, backend) = (dir.join("joined.csv"), dir.join("backend.csv"));
+    keyless::generate_keyless_with_backend(
+        &keyless::KeylessConfig {
+            intents: 6_000,
+            seed: 5,
+            unknown_share: 0.5,
+            timeout_rate: 0.08,
+            keys: true,
+            request_ids: true,
+            ..keyless::KeylessConfig::default()
+        },
+        std::fs::File::create(&joined).unwrap(),
+        Some(std::fs::File::create(&backend).unwrap()),
+    )
+    .unwrap();
     let all_unknown = strings(&["--max-unknown", "100%"]);
     let filters = [
         "--since",
@@ -263,6 +306,7 @@ fn cases(dir: &Path) -> Vec<Case> {
             sql_args: vec![],
             logs_args: vec![],
             report_args: all_unknown.clone(),
+            tables: vec![],
         },
         Case {
             name: "generated, filtered",
@@ -271,6 +315,7 @@ fn cases(dir: &Path) -> Vec<Case> {
             sql_args: strings(&filters),
             logs_args: strings(&filters),
             report_args: all_unknown.clone(),
+            tables: vec![],
         },
         Case {
             name: "samples/access-log.csv",
@@ -279,6 +324,7 @@ fn cases(dir: &Path) -> Vec<Case> {
             sql_args: strings(&sample_columns),
             logs_args: vec![],
             report_args: vec![],
+            tables: vec![],
         },
         Case {
             name: "edge cases",
@@ -287,6 +333,7 @@ fn cases(dir: &Path) -> Vec<Case> {
             sql_args: vec![],
             logs_args: vec![],
             report_args: all_unknown.clone(),
+            tables: vec![],
         },
         Case {
             name: "random paths and keys",
@@ -296,6 +343,7 @@ fn cases(dir: &Path) -> Vec<Case> {
             sql_args: strings(&["--column", "bytes="]),
             logs_args: vec![],
             report_args: strings(&["--max-unknown", "100%"]),
+            tables: vec![],
         },
         Case {
             name: "ALB, athena-alb",
@@ -304,6 +352,7 @@ fn cases(dir: &Path) -> Vec<Case> {
             sql_args: strings(&["--preset", "athena-alb"]),
             logs_args: vec![],
             report_args: all_unknown,
+            tables: vec![],
         },
         Case {
             name: "CloudFront, athena-cloudfront",
@@ -312,6 +361,62 @@ fn cases(dir: &Path) -> Vec<Case> {
             sql_args: strings(&["--preset", "athena-cloudfront"]),
             logs_args: vec![],
             report_args: strings(&["--succeeded-share", "40%"]),
+            tables: vec![],
+        },
+        Case {
+            name: "Envoy response flags",
+            log: envoy.clone(),
+            logs_file: envoy,
+            sql_args: strings(&[
+                "--column",
+                "timestamp=start_time",
+                "--column",
+                "status=response_code",
+                "--column",
+                "flags=response_flags",
+                "--column",
+                "bytes=bytes_sent",
+                "--column",
+                "upstream_status=",
+            ]),
+            logs_args: vec![],
+            report_args: strings(&["--succeeded-share", "40%"]),
+            tables: vec![],
+        },
+        Case {
+            name: "HAProxy termination state",
+            log: haproxy.clone(),
+            logs_file: haproxy,
+            sql_args: strings(&[
+                "--column",
+                "timestamp=accept_date",
+                "--column",
+                "status=http_status_code",
+                "--column",
+                "flags=termination_state",
+                "--column",
+                "method=http_verb",
+                "--column",
+                "path=http_request",
+                "--column",
+                "bytes=",
+                "--column",
+                "upstream_status=",
+                "--column",
+                "idempotency_key=",
+            ]),
+            logs_args: vec![],
+            report_args: strings(&["--succeeded-share", "40%"]),
+            tables: vec![],
+        },
+        Case {
+            name: "the backend's log joined, --outcomes-table",
+            log: joined.clone(),
+            logs_file: joined,
+            sql_args: strings(&["--outcomes-table", "backend", "--column", "bytes="]),
+            logs_args: vec!["--outcomes".to_string(), backend.display().to_string()],
+            report_args: vec![],
+            tables: vec![("backend", backend)],
         },
     ]
 }
@@ -372,6 +477,9 @@ fn assert_same_tally(logs: &Tally, sql: &Tally, at: &str) {
     assert_eq!(logs.counts, sql.counts, "{at}: counts");
     assert_eq!(logs.unkeyed_intents, sql.unkeyed_intents, "{at}: unkeyed");
     assert_eq!(logs.keyed, sql.keyed, "{at}: keyed intents");
+    if sql.duplicates != logs::Duplicates::default() {
+        assert_eq!(logs.duplicates, sql.duplicates, "{at}: duplicates");
+    }
     assert_eq!(
         logs.keyed_attempts, sql.keyed_attempts,
         "{at}: keyed attempts"
@@ -451,12 +559,18 @@ fn the_query_on_three_engines_gives_the_report_of_dupcost_logs() {
                     .args(&case.sql_args),
             );
             let out = dir.path().join(format!("result-{i}-{engine}.{format}"));
+            let tables: serde_json::Map<String, Value> = case
+                .tables
+                .iter()
+                .map(|(name, path)| (name.to_string(), json!(path)))
+                .collect();
             jobs.push(json!({
                 "engine": engine,
                 "csv": case.log,
                 "query": String::from_utf8(query.stdout).unwrap(),
                 "out": out,
                 "format": format,
+                "tables": tables,
             }));
             results.push((case, engine, out));
         }

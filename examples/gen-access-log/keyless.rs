@@ -18,6 +18,12 @@
 //!
 //! With `keys`, an `idempotency_key` column holds each intent's own key, so grouping by key
 //! and by fingerprint can be compared.
+//!
+//! With `request_ids`, a `request_id` column holds each attempt's own id, and
+//! [`generate_keyless_with_backend`] writes the backend's own log (`timestamp,request_id,
+//! status` of every attempt that reached it): a timed-out attempt that executed is logged
+//! 200, one that did not is logged 500 or never reached the backend. The truth then counts
+//! the intents that really executed twice or more, whatever the proxy log shows.
 
 #![allow(dead_code)]
 
@@ -54,6 +60,8 @@ pub struct KeylessConfig {
     pub keys: bool,
     /// Write the `request_length` column.
     pub request_length: bool,
+    /// Write a per-attempt `request_id` column.
+    pub request_ids: bool,
 }
 
 impl Default for KeylessConfig {
@@ -74,6 +82,7 @@ impl Default for KeylessConfig {
             forwarded_share: 0.2,
             keys: false,
             request_length: true,
+            request_ids: false,
         }
     }
 }
@@ -91,8 +100,13 @@ pub struct KeylessTruth {
     /// Intents with two attempts or more the log shows executed (a timed-out attempt with
     /// upstream 200, then a 201).
     pub executed_duplicates: u64,
+    /// Intents that executed twice or more (every executed attempt counted, whether the proxy
+    /// log shows it or not): what the backend's own log can tell.
+    pub executed_twice: u64,
     /// Retried intents whose last attempt was answered 409.
     pub conflicts: u64,
+    /// Rows of the backend's log, when one was written.
+    pub backend_rows: u64,
     /// Attempts of the NAT clients.
     pub nat_attempts: u64,
     pub first_ts: i64,
@@ -115,6 +129,9 @@ fn header(cfg: &KeylessConfig) -> String {
     }
     if cfg.keys {
         h.push_str(",idempotency_key");
+    }
+    if cfg.request_ids {
+        h.push_str(",request_id");
     }
     h
 }
@@ -146,7 +163,29 @@ const AGENTS: [&str; 4] = [
 ];
 
 /// Writes a keyless log of `cfg` to `out` and returns its truth.
-pub fn generate_keyless(cfg: &KeylessConfig, mut out: impl Write) -> io::Result<KeylessTruth> {
+pub fn generate_keyless(cfg: &KeylessConfig, out: impl Write) -> io::Result<KeylessTruth> {
+    generate_keyless_with_backend(cfg, out, None::<io::Sink>)
+}
+
+/// [`generate_keyless`], also writing the backend's own log to `backend` (CSV:
+/// `timestamp,request_id,status`; needs `request_ids`).
+pub fn generate_keyless_with_backend(
+    cfg: &KeylessConfig,
+    mut out: impl Write,
+    mut backend: Option<impl Write>,
+) -> io::Result<KeylessTruth> {
+    if let Some(b) = &mut backend {
+        writeln!(b, "timestamp,request_id,status")?;
+    }
+    let mut backend_rows = 0u64;
+    let mut backend_row = |ts: i64, id: u64, status: u16| -> io::Result<()> {
+        if let Some(b) = &mut backend {
+            backend_rows += 1;
+            // The backend logs when it answered, a little after the proxy received it.
+            writeln!(b, "{},r-{id},{status}", dupcost_rfc3339(ts + 5_000))?;
+        }
+        Ok(())
+    };
     let mut rng = Rng::new(cfg.seed ^ 0x006b_6579_6c65_7373);
     let mut truth = KeylessTruth {
         first_ts: i64::MAX,
@@ -198,7 +237,11 @@ pub fn generate_keyless(cfg: &KeylessConfig, mut out: impl Write) -> io::Result<
             l.push_str(&format!(",{key}"));
         }
         seq += 1;
+        if cfg.request_ids {
+            l.push_str(&format!(",r-{seq}"));
+        }
         heap.push(Reverse(Row { ts, seq, line: l }));
+        seq
     };
     let nat = Client {
         addr: "203.0.113.7".to_string(),
@@ -220,7 +263,7 @@ pub fn generate_keyless(cfg: &KeylessConfig, mut out: impl Write) -> io::Result<
         while next_nat <= now {
             let fails = next_nat >= start + 120_000_000 && rng.chance(0.05);
             let (status, upstream) = if fails { (503, "503") } else { (202, "202") };
-            line(
+            let id = line(
                 next_nat,
                 "/v1/events",
                 status,
@@ -231,6 +274,7 @@ pub fn generate_keyless(cfg: &KeylessConfig, mut out: impl Write) -> io::Result<
                 "-",
                 &mut heap,
             );
+            backend_row(next_nat, id, status)?;
             truth.nat_attempts += 1;
             truth.mutating_attempts += 1;
             truth.intents += 1;
@@ -255,6 +299,7 @@ pub fn generate_keyless(cfg: &KeylessConfig, mut out: impl Write) -> io::Result<
         let key = format!("k-{}-{i}", cfg.seed);
         let mut ts = now;
         let mut executed_shown = 0u32;
+        let mut executions = 0u32;
         let mut executed = false;
         let mut attempts = 0u32;
         let mut answered = false;
@@ -278,21 +323,31 @@ pub fn generate_keyless(cfg: &KeylessConfig, mut out: impl Write) -> io::Result<
                     // proxy's own give-up: unknown).
                     "500"
                 };
-                line(
+                let id = line(
                     ts, &path, 504, upstream, 30_000, client, length, &key, &mut heap,
                 );
+                executions += u32::from(ran);
+                if ran {
+                    backend_row(ts, id, 200)?;
+                } else if rng.chance(0.5) {
+                    backend_row(ts, id, 500)?;
+                }
                 ts += 30_000_000;
             } else if roll < cfg.timeout_rate + cfg.error_rate {
-                line(ts, &path, 503, "503", 120, client, length, &key, &mut heap);
+                let id = line(ts, &path, 503, "503", 120, client, length, &key, &mut heap);
+                backend_row(ts, id, 503)?;
                 ts += 120_000;
             } else {
                 answered = true;
                 if executed && attempts > 1 && rng.chance(cfg.conflict_share) {
                     conflict = true;
-                    line(ts, &path, 409, "409", 80, client, length, &key, &mut heap);
+                    let id = line(ts, &path, 409, "409", 80, client, length, &key, &mut heap);
+                    backend_row(ts, id, 409)?;
                 } else {
                     executed_shown += 1;
-                    line(ts, &path, 201, "201", 80, client, length, &key, &mut heap);
+                    executions += 1;
+                    let id = line(ts, &path, 201, "201", 80, client, length, &key, &mut heap);
+                    backend_row(ts, id, 201)?;
                 }
                 ts += 80_000;
                 break;
@@ -306,6 +361,7 @@ pub fn generate_keyless(cfg: &KeylessConfig, mut out: impl Write) -> io::Result<
         truth.intents += 1;
         *truth.attempts_per_intent.entry(attempts).or_default() += 1;
         truth.executed_duplicates += u64::from(executed_shown >= 2);
+        truth.executed_twice += u64::from(executions >= 2);
         truth.conflicts += u64::from(conflict);
         let client = &mut clients[c];
         client.busy_until = ts;
@@ -319,6 +375,7 @@ pub fn generate_keyless(cfg: &KeylessConfig, mut out: impl Write) -> io::Result<
     while let Some(Reverse(r)) = heap.pop() {
         write_row(&mut out, &mut truth, r)?;
     }
+    truth.backend_rows = backend_rows;
     Ok(truth)
 }
 

@@ -220,12 +220,17 @@ fn keyless_main(a: &Args) -> std::io::Result<()> {
         unknown_share: a.unknown_share,
         nat_clients: a.nat_clients,
         keys: a.keyless_keys,
+        request_ids: a.request_ids || a.outcomes.is_some(),
         clients: (a.rows / 2).clamp(1, 1 << 24),
         ..keyless::KeylessConfig::default()
     };
     let stdout = std::io::stdout();
     let out = std::io::BufWriter::new(stdout.lock());
-    let truth = match keyless::generate_keyless(&cfg, out) {
+    let backend = match &a.outcomes {
+        Some(path) => Some(std::io::BufWriter::new(std::fs::File::create(path)?)),
+        None => None,
+    };
+    let truth = match keyless::generate_keyless_with_backend(&cfg, out, backend) {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(()),
         other => other?,
     };
@@ -241,6 +246,8 @@ fn keyless_main(a: &Args) -> std::io::Result<()> {
         "timed_out": truth.timed_out,
         "attempts_per_intent": histogram,
         "executed_duplicates": truth.executed_duplicates,
+        "executed_twice": truth.executed_twice,
+        "backend_rows": truth.backend_rows,
         "conflicts": truth.conflicts,
         "nat_attempts": truth.nat_attempts,
     });

@@ -79,7 +79,11 @@ fn observed(path: &std::path::Path, args: &EstimateArgs, color: bool) -> Result<
     let analysis = crate::sql::read_observed_path(path, &options).map_err(Error::Usage)?;
     let given = super::logs::overrides(&args.scenario.patch());
     let mut derived = analysis
-        .derive(&base, &given)
+        .derive_from(
+            &base,
+            &given,
+            &args.scenario.sources().map_err(Error::Usage)?,
+        )
         .map_err(|e| Error::Usage(e.to_string()))?;
     // The query orders each key's attempts by time: it cannot see a clock that ran backwards
     // in the files, which `dupcost logs` warns about.

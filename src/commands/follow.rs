@@ -57,7 +57,13 @@ pub struct Measured {
 }
 
 /// The tick's measurement: `base` and `given` as `logs` resolves them.
-pub fn measure(tick: &Tick, every: Duration, base: &Scenario, given: &logs::Overrides) -> Measured {
+pub fn measure(
+    tick: &Tick,
+    every: Duration,
+    base: &Scenario,
+    given: &logs::Overrides,
+    sources: &inputs::Sources,
+) -> Measured {
     let mut analysis = tick.analysis.clone();
     if let Some(window) = tick.window {
         // The window is the span asked for: scale requests a day from it.
@@ -69,7 +75,7 @@ pub fn measure(tick: &Tick, every: Duration, base: &Scenario, given: &logs::Over
         .zip(t.last_ts)
         .filter(|_| analysis.has_timestamps())
         .map(|(a, b)| (b - a) as f64 / 1e6);
-    let result = analysis.derive(base, given).and_then(|d| {
+    let result = analysis.derive_from(base, given, sources).and_then(|d| {
         d.scenario
             .validate()
             .map_err(|e| logs::LogError::Option(inputs::describe_input_error(&e)))?;
@@ -129,6 +135,7 @@ pub fn run(args: &LogArgs, color: bool) -> Result<Vec<u8>> {
     }
     let base = args.scenario.resolve().map_err(Error::Usage)?;
     let given = overrides(&args.scenario.patch());
+    let input_sources = args.scenario.sources().map_err(Error::Usage)?;
     let sources: Vec<Source> = args.files.iter().cloned().map(Source::from).collect();
     let opts = logs::LogOptions {
         progress: false,
@@ -150,7 +157,7 @@ pub fn run(args: &LogArgs, color: bool) -> Result<Vec<u8>> {
             eprintln!("warning: skipped bad row {bad}");
         }
         warned = warned.max(tick.analysis.tally.bad_samples.len());
-        let measured = measure(&tick, follow.every, &base, &given);
+        let measured = measure(&tick, follow.every, &base, &given, &input_sources);
         let bytes = if terminal {
             let (bytes, lines) = table(&tick, &measured, &previous, &style);
             previous = lines;
@@ -194,7 +201,7 @@ pub fn json_line(m: &Measured) -> Vec<u8> {
     let mut value = match &m.derived {
         Some(d) => {
             let estimate = Estimate::new(d.scenario);
-            let bytes = report::logs::json(&estimate, &d.observed, &d.intervals);
+            let bytes = report::logs::json(&estimate, d);
             serde_json::from_slice::<serde_json::Value>(&bytes)
                 .unwrap_or_else(|_| serde_json::json!({}))
         }

@@ -57,7 +57,7 @@ pub fn render(
 ) -> Vec<u8> {
     match format {
         Format::Table => report::logs::table(estimate, derived, files, methods, style),
-        Format::Json => report::logs::json(estimate, &derived.observed, &derived.intervals),
+        Format::Json => report::logs::json(estimate, derived),
         Format::Csv => report::logs::csv(estimate, &derived.observed, &derived.intervals),
         Format::Markdown => report::markdown::logs(estimate, derived, style, charts),
     }
@@ -107,7 +107,10 @@ pub fn measure(
         }
         _ => None,
     };
-    let mut derived = analysis.derive(&base, &given).map_err(usage)?;
+    let sources = scenario.sources().map_err(Error::Usage)?;
+    let mut derived = analysis
+        .derive_from(&base, &given, &sources)
+        .map_err(usage)?;
     if let Some(name) = retries_from_preset {
         // The one place the preset is named as the source of a log report's input (issue 24's
         // `sources` can mark it `preset` here).

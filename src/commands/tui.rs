@@ -54,6 +54,7 @@ fn run_follow(args: &TuiArgs, style: Style) -> Result<Vec<u8>> {
     }
     let base = args.scenario.resolve().map_err(Error::Usage)?;
     let given = super::logs::overrides(&args.scenario.patch());
+    let input_sources = args.scenario.sources().map_err(Error::Usage)?;
     let sources: Vec<Source> = args.from_logs.iter().cloned().map(Source::from).collect();
     let source = args
         .from_logs
@@ -80,7 +81,7 @@ fn run_follow(args: &TuiArgs, style: Style) -> Result<Vec<u8>> {
                     return true;
                 }
                 rows_came = now;
-                let m = super::follow::measure(&tick, follow.every, &base, &given);
+                let m = super::follow::measure(&tick, follow.every, &base, &given, &input_sources);
                 let live = Live {
                     source: source.clone(),
                     rows_read: tick.rows_read,

@@ -14,7 +14,7 @@ use super::outcomes;
 use super::role::Role;
 use super::row::{self, Grouping, RowRules, Scanned};
 use super::source::{self, MovableStop, Piece, ProgressBar, Source};
-use super::tally::Tally;
+use super::tally::{BackendAnswers, Tally};
 use super::timestamp::TimestampFormat;
 
 /// How one input was read.
@@ -110,13 +110,47 @@ pub fn analyze(sources: &[Source], opts: &LogOptions) -> Result<LogAnalysis, Log
         0 => std::thread::available_parallelism().map_or(1, |n| n.get().min(4)),
         n => n,
     };
+    let (mut tally, files) = read_all(sources, opts, threads, None)?;
+    // The backend's log: what it said of the timed-out attempts' ids. The proxy log is then
+    // read again with those answers, so each intent knows which of its attempts executed;
+    // stdin cannot be read twice, and there only the attempts' outcomes are moved.
+    let join = if opts.outcomes.is_empty() {
+        None
+    } else {
+        let (answers, mut join) =
+            outcomes::answers(&tally, &opts.outcomes, &opts.outcomes_columns)?;
+        if sources.contains(&Source::Stdin) {
+            outcomes::reclassify(&mut tally, &answers);
+        } else {
+            let answers = Arc::new(answers);
+            tally = read_all(sources, opts, threads, Some(&answers))?.0;
+            join.per_intent = true;
+        }
+        Some(join)
+    };
+    Ok(LogAnalysis {
+        tally,
+        files,
+        options: opts.clone(),
+        join,
+    })
+}
+
+/// Reads every source into one finished tally (with the backend's `answers`, the second
+/// reading of `--outcomes`), and how each was read.
+fn read_all(
+    sources: &[Source],
+    opts: &LogOptions,
+    threads: usize,
+    answers: Option<&Arc<BackendAnswers>>,
+) -> Result<(Tally, Vec<FileInfo>), LogError> {
     let progress = ProgressBar::new(opts.progress, sources);
     let mut files = Vec::new();
     let mut tallies = Vec::new();
     // With one input, its first piece has nothing before it to merge with.
     let alone = sources.len() == 1;
     for source in sources {
-        let (info, tally) = read_source(source, opts, threads, &progress, alone)?;
+        let (info, tally) = read_source(source, opts, threads, &progress, alone, answers)?;
         files.push(info);
         tallies.push(tally);
     }
@@ -128,22 +162,7 @@ pub fn analyze(sources: &[Source], opts: &LogOptions) -> Result<LogAnalysis, Log
     for t in tallies {
         tally.merge(t);
     }
-    let mut tally = tally.finish();
-    let join = if opts.outcomes.is_empty() {
-        None
-    } else {
-        Some(outcomes::join(
-            &mut tally,
-            &opts.outcomes,
-            &opts.outcomes_columns,
-        )?)
-    };
-    Ok(LogAnalysis {
-        tally,
-        files,
-        options: opts.clone(),
-        join,
-    })
+    Ok((tally.finish(), files))
 }
 
 /// The rules for the rows of one input, from its header (or line format) and the options.
@@ -249,6 +268,7 @@ pub(super) fn rules_for(
         window_micros: i64::try_from(opts.retry_window.as_micros()).unwrap_or(i64::MAX),
         strict: opts.strict,
         keep_request_ids: !opts.outcomes.is_empty(),
+        answers: None,
         grouping,
         shared_rate: opts.shared_address_rate,
         server_side: side.side == LogSide::Server,
@@ -307,6 +327,7 @@ fn read_source(
     threads: usize,
     progress: &ProgressBar,
     alone: bool,
+    answers: Option<&Arc<BackendAnswers>>,
 ) -> Result<(FileInfo, Tally), LogError> {
     let mut opened = source::open(source, formats::SNIFF_LINES, progress.counter())?;
     // A JSON document (an array, {"events": [...]}, pretty-printed objects) is read as one
@@ -319,7 +340,11 @@ fn read_source(
         )?;
     }
     let chosen = formats::choose(&mut opened, &choose_options(opts))?;
-    let rules = rules_for(&opened.name, &chosen, opts)?;
+    let mut rules = rules_for(&opened.name, &chosen, opts)?;
+    if let Some(answers) = answers {
+        rules.keep_request_ids = false;
+        rules.answers = Some(Arc::clone(answers));
+    }
     let name = opened.name.clone();
     let (data_start, data_line) = match &chosen {
         Chosen::Csv(h) => (h.data_start, h.data_line),

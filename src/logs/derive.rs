@@ -20,11 +20,12 @@ use serde::Serialize;
 use super::analyze::LogAnalysis;
 use super::error::LogError;
 use super::formats::FlagsStyle;
-use super::intervals::{self, Intervals};
+use super::intervals::{self, Intervals, MIN_EVIDENCE};
 use super::outcomes::Join;
 use super::role::Role;
 use super::row::Grouping;
 use super::timestamp::{MICROS_PER_DAY, date_string, to_rfc3339};
+use crate::inputs::{Input, Source, Sources};
 use crate::model::{Estimate, Scenario};
 use crate::units::Rate;
 
@@ -49,7 +50,8 @@ pub struct Measured {
     pub value: f64,
     /// The value measured from the log, when it could be.
     pub measured: Option<f64>,
-    /// The value came from the flag (or, for retries without keys, the scenario).
+    /// The value did not come from the log: from the flag, or the scenario (a default, the
+    /// `--scenario` file or a preset) where the log cannot give it or gives too little.
     pub from_flag: bool,
     /// How it was obtained, e.g. `timeout rate 1.94% = 662 timed out / 34,094 mutating attempts`.
     pub evidence: String,
@@ -63,6 +65,8 @@ pub struct Derived {
     pub observed: Observed,
     /// 95% intervals of the measured inputs and of what they cost.
     pub intervals: Intervals,
+    /// Where each input of `scenario` came from (the `sources` object of the JSON report).
+    pub sources: Sources,
 }
 
 /// The `observed` object of the JSON report.
@@ -98,8 +102,8 @@ pub struct Observed {
     pub intent_grouping: &'static str,
     /// How many intents had 1, 2, 3... attempts.
     pub attempts_per_intent: Vec<AttemptsRow>,
-    /// Duplicates that happened, as far as the log shows them; `null` unless grouped by
-    /// fingerprint.
+    /// Duplicates that happened, as far as the log (and the backend's, with `--outcomes`)
+    /// shows them; `null` when attempts were not grouped into intents.
     pub observed_duplicates: Option<ObservedDuplicates>,
     /// The share of mutating attempts with a key; `null` without a key column.
     pub key_coverage: Option<KeyCoverage>,
@@ -249,6 +253,9 @@ pub struct EndpointRow {
     pub timed_out_unknown: Option<u64>,
     pub duplicates_per_month: f64,
     pub refund_per_month: f64,
+    /// It has the minimum evidence (30 mutating attempts) for its own timeout rate; when not,
+    /// its estimate uses the whole log's and it is listed after the endpoints that have it.
+    pub enough_evidence: bool,
     /// The endpoint's own inputs, as its estimate used them (not in the JSON: its counts are).
     #[serde(skip)]
     pub requests_per_day: f64,
@@ -286,8 +293,32 @@ impl LogAnalysis {
     }
 
     /// The model's scenario from `base` (the inputs the log cannot give) and the log, with
-    /// `given` inputs winning over measured ones.
+    /// `given` inputs winning over measured ones; `base`'s inputs are taken as defaults.
     pub fn derive(&self, base: &Scenario, given: &Overrides) -> Result<Derived, LogError> {
+        let mut sources = Sources::default();
+        for (input, given) in [
+            (Input::RequestsPerDay, given.requests_per_day.is_some()),
+            (Input::TimeoutRate, given.timeout_rate.is_some()),
+            (Input::SucceededShare, given.succeeded_share.is_some()),
+            (Input::Retries, given.retries.is_some()),
+            (Input::BodyBytes, given.body_bytes.is_some()),
+        ] {
+            if given {
+                sources.set(input, Source::Flag);
+            }
+        }
+        self.derive_from(base, given, &sources)
+    }
+
+    /// [`LogAnalysis::derive`], with where each input of `base` came from (`sources`: the
+    /// default, the `--scenario` file, a preset or a flag), for the report's `sources` and for
+    /// the evidence of a figure the log gives too little of.
+    pub fn derive_from(
+        &self,
+        base: &Scenario,
+        given: &Overrides,
+        sources: &Sources,
+    ) -> Result<Derived, LogError> {
         let t = &self.tally;
         let c = t.counts;
         let methods = self.options.methods.join(", ");
@@ -400,9 +431,17 @@ impl LogAnalysis {
             },
             |v| format!("timeout rate {}", Rate(v).rounded()),
         )?;
+        let to = thin(
+            to,
+            base.timeout_rate,
+            c.mutating,
+            "mutating attempt",
+            sources.get(Input::TimeoutRate),
+            |v| Rate(v).rounded(),
+        );
 
         // succeeded_share
-        let (s, s_interval) = self.succeeded_share(base, given)?;
+        let (s, s_interval) = self.succeeded_share(base, given, sources)?;
 
         // retries
         // Keys when the log has them, else fingerprints.
@@ -459,6 +498,30 @@ impl LogAnalysis {
                         .unwrap_or_default()
                 ),
             },
+            (None, Some(o)) if !per_attempt && grouped.timed_out_intents < MIN_EVIDENCE => {
+                let r = o.max.min(MAX_RETRIES);
+                Measured {
+                    input: "retries",
+                    flag: "--retries",
+                    value: f64::from(base.retries),
+                    measured: Some(f64::from(r)),
+                    from_flag: true,
+                    evidence: format!(
+                        "retries: measured {} from {}: too few (needs {MIN_EVIDENCE}); using {} (the log: {})",
+                        if r == 1 {
+                            "1 retry".to_string()
+                        } else {
+                            format!("{r} retries")
+                        },
+                        plural(
+                            grouped.timed_out_intents,
+                            &format!("timed-out {grouped_by}")
+                        ),
+                        sources.get(Input::Retries).value(&base.retries.to_string()),
+                        retries_text(o, grouped.intents, grouped_by),
+                    ),
+                }
+            }
             (None, Some(o)) if !per_attempt => {
                 let r = o.max.min(MAX_RETRIES);
                 Measured {
@@ -549,6 +612,14 @@ impl LogAnalysis {
         let mut observed = self.observed(&scenario, retries_observed, !s.from_flag);
         observed.observed_duplicates = self.observed_duplicates(&scenario, &intervals);
         observed.warnings = warnings;
+        let mut sources = *sources;
+        for m in [&n, &to, &s, &r].into_iter().chain(&body) {
+            if !m.from_flag {
+                if let Some(input) = Input::from_name(m.input) {
+                    sources.set(input, Source::Log);
+                }
+            }
+        }
         let mut measured = vec![n, to, s, r];
         measured.extend(body);
         Ok(Derived {
@@ -556,6 +627,7 @@ impl LogAnalysis {
             measured,
             observed,
             intervals,
+            sources,
         })
     }
 
@@ -564,7 +636,9 @@ impl LogAnalysis {
         &self,
         base: &Scenario,
         given: &Overrides,
+        sources: &Sources,
     ) -> Result<(Measured, Option<[f64; 2]>), LogError> {
+        let source = sources.get(Input::SucceededShare);
         let c = self.tally.counts;
         let make =
             |value: f64, measured: Option<f64>, from_flag: bool, evidence: String| Measured {
@@ -631,6 +705,20 @@ impl LogAnalysis {
             );
             return match given.succeeded_share {
                 Some(v) => Ok((given_with(v, None, why), None)),
+                // Too few timed-out attempts to measure it even with their outcomes.
+                None if c.timed_out < MIN_EVIDENCE => Ok((
+                    make(
+                        base.succeeded_share,
+                        None,
+                        true,
+                        format!(
+                            "succeeded share: not measured from {}: too few (needs {MIN_EVIDENCE}), and {why}; using {}",
+                            plural(c.timed_out, "timed-out attempt"),
+                            source.value(&Rate(base.succeeded_share).rounded()),
+                        ),
+                    ),
+                    None,
+                )),
                 None => Err(LogError::Underivable {
                     figure: "the succeeded share",
                     reason: why,
@@ -657,6 +745,30 @@ impl LogAnalysis {
             ]
         };
         let shown = self.share_evidence(succ, unknown, all, &bounds_text);
+        if given.succeeded_share.is_none() && known < MIN_EVIDENCE {
+            let measured = (known > 0).then(|| succ as f64 / known as f64);
+            let what = match measured {
+                Some(v) => format!("measured {}", Rate(v).rounded()),
+                None => "not measured".to_string(),
+            };
+            let the_log = match measured {
+                Some(v) => format!(" (the log: {})", shown(v)),
+                None => format!(" ({} timed out, all with an unknown outcome)", count(all)),
+            };
+            return Ok((
+                make(
+                    base.succeeded_share,
+                    measured,
+                    true,
+                    format!(
+                        "succeeded share: {what} from {} with a known outcome: too few (needs {MIN_EVIDENCE}); using {}{the_log}",
+                        plural(known, "timed-out attempt"),
+                        source.value(&Rate(base.succeeded_share).rounded()),
+                    ),
+                ),
+                None,
+            ));
+        }
         if too_many {
             return match given.succeeded_share {
                 Some(v) => Ok((
@@ -841,8 +953,12 @@ impl LogAnalysis {
         scenario: &Scenario,
         intervals: &Intervals,
     ) -> Option<ObservedDuplicates> {
-        if self.intent_grouping() != "fingerprint" {
-            return None;
+        // With keys, a retry answered 2xx may be a key store's replay: only the backend's own
+        // log (`--outcomes`) says which attempts executed.
+        match self.intent_grouping() {
+            "none" => return None,
+            "key" if self.join.is_none() => return None,
+            _ => {}
         }
         let t = &self.tally;
         let d = t.duplicates;
@@ -890,13 +1006,19 @@ impl LogAnalysis {
                 None
             }
         });
-        // The backend log's answers are joined to attempts, not yet to intents.
+        // Read from stdin, the proxy log could not be read again with the backend's answers.
         let note = match (&self.join, note) {
-            (Some(_), note) => Some(format!(
-                "the backend log (--outcomes) is not joined per intent: these duplicates are only those the proxy log shows, a lower bound{}",
+            (Some(j), note) if !j.per_intent => Some(format!(
+                "the backend log (--outcomes) is not joined per intent (the proxy log came from stdin and cannot be read twice): these duplicates are only those the proxy log shows, a lower bound{}",
                 note.map(|n| format!("; {n}")).unwrap_or_default()
             )),
-            (None, note) => note,
+            (_, note) => note,
+        };
+        let note = if self.intent_grouping() == "key" {
+            let replay = "grouped by key, an attempt is counted as executed when it was answered 2xx or the backend's log answered it 2xx: if the service replays a key's first answer and logs the replay 2xx, those replays are counted too";
+            Some(note.map_or(replay.to_string(), |n| format!("{n}; {replay}")))
+        } else {
+            note
         };
         Some(ObservedDuplicates {
             count: d.count,
@@ -1003,11 +1125,16 @@ impl LogAnalysis {
                     }
                     None => 0.0,
                 };
-                let timeout_rate = ec.timed_out as f64 / ec.mutating as f64;
+                let enough_evidence = ec.mutating >= MIN_EVIDENCE;
+                let timeout_rate = if enough_evidence {
+                    ec.timed_out as f64 / ec.mutating as f64
+                } else {
+                    scenario.timeout_rate
+                };
                 let known = ec.timed_out - ec.timed_out_unknown;
                 let own_share = outcomes
                     && share_measured
-                    && known > 0
+                    && known >= MIN_EVIDENCE
                     && ec.timed_out_unknown as f64
                         <= self.options.max_unknown * ec.timed_out as f64;
                 let succeeded_share =
@@ -1027,6 +1154,7 @@ impl LogAnalysis {
                     timed_out_unknown: told(ec.timed_out_unknown),
                     duplicates_per_month: est.duplicates.per_month,
                     refund_per_month: est.refund_cost.per_month,
+                    enough_evidence,
                     requests_per_day: n,
                     timeout_rate,
                     succeeded_share,
@@ -1034,9 +1162,11 @@ impl LogAnalysis {
                 }
             })
             .collect();
+        // Endpoints with too little evidence are never ranked as if measured: they come last.
         endpoints.sort_by(|a, b| {
-            b.duplicates_per_month
-                .total_cmp(&a.duplicates_per_month)
+            b.enough_evidence
+                .cmp(&a.enough_evidence)
+                .then(b.duplicates_per_month.total_cmp(&a.duplicates_per_month))
                 .then(b.mutating.cmp(&a.mutating))
                 .then_with(|| (&a.route, &a.method).cmp(&(&b.route, &b.method)))
         });
@@ -1178,6 +1308,37 @@ impl LogAnalysis {
             },
             per_endpoint: rows,
         })
+    }
+}
+
+/// Below the minimum evidence ([`MIN_EVIDENCE`] trials), a figure measured from the log
+/// gives way to the scenario's (`base`, from `source`), and the evidence says so: `timeout
+/// rate: measured 40% from 5 mutating attempts: too few (needs 30); using the default 1%`.
+fn thin(
+    m: Measured,
+    base: f64,
+    trials: u64,
+    unit: &str,
+    source: Source,
+    shown: impl Fn(f64) -> String,
+) -> Measured {
+    match m.measured {
+        Some(v) if !m.from_flag && trials < MIN_EVIDENCE => {
+            let figure = m.input.replace('_', " ");
+            Measured {
+                value: base,
+                from_flag: true,
+                evidence: format!(
+                    "{figure}: measured {} from {}: too few (needs {MIN_EVIDENCE}); using {} (the log: {})",
+                    shown(v),
+                    plural(trials, unit),
+                    source.value(&shown(base)),
+                    m.evidence
+                ),
+                ..m
+            }
+        }
+        _ => m,
     }
 }
 

@@ -16,6 +16,27 @@ use crate::model::{Estimate, Scenario};
 /// The normal quantile for a two-sided 95% interval.
 pub const Z95: f64 = 1.959_963_984_540_054;
 
+/// The widest 95% interval a share measured from logs may have: 0.34, about +-17 points.
+pub const MAX_WIDTH: f64 = 0.34;
+
+/// The minimum evidence for a figure measured from logs: the fewest trials whose 95% Wilson
+/// interval is at most [`MAX_WIDTH`] wide whatever the share (the widest is at 1/2), checked
+/// by [`min_trials`] in a test. Below it a figure keeps the scenario's value (the default, the
+/// `--scenario` file, a preset or the flag) and the evidence says so.
+pub const MIN_EVIDENCE: u64 = 30;
+
+/// The width of the 95% Wilson interval of a share of 1/2 over `n` trials: the widest.
+pub fn worst_width(n: u64) -> f64 {
+    let n = n as f64;
+    let z2 = Z95 * Z95;
+    2.0 * Z95 * (0.25 / n + z2 / (4.0 * n * n)).sqrt() / (1.0 + z2 / n)
+}
+
+/// The fewest trials whose worst 95% interval is at most `width` wide.
+pub fn min_trials(width: f64) -> u64 {
+    (1..).find(|&n| worst_width(n) <= width).unwrap_or(u64::MAX)
+}
+
 /// The Wilson score interval of `k` successes in `n` trials (0..1 when `n` is 0).
 pub fn wilson(k: u64, n: u64) -> [f64; 2] {
     if n == 0 {
@@ -125,6 +146,22 @@ mod tests {
         let [lo, hi] = wilson(10, 10);
         assert!((lo - 0.7225).abs() < 5e-5 && hi == 1.0, "{lo}");
         assert_eq!(wilson(0, 0), [0.0, 1.0]);
+    }
+
+    /// The minimum evidence is derived from the interval: 30 trials is the first count whose
+    /// worst 95% interval (a share of 1/2) is at most 0.34 wide; 29 gives 0.342.
+    #[test]
+    fn minimum_evidence_is_derived_from_the_interval() {
+        assert_eq!(min_trials(MAX_WIDTH), MIN_EVIDENCE);
+        assert!(worst_width(30) <= MAX_WIDTH && worst_width(29) > MAX_WIDTH);
+        // The worst case is the Wilson interval at k = n / 2.
+        let [lo, hi] = wilson(15, 30);
+        assert!((hi - lo - worst_width(30)).abs() < 1e-12);
+        assert!(
+            (worst_width(30) - 0.3369).abs() < 5e-4,
+            "{}",
+            worst_width(30)
+        );
     }
 
     #[test]

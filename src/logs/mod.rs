@@ -66,7 +66,7 @@ pub use formats::{
     cloudfront, compile as compile_format, json,
 };
 pub use framing::json_doc::{Document, Documents, sniff as sniff_document};
-pub use intervals::Intervals;
+pub use intervals::{Intervals, MAX_WIDTH, MIN_EVIDENCE, min_trials, worst_width};
 pub use options::{
     DEFAULT_MAX_UNKNOWN, DEFAULT_METHODS, DEFAULT_MIN_SPAN, DEFAULT_RETRY_WINDOW,
     DEFAULT_TIMEOUT_STATUSES, Intents, LogOptions, LogSide, SideRead, parse_time_bound,

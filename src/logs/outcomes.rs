@@ -28,7 +28,7 @@ use super::formats;
 use super::role::{Role, normalize};
 use super::row::{parse_status, request_id, request_id_hash};
 use super::source::{self, Source};
-use super::tally::{BAD_ROW_SAMPLES, IdHasher, IdMap, Outcome, Tally};
+use super::tally::{BAD_ROW_SAMPLES, BackendAnswers, IdHasher, IdMap, Tally};
 use super::timestamp::{MICROS_PER_DAY, parse_auto};
 
 /// What the join found, for the evidence and the JSON report.
@@ -53,6 +53,10 @@ pub struct Join {
     pub span: Option<(i64, i64)>,
     /// The files read.
     pub files: Vec<String>,
+    /// The backend's answers were joined per intent (the proxy log read a second time with
+    /// them), so an intent is known to have executed twice; `false` when the proxy log was
+    /// read once (from stdin) and only the attempts' counts were moved.
+    pub per_intent: bool,
     /// Examples of its bad rows.
     #[serde(skip)]
     pub bad_samples: Vec<BadRow>,
@@ -99,13 +103,14 @@ impl Found {
     }
 }
 
-/// Reads the backend's logs and joins the tally's timed-out attempts to them, moving each
-/// one's outcome in the tally's counts (total, per day, per endpoint) to what they tell.
-pub fn join(
-    tally: &mut Tally,
+/// Reads the backend's logs and joins the tally's timed-out attempts to them: what the
+/// backend said of each wanted id (for a second reading of the proxy log, which then knows
+/// each timed-out attempt's outcome as it groups intents) and what the join found.
+pub fn answers(
+    tally: &Tally,
     sources: &[Source],
     overrides: &[(Role, String)],
-) -> Result<Join, LogError> {
+) -> Result<(BackendAnswers, Join), LogError> {
     let mut found = Found {
         wanted: tally.timed_out_ids.iter().map(|a| a.id).collect(),
         answers: IdMap::default(),
@@ -143,29 +148,31 @@ pub fn join(
         bad_samples: std::mem::take(&mut found.bad_samples),
         ..Join::default()
     };
-    let attempts = std::mem::take(&mut tally.timed_out_ids);
-    for a in &attempts {
-        let new = match found.answers.get(&a.id) {
+    let answers = BackendAnswers {
+        answers: found.answers,
+        span: found.span,
+    };
+    for a in &tally.timed_out_ids {
+        match answers.answers.get(&a.id) {
             Some(&ok) => {
                 join.matched += 1;
                 join.matched_succeeded += u64::from(ok);
-                if ok {
-                    Outcome::Succeeded
-                } else {
-                    Outcome::Failed
-                }
             }
-            None if found
-                .span
-                .is_some_and(|(first, last)| first <= a.ts && a.ts <= last) =>
-            {
-                join.never_reached += 1;
-                Outcome::Failed
-            }
-            None => {
-                join.outside_span += 1;
-                continue;
-            }
+            None if answers.outcome(a.id, a.ts).is_some() => join.never_reached += 1,
+            None => join.outside_span += 1,
+        }
+    }
+    Ok((answers, join))
+}
+
+/// Moves each timed-out attempt's outcome in the tally's counts (total, per day, per
+/// endpoint) to what the backend's answers tell: the join when the proxy log cannot be read
+/// again (stdin), which leaves its intents as they were grouped.
+pub fn reclassify(tally: &mut Tally, answers: &BackendAnswers) {
+    let attempts = std::mem::take(&mut tally.timed_out_ids);
+    for a in &attempts {
+        let Some(new) = answers.outcome(a.id, a.ts) else {
+            continue;
         };
         if new == a.outcome {
             continue;
@@ -178,7 +185,6 @@ pub fn join(
             ep.counts.reclassify(a.outcome, new);
         }
     }
-    Ok(join)
 }
 
 /// The column of `role` among `names` (normalised): the `--outcomes-column` override's

@@ -69,6 +69,7 @@ fn csv_rules(header: &[u8], window: i64) -> RowRules {
         strict: false,
         // The request ids of timed-out attempts merge in order too.
         keep_request_ids: true,
+        answers: None,
         grouping: row::Grouping::Key,
         shared_rate: super::tally::DEFAULT_SHARED_RATE,
         server_side: false,

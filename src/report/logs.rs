@@ -9,6 +9,7 @@ use std::fmt::Write;
 use anstyle::Style as Ansi;
 use serde::Serialize;
 
+use crate::inputs::Sources;
 use crate::logs::Intervals;
 use crate::logs::{Derived, FileInfo, Observed, Role};
 use crate::logs::{count, count_f, plural};
@@ -103,7 +104,12 @@ pub fn table(
             .iter()
             .map(|p| {
                 vec![
-                    format!("{} {}", p.method, p.route),
+                    format!(
+                        "{} {}{}",
+                        p.method,
+                        p.route,
+                        if p.enough_evidence { "" } else { " *" }
+                    ),
                     count(p.mutating),
                     // The endpoint's inputs as its estimate used them.
                     Rate(p.timeout_rate).rounded(),
@@ -124,6 +130,13 @@ pub fn table(
             ],
             &rows,
         ));
+        if o.per_endpoint.iter().any(|p| !p.enough_evidence) {
+            let _ = writeln!(
+                out,
+                "  * fewer than {} mutating attempts: too few for its own timeout rate; the whole log's is used, and it is listed after the measured endpoints",
+                crate::logs::MIN_EVIDENCE
+            );
+        }
         out.push('\n');
     }
 
@@ -181,13 +194,13 @@ fn intents_section(o: &Observed, currency: &str, bold: &dyn Fn(&str) -> String) 
         };
         let _ = writeln!(
             out,
-            "  observed duplicates: {}{per_day}: intents with two attempts or more known to have executed{how}",
+            "  seen executed twice: {}{per_day}: intents with two attempts or more known to have executed{how}",
             count(d.count)
         );
         let [lo, hi] = d.predicted_per_day_interval;
         let _ = writeln!(
             out,
-            "  the model predicts {} a day (95%: {} to {}) for the same inputs",
+            "  likely, by the model: {} a day (95%: {} to {}) for the same inputs",
             human::count(d.predicted_per_day),
             human::count(lo),
             human::count(hi)
@@ -276,6 +289,13 @@ fn intervals_section(
             .iter()
             .any(|m| m.input == input && m.from_flag)
     };
+    // Not measured: given by a flag, or the scenario's where the log gave too little.
+    let not_measured = |input: &str| match crate::inputs::Input::from_name(input)
+        .map(|i| derived.sources.get(i))
+    {
+        Some(crate::inputs::Source::Flag) | None => "given, not measured".to_string(),
+        Some(source) => format!("{}, not measured", source.describe()),
+    };
     let rate = |v: f64| format!("{}%", crate::units::significant(v * 100.0, 3));
     let mut out = String::new();
     let _ = writeln!(out, "{}", bold("95% intervals"));
@@ -283,9 +303,9 @@ fn intervals_section(
                     value: String,
                     [lo, hi]: [f64; 2],
                     shown: &dyn Fn(f64) -> String,
-                    flag: bool| {
-        let range = if flag {
-            "given, not measured".to_string()
+                    flag: Option<String>| {
+        let range = if let Some(why) = flag {
+            why
         } else {
             format!("95%: {} to {}", shown(lo), shown(hi))
         };
@@ -297,28 +317,32 @@ fn intervals_section(
         count_f(s.requests_per_day),
         i.requests_per_day,
         &|v| count_f(v),
-        from_flag("requests_per_day"),
+        from_flag("requests_per_day").then(|| not_measured("requests_per_day")),
     );
     line(
         "timeout rate",
         Rate(s.timeout_rate).rounded(),
         i.timeout_rate,
         &rate,
-        from_flag("timeout_rate"),
+        from_flag("timeout_rate").then(|| not_measured("timeout_rate")),
     );
     line(
         "succeeded share",
         Rate(s.succeeded_share).rounded(),
         i.succeeded_share,
         &rate,
-        from_flag("succeeded_share") || i.succeeded_share[0] == i.succeeded_share[1],
+        if from_flag("succeeded_share") {
+            Some(not_measured("succeeded_share"))
+        } else {
+            (i.succeeded_share[0] == i.succeeded_share[1]).then(|| "given, not measured".into())
+        },
     );
     line(
         "duplicates",
         format!("{} a month", human::count(e.duplicates.per_month)),
         i.duplicates_per_month,
         &|v| human::count(v),
-        false,
+        None,
     );
     line(
         "refunds",
@@ -328,7 +352,7 @@ fn intervals_section(
         ),
         i.refund_cost_per_month,
         &|v| human::money(crate::units::round_significant(v, 3), currency),
-        false,
+        None,
     );
     out.push('\n');
     out
@@ -478,18 +502,21 @@ pub(super) fn share(part: u64, whole: u64) -> String {
 }
 
 /// The JSON report: the estimate's object with `observed` and `intervals` keys after its own.
-pub fn json(e: &Estimate, observed: &Observed, intervals: &Intervals) -> Vec<u8> {
+pub fn json(e: &Estimate, derived: &Derived) -> Vec<u8> {
     #[derive(Serialize)]
     struct Report<'a> {
         #[serde(flatten)]
         estimate: &'a Estimate,
         observed: &'a Observed,
         intervals: &'a Intervals,
+        /// Where each input came from: flag, log, default, scenario or preset.
+        sources: &'a Sources,
     }
     super::json::to_bytes(&Report {
         estimate: e,
-        observed,
-        intervals,
+        observed: &derived.observed,
+        intervals: &derived.intervals,
+        sources: &derived.sources,
     })
 }
 

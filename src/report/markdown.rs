@@ -359,9 +359,10 @@ fn per_endpoint(out: &mut String, o: &Observed, style: &Style) {
         .map(|p| {
             vec![
                 format!(
-                    "`{} {}`",
+                    "`{} {}`{}",
                     p.method,
-                    p.route.replace('`', "'").replace('|', "\\|")
+                    p.route.replace('`', "'").replace('|', "\\|"),
+                    if p.enough_evidence { "" } else { " \\*" }
                 ),
                 count(p.mutating),
                 share(p.timed_out, p.mutating),
@@ -385,6 +386,12 @@ fn per_endpoint(out: &mut String, o: &Observed, style: &Style) {
         "-:::::",
         &rows,
     );
+    if o.per_endpoint.iter().any(|p| !p.enough_evidence) {
+        out.push_str(&format!(
+            "\\* Fewer than {} mutating attempts: too few for its own timeout rate; its estimate uses the whole log's, and it is listed after the measured endpoints.\n\n",
+            crate::logs::MIN_EVIDENCE
+        ));
+    }
 }
 
 /// How attempts became intents, the duplicates the log itself shows, and where keys are

@@ -11,13 +11,13 @@ use std::collections::BTreeMap;
 use std::io::Read;
 
 use crate::logs::{
-    ColumnMap, Counts, DurationUnit, Endpoint, FileInfo, FlagsStyle, Grouping, KeyedStats,
-    LogAnalysis, LogOptions, Role, Tally, days_from_civil,
+    ColumnMap, Counts, Duplicates, DurationUnit, Endpoint, FileInfo, FlagsStyle, Grouping, Join,
+    KeyedStats, LogAnalysis, LogOptions, Role, Tally, days_from_civil,
 };
 
 /// The result's columns, in the query's order: the contract between `dupcost sql` and
 /// `dupcost estimate --observed` (documented in docs/MODEL.md).
-pub const COLUMNS: [&str; 25] = [
+pub const COLUMNS: [&str; 39] = [
     "kind",
     "day",
     "method",
@@ -43,6 +43,20 @@ pub const COLUMNS: [&str; 25] = [
     "timeout_statuses",
     "retry_window_us",
     "attempts",
+    "timed_out_intents",
+    "matched",
+    "matched_succeeded",
+    "never_reached",
+    "outside_span",
+    "without_id",
+    "backend_rows",
+    "backend_bad_rows",
+    "backend_first_us",
+    "backend_last_us",
+    "duplicates",
+    "duplicates_upstream_2xx",
+    "duplicates_outcomes",
+    "flags_style",
 ];
 
 /// One row of the result: its line in the file and its values by column (`None`: empty or
@@ -224,6 +238,14 @@ impl<'a> Reader<'a> {
             .map_err(|_| self.fail(column, format!("'{text}' is not a whole number")))
     }
 
+    /// A count, or none when the column is empty (a figure the query did not measure).
+    fn opt_count(&self, column: &str) -> Result<Option<u64>, String> {
+        match self.record.get(column) {
+            None => Ok(None),
+            Some(_) => self.count(column).map(Some),
+        }
+    }
+
     /// A timestamp in µs, or none (a result with no rows in range).
     fn micros(&self, column: &str) -> Result<Option<i64>, String> {
         match self.record.get(column) {
@@ -349,8 +371,18 @@ fn build(name: &str, records: &[Record], options: &LogOptions) -> Result<LogAnal
         intents: r.count("keyed_intents")?,
         attempts: r.count("keyed_attempts")?,
         max_attempts: u32::try_from(r.count("max_attempts")?).unwrap_or(u32::MAX),
+        timed_out_intents: r.count("timed_out_intents")?,
     };
     t.keyed_attempts = t.keyed.attempts;
+    if t.keyed.timed_out_intents > t.keyed.intents {
+        return Err(r.fail(
+            "timed_out_intents",
+            format!(
+                "{} of {} keyed intents",
+                t.keyed.timed_out_intents, t.keyed.intents
+            ),
+        ));
+    }
     t.unkeyed_intents = intents.checked_sub(t.keyed.intents).ok_or_else(|| {
         r.fail(
             "keyed_intents",
@@ -394,7 +426,47 @@ fn build(name: &str, records: &[Record], options: &LogOptions) -> Result<LogAnal
         .map(|s| s.trim().parse::<u16>())
         .collect::<Result<Vec<u16>, _>>()
         .map_err(|e| r.fail("timeout_statuses", e.to_string()))?;
-    let columns = column_map(&roles).ok_or_else(|| {
+    // `--outcomes-table`: the join's figures, as `dupcost logs --outcomes` reports them.
+    let join = match r.opt_count("matched")? {
+        None => None,
+        Some(matched) => {
+            t.duplicates = Duplicates {
+                count: r.count("duplicates")?,
+                upstream_2xx: r.count("duplicates_upstream_2xx")?,
+                outcomes: r.count("duplicates_outcomes")?,
+                conflict_409_422: 0,
+            };
+            let span = match (r.micros("backend_first_us")?, r.micros("backend_last_us")?) {
+                (Some(a), Some(b)) => Some((a, b)),
+                _ => None,
+            };
+            Some(Join {
+                matched,
+                matched_succeeded: r.count("matched_succeeded")?,
+                never_reached: r.count("never_reached")?,
+                outside_span: r.count("outside_span")?,
+                without_id: r.count("without_id")?,
+                backend_rows: r.count("backend_rows")?,
+                backend_bad_rows: r.count("backend_bad_rows")?,
+                span,
+                files: vec!["the --outcomes-table".to_string()],
+                bad_samples: Vec::new(),
+                per_intent: true,
+            })
+        }
+    };
+    let flags_style = match r.record.get("flags_style") {
+        None | Some("envoy") => FlagsStyle::Envoy,
+        Some("haproxy") => FlagsStyle::Haproxy,
+        Some("cloudfront") => FlagsStyle::Cloudfront,
+        Some(other) => {
+            return Err(r.fail(
+                "flags_style",
+                format!("'{other}' is not envoy, haproxy or cloudfront"),
+            ));
+        }
+    };
+    let columns = column_map(&roles, flags_style).ok_or_else(|| {
         r.fail(
             "roles",
             "method and status are mapped in every query".to_string(),
@@ -432,7 +504,7 @@ fn build(name: &str, records: &[Record], options: &LogOptions) -> Result<LogAnal
             retry_window: std::time::Duration::from_micros(window),
             ..options.clone()
         },
-        join: None,
+        join,
     })
 }
 
@@ -447,7 +519,7 @@ fn parse_date(text: &str) -> Option<i64> {
 
 /// The columns the query mapped, as a column map whose headers are the roles' names (the
 /// derivation asks which roles a log had).
-fn column_map(roles: &[Role]) -> Option<ColumnMap> {
+fn column_map(roles: &[Role], flags_style: FlagsStyle) -> Option<ColumnMap> {
     let headers: Vec<String> = roles.iter().map(|r| r.name().to_string()).collect();
     let at = |role: Role| roles.iter().position(|r| *r == role);
     Some(ColumnMap {
@@ -459,14 +531,14 @@ fn column_map(roles: &[Role]) -> Option<ColumnMap> {
         duration: None,
         idempotency_key: at(Role::IdempotencyKey),
         bytes: at(Role::Bytes),
-        flags: None,
-        request_id: None,
+        flags: at(Role::Flags),
+        request_id: at(Role::RequestId),
         client_addr: None,
         forwarded_for: None,
         user_agent: None,
         request_length: None,
         duration_unit: DurationUnit::Seconds,
-        flags_style: FlagsStyle::Envoy,
+        flags_style,
         headers,
     })
 }

@@ -14,12 +14,13 @@
 //! * routes are templated segment by segment by [`super::route`]'s regular expressions;
 //! * attempts with the same key on the same endpoint, ordered by time, start a new intent
 //!   when the previous one is more than the retry window before (the rule of
-//!   `src/logs/tally`); an attempt without a key is an intent of its own.
+//!   `src/logs/tally`); an attempt without a key is an intent of its own; the keyed intents
+//!   with a timed-out attempt are counted (the evidence of the retries: issue 24).
 //!
 //! The result is one table: a `total` row, one `day` row per UTC day with attempts, one
 //! `endpoint` row per method and route (see [`super::observed::COLUMNS`]).
 
-use crate::logs::{LogOptions, Role};
+use crate::logs::{FlagsStyle, LogOptions, Role};
 
 use super::dialect::Engine;
 use super::observed::COLUMNS;
@@ -27,7 +28,8 @@ use super::preset::Preset;
 use super::route;
 
 /// The result's columns that hold text (the rest are 64-bit integers), for their NULLs.
-const TEXT_COLUMNS: [&str; 7] = [
+const TEXT_COLUMNS: [&str; 8] = [
+    "flags_style",
     "kind",
     "day",
     "method",
@@ -37,8 +39,9 @@ const TEXT_COLUMNS: [&str; 7] = [
     "timeout_statuses",
 ];
 
-/// The roles the query measures, in the order `--column` names them.
-pub const ROLES: [Role; 7] = [
+/// The roles the query measures, in the order `--column` names them (`request_id` only with
+/// `--outcomes-table`).
+pub const ROLES: [Role; 9] = [
     Role::Timestamp,
     Role::Method,
     Role::Path,
@@ -46,7 +49,12 @@ pub const ROLES: [Role; 7] = [
     Role::UpstreamStatus,
     Role::IdempotencyKey,
     Role::Bytes,
+    Role::RequestId,
+    Role::Flags,
 ];
+
+/// The roles of the backend's table (`--outcomes-table`, `--outcomes-column`).
+pub const OUTCOME_ROLES: [Role; 3] = [Role::RequestId, Role::Status, Role::Timestamp];
 
 /// Upstream statuses that are the proxy's own give-up (as `src/logs/row/values.rs`).
 const PROXY_GIVE_UPS: [u16; 5] = [408, 460, 499, 502, 504];
@@ -61,6 +69,11 @@ pub struct QueryOptions {
     pub columns: Vec<(Role, String)>,
     /// The filters, with the meaning they have for `dupcost logs`.
     pub log: LogOptions,
+    /// `--outcomes-table NAME`: the backend's own log, joined by request id as `--outcomes`.
+    pub outcomes_table: Option<String>,
+    /// `--outcomes-column ROLE=EXPR` for the backend's table (request_id, status, timestamp;
+    /// by default columns of those names); `timestamp=` when it has none.
+    pub outcomes_columns: Vec<(Role, String)>,
 }
 
 /// The query, or what is wrong with the options.
@@ -79,6 +92,36 @@ pub fn build(o: &QueryOptions) -> Result<String, String> {
         if !expr.trim().is_empty() {
             columns.push((*role, expr.clone()));
         }
+    }
+    if let Some(table) = &o.outcomes_table {
+        // The proxy's request id: named, else the preset's (ALB: trace_id), else request_id.
+        if !columns.iter().any(|(r, _)| *r == Role::RequestId)
+            && !o.columns.iter().any(|(r, _)| *r == Role::RequestId)
+        {
+            let name = match o.preset {
+                Preset::AthenaAlb => "trace_id",
+                _ => "request_id",
+            };
+            columns.push((Role::RequestId, e.ident(name)));
+        }
+        if table.trim().is_empty() {
+            return Err("--outcomes-table names no table".into());
+        }
+    } else if o.columns.iter().any(|(r, _)| *r == Role::RequestId) {
+        return Err(
+            "--column request_id: the request id is read only with --outcomes-table".into(),
+        );
+    }
+    for (role, _) in &o.outcomes_columns {
+        if !OUTCOME_ROLES.contains(role) {
+            return Err(format!(
+                "--outcomes-column {role}: the backend's table is read for {} only",
+                OUTCOME_ROLES.map(|r| r.name()).join(", ")
+            ));
+        }
+    }
+    if o.outcomes_table.is_none() && !o.outcomes_columns.is_empty() {
+        return Err("--outcomes-column needs --outcomes-table".into());
     }
     let expr = |role: Role| columns.iter().find(|(r, _)| *r == role).map(|(_, x)| x);
     for required in [Role::Method, Role::Status] {
@@ -153,14 +196,38 @@ pub fn build(o: &QueryOptions) -> Result<String, String> {
     } else {
         "'(all)'".into()
     };
+    // Give-up flags (`--column flags=EXPR`), read in the style its name says, as `logs` reads
+    // a flags column (Envoy's response flags, HAProxy's termination state, CloudFront's
+    // detailed result type).
+    let flags_style = expr(Role::Flags).map(|x| {
+        let name = x.trim_matches(|c: char| c == '"' || c == '`' || c.is_whitespace());
+        FlagsStyle::from_name(name.as_bytes())
+    });
+    let flags_gave_up = match flags_style {
+        None => None,
+        Some(FlagsStyle::Envoy) => {
+            Some(e.matches("flags_text", "(^|[, |])(UT|DC|UC|URX)([, |]|$)"))
+        }
+        Some(FlagsStyle::Haproxy) => Some(e.matches("flags_text", "^[cCsS]")),
+        Some(FlagsStyle::Cloudfront) => {
+            Some("flags_text IN ('ClientCommError', 'ClientHungUpRequest')".to_string())
+        }
+    };
     let up_last = trim(&e.extract("upstream_text", "[^,:]*$"));
     let upstream = format!(
         "CASE WHEN {} THEN {} END",
         e.matches(&up_last, "^[0-9]{1,3}$"),
         e.int(&up_last)
     );
+    // The client-facing status echoed is unknown only when that status is a give-up (with
+    // flags, an attempt may time out on another status).
+    let echoed = if flags_gave_up.is_some() {
+        format!("(upstream = status AND status IN ({}))", list(&statuses))
+    } else {
+        "upstream = status".to_string()
+    };
     let unknown = format!(
-        "(upstream IS NULL OR upstream IN (0, {}) OR upstream = status)",
+        "(upstream IS NULL OR upstream IN (0, {}) OR {echoed})",
         list(&give_ups)
     );
     let bytes = format!(
@@ -172,6 +239,126 @@ pub fn build(o: &QueryOptions) -> Result<String, String> {
     let sum0 = |x: &str| format!("COALESCE(SUM({x}), 0)");
     let (null_text, null_int) = (e.null_text(), e.null_int());
     let days = e.date_of_day("day");
+
+    // `--outcomes-table`: the backend's answers joined to the timed-out attempts by request
+    // id, with the rules of `--outcomes` (src/logs/outcomes.rs): found, its status tells (any
+    // 2xx row: succeeded); absent within the backend's span, never reached (failed); else the
+    // proxy's outcome stands.
+    let outcomes = o.outcomes_table.is_some();
+    let proxy_unknown = format!("timed_out = 1 AND {unknown}");
+    let proxy_succeeded =
+        format!("timed_out = 1 AND NOT {unknown} AND upstream BETWEEN 200 AND 299");
+    let (unknown_col, succeeded_col, executed_cols, backend_ctes, join_stats) = if outcomes {
+        let b = o.outcomes_table.clone().unwrap_or_default();
+        let bexpr = |role: Role| -> Option<String> {
+            match o.outcomes_columns.iter().rev().find(|(r, _)| *r == role) {
+                Some((_, x)) if x.trim().is_empty() => None,
+                Some((_, x)) => Some(x.clone()),
+                None => Some(e.ident(role.name())),
+            }
+        };
+        let id = bexpr(Role::RequestId)
+            .ok_or("--outcomes-column request_id=: the join needs the backend's request id")?;
+        let st = bexpr(Role::Status)
+            .ok_or("--outcomes-column status=: the join needs the backend's status")?;
+        let bts = bexpr(Role::Timestamp);
+        let b_ts_text = bts.as_ref().map_or(e.null_text(), |x| trim(&e.text(x)));
+        let b_ts = if bts.is_some() {
+            e.micros("ts_text")
+        } else {
+            e.null_int()
+        };
+        let b_ts_bad = if bts.is_some() { "ts IS NULL" } else { "1 = 0" };
+        let ctes = format!(
+            "
+backend_src AS (
+  SELECT {id_text} AS id_text, {status_text} AS status_text, {b_ts_text} AS ts_text
+  FROM {b}
+),
+backend_parsed AS (
+  SELECT CASE WHEN id_text <> '' AND id_text <> '-' THEN id_text END AS id,
+    CASE WHEN {status_ok} THEN {status_int} END AS status,
+    {b_ts} AS ts
+  FROM backend_src
+),
+backend_good AS (
+  SELECT * FROM backend_parsed WHERE id IS NOT NULL AND status IS NOT NULL AND NOT ({b_ts_bad})
+),
+backend_span AS (
+  SELECT (SELECT COUNT(*) FROM backend_parsed) AS b_rows,
+    (SELECT COUNT(*) FROM backend_parsed) - COUNT(*) AS b_bad,
+    MIN(ts) AS b_first, MAX(ts) AS b_last
+  FROM backend_good
+),
+answers AS (
+  SELECT id AS answer_id, MAX(CASE WHEN status BETWEEN 200 AND 299 THEN 1 ELSE 0 END) AS ok
+  FROM backend_good
+  GROUP BY id
+),
+told AS (
+  SELECT a.*,
+    CASE WHEN a.timed_out = 1 AND a.id_text IS NOT NULL AND x.answer_id IS NOT NULL THEN
+        CASE WHEN x.ok = 1 THEN 2 ELSE 1 END
+      WHEN a.timed_out = 1 AND a.id_text IS NOT NULL AND s.b_first IS NOT NULL
+        AND a.ts BETWEEN s.b_first AND s.b_last THEN 1
+      ELSE 0 END AS told,
+    CASE WHEN x.answer_id IS NOT NULL THEN 1 ELSE 0 END AS found,
+    COALESCE(x.ok, 0) AS found_ok
+  FROM attempts a
+  LEFT JOIN answers x ON a.timed_out = 1 AND a.id_text = x.answer_id
+  CROSS JOIN backend_span s
+),",
+            id_text = trim(&e.text(&id)),
+            status_text = trim(&e.text(&st)),
+            status_ok = e.matches("status_text", "^[0-9]{1,3}$"),
+            status_int = e.int("status_text"),
+        );
+        let succeeded = format!("(told = 2 OR (told = 0 AND {proxy_succeeded}))");
+        let by_backend = format!("told = 2 AND NOT ({proxy_succeeded})");
+        let stats = format!(
+            "
+CROSS JOIN (
+  SELECT {matched} AS n_matched, {matched_ok} AS n_matched_succeeded,
+    {never} AS n_never_reached, {outside} AS n_outside_span, {without} AS n_without_id
+  FROM told
+) j
+CROSS JOIN backend_span b",
+            matched = sum0(
+                "CASE WHEN timed_out = 1 AND id_text IS NOT NULL AND found = 1 THEN 1 ELSE 0 END"
+            ),
+            matched_ok = sum0(
+                "CASE WHEN timed_out = 1 AND id_text IS NOT NULL AND found = 1 AND found_ok = 1 THEN 1 ELSE 0 END"
+            ),
+            never = sum0(
+                "CASE WHEN timed_out = 1 AND id_text IS NOT NULL AND found = 0 AND told = 1 THEN 1 ELSE 0 END"
+            ),
+            outside = sum0(
+                "CASE WHEN timed_out = 1 AND id_text IS NOT NULL AND told = 0 THEN 1 ELSE 0 END"
+            ),
+            without = sum0("CASE WHEN timed_out = 1 AND id_text IS NULL THEN 1 ELSE 0 END"),
+        );
+        (
+            format!("CASE WHEN told = 0 AND {proxy_unknown} THEN 1 ELSE 0 END"),
+            format!("CASE WHEN {succeeded} THEN 1 ELSE 0 END"),
+            format!(
+                "
+    CASE WHEN timed_out = 1 THEN (CASE WHEN {succeeded} THEN 1 ELSE 0 END)
+      WHEN status BETWEEN 200 AND 299 THEN 1 ELSE 0 END AS executed,
+    CASE WHEN {succeeded} AND NOT ({by_backend}) THEN 1 ELSE 0 END AS up_2xx,
+    CASE WHEN {by_backend} THEN 1 ELSE 0 END AS backend_2xx,"
+            ),
+            ctes,
+            stats,
+        )
+    } else {
+        (
+            format!("CASE WHEN {proxy_unknown} THEN 1 ELSE 0 END"),
+            format!("CASE WHEN {proxy_succeeded} THEN 1 ELSE 0 END"),
+            String::new(),
+            String::new(),
+            String::new(),
+        )
+    };
 
     let describe = format!(
         "dupcost sql --engine {}: the figures `dupcost logs` measures, for `dupcost estimate --observed FILE`",
@@ -198,7 +385,7 @@ pub fn build(o: &QueryOptions) -> Result<String, String> {
             .collect::<Vec<_>>()
             .join(",\n  ")
     };
-    let total = row(&[
+    let mut total_columns: Vec<(&str, String)> = vec![
         ("kind", "'total'".into()),
         ("rows", "r.n_rows".into()),
         ("bad_rows", "r.n_bad".into()),
@@ -220,7 +407,28 @@ pub fn build(o: &QueryOptions) -> Result<String, String> {
         ("methods", e.lit(&methods.join(","))),
         ("timeout_statuses", e.lit(&statuses.join(","))),
         ("retry_window_us", e.int(&window.to_string())),
-    ]);
+        ("timed_out_intents", "p.n_timed_out_intents".into()),
+    ];
+    if let Some(style) = flags_style {
+        total_columns.push(("flags_style", e.lit(flags_style_name(style))));
+    }
+    if outcomes {
+        total_columns.extend([
+            ("matched", "j.n_matched".to_string()),
+            ("matched_succeeded", "j.n_matched_succeeded".into()),
+            ("never_reached", "j.n_never_reached".into()),
+            ("outside_span", "j.n_outside_span".into()),
+            ("without_id", "j.n_without_id".into()),
+            ("backend_rows", "b.b_rows".into()),
+            ("backend_bad_rows", "b.b_bad".into()),
+            ("backend_first_us", "b.b_first".into()),
+            ("backend_last_us", "b.b_last".into()),
+            ("duplicates", "p.n_duplicates".into()),
+            ("duplicates_upstream_2xx", "p.n_duplicates_upstream".into()),
+            ("duplicates_outcomes", "p.n_duplicates_backend".into()),
+        ]);
+    }
+    let total = row(&total_columns);
     let counts = |kind: &str, day: String, method: String, route: String, intents: String| {
         row(&[
             ("kind", e.lit(kind)),
@@ -266,11 +474,11 @@ WITH src AS (
     COALESCE({path_text}, '') AS path_text,
     {upstream_text} AS upstream_text,
     {key_text} AS key_text,
-    {bytes_text} AS bytes_text
+    {bytes_text} AS bytes_text{id_src}{flags_src}
   FROM {table}
 ),
 parsed AS (
-  SELECT {ts} AS ts, {status} AS status, method_text, path_text, upstream_text, key_text, bytes_text
+  SELECT {ts} AS ts, {status} AS status, method_text, path_text, upstream_text, key_text, bytes_text{id_col}{flags_col}
   FROM src
 ),
 good AS (
@@ -279,7 +487,7 @@ good AS (
   WHERE ts IS NOT NULL AND status IS NOT NULL
 ),
 mutating AS (
-  SELECT ts, method_text AS method, status, upstream_text, key_text, bytes_text,
+  SELECT ts, method_text AS method, status, upstream_text, key_text, bytes_text{id_col}{flags_col},
     {path_only} AS path_only
   FROM good
   WHERE in_range = 1 AND method_text IN ({in_methods})
@@ -289,31 +497,32 @@ filtered AS (
 ),
 attempts AS (
   SELECT ts, {day_of_ts} AS day, method, {route} AS route,
-    status, CASE WHEN status IN ({statuses}) THEN 1 ELSE 0 END AS timed_out,
+    status, CASE WHEN status IN ({statuses}) THEN 1{flags_timed_out} ELSE 0 END AS timed_out,
     {upstream} AS upstream,
     CASE WHEN key_text <> '' AND key_text <> '-' THEN key_text END AS key_text,
-    {bytes} AS response_bytes
+    {bytes} AS response_bytes{id_attempt}
   FROM filtered
   WHERE path_ok = 1
-),
+),{backend_ctes}
 outcomes AS (
   SELECT *,
-    CASE WHEN timed_out = 1 AND {unknown} THEN 1 ELSE 0 END AS unknown,
-    CASE WHEN timed_out = 1 AND NOT {unknown} AND upstream BETWEEN 200 AND 299 THEN 1 ELSE 0 END AS succeeded,
+    {unknown_col} AS unknown,
+    {succeeded_col} AS succeeded,{executed_cols}
     CASE WHEN key_text IS NULL THEN 1
       WHEN LAG(ts) OVER ({window_over}) IS NULL THEN 1
       WHEN ts - LAG(ts) OVER ({window_over}) > {window} THEN 1
       ELSE 0 END AS starts
-  FROM attempts
+  FROM {outcomes_from}
 ),
 numbered AS (
-  SELECT key_text, method, route,
+  SELECT key_text, method, route, timed_out,{numbered_cols}
     SUM(starts) OVER ({window_over} RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS intent
   FROM outcomes
   WHERE key_text IS NOT NULL
 ),
 per_intent AS (
-  SELECT COUNT(*) AS attempts FROM numbered GROUP BY key_text, method, route, intent
+  SELECT COUNT(*) AS attempts, MAX(timed_out) AS timed_out{per_intent_cols}
+  FROM numbered GROUP BY key_text, method, route, intent
 )
 SELECT * FROM (
 SELECT
@@ -334,7 +543,10 @@ CROSS JOIN (
     COUNT(response_bytes) AS n_response_rows, {sum_bytes} AS n_response_bytes
   FROM outcomes
 ) a
-CROSS JOIN (SELECT COALESCE(MAX(attempts), 0) AS n_max_attempts FROM per_intent) p
+CROSS JOIN (
+  SELECT COALESCE(MAX(attempts), 0) AS n_max_attempts, {sum_timed_out} AS n_timed_out_intents{p_cols}
+  FROM per_intent
+) p{join_stats}
 UNION ALL
 SELECT
   {per_day}
@@ -362,6 +574,48 @@ ORDER BY {kind} DESC, {day}, {method}, {route_col}, {attempts_col}
         key_text = text_of(Role::IdempotencyKey, true),
         bytes_text = text_of(Role::Bytes, true),
         table = o.table,
+        id_src = if outcomes {
+            format!(",\n    {} AS id_text", text_of(Role::RequestId, true))
+        } else {
+            String::new()
+        },
+        id_col = if outcomes { ", id_text" } else { "" },
+        flags_src = if flags_gave_up.is_some() {
+            format!(",\n    {} AS flags_text", text_of(Role::Flags, true))
+        } else {
+            String::new()
+        },
+        flags_col = if flags_gave_up.is_some() { ", flags_text" } else { "" },
+        flags_timed_out = flags_gave_up
+            .as_ref()
+            .map_or(String::new(), |g| format!(" WHEN {g} THEN 1")),
+        id_attempt = if outcomes {
+            ",\n    CASE WHEN id_text <> '' AND id_text <> '-' THEN id_text END AS id_text"
+        } else {
+            ""
+        },
+        backend_ctes = backend_ctes,
+        unknown_col = unknown_col,
+        succeeded_col = succeeded_col,
+        executed_cols = executed_cols,
+        outcomes_from = if outcomes { "told" } else { "attempts" },
+        numbered_cols = if outcomes { " executed, up_2xx, backend_2xx," } else { "" },
+        per_intent_cols = if outcomes {
+            ", SUM(executed) AS executions, MAX(up_2xx) AS up_2xx, MAX(backend_2xx) AS backend_2xx"
+        } else {
+            ""
+        },
+        p_cols = if outcomes {
+            format!(
+                ",\n    {} AS n_duplicates,\n    {} AS n_duplicates_upstream,\n    {} AS n_duplicates_backend",
+                sum0("CASE WHEN executions >= 2 THEN 1 ELSE 0 END"),
+                sum0("CASE WHEN executions >= 2 AND up_2xx = 1 THEN 1 ELSE 0 END"),
+                sum0("CASE WHEN executions >= 2 AND up_2xx = 0 AND backend_2xx = 1 THEN 1 ELSE 0 END"),
+            )
+        } else {
+            String::new()
+        },
+        join_stats = join_stats,
         path_only = route::path_only(e, "path_text"),
         day_of_ts = e.int("floor(ts / 86400000000.0)"),
         statuses = list(&statuses),
@@ -380,6 +634,15 @@ ORDER BY {kind} DESC, {day}, {method}, {route_col}, {attempts_col}
         route_col = q("route"),
         attempts_col = q("attempts"),
     ))
+}
+
+/// A flags style as the result's `flags_style` names it.
+pub fn flags_style_name(style: FlagsStyle) -> &'static str {
+    match style {
+        FlagsStyle::Envoy => "envoy",
+        FlagsStyle::Haproxy => "haproxy",
+        FlagsStyle::Cloudfront => "cloudfront",
+    }
 }
 
 /// The engine's name as `--engine` takes it.

@@ -1,6 +1,7 @@
 """Runs dupcost's SQL queries on real engines, for tests/sql.rs.
 
-Reads a JSON list of jobs on stdin: {"engine", "csv", "query", "out", "format"}. Each job
+Reads a JSON list of jobs on stdin: {"engine", "csv", "query", "out", "format"}, and
+optionally "tables": {NAME: CSV} (e.g. the backend's log for --outcomes-table). Each job
 loads the CSV log into the engine as text columns (the view `logs`), runs the query and
 exports the result as the engine does (DuckDB's COPY, chDB's output formats, Spark's CSV
 writer) to `out`. Jobs of one engine share one session (one Spark start for all).
@@ -21,9 +22,11 @@ def duckdb_jobs(jobs):
     con.sql("SET TimeZone = 'UTC'")
     for job in jobs:
         path = job["csv"].replace("'", "''")
-        con.sql(
-            f"CREATE OR REPLACE VIEW logs AS SELECT * FROM read_csv('{path}', header = true, all_varchar = true, null_padding = true)"
-        )
+        for name, csv in [("logs", job["csv"])] + list(job.get("tables", {}).items()):
+            path = csv.replace("'", "''")
+            con.sql(
+                f"CREATE OR REPLACE VIEW {name} AS SELECT * FROM read_csv('{path}', header = true, all_varchar = true, null_padding = true)"
+            )
         options = "HEADER" if job["format"] == "csv" else "FORMAT json"
         con.sql(f"COPY ({job['query']}) TO '{job['out']}' ({options})")
 
@@ -35,16 +38,18 @@ def chdb_jobs(jobs):
         sess = session.Session(path)
         sess.query("CREATE DATABASE IF NOT EXISTS t")
         for job in jobs:
-            sess.query("DROP TABLE IF EXISTS t.logs")
-            # Every column as text, as the log has it: no type guessing.
-            sess.query(
-                f"CREATE TABLE t.logs ENGINE = Memory AS SELECT * FROM file('{job['csv']}', 'CSVWithNames') "
-                "SETTINGS input_format_csv_use_best_effort_in_schema_inference = 0, "
-                "schema_inference_make_columns_nullable = 0, "
-                "input_format_csv_allow_variable_number_of_columns = 1"
-            )
+            query = job["query"]
+            for name, csv in [("logs", job["csv"])] + list(job.get("tables", {}).items()):
+                sess.query(f"DROP TABLE IF EXISTS t.{name}")
+                # Every column as text, as the log has it: no type guessing.
+                sess.query(
+                    f"CREATE TABLE t.{name} ENGINE = Memory AS SELECT * FROM file('{csv}', 'CSVWithNames') "
+                    "SETTINGS input_format_csv_use_best_effort_in_schema_inference = 0, "
+                    "schema_inference_make_columns_nullable = 0, "
+                    "input_format_csv_allow_variable_number_of_columns = 1"
+                )
+                query = query.replace(f"FROM {name}\n", f"FROM t.{name}\n")
             fmt = "CSVWithNames" if job["format"] == "csv" else "JSONEachRow"
-            query = job["query"].replace("FROM logs", "FROM t.logs")
             result = sess.query(query, fmt)
             with open(job["out"], "wb") as f:
                 f.write(result.bytes())
@@ -65,7 +70,8 @@ def spark_jobs(jobs):
     )
     spark.sparkContext.setLogLevel("ERROR")
     for job in jobs:
-        spark.read.option("header", True).csv(job["csv"]).createOrReplaceTempView("logs")
+        for name, csv in [("logs", job["csv"])] + list(job.get("tables", {}).items()):
+            spark.read.option("header", True).csv(csv).createOrReplaceTempView(name)
         df = spark.sql(job["query"])
         with tempfile.TemporaryDirectory() as d:
             target = os.path.join(d, "result")

@@ -25,7 +25,7 @@ use super::error::{BadRow, LogError, RowPlace, shown};
 use super::formats::{ColumnMap, LineFormat};
 use super::framing::{self, RecordSink};
 use super::source::{MovableStop, Piece};
-use super::tally::{FingerprintAttempt, IntentBy, Outcome, Tally};
+use super::tally::{BackendAnswers, FingerprintAttempt, IntentBy, KeyedAttempt, Outcome, Tally};
 use super::timestamp::{LastSecond, TimestampFormat};
 use methods::{find_packed, pack};
 use values::{outcome, parse_count, parse_duration, trim};
@@ -71,6 +71,9 @@ pub struct RowRules {
     pub strict: bool,
     /// Keep the request ids of timed-out attempts (for `--outcomes`).
     pub keep_request_ids: bool,
+    /// The backend's answers (`--outcomes`, second reading): each timed-out attempt's outcome
+    /// as the backend's log tells it, so intents know which of their attempts executed.
+    pub answers: Option<Arc<BackendAnswers>>,
     pub grouping: Grouping,
     /// `--shared-address-rate`.
     pub shared_rate: u8,
@@ -389,7 +392,7 @@ impl RecordSink for Row<'_> {
         if let (false, Some(limit), Some(i)) = (timed_out, rules.client_timeout, cols.duration) {
             timed_out = parse_duration(field(i)).is_some_and(|d| d >= limit);
         }
-        let outcome = if timed_out {
+        let mut outcome = if timed_out {
             // The server's own log: its status is what the work did.
             let upstream = match cols.upstream_status {
                 None if rules.server_side => Some(cols.status),
@@ -399,13 +402,28 @@ impl RecordSink for Row<'_> {
         } else {
             Outcome::Failed
         };
-        if timed_out && rules.keep_request_ids {
+        let mut from_backend = false;
+        if timed_out && (rules.keep_request_ids || rules.answers.is_some()) {
             let id = cols
                 .request_id
                 .and_then(|i| request_id(field(i)))
                 .map(request_id_hash);
-            self.tally.timed_out_id(id, ts, endpoint, outcome);
+            if rules.keep_request_ids {
+                self.tally.timed_out_id(id, ts, endpoint, outcome);
+            }
+            if let (Some(answers), Some(id)) = (&rules.answers, id) {
+                if let Some(told) = answers.outcome(id, ts) {
+                    from_backend = told == Outcome::Succeeded && outcome != Outcome::Succeeded;
+                    outcome = told;
+                }
+            }
         }
+        // Known to have executed: answered 2xx, or timed out with a backend 2xx.
+        let executed = if timed_out {
+            outcome == Outcome::Succeeded
+        } else {
+            (200..300).contains(&status)
+        };
         if let Some(i) = cols.bytes.filter(|_| (200..300).contains(&status)) {
             if let Some(bytes) = parse_count(trim(field(i))) {
                 self.tally.response_bytes.record(bytes);
@@ -420,12 +438,10 @@ impl RecordSink for Row<'_> {
                 let mut h = self.keys.build_hasher();
                 h.write(k);
                 h.write_u64(endpoint);
-                // On the server's own log a 2xx executed, timed out or not.
-                if rules.server_side && (200..300).contains(&status) {
-                    IntentBy::KeyExecuted(h.finish())
-                } else {
-                    IntentBy::Key(h.finish())
-                }
+                let facts = FingerprintAttempt::new(ts, status, timed_out, executed, from_backend)
+                    .facts
+                    & KeyedAttempt::FACTS;
+                IntentBy::Key(h.finish(), KeyedAttempt { executed, facts })
             }),
             Grouping::Fingerprint => {
                 let client = client(cols.forwarded_for.map(field), cols.client_addr.map(field));
@@ -444,14 +460,9 @@ impl RecordSink for Row<'_> {
                     if let Some(i) = cols.request_length {
                         h.write(trim(field(i)));
                     }
-                    let executed = if timed_out {
-                        outcome == Outcome::Succeeded
-                    } else {
-                        (200..300).contains(&status)
-                    };
                     IntentBy::Fingerprint(
                         h.finish(),
-                        FingerprintAttempt::new(ts, status, timed_out, executed),
+                        FingerprintAttempt::new(ts, status, timed_out, executed, from_backend),
                     )
                 })
             }

@@ -28,7 +28,7 @@ pub(super) struct Intent {
     pub head: bool,
     /// [`Facts`] bits: whether a next attempt may continue it, and what its attempts showed.
     pub facts: u8,
-    /// Attempts known to have executed at the backend (fingerprinted intents only).
+    /// Attempts known to have executed at the backend.
     pub executed: u8,
     /// Attempts of its fingerprint in the minute of `last_ts` (fingerprinted intents only).
     pub per_minute: u8,
@@ -52,6 +52,10 @@ impl Facts {
     pub const FIRST_CONFLICT: u8 = 16;
     /// A later attempt was answered 409 or 422: an earlier one executed.
     pub const LATER_CONFLICT: u8 = 32;
+    /// An attempt timed out: the intent is evidence of the client's retry behaviour.
+    pub const TIMED_OUT: u8 = 64;
+    /// A timed-out attempt the backend's own log (`--outcomes`) showed answered 2xx.
+    pub const BACKEND_2XX: u8 = 128;
 }
 
 /// The `first_ts` of an intent that is not a head, as the table gives it back.
@@ -121,6 +125,20 @@ impl Slot {
 
 const MIN_SLOTS: usize = 16;
 
+/// What one keyed attempt adds to its intent: whether it is known to have executed, and
+/// its [`Facts`] ([`Facts::TIMED_OUT`], [`Facts::UPSTREAM_2XX`], [`Facts::BACKEND_2XX`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct KeyedAttempt {
+    pub executed: bool,
+    pub facts: u8,
+}
+
+impl KeyedAttempt {
+    /// The facts a keyed attempt may carry (a keyed intent is always retryable, and its
+    /// conflicts are not looked at).
+    pub const FACTS: u8 = Facts::TIMED_OUT | Facts::UPSTREAM_2XX | Facts::BACKEND_2XX;
+}
+
 /// What [`IntentTable::touch`] found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Touch {
@@ -140,19 +158,27 @@ pub struct FingerprintAttempt {
     pub failed: bool,
     /// Known to have executed: answered 2xx, or timed out with a backend 2xx.
     pub executed: bool,
-    /// [`Facts::UPSTREAM_2XX`] and [`Facts::FIRST_CONFLICT`] as this attempt shows them.
+    /// [`Facts::UPSTREAM_2XX`] (or [`Facts::BACKEND_2XX`]), [`Facts::FIRST_CONFLICT`] and
+    /// [`Facts::TIMED_OUT`] as this attempt shows them.
     pub facts: u8,
 }
 
 impl FingerprintAttempt {
     /// An attempt at `ts` answered `status` to the client; `executed` when it is known to have
-    /// executed (2xx, or timed out with a backend 2xx).
-    pub fn new(ts: i64, status: u16, timed_out: bool, executed: bool) -> FingerprintAttempt {
-        let upstream = if timed_out && executed {
-            Facts::UPSTREAM_2XX
-        } else {
-            0
-        };
+    /// executed (2xx, or timed out with a backend 2xx); `backend` when the backend's own log
+    /// (`--outcomes`) told a timed-out attempt's outcome.
+    pub fn new(
+        ts: i64,
+        status: u16,
+        timed_out: bool,
+        executed: bool,
+        backend: bool,
+    ) -> FingerprintAttempt {
+        let upstream = match (timed_out && executed, backend) {
+            (false, _) => 0,
+            (true, false) => Facts::UPSTREAM_2XX,
+            (true, true) => Facts::BACKEND_2XX,
+        } | if timed_out { Facts::TIMED_OUT } else { 0 };
         let conflict = if matches!(status, 409 | 422) {
             Facts::FIRST_CONFLICT
         } else {
@@ -279,16 +305,18 @@ impl IntentTable {
             .map(|i| self.slots[i].intent(&self.head_starts))
     }
 
-    /// Adds an attempt at `ts` to `key`'s intent if its last one is at most `window` before.
+    /// Adds an attempt at `ts` to `key`'s intent if its last one is at most `window` before;
+    /// `a` says whether it executed and what it showed ([`KeyedAttempt`]).
     #[inline]
-    pub fn touch(&mut self, key: u64, ts: i64, window: u64, executed: bool) -> Touch {
+    pub fn touch(&mut self, key: u64, ts: i64, window: u64, a: KeyedAttempt) -> Touch {
         match self.find(key) {
             Ok(i) => {
                 let slot = &mut self.slots[i];
                 if ts.abs_diff(slot.last_ts) <= window {
                     slot.attempts = slot.attempts.saturating_add(1);
-                    slot.executed = slot.executed.saturating_add(u8::from(executed));
                     slot.last_ts = ts;
+                    slot.executed = slot.executed.saturating_add(u8::from(a.executed));
+                    slot.facts |= a.facts;
                     Touch::Continued
                 } else {
                     Touch::Stale
@@ -335,7 +363,7 @@ impl IntentTable {
             let retryable = if a.failed { Facts::RETRYABLE } else { 0 };
             slot.facts = (slot.facts & !Facts::RETRYABLE)
                 | retryable
-                | (a.facts & Facts::UPSTREAM_2XX)
+                | (a.facts & (Facts::UPSTREAM_2XX | Facts::BACKEND_2XX | Facts::TIMED_OUT))
                 | conflict;
             return FingerprintTouch::Continued;
         }
@@ -581,7 +609,7 @@ mod tests {
                             Some(_) => Touch::Stale,
                             None => Touch::Absent,
                         };
-                        prop_assert_eq!(table.touch(k, t, 10, false), expected);
+                        prop_assert_eq!(table.touch(k, t, 10, KeyedAttempt::default()), expected);
                     }
                     Op::Remove(k) => prop_assert_eq!(table.remove(k), map.remove(&k)),
                     Op::Reserve(n) => {

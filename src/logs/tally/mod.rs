@@ -38,8 +38,8 @@ use std::collections::{BTreeMap, VecDeque};
 
 use super::error::BadRow;
 pub use id_map::{IdHasher, IdMap};
-pub use intents::FingerprintAttempt;
 use intents::{Facts, FingerprintTouch, Intent, IntentTable, NO_FIRST_TS, Touch};
+pub use intents::{FingerprintAttempt, KeyedAttempt};
 
 /// Distinct endpoints kept; later ones are counted together as "(other routes)".
 pub const MAX_ENDPOINTS: usize = 10_000;
@@ -115,6 +115,34 @@ pub struct TimedOut {
     pub outcome: Outcome,
 }
 
+/// What the backend's own log (`--outcomes`) said of the timed-out attempts' request ids:
+/// `true` once any of its rows for the id was 2xx; and its span, to tell an attempt that
+/// never reached it from one it cannot see.
+#[derive(Debug, Clone, Default)]
+pub struct BackendAnswers {
+    pub answers: IdMap<bool>,
+    pub span: Option<(i64, i64)>,
+}
+
+impl BackendAnswers {
+    /// The outcome of a timed-out attempt with request id hash `id` at `ts`, by the rules of
+    /// `--outcomes`: the backend's status when it logged the id; failed (never reached it)
+    /// when it did not and `ts` is within its span; `None` (the proxy log's stands) outside.
+    pub fn outcome(&self, id: u64, ts: i64) -> Option<Outcome> {
+        match self.answers.get(&id) {
+            Some(true) => Some(Outcome::Succeeded),
+            Some(false) => Some(Outcome::Failed),
+            None if self
+                .span
+                .is_some_and(|(first, last)| first <= ts && ts <= last) =>
+            {
+                Some(Outcome::Failed)
+            }
+            None => None,
+        }
+    }
+}
+
 /// Response sizes of 2xx mutating requests (the `bytes` column): what a key store would save.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ResponseBytes {
@@ -157,10 +185,8 @@ pub struct Endpoint {
 pub enum IntentBy {
     /// It is an intent of its own (no key, no fingerprint).
     Own,
-    /// By the hash of its idempotency key (scoped by endpoint).
-    Key(u64),
-    /// As `Key`, and the attempt is known to have executed (a 2xx in the server's own log).
-    KeyExecuted(u64),
+    /// By the hash of its idempotency key (scoped by endpoint), with whether it executed.
+    Key(u64, KeyedAttempt),
     /// By the hash of its fingerprint (client, user agent, method, path with query, request
     /// length), with what the retry rule needs.
     Fingerprint(u64, FingerprintAttempt),
@@ -199,14 +225,16 @@ impl AttemptsHistogram {
     }
 }
 
-/// What the fingerprinted intents showed of duplicates that happened (issue 13).
+/// What the grouped intents (by key or fingerprint) showed of duplicates that happened
+/// (issues 13 and 24).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Duplicates {
     /// Intents with two or more attempts known to have executed.
     pub count: u64,
     /// Of those, the ones a timed-out attempt's backend 2xx (upstream status) showed.
     pub upstream_2xx: u64,
-    /// Of those, the ones the backend's own log (`--outcomes`) showed.
+    /// Of those, the ones the backend's own log (`--outcomes`) showed (a timed-out attempt it
+    /// answered 2xx), when the upstream status did not.
     pub outcomes: u64,
     /// Retried intents whose later attempt was answered 409 or 422: an earlier attempt
     /// executed, and a uniqueness check refused the duplicate (not in `count`).
@@ -248,6 +276,18 @@ pub struct KeyedStats {
     pub intents: u64,
     pub attempts: u64,
     pub max_attempts: u32,
+    /// Intents with a timed-out attempt: the evidence of the clients' retries (a client
+    /// retries only after a timeout).
+    pub timed_out_intents: u64,
+}
+
+impl KeyedStats {
+    fn add(&mut self, o: &KeyedStats) {
+        self.intents += o.intents;
+        self.attempts += o.attempts;
+        self.max_attempts = self.max_attempts.max(o.max_attempts);
+        self.timed_out_intents += o.timed_out_intents;
+    }
 }
 
 /// Everything the derivation needs from a log, or from a piece of one. See the module docs.
@@ -313,8 +353,8 @@ pub struct Tally {
     open: IntentTable,
     heads: IdMap<Intent>,
     /// Keyed attempts whose open intent is looked up [`PIPELINE`] attempts later, once its
-    /// slot has been prefetched: `(key, timestamp, endpoint)`, in file order.
-    queued: VecDeque<(u64, i64, u64, bool)>,
+    /// slot has been prefetched: `(key, timestamp, endpoint, attempt)`, in file order.
+    queued: VecDeque<(u64, i64, u64, KeyedAttempt)>,
     /// Fingerprinted attempts, queued the same way: `(fingerprint, endpoint, attempt)`.
     queued_fingerprints: VecDeque<(u64, u64, FingerprintAttempt)>,
 }
@@ -515,11 +555,11 @@ impl Tally {
             }
         });
         ep.counts.record(timed_out, outcome);
-        let key = match by {
-            IntentBy::Key(key) | IntentBy::KeyExecuted(key) => {
+        let (key, keyed) = match by {
+            IntentBy::Key(key, a) => {
                 ep.keyed_attempts += 1;
                 self.keyed_attempts += 1;
-                (key, matches!(by, IntentBy::KeyExecuted(_)))
+                (key, a)
             }
             IntentBy::Own => {
                 ep.intents += 1;
@@ -539,19 +579,18 @@ impl Tally {
         };
         // The key's slot is fetched into the cache now and used a few rows later, when the
         // parsing of those rows has hidden the memory's latency.
-        let (key, executed) = key;
         self.open.prefetch(key);
         if self.queued.len() == PIPELINE {
-            let (key, ts, endpoint, executed) = self.queued.pop_front().expect("the queue is full");
-            self.continue_intent(key, ts, endpoint, executed);
+            let (key, ts, endpoint, a) = self.queued.pop_front().expect("the queue is full");
+            self.continue_intent(key, ts, endpoint, a);
         }
-        self.queued.push_back((key, ts, endpoint, executed));
+        self.queued.push_back((key, ts, endpoint, keyed));
     }
 
     /// Looks up every queued attempt: before the open intents are read or swept.
     pub fn settle_queued(&mut self) {
-        while let Some((key, ts, endpoint, executed)) = self.queued.pop_front() {
-            self.continue_intent(key, ts, endpoint, executed);
+        while let Some((key, ts, endpoint, a)) = self.queued.pop_front() {
+            self.continue_intent(key, ts, endpoint, a);
         }
         while let Some((f, endpoint, a)) = self.queued_fingerprints.pop_front() {
             self.continue_fingerprint(f, endpoint, a);
@@ -595,8 +634,8 @@ impl Tally {
     }
 
     /// A keyed attempt continues its key's open intent, or starts a new one.
-    fn continue_intent(&mut self, key: u64, ts: i64, endpoint: u64, executed: bool) {
-        let head = match self.open.touch(key, ts, self.window as u64, executed) {
+    fn continue_intent(&mut self, key: u64, ts: i64, endpoint: u64, a: KeyedAttempt) {
+        let head = match self.open.touch(key, ts, self.window as u64, a) {
             Touch::Continued => return,
             // Too long after the key's last attempt: a new intent, not its key's first.
             Touch::Stale => false,
@@ -611,8 +650,8 @@ impl Tally {
             attempts: 1,
             endpoint,
             head,
-            facts: Facts::RETRYABLE,
-            executed: u8::from(executed),
+            facts: Facts::RETRYABLE | a.facts,
+            executed: u8::from(a.executed),
             per_minute: 0,
         };
         if let Some(old) = self.open.insert(key, fresh) {
@@ -638,16 +677,21 @@ impl Tally {
     }
 
     fn count(&mut self, it: Intent) {
-        let stats = if it.facts & Facts::FINGERPRINT != 0 {
-            let d = &mut self.duplicates;
-            if it.executed >= 2 {
-                d.count += 1;
-                d.upstream_2xx += u64::from(it.facts & Facts::UPSTREAM_2XX != 0);
+        let d = &mut self.duplicates;
+        if it.executed >= 2 {
+            d.count += 1;
+            if it.facts & Facts::UPSTREAM_2XX != 0 {
+                d.upstream_2xx += 1;
+            } else if it.facts & Facts::BACKEND_2XX != 0 {
+                d.outcomes += 1;
             }
-            d.conflict_409_422 += u64::from(it.facts & Facts::LATER_CONFLICT != 0);
+        }
+        d.conflict_409_422 += u64::from(it.facts & Facts::LATER_CONFLICT != 0);
+        let stats = if it.facts & Facts::FINGERPRINT != 0 {
             &mut self.fingerprinted
         } else {
-            // Executions are only known on the server's own log (`IntentBy::KeyExecuted`).
+            // Executions per keyed intent; reported as seen only on the server's own log
+            // (`processed_twice`), where a 2xx is the work done.
             if it.executed >= 2 {
                 self.keyed_executions.intents += 1;
                 self.keyed_executions.extra += u64::from(it.executed) - 1;
@@ -655,6 +699,7 @@ impl Tally {
             &mut self.keyed
         };
         stats.intents += 1;
+        stats.timed_out_intents += u64::from(it.facts & Facts::TIMED_OUT != 0);
         stats.attempts += u64::from(it.attempts);
         stats.max_attempts = stats.max_attempts.max(it.attempts);
         self.attempts_per_intent.record(it.attempts, 1);
@@ -694,15 +739,8 @@ impl Tally {
         self.counts.add(&next.counts);
         self.response_bytes.add(&next.response_bytes);
         self.unkeyed_intents += next.unkeyed_intents;
-        self.keyed.intents += next.keyed.intents;
-        self.keyed.attempts += next.keyed.attempts;
-        self.keyed.max_attempts = self.keyed.max_attempts.max(next.keyed.max_attempts);
-        self.fingerprinted.intents += next.fingerprinted.intents;
-        self.fingerprinted.attempts += next.fingerprinted.attempts;
-        self.fingerprinted.max_attempts = self
-            .fingerprinted
-            .max_attempts
-            .max(next.fingerprinted.max_attempts);
+        self.keyed.add(&next.keyed);
+        self.fingerprinted.add(&next.fingerprinted);
         self.keyed_attempts += next.keyed_attempts;
         self.attempts_per_intent.add(&next.attempts_per_intent);
         self.duplicates.add(&next.duplicates);
@@ -847,8 +885,9 @@ fn retried(a: &Intent, b: &Intent) -> bool {
 /// The facts of `a` continued by `b`: `b`'s last attempt says whether it may continue, and
 /// `b`'s first attempt is a later one of the joined intent.
 fn joined_facts(a: u8, b: u8) -> u8 {
-    let kept = Facts::FINGERPRINT | Facts::UPSTREAM_2XX | Facts::FIRST_CONFLICT;
-    let later = Facts::RETRYABLE | Facts::SHARED | Facts::UPSTREAM_2XX | Facts::LATER_CONFLICT;
+    let seen = Facts::UPSTREAM_2XX | Facts::BACKEND_2XX | Facts::TIMED_OUT;
+    let kept = Facts::FINGERPRINT | Facts::FIRST_CONFLICT | seen;
+    let later = Facts::RETRYABLE | Facts::SHARED | Facts::LATER_CONFLICT | seen;
     let b_first = if b & Facts::FIRST_CONFLICT != 0 {
         Facts::LATER_CONFLICT
     } else {
@@ -883,7 +922,7 @@ mod tests {
             let ts = i * 1_000_000;
             t.row_at(ts);
             let names = || ("POST".to_string(), "/v1/orders".to_string());
-            let key = IntentBy::Key((i / 2) as u64);
+            let key = IntentBy::Key((i / 2) as u64, KeyedAttempt::default());
             t.attempt(ts, (7, names), key, false, Outcome::Failed);
         }
         t

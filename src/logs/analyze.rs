@@ -213,6 +213,11 @@ fn rules_for(name: &str, chosen: &Chosen, opts: &LogOptions) -> Result<RowRules,
     })
 }
 
+/// A line format whose lines depend on the lines before them (IIS): one piece, in order.
+fn stateful(chosen: &Chosen) -> bool {
+    matches!(chosen, Chosen::Lines { format, .. } if format.stateful())
+}
+
 fn read_source(
     source: &Source,
     opts: &LogOptions,
@@ -237,7 +242,9 @@ fn read_source(
     };
     let gzip = opened.gzip;
     let (tally, pieces) = match opened.plain_file.clone() {
-        Some((path, size)) if threads > 1 && size >= opts.split_bytes.max(1) => {
+        Some((path, size))
+            if threads > 1 && size >= opts.split_bytes.max(1) && !stateful(&chosen) =>
+        {
             drop(opened);
             read_in_pieces(
                 &path,

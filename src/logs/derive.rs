@@ -340,6 +340,11 @@ impl LogAnalysis {
                 FlagsStyle::Envoy => " or flags UT, DC, UC, URX",
                 FlagsStyle::Haproxy => " or termination state c, C, s, S",
                 FlagsStyle::Cloudfront => " or result type ClientCommError, ClientHungUpRequest",
+                FlagsStyle::Iis => " or sc-win32-status 64, 1236, 12002",
+                FlagsStyle::Cloudflare => " or edge status 524",
+                FlagsStyle::GoogleCloud => {
+                    " or statusDetails client_disconnected_before_any_response, client_timed_out, backend_timeout"
+                }
             });
         }
         if let Some(d) = self.options.client_timeout {

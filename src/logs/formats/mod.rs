@@ -23,8 +23,10 @@ pub mod cloudfront;
 mod csv;
 mod envoy;
 mod haproxy;
+pub mod iis;
 pub mod json;
 mod nginx;
+pub mod sources;
 mod template;
 
 use std::fmt;
@@ -56,10 +58,11 @@ pub enum InputFormat {
     Haproxy,
     Envoy,
     Json,
+    Iis,
 }
 
 impl InputFormat {
-    pub const ALL: [InputFormat; 11] = [
+    pub const ALL: [InputFormat; 12] = [
         InputFormat::Auto,
         InputFormat::Csv,
         InputFormat::Tsv,
@@ -71,6 +74,7 @@ impl InputFormat {
         InputFormat::Haproxy,
         InputFormat::Envoy,
         InputFormat::Json,
+        InputFormat::Iis,
     ];
 
     /// The name as written in `--input-format`.
@@ -87,6 +91,7 @@ impl InputFormat {
             InputFormat::Haproxy => "haproxy",
             InputFormat::Envoy => "envoy",
             InputFormat::Json => "json",
+            InputFormat::Iis => "iis",
         }
     }
 }
@@ -201,6 +206,11 @@ pub trait LineFormat: Send + Sync + fmt::Debug {
     fn skip(&self, _line: &[u8]) -> bool {
         false
     }
+    /// Its lines depend on the lines before them (IIS's `#Fields:` lines set the layout of
+    /// the lines after them): the input is read in one piece, in order.
+    fn stateful(&self) -> bool {
+        false
+    }
     /// Splits one line (no newline) into `out` (cleared by the caller). Err(text saying
     /// what was expected) makes the line a bad row: counted, the first five reported as
     /// file:line.
@@ -263,6 +273,7 @@ fn sniff_lines(lines: &[&[u8]], json_paths: &[&str]) -> Option<Box<dyn LineForma
     // ALB/ELB, CloudFront and JSON lines first: their lines are the most particular.
     alb::sniff(lines)
         .or_else(|| cloudfront::sniff(lines))
+        .or_else(|| iis::sniff(lines))
         .or_else(|| json::sniff(lines, json_paths))
         .or_else(|| haproxy::sniff(lines))
         .or_else(|| envoy::sniff(lines))
@@ -344,6 +355,7 @@ pub fn choose(opened: &mut Opened, opts: &LogOptions) -> Result<Chosen, LogError
             Some(Box::new(cloudfront::Cloudfront::from_lines(&sample))),
             "cloudfront",
         ),
+        InputFormat::Iis => named(Some(Box::new(iis::Iis::from_lines(&sample))), "iis"),
         InputFormat::Json => named(
             json::JsonLines::from_lines(&sample, &json_paths(opts))
                 .map(|f| Box::new(f) as Box<dyn LineFormat>),
@@ -405,7 +417,7 @@ fn no_format(name: &str, sample: &[&[u8]], tried: &str) -> LogError {
         None => closest(first).to_string(),
     };
     LogError::Option(format!(
-        "{name}: not a log format dupcost knows{}: its first line '{}' comes closest to {closest}; give the server's own format with --log-format '...' (nginx log_format, Apache LogFormat or Envoy format string) or name it with --input-format (csv, tsv, nginx, apache, alb, elb, cloudfront, haproxy, envoy, json)",
+        "{name}: not a log format dupcost knows{}: its first line '{}' comes closest to {closest}; give the server's own format with --log-format '...' (nginx log_format, Apache LogFormat or Envoy format string) or name it with --input-format (csv, tsv, nginx, apache, alb, elb, cloudfront, iis, haproxy, envoy, json)",
         if tried == "any" {
             String::new()
         } else {
@@ -460,6 +472,8 @@ fn closest(line: &[u8]) -> &'static str {
     let has = |s: &[u8]| memchr::memmem::find(line, s).is_some();
     if line.starts_with(b"{") {
         "JSON lines"
+    } else if line.starts_with(b"#Software: Microsoft") {
+        "IIS (W3C)"
     } else if line.starts_with(b"#") {
         "CloudFront (W3C)"
     } else if line.starts_with(b"[") && line.get(5) == Some(&b'-') {
@@ -560,6 +574,15 @@ pub enum FlagsStyle {
     /// CloudFront `x-edge-detailed-result-type`: `ClientCommError` and `ClientHungUpRequest`
     /// (the viewer went away before the answer) are give-ups.
     Cloudfront,
+    /// IIS `sc-win32-status`: 64 and 1236 (the client's connection went away) and 12002
+    /// (ARR's 502.3: the proxy timed out waiting for the backend) are give-ups.
+    Iis,
+    /// Cloudflare `EdgeResponseStatus`: 499 (the client closed) and 524 (the origin did not
+    /// answer in time; it may still finish) are give-ups; 522 never reached the origin.
+    Cloudflare,
+    /// Google Cloud load balancer `statusDetails`: `client_disconnected_before_any_response`,
+    /// `client_timed_out` and `backend_timeout` are give-ups.
+    GoogleCloud,
 }
 
 impl FlagsStyle {
@@ -587,6 +610,12 @@ impl FlagsStyle {
             FlagsStyle::Envoy => value
                 .split(|&b| b == b',' || b == b'|' || b == b' ')
                 .any(|code| matches!(code, b"UT" | b"DC" | b"UC" | b"URX")),
+            FlagsStyle::Iis => matches!(value, b"64" | b"1236" | b"12002"),
+            FlagsStyle::Cloudflare => matches!(value, b"499" | b"524"),
+            FlagsStyle::GoogleCloud => matches!(
+                value,
+                b"client_disconnected_before_any_response" | b"client_timed_out" | b"backend_timeout"
+            ),
         }
     }
 }

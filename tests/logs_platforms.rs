@@ -392,3 +392,76 @@ fn json_documents_read_as_records() {
     let j = json(&["logs", &path, "--requests-per-day", "1", "--timeout-rate", "1%", "--succeeded-share", "50%"]);
     assert_eq!(j["observed"]["rows"], 2);
 }
+
+/// HAProxy's own log-format string, as written in haproxy.cfg, reads a real file written
+/// with a captured Host inserted; the one line in the default httplog layout is a bad row.
+#[test]
+fn haproxy_log_format_reads_a_real_custom_layout() {
+    let log = fixture("haproxy-filebeat.log");
+    let format = r"%ci:%cp\ [%tr]\ %ft\ %b/%s\ %[capture.req.hdr(0)]\ %TR/%Tw/%Tc/%Tr/%Ta\ %ST\ %B\ %CC\ %CS\ %tsc\ %ac/%fc/%bc/%sc/%rc\ %sq/%bq\ %{+Q}r";
+    let out = dupcost()
+        .args(["logs", &log, "--log-format", format, "--format", "json"])
+        .args(["--requests-per-day", "1", "--timeout-rate", "1%", "--succeeded-share", "50%"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("haproxy-filebeat.log:1: expected"), "{stderr}");
+    let j: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let o = &j["observed"];
+    assert_eq!((o["rows"].as_u64(), o["bad_rows"].as_u64()), (Some(10), Some(1)));
+    assert_eq!(o["files"][0]["input_format"], "HAProxy log-format");
+    // The same string as the preset's name reads the first line instead.
+    let j = json(&[
+        "logs", &log, "--log-format", "httplog", "--requests-per-day", "1", "--timeout-rate",
+        "1%", "--succeeded-share", "50%",
+    ]);
+    assert_eq!(j["observed"]["bad_rows"], 9);
+}
+
+/// Captured request headers named in their haproxy.cfg order: a captured Idempotency-Key
+/// groups the retries into intents, in httplog and in a log-format's %hr alike.
+#[test]
+fn haproxy_captured_headers_become_roles() {
+    let dir = tempfile::tempdir().unwrap();
+    let line = |t: &str, key: &str, status: &str, flags: &str, tt: &str| {
+        format!(
+            "Nov  1 00:00:00 lb1 haproxy[1]: 10.0.0.7:5000 [01/Nov/2026:{t}.000] https-in~ api/api-1 0/0/1/{tt}/{tt} {status} 10 - - {flags} 3/3/1/1/0 0/0 {{api.example.com|{key}|r-{t}}} {{}} \"POST /v1/pay HTTP/1.1\""
+        )
+    };
+    let lines = [
+        line("00:00:01", "k-1", "504", "sH--", "30000"),
+        line("00:00:40", "k-1", "200", "----", "20"),
+        line("01:00:00", "k-2", "200", "----", "20"),
+        line("02:00:00", "", "200", "----", "20"),
+    ];
+    let path = write(dir.path(), "haproxy.log", lines.join("\n").as_bytes());
+    let args = [
+        "--max-unknown", "100%", "--succeeded-share", "50%", "--min-span", "1h", "--intents", "key",
+    ];
+    for extra in [
+        &["--input-format", "haproxy"][..],
+        &["--log-format", "httplog"],
+        &["--log-format", "%ci:%cp [%tr] %ft %b/%s %TR/%Tw/%Tc/%Tr/%Ta %ST %B %CC %CS %tsc %ac/%fc/%bc/%sc/%rc %sq/%bq %hr %hs %{+Q}r"],
+    ] {
+        let j = json(
+            &[
+                &["logs", &path, "--haproxy-captures", "Host,Idempotency-Key,X-Request-Id"][..],
+                extra,
+                &args,
+            ]
+            .concat(),
+        );
+        let o = &j["observed"];
+        assert_eq!(o["mutating_attempts"], 4, "{extra:?}");
+        assert_eq!(o["timed_out"], 1, "{extra:?}");
+        assert_eq!(o["intents"], 3, "{extra:?}: k-1 twice is one intent");
+    }
+    // Without the names, the block is one field and no key is read: four intents.
+    let j = json(&[&["logs", &path][..], &args].concat());
+    assert_eq!(j["observed"]["intents"], 4);
+    // A format with no captured block says so.
+    let csv = write(dir.path(), "a.log", b"10.0.0.1 - - [01/Nov/2026:00:00:01 +0000] \"POST /v1/pay HTTP/1.1\" 200 12 \"-\" \"curl/8\"\n");
+    let err = usage_error(&["logs", &csv, "--haproxy-captures", "Idempotency-Key"]);
+    assert!(err.contains("--haproxy-captures") && err.contains("no captured request headers block"), "{err}");
+}

@@ -21,6 +21,8 @@ pub struct LogOptions {
     pub input_format: InputFormat,
     /// `--log-format`: an nginx `log_format` or Apache `LogFormat` string, or a preset name.
     pub log_format: Option<String>,
+    /// `--haproxy-captures`: the names of HAProxy's captured request headers, in order.
+    pub haproxy_captures: Vec<String>,
     /// Field delimiter; sniffed from the header when `None`.
     pub delimiter: Option<u8>,
     /// `--column ROLE=HEADER` overrides.
@@ -87,6 +89,7 @@ impl Default for LogOptions {
         LogOptions {
             input_format: InputFormat::Auto,
             log_format: None,
+            haproxy_captures: Vec::new(),
             delimiter: None,
             columns: Vec::new(),
             duration_unit: None,

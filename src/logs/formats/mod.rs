@@ -23,6 +23,7 @@ pub mod cloudfront;
 mod csv;
 mod envoy;
 mod haproxy;
+mod haproxy_format;
 pub mod iis;
 pub mod json;
 mod nginx;
@@ -287,26 +288,46 @@ fn json_paths(opts: &LogOptions) -> Vec<&str> {
 }
 
 /// The line format that `--input-format FORMAT --log-format TEXT` reads: TEXT is a format
-/// string or a preset's name (nginx, apache, envoy; `auto` tells which), ignored for
-/// HAProxy. For the fuzz targets and tools; `dupcost logs` picks a format with `choose`.
+/// string or a preset's name (nginx, apache, envoy, haproxy; `auto` tells which). For the fuzz targets and tools; `dupcost logs` picks a format with `choose`.
 pub fn compile(input: InputFormat, text: &str) -> Result<Box<dyn LineFormat>, String> {
     match input {
-        InputFormat::Haproxy => Ok(Box::new(haproxy::Haproxy)),
+        InputFormat::Haproxy if text.trim().is_empty() => Ok(Box::new(haproxy::Haproxy)),
+        InputFormat::Haproxy => haproxy_format::compile(text),
         InputFormat::Apache => apache::compile(text),
         InputFormat::Nginx => nginx::compile(text),
         InputFormat::Envoy => envoy::compile(text),
         InputFormat::Auto if envoy::is_envoy(text) => envoy::compile(text),
+        InputFormat::Auto if haproxy_format::is_haproxy(text) => haproxy_format::compile(text),
         InputFormat::Auto if apache::is_apache(text) => apache::compile(text),
         InputFormat::Auto => nginx::compile(text),
         other => Err(format!(
-            "it is for --input-format nginx, apache or envoy, not {other}"
+            "it is for --input-format nginx, apache, envoy or haproxy, not {other}"
         )),
     }
 }
 
 /// Picks the format of `opened` (its first lines read ahead), from `--input-format` and
-/// `--log-format`, or by what its first lines look like.
+/// `--log-format`, or by what its first lines look like; with `--haproxy-captures`, its
+/// captured request headers named.
 pub fn choose(opened: &mut Opened, opts: &LogOptions) -> Result<Chosen, LogError> {
+    let chosen = choose_format(opened, opts)?;
+    if opts.haproxy_captures.is_empty() {
+        return Ok(chosen);
+    }
+    match chosen {
+        Chosen::Lines { format, detected } => {
+            let format = haproxy_format::with_captures(format, &opts.haproxy_captures)
+                .map_err(|e| LogError::Option(format!("--haproxy-captures: {}: {e}", opened.name)))?;
+            Ok(Chosen::Lines { format, detected })
+        }
+        Chosen::Csv(_) => Err(LogError::Option(format!(
+            "--haproxy-captures: {} is CSV, not an HAProxy log with captured headers",
+            opened.name
+        ))),
+    }
+}
+
+fn choose_format(opened: &mut Opened, opts: &LogOptions) -> Result<Chosen, LogError> {
     let name = opened.name.clone();
     if looks_binary(&opened.prefix) {
         return Err(LogError::Option(format!(
@@ -322,11 +343,6 @@ pub fn choose(opened: &mut Opened, opts: &LogOptions) -> Result<Chosen, LogError
         detected,
     };
     if let Some(text) = &opts.log_format {
-        if opts.input_format == InputFormat::Haproxy {
-            return Err(LogError::Option(
-                "--log-format: it is for --input-format nginx, apache or envoy, not haproxy".into(),
-            ));
-        }
         let format = compile(opts.input_format, text)
             .map_err(|e| LogError::Option(format!("--log-format: {e}")))?;
         return Ok(lines(format, false));
@@ -417,7 +433,7 @@ fn no_format(name: &str, sample: &[&[u8]], tried: &str) -> LogError {
         None => closest(first).to_string(),
     };
     LogError::Option(format!(
-        "{name}: not a log format dupcost knows{}: its first line '{}' comes closest to {closest}; give the server's own format with --log-format '...' (nginx log_format, Apache LogFormat or Envoy format string) or name it with --input-format (csv, tsv, nginx, apache, alb, elb, cloudfront, iis, haproxy, envoy, json)",
+        "{name}: not a log format dupcost knows{}: its first line '{}' comes closest to {closest}; give the server's own format with --log-format '...' (nginx log_format, Apache LogFormat, Envoy format string or HAProxy log-format) or name it with --input-format (csv, tsv, nginx, apache, alb, elb, cloudfront, iis, haproxy, envoy, json)",
         if tried == "any" {
             String::new()
         } else {

@@ -465,3 +465,21 @@ fn haproxy_captured_headers_become_roles() {
     let err = usage_error(&["logs", &csv, "--haproxy-captures", "Idempotency-Key"]);
     assert!(err.contains("--haproxy-captures") && err.contains("no captured request headers block"), "{err}");
 }
+
+/// Istio's default layouts since 1.1 are each detected: a real 1.2 line, and Istio's JSON
+/// encoding (Envoy's keys) with its `request_id`.
+#[test]
+fn every_istio_layout_is_detected() {
+    let given = ["--requests-per-day", "1", "--timeout-rate", "1%", "--succeeded-share", "50%"];
+    let j = json(&[&["logs", &fixture("istio-1.2.log")][..], &given].concat());
+    let o = &j["observed"];
+    assert_eq!(o["files"][0]["input_format"], "Istio 1.1-1.4 (Envoy)");
+    assert_eq!((o["rows"].as_u64(), o["mutating_attempts"].as_u64()), (Some(1), Some(1)));
+    let dir = tempfile::tempdir().unwrap();
+    let line = r#"{"authority":"httpbin:8000","bytes_received":"0","bytes_sent":"0","downstream_local_address":"10.44.1.27:80","downstream_remote_address":"10.44.1.23:37652","duration":"30001","istio_policy_status":"-","method":"POST","path":"/v1/pay","protocol":"HTTP/1.1","request_id":"d209e46f","requested_server_name":"-","response_code":"504","response_flags":"UT","route_name":"default","start_time":"2020-03-06T09:31:27.360Z","upstream_cluster":"inbound|8000|http|httpbin","upstream_host":"127.0.0.1:80","upstream_local_address":"-","upstream_service_time":"-","upstream_transport_failure_reason":"-","user_agent":"curl/7.69.1","x_forwarded_for":"-"}"#;
+    let path = write(dir.path(), "istio.json", line.as_bytes());
+    let j = json(&["logs", &path, "--requests-per-day", "1", "--succeeded-share", "50%"]);
+    let o = &j["observed"];
+    assert_eq!(o["files"][0]["input_format"], "JSON lines (Envoy)");
+    assert_eq!(o["timed_out"], 1, "UT is a give-up");
+}

@@ -448,7 +448,7 @@ fn no_format(name: &str, sample: &[&[u8]], tried: &str) -> LogError {
 /// that error.
 fn closest_tried(line: &[u8]) -> Option<(String, String)> {
     let mut candidates: Vec<Box<dyn LineFormat>> = vec![Box::new(haproxy::Haproxy)];
-    for text in ["istio", "envoy"] {
+    for text in ["istio", "istio-1.5", "istio-1.1", "envoy"] {
         candidates.extend(envoy::compile(text).ok());
     }
     for (text, ..) in nginx::PRESETS {
@@ -725,7 +725,7 @@ mod tests {
     /// Every built-in line format, each preset.
     fn all_formats() -> Vec<Box<dyn LineFormat>> {
         let mut all: Vec<Box<dyn LineFormat>> = vec![Box::new(haproxy::Haproxy)];
-        for text in ["istio", "envoy"] {
+        for text in ["istio", "istio-1.5", "istio-1.1", "envoy"] {
             all.extend(envoy::compile(text).ok());
         }
         for (text, ..) in nginx::PRESETS {

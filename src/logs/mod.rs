@@ -52,7 +52,7 @@ pub use derive::{
 pub use error::{BadRow, LogError, RowPlace};
 pub use formats::{
     ColumnMap, DurationUnit, Fields, FlagsStyle, FormatHints, InputFormat, LineFormat, alb,
-    cloudfront, compile as compile_format, json,
+    cloudfront, compile as compile_format, haproxy_format, iis, json,
 };
 pub use intervals::Intervals;
 pub use options::{

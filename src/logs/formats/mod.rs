@@ -23,7 +23,7 @@ pub mod cloudfront;
 mod csv;
 mod envoy;
 mod haproxy;
-mod haproxy_format;
+pub mod haproxy_format;
 pub mod iis;
 pub mod json;
 mod nginx;

@@ -483,3 +483,27 @@ fn every_istio_layout_is_detected() {
     assert_eq!(o["files"][0]["input_format"], "JSON lines (Envoy)");
     assert_eq!(o["timed_out"], 1, "UT is a give-up");
 }
+
+/// AWS API Gateway's documented JSON layout (`$context` variables under their own names):
+/// detected; 504 is the integration timing out, `integrationStatus` `-` says nothing.
+#[test]
+fn api_gateway_json_layout() {
+    let dir = tempfile::tempdir().unwrap();
+    let line = |t: &str, status: u16, integration: &str, id: &str| {
+        format!(
+            r#"{{"requestId":"{id}","ip":"192.0.2.1","caller":"-","user":"-","requestTime":"01/Nov/2026:{t} +0000","httpMethod":"POST","resourcePath":"/orders","status":"{status}","protocol":"HTTP/1.1","responseLength":"36","integrationStatus":"{integration}","responseLatency":"29012"}}"#
+        )
+    };
+    let lines = [
+        line("00:00:01", 504, "-", "a"),
+        line("01:00:01", 200, "200", "b"),
+        line("02:00:01", 201, "201", "c"),
+    ];
+    let path = write(dir.path(), "apigw.json", lines.join("\n").as_bytes());
+    let j = json(&["logs", &path, "--max-unknown", "100%", "--succeeded-share", "50%", "--min-span", "1h"]);
+    let o = &j["observed"];
+    assert_eq!(o["files"][0]["input_format"], "AWS API Gateway access log (JSON lines)");
+    assert_eq!(o["mutating_attempts"], 3);
+    assert_eq!(o["timed_out"], 1);
+    assert_eq!(o["timed_out_unknown"], 1);
+}

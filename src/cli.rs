@@ -265,7 +265,7 @@ pub struct LogReadArgs {
 
     /// Use HEADER for ROLE (timestamp, method, path, status, upstream_status, duration,
     /// idempotency_key, bytes, flags, request_id, client_addr, forwarded_for, user_agent,
-    /// request_length); repeatable
+    /// request_length, proxy_attempts); repeatable
     #[arg(long, value_name = "ROLE=HEADER", value_parser = parse_column)]
     pub column: Vec<(Role, String)>,
 

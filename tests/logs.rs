@@ -148,6 +148,7 @@ fn evidence_and_observed() {
         "bad_rows",
         "per_day",
         "retries_observed",
+        "proxy_retries",
         "per_endpoint",
         "timed_out_unknown",
         "timed_out_matched",
@@ -163,7 +164,7 @@ fn evidence_and_observed() {
     ] {
         assert!(keys.contains(&k), "{k}");
     }
-    assert_eq!(keys.len(), 23);
+    assert_eq!(keys.len(), 24);
     // Keyed: coverage, no fingerprint figures.
     assert_eq!(json["intent_grouping"], "key");
     assert_eq!(json["observed_duplicates"], serde_json::Value::Null);

@@ -507,3 +507,50 @@ fn api_gateway_json_layout() {
     assert_eq!(o["timed_out"], 1);
     assert_eq!(o["timed_out_unknown"], 1);
 }
+
+/// The proxy's own retries beside the client's: Envoy's %UPSTREAM_REQUEST_ATTEMPT_COUNT%
+/// appended to a format string (1 = not retried) and Traefik's RetryAttempts (0 = not).
+#[test]
+fn proxy_measured_retries() {
+    let dir = tempfile::tempdir().unwrap();
+    let format = r#"[%START_TIME%] "%REQ(:METHOD)% %REQ(X-ENVOY-ORIGINAL-PATH?:PATH)% %PROTOCOL%" %RESPONSE_CODE% %RESPONSE_FLAGS% %DURATION% "%REQ(IDEMPOTENCY-KEY)%" %UPSTREAM_REQUEST_ATTEMPT_COUNT%"#;
+    let lines = [
+        r#"[2026-11-01T00:00:01.000Z] "POST /v1/pay HTTP/1.1" 504 UT 30001 "k-1" 3"#,
+        r#"[2026-11-01T00:00:40.000Z] "POST /v1/pay HTTP/1.1" 200 - 20 "k-1" 1"#,
+        r#"[2026-11-01T01:00:00.000Z] "POST /v1/pay HTTP/1.1" 200 - 20 "k-2" 2"#,
+        r#"[2026-11-01T02:00:00.000Z] "GET /v1/pay HTTP/1.1" 200 - 20 "-" 5"#,
+    ];
+    let path = write(dir.path(), "envoy.log", lines.join("\n").as_bytes());
+    let args = ["--max-unknown", "100%", "--succeeded-share", "50%", "--min-span", "1h"];
+    let j = json(&[&["logs", &path, "--log-format", format][..], &args].concat());
+    let p = &j["observed"]["proxy_retries"];
+    assert_eq!(p["attempts"], 3, "mutating attempts only: {p}");
+    assert_eq!(p["retried"], 2);
+    assert_eq!(p["retries"], 3, "2 + 0 + 1");
+    assert_eq!(p["max"], 2);
+    assert_eq!(j["observed"]["retries_observed"]["max"], 1, "the client's, apart");
+    let out = dupcost()
+        .args(["logs", &path, "--log-format", format])
+        .args(args)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("the proxy retried 2 of 3 mutating attempts itself (3 in all, at most 2 for one attempt)"),
+        "{text}"
+    );
+
+    let traefik = |t: &str, retries: u32| {
+        format!(
+            r#"{{"StartUTC":"2026-11-01T{t}Z","RequestMethod":"POST","RequestPath":"/v1/pay","DownstreamStatus":200,"OriginStatus":200,"Duration":20000000,"RetryAttempts":{retries}}}"#
+        )
+    };
+    let lines = [traefik("00:00:01", 0), traefik("01:00:01", 2), traefik("02:00:01", 0)];
+    let path = write(dir.path(), "traefik.json", lines.join("\n").as_bytes());
+    let j = json(&[&["logs", &path][..], &args].concat());
+    let p = &j["observed"]["proxy_retries"];
+    assert_eq!((p["attempts"].as_u64(), p["retried"].as_u64(), p["retries"].as_u64()), (Some(3), Some(1), Some(2)));
+    // Without such a column: null.
+    let j = json(&["logs", &fixture("istio-1.2.log"), "--requests-per-day", "1", "--timeout-rate", "1%", "--succeeded-share", "50%"]);
+    assert_eq!(j["observed"]["proxy_retries"], Value::Null);
+}

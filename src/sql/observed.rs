@@ -458,6 +458,7 @@ fn column_map(roles: &[Role]) -> Option<ColumnMap> {
         forwarded_for: None,
         user_agent: None,
         request_length: None,
+        proxy_attempts: None,
         duration_unit: DurationUnit::Seconds,
         flags_style: FlagsStyle::Envoy,
         headers,

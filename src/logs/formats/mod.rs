@@ -571,6 +571,8 @@ pub struct ColumnMap {
     pub forwarded_for: Option<usize>,
     pub user_agent: Option<usize>,
     pub request_length: Option<usize>,
+    /// The proxy's own tries (or retries) at the backend per attempt.
+    pub proxy_attempts: Option<usize>,
     /// Unit of the duration column, from its name or `--duration-unit`.
     pub duration_unit: DurationUnit,
     /// How the flags column reads, from its name.
@@ -679,6 +681,7 @@ impl ColumnMap {
             Role::ForwardedFor => self.forwarded_for,
             Role::UserAgent => self.user_agent,
             Role::RequestLength => self.request_length,
+            Role::ProxyAttempts => self.proxy_attempts,
         }?;
         self.headers.get(index).map(String::as_str)
     }

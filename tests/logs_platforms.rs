@@ -115,8 +115,7 @@ fn platforms_give_the_csv_figures() {
                 let unknown = o["timed_out_unknown"].as_u64().unwrap();
                 assert!(unknown > c["timed_out_unknown"].as_u64().unwrap());
                 assert_eq!(
-                    unknown + o["timed_out_succeeded"].as_u64().unwrap()
-                        + failed(o),
+                    unknown + o["timed_out_succeeded"].as_u64().unwrap() + failed(o),
                     truth.timed_out
                 );
             }
@@ -144,7 +143,13 @@ fn days(o: &Value) -> Vec<(Value, Value, Value)> {
         .as_array()
         .unwrap()
         .iter()
-        .map(|d| (d["date"].clone(), d["mutating"].clone(), d["timed_out"].clone()))
+        .map(|d| {
+            (
+                d["date"].clone(),
+                d["mutating"].clone(),
+                d["timed_out"].clone(),
+            )
+        })
         .collect()
 }
 
@@ -209,11 +214,7 @@ fn the_evidence_names_the_platform_fields() {
     ] {
         let (bytes, _) = generate(format);
         let path = write(dir.path(), "b.log", &bytes);
-        let out = dupcost()
-            .args(["logs", &path])
-            .args(ARGS)
-            .output()
-            .unwrap();
+        let out = dupcost().args(["logs", &path]).args(ARGS).output().unwrap();
         assert!(out.status.success(), "{format:?}");
         let text = String::from_utf8(out.stdout).unwrap();
         for want in wants {
@@ -270,7 +271,11 @@ fn real_samples_account_for_every_line() {
         let o = &j["observed"];
         assert_eq!(o["files"][0]["input_format"], format, "{name}");
         assert_eq!(
-            (o["rows"].clone(), o["bad_rows"].clone(), o["mutating_attempts"].clone()),
+            (
+                o["rows"].clone(),
+                o["bad_rows"].clone(),
+                o["mutating_attempts"].clone()
+            ),
             (rows.into(), bad.into(), mutating.into()),
             "{name}"
         );
@@ -298,20 +303,38 @@ fn azure_time_keys_vary() {
         record("time", "2026-11-01T00:00:00Z", 200),
         record("timeStamp", "2026-11-01T06:00:00Z", 504),
         record("timestamp", "2026-11-01T12:00:00Z", 200),
-        r#"{"category":"ApplicationGatewayFirewallLog","properties":{"action":"Blocked"}}"#.to_string(),
+        r#"{"category":"ApplicationGatewayFirewallLog","properties":{"action":"Blocked"}}"#
+            .to_string(),
         record("when", "2026-11-01T13:00:00Z", 200),
     ];
     let path = write(dir.path(), "appgw.json", lines.join("\n").as_bytes());
     let out = dupcost()
-        .args(["logs", &path, "--format", "json", "--max-unknown", "100%", "--succeeded-share", "50%", "--min-span", "1h"])
+        .args([
+            "logs",
+            &path,
+            "--format",
+            "json",
+            "--max-unknown",
+            "100%",
+            "--succeeded-share",
+            "50%",
+            "--min-span",
+            "1h",
+        ])
         .output()
         .unwrap();
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(out.status.success(), "{stderr}");
-    assert!(stderr.contains("appgw.json:5: unparseable timestamp ''"), "{stderr}");
+    assert!(
+        stderr.contains("appgw.json:5: unparseable timestamp ''"),
+        "{stderr}"
+    );
     let j: Value = serde_json::from_slice(&out.stdout).unwrap();
     let o = &j["observed"];
-    assert_eq!((o["rows"].as_u64(), o["bad_rows"].as_u64()), (Some(4), Some(1)));
+    assert_eq!(
+        (o["rows"].as_u64(), o["bad_rows"].as_u64()),
+        (Some(4), Some(1))
+    );
     assert_eq!(o["timed_out"], 1);
     assert_eq!(o["timed_out_unknown"], 1, "serverStatus '-' says nothing");
     assert_eq!(o["first_timestamp"], "2026-11-01T00:00:00Z", "{o}");
@@ -328,7 +351,12 @@ fn platform_give_ups() {
     };
     // 524: the origin timed out (unknown); 499 with the origin's 200: succeeded; 522 never
     // reached the origin: no give-up.
-    let lines = [cf(524, 0, 1), cf(499, 200, 2), cf(522, 0, 3), cf(200, 200, 4)];
+    let lines = [
+        cf(524, 0, 1),
+        cf(499, 200, 2),
+        cf(522, 0, 3),
+        cf(200, 200, 4),
+    ];
     let path = write(dir.path(), "cf.json", lines.join("\n").as_bytes());
     let j = json(&["logs", &path, "--max-unknown", "100%", "--min-span", "1h"]);
     let o = &j["observed"];
@@ -350,10 +378,30 @@ fn platform_give_ups() {
         gcp("backend_connection_closed_before_data_sent_to_client", 5),
     ];
     let path = write(dir.path(), "gcp.json", lines.join("\n").as_bytes());
-    let j = json(&["logs", &path, "--max-unknown", "100%", "--min-span", "1h", "--succeeded-share", "50%"]);
+    let j = json(&[
+        "logs",
+        &path,
+        "--max-unknown",
+        "100%",
+        "--min-span",
+        "1h",
+        "--succeeded-share",
+        "50%",
+    ]);
     assert_eq!(j["observed"]["timed_out"], 3);
     // "0.5s" is read as half a second: --client-timeout 0.4s makes every attempt a give-up.
-    let j = json(&["logs", &path, "--max-unknown", "100%", "--min-span", "1h", "--succeeded-share", "50%", "--client-timeout", "0.4s"]);
+    let j = json(&[
+        "logs",
+        &path,
+        "--max-unknown",
+        "100%",
+        "--min-span",
+        "1h",
+        "--succeeded-share",
+        "50%",
+        "--client-timeout",
+        "0.4s",
+    ]);
     assert_eq!(j["observed"]["timed_out"], 5);
 }
 
@@ -379,17 +427,48 @@ fn json_documents_read_as_records() {
     let gcp = std::fs::read_to_string(fixture("gcp-lb.jsonl")).unwrap();
     let array = format!("[\n{},\n{}\n]\n", gcp.trim(), gcp.trim());
     let path = write(dir.path(), "gcloud.json", array.as_bytes());
-    let j = json(&["logs", &path, "--requests-per-day", "1", "--timeout-rate", "1%", "--succeeded-share", "50%"]);
+    let j = json(&[
+        "logs",
+        &path,
+        "--requests-per-day",
+        "1",
+        "--timeout-rate",
+        "1%",
+        "--succeeded-share",
+        "50%",
+    ]);
     assert_eq!(j["observed"]["rows"], 2);
     let azure = std::fs::read_to_string(fixture("azure-appgw-v1.jsonl")).unwrap();
-    let records = format!("{{\"records\": [\n{},\n{}\n]}}\n", azure.trim(), azure.trim());
+    let records = format!(
+        "{{\"records\": [\n{},\n{}\n]}}\n",
+        azure.trim(),
+        azure.trim()
+    );
     let path = write(dir.path(), "PT1H.json", records.as_bytes());
-    let j = json(&["logs", &path, "--requests-per-day", "1", "--timeout-rate", "1%", "--succeeded-share", "50%"]);
+    let j = json(&[
+        "logs",
+        &path,
+        "--requests-per-day",
+        "1",
+        "--timeout-rate",
+        "1%",
+        "--succeeded-share",
+        "50%",
+    ]);
     assert_eq!(j["observed"]["rows"], 2);
     let pretty: Value = serde_json::from_str(&azure).unwrap();
     let text = format!("{:#}\n{:#}\n", pretty, pretty);
     let path = write(dir.path(), "pretty.json", text.as_bytes());
-    let j = json(&["logs", &path, "--requests-per-day", "1", "--timeout-rate", "1%", "--succeeded-share", "50%"]);
+    let j = json(&[
+        "logs",
+        &path,
+        "--requests-per-day",
+        "1",
+        "--timeout-rate",
+        "1%",
+        "--succeeded-share",
+        "50%",
+    ]);
     assert_eq!(j["observed"]["rows"], 2);
 }
 
@@ -401,20 +480,41 @@ fn haproxy_log_format_reads_a_real_custom_layout() {
     let format = r"%ci:%cp\ [%tr]\ %ft\ %b/%s\ %[capture.req.hdr(0)]\ %TR/%Tw/%Tc/%Tr/%Ta\ %ST\ %B\ %CC\ %CS\ %tsc\ %ac/%fc/%bc/%sc/%rc\ %sq/%bq\ %{+Q}r";
     let out = dupcost()
         .args(["logs", &log, "--log-format", format, "--format", "json"])
-        .args(["--requests-per-day", "1", "--timeout-rate", "1%", "--succeeded-share", "50%"])
+        .args([
+            "--requests-per-day",
+            "1",
+            "--timeout-rate",
+            "1%",
+            "--succeeded-share",
+            "50%",
+        ])
         .output()
         .unwrap();
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(out.status.success(), "{stderr}");
-    assert!(stderr.contains("haproxy-filebeat.log:1: expected"), "{stderr}");
+    assert!(
+        stderr.contains("haproxy-filebeat.log:1: expected"),
+        "{stderr}"
+    );
     let j: Value = serde_json::from_slice(&out.stdout).unwrap();
     let o = &j["observed"];
-    assert_eq!((o["rows"].as_u64(), o["bad_rows"].as_u64()), (Some(10), Some(1)));
+    assert_eq!(
+        (o["rows"].as_u64(), o["bad_rows"].as_u64()),
+        (Some(10), Some(1))
+    );
     assert_eq!(o["files"][0]["input_format"], "HAProxy log-format");
     // The same string as the preset's name reads the first line instead.
     let j = json(&[
-        "logs", &log, "--log-format", "httplog", "--requests-per-day", "1", "--timeout-rate",
-        "1%", "--succeeded-share", "50%",
+        "logs",
+        &log,
+        "--log-format",
+        "httplog",
+        "--requests-per-day",
+        "1",
+        "--timeout-rate",
+        "1%",
+        "--succeeded-share",
+        "50%",
     ]);
     assert_eq!(j["observed"]["bad_rows"], 9);
 }
@@ -437,16 +537,31 @@ fn haproxy_captured_headers_become_roles() {
     ];
     let path = write(dir.path(), "haproxy.log", lines.join("\n").as_bytes());
     let args = [
-        "--max-unknown", "100%", "--succeeded-share", "50%", "--min-span", "1h", "--intents", "key",
+        "--max-unknown",
+        "100%",
+        "--succeeded-share",
+        "50%",
+        "--min-span",
+        "1h",
+        "--intents",
+        "key",
     ];
     for extra in [
         &["--input-format", "haproxy"][..],
         &["--log-format", "httplog"],
-        &["--log-format", "%ci:%cp [%tr] %ft %b/%s %TR/%Tw/%Tc/%Tr/%Ta %ST %B %CC %CS %tsc %ac/%fc/%bc/%sc/%rc %sq/%bq %hr %hs %{+Q}r"],
+        &[
+            "--log-format",
+            "%ci:%cp [%tr] %ft %b/%s %TR/%Tw/%Tc/%Tr/%Ta %ST %B %CC %CS %tsc %ac/%fc/%bc/%sc/%rc %sq/%bq %hr %hs %{+Q}r",
+        ],
     ] {
         let j = json(
             &[
-                &["logs", &path, "--haproxy-captures", "Host,Idempotency-Key,X-Request-Id"][..],
+                &[
+                    "logs",
+                    &path,
+                    "--haproxy-captures",
+                    "Host,Idempotency-Key,X-Request-Id",
+                ][..],
                 extra,
                 &args,
             ]
@@ -463,22 +578,42 @@ fn haproxy_captured_headers_become_roles() {
     // A format with no captured block says so.
     let csv = write(dir.path(), "a.log", b"10.0.0.1 - - [01/Nov/2026:00:00:01 +0000] \"POST /v1/pay HTTP/1.1\" 200 12 \"-\" \"curl/8\"\n");
     let err = usage_error(&["logs", &csv, "--haproxy-captures", "Idempotency-Key"]);
-    assert!(err.contains("--haproxy-captures") && err.contains("no captured request headers block"), "{err}");
+    assert!(
+        err.contains("--haproxy-captures") && err.contains("no captured request headers block"),
+        "{err}"
+    );
 }
 
 /// Istio's default layouts since 1.1 are each detected: a real 1.2 line, and Istio's JSON
 /// encoding (Envoy's keys) with its `request_id`.
 #[test]
 fn every_istio_layout_is_detected() {
-    let given = ["--requests-per-day", "1", "--timeout-rate", "1%", "--succeeded-share", "50%"];
+    let given = [
+        "--requests-per-day",
+        "1",
+        "--timeout-rate",
+        "1%",
+        "--succeeded-share",
+        "50%",
+    ];
     let j = json(&[&["logs", &fixture("istio-1.2.log")][..], &given].concat());
     let o = &j["observed"];
     assert_eq!(o["files"][0]["input_format"], "Istio 1.1-1.4 (Envoy)");
-    assert_eq!((o["rows"].as_u64(), o["mutating_attempts"].as_u64()), (Some(1), Some(1)));
+    assert_eq!(
+        (o["rows"].as_u64(), o["mutating_attempts"].as_u64()),
+        (Some(1), Some(1))
+    );
     let dir = tempfile::tempdir().unwrap();
     let line = r#"{"authority":"httpbin:8000","bytes_received":"0","bytes_sent":"0","downstream_local_address":"10.44.1.27:80","downstream_remote_address":"10.44.1.23:37652","duration":"30001","istio_policy_status":"-","method":"POST","path":"/v1/pay","protocol":"HTTP/1.1","request_id":"d209e46f","requested_server_name":"-","response_code":"504","response_flags":"UT","route_name":"default","start_time":"2020-03-06T09:31:27.360Z","upstream_cluster":"inbound|8000|http|httpbin","upstream_host":"127.0.0.1:80","upstream_local_address":"-","upstream_service_time":"-","upstream_transport_failure_reason":"-","user_agent":"curl/7.69.1","x_forwarded_for":"-"}"#;
     let path = write(dir.path(), "istio.json", line.as_bytes());
-    let j = json(&["logs", &path, "--requests-per-day", "1", "--succeeded-share", "50%"]);
+    let j = json(&[
+        "logs",
+        &path,
+        "--requests-per-day",
+        "1",
+        "--succeeded-share",
+        "50%",
+    ]);
     let o = &j["observed"];
     assert_eq!(o["files"][0]["input_format"], "JSON lines (Envoy)");
     assert_eq!(o["timed_out"], 1, "UT is a give-up");
@@ -500,9 +635,21 @@ fn api_gateway_json_layout() {
         line("02:00:01", 201, "201", "c"),
     ];
     let path = write(dir.path(), "apigw.json", lines.join("\n").as_bytes());
-    let j = json(&["logs", &path, "--max-unknown", "100%", "--succeeded-share", "50%", "--min-span", "1h"]);
+    let j = json(&[
+        "logs",
+        &path,
+        "--max-unknown",
+        "100%",
+        "--succeeded-share",
+        "50%",
+        "--min-span",
+        "1h",
+    ]);
     let o = &j["observed"];
-    assert_eq!(o["files"][0]["input_format"], "AWS API Gateway access log (JSON lines)");
+    assert_eq!(
+        o["files"][0]["input_format"],
+        "AWS API Gateway access log (JSON lines)"
+    );
     assert_eq!(o["mutating_attempts"], 3);
     assert_eq!(o["timed_out"], 1);
     assert_eq!(o["timed_out_unknown"], 1);
@@ -521,14 +668,24 @@ fn proxy_measured_retries() {
         r#"[2026-11-01T02:00:00.000Z] "GET /v1/pay HTTP/1.1" 200 - 20 "-" 5"#,
     ];
     let path = write(dir.path(), "envoy.log", lines.join("\n").as_bytes());
-    let args = ["--max-unknown", "100%", "--succeeded-share", "50%", "--min-span", "1h"];
+    let args = [
+        "--max-unknown",
+        "100%",
+        "--succeeded-share",
+        "50%",
+        "--min-span",
+        "1h",
+    ];
     let j = json(&[&["logs", &path, "--log-format", format][..], &args].concat());
     let p = &j["observed"]["proxy_retries"];
     assert_eq!(p["attempts"], 3, "mutating attempts only: {p}");
     assert_eq!(p["retried"], 2);
     assert_eq!(p["retries"], 3, "2 + 0 + 1");
     assert_eq!(p["max"], 2);
-    assert_eq!(j["observed"]["retries_observed"]["max"], 1, "the client's, apart");
+    assert_eq!(
+        j["observed"]["retries_observed"]["max"], 1,
+        "the client's, apart"
+    );
     let out = dupcost()
         .args(["logs", &path, "--log-format", format])
         .args(args)
@@ -545,12 +702,32 @@ fn proxy_measured_retries() {
             r#"{{"StartUTC":"2026-11-01T{t}Z","RequestMethod":"POST","RequestPath":"/v1/pay","DownstreamStatus":200,"OriginStatus":200,"Duration":20000000,"RetryAttempts":{retries}}}"#
         )
     };
-    let lines = [traefik("00:00:01", 0), traefik("01:00:01", 2), traefik("02:00:01", 0)];
+    let lines = [
+        traefik("00:00:01", 0),
+        traefik("01:00:01", 2),
+        traefik("02:00:01", 0),
+    ];
     let path = write(dir.path(), "traefik.json", lines.join("\n").as_bytes());
     let j = json(&[&["logs", &path][..], &args].concat());
     let p = &j["observed"]["proxy_retries"];
-    assert_eq!((p["attempts"].as_u64(), p["retried"].as_u64(), p["retries"].as_u64()), (Some(3), Some(1), Some(2)));
+    assert_eq!(
+        (
+            p["attempts"].as_u64(),
+            p["retried"].as_u64(),
+            p["retries"].as_u64()
+        ),
+        (Some(3), Some(1), Some(2))
+    );
     // Without such a column: null.
-    let j = json(&["logs", &fixture("istio-1.2.log"), "--requests-per-day", "1", "--timeout-rate", "1%", "--succeeded-share", "50%"]);
+    let j = json(&[
+        "logs",
+        &fixture("istio-1.2.log"),
+        "--requests-per-day",
+        "1",
+        "--timeout-rate",
+        "1%",
+        "--succeeded-share",
+        "50%",
+    ]);
     assert_eq!(j["observed"]["proxy_retries"], Value::Null);
 }

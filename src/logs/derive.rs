@@ -1102,7 +1102,10 @@ impl LogAnalysis {
     /// The proxy's own retries, when a file has a proxy-attempts column.
     fn proxy_retries(&self) -> Option<ProxyRetriesObserved> {
         let p = self.tally.proxy_retries;
-        let column = self.files.iter().any(|f| f.columns.proxy_attempts.is_some());
+        let column = self
+            .files
+            .iter()
+            .any(|f| f.columns.proxy_attempts.is_some());
         (column && p.attempts > 0).then(|| ProxyRetriesObserved {
             attempts: p.attempts,
             retried: p.retried,

@@ -195,11 +195,17 @@ mod tests {
         f.split(v1_2, &mut out).unwrap();
         assert_eq!(out.get(m.method), Some(&b"POST"[..]));
         assert_eq!(out.get(m.duration.unwrap()), Some(&b"110"[..]));
-        assert_eq!(out.get(m.request_id.unwrap()), Some(&b"d17359bf-7b4c-4c44-8dab-003c59fa810b"[..]));
+        assert_eq!(
+            out.get(m.request_id.unwrap()),
+            Some(&b"d17359bf-7b4c-4c44-8dab-003c59fa810b"[..])
+        );
         let v1_5 = br#"[2020-03-06T09:31:27.360Z] "POST /status/418 HTTP/1.1" 418 - "-" "-" 0 135 5 2 "-" "curl/7.69.1" "d209e46f-9ed5-9b61-bbdd-43e22662702a" "httpbin:8000" "127.0.0.1:80" inbound|8000|http|httpbin.default.svc.cluster.local 127.0.0.1:55842 10.44.1.27:80 10.44.1.23:37652 outbound_.8000_._.httpbin.default.svc.cluster.local default"#;
         let f = sniff(&[v1_5]).unwrap();
         assert_eq!(f.describe(), "Istio 1.5-1.6 (Envoy)");
-        assert_eq!(compile("istio-1.5").unwrap().describe(), "Istio 1.5-1.6 (Envoy)");
+        assert_eq!(
+            compile("istio-1.5").unwrap().describe(),
+            "Istio 1.5-1.6 (Envoy)"
+        );
     }
 
     #[test]

@@ -21,16 +21,15 @@ use super::{DurationUnit, Fields, FlagsStyle, FormatHints, LineFormat};
 pub const HTTPLOG: &str = "%ci:%cp [%tr] %ft %b/%s %TR/%Tw/%Tc/%Tr/%Ta %ST %B %CC %CS %tsc %ac/%fc/%bc/%sc/%rc %sq/%bq %hr %hs %{+Q}r";
 
 /// The presets: name, body, description.
-pub const PRESETS: [(&str, &str, &str); 1] =
-    [("httplog", HTTPLOG, "HAProxy log-format (httplog)")];
+pub const PRESETS: [(&str, &str, &str); 1] = [("httplog", HTTPLOG, "HAProxy log-format (httplog)")];
 
 /// A `--log-format` that is HAProxy's: it has one of HAProxy's own aliases.
 pub fn is_haproxy(text: &str) -> bool {
     let t = text.trim();
     t == "httplog"
         || [
-            "%ci", "%cp", "%tr", "%ft", "%ST", "%tsc", "%TR", "%Tw", "%Ta", "%hr", "%{+Q}r",
-            "%Ts", "%HM", "%HU", "%[",
+            "%ci", "%cp", "%tr", "%ft", "%ST", "%tsc", "%TR", "%Tw", "%Ta", "%hr", "%{+Q}r", "%Ts",
+            "%HM", "%HU", "%[",
         ]
         .iter()
         .any(|a| t.contains(a))
@@ -233,7 +232,10 @@ fn after_syslog(line: &[u8]) -> usize {
     let head = &line[..line.len().min(128)];
     memchr::memmem::find(head, b"]: ")
         .filter(|&i| memchr::memmem::rfind(&head[..i], b"[").is_some())
-        .filter(|_| line.first().is_some_and(|b| b.is_ascii_alphabetic() || *b == b'<'))
+        .filter(|_| {
+            line.first()
+                .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'<')
+        })
         .map_or(0, |i| i + 3)
 }
 

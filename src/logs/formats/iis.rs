@@ -161,10 +161,7 @@ impl LineFormat for Iis {
         }
         // Custom logged request headers, by the header's name.
         for name in &self.fields {
-            let Some(header) = name
-                .strip_prefix("cs(")
-                .and_then(|h| h.strip_suffix(')'))
-            else {
+            let Some(header) = name.strip_prefix("cs(").and_then(|h| h.strip_suffix(')')) else {
                 continue;
             };
             let n = normalize(header.as_bytes());
@@ -280,16 +277,26 @@ mod tests {
 
     #[test]
     fn layouts_change_mid_file() {
-        let iis = Iis::from_lines(&[b"#Software: Microsoft Internet Information Services 10.0", FIELDS_1, FIELDS_2]);
+        let iis = Iis::from_lines(&[
+            b"#Software: Microsoft Internet Information Services 10.0",
+            FIELDS_1,
+            FIELDS_2,
+        ]);
         let hints = iis.hints();
-        assert!(hints
-            .columns
-            .contains(&(Role::IdempotencyKey, "cs(Idempotency-Key)".to_string())));
+        assert!(
+            hints
+                .columns
+                .contains(&(Role::IdempotencyKey, "cs(Idempotency-Key)".to_string()))
+        );
         assert!(iis.skip(b"#Software: Microsoft Internet Information Services 10.0"));
         assert!(!iis.skip(FIELDS_2));
         let mut blank = Fields::default();
         iis.split(FIELDS_1, &mut blank).unwrap();
-        assert_eq!((blank.len(), blank.data.len()), (1, 0), "a #Fields: line is no row");
+        assert_eq!(
+            (blank.len(), blank.data.len()),
+            (1, 0),
+            "a #Fields: line is no row"
+        );
         let f = fields(&iis, b"2018-01-01 08:09:10 127.0.0.1 POST /v1/pay - 443 - 81.2.69.143 Mozilla/5.0+(X11) - 200 0 64 31000").unwrap();
         assert_eq!(field(&iis, &f, "timestamp"), "2018-01-01T08:09:10Z");
         assert_eq!(field(&iis, &f, "cs(User-Agent)"), "Mozilla/5.0 (X11)");
@@ -297,7 +304,11 @@ mod tests {
         assert_eq!(field(&iis, &f, "cs(Idempotency-Key)"), "");
         let mut out = Fields::default();
         iis.split(FIELDS_2, &mut out).unwrap();
-        let f = fields(&iis, b"2018-01-01 08:09:11 POST /v1/pay 10.0.0.1 curl/8 k-1 502 3 12002 30001").unwrap();
+        let f = fields(
+            &iis,
+            b"2018-01-01 08:09:11 POST /v1/pay 10.0.0.1 curl/8 k-1 502 3 12002 30001",
+        )
+        .unwrap();
         assert_eq!(field(&iis, &f, "cs(Idempotency-Key)"), "k-1");
         assert_eq!(field(&iis, &f, "sc-substatus"), "3");
         assert_eq!(field(&iis, &f, "s-ip"), "", "not in this layout");
@@ -307,14 +318,30 @@ mod tests {
 
     #[test]
     fn give_ups() {
-        for (win32, gave_up) in [("64", true), ("1236", true), ("12002", true), ("0", false), ("2", false)] {
-            assert_eq!(FlagsStyle::Iis.gave_up(win32.as_bytes()), gave_up, "{win32}");
+        for (win32, gave_up) in [
+            ("64", true),
+            ("1236", true),
+            ("12002", true),
+            ("0", false),
+            ("2", false),
+        ] {
+            assert_eq!(
+                FlagsStyle::Iis.gave_up(win32.as_bytes()),
+                gave_up,
+                "{win32}"
+            );
         }
     }
 
     #[test]
     fn sniffs_iis_not_cloudfront() {
-        assert!(sniff(&[b"#Software: Microsoft Internet Information Services 10.0", FIELDS_1]).is_some());
+        assert!(
+            sniff(&[
+                b"#Software: Microsoft Internet Information Services 10.0",
+                FIELDS_1
+            ])
+            .is_some()
+        );
         assert!(sniff(&[FIELDS_1]).is_some());
         assert!(sniff(&[b"#Fields: date time x-edge-location cs-method"]).is_none());
         assert!(sniff(&[b"127.0.0.1 - - [x]"]).is_none());

@@ -316,8 +316,10 @@ pub fn choose(opened: &mut Opened, opts: &LogOptions) -> Result<Chosen, LogError
     }
     match chosen {
         Chosen::Lines { format, detected } => {
-            let format = haproxy_format::with_captures(format, &opts.haproxy_captures)
-                .map_err(|e| LogError::Option(format!("--haproxy-captures: {}: {e}", opened.name)))?;
+            let format =
+                haproxy_format::with_captures(format, &opts.haproxy_captures).map_err(|e| {
+                    LogError::Option(format!("--haproxy-captures: {}: {e}", opened.name))
+                })?;
             Ok(Chosen::Lines { format, detected })
         }
         Chosen::Csv(_) => Err(LogError::Option(format!(
@@ -632,7 +634,9 @@ impl FlagsStyle {
             FlagsStyle::Cloudflare => matches!(value, b"499" | b"524"),
             FlagsStyle::GoogleCloud => matches!(
                 value,
-                b"client_disconnected_before_any_response" | b"client_timed_out" | b"backend_timeout"
+                b"client_disconnected_before_any_response"
+                    | b"client_timed_out"
+                    | b"backend_timeout"
             ),
         }
     }

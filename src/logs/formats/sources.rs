@@ -96,7 +96,10 @@ impl Source {
                 (Path, &["ClientRequestURI", "ClientRequestPath"]),
                 (Status, &["EdgeResponseStatus"]),
                 (UpstreamStatus, &["OriginResponseStatus"]),
-                (Duration, &["EdgeTimeToFirstByteMs", "OriginResponseDurationMs"]),
+                (
+                    Duration,
+                    &["EdgeTimeToFirstByteMs", "OriginResponseDurationMs"],
+                ),
                 (Flags, &["EdgeResponseStatus"]),
                 (RequestId, &["RayID"]),
                 (ClientAddr, &["ClientIP"]),
@@ -120,7 +123,10 @@ impl Source {
                 (Timestamp, &AZURE_TIME_KEYS),
                 (Method, &["properties.httpMethod"]),
                 (Path, &["properties.requestUri"]),
-                (Status, &["properties.httpStatus", "properties.httpStatusCode"]),
+                (
+                    Status,
+                    &["properties.httpStatus", "properties.httpStatusCode"],
+                ),
                 (UpstreamStatus, &["properties.serverStatus"]),
                 (Duration, &["properties.timeTaken"]),
                 (
@@ -298,7 +304,10 @@ impl Skipped {
 pub fn azure_other_category(line: &[u8]) -> Option<&str> {
     let at = memchr::memmem::find(line, b"\"category\"")?;
     let rest = &line[at + 10..];
-    let rest = rest.trim_ascii_start().strip_prefix(b":")?.trim_ascii_start();
+    let rest = rest
+        .trim_ascii_start()
+        .strip_prefix(b":")?
+        .trim_ascii_start();
     let rest = rest.strip_prefix(b"\"")?;
     let end = memchr::memchr(b'"', rest)?;
     let category = std::str::from_utf8(&rest[..end]).ok()?;

@@ -731,3 +731,31 @@ fn proxy_measured_retries() {
     ]);
     assert_eq!(j["observed"]["proxy_retries"], Value::Null);
 }
+
+/// The generator's HAProxy lines (half through syslog) read by the httplog reader and by the
+/// same layout as an HAProxy log-format string: the same figures, the generator's truth.
+#[test]
+fn haproxy_log_format_equals_httplog() {
+    let dir = tempfile::tempdir().unwrap();
+    let (bytes, truth) = generate(Format::HaproxyLog);
+    let path = write(dir.path(), "haproxy.log", &bytes);
+    let format = "%ci:%cp [%tr] %ft %b/%s %TR/%Tw/%Tc/%Tr/%Ta %ST %B %CC %CS %tsc %ac/%fc/%bc/%sc/%rc %sq/%bq %{+Q}r";
+    let a = observed(&path);
+    let b = json(&[&["logs", &path, "--log-format", format][..], &ARGS].concat());
+    assert_eq!(
+        b["observed"]["files"][0]["input_format"],
+        "HAProxy log-format"
+    );
+    assert_eq!(a["observed"]["timed_out"], truth.timed_out);
+    for key in [
+        "rows",
+        "bad_rows",
+        "mutating_attempts",
+        "intents",
+        "timed_out",
+        "per_endpoint",
+    ] {
+        assert_eq!(a["observed"][key], b["observed"][key], "{key}");
+    }
+    assert_eq!(a["inputs"], b["inputs"]);
+}

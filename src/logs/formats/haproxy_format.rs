@@ -16,6 +16,7 @@ use std::sync::Arc;
 
 use super::template::{Family, Item, Kind, Var};
 use super::{DurationUnit, Fields, FlagsStyle, FormatHints, LineFormat};
+use crate::logs::role::Role;
 
 /// HAProxy's documented HTTP log format (what `option httplog` writes), as a log-format.
 pub const HTTPLOG: &str = "%ci:%cp [%tr] %ft %b/%s %TR/%Tw/%Tc/%Tr/%Ta %ST %B %CC %CS %tsc %ac/%fc/%bc/%sc/%rc %sq/%bq %hr %hs %{+Q}r";
@@ -249,7 +250,12 @@ impl LineFormat for LogFormat {
     }
 
     fn hints(&self) -> FormatHints {
-        self.inner.hints()
+        let mut hints = self.inner.hints();
+        // `%B`: the bytes sent to the client, as the httplog reader reads them.
+        if self.inner.names().iter().any(|n| n == "bytes_read") {
+            hints.columns.push((Role::Bytes, "bytes_read".into()));
+        }
+        hints
     }
 
     fn split(&self, line: &[u8], out: &mut Fields) -> Result<(), String> {

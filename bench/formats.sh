@@ -6,10 +6,12 @@
 # "$http_idempotency_key"` appended (the generator's nginx-log), read by dupcost (through
 # --log-format, every line split into its fields and tallied) and by GoAccess (the same
 # layout in its own --log-format, every line parsed into its report, written as JSON). Then
-# dupcost alone on the generator's ALB log (alb-log) and JSON lines (caddy-json), when the
-# generator knows them (a format it does not know yet is skipped, said so). And the same nginx
-# lines inside Kubernetes' CRI envelope (`<time> stdout F <line>`, issue 22), detected and
-# unwrapped: the cost of the envelope is its time over the bare nginx log's.
+# dupcost alone on the generator's ALB log (alb-log) and JSON lines (caddy-json), and on the
+# platforms of issue 23 (iis-log, cloudflare-json, gcp-json, azure-json, kong-json, and
+# haproxy-log read through an HAProxy log-format string), when the generator knows them (a
+# format it does not know yet is skipped, said so). And the same nginx lines inside
+# Kubernetes' CRI envelope (`<time> stdout F <line>`, issue 22), detected and unwrapped: the
+# cost of the envelope is its time over the bare nginx log's.
 #
 # Each round runs every tool once, on a warm page cache, RUNS rounds; reported per tool: wall
 # time, CPU time (user + system), MB/s and peak RSS (GNU time), best of RUNS and median. The
@@ -18,6 +20,7 @@
 #   bash bench/formats.sh                       # nginx 5.5 M lines (~1 GB), 5 rounds
 #   ROWS=300000 ALB_ROWS=100000 JSON_ROWS=150000 RUNS=1 bash bench/formats.sh   # a quick look
 #   GOACCESS=0 EXTRAS= bash bench/formats.sh    # dupcost alone: bare vs CRI-wrapped nginx
+#   PLATFORM_ROWS=1000000 ...                   # rows of each platform's log (default 1 M)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,11 +28,12 @@ ROWS=${ROWS:-5500000}
 # About 1 GB each too: an ALB line is about 580 bytes, a Caddy JSON line about 380.
 ALB_ROWS=${ALB_ROWS:-1700000}
 JSON_ROWS=${JSON_ROWS:-2600000}
+PLATFORM_ROWS=${PLATFORM_ROWS:-1000000}
 DAYS=${DAYS:-365}
 RUNS=${RUNS:-5}
 THREADS=${THREADS:-2}
 GOACCESS=${GOACCESS:-1}
-EXTRAS=${EXTRAS-alb-log caddy-json}
+EXTRAS=${EXTRAS-alb-log caddy-json iis-log cloudflare-json gcp-json azure-json kong-json haproxy-log}
 OUT=bench/out
 TARGET=${CARGO_TARGET_DIR:-target}
 mkdir -p "$OUT"
@@ -49,6 +53,8 @@ GEN="$TARGET/release/examples/gen-access-log"
 # The generator's nginx-log layout, as nginx and as GoAccess write it.
 NGINX_FORMAT='$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent" $request_time $upstream_status "$http_idempotency_key"'
 GOACCESS_FORMAT='%h %^ %e [%d:%t %^] "%r" %s %b "%R" "%u" %T %^ "%^"'
+# The generator's haproxy-log lines as an HAProxy log-format (httplog without captures).
+HAPROXY_FORMAT='%ci:%cp [%tr] %ft %b/%s %TR/%Tw/%Tc/%Tr/%Ta %ST %B %CC %CS %tsc %ac/%fc/%bc/%sc/%rc %sq/%bq %{+Q}r'
 
 generate() { # FORMAT ROWS FILE
   if [ ! -s "$3" ]; then
@@ -75,7 +81,8 @@ TOOLS=(wc dupcost-nginx dupcost-cri-nginx)
 declare -A EXTRA_LOG
 for extra in $EXTRAS; do
   if "$GEN" --rows 1 --format "$extra" > /dev/null 2>&1; then
-    rows=$ALB_ROWS
+    rows=$PLATFORM_ROWS
+    [ "$extra" = alb-log ] && rows=$ALB_ROWS
     [ "$extra" = caddy-json ] && rows=$JSON_ROWS
     EXTRA_LOG[$extra]="$OUT/$extra-$rows-${DAYS}d.log"
     generate "$extra" "$rows" "${EXTRA_LOG[$extra]}"
@@ -108,6 +115,7 @@ run() { # TOOL: runs it under GNU time, its output to $OUT/TOOL.out
     wc) "${time[@]}" wc -l "$log" ;;
     dupcost-nginx | dupcost-cri-nginx)
       "${time[@]}" "$DUPCOST" logs "$log" --log-format "$NGINX_FORMAT" "${DUPCOST_FLAGS[@]}" ;;
+    dupcost-haproxy-log) "${time[@]}" "$DUPCOST" logs "$log" --log-format "$HAPROXY_FORMAT" "${DUPCOST_FLAGS[@]}" ;;
     dupcost-*) "${time[@]}" "$DUPCOST" logs "$log" "${DUPCOST_FLAGS[@]}" ;;
     goaccess-nginx)
       "${time[@]}" goaccess "$log" --no-global-config --log-format="$GOACCESS_FORMAT" \

@@ -336,7 +336,7 @@ fn parse_positive_duration(text: &str) -> Result<std::time::Duration, String> {
 #[derive(Debug, Clone, Args)]
 #[command(next_help_heading = "Reading logs")]
 pub struct LogReadArgs {
-    /// What the logs are: auto, csv, tsv, nginx, apache, alb, elb, cloudfront, haproxy,
+    /// What the logs are: auto, csv, tsv, nginx, apache, alb, elb, cloudfront, iis, haproxy,
     /// envoy or json [default: auto, told from each file's first lines]
     #[arg(long, value_name = "FORMAT", default_value_t = logs::InputFormat::Auto, hide_default_value = true)]
     pub input_format: logs::InputFormat,
@@ -348,10 +348,17 @@ pub struct LogReadArgs {
     pub envelope: logs::EnvelopeChoice,
 
     /// The server's own format: an nginx log_format ('$remote_addr ... $request_time'), an
-    /// Apache LogFormat ('%h %l %u %t "%r" %>s %b %D'), an Envoy format string, or a preset:
-    /// combined, common, vcombined, main, upstreaminfo, envoy, istio
+    /// Apache LogFormat ('%h %l %u %t "%r" %>s %b %D'), an Envoy format string, an HAProxy
+    /// log-format ('%ci:%cp [%tr] ... %{+Q}r'), or a preset: combined, common, vcombined,
+    /// main, upstreaminfo, envoy, istio, httplog
     #[arg(long, value_name = "STRING")]
     pub log_format: Option<String>,
+
+    /// The request headers HAProxy captures ('capture request header' in haproxy.cfg), in
+    /// their order there, comma-separated: each value of the {a|b} block becomes a field
+    /// named after its header (Idempotency-Key, X-Request-Id)
+    #[arg(long, value_name = "HEADERS", value_delimiter = ',')]
+    pub haproxy_captures: Vec<String>,
 
     /// Field delimiter: , tab ; | or any one character [default: sniffed from the header]
     #[arg(long, value_name = "CHAR", value_parser = parse_delimiter)]
@@ -359,7 +366,7 @@ pub struct LogReadArgs {
 
     /// Use HEADER for ROLE (timestamp, method, path, status, upstream_status, duration,
     /// idempotency_key, bytes, flags, request_id, client_addr, forwarded_for, user_agent,
-    /// request_length); repeatable
+    /// request_length, proxy_attempts); repeatable
     #[arg(long, value_name = "ROLE=HEADER", value_parser = parse_column)]
     pub column: Vec<(Role, String)>,
 
@@ -454,6 +461,7 @@ impl LogReadArgs {
             input_format: self.input_format,
             envelope: self.envelope,
             log_format: self.log_format.clone(),
+            haproxy_captures: self.haproxy_captures.clone(),
             delimiter: self.delimiter,
             columns: self.column.clone(),
             duration_unit: self.duration_unit,

@@ -111,6 +111,21 @@ fn format_envoy() {
 }
 
 #[test]
+fn format_iis() {
+    replay_bytes("format_iis", checks::format_iis);
+}
+
+#[test]
+fn format_platforms() {
+    replay_bytes("format_platforms", checks::format_platforms);
+}
+
+#[test]
+fn format_haproxy_log() {
+    replay_bytes("format_haproxy_log", checks::format_haproxy_log);
+}
+
+#[test]
 fn log_format() {
     replay_bytes("log_format", checks::log_format);
 }

@@ -148,6 +148,7 @@ fn evidence_and_observed() {
         "bad_rows",
         "per_day",
         "retries_observed",
+        "proxy_retries",
         "per_endpoint",
         "timed_out_unknown",
         "timed_out_matched",

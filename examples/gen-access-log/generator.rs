@@ -67,6 +67,19 @@ pub enum Format {
     EnvoyLog,
     /// Raw Istio default-format lines.
     IstioLog,
+    /// IIS W3C extended log (`#Fields:` with `cs(Idempotency-Key)`; `time-taken` in ms; a
+    /// client that left is win32 64, ARR's timeout 502.3 with win32 12002).
+    IisLog,
+    /// Cloudflare Logpush http_requests (the origin timeout as 524, unix-nanosecond times).
+    CloudflareJson,
+    /// Google Cloud HTTP(S) load balancer LogEntry (`statusDetails`; no backend status, no
+    /// request headers).
+    GcpJson,
+    /// Azure Application Gateway v2 records, the time key varying, a firewall record now
+    /// and then (no request headers).
+    AzureJson,
+    /// Kong's file-log plugin (`started_at` in epoch ms, `latencies.request`).
+    KongJson,
 }
 
 /// The `log_format` of [`Format::NginxLog`] (without request ids).
@@ -84,6 +97,7 @@ impl Format {
                 | Format::CloudfrontLog
                 | Format::CaddyJson
                 | Format::EnvoyJson
+                | Format::GcpJson
         ) && self != Format::ApacheLog
     }
 
@@ -98,6 +112,23 @@ impl Format {
                 | Format::TraefikJson
                 | Format::EnvoyJson
                 | Format::NginxJson
+                | Format::IisLog
+                | Format::CloudflareJson
+                | Format::GcpJson
+                | Format::AzureJson
+                | Format::KongJson
+        )
+    }
+
+    /// The platform formats of issue 23: the same rows (and draws) as [`Format::Csv`].
+    pub fn is_platform(self) -> bool {
+        matches!(
+            self,
+            Format::IisLog
+                | Format::CloudflareJson
+                | Format::GcpJson
+                | Format::AzureJson
+                | Format::KongJson
         )
     }
 
@@ -157,10 +188,16 @@ impl std::str::FromStr for Format {
             "haproxy-log" => Ok(Format::HaproxyLog),
             "envoy-log" => Ok(Format::EnvoyLog),
             "istio-log" => Ok(Format::IstioLog),
+            "iis-log" => Ok(Format::IisLog),
+            "cloudflare-json" => Ok(Format::CloudflareJson),
+            "gcp-json" => Ok(Format::GcpJson),
+            "azure-json" => Ok(Format::AzureJson),
+            "kong-json" => Ok(Format::KongJson),
             _ => Err(format!(
                 "unknown format '{s}': csv, tsv, nginx, alb, traefik, envoy, haproxy, nginx-log, \
                  apache-log, haproxy-log, envoy-log, istio-log, alb-log, elb-log, cloudfront-log, \
-                 caddy-json, traefik-json, envoy-json or nginx-json"
+                 caddy-json, traefik-json, envoy-json, nginx-json, iis-log, cloudflare-json, \
+                 gcp-json, azure-json or kong-json"
             )),
         }
     }
@@ -707,7 +744,12 @@ impl<W: Write, B: Write> Gen<'_, W, B> {
             // httpd has no 499: a client that left shows as 408, the backend's timeout as 504.
             return (if pick <= 4 { 408 } else { 504 }, None);
         }
-        match self.cfg.format.style() {
+        let style = if self.cfg.format.is_platform() {
+            Format::Csv
+        } else {
+            self.cfg.format.style()
+        };
+        match style {
             Format::Csv | Format::Tsv | Format::Nginx | Format::CaddyJson | Format::NginxJson => {
                 match pick {
                     0 => (408, None),
@@ -901,7 +943,7 @@ impl<W: Write, B: Write> Gen<'_, W, B> {
     fn shown(&self, ts: i64) -> i64 {
         let ts = ts - self.shift;
         match self.cfg.format.style() {
-            Format::Nginx | Format::NginxJson | Format::CloudfrontLog => {
+            Format::Nginx | Format::NginxJson | Format::CloudfrontLog | Format::IisLog => {
                 ts - ts.rem_euclid(1_000_000)
             }
             Format::Csv
@@ -909,7 +951,11 @@ impl<W: Write, B: Write> Gen<'_, W, B> {
             | Format::Envoy
             | Format::Haproxy
             | Format::CaddyJson
-            | Format::EnvoyJson => ts - ts.rem_euclid(1_000),
+            | Format::EnvoyJson
+            | Format::CloudflareJson
+            | Format::GcpJson
+            | Format::AzureJson
+            | Format::KongJson => ts - ts.rem_euclid(1_000),
             _ => ts,
         }
     }
@@ -1408,6 +1454,11 @@ const CLOUDFRONT_FIELDS: &str = "date time x-edge-location sc-bytes c-ip cs-meth
     c-port time-to-first-byte x-edge-detailed-result-type sc-content-type sc-content-len \
     sc-range-start sc-range-end";
 
+/// The `#Fields:` line of [`Format::IisLog`].
+pub const IIS_FIELDS: &str = "#Fields: date time s-ip cs-method cs-uri-stem cs-uri-query s-port \
+    cs-username c-ip cs(User-Agent) cs(Idempotency-Key) sc-status sc-substatus sc-win32-status \
+    time-taken";
+
 /// User agents, one per row in turn: ALB and classic ELB quote them, spaces and all.
 const USER_AGENTS: [&str; 3] = [
     "curl/8.5.0",
@@ -1420,6 +1471,18 @@ const USER_AGENTS: [&str; 3] = [
 /// gives the same rows (and truth) as the CSV format of the same proxy.
 impl<W: Write, B: Write> Gen<'_, W, B> {
     fn native_header(&mut self) -> io::Result<()> {
+        if self.cfg.format == Format::IisLog {
+            let eol = self.eol();
+            for line in [
+                "#Software: Microsoft Internet Information Services 10.0",
+                "#Version: 1.0",
+                "#Date: 2026-11-01 00:00:00",
+                IIS_FIELDS,
+            ] {
+                self.out.write_all(line.as_bytes())?;
+                self.out.write_all(eol)?;
+            }
+        }
         if self.cfg.format == Format::CloudfrontLog {
             let eol = self.eol();
             self.out.write_all(b"#Version: 1.0")?;
@@ -1596,6 +1659,134 @@ impl<W: Write, B: Write> Gen<'_, W, B> {
                 }
                 if self.cfg.request_ids {
                     json["request_X-Request-Id"] = id.into();
+                }
+                line.extend_from_slice(json.to_string().as_bytes());
+            }
+            Format::IisLog => {
+                self.iso(&mut time, ts, 0);
+                let date = String::from_utf8_lossy(&time[..10]).into_owned();
+                let clock = String::from_utf8_lossy(&time[11..19]).into_owned();
+                let path = String::from_utf8_lossy(row.path);
+                let (stem, query) = path.split_once('?').unwrap_or((&path, "-"));
+                // What IIS writes: ARR's 502.3 (win32 12002) when it timed out on the
+                // backend; the client leaving is win32 64 on what IIS had (the backend's
+                // status, or ARR's 502.3 when it had none yet).
+                let (sc, sub, win32) = match (status, last) {
+                    (504, _) => (502, 3, 12002),
+                    (408 | 499, Some(s)) => (s, 0, 64),
+                    (408 | 499, None) => (502, 3, 64),
+                    (s, _) => (s as u16, 0, 0),
+                };
+                let key = row.key.map_or("-".into(), String::from_utf8_lossy);
+                let text = format!(
+                    "{date} {clock} 10.0.0.5 {method} {stem} {query} 443 - 10.0.0.7 {ua} {key} \
+                     {sc} {sub} {win32} {ms}",
+                    method = row.method,
+                    ua = ua.replace(' ', "+"),
+                    ms = us / 1000,
+                );
+                line.extend_from_slice(text.as_bytes());
+            }
+            Format::CloudflareJson => {
+                // The origin's timeout is Cloudflare's 524; a client that left, 499.
+                let edge = if status == 504 { 524 } else { status };
+                let mut json = serde_json::json!({
+                    "ClientIP": "10.0.0.7",
+                    "ClientRequestHost": "api.example.com",
+                    "ClientRequestMethod": row.method,
+                    "ClientRequestURI": String::from_utf8_lossy(row.path),
+                    "ClientRequestUserAgent": ua,
+                    "EdgeResponseBytes": row.bytes,
+                    "EdgeResponseStatus": edge,
+                    // Unix nanoseconds, of the millisecond the CSV shows.
+                    "EdgeStartTimestamp": ts.div_euclid(1000) * 1_000_000,
+                    "EdgeTimeToFirstByteMs": us / 1000,
+                    "OriginResponseStatus": last.unwrap_or(0),
+                    "RayID": id,
+                    "RequestHeaders": {},
+                });
+                if let Some(k) = row.key {
+                    json["RequestHeaders"]["idempotency-key"] = String::from_utf8_lossy(k).into();
+                }
+                line.extend_from_slice(json.to_string().as_bytes());
+            }
+            Format::GcpJson => {
+                self.iso(&mut time, ts, 3);
+                let details = match status {
+                    504 => "backend_timeout",
+                    499 => "client_disconnected_before_any_response",
+                    408 => "client_timed_out",
+                    _ => "response_sent_by_backend",
+                };
+                let json = serde_json::json!({
+                    "httpRequest": {
+                        "latency": format!("{secs}s"),
+                        "remoteIp": "10.0.0.7",
+                        "requestMethod": row.method,
+                        "requestSize": "512",
+                        "requestUrl": format!("https://api.example.com{}", String::from_utf8_lossy(row.path)),
+                        "responseSize": row.bytes.to_string(),
+                        "status": status,
+                        "userAgent": ua,
+                    },
+                    "insertId": id,
+                    "jsonPayload": {
+                        "@type": "type.googleapis.com/google.cloud.loadbalancing.type.LoadBalancerLogEntry",
+                        "statusDetails": details,
+                    },
+                    "resource": {"type": "http_load_balancer"},
+                    "severity": "INFO",
+                    "timestamp": String::from_utf8_lossy(&time),
+                });
+                line.extend_from_slice(json.to_string().as_bytes());
+            }
+            Format::AzureJson => {
+                self.iso(&mut time, ts, 3);
+                // The time key varies between records, as Azure's do.
+                let key = ["time", "timeStamp", "timestamp"][(self.truth.rows % 3) as usize];
+                if self.truth.rows % 50 == 7 {
+                    // A firewall record among the access records: skipped, never a row.
+                    let fw = serde_json::json!({
+                        "time": String::from_utf8_lossy(&time),
+                        "category": "ApplicationGatewayFirewallLog",
+                        "properties": {"instanceId": "appgw_0", "clientIp": "10.0.0.7", "requestUri": "/login", "ruleId": "942100", "action": "Matched"},
+                    });
+                    line.extend_from_slice(fw.to_string().as_bytes());
+                    line.extend_from_slice(self.eol());
+                }
+                let mut json = serde_json::json!({
+                    "category": "ApplicationGatewayAccessLog",
+                    "operationName": "ApplicationGatewayAccess",
+                    "properties": {
+                        "clientIP": "10.0.0.7",
+                        "httpMethod": row.method,
+                        "httpStatus": status,
+                        "requestUri": String::from_utf8_lossy(row.path),
+                        "sentBytes": row.bytes,
+                        "serverStatus": last.map_or("-".to_string(), |s| s.to_string()),
+                        "timeTaken": serde_json::Number::from_f64(us as f64 / 1e6),
+                        "transactionId": id,
+                        "userAgent": ua,
+                    },
+                });
+                json[key] = String::from_utf8_lossy(&time).into();
+                line.extend_from_slice(json.to_string().as_bytes());
+            }
+            Format::KongJson => {
+                let mut headers = serde_json::json!({ "user-agent": ua, "x-request-id": id });
+                if let Some(k) = row.key {
+                    headers["idempotency-key"] = String::from_utf8_lossy(k).into();
+                }
+                let ms = us / 1000;
+                let mut json = serde_json::json!({
+                    "client_ip": "10.0.0.7",
+                    "latencies": {"kong": 1, "proxy": if last.is_some() { ms as i64 } else { -1 }, "request": ms},
+                    "request": {"method": row.method, "uri": String::from_utf8_lossy(row.path), "size": 512, "headers": headers},
+                    "response": {"status": status, "size": row.bytes},
+                    "started_at": ts.div_euclid(1000),
+                });
+                if let Some(s) = last {
+                    json["upstream_status"] = s.to_string().into();
                 }
                 line.extend_from_slice(json.to_string().as_bytes());
             }

@@ -314,6 +314,61 @@ pub fn format_json(bytes: &[u8]) {
     }
 }
 
+/// IIS W3C logs (sniffed, the input's `#Fields:` lines, a fixed layout with a custom
+/// header), read in order: a `#Fields:` line changes the layout of the lines after it.
+pub fn format_iis(bytes: &[u8]) {
+    use dupcost::logs::iis::{Iis, sniff};
+    if let Some(format) = sniff(&first_lines(bytes)) {
+        native_lines(format.as_ref(), bytes);
+        let _ = format.hints();
+    }
+    native_lines(&Iis::from_lines(&first_lines(bytes)), bytes);
+    let fixed: &[u8] = b"#Fields: date time cs-method cs-uri-stem sc-status sc-win32-status cs(User-Agent) cs(Idempotency-Key) time-taken";
+    native_lines(&Iis::from_lines(&[fixed]), bytes);
+}
+
+/// First lines of each platform's JSON records, so the fuzzed lines are read with each
+/// platform's fields (Azure's time keys and skipped categories included).
+const PLATFORM_FIRST_LINES: [&[u8]; 5] = [
+    br#"{"ClientRequestMethod":"POST","ClientRequestURI":"/a","EdgeResponseStatus":524,"OriginResponseStatus":0,"EdgeStartTimestamp":1,"RayID":"r","RequestHeaders":{"idempotency-key":"k"}}"#,
+    br#"{"httpRequest":{"requestMethod":"POST","requestUrl":"https://x/a","status":504,"latency":"0.5s"},"jsonPayload":{"statusDetails":"backend_timeout"},"timestamp":"2026-11-01T00:00:00Z"}"#,
+    br#"{"time":"2026-11-01T00:00:00Z","category":"ApplicationGatewayAccessLog","properties":{"httpMethod":"POST","requestUri":"/a","httpStatus":504,"serverStatus":"-","timeTaken":1.5,"transactionId":"t"}}"#,
+    br#"{"started_at":1,"request":{"method":"POST","uri":"/a","headers":{"idempotency-key":"k"}},"response":{"status":504},"latencies":{"request":3,"proxy":-1}}"#,
+    br#"{"requestId":"r","ip":"1.2.3.4","requestTime":"01/Nov/2026:00:00:00 +0000","httpMethod":"POST","routeKey":"POST /a","status":"504","integrationStatus":"-","responseLatency":"29000"}"#,
+];
+
+/// The platforms' JSON records (Cloudflare, Google Cloud, Azure, Kong, API Gateway): the
+/// input's own first lines, and each platform's.
+pub fn format_platforms(bytes: &[u8]) {
+    use dupcost::logs::LineFormat;
+    use dupcost::logs::json::{JsonLines, sniff};
+    if let Some(format) = sniff(&first_lines(bytes), &[]) {
+        native_lines(format.as_ref(), bytes);
+        let _ = format.hints();
+    }
+    for first in PLATFORM_FIRST_LINES {
+        if let Some(format) = JsonLines::from_lines(&[first], &[]) {
+            native_lines(&format, bytes);
+            let _ = format.hints();
+        }
+    }
+}
+
+/// HAProxy log-format strings (the preset, a custom one with fetches, captures named).
+pub fn format_haproxy_log(bytes: &[u8]) {
+    use dupcost::logs::haproxy_format::{compile, with_captures};
+    for text in [
+        "httplog",
+        r"%ci:%cp\ [%tr]\ %ft\ %b/%s\ %TR/%Tw/%Tc/%Tr/%Ta\ %ST\ %B\ %tsc\ %ID\ %[req.hdr(Idempotency-Key)]\ %Ts.%ms\ %hr\ %{+Q}r",
+    ] {
+        let format = compile(text).expect("a known log-format compiles");
+        format_lines(format.as_ref(), bytes);
+        let named = with_captures(format.into(), &["Host".into(), "Idempotency-Key".into()])
+            .expect("it has a captured block");
+        native_lines(named.as_ref(), bytes);
+    }
+}
+
 /// One of the built-in line formats (`nginx`, `apache`, `haproxy`, `envoy` with each preset)
 /// on arbitrary lines.
 pub fn line_format(input: &str, presets: &[&str], bytes: &[u8]) {
@@ -334,7 +389,7 @@ pub fn log_format(bytes: &[u8]) {
     let Ok(text) = std::str::from_utf8(text) else {
         return;
     };
-    for input in ["auto", "nginx", "apache", "envoy"] {
+    for input in ["auto", "nginx", "apache", "envoy", "haproxy"] {
         let input: dupcost::logs::InputFormat = input.parse().expect("a known input format");
         if let Ok(format) = dupcost::logs::compile_format(input, text) {
             format_lines(format.as_ref(), lines);

@@ -318,7 +318,13 @@ pub(super) fn choose_options(opts: &LogOptions) -> formats::ChooseOptions<'_> {
         delimiter: opts.delimiter,
         columns: &opts.columns,
         duration_unit: opts.duration_unit,
+        haproxy_captures: &opts.haproxy_captures,
     }
+}
+
+/// A line format whose lines depend on the lines before them (IIS): one piece, in order.
+fn stateful(chosen: &Chosen) -> bool {
+    matches!(chosen, Chosen::Lines { format, .. } if format.stateful())
 }
 
 fn read_source(
@@ -359,7 +365,9 @@ fn read_source(
     };
     let gzip = opened.gzip;
     let (tally, pieces) = match opened.plain_file.clone() {
-        Some((path, size)) if threads > 1 && size >= opts.split_bytes.max(1) => {
+        Some((path, size))
+            if threads > 1 && size >= opts.split_bytes.max(1) && !stateful(&chosen) =>
+        {
             drop(opened);
             read_in_pieces(
                 &path,

@@ -96,6 +96,10 @@ pub struct Observed {
     pub per_day: Vec<DayRow>,
     /// Retries (attempts - 1) per keyed intent; `null` when no keys were logged.
     pub retries_observed: Option<RetriesObserved>,
+    /// The proxy's own retries of mutating attempts (Envoy's
+    /// `%UPSTREAM_REQUEST_ATTEMPT_COUNT%`, Traefik's `RetryAttempts`), beside the client's;
+    /// `null` without such a column.
+    pub proxy_retries: Option<ProxyRetriesObserved>,
     /// The top 10 endpoints by estimated duplicates a month.
     pub per_endpoint: Vec<EndpointRow>,
     /// How attempts were grouped into intents: `key`, `fingerprint` or `none`.
@@ -233,6 +237,20 @@ pub struct DayRow {
     pub timed_out: u64,
     pub timed_out_succeeded: Option<u64>,
     pub timed_out_unknown: Option<u64>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct ProxyRetriesObserved {
+    /// Mutating attempts whose proxy count was read.
+    pub attempts: u64,
+    /// Of those, the ones the proxy retried at least once.
+    pub retried: u64,
+    /// The proxy's retries in all.
+    pub retries: u64,
+    /// Mean retries per attempt.
+    pub mean: f64,
+    /// Most retries of one attempt.
+    pub max: u64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -409,6 +427,11 @@ impl LogAnalysis {
                 FlagsStyle::Envoy => " or flags UT, DC, UC, URX",
                 FlagsStyle::Haproxy => " or termination state c, C, s, S",
                 FlagsStyle::Cloudfront => " or result type ClientCommError, ClientHungUpRequest",
+                FlagsStyle::Iis => " or sc-win32-status 64, 1236, 12002",
+                FlagsStyle::Cloudflare => " or edge status 524",
+                FlagsStyle::GoogleCloud => {
+                    " or statusDetails client_disconnected_before_any_response, client_timed_out, backend_timeout"
+                }
             });
         }
         if let Some(d) = self.options.client_timeout {
@@ -479,7 +502,7 @@ impl LogAnalysis {
                 plural_verb(c.timed_out, "attempt timed out"),
             ));
         }
-        let r = match (given.retries, retries_observed) {
+        let mut r = match (given.retries, retries_observed) {
             (Some(r), obs) => Measured {
                 input: "retries",
                 flag: "--retries",
@@ -559,6 +582,16 @@ impl LogAnalysis {
                 },
             },
         };
+
+        if let Some(p) = self.proxy_retries() {
+            r.evidence.push_str(&format!(
+                "; beside the client's, the proxy retried {} of {} mutating attempts itself ({} in all, at most {} for one attempt): another layer's retries, measured",
+                count(p.retried),
+                count(p.attempts),
+                count(p.retries),
+                p.max
+            ));
+        }
 
         // body_bytes: the mean response of 2xx mutating requests, when the log has sizes.
         let body = t.response_bytes.mean().map(|mean| {
@@ -1264,12 +1297,29 @@ impl LogAnalysis {
                 Vec::new()
             },
             retries_observed,
+            proxy_retries: self.proxy_retries(),
             per_endpoint: endpoints,
         }
     }
 }
 
 impl LogAnalysis {
+    /// The proxy's own retries, when a file has a proxy-attempts column.
+    fn proxy_retries(&self) -> Option<ProxyRetriesObserved> {
+        let p = self.tally.proxy_retries;
+        let column = self
+            .files
+            .iter()
+            .any(|f| f.columns.proxy_attempts.is_some());
+        (column && p.attempts > 0).then(|| ProxyRetriesObserved {
+            attempts: p.attempts,
+            retried: p.retried,
+            retries: p.retries,
+            mean: p.retries as f64 / p.attempts as f64,
+            max: p.max,
+        })
+    }
+
     /// Key coverage, when an input was grouped by key: the endpoints' rows must be all of them
     /// (before the top 10 are kept), each with the estimate its own inputs give.
     fn key_coverage(&self, endpoints: &[EndpointRow]) -> Option<KeyCoverage> {

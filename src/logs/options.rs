@@ -23,6 +23,8 @@ pub struct LogOptions {
     pub envelope: super::envelope::EnvelopeChoice,
     /// `--log-format`: an nginx `log_format` or Apache `LogFormat` string, or a preset name.
     pub log_format: Option<String>,
+    /// `--haproxy-captures`: the names of HAProxy's captured request headers, in order.
+    pub haproxy_captures: Vec<String>,
     /// Field delimiter; sniffed from the header when `None`.
     pub delimiter: Option<u8>,
     /// `--column ROLE=HEADER` overrides.
@@ -140,6 +142,7 @@ impl Default for LogOptions {
             input_format: InputFormat::Auto,
             envelope: super::envelope::EnvelopeChoice::Auto,
             log_format: None,
+            haproxy_captures: Vec::new(),
             delimiter: None,
             columns: Vec::new(),
             duration_unit: None,

@@ -34,10 +34,14 @@ pub enum Role {
     /// The request's size in bytes (nginx `request_length`, Envoy `bytes_received`); not the
     /// response's, which is [`Role::Bytes`].
     RequestLength,
+    /// The proxy's own count of its tries at the backend for one client attempt (Envoy
+    /// `%UPSTREAM_REQUEST_ATTEMPT_COUNT%`, 1 when it did not retry) or of its retries
+    /// (Traefik `RetryAttempts`, 0 when it did not): the layer's retries, measured.
+    ProxyAttempts,
 }
 
 impl Role {
-    pub const ALL: [Role; 14] = [
+    pub const ALL: [Role; 15] = [
         Role::Timestamp,
         Role::Method,
         Role::Path,
@@ -52,6 +56,7 @@ impl Role {
         Role::ForwardedFor,
         Role::UserAgent,
         Role::RequestLength,
+        Role::ProxyAttempts,
     ];
 
     /// The role's name as written in `--column ROLE=HEADER`.
@@ -71,6 +76,7 @@ impl Role {
             Role::ForwardedFor => "forwarded_for",
             Role::UserAgent => "user_agent",
             Role::RequestLength => "request_length",
+            Role::ProxyAttempts => "proxy_attempts",
         }
     }
 
@@ -264,6 +270,14 @@ impl Role {
                 "requestcontentsize", // Traefik RequestContentSize
                 "bytesin",
             ],
+            // Counts of tries (1 = none retried) first, then counts of retries (0 = none):
+            // `retries_in` tells them apart by the name.
+            Role::ProxyAttempts => &[
+                "proxyattempts",
+                "upstreamrequestattemptcount", // Envoy %UPSTREAM_REQUEST_ATTEMPT_COUNT%
+                "retryattempts",               // Traefik RetryAttempts
+                "proxyretries",
+            ],
         }
     }
 }
@@ -304,6 +318,13 @@ impl FromStr for Role {
                 format!("unknown column role '{s}': use one of {}", names.join(", "))
             })
     }
+}
+
+/// Whether a proxy-attempts column named `header` counts retries (Traefik's `RetryAttempts`:
+/// 0 when none) rather than tries (Envoy's attempt count: 1 when none).
+pub fn retries_in(header: &str) -> bool {
+    let n = normalize(header.as_bytes());
+    n.contains("retr")
 }
 
 /// Lower-cases and drops `-`, `_`, `.`, `$`, `@`, spaces and quotes, for comparing names.

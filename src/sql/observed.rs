@@ -459,10 +459,15 @@ fn build(name: &str, records: &[Record], options: &LogOptions) -> Result<LogAnal
         None | Some("envoy") => FlagsStyle::Envoy,
         Some("haproxy") => FlagsStyle::Haproxy,
         Some("cloudfront") => FlagsStyle::Cloudfront,
+        Some("iis") => FlagsStyle::Iis,
+        Some("cloudflare") => FlagsStyle::Cloudflare,
+        Some("google-cloud") => FlagsStyle::GoogleCloud,
         Some(other) => {
             return Err(r.fail(
                 "flags_style",
-                format!("'{other}' is not envoy, haproxy or cloudfront"),
+                format!(
+                    "'{other}' is not envoy, haproxy, cloudfront, iis, cloudflare or google-cloud"
+                ),
             ));
         }
     };
@@ -537,6 +542,7 @@ fn column_map(roles: &[Role], flags_style: FlagsStyle) -> Option<ColumnMap> {
         forwarded_for: None,
         user_agent: None,
         request_length: None,
+        proxy_attempts: None,
         duration_unit: DurationUnit::Seconds,
         flags_style,
         headers,

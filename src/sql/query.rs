@@ -212,6 +212,13 @@ pub fn build(o: &QueryOptions) -> Result<String, String> {
         Some(FlagsStyle::Cloudfront) => {
             Some("flags_text IN ('ClientCommError', 'ClientHungUpRequest')".to_string())
         }
+        // The same values as `FlagsStyle::gave_up` in `logs`.
+        Some(FlagsStyle::Iis) => Some("TRIM(flags_text) IN ('64', '1236', '12002')".to_string()),
+        Some(FlagsStyle::Cloudflare) => Some("TRIM(flags_text) IN ('499', '524')".to_string()),
+        Some(FlagsStyle::GoogleCloud) => Some(
+            "TRIM(flags_text) IN ('client_disconnected_before_any_response', 'client_timed_out', 'backend_timeout')"
+                .to_string(),
+        ),
     };
     let up_last = trim(&e.extract("upstream_text", "[^,:]*$"));
     let upstream = format!(
@@ -642,6 +649,9 @@ pub fn flags_style_name(style: FlagsStyle) -> &'static str {
         FlagsStyle::Envoy => "envoy",
         FlagsStyle::Haproxy => "haproxy",
         FlagsStyle::Cloudfront => "cloudfront",
+        FlagsStyle::Iis => "iis",
+        FlagsStyle::Cloudflare => "cloudflare",
+        FlagsStyle::GoogleCloud => "google-cloud",
     }
 }
 

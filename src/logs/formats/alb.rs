@@ -17,7 +17,8 @@
 //! writes `-1` for a processing time when the load balancer could not dispatch the request
 //! or the connection closed before the answer (a 460, a 504 or a 502); the sum is then
 //! unknown and `duration_s` is `-`: such a row gives up by its status, never by a guessed
-//! duration.
+//! duration. An `elb_status_code` of `-` (no response was sent) is read as status 0, the
+//! give-up other proxies write.
 
 use super::{Fields, FormatHints, LineFormat};
 use crate::logs::formats::DurationUnit;
@@ -263,6 +264,10 @@ impl LineFormat for AwsLoadBalancer {
                 for part in request_parts(field) {
                     out.push(part);
                 }
+            } else if raw == shape.times + 3 && field == b"-" {
+                // The load balancer sent no response (the connection went before one):
+                // status 0, as other proxies write it, a give-up.
+                out.push(b"0");
             } else {
                 if (shape.times..shape.times + 3).contains(&raw) {
                     times[raw - shape.times] = processing_time(field);
@@ -330,6 +335,17 @@ mod tests {
 
     /// AWS's documented HTTPS example, with the fields added since.
     const ALB_LINE: &[u8] = b"https 2018-07-02T22:23:00.186641Z app/my-loadbalancer/50dc6c495c0c9188 192.168.131.39:2817 10.0.0.1:80 0.086 0.048 0.037 200 200 0 57 \"GET https://www.example.com:443/ HTTP/1.1\" \"curl/7.46.0 (x86_64; like Gecko)\" ECDHE-RSA-AES128-GCM-SHA256 TLSv1.2 arn:aws:elasticloadbalancing:us-east-2:123456789012:targetgroup/my-targets/73e2d6bc24d8a067 \"Root=1-58337281-1d84f3d73c47ec4e58577259\" \"www.example.com\" \"arn:aws:acm:us-east-2:123456789012:certificate/12345678-1234-1234-1234-123456789012\" 1 2018-07-02T22:22:48.364000Z \"authenticate,forward\" \"-\" \"-\" \"10.0.0.1:80\" \"200\" \"-\" \"-\" TID_1234abcd5678ef90";
+
+    /// `elb_status_code` `-`: no response was sent, read as 0 (a give-up).
+    #[test]
+    fn elb_status_dash_is_no_response() {
+        let alb = AwsLoadBalancer::new(Balancer::Alb);
+        let line = b"https 2026-11-01T00:00:01.000000Z app/lb/1 10.0.0.7:5000 - -1 -1 -1 - - 512 0 \"POST https://api.example.com:443/v1/pay HTTP/1.1\" \"curl/8\" - - - \"Root=1-a\" \"-\" \"-\" 0 2026-11-01T00:00:00.000000Z \"forward\" \"-\" \"-\" \"-\" \"-\" \"-\" \"-\" TID_1";
+        let f = split(&alb, line).unwrap();
+        assert_eq!(field(&alb, &f, "elb_status_code"), "0");
+        assert_eq!(field(&alb, &f, "target_status_code"), "-");
+        assert_eq!(field(&alb, &f, "duration_s"), "-");
+    }
 
     #[test]
     fn alb_line() {

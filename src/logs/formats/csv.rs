@@ -214,6 +214,7 @@ impl ColumnMap {
             forwarded_for,
             user_agent,
             request_length,
+            proxy_attempts,
         ] = roles;
         let missing = |role: Role| LogError::MissingColumn {
             path: path.to_string(),
@@ -247,6 +248,7 @@ impl ColumnMap {
             forwarded_for,
             user_agent,
             request_length,
+            proxy_attempts,
             duration_unit,
             flags_style: flags.map_or(FlagsStyle::Envoy, |i| FlagsStyle::from_name(header[i])),
         })

@@ -19,9 +19,20 @@ pub const DEFAULT: &str = r#"[%START_TIME%] "%REQ(:METHOD)% %REQ(X-ENVOY-ORIGINA
 /// Istio's default `accessLogFormat` (its sidecars' and gateways' text logs).
 pub const ISTIO: &str = r#"[%START_TIME%] "%REQ(:METHOD)% %REQ(X-ENVOY-ORIGINAL-PATH?:PATH)% %PROTOCOL%" %RESPONSE_CODE% %RESPONSE_FLAGS% %RESPONSE_CODE_DETAILS% %CONNECTION_TERMINATION_DETAILS% "%UPSTREAM_TRANSPORT_FAILURE_REASON%" %BYTES_RECEIVED% %BYTES_SENT% %DURATION% %RESP(X-ENVOY-UPSTREAM-SERVICE-TIME)% "%REQ(X-FORWARDED-FOR)%" "%REQ(USER-AGENT)%" "%REQ(X-REQUEST-ID)%" "%REQ(:AUTHORITY)%" "%UPSTREAM_HOST%" %UPSTREAM_CLUSTER% %UPSTREAM_LOCAL_ADDRESS% %DOWNSTREAM_LOCAL_ADDRESS% %DOWNSTREAM_REMOTE_ADDRESS% %REQUESTED_SERVER_NAME% %ROUTE_NAME%"#;
 
-/// The presets, most particular first.
-pub const PRESETS: [(&str, &str, &str); 2] = [
+/// Istio 1.5 and 1.6's default (Mixer's policy status, the transport failure reason, the
+/// route name), as Istio's pilot wrote it.
+pub const ISTIO_1_5: &str = r#"[%START_TIME%] "%REQ(:METHOD)% %REQ(X-ENVOY-ORIGINAL-PATH?:PATH)% %PROTOCOL%" %RESPONSE_CODE% %RESPONSE_FLAGS% "%DYNAMIC_METADATA(istio.mixer:status)%" "%UPSTREAM_TRANSPORT_FAILURE_REASON%" %BYTES_RECEIVED% %BYTES_SENT% %DURATION% %RESP(X-ENVOY-UPSTREAM-SERVICE-TIME)% "%REQ(X-FORWARDED-FOR)%" "%REQ(USER-AGENT)%" "%REQ(X-REQUEST-ID)%" "%REQ(:AUTHORITY)%" "%UPSTREAM_HOST%" %UPSTREAM_CLUSTER% %UPSTREAM_LOCAL_ADDRESS% %DOWNSTREAM_LOCAL_ADDRESS% %DOWNSTREAM_REMOTE_ADDRESS% %REQUESTED_SERVER_NAME% %ROUTE_NAME%"#;
+
+/// Istio 1.1 to 1.4's default (`EnvoyTextLogFormat` of Istio's pilot: Mixer's policy
+/// status, no transport failure reason, no route name).
+pub const ISTIO_1_1: &str = r#"[%START_TIME%] "%REQ(:METHOD)% %REQ(X-ENVOY-ORIGINAL-PATH?:PATH)% %PROTOCOL%" %RESPONSE_CODE% %RESPONSE_FLAGS% "%DYNAMIC_METADATA(istio.mixer:status)%" %BYTES_RECEIVED% %BYTES_SENT% %DURATION% %RESP(X-ENVOY-UPSTREAM-SERVICE-TIME)% "%REQ(X-FORWARDED-FOR)%" "%REQ(USER-AGENT)%" "%REQ(X-REQUEST-ID)%" "%REQ(:AUTHORITY)%" "%UPSTREAM_HOST%" %UPSTREAM_CLUSTER% %UPSTREAM_LOCAL_ADDRESS% %DOWNSTREAM_LOCAL_ADDRESS% %DOWNSTREAM_REMOTE_ADDRESS% %REQUESTED_SERVER_NAME%"#;
+
+/// The presets, most particular first: Istio's defaults from today's back to 1.1, then
+/// Envoy's.
+pub const PRESETS: [(&str, &str, &str); 4] = [
     ("istio", ISTIO, "Istio (Envoy)"),
+    ("istio-1.5", ISTIO_1_5, "Istio 1.5-1.6 (Envoy)"),
+    ("istio-1.1", ISTIO_1_1, "Istio 1.1-1.4 (Envoy)"),
     ("envoy", DEFAULT, "Envoy default"),
 ];
 
@@ -170,6 +181,31 @@ mod tests {
         assert_eq!(f.describe(), "Istio (Envoy)");
         assert!(f.names().contains(&"downstream_remote_address".to_string()));
         assert!(f.names().contains(&"upstream_cluster".to_string()));
+    }
+
+    /// A real Istio 1.2-era line (from a published write-up of Istio's access logs) and one
+    /// shaped like Istio 1.5's docs: each read by its own version's preset.
+    #[test]
+    fn older_istio_layouts_read() {
+        let v1_2 = br#"[2019-09-24T05:57:56.836Z] "POST /256/vendorRetire/list HTTP/1.1" 200 - "-" 113 6029 110 110 "-" "Apache-HttpClient/4.5.7 (Java/1.8.0_192)" "d17359bf-7b4c-4c44-8dab-003c59fa810b" "s267.tsp" "127.0.0.1:8080" inbound|80|http|s267.tsp.svc.cluster.local - 172.25.193.104:8080 172.25.123.74:33340 -"#;
+        let f = sniff(&[v1_2]).unwrap();
+        assert_eq!(f.describe(), "Istio 1.1-1.4 (Envoy)");
+        let m = ColumnMap::for_format("e.log", f.as_ref(), &[], None).unwrap();
+        let mut out = Fields::default();
+        f.split(v1_2, &mut out).unwrap();
+        assert_eq!(out.get(m.method), Some(&b"POST"[..]));
+        assert_eq!(out.get(m.duration.unwrap()), Some(&b"110"[..]));
+        assert_eq!(
+            out.get(m.request_id.unwrap()),
+            Some(&b"d17359bf-7b4c-4c44-8dab-003c59fa810b"[..])
+        );
+        let v1_5 = br#"[2020-03-06T09:31:27.360Z] "POST /status/418 HTTP/1.1" 418 - "-" "-" 0 135 5 2 "-" "curl/7.69.1" "d209e46f-9ed5-9b61-bbdd-43e22662702a" "httpbin:8000" "127.0.0.1:80" inbound|8000|http|httpbin.default.svc.cluster.local 127.0.0.1:55842 10.44.1.27:80 10.44.1.23:37652 outbound_.8000_._.httpbin.default.svc.cluster.local default"#;
+        let f = sniff(&[v1_5]).unwrap();
+        assert_eq!(f.describe(), "Istio 1.5-1.6 (Envoy)");
+        assert_eq!(
+            compile("istio-1.5").unwrap().describe(),
+            "Istio 1.5-1.6 (Envoy)"
+        );
     }
 
     #[test]

@@ -26,6 +26,7 @@ use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor
 use serde_json::Value;
 use serde_json::value::RawValue;
 
+use super::sources::{self, AZURE_TIME_KEYS, Skipped, Source};
 use super::{DurationUnit, Fields, FlagsStyle, FormatHints, LineFormat};
 use crate::logs::role::Role;
 
@@ -36,13 +37,17 @@ pub enum Flavour {
     Traefik,
     Envoy,
     Nginx,
+    /// A platform's records (Cloudflare, Google Cloud, Azure, Kong, API Gateway).
+    Platform(Source),
     Other,
 }
 
 impl Flavour {
     fn of(names: &[String]) -> Flavour {
         let has = |n: &str| names.iter().any(|x| x == n);
-        if has("request.uri") && has("ts") {
+        if let Some(source) = Source::of(names) {
+            Flavour::Platform(source)
+        } else if has("request.uri") && has("ts") {
             Flavour::Caddy
         } else if has("DownstreamStatus") || has("OriginStatus") {
             Flavour::Traefik
@@ -108,6 +113,8 @@ pub struct JsonLines {
     names: Vec<String>,
     nodes: Vec<Node>,
     flavour: Flavour,
+    /// Records of other categories skipped (Azure's firewall records among its access ones).
+    skipped: Skipped,
 }
 
 /// One step of a path: a key or an array index.
@@ -122,6 +129,36 @@ impl JsonLines {
             names: Vec::new(),
             nodes: vec![Node::default()],
             flavour: Flavour::Other,
+            skipped: Skipped::default(),
+        }
+    }
+
+    /// Top-level `keys` as one field: the first of them the first lines have (or the first),
+    /// whichever a record carries (Azure's time key varies between records).
+    fn alias_top_keys(&mut self, keys: &[&str]) {
+        let slot_of = |f: &JsonLines, k: &str| f.nodes[0].keys.get(k).and_then(|n| f.nodes[n].slot);
+        let slot = match keys.iter().find_map(|k| slot_of(self, k)) {
+            Some(slot) => slot,
+            None => {
+                self.add(&[Step::Key(keys[0])], keys[0]);
+                self.names.len() - 1
+            }
+        };
+        for key in keys {
+            match self.nodes[0].keys.get(key) {
+                Some(n) if self.nodes[n].keys.is_empty() && self.nodes[n].items.is_empty() => {
+                    self.nodes[n].slot = Some(slot);
+                }
+                Some(_) => {}
+                None => {
+                    let n = self.nodes.len();
+                    self.nodes.push(Node {
+                        slot: Some(slot),
+                        ..Node::default()
+                    });
+                    self.nodes[0].keys.insert(key, n);
+                }
+            }
         }
     }
 
@@ -220,6 +257,9 @@ impl JsonLines {
         }
         format.renumber();
         format.flavour = Flavour::of(&format.names);
+        if let Flavour::Platform(Source::Azure { .. }) = format.flavour {
+            format.alias_top_keys(&AZURE_TIME_KEYS);
+        }
         Some(format)
     }
 
@@ -536,6 +576,7 @@ impl LineFormat for JsonLines {
             Flavour::Traefik => "JSON lines (Traefik)",
             Flavour::Envoy => "JSON lines (Envoy)",
             Flavour::Nginx => "JSON lines (nginx escape=json)",
+            Flavour::Platform(source) => return format!("{} (JSON lines)", source.describe()),
             Flavour::Other => "JSON lines",
         }
         .to_string()
@@ -569,9 +610,29 @@ impl LineFormat for JsonLines {
                 flags_style: Some(FlagsStyle::Envoy),
                 ..FormatHints::default()
             },
+            Flavour::Platform(source) => {
+                let mut hints = source.hints(&self.names);
+                if let Some(skipped) = self.skipped.note() {
+                    hints.note = Some(match hints.note {
+                        Some(note) => format!("{note}; {skipped}"),
+                        None => skipped,
+                    });
+                }
+                hints
+            }
             // nginx's names say their units (`request_time`: seconds), as in a CSV header.
             Flavour::Nginx | Flavour::Other => FormatHints::default(),
         }
+    }
+
+    fn skip(&self, line: &[u8]) -> bool {
+        if let Flavour::Platform(Source::Azure { .. }) = self.flavour {
+            if let Some(category) = sources::azure_other_category(line) {
+                self.skipped.count(category);
+                return true;
+            }
+        }
+        false
     }
 
     fn split(&self, line: &[u8], out: &mut Fields) -> Result<(), String> {

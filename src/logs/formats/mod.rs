@@ -23,8 +23,11 @@ pub mod cloudfront;
 mod csv;
 mod envoy;
 mod haproxy;
+pub mod haproxy_format;
+pub mod iis;
 pub mod json;
 mod nginx;
+pub mod sources;
 mod template;
 
 use std::fmt;
@@ -57,10 +60,11 @@ pub enum InputFormat {
     Haproxy,
     Envoy,
     Json,
+    Iis,
 }
 
 impl InputFormat {
-    pub const ALL: [InputFormat; 11] = [
+    pub const ALL: [InputFormat; 12] = [
         InputFormat::Auto,
         InputFormat::Csv,
         InputFormat::Tsv,
@@ -72,6 +76,7 @@ impl InputFormat {
         InputFormat::Haproxy,
         InputFormat::Envoy,
         InputFormat::Json,
+        InputFormat::Iis,
     ];
 
     /// The name as written in `--input-format`.
@@ -88,6 +93,7 @@ impl InputFormat {
             InputFormat::Haproxy => "haproxy",
             InputFormat::Envoy => "envoy",
             InputFormat::Json => "json",
+            InputFormat::Iis => "iis",
         }
     }
 }
@@ -202,6 +208,11 @@ pub trait LineFormat: Send + Sync + fmt::Debug {
     fn skip(&self, _line: &[u8]) -> bool {
         false
     }
+    /// Its lines depend on the lines before them (IIS's `#Fields:` lines set the layout of
+    /// the lines after them): the input is read in one piece, in order.
+    fn stateful(&self) -> bool {
+        false
+    }
     /// Splits one line (no newline) into `out` (cleared by the caller). Err(text saying
     /// what was expected) makes the line a bad row: counted, the first five reported as
     /// file:line.
@@ -218,6 +229,8 @@ pub struct ChooseOptions<'a> {
     pub delimiter: Option<u8>,
     pub columns: &'a [(Role, String)],
     pub duration_unit: Option<DurationUnit>,
+    /// `--haproxy-captures`: the names of the captured request headers, in order.
+    pub haproxy_captures: &'a [String],
 }
 
 /// How an input is read, as [`choose`] decided.
@@ -278,6 +291,7 @@ fn sniff_lines(lines: &[&[u8]], json_paths: &[&str]) -> Option<Box<dyn LineForma
     // ALB/ELB, CloudFront and JSON lines first: their lines are the most particular.
     alb::sniff(lines)
         .or_else(|| cloudfront::sniff(lines))
+        .or_else(|| iis::sniff(lines))
         .or_else(|| json::sniff(lines, json_paths))
         .or_else(|| haproxy::sniff(lines))
         .or_else(|| envoy::sniff(lines))
@@ -291,27 +305,56 @@ fn json_paths<'a>(opts: &ChooseOptions<'a>) -> Vec<&'a str> {
 }
 
 /// The line format that `--input-format FORMAT --log-format TEXT` reads: TEXT is a format
-/// string or a preset's name (nginx, apache, envoy; `auto` tells which), ignored for
-/// HAProxy. For the fuzz targets and tools; `dupcost logs` picks a format with `choose`.
+/// string or a preset's name (nginx, apache, envoy, haproxy; `auto` tells which). For the fuzz targets and tools; `dupcost logs` picks a format with `choose`.
 pub fn compile(input: InputFormat, text: &str) -> Result<Box<dyn LineFormat>, String> {
     match input {
-        InputFormat::Haproxy => Ok(Box::new(haproxy::Haproxy)),
+        InputFormat::Haproxy if text.trim().is_empty() => Ok(Box::new(haproxy::Haproxy)),
+        InputFormat::Haproxy => haproxy_format::compile(text),
         InputFormat::Apache => apache::compile(text),
         InputFormat::Nginx => nginx::compile(text),
         InputFormat::Envoy => envoy::compile(text),
         InputFormat::Auto if envoy::is_envoy(text) => envoy::compile(text),
+        InputFormat::Auto if haproxy_format::is_haproxy(text) => haproxy_format::compile(text),
         InputFormat::Auto if apache::is_apache(text) => apache::compile(text),
         InputFormat::Auto => nginx::compile(text),
         other => Err(format!(
-            "it is for --input-format nginx, apache or envoy, not {other}"
+            "it is for --input-format nginx, apache, envoy or haproxy, not {other}"
         )),
     }
 }
 
 /// Picks the format of `opened` (its first lines read ahead), from `--input-format` and
-/// `--log-format`, or by what its first lines look like; and the envelope around its lines
-/// (`--envelope`, or told by `detect` from the first lines).
+/// `--log-format`, or by what its first lines look like; with `--haproxy-captures`, its
+/// captured request headers named.
 pub fn choose(opened: &mut Opened, opts: &ChooseOptions<'_>) -> Result<Chosen, LogError> {
+    let chosen = choose_format(opened, opts)?;
+    if opts.haproxy_captures.is_empty() {
+        return Ok(chosen);
+    }
+    match chosen {
+        Chosen::Lines {
+            format,
+            detected,
+            envelope,
+        } => {
+            let format =
+                haproxy_format::with_captures(format, opts.haproxy_captures).map_err(|e| {
+                    LogError::Option(format!("--haproxy-captures: {}: {e}", opened.name))
+                })?;
+            Ok(Chosen::Lines {
+                format,
+                detected,
+                envelope,
+            })
+        }
+        Chosen::Csv(_) => Err(LogError::Option(format!(
+            "--haproxy-captures: {} is CSV, not an HAProxy log with captured headers",
+            opened.name
+        ))),
+    }
+}
+
+fn choose_format(opened: &mut Opened, opts: &ChooseOptions<'_>) -> Result<Chosen, LogError> {
     let name = opened.name.clone();
     if looks_binary(&opened.prefix) {
         return Err(LogError::Option(format!(
@@ -336,11 +379,6 @@ pub fn choose(opened: &mut Opened, opts: &ChooseOptions<'_>) -> Result<Chosen, L
         envelope,
     };
     if let Some(text) = opts.log_format {
-        if opts.input_format == InputFormat::Haproxy {
-            return Err(LogError::Option(
-                "--log-format: it is for --input-format nginx, apache or envoy, not haproxy".into(),
-            ));
-        }
         let format = compile(opts.input_format, text)
             .map_err(|e| LogError::Option(format!("--log-format: {e}")))?;
         return Ok(lines(format, false));
@@ -368,6 +406,7 @@ pub fn choose(opened: &mut Opened, opts: &ChooseOptions<'_>) -> Result<Chosen, L
             Some(Box::new(cloudfront::Cloudfront::from_lines(&sample))),
             "cloudfront",
         ),
+        InputFormat::Iis => named(Some(Box::new(iis::Iis::from_lines(&sample))), "iis"),
         InputFormat::Json => named(
             json::JsonLines::from_lines(&sample, &json_paths(opts))
                 .map(|f| Box::new(f) as Box<dyn LineFormat>),
@@ -472,6 +511,7 @@ fn inner_reads(lines: &[&[u8]], opts: &ChooseOptions<'_>) -> bool {
         InputFormat::Cloudfront => {
             reads(&cloudfront::Cloudfront::from_lines(lines), lines) >= detect::ENOUGH
         }
+        InputFormat::Iis => reads(&iis::Iis::from_lines(lines), lines) >= detect::ENOUGH,
         InputFormat::Csv | InputFormat::Tsv => false,
     }
 }
@@ -525,7 +565,7 @@ fn no_format(name: &str, sample: &[&[u8]], tried: &str) -> LogError {
         None => closest(first).to_string(),
     };
     LogError::Option(format!(
-        "{name}: not a log format dupcost knows{}: its first line '{}' comes closest to {closest}; give the server's own format with --log-format '...' (nginx log_format, Apache LogFormat or Envoy format string) or name it with --input-format (csv, tsv, nginx, apache, alb, elb, cloudfront, haproxy, envoy, json)",
+        "{name}: not a log format dupcost knows{}: its first line '{}' comes closest to {closest}; give the server's own format with --log-format '...' (nginx log_format, Apache LogFormat, Envoy format string or HAProxy log-format) or name it with --input-format (csv, tsv, nginx, apache, alb, elb, cloudfront, iis, haproxy, envoy, json)",
         if tried == "any" {
             String::new()
         } else {
@@ -543,7 +583,7 @@ const READS_IT: &str = "which reads it";
 /// that error.
 fn closest_tried(line: &[u8]) -> Option<(String, String)> {
     let mut candidates: Vec<Box<dyn LineFormat>> = vec![Box::new(haproxy::Haproxy)];
-    for text in ["istio", "envoy"] {
+    for text in ["istio", "istio-1.5", "istio-1.1", "envoy"] {
         candidates.extend(envoy::compile(text).ok());
     }
     for (text, ..) in nginx::PRESETS {
@@ -583,6 +623,8 @@ fn closest(line: &[u8]) -> &'static str {
     let has = |s: &[u8]| memchr::memmem::find(line, s).is_some();
     if line.starts_with(b"{") {
         "JSON lines"
+    } else if line.starts_with(b"#Software: Microsoft") {
+        "IIS (W3C)"
     } else if line.starts_with(b"#") {
         "CloudFront (W3C)"
     } else if line.starts_with(b"[") && line.get(5) == Some(&b'-') {
@@ -664,6 +706,8 @@ pub struct ColumnMap {
     pub forwarded_for: Option<usize>,
     pub user_agent: Option<usize>,
     pub request_length: Option<usize>,
+    /// The proxy's own tries (or retries) at the backend per attempt.
+    pub proxy_attempts: Option<usize>,
     /// Unit of the duration column, from its name or `--duration-unit`.
     pub duration_unit: DurationUnit,
     /// How the flags column reads, from its name.
@@ -683,6 +727,15 @@ pub enum FlagsStyle {
     /// CloudFront `x-edge-detailed-result-type`: `ClientCommError` and `ClientHungUpRequest`
     /// (the viewer went away before the answer) are give-ups.
     Cloudfront,
+    /// IIS `sc-win32-status`: 64 and 1236 (the client's connection went away) and 12002
+    /// (ARR's 502.3: the proxy timed out waiting for the backend) are give-ups.
+    Iis,
+    /// Cloudflare `EdgeResponseStatus`: 499 (the client closed) and 524 (the origin did not
+    /// answer in time; it may still finish) are give-ups; 522 never reached the origin.
+    Cloudflare,
+    /// Google Cloud load balancer `statusDetails`: `client_disconnected_before_any_response`,
+    /// `client_timed_out` and `backend_timeout` are give-ups.
+    GoogleCloud,
 }
 
 impl FlagsStyle {
@@ -710,6 +763,14 @@ impl FlagsStyle {
             FlagsStyle::Envoy => value
                 .split(|&b| b == b',' || b == b'|' || b == b' ')
                 .any(|code| matches!(code, b"UT" | b"DC" | b"UC" | b"URX")),
+            FlagsStyle::Iis => matches!(value, b"64" | b"1236" | b"12002"),
+            FlagsStyle::Cloudflare => matches!(value, b"499" | b"524"),
+            FlagsStyle::GoogleCloud => matches!(
+                value,
+                b"client_disconnected_before_any_response"
+                    | b"client_timed_out"
+                    | b"backend_timeout"
+            ),
         }
     }
 }
@@ -757,6 +818,7 @@ impl ColumnMap {
             Role::ForwardedFor => self.forwarded_for,
             Role::UserAgent => self.user_agent,
             Role::RequestLength => self.request_length,
+            Role::ProxyAttempts => self.proxy_attempts,
         }?;
         self.headers.get(index).map(String::as_str)
     }
@@ -803,7 +865,7 @@ mod tests {
     /// Every built-in line format, each preset.
     fn all_formats() -> Vec<Box<dyn LineFormat>> {
         let mut all: Vec<Box<dyn LineFormat>> = vec![Box::new(haproxy::Haproxy)];
-        for text in ["istio", "envoy"] {
+        for text in ["istio", "istio-1.5", "istio-1.1", "envoy"] {
             all.extend(envoy::compile(text).ok());
         }
         for (text, ..) in nginx::PRESETS {

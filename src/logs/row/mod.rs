@@ -248,6 +248,9 @@ struct Row<'a> {
     last_second: LastSecond,
     /// The methods for [`find_packed`], if none is longer than 8 bytes.
     packed_methods: Option<Vec<(u64, usize)>>,
+    /// 1 when the proxy-attempts column counts tries (Envoy: 1 = not retried), 0 when it
+    /// counts retries (Traefik's `RetryAttempts`).
+    proxy_tries: u64,
 }
 
 impl<'a> Row<'a> {
@@ -266,6 +269,10 @@ impl<'a> Row<'a> {
                 .iter()
                 .map(|m| (m.len() <= 8).then(|| (pack(&m.to_ascii_uppercase()), m.len())))
                 .collect(),
+            proxy_tries: rules
+                .columns
+                .header_of(crate::logs::role::Role::ProxyAttempts)
+                .map_or(1, |h| u64::from(!crate::logs::role::retries_in(h))),
         }
     }
 }
@@ -424,6 +431,14 @@ impl RecordSink for Row<'_> {
         } else {
             (200..300).contains(&status)
         };
+        if let Some(i) = cols.proxy_attempts {
+            // `-` or empty: the proxy did not say (no upstream was tried).
+            if let Some(n) = parse_count(trim(field(i))) {
+                self.tally
+                    .proxy_retries
+                    .record(n.saturating_sub(self.proxy_tries));
+            }
+        }
         if let Some(i) = cols.bytes.filter(|_| (200..300).contains(&status)) {
             if let Some(bytes) = parse_count(trim(field(i))) {
                 self.tally.response_bytes.record(bytes);

@@ -122,6 +122,11 @@ pub fn parse_duration(b: &[u8]) -> Option<f64> {
     let mut total = 0.0;
     for part in b.split(|&c| c == b',' || c == b':') {
         let text = std::str::from_utf8(trim(part)).ok()?;
+        // Google Cloud writes "0.080s": the unit is the format's, the `s` is read off.
+        let text = text
+            .strip_suffix('s')
+            .filter(|t| t.ends_with(|c: char| c.is_ascii_digit()))
+            .unwrap_or(text);
         let v: f64 = text.parse().ok()?;
         if !v.is_finite() {
             return None;

@@ -168,6 +168,34 @@ impl ResponseBytes {
     }
 }
 
+/// The proxy's own retries of mutating attempts (Envoy's attempt count, Traefik's
+/// `RetryAttempts`): how many attempts it read, how many it retried, the retries in all and
+/// the most for one attempt.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ProxyRetries {
+    pub attempts: u64,
+    pub retried: u64,
+    pub retries: u64,
+    pub max: u64,
+}
+
+impl ProxyRetries {
+    /// Counts one attempt the proxy retried `retries` times.
+    pub fn record(&mut self, retries: u64) {
+        self.attempts += 1;
+        self.retried += u64::from(retries > 0);
+        self.retries = self.retries.saturating_add(retries);
+        self.max = self.max.max(retries);
+    }
+
+    fn add(&mut self, other: &ProxyRetries) {
+        self.attempts += other.attempts;
+        self.retried += other.retried;
+        self.retries = self.retries.saturating_add(other.retries);
+        self.max = self.max.max(other.max);
+    }
+}
+
 /// One endpoint (method and route template).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Endpoint {
@@ -343,6 +371,8 @@ pub struct Tally {
     pub most_backwards: i64,
     /// Response sizes of 2xx mutating attempts, when the log has a `bytes` column.
     pub response_bytes: ResponseBytes,
+    /// The proxy's own retries, when the log has a proxy-attempts column.
+    pub proxy_retries: ProxyRetries,
     /// Timestamp of this piece's first good row (µs).
     start_ts: Option<i64>,
     /// Heads are kept for a merge with a previous piece (not when nothing comes before).
@@ -384,6 +414,7 @@ impl PartialEq for Tally {
             && self.last_ts == o.last_ts
             && self.per_day == o.per_day
             && self.response_bytes == o.response_bytes
+            && self.proxy_retries == o.proxy_retries
             && self.endpoints == o.endpoints
             && self.open == o.open
             && self.heads == o.heads
@@ -425,6 +456,7 @@ impl Tally {
             timed_out_without_id: 0,
             most_backwards: 0,
             response_bytes: ResponseBytes::default(),
+            proxy_retries: ProxyRetries::default(),
             start_ts: None,
             keeps_heads: true,
             watermark: i64::MIN,
@@ -738,6 +770,7 @@ impl Tally {
         }
         self.counts.add(&next.counts);
         self.response_bytes.add(&next.response_bytes);
+        self.proxy_retries.add(&next.proxy_retries);
         self.unkeyed_intents += next.unkeyed_intents;
         self.keyed.add(&next.keyed);
         self.fingerprinted.add(&next.fingerprinted);

@@ -1,0 +1,349 @@
+//! Microsoft IIS W3C extended log files (`u_ex*.log`): space separated, with `#Software:`,
+//! `#Version:`, `#Date:` and `#Fields:` directives. IIS writes the directives again, with a
+//! new `#Fields:` line, whenever the logged fields change (a restart, a new custom field),
+//! so the layout can change mid-file: each `#Fields:` line sets the layout of the lines
+//! after it, and the file is read in one piece, in order.
+//!
+//! The field names are the union of the `#Fields:` lines among the first lines; a line's
+//! fields go to their names, and a name its layout lacks is empty. Two are dupcost's own:
+//! `timestamp`, the `date` and `time` columns as one UTC instant (IIS writes UTC), first;
+//! and the user agent, whose spaces IIS writes as `+`, decoded. Custom logged request
+//! headers (`cs(Idempotency-Key)`, `cs(X-Request-Id)`, `cs(X-Forwarded-For)`) become roles
+//! by the header's name.
+//!
+//! What IIS tells about give-ups: `time-taken` is in milliseconds; `sc-win32-status` 64 (the
+//! network name is no longer available) or 1236 (the connection was aborted) is the client
+//! going away, and 12002 with `502` substatus `3` is ARR (IIS as a reverse proxy) timing out
+//! on its backend, which may still finish. `sc-status` is IIS's own answer: a 2xx means the
+//! request ran (the client may not have heard it), a 502 from ARR says nothing of the backend.
+
+use std::sync::Mutex;
+
+use super::{DurationUnit, Fields, FlagsStyle, FormatHints, LineFormat};
+use crate::logs::role::{Role, normalize};
+
+/// IIS's default fields, for lines before any `#Fields:` line.
+pub const DEFAULT_FIELDS: [&str; 15] = [
+    "date",
+    "time",
+    "s-ip",
+    "cs-method",
+    "cs-uri-stem",
+    "cs-uri-query",
+    "s-port",
+    "cs-username",
+    "c-ip",
+    "cs(User-Agent)",
+    "cs(Referer)",
+    "sc-status",
+    "sc-substatus",
+    "sc-win32-status",
+    "time-taken",
+];
+
+/// One `#Fields:` line: where each of its fields goes among the names.
+#[derive(Debug, Clone, Default)]
+struct Layout {
+    /// Per field of the line, its slot among the names (`None`: not read).
+    slots: Vec<Option<usize>>,
+    date: Option<usize>,
+    time: Option<usize>,
+}
+
+#[derive(Debug, Default)]
+struct State {
+    layout: Layout,
+    /// This line's fields, per name: their span in the line.
+    spans: Vec<Option<(usize, usize)>>,
+}
+
+/// An IIS W3C log: the names of all its layouts, and the layout of the lines being read.
+#[derive(Debug)]
+pub struct Iis {
+    /// The field names after `timestamp`.
+    fields: Vec<String>,
+    user_agent: Option<usize>,
+    first: Layout,
+    state: Mutex<State>,
+}
+
+/// The names of a `#Fields:` line.
+fn fields_line(line: &[u8]) -> Option<Vec<String>> {
+    let rest = line.trim_ascii().strip_prefix(b"#Fields:")?;
+    Some(
+        rest.split(|b| b.is_ascii_whitespace())
+            .filter(|n| !n.is_empty())
+            .map(|n| String::from_utf8_lossy(n).into_owned())
+            .collect(),
+    )
+}
+
+impl Iis {
+    /// The format of a log whose `#Fields:` lines among the first lines name `layouts`
+    /// (IIS's default fields when there is none).
+    pub fn new(layouts: &[Vec<String>]) -> Self {
+        let default: Vec<String> = DEFAULT_FIELDS.iter().map(|f| f.to_string()).collect();
+        let layouts = if layouts.is_empty() {
+            std::slice::from_ref(&default)
+        } else {
+            layouts
+        };
+        let mut fields: Vec<String> = Vec::new();
+        for layout in layouts {
+            for f in layout {
+                if !fields.contains(f) && f != "date" && f != "time" {
+                    fields.push(f.clone());
+                }
+            }
+        }
+        let user_agent = fields.iter().position(|f| f == "cs(User-Agent)");
+        let mut iis = Iis {
+            fields,
+            user_agent,
+            first: Layout::default(),
+            state: Mutex::new(State::default()),
+        };
+        iis.first = iis.layout(&layouts[0]);
+        if let Ok(mut state) = iis.state.lock() {
+            state.layout = iis.first.clone();
+        }
+        iis
+    }
+
+    /// The format from the first lines (their `#Fields:` lines).
+    pub fn from_lines(first_lines: &[&[u8]]) -> Self {
+        let layouts: Vec<Vec<String>> = first_lines.iter().filter_map(|l| fields_line(l)).collect();
+        Iis::new(&layouts)
+    }
+
+    /// Where the fields of a `#Fields:` line go (a name the first lines did not have is not
+    /// read).
+    fn layout(&self, names: &[String]) -> Layout {
+        let mut layout = Layout::default();
+        for (i, name) in names.iter().enumerate() {
+            match name.as_str() {
+                "date" => layout.date = Some(i),
+                "time" => layout.time = Some(i),
+                _ => {}
+            }
+            layout
+                .slots
+                .push(self.fields.iter().position(|f| f == name));
+        }
+        layout
+    }
+}
+
+/// `+` as a space (IIS writes the user agent's spaces as `+`).
+fn plus_decode(field: &[u8], out: &mut Vec<u8>) {
+    out.extend(field.iter().map(|&b| if b == b'+' { b' ' } else { b }));
+}
+
+impl LineFormat for Iis {
+    fn describe(&self) -> String {
+        "IIS W3C extended log".to_string()
+    }
+
+    fn names(&self) -> Vec<String> {
+        std::iter::once("timestamp".to_string())
+            .chain(self.fields.iter().cloned())
+            .collect()
+    }
+
+    fn hints(&self) -> FormatHints {
+        let has = |n: &str| self.fields.iter().any(|f| f == n);
+        let mut columns = Vec::new();
+        if has("sc-win32-status") {
+            columns.push((Role::Flags, "sc-win32-status".to_string()));
+        }
+        if has("sc-status") {
+            columns.push((Role::UpstreamStatus, "sc-status".to_string()));
+        }
+        // Custom logged request headers, by the header's name.
+        for name in &self.fields {
+            let Some(header) = name.strip_prefix("cs(").and_then(|h| h.strip_suffix(')')) else {
+                continue;
+            };
+            let n = normalize(header.as_bytes());
+            let role = [Role::IdempotencyKey, Role::RequestId, Role::ForwardedFor]
+                .into_iter()
+                .find(|r| r.aliases().contains(&n.as_str()));
+            if let Some(role) = role {
+                if !columns.iter().any(|(r, _)| *r == role) {
+                    columns.push((role, name.clone()));
+                }
+            }
+        }
+        FormatHints {
+            duration_unit: Some(DurationUnit::Millis),
+            flags_style: Some(FlagsStyle::Iis),
+            columns,
+            note: None,
+        }
+    }
+
+    fn skip(&self, line: &[u8]) -> bool {
+        // Directives other than #Fields: (which sets the layout, in split).
+        line.first() == Some(&b'#') && !line.starts_with(b"#Fields:")
+    }
+
+    fn stateful(&self) -> bool {
+        true
+    }
+
+    fn split(&self, line: &[u8], out: &mut Fields) -> Result<(), String> {
+        let mut state = self
+            .state
+            .lock()
+            .map_err(|_| "the IIS layout could not be read".to_string())?;
+        if let Some(names) = fields_line(line) {
+            state.layout = self.layout(&names);
+            // No row: one empty field, as a blank line.
+            out.push(b"");
+            return Ok(());
+        }
+        let State { layout, spans } = &mut *state;
+        spans.clear();
+        spans.resize(self.fields.len(), None);
+        let (mut date, mut time) = (None, None);
+        let mut found = 0;
+        let mut start = 0;
+        for (i, field) in line.split(|&b| b == b' ').enumerate() {
+            let span = (start, start + field.len());
+            start = span.1 + 1;
+            found = i + 1;
+            if Some(i) == layout.date {
+                date = Some(field);
+            } else if Some(i) == layout.time {
+                time = Some(field);
+            }
+            if let Some(Some(slot)) = layout.slots.get(i) {
+                spans[*slot] = Some(span);
+            }
+        }
+        let want = layout.slots.len();
+        if found != want {
+            return Err(format!(
+                "expected {want} space-separated fields (the #Fields: line), found {found}"
+            ));
+        }
+        let (Some(date), Some(time)) = (date, time) else {
+            return Err("its #Fields: line names no date and time".to_string());
+        };
+        out.data.extend_from_slice(date);
+        out.data.push(b'T');
+        out.data.extend_from_slice(time);
+        out.data.push(b'Z');
+        out.ends.push(out.data.len());
+        for (slot, span) in spans.iter().enumerate() {
+            let field = span.map_or(&b""[..], |(s, e)| &line[s..e]);
+            if Some(slot) == self.user_agent {
+                plus_decode(field, &mut out.data);
+                out.ends.push(out.data.len());
+            } else {
+                out.push(field);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// An IIS log, if its first lines have IIS's `#Software:` line, or a `#Fields:` line
+/// (space-separated W3C, not CloudFront's) with `date`, `time` and `cs-method`.
+pub fn sniff(first_lines: &[&[u8]]) -> Option<Box<dyn LineFormat>> {
+    let software = first_lines
+        .iter()
+        .any(|l| l.starts_with(b"#Software: Microsoft Internet Information Services"));
+    let fields = first_lines.iter().find_map(|l| fields_line(l));
+    let w3c = fields.as_ref().is_some_and(|f| {
+        ["date", "time", "cs-method"]
+            .iter()
+            .all(|n| f.iter().any(|x| x == n))
+            && !f.iter().any(|x| x.starts_with("x-edge-"))
+    });
+    if !(software || w3c) {
+        return None;
+    }
+    Some(Box::new(Iis::from_lines(first_lines)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{field, fields};
+    use super::*;
+
+    const FIELDS_1: &[u8] = b"#Fields: date time s-ip cs-method cs-uri-stem cs-uri-query s-port cs-username c-ip cs(User-Agent) cs(Referer) sc-status sc-substatus sc-win32-status time-taken";
+    const FIELDS_2: &[u8] = b"#Fields: date time cs-method cs-uri-stem c-ip cs(User-Agent) cs(Idempotency-Key) sc-status sc-substatus sc-win32-status time-taken";
+
+    #[test]
+    fn layouts_change_mid_file() {
+        let iis = Iis::from_lines(&[
+            b"#Software: Microsoft Internet Information Services 10.0",
+            FIELDS_1,
+            FIELDS_2,
+        ]);
+        let hints = iis.hints();
+        assert!(
+            hints
+                .columns
+                .contains(&(Role::IdempotencyKey, "cs(Idempotency-Key)".to_string()))
+        );
+        assert!(iis.skip(b"#Software: Microsoft Internet Information Services 10.0"));
+        assert!(!iis.skip(FIELDS_2));
+        let mut blank = Fields::default();
+        iis.split(FIELDS_1, &mut blank).unwrap();
+        assert_eq!(
+            (blank.len(), blank.data.len()),
+            (1, 0),
+            "a #Fields: line is no row"
+        );
+        let f = fields(&iis, b"2018-01-01 08:09:10 127.0.0.1 POST /v1/pay - 443 - 81.2.69.143 Mozilla/5.0+(X11) - 200 0 64 31000").unwrap();
+        assert_eq!(field(&iis, &f, "timestamp"), "2018-01-01T08:09:10Z");
+        assert_eq!(field(&iis, &f, "cs(User-Agent)"), "Mozilla/5.0 (X11)");
+        assert_eq!(field(&iis, &f, "sc-win32-status"), "64");
+        assert_eq!(field(&iis, &f, "cs(Idempotency-Key)"), "");
+        let mut out = Fields::default();
+        iis.split(FIELDS_2, &mut out).unwrap();
+        let f = fields(
+            &iis,
+            b"2018-01-01 08:09:11 POST /v1/pay 10.0.0.1 curl/8 k-1 502 3 12002 30001",
+        )
+        .unwrap();
+        assert_eq!(field(&iis, &f, "cs(Idempotency-Key)"), "k-1");
+        assert_eq!(field(&iis, &f, "sc-substatus"), "3");
+        assert_eq!(field(&iis, &f, "s-ip"), "", "not in this layout");
+        let err = fields(&iis, b"2018-01-01 08:09:11 POST /v1/pay").unwrap_err();
+        assert!(err.contains("expected 11 space-separated fields"), "{err}");
+    }
+
+    #[test]
+    fn give_ups() {
+        for (win32, gave_up) in [
+            ("64", true),
+            ("1236", true),
+            ("12002", true),
+            ("0", false),
+            ("2", false),
+        ] {
+            assert_eq!(
+                FlagsStyle::Iis.gave_up(win32.as_bytes()),
+                gave_up,
+                "{win32}"
+            );
+        }
+    }
+
+    #[test]
+    fn sniffs_iis_not_cloudfront() {
+        assert!(
+            sniff(&[
+                b"#Software: Microsoft Internet Information Services 10.0",
+                FIELDS_1
+            ])
+            .is_some()
+        );
+        assert!(sniff(&[FIELDS_1]).is_some());
+        assert!(sniff(&[b"#Fields: date time x-edge-location cs-method"]).is_none());
+        assert!(sniff(&[b"127.0.0.1 - - [x]"]).is_none());
+    }
+}

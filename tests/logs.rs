@@ -165,7 +165,7 @@ fn evidence_and_observed() {
     ] {
         assert!(keys.contains(&k), "{k}");
     }
-    assert_eq!(keys.len(), 24);
+    assert_eq!(keys.len(), 25);
     // A proxy's log: executions are not seen per intent.
     assert_eq!(json["processed_twice"], serde_json::Value::Null);
     // Keyed: coverage, no fingerprint figures; without the backend's log no duplicates seen

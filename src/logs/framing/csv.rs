@@ -19,8 +19,10 @@ use crate::logs::source::{MovableStop, Piece};
 /// Reads records from `input` (positioned at `piece.start`) into a tally.
 ///
 /// Lines without a quote (nearly all of an access log) are split in one `memchr3` pass over
-/// the delimiters, the newline and quotes; a record with a quote goes through `csv_core`, which
-/// handles quoting and embedded newlines. Both give the same fields for a quote-free line and
+/// the delimiters, the newline and quotes; a line whose quotes only enclose whole fields (a
+/// browser's user agent, `"a, b"` forwarded-for lists) has them taken off by
+/// [`quoted_line`]; any other record with a quote goes through `csv_core`, which handles
+/// doubled quotes and embedded newlines. Both give the same fields for a quote-free line and
 /// stop at the same record boundaries (one difference: a lone `\r` inside an unquoted line is
 /// data here, where `csv_core` would end the record).
 /// Every record goes to `sink`; returns the offset where the last record read ended. Reading
@@ -58,7 +60,23 @@ pub fn records<R: Read, S: RecordSink>(
             (0, None, false)
         };
         if !simple {
-            quoted_record(&mut lines, &mut core, &mut out, &mut ends, sink)?;
+            let quoted = if fast {
+                quoted_line(avail, lines.eof, delimiter, &mut out, &mut ends)
+            } else {
+                None
+            };
+            let Some(q) = quoted else {
+                quoted_record(&mut lines, &mut core, &mut out, &mut ends, sink)?;
+                continue;
+            };
+            let n = lines.line;
+            lines.at += q.consumed;
+            lines.line += 1;
+            // A line of one empty field (`""`) is a blank line, as `csv_core` reads it.
+            if q.fields == 1 && q.len == 0 {
+                continue;
+            }
+            sink.record(&out[..q.len], &ends[..q.fields], 0, n)?;
             continue;
         }
         let (line_len, consumed) = match line_end {
@@ -180,6 +198,76 @@ fn split_line_bytewise(
     (fields, None, true)
 }
 
+/// A line read by [`quoted_line`]: its fields' bytes are `out[..len]`, and field `i` ends
+/// at `ends[i]`, as `csv_core` writes them.
+#[derive(Debug, PartialEq)]
+struct QuotedLine {
+    fields: usize,
+    len: usize,
+    /// Input bytes of the line, its newline included.
+    consumed: usize,
+}
+
+/// The line at the start of `bytes` when its quotes only enclose whole fields: each field
+/// either has no quote, or starts with one and ends with the next one, right before a
+/// delimiter or the line's end. The fields' bytes, quotes taken off, go to `out` and their
+/// ends to `ends`, exactly as `csv_core` gives them (a property test holds the two equal).
+/// `None` for anything else (a doubled quote, a quote inside a field, a newline or `\r` inside
+/// quotes, a CRLF line end, a line not wholly in `bytes` before the end of the input, an
+/// empty line, too many fields or bytes), which `csv_core` then reads. `eof`: `bytes` runs to the end of the
+/// input.
+fn quoted_line(
+    bytes: &[u8],
+    eof: bool,
+    delimiter: u8,
+    out: &mut [u8],
+    ends: &mut [usize],
+) -> Option<QuotedLine> {
+    let (line, consumed) = match memchr::memchr(b'\n', bytes) {
+        Some(i) => (&bytes[..i], i + 1),
+        None if eof => (bytes, bytes.len()),
+        None => return None,
+    };
+    // (An empty line is skipped by `csv_core`, and no quote is in it.)
+    if line.is_empty() || line.len() > out.len() || memchr::memchr(b'\r', line).is_some() {
+        return None;
+    }
+    let limit = ends.len().min(MAX_FIELDS) - 1;
+    let (mut at, mut len, mut fields) = (0, 0, 0);
+    loop {
+        if fields >= limit {
+            return None;
+        }
+        // The field's bytes, and where the next field starts (past the line: none follows).
+        let (value, next) = if line.get(at) == Some(&b'"') {
+            let close = at + 1 + memchr::memchr(b'"', &line[at + 1..])?;
+            match line.get(close + 1) {
+                None => (&line[at + 1..close], line.len() + 1),
+                Some(&b) if b == delimiter => (&line[at + 1..close], close + 2),
+                Some(_) => return None,
+            }
+        } else {
+            match memchr::memchr2(delimiter, b'"', &line[at..]) {
+                None => (&line[at..], line.len() + 1),
+                Some(i) if line[at + i] == delimiter => (&line[at..at + i], at + i + 1),
+                Some(_) => return None,
+            }
+        };
+        out[len..len + value.len()].copy_from_slice(value);
+        len += value.len();
+        ends[fields] = len;
+        fields += 1;
+        if next > line.len() {
+            return Some(QuotedLine {
+                fields,
+                len,
+                consumed,
+            });
+        }
+        at = next;
+    }
+}
+
 /// One record through `csv_core`: quotes, embedded newlines, lone `\r`.
 fn quoted_record<R: Read, S: RecordSink>(
     lines: &mut LineBuffer<'_, R>,
@@ -231,7 +319,80 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    /// What `csv_core` makes of the record at the start of `bytes`: its bytes, its field
+    /// ends and the input it consumed (`eof`: nothing follows `bytes`).
+    fn csv_core_record(bytes: &[u8], eof: bool) -> Option<(Vec<u8>, Vec<usize>, usize)> {
+        let mut core = ReaderBuilder::new().delimiter(b',').build();
+        let (mut out, mut ends) = (vec![0u8; 4096], vec![0usize; MAX_FIELDS]);
+        let (res, nin, nout, nend) = core.read_record(bytes, &mut out, &mut ends);
+        let (res, nout, nend) = match res {
+            ReadRecordResult::InputEmpty if eof => {
+                let (res, _, more_out, more_ends) =
+                    core.read_record(&[], &mut out[nout..], &mut ends[nend..]);
+                (res, nout + more_out, nend + more_ends)
+            }
+            res => (res, nout, nend),
+        };
+        (res == ReadRecordResult::Record)
+            .then(|| (out[..nout].to_vec(), ends[..nend].to_vec(), nin))
+    }
+
+    #[test]
+    fn quoted_lines() {
+        let mut out = vec![0u8; 256];
+        let mut ends = vec![0usize; MAX_FIELDS];
+        let line = b"2026-11-01T00:00:00Z,POST,\"Mozilla/5.0 (X11, Linux)\",\"\",x\nnext";
+        let q = quoted_line(line, false, b',', &mut out, &mut ends).expect("quotes enclose fields");
+        assert_eq!(q.consumed, line.len() - 4);
+        assert_eq!(
+            &out[..q.len],
+            b"2026-11-01T00:00:00ZPOSTMozilla/5.0 (X11, Linux)x"
+        );
+        assert_eq!(&ends[..q.fields], &[20, 24, 48, 48, 49]);
+        for other in [
+            &b"a,\"b\"\"c\",d\n"[..], // a doubled quote
+            b"a,b\"c,d\n",            // a quote inside a field
+            b"a,\"b\nc\",d\n",        // a newline inside quotes
+            b"a,\"b\"c,d\n",          // text after the closing quote
+            b"a,\"b\",c\r\n",         // CRLF: csv_core's
+            b"a,\"b\",c",             // not the whole line, and more input to come
+        ] {
+            assert_eq!(quoted_line(other, false, b',', &mut out, &mut ends), None);
+        }
+        assert!(quoted_line(b"a,\"b\",c", true, b',', &mut out, &mut ends).is_some());
+    }
+
     proptest! {
+        /// A line read by `quoted_line` gives the fields, field ends and consumed bytes
+        /// `csv_core` gives, on lines of delimiters, quotes, line ends and text, near every
+        /// edge of its rules.
+        #[test]
+        fn quoted_line_agrees_with_csv_core(
+            bytes in proptest::collection::vec(
+                prop_oneof![
+                    4 => Just(b','),
+                    3 => Just(b'"'),
+                    1 => Just(b'\n'),
+                    1 => Just(b'\r'),
+                    1 => Just(b' '),
+                    6 => Just(b'a'),
+                    2 => any::<u8>(),
+                ],
+                0..80,
+            ),
+            eof in any::<bool>(),
+        ) {
+            let mut out = vec![0u8; 4096];
+            let mut ends = vec![0usize; MAX_FIELDS];
+            if let Some(q) = quoted_line(&bytes, eof, b',', &mut out, &mut ends) {
+                let want = csv_core_record(&bytes, eof);
+                prop_assert_eq!(
+                    Some((out[..q.len].to_vec(), ends[..q.fields].to_vec(), q.consumed)),
+                    want
+                );
+            }
+        }
+
         /// The 16-bytes-at-a-time splitter agrees with the bytewise one on any line, including
         /// quotes, newlines and field counts around the limit.
         #[test]

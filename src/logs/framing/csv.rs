@@ -60,10 +60,13 @@ pub fn records<R: Read, S: RecordSink>(
             (0, None, false)
         };
         if !simple {
-            let quoted = if fast {
-                quoted_line(avail, lines.eof, delimiter, &mut out, &mut ends)
-            } else {
-                None
+            // A quote before the line's end, after `fields` delimiters (unless there were too
+            // many of those): the line's quotes may only enclose whole fields.
+            let quoted = match memchr::memchr(b'"', avail) {
+                Some(at) if fast && fields < ends.len().min(MAX_FIELDS) - 1 => {
+                    quoted_line(avail, lines.eof, at, fields, delimiter, &mut out, &mut ends)
+                }
+                _ => None,
             };
             let Some(q) = quoted else {
                 quoted_record(&mut lines, &mut core, &mut out, &mut ends, sink)?;
@@ -76,7 +79,7 @@ pub fn records<R: Read, S: RecordSink>(
             if q.fields == 1 && q.len == 0 {
                 continue;
             }
-            sink.record(&out[..q.len], &ends[..q.fields], 0, n)?;
+            sink.record(&out[..q.len], &ends[..q.fields], 1, n)?;
             continue;
         }
         let (line_len, consumed) = match line_end {
@@ -198,8 +201,8 @@ fn split_line_bytewise(
     (fields, None, true)
 }
 
-/// A line read by [`quoted_line`]: its fields' bytes are `out[..len]`, and field `i` ends
-/// at `ends[i]`, as `csv_core` writes them.
+/// A line read by [`quoted_line`]: its bytes, quotes taken off, are `out[..len]`, and field
+/// `i` ends at `ends[i]`, the delimiter after it (as for a line without quotes).
 #[derive(Debug, PartialEq)]
 struct QuotedLine {
     fields: usize,
@@ -210,46 +213,63 @@ struct QuotedLine {
 
 /// The line at the start of `bytes` when its quotes only enclose whole fields: each field
 /// either has no quote, or starts with one and ends with the next one, right before a
-/// delimiter or the line's end. The fields' bytes, quotes taken off, go to `out` and their
-/// ends to `ends`, exactly as `csv_core` gives them (a property test holds the two equal).
-/// `None` for anything else (a doubled quote, a quote inside a field, a newline or `\r` inside
-/// quotes, a CRLF line end, a line not wholly in `bytes` before the end of the input, an
-/// empty line, too many fields or bytes), which `csv_core` then reads. `eof`: `bytes` runs to the end of the
-/// input.
+/// delimiter or the line's end. [`split_line`] found the first quote at `quote` and the
+/// `fields` delimiters before it (in `ends`). The line's bytes, quotes taken off, go to
+/// `out`, and the ends of its fields to `ends`: the fields are those `csv_core` gives (a
+/// property test holds the two equal). `None` for anything else (a doubled quote, a quote
+/// inside a field, a newline or `\r` inside quotes, a CRLF line end, a line not wholly in
+/// `bytes` before the end of the input, too many fields or bytes), which `csv_core` then
+/// reads. `eof`: `bytes` runs to the end of the input.
 fn quoted_line(
     bytes: &[u8],
     eof: bool,
+    quote: usize,
+    fields: usize,
     delimiter: u8,
     out: &mut [u8],
     ends: &mut [usize],
 ) -> Option<QuotedLine> {
-    let (line, consumed) = match memchr::memchr(b'\n', bytes) {
-        Some(i) => (&bytes[..i], i + 1),
+    let (line, consumed) = match memchr::memchr(b'\n', &bytes[quote..]) {
+        Some(i) => (&bytes[..quote + i], quote + i + 1),
         None if eof => (bytes, bytes.len()),
         None => return None,
     };
-    // (An empty line is skipped by `csv_core`, and no quote is in it.)
-    if line.is_empty() || line.len() > out.len() || memchr::memchr(b'\r', line).is_some() {
+    let field_start = if fields == 0 { 0 } else { ends[fields - 1] + 1 };
+    if field_start != quote || line.len() > out.len() || memchr::memchr(b'\r', line).is_some() {
         return None;
     }
     let limit = ends.len().min(MAX_FIELDS) - 1;
-    let (mut at, mut len, mut fields) = (0, 0, 0);
+    // Up to the first quote, the line is as it was split.
+    out[..quote].copy_from_slice(&line[..quote]);
+    // `at` is where the next field starts in `line`, `len` in `out`.
+    let (mut at, mut len, mut fields) = (quote, quote, fields);
     loop {
         if fields >= limit {
             return None;
         }
-        // The field's bytes, and where the next field starts (past the line: none follows).
-        let (value, next) = if line.get(at) == Some(&b'"') {
+        // The field's bytes, and whether a delimiter follows.
+        let (value, more) = if line.get(at) == Some(&b'"') {
             let close = at + 1 + memchr::memchr(b'"', &line[at + 1..])?;
-            match line.get(close + 1) {
-                None => (&line[at + 1..close], line.len() + 1),
-                Some(&b) if b == delimiter => (&line[at + 1..close], close + 2),
+            let value = &line[at + 1..close];
+            let more = match line.get(close + 1) {
+                None => false,
+                Some(&b) if b == delimiter => true,
                 Some(_) => return None,
-            }
+            };
+            at = close + 2;
+            (value, more)
         } else {
             match memchr::memchr2(delimiter, b'"', &line[at..]) {
-                None => (&line[at..], line.len() + 1),
-                Some(i) if line[at + i] == delimiter => (&line[at..at + i], at + i + 1),
+                None => {
+                    let value = &line[at..];
+                    at = line.len() + 1;
+                    (value, false)
+                }
+                Some(i) if line[at + i] == delimiter => {
+                    let value = &line[at..at + i];
+                    at += i + 1;
+                    (value, true)
+                }
                 Some(_) => return None,
             }
         };
@@ -257,14 +277,15 @@ fn quoted_line(
         len += value.len();
         ends[fields] = len;
         fields += 1;
-        if next > line.len() {
+        if !more {
             return Some(QuotedLine {
                 fields,
                 len,
                 consumed,
             });
         }
-        at = next;
+        out[len] = delimiter;
+        len += 1;
     }
 }
 
@@ -319,36 +340,56 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    /// What `csv_core` makes of the record at the start of `bytes`: its bytes, its field
-    /// ends and the input it consumed (`eof`: nothing follows `bytes`).
-    fn csv_core_record(bytes: &[u8], eof: bool) -> Option<(Vec<u8>, Vec<usize>, usize)> {
+    /// What `csv_core` makes of the record at the start of `bytes`: its fields and the input
+    /// it consumed (`eof`: nothing follows `bytes`).
+    fn csv_core_record(bytes: &[u8], eof: bool) -> Option<(Vec<Vec<u8>>, usize)> {
         let mut core = ReaderBuilder::new().delimiter(b',').build();
         let (mut out, mut ends) = (vec![0u8; 4096], vec![0usize; MAX_FIELDS]);
         let (res, nin, nout, nend) = core.read_record(bytes, &mut out, &mut ends);
-        let (res, nout, nend) = match res {
+        let (res, nend) = match res {
             ReadRecordResult::InputEmpty if eof => {
-                let (res, _, more_out, more_ends) =
+                let (res, _, _, more_ends) =
                     core.read_record(&[], &mut out[nout..], &mut ends[nend..]);
-                (res, nout + more_out, nend + more_ends)
+                (res, nend + more_ends)
             }
-            res => (res, nout, nend),
+            res => (res, nend),
         };
-        (res == ReadRecordResult::Record)
-            .then(|| (out[..nout].to_vec(), ends[..nend].to_vec(), nin))
+        let fields = (0..nend)
+            .map(|i| out[if i == 0 { 0 } else { ends[i - 1] }..ends[i]].to_vec())
+            .collect();
+        (res == ReadRecordResult::Record).then_some((fields, nin))
+    }
+
+    /// The line at the start of `bytes` read as `records` reads a line with a quote: its
+    /// fields and the input consumed, or `None` when it goes to `csv_core`.
+    fn read_quoted(bytes: &[u8], eof: bool) -> Option<(Vec<Vec<u8>>, usize)> {
+        let mut out = vec![0u8; 4096];
+        let mut ends = vec![0usize; MAX_FIELDS];
+        let (fields, _, simple) = split_line(bytes, b',', &mut ends);
+        let quote = memchr::memchr(b'"', bytes)?;
+        if simple || fields >= MAX_FIELDS - 1 {
+            return None;
+        }
+        let q = quoted_line(bytes, eof, quote, fields, b',', &mut out, &mut ends)?;
+        let fields = (0..q.fields)
+            .map(|i| out[if i == 0 { 0 } else { ends[i - 1] + 1 }..ends[i]].to_vec())
+            .collect();
+        Some((fields, q.consumed))
     }
 
     #[test]
     fn quoted_lines() {
-        let mut out = vec![0u8; 256];
-        let mut ends = vec![0usize; MAX_FIELDS];
         let line = b"2026-11-01T00:00:00Z,POST,\"Mozilla/5.0 (X11, Linux)\",\"\",x\nnext";
-        let q = quoted_line(line, false, b',', &mut out, &mut ends).expect("quotes enclose fields");
-        assert_eq!(q.consumed, line.len() - 4);
-        assert_eq!(
-            &out[..q.len],
-            b"2026-11-01T00:00:00ZPOSTMozilla/5.0 (X11, Linux)x"
-        );
-        assert_eq!(&ends[..q.fields], &[20, 24, 48, 48, 49]);
+        let (fields, consumed) = read_quoted(line, false).expect("quotes enclose fields");
+        assert_eq!(consumed, line.len() - 4);
+        let want: [&[u8]; 5] = [
+            b"2026-11-01T00:00:00Z",
+            b"POST",
+            b"Mozilla/5.0 (X11, Linux)",
+            b"",
+            b"x",
+        ];
+        assert_eq!(fields, want);
         for other in [
             &b"a,\"b\"\"c\",d\n"[..], // a doubled quote
             b"a,b\"c,d\n",            // a quote inside a field
@@ -357,15 +398,14 @@ mod tests {
             b"a,\"b\",c\r\n",         // CRLF: csv_core's
             b"a,\"b\",c",             // not the whole line, and more input to come
         ] {
-            assert_eq!(quoted_line(other, false, b',', &mut out, &mut ends), None);
+            assert_eq!(read_quoted(other, false), None);
         }
-        assert!(quoted_line(b"a,\"b\",c", true, b',', &mut out, &mut ends).is_some());
+        assert!(read_quoted(b"a,\"b\",c", true).is_some());
     }
 
     proptest! {
-        /// A line read by `quoted_line` gives the fields, field ends and consumed bytes
-        /// `csv_core` gives, on lines of delimiters, quotes, line ends and text, near every
-        /// edge of its rules.
+        /// A line read by `quoted_line` gives the fields and consumed bytes `csv_core` gives,
+        /// on lines of delimiters, quotes, line ends and text, near every edge of its rules.
         #[test]
         fn quoted_line_agrees_with_csv_core(
             bytes in proptest::collection::vec(
@@ -382,14 +422,8 @@ mod tests {
             ),
             eof in any::<bool>(),
         ) {
-            let mut out = vec![0u8; 4096];
-            let mut ends = vec![0usize; MAX_FIELDS];
-            if let Some(q) = quoted_line(&bytes, eof, b',', &mut out, &mut ends) {
-                let want = csv_core_record(&bytes, eof);
-                prop_assert_eq!(
-                    Some((out[..q.len].to_vec(), ends[..q.fields].to_vec(), q.consumed)),
-                    want
-                );
+            if let Some(got) = read_quoted(&bytes, eof) {
+                prop_assert_eq!(Some(got), csv_core_record(&bytes, eof));
             }
         }
 

@@ -9,8 +9,9 @@
 # time (user + system), MB/s and peak RSS (GNU time), as the best of RUNS and as the median,
 # and for the Python engines also the query alone (without starting Python). The script
 # checks that every tool's figures equal dupcost's JSON, and that dupcost's JSON is
-# byte-identical to the reference one (written by the first run on a log; REFERENCE=FILE to
-# pass another): no optimisation may change a result.
+# byte-identical to the reference one (written by the first run on a log, or by BASELINE=
+# /path/to/an/older/dupcost when given; REFERENCE=FILE to pass another): no optimisation may
+# change a result.
 #
 # SHAPE picks the log's shape (bench/race.sh runs them all and sums them up), each about 1 GB:
 #   base     the benchmark's log: ~105-byte rows, six endpoints, 32-character keys (9.5M rows)
@@ -87,6 +88,11 @@ DUPCOST_FLAGS=(--format json --methods POST,PUT,PATCH,DELETE --timeout-status 40
 # No result may change: dupcost's JSON against the reference.
 REFERENCE=${REFERENCE:-$OUT/reference-$NAME.json}
 "$DUPCOST" logs "$LOG" "${DUPCOST_FLAGS[@]}" > "$OUT/dupcost.json"
+if [ ! -s "$REFERENCE" ] && [ -n "${BASELINE:-}" ]; then
+  # BASELINE=/path/to/an/older/dupcost writes the reference: the code before a change.
+  "$BASELINE" logs "$LOG" "${DUPCOST_FLAGS[@]}" > "$REFERENCE"
+  echo "reference JSON written by $BASELINE: $REFERENCE" >&2
+fi
 if [ ! -s "$REFERENCE" ]; then
   cp "$OUT/dupcost.json" "$REFERENCE"
   echo "reference JSON written: $REFERENCE (delete it when a result is meant to change)" >&2

@@ -9,6 +9,7 @@
 #   bash bench/race.sh                 # five shapes of ~1 GB each, 3 rounds each
 #   QUICK=1 bash bench/race.sh         # a twentieth of the rows, 1 round: checks the plumbing
 #   SHAPES="short long" RUNS=5 bash bench/race.sh
+#   BASELINE=/path/to/older/dupcost bash bench/race.sh   # references written by the older code
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -206,7 +206,8 @@ pub struct Config {
     /// The length of the rows (the benchmark's shapes, `bench/race.sh`).
     pub row_size: RowSize,
     /// Mutating intents go to one of this many route templates
-    /// (`/v1/{resource}/{id}/{action}`, up to 10,000) instead of the six endpoints; 0: the six.
+    /// (`/v1/{resource}/{id}/{action}`, 4 to 10,000, each with one method) instead of the six
+    /// endpoints; 0: the six.
     pub templates: u32,
 }
 
@@ -552,7 +553,7 @@ pub fn generate_with_backend<W: Write, B: Write>(
             .unwrap_or(0);
         g.path(ENDPOINTS[ep].shape, &mut path);
         if cfg.templates > 0 {
-            g.template_path(&mut path);
+            g.template_path(ENDPOINTS[ep].method, &mut path);
         }
         g.long_query(&mut path);
         let keyed = !cfg.format.has_no_keys() && g.rng.chance(cfg.key_share);
@@ -944,9 +945,16 @@ impl<W: Write, B: Write> Gen<'_, W, B> {
         (0..16).for_each(|_| path.push(HEX[self.rng.below(16) as usize]));
     }
 
-    /// A path of one of `templates` route templates, `/v1/{resource}/{id}/{action}`.
-    fn template_path(&mut self, path: &mut Vec<u8>) {
-        let t = self.rng.below(u64::from(self.cfg.templates.min(10_000))) as usize;
+    /// A path of one of `templates` route templates, `/v1/{resource}/{id}/{action}`. Each
+    /// template takes one method, so there are as many endpoints (method and template) as
+    /// templates.
+    fn template_path(&mut self, method: &str, path: &mut Vec<u8>) {
+        let slot = ["POST", "PUT", "PATCH", "DELETE"]
+            .iter()
+            .position(|m| *m == method)
+            .unwrap_or(0);
+        let templates = u64::from(self.cfg.templates.clamp(4, 10_000));
+        let t = (self.rng.below(templates / 4) * 4) as usize + slot;
         let (r, a) = (t % 100, t / 100);
         path.clear();
         path.extend_from_slice(b"/v1/");

@@ -98,7 +98,7 @@ struct Args {
     #[arg(long)]
     long_rows: bool,
     /// Mutating intents go to one of N route templates (`/v1/{resource}/{id}/{action}`, at
-    /// most 10,000) instead of the six endpoints.
+    /// most 10,000, at least 4, each with one method) instead of the six endpoints.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=10_000))]
     templates: u32,
     /// Write the true figures here instead of stderr.

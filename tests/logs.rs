@@ -357,7 +357,10 @@ fn race_shapes_give_the_true_figures() {
         if templates == 0 {
             assert_eq!(endpoints, 6, "{row_size:?}");
         } else {
-            assert!((5_000..=logs::MAX_ENDPOINTS).contains(&endpoints), "{endpoints}");
+            assert!(
+                (5_000..=logs::MAX_ENDPOINTS).contains(&endpoints),
+                "{endpoints}"
+            );
         }
         let many = analyze(
             &path,

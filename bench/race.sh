@@ -51,6 +51,14 @@ if ratios:
     low = min(ratios)
     print(f"minimum ratio against the faster of DuckDB-typed and chDB: {low[0]:.2f}x ({low[1]}); "
           f"medians of {json.load(open(f'{out}/race-{low[1]}.json'))['runs']} rounds")
+    # Issue 27's targets, read off this run.
+    results = [json.load(open(f"{out}/race-{s}.json")) for _, s in sorted(ratios, key=lambda r: r[1])]
+    rss = max(r["dupcost"]["rss_mb"] for r in results)
+    slowest = min((r["dupcost"]["mb_s"], r["shape"]) for r in results)
+    print(f"targets: minimum ratio >= 3x: {'yes' if low[0] >= 3 else 'no'}; "
+          f"dupcost peak RSS {rss:.1f} MB < 64 MB: {'yes' if rss < 64 else 'no'}; "
+          f"slowest shape {slowest[0]} MB/s ({slowest[1]}) >= 2 GB/s: "
+          f"{'yes' if slowest[0] >= 2000 else 'no'}")
 PY
 if [ ${#failed[@]} -gt 0 ]; then
   echo "failed: ${failed[*]}" >&2

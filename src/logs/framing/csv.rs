@@ -41,6 +41,8 @@ pub fn records<R: Read, S: RecordSink>(
     let mut ends = vec![0usize; MAX_FIELDS];
     // The fast path needs a delimiter that is not itself a quote or a line end.
     let fast = !matches!(delimiter, b'"' | b'\n' | b'\r');
+    #[cfg(target_arch = "x86_64")]
+    let avx2 = std::arch::is_x86_feature_detected!("avx2");
     loop {
         if lines.at_stop() {
             break;
@@ -55,6 +57,14 @@ pub fn records<R: Read, S: RecordSink>(
         // One pass finds the delimiters, the end of the line, and any quote.
         let avail = &lines.buf[lines.at..lines.filled];
         let (fields, line_end, simple) = if fast {
+            #[cfg(target_arch = "x86_64")]
+            if avx2 {
+                // SAFETY: the CPU has AVX2 (checked above).
+                unsafe { split_line_avx2(avail, delimiter, &mut ends) }
+            } else {
+                split_line(avail, delimiter, &mut ends)
+            }
+            #[cfg(not(target_arch = "x86_64"))]
             split_line(avail, delimiter, &mut ends)
         } else {
             (0, None, false)
@@ -174,6 +184,65 @@ fn split_line(bytes: &[u8], delimiter: u8, ends: &mut [usize]) -> (usize, Option
                 at += 16;
             }
         }
+    }
+    split_line_bytewise(bytes, delimiter, ends, fields, at)
+}
+
+/// [`split_line`] 32 bytes at a time, on CPUs with AVX2: the same masks, half the blocks
+/// (the last 31 bytes or fewer of `bytes` are left to [`split_line_bytewise`]). A property test
+/// holds it equal to [`split_line`].
+///
+/// # Safety
+///
+/// The CPU must have AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn split_line_avx2(
+    bytes: &[u8],
+    delimiter: u8,
+    ends: &mut [usize],
+) -> (usize, Option<usize>, bool) {
+    use std::arch::x86_64::{
+        __m256i, _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_set1_epi8,
+    };
+    let mut fields = 0;
+    let mut at = 0;
+    let limit = ends.len().min(MAX_FIELDS) - 1;
+    let d = _mm256_set1_epi8(delimiter as i8);
+    let nl = _mm256_set1_epi8(b'\n' as i8);
+    let q = _mm256_set1_epi8(b'"' as i8);
+    while at + 32 <= bytes.len() {
+        // SAFETY: the load reads 32 bytes inside `bytes` (`at + 32 <= bytes.len()`),
+        // unaligned loads being allowed.
+        let v = unsafe { _mm256_loadu_si256(bytes.as_ptr().add(at) as *const __m256i) };
+        let delims = _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, d)) as u32;
+        let newlines = _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, nl)) as u32;
+        let quotes = _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, q)) as u32;
+        // The first newline or quote ends the line's fast reading.
+        let stops = newlines | quotes;
+        let before = if stops == 0 {
+            u32::MAX
+        } else {
+            (1u32 << stops.trailing_zeros()) - 1
+        };
+        let mut mask = delims & before;
+        while mask != 0 {
+            if fields >= limit {
+                return (fields, None, false); // too many fields for the fast path
+            }
+            ends[fields] = at + mask.trailing_zeros() as usize;
+            fields += 1;
+            mask &= mask - 1;
+        }
+        if stops != 0 {
+            let first = stops.trailing_zeros();
+            return if newlines & (1 << first) != 0 {
+                (fields, Some(at + first as usize), true)
+            } else {
+                (fields, None, false)
+            };
+        }
+        at += 32;
     }
     split_line_bytewise(bytes, delimiter, ends, fields, at)
 }
@@ -428,7 +497,8 @@ mod tests {
         }
 
         /// The 16-bytes-at-a-time splitter agrees with the bytewise one on any line, including
-        /// quotes, newlines and field counts around the limit.
+        /// quotes, newlines and field counts around the limit; the 32-bytes-at-a-time one
+        /// (AVX2, when the CPU has it) agrees with it exactly.
         #[test]
         fn split_line_agrees_with_bytewise(
             bytes in proptest::collection::vec(
@@ -445,6 +515,15 @@ mod tests {
             let (mut fast, mut slow) = (vec![0; room], vec![0; room]);
             let a = split_line(&bytes, b',', &mut fast);
             let b = split_line_bytewise(&bytes, b',', &mut slow, 0, 0);
+            #[cfg(target_arch = "x86_64")]
+            if std::arch::is_x86_feature_detected!("avx2") {
+                let mut wide = vec![0; room];
+                // SAFETY: the CPU has AVX2.
+                // The same in every case: the quoted path reads the delimiters before a quote.
+                let c = unsafe { split_line_avx2(&bytes, b',', &mut wide) };
+                prop_assert_eq!(a, c);
+                prop_assert_eq!(&fast[..a.0], &wide[..c.0]);
+            }
             // A line that is not simple goes to csv_core: its fields count for nothing.
             prop_assert_eq!(a.2, b.2);
             if a.2 {

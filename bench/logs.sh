@@ -9,15 +9,39 @@
 # time (user + system), MB/s and peak RSS (GNU time), as the best of RUNS and as the median,
 # and for the Python engines also the query alone (without starting Python). The script
 # checks that every tool's figures equal dupcost's JSON, and that dupcost's JSON is
-# byte-identical to the reference one (written by the first run on a log; REFERENCE=FILE to
-# pass another): no optimisation may change a result.
+# byte-identical to the reference one (written by the first run on a log, or by BASELINE=
+# /path/to/an/older/dupcost when given; REFERENCE=FILE to pass another): no optimisation may
+# change a result.
+#
+# SHAPE picks the log's shape (bench/race.sh runs them all and sums them up), each about 1 GB:
+#   base     the benchmark's log: ~105-byte rows, six endpoints, 32-character keys (9.5M rows)
+#   short    ~85-byte rows: 16-character keys, no user agent (11.5M rows)
+#   long     ~255-byte rows: browsers' user agents (quoted, with commas) and query strings (4M)
+#   routes   mutating requests spread over 10,000 route templates (9.5M rows)
+#   keyless  no keys: intents grouped by fingerprint (client, user agent, method, path, request
+#            length) with the retry rule; the engines compute the same with a window function
+#            (bench/logs_sql.py), and the script checks no fingerprint was treated as shared
+# Each shape's summary is also written to bench/out/race-SHAPE.json.
 #
 #   bash bench/logs.sh                          # 9.5M rows over 365 days (1.0 GB), 5 rounds
+#   SHAPE=long RUNS=3 bash bench/logs.sh        # one other shape
 #   ROWS=500000 DAYS=20 RUNS=1 bash bench/logs.sh   # a quick look
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-ROWS=${ROWS:-9500000}
+SHAPE=${SHAPE:-base}
+SCHEMA=keyed
+case $SHAPE in
+  base) GEN_ARGS=() DEFAULT_ROWS=9500000 ;;
+  short) GEN_ARGS=(--short-rows) DEFAULT_ROWS=11500000 ;;
+  long) GEN_ARGS=(--long-rows) DEFAULT_ROWS=4000000 ;;
+  routes) GEN_ARGS=(--templates 10000) DEFAULT_ROWS=9500000 ;;
+  # --rows counts the keyless log's intents; a few percent more rows are written.
+  keyless) GEN_ARGS=(--keyless) DEFAULT_ROWS=7500000 SCHEMA=fingerprint ;;
+  *) echo "unknown SHAPE=$SHAPE: base, short, long, routes or keyless" >&2; exit 2 ;;
+esac
+# SCALE=20 divides the shape's rows (bench/race.sh's quick mode).
+ROWS=${ROWS:-$((DEFAULT_ROWS / ${SCALE:-1}))}
 DAYS=${DAYS:-365}
 RUNS=${RUNS:-5}
 OUT=bench/out
@@ -36,13 +60,19 @@ if ! "$VENV/bin/python" -c 'import duckdb, chdb' 2>/dev/null; then
 fi
 PY="$VENV/bin/python"
 
-cargo build --release --quiet --bin dupcost --example gen-access-log
-DUPCOST="$TARGET/release/dupcost"
-LOG="$OUT/access-$ROWS-${DAYS}d.csv"
+# PROFILE=profiling reuses the profiling build (the release build with symbols).
+PROFILE=${PROFILE:-release}
+cargo build --profile "$PROFILE" --quiet --bin dupcost --example gen-access-log
+DUPCOST="$TARGET/$PROFILE/dupcost"
+# The base shape keeps its file names from before the shapes.
+NAME=$ROWS-${DAYS}d
+[ "$SHAPE" = base ] || NAME=$SHAPE-$NAME
+LOG="$OUT/access-$NAME.csv"
 if [ ! -s "$LOG" ]; then
-  echo "generating $ROWS rows over $DAYS days into $LOG" >&2
-  "$TARGET/release/examples/gen-access-log" --rows "$ROWS" --days "$DAYS" --seed 42 \
-    --truth "$OUT/truth-$ROWS-${DAYS}d.json" > "$LOG"
+  echo "generating $ROWS rows ($SHAPE) over $DAYS days into $LOG" >&2
+  "$TARGET/$PROFILE/examples/gen-access-log" --rows "$ROWS" --days "$DAYS" --seed 42 \
+    ${GEN_ARGS[@]+"${GEN_ARGS[@]}"} --truth "$OUT/truth-$NAME.json" > "$LOG.tmp"
+  mv "$LOG.tmp" "$LOG"
 fi
 BYTES=$(stat -L -c %s "$LOG")
 cat "$LOG" > /dev/null # warm the page cache
@@ -53,10 +83,16 @@ cat "$LOG" > /dev/null # warm the page cache
 # counts are compared with, instead of refusing it as a real report does.
 DUPCOST_FLAGS=(--format json --methods POST,PUT,PATCH,DELETE --timeout-status 408,499,504
   --retry-window 1h --max-unknown 100%)
+[ "$SCHEMA" = fingerprint ] && DUPCOST_FLAGS+=(--intents fingerprint)
 
 # No result may change: dupcost's JSON against the reference.
-REFERENCE=${REFERENCE:-$OUT/reference-$ROWS-${DAYS}d.json}
+REFERENCE=${REFERENCE:-$OUT/reference-$NAME.json}
 "$DUPCOST" logs "$LOG" "${DUPCOST_FLAGS[@]}" > "$OUT/dupcost.json"
+if [ ! -s "$REFERENCE" ] && [ -n "${BASELINE:-}" ]; then
+  # BASELINE=/path/to/an/older/dupcost writes the reference: the code before a change.
+  "$BASELINE" logs "$LOG" "${DUPCOST_FLAGS[@]}" > "$REFERENCE"
+  echo "reference JSON written by $BASELINE: $REFERENCE" >&2
+fi
 if [ ! -s "$REFERENCE" ]; then
   cp "$OUT/dupcost.json" "$REFERENCE"
   echo "reference JSON written: $REFERENCE (delete it when a result is meant to change)" >&2
@@ -66,17 +102,19 @@ elif ! cmp -s "$OUT/dupcost.json" "$REFERENCE"; then
   exit 1
 fi
 
-TOOLS=(wc dupcost duckdb-typed chdb duckdb-auto)
+# DuckDB's auto-detecting per-day query only on the base shape, for continuity.
+TOOLS=(wc dupcost duckdb-typed chdb)
+[ "$SHAPE" = base ] && TOOLS+=(duckdb-auto)
 command_of() {
   case $1 in
     wc) echo wc -l "$LOG" ;;
     dupcost) echo "$DUPCOST" logs "$LOG" "${DUPCOST_FLAGS[@]}" ;;
-    *) echo "$PY" bench/logs_sql.py "$1" "$LOG" "$OUT/$1.query" ;;
+    *) echo "$PY" bench/logs_sql.py "$1" "$LOG" "$OUT/$1.query" "$SCHEMA" ;;
   esac
 }
 for tool in "${TOOLS[@]}"; do rm -f "$OUT/$tool.runs" "$OUT/$tool.query"; done
 
-echo "log: $LOG ($BYTES bytes, $ROWS rows over $DAYS days); $(nproc) cores;" \
+echo "shape $SHAPE, log: $LOG ($BYTES bytes, $ROWS rows over $DAYS days); $(nproc) cores;" \
   "load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "versions: $("$PY" -c 'import duckdb, chdb; print("duckdb", duckdb.__version__, "/ chdb", chdb.__version__)')"
 # Rounds, each running every tool once, so a busy moment of a shared machine falls on all.
@@ -89,11 +127,11 @@ for round in $(seq "$RUNS"); do
   echo "round $round of $RUNS done; load average $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 done
 
-"$PY" - "$OUT" "$BYTES" "${TOOLS[@]}" <<'PY'
+"$PY" - "$OUT" "$BYTES" "$SHAPE" "$SCHEMA" "${TOOLS[@]}" <<'PY'
 import json, statistics, sys
 from datetime import datetime
 
-out, size, tools = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+out, size, shape, schema, tools = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5:]
 mb = size / 1e6
 runs, query = {}, {}
 for t in tools:
@@ -146,15 +184,37 @@ ours = {
 }
 per_day = [[d["date"], d["mutating"], d["timed_out"], d["timed_out_succeeded"]] for d in o["per_day"]]
 ok = True
+equal = {}
 for t in ("duckdb-typed", "chdb"):
     theirs = json.load(open(f"{out}/{t}.out"))
     same = theirs == ours
     ok &= same
+    equal[t] = same
     print(f"{t} figures equal dupcost's: {same}" + ("" if same else f"\n  {theirs}\n  {ours}"))
-auto = json.load(open(f"{out}/duckdb-auto.out"))["per_day"]
-ok &= auto == per_day
-print(f"duckdb-auto per-day figures equal dupcost's ({len(per_day)} days): {auto == per_day}")
+if "duckdb-auto" in tools:
+    auto = json.load(open(f"{out}/duckdb-auto.out"))["per_day"]
+    ok &= auto == per_day
+    print(f"duckdb-auto per-day figures equal dupcost's ({len(per_day)} days): {auto == per_day}")
+if schema == "fingerprint":
+    # The engines' window function is dupcost's retry rule without the shared-address rate.
+    grouped = o["intent_grouping"] == "fingerprint" and o["shared_addresses"]["fingerprints"] == 0
+    ok &= grouped
+    print(f"dupcost grouped by fingerprint, no fingerprint treated as shared: {grouped}")
 print(f"dupcost: {ours}")
+
+rss = lambda t: max(r[1] for r in runs[t]) / 1024
+summary = {
+    "shape": shape, "bytes": size, "rows": o["rows"], "bytes_per_row": round(size / o["rows"], 1),
+    "runs": len(runs["wc"]), "faster": faster, "ok": ok, "equal": equal,
+    "dupcost": {"median_s": d_med, "best_s": d_best, "mb_s": round(mb / d_med), "cpu_s": d_cpu,
+                "rss_mb": round(rss("dupcost"), 1)},
+}
+for t in ("duckdb-typed", "chdb"):
+    summary[t] = {"median_s": statistics.median(wall(t)), "rss_mb": round(rss(t), 1),
+                  "ratio": round(statistics.median(wall(t)) / d_med, 2),
+                  "query_ratio": round(statistics.median(query[t]) / d_med, 2)}
+summary["ratio"] = summary[faster]["ratio"]
+json.dump(summary, open(f"{out}/race-{shape}.json", "w"))
 sys.exit(0 if ok else 1)
 PY
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

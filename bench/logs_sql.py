@@ -1,13 +1,17 @@
 """The SQL side of bench/logs.sh: the figures `dupcost logs` reports, computed by DuckDB and by
 ClickHouse's embedded engine (chDB) from the same CSV file.
 
-    python logs_sql.py ENGINE LOG TIMES
+    python logs_sql.py ENGINE LOG TIMES [SCHEMA]
 
 ENGINE is one of
   duckdb-typed  DuckDB, declared column types, count(DISTINCT hash(key)) over mutating rows
   chdb          chDB, declared structure, uniqExact(cityHash64(key)) over mutating rows
   duckdb-auto   DuckDB, auto-detected types, counts per day only (the query the benchmark
                 used before, kept for continuity)
+
+SCHEMA is `keyed` (the default: the generator's CSV, with an idempotency key column) or
+`fingerprint` (the generator's --keyless CSV: no key, the client's address, X-Forwarded-For,
+user agent and request length, which dupcost groups into intents by fingerprint; see below).
 
 Prints the figures as one JSON object on stdout and appends the seconds of the query alone
 (without starting Python and importing the engine) to the file TIMES.
@@ -69,6 +73,72 @@ FROM file('{{path}}', 'CSVWithNames',
 SETTINGS format_csv_null_representation = '-', input_format_null_as_default = 1
 """.format(m=MUTATING, t=TIMEOUT)
 
+# Keyless logs: intents by fingerprint, as dupcost groups them (docs/MODEL.md, "Logs without
+# idempotency keys"). The fingerprint is the client (the first hop of X-Forwarded-For, else the
+# remote address without its port), the user agent, the method, the path with its query and
+# the request length; an attempt continues its fingerprint's intent when the fingerprint's
+# previous attempt failed (timed out, 5xx or 0) and was at most the retry window (1 h) before,
+# else it starts one. That is a window function over the attempts of each fingerprint in time
+# order: the same work as dupcost's open-intents table. (dupcost also treats a fingerprint
+# sending more than 30 attempts a minute as shared; the bench checks none did, so the rule
+# above is the whole of it on these logs.)
+FP_COLUMNS = {
+    "timestamp": "TIMESTAMP", "method": "VARCHAR", "path": "VARCHAR", "status": "USMALLINT",
+    "upstream_status": "USMALLINT", "duration_ms": "UINTEGER", "remote_addr": "VARCHAR",
+    "x_forwarded_for": "VARCHAR", "user_agent": "VARCHAR", "request_length": "UINTEGER",
+}
+
+DUCKDB_FINGERPRINT = """
+WITH t AS (
+  SELECT epoch_us("timestamp") AS us, method IN {m} AS mut, status, upstream_status,
+    hash(coalesce(nullif(trim(split_part(x_forwarded_for, ',', 1)), ''),
+                  regexp_replace(remote_addr, ':[0-9]+$', '')),
+         user_agent, method, path, request_length) AS fp
+  FROM read_csv(?, header = true, auto_detect = false, delim = ',', quote = '"', escape = '"',
+    nullstr = ['-', ''], parallel = true, columns = {columns})
+), g AS (
+  SELECT *, lag(us) OVER w AS prev_us, lag(status) OVER w AS prev_status
+  FROM t WINDOW w AS (PARTITION BY mut, fp ORDER BY us)
+)
+SELECT
+  count(*) AS rows, min(us) AS first_us, max(us) AS last_us,
+  count(*) FILTER (WHERE mut) AS mutating,
+  count(*) FILTER (WHERE mut AND (prev_us IS NULL OR us - prev_us > 3600000000
+                   OR NOT (prev_status IN {t} OR prev_status >= 500 OR prev_status = 0))) AS intents,
+  count(*) FILTER (WHERE mut AND status IN {t}) AS timed_out,
+  count(*) FILTER (WHERE mut AND status IN {t}
+                   AND upstream_status BETWEEN 200 AND 299) AS timed_out_succeeded
+FROM g
+""".format(m=MUTATING, t=TIMEOUT, columns=json.dumps(FP_COLUMNS).replace('"', "'"))
+
+CHDB_FINGERPRINT = """
+SELECT
+  count() AS rows, min(us) AS first_us, max(us) AS last_us,
+  countIf(mut) AS mutating,
+  countIf(mut AND NOT (prev_failed AND us - prev_us <= 3600000000)) AS intents,
+  countIf(mut AND status IN {t}) AS timed_out,
+  countIf(mut AND status IN {t} AND upstream_status BETWEEN 200 AND 299) AS timed_out_succeeded
+FROM (
+  SELECT us, mut, status, upstream_status,
+    lagInFrame(us) OVER w AS prev_us,
+    -- the first attempt of a fingerprint has no previous one: 200, which did not fail
+    lagInFrame(status IN {t} OR status >= 500 OR status = 0, 1, false) OVER w AS prev_failed
+  FROM (
+    SELECT toUnixTimestamp64Micro(timestamp) AS us, method IN {m} AS mut, status,
+      upstream_status,
+      cityHash64(if(x_forwarded_for = '', replaceRegexpOne(remote_addr, ':[0-9]+$', ''),
+                    trimBoth(splitByChar(',', x_forwarded_for)[1])),
+                 user_agent, method, path, request_length) AS fp
+    FROM file('{{path}}', 'CSVWithNames',
+      'timestamp DateTime64(6, \\'UTC\\'), method String, path String, status UInt16,
+       upstream_status UInt16, duration_ms UInt32, remote_addr String,
+       x_forwarded_for String, user_agent String, request_length UInt32')
+    SETTINGS format_csv_null_representation = '-', input_format_null_as_default = 1
+  )
+  WINDOW w AS (PARTITION BY mut, fp ORDER BY us ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)
+)
+""".format(m=MUTATING, t=TIMEOUT)
+
 # The benchmark's query before the typed ones (auto-detected types, no intents), unchanged.
 DUCKDB_AUTO = """
 SELECT CAST(timestamp AS DATE) AS day,
@@ -85,11 +155,15 @@ FIELDS = ["rows", "first_us", "last_us", "mutating", "intents", "timed_out", "ti
 
 def main():
     engine, log, times = sys.argv[1:4]
+    schema = sys.argv[4] if len(sys.argv) > 4 else "keyed"
+    if schema not in ("keyed", "fingerprint"):
+        sys.exit(f"unknown schema {schema}: keyed or fingerprint")
+    fingerprint = schema == "fingerprint"
     if engine == "duckdb-typed":
         import duckdb
 
         start = time.perf_counter()
-        row = duckdb.execute(DUCKDB_TYPED, [log]).fetchone()
+        row = duckdb.execute(DUCKDB_FINGERPRINT if fingerprint else DUCKDB_TYPED, [log]).fetchone()
         result = dict(zip(FIELDS, (int(v) for v in row)))
     elif engine == "chdb":
         import chdb
@@ -97,9 +171,10 @@ def main():
         start = time.perf_counter()
         if "'" in log or "\\" in log:
             sys.exit("chdb: the log's path must not contain quotes or backslashes")
-        text = str(chdb.query(CHDB.replace("{path}", log), "CSV")).strip()
+        sql = CHDB_FINGERPRINT if fingerprint else CHDB
+        text = str(chdb.query(sql.replace("{path}", log), "CSV")).strip()
         result = dict(zip(FIELDS, (int(v) for v in text.split(","))))
-    elif engine == "duckdb-auto":
+    elif engine == "duckdb-auto" and not fingerprint:
         import duckdb
 
         start = time.perf_counter()

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use dupcost::logs::{self, LogError, LogOptions, Overrides, Source};
 use dupcost::model::Scenario;
-use generator::{Config, Format, Truth};
+use generator::{Config, Format, RowSize, Truth};
 
 fn write_log(dir: &Path, name: &str, cfg: &Config) -> (PathBuf, Truth) {
     let path = dir.join(name);
@@ -326,6 +326,58 @@ fn chunked_reading_equals_one_thread() {
                 "line numbers of later pieces"
             );
         }
+    }
+}
+
+/// The race's shapes (`bench/race.sh`): short rows, long rows (quoted user agents with commas,
+/// query strings) and 10,000 route templates give the true figures, whole and in pieces.
+#[test]
+fn race_shapes_give_the_true_figures() {
+    let dir = tempfile::tempdir().unwrap();
+    for (row_size, templates) in [
+        (RowSize::Short, 0),
+        (RowSize::Long, 0),
+        (RowSize::Normal, 10_000),
+    ] {
+        let cfg = Config {
+            rows: 20_000,
+            row_size,
+            templates,
+            bad_every: 997,
+            ..Config::default()
+        };
+        let (path, truth) = write_log(dir.path(), "race.csv", &cfg);
+        let one = analyze(
+            &path,
+            &LogOptions {
+                threads: 1,
+                ..LogOptions::default()
+            },
+        )
+        .unwrap();
+        check(&one, &truth);
+        // The six endpoints, query strings dropped; or thousands of the templates, each with
+        // one method, all under the cap (no "other" endpoint).
+        let endpoints = one.tally.endpoints.len();
+        if templates == 0 {
+            assert_eq!(endpoints, 6, "{row_size:?}");
+        } else {
+            assert!(
+                (5_000..=logs::MAX_ENDPOINTS).contains(&endpoints),
+                "{endpoints}"
+            );
+        }
+        let many = analyze(
+            &path,
+            &LogOptions {
+                threads: 3,
+                split_bytes: 1,
+                ..LogOptions::default()
+            },
+        )
+        .unwrap();
+        check(&many, &truth);
+        assert_eq!(many.tally, one.tally, "{row_size:?}");
     }
 }
 

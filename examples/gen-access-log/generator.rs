@@ -240,6 +240,25 @@ pub struct Config {
     pub clock_back_secs: i64,
     /// The backend's own log, when one is written: CSV or JSON lines.
     pub backend_json: bool,
+    /// The length of the rows (the benchmark's shapes, `bench/race.sh`).
+    pub row_size: RowSize,
+    /// Mutating intents go to one of this many route templates
+    /// (`/v1/{resource}/{id}/{action}`, 4 to 10,000, each with one method) instead of the six
+    /// endpoints; 0: the six.
+    pub templates: u32,
+}
+
+/// The length of the rows: the benchmark's shapes (`bench/race.sh`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum RowSize {
+    /// 32-character keys, `curl/8.5` as the CSV's user agent (about 105 bytes a CSV row).
+    #[default]
+    Normal,
+    /// 16-character keys and no user agent (about 85 bytes a CSV row).
+    Short,
+    /// Browsers' and apps' user agents (quoted in CSV: they hold commas) and a query string on
+    /// every path (about 255 bytes a CSV row).
+    Long,
 }
 
 /// The backend's own log, with the truth of the join.
@@ -251,6 +270,17 @@ pub struct BackendTruth {
     pub last_ts: i64,
     /// Timed-out attempts that never reached the backend: their timestamps in the proxy log.
     pub never_reached_ts: Vec<i64>,
+}
+
+impl Config {
+    /// Hex characters of an idempotency key.
+    fn key_len(&self) -> usize {
+        if self.row_size == RowSize::Short {
+            16
+        } else {
+            32
+        }
+    }
 }
 
 impl Default for Config {
@@ -275,6 +305,8 @@ impl Default for Config {
             per_attempt_keys: false,
             clock_back_secs: 0,
             backend_json: false,
+            row_size: RowSize::Normal,
+            templates: 0,
         }
     }
 }
@@ -520,6 +552,7 @@ pub fn generate_with_backend<W: Write, B: Write>(
                 path.extend_from_slice(b"?page=");
                 path.extend_from_slice(itoa::Buffer::new().format(g.rng.below(50)).as_bytes());
             }
+            g.long_query(&mut path);
             // GETs time out too, and must not count.
             let status = if g.rng.chance(0.01) {
                 504
@@ -556,9 +589,13 @@ pub fn generate_with_backend<W: Write, B: Write>(
             })
             .unwrap_or(0);
         g.path(ENDPOINTS[ep].shape, &mut path);
+        if cfg.templates > 0 {
+            g.template_path(ENDPOINTS[ep].method, &mut path);
+        }
+        g.long_query(&mut path);
         let keyed = !cfg.format.has_no_keys() && g.rng.chance(cfg.key_share);
         if keyed {
-            for b in key.iter_mut() {
+            for b in key.iter_mut().take(cfg.key_len()) {
                 *b = HEX[g.rng.below(16) as usize];
             }
         }
@@ -634,7 +671,7 @@ impl<W: Write, B: Write> Gen<'_, W, B> {
         let key = match key {
             Some(_) if cfg.per_attempt_keys => {
                 let mut k = [0u8; 32];
-                for b in k.iter_mut() {
+                for b in k.iter_mut().take(cfg.key_len()) {
                     *b = HEX[self.rng.below(16) as usize];
                 }
                 fresh_key = k;
@@ -669,7 +706,7 @@ impl<W: Write, B: Write> Gen<'_, W, B> {
                 flags,
                 backend: reached.then_some(if succeeded { answer } else { 503 }),
                 duration_us: 30_000_000 + self.rng.below(30_000_000),
-                key: key.map(|k| &k[..]),
+                key: key.map(|k| &k[..cfg.key_len()]),
                 bytes: 0,
             }
         } else {
@@ -688,7 +725,7 @@ impl<W: Write, B: Write> Gen<'_, W, B> {
                 flags: None,
                 backend: Some(status as u16),
                 duration_us: 5_000 + self.rng.below(2_000_000),
-                key: key.map(|k| &k[..]),
+                key: key.map(|k| &k[..cfg.key_len()]),
                 bytes: self.rng.below(5_000),
             }
         };
@@ -939,6 +976,40 @@ impl<W: Write, B: Write> Gen<'_, W, B> {
         }
     }
 
+    /// With [`RowSize::Long`], a query string after the path, as browsers' and SDKs' requests
+    /// carry (with `&` when the path has one already).
+    fn long_query(&mut self, path: &mut Vec<u8>) {
+        if self.cfg.row_size != RowSize::Long {
+            return;
+        }
+        path.push(if path.contains(&b'?') { b'&' } else { b'?' });
+        path.extend_from_slice(b"expand=customer&locale=en-US&session=");
+        (0..16).for_each(|_| path.push(HEX[self.rng.below(16) as usize]));
+    }
+
+    /// A path of one of `templates` route templates, `/v1/{resource}/{id}/{action}`. Each
+    /// template takes one method, so there are as many endpoints (method and template) as
+    /// templates.
+    fn template_path(&mut self, method: &str, path: &mut Vec<u8>) {
+        let slot = ["POST", "PUT", "PATCH", "DELETE"]
+            .iter()
+            .position(|m| *m == method)
+            .unwrap_or(0);
+        let templates = u64::from(self.cfg.templates.clamp(4, 10_000));
+        let t = (self.rng.below(templates / 4) * 4) as usize + slot;
+        let (r, a) = (t % 100, t / 100);
+        path.clear();
+        path.extend_from_slice(b"/v1/");
+        path.extend_from_slice(RESOURCES.0[r % 10].as_bytes());
+        path.extend_from_slice(RESOURCES.1[r / 10].as_bytes());
+        path.push(b'/');
+        let id = 1 + self.rng.below(10_000_000);
+        path.extend_from_slice(itoa::Buffer::new().format(id).as_bytes());
+        path.push(b'/');
+        path.extend_from_slice(ACTIONS.0[a % 10].as_bytes());
+        path.extend_from_slice(ACTIONS.1[a / 10].as_bytes());
+    }
+
     /// The timestamp as the format shows it (its precision, its clock), in µs.
     fn shown(&self, ts: i64) -> i64 {
         let ts = ts - self.shift;
@@ -1057,7 +1128,17 @@ impl<W: Write, B: Write> Gen<'_, W, B> {
                         _ => line.extend_from_slice(b"curl/8.5"),
                     }
                 } else {
-                    line.extend_from_slice(b"curl/8.5");
+                    match self.cfg.row_size {
+                        RowSize::Normal => line.extend_from_slice(b"curl/8.5"),
+                        RowSize::Short => {}
+                        RowSize::Long => {
+                            // No random draw: the rows stay those of the other sizes.
+                            let agent = LONG_AGENTS[(self.truth.rows % 4) as usize];
+                            line.push(b'"');
+                            line.extend_from_slice(agent.as_bytes());
+                            line.push(b'"');
+                        }
+                    }
                 }
             }
             Format::Nginx => {
@@ -1458,6 +1539,41 @@ const CLOUDFRONT_FIELDS: &str = "date time x-edge-location sc-bytes c-ip cs-meth
 pub const IIS_FIELDS: &str = "#Fields: date time s-ip cs-method cs-uri-stem cs-uri-query s-port \
     cs-username c-ip cs(User-Agent) cs(Idempotency-Key) sc-status sc-substatus sc-win32-status \
     time-taken";
+/// The long rows' user agents, one per row in turn (quoted in CSV: they hold commas).
+const LONG_AGENTS: [&str; 4] = [
+    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
+    "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1",
+    "Mozilla/5.0 (Macintosh; Intel Mac OS X 10.15; rv:133.0) Gecko/20100101 Firefox/133.0",
+    "Shop/4.12.0 (com.example.shop; build:4120; Android 15; Pixel 8) okhttp/4.12.0",
+];
+
+/// The ten-thousand route templates' names: a resource (first part and second part, 100 in
+/// all) and an action (100), letters only, so none reads as an id.
+const RESOURCES: ([&str; 10], [&str; 10]) = (
+    [
+        "acc", "bil", "car", "dis", "inv", "led", "mer", "pay", "sub", "tax",
+    ],
+    [
+        "ounts",
+        "lings",
+        "ts",
+        "putes",
+        "oices",
+        "gers",
+        "chants",
+        "outs",
+        "scriptions",
+        "es",
+    ],
+);
+const ACTIONS: ([&str; 10], [&str; 10]) = (
+    [
+        "can", "con", "ref", "ret", "set", "sub", "upd", "ver", "voi", "arc",
+    ],
+    [
+        "cel", "firm", "und", "ry", "tle", "mit", "ate", "ify", "d", "hive",
+    ],
+);
 
 /// User agents, one per row in turn: ALB and classic ELB quote them, spaces and all.
 const USER_AGENTS: [&str; 3] = [

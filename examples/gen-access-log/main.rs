@@ -108,6 +108,17 @@ struct Args {
     /// With --receiver: CSV with a `webhook-id` column instead of JSON lines.
     #[arg(long)]
     receiver_csv: bool,
+    /// Short rows: 16-character keys, no user agent (about 85 bytes a CSV row).
+    #[arg(long, conflicts_with = "long_rows")]
+    short_rows: bool,
+    /// Long rows: browsers' user agents (CSV) and a query string on every path (about 255
+    /// bytes a CSV row).
+    #[arg(long)]
+    long_rows: bool,
+    /// Mutating intents go to one of N route templates (`/v1/{resource}/{id}/{action}`, at
+    /// most 10,000, at least 4, each with one method) instead of the six endpoints.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=10_000))]
+    templates: u32,
     /// Write the true figures here instead of stderr.
     #[arg(long)]
     truth: Option<std::path::PathBuf>,
@@ -140,6 +151,14 @@ fn main() -> std::io::Result<()> {
         per_attempt_keys: a.per_attempt_keys,
         clock_back_secs: a.clock_back,
         backend_json: a.outcomes_json,
+        row_size: if a.short_rows {
+            generator::RowSize::Short
+        } else if a.long_rows {
+            generator::RowSize::Long
+        } else {
+            generator::RowSize::Normal
+        },
+        templates: a.templates,
         ..Config::default()
     };
     let backend = a.outcomes.as_ref().map(std::fs::File::create).transpose()?;

@@ -52,6 +52,9 @@ impl TimestampFormat {
                         return iso_rest(base, field, 19).or_else(|| parse_with_jiff(field));
                     }
                 }
+                if is_time_local(field) {
+                    return last.time_local(field);
+                }
                 parse_auto(field)
             }
             TimestampFormat::Strftime(fmt) => parse_strftime(fmt, field),
@@ -82,7 +85,7 @@ fn trim(mut b: &[u8]) -> &[u8] {
 pub fn parse_auto(b: &[u8]) -> Option<i64> {
     if b.len() >= 10 && b[4] == b'-' {
         parse_iso(b).or_else(|| parse_with_jiff(b))
-    } else if b.len() >= 20 && b[2] == b'/' {
+    } else if is_time_local(b) {
         parse_time_local(b)
     } else if b.first().is_some_and(u8::is_ascii_digit) {
         parse_epoch(b)
@@ -269,12 +272,15 @@ fn iso_rest(base: i64, b: &[u8], mut at: usize) -> Option<i64> {
 /// a second, and the rest of a timestamp (fraction and zone) is quicker to read than its start.
 /// Also the last date, `YYYY-MM-DD`, and its midnight: a log spread over months writes rows
 /// seconds apart, nearly all of them on the day of the row before.
+/// For nginx `$time_local`, the same: the last date, `DD/Mon/YYYY`, and its midnight.
 #[derive(Debug, Clone, Default)]
 pub struct LastSecond {
     prefix: [u8; 19],
     micros: Option<i64>,
     date: [u8; 10],
     midnight: Option<i64>,
+    local_date: [u8; 11],
+    local_midnight: Option<i64>,
 }
 
 impl LastSecond {
@@ -308,6 +314,25 @@ impl LastSecond {
     }
 }
 
+impl LastSecond {
+    /// [`parse_time_local`] of `b` (which [`is_time_local`]), its date read only when it is not
+    /// the last one's.
+    #[inline]
+    fn time_local(&mut self, b: &[u8]) -> Option<i64> {
+        let date = &b[..11];
+        let midnight = match self.local_midnight {
+            Some(m) if *date == self.local_date => m,
+            _ => {
+                let m = time_local_midnight(b)?;
+                self.local_date.copy_from_slice(date);
+                self.local_midnight = Some(m);
+                m
+            }
+        };
+        time_local_after(midnight, b)
+    }
+}
+
 /// A zone suffix in seconds east of UTC: empty (UTC), `Z`, `+HH:MM`, `+HHMM`, `+HH`, and
 /// ` UTC`/` GMT`.
 fn parse_offset(b: &[u8]) -> Option<i64> {
@@ -335,9 +360,45 @@ fn parse_offset(b: &[u8]) -> Option<i64> {
     }
 }
 
+/// Whether [`parse_auto`] reads `b` as nginx `$time_local`.
+#[inline]
+fn is_time_local(b: &[u8]) -> bool {
+    !(b.len() >= 10 && b[4] == b'-') && b.len() >= 20 && b[2] == b'/'
+}
+
 /// nginx `$time_local`: `01/Nov/2026:00:00:01 +0000`; also with a fraction of a second and
 /// no zone, as HAProxy's `accept_date` (`01/Nov/2026:00:00:01.123`, read as UTC).
 fn parse_time_local(b: &[u8]) -> Option<i64> {
+    time_local_after(time_local_midnight(b)?, b)
+}
+
+/// The microseconds of `$time_local` `b` (at least 20 bytes) after the midnight of its date:
+/// `HH:MM:SS` from byte 12, then a fraction and a zone.
+#[inline]
+fn time_local_after(midnight: i64, b: &[u8]) -> Option<i64> {
+    if b[11] != b':' || b[14] != b':' || b[17] != b':' {
+        return None;
+    }
+    let h = digits::<2>(b, 12)?;
+    let mi = digits::<2>(b, 15)?;
+    let s = digits::<2>(b, 18)?;
+    let mut base = midnight + time_micros(h, mi, s)?;
+    let mut rest = &b[20..];
+    if let [b'.', frac @ ..] = rest {
+        let n = frac.iter().take_while(|c| c.is_ascii_digit()).count();
+        if n == 0 || n > 9 {
+            return None;
+        }
+        let digits = decimal(&frac[..n.min(6)])?;
+        base += (digits * 10u64.pow(6 - n.min(6) as u32)) as i64;
+        rest = &frac[n..];
+    }
+    let offset = parse_offset(rest)?;
+    Some(base - offset * MICROS_PER_SEC)
+}
+
+/// The midnight (µs) of the date of `$time_local` `b`, `DD/Mon/YYYY` (at least 20 bytes).
+fn time_local_midnight(b: &[u8]) -> Option<i64> {
     let d = digits::<2>(b, 0)?;
     let mo = match b.get(3..6)? {
         m if m.eq_ignore_ascii_case(b"jan") => 1,
@@ -354,26 +415,11 @@ fn parse_time_local(b: &[u8]) -> Option<i64> {
         m if m.eq_ignore_ascii_case(b"dec") => 12,
         _ => return None,
     };
-    if b[2] != b'/' || b[6] != b'/' || b[11] != b':' || b[14] != b':' || b[17] != b':' {
+    if b[2] != b'/' || b[6] != b'/' {
         return None;
     }
     let y = digits::<4>(b, 7)?;
-    let h = digits::<2>(b, 12)?;
-    let mi = digits::<2>(b, 15)?;
-    let s = digits::<2>(b, 18)?;
-    let mut base = civil_micros(y, mo, d, h, mi, s)?;
-    let mut rest = &b[20..];
-    if let [b'.', frac @ ..] = rest {
-        let n = frac.iter().take_while(|c| c.is_ascii_digit()).count();
-        if n == 0 || n > 9 {
-            return None;
-        }
-        let digits = decimal(&frac[..n.min(6)])?;
-        base += (digits * 10u64.pow(6 - n.min(6) as u32)) as i64;
-        rest = &frac[n..];
-    }
-    let offset = parse_offset(rest)?;
-    Some(base - offset * MICROS_PER_SEC)
+    Some(day_number(y, mo, d)? * MICROS_PER_DAY)
 }
 
 /// Epoch seconds (optionally with a fraction, like nginx `$msec`), milliseconds, microseconds
@@ -476,6 +522,57 @@ mod tests {
                 let time = if minutes_only { &time[..5] } else { &time[..] };
                 let text = format!("{date}{sep}{time}{rest}");
                 // Against the plain path, which remembers nothing.
+                prop_assert_eq!(
+                    auto.parse_after(text.as_bytes(), &mut last),
+                    parse_auto(trim(text.as_bytes())),
+                    "{}", text
+                );
+            }
+        }
+    }
+
+    proptest! {
+        /// The same for nginx `$time_local`: the remembered date changes no result, over runs
+        /// of valid and invalid dates (February 29th and 30th, day 32, an unknown month, lower
+        /// case, a bad separator), times, fractions and zones.
+        #[test]
+        fn last_date_of_time_local_changes_no_result(
+            stamps in proptest::collection::vec(
+                (
+                    prop_oneof![
+                        4 => (1u8..4).prop_map(|d| format!("0{d}/Nov/2026")),
+                        1 => prop_oneof![
+                            Just("29/Feb/2024"), Just("29/Feb/2026"), Just("30/Feb/2026"),
+                            Just("32/Nov/2026"), Just("00/Nov/2026"), Just("01/Foo/2026"),
+                            Just("01/nov/2026"), Just("01/NOV/2026"), Just("1x/Nov/2026"),
+                            Just("01-Nov-2026"), Just("01/Nov/20x6"), Just("01/Nov/2026-"),
+                        ].prop_map(String::from),
+                    ],
+                    prop_oneof![
+                        4 => (0u32..3).prop_map(|s| format!("10:00:0{s}")),
+                        1 => prop_oneof![
+                            Just("23:59:60"), Just("23:59:61"), Just("24:00:00"), Just("10:60:00"),
+                            Just("1a:00:00"), Just("10:00:0 "), Just("10-00-00"),
+                        ].prop_map(String::from),
+                    ],
+                    prop_oneof![
+                        Just(String::from(" +0000")),
+                        Just(String::new()),
+                        "[.][0-9]{0,10}",
+                        " [+-][0-9]{2}(:?[0-9]{2})?| UTC|Z",
+                        "[.][0-9]{1,6} [+-]0[0-9][0-5][0-9]",
+                        "[ -~]{0,6}",
+                    ],
+                    prop_oneof![Just(':'), Just(' ')],
+                    prop_oneof![Just(""), Just("["), Just("\"")],
+                ),
+                1..30,
+            ),
+        ) {
+            let auto = TimestampFormat::Auto;
+            let mut last = LastSecond::default();
+            for (date, time, rest, sep, open) in stamps {
+                let text = format!("{open}{date}{sep}{time}{rest}");
                 prop_assert_eq!(
                     auto.parse_after(text.as_bytes(), &mut last),
                     parse_auto(trim(text.as_bytes())),

@@ -290,9 +290,11 @@ pub struct LogArgs {
 #[derive(Debug, Clone, Args)]
 #[command(next_help_heading = "Following")]
 pub struct FollowArgs {
-    /// Keep reading as lines are appended (across rotation and truncation) and report on every
-    /// tick: redrawn in place on a terminal, one JSON report per line when piped or with
-    /// --format json; Ctrl-C ends with a last report
+    /// Keep reading as lines are appended, and report on every tick (Ctrl-C ends)
+    ///
+    /// Follows across rotation and truncation. Each report is redrawn in place on a terminal,
+    /// and is one JSON report per line when piped or with --format json; Ctrl-C ends with a
+    /// last complete report.
     #[arg(long)]
     pub follow: bool,
 
@@ -306,8 +308,9 @@ pub struct FollowArgs {
     )]
     pub every: std::time::Duration,
 
-    /// With --follow: report on this much log time up to the latest line (the last hour: 1h);
-    /// requests a day are then scaled from the window
+    /// With --follow: report on this much log time up to the latest line (1h)
+    ///
+    /// Requests a day are then scaled from the window, and the report names it.
     #[arg(long, value_name = "DURATION", value_parser = parse_positive_duration, requires = "follow")]
     pub window: Option<std::time::Duration>,
 }
@@ -354,9 +357,10 @@ pub struct LogReadArgs {
     #[arg(long, value_name = "STRING")]
     pub log_format: Option<String>,
 
-    /// The request headers HAProxy captures ('capture request header' in haproxy.cfg), in
-    /// their order there, comma-separated: each value of the {a|b} block becomes a field
-    /// named after its header (Idempotency-Key, X-Request-Id)
+    /// The headers HAProxy captures, in their haproxy.cfg order (Host,Idempotency-Key)
+    ///
+    /// As 'capture request header' lists them in haproxy.cfg, comma-separated: each value of
+    /// the {a|b} block becomes a field named after its header (Idempotency-Key, X-Request-Id).
     #[arg(long, value_name = "HEADERS", value_delimiter = ',')]
     pub haproxy_captures: Vec<String>,
 
@@ -387,9 +391,11 @@ pub struct LogReadArgs {
     #[arg(long, value_name = "DURATION", value_parser = parse_std_duration)]
     pub client_timeout: Option<std::time::Duration>,
 
-    /// Whose log it is: proxy (a proxy's or load balancer's, outcomes in an upstream column),
-    /// server (the server's or webhook receiver's own: its status is the outcome) or auto
-    /// (server when there is no upstream column and the key column is a webhook event id)
+    /// Whose log it is: proxy, server (a webhook receiver's own) or auto
+    ///
+    /// proxy: a proxy's or load balancer's, with outcomes in an upstream column; server: the
+    /// server's or webhook receiver's own, whose status is the outcome; auto: server when there
+    /// is no upstream column and the key column is a webhook event id.
     #[arg(long, value_name = "SIDE", default_value = "auto", value_parser = ["auto", "proxy", "server"])]
     pub log_side: String,
 
@@ -930,9 +936,10 @@ pub struct ScenarioArgs {
     )]
     pub schedule: Option<crate::model::Delays>,
 
-    /// Start from a provider's documented values (`dupcost presets` lists them with their
-    /// sources): stripe, adyen, ... for the key window, svix-webhooks, stripe-webhooks, ... for
-    /// a webhook sender; over --scenario, under every flag
+    /// Start from a provider's documented values (`dupcost presets` lists them)
+    ///
+    /// stripe, adyen, ... for the key window; svix-webhooks, stripe-webhooks, ... for a webhook
+    /// sender. Over --scenario, under every flag.
     #[arg(long, env = "DUPCOST_PRESET", value_name = "NAME", value_parser = parse_preset)]
     pub preset: Option<&'static crate::presets::Preset>,
 

@@ -5,7 +5,7 @@ pub mod estimate;
 pub mod follow;
 pub mod logs;
 pub mod plot;
-pub mod probe;
 pub mod presets;
+pub mod probe;
 pub mod sql;
 pub mod tui;

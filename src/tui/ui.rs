@@ -836,25 +836,7 @@ fn help_overlay(app: &App, area: Rect, buf: &mut Buffer, theme: Theme) {
         ));
     }
     lines.push(Line::styled("? or Esc closes this help", theme.dim()));
-    let width = (lines.iter().map(Line::width).max().unwrap_or(0) + 4).min(usize::from(area.width));
-    // Long evidence lines wrap: count the rows they take at this width.
-    let inner = (width as u16).saturating_sub(4);
-    let rows: usize = lines
-        .iter()
-        .map(|l| usize::from(wrapped_height(&l.to_string(), inner)))
-        .sum();
-    let height = (rows + 2).min(usize::from(area.height));
-    let rect = Rect {
-        x: area.x + (area.width - width as u16) / 2,
-        y: area.y + (area.height - height as u16) / 2,
-        width: width as u16,
-        height: height as u16,
-    };
-    Clear.render(rect, buf);
-    Paragraph::new(lines)
-        .wrap(Wrap { trim: false })
-        .block(panel("Keys", theme).padding(ratatui::widgets::Padding::horizontal(1)))
-        .render(rect, buf);
+    overlay(lines, "Keys", area, buf, theme);
 }
 
 /// `text` cut to `width` characters, an ellipsis marking the cut.
@@ -904,24 +886,7 @@ fn preset_picker(cursor: usize, area: Rect, buf: &mut Buffer, theme: Theme) {
         "Enter applies it over the current inputs · Esc closes · every source: dupcost presets",
         theme.dim(),
     ));
-    let width = (lines.iter().map(Line::width).max().unwrap_or(0) + 4).min(usize::from(area.width));
-    let inner = (width as u16).saturating_sub(4);
-    let rows: usize = lines
-        .iter()
-        .map(|l| usize::from(wrapped_height(&l.to_string(), inner)))
-        .sum();
-    let height = (rows + 2).min(usize::from(area.height));
-    let rect = Rect {
-        x: area.x + (area.width - width as u16) / 2,
-        y: area.y + (area.height - height as u16) / 2,
-        width: width as u16,
-        height: height as u16,
-    };
-    Clear.render(rect, buf);
-    Paragraph::new(lines)
-        .wrap(Wrap { trim: false })
-        .block(panel("Presets", theme).padding(ratatui::widgets::Padding::horizontal(1)))
-        .render(rect, buf);
+    overlay(lines, "Presets", area, buf, theme);
 }
 
 /// How many lines `text` takes when word-wrapped to `width` columns.
@@ -945,4 +910,27 @@ pub(super) fn wrapped_height(text: &str, width: u16) -> u16 {
         }
     }
     u16::try_from(lines).unwrap_or(u16::MAX)
+}
+
+/// `lines` in a panel titled `title`, centred over `area` and sized to them (long lines wrap:
+/// the height counts the rows they take at the panel's width).
+fn overlay(lines: Vec<Line<'_>>, title: &str, area: Rect, buf: &mut Buffer, theme: Theme) {
+    let width = (lines.iter().map(Line::width).max().unwrap_or(0) + 4).min(usize::from(area.width));
+    let inner = (width as u16).saturating_sub(4);
+    let rows: usize = lines
+        .iter()
+        .map(|l| usize::from(wrapped_height(&l.to_string(), inner)))
+        .sum();
+    let height = (rows + 2).min(usize::from(area.height));
+    let rect = Rect {
+        x: area.x + (area.width - width as u16) / 2,
+        y: area.y + (area.height - height as u16) / 2,
+        width: width as u16,
+        height: height as u16,
+    };
+    Clear.render(rect, buf);
+    Paragraph::new(lines)
+        .wrap(Wrap { trim: false })
+        .block(panel(title, theme).padding(ratatui::widgets::Padding::horizontal(1)))
+        .render(rect, buf);
 }

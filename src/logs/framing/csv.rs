@@ -157,35 +157,55 @@ fn split_line(bytes: &[u8], delimiter: u8, ends: &mut [usize]) -> (usize, Option
                 let delims = _mm_movemask_epi8(_mm_cmpeq_epi8(v, d)) as u32;
                 let newlines = _mm_movemask_epi8(_mm_cmpeq_epi8(v, nl)) as u32;
                 let quotes = _mm_movemask_epi8(_mm_cmpeq_epi8(v, q)) as u32;
-                // The first newline or quote ends the line's fast reading.
-                let stops = newlines | quotes;
-                let before = if stops == 0 {
-                    u32::MAX
-                } else {
-                    (1 << stops.trailing_zeros()) - 1
-                };
-                let mut mask = delims & before;
-                while mask != 0 {
-                    if fields >= limit {
-                        return (fields, None, false); // too many fields for the fast path
-                    }
-                    ends[fields] = at + mask.trailing_zeros() as usize;
-                    fields += 1;
-                    mask &= mask - 1;
-                }
-                if stops != 0 {
-                    let first = stops.trailing_zeros();
-                    return if newlines & (1 << first) != 0 {
-                        (fields, Some(at + first as usize), true)
-                    } else {
-                        (fields, None, false)
-                    };
+                if let Some(end) = block(delims, newlines, quotes, at, ends, &mut fields, limit) {
+                    return end;
                 }
                 at += 16;
             }
         }
     }
     split_line_bytewise(bytes, delimiter, ends, fields, at)
+}
+
+/// One block of [`split_line`] or [`split_line_avx2`], as masks (bit i: the byte at `at + i`):
+/// stores the delimiters before the first newline or quote, and returns the line's result when
+/// its fast reading ends in this block (a newline, a quote, or too many fields).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn block(
+    delims: u32,
+    newlines: u32,
+    quotes: u32,
+    at: usize,
+    ends: &mut [usize],
+    fields: &mut usize,
+    limit: usize,
+) -> Option<(usize, Option<usize>, bool)> {
+    // The first newline or quote ends the line's fast reading.
+    let stops = newlines | quotes;
+    let before = if stops == 0 {
+        u32::MAX
+    } else {
+        (1u32 << stops.trailing_zeros()) - 1
+    };
+    let mut mask = delims & before;
+    while mask != 0 {
+        if *fields >= limit {
+            return Some((*fields, None, false)); // too many fields for the fast path
+        }
+        ends[*fields] = at + mask.trailing_zeros() as usize;
+        *fields += 1;
+        mask &= mask - 1;
+    }
+    if stops == 0 {
+        return None;
+    }
+    let first = stops.trailing_zeros();
+    Some(if newlines & (1 << first) != 0 {
+        (*fields, Some(at + first as usize), true)
+    } else {
+        (*fields, None, false)
+    })
 }
 
 /// [`split_line`] 32 bytes at a time, on CPUs with AVX2: the same masks, half the blocks
@@ -218,29 +238,8 @@ unsafe fn split_line_avx2(
         let delims = _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, d)) as u32;
         let newlines = _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, nl)) as u32;
         let quotes = _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, q)) as u32;
-        // The first newline or quote ends the line's fast reading.
-        let stops = newlines | quotes;
-        let before = if stops == 0 {
-            u32::MAX
-        } else {
-            (1u32 << stops.trailing_zeros()) - 1
-        };
-        let mut mask = delims & before;
-        while mask != 0 {
-            if fields >= limit {
-                return (fields, None, false); // too many fields for the fast path
-            }
-            ends[fields] = at + mask.trailing_zeros() as usize;
-            fields += 1;
-            mask &= mask - 1;
-        }
-        if stops != 0 {
-            let first = stops.trailing_zeros();
-            return if newlines & (1 << first) != 0 {
-                (fields, Some(at + first as usize), true)
-            } else {
-                (fields, None, false)
-            };
+        if let Some(end) = block(delims, newlines, quotes, at, ends, &mut fields, limit) {
+            return end;
         }
         at += 32;
     }

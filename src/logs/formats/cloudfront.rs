@@ -106,8 +106,8 @@ impl Cloudfront {
     }
 }
 
-/// The names of a `#Fields:` line.
-fn fields_line(line: &[u8]) -> Option<Vec<String>> {
+/// The names of a W3C extended log's `#Fields:` line (CloudFront's and IIS's).
+pub(super) fn fields_line(line: &[u8]) -> Option<Vec<String>> {
     let rest = line.trim_ascii().strip_prefix(b"#Fields:")?;
     Some(
         rest.split(|b| b.is_ascii_whitespace())

@@ -19,6 +19,7 @@
 
 use std::sync::Mutex;
 
+use super::cloudfront::fields_line;
 use super::{DurationUnit, Fields, FlagsStyle, FormatHints, LineFormat};
 use crate::logs::role::{Role, normalize};
 
@@ -65,17 +66,6 @@ pub struct Iis {
     user_agent: Option<usize>,
     first: Layout,
     state: Mutex<State>,
-}
-
-/// The names of a `#Fields:` line.
-fn fields_line(line: &[u8]) -> Option<Vec<String>> {
-    let rest = line.trim_ascii().strip_prefix(b"#Fields:")?;
-    Some(
-        rest.split(|b| b.is_ascii_whitespace())
-            .filter(|n| !n.is_empty())
-            .map(|n| String::from_utf8_lossy(n).into_owned())
-            .collect(),
-    )
 }
 
 impl Iis {

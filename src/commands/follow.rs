@@ -19,8 +19,6 @@ use crate::logs::{self, Derived, Source, Tick};
 use crate::model::{Estimate, Scenario};
 use crate::report::{self, Style};
 
-use super::logs::overrides;
-
 /// What `follow` adds to a JSON report: where the follower is.
 #[derive(Debug, Clone, Serialize)]
 pub struct FollowState {
@@ -134,12 +132,18 @@ pub fn run(args: &LogArgs, color: bool) -> Result<Vec<u8>> {
         ));
     }
     let base = args.scenario.resolve().map_err(Error::Usage)?;
-    let given = overrides(&args.scenario.patch());
+    // A webhook sender's preset reads its receiver's log as `logs` does.
+    let (given, _) = super::logs::given_inputs(&args.scenario, &base);
+    let (read_options, notes) =
+        super::logs::sender_options(args.read.options(), &args.scenario, &base);
+    for note in &notes {
+        eprintln!("warning: {note}");
+    }
     let input_sources = args.scenario.sources().map_err(Error::Usage)?;
     let sources: Vec<Source> = args.files.iter().cloned().map(Source::from).collect();
     let opts = logs::LogOptions {
         progress: false,
-        ..args.read.options()
+        ..read_options
     };
     let follow = args.follow.options();
     let stop = stop_on_signals()?;

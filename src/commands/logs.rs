@@ -98,15 +98,7 @@ pub fn measure(
     let (options, notes) = sender_options(read.options(), scenario, &base);
     let analysis = logs::analyze(&sources, &options).map_err(usage)?;
     warn_bad_rows(&analysis);
-    let mut given = overrides(&scenario.patch());
-    // A sender's published schedule is its retry budget: the log shows at most a lower bound.
-    let retries_from_preset = match (given.retries, scenario.preset) {
-        (None, Some(preset)) if preset.sets_retries() => {
-            given.retries = Some(base.retries);
-            Some(preset.name)
-        }
-        _ => None,
-    };
+    let (given, retries_from_preset) = given_inputs(scenario, &base);
     let sources = scenario.sources().map_err(Error::Usage)?;
     let mut derived = analysis
         .derive_from(&base, &given, &sources)
@@ -131,12 +123,30 @@ pub fn measure(
     Ok((analysis, derived))
 }
 
+/// The inputs given by flag, environment or preset, which win over the log, and the preset
+/// whose published schedule gives the retries (a sender's schedule is its retry budget: the
+/// log shows at most a lower bound of it).
+pub(super) fn given_inputs(
+    scenario: &ScenarioArgs,
+    base: &crate::model::Scenario,
+) -> (logs::Overrides, Option<&'static str>) {
+    let mut given = overrides(&scenario.patch());
+    let retries_from_preset = match (given.retries, scenario.preset) {
+        (None, Some(preset)) if preset.sets_retries() => {
+            given.retries = Some(base.retries);
+            Some(preset.name)
+        }
+        _ => None,
+    };
+    (given, retries_from_preset)
+}
+
 /// What a webhook sender's schedule says about reading its receiver's log: without
 /// `--client-timeout`, a `--preset`'s attempt timeout is the client timeout; with a published
 /// schedule (`--schedule` or a preset's) longer than the default retry window, the window
 /// widens to the schedule's horizon, so that a day-two redelivery is still the same event.
 /// Returns the options and what was changed, for the evidence.
-fn sender_options(
+pub(super) fn sender_options(
     mut options: logs::LogOptions,
     scenario: &ScenarioArgs,
     base: &crate::model::Scenario,

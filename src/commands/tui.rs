@@ -53,7 +53,13 @@ fn run_follow(args: &TuiArgs, style: Style) -> Result<Vec<u8>> {
         ));
     }
     let base = args.scenario.resolve().map_err(Error::Usage)?;
-    let given = super::logs::overrides(&args.scenario.patch());
+    // A webhook sender's preset reads its receiver's log as `logs` does.
+    let (given, _) = super::logs::given_inputs(&args.scenario, &base);
+    let (read_options, notes) =
+        super::logs::sender_options(args.read.options(), &args.scenario, &base);
+    for note in &notes {
+        eprintln!("warning: {note}");
+    }
     let input_sources = args.scenario.sources().map_err(Error::Usage)?;
     let sources: Vec<Source> = args.from_logs.iter().cloned().map(Source::from).collect();
     let source = args
@@ -64,7 +70,7 @@ fn run_follow(args: &TuiArgs, style: Style) -> Result<Vec<u8>> {
         .join(", ");
     let opts = logs::LogOptions {
         progress: false,
-        ..args.read.options()
+        ..read_options
     };
     let follow = args.follow.options();
     let stop = Arc::new(AtomicBool::new(false));

@@ -11,9 +11,9 @@
 //! * `payload_mismatch`: one key, then the same key with a changed body;
 //! * `missing_key`: no key at all.
 //!
-//! The rooms: [`target`] parses the URL and tells loopback from the rest; [`judge`] decides
-//! from the answers alone whether a request executed (pure); [`checks`] sends and judges the
-//! four checks through a [`Transport`]; [`client`] is the real transport (ureq, blocking, one
+//! The rooms: `target` parses the URL and tells loopback from the rest; [`judge`] decides
+//! from the answers alone whether a request executed (pure); `checks` sends and judges the
+//! four checks through a [`Transport`]; `client` is the real transport (ureq, blocking, one
 //! agent and so one connection a request, no redirects followed); [`report`] renders the
 //! result as table, JSON or markdown, pure functions to bytes.
 //!

@@ -20,7 +20,7 @@ pub const WRAPPER_KEYS: [&str; 4] = ["records", "events", "logEvents", "entries"
 pub enum Document {
     /// `[ {...}, {...} ]`.
     Array,
-    /// `{"KEY": [ {...}, ... ], ...}` with KEY one of [`WRAPPER_KEYS`].
+    /// `{"KEY": [ {...}, ... ], ...}` with KEY one of `WRAPPER_KEYS` (`records`, `events`, ...).
     Wrapper(&'static str),
     /// Objects spread over several lines each.
     Pretty,

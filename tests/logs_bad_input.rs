@@ -9,16 +9,9 @@
 mod common;
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use common::dupcost;
-
-fn write(dir: &Path, name: &str, bytes: &[u8]) -> String {
-    let path: PathBuf = dir.join(name);
-    std::fs::write(&path, bytes).unwrap();
-    path.to_str().unwrap().to_string()
-}
+use common::{dupcost, write};
 
 /// `dupcost logs ARGS` fails with exit code 2 and one stderr line containing `needles`.
 fn fails(args: &[&str], needles: &[&str]) -> String {

@@ -9,17 +9,11 @@ mod common;
 #[path = "../examples/gen-access-log/generator.rs"]
 mod generator;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use common::{dupcost, json, usage_error};
+use common::{dupcost, fixture, json, usage_error, write};
 use generator::{Config, Format, NGINX_LOG_FORMAT};
 use serde_json::Value;
-
-fn write(dir: &Path, name: &str, bytes: &[u8]) -> String {
-    let path: PathBuf = dir.join(name);
-    std::fs::write(&path, bytes).unwrap();
-    path.to_str().unwrap().to_string()
-}
 
 /// A JSON string literal of `s`.
 fn q(s: &str) -> String {
@@ -583,15 +577,6 @@ fn the_envelope_can_be_named_or_refused() {
     );
 }
 
-fn fixture(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/envelopes")
-        .join(name)
-        .to_str()
-        .unwrap()
-        .to_string()
-}
-
 /// One unwrapped line as text: (text, time, stream, partial).
 type Line = (String, Option<String>, String, bool);
 
@@ -600,7 +585,7 @@ fn unwrapped(envelope: &str, name: &str) -> Vec<Result<Line, String>> {
     let dupcost::logs::EnvelopeChoice::Named(envelope) = envelope.parse().unwrap() else {
         panic!("{envelope}");
     };
-    let bytes = std::fs::read(fixture(name)).unwrap();
+    let bytes = std::fs::read(fixture("envelopes", name)).unwrap();
     let mut scratch = Vec::new();
     bytes
         .split(|&b| b == b'\n')
@@ -676,7 +661,7 @@ fn real_published_samples_unwrap_as_the_shippers_do() {
 fn real_published_access_lines_are_read_through_their_envelopes() {
     let j = json(&[
         "logs",
-        &fixture("cri-ingress-nginx.log"),
+        &fixture("envelopes", "cri-ingress-nginx.log"),
         "--requests-per-day",
         "1000",
         "--succeeded-share",
@@ -691,7 +676,7 @@ fn real_published_access_lines_are_read_through_their_envelopes() {
     // A GET only: read (one row), then refused for what it cannot tell, naming the flag.
     let err = usage_error(&[
         "logs",
-        &fixture("fluent-bit-docker-apache.log"),
+        &fixture("envelopes", "fluent-bit-docker-apache.log"),
         "--requests-per-day",
         "1000",
     ]);
@@ -701,7 +686,7 @@ fn real_published_access_lines_are_read_through_their_envelopes() {
     );
     let j = json(&[
         "logs",
-        &fixture("fluent-bit-docker-apache.log"),
+        &fixture("envelopes", "fluent-bit-docker-apache.log"),
         "--requests-per-day",
         "1000",
         "--timeout-rate",

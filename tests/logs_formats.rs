@@ -6,26 +6,11 @@ mod common;
 #[path = "../examples/gen-access-log/generator.rs"]
 mod generator;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use common::{dupcost, json, usage_error};
+use common::{dupcost, fixture, json, usage_error, write};
 use dupcost::logs::{self, LogOptions, Source};
 use generator::{APACHE_LOG_FORMAT, Config, Format, NGINX_LOG_FORMAT, Truth};
-
-fn fixture(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/formats")
-        .join(name)
-        .to_str()
-        .unwrap()
-        .to_string()
-}
-
-fn write(dir: &Path, name: &str, bytes: &[u8]) -> String {
-    let path: PathBuf = dir.join(name);
-    std::fs::write(&path, bytes).unwrap();
-    path.to_str().unwrap().to_string()
-}
 
 /// The table report's stdout and stderr for `dupcost logs ARGS`, which must succeed.
 fn table(args: &[&str]) -> (String, String) {
@@ -39,7 +24,7 @@ fn table(args: &[&str]) -> (String, String) {
 /// answered 200 (succeeded), `-` on the 499 is unknown.
 #[test]
 fn ingress_nginx_upstreaminfo_is_detected_and_read() {
-    let log = fixture("nginx_upstreaminfo.log");
+    let log = fixture("formats", "nginx_upstreaminfo.log");
     let (out, _) = table(&[&log, "--min-span", "1m", "--max-unknown", "0.7"]);
     assert!(
         out.contains("nginx_upstreaminfo.log as ingress-nginx upstreaminfo (detected)"),
@@ -60,7 +45,7 @@ fn ingress_nginx_upstreaminfo_is_detected_and_read() {
 /// The same lines named by their format string give the same figures as detected.
 #[test]
 fn a_log_format_string_reads_the_same_lines() {
-    let log = fixture("nginx_upstreaminfo.log");
+    let log = fixture("formats", "nginx_upstreaminfo.log");
     let format = r#"$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent" $request_length $request_time [$proxy_upstream_name] [$proxy_alternative_upstream_name] $upstream_addr $upstream_response_length $upstream_response_time $upstream_status $req_id"#;
     let args = ["--min-span", "1m", "--max-unknown", "0.7"];
     let mut named = json(&[&["logs", &log, "--log-format", format][..], &args].concat());
@@ -180,7 +165,7 @@ fn binary_and_gzipped_binary_are_refused() {
 #[test]
 fn bad_lines_name_their_place() {
     let dir = tempfile::tempdir().unwrap();
-    let mut text = std::fs::read_to_string(fixture("nginx_upstreaminfo.log")).unwrap();
+    let mut text = std::fs::read_to_string(fixture("formats", "nginx_upstreaminfo.log")).unwrap();
     text.push_str("this is not an nginx line\n");
     let f = write(dir.path(), "bad.log", text.as_bytes());
     let (_, stderr) = table(&[&f, "--min-span", "1m", "--max-unknown", "0.7"]);
@@ -202,7 +187,7 @@ fn haproxy_envoy_and_istio_fixtures_read() {
         ("istio.log", "Istio (Envoy)", "flags=response_flags"),
         ("apache_common.log", "Apache common", "status=status"),
     ] {
-        let log = fixture(file);
+        let log = fixture("formats", file);
         let args = [&log, "--min-span", "1m", "--succeeded-share", "0.5"];
         let (out, _) = table(&args);
         assert!(
@@ -225,7 +210,7 @@ fn haproxy_envoy_and_istio_fixtures_read() {
 fn a_named_format_that_does_not_fit_is_refused() {
     let err = usage_error(&[
         "logs",
-        &fixture("envoy_default.log"),
+        &fixture("formats", "envoy_default.log"),
         "--input-format",
         "haproxy",
     ]);
@@ -236,7 +221,7 @@ fn a_named_format_that_does_not_fit_is_refused() {
     );
     let err = usage_error(&[
         "logs",
-        &fixture("envoy_default.log"),
+        &fixture("formats", "envoy_default.log"),
         "--log-format",
         "%h %z",
     ]);
@@ -419,7 +404,7 @@ fn line_formats_read_in_pieces_equal_one_thread() {
 /// the plain file.
 #[test]
 fn stdin_and_gzip_read_line_formats() {
-    let log = fixture("haproxy_httplog.log");
+    let log = fixture("formats", "haproxy_httplog.log");
     let args = [
         "--min-span",
         "1m",

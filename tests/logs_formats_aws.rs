@@ -8,9 +8,8 @@ mod common;
 mod generator;
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
 
-use common::{dupcost, json, usage_error};
+use common::{dupcost, fixture, json, usage_error, write};
 use dupcost::logs::{self, Intents, LogOptions, Source};
 use generator::{Config, Format, Truth};
 
@@ -23,21 +22,6 @@ const NATIVE: [Format; 7] = [
     Format::EnvoyJson,
     Format::NginxJson,
 ];
-
-fn fixture(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/formats")
-        .join(name)
-        .to_str()
-        .unwrap()
-        .to_string()
-}
-
-fn write(dir: &Path, name: &str, bytes: &[u8]) -> String {
-    let path: PathBuf = dir.join(name);
-    std::fs::write(&path, bytes).unwrap();
-    path.to_str().unwrap().to_string()
-}
 
 fn generate(cfg: &Config) -> (Vec<u8>, Truth) {
     let mut bytes = Vec::new();
@@ -221,7 +205,7 @@ fn gzipped_alb_files_in_one_call() {
 /// The observed figures of a fixture: rows, mutating, intents, timed out, succeeded, unknown
 /// (`None`: not measured, the log has no upstream status).
 fn observed(file: &str, extra: &[&str]) -> [Option<u64>; 6] {
-    let path = fixture(file);
+    let path = fixture("formats", file);
     let args = [
         &["logs", &path, "--min-span", "1m", "--max-unknown", "100%"][..],
         extra,
@@ -275,7 +259,7 @@ fn the_evidence_names_the_format() {
     ] {
         let run = |extra: &[&str]| {
             let out = dupcost()
-                .args(["logs", &fixture(file), "--min-span", "1m"])
+                .args(["logs", &fixture("formats", file), "--min-span", "1m"])
                 .args(["--max-unknown", "100%", "--succeeded-share", "50%"])
                 .args(extra)
                 .output()
@@ -293,14 +277,19 @@ fn the_evidence_names_the_format() {
     }
     let caddy = json(&[
         "logs",
-        &fixture("caddy.json"),
+        &fixture("formats", "caddy.json"),
         "--min-span",
         "1m",
         "--succeeded-share",
         "50%",
     ]);
     let out = dupcost()
-        .args(["logs", &fixture("caddy.json"), "--min-span", "1m"])
+        .args([
+            "logs",
+            &fixture("formats", "caddy.json"),
+            "--min-span",
+            "1m",
+        ])
         .args(["--succeeded-share", "50%"])
         .output()
         .unwrap();

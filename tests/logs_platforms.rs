@@ -7,26 +7,9 @@ mod common;
 #[path = "../examples/gen-access-log/generator.rs"]
 mod generator;
 
-use std::path::{Path, PathBuf};
-
-use common::{dupcost, json, usage_error};
+use common::{dupcost, fixture, json, usage_error, write};
 use generator::{Config, Format, Truth};
 use serde_json::Value;
-
-fn fixture(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/platforms")
-        .join(name)
-        .to_str()
-        .unwrap()
-        .to_string()
-}
-
-fn write(dir: &Path, name: &str, bytes: &[u8]) -> String {
-    let path: PathBuf = dir.join(name);
-    std::fs::write(&path, bytes).unwrap();
-    path.to_str().unwrap().to_string()
-}
 
 fn generate(format: Format) -> (Vec<u8>, Truth) {
     let cfg = Config {
@@ -259,7 +242,7 @@ fn real_samples_account_for_every_line() {
             0,
         ),
     ] {
-        let path = fixture(name);
+        let path = fixture("platforms", name);
         let out = dupcost()
             .args(["logs", &path, "--format", "json"])
             .args(given)
@@ -423,7 +406,7 @@ fn iis_named_on_another_log() {
 #[test]
 fn json_documents_read_as_records() {
     let dir = tempfile::tempdir().unwrap();
-    let gcp = std::fs::read_to_string(fixture("gcp-lb.jsonl")).unwrap();
+    let gcp = std::fs::read_to_string(fixture("platforms", "gcp-lb.jsonl")).unwrap();
     let array = format!("[\n{},\n{}\n]\n", gcp.trim(), gcp.trim());
     let path = write(dir.path(), "gcloud.json", array.as_bytes());
     let j = json(&[
@@ -437,7 +420,7 @@ fn json_documents_read_as_records() {
         "50%",
     ]);
     assert_eq!(j["observed"]["rows"], 2);
-    let azure = std::fs::read_to_string(fixture("azure-appgw-v1.jsonl")).unwrap();
+    let azure = std::fs::read_to_string(fixture("platforms", "azure-appgw-v1.jsonl")).unwrap();
     let records = format!(
         "{{\"records\": [\n{},\n{}\n]}}\n",
         azure.trim(),
@@ -475,7 +458,7 @@ fn json_documents_read_as_records() {
 /// with a captured Host inserted; the one line in the default httplog layout is a bad row.
 #[test]
 fn haproxy_log_format_reads_a_real_custom_layout() {
-    let log = fixture("haproxy-filebeat.log");
+    let log = fixture("platforms", "haproxy-filebeat.log");
     let format = r"%ci:%cp\ [%tr]\ %ft\ %b/%s\ %[capture.req.hdr(0)]\ %TR/%Tw/%Tc/%Tr/%Ta\ %ST\ %B\ %CC\ %CS\ %tsc\ %ac/%fc/%bc/%sc/%rc\ %sq/%bq\ %{+Q}r";
     let out = dupcost()
         .args(["logs", &log, "--log-format", format, "--format", "json"])
@@ -595,7 +578,13 @@ fn every_istio_layout_is_detected() {
         "--succeeded-share",
         "50%",
     ];
-    let j = json(&[&["logs", &fixture("istio-1.2.log")][..], &given].concat());
+    let j = json(
+        &[
+            &["logs", &fixture("platforms", "istio-1.2.log")][..],
+            &given,
+        ]
+        .concat(),
+    );
     let o = &j["observed"];
     assert_eq!(o["files"][0]["input_format"], "Istio 1.1-1.4 (Envoy)");
     assert_eq!(
@@ -720,7 +709,7 @@ fn proxy_measured_retries() {
     // Without such a column: null.
     let j = json(&[
         "logs",
-        &fixture("istio-1.2.log"),
+        &fixture("platforms", "istio-1.2.log"),
         "--requests-per-day",
         "1",
         "--timeout-rate",

@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+use std::path::Path;
+
 use assert_cmd::Command;
 use dupcost::tui::App;
 use ratatui::Terminal;
@@ -63,4 +65,22 @@ pub fn screen(app: &App, width: u16, height: u16) -> Terminal<TestBackend> {
         .draw(|frame| frame.render_widget(app, frame.area()))
         .unwrap();
     terminal
+}
+
+/// `tests/fixtures/FOLDER/NAME`, as the path string a command line takes.
+pub fn fixture(folder: &str, name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(folder)
+        .join(name)
+        .to_str()
+        .unwrap()
+        .to_string()
+}
+
+/// Writes `bytes` to `dir/name` and returns its path as a string.
+pub fn write(dir: &Path, name: &str, bytes: &[u8]) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    path.to_str().unwrap().to_string()
 }

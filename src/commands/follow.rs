@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use crate::cli::{Format, LogArgs};
+use crate::cli::{Format, LogArgs, LogReadArgs, ScenarioArgs};
 use crate::error::{Error, Result};
 use crate::inputs;
 use crate::logs::{self, Derived, Source, Tick};
@@ -54,14 +54,45 @@ pub struct Measured {
     pub derived: Option<Derived>,
 }
 
-/// The tick's measurement: `base` and `given` as `logs` resolves them.
-pub fn measure(
-    tick: &Tick,
-    every: Duration,
-    base: &Scenario,
-    given: &logs::Overrides,
-    sources: &inputs::Sources,
-) -> Measured {
+/// What a follower measures with, resolved as `logs` resolves it: the scenario, the inputs
+/// given by flag, environment or preset, where each input came from, and the read options (a
+/// webhook sender's preset applied, its notes said once on stderr). Shared by `logs --follow`
+/// and `tui --logs FILE --follow`.
+pub struct Setup {
+    pub base: Scenario,
+    pub given: logs::Overrides,
+    pub sources: inputs::Sources,
+    pub options: logs::LogOptions,
+}
+
+impl Setup {
+    pub fn new(scenario: &ScenarioArgs, read: &LogReadArgs) -> Result<Setup> {
+        let base = scenario.resolve().map_err(Error::Usage)?;
+        let (given, _) = super::logs::given_inputs(scenario, &base);
+        let (options, notes) = super::logs::sender_options(read.options(), scenario, &base);
+        for note in &notes {
+            eprintln!("warning: {note}");
+        }
+        Ok(Setup {
+            base,
+            given,
+            sources: scenario.sources().map_err(Error::Usage)?,
+            options: logs::LogOptions {
+                progress: false,
+                ..options
+            },
+        })
+    }
+}
+
+/// The tick's measurement, with the inputs of `setup`.
+pub fn measure(tick: &Tick, every: Duration, setup: &Setup) -> Measured {
+    let Setup {
+        base,
+        given,
+        sources,
+        ..
+    } = setup;
     let mut analysis = tick.analysis.clone();
     if let Some(window) = tick.window {
         // The window is the span asked for: scale requests a day from it.
@@ -131,20 +162,8 @@ pub fn run(args: &LogArgs, color: bool) -> Result<Vec<u8>> {
             "--plot and --save-scenario write a finished log's figures: run dupcost logs without --follow".into(),
         ));
     }
-    let base = args.scenario.resolve().map_err(Error::Usage)?;
-    // A webhook sender's preset reads its receiver's log as `logs` does.
-    let (given, _) = super::logs::given_inputs(&args.scenario, &base);
-    let (read_options, notes) =
-        super::logs::sender_options(args.read.options(), &args.scenario, &base);
-    for note in &notes {
-        eprintln!("warning: {note}");
-    }
-    let input_sources = args.scenario.sources().map_err(Error::Usage)?;
+    let setup = Setup::new(&args.scenario, &args.read)?;
     let sources: Vec<Source> = args.files.iter().cloned().map(Source::from).collect();
-    let opts = logs::LogOptions {
-        progress: false,
-        ..read_options
-    };
     let follow = args.follow.options();
     let stop = stop_on_signals()?;
     let terminal = format == Format::Table && io::stdout().is_terminal();
@@ -155,13 +174,13 @@ pub fn run(args: &LogArgs, color: bool) -> Result<Vec<u8>> {
     let mut previous: Vec<String> = Vec::new();
     let mut warned = 0usize;
     let mut broken = false;
-    let result = logs::follow(&sources, &opts, &follow, &stop, |tick| {
+    let result = logs::follow(&sources, &setup.options, &follow, &stop, |tick| {
         // The examples of bad rows, once each.
         for bad in tick.analysis.tally.bad_samples.iter().skip(warned) {
             eprintln!("warning: skipped bad row {bad}");
         }
         warned = warned.max(tick.analysis.tally.bad_samples.len());
-        let measured = measure(&tick, follow.every, &base, &given, &input_sources);
+        let measured = measure(&tick, follow.every, &setup);
         let bytes = if terminal {
             let (bytes, lines) = table(&tick, &measured, &previous, &style);
             previous = lines;

@@ -52,15 +52,8 @@ fn run_follow(args: &TuiArgs, style: Style) -> Result<Vec<u8>> {
             "--follow follows the logs of --logs FILE: give the log to follow".into(),
         ));
     }
-    let base = args.scenario.resolve().map_err(Error::Usage)?;
-    // A webhook sender's preset reads its receiver's log as `logs` does.
-    let (given, _) = super::logs::given_inputs(&args.scenario, &base);
-    let (read_options, notes) =
-        super::logs::sender_options(args.read.options(), &args.scenario, &base);
-    for note in &notes {
-        eprintln!("warning: {note}");
-    }
-    let input_sources = args.scenario.sources().map_err(Error::Usage)?;
+    let setup = super::follow::Setup::new(&args.scenario, &args.read)?;
+    let base = setup.base;
     let sources: Vec<Source> = args.from_logs.iter().cloned().map(Source::from).collect();
     let source = args
         .from_logs
@@ -68,10 +61,6 @@ fn run_follow(args: &TuiArgs, style: Style) -> Result<Vec<u8>> {
         .map(|p| p.display().to_string())
         .collect::<Vec<_>>()
         .join(", ");
-    let opts = logs::LogOptions {
-        progress: false,
-        ..read_options
-    };
     let follow = args.follow.options();
     let stop = Arc::new(AtomicBool::new(false));
     let (tx, rx) = mpsc::channel::<LiveUpdate>();
@@ -80,14 +69,14 @@ fn run_follow(args: &TuiArgs, style: Style) -> Result<Vec<u8>> {
         let stop = Arc::clone(&stop);
         std::thread::spawn(move || {
             let mut rows_came = true;
-            let result = logs::follow(&sources, &opts, &follow, &stop, |tick| {
+            let result = logs::follow(&sources, &setup.options, &follow, &stop, |tick| {
                 // Nothing new since a tick that also brought nothing: nothing to send.
                 let now = tick.new_rows > 0 || tick.number == 1;
                 if !now && !rows_came {
                     return true;
                 }
                 rows_came = now;
-                let m = super::follow::measure(&tick, follow.every, &base, &given, &input_sources);
+                let m = super::follow::measure(&tick, follow.every, &setup);
                 let live = Live {
                     source: source.clone(),
                     rows_read: tick.rows_read,

@@ -12,17 +12,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 ROWS=${ROWS:-8000000}
-TARGET=${CARGO_TARGET_DIR:-target}
-OUT=bench/out
-mkdir -p "$OUT"
 
-if [ ! -x /usr/bin/time ]; then
-  echo "installing GNU time" >&2
-  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq time >/dev/null
-fi
-cargo build --release --quiet --bin dupcost --example gen-access-log
-GEN="$TARGET/release/examples/gen-access-log"
-DUPCOST="$TARGET/release/dupcost"
+source bench/common.sh
+need_gnu_time
 NGINX_FORMAT='$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent" $request_time $upstream_status "$http_idempotency_key"'
 
 start=$(date +%s.%N)

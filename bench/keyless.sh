@@ -13,12 +13,8 @@ INTENTS=${INTENTS:-2500000}
 ROWS=${ROWS:-3000000}
 DAYS=${DAYS:-30}
 RUNS=${RUNS:-5}
-OUT=bench/out
-TARGET=${CARGO_TARGET_DIR:-target}
-mkdir -p "$OUT"
 
-cargo build --release --quiet --bin dupcost --example gen-access-log
-GEN="$TARGET/release/examples/gen-access-log"
+source bench/common.sh
 KEYLESS="$OUT/keyless-$INTENTS-${DAYS}d.csv"
 KEYED="$OUT/keyed-$ROWS-${DAYS}d.csv"
 [ -s "$KEYLESS" ] || "$GEN" --keyless --rows "$INTENTS" --days "$DAYS" --seed 42 --nat-clients 40 \

@@ -10,18 +10,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 ROWS=${ROWS:-47300000}
-TARGET=${CARGO_TARGET_DIR:-target}
-OUT=bench/out
-mkdir -p "$OUT"
 
-if [ ! -x /usr/bin/time ]; then
-  echo "installing GNU time" >&2
-  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq time >/dev/null
-fi
-cargo build --release --quiet --bin dupcost --example gen-access-log
+source bench/common.sh
+need_gnu_time
 
-GEN="$TARGET/release/examples/gen-access-log"
-DUPCOST="$TARGET/release/dupcost"
 TIMES="$OUT/memory-time.txt"
 COUNT="$OUT/memory-bytes.txt"
 

@@ -12,12 +12,8 @@ cd "$(dirname "$0")/.."
 ROWS=${ROWS:-2000000}
 DAYS=${DAYS:-30}
 RUNS=${RUNS:-5}
-OUT=bench/out
-TARGET=${CARGO_TARGET_DIR:-target}
-mkdir -p "$OUT"
 
-cargo build --release --quiet --bin dupcost --example gen-access-log
-DUPCOST="$TARGET/release/dupcost"
+source bench/common.sh
 LOG="$OUT/outcomes-$ROWS.csv"
 BACKEND="$OUT/outcomes-$ROWS-backend.csv"
 if [ ! -s "$LOG" ] || [ ! -s "$BACKEND" ]; then

@@ -6,8 +6,9 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
+use super::detect::{self, Chosen};
 use super::error::LogError;
-use super::formats::{self, Chosen, ColumnMap, Fields, FormatHints, LineFormat};
+use super::formats::{ColumnMap, Fields, FormatHints, LineFormat};
 use super::framing::{Unwrap, json_doc};
 use super::options::{Intents, LogOptions, LogSide, SideRead};
 use super::outcomes;
@@ -309,9 +310,9 @@ fn side_of(columns: &ColumnMap, flag: LogSide) -> SideRead {
     SideRead { side, why }
 }
 
-/// What `formats::choose` needs of the options (it does not know `LogOptions`).
-pub(super) fn choose_options(opts: &LogOptions) -> formats::ChooseOptions<'_> {
-    formats::ChooseOptions {
+/// What `detect::choose` needs of the options (it does not know `LogOptions`).
+pub(super) fn choose_options(opts: &LogOptions) -> detect::ChooseOptions<'_> {
+    detect::ChooseOptions {
         input_format: opts.input_format,
         envelope: opts.envelope,
         log_format: opts.log_format.as_deref(),
@@ -335,17 +336,17 @@ fn read_source(
     alone: bool,
     answers: Option<&Arc<BackendAnswers>>,
 ) -> Result<(FileInfo, Tally), LogError> {
-    let mut opened = source::open(source, formats::SNIFF_LINES, progress.counter())?;
+    let mut opened = source::open(source, detect::SNIFF_LINES, progress.counter())?;
     // A JSON document (an array, {"events": [...]}, pretty-printed objects) is read as one
     // compact line per record.
     let document = json_doc::sniff(&opened.prefix);
     if document.is_some() {
         opened = opened.reframe(
             |stream| Box::new(json_doc::Documents::new(stream)),
-            formats::SNIFF_LINES,
+            detect::SNIFF_LINES,
         )?;
     }
-    let chosen = formats::choose(&mut opened, &choose_options(opts))?;
+    let chosen = detect::choose(&mut opened, &choose_options(opts))?;
     let mut rules = rules_for(&opened.name, &chosen, opts)?;
     if let Some(answers) = answers {
         rules.keep_request_ids = false;

@@ -51,8 +51,8 @@ use std::sync::mpsc::{self, RecvTimeoutError, SyncSender};
 use std::time::{Duration, Instant};
 
 use super::analyze::{FileInfo, LogAnalysis, choose_options, rules_for};
+use super::detect::{self, Chosen, SNIFF_LINES};
 use super::error::LogError;
-use super::formats::{self, Chosen, SNIFF_LINES};
 use super::limits::MAX_RECORD;
 use super::options::LogOptions;
 use super::row::Feeder;
@@ -225,7 +225,7 @@ pub fn follow(
             None => input.pending.len(),
         };
         let mut opened = Opened::from_bytes(input.name.clone(), input.pending[..whole].to_vec());
-        let chosen = formats::choose(&mut opened, &choose_options(opts))?;
+        let chosen = detect::choose(&mut opened, &choose_options(opts))?;
         let rule = rules_for(&input.name, &chosen, opts)?;
         let (data_start, data_line) = match &chosen {
             Chosen::Csv(h) => (h.data_start as usize, h.data_line),

@@ -9,7 +9,14 @@
 //! - [`non_access`]: a line that is not an access line (a server's error log, start-up
 //!   messages, HAProxy's events), by its shape: skipped and counted by kind, never a row.
 //!
-//! It knows no format: the caller says which lines a format reads.
+//! - [`choose`] (in `format.rs`): the format of an input, named by the flags or told from
+//!   its first lines, and the one line of refusal when none reads them.
+//!
+//! The envelope functions know no format: the caller says which lines a format reads.
+
+mod format;
+
+pub use format::{ChooseOptions, Chosen, SNIFF_LINES, choose};
 
 use super::envelope::{Envelope, Stream};
 

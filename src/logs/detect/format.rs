@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use super::super::envelope::{Envelope, EnvelopeChoice};
 use super::super::error::{LogError, shown};
+use super::super::formats::set::{Discover, MAX_FORMATS};
 use super::super::formats::{
     ColumnMap, CsvHeader, DurationUnit, Fields, InputFormat, LineFormat, alb, apache, cloudfront,
     compile, csv, envoy, haproxy, haproxy_format, iis, json, nginx, reads,
@@ -37,12 +38,15 @@ pub struct ChooseOptions<'a> {
 pub enum Chosen {
     /// CSV or TSV, with its header.
     Csv(CsvHeader),
-    /// A line format; `detected` when auto chose it.
+    /// A line format; `detected` when auto chose it (then others may be found as the file
+    /// goes on: [`discover`]).
     Lines {
         format: Arc<dyn LineFormat>,
         detected: bool,
         /// What wraps its lines (`None`: they are bare).
         envelope: Option<Envelope>,
+        /// Other formats that read some of the first lines (one file, several shapes).
+        also: Vec<Arc<dyn LineFormat>>,
     },
 }
 
@@ -61,8 +65,56 @@ pub fn first_lines(prefix: &[u8], eof: bool) -> Vec<&[u8]> {
         .collect()
 }
 
-/// The line formats auto detection tries, most particular first, for `lines`.
-fn sniff_lines(lines: &[&[u8]], json_paths: &[&str]) -> Option<Box<dyn LineFormat>> {
+/// The format auto detection finds for `lines`, and the others when they take turns: the
+/// one that reads at least 4 in 5 of them, or else up to [`MAX_FORMATS`] that do together
+/// (each reading at least two; the first is the first line's).
+fn sniff_lines(lines: &[&[u8]], json_paths: &[&str]) -> Option<Sniffed> {
+    if let Some(format) = sniff_one(lines, json_paths) {
+        return Some((format, Vec::new()));
+    }
+    // Group the lines by the format each is read by alone, then tell each group's format
+    // from all of its lines.
+    let mut groups: Vec<(String, Vec<&[u8]>)> = Vec::new();
+    for &line in lines {
+        let Some(format) = sniff_one(&[line], json_paths) else {
+            continue;
+        };
+        let name = format.describe();
+        match groups.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, group)) => group.push(line),
+            None => groups.push((name, vec![line])),
+        }
+    }
+    groups.retain(|(_, group)| group.len() >= 2);
+    let read: usize = groups.iter().map(|(_, g)| g.len()).sum();
+    if groups.len() < 2 || groups.len() > MAX_FORMATS || (read as f64) < ENOUGH * lines.len() as f64
+    {
+        return None;
+    }
+    let mut formats = groups
+        .iter()
+        .map(|(_, group)| sniff_one(group, json_paths))
+        .collect::<Option<Vec<_>>>()?
+        .into_iter();
+    let first = formats.next()?;
+    Some((first, formats.collect()))
+}
+
+/// A format and the others of a file whose first lines take turns.
+type Sniffed = (Box<dyn LineFormat>, Vec<Box<dyn LineFormat>>);
+
+/// The format that a line no format of its file reads is read by, found by the detection's
+/// order from that line alone (one file, several shapes): for [`FormatSet`]'s discovery.
+pub fn discover(json_paths: Vec<String>) -> Box<Discover> {
+    Box::new(move |line: &[u8]| {
+        let paths: Vec<&str> = json_paths.iter().map(String::as_str).collect();
+        sniff_one(&[line], &paths)
+    })
+}
+
+/// The line formats auto detection tries, most particular first: the first that reads at
+/// least 4 in 5 of `lines`.
+fn sniff_one(lines: &[&[u8]], json_paths: &[&str]) -> Option<Box<dyn LineFormat>> {
     // ALB/ELB, CloudFront and JSON lines first: their lines are the most particular.
     alb::sniff(lines)
         .or_else(|| cloudfront::sniff(lines))
@@ -92,6 +144,7 @@ pub fn choose(opened: &mut Opened, opts: &ChooseOptions<'_>) -> Result<Chosen, L
             format,
             detected,
             envelope,
+            also,
         } => {
             let format =
                 haproxy_format::with_captures(format, opts.haproxy_captures).map_err(|e| {
@@ -101,6 +154,7 @@ pub fn choose(opened: &mut Opened, opts: &ChooseOptions<'_>) -> Result<Chosen, L
                 format,
                 detected,
                 envelope,
+                also,
             })
         }
         Chosen::Csv(_) => Err(LogError::Option(format!(
@@ -133,6 +187,13 @@ fn choose_format(opened: &mut Opened, opts: &ChooseOptions<'_>) -> Result<Chosen
         format: Arc::from(format),
         detected,
         envelope,
+        also: Vec::new(),
+    };
+    let sniffed = |(format, also): Sniffed| Chosen::Lines {
+        format: Arc::from(format),
+        detected: true,
+        envelope,
+        also: also.into_iter().map(Arc::from).collect(),
     };
     if let Some(text) = opts.log_format {
         let format = compile(opts.input_format, text)
@@ -169,7 +230,7 @@ fn choose_format(opened: &mut Opened, opts: &ChooseOptions<'_>) -> Result<Chosen
             "json (no line among the first is a JSON object)",
         ),
         InputFormat::Auto if envelope.is_some() => match sniff_lines(&sample, &json_paths(opts)) {
-            Some(format) => Ok(lines(format, true)),
+            Some(found) => Ok(sniffed(found)),
             None => Err(no_format(&name, &sample, "any")),
         },
         InputFormat::Auto => {
@@ -186,7 +247,7 @@ fn choose_format(opened: &mut Opened, opts: &ChooseOptions<'_>) -> Result<Chosen
             let inner = inner_lines(None, &raw).unwrap_or_default();
             let sample: Vec<&[u8]> = inner.iter().map(Vec::as_slice).collect();
             match sniff_lines(&sample, &json_paths(opts)) {
-                Some(format) => Ok(lines(format, true)),
+                Some(found) => Ok(sniffed(found)),
                 None => Err(no_format(&name, &sample, "any")),
             }
         }

@@ -16,7 +16,7 @@
 
 mod format;
 
-pub use format::{ChooseOptions, Chosen, SNIFF_LINES, choose};
+pub use format::{ChooseOptions, Chosen, SNIFF_LINES, choose, discover};
 
 use super::envelope::{Envelope, Stream};
 

@@ -27,6 +27,7 @@ pub(super) mod haproxy;
 pub mod haproxy_format;
 pub mod iis;
 pub mod json;
+pub mod set;
 pub(super) mod nginx;
 pub mod sources;
 mod template;

@@ -14,7 +14,7 @@ use super::super::formats::{
 };
 use super::super::role::Role;
 use super::super::source::Opened;
-use super::{ENOUGH, envelope as detect_envelope, inner_lines};
+use super::{ENOUGH, envelope as detect_envelope, inner_lines, non_access};
 
 /// Lines read ahead to tell an input's format.
 pub const SNIFF_LINES: usize = 20;
@@ -126,6 +126,26 @@ fn sniff_one(lines: &[&[u8]], json_paths: &[&str]) -> Option<Box<dyn LineFormat>
         .or_else(|| apache::sniff(lines))
 }
 
+/// A named format family's format for `lines`: the one that reads 4 in 5 of them, or else
+/// the one that reads 4 in 5 of the lines it reads alone, when those are at least half (the
+/// rest, a server's events among its access lines, are bad rows or skipped, counted with
+/// their line numbers).
+fn fitting(
+    sniff: fn(&[&[u8]]) -> Option<Box<dyn LineFormat>>,
+    lines: &[&[u8]],
+) -> Option<Box<dyn LineFormat>> {
+    sniff(lines).or_else(|| {
+        let fit: Vec<&[u8]> = lines
+            .iter()
+            .copied()
+            .filter(|l| sniff(&[l]).is_some())
+            .collect();
+        (!fit.is_empty() && 2 * fit.len() >= lines.len())
+            .then(|| sniff(&fit))
+            .flatten()
+    })
+}
+
 /// The `--column ROLE=PATH` names, for JSON lines: a path the first lines lack is read too.
 fn json_paths<'a>(opts: &ChooseOptions<'a>) -> Vec<&'a str> {
     opts.columns.iter().map(|(_, name)| name.as_str()).collect()
@@ -172,6 +192,7 @@ fn choose_format(opened: &mut Opened, opts: &ChooseOptions<'_>) -> Result<Chosen
             if opened.gzip { ", after gunzip" } else { "" }
         )));
     }
+    let prefix = opened.prefix.clone();
     let raw: Vec<Vec<u8>> = first_lines(&opened.prefix, opened.eof)
         .into_iter()
         .map(<[u8]>::to_vec)
@@ -202,15 +223,15 @@ fn choose_format(opened: &mut Opened, opts: &ChooseOptions<'_>) -> Result<Chosen
     }
     let named = |found: Option<Box<dyn LineFormat>>, what: &str| match found {
         Some(format) => Ok(lines(format, false)),
-        None => Err(no_format(&name, &sample, what)),
+        None => Err(no_format(&name, &prefix, &sample, what)),
     };
     match opts.input_format {
         InputFormat::Csv => csv(opened, None),
         InputFormat::Tsv => csv(opened, Some(b'\t')),
-        InputFormat::Nginx => named(nginx::sniff(&sample), "nginx"),
-        InputFormat::Apache => named(apache::sniff(&sample), "apache"),
-        InputFormat::Haproxy => named(haproxy::sniff(&sample), "haproxy"),
-        InputFormat::Envoy => named(envoy::sniff(&sample), "envoy"),
+        InputFormat::Nginx => named(fitting(nginx::sniff, &sample), "nginx"),
+        InputFormat::Apache => named(fitting(apache::sniff, &sample), "apache"),
+        InputFormat::Haproxy => named(fitting(haproxy::sniff, &sample), "haproxy"),
+        InputFormat::Envoy => named(fitting(envoy::sniff, &sample), "envoy"),
         InputFormat::Alb => named(
             Some(Box::new(alb::AwsLoadBalancer::new(alb::Balancer::Alb))),
             "alb",
@@ -231,7 +252,7 @@ fn choose_format(opened: &mut Opened, opts: &ChooseOptions<'_>) -> Result<Chosen
         ),
         InputFormat::Auto if envelope.is_some() => match sniff_lines(&sample, &json_paths(opts)) {
             Some(found) => Ok(sniffed(found)),
-            None => Err(no_format(&name, &sample, "any")),
+            None => Err(no_format(&name, &prefix, &sample, "any")),
         },
         InputFormat::Auto => {
             // A CSV/TSV header that names the roles comes first: it says what it is.
@@ -239,7 +260,9 @@ fn choose_format(opened: &mut Opened, opts: &ChooseOptions<'_>) -> Result<Chosen
             if let Chosen::Csv(h) = &header {
                 let refs: Vec<&[u8]> = h.fields.iter().map(Vec::as_slice).collect();
                 let detect = ColumnMap::detect(&name, &refs, opts.columns, opts.duration_unit);
-                if detect.is_ok() || looks_like_header(&refs) {
+                // A server's own message first (HAProxy's events) is no header.
+                let message = raw.first().is_some_and(|l| non_access(l).is_some());
+                if detect.is_ok() || (looks_like_header(&refs) && !message) {
                     return Ok(header);
                 }
             }
@@ -248,7 +271,7 @@ fn choose_format(opened: &mut Opened, opts: &ChooseOptions<'_>) -> Result<Chosen
             let sample: Vec<&[u8]> = inner.iter().map(Vec::as_slice).collect();
             match sniff_lines(&sample, &json_paths(opts)) {
                 Some(found) => Ok(sniffed(found)),
-                None => Err(no_format(&name, &sample, "any")),
+                None => Err(no_format(&name, &prefix, &sample, "any")),
             }
         }
     }
@@ -313,10 +336,10 @@ fn inner_reads(lines: &[&[u8]], opts: &ChooseOptions<'_>) -> bool {
     }
     match opts.input_format {
         InputFormat::Auto => sniff_lines(lines, &json_paths(opts)).is_some(),
-        InputFormat::Nginx => nginx::sniff(lines).is_some(),
-        InputFormat::Apache => apache::sniff(lines).is_some(),
-        InputFormat::Haproxy => haproxy::sniff(lines).is_some(),
-        InputFormat::Envoy => envoy::sniff(lines).is_some(),
+        InputFormat::Nginx => fitting(nginx::sniff, lines).is_some(),
+        InputFormat::Apache => fitting(apache::sniff, lines).is_some(),
+        InputFormat::Haproxy => fitting(haproxy::sniff, lines).is_some(),
+        InputFormat::Envoy => fitting(envoy::sniff, lines).is_some(),
         InputFormat::Json => json::JsonLines::from_lines(lines, &json_paths(opts)).is_some(),
         InputFormat::Alb => reads(&alb::AwsLoadBalancer::new(alb::Balancer::Alb), lines) >= ENOUGH,
         InputFormat::Elb => reads(&alb::AwsLoadBalancer::new(alb::Balancer::Elb), lines) >= ENOUGH,
@@ -357,54 +380,142 @@ fn looks_binary(prefix: &[u8]) -> bool {
     odd * 10 > text.chars().count().max(1)
 }
 
-/// The one line for an input no format reads: the closest format tried, and the flags.
-fn no_format(name: &str, sample: &[&[u8]], tried: &str) -> LogError {
+/// The one line for an input no format reads (issue 22): the line at fault (by its number
+/// when the file is bare), the closest format and the field where it stopped, and the flag
+/// that settles it. `tried` is the family named (`nginx`, `haproxy`, ...) or `any`.
+fn no_format(name: &str, prefix: &[u8], sample: &[&[u8]], tried: &str) -> LogError {
     let first = sample.first().copied().unwrap_or_default();
-    let closest = match closest_tried(first) {
-        // Read by a format other than the one named: say which, not "closest".
-        Some((format, why)) if why == READS_IT => {
-            let tried = if tried == "any" {
-                "one format (fewer than 4 in 5 of its first lines read alike)".to_string()
-            } else {
-                tried.to_string()
-            };
-            return LogError::Option(format!(
-                "{name}: not a log format dupcost knows as {tried}: its first line '{}' is read as {format}; name that format with --input-format (csv, tsv, nginx, apache, alb, elb, cloudfront, haproxy, envoy, json) or give the server's own with --log-format '...'",
-                shown(first)
-            ));
+    let at = |line: &[u8]| match line_number(prefix, line) {
+        Some(n) => format!("line {n}"),
+        None => {
+            let k = sample.iter().position(|l| *l == line).unwrap_or(0) + 1;
+            format!("access line {k} inside its envelope")
         }
-        Some((format, why)) => format!("{format} ({why})"),
-        None => closest(first).to_string(),
     };
-    LogError::Option(format!(
-        "{name}: not a log format dupcost knows{}: its first line '{}' comes closest to {closest}; give the server's own format with --log-format '...' (nginx log_format, Apache LogFormat, Envoy format string or HAProxy log-format) or name it with --input-format (csv, tsv, nginx, apache, alb, elb, cloudfront, iis, haproxy, envoy, json)",
-        if tried == "any" {
-            String::new()
-        } else {
-            format!(" as {tried}")
-        },
-        shown(first)
-    ))
+    let flags = "give the server's own format with --log-format '...' (nginx log_format, Apache \
+                 LogFormat, Envoy format string or HAProxy log-format) or name it with \
+                 --input-format (csv, tsv, nginx, apache, alb, elb, cloudfront, iis, haproxy, \
+                 envoy, json)";
+    let family = tried.split(' ').next().unwrap_or(tried);
+    if family != "any" {
+        let why = match closest_of(candidates(family), first, true) {
+            Some((format, Err(err))) => format!("the closest {family} format, {format}, {err}"),
+            _ if family == "json" => "it is not a JSON object".to_string(),
+            _ => format!("no {family} format reads it"),
+        };
+        let other = match closest_of(candidates("any"), first, false) {
+            Some((format, Ok(()))) => format!(
+                "; it is read as {format}; name that format with --input-format {} (or leave --input-format out to have it told)",
+                input_format_of(&format)
+            ),
+            _ => format!("; {flags}"),
+        };
+        return LogError::Option(format!(
+            "{name}: not a log format dupcost knows as {tried}: {} '{}' does not fit it: {why}{other}",
+            at(first),
+            shown(first)
+        ));
+    }
+    match closest_of(candidates("any"), first, false) {
+        // Its first line is read, but fewer than 4 in 5 of the first lines read alike: name the
+        // first line that format does not read, and where it stopped.
+        Some((format, Ok(()))) => {
+            let reader = candidates("any")
+                .into_iter()
+                .find(|f| f.describe() == format);
+            let mut fields = Fields::default();
+            let misfit = sample.iter().find_map(|line| {
+                fields.clear();
+                let err = reader.as_ref()?.split(line, &mut fields).err()?;
+                Some((line, err))
+            });
+            let (line, err) = match misfit {
+                Some((line, err)) => (*line, err),
+                None => (first, "it reads too few of them".to_string()),
+            };
+            LogError::Option(format!(
+                "{name}: its first lines are not one log format dupcost knows: {} reads as {format}, but {} '{}' does not ({err}) and no other format reads it; name the format with --input-format {} to read the lines that fit it (the others are bad rows), or {flags}",
+                at(first),
+                at(line),
+                shown(line),
+                input_format_of(&format)
+            ))
+        }
+        Some((format, Err(err))) => LogError::Option(format!(
+            "{name}: not a log format dupcost knows: {} '{}' comes closest to {format}, which {err}; {flags}",
+            at(first),
+            shown(first)
+        )),
+        None => LogError::Option(format!(
+            "{name}: not a log format dupcost knows: {} '{}' looks most like {}, and no format reads a field of it; {flags}",
+            at(first),
+            shown(first),
+            closest(first)
+        )),
+    }
 }
 
-/// What [`closest_tried`] says of a format that reads the whole line.
-const READS_IT: &str = "which reads it";
+/// The number of `line` among the first lines of `prefix` (1-based), when it stands there as
+/// it is (not inside an envelope).
+fn line_number(prefix: &[u8], line: &[u8]) -> Option<u64> {
+    prefix
+        .split(|&b| b == b'\n')
+        .take(4 * SNIFF_LINES)
+        .position(|l| l.strip_suffix(b"\r").unwrap_or(l) == line)
+        .map(|i| i as u64 + 1)
+}
 
-/// Of the line formats tried, the one that read `line` furthest before it failed (by the
-/// column its error names; one that read all its fields, with more after them, first), with
-/// that error.
-fn closest_tried(line: &[u8]) -> Option<(String, String)> {
-    let mut candidates: Vec<Box<dyn LineFormat>> = vec![Box::new(haproxy::Haproxy)];
-    for text in ["istio", "istio-1.5", "istio-1.1", "envoy"] {
-        candidates.extend(envoy::compile(text).ok());
+/// The `--input-format` that names a format described as `description`.
+fn input_format_of(description: &str) -> &'static str {
+    let d = description.to_ascii_lowercase();
+    if d.contains("envoy") || d.contains("istio") {
+        "envoy"
+    } else if d.contains("haproxy") {
+        "haproxy"
+    } else if d.contains("apache") {
+        "apache"
+    } else if d.contains("json") {
+        "json"
+    } else {
+        "nginx"
     }
-    for (text, ..) in nginx::PRESETS {
-        candidates.extend(nginx::compile(text).ok());
+}
+
+/// The text formats of a family (`haproxy`, `envoy`, `nginx`, `apache`), or all of them
+/// (`any`), for the refusal.
+fn candidates(family: &str) -> Vec<Box<dyn LineFormat>> {
+    let mut all: Vec<Box<dyn LineFormat>> = Vec::new();
+    let any = family == "any";
+    if any || family == "haproxy" {
+        all.push(Box::new(haproxy::Haproxy));
     }
-    for (text, ..) in apache::PRESETS {
-        candidates.extend(apache::compile(text).ok());
+    if any || family == "envoy" {
+        for text in ["istio", "istio-1.5", "istio-1.1", "envoy"] {
+            all.extend(envoy::compile(text).ok());
+        }
     }
-    // FMT-AWS: the ALB/ELB, CloudFront and JSON formats could join these candidates.
+    if any || family == "nginx" {
+        for (text, ..) in nginx::PRESETS {
+            all.extend(nginx::compile(text).ok());
+        }
+    }
+    if any || family == "apache" {
+        for (text, ..) in apache::PRESETS {
+            all.extend(apache::compile(text).ok());
+        }
+    }
+    all
+}
+
+/// Of `candidates`, the one that reads `line` (the first such), or else the one that read it
+/// furthest before it failed (by the column its error names; one that read all its fields,
+/// with more after them, first), with that error; `any_error`: one whose error names no
+/// column counts too (last).
+fn closest_of(
+    candidates: Vec<Box<dyn LineFormat>>,
+    line: &[u8],
+    any_error: bool,
+) -> Option<(String, Result<(), String>)> {
     let mut fields = Fields::default();
     // Reversed: of equals, max_by_key keeps the last, which is then the first tried.
     candidates
@@ -413,20 +524,22 @@ fn closest_tried(line: &[u8]) -> Option<(String, String)> {
         .filter_map(|f| {
             fields.clear();
             let Err(err) = f.split(line, &mut fields) else {
-                return Some(((true, usize::MAX), f.describe(), READS_IT.into()));
+                return Some(((true, usize::MAX), f.describe(), Ok(())));
             };
-            let column: usize = err
+            let column: Option<usize> = err
                 .split("column ")
-                .nth(1)?
-                .split(|c: char| !c.is_ascii_digit())
-                .next()?
-                .parse()
-                .ok()?;
+                .nth(1)
+                .and_then(|c| c.split(|c: char| !c.is_ascii_digit()).next())
+                .and_then(|c| c.parse().ok());
             let whole = err.starts_with("expected the line to end");
-            (column > 1).then(|| ((whole, column), f.describe(), err))
+            match column {
+                Some(column) if column > 1 => Some(((whole, column), f.describe(), Err(err))),
+                _ if any_error => Some(((false, 0), f.describe(), Err(err))),
+                _ => None,
+            }
         })
         .max_by_key(|(rank, ..)| *rank)
-        .map(|(_, format, err)| (format, err))
+        .map(|(_, format, result)| (format, result))
 }
 
 /// The format a line looks most like, by its shape.

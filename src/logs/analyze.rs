@@ -83,9 +83,9 @@ impl FileInfo {
     }
 
     /// The file, or the lines of it whose format lacks what `has` asks (one file, several
-    /// shapes), for a message: "app.log", "app.log's JSON lines (Envoy) lines".
+    /// shapes), for a message: "app.log", "app.log (its nginx combined lines)".
     pub fn lacking(&self, has: impl Fn(&ColumnMap) -> bool) -> String {
-        if !self.mixed() || !has(&self.columns) {
+        if !self.mixed() {
             return self.name.clone();
         }
         let lacking: Vec<&str> = self
@@ -94,7 +94,7 @@ impl FileInfo {
             .filter(|f| f.lines > 0 && f.columns.as_ref().is_some_and(|c| !has(c)))
             .map(|f| f.name.as_str())
             .collect();
-        format!("{}'s {} lines", self.name, lacking.join(" and "))
+        format!("{} (its {} lines)", self.name, lacking.join(" and "))
     }
 
     /// The evidence on a file read with more than one format: which lines each read, the
@@ -125,17 +125,18 @@ impl FileInfo {
                         )
                     })
                     .collect();
-                out.push(format!(
-                    "its lines change format: {}",
-                    each.join(", then ")
-                ));
+                out.push(format!("its lines change format: {}", each.join(", then ")));
             }
             let differ: Vec<String> = Role::ALL
                 .iter()
                 .filter_map(|&role| {
                     let with: Vec<&str> = read
                         .iter()
-                        .filter(|f| f.columns.as_ref().is_some_and(|c| c.header_of(role).is_some()))
+                        .filter(|f| {
+                            f.columns
+                                .as_ref()
+                                .is_some_and(|c| c.header_of(role).is_some())
+                        })
                         .map(|f| f.name.as_str())
                         .collect();
                     (!with.is_empty() && with.len() < read.len())
@@ -151,10 +152,7 @@ impl FileInfo {
         }
         for f in &self.formats {
             if let Some(why) = &f.refused {
-                out.push(format!(
-                    "lines read as {} are bad rows: {why}",
-                    f.name
-                ));
+                out.push(format!("lines read as {} are bad rows: {why}", f.name));
             }
         }
         out
@@ -183,10 +181,9 @@ impl LogAnalysis {
     /// column, or the backend's log was joined.
     pub fn has_outcomes(&self) -> bool {
         self.join.is_some()
-            || self
-                .files
-                .iter()
-                .all(|f| f.all_have(|c| c.upstream_status.is_some()) || f.side.side == LogSide::Server)
+            || self.files.iter().all(|f| {
+                f.all_have(|c| c.upstream_status.is_some()) || f.side.side == LogSide::Server
+            })
     }
 
     /// Every input is a server's own log (`--log-side`, or detected): its statuses are the
@@ -318,7 +315,11 @@ pub(super) fn rules_for(
             let set = if *detected {
                 let maker = FormatMaker {
                     needs: [
-                        (opts.client_timeout.is_some(), Role::Duration, "--client-timeout"),
+                        (
+                            opts.client_timeout.is_some(),
+                            Role::Duration,
+                            "--client-timeout",
+                        ),
                         (opts.path.is_some(), Role::Path, "--path"),
                         (!opts.outcomes.is_empty(), Role::RequestId, "--outcomes"),
                     ]
@@ -831,7 +832,6 @@ impl FormatMaker {
     fn columns(&self, format: Arc<dyn LineFormat>) -> Result<FileFormat, LogError> {
         let at = |f: &dyn LineFormat| {
             ColumnMap::for_format(&self.name, f, &self.overrides, self.duration_unit)
-
         };
         let columns = at(format.as_ref())?;
         let time_field = self.envelope_time && columns.timestamp.is_none();
@@ -857,7 +857,9 @@ impl FormatMaker {
             return Err(if has_time {
                 format!("it has timestamps and {first}, the file's first format, has none")
             } else {
-                format!("it has no timestamp and {first}, the file's first format, has: its rows would have no day")
+                format!(
+                    "it has no timestamp and {first}, the file's first format, has: its rows would have no day"
+                )
             });
         }
         for (role, flag) in &self.needs {

@@ -55,8 +55,7 @@ mod timestamp;
 pub use analyze::{FileInfo, FormatRead, LogAnalysis, analyze};
 pub use derive::{
     DayRow, Derived, EndpointRow, FileRead, FormatLines, Measured, Observed, Overrides,
-    RetriesObserved, count,
-    count_f, plural,
+    RetriesObserved, count, count_f, plural,
 };
 pub use detect::non_access;
 pub use envelope::{Envelope, EnvelopeChoice, JsonField};

@@ -27,8 +27,8 @@ pub(super) mod haproxy;
 pub mod haproxy_format;
 pub mod iis;
 pub mod json;
-pub mod set;
 pub(super) mod nginx;
+pub mod set;
 pub mod sources;
 mod template;
 

@@ -250,9 +250,16 @@ impl Misfit<'_> {
             }
             Other::Skip => Ok(()),
             Other::Refused(why) => sink.bad(self.n, || why),
-            Other::None => match (kind, self.stream) {
+            Other::None(others) => match (kind, self.stream) {
                 (Some(kind), stream) => sink.skipped(stream, kind),
-                (None, "") => sink.bad(self.n, || self.reason),
+                (None, "") if others.is_empty() => sink.bad(self.n, || self.reason),
+                (None, "") => sink.bad(self.n, || {
+                    format!(
+                        "{}: {}; nor is it read by {others}",
+                        format.format.describe(),
+                        self.reason
+                    )
+                }),
                 (None, stream) => sink.skipped(stream, "not access lines"),
             },
         }

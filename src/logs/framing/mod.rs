@@ -72,8 +72,8 @@ pub enum Other {
     Read,
     /// A line another format skips (CloudFront's `#Fields:`).
     Skip,
-    /// No format of the file reads it.
-    None,
+    /// No format of the file reads it: the names of the others tried ("" when none).
+    None(String),
     /// A format found for it cannot be counted beside the file's first: why.
     Refused(String),
 }

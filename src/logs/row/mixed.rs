@@ -30,6 +30,15 @@ impl Row<'_> {
         self.seen.add(self.current, lines, first, last);
     }
 
+    /// The file's formats but the current one, by name, for a bad row's reason.
+    fn others(&self) -> String {
+        let names: Vec<String> = (0..self.known.len())
+            .filter(|&i| i != self.current)
+            .map(|i| self.known[i].name())
+            .collect();
+        names.join(" or ")
+    }
+
     /// Makes format `index` of the file the current one.
     fn switch(&mut self, index: usize, format: Arc<FileFormat>) {
         self.flush_run();
@@ -60,7 +69,7 @@ impl LineSink for Row<'_> {
         discover: bool,
     ) -> Result<Other, LogError> {
         let Some(set) = self.rules.formats.as_deref() else {
-            return Ok(Other::None);
+            return Ok(Other::None(String::new()));
         };
         if self.known.len() < set.len() {
             self.known = set.all();
@@ -87,11 +96,11 @@ impl LineSink for Row<'_> {
             }
         }
         if !discover || !set.discovers() || self.misses >= MAX_MISSES {
-            return Ok(Other::None);
+            return Ok(Other::None(self.others()));
         }
         let Some(i) = set.discover(line) else {
             self.misses += 1;
-            return Ok(Other::None);
+            return Ok(Other::None(self.others()));
         };
         self.known = set.all();
         match self.known.get(i) {
@@ -103,12 +112,12 @@ impl LineSink for Row<'_> {
                     return Ok(Other::Read);
                 }
                 self.misses += 1;
-                Ok(Other::None)
+                Ok(Other::None(self.others()))
             }
             Some(refused @ Found::Refused { .. }) => Ok(Other::Refused(refused.refusal())),
             _ => {
                 self.misses += 1;
-                Ok(Other::None)
+                Ok(Other::None(self.others()))
             }
         }
     }

@@ -134,14 +134,7 @@ fn frame<R: Read>(
     io_error: &dyn Fn(io::Error) -> LogError,
 ) -> Result<u64, LogError> {
     match &rules.formats {
-        Some(_) => framing::lines(
-            input,
-            rules.envelope,
-            piece,
-            movable,
-            row,
-            io_error,
-        ),
+        Some(_) => framing::lines(input, rules.envelope, piece, movable, row, io_error),
         None => framing::records(input, rules.delimiter, piece, movable, row, io_error),
     }
 }

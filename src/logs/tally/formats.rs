@@ -100,8 +100,22 @@ mod tests {
         b.add(1, 3, 1, 3);
         b.line_end = 3;
         a.merge(&b);
-        assert_eq!(a.used[0], FormatUse { lines: 10, first_line: 1, last_line: 10 });
-        assert_eq!(a.used[1], FormatUse { lines: 5, first_line: 11, last_line: 15 });
+        assert_eq!(
+            a.used[0],
+            FormatUse {
+                lines: 10,
+                first_line: 1,
+                last_line: 10
+            }
+        );
+        assert_eq!(
+            a.used[1],
+            FormatUse {
+                lines: 5,
+                first_line: 11,
+                last_line: 15
+            }
+        );
         assert_eq!(a.switches, 1);
         assert!(!a.interleaved());
         assert_eq!(a.line_end, 15);

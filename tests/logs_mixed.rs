@@ -547,3 +547,29 @@ fn refusals_name_the_line_the_closest_format_and_the_flag() {
     assert!(err.contains("--log-format '...'"), "{err}");
     assert!(err.contains("--input-format ("), "{err}");
 }
+
+/// `--follow` reads a mixed input the same way: both formats, the same rows, each format's
+/// lines in its last report.
+#[test]
+fn follow_reads_both_formats() {
+    let (envoy, _, _) = traffic(600);
+    let mixed: Vec<String> = envoy
+        .iter()
+        .enumerate()
+        .map(|(n, l)| if n % 2 == 1 { as_envoy_json(l) } else { l.clone() })
+        .collect();
+    let out = dupcost()
+        .args(["logs", "-", "--follow", "--format", "json", "--succeeded-share", "0.5"])
+        .write_stdin(text(&mixed))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let last: Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+    assert_eq!(last["observed"]["rows"], envoy.len());
+    assert_eq!(last["observed"]["bad_rows"], 0);
+    let formats = &last["observed"]["files"][0]["formats"];
+    assert_eq!(formats[0]["lines"], envoy.len() / 2, "{formats}");
+    assert_eq!(formats[1]["name"], "JSON lines (Envoy)", "{formats}");
+    assert_eq!(formats[1]["lines"], envoy.len() / 2, "{formats}");
+}

@@ -556,14 +556,32 @@ fn follow_reads_both_formats() {
     let mixed: Vec<String> = envoy
         .iter()
         .enumerate()
-        .map(|(n, l)| if n % 2 == 1 { as_envoy_json(l) } else { l.clone() })
+        .map(|(n, l)| {
+            if n % 2 == 1 {
+                as_envoy_json(l)
+            } else {
+                l.clone()
+            }
+        })
         .collect();
     let out = dupcost()
-        .args(["logs", "-", "--follow", "--format", "json", "--succeeded-share", "0.5"])
+        .args([
+            "logs",
+            "-",
+            "--follow",
+            "--format",
+            "json",
+            "--succeeded-share",
+            "0.5",
+        ])
         .write_stdin(text(&mixed))
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let stdout = String::from_utf8(out.stdout).unwrap();
     let last: Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
     assert_eq!(last["observed"]["rows"], envoy.len());

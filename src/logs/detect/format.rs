@@ -100,6 +100,9 @@ fn sniff_lines(lines: &[&[u8]], json_paths: &[&str]) -> Option<Sniffed> {
     Some((first, formats.collect()))
 }
 
+/// A format family's detection: its format that reads the lines, if one does.
+type Sniff = fn(&[&[u8]]) -> Option<Box<dyn LineFormat>>;
+
 /// A format and the others of a file whose first lines take turns.
 type Sniffed = (Box<dyn LineFormat>, Vec<Box<dyn LineFormat>>);
 
@@ -130,10 +133,7 @@ fn sniff_one(lines: &[&[u8]], json_paths: &[&str]) -> Option<Box<dyn LineFormat>
 /// the one that reads 4 in 5 of the lines it reads alone, when those are at least half (the
 /// rest, a server's events among its access lines, are bad rows or skipped, counted with
 /// their line numbers).
-fn fitting(
-    sniff: fn(&[&[u8]]) -> Option<Box<dyn LineFormat>>,
-    lines: &[&[u8]],
-) -> Option<Box<dyn LineFormat>> {
+fn fitting(sniff: Sniff, lines: &[&[u8]]) -> Option<Box<dyn LineFormat>> {
     sniff(lines).or_else(|| {
         let fit: Vec<&[u8]> = lines
             .iter()

@@ -591,3 +591,60 @@ fn follow_reads_both_formats() {
     assert_eq!(formats[1]["name"], "JSON lines (Envoy)", "{formats}");
     assert_eq!(formats[1]["lines"], envoy.len() / 2, "{formats}");
 }
+
+/// The bundled samples of Envoy's default layout, Istio's and Envoy's JSON, one after
+/// another in one file and then line by line: every line accounted for (each format's
+/// lines are its sample's rows), none a bad row.
+#[test]
+fn the_samples_of_three_layouts_in_one_file_are_all_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let names = ["envoy_default.log", "istio.log", "envoy.json"];
+    let samples: Vec<Vec<String>> = names
+        .iter()
+        .map(|n| {
+            std::fs::read_to_string(common::fixture("formats", n))
+                .unwrap()
+                .lines()
+                .filter(|l| !l.trim().is_empty())
+                .map(str::to_string)
+                .collect()
+        })
+        .collect();
+    let args = ["--succeeded-share", "0.5", "--min-span", "1m"];
+    let alone: Vec<u64> = names
+        .iter()
+        .map(|n| {
+            logs(&common::fixture("formats", n), &args)["observed"]["rows"]
+                .as_u64()
+                .unwrap()
+        })
+        .collect();
+    for (k, s) in samples.iter().enumerate() {
+        assert_eq!(alone[k], s.len() as u64, "{}: every line a row", names[k]);
+    }
+    let after: Vec<String> = samples.concat();
+    let longest = samples.iter().map(Vec::len).max().unwrap();
+    let turns: Vec<String> = (0..longest)
+        .flat_map(|i| samples.iter().filter_map(move |s| s.get(i).cloned()))
+        .collect();
+    for (name, lines) in [("after.log", &after), ("turns.log", &turns)] {
+        let path = write(dir.path(), name, text(lines).as_bytes());
+        let got = logs(&path, &args);
+        assert_eq!(got["observed"]["rows"], lines.len(), "{name}");
+        assert_eq!(got["observed"]["bad_rows"], 0, "{name}");
+        let formats = got["observed"]["files"][0]["formats"].as_array().unwrap();
+        let read: Vec<(&str, u64)> = formats
+            .iter()
+            .map(|f| (f["name"].as_str().unwrap(), f["lines"].as_u64().unwrap()))
+            .collect();
+        assert_eq!(
+            read,
+            [
+                ("Envoy default", alone[0]),
+                ("Istio (Envoy)", alone[1]),
+                ("JSON lines (Envoy)", alone[2]),
+            ],
+            "{name}"
+        );
+    }
+}

@@ -45,8 +45,8 @@ pub struct FileInfo {
     pub document: Option<String>,
     /// Lines that are not access lines, skipped: ("stderr " or "", kind, count).
     pub skipped: Vec<(String, String, u64)>,
-    /// The line formats its lines were read with, in the order found (one file, several
-    /// shapes: issue 22); empty for CSV/TSV.
+    /// The line formats its lines were read with, in the order of their first lines (one
+    /// file, several shapes: issue 22); empty for CSV/TSV.
     pub formats: Vec<FormatRead>,
     /// Its formats took turns line by line (two containers' logs in one), rather than one
     /// after another (a configuration changed mid-file).
@@ -604,7 +604,8 @@ pub(super) fn formats_read(rules: &RowRules, used: super::tally::FormatsUsed) ->
     let Some(set) = &rules.formats else {
         return Vec::new();
     };
-    set.all()
+    let mut read: Vec<FormatRead> = set
+        .all()
         .into_iter()
         .enumerate()
         .map(|(i, found)| {
@@ -622,9 +623,13 @@ pub(super) fn formats_read(rules: &RowRules, used: super::tally::FormatsUsed) ->
                 last_line: u.last_line,
             }
         })
-        // The first always; others found among the first lines only if they read some.
+        // Formats found among the first lines that read none are left out.
         .filter(|f| f.lines > 0 || f.refused.is_some())
-        .collect()
+        .collect();
+    // In the order of their first lines (pieces on several threads may find them in another
+    // order); refused formats, which read none, last.
+    read.sort_by_key(|f| (f.lines == 0, f.first_line));
+    read
 }
 
 /// Reads a plain file in pieces, `threads` at once, and merges their tallies in order.

@@ -207,8 +207,8 @@ pub struct FileRead {
     /// messages), by stream and kind.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub skipped: Vec<SkippedLines>,
-    /// The line formats its lines were read with, in the order found, and the lines each
-    /// read (one file, several shapes); empty for CSV/TSV.
+    /// The line formats its lines were read with, in the order of their first lines, and the
+    /// lines each read (one file, several shapes); empty for CSV/TSV.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub formats: Vec<FormatLines>,
     /// Its formats took turns line by line (two containers' logs in one).

@@ -34,7 +34,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
 
-pub use csv::{CsvHeader, sniff_delimiter};
+pub use csv::{CsvHeader, duration_unit_from_name, sniff_delimiter};
 
 use super::detect;
 use super::envelope::{Envelope, EnvelopeChoice};

@@ -89,8 +89,8 @@ fn observed(path: &std::path::Path, args: &EstimateArgs, color: bool) -> Result<
     // in the files, which `dupcost logs` warns about.
     derived.observed.warnings.push(format!(
         "measured by dupcost sql ({}): a clock running backwards in the logs cannot be seen \
-         there (each key's attempts are ordered by time); dupcost logs on the files warns when \
-         one did",
+         there (each key's or fingerprint's attempts are ordered by time); dupcost logs on the files \
+         warns when one did",
         analysis.files.first().map_or("-", |f| f.name.as_str())
     ));
     for warning in &derived.observed.warnings {

@@ -550,10 +550,9 @@ fn build(name: &str, records: &[Record], options: &LogOptions) -> Result<LogAnal
             timeout_statuses,
             retry_window: std::time::Duration::from_micros(window),
             shared_address_rate: match r.opt_count("shared_address_rate")? {
-                Some(rate) => u8::try_from(rate)
-                    .ok()
-                    .filter(|&n| n > 0)
-                    .ok_or_else(|| r.fail("shared_address_rate", format!("{rate} is not 1 to 255")))?,
+                Some(rate) => u8::try_from(rate).ok().filter(|&n| n > 0).ok_or_else(|| {
+                    r.fail("shared_address_rate", format!("{rate} is not 1 to 255"))
+                })?,
                 None => options.shared_address_rate,
             },
             client_timeout: r

@@ -15,7 +15,13 @@
 //! * attempts with the same key on the same endpoint, ordered by time, start a new intent
 //!   when the previous one is more than the retry window before (the rule of
 //!   `src/logs/tally`); an attempt without a key is an intent of its own; the keyed intents
-//!   with a timed-out attempt are counted (the evidence of the retries: issue 24).
+//!   with a timed-out attempt are counted (the evidence of the retries: issue 24);
+//! * grouped by fingerprint (`--intents`, chosen as `src/logs/analyze.rs` chooses), the
+//!   attempts of one client's same request continue an intent while the one before failed
+//!   within the window, as `src/logs/tally/intents.rs` (`touch_fingerprint`), shared
+//!   addresses included: `LAG`, `ROW_NUMBER` and running `SUM`/`MAX` over the fingerprint;
+//! * `--client-timeout` reads a duration column as `src/logs/row` does;
+//! * endpoints past the first 10,000 (by first attempt) are counted as `(other routes)`.
 //!
 //! The result is one table: a `total` row, one `day` row per UTC day with attempts, one
 //! `endpoint` row per method and route (see [`super::observed::COLUMNS`]).
@@ -553,7 +559,11 @@ per_intent AS (
   SELECT COUNT(*) AS attempts, MAX(timed_out) AS timed_out{per_intent_cols}
   FROM numbered GROUP BY key_text, method, route, intent
 )",
-            numbered_cols = if outcomes { " executed, up_2xx, backend_2xx," } else { "" },
+            numbered_cols = if outcomes {
+                " executed, up_2xx, backend_2xx,"
+            } else {
+                ""
+            },
             per_intent_cols = if outcomes {
                 ", SUM(executed) AS executions, MAX(up_2xx) AS up_2xx, MAX(backend_2xx) AS backend_2xx"
             } else {
@@ -589,10 +599,7 @@ CROSS JOIN (
         ));
     }
     if fingerprint {
-        p_cols.push_str(&format!(
-            ",\n    {} AS n_conflicts",
-            sum0("later_conflict")
-        ));
+        p_cols.push_str(&format!(",\n    {} AS n_conflicts", sum0("later_conflict")));
     }
 
     let describe = format!(
@@ -644,7 +651,12 @@ CROSS JOIN (
         ("retry_window_us", e.int(&window.to_string())),
         (
             "timed_out_intents",
-            if fingerprint { "0" } else { "p.n_timed_out_intents" }.into(),
+            if fingerprint {
+                "0"
+            } else {
+                "p.n_timed_out_intents"
+            }
+            .into(),
         ),
         (
             "grouping",
@@ -659,10 +671,16 @@ CROSS JOIN (
         total_columns.extend([
             ("fingerprinted_intents", "p.n_grouped".to_string()),
             ("fingerprinted_attempts", "p.n_grouped_attempts".into()),
-            ("fingerprinted_timed_out_intents", "p.n_timed_out_intents".into()),
+            (
+                "fingerprinted_timed_out_intents",
+                "p.n_timed_out_intents".into(),
+            ),
             ("shared_fingerprints", "sh.n_shared_fingerprints".into()),
             ("shared_attempts", "sh.n_shared_attempts".into()),
-            ("shared_address_rate", e.int(&o.log.shared_address_rate.to_string())),
+            (
+                "shared_address_rate",
+                e.int(&o.log.shared_address_rate.to_string()),
+            ),
             ("conflicts_409_422", "p.n_conflicts".into()),
         ]);
     }

@@ -247,6 +247,12 @@ pub struct SqlArgs {
     /// a header]
     #[arg(long, value_name = "UNIT", requires = "client_timeout")]
     pub duration_unit: Option<DurationUnit>,
+
+    /// Whose log the table holds, as for logs: proxy, server (the server's or webhook
+    /// receiver's own: its status is the outcome) or auto (server when no upstream_status is
+    /// mapped and the key column is named as a webhook event id)
+    #[arg(long, value_name = "SIDE", default_value = "auto", value_parser = ["auto", "proxy", "server"])]
+    pub log_side: String,
 }
 
 impl SqlArgs {
@@ -263,6 +269,7 @@ impl SqlArgs {
                 shared_address_rate: self.shared_address_rate,
                 client_timeout: self.client_timeout,
                 duration_unit: self.duration_unit,
+                log_side: self.log_side.parse().unwrap_or_default(),
                 ..LogOptions::default()
             }),
             outcomes_table: self.outcomes_table.clone(),

@@ -229,6 +229,8 @@ fn sql_intents_and_the_backend_table() {
     assert!(e.contains("--column duration=EXPR"), "{e}");
     let e = run_error(&["--duration-unit", "ms"]);
     assert!(e.contains("--client-timeout"), "{e}");
+    let e = run_error(&["--log-side", "sideways"]);
+    assert!(e.contains("--log-side"), "{e}");
     let e = run_error(&["--shared-address-rate", "0"]);
     assert!(e.contains("--shared-address-rate"), "{e}");
     let e = run_error(&["--outcomes-column", "status=code"]);

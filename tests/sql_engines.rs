@@ -14,6 +14,10 @@ mod common;
 mod generator;
 #[path = "../examples/gen-access-log/keyless.rs"]
 mod keyless;
+// Only its generator is used here, not its truth.
+#[allow(dead_code)]
+#[path = "../examples/gen-access-log/receiver.rs"]
+mod receiver;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -241,6 +245,39 @@ fn keyless_logs(dir: &Path) -> (PathBuf, PathBuf) {
     (log, backend)
 }
 
+/// A webhook receiver's own log (no upstream column; keyed by the sender's event id, slow
+/// deliveries past the sender's timeout), with RFC 3339 times for the engines to read and
+/// `webhook_id` for a column name every engine takes unquoted.
+fn receiver_log(dir: &Path) -> PathBuf {
+    let mut bytes = Vec::new();
+    receiver::generate_receiver(
+        &receiver::ReceiverConfig {
+            events: 3_000,
+            seed: 17,
+            days: 2.0,
+            start: 1_793_491_200.0,
+            timeout_rate: 0.1,
+            succeeded_share: 0.6,
+            sender_timeout: 15.0,
+            schedule: vec![5.0, 300.0, 1_800.0, 7_200.0],
+            csv: true,
+        },
+        &mut bytes,
+    )
+    .unwrap();
+    let text = String::from_utf8(bytes).unwrap();
+    let mut out = String::from("timestamp,method,path,status,duration_ms,webhook_id\n");
+    for line in text.lines().skip(1) {
+        let (ts, rest) = line.split_once(',').unwrap();
+        let micros = (ts.parse::<f64>().unwrap() * 1e6).round() as i64;
+        let stamp = jiff::Timestamp::from_microsecond(micros).unwrap();
+        out.push_str(&format!("{stamp},{rest}\n"));
+    }
+    let file = dir.join("receiver.csv");
+    std::fs::write(&file, out).unwrap();
+    file
+}
+
 fn cases(dir: &Path) -> Vec<Case> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let gen_cfg = generator::Config {
@@ -278,6 +315,7 @@ fn cases(dir: &Path) -> Vec<Case> {
     );
     let random = random_paths(dir);
     let routes = many_routes(dir);
+    let receiver = receiver_log(dir);
     let (keyless_log, keyless_backend) = keyless_logs(dir);
     // The keyless table's columns for the fingerprint (the generic table names them after
     // their roles; this log has the nginx-like names `logs` knows by alias).
@@ -488,6 +526,28 @@ fn cases(dir: &Path) -> Vec<Case> {
             tables: vec![("backend", backend)],
         },
         Case {
+            name: "a webhook receiver's own log, --client-timeout",
+            log: receiver.clone(),
+            logs_file: receiver,
+            sql_args: strings(&[
+                "--column",
+                "idempotency_key=webhook_id",
+                "--column",
+                "upstream_status=",
+                "--column",
+                "bytes=",
+                "--column",
+                "duration=duration_ms",
+                "--client-timeout",
+                "15s",
+                "--retry-window",
+                "3h",
+            ]),
+            logs_args: strings(&["--client-timeout", "15s", "--retry-window", "3h"]),
+            report_args: vec![],
+            tables: vec![],
+        },
+        Case {
             name: "10,150 routes folded",
             log: routes.clone(),
             logs_file: routes,
@@ -636,6 +696,10 @@ fn assert_same_tally(logs: &Tally, sql: &Tally, at: &str) {
     assert_eq!(
         logs.attempts_per_intent, sql.attempts_per_intent,
         "{at}: attempts per intent"
+    );
+    assert_eq!(
+        logs.keyed_executions, sql.keyed_executions,
+        "{at}: executed twice"
     );
     if sql.duplicates != logs::Duplicates::default() {
         assert_eq!(logs.duplicates, sql.duplicates, "{at}: duplicates");

@@ -72,7 +72,7 @@ pub use options::{
     DEFAULT_TIMEOUT_STATUSES, Intents, LogOptions, LogSide, SideRead, parse_time_bound,
 };
 pub use outcomes::Join;
-pub use role::Role;
+pub use role::{Role, is_event_id};
 pub use row::Grouping;
 // The timestamp parsers too, for their benchmark and the log generator.
 pub use source::Source;

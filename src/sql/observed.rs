@@ -17,7 +17,7 @@ use crate::logs::{
 
 /// The result's columns, in the query's order: the contract between `dupcost sql` and
 /// `dupcost estimate --observed` (documented in docs/MODEL.md).
-pub const COLUMNS: [&str; 48] = [
+pub const COLUMNS: [&str; 51] = [
     "kind",
     "day",
     "method",
@@ -66,6 +66,9 @@ pub const COLUMNS: [&str; 48] = [
     "shared_address_rate",
     "conflicts_409_422",
     "client_timeout_us",
+    "log_side",
+    "processed_twice_intents",
+    "processed_twice_extra",
 ];
 
 /// One row of the result: its line in the file and its values by column (`None`: empty or
@@ -426,6 +429,16 @@ fn build(name: &str, records: &[Record], options: &LogOptions) -> Result<LogAnal
             attempts: r.count("shared_attempts")?,
         };
     }
+    // A server's own log: its keyed intents' executions (JSON `processed_twice`).
+    if let Some(intents) = r.opt_count("processed_twice_intents")? {
+        t.keyed_executions.intents = intents;
+        t.keyed_executions.extra = r.count("processed_twice_extra")?;
+    }
+    let side = match r.text("log_side")? {
+        "proxy" => crate::logs::LogSide::Proxy,
+        "server" => crate::logs::LogSide::Server,
+        other => return Err(r.fail("log_side", format!("'{other}' is not proxy or server"))),
+    };
     let grouped = t.keyed.intents + t.fingerprinted.intents;
     t.unkeyed_intents = intents.checked_sub(grouped).ok_or_else(|| {
         r.fail(
@@ -538,7 +551,7 @@ fn build(name: &str, records: &[Record], options: &LogOptions) -> Result<LogAnal
             pieces: 1,
             grouping,
             side: crate::logs::SideRead {
-                side: crate::logs::LogSide::Proxy,
+                side,
                 why: "measured by dupcost sql".to_string(),
             },
             envelope: None,

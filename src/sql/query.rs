@@ -26,7 +26,7 @@
 //! The result is one table: a `total` row, one `day` row per UTC day with attempts, one
 //! `endpoint` row per method and route (see [`super::observed::COLUMNS`]).
 
-use crate::logs::{FlagsStyle, Grouping, Intents, LogOptions, MAX_ENDPOINTS, Role};
+use crate::logs::{FlagsStyle, Grouping, Intents, LogOptions, LogSide, MAX_ENDPOINTS, Role};
 
 use super::dialect::Engine;
 use super::observed::COLUMNS;
@@ -34,8 +34,9 @@ use super::preset::Preset;
 use super::route;
 
 /// The result's columns that hold text (the rest are 64-bit integers), for their NULLs.
-const TEXT_COLUMNS: [&str; 9] = [
+const TEXT_COLUMNS: [&str; 10] = [
     "flags_style",
+    "log_side",
     "grouping",
     "kind",
     "day",
@@ -148,6 +149,21 @@ pub fn build(o: &QueryOptions) -> Result<String, String> {
     let expr = |role: Role| columns.iter().find(|(r, _)| *r == role).map(|(_, x)| x);
     let has = |role: Role| expr(role).is_some();
     let grouping = grouping(o.log.intents, has)?;
+    // Whose log it is, as `logs` tells (`side_of` in src/logs/analyze.rs): a server's own
+    // log (a webhook receiver's) has its status as the outcome of every attempt.
+    let bare_name = |x: &str| {
+        x.trim_matches(|c: char| c == '"' || c == '`' || c.is_whitespace())
+            .to_string()
+    };
+    let server = match o.log.log_side {
+        LogSide::Server => true,
+        LogSide::Proxy => false,
+        LogSide::Auto => {
+            !has(Role::UpstreamStatus)
+                && expr(Role::IdempotencyKey)
+                    .is_some_and(|x| crate::logs::is_event_id(&bare_name(x)))
+        }
+    };
     let client_timeout = match (o.log.client_timeout, expr(Role::Duration)) {
         (Some(_), None) => {
             return Err("--client-timeout needs the request's duration: give its column with --column duration=EXPR".into());
@@ -396,8 +412,9 @@ CROSS JOIN backend_span b",
             stats,
         )
     } else {
-        // Fingerprinted intents count their duplicates from the proxy's log alone.
-        let executed = if grouping == Grouping::Fingerprint {
+        // Fingerprinted intents count their duplicates from the proxy's log alone; a server's
+        // keyed intents, their executions.
+        let executed = if grouping == Grouping::Fingerprint || server {
             format!(
                 "
     CASE WHEN timed_out = 1 THEN (CASE WHEN {proxy_succeeded} THEN 1 ELSE 0 END)
@@ -559,12 +576,12 @@ per_intent AS (
   SELECT COUNT(*) AS attempts, MAX(timed_out) AS timed_out{per_intent_cols}
   FROM numbered GROUP BY key_text, method, route, intent
 )",
-            numbered_cols = if outcomes {
+            numbered_cols = if outcomes || server {
                 " executed, up_2xx, backend_2xx,"
             } else {
                 ""
             },
-            per_intent_cols = if outcomes {
+            per_intent_cols = if outcomes || server {
                 ", SUM(executed) AS executions, MAX(up_2xx) AS up_2xx, MAX(backend_2xx) AS backend_2xx"
             } else {
                 ""
@@ -600,6 +617,14 @@ CROSS JOIN (
     }
     if fingerprint {
         p_cols.push_str(&format!(",\n    {} AS n_conflicts", sum0("later_conflict")));
+    }
+    let processed_twice = server && grouping == Grouping::Key;
+    if processed_twice {
+        p_cols.push_str(&format!(
+            ",\n    {} AS n_processed_twice,\n    {} AS n_extra_executions",
+            sum0("CASE WHEN executions >= 2 THEN 1 ELSE 0 END"),
+            sum0("CASE WHEN executions >= 2 THEN executions - 1 ELSE 0 END"),
+        ));
     }
 
     let describe = format!(
@@ -682,6 +707,13 @@ CROSS JOIN (
                 e.int(&o.log.shared_address_rate.to_string()),
             ),
             ("conflicts_409_422", "p.n_conflicts".into()),
+        ]);
+    }
+    total_columns.push(("log_side", e.lit(if server { "server" } else { "proxy" })));
+    if processed_twice {
+        total_columns.extend([
+            ("processed_twice_intents", "p.n_processed_twice".to_string()),
+            ("processed_twice_extra", "p.n_extra_executions".into()),
         ]);
     }
     if let Some((limit, _)) = client_timeout {
@@ -847,7 +879,11 @@ ORDER BY {kind} DESC, {day}, {method}, {route_col}, {attempts_col}
         status_text = text_of(Role::Status, true),
         method_text = text_of(Role::Method, true),
         path_text = text_of(Role::Path, true),
-        upstream_text = text_of(Role::UpstreamStatus, false),
+        upstream_text = if server && !has(Role::UpstreamStatus) {
+            text_of(Role::Status, false)
+        } else {
+            text_of(Role::UpstreamStatus, false)
+        },
         key_text = if grouping == Grouping::Key {
             text_of(Role::IdempotencyKey, true)
         } else {

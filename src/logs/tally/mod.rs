@@ -967,7 +967,7 @@ mod tests {
     #[test]
     fn a_quiet_shared_fingerprint_starts_afresh() {
         let mut t = Tally::new(HOUR).with_shared_rate(3).without_predecessor();
-        let mut at = |t: &mut Tally, ts: i64, status: u16| {
+        let at = |t: &mut Tally, ts: i64, status: u16| {
             t.row_at(ts);
             let names = || ("POST".to_string(), "/v1/orders".to_string());
             let timed_out = status == 504;

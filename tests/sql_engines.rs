@@ -697,10 +697,14 @@ fn assert_same_tally(logs: &Tally, sql: &Tally, at: &str) {
         logs.attempts_per_intent, sql.attempts_per_intent,
         "{at}: attempts per intent"
     );
-    assert_eq!(
-        logs.keyed_executions, sql.keyed_executions,
-        "{at}: executed twice"
-    );
+    // Keyed intents executed twice are reported (and measured by the query) on a server's
+    // own log only.
+    if sql.keyed_executions.intents > 0 {
+        assert_eq!(
+            logs.keyed_executions, sql.keyed_executions,
+            "{at}: executed twice"
+        );
+    }
     if sql.duplicates != logs::Duplicates::default() {
         assert_eq!(logs.duplicates, sql.duplicates, "{at}: duplicates");
     }

@@ -278,6 +278,39 @@ fn receiver_log(dir: &Path) -> PathBuf {
     file
 }
 
+/// A small keyless log in which one client sent two attempts of the same request at the same
+/// microsecond, in the order the query takes them (by status): the figures agree, and the
+/// result says that a table cannot tell such attempts' order.
+fn fingerprint_ties(dir: &Path) -> PathBuf {
+    let mut text = String::from("timestamp,method,path,status,upstream_status,client_addr\n");
+    let start: i64 = 1_793_491_200;
+    let mut row = |s: i64, path: &str, status: u16, upstream: &str, client: &str| {
+        text.push_str(&format!(
+            "{},POST,{path},{status},{upstream},{client}\n",
+            jiff::Timestamp::from_second(start + s).unwrap()
+        ));
+    };
+    for i in 0..24 {
+        let t = i * 300;
+        let client = format!("10.0.0.{}", i % 3);
+        if i % 4 == 1 {
+            row(t, "/v1/orders", 504, "200", &client);
+            row(t + 5, "/v1/orders", 201, "201", &client);
+        } else {
+            row(t, &format!("/v1/orders?n={i}"), 201, "201", &client);
+        }
+        if i == 10 {
+            // The tie: answered, then sent again at once and timed out, then retried.
+            row(t + 60, "/v1/refunds", 201, "201", "10.0.0.9");
+            row(t + 60, "/v1/refunds", 504, "-", "10.0.0.9");
+            row(t + 70, "/v1/refunds", 201, "201", "10.0.0.9");
+        }
+    }
+    let file = dir.join("ties.csv");
+    std::fs::write(&file, text).unwrap();
+    file
+}
+
 fn cases(dir: &Path) -> Vec<Case> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let gen_cfg = generator::Config {
@@ -316,6 +349,7 @@ fn cases(dir: &Path) -> Vec<Case> {
     let random = random_paths(dir);
     let routes = many_routes(dir);
     let receiver = receiver_log(dir);
+    let ties = fingerprint_ties(dir);
     let (keyless_log, keyless_backend) = keyless_logs(dir);
     // The keyless table's columns for the fingerprint (the generic table names them after
     // their roles; this log has the nginx-like names `logs` knows by alias).
@@ -545,6 +579,26 @@ fn cases(dir: &Path) -> Vec<Case> {
             ]),
             logs_args: strings(&["--client-timeout", "15s", "--retry-window", "3h"]),
             report_args: vec![],
+            tables: vec![],
+        },
+        Case {
+            name: "fingerprint ties",
+            log: ties.clone(),
+            logs_file: ties,
+            sql_args: strings(&[
+                "--column",
+                "idempotency_key=",
+                "--column",
+                "bytes=",
+                "--column",
+                "user_agent=",
+                "--column",
+                "request_length=",
+                "--intents",
+                "fingerprint",
+            ]),
+            logs_args: strings(&["--intents", "fingerprint"]),
+            report_args: strings(&["--succeeded-share", "50%", "--max-unknown", "100%"]),
             tables: vec![],
         },
         Case {
@@ -839,13 +893,21 @@ fn the_query_on_three_engines_gives_the_report_of_dupcost_logs() {
             observed["mutating_attempts"].as_u64().unwrap() > 0,
             "{at}: something measured"
         );
-        assert!(
+        let warned = |text: &str| {
             observed["warnings"]
                 .as_array()
                 .unwrap()
                 .iter()
-                .any(|w| w.as_str().unwrap().contains("measured by dupcost sql")),
+                .any(|w| w.as_str().unwrap().contains(text))
+        };
+        assert!(
+            warned("measured by dupcost sql"),
             "{at}: says what SQL cannot see"
+        );
+        assert_eq!(
+            warned("1 attempt of one fingerprint at the same timestamp"),
+            case.name == "fingerprint ties",
+            "{at}: says where the order of ties is not known"
         );
     }
 }

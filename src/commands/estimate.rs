@@ -93,6 +93,10 @@ fn observed(path: &std::path::Path, args: &EstimateArgs, color: bool) -> Result<
          warns when one did",
         analysis.files.first().map_or("-", |f| f.name.as_str())
     ));
+    // Fingerprinted attempts at the same timestamp (a file note of the result).
+    if let Some(note) = analysis.files.first().and_then(|f| f.format_note.clone()) {
+        derived.observed.warnings.push(note);
+    }
     for warning in &derived.observed.warnings {
         eprintln!("warning: {warning}");
     }

@@ -17,7 +17,7 @@ use crate::logs::{
 
 /// The result's columns, in the query's order: the contract between `dupcost sql` and
 /// `dupcost estimate --observed` (documented in docs/MODEL.md).
-pub const COLUMNS: [&str; 51] = [
+pub const COLUMNS: [&str; 52] = [
     "kind",
     "day",
     "method",
@@ -69,6 +69,7 @@ pub const COLUMNS: [&str; 51] = [
     "log_side",
     "processed_twice_intents",
     "processed_twice_extra",
+    "fingerprint_ties",
 ];
 
 /// One row of the result: its line in the file and its values by column (`None`: empty or
@@ -439,6 +440,17 @@ fn build(name: &str, records: &[Record], options: &LogOptions) -> Result<LogAnal
         "server" => crate::logs::LogSide::Server,
         other => return Err(r.fail("log_side", format!("'{other}' is not proxy or server"))),
     };
+    // Attempts of one fingerprint at the same time as the one before: a table has no file
+    // order, so the query took them by status; `logs` takes them in file order.
+    let ties = match r.opt_count("fingerprint_ties")? {
+        Some(n) if n > 0 => Some(format!(
+            "{} of one fingerprint at the same timestamp as the one before: a table has no file \
+             order, so the query took them by status (then timed out, executed); dupcost logs \
+             takes them in file order and may group them otherwise",
+            crate::logs::plural(n, "attempt")
+        )),
+        _ => None,
+    };
     let grouped = t.keyed.intents + t.fingerprinted.intents;
     t.unkeyed_intents = intents.checked_sub(grouped).ok_or_else(|| {
         r.fail(
@@ -545,7 +557,7 @@ fn build(name: &str, records: &[Record], options: &LogOptions) -> Result<LogAnal
             // For observed.files: what was read is the engine's result, not a log.
             format: Some("dupcost sql result".to_string()),
             detected: false,
-            format_note: None,
+            format_note: ties,
             delimiter: b',',
             gzip: false,
             pieces: 1,

@@ -542,6 +542,7 @@ outcomes AS (
 numbered AS (
   SELECT {fp}, segment, shared, timed_out, executed, up_2xx, backend_2xx,
     CASE WHEN starts = 0 AND status IN (409, 422) THEN 1 ELSE 0 END AS later_conflict,
+    CASE WHEN fp_nth > 1 AND ts = prev_ts THEN 1 ELSE 0 END AS tie,
     SUM(starts) OVER ({fpw} {rows_frame}) AS intent
   FROM outcomes
   WHERE client_text IS NOT NULL
@@ -593,12 +594,13 @@ per_intent AS (
         format!(
             "
 CROSS JOIN (
-  SELECT {} AS n_shared_attempts,
+  SELECT {} AS n_shared_attempts, {} AS n_ties,
     (SELECT COUNT(*) FROM (SELECT segment FROM numbered WHERE shared = 1
       GROUP BY client_text, ua_text, method, path_text, len_text, segment) s) AS n_shared_fingerprints
   FROM numbered
 ) sh",
-            sum0("shared")
+            sum0("shared"),
+            sum0("tie")
         )
     } else {
         String::new()
@@ -707,6 +709,7 @@ CROSS JOIN (
                 e.int(&o.log.shared_address_rate.to_string()),
             ),
             ("conflicts_409_422", "p.n_conflicts".into()),
+            ("fingerprint_ties", "sh.n_ties".into()),
         ]);
     }
     total_columns.push(("log_side", e.lit(if server { "server" } else { "proxy" })));

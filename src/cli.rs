@@ -196,8 +196,9 @@ pub struct SqlArgs {
     pub preset: crate::sql::Preset,
 
     /// Use the SQL expression EXPR for ROLE (timestamp, method, path, status, upstream_status,
-    /// idempotency_key, bytes), over the preset's; ROLE= (nothing) when the table has no such
-    /// column; repeatable
+    /// idempotency_key, bytes, flags, request_id; client_addr, forwarded_for, user_agent,
+    /// request_length for fingerprints; duration), over the preset's; ROLE= (nothing) when the
+    /// table has no such column; repeatable
     #[arg(long, value_name = "ROLE=EXPR", value_parser = parse_column)]
     pub column: Vec<(Role, String)>,
 
@@ -220,21 +221,38 @@ pub struct SqlArgs {
     #[arg(long, value_name = "ROLE=EXPR", value_parser = parse_column)]
     pub outcomes_column: Vec<(Role, String)>,
 
-    /// How attempts are grouped into intents, as for logs: auto and key group by the
-    /// idempotency key (the query does not group by fingerprint yet)
-    #[arg(long, value_name = "HOW", default_value = "auto", value_parser = parse_sql_intents)]
-    pub intents: crate::logs::Intents,
-}
+    /// How attempts are grouped into intents, as for logs: by key, by fingerprint (client
+    /// address, user agent, method, path with query, request length; on the generic table
+    /// columns client_addr, user_agent and request_length), or auto: by key when a key column
+    /// is mapped, else by fingerprint when the client's address is
+    #[arg(long, value_name = "HOW", default_value = "auto", value_parser = ["auto", "key", "fingerprint"])]
+    pub intents: String,
 
-/// `--intents` of `dupcost sql`: fingerprints are not in the query yet, and saying so beats
-/// a different grouping than `logs` would make.
-fn parse_sql_intents(text: &str) -> Result<crate::logs::Intents, String> {
-    match text.parse::<crate::logs::Intents>()? {
-        crate::logs::Intents::Fingerprint => Err(
-            "dupcost sql does not group attempts by fingerprint yet: run dupcost logs on the files, or group by key".into(),
-        ),
-        other => Ok(other),
-    }
+    /// A fingerprint that sends more than N attempts in a minute is a shared address (NAT):
+    /// its attempts are left out of retry grouping (1 to 255)
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = logs::DEFAULT_SHARED_RATE,
+        value_parser = clap::value_parser!(u8).range(1..)
+    )]
+    pub shared_address_rate: u8,
+
+    /// A mutating request whose duration (--column duration=EXPR) reached this timed out too
+    /// (e.g. 30s, 1500ms)
+    #[arg(long, value_name = "DURATION", value_parser = parse_std_duration)]
+    pub client_timeout: Option<std::time::Duration>,
+
+    /// Unit of the duration column: s, ms, us or ns [default: from its name, as logs reads
+    /// a header]
+    #[arg(long, value_name = "UNIT", requires = "client_timeout")]
+    pub duration_unit: Option<DurationUnit>,
+
+    /// Whose log the table holds, as for logs: proxy, server (the server's or webhook
+    /// receiver's own: its status is the outcome) or auto (server when no upstream_status is
+    /// mapped and the key column is named as a webhook event id)
+    #[arg(long, value_name = "SIDE", default_value = "auto", value_parser = ["auto", "proxy", "server"])]
+    pub log_side: String,
 }
 
 impl SqlArgs {
@@ -247,7 +265,11 @@ impl SqlArgs {
             columns: self.column.clone(),
             log: self.filters.apply(LogOptions {
                 path: self.path.clone(),
-                intents: self.intents,
+                intents: self.intents.parse().unwrap_or_default(),
+                shared_address_rate: self.shared_address_rate,
+                client_timeout: self.client_timeout,
+                duration_unit: self.duration_unit,
+                log_side: self.log_side.parse().unwrap_or_default(),
                 ..LogOptions::default()
             }),
             outcomes_table: self.outcomes_table.clone(),

@@ -14,6 +14,10 @@ mod common;
 mod generator;
 #[path = "../examples/gen-access-log/keyless.rs"]
 mod keyless;
+// Only its generator is used here, not its truth.
+#[allow(dead_code)]
+#[path = "../examples/gen-access-log/receiver.rs"]
+mod receiver;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -196,6 +200,117 @@ fn random_paths(dir: &Path) -> PathBuf {
     file
 }
 
+/// More routes than `logs` keeps apart (10,000): each new route once, in time order, and the
+/// first routes again at the end (they keep their own rows), so the last new ones fold into
+/// `(other routes)`.
+fn many_routes(dir: &Path) -> PathBuf {
+    let mut text = String::from("timestamp,method,path,status,upstream_status,idempotency_key\n");
+    let start: i64 = 1_793_491_200;
+    let routes = dupcost::logs::MAX_ENDPOINTS as i64 + 150;
+    for i in 0..routes + 300 {
+        // Words, not ids: every route is its own template.
+        let route = if i < routes { i } else { i - routes };
+        let status = if i % 7 == 0 { 504 } else { 201 };
+        text.push_str(&format!(
+            "{},POST,/v1/things/w{route}x/do,{status},-,k{}\n",
+            jiff::Timestamp::from_second(start + i).unwrap(),
+            i / 3
+        ));
+    }
+    let file = dir.join("many-routes.csv");
+    std::fs::write(&file, text).unwrap();
+    file
+}
+
+/// A keyless log (client addresses, X-Forwarded-For, user agents, request lengths, a NAT
+/// address sending more than the shared-address rate) with request ids, and its backend's log.
+fn keyless_logs(dir: &Path) -> (PathBuf, PathBuf) {
+    let (log, backend) = (dir.join("keyless.csv"), dir.join("keyless-backend.csv"));
+    keyless::generate_keyless_with_backend(
+        &keyless::KeylessConfig {
+            intents: 4_000,
+            seed: 9,
+            days: 0.5,
+            clients: 600,
+            timeout_rate: 0.08,
+            unknown_share: 0.4,
+            nat_clients: 40,
+            request_ids: true,
+            ..keyless::KeylessConfig::default()
+        },
+        std::fs::File::create(&log).unwrap(),
+        Some(std::fs::File::create(&backend).unwrap()),
+    )
+    .unwrap();
+    (log, backend)
+}
+
+/// A webhook receiver's own log (no upstream column; keyed by the sender's event id, slow
+/// deliveries past the sender's timeout), with RFC 3339 times for the engines to read and
+/// `webhook_id` for a column name every engine takes unquoted.
+fn receiver_log(dir: &Path) -> PathBuf {
+    let mut bytes = Vec::new();
+    receiver::generate_receiver(
+        &receiver::ReceiverConfig {
+            events: 3_000,
+            seed: 17,
+            days: 2.0,
+            start: 1_793_491_200.0,
+            timeout_rate: 0.1,
+            succeeded_share: 0.6,
+            sender_timeout: 15.0,
+            schedule: vec![5.0, 300.0, 1_800.0, 7_200.0],
+            csv: true,
+        },
+        &mut bytes,
+    )
+    .unwrap();
+    let text = String::from_utf8(bytes).unwrap();
+    let mut out = String::from("timestamp,method,path,status,duration_ms,webhook_id\n");
+    for line in text.lines().skip(1) {
+        let (ts, rest) = line.split_once(',').unwrap();
+        let micros = (ts.parse::<f64>().unwrap() * 1e6).round() as i64;
+        let stamp = jiff::Timestamp::from_microsecond(micros).unwrap();
+        out.push_str(&format!("{stamp},{rest}\n"));
+    }
+    let file = dir.join("receiver.csv");
+    std::fs::write(&file, out).unwrap();
+    file
+}
+
+/// A small keyless log in which one client sent two attempts of the same request at the same
+/// microsecond, in the order the query takes them (by status): the figures agree, and the
+/// result says that a table cannot tell such attempts' order.
+fn fingerprint_ties(dir: &Path) -> PathBuf {
+    let mut text = String::from("timestamp,method,path,status,upstream_status,client_addr\n");
+    let start: i64 = 1_793_491_200;
+    let mut row = |s: i64, path: &str, status: u16, upstream: &str, client: &str| {
+        text.push_str(&format!(
+            "{},POST,{path},{status},{upstream},{client}\n",
+            jiff::Timestamp::from_second(start + s).unwrap()
+        ));
+    };
+    for i in 0..24 {
+        let t = i * 300;
+        let client = format!("10.0.0.{}", i % 3);
+        if i % 4 == 1 {
+            row(t, "/v1/orders", 504, "200", &client);
+            row(t + 5, "/v1/orders", 201, "201", &client);
+        } else {
+            row(t, &format!("/v1/orders?n={i}"), 201, "201", &client);
+        }
+        if i == 10 {
+            // The tie: answered, then sent again at once and timed out, then retried.
+            row(t + 60, "/v1/refunds", 201, "201", "10.0.0.9");
+            row(t + 60, "/v1/refunds", 504, "-", "10.0.0.9");
+            row(t + 70, "/v1/refunds", 201, "201", "10.0.0.9");
+        }
+    }
+    let file = dir.join("ties.csv");
+    std::fs::write(&file, text).unwrap();
+    file
+}
+
 fn cases(dir: &Path) -> Vec<Case> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let gen_cfg = generator::Config {
@@ -232,6 +347,22 @@ fn cases(dir: &Path) -> Vec<Case> {
         ),
     );
     let random = random_paths(dir);
+    let routes = many_routes(dir);
+    let receiver = receiver_log(dir);
+    let ties = fingerprint_ties(dir);
+    let (keyless_log, keyless_backend) = keyless_logs(dir);
+    // The keyless table's columns for the fingerprint (the generic table names them after
+    // their roles; this log has the nginx-like names `logs` knows by alias).
+    let fingerprint_columns = [
+        "--column",
+        "client_addr=remote_addr",
+        "--column",
+        "forwarded_for=x_forwarded_for",
+        "--column",
+        "idempotency_key=",
+        "--column",
+        "bytes=",
+    ];
     // Give-up flags: Envoy's response flags and HAProxy's termination state (issue 24).
     let envoy = generate(
         dir,
@@ -349,7 +480,17 @@ fn cases(dir: &Path) -> Vec<Case> {
             name: "ALB, athena-alb",
             log: alb.clone(),
             logs_file: alb,
-            sql_args: strings(&["--preset", "athena-alb"]),
+            // The generated table has no client columns: grouped by key, as `logs` does.
+            sql_args: strings(&[
+                "--preset",
+                "athena-alb",
+                "--column",
+                "client_addr=",
+                "--column",
+                "user_agent=",
+                "--column",
+                "request_length=",
+            ]),
             logs_args: vec![],
             report_args: all_unknown,
             tables: vec![],
@@ -418,7 +559,135 @@ fn cases(dir: &Path) -> Vec<Case> {
             report_args: vec![],
             tables: vec![("backend", backend)],
         },
+        Case {
+            name: "a webhook receiver's own log, --client-timeout",
+            log: receiver.clone(),
+            logs_file: receiver,
+            sql_args: strings(&[
+                "--column",
+                "idempotency_key=webhook_id",
+                "--column",
+                "upstream_status=",
+                "--column",
+                "bytes=",
+                "--column",
+                "duration=duration_ms",
+                "--client-timeout",
+                "15s",
+                "--retry-window",
+                "3h",
+            ]),
+            logs_args: strings(&["--client-timeout", "15s", "--retry-window", "3h"]),
+            report_args: vec![],
+            tables: vec![],
+        },
+        Case {
+            name: "fingerprint ties",
+            log: ties.clone(),
+            logs_file: ties,
+            sql_args: strings(&[
+                "--column",
+                "idempotency_key=",
+                "--column",
+                "bytes=",
+                "--column",
+                "user_agent=",
+                "--column",
+                "request_length=",
+                "--intents",
+                "fingerprint",
+            ]),
+            logs_args: strings(&["--intents", "fingerprint"]),
+            report_args: strings(&["--succeeded-share", "50%", "--max-unknown", "100%"]),
+            tables: vec![],
+        },
+        Case {
+            name: "10,150 routes folded",
+            log: routes.clone(),
+            logs_file: routes,
+            sql_args: strings(&["--column", "bytes="]),
+            logs_args: vec![],
+            report_args: vec![],
+            tables: vec![],
+        },
+        Case {
+            name: "keyless, --intents fingerprint, shared address, --client-timeout",
+            log: keyless_log.clone(),
+            logs_file: keyless_log.clone(),
+            sql_args: [
+                &fingerprint_columns[..],
+                &[
+                    "--intents",
+                    "fingerprint",
+                    "--column",
+                    "duration=duration_ms",
+                    "--client-timeout",
+                    "100ms",
+                ],
+            ]
+            .concat()
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+            logs_args: strings(&["--intents", "fingerprint", "--client-timeout", "100ms"]),
+            report_args: strings(&["--max-unknown", "100%"]),
+            tables: vec![],
+        },
+        Case {
+            name: "keyless, --intents auto, a shared-address rate of 45",
+            log: keyless_log.clone(),
+            logs_file: keyless_log.clone(),
+            sql_args: [
+                &fingerprint_columns[..],
+                &[
+                    "--column",
+                    "user_agent=user_agent",
+                    "--column",
+                    "request_length=request_length",
+                    "--shared-address-rate",
+                    "45",
+                ],
+            ]
+            .concat()
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+            logs_args: strings(&["--intents", "auto", "--shared-address-rate", "45"]),
+            report_args: strings(&["--max-unknown", "100%"]),
+            tables: vec![],
+        },
+        Case {
+            name: "keyless, fingerprints and the backend's log, --outcomes-table",
+            log: keyless_log.clone(),
+            logs_file: keyless_log,
+            sql_args: [
+                &fingerprint_columns[..],
+                &["--intents", "fingerprint", "--outcomes-table", "backend"],
+            ]
+            .concat()
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+            logs_args: vec![
+                "--intents".to_string(),
+                "fingerprint".to_string(),
+                "--outcomes".to_string(),
+                keyless_backend.display().to_string(),
+            ],
+            report_args: vec![],
+            tables: vec![("backend", keyless_backend)],
+        },
     ]
+}
+
+/// `--intents key` unless the case groups otherwise: the cases' logs without a key have no
+/// client address either, or say how they group.
+fn intents_args(case: &Case) -> Vec<String> {
+    if case.logs_args.iter().any(|a| a == "--intents") {
+        vec![]
+    } else {
+        strings(&["--intents", "key"])
+    }
 }
 
 /// `dupcost logs` on the case's file, as JSON.
@@ -427,8 +696,7 @@ fn logs_report(case: &Case) -> Value {
         dupcost()
             .arg("logs")
             .arg(&case.logs_file)
-            // The query groups by key or not at all (no fingerprints in SQL).
-            .args(["--intents", "key"])
+            .args(intents_args(case))
             .args(&case.logs_args)
             .args(&case.report_args)
             .args(["--format", "json"]),
@@ -452,7 +720,7 @@ fn observed_report(case: &Case, result: &Path) -> Value {
 fn logs_tally(case: &Case) -> Tally {
     let mut argv = vec!["dupcost".to_string(), "logs".to_string()];
     argv.push(case.logs_file.display().to_string());
-    argv.extend(["--intents".to_string(), "key".to_string()]);
+    argv.extend(intents_args(case));
     argv.extend(case.logs_args.iter().cloned());
     let cli = Cli::try_parse_from(argv).unwrap();
     let Cmd::Logs(args) = cli.command else {
@@ -477,6 +745,20 @@ fn assert_same_tally(logs: &Tally, sql: &Tally, at: &str) {
     assert_eq!(logs.counts, sql.counts, "{at}: counts");
     assert_eq!(logs.unkeyed_intents, sql.unkeyed_intents, "{at}: unkeyed");
     assert_eq!(logs.keyed, sql.keyed, "{at}: keyed intents");
+    assert_eq!(logs.fingerprinted, sql.fingerprinted, "{at}: fingerprints");
+    assert_eq!(logs.shared, sql.shared, "{at}: shared addresses");
+    assert_eq!(
+        logs.attempts_per_intent, sql.attempts_per_intent,
+        "{at}: attempts per intent"
+    );
+    // Keyed intents executed twice are reported (and measured by the query) on a server's
+    // own log only.
+    if sql.keyed_executions.intents > 0 {
+        assert_eq!(
+            logs.keyed_executions, sql.keyed_executions,
+            "{at}: executed twice"
+        );
+    }
     if sql.duplicates != logs::Duplicates::default() {
         assert_eq!(logs.duplicates, sql.duplicates, "{at}: duplicates");
     }
@@ -611,13 +893,21 @@ fn the_query_on_three_engines_gives_the_report_of_dupcost_logs() {
             observed["mutating_attempts"].as_u64().unwrap() > 0,
             "{at}: something measured"
         );
-        assert!(
+        let warned = |text: &str| {
             observed["warnings"]
                 .as_array()
                 .unwrap()
                 .iter()
-                .any(|w| w.as_str().unwrap().contains("measured by dupcost sql")),
+                .any(|w| w.as_str().unwrap().contains(text))
+        };
+        assert!(
+            warned("measured by dupcost sql"),
             "{at}: says what SQL cannot see"
+        );
+        assert_eq!(
+            warned("1 attempt of one fingerprint at the same timestamp"),
+            case.name == "fingerprint ties",
+            "{at}: says where the order of ties is not known"
         );
     }
 }

@@ -89,10 +89,14 @@ fn observed(path: &std::path::Path, args: &EstimateArgs, color: bool) -> Result<
     // in the files, which `dupcost logs` warns about.
     derived.observed.warnings.push(format!(
         "measured by dupcost sql ({}): a clock running backwards in the logs cannot be seen \
-         there (each key's attempts are ordered by time); dupcost logs on the files warns when \
-         one did",
+         there (each key's or fingerprint's attempts are ordered by time); dupcost logs on the files \
+         warns when one did",
         analysis.files.first().map_or("-", |f| f.name.as_str())
     ));
+    // Fingerprinted attempts at the same timestamp (a file note of the result).
+    if let Some(note) = analysis.files.first().and_then(|f| f.format_note.clone()) {
+        derived.observed.warnings.push(note);
+    }
     for warning in &derived.observed.warnings {
         eprintln!("warning: {warning}");
     }

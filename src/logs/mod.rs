@@ -63,7 +63,7 @@ pub use error::{BadRow, LogError, RowPlace};
 pub use follow::{DEFAULT_EVERY, FollowOptions, Tick, follow};
 pub use formats::{
     ColumnMap, DurationUnit, Fields, FlagsStyle, FormatHints, InputFormat, LineFormat, alb,
-    cloudfront, compile as compile_format, haproxy_format, iis, json,
+    cloudfront, compile as compile_format, duration_unit_from_name, haproxy_format, iis, json,
 };
 pub use framing::json_doc::{Document, Documents, sniff as sniff_document};
 pub use intervals::{Intervals, MAX_WIDTH, MIN_EVIDENCE, min_trials, worst_width};
@@ -72,7 +72,7 @@ pub use options::{
     DEFAULT_TIMEOUT_STATUSES, Intents, LogOptions, LogSide, SideRead, parse_time_bound,
 };
 pub use outcomes::Join;
-pub use role::Role;
+pub use role::{Role, is_event_id};
 pub use row::Grouping;
 // The timestamp parsers too, for their benchmark and the log generator.
 pub use source::Source;

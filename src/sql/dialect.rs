@@ -134,6 +134,28 @@ impl Engine {
         format!("length({x})")
     }
 
+    /// The sum, as a double, of the numbers in `x` separated by `,` or `:` (`0.5,0.25`; every
+    /// part a number: the caller has checked).
+    pub fn sum_numbers(self, x: &str) -> String {
+        match self {
+            Engine::Duckdb => format!(
+                "list_sum(list_transform(string_split_regex({x}, '[,:]'), lambda p: CAST(p AS DOUBLE)))"
+            ),
+            Engine::Clickhouse => {
+                format!("arraySum(arrayMap(p -> toFloat64(p), splitByRegexp('[,:]', {x})))")
+            }
+            Engine::Spark => format!(
+                "aggregate(split({x}, '[,:]'), CAST(0 AS DOUBLE), (acc, p) -> acc + CAST(p AS DOUBLE))"
+            ),
+            Engine::Trino => format!(
+                "reduce(regexp_split({x}, '[,:]'), CAST(0 AS DOUBLE), (acc, p) -> acc + CAST(p AS DOUBLE), acc -> acc)"
+            ),
+            Engine::Bigquery => format!(
+                "(SELECT SUM(CAST(p AS FLOAT64)) FROM UNNEST(SPLIT(REPLACE({x}, ':', ','), ',')) AS p)"
+            ),
+        }
+    }
+
     /// The segments of `path` between slashes, the empty ones left out, each mapped by
     /// `map(segment)` and joined with `/`.
     pub fn map_segments(self, path: &str, map: impl Fn(&str) -> String) -> String {

@@ -12,12 +12,12 @@ use std::io::Read;
 
 use crate::logs::{
     ColumnMap, Counts, Duplicates, DurationUnit, Endpoint, FileInfo, FlagsStyle, Grouping, Join,
-    KeyedStats, LogAnalysis, LogOptions, Role, Tally, days_from_civil,
+    KeyedStats, LogAnalysis, LogOptions, Role, Shared, Tally, days_from_civil,
 };
 
 /// The result's columns, in the query's order: the contract between `dupcost sql` and
 /// `dupcost estimate --observed` (documented in docs/MODEL.md).
-pub const COLUMNS: [&str; 39] = [
+pub const COLUMNS: [&str; 52] = [
     "kind",
     "day",
     "method",
@@ -57,6 +57,19 @@ pub const COLUMNS: [&str; 39] = [
     "duplicates_upstream_2xx",
     "duplicates_outcomes",
     "flags_style",
+    "grouping",
+    "fingerprinted_intents",
+    "fingerprinted_attempts",
+    "fingerprinted_timed_out_intents",
+    "shared_fingerprints",
+    "shared_attempts",
+    "shared_address_rate",
+    "conflicts_409_422",
+    "client_timeout_us",
+    "log_side",
+    "processed_twice_intents",
+    "processed_twice_extra",
+    "fingerprint_ties",
 ];
 
 /// One row of the result: its line in the file and its values by column (`None`: empty or
@@ -383,10 +396,66 @@ fn build(name: &str, records: &[Record], options: &LogOptions) -> Result<LogAnal
             ),
         ));
     }
-    t.unkeyed_intents = intents.checked_sub(t.keyed.intents).ok_or_else(|| {
+    // Grouped by fingerprint: the grouped intents are fingerprinted, not keyed.
+    let grouping = match r.text("grouping")? {
+        "key" => Grouping::Key,
+        "fingerprint" => Grouping::Fingerprint,
+        "none" => Grouping::None,
+        other => {
+            return Err(r.fail(
+                "grouping",
+                format!("'{other}' is not key, fingerprint or none"),
+            ));
+        }
+    };
+    if grouping == Grouping::Fingerprint {
+        t.fingerprinted = KeyedStats {
+            intents: r.count("fingerprinted_intents")?,
+            attempts: r.count("fingerprinted_attempts")?,
+            max_attempts: t.keyed.max_attempts,
+            timed_out_intents: r.count("fingerprinted_timed_out_intents")?,
+        };
+        t.keyed.max_attempts = 0;
+        if t.fingerprinted.timed_out_intents > t.fingerprinted.intents {
+            return Err(r.fail(
+                "fingerprinted_timed_out_intents",
+                format!(
+                    "{} of {} fingerprinted intents",
+                    t.fingerprinted.timed_out_intents, t.fingerprinted.intents
+                ),
+            ));
+        }
+        t.shared = Shared {
+            fingerprints: r.count("shared_fingerprints")?,
+            attempts: r.count("shared_attempts")?,
+        };
+    }
+    // A server's own log: its keyed intents' executions (JSON `processed_twice`).
+    if let Some(intents) = r.opt_count("processed_twice_intents")? {
+        t.keyed_executions.intents = intents;
+        t.keyed_executions.extra = r.count("processed_twice_extra")?;
+    }
+    let side = match r.text("log_side")? {
+        "proxy" => crate::logs::LogSide::Proxy,
+        "server" => crate::logs::LogSide::Server,
+        other => return Err(r.fail("log_side", format!("'{other}' is not proxy or server"))),
+    };
+    // Attempts of one fingerprint at the same time as the one before: a table has no file
+    // order, so the query took them by status; `logs` takes them in file order.
+    let ties = match r.opt_count("fingerprint_ties")? {
+        Some(n) if n > 0 => Some(format!(
+            "{} of one fingerprint at the same timestamp as the one before: a table has no file \
+             order, so the query took them by status (then timed out, executed); dupcost logs \
+             takes them in file order and may group them otherwise",
+            crate::logs::plural(n, "attempt")
+        )),
+        _ => None,
+    };
+    let grouped = t.keyed.intents + t.fingerprinted.intents;
+    t.unkeyed_intents = intents.checked_sub(grouped).ok_or_else(|| {
         r.fail(
             "keyed_intents",
-            format!("{} keyed of {intents} intents", t.keyed.intents),
+            format!("{grouped} keyed or fingerprinted of {intents} intents"),
         )
     })?;
     // The attempts rows are the keyed intents, counted by their attempts.
@@ -396,12 +465,12 @@ fn build(name: &str, records: &[Record], options: &LogOptions) -> Result<LogAnal
         intents_seen = intents_seen.saturating_add(intents);
         attempts_seen = attempts_seen.saturating_add(u64::from(attempts).saturating_mul(intents));
     }
-    if intents_seen != t.keyed.intents || attempts_seen != t.keyed.attempts {
+    let grouped_attempts = t.keyed.attempts + t.fingerprinted.attempts;
+    if intents_seen != grouped || attempts_seen != grouped_attempts {
         return Err(r.fail(
             "keyed_intents",
             format!(
-                "{} keyed intents of {} attempts, and the attempts rows hold {intents_seen} of {attempts_seen}",
-                t.keyed.intents, t.keyed.attempts
+                "{grouped} grouped intents of {grouped_attempts} attempts, and the attempts rows hold {intents_seen} of {attempts_seen}",
             ),
         ));
     }
@@ -427,15 +496,18 @@ fn build(name: &str, records: &[Record], options: &LogOptions) -> Result<LogAnal
         .collect::<Result<Vec<u16>, _>>()
         .map_err(|e| r.fail("timeout_statuses", e.to_string()))?;
     // `--outcomes-table`: the join's figures, as `dupcost logs --outcomes` reports them.
+    // The duplicates seen: with the backend's table, or grouped by fingerprint.
+    if r.opt_count("duplicates")?.is_some() {
+        t.duplicates = Duplicates {
+            count: r.count("duplicates")?,
+            upstream_2xx: r.count("duplicates_upstream_2xx")?,
+            outcomes: r.count("duplicates_outcomes")?,
+            conflict_409_422: r.opt_count("conflicts_409_422")?.unwrap_or(0),
+        };
+    }
     let join = match r.opt_count("matched")? {
         None => None,
         Some(matched) => {
-            t.duplicates = Duplicates {
-                count: r.count("duplicates")?,
-                upstream_2xx: r.count("duplicates_upstream_2xx")?,
-                outcomes: r.count("duplicates_outcomes")?,
-                conflict_409_422: 0,
-            };
             let span = match (r.micros("backend_first_us")?, r.micros("backend_last_us")?) {
                 (Some(a), Some(b)) => Some((a, b)),
                 _ => None,
@@ -485,18 +557,13 @@ fn build(name: &str, records: &[Record], options: &LogOptions) -> Result<LogAnal
             // For observed.files: what was read is the engine's result, not a log.
             format: Some("dupcost sql result".to_string()),
             detected: false,
-            format_note: None,
+            format_note: ties,
             delimiter: b',',
             gzip: false,
             pieces: 1,
-            // The query groups by key or not at all: fingerprints are not measured in SQL.
-            grouping: if roles.contains(&Role::IdempotencyKey) {
-                Grouping::Key
-            } else {
-                Grouping::None
-            },
+            grouping,
             side: crate::logs::SideRead {
-                side: crate::logs::LogSide::Proxy,
+                side,
                 why: "measured by dupcost sql".to_string(),
             },
             envelope: None,
@@ -509,6 +576,15 @@ fn build(name: &str, records: &[Record], options: &LogOptions) -> Result<LogAnal
             methods,
             timeout_statuses,
             retry_window: std::time::Duration::from_micros(window),
+            shared_address_rate: match r.opt_count("shared_address_rate")? {
+                Some(rate) => u8::try_from(rate).ok().filter(|&n| n > 0).ok_or_else(|| {
+                    r.fail("shared_address_rate", format!("{rate} is not 1 to 255"))
+                })?,
+                None => options.shared_address_rate,
+            },
+            client_timeout: r
+                .opt_count("client_timeout_us")?
+                .map(std::time::Duration::from_micros),
             ..options.clone()
         },
         join,
@@ -535,15 +611,15 @@ fn column_map(roles: &[Role], flags_style: FlagsStyle) -> Option<ColumnMap> {
         path: at(Role::Path),
         status: at(Role::Status)?,
         upstream_status: at(Role::UpstreamStatus),
-        duration: None,
+        duration: at(Role::Duration),
         idempotency_key: at(Role::IdempotencyKey),
         bytes: at(Role::Bytes),
         flags: at(Role::Flags),
         request_id: at(Role::RequestId),
-        client_addr: None,
-        forwarded_for: None,
-        user_agent: None,
-        request_length: None,
+        client_addr: at(Role::ClientAddr),
+        forwarded_for: at(Role::ForwardedFor),
+        user_agent: at(Role::UserAgent),
+        request_length: at(Role::RequestLength),
         proxy_attempts: None,
         duration_unit: DurationUnit::Seconds,
         flags_style,

@@ -7,7 +7,8 @@ use crate::logs::Role;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Preset {
     /// AWS's documented Athena table for ALB access logs (`alb_access_logs`: time,
-    /// request_verb, request_url, elb_status_code, target_status_code, sent_bytes, ...).
+    /// request_verb, request_url, elb_status_code, target_status_code, sent_bytes, client_ip,
+    /// user_agent, received_bytes, ...).
     AthenaAlb,
     /// AWS's documented Athena table for CloudFront standard logs (`cloudfront_standard_logs`:
     /// date, time, cs_method, cs_uri_stem, sc_status, sc_bytes, ...).
@@ -23,7 +24,8 @@ impl Preset {
         let col = |name: &str| engine.ident(name);
         match self {
             // ALB logs have no idempotency key (they log no request header but the user
-            // agent): each mutating attempt is an intent unless --column maps one.
+            // agent): attempts are grouped by fingerprint (client, user agent, request size),
+            // as `logs` groups an ALB log, unless --column maps a key.
             Preset::AthenaAlb => vec![
                 (Role::Timestamp, col("time")),
                 (Role::Method, col("request_verb")),
@@ -31,6 +33,9 @@ impl Preset {
                 (Role::Status, col("elb_status_code")),
                 (Role::UpstreamStatus, col("target_status_code")),
                 (Role::Bytes, col("sent_bytes")),
+                (Role::ClientAddr, col("client_ip")),
+                (Role::UserAgent, col("user_agent")),
+                (Role::RequestLength, col("received_bytes")),
             ],
             // CloudFront logs the date and the time apart (UTC), and no origin status: the
             // outcome of a timed-out attempt is unknown.

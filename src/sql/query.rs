@@ -15,12 +15,18 @@
 //! * attempts with the same key on the same endpoint, ordered by time, start a new intent
 //!   when the previous one is more than the retry window before (the rule of
 //!   `src/logs/tally`); an attempt without a key is an intent of its own; the keyed intents
-//!   with a timed-out attempt are counted (the evidence of the retries: issue 24).
+//!   with a timed-out attempt are counted (the evidence of the retries: issue 24);
+//! * grouped by fingerprint (`--intents`, chosen as `src/logs/analyze.rs` chooses), the
+//!   attempts of one client's same request continue an intent while the one before failed
+//!   within the window, as `src/logs/tally/intents.rs` (`touch_fingerprint`), shared
+//!   addresses included: `LAG`, `ROW_NUMBER` and running `SUM`/`MAX` over the fingerprint;
+//! * `--client-timeout` reads a duration column as `src/logs/row` does;
+//! * endpoints past the first 10,000 (by first attempt) are counted as `(other routes)`.
 //!
 //! The result is one table: a `total` row, one `day` row per UTC day with attempts, one
 //! `endpoint` row per method and route (see [`super::observed::COLUMNS`]).
 
-use crate::logs::{FlagsStyle, LogOptions, Role};
+use crate::logs::{FlagsStyle, Grouping, Intents, LogOptions, LogSide, MAX_ENDPOINTS, Role};
 
 use super::dialect::Engine;
 use super::observed::COLUMNS;
@@ -28,8 +34,10 @@ use super::preset::Preset;
 use super::route;
 
 /// The result's columns that hold text (the rest are 64-bit integers), for their NULLs.
-const TEXT_COLUMNS: [&str; 8] = [
+const TEXT_COLUMNS: [&str; 10] = [
     "flags_style",
+    "log_side",
+    "grouping",
     "kind",
     "day",
     "method",
@@ -40,8 +48,9 @@ const TEXT_COLUMNS: [&str; 8] = [
 ];
 
 /// The roles the query measures, in the order `--column` names them (`request_id` only with
-/// `--outcomes-table`).
-pub const ROLES: [Role; 9] = [
+/// `--outcomes-table`; the client's address, forwarded-for, user agent and request length
+/// only for fingerprints; `duration` only with `--client-timeout`).
+pub const ROLES: [Role; 14] = [
     Role::Timestamp,
     Role::Method,
     Role::Path,
@@ -51,6 +60,11 @@ pub const ROLES: [Role; 9] = [
     Role::Bytes,
     Role::RequestId,
     Role::Flags,
+    Role::ClientAddr,
+    Role::ForwardedFor,
+    Role::UserAgent,
+    Role::RequestLength,
+    Role::Duration,
 ];
 
 /// The roles of the backend's table (`--outcomes-table`, `--outcomes-column`).
@@ -123,7 +137,47 @@ pub fn build(o: &QueryOptions) -> Result<String, String> {
     if o.outcomes_table.is_none() && !o.outcomes_columns.is_empty() {
         return Err("--outcomes-column needs --outcomes-table".into());
     }
+    // `--intents fingerprint` on the generic table: the fingerprint's columns are named after
+    // their roles, unless `--column` names (or unmaps) them.
+    if o.log.intents == Intents::Fingerprint && o.preset == Preset::Generic {
+        for role in [Role::ClientAddr, Role::UserAgent, Role::RequestLength] {
+            if !o.columns.iter().any(|(r, _)| *r == role) {
+                columns.push((role, e.ident(role.name())));
+            }
+        }
+    }
     let expr = |role: Role| columns.iter().find(|(r, _)| *r == role).map(|(_, x)| x);
+    let has = |role: Role| expr(role).is_some();
+    let grouping = grouping(o.log.intents, has)?;
+    // Whose log it is, as `logs` tells (`side_of` in src/logs/analyze.rs): a server's own
+    // log (a webhook receiver's) has its status as the outcome of every attempt.
+    let bare_name = |x: &str| {
+        x.trim_matches(|c: char| c == '"' || c == '`' || c.is_whitespace())
+            .to_string()
+    };
+    let server = match o.log.log_side {
+        LogSide::Server => true,
+        LogSide::Proxy => false,
+        LogSide::Auto => {
+            !has(Role::UpstreamStatus)
+                && expr(Role::IdempotencyKey)
+                    .is_some_and(|x| crate::logs::is_event_id(&bare_name(x)))
+        }
+    };
+    let client_timeout = match (o.log.client_timeout, expr(Role::Duration)) {
+        (Some(_), None) => {
+            return Err("--client-timeout needs the request's duration: give its column with --column duration=EXPR".into());
+        }
+        (Some(limit), Some(x)) => {
+            let name = x.trim_matches(|c: char| c == '"' || c == '`' || c.is_whitespace());
+            let unit = o
+                .log
+                .duration_unit
+                .unwrap_or_else(|| crate::logs::duration_unit_from_name(name.as_bytes(), false));
+            Some((limit, limit.as_nanos() as f64 / unit.nanos()))
+        }
+        (None, _) => None,
+    };
     for required in [Role::Method, Role::Status] {
         if expr(required).is_none() {
             return Err(format!(
@@ -228,7 +282,7 @@ pub fn build(o: &QueryOptions) -> Result<String, String> {
     );
     // The client-facing status echoed is unknown only when that status is a give-up (with
     // flags, an attempt may time out on another status).
-    let echoed = if flags_gave_up.is_some() {
+    let echoed = if flags_gave_up.is_some() || client_timeout.is_some() {
         format!("(upstream = status AND status IN ({}))", list(&statuses))
     } else {
         "upstream = status".to_string()
@@ -358,14 +412,222 @@ CROSS JOIN backend_span b",
             stats,
         )
     } else {
+        // Fingerprinted intents count their duplicates from the proxy's log alone; a server's
+        // keyed intents, their executions.
+        let executed = if grouping == Grouping::Fingerprint || server {
+            format!(
+                "
+    CASE WHEN timed_out = 1 THEN (CASE WHEN {proxy_succeeded} THEN 1 ELSE 0 END)
+      WHEN status BETWEEN 200 AND 299 THEN 1 ELSE 0 END AS executed,
+    CASE WHEN {proxy_succeeded} THEN 1 ELSE 0 END AS up_2xx,
+    0 AS backend_2xx,"
+            )
+        } else {
+            String::new()
+        };
         (
             format!("CASE WHEN {proxy_unknown} THEN 1 ELSE 0 END"),
             format!("CASE WHEN {proxy_succeeded} THEN 1 ELSE 0 END"),
-            String::new(),
+            executed,
             String::new(),
             String::new(),
         )
     };
+
+    // Which columns each stage carries for the fingerprint and the client timeout.
+    let fingerprint = grouping == Grouping::Fingerprint;
+    let dups = outcomes || fingerprint;
+    let (mut extra_src, mut extra_col, mut extra_mut, mut extra_attempt) =
+        (String::new(), String::new(), String::new(), String::new());
+    if fingerprint {
+        // The client: the first hop of X-Forwarded-For when it names one, else the remote
+        // address; without its port either way (as `client` in src/logs/row/values.rs).
+        let named = |x: String| format!("CASE WHEN {x} <> '' AND {x} <> '-' THEN {x} END");
+        let first_hop = match expr(Role::ForwardedFor) {
+            Some(x) => named(trim(&e.extract(&e.text(x), "^[^,]*"))),
+            None => null_text.clone(),
+        };
+        let remote = match expr(Role::ClientAddr) {
+            Some(x) => named(trim(&e.text(x))),
+            None => null_text.clone(),
+        };
+        let or_empty = |role: Role| match expr(role) {
+            Some(x) => format!("COALESCE({}, '')", trim(&e.text(x))),
+            None => "''".to_string(),
+        };
+        extra_src = format!(
+            ",\n    COALESCE({first_hop}, {remote}) AS client_raw,\n    {} AS ua_text,\n    {} AS len_text",
+            or_empty(Role::UserAgent),
+            or_empty(Role::RequestLength)
+        );
+        extra_col.push_str(", client_raw, ua_text, len_text");
+        extra_mut.push_str(", client_raw, ua_text, len_text, path_text");
+        extra_attempt = format!(
+            ",\n    CASE WHEN {bracket} THEN {unbracketed} WHEN {one_colon} THEN {before_colon} ELSE client_raw END AS client_text,\n    ua_text, len_text, path_text",
+            bracket = e.matches("client_raw", "^\\["),
+            unbracketed = e.replace_all("client_raw", "^\\[|\\].*$", ""),
+            one_colon = e.matches("client_raw", "^[^:]*:[^:]*$"),
+            before_colon = e.replace_all("client_raw", ":[^:]*$", ""),
+        );
+    }
+    let mut duration_timed_out = String::new();
+    if let Some((_, limit)) = client_timeout {
+        // A duration as `logs` reads one: a number, or numbers joined by `,` or `:` (nginx's
+        // `0.5, 0.25`, summed), each perhaps ending in `s`; anything else is no duration.
+        let number = "-?([0-9]+([.][0-9]*)?|[.][0-9]+)([eE][+-]?[0-9]+)?s?";
+        let space = "[ \\t\\n\\r\\f]*";
+        let valid = format!("^{space}{number}{space}([,:]{space}{number}{space})*$");
+        extra_src.push_str(&format!(
+            ",\n    {} AS duration_text",
+            e.text(expr(Role::Duration).map_or("NULL", |x| x.as_str()))
+        ));
+        extra_col.push_str(", duration_text");
+        extra_mut.push_str(", duration_text");
+        duration_timed_out = format!(
+            " WHEN {valid_duration} AND {sum} >= {limit:?} THEN 1",
+            valid_duration = e.matches("duration_text", &valid),
+            sum = e.sum_numbers(&e.replace_all("duration_text", "[ \\t\\n\\r\\fs]", "")),
+        );
+    }
+    let rows_frame = "ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW";
+    let outcomes_from = if outcomes { "told" } else { "attempts" };
+    let intents_ctes = if fingerprint {
+        // By fingerprint: the attempts of one client's same request, in time order (ties by
+        // what they showed, so that every engine orders them alike), as
+        // `IntentTable::touch_fingerprint`: a segment ends where the fingerprint was quiet for
+        // more than the window; within one, more than the rate's attempts in a minute make it
+        // shared from then on; an attempt starts an intent unless the one before it failed
+        // within the window and the fingerprint is not shared.
+        let fp = "client_text, ua_text, method, path_text, len_text";
+        let order = "ts, status, timed_out, executed, up_2xx, backend_2xx";
+        let fpw = format!("PARTITION BY {fp} ORDER BY {order}");
+        let rate = o.log.shared_address_rate;
+        format!(
+            "
+fp_base AS (
+  SELECT *,
+    {unknown_col} AS unknown,
+    {succeeded_col} AS succeeded,{executed_cols}
+    CASE WHEN timed_out = 1 OR status = 0 OR status >= 500 THEN 1 ELSE 0 END AS failed,
+    {minute} AS minute
+  FROM {outcomes_from}
+),
+fp_lag AS (
+  SELECT *,
+    ROW_NUMBER() OVER ({fpw}) AS fp_nth,
+    LAG(ts) OVER ({fpw}) AS prev_ts,
+    LAG(failed) OVER ({fpw}) AS prev_failed
+  FROM fp_base
+),
+fp_segments AS (
+  SELECT *,
+    SUM(CASE WHEN fp_nth = 1 OR ts - prev_ts > {window} THEN 1 ELSE 0 END) OVER ({fpw} {rows_frame}) AS segment
+  FROM fp_lag
+),
+fp_minutes AS (
+  SELECT *, ROW_NUMBER() OVER (PARTITION BY {fp}, segment, minute ORDER BY {order}) AS per_minute
+  FROM fp_segments
+),
+fp_shared AS (
+  SELECT *,
+    MAX(CASE WHEN per_minute > {rate} THEN 1 ELSE 0 END) OVER (PARTITION BY {fp}, segment ORDER BY {order} {rows_frame}) AS shared
+  FROM fp_minutes
+),
+outcomes AS (
+  SELECT *,
+    CASE WHEN client_text IS NULL OR fp_nth = 1 OR ts - prev_ts > {window} OR shared = 1 OR prev_failed = 0
+      THEN 1 ELSE 0 END AS starts
+  FROM fp_shared
+),
+numbered AS (
+  SELECT {fp}, segment, shared, timed_out, executed, up_2xx, backend_2xx,
+    CASE WHEN starts = 0 AND status IN (409, 422) THEN 1 ELSE 0 END AS later_conflict,
+    CASE WHEN fp_nth > 1 AND ts = prev_ts THEN 1 ELSE 0 END AS tie,
+    SUM(starts) OVER ({fpw} {rows_frame}) AS intent
+  FROM outcomes
+  WHERE client_text IS NOT NULL
+),
+per_intent AS (
+  SELECT COUNT(*) AS attempts, MAX(timed_out) AS timed_out, SUM(executed) AS executions,
+    MAX(up_2xx) AS up_2xx, MAX(backend_2xx) AS backend_2xx, MAX(later_conflict) AS later_conflict
+  FROM numbered GROUP BY {fp}, intent
+)",
+            minute = e.int("floor(ts / 60000000.0)"),
+        )
+    } else {
+        format!(
+            "
+outcomes AS (
+  SELECT *,
+    {unknown_col} AS unknown,
+    {succeeded_col} AS succeeded,{executed_cols}
+    CASE WHEN key_text IS NULL THEN 1
+      WHEN LAG(ts) OVER ({window_over}) IS NULL THEN 1
+      WHEN ts - LAG(ts) OVER ({window_over}) > {window} THEN 1
+      ELSE 0 END AS starts
+  FROM {outcomes_from}
+),
+numbered AS (
+  SELECT key_text, method, route, timed_out,{numbered_cols}
+    SUM(starts) OVER ({window_over} RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS intent
+  FROM outcomes
+  WHERE key_text IS NOT NULL
+),
+per_intent AS (
+  SELECT COUNT(*) AS attempts, MAX(timed_out) AS timed_out{per_intent_cols}
+  FROM numbered GROUP BY key_text, method, route, intent
+)",
+            numbered_cols = if outcomes || server {
+                " executed, up_2xx, backend_2xx,"
+            } else {
+                ""
+            },
+            per_intent_cols = if outcomes || server {
+                ", SUM(executed) AS executions, MAX(up_2xx) AS up_2xx, MAX(backend_2xx) AS backend_2xx"
+            } else {
+                ""
+            },
+        )
+    };
+    // Shared fingerprints: the segments that crossed the rate, and their attempts.
+    let fp_joins = if fingerprint {
+        format!(
+            "
+CROSS JOIN (
+  SELECT {} AS n_shared_attempts, {} AS n_ties,
+    (SELECT COUNT(*) FROM (SELECT segment FROM numbered WHERE shared = 1
+      GROUP BY client_text, ua_text, method, path_text, len_text, segment) s) AS n_shared_fingerprints
+  FROM numbered
+) sh",
+            sum0("shared"),
+            sum0("tie")
+        )
+    } else {
+        String::new()
+    };
+    let mut p_cols = format!(
+        ",\n    COUNT(*) AS n_grouped, {} AS n_grouped_attempts",
+        sum0("attempts")
+    );
+    if dups {
+        p_cols.push_str(&format!(
+            ",\n    {} AS n_duplicates,\n    {} AS n_duplicates_upstream,\n    {} AS n_duplicates_backend",
+            sum0("CASE WHEN executions >= 2 THEN 1 ELSE 0 END"),
+            sum0("CASE WHEN executions >= 2 AND up_2xx = 1 THEN 1 ELSE 0 END"),
+            sum0("CASE WHEN executions >= 2 AND up_2xx = 0 AND backend_2xx = 1 THEN 1 ELSE 0 END"),
+        ));
+    }
+    if fingerprint {
+        p_cols.push_str(&format!(",\n    {} AS n_conflicts", sum0("later_conflict")));
+    }
+    let processed_twice = server && grouping == Grouping::Key;
+    if processed_twice {
+        p_cols.push_str(&format!(
+            ",\n    {} AS n_processed_twice,\n    {} AS n_extra_executions",
+            sum0("CASE WHEN executions >= 2 THEN 1 ELSE 0 END"),
+            sum0("CASE WHEN executions >= 2 THEN executions - 1 ELSE 0 END"),
+        ));
+    }
 
     let describe = format!(
         "dupcost sql --engine {}: the figures `dupcost logs` measures, for `dupcost estimate --observed FILE`",
@@ -414,8 +676,60 @@ CROSS JOIN backend_span b",
         ("methods", e.lit(&methods.join(","))),
         ("timeout_statuses", e.lit(&statuses.join(","))),
         ("retry_window_us", e.int(&window.to_string())),
-        ("timed_out_intents", "p.n_timed_out_intents".into()),
+        (
+            "timed_out_intents",
+            if fingerprint {
+                "0"
+            } else {
+                "p.n_timed_out_intents"
+            }
+            .into(),
+        ),
+        (
+            "grouping",
+            e.lit(match grouping {
+                Grouping::Key => "key",
+                Grouping::Fingerprint => "fingerprint",
+                Grouping::None => "none",
+            }),
+        ),
     ];
+    if fingerprint {
+        total_columns.extend([
+            ("fingerprinted_intents", "p.n_grouped".to_string()),
+            ("fingerprinted_attempts", "p.n_grouped_attempts".into()),
+            (
+                "fingerprinted_timed_out_intents",
+                "p.n_timed_out_intents".into(),
+            ),
+            ("shared_fingerprints", "sh.n_shared_fingerprints".into()),
+            ("shared_attempts", "sh.n_shared_attempts".into()),
+            (
+                "shared_address_rate",
+                e.int(&o.log.shared_address_rate.to_string()),
+            ),
+            ("conflicts_409_422", "p.n_conflicts".into()),
+            ("fingerprint_ties", "sh.n_ties".into()),
+        ]);
+    }
+    total_columns.push(("log_side", e.lit(if server { "server" } else { "proxy" })));
+    if processed_twice {
+        total_columns.extend([
+            ("processed_twice_intents", "p.n_processed_twice".to_string()),
+            ("processed_twice_extra", "p.n_extra_executions".into()),
+        ]);
+    }
+    if let Some((limit, _)) = client_timeout {
+        let micros = i64::try_from(limit.as_micros()).unwrap_or(i64::MAX);
+        total_columns.push(("client_timeout_us", e.int(&micros.to_string())));
+    }
+    if dups {
+        total_columns.extend([
+            ("duplicates", "p.n_duplicates".to_string()),
+            ("duplicates_upstream_2xx", "p.n_duplicates_upstream".into()),
+            ("duplicates_outcomes", "p.n_duplicates_backend".into()),
+        ]);
+    }
     if let Some(style) = flags_style {
         total_columns.push(("flags_style", e.lit(flags_style_name(style))));
     }
@@ -430,9 +744,6 @@ CROSS JOIN backend_span b",
             ("backend_bad_rows", "b.b_bad".into()),
             ("backend_first_us", "b.b_first".into()),
             ("backend_last_us", "b.b_last".into()),
-            ("duplicates", "p.n_duplicates".into()),
-            ("duplicates_upstream_2xx", "p.n_duplicates_upstream".into()),
-            ("duplicates_outcomes", "p.n_duplicates_backend".into()),
         ]);
     }
     let total = row(&total_columns);
@@ -466,8 +777,8 @@ CROSS JOIN backend_span b",
     let per_endpoint = counts(
         "endpoint",
         null_text.clone(),
-        "method".into(),
-        "route".into(),
+        "ep_method".into(),
+        "ep_route".into(),
         "SUM(starts)".into(),
     );
 
@@ -481,11 +792,11 @@ WITH src AS (
     COALESCE({path_text}, '') AS path_text,
     {upstream_text} AS upstream_text,
     {key_text} AS key_text,
-    {bytes_text} AS bytes_text{id_src}{flags_src}
+    {bytes_text} AS bytes_text{id_src}{flags_src}{extra_src}
   FROM {table}
 ),
 parsed AS (
-  SELECT {ts} AS ts, {status} AS status, method_text, path_text, upstream_text, key_text, bytes_text{id_col}{flags_col}
+  SELECT {ts} AS ts, {status} AS status, method_text, path_text, upstream_text, key_text, bytes_text{id_col}{flags_col}{extra_col}
   FROM src
 ),
 good AS (
@@ -494,7 +805,7 @@ good AS (
   WHERE ts IS NOT NULL AND status IS NOT NULL
 ),
 mutating AS (
-  SELECT ts, method_text AS method, status, upstream_text, key_text, bytes_text{id_col}{flags_col},
+  SELECT ts, method_text AS method, status, upstream_text, key_text, bytes_text{id_col}{flags_col}{extra_mut},
     {path_only} AS path_only
   FROM good
   WHERE in_range = 1 AND method_text IN ({in_methods})
@@ -504,32 +815,26 @@ filtered AS (
 ),
 attempts AS (
   SELECT ts, {day_of_ts} AS day, method, {route} AS route,
-    status, CASE WHEN status IN ({statuses}) THEN 1{flags_timed_out} ELSE 0 END AS timed_out,
+    status, CASE WHEN status IN ({statuses}) THEN 1{flags_timed_out}{duration_timed_out} ELSE 0 END AS timed_out,
     {upstream} AS upstream,
     CASE WHEN key_text <> '' AND key_text <> '-' THEN key_text END AS key_text,
-    {bytes} AS response_bytes{id_attempt}
+    {bytes} AS response_bytes{id_attempt}{extra_attempt}
   FROM filtered
   WHERE path_ok = 1
-),{backend_ctes}
-outcomes AS (
-  SELECT *,
-    {unknown_col} AS unknown,
-    {succeeded_col} AS succeeded,{executed_cols}
-    CASE WHEN key_text IS NULL THEN 1
-      WHEN LAG(ts) OVER ({window_over}) IS NULL THEN 1
-      WHEN ts - LAG(ts) OVER ({window_over}) > {window} THEN 1
-      ELSE 0 END AS starts
-  FROM {outcomes_from}
+),{backend_ctes}{intents_ctes},
+endpoint_firsts AS (
+  SELECT method AS r_method, route AS r_route, MIN(ts) AS r_first FROM attempts GROUP BY method, route
 ),
-numbered AS (
-  SELECT key_text, method, route, timed_out,{numbered_cols}
-    SUM(starts) OVER ({window_over} RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS intent
-  FROM outcomes
-  WHERE key_text IS NOT NULL
+endpoint_ranks AS (
+  SELECT r_method, r_route, ROW_NUMBER() OVER (ORDER BY r_first, r_method, r_route) AS r_rank
+  FROM endpoint_firsts
 ),
-per_intent AS (
-  SELECT COUNT(*) AS attempts, MAX(timed_out) AS timed_out{per_intent_cols}
-  FROM numbered GROUP BY key_text, method, route, intent
+folded AS (
+  SELECT o.*,
+    CASE WHEN x.r_rank <= {max_endpoints} THEN o.method ELSE '*' END AS ep_method,
+    CASE WHEN x.r_rank <= {max_endpoints} THEN o.route ELSE '(other routes)' END AS ep_route
+  FROM outcomes o
+  JOIN endpoint_ranks x ON o.method = x.r_method AND o.route = x.r_route
 )
 SELECT * FROM (
 SELECT
@@ -553,7 +858,7 @@ CROSS JOIN (
 CROSS JOIN (
   SELECT COALESCE(MAX(attempts), 0) AS n_max_attempts, {sum_timed_out} AS n_timed_out_intents{p_cols}
   FROM per_intent
-) p{join_stats}
+) p{join_stats}{fp_joins}
 UNION ALL
 SELECT
   {per_day}
@@ -562,8 +867,8 @@ GROUP BY day
 UNION ALL
 SELECT
   {per_endpoint}
-FROM outcomes
-GROUP BY method, route
+FROM folded
+GROUP BY ep_method, ep_route
 UNION ALL
 SELECT
   {per_attempts}
@@ -577,8 +882,16 @@ ORDER BY {kind} DESC, {day}, {method}, {route_col}, {attempts_col}
         status_text = text_of(Role::Status, true),
         method_text = text_of(Role::Method, true),
         path_text = text_of(Role::Path, true),
-        upstream_text = text_of(Role::UpstreamStatus, false),
-        key_text = text_of(Role::IdempotencyKey, true),
+        upstream_text = if server && !has(Role::UpstreamStatus) {
+            text_of(Role::Status, false)
+        } else {
+            text_of(Role::UpstreamStatus, false)
+        },
+        key_text = if grouping == Grouping::Key {
+            text_of(Role::IdempotencyKey, true)
+        } else {
+            null_text.clone()
+        },
         bytes_text = text_of(Role::Bytes, true),
         table = o.table,
         id_src = if outcomes {
@@ -593,6 +906,14 @@ ORDER BY {kind} DESC, {day}, {method}, {route_col}, {attempts_col}
             String::new()
         },
         flags_col = if flags_gave_up.is_some() { ", flags_text" } else { "" },
+        extra_src = extra_src,
+        extra_col = extra_col,
+        extra_mut = extra_mut,
+        extra_attempt = extra_attempt,
+        duration_timed_out = duration_timed_out,
+        intents_ctes = intents_ctes,
+        fp_joins = fp_joins,
+        max_endpoints = MAX_ENDPOINTS,
         flags_timed_out = flags_gave_up
             .as_ref()
             .map_or(String::new(), |g| format!(" WHEN {g} THEN 1")),
@@ -602,26 +923,7 @@ ORDER BY {kind} DESC, {day}, {method}, {route_col}, {attempts_col}
             ""
         },
         backend_ctes = backend_ctes,
-        unknown_col = unknown_col,
-        succeeded_col = succeeded_col,
-        executed_cols = executed_cols,
-        outcomes_from = if outcomes { "told" } else { "attempts" },
-        numbered_cols = if outcomes { " executed, up_2xx, backend_2xx," } else { "" },
-        per_intent_cols = if outcomes {
-            ", SUM(executed) AS executions, MAX(up_2xx) AS up_2xx, MAX(backend_2xx) AS backend_2xx"
-        } else {
-            ""
-        },
-        p_cols = if outcomes {
-            format!(
-                ",\n    {} AS n_duplicates,\n    {} AS n_duplicates_upstream,\n    {} AS n_duplicates_backend",
-                sum0("CASE WHEN executions >= 2 THEN 1 ELSE 0 END"),
-                sum0("CASE WHEN executions >= 2 AND up_2xx = 1 THEN 1 ELSE 0 END"),
-                sum0("CASE WHEN executions >= 2 AND up_2xx = 0 AND backend_2xx = 1 THEN 1 ELSE 0 END"),
-            )
-        } else {
-            String::new()
-        },
+        p_cols = p_cols,
         join_stats = join_stats,
         path_only = route::path_only(e, "path_text"),
         day_of_ts = e.int("floor(ts / 86400000000.0)"),
@@ -641,6 +943,25 @@ ORDER BY {kind} DESC, {day}, {method}, {route_col}, {attempts_col}
         route_col = q("route"),
         attempts_col = q("attempts"),
     ))
+}
+
+/// How the query groups attempts into intents, as `logs` chooses for a file's columns
+/// (`src/logs/analyze.rs`): by key when one is mapped (unless `--intents fingerprint`), by
+/// fingerprint when the client's address and timestamps are, else none.
+fn grouping(intents: Intents, has: impl Fn(Role) -> bool) -> Result<Grouping, String> {
+    let fingerprintable = has(Role::ClientAddr) || has(Role::ForwardedFor);
+    let timed = has(Role::Timestamp);
+    Ok(match intents {
+        Intents::Key | Intents::Auto if has(Role::IdempotencyKey) => Grouping::Key,
+        Intents::Auto | Intents::Fingerprint if fingerprintable && timed => Grouping::Fingerprint,
+        Intents::Fingerprint if fingerprintable => {
+            return Err("--intents fingerprint needs timestamps (a retry is a request sent again within --retry-window): give their column with --column timestamp=EXPR".into());
+        }
+        Intents::Fingerprint => {
+            return Err("--intents fingerprint needs the client's address: give its column with --column client_addr=EXPR (or forwarded_for=EXPR)".into());
+        }
+        Intents::Key | Intents::Auto => Grouping::None,
+    })
 }
 
 /// A flags style as the result's `flags_style` names it.

@@ -35,7 +35,7 @@ mod template;
 use std::fmt;
 use std::str::FromStr;
 
-pub use csv::{CsvHeader, sniff_delimiter};
+pub use csv::{CsvHeader, duration_unit_from_name, sniff_delimiter};
 
 use super::error::LogError;
 use super::role::{Role, normalize};

@@ -342,12 +342,16 @@ impl IntentTable {
             return FingerprintTouch::Absent;
         };
         let slot = &mut self.slots[i];
-        let per_minute = if a.ts.div_euclid(MINUTE) == slot.last_ts.div_euclid(MINUTE) {
+        // More than the window after the fingerprint's last attempt, it starts afresh, as when
+        // a sweep has retired it: whether it had been swept depends on the clock's other rows,
+        // and the rule must not (`dupcost sql` applies it with window functions).
+        let fresh = a.ts.abs_diff(slot.last_ts) > window;
+        let per_minute = if !fresh && a.ts.div_euclid(MINUTE) == slot.last_ts.div_euclid(MINUTE) {
             slot.per_minute.saturating_add(1)
         } else {
             1
         };
-        let was_shared = slot.facts & Facts::SHARED != 0;
+        let was_shared = !fresh && slot.facts & Facts::SHARED != 0;
         let shared = was_shared || per_minute > shared_rate;
         if !shared && slot.facts & Facts::RETRYABLE != 0 && a.ts.abs_diff(slot.last_ts) <= window {
             slot.attempts = slot.attempts.saturating_add(1);

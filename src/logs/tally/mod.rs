@@ -967,6 +967,39 @@ mod tests {
         t
     }
 
+    /// A shared fingerprint (more than the rate's attempts in a minute) that is quiet for more
+    /// than the window starts afresh, whether or not a sweep retired it: 1.1 W later (before
+    /// any sweep could), a failed attempt and its retry are one intent of two attempts.
+    #[test]
+    fn a_quiet_shared_fingerprint_starts_afresh() {
+        let mut t = Tally::new(HOUR).with_shared_rate(3).without_predecessor();
+        let at = |t: &mut Tally, ts: i64, status: u16| {
+            t.row_at(ts);
+            let names = || ("POST".to_string(), "/v1/orders".to_string());
+            let timed_out = status == 504;
+            let a = FingerprintAttempt::new(ts, status, timed_out, false, false);
+            t.attempt(
+                ts,
+                (7, names),
+                IntentBy::Fingerprint(42, a),
+                timed_out,
+                Outcome::Unknown,
+            );
+        };
+        for i in 0..5 {
+            at(&mut t, i * 1_000_000, 504);
+        }
+        let later = 4_000_000 + HOUR + HOUR / 10;
+        at(&mut t, later, 504);
+        at(&mut t, later + 1_000_000, 201);
+        let t = t.finish();
+        assert_eq!(t.shared.fingerprints, 1);
+        assert_eq!(t.shared.attempts, 2, "the 4th and 5th attempts");
+        let per_intent: Vec<(u32, u64)> = t.attempts_per_intent.iter().collect();
+        // 1-3 grouped, 4 and 5 each alone, then the retry joined to its attempt.
+        assert_eq!(per_intent, vec![(1, 2), (2, 1), (3, 1)]);
+    }
+
     /// The first piece of the only input counts its first intents as they end instead of
     /// holding them to the end as heads, and finishes with the same figures.
     #[test]

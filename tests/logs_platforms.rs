@@ -684,6 +684,22 @@ fn proxy_measured_retries() {
         text.contains("the proxy retried 2 of 3 mutating attempts itself (3 in all, at most 2 for one attempt)"),
         "{text}"
     );
+    // CSV carries the same five figures, by name.
+    let out = dupcost()
+        .args(["logs", &path, "--log-format", format, "--format", "csv"])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut rows = text.lines().map(|l| l.split(',').collect::<Vec<_>>());
+    let (header, values) = (rows.next().unwrap(), rows.next().unwrap());
+    let column = |name: &str| values[header.iter().position(|h| *h == name).unwrap()];
+    assert_eq!(column("observed.proxy_retries.attempts"), "3");
+    assert_eq!(column("observed.proxy_retries.retried"), "2");
+    assert_eq!(column("observed.proxy_retries.retries"), "3");
+    assert_eq!(column("observed.proxy_retries.mean"), "1");
+    assert_eq!(column("observed.proxy_retries.max"), "2");
 
     let traefik = |t: &str, retries: u32| {
         format!(

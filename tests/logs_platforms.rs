@@ -65,6 +65,9 @@ fn platforms_give_the_csv_figures() {
             "Azure Application Gateway access log (JSON lines)",
         ),
         (Format::KongJson, "Kong log plugin (JSON lines)"),
+        (Format::ApiGatewayClf, "AWS API Gateway access log (CLF)"),
+        (Format::ApiGatewayCsv, "AWS API Gateway access log (CSV)"),
+        (Format::ApiGatewayXml, "AWS API Gateway access log (XML)"),
     ] {
         let (bytes, t) = generate(format);
         assert_eq!((t.rows, t.timed_out), (truth.rows, truth.timed_out));
@@ -111,7 +114,10 @@ fn platforms_give_the_csv_figures() {
                 }
             }
             // No backend status at all: no outcome is measured.
-            Format::GcpJson => {
+            Format::GcpJson
+            | Format::ApiGatewayClf
+            | Format::ApiGatewayCsv
+            | Format::ApiGatewayXml => {
                 assert_eq!(o["timed_out_succeeded"], Value::Null);
                 assert_eq!(o["timed_out_unknown"], Value::Null);
             }
@@ -641,6 +647,58 @@ fn api_gateway_json_layout() {
     assert_eq!(o["mutating_attempts"], 3);
     assert_eq!(o["timed_out"], 1);
     assert_eq!(o["timed_out_unknown"], 1);
+}
+
+/// API Gateway's text layouts: a layout of `$context` variables given with `--log-format`
+/// reads the integration's status (a 504 with `-` is unknown) and a key a mapping template
+/// logged; the documented CLF, which logs neither, says what settles the outcome.
+#[test]
+fn api_gateway_text_layouts() {
+    let dir = tempfile::tempdir().unwrap();
+    let lines = [
+        r#"1793491201000 POST /orders 504 - 29012 "k-1" c0a8e0f2-7c1d-4a7e-9f55-0b1f1e2d3c4a"#,
+        r#"1793491240000 POST /orders 201 201 130 "k-1" d0a8e0f2-7c1d-4a7e-9f55-0b1f1e2d3c4a"#,
+        r#"1793494801000 POST /orders 201 201 120 "k-2" e0a8e0f2-7c1d-4a7e-9f55-0b1f1e2d3c4a"#,
+        r#"1793498401000 GET /orders 200 200 12 "-" f0a8e0f2-7c1d-4a7e-9f55-0b1f1e2d3c4a"#,
+    ];
+    let path = write(dir.path(), "custom.log", lines.join("\n").as_bytes());
+    let layout = r#"$context.requestTimeEpoch $context.httpMethod $context.resourcePath $context.status $context.integration.status $context.responseLatency "$context.requestOverride.header.Idempotency-Key" $context.requestId"#;
+    let args = [
+        "--max-unknown",
+        "100%",
+        "--succeeded-share",
+        "50%",
+        "--min-span",
+        "1h",
+    ];
+    let j = json(&[&["logs", &path, "--log-format", layout][..], &args].concat());
+    let o = &j["observed"];
+    assert_eq!(
+        o["files"][0]["input_format"],
+        "AWS API Gateway $context layout"
+    );
+    assert_eq!(o["mutating_attempts"], 3);
+    assert_eq!(o["intents"], 2, "k-1's two attempts are one intent");
+    assert_eq!(o["intent_grouping"], "key");
+    assert_eq!(o["timed_out"], 1, "the integration's 504");
+    assert_eq!(o["timed_out_unknown"], 1, "integration.status '-'");
+
+    let out = dupcost()
+        .args(["logs", "samples/apigateway.log"])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("as AWS API Gateway access log (CLF) (detected)")
+            && text.contains("$context.integration.status in the stage's access log format"),
+        "{text}"
+    );
 }
 
 /// The proxy's own retries beside the client's: Envoy's %UPSTREAM_REQUEST_ATTEMPT_COUNT%

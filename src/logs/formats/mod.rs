@@ -19,6 +19,7 @@
 
 pub mod alb;
 mod apache;
+pub mod apigateway;
 pub mod cloudfront;
 mod csv;
 mod envoy;
@@ -293,6 +294,8 @@ fn sniff_lines(lines: &[&[u8]], json_paths: &[&str]) -> Option<Box<dyn LineForma
         .or_else(|| cloudfront::sniff(lines))
         .or_else(|| iis::sniff(lines))
         .or_else(|| json::sniff(lines, json_paths))
+        // API Gateway's text layouts, before the CLF formats its own CLF resembles.
+        .or_else(|| apigateway::sniff(lines))
         .or_else(|| haproxy::sniff(lines))
         .or_else(|| envoy::sniff(lines))
         .or_else(|| nginx::sniff(lines))
@@ -315,6 +318,7 @@ pub fn compile(input: InputFormat, text: &str) -> Result<Box<dyn LineFormat>, St
         InputFormat::Envoy => envoy::compile(text),
         InputFormat::Auto if envoy::is_envoy(text) => envoy::compile(text),
         InputFormat::Auto if haproxy_format::is_haproxy(text) => haproxy_format::compile(text),
+        InputFormat::Auto if apigateway::is_apigateway(text) => apigateway::compile(text),
         InputFormat::Auto if apache::is_apache(text) => apache::compile(text),
         InputFormat::Auto => nginx::compile(text),
         other => Err(format!(

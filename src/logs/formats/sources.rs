@@ -159,10 +159,17 @@ impl Source {
                 (Path, &["path", "resourcePath", "routeKey"]),
                 (Status, &["status"]),
                 (UpstreamStatus, &["integrationStatus", "integration.status"]),
-                (Duration, &["responseLatency", "integrationLatency"]),
+                (
+                    Duration,
+                    &[
+                        "responseLatency",
+                        "integrationLatency",
+                        "integration.latency",
+                    ],
+                ),
                 (RequestId, &["requestId"]),
-                (ClientAddr, &["ip", "sourceIp"]),
-                (UserAgent, &["userAgent"]),
+                (ClientAddr, &["ip", "sourceIp", "identity.sourceIp"]),
+                (UserAgent, &["userAgent", "identity.userAgent"]),
                 (Bytes, &["responseLength"]),
             ],
         }
@@ -173,7 +180,9 @@ impl Source {
         match self {
             Source::Cloudflare => &["RequestHeaders."],
             Source::Kong => &["request.headers."],
-            Source::Gcp { .. } | Source::Azure { .. } | Source::ApiGateway => &[],
+            // A header a mapping template set, logged by `$context.requestOverride.header.*`.
+            Source::ApiGateway => &["requestOverride.header."],
+            Source::Gcp { .. } | Source::Azure { .. } => &[],
         }
     }
 
@@ -237,6 +246,13 @@ impl Source {
                         .to_string(),
                 )
             }
+            Source::ApiGateway if !columns.iter().any(|(r, _)| *r == Role::UpstreamStatus) => Some(
+                "its layout logs no integration status: the backend outcome of a 504 \
+                     (the integration timed out) is unknown from this log alone; \
+                     $context.integration.status in the stage's access log format, or the \
+                     backend's own log (--outcomes), settles it"
+                    .to_string(),
+            ),
             _ => None,
         };
         FormatHints {

@@ -701,6 +701,109 @@ fn api_gateway_text_layouts() {
     );
 }
 
+/// Envoy's default layout with fields appended (a key, the attempt count), detected from
+/// the lines: read as extra_1, extra_2 with no role until named, and said so; named with
+/// --column, the same figures as the whole format string given with --log-format. The
+/// generator's Envoy lines with a field appended give its truth, as bare.
+#[test]
+fn envoy_appended_fields_are_detected_never_guessed() {
+    let dir = tempfile::tempdir().unwrap();
+    let line = |t: &str, status: u16, flags: &str, key: &str, tries: u8| {
+        format!(
+            r#"[2026-11-01T{t}.000Z] "POST /v1/pay HTTP/1.1" {status} {flags} 154 0 226 100 "10.0.35.28" "curl/8" "cc21d9b0-{t}" "api" "10.0.2.1:80" "{key}" {tries}"#
+        )
+    };
+    let lines = [
+        line("00:00:01", 504, "UT", "k-1", 3),
+        line("00:00:40", 200, "-", "k-1", 1),
+        line("01:00:01", 200, "-", "k-2", 2),
+    ];
+    let path = write(dir.path(), "envoy.log", lines.join("\n").as_bytes());
+    let args = [
+        "--max-unknown",
+        "100%",
+        "--succeeded-share",
+        "50%",
+        "--min-span",
+        "1h",
+    ];
+    let j = json(&[&["logs", &path][..], &args].concat());
+    let o = &j["observed"];
+    assert_eq!(
+        o["files"][0]["input_format"],
+        "Envoy default with 2 more fields (extra_1, extra_2)"
+    );
+    assert_eq!(o["files"][0]["detected"], true);
+    assert_ne!(o["intent_grouping"], "key", "an unnamed field is not a key");
+    assert_eq!(o["proxy_retries"], Value::Null);
+    let out = dupcost().args(["logs", &path]).args(args).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains(
+            "its lines have 2 fields after Envoy default's layout, read as extra_1, extra_2"
+        ),
+        "{text}"
+    );
+
+    let named = json(
+        &[
+            &["logs", &path, "--column", "idempotency_key=extra_1"][..],
+            &["--column", "proxy_attempts=extra_2"],
+            &args,
+        ]
+        .concat(),
+    );
+    let format = format!(
+        "{} \"%REQ(IDEMPOTENCY-KEY)%\" %UPSTREAM_REQUEST_ATTEMPT_COUNT%",
+        r#"[%START_TIME%] "%REQ(:METHOD)% %REQ(X-ENVOY-ORIGINAL-PATH?:PATH)% %PROTOCOL%" %RESPONSE_CODE% %RESPONSE_FLAGS% %BYTES_RECEIVED% %BYTES_SENT% %DURATION% %RESP(X-ENVOY-UPSTREAM-SERVICE-TIME)% "%REQ(X-FORWARDED-FOR)%" "%REQ(USER-AGENT)%" "%REQ(X-REQUEST-ID)%" "%REQ(:AUTHORITY)%" "%UPSTREAM_HOST%""#
+    );
+    let given = json(&[&["logs", &path, "--log-format", &format][..], &args].concat());
+    assert_eq!(named["observed"]["intents"], 2);
+    assert_eq!(named["observed"]["proxy_retries"]["retries"], 3);
+    for key in [
+        "intents",
+        "intent_grouping",
+        "timed_out",
+        "proxy_retries",
+        "retries_observed",
+    ] {
+        assert_eq!(named["observed"][key], given["observed"][key], "{key}");
+    }
+
+    let (bytes, truth) = generate(Format::EnvoyLog);
+    let text = String::from_utf8(bytes).unwrap();
+    let appended: Vec<String> = text
+        .lines()
+        .map(|l| {
+            if l.starts_with('[') {
+                format!("{l} \"-\"")
+            } else {
+                l.to_string()
+            }
+        })
+        .collect();
+    let bare = observed(&write(dir.path(), "bare.log", text.as_bytes()));
+    let more = observed(&write(
+        dir.path(),
+        "more.log",
+        appended.join("\n").as_bytes(),
+    ));
+    assert_eq!(
+        more["observed"]["files"][0]["input_format"],
+        "Envoy default with 1 more field (extra_1)"
+    );
+    assert_eq!(more["observed"]["timed_out"], truth.timed_out);
+    for key in [
+        "rows",
+        "bad_rows",
+        "mutating_attempts",
+        "timed_out",
+        "per_day",
+    ] {
+        assert_eq!(more["observed"][key], bare["observed"][key], "{key}");
+    }
+}
+
 /// The proxy's own retries beside the client's: Envoy's %UPSTREAM_REQUEST_ATTEMPT_COUNT%
 /// appended to a format string (1 = not retried) and Traefik's RetryAttempts (0 = not).
 #[test]

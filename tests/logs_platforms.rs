@@ -247,6 +247,13 @@ fn real_samples_account_for_every_line() {
             0,
             0,
         ),
+        (
+            "kong-file-log-grpc.jsonl",
+            "Kong log plugin (JSON lines)",
+            2,
+            0,
+            2,
+        ),
     ] {
         let path = fixture("platforms", name);
         let out = dupcost()
@@ -268,6 +275,11 @@ fn real_samples_account_for_every_line() {
             (rows.into(), bad.into(), mutating.into()),
             "{name}"
         );
+        if name.starts_with("kong") {
+            // started_at, epoch ms, as Kong's guide printed it.
+            assert_eq!(o["first_timestamp"], "2019-07-30T23:02:12.516Z");
+            assert_eq!(o["last_timestamp"], "2019-07-30T23:02:13.554Z");
+        }
         if bad > 0 {
             // The two lines filebeat's fixture appends in the first layout, under the third.
             assert!(

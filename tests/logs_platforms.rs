@@ -254,6 +254,20 @@ fn real_samples_account_for_every_line() {
             0,
             2,
         ),
+        (
+            "apigateway-rest-elastic.jsonl",
+            "AWS API Gateway access log (JSON lines)",
+            5,
+            0,
+            0,
+        ),
+        (
+            "apigateway-elastic.jsonl",
+            "AWS API Gateway access log (JSON lines)",
+            2,
+            0,
+            0,
+        ),
     ] {
         let path = fixture("platforms", name);
         let out = dupcost()
@@ -710,6 +724,30 @@ fn api_gateway_text_layouts() {
         text.contains("as AWS API Gateway access log (CLF) (detected)")
             && text.contains("$context.integration.status in the stage's access log format"),
         "{text}"
+    );
+}
+
+/// A WebSocket API's access records (elastic's fixture) log events on a connection, not HTTP
+/// requests: no method, refused in a line that names the flag, never read as requests.
+#[test]
+fn api_gateway_websocket_records_are_not_requests() {
+    let path = fixture("platforms", "apigateway-websocket-elastic.jsonl");
+    let out = dupcost()
+        .args([
+            "logs",
+            &path,
+            "--requests-per-day",
+            "1000",
+            "--timeout-rate",
+            "1%",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("no method column") && stderr.contains("eventType"),
+        "{stderr}"
     );
 }
 

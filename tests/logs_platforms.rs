@@ -289,6 +289,20 @@ fn real_samples_account_for_every_line() {
             (rows.into(), bad.into(), mutating.into()),
             "{name}"
         );
+        if name.starts_with("apigateway") {
+            // requestTime is the time, never also a duration (nginx's request_time alias).
+            let out = dupcost()
+                .args(["logs", &path])
+                .args(given)
+                .output()
+                .unwrap();
+            let text = String::from_utf8(out.stdout).unwrap();
+            assert!(
+                text.contains("columns: timestamp=requestTime ")
+                    && !text.contains("duration=requestTime"),
+                "{text}"
+            );
+        }
         if name.starts_with("kong") {
             // started_at, epoch ms, as Kong's guide printed it.
             assert_eq!(o["first_timestamp"], "2019-07-30T23:02:12.516Z");

@@ -246,13 +246,24 @@ impl Source {
                         .to_string(),
                 )
             }
-            Source::ApiGateway if !columns.iter().any(|(r, _)| *r == Role::UpstreamStatus) => Some(
-                "its layout logs no integration status: the backend outcome of a 504 \
-                     (the integration timed out) is unknown from this log alone; \
-                     $context.integration.status in the stage's access log format, or the \
-                     backend's own log (--outcomes), settles it"
-                    .to_string(),
-            ),
+            Source::ApiGateway => {
+                // API Gateway documents no status for a client that hung up: its 504s are the
+                // give-ups it shows, a lower bound.
+                let mut note = "its give-ups are the 504s of an integration that timed out; \
+                     API Gateway documents no status for a client that hung up earlier, so \
+                     the timeout rate is a lower bound (--client-timeout D on a logged \
+                     responseLatency counts attempts that took D as given up)"
+                    .to_string();
+                if !columns.iter().any(|(r, _)| *r == Role::UpstreamStatus) {
+                    note.push_str(
+                        "; its layout logs no integration status: the backend outcome of a \
+                         504 is unknown from this log alone; $context.integration.status in \
+                         the stage's access log format, or the backend's own log \
+                         (--outcomes), settles it",
+                    );
+                }
+                Some(note)
+            }
             _ => None,
         };
         FormatHints {

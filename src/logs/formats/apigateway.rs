@@ -1,5 +1,5 @@
 //! AWS API Gateway access logs in the text layouts AWS documents for a stage's access log
-//! format (CLF, CSV, XML; the JSON layout is read as JSON lines, [`super::sources`]), and any
+//! format (CLF, CSV, XML; the JSON layout is read as JSON lines, by `sources.rs`), and any
 //! layout of `$context` variables given with `--log-format`.
 //!
 //! A `$context.NAME` variable gives a field named `NAME` (`$context.identity.sourceIp` →
@@ -419,7 +419,7 @@ impl LineFormat for Xml {
             at = next;
         }
         at = skip_spaces(line, at);
-        if !line[at..].starts_with(b"</request>") || line[at + 10..].trim_ascii().len() > 0 {
+        if !line[at..].starts_with(b"</request>") || !line[at + 10..].trim_ascii().is_empty() {
             return Err(format!(
                 "expected '</request>' to end the line at column {}, found '{}'",
                 at + 1,

@@ -868,6 +868,59 @@ fn envoy_appended_fields_are_detected_never_guessed() {
     }
 }
 
+/// The generator's HAProxy httplog lines (half through syslog) with a captured key appended:
+/// detected as httplog with 1 more field, the generator's truth, the figures of the bare
+/// lines; the key groups intents only once named with --column.
+#[test]
+fn haproxy_appended_fields_are_detected_never_guessed() {
+    let dir = tempfile::tempdir().unwrap();
+    let (bytes, truth) = generate(Format::HaproxyLog);
+    let text = String::from_utf8(bytes).unwrap();
+    let appended: Vec<String> = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| {
+            if l.ends_with("HTTP/1.1\"") {
+                format!("{l} \"k-{}\"", i / 2)
+            } else {
+                l.to_string()
+            }
+        })
+        .collect();
+    let bare = observed(&write(dir.path(), "bare.log", text.as_bytes()));
+    let path = write(dir.path(), "more.log", appended.join("\n").as_bytes());
+    let more = observed(&path);
+    let o = &more["observed"];
+    assert_eq!(
+        o["files"][0]["input_format"],
+        "HAProxy httplog with 1 more field (extra_1)"
+    );
+    assert_eq!(o["timed_out"], truth.timed_out);
+    for key in [
+        "rows",
+        "bad_rows",
+        "mutating_attempts",
+        "timed_out",
+        "per_day",
+        "intents",
+        "per_endpoint",
+    ] {
+        assert_eq!(o[key], bare["observed"][key], "{key}");
+    }
+    let named = json(
+        &[
+            &["logs", &path, "--column", "idempotency_key=extra_1"][..],
+            &ARGS,
+        ]
+        .concat(),
+    );
+    assert_eq!(named["observed"]["intent_grouping"], "key");
+    assert!(
+        named["observed"]["intents"].as_u64() < o["intents"].as_u64(),
+        "pairs of lines share a key"
+    );
+}
+
 /// The proxy's own retries beside the client's: Envoy's %UPSTREAM_REQUEST_ATTEMPT_COUNT%
 /// appended to a format string (1 = not retried) and Traefik's RetryAttempts (0 = not).
 #[test]

@@ -6,8 +6,10 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
+use super::detect::{self, Chosen};
 use super::error::LogError;
-use super::formats::{self, Chosen, ColumnMap, Fields, FormatHints, LineFormat};
+use super::formats::set::{FileFormat, FormatSet, Found};
+use super::formats::{ColumnMap, DurationUnit, Fields, FormatHints, LineFormat};
 use super::framing::{Unwrap, json_doc};
 use super::options::{Intents, LogOptions, LogSide, SideRead};
 use super::outcomes;
@@ -43,6 +45,118 @@ pub struct FileInfo {
     pub document: Option<String>,
     /// Lines that are not access lines, skipped: ("stderr " or "", kind, count).
     pub skipped: Vec<(String, String, u64)>,
+    /// The line formats its lines were read with, in the order of their first lines (one
+    /// file, several shapes: issue 22); empty for CSV/TSV.
+    pub formats: Vec<FormatRead>,
+    /// Its formats took turns line by line (two containers' logs in one), rather than one
+    /// after another (a configuration changed mid-file).
+    pub interleaved: bool,
+}
+
+/// One of a file's line formats, and the lines it read.
+#[derive(Debug, Clone)]
+pub struct FormatRead {
+    pub name: String,
+    /// Its columns; `None` when it was refused (its lines are bad rows).
+    pub columns: Option<ColumnMap>,
+    /// Why its lines could not be counted beside the file's first format's.
+    pub refused: Option<String>,
+    pub lines: u64,
+    pub first_line: u64,
+    pub last_line: u64,
+}
+
+impl FileInfo {
+    /// Every format that read lines of the file has what `has` asks of its columns.
+    pub fn all_have(&self, has: impl Fn(&ColumnMap) -> bool) -> bool {
+        has(&self.columns)
+            && self
+                .formats
+                .iter()
+                .filter(|f| f.lines > 0)
+                .all(|f| f.columns.as_ref().is_none_or(&has))
+    }
+
+    /// The file was read with more than one format.
+    pub fn mixed(&self) -> bool {
+        self.formats.iter().filter(|f| f.lines > 0).count() > 1
+    }
+
+    /// The file, or the lines of it whose format lacks what `has` asks (one file, several
+    /// shapes), for a message: "app.log", "app.log (its nginx combined lines)".
+    pub fn lacking(&self, has: impl Fn(&ColumnMap) -> bool) -> String {
+        if !self.mixed() {
+            return self.name.clone();
+        }
+        let lacking: Vec<&str> = self
+            .formats
+            .iter()
+            .filter(|f| f.lines > 0 && f.columns.as_ref().is_some_and(|c| !has(c)))
+            .map(|f| f.name.as_str())
+            .collect();
+        format!("{} (its {} lines)", self.name, lacking.join(" and "))
+    }
+
+    /// The evidence on a file read with more than one format: which lines each read, the
+    /// roles they do not share, and the formats whose lines could not be counted.
+    pub fn formats_evidence(&self) -> Vec<String> {
+        let read: Vec<&FormatRead> = self.formats.iter().filter(|f| f.lines > 0).collect();
+        let mut out = Vec::new();
+        if read.len() > 1 {
+            if self.interleaved {
+                let each: Vec<String> = read
+                    .iter()
+                    .map(|f| format!("{} {} lines", f.name, super::count(f.lines)))
+                    .collect();
+                out.push(format!(
+                    "its lines take turns between {} formats (interleaved): {}",
+                    read.len(),
+                    each.join(", ")
+                ));
+            } else {
+                let each: Vec<String> = read
+                    .iter()
+                    .map(|f| {
+                        format!(
+                            "{} (lines {}-{})",
+                            f.name,
+                            super::count(f.first_line),
+                            super::count(f.last_line)
+                        )
+                    })
+                    .collect();
+                out.push(format!("its lines change format: {}", each.join(", then ")));
+            }
+            let differ: Vec<String> = Role::ALL
+                .iter()
+                .filter_map(|&role| {
+                    let with: Vec<&str> = read
+                        .iter()
+                        .filter(|f| {
+                            f.columns
+                                .as_ref()
+                                .is_some_and(|c| c.header_of(role).is_some())
+                        })
+                        .map(|f| f.name.as_str())
+                        .collect();
+                    (!with.is_empty() && with.len() < read.len())
+                        .then(|| format!("{role} only in {}", with.join(" and ")))
+                })
+                .collect();
+            if !differ.is_empty() {
+                out.push(format!(
+                    "its formats do not have the same roles: {}; a figure that needs a role counts only the lines that have it (an attempt without a key or fingerprint is an intent of its own), and one that needs it on every line (the succeeded share from upstream statuses) is not measured",
+                    differ.join("; ")
+                ));
+            }
+        }
+        for f in &self.formats {
+            if let Some(why) = &f.refused {
+                out.push(format!("lines read as {} are bad rows: {why}", f.name));
+            }
+        }
+        out
+    }
 }
 
 /// The result of reading logs: the finished tally and how each input was read.
@@ -58,17 +172,18 @@ pub struct LogAnalysis {
 impl LogAnalysis {
     /// Every input has a timestamp column.
     pub fn has_timestamps(&self) -> bool {
-        self.files.iter().all(|f| f.columns.timestamp.is_some())
+        self.files
+            .iter()
+            .all(|f| f.all_have(|c| c.timestamp.is_some()))
     }
 
     /// The outcomes of timed-out attempts can be told: every input has an upstream status
     /// column, or the backend's log was joined.
     pub fn has_outcomes(&self) -> bool {
         self.join.is_some()
-            || self
-                .files
-                .iter()
-                .all(|f| f.columns.upstream_status.is_some() || f.side.side == LogSide::Server)
+            || self.files.iter().all(|f| {
+                f.all_have(|c| c.upstream_status.is_some()) || f.side.side == LogSide::Server
+            })
     }
 
     /// Every input is a server's own log (`--log-side`, or detected): its statuses are the
@@ -81,7 +196,7 @@ impl LogAnalysis {
     pub fn has_upstream(&self) -> bool {
         self.files
             .iter()
-            .all(|f| f.columns.upstream_status.is_some())
+            .all(|f| f.all_have(|c| c.upstream_status.is_some()))
     }
 
     /// Some intents were grouped by idempotency key.
@@ -171,32 +286,61 @@ pub(super) fn rules_for(
     chosen: &Chosen,
     opts: &LogOptions,
 ) -> Result<RowRules, LogError> {
-    let (columns, delimiter, format, unwrap) = match chosen {
+    let (columns, delimiter, formats, unwrap) = match chosen {
         Chosen::Csv(header) => {
             let refs: Vec<&[u8]> = header.fields.iter().map(Vec::as_slice).collect();
             let columns = ColumnMap::detect(name, &refs, &opts.columns, opts.duration_unit)?;
             (columns, header.delimiter, None, None)
         }
         Chosen::Lines {
-            format, envelope, ..
+            format,
+            envelope,
+            detected,
+            also,
         } => {
-            let mut columns =
-                ColumnMap::for_format(name, format.as_ref(), &opts.columns, opts.duration_unit)?;
-            // A line without a time of its own takes its envelope's.
-            let time_field = envelope.is_some_and(|e| e.has_time()) && columns.timestamp.is_none();
-            if time_field {
-                columns = ColumnMap::for_format(
-                    name,
-                    &WithEnvelopeTime(format.as_ref()),
-                    &opts.columns,
-                    opts.duration_unit,
-                )?;
-            }
+            let maker = FormatMaker {
+                name: name.to_string(),
+                overrides: opts.columns.clone(),
+                duration_unit: opts.duration_unit,
+                envelope_time: envelope.is_some_and(|e| e.has_time()),
+                needs: Vec::new(),
+                timestamp: None,
+            };
+            let first = maker.columns(Arc::clone(format))?;
             let unwrap = envelope.map(|envelope| Unwrap {
                 envelope,
-                time_field,
+                time_field: first.time_field,
             });
-            (columns, b' ', Some(std::sync::Arc::clone(format)), unwrap)
+            let columns = first.columns.clone();
+            let set = if *detected {
+                let maker = FormatMaker {
+                    needs: [
+                        (
+                            opts.client_timeout.is_some(),
+                            Role::Duration,
+                            "--client-timeout",
+                        ),
+                        (opts.path.is_some(), Role::Path, "--path"),
+                        (!opts.outcomes.is_empty(), Role::RequestId, "--outcomes"),
+                    ]
+                    .into_iter()
+                    .filter(|(needed, ..)| *needed)
+                    .map(|(_, role, flag)| (role, flag))
+                    .collect(),
+                    timestamp: Some((columns.timestamp.is_some(), format.describe())),
+                    ..maker
+                };
+                let paths = opts.columns.iter().map(|(_, n)| n.clone()).collect();
+                FormatSet::detected(
+                    first,
+                    also.clone(),
+                    Box::new(move |f| maker.other(f)),
+                    detect::discover(paths),
+                )
+            } else {
+                FormatSet::one(first)
+            };
+            (columns, b' ', Some(Arc::new(set)), unwrap)
         }
     };
     if opts.client_timeout.is_some() && columns.duration.is_none() {
@@ -249,7 +393,7 @@ pub(super) fn rules_for(
     Ok(RowRules {
         file: name.to_string(),
         delimiter,
-        format,
+        formats,
         envelope: unwrap,
         timestamps: match &opts.timestamp_format {
             Some(f) => TimestampFormat::Strftime(f.clone()),
@@ -309,9 +453,9 @@ fn side_of(columns: &ColumnMap, flag: LogSide) -> SideRead {
     SideRead { side, why }
 }
 
-/// What `formats::choose` needs of the options (it does not know `LogOptions`).
-pub(super) fn choose_options(opts: &LogOptions) -> formats::ChooseOptions<'_> {
-    formats::ChooseOptions {
+/// What `detect::choose` needs of the options (it does not know `LogOptions`).
+pub(super) fn choose_options(opts: &LogOptions) -> detect::ChooseOptions<'_> {
+    detect::ChooseOptions {
         input_format: opts.input_format,
         envelope: opts.envelope,
         log_format: opts.log_format.as_deref(),
@@ -335,17 +479,17 @@ fn read_source(
     alone: bool,
     answers: Option<&Arc<BackendAnswers>>,
 ) -> Result<(FileInfo, Tally), LogError> {
-    let mut opened = source::open(source, formats::SNIFF_LINES, progress.counter())?;
+    let mut opened = source::open(source, detect::SNIFF_LINES, progress.counter())?;
     // A JSON document (an array, {"events": [...]}, pretty-printed objects) is read as one
     // compact line per record.
     let document = json_doc::sniff(&opened.prefix);
     if document.is_some() {
         opened = opened.reframe(
             |stream| Box::new(json_doc::Documents::new(stream)),
-            formats::SNIFF_LINES,
+            detect::SNIFF_LINES,
         )?;
     }
-    let chosen = formats::choose(&mut opened, &choose_options(opts))?;
+    let chosen = detect::choose(&mut opened, &choose_options(opts))?;
     let mut rules = rules_for(&opened.name, &chosen, opts)?;
     if let Some(answers) = answers {
         rules.keep_request_ids = false;
@@ -364,7 +508,7 @@ fn read_source(
         follows: !alone,
     };
     let gzip = opened.gzip;
-    let (tally, pieces) = match opened.plain_file.clone() {
+    let (mut tally, pieces) = match opened.plain_file.clone() {
         Some((path, size))
             if threads > 1 && size >= opts.split_bytes.max(1) && !stateful(&chosen) =>
         {
@@ -412,9 +556,7 @@ fn read_source(
     let (format, detected, format_note) = match &chosen {
         Chosen::Csv(_) => (None, false, None),
         Chosen::Lines {
-            format,
-            detected,
-            envelope,
+            format, detected, ..
         } => {
             let mut note = format.hints().note;
             if rules.envelope.is_some_and(|u| u.time_field) {
@@ -425,7 +567,6 @@ fn read_source(
                     None => with.to_string(),
                 });
             }
-            let _ = envelope;
             (Some(format.describe()), *detected, note)
         }
     };
@@ -452,8 +593,43 @@ fn read_source(
         envelope,
         document: document.map(|d| d.describe()),
         skipped,
+        interleaved: tally.formats.interleaved(),
+        formats: formats_read(&rules, std::mem::take(&mut tally.formats)),
     };
     Ok((info, tally))
+}
+
+/// The line formats of a file and the lines each read; empty for CSV/TSV.
+pub(super) fn formats_read(rules: &RowRules, used: super::tally::FormatsUsed) -> Vec<FormatRead> {
+    let Some(set) = &rules.formats else {
+        return Vec::new();
+    };
+    let mut read: Vec<FormatRead> = set
+        .all()
+        .into_iter()
+        .enumerate()
+        .map(|(i, found)| {
+            let u = used.used.get(i).copied().unwrap_or_default();
+            let (columns, refused) = match &found {
+                Found::Read(f) => (Some(f.columns.clone()), None),
+                Found::Refused { why, .. } => (None, Some(why.clone())),
+            };
+            FormatRead {
+                name: found.name(),
+                columns,
+                refused,
+                lines: u.lines,
+                first_line: u.first_line,
+                last_line: u.last_line,
+            }
+        })
+        // Formats found among the first lines that read none are left out.
+        .filter(|f| f.lines > 0 || f.refused.is_some())
+        .collect();
+    // In the order of their first lines (pieces on several threads may find them in another
+    // order); refused formats, which read none, last.
+    read.sort_by_key(|f| (f.lines == 0, f.first_line));
+    read
 }
 
 /// Reads a plain file in pieces, `threads` at once, and merges their tallies in order.
@@ -637,5 +813,65 @@ impl LineFormat for WithEnvelopeTime<'_> {
         self.0.split(line, out)?;
         out.push(b"");
         Ok(())
+    }
+}
+
+/// Makes the columns of a file's line formats: its first, and (one file, several shapes) the
+/// others found as it goes on, which must have what the options and the first format's
+/// figures need of them.
+struct FormatMaker {
+    name: String,
+    overrides: Vec<(Role, String)>,
+    duration_unit: Option<DurationUnit>,
+    /// The envelope gives each line a time.
+    envelope_time: bool,
+    /// Roles another format must have, and the flag that needs each.
+    needs: Vec<(Role, &'static str)>,
+    /// The first format has a timestamp, and its name.
+    timestamp: Option<(bool, String)>,
+}
+
+impl FormatMaker {
+    /// `format`'s columns by its names (a line without a time of its own takes its
+    /// envelope's).
+    fn columns(&self, format: Arc<dyn LineFormat>) -> Result<FileFormat, LogError> {
+        let at = |f: &dyn LineFormat| {
+            ColumnMap::for_format(&self.name, f, &self.overrides, self.duration_unit)
+        };
+        let columns = at(format.as_ref())?;
+        let time_field = self.envelope_time && columns.timestamp.is_none();
+        let columns = if time_field {
+            at(&WithEnvelopeTime(format.as_ref()))?
+        } else {
+            columns
+        };
+        Ok(FileFormat {
+            format,
+            columns,
+            time_field,
+        })
+    }
+
+    /// Another format of the file, or why its lines cannot be counted beside the first's.
+    fn other(&self, format: Arc<dyn LineFormat>) -> Result<FileFormat, String> {
+        let made = self.columns(format).map_err(|e| e.to_string())?;
+        let has_time = made.columns.timestamp.is_some();
+        if let Some((first_has, first)) = &self.timestamp
+            && has_time != *first_has
+        {
+            return Err(if has_time {
+                format!("it has timestamps and {first}, the file's first format, has none")
+            } else {
+                format!(
+                    "it has no timestamp and {first}, the file's first format, has: its rows would have no day"
+                )
+            });
+        }
+        for (role, flag) in &self.needs {
+            if made.columns.header_of(*role).is_none() {
+                return Err(format!("it has no {role}, which {flag} needs"));
+            }
+        }
+        Ok(made)
     }
 }

@@ -207,6 +207,29 @@ pub struct FileRead {
     /// messages), by stream and kind.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub skipped: Vec<SkippedLines>,
+    /// The line formats its lines were read with, in the order of their first lines, and the
+    /// lines each read (one file, several shapes); empty for CSV/TSV.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub formats: Vec<FormatLines>,
+    /// Its formats took turns line by line (two containers' logs in one).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub formats_interleaved: bool,
+}
+
+/// One of a file's line formats and the lines it read.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FormatLines {
+    pub name: String,
+    pub lines: u64,
+    /// The first and last line it read (0 when it read none).
+    pub first_line: u64,
+    pub last_line: u64,
+    /// The roles its fields play (`timestamp`, `status`, ...).
+    pub roles: Vec<&'static str>,
+    /// Why its lines could not be counted beside the file's first format's (they are bad
+    /// rows), when so.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refused: Option<String>,
 }
 
 /// `processed_twice`: on a server's own log keyed by event id (or idempotency key), the
@@ -724,8 +747,10 @@ impl LogAnalysis {
             let lacking = self
                 .files
                 .iter()
-                .find(|f| f.columns.upstream_status.is_none());
-            let file = lacking.map_or("the log".to_string(), |f| f.name.clone());
+                .find(|f| !f.all_have(|c| c.upstream_status.is_some()));
+            let file = lacking.map_or("the log".to_string(), |f| {
+                f.lacking(|c| c.upstream_status.is_some())
+            });
             // A preset detected with fields after it: the status may be among those not read.
             let unread = lacking
                 .and_then(|f| f.format.as_deref())
@@ -1245,6 +1270,25 @@ impl LogAnalysis {
                         lines: *lines,
                     })
                     .collect(),
+                formats: f
+                    .formats
+                    .iter()
+                    .map(|r| FormatLines {
+                        name: r.name.clone(),
+                        lines: r.lines,
+                        first_line: r.first_line,
+                        last_line: r.last_line,
+                        roles: r.columns.as_ref().map_or(Vec::new(), |c| {
+                            Role::ALL
+                                .iter()
+                                .filter(|&&role| c.header_of(role).is_some())
+                                .map(|role| role.name())
+                                .collect()
+                        }),
+                        refused: r.refused.clone(),
+                    })
+                    .collect(),
+                formats_interleaved: f.interleaved,
             })
             .collect();
         let processed_twice = (self.is_server_log() && t.keyed.intents > 0).then(|| {

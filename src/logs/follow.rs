@@ -50,9 +50,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError, SyncSender};
 use std::time::{Duration, Instant};
 
-use super::analyze::{FileInfo, LogAnalysis, choose_options, rules_for};
+use super::analyze::{FileInfo, LogAnalysis, choose_options, formats_read, rules_for};
+use super::detect::{self, Chosen, SNIFF_LINES};
 use super::error::LogError;
-use super::formats::{self, Chosen, SNIFF_LINES};
 use super::limits::MAX_RECORD;
 use super::options::LogOptions;
 use super::row::Feeder;
@@ -225,7 +225,7 @@ pub fn follow(
             None => input.pending.len(),
         };
         let mut opened = Opened::from_bytes(input.name.clone(), input.pending[..whole].to_vec());
-        let chosen = formats::choose(&mut opened, &choose_options(opts))?;
+        let chosen = detect::choose(&mut opened, &choose_options(opts))?;
         let rule = rules_for(&input.name, &chosen, opts)?;
         let (data_start, data_line) = match &chosen {
             Chosen::Csv(h) => (h.data_start as usize, h.data_line),
@@ -259,6 +259,8 @@ pub fn follow(
             // Followed inputs are lines as they are appended, never a JSON document.
             document: None,
             skipped: Vec::new(),
+            formats: Vec::new(),
+            interleaved: false,
         });
         starts.push((data_start, data_line));
         rules.push(rule);
@@ -302,6 +304,13 @@ pub fn follow(
     };
     let report = |state: &mut State, tick: &mut TickClock, counts: &Counters, last: bool| {
         let (tally, rows_read) = state.snapshot();
+        let mut files = files.clone();
+        // The formats each input's lines were read with so far (one file, several shapes).
+        for ((file, feeder), rule) in files.iter_mut().zip(&mut state.feeders).zip(&rules) {
+            let seen = feeder.formats_seen();
+            file.interleaved = seen.interleaved();
+            file.formats = formats_read(rule, seen);
+        }
         let now = Instant::now();
         let secs = now.duration_since(tick.last_at).as_secs_f64();
         tick.number += 1;
@@ -309,7 +318,7 @@ pub fn follow(
         let out = Tick {
             analysis: LogAnalysis {
                 tally,
-                files: files.clone(),
+                files,
                 options: opts.clone(),
                 join: None,
             },

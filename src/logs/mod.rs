@@ -52,10 +52,10 @@ mod tally;
 mod tests;
 mod timestamp;
 
-pub use analyze::{FileInfo, LogAnalysis, analyze};
+pub use analyze::{FileInfo, FormatRead, LogAnalysis, analyze};
 pub use derive::{
-    DayRow, Derived, EndpointRow, FileRead, Measured, Observed, Overrides, RetriesObserved, count,
-    count_f, plural,
+    DayRow, Derived, EndpointRow, FileRead, FormatLines, Measured, Observed, Overrides,
+    RetriesObserved, count, count_f, plural,
 };
 pub use detect::non_access;
 pub use envelope::{Envelope, EnvelopeChoice, JsonField};

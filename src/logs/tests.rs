@@ -53,7 +53,7 @@ fn csv_rules(header: &[u8], window: i64) -> RowRules {
         file: "t".into(),
         columns,
         delimiter: b',',
-        format: None,
+        formats: None,
         envelope: None,
         timestamps: TimestampFormat::Auto,
         methods: ["POST", "PUT", "PATCH", "DELETE"]

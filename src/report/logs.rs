@@ -391,7 +391,17 @@ fn describe_file(f: &FileInfo) -> Vec<String> {
             Some(format!("{r}={header}{unit}"))
         })
         .collect();
-    let what = match (&f.format, &f.envelope) {
+    // One file, several shapes: every format that read lines.
+    let mixed: Option<String> = f.mixed().then(|| {
+        let names: Vec<&str> = f
+            .formats
+            .iter()
+            .filter(|r| r.lines > 0)
+            .map(|r| r.name.as_str())
+            .collect();
+        names.join(" and ")
+    });
+    let what = match (mixed.as_ref().or(f.format.as_ref()), &f.envelope) {
         (Some(format), Some(envelope)) => {
             format!("read {}: {envelope}, inside: {format}", f.name)
         }
@@ -415,6 +425,7 @@ fn describe_file(f: &FileInfo) -> Vec<String> {
     if let Some(note) = &f.format_note {
         lines.push(format!("  {note}"));
     }
+    lines.extend(f.formats_evidence().into_iter().map(|l| format!("  {l}")));
     if let Some(document) = &f.document {
         lines.push(format!(
             "  the file is {document}: line numbers count its records"

@@ -502,6 +502,8 @@ fn build(name: &str, records: &[Record], options: &LogOptions) -> Result<LogAnal
             envelope: None,
             document: None,
             skipped: Vec::new(),
+            formats: Vec::new(),
+            interleaved: false,
         }],
         options: LogOptions {
             methods,

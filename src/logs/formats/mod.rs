@@ -8,8 +8,9 @@
 //! role's field, the duration unit and the flags style. Everything after this stage (the
 //! row's meaning, the tally) reads fields by role through a `ColumnMap` and never by format.
 //!
-//! [`choose`] picks an input's format: the one `--input-format` names, or (auto) the first
-//! that reads its first lines, in a fixed order.
+//! Which format an input is (the one `--input-format` names, or, auto, the first that reads
+//! its first lines, in a fixed order) is told by the detection room, `logs::detect`, which
+//! tells the envelopes too.
 //!
 //! - [`csv`]: CSV and TSV headers, recognised by name (`ColumnMap::detect`).
 //! - [`template`]: a format string compiled to literals and variables, the engine of
@@ -18,33 +19,27 @@
 //! - [`haproxy`]: HAProxy `option httplog` lines, with or without the syslog prefix.
 
 pub mod alb;
-mod apache;
+pub(super) mod apache;
 pub mod apigateway;
 pub mod cloudfront;
-mod csv;
-mod envoy;
-mod haproxy;
+pub(super) mod csv;
+pub(super) mod envoy;
+pub(super) mod haproxy;
 pub mod haproxy_format;
 pub mod iis;
 pub mod json;
-mod nginx;
+pub(super) mod nginx;
+pub mod set;
 pub mod sources;
 mod template;
 
 use std::fmt;
 use std::str::FromStr;
-use std::sync::Arc;
 
 pub use csv::{CsvHeader, sniff_delimiter};
 
-use super::detect;
-use super::envelope::{Envelope, EnvelopeChoice};
-use super::error::{LogError, shown};
+use super::error::LogError;
 use super::role::{Role, normalize};
-use super::source::Opened;
-
-/// Lines read ahead to tell an input's format.
-pub const SNIFF_LINES: usize = 20;
 
 /// `--input-format`: auto (sniffed from the first lines), or one format named.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -220,51 +215,8 @@ pub trait LineFormat: Send + Sync + fmt::Debug {
     fn split(&self, line: &[u8], out: &mut Fields) -> Result<(), String>;
 }
 
-/// What [`choose`] reads of the options (`LogOptions` holds them; the formats stage does not
-/// import the options, which import its types).
-#[derive(Debug, Clone, Copy)]
-pub struct ChooseOptions<'a> {
-    pub input_format: InputFormat,
-    pub envelope: EnvelopeChoice,
-    pub log_format: Option<&'a str>,
-    pub delimiter: Option<u8>,
-    pub columns: &'a [(Role, String)],
-    pub duration_unit: Option<DurationUnit>,
-    /// `--haproxy-captures`: the names of the captured request headers, in order.
-    pub haproxy_captures: &'a [String],
-}
-
-/// How an input is read, as [`choose`] decided.
-#[derive(Debug, Clone)]
-pub enum Chosen {
-    /// CSV or TSV, with its header.
-    Csv(CsvHeader),
-    /// A line format; `detected` when auto chose it.
-    Lines {
-        format: Arc<dyn LineFormat>,
-        detected: bool,
-        /// What wraps its lines (`None`: they are bare).
-        envelope: Option<Envelope>,
-    },
-}
-
-/// The whole lines among the first bytes of an input (without their line ends; blank lines
-/// left out), at most [`SNIFF_LINES`].
-pub fn first_lines(prefix: &[u8], eof: bool) -> Vec<&[u8]> {
-    let mut lines: Vec<&[u8]> = prefix.split(|&b| b == b'\n').collect();
-    if !eof {
-        lines.pop(); // what follows the last newline is not a whole line yet
-    }
-    lines
-        .into_iter()
-        .map(|l| l.strip_suffix(b"\r").unwrap_or(l))
-        .filter(|l| !l.trim_ascii().is_empty())
-        .take(SNIFF_LINES)
-        .collect()
-}
-
 /// A line format that reads `lines`: the share of them it splits without error.
-fn reads(format: &dyn LineFormat, lines: &[&[u8]]) -> f64 {
+pub(in crate::logs) fn reads(format: &dyn LineFormat, lines: &[&[u8]]) -> f64 {
     let mut fields = Fields::default();
     let records: Vec<&&[u8]> = lines.iter().filter(|l| !format.skip(l)).collect();
     if records.is_empty() {
@@ -281,34 +233,17 @@ fn reads(format: &dyn LineFormat, lines: &[&[u8]]) -> f64 {
 }
 
 /// The first of `candidates` that reads at least 80% of `lines` (and the first of them).
-fn best_of(candidates: Vec<Box<dyn LineFormat>>, lines: &[&[u8]]) -> Option<Box<dyn LineFormat>> {
+pub(in crate::logs) fn best_of(
+    candidates: Vec<Box<dyn LineFormat>>,
+    lines: &[&[u8]],
+) -> Option<Box<dyn LineFormat>> {
     candidates
         .into_iter()
         .find(|f| reads(f.as_ref(), lines) >= 0.8)
 }
 
-/// The line formats auto detection tries, most particular first, for `lines`.
-fn sniff_lines(lines: &[&[u8]], json_paths: &[&str]) -> Option<Box<dyn LineFormat>> {
-    // ALB/ELB, CloudFront and JSON lines first: their lines are the most particular.
-    alb::sniff(lines)
-        .or_else(|| cloudfront::sniff(lines))
-        .or_else(|| iis::sniff(lines))
-        .or_else(|| json::sniff(lines, json_paths))
-        // API Gateway's text layouts, before the CLF formats its own CLF resembles.
-        .or_else(|| apigateway::sniff(lines))
-        .or_else(|| haproxy::sniff(lines))
-        .or_else(|| envoy::sniff(lines))
-        .or_else(|| nginx::sniff(lines))
-        .or_else(|| apache::sniff(lines))
-}
-
-/// The `--column ROLE=PATH` names, for JSON lines: a path the first lines lack is read too.
-fn json_paths<'a>(opts: &ChooseOptions<'a>) -> Vec<&'a str> {
-    opts.columns.iter().map(|(_, name)| name.as_str()).collect()
-}
-
 /// The line format that `--input-format FORMAT --log-format TEXT` reads: TEXT is a format
-/// string or a preset's name (nginx, apache, envoy, haproxy; `auto` tells which). For the fuzz targets and tools; `dupcost logs` picks a format with `choose`.
+/// string or a preset's name (nginx, apache, envoy, haproxy; `auto` tells which). For the fuzz targets and tools; `dupcost logs` picks a format with `detect::choose`.
 pub fn compile(input: InputFormat, text: &str) -> Result<Box<dyn LineFormat>, String> {
     match input {
         InputFormat::Haproxy if text.trim().is_empty() => Ok(Box::new(haproxy::Haproxy)),
@@ -324,324 +259,6 @@ pub fn compile(input: InputFormat, text: &str) -> Result<Box<dyn LineFormat>, St
         other => Err(format!(
             "it is for --input-format nginx, apache, envoy or haproxy, not {other}"
         )),
-    }
-}
-
-/// Picks the format of `opened` (its first lines read ahead), from `--input-format` and
-/// `--log-format`, or by what its first lines look like; with `--haproxy-captures`, its
-/// captured request headers named.
-pub fn choose(opened: &mut Opened, opts: &ChooseOptions<'_>) -> Result<Chosen, LogError> {
-    let chosen = choose_format(opened, opts)?;
-    if opts.haproxy_captures.is_empty() {
-        return Ok(chosen);
-    }
-    match chosen {
-        Chosen::Lines {
-            format,
-            detected,
-            envelope,
-        } => {
-            let format =
-                haproxy_format::with_captures(format, opts.haproxy_captures).map_err(|e| {
-                    LogError::Option(format!("--haproxy-captures: {}: {e}", opened.name))
-                })?;
-            Ok(Chosen::Lines {
-                format,
-                detected,
-                envelope,
-            })
-        }
-        Chosen::Csv(_) => Err(LogError::Option(format!(
-            "--haproxy-captures: {} is CSV, not an HAProxy log with captured headers",
-            opened.name
-        ))),
-    }
-}
-
-fn choose_format(opened: &mut Opened, opts: &ChooseOptions<'_>) -> Result<Chosen, LogError> {
-    let name = opened.name.clone();
-    if looks_binary(&opened.prefix) {
-        return Err(LogError::Option(format!(
-            "{name}: not a text log (binary data in its first bytes{}): give a CSV/TSV file or an access log as the server writes it (gzip is read as it is)",
-            if opened.gzip { ", after gunzip" } else { "" }
-        )));
-    }
-    let raw: Vec<Vec<u8>> = first_lines(&opened.prefix, opened.eof)
-        .into_iter()
-        .map(<[u8]>::to_vec)
-        .collect();
-    let raw: Vec<&[u8]> = raw.iter().map(Vec::as_slice).collect();
-    let envelope = pick_envelope(&name, &raw, opts)?;
-    let inner = detect::inner_lines(envelope, &raw).unwrap_or_default();
-    let sample: Vec<&[u8]> = inner.iter().map(Vec::as_slice).collect();
-    let csv = |opened: &mut Opened, delimiter: Option<u8>| {
-        csv::header(opened, delimiter.or(opts.delimiter)).map(Chosen::Csv)
-    };
-    let lines = |format: Box<dyn LineFormat>, detected: bool| Chosen::Lines {
-        format: Arc::from(format),
-        detected,
-        envelope,
-    };
-    if let Some(text) = opts.log_format {
-        let format = compile(opts.input_format, text)
-            .map_err(|e| LogError::Option(format!("--log-format: {e}")))?;
-        return Ok(lines(format, false));
-    }
-    let named = |found: Option<Box<dyn LineFormat>>, what: &str| match found {
-        Some(format) => Ok(lines(format, false)),
-        None => Err(no_format(&name, &sample, what)),
-    };
-    match opts.input_format {
-        InputFormat::Csv => csv(opened, None),
-        InputFormat::Tsv => csv(opened, Some(b'\t')),
-        InputFormat::Nginx => named(nginx::sniff(&sample), "nginx"),
-        InputFormat::Apache => named(apache::sniff(&sample), "apache"),
-        InputFormat::Haproxy => named(haproxy::sniff(&sample), "haproxy"),
-        InputFormat::Envoy => named(envoy::sniff(&sample), "envoy"),
-        InputFormat::Alb => named(
-            Some(Box::new(alb::AwsLoadBalancer::new(alb::Balancer::Alb))),
-            "alb",
-        ),
-        InputFormat::Elb => named(
-            Some(Box::new(alb::AwsLoadBalancer::new(alb::Balancer::Elb))),
-            "elb",
-        ),
-        InputFormat::Cloudfront => named(
-            Some(Box::new(cloudfront::Cloudfront::from_lines(&sample))),
-            "cloudfront",
-        ),
-        InputFormat::Iis => named(Some(Box::new(iis::Iis::from_lines(&sample))), "iis"),
-        InputFormat::Json => named(
-            json::JsonLines::from_lines(&sample, &json_paths(opts))
-                .map(|f| Box::new(f) as Box<dyn LineFormat>),
-            "json (no line among the first is a JSON object)",
-        ),
-        InputFormat::Auto if envelope.is_some() => match sniff_lines(&sample, &json_paths(opts)) {
-            Some(format) => Ok(lines(format, true)),
-            None => Err(no_format(&name, &sample, "any")),
-        },
-        InputFormat::Auto => {
-            // A CSV/TSV header that names the roles comes first: it says what it is.
-            let header = csv(opened, None)?;
-            if let Chosen::Csv(h) = &header {
-                let refs: Vec<&[u8]> = h.fields.iter().map(Vec::as_slice).collect();
-                let detect = ColumnMap::detect(&name, &refs, opts.columns, opts.duration_unit);
-                if detect.is_ok() || looks_like_header(&refs) {
-                    return Ok(header);
-                }
-            }
-            let raw = first_lines(&opened.prefix, opened.eof);
-            let inner = detect::inner_lines(None, &raw).unwrap_or_default();
-            let sample: Vec<&[u8]> = inner.iter().map(Vec::as_slice).collect();
-            match sniff_lines(&sample, &json_paths(opts)) {
-                Some(format) => Ok(lines(format, true)),
-                None => Err(no_format(&name, &sample, "any")),
-            }
-        }
-    }
-}
-
-/// The envelope of an input whose first lines are `raw`: the one `--envelope` names (which
-/// must unwrap them), none, or (auto) the first whose unwrapped lines a format reads.
-fn pick_envelope(
-    name: &str,
-    raw: &[&[u8]],
-    opts: &ChooseOptions<'_>,
-) -> Result<Option<Envelope>, LogError> {
-    match opts.envelope {
-        EnvelopeChoice::None => Ok(None),
-        EnvelopeChoice::Named(_)
-            if matches!(opts.input_format, InputFormat::Csv | InputFormat::Tsv) =>
-        {
-            Err(LogError::Option(format!(
-                "--envelope {}: CSV and TSV are read by their header, not inside an envelope; drop --envelope or --input-format {}",
-                opts.envelope, opts.input_format
-            )))
-        }
-        EnvelopeChoice::Named(e) => {
-            if raw.is_empty() || detect::inner_lines(Some(e), raw).is_some() {
-                return Ok(Some(e));
-            }
-            let mut scratch = Vec::new();
-            let why = raw
-                .iter()
-                .find_map(|l| e.unwrap(l, &mut scratch).err())
-                .unwrap_or_default();
-            Err(LogError::Option(format!(
-                "{name}: --envelope {}: fewer than 4 in 5 of its first lines are {} lines; the first that is not: {why}; use --envelope auto to have it told",
-                opts.envelope,
-                e.describe()
-            )))
-        }
-        EnvelopeChoice::Auto => {
-            if matches!(opts.input_format, InputFormat::Csv | InputFormat::Tsv) {
-                return Ok(None);
-            }
-            let reads = |lines: &[&[u8]]| inner_reads(lines, opts);
-            // Envelopes first: a format string whose first field takes any text would read a
-            // whole prefix into it. But ALB, ELB and CloudFront, named, split any line by its
-            // spaces or tabs: when they read the bare lines, there is nothing to unwrap.
-            if matches!(
-                opts.input_format,
-                InputFormat::Alb | InputFormat::Elb | InputFormat::Cloudfront
-            ) && reads(raw)
-            {
-                return Ok(None);
-            }
-            Ok(detect::envelope(raw, reads))
-        }
-    }
-}
-
-/// The format the options name (or any, with auto) reads `lines`.
-fn inner_reads(lines: &[&[u8]], opts: &ChooseOptions<'_>) -> bool {
-    if let Some(text) = opts.log_format {
-        return compile(opts.input_format, text)
-            .is_ok_and(|f| reads(f.as_ref(), lines) >= detect::ENOUGH);
-    }
-    match opts.input_format {
-        InputFormat::Auto => sniff_lines(lines, &json_paths(opts)).is_some(),
-        InputFormat::Nginx => nginx::sniff(lines).is_some(),
-        InputFormat::Apache => apache::sniff(lines).is_some(),
-        InputFormat::Haproxy => haproxy::sniff(lines).is_some(),
-        InputFormat::Envoy => envoy::sniff(lines).is_some(),
-        InputFormat::Json => json::JsonLines::from_lines(lines, &json_paths(opts)).is_some(),
-        InputFormat::Alb => {
-            reads(&alb::AwsLoadBalancer::new(alb::Balancer::Alb), lines) >= detect::ENOUGH
-        }
-        InputFormat::Elb => {
-            reads(&alb::AwsLoadBalancer::new(alb::Balancer::Elb), lines) >= detect::ENOUGH
-        }
-        InputFormat::Cloudfront => {
-            reads(&cloudfront::Cloudfront::from_lines(lines), lines) >= detect::ENOUGH
-        }
-        InputFormat::Iis => reads(&iis::Iis::from_lines(lines), lines) >= detect::ENOUGH,
-        InputFormat::Csv | InputFormat::Tsv => false,
-    }
-}
-
-/// A first line that reads as a CSV header rather than a log line: at least two fields,
-/// each short, none quoted with spaces or starting like a number or an address.
-fn looks_like_header(fields: &[&[u8]]) -> bool {
-    fields.len() >= 2
-        && fields.iter().all(|f| {
-            let f = f.trim_ascii();
-            f.len() <= 64
-                && !f
-                    .first()
-                    .is_some_and(|b| b.is_ascii_digit() || matches!(b, b'[' | b'{' | b'<'))
-        })
-}
-
-/// NUL bytes, or mostly bytes that are neither text nor UTF-8, in the first line (rows
-/// after a text header are the row stage's to judge, one by one).
-fn looks_binary(prefix: &[u8]) -> bool {
-    let first = memchr::memchr(b'\n', prefix).unwrap_or(prefix.len());
-    let head = &prefix[..first.min(4096)];
-    if head.contains(&0) {
-        return true;
-    }
-    let text = String::from_utf8_lossy(head);
-    let odd = text
-        .chars()
-        .filter(|c| *c == char::REPLACEMENT_CHARACTER || (c.is_control() && !c.is_whitespace()))
-        .count();
-    odd * 10 > text.chars().count().max(1)
-}
-
-/// The one line for an input no format reads: the closest format tried, and the flags.
-fn no_format(name: &str, sample: &[&[u8]], tried: &str) -> LogError {
-    let first = sample.first().copied().unwrap_or_default();
-    let closest = match closest_tried(first) {
-        // Read by a format other than the one named: say which, not "closest".
-        Some((format, why)) if why == READS_IT => {
-            let tried = if tried == "any" {
-                "one format (fewer than 4 in 5 of its first lines read alike)".to_string()
-            } else {
-                tried.to_string()
-            };
-            return LogError::Option(format!(
-                "{name}: not a log format dupcost knows as {tried}: its first line '{}' is read as {format}; name that format with --input-format (csv, tsv, nginx, apache, alb, elb, cloudfront, haproxy, envoy, json) or give the server's own with --log-format '...'",
-                shown(first)
-            ));
-        }
-        Some((format, why)) => format!("{format} ({why})"),
-        None => closest(first).to_string(),
-    };
-    LogError::Option(format!(
-        "{name}: not a log format dupcost knows{}: its first line '{}' comes closest to {closest}; give the server's own format with --log-format '...' (nginx log_format, Apache LogFormat, Envoy format string or HAProxy log-format) or name it with --input-format (csv, tsv, nginx, apache, alb, elb, cloudfront, iis, haproxy, envoy, json)",
-        if tried == "any" {
-            String::new()
-        } else {
-            format!(" as {tried}")
-        },
-        shown(first)
-    ))
-}
-
-/// What [`closest_tried`] says of a format that reads the whole line.
-const READS_IT: &str = "which reads it";
-
-/// Of the line formats tried, the one that read `line` furthest before it failed (by the
-/// column its error names; one that read all its fields, with more after them, first), with
-/// that error.
-fn closest_tried(line: &[u8]) -> Option<(String, String)> {
-    let mut candidates: Vec<Box<dyn LineFormat>> = vec![Box::new(haproxy::Haproxy)];
-    for text in ["istio", "istio-1.5", "istio-1.1", "envoy"] {
-        candidates.extend(envoy::compile(text).ok());
-    }
-    for (text, ..) in nginx::PRESETS {
-        candidates.extend(nginx::compile(text).ok());
-    }
-    for (text, ..) in apache::PRESETS {
-        candidates.extend(apache::compile(text).ok());
-    }
-    // FMT-AWS: the ALB/ELB, CloudFront and JSON formats could join these candidates.
-    let mut fields = Fields::default();
-    // Reversed: of equals, max_by_key keeps the last, which is then the first tried.
-    candidates
-        .iter()
-        .rev()
-        .filter_map(|f| {
-            fields.clear();
-            let Err(err) = f.split(line, &mut fields) else {
-                return Some(((true, usize::MAX), f.describe(), READS_IT.into()));
-            };
-            let column: usize = err
-                .split("column ")
-                .nth(1)?
-                .split(|c: char| !c.is_ascii_digit())
-                .next()?
-                .parse()
-                .ok()?;
-            let whole = err.starts_with("expected the line to end");
-            (column > 1).then(|| ((whole, column), f.describe(), err))
-        })
-        .max_by_key(|(rank, ..)| *rank)
-        .map(|(_, format, err)| (format, err))
-}
-
-/// The format a line looks most like, by its shape.
-fn closest(line: &[u8]) -> &'static str {
-    let line = line.trim_ascii();
-    let has = |s: &[u8]| memchr::memmem::find(line, s).is_some();
-    if line.starts_with(b"{") {
-        "JSON lines"
-    } else if line.starts_with(b"#Software: Microsoft") {
-        "IIS (W3C)"
-    } else if line.starts_with(b"#") {
-        "CloudFront (W3C)"
-    } else if line.starts_with(b"[") && line.get(5) == Some(&b'-') {
-        "Envoy"
-    } else if has(b"haproxy[") || has(b"/Tw/") {
-        "HAProxy httplog"
-    } else if has(b"] \"") {
-        "nginx combined"
-    } else if line.starts_with(b"http ") || line.starts_with(b"https ") || line.starts_with(b"h2 ")
-    {
-        "AWS ALB"
-    } else {
-        "CSV (no header naming a method and a status)"
     }
 }
 
@@ -915,18 +532,5 @@ mod tests {
                 }
             }
         }
-    }
-
-    #[test]
-    fn first_lines_leave_out_a_partial_last_line() {
-        assert_eq!(first_lines(b"a\nb\nc", false), [&b"a"[..], b"b"]);
-        assert_eq!(first_lines(b"a\r\n\nb\nc", true), [&b"a"[..], b"b", b"c"]);
-    }
-
-    #[test]
-    fn binary_first_lines() {
-        assert!(looks_binary(b"\x00\x01abc\n"));
-        assert!(looks_binary(&[0xff, 0xfe, 0x80, 0x81, 0x82, b'\n']));
-        assert!(!looks_binary("caf\u{e9} 1.2.3.4 - - [x]\n\x00".as_bytes()));
     }
 }

@@ -2,13 +2,15 @@
 //! [`LineFormat`] into one reused [`Fields`], and handed on as a record with gap 0.
 
 use std::io::{self, Read};
+use std::sync::Arc;
 
-use super::RecordSink;
 use super::line_buffer::LineBuffer;
+use super::{LineSink, Other};
 use crate::logs::detect::non_access;
 use crate::logs::envelope::{Envelope, JsonField, Stream};
 use crate::logs::error::LogError;
-use crate::logs::formats::{Fields, LineFormat};
+use crate::logs::formats::Fields;
+use crate::logs::formats::set::FileFormat;
 use crate::logs::limits::MAX_RECORD;
 use crate::logs::source::{MovableStop, Piece};
 
@@ -20,14 +22,15 @@ pub struct Unwrap {
     pub time_field: bool,
 }
 
-/// Reads the lines of `input` (positioned at `piece.start`) through `format` into `sink`;
-/// returns the offset where the last line read ended. A line that `format` cannot split is a
-/// bad row with its reason, unless it is not an access line ([`non_access`], or any line on
-/// stderr), which is skipped and counted by kind; reading stops after the line that reaches
-/// the piece's stop (and, inside an envelope, after the last part of a line begun before it).
-pub fn lines<R: Read, S: RecordSink>(
+/// Reads the lines of `input` (positioned at `piece.start`) through the sink's formats into
+/// `sink`; returns the offset where the last line read ended. Each line is tried first with
+/// the format of the line before ([`LineSink::line_format`]), then with the file's others
+/// ([`LineSink::other_format`]). A line that none reads is a bad row with its reason, unless
+/// it is not an access line ([`non_access`], or any line on stderr), which is skipped and
+/// counted by kind; reading stops after the line that reaches the piece's stop (and, inside
+/// an envelope, after the last part of a line begun before it).
+pub fn lines<R: Read, S: LineSink>(
     input: R,
-    format: &dyn LineFormat,
     unwrap: Option<Unwrap>,
     piece: &Piece,
     movable: Option<&MovableStop>,
@@ -35,6 +38,11 @@ pub fn lines<R: Read, S: RecordSink>(
     io_error: &dyn Fn(io::Error) -> LogError,
 ) -> Result<u64, LogError> {
     let mut buffer = LineBuffer::new(input, piece, movable, io_error);
+    let Some(mut format) = sink.line_format() else {
+        return Err(LogError::Internal(
+            "lines framed without a line format (a bug in dupcost: please report it)".into(),
+        ));
+    };
     let mut fields = Fields::default();
     let mut scratch = Vec::new();
     // Parts of a line (CRI `P`, Docker entries without a newline) per stream, and the line
@@ -80,16 +88,22 @@ pub fn lines<R: Read, S: RecordSink>(
             continue;
         }
         let Some(unwrap) = unwrap else {
-            if format.skip(line) {
+            if format.format.skip(line) {
                 continue;
             }
             fields.clear();
-            match format.split(line, &mut fields) {
+            match format.format.split(line, &mut fields) {
                 Ok(()) => sink.record(&fields.data, &fields.ends, 0, n)?,
-                Err(reason) => match non_access(line) {
-                    Some(kind) => sink.skipped("", kind)?,
-                    None => sink.bad(n, || reason)?,
-                },
+                Err(reason) => {
+                    let misfit = Misfit {
+                        line,
+                        reason,
+                        n,
+                        time: None,
+                        stream: "",
+                    };
+                    misfit.read(&mut format, &mut fields, sink)?;
+                }
             }
             continue;
         };
@@ -122,10 +136,11 @@ pub fn lines<R: Read, S: RecordSink>(
             parts[at].extend_from_slice(u.text);
             &parts[at]
         };
-        let result = read_inner(format, unwrap, &u, text, n, &mut fields, sink);
+        let result = read_inner(&mut format, unwrap, &u, text, n, &mut fields, sink);
         parts[at].clear();
         result?;
     }
+    sink.ended(buffer.line);
     if buffer.eof {
         for (at, part) in parts.iter().enumerate() {
             if !part.is_empty() {
@@ -148,8 +163,8 @@ fn envelope_name(unwrap: Option<Unwrap>) -> String {
 
 /// One unwrapped line (its parts joined): a record, a bad row, or a line skipped as not an
 /// access line.
-fn read_inner<S: RecordSink>(
-    format: &dyn LineFormat,
+fn read_inner<S: LineSink>(
+    format: &mut Arc<FileFormat>,
     unwrap: Unwrap,
     u: &crate::logs::envelope::Unwrapped<'_>,
     text: &[u8],
@@ -169,13 +184,13 @@ fn read_inner<S: RecordSink>(
         }
         return Ok(());
     }
-    if format.skip(text) {
+    if format.format.skip(text) {
         return Ok(());
     }
     fields.clear();
-    match format.split(text, fields) {
+    match format.format.split(text, fields) {
         Ok(()) => {
-            if unwrap.time_field {
+            if format.time_field {
                 fields.push(u.time.unwrap_or_default());
             }
             sink.record(&fields.data, &fields.ends, 0, n)
@@ -186,11 +201,67 @@ fn read_inner<S: RecordSink>(
             } else {
                 ""
             };
-            match (non_access(text), stream) {
-                (Some(kind), _) => sink.skipped(stream, kind),
-                (None, "stderr ") => sink.skipped(stream, "not access lines"),
-                (None, _) => sink.bad(n, || reason),
+            let misfit = Misfit {
+                line: text,
+                reason,
+                n,
+                time: Some(u.time.unwrap_or_default()),
+                stream,
+            };
+            misfit.read(format, fields, sink)
+        }
+    }
+}
+
+/// A line the format of the line before did not read.
+struct Misfit<'l> {
+    line: &'l [u8],
+    /// Why it did not.
+    reason: String,
+    n: u64,
+    /// Its envelope's time, inside an envelope.
+    time: Option<&'l [u8]>,
+    /// "stderr " for a line on stderr.
+    stream: &'static str,
+}
+
+impl Misfit<'_> {
+    /// Read by another of the file's formats (which becomes `format`), else skipped as not
+    /// an access line, else a bad row. Formats are looked for from the line only for what
+    /// may be an access line: not on stderr, not a server's own messages.
+    #[cold]
+    fn read<S: LineSink>(
+        self,
+        format: &mut Arc<FileFormat>,
+        fields: &mut Fields,
+        sink: &mut S,
+    ) -> Result<(), LogError> {
+        let kind = non_access(self.line);
+        let discover = kind.is_none() && self.stream.is_empty();
+        match sink.other_format(self.line, fields, discover)? {
+            Other::Read => {
+                if let Some(now) = sink.line_format() {
+                    *format = now;
+                }
+                if format.time_field {
+                    fields.push(self.time.unwrap_or_default());
+                }
+                sink.record(&fields.data, &fields.ends, 0, self.n)
             }
+            Other::Skip => Ok(()),
+            Other::Refused(why) => sink.bad(self.n, || why),
+            Other::None(others) => match (kind, self.stream) {
+                (Some(kind), stream) => sink.skipped(stream, kind),
+                (None, "") if others.is_empty() => sink.bad(self.n, || self.reason),
+                (None, "") => sink.bad(self.n, || {
+                    format!(
+                        "{}: {}; nor is it read by {others}",
+                        format.format.describe(),
+                        self.reason
+                    )
+                }),
+                (None, stream) => sink.skipped(stream, "not access lines"),
+            },
         }
     }
 }

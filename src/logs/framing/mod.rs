@@ -14,7 +14,11 @@ mod lines;
 pub use csv::records;
 pub use lines::{Unwrap, lines};
 
+use std::sync::Arc;
+
 use super::error::LogError;
+use super::formats::Fields;
+use super::formats::set::FileFormat;
 
 /// What the framing hands its records to.
 pub trait RecordSink {
@@ -37,4 +41,39 @@ pub trait RecordSink {
     fn skipped(&mut self, _stream: &'static str, _kind: &'static str) -> Result<(), LogError> {
         Ok(())
     }
+}
+
+/// What the line framing asks of the row stage besides records (issue 22: one file, several
+/// shapes): the format a line is tried with first (the one that read the line before), and
+/// the file's other formats for a line it does not read.
+pub trait LineSink: RecordSink {
+    /// The format the next line is tried with first (`None` for an input that has no line
+    /// format: CSV).
+    fn line_format(&self) -> Option<Arc<FileFormat>>;
+
+    /// `line`, which [`LineSink::line_format`] did not read, read into `fields` by another
+    /// of the file's formats (which is then the one the next line is tried with first); with
+    /// `discover`, one found from this line when none of those found so far reads it.
+    fn other_format(
+        &mut self,
+        line: &[u8],
+        fields: &mut Fields,
+        discover: bool,
+    ) -> Result<Other, LogError>;
+
+    /// The reading ended before line `next_line` (the piece's line numbers).
+    fn ended(&mut self, _next_line: u64) {}
+}
+
+/// What [`LineSink::other_format`] made of a line.
+#[derive(Debug)]
+pub enum Other {
+    /// Another format read it into the fields.
+    Read,
+    /// A line another format skips (CloudFront's `#Fields:`).
+    Skip,
+    /// No format of the file reads it: the names of the others tried ("" when none).
+    None(String),
+    /// A format found for it cannot be counted beside the file's first: why.
+    Refused(String),
 }

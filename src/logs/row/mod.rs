@@ -8,6 +8,7 @@
 //! by [`values`], [`route`] and [`timestamp`](super::timestamp); methods are matched by [`methods`].
 
 mod methods;
+mod mixed;
 pub mod route;
 mod values;
 
@@ -22,7 +23,8 @@ use foldhash::fast::FixedState;
 use regex::bytes::Regex;
 
 use super::error::{BadRow, LogError, RowPlace, shown};
-use super::formats::{ColumnMap, LineFormat};
+use super::formats::ColumnMap;
+use super::formats::set::{FileFormat, FormatSet, Found};
 use super::framing::{self, RecordSink};
 use super::source::{MovableStop, Piece};
 use super::tally::{BackendAnswers, FingerprintAttempt, IntentBy, KeyedAttempt, Outcome, Tally};
@@ -53,8 +55,9 @@ pub struct RowRules {
     pub file: String,
     pub columns: ColumnMap,
     pub delimiter: u8,
-    /// The line format, when the input is not CSV/TSV.
-    pub format: Option<Arc<dyn LineFormat>>,
+    /// The line formats, when the input is not CSV/TSV: the first (whose columns are
+    /// `columns`) and any others found as the file goes on.
+    pub formats: Option<Arc<FormatSet>>,
     /// The envelope around the format's lines, if any.
     pub envelope: Option<framing::Unwrap>,
     pub timestamps: TimestampFormat,
@@ -114,6 +117,7 @@ pub fn scan_until<R: Read>(
             .without_predecessor();
     }
     let end = frame(input, rules, &piece, movable, &mut row, io_error)?;
+    row.flush_run();
     let mut tally = row.tally;
     tally.settle_queued();
     Ok(Scanned { tally, end })
@@ -129,16 +133,8 @@ fn frame<R: Read>(
     row: &mut Row<'_>,
     io_error: &dyn Fn(io::Error) -> LogError,
 ) -> Result<u64, LogError> {
-    match &rules.format {
-        Some(format) => framing::lines(
-            input,
-            format.as_ref(),
-            rules.envelope,
-            piece,
-            movable,
-            row,
-            io_error,
-        ),
+    match &rules.formats {
+        Some(_) => framing::lines(input, rules.envelope, piece, movable, row, io_error),
         None => framing::records(input, rules.delimiter, piece, movable, row, io_error),
     }
 }
@@ -182,8 +178,16 @@ impl<'a> Feeder<'a> {
         Ok(())
     }
 
+    /// The lines each of the input's line formats read so far (all of them, whatever
+    /// `--window` kept).
+    pub fn formats_seen(&mut self) -> super::tally::FormatsUsed {
+        self.row.flush_run();
+        self.row.seen.clone()
+    }
+
     /// The running tally.
     pub fn tally(&mut self) -> &mut Tally {
+        self.row.flush_run();
         &mut self.row.tally
     }
 
@@ -251,6 +255,22 @@ struct Row<'a> {
     /// 1 when the proxy-attempts column counts tries (Envoy: 1 = not retried), 0 when it
     /// counts retries (Traefik's `RetryAttempts`).
     proxy_tries: u64,
+    /// `--client-timeout` in the current format's duration unit.
+    client_timeout: Option<f64>,
+    /// The line formats of the file as this piece knows them (the file's set, by index).
+    known: Vec<Found>,
+    /// The index of the format that read the last line, and that format when it is not the
+    /// file's first (whose columns are the rules').
+    current: usize,
+    other: Option<Arc<FileFormat>>,
+    /// The lines the current format has read since it became current: how many, the first
+    /// and the last.
+    run: (u64, u64, u64),
+    /// Lines for which no format was found: after [`mixed::MAX_MISSES`], none is looked for.
+    misses: u32,
+    /// The lines each format read, for `--follow`'s evidence (the tally's go with its
+    /// buckets).
+    seen: super::tally::FormatsUsed,
 }
 
 impl<'a> Row<'a> {
@@ -269,12 +289,23 @@ impl<'a> Row<'a> {
                 .iter()
                 .map(|m| (m.len() <= 8).then(|| (pack(&m.to_ascii_uppercase()), m.len())))
                 .collect(),
-            proxy_tries: rules
-                .columns
-                .header_of(crate::logs::role::Role::ProxyAttempts)
-                .map_or(1, |h| u64::from(!crate::logs::role::retries_in(h))),
+            proxy_tries: proxy_tries(&rules.columns),
+            client_timeout: rules.client_timeout,
+            known: Vec::new(),
+            current: 0,
+            other: None,
+            run: (0, 0, 0),
+            misses: 0,
+            seen: Default::default(),
         }
     }
+}
+
+/// 1 when the proxy-attempts column of `columns` counts tries, 0 when it counts retries.
+fn proxy_tries(columns: &ColumnMap) -> u64 {
+    columns
+        .header_of(crate::logs::role::Role::ProxyAttempts)
+        .map_or(1, |h| u64::from(!crate::logs::role::retries_in(h)))
 }
 
 impl RecordSink for Row<'_> {
@@ -317,9 +348,17 @@ impl RecordSink for Row<'_> {
             let (want, got) = (self.fields, ends.len());
             return self.bad(line, || format!("expected {want} fields, found {got}"));
         }
+        if self.run.0 == 0 {
+            self.run.1 = line;
+        }
+        self.run.0 += 1;
+        self.run.2 = line;
         let field = |i: usize| &data[if i == 0 { 0 } else { ends[i - 1] + gap }..ends[i]];
         let rules = self.rules;
-        let cols = &rules.columns;
+        let cols = match &self.other {
+            Some(other) => &other.columns,
+            None => &rules.columns,
+        };
         let ts = match cols.timestamp {
             Some(i) => match rules
                 .timestamps
@@ -396,7 +435,7 @@ impl RecordSink for Row<'_> {
         if let (false, Some(i)) = (timed_out, cols.flags) {
             timed_out = cols.flags_style.gave_up(field(i));
         }
-        if let (false, Some(limit), Some(i)) = (timed_out, rules.client_timeout, cols.duration) {
+        if let (false, Some(limit), Some(i)) = (timed_out, self.client_timeout, cols.duration) {
             timed_out = parse_duration(field(i)).is_some_and(|d| d >= limit);
         }
         let mut outcome = if timed_out {

@@ -31,12 +31,14 @@
 //! as the streaming rule would have, so reading a log whole or in any number of pieces merged
 //! in order gives the same finished tally (under the same ordering assumption).
 
+mod formats;
 mod id_map;
 mod intents;
 
 use std::collections::{BTreeMap, VecDeque};
 
 use super::error::BadRow;
+pub use formats::FormatsUsed;
 pub use id_map::{IdHasher, IdMap};
 use intents::{Facts, FingerprintTouch, Intent, IntentTable, NO_FIRST_TS, Touch};
 pub use intents::{FingerprintAttempt, KeyedAttempt};
@@ -387,6 +389,8 @@ pub struct Tally {
     queued: VecDeque<(u64, i64, u64, KeyedAttempt)>,
     /// Fingerprinted attempts, queued the same way: `(fingerprint, endpoint, attempt)`.
     queued_fingerprints: VecDeque<(u64, u64, FingerprintAttempt)>,
+    /// Which of the file's line formats read which lines (one file, several shapes).
+    pub formats: FormatsUsed,
 }
 
 /// The default `--shared-address-rate`: attempts of one fingerprint in a minute.
@@ -465,6 +469,7 @@ impl Tally {
             heads: IdMap::default(),
             queued: VecDeque::with_capacity(PIPELINE),
             queued_fingerprints: VecDeque::new(),
+            formats: FormatsUsed::default(),
         }
     }
 
@@ -800,6 +805,7 @@ impl Tally {
         }
         self.timed_out_ids.append(&mut next.timed_out_ids);
         self.timed_out_without_id += next.timed_out_without_id;
+        self.formats.merge(&next.formats);
         // The next piece's rows are behind this piece's latest row by at most
         // `watermark - (their earliest)`; behind their own latest, as the piece measured.
         self.most_backwards = self.most_backwards.max(next.most_backwards);

@@ -9,7 +9,14 @@
 //! - [`non_access`]: a line that is not an access line (a server's error log, start-up
 //!   messages, HAProxy's events), by its shape: skipped and counted by kind, never a row.
 //!
-//! It knows no format: the caller says which lines a format reads.
+//! - [`choose`] (in `format.rs`): the format of an input, named by the flags or told from
+//!   its first lines, and the one line of refusal when none reads them.
+//!
+//! The envelope functions know no format: the caller says which lines a format reads.
+
+mod format;
+
+pub use format::{ChooseOptions, Chosen, SNIFF_LINES, choose, discover};
 
 use super::envelope::{Envelope, Stream};
 
@@ -128,6 +135,33 @@ pub fn non_access(line: &[u8]) -> Option<&'static str> {
     {
         return Some("HAProxy events");
     }
+    // The same events through syslog: "Nov  1 00:00:01 lb haproxy[7]: Server be/s1 is DOWN, ...".
+    if let Some(at) = memchr::memmem::find(line, b"haproxy[") {
+        let rest = &line[at..];
+        let message = memchr::memmem::find(rest, b"]: ").map_or(&b""[..], |i| &rest[i + 3..]);
+        let starts: [&[u8]; 7] = [
+            b"Server ",
+            b"Proxy ",
+            b"backend ",
+            b"Stopping ",
+            b"Pausing ",
+            b"Resuming ",
+            b"[",
+        ];
+        let told: [&[u8]; 7] = [
+            b" is DOWN",
+            b" is UP",
+            b" started.",
+            b" stopped",
+            b"has no server available",
+            b"proxy",
+            b"]",
+        ];
+        let in_message = |s: &[u8]| memchr::memmem::find(message, s).is_some();
+        if starts.iter().any(|s| message.starts_with(s)) && told.iter().any(|t| in_message(t)) {
+            return Some("HAProxy events");
+        }
+    }
     None
 }
 
@@ -137,7 +171,7 @@ mod tests {
 
     #[test]
     fn lines_that_are_not_access_lines() {
-        let cases: [(&[u8], Option<&str>); 10] = [
+        let cases: [(&[u8], Option<&str>); 13] = [
             (
                 b"I1103 08:59:55.102334       7 main.go:205] \"Creating API client\"",
                 Some("controller log (klog)"),
@@ -161,6 +195,18 @@ mod tests {
                 Some("container start-up messages"),
             ),
             (b"Proxy web started.", Some("HAProxy events")),
+            (
+                b"Nov  1 00:00:01 lb haproxy[7]: Server be/s2 is DOWN, reason: Layer4 timeout",
+                Some("HAProxy events"),
+            ),
+            (
+                b"Nov  1 00:00:02 lb haproxy[7]: backend be has no server available!",
+                Some("HAProxy events"),
+            ),
+            (
+                b"Nov  1 00:00:03 lb haproxy[7]: 10.0.0.7:5123 [01/Nov/2026:00:50:06.992] fe be/s1 0/0/1/1049/1051 200 1427 - - ---- 3/3/1/1/0 0/0 \"POST /x HTTP/1.1\"",
+                None,
+            ),
             (
                 b"1.2.3.4 - - [02/Jan/2024:03:04:05 +0000] \"POST / HTTP/1.1\" 200 1",
                 None,

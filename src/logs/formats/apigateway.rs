@@ -524,6 +524,42 @@ mod tests {
         assert!(is_apigateway("apigateway-csv") && !is_apigateway("$status"));
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+        /// Any request written in each documented layout (CLF, CSV, XML) is detected and
+        /// read back field for field: method, path, status, time, request id, client.
+        #[test]
+        fn each_layout_reads_back_what_was_written(
+            method in proptest::sample::select(vec!["POST", "PUT", "PATCH", "DELETE", "GET"]),
+            path in "/[a-z0-9_{}/-]{0,40}",
+            status in 100u16..600,
+            bytes in 0u32..1_000_000,
+            id in proptest::prelude::any::<u128>(),
+            ip in proptest::prelude::any::<[u8; 4]>(),
+            second in 0u32..60,
+        ) {
+            let h = format!("{id:032x}");
+            let id = format!("{}-{}-{}-{}-{}", &h[..8], &h[8..12], &h[12..16], &h[16..20], &h[20..]);
+            let ip = format!("{}.{}.{}.{}", ip[0], ip[1], ip[2], ip[3]);
+            let time = format!("01/Nov/2026:10:00:{second:02} +0000");
+            let lines = [
+                format!(r#"{ip} - - [{time}]"{method} {path} HTTP/1.1" {status} {bytes} {id} Fd8E2jYtIAMESzQ="#),
+                format!("{ip},-,-,{time},{method},{path},HTTP/1.1,{status},{bytes},{id},Fd8E2jYtIAMESzQ="),
+                format!(r#"<request id="{id}"> <ip>{ip}</ip> <requestTime>{time}</requestTime> <httpMethod>{method}</httpMethod> <resourcePath>{path}</resourcePath> <status>{status}</status> </request>"#),
+            ];
+            for line in &lines {
+                let f = sniff(&[line.as_bytes()]);
+                proptest::prop_assert!(f.is_some(), "{}", line);
+                let r = roles(f.unwrap().as_ref(), line.as_bytes());
+                let want = [method.to_string(), path.clone(), status.to_string(), time.clone(), id.clone(), ip.clone()];
+                for ((name, got), want) in r.iter().zip(want) {
+                    proptest::prop_assert_eq!(got, &want, "{} in {}", name, line);
+                }
+            }
+        }
+    }
+
     #[test]
     fn xml_elements_in_another_order_or_cut_short_are_bad_rows() {
         let first = br#"<request id="a"> <ip>1</ip> <status>200</status> </request>"#;

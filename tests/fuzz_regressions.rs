@@ -179,3 +179,8 @@ fn envelope_prefix() {
 fn json_document() {
     replay("json_document", |t| checks::json_document(t.as_bytes()));
 }
+
+#[test]
+fn format_apigateway() {
+    replay_bytes("format_apigateway", checks::format_apigateway);
+}

@@ -134,7 +134,10 @@ fn csv_adds_observed_columns() {
             "intervals.refund_cost_per_month.low,intervals.refund_cost_per_month.high,"
         ) && header.contains(
             // Issue 13's columns at the end of the logs' own, before the estimate's newer ones.
-            "observed.intent_grouping,observed.observed_duplicates.count,observed.observed_duplicates.per_day,observed.key_coverage.keyed_attempts,observed.key_coverage.share,inputs.attempt_timeout_seconds,"
+            "observed.intent_grouping,observed.observed_duplicates.count,observed.observed_duplicates.per_day,observed.key_coverage.keyed_attempts,observed.key_coverage.share,\
+             observed.proxy_retries.attempts,observed.proxy_retries.retried,\
+             observed.proxy_retries.retries,observed.proxy_retries.mean,\
+             observed.proxy_retries.max,inputs.attempt_timeout_seconds,"
         ) && header.ends_with("amplification.worst_case,amplification.expected"),
         "{header}"
     );

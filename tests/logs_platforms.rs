@@ -65,6 +65,9 @@ fn platforms_give_the_csv_figures() {
             "Azure Application Gateway access log (JSON lines)",
         ),
         (Format::KongJson, "Kong log plugin (JSON lines)"),
+        (Format::ApiGatewayClf, "AWS API Gateway access log (CLF)"),
+        (Format::ApiGatewayCsv, "AWS API Gateway access log (CSV)"),
+        (Format::ApiGatewayXml, "AWS API Gateway access log (XML)"),
     ] {
         let (bytes, t) = generate(format);
         assert_eq!((t.rows, t.timed_out), (truth.rows, truth.timed_out));
@@ -111,7 +114,10 @@ fn platforms_give_the_csv_figures() {
                 }
             }
             // No backend status at all: no outcome is measured.
-            Format::GcpJson => {
+            Format::GcpJson
+            | Format::ApiGatewayClf
+            | Format::ApiGatewayCsv
+            | Format::ApiGatewayXml => {
                 assert_eq!(o["timed_out_succeeded"], Value::Null);
                 assert_eq!(o["timed_out_unknown"], Value::Null);
             }
@@ -241,6 +247,27 @@ fn real_samples_account_for_every_line() {
             0,
             0,
         ),
+        (
+            "kong-file-log-grpc.jsonl",
+            "Kong log plugin (JSON lines)",
+            2,
+            0,
+            2,
+        ),
+        (
+            "apigateway-rest-elastic.jsonl",
+            "AWS API Gateway access log (JSON lines)",
+            5,
+            0,
+            0,
+        ),
+        (
+            "apigateway-elastic.jsonl",
+            "AWS API Gateway access log (JSON lines)",
+            2,
+            0,
+            0,
+        ),
     ] {
         let path = fixture("platforms", name);
         let out = dupcost()
@@ -262,6 +289,25 @@ fn real_samples_account_for_every_line() {
             (rows.into(), bad.into(), mutating.into()),
             "{name}"
         );
+        if name.starts_with("apigateway") {
+            // requestTime is the time, never also a duration (nginx's request_time alias).
+            let out = dupcost()
+                .args(["logs", &path])
+                .args(given)
+                .output()
+                .unwrap();
+            let text = String::from_utf8(out.stdout).unwrap();
+            assert!(
+                text.contains("columns: timestamp=requestTime ")
+                    && !text.contains("duration=requestTime"),
+                "{text}"
+            );
+        }
+        if name.starts_with("kong") {
+            // started_at, epoch ms, as Kong's guide printed it.
+            assert_eq!(o["first_timestamp"], "2019-07-30T23:02:12.516Z");
+            assert_eq!(o["last_timestamp"], "2019-07-30T23:02:13.554Z");
+        }
         if bad > 0 {
             // The two lines filebeat's fixture appends in the first layout, under the third.
             assert!(
@@ -643,6 +689,238 @@ fn api_gateway_json_layout() {
     assert_eq!(o["timed_out_unknown"], 1);
 }
 
+/// API Gateway's text layouts: a layout of `$context` variables given with `--log-format`
+/// reads the integration's status (a 504 with `-` is unknown) and a key a mapping template
+/// logged; the documented CLF, which logs neither, says what settles the outcome.
+#[test]
+fn api_gateway_text_layouts() {
+    let dir = tempfile::tempdir().unwrap();
+    let lines = [
+        r#"1793491201000 POST /orders 504 - 29012 "k-1" c0a8e0f2-7c1d-4a7e-9f55-0b1f1e2d3c4a"#,
+        r#"1793491240000 POST /orders 201 201 130 "k-1" d0a8e0f2-7c1d-4a7e-9f55-0b1f1e2d3c4a"#,
+        r#"1793494801000 POST /orders 201 201 120 "k-2" e0a8e0f2-7c1d-4a7e-9f55-0b1f1e2d3c4a"#,
+        r#"1793498401000 GET /orders 200 200 12 "-" f0a8e0f2-7c1d-4a7e-9f55-0b1f1e2d3c4a"#,
+    ];
+    let path = write(dir.path(), "custom.log", lines.join("\n").as_bytes());
+    let layout = r#"$context.requestTimeEpoch $context.httpMethod $context.resourcePath $context.status $context.integration.status $context.responseLatency "$context.requestOverride.header.Idempotency-Key" $context.requestId"#;
+    let args = [
+        "--max-unknown",
+        "100%",
+        "--succeeded-share",
+        "50%",
+        "--min-span",
+        "1h",
+    ];
+    let j = json(&[&["logs", &path, "--log-format", layout][..], &args].concat());
+    let o = &j["observed"];
+    assert_eq!(
+        o["files"][0]["input_format"],
+        "AWS API Gateway $context layout"
+    );
+    assert_eq!(o["mutating_attempts"], 3);
+    assert_eq!(o["intents"], 2, "k-1's two attempts are one intent");
+    assert_eq!(o["intent_grouping"], "key");
+    assert_eq!(o["timed_out"], 1, "the integration's 504");
+    assert_eq!(o["timed_out_unknown"], 1, "integration.status '-'");
+
+    let out = dupcost()
+        .args(["logs", "samples/apigateway.log"])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("as AWS API Gateway access log (CLF) (detected)")
+            && text.contains("$context.integration.status in the stage's access log format"),
+        "{text}"
+    );
+}
+
+/// A WebSocket API's access records (elastic's fixture) log events on a connection, not HTTP
+/// requests: no method, refused in a line that names the flag, never read as requests.
+#[test]
+fn api_gateway_websocket_records_are_not_requests() {
+    let path = fixture("platforms", "apigateway-websocket-elastic.jsonl");
+    let out = dupcost()
+        .args([
+            "logs",
+            &path,
+            "--requests-per-day",
+            "1000",
+            "--timeout-rate",
+            "1%",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("no method column") && stderr.contains("eventType"),
+        "{stderr}"
+    );
+}
+
+/// Envoy's default layout with fields appended (a key, the attempt count), detected from
+/// the lines: read as extra_1, extra_2 with no role until named, and said so; named with
+/// --column, the same figures as the whole format string given with --log-format. The
+/// generator's Envoy lines with a field appended give its truth, as bare.
+#[test]
+fn envoy_appended_fields_are_detected_never_guessed() {
+    let dir = tempfile::tempdir().unwrap();
+    let line = |t: &str, status: u16, flags: &str, key: &str, tries: u8| {
+        format!(
+            r#"[2026-11-01T{t}.000Z] "POST /v1/pay HTTP/1.1" {status} {flags} 154 0 226 100 "10.0.35.28" "curl/8" "cc21d9b0-{t}" "api" "10.0.2.1:80" "{key}" {tries}"#
+        )
+    };
+    let lines = [
+        line("00:00:01", 504, "UT", "k-1", 3),
+        line("00:00:40", 200, "-", "k-1", 1),
+        line("01:00:01", 200, "-", "k-2", 2),
+    ];
+    let path = write(dir.path(), "envoy.log", lines.join("\n").as_bytes());
+    let args = [
+        "--max-unknown",
+        "100%",
+        "--succeeded-share",
+        "50%",
+        "--min-span",
+        "1h",
+    ];
+    let j = json(&[&["logs", &path][..], &args].concat());
+    let o = &j["observed"];
+    assert_eq!(
+        o["files"][0]["input_format"],
+        "Envoy default with 2 more fields (extra_1, extra_2)"
+    );
+    assert_eq!(o["files"][0]["detected"], true);
+    assert_ne!(o["intent_grouping"], "key", "an unnamed field is not a key");
+    assert_eq!(o["proxy_retries"], Value::Null);
+    let out = dupcost().args(["logs", &path]).args(args).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains(
+            "its lines have 2 fields after Envoy default's layout, read as extra_1, extra_2"
+        ),
+        "{text}"
+    );
+
+    let named = json(
+        &[
+            &["logs", &path, "--column", "idempotency_key=extra_1"][..],
+            &["--column", "proxy_attempts=extra_2"],
+            &args,
+        ]
+        .concat(),
+    );
+    let format = format!(
+        "{} \"%REQ(IDEMPOTENCY-KEY)%\" %UPSTREAM_REQUEST_ATTEMPT_COUNT%",
+        r#"[%START_TIME%] "%REQ(:METHOD)% %REQ(X-ENVOY-ORIGINAL-PATH?:PATH)% %PROTOCOL%" %RESPONSE_CODE% %RESPONSE_FLAGS% %BYTES_RECEIVED% %BYTES_SENT% %DURATION% %RESP(X-ENVOY-UPSTREAM-SERVICE-TIME)% "%REQ(X-FORWARDED-FOR)%" "%REQ(USER-AGENT)%" "%REQ(X-REQUEST-ID)%" "%REQ(:AUTHORITY)%" "%UPSTREAM_HOST%""#
+    );
+    let given = json(&[&["logs", &path, "--log-format", &format][..], &args].concat());
+    assert_eq!(named["observed"]["intents"], 2);
+    assert_eq!(named["observed"]["proxy_retries"]["retries"], 3);
+    for key in [
+        "intents",
+        "intent_grouping",
+        "timed_out",
+        "proxy_retries",
+        "retries_observed",
+    ] {
+        assert_eq!(named["observed"][key], given["observed"][key], "{key}");
+    }
+
+    let (bytes, truth) = generate(Format::EnvoyLog);
+    let text = String::from_utf8(bytes).unwrap();
+    let appended: Vec<String> = text
+        .lines()
+        .map(|l| {
+            if l.starts_with('[') {
+                format!("{l} \"-\"")
+            } else {
+                l.to_string()
+            }
+        })
+        .collect();
+    let bare = observed(&write(dir.path(), "bare.log", text.as_bytes()));
+    let more = observed(&write(
+        dir.path(),
+        "more.log",
+        appended.join("\n").as_bytes(),
+    ));
+    assert_eq!(
+        more["observed"]["files"][0]["input_format"],
+        "Envoy default with 1 more field (extra_1)"
+    );
+    assert_eq!(more["observed"]["timed_out"], truth.timed_out);
+    for key in [
+        "rows",
+        "bad_rows",
+        "mutating_attempts",
+        "timed_out",
+        "per_day",
+    ] {
+        assert_eq!(more["observed"][key], bare["observed"][key], "{key}");
+    }
+}
+
+/// The generator's HAProxy httplog lines (half through syslog) with a captured key appended:
+/// detected as httplog with 1 more field, the generator's truth, the figures of the bare
+/// lines; the key groups intents only once named with --column.
+#[test]
+fn haproxy_appended_fields_are_detected_never_guessed() {
+    let dir = tempfile::tempdir().unwrap();
+    let (bytes, truth) = generate(Format::HaproxyLog);
+    let text = String::from_utf8(bytes).unwrap();
+    let appended: Vec<String> = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| {
+            if l.ends_with("HTTP/1.1\"") {
+                format!("{l} \"k-{}\"", i / 2)
+            } else {
+                l.to_string()
+            }
+        })
+        .collect();
+    let bare = observed(&write(dir.path(), "bare.log", text.as_bytes()));
+    let path = write(dir.path(), "more.log", appended.join("\n").as_bytes());
+    let more = observed(&path);
+    let o = &more["observed"];
+    assert_eq!(
+        o["files"][0]["input_format"],
+        "HAProxy httplog with 1 more field (extra_1)"
+    );
+    assert_eq!(o["timed_out"], truth.timed_out);
+    for key in [
+        "rows",
+        "bad_rows",
+        "mutating_attempts",
+        "timed_out",
+        "per_day",
+        "intents",
+        "per_endpoint",
+    ] {
+        assert_eq!(o[key], bare["observed"][key], "{key}");
+    }
+    let named = json(
+        &[
+            &["logs", &path, "--column", "idempotency_key=extra_1"][..],
+            &ARGS,
+        ]
+        .concat(),
+    );
+    assert_eq!(named["observed"]["intent_grouping"], "key");
+    assert!(
+        named["observed"]["intents"].as_u64() < o["intents"].as_u64(),
+        "pairs of lines share a key"
+    );
+}
+
 /// The proxy's own retries beside the client's: Envoy's %UPSTREAM_REQUEST_ATTEMPT_COUNT%
 /// appended to a format string (1 = not retried) and Traefik's RetryAttempts (0 = not).
 #[test]
@@ -684,6 +962,22 @@ fn proxy_measured_retries() {
         text.contains("the proxy retried 2 of 3 mutating attempts itself (3 in all, at most 2 for one attempt)"),
         "{text}"
     );
+    // CSV carries the same five figures, by name.
+    let out = dupcost()
+        .args(["logs", &path, "--log-format", format, "--format", "csv"])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut rows = text.lines().map(|l| l.split(',').collect::<Vec<_>>());
+    let (header, values) = (rows.next().unwrap(), rows.next().unwrap());
+    let column = |name: &str| values[header.iter().position(|h| *h == name).unwrap()];
+    assert_eq!(column("observed.proxy_retries.attempts"), "3");
+    assert_eq!(column("observed.proxy_retries.retried"), "2");
+    assert_eq!(column("observed.proxy_retries.retries"), "3");
+    assert_eq!(column("observed.proxy_retries.mean"), "1");
+    assert_eq!(column("observed.proxy_retries.max"), "2");
 
     let traefik = |t: &str, retries: u32| {
         format!(

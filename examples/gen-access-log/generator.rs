@@ -80,6 +80,13 @@ pub enum Format {
     AzureJson,
     /// Kong's file-log plugin (`started_at` in epoch ms, `latencies.request`).
     KongJson,
+    /// AWS API Gateway's REST CLF example layout (`$context.*`; no key, no integration
+    /// status, no latency; every give-up the 504 of an integration that timed out).
+    ApiGatewayClf,
+    /// The same fields in API Gateway's CSV example layout.
+    ApiGatewayCsv,
+    /// The same fields in API Gateway's XML example layout.
+    ApiGatewayXml,
 }
 
 /// The `log_format` of [`Format::NginxLog`] (without request ids).
@@ -98,6 +105,9 @@ impl Format {
                 | Format::CaddyJson
                 | Format::EnvoyJson
                 | Format::GcpJson
+                | Format::ApiGatewayClf
+                | Format::ApiGatewayCsv
+                | Format::ApiGatewayXml
         ) && self != Format::ApacheLog
     }
 
@@ -117,6 +127,9 @@ impl Format {
                 | Format::GcpJson
                 | Format::AzureJson
                 | Format::KongJson
+                | Format::ApiGatewayClf
+                | Format::ApiGatewayCsv
+                | Format::ApiGatewayXml
         )
     }
 
@@ -129,6 +142,9 @@ impl Format {
                 | Format::GcpJson
                 | Format::AzureJson
                 | Format::KongJson
+                | Format::ApiGatewayClf
+                | Format::ApiGatewayCsv
+                | Format::ApiGatewayXml
         )
     }
 
@@ -193,11 +209,15 @@ impl std::str::FromStr for Format {
             "gcp-json" => Ok(Format::GcpJson),
             "azure-json" => Ok(Format::AzureJson),
             "kong-json" => Ok(Format::KongJson),
+            "apigateway-clf" => Ok(Format::ApiGatewayClf),
+            "apigateway-csv" => Ok(Format::ApiGatewayCsv),
+            "apigateway-xml" => Ok(Format::ApiGatewayXml),
             _ => Err(format!(
                 "unknown format '{s}': csv, tsv, nginx, alb, traefik, envoy, haproxy, nginx-log, \
                  apache-log, haproxy-log, envoy-log, istio-log, alb-log, elb-log, cloudfront-log, \
                  caddy-json, traefik-json, envoy-json, nginx-json, iis-log, cloudflare-json, \
-                 gcp-json, azure-json or kong-json"
+                 gcp-json, azure-json, kong-json, apigateway-clf, apigateway-csv or \
+                 apigateway-xml"
             )),
         }
     }
@@ -1014,9 +1034,13 @@ impl<W: Write, B: Write> Gen<'_, W, B> {
     fn shown(&self, ts: i64) -> i64 {
         let ts = ts - self.shift;
         match self.cfg.format.style() {
-            Format::Nginx | Format::NginxJson | Format::CloudfrontLog | Format::IisLog => {
-                ts - ts.rem_euclid(1_000_000)
-            }
+            Format::Nginx
+            | Format::NginxJson
+            | Format::CloudfrontLog
+            | Format::IisLog
+            | Format::ApiGatewayClf
+            | Format::ApiGatewayCsv
+            | Format::ApiGatewayXml => ts - ts.rem_euclid(1_000_000),
             Format::Csv
             | Format::Tsv
             | Format::Envoy
@@ -1887,6 +1911,42 @@ impl<W: Write, B: Write> Gen<'_, W, B> {
                 });
                 json[key] = String::from_utf8_lossy(&time).into();
                 line.extend_from_slice(json.to_string().as_bytes());
+            }
+            Format::ApiGatewayClf | Format::ApiGatewayCsv | Format::ApiGatewayXml => {
+                self.time_local(&mut time, ts);
+                let time = String::from_utf8_lossy(&time).into_owned();
+                // A REST API's request id is a UUID; the extended id, API Gateway's own.
+                let n = self.truth.rows.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                let id = format!(
+                    "{:08x}-{:04x}-4{:03x}-a{:03x}-{:012x}",
+                    n >> 32,
+                    (n >> 16) & 0xffff,
+                    (n >> 4) & 0xfff,
+                    n & 0xfff,
+                    n >> 16
+                );
+                let ext = format!("{:015x}=", n >> 4);
+                // API Gateway's answer when its integration timed out is 504; a client that
+                // left earlier is no status it documents: each give-up is written as the 504.
+                let status = if matches!(status, 408 | 499) {
+                    504
+                } else {
+                    status
+                };
+                let (method, path, bytes) =
+                    (row.method, String::from_utf8_lossy(row.path), row.bytes);
+                let text = match self.cfg.format {
+                    Format::ApiGatewayClf => format!(
+                        r#"10.0.0.7 - - [{time}]"{method} {path} HTTP/1.1" {status} {bytes} {id} {ext}"#
+                    ),
+                    Format::ApiGatewayCsv => format!(
+                        "10.0.0.7,-,-,{time},{method},{path},HTTP/1.1,{status},{bytes},{id},{ext}"
+                    ),
+                    _ => format!(
+                        r#"<request id="{id}"> <extendedRequestId>{ext}</extendedRequestId> <ip>10.0.0.7</ip> <caller>-</caller> <user>-</user> <requestTime>{time}</requestTime> <httpMethod>{method}</httpMethod> <resourcePath>{path}</resourcePath> <status>{status}</status> <protocol>HTTP/1.1</protocol> <responseLength>{bytes}</responseLength> </request>"#
+                    ),
+                };
+                line.extend_from_slice(text.as_bytes());
             }
             Format::KongJson => {
                 let mut headers = serde_json::json!({ "user-agent": ua, "x-request-id": id });

@@ -28,7 +28,8 @@ struct Args {
     /// csv, tsv, nginx, alb, traefik, envoy or haproxy (CSV with each proxy's field names),
     /// or raw lines as the server writes them: nginx-log, apache-log, haproxy-log, envoy-log,
     /// istio-log, alb-log, elb-log, cloudfront-log, caddy-json, traefik-json, envoy-json,
-    /// nginx-json, iis-log, cloudflare-json, gcp-json, azure-json, kong-json.
+    /// nginx-json, iis-log, cloudflare-json, gcp-json, azure-json, kong-json, apigateway-clf,
+    /// apigateway-csv, apigateway-xml.
     #[arg(long, default_value = "csv")]
     format: Format,
     /// Days the timestamps span.

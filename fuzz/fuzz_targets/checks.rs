@@ -354,6 +354,30 @@ pub fn format_platforms(bytes: &[u8]) {
     }
 }
 
+/// API Gateway's text layouts (sniffed; each preset; XML by the input's first line and by
+/// the documented tags; the first line as a `$context` layout).
+pub fn format_apigateway(bytes: &[u8]) {
+    use dupcost::logs::apigateway::{PRESETS, Xml, compile, sniff};
+    let first = first_lines(bytes);
+    if let Some(format) = sniff(&first) {
+        native_lines(format.as_ref(), bytes);
+        let _ = format.hints();
+    }
+    for (name, ..) in PRESETS.iter().chain(&[("apigateway-xml", "", "")]) {
+        let format = compile(name).expect("a preset compiles");
+        format_lines(format.as_ref(), bytes);
+    }
+    if let Some(xml) = Xml::from_lines(&first) {
+        native_lines(&xml, bytes);
+    }
+    // A layout written from the input's first line: compiled or refused, never a panic.
+    if let Some(text) = first.first().and_then(|l| std::str::from_utf8(l).ok()) {
+        if let Ok(format) = compile(text) {
+            format_lines(format.as_ref(), bytes);
+        }
+    }
+}
+
 /// HAProxy log-format strings (the preset, a custom one with fetches, captures named).
 pub fn format_haproxy_log(bytes: &[u8]) {
     use dupcost::logs::haproxy_format::{compile, with_captures};

@@ -63,7 +63,8 @@ pub use error::{BadRow, LogError, RowPlace};
 pub use follow::{DEFAULT_EVERY, FollowOptions, Tick, follow};
 pub use formats::{
     ColumnMap, DurationUnit, Fields, FlagsStyle, FormatHints, InputFormat, LineFormat, alb,
-    cloudfront, compile as compile_format, duration_unit_from_name, haproxy_format, iis, json,
+    apigateway, cloudfront, compile as compile_format, duration_unit_from_name, haproxy_format,
+    iis, json,
 };
 pub use framing::json_doc::{Document, Documents, sniff as sniff_document};
 pub use intervals::{Intervals, MAX_WIDTH, MIN_EVIDENCE, min_trials, worst_width};

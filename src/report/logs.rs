@@ -630,6 +630,27 @@ pub fn csv(e: &Estimate, o: &Observed, i: &Intervals) -> Vec<u8> {
             "observed.key_coverage.share",
             opt(o.key_coverage.as_ref().map(|k| k.share.to_string())),
         ),
+        // Issue 23: the proxy's own retries (Envoy's attempt count, Traefik's RetryAttempts).
+        (
+            "observed.proxy_retries.attempts",
+            opt(o.proxy_retries.map(|p| p.attempts.to_string())),
+        ),
+        (
+            "observed.proxy_retries.retried",
+            opt(o.proxy_retries.map(|p| p.retried.to_string())),
+        ),
+        (
+            "observed.proxy_retries.retries",
+            opt(o.proxy_retries.map(|p| p.retries.to_string())),
+        ),
+        (
+            "observed.proxy_retries.mean",
+            opt(o.proxy_retries.map(|p| p.mean.to_string())),
+        ),
+        (
+            "observed.proxy_retries.max",
+            opt(o.proxy_retries.map(|p| p.max.to_string())),
+        ),
     ];
     super::csv::estimates(&[*e], &extra)
 }

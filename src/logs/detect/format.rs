@@ -9,8 +9,8 @@ use super::super::envelope::{Envelope, EnvelopeChoice};
 use super::super::error::{LogError, shown};
 use super::super::formats::set::{Discover, MAX_FORMATS};
 use super::super::formats::{
-    ColumnMap, CsvHeader, DurationUnit, Fields, InputFormat, LineFormat, alb, apache, cloudfront,
-    compile, csv, envoy, haproxy, haproxy_format, iis, json, nginx, reads,
+    ColumnMap, CsvHeader, DurationUnit, Fields, InputFormat, LineFormat, alb, apache, apigateway,
+    cloudfront, compile, csv, envoy, haproxy, haproxy_format, iis, json, nginx, reads,
 };
 use super::super::role::Role;
 use super::super::source::Opened;
@@ -123,6 +123,8 @@ fn sniff_one(lines: &[&[u8]], json_paths: &[&str]) -> Option<Box<dyn LineFormat>
         .or_else(|| cloudfront::sniff(lines))
         .or_else(|| iis::sniff(lines))
         .or_else(|| json::sniff(lines, json_paths))
+        // API Gateway's text layouts, before the CLF formats its own CLF resembles.
+        .or_else(|| apigateway::sniff(lines))
         .or_else(|| haproxy::sniff(lines))
         .or_else(|| envoy::sniff(lines))
         .or_else(|| nginx::sniff(lines))

@@ -190,10 +190,23 @@ impl ColumnMap {
                     }),
                 };
             }
-            Ok(role
-                .aliases()
-                .iter()
-                .find_map(|alias| normalized.iter().position(|n| n == alias)))
+            // A header given to the timestamp by name (`--column`, a format's hints) is not
+            // also the duration by an alias: API Gateway's `requestTime` is the time, not
+            // nginx's `request_time`. (Other roles may share a field: IIS's `sc-status` is
+            // both the status and the backend's.)
+            let claimed = |i: usize| {
+                role == Role::Duration
+                    && overrides.iter().any(|(r, w)| {
+                        *r == Role::Timestamp
+                            && (headers[i] == w.trim() || normalized[i] == normalize(w.as_bytes()))
+                    })
+            };
+            Ok(role.aliases().iter().find_map(|alias| {
+                normalized
+                    .iter()
+                    .position(|n| n == alias)
+                    .filter(|&i| !claimed(i))
+            }))
         };
         let mut roles = [None; Role::ALL.len()];
         for (slot, role) in roles.iter_mut().zip(Role::ALL) {

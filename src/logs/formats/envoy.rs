@@ -77,7 +77,96 @@ pub fn sniff(lines: &[&[u8]]) -> Option<Box<dyn LineFormat>> {
     {
         return None;
     }
-    super::best_of(FAMILY.presets(), lines)
+    super::best_of(FAMILY.presets(), lines).or_else(|| super::best_of(extended(lines), lines))
+}
+
+/// The presets followed by the fields the first line has after them (an appended
+/// `"%REQ(IDEMPOTENCY-KEY)%"`, `%UPSTREAM_REQUEST_ATTEMPT_COUNT%`): each read as `extra_1`,
+/// `extra_2`, ... and given no role, since what they hold is unknown until the user names it
+/// (`--column idempotency_key=extra_1`, or the format with `--log-format`); the evidence
+/// says so.
+fn extended(lines: &[&[u8]]) -> Vec<Box<dyn LineFormat>> {
+    let Some(first) = lines.first() else {
+        return Vec::new();
+    };
+    let tokens = words(first);
+    let mut out: Vec<Box<dyn LineFormat>> = Vec::new();
+    for (_, body, description) in PRESETS {
+        let own = words(body.as_bytes()).len();
+        let Some(extra) = tokens
+            .len()
+            .checked_sub(own)
+            .filter(|n| (1..=8).contains(n))
+        else {
+            continue;
+        };
+        let mut text = body.to_string();
+        let mut names = Vec::new();
+        for (i, quoted) in tokens[own..].iter().enumerate() {
+            let name = format!("extra_{}", i + 1);
+            let op = format!("%{}%", name.to_ascii_uppercase());
+            text.push(' ');
+            text.push_str(&if *quoted { format!("\"{op}\"") } else { op });
+            names.push(name);
+        }
+        let Ok(template) = items(&text).and_then(super::template::Template::new) else {
+            continue;
+        };
+        let list = names.join(", ");
+        let many = if extra == 1 { "" } else { "s" };
+        out.push(Box::new(super::template::TemplateFormat {
+            template,
+            description: format!("{description} with {extra} more field{many} ({list})"),
+            hints: FormatHints {
+                note: Some(format!(
+                    "its lines have {extra} field{many} after {description}'s layout, read as {list} and \
+                     given no role (an unnamed field is never taken for the idempotency key): \
+                     name one with --column (idempotency_key=extra_1, request_id=, \
+                     proxy_attempts= for %UPSTREAM_REQUEST_ATTEMPT_COUNT%), or give the whole \
+                     format string with --log-format '...'"
+                )),
+                ..(FAMILY.hints)()
+            },
+        }));
+    }
+    out
+}
+
+/// A line's (or a format string's) space-separated words, each quoted (`true`) or not; a
+/// quoted or bracketed word may hold spaces.
+fn words(line: &[u8]) -> Vec<bool> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at < line.len() {
+        match line[at] {
+            b' ' => at += 1,
+            open @ (b'"' | b'[') => {
+                let close = if open == b'"' { b'"' } else { b']' };
+                // To the closing byte that ends the word (a space or the line's end after it).
+                let mut end = at + 1;
+                loop {
+                    match memchr::memchr(close, &line[end..]) {
+                        Some(i) if matches!(line.get(end + i + 1), None | Some(b' ')) => {
+                            end += i + 1;
+                            break;
+                        }
+                        Some(i) => end += i + 1,
+                        None => {
+                            end = line.len();
+                            break;
+                        }
+                    }
+                }
+                out.push(open == b'"');
+                at = end;
+            }
+            _ => {
+                at += memchr::memchr(b' ', &line[at..]).unwrap_or(line.len() - at);
+                out.push(false);
+            }
+        }
+    }
+    out
 }
 
 /// A format string's literals and `%OPERATOR%`s.
@@ -205,6 +294,44 @@ mod tests {
         assert_eq!(
             compile("istio-1.5").unwrap().describe(),
             "Istio 1.5-1.6 (Envoy)"
+        );
+    }
+
+    /// Envoy's default and Istio's with fields appended: read, the fields named extra_N with
+    /// no role, and said so; a line with nothing appended still reads as the preset.
+    #[test]
+    fn appended_fields_are_read_but_never_guessed() {
+        let line = br#"[2016-04-15T20:17:00.310Z] "POST /api/v1/locations HTTP/2" 204 - 154 0 226 100 "10.0.35.28" "nsq2http" "cc21d9b0-cf5c-432b-8c7e-98aeb7988cd2" "locations" "tcp://10.0.2.1:80" "k-1 x" 2"#;
+        let f = sniff(&[line]).unwrap();
+        assert_eq!(
+            f.describe(),
+            "Envoy default with 2 more fields (extra_1, extra_2)"
+        );
+        assert!(
+            f.hints()
+                .note
+                .unwrap()
+                .contains("--column (idempotency_key=extra_1")
+        );
+        let m = ColumnMap::for_format("e.log", f.as_ref(), &[], None).unwrap();
+        assert_eq!(m.idempotency_key, None, "an unnamed field is not the key");
+        assert_eq!(m.proxy_attempts, None);
+        let named = [(
+            crate::logs::role::Role::IdempotencyKey,
+            "extra_1".to_string(),
+        )];
+        let m = ColumnMap::for_format("e.log", f.as_ref(), &named, None).unwrap();
+        let mut out = Fields::default();
+        f.split(line, &mut out).unwrap();
+        assert_eq!(out.get(m.idempotency_key.unwrap()), Some(&b"k-1 x"[..]));
+        let istio = br#"[2020-11-25T21:26:18.409Z] "GET /status/418 HTTP/1.1" 418 - via_upstream - "-" 0 135 4 4 "-" "curl/7.73.0-DEV" "84961386-6d84-929d-98bd-c5aee93b5c88" "httpbin:8000" "10.44.1.27:80" outbound|8000||httpbin.foo.svc.cluster.local 10.44.1.23:37652 10.0.45.184:8000 10.44.1.23:46520 - default "k-9""#;
+        assert_eq!(
+            sniff(&[istio]).unwrap().describe(),
+            "Istio (Envoy) with 1 more field (extra_1)"
+        );
+        assert_eq!(
+            words(b"[a b] \"c d\" e \"f\"g h\""),
+            [false, true, false, true]
         );
     }
 

@@ -77,9 +77,102 @@ impl LineFormat for Haproxy {
     }
 }
 
-/// The first lines are HAProxy httplog lines.
+/// `option httplog` with fields a `log-format` appended after the request line (a captured
+/// key, `%ID`, ...): read as `extra_1`, `extra_2`, ... with no role, since what they hold is
+/// the configuration's; the evidence says so and names `--column` and `--log-format`.
+#[derive(Debug)]
+pub struct Appended {
+    extra: usize,
+}
+
+impl Appended {
+    fn list(&self) -> String {
+        (1..=self.extra)
+            .map(|i| format!("extra_{i}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+impl LineFormat for Appended {
+    fn describe(&self) -> String {
+        let many = if self.extra == 1 { "" } else { "s" };
+        format!(
+            "HAProxy httplog with {} more field{many} ({})",
+            self.extra,
+            self.list()
+        )
+    }
+
+    fn names(&self) -> Vec<String> {
+        let mut names = Haproxy.names();
+        names.extend((1..=self.extra).map(|i| format!("extra_{i}")));
+        names
+    }
+
+    fn hints(&self) -> FormatHints {
+        FormatHints {
+            note: Some(format!(
+                "accept_date has no zone: read as UTC; its lines have fields after httplog's \
+                 request line, read as {} and given no role (an unnamed field is never taken \
+                 for the idempotency key): name one with --column (idempotency_key=extra_1, \
+                 request_id=), or give haproxy.cfg's log-format with --log-format",
+                self.list()
+            )),
+            ..Haproxy.hints()
+        }
+    }
+
+    fn split(&self, line: &[u8], out: &mut Fields) -> Result<(), String> {
+        let after = split_parts(line, out)?;
+        let words = words(after);
+        if words.len() != self.extra {
+            return Err(format!(
+                "expected {} field{} after the request line, found {}",
+                self.extra,
+                if self.extra == 1 { "" } else { "s" },
+                words.len()
+            ));
+        }
+        for w in words {
+            out.push(w);
+        }
+        Ok(())
+    }
+}
+
+/// The first lines are HAProxy httplog lines (with fields appended, as many as the first
+/// line has).
 pub fn sniff(lines: &[&[u8]]) -> Option<Box<dyn LineFormat>> {
-    best_of(vec![Box::new(Haproxy)], lines)
+    best_of(vec![Box::new(Haproxy)], lines).or_else(|| {
+        let mut scratch = Fields::default();
+        let extra = words(split_parts(lines.first()?, &mut scratch).ok()?).len();
+        (1..=8)
+            .contains(&extra)
+            .then(|| best_of(vec![Box::new(Appended { extra })], lines))
+            .flatten()
+    })
+}
+
+/// Space-separated words, a quoted one (`"k 1"`) to its closing quote, without the quotes.
+fn words(text: &[u8]) -> Vec<&[u8]> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at < text.len() {
+        if text[at] == b' ' {
+            at += 1;
+        } else if text[at] == b'"' {
+            let body = &text[at + 1..];
+            let end = memchr::memmem::find(body, b"\" ").unwrap_or(body.len());
+            out.push(body[..end].strip_suffix(b"\"").unwrap_or(&body[..end]));
+            at += 1 + end + 1;
+        } else {
+            let end = memchr::memchr(b' ', &text[at..]).unwrap_or(text.len() - at);
+            out.push(&text[at..at + end]);
+            at += end;
+        }
+    }
+    out
 }
 
 /// Where the accept date's `[` is: `[dd/Mon/yyyy:` after a space.
@@ -150,6 +243,20 @@ impl<'a> Cursor<'a> {
 }
 
 fn split(line: &[u8], out: &mut Fields) -> Result<(), String> {
+    let after = split_parts(line, out)?;
+    if after.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "expected the line to end after the request line, found '{}' (fields after httplog's layout: give haproxy.cfg's log-format with --log-format)",
+            crate::logs::error::shown(after)
+        ))
+    }
+}
+
+/// Splits httplog's fields into `out`; what follows the request line's closing quote (past a
+/// space), if anything.
+fn split_parts<'a>(line: &'a [u8], out: &mut Fields) -> Result<&'a [u8], String> {
     let date = date_start(line).ok_or(
         "expected an HAProxy accept date '[dd/Mon/yyyy:hh:mm:ss.mmm]' after the client address",
     )?;
@@ -201,8 +308,12 @@ fn split(line: &[u8], out: &mut Fields) -> Result<(), String> {
             c.at + 1
         ));
     };
-    // HAProxy cuts a long request line, closing quote and all.
-    let request = request.strip_suffix(b"\"").unwrap_or(request);
+    // The request line ends at a quote before a space (HAProxy writes a quote in it as #22)
+    // or at the line's end; HAProxy cuts a long one, closing quote and all.
+    let (request, after) = match memchr::memmem::find(request, b"\" ") {
+        Some(i) => (&request[..i], &request[i + 2..]),
+        None => (request.strip_suffix(b"\"").unwrap_or(request), &b""[..]),
+    };
     let mut words = request.splitn(2, |&b| b == b' ');
     out.push(words.next().unwrap_or_default());
     let rest = words.next().unwrap_or_default();
@@ -216,7 +327,7 @@ fn split(line: &[u8], out: &mut Fields) -> Result<(), String> {
             out.push(b"");
         }
     }
-    Ok(())
+    Ok(after)
 }
 
 #[cfg(test)]
@@ -231,6 +342,29 @@ mod tests {
         (0..out.len())
             .map(|i| String::from_utf8_lossy(out.get(i).unwrap()).into_owned())
             .collect()
+    }
+
+    /// httplog with a captured key and `%ID` appended: detected, the fields named extra_N with
+    /// no role; plain httplog refuses such a line instead of reading the rest into the path.
+    #[test]
+    fn appended_fields_are_read_but_never_guessed() {
+        let line = br#"10.0.1.2:33317 [06/Feb/2009:12:14:14.655] http-in static/srv1 10/0/30/69/109 200 2750 - - ---- 1/1/1/1/0 0/0 "POST /pay HTTP/1.1" "k 1" 0A1B"#;
+        let mut out = Fields::default();
+        assert!(Haproxy.split(line, &mut out).is_err());
+        let f = sniff(&[line]).unwrap();
+        assert_eq!(
+            f.describe(),
+            "HAProxy httplog with 2 more fields (extra_1, extra_2)"
+        );
+        let m = ColumnMap::for_format("h.log", f.as_ref(), &[], None).unwrap();
+        assert_eq!(m.idempotency_key, None);
+        let named = [(Role::IdempotencyKey, "extra_1".to_string())];
+        let m = ColumnMap::for_format("h.log", f.as_ref(), &named, None).unwrap();
+        out.clear();
+        f.split(line, &mut out).unwrap();
+        assert_eq!(out.get(m.idempotency_key.unwrap()), Some(&b"k 1"[..]));
+        assert_eq!(out.get(m.path.unwrap()), Some(&b"/pay"[..]));
+        assert_eq!(out.len(), NAMES.len() + 2);
     }
 
     #[test]

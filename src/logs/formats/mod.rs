@@ -20,6 +20,7 @@
 
 pub mod alb;
 pub(super) mod apache;
+pub mod apigateway;
 pub mod cloudfront;
 pub(super) mod csv;
 pub(super) mod envoy;
@@ -252,6 +253,7 @@ pub fn compile(input: InputFormat, text: &str) -> Result<Box<dyn LineFormat>, St
         InputFormat::Envoy => envoy::compile(text),
         InputFormat::Auto if envoy::is_envoy(text) => envoy::compile(text),
         InputFormat::Auto if haproxy_format::is_haproxy(text) => haproxy_format::compile(text),
+        InputFormat::Auto if apigateway::is_apigateway(text) => apigateway::compile(text),
         InputFormat::Auto if apache::is_apache(text) => apache::compile(text),
         InputFormat::Auto => nginx::compile(text),
         other => Err(format!(

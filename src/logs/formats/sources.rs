@@ -159,10 +159,17 @@ impl Source {
                 (Path, &["path", "resourcePath", "routeKey"]),
                 (Status, &["status"]),
                 (UpstreamStatus, &["integrationStatus", "integration.status"]),
-                (Duration, &["responseLatency", "integrationLatency"]),
+                (
+                    Duration,
+                    &[
+                        "responseLatency",
+                        "integrationLatency",
+                        "integration.latency",
+                    ],
+                ),
                 (RequestId, &["requestId"]),
-                (ClientAddr, &["ip", "sourceIp"]),
-                (UserAgent, &["userAgent"]),
+                (ClientAddr, &["ip", "sourceIp", "identity.sourceIp"]),
+                (UserAgent, &["userAgent", "identity.userAgent"]),
                 (Bytes, &["responseLength"]),
             ],
         }
@@ -173,7 +180,9 @@ impl Source {
         match self {
             Source::Cloudflare => &["RequestHeaders."],
             Source::Kong => &["request.headers."],
-            Source::Gcp { .. } | Source::Azure { .. } | Source::ApiGateway => &[],
+            // A header a mapping template set, logged by `$context.requestOverride.header.*`.
+            Source::ApiGateway => &["requestOverride.header."],
+            Source::Gcp { .. } | Source::Azure { .. } => &[],
         }
     }
 
@@ -236,6 +245,24 @@ impl Source {
                      unknown from this log alone; the backend's own log (--outcomes) settles it"
                         .to_string(),
                 )
+            }
+            Source::ApiGateway => {
+                // API Gateway documents no status for a client that hung up: its 504s are the
+                // give-ups it shows, a lower bound.
+                let mut note = "its give-ups are the 504s of an integration that timed out; \
+                     API Gateway documents no status for a client that hung up earlier, so \
+                     the timeout rate is a lower bound (--client-timeout D on a logged \
+                     responseLatency counts attempts that took D as given up)"
+                    .to_string();
+                if !columns.iter().any(|(r, _)| *r == Role::UpstreamStatus) {
+                    note.push_str(
+                        "; its layout logs no integration status: the backend outcome of a \
+                         504 is unknown from this log alone; $context.integration.status in \
+                         the stage's access log format, or the backend's own log \
+                         (--outcomes), settles it",
+                    );
+                }
+                Some(note)
             }
             _ => None,
         };

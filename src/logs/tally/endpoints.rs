@@ -27,6 +27,9 @@ struct Slot {
 
 const MIN_SLOTS: usize = 16;
 
+/// Tables of this many slots (128 KB) or more are prefetched.
+const PREFETCHED_FROM: usize = 1024;
+
 fn empty() -> Slot {
     Slot {
         key: 0,
@@ -84,11 +87,12 @@ impl EndpointMap {
     }
 
     /// Asks the CPU to bring `key`'s slot (its first line, and the next slot's) into the
-    /// cache; a hint, never needed for correctness.
+    /// cache, when the table is too big to stay there (a few endpoints always are); a hint,
+    /// never needed for correctness.
     #[inline]
     pub fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
-        if !self.slots.is_empty() {
+        if self.slots.len() >= PREFETCHED_FROM {
             use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
             let slot: *const Slot = &self.slots[key as usize & (self.slots.len() - 1)];
             // SAFETY: SSE is part of the x86_64 baseline, and a prefetch only reads a cache

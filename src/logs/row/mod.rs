@@ -420,6 +420,8 @@ impl RecordSink for Row<'_> {
         h.write_usize(method_index);
         route::route_key(raw_path, &mut route::Hashed(&mut h));
         let endpoint = h.finish();
+        // Its counts are read at the end of the row: fetched now, while the rest is parsed.
+        self.tally.prefetch_endpoint(endpoint);
         let names = || {
             (
                 String::from_utf8_lossy(&rules.methods[method_index]).into_owned(),

@@ -531,7 +531,8 @@ fn cases(dir: &Path) -> Vec<Case> {
             log: cf,
             logs_file: cf_plain,
             sql_args: strings(&["--preset", "athena-cloudfront"]),
-            logs_args: vec![],
+            // No key: both group by fingerprint.
+            logs_args: strings(&["--intents", "auto"]),
             report_args: strings(&["--succeeded-share", "40%"]),
             tables: vec![],
         },

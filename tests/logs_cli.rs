@@ -137,7 +137,9 @@ fn csv_adds_observed_columns() {
             "observed.intent_grouping,observed.observed_duplicates.count,observed.observed_duplicates.per_day,observed.key_coverage.keyed_attempts,observed.key_coverage.share,\
              observed.proxy_retries.attempts,observed.proxy_retries.retried,\
              observed.proxy_retries.retries,observed.proxy_retries.mean,\
-             observed.proxy_retries.max,inputs.attempt_timeout_seconds,"
+             observed.proxy_retries.max,observed.processed_twice.intents,\
+             observed.processed_twice.extra_executions,observed.processed_twice.per_day,\
+             inputs.attempt_timeout_seconds,"
         ) && header.ends_with("amplification.worst_case,amplification.expected"),
         "{header}"
     );

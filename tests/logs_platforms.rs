@@ -741,6 +741,107 @@ fn api_gateway_text_layouts() {
     );
 }
 
+/// `(method, route, mutating)` of each endpoint in `--format json`, sorted.
+fn endpoints(j: &Value) -> Vec<(String, String, u64)> {
+    let mut all: Vec<_> = j["observed"]["per_endpoint"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["method"].as_str().unwrap().to_string(),
+                e["route"].as_str().unwrap().to_string(),
+                e["mutating"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    all.sort();
+    all
+}
+
+/// An HTTP API's `routeKey` holds the method (`POST /orders/{id}`, `ANY /{proxy+}`): the
+/// endpoint is the method and the path after it, never `POST /POST /orders/{id}`; the
+/// catch-all `$default` is named as it is. In elastic's real HTTP API record, and in the
+/// JSON, CLF and CSV layouts.
+#[test]
+fn api_gateway_http_api_route_keys_are_paths() {
+    let given = [
+        "--requests-per-day",
+        "1000",
+        "--timeout-rate",
+        "1%",
+        "--succeeded-share",
+        "50%",
+    ];
+    // elastic's fixture holds an HTTP API record, then a REST API one (whose resourcePath the
+    // whole file's path column then is): the HTTP API record alone, as its API writes it.
+    let dir = tempfile::tempdir().unwrap();
+    let sample = std::fs::read_to_string(fixture("platforms", "apigateway-elastic.jsonl")).unwrap();
+    let http = sample.lines().next().unwrap();
+    assert!(http.contains(r#""routeKey":"GET /""#), "{http}");
+    let path = write(dir.path(), "elastic-http.jsonl", http.as_bytes());
+    let j = json(&[&["logs", &path, "--methods", "GET"][..], &given].concat());
+    assert_eq!(endpoints(&j), [("GET".to_string(), "/".to_string(), 1)]);
+
+    // (time, method, routeKey, id)
+    let rows = [
+        ("00:00:01", "POST", "POST /orders/{id}", "GQIVriFLIAMEMsA="),
+        ("00:10:01", "POST", "POST /orders/{id}", "GQIVriFLIAMEMsB="),
+        ("00:20:01", "PUT", "ANY /{proxy+}", "GQIVriFLIAMEMsC="),
+        ("00:30:01", "POST", "$default", "GQIVriFLIAMEMsD="),
+        ("00:40:01", "DELETE", "$default", "GQIVriFLIAMEMsE="),
+    ];
+    let want = [
+        ("DELETE".to_string(), "$default".to_string(), 1),
+        ("POST".to_string(), "$default".to_string(), 1),
+        ("POST".to_string(), "/orders/{id}".to_string(), 2),
+        ("PUT".to_string(), "/{proxy+}".to_string(), 1),
+    ];
+    let json_lines: Vec<String> = rows
+        .iter()
+        .map(|(t, m, r, id)| {
+            format!(
+                r#"{{"requestId":"{id}","ip":"192.0.2.1","requestTime":"01/Nov/2026:{t} +0000","httpMethod":"{m}","routeKey":"{r}","status":"200","protocol":"HTTP/1.1","responseLength":"36"}}"#
+            )
+        })
+        .collect();
+    let clf: Vec<String> = rows
+        .iter()
+        .map(|(t, m, r, id)| {
+            format!(r#"192.0.2.1 - - [01/Nov/2026:{t} +0000] "{m} {r} HTTP/1.1" 200 36 {id}"#)
+        })
+        .collect();
+    let csv: Vec<String> = rows
+        .iter()
+        .map(|(t, m, r, id)| {
+            format!("192.0.2.1,01/Nov/2026:{t} +0000,{m},{r},HTTP/1.1,200,36,{id}")
+        })
+        .collect();
+    for (name, lines, format) in [
+        (
+            "http.jsonl",
+            json_lines,
+            "AWS API Gateway access log (JSON lines)",
+        ),
+        (
+            "http-clf.log",
+            clf,
+            "AWS API Gateway HTTP API access log (CLF)",
+        ),
+        (
+            "http-csv.log",
+            csv,
+            "AWS API Gateway HTTP API access log (CSV)",
+        ),
+    ] {
+        let path = write(dir.path(), name, lines.join("\n").as_bytes());
+        let j = json(&[&["logs", &path][..], &given].concat());
+        assert_eq!(j["observed"]["files"][0]["input_format"], format, "{name}");
+        assert_eq!(j["observed"]["bad_rows"], 0, "{name}");
+        assert_eq!(endpoints(&j), want, "{name}");
+    }
+}
+
 /// A WebSocket API's access records (elastic's fixture) log events on a connection, not HTTP
 /// requests: no method, refused in a line that names the flag, never read as requests.
 #[test]

@@ -217,3 +217,70 @@ fn whose_log_it_is_can_be_told_and_is_said() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("--log-side server"), "{text}");
 }
+
+/// `--format csv` has the JSON's `processed_twice` figures in its last `observed.*` columns,
+/// and leaves them empty for a proxy's log.
+#[test]
+fn csv_has_the_processed_twice_figures() {
+    let dir = tempfile::tempdir().unwrap();
+    let plain = dir.path().join("api.csv");
+    std::fs::write(
+        &plain,
+        "timestamp,method,path,status,duration_ms,idempotency_key\n\
+         2026-11-01T00:00:00Z,POST,/pay,200,31000,k1\n\
+         2026-11-01T00:01:00Z,POST,/pay,200,40,k1\n\
+         2026-11-01T00:02:00Z,POST,/pay,200,35,k1\n\
+         2026-11-02T00:00:00Z,POST,/pay,500,31000,k2\n\
+         2026-11-02T00:01:00Z,POST,/pay,200,35,k2\n",
+    )
+    .unwrap();
+    let plain = plain.to_str().unwrap();
+    let csv = |side: &str| {
+        let out = succeed(dupcost().args([
+            "logs",
+            plain,
+            "--client-timeout",
+            "30s",
+            "--log-side",
+            side,
+            "--format",
+            "csv",
+        ]));
+        let text = String::from_utf8(out.stdout).unwrap();
+        let mut lines = text.lines();
+        let header: Vec<String> = lines.next().unwrap().split(',').map(String::from).collect();
+        let row: Vec<String> = lines.next().unwrap().split(',').map(String::from).collect();
+        assert_eq!(header.len(), row.len(), "{text}");
+        move |name: &str| {
+            let i = header
+                .iter()
+                .position(|h| h == name)
+                .unwrap_or_else(|| panic!("no {name} in {header:?}"));
+            row[i].clone()
+        }
+    };
+    let column = csv("server");
+    let v = report(&[
+        "logs",
+        plain,
+        "--client-timeout",
+        "30s",
+        "--log-side",
+        "server",
+    ]);
+    let p = &v["observed"]["processed_twice"];
+    assert_eq!(p["intents"], 1, "{p}");
+    assert_eq!(p["extra_executions"], 2, "{p}");
+    assert_eq!(column("observed.processed_twice.intents"), "1");
+    assert_eq!(column("observed.processed_twice.extra_executions"), "2");
+    let per_day: f64 = column("observed.processed_twice.per_day").parse().unwrap();
+    let want = p["per_day"].as_f64().unwrap();
+    assert!(
+        want > 0.0 && (per_day - want).abs() < 1e-9 * want,
+        "{per_day} {want}"
+    );
+    let column = csv("proxy");
+    for name in ["intents", "extra_executions", "per_day"] {
+        assert_eq!(column(&format!("observed.processed_twice.{name}")), "");
+    }
+}

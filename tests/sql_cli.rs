@@ -210,6 +210,49 @@ fn sql_prints_one_query_naming_the_table() {
     }
 }
 
+/// `athena-cloudfront` maps AWS's table as `logs` reads a CloudFront log: the viewer's
+/// address (or X-Forwarded-For's first hop), user agent and request size fingerprint its
+/// attempts, and its detailed result type says when the viewer gave up; `--column ROLE=`
+/// drops one the table lacks.
+#[test]
+fn athena_cloudfront_is_fingerprinted_as_logs_reads_cloudfront() {
+    let query = |extra: &[&str]| {
+        let mut args = vec![
+            "sql",
+            "--engine",
+            "trino",
+            "--table",
+            "cloudfront_standard_logs",
+            "--preset",
+            "athena-cloudfront",
+        ];
+        args.extend_from_slice(extra);
+        String::from_utf8(succeed(dupcost().args(&args)).stdout).unwrap()
+    };
+    let q = query(&[]);
+    for column in [
+        "\"c_ip\"",
+        "\"x_forwarded_for\"",
+        "\"cs_user_agent\"",
+        "\"cs_bytes\"",
+        "\"x_edge_detailed_result_type\"",
+    ] {
+        assert!(q.contains(column), "no {column} in\n{q}");
+    }
+    assert!(q.contains("'fingerprint' AS \"grouping\""), "{q}");
+    assert!(q.contains("'cloudfront' AS \"flags_style\""), "{q}");
+    let q = query(&[
+        "--column",
+        "client_addr=",
+        "--column",
+        "forwarded_for=",
+        "--column",
+        "flags=",
+    ]);
+    assert!(q.contains("'none' AS \"grouping\""), "{q}");
+    assert!(!q.contains("c_ip") && !q.contains("x_edge_detailed"), "{q}");
+}
+
 /// `--intents` and `--outcomes-table` (issue 24): fingerprints without a client or a clock
 /// and a client timeout without a duration are refused by name, the backend's roles are
 /// checked, and the join names the backend's table and the proxy's

@@ -78,21 +78,47 @@ fn generate(dir: &Path, name: &str, cfg: generator::Config) -> PathBuf {
 }
 
 /// The generated log rewritten as AWS's CloudFront table has it (date and time apart, whole
-/// seconds, no upstream status, no key), and the same rows as a plain CSV for `dupcost logs`.
+/// seconds, no upstream status, no key; the viewer's address, X-Forwarded-For, user agent,
+/// request size and detailed result type, a viewer's give-up now and then), and the same rows
+/// as a plain CSV for `dupcost logs`, whose column names map to the same roles.
 fn cloudfront(dir: &Path, generated: &Path) -> (PathBuf, PathBuf) {
     let text = std::fs::read_to_string(generated).unwrap();
-    let mut cf = String::from("date,time,cs_method,cs_uri_stem,sc_status,sc_bytes\n");
-    let mut plain = String::from("timestamp,method,path,status,bytes\n");
-    for line in text.lines().skip(1) {
+    let mut cf = String::from(
+        "date,time,cs_method,cs_uri_stem,sc_status,sc_bytes,c_ip,x_forwarded_for,cs_user_agent,cs_bytes,x_edge_detailed_result_type\n",
+    );
+    let mut plain = String::from(
+        "timestamp,method,path,status,bytes,c_ip,x_forwarded_for,user_agent,cs_bytes,x_edge_detailed_result_type\n",
+    );
+    for (n, line) in text.lines().skip(1).enumerate() {
         let f: Vec<&str> = line.split(',').collect();
-        // timestamp,method,path,status,upstream_status,duration_ms,idempotency_key,bytes,...
+        // timestamp,method,path,status,upstream_status,duration_ms,idempotency_key,bytes,
+        // user_agent: an intent's attempts share its key, so its client comes from the key.
         let (date, time) = (&f[0][..10], &f[0][11..19]);
+        let key = if f[6].is_empty() {
+            format!("{n:08x}")
+        } else {
+            f[6].to_string()
+        };
+        let byte = |i: usize| u8::from_str_radix(&key[i..i + 2], 16).unwrap();
+        let client = format!("10.{}.{}.7", byte(0), byte(2) % 16);
+        let forwarded = if byte(4) % 5 == 0 {
+            format!("198.51.100.{}, 10.0.0.1", byte(6))
+        } else {
+            "-".to_string()
+        };
+        let length = 300 + f[2].len();
+        let result = if n % 40 == 0 && f[3].starts_with('2') {
+            "ClientCommError"
+        } else {
+            "Miss"
+        };
+        let tail = format!("{client},\"{forwarded}\",{},{length},{result}", f[8]);
         cf.push_str(&format!(
-            "{date},{time},{},{},{},{}\n",
+            "{date},{time},{},{},{},{},{tail}\n",
             f[1], f[2], f[3], f[7]
         ));
         plain.push_str(&format!(
-            "{date}T{time}Z,{},{},{},{}\n",
+            "{date}T{time}Z,{},{},{},{},{tail}\n",
             f[1], f[2], f[3], f[7]
         ));
     }
@@ -246,8 +272,8 @@ fn keyless_logs(dir: &Path) -> (PathBuf, PathBuf) {
 }
 
 /// A webhook receiver's own log (no upstream column; keyed by the sender's event id, slow
-/// deliveries past the sender's timeout), with RFC 3339 times for the engines to read and
-/// `webhook_id` for a column name every engine takes unquoted.
+/// deliveries past the sender's timeout), with RFC 3339 times for the engines to read,
+/// `webhook_id` for a column name every engine takes unquoted, and some durations signed.
 fn receiver_log(dir: &Path) -> PathBuf {
     let mut bytes = Vec::new();
     receiver::generate_receiver(
@@ -267,11 +293,16 @@ fn receiver_log(dir: &Path) -> PathBuf {
     .unwrap();
     let text = String::from_utf8(bytes).unwrap();
     let mut out = String::from("timestamp,method,path,status,duration_ms,webhook_id\n");
-    for line in text.lines().skip(1) {
+    for (n, line) in text.lines().skip(1).enumerate() {
         let (ts, rest) = line.split_once(',').unwrap();
         let micros = (ts.parse::<f64>().unwrap() * 1e6).round() as i64;
         let stamp = jiff::Timestamp::from_microsecond(micros).unwrap();
-        out.push_str(&format!("{stamp},{rest}\n"));
+        // Every fifth duration with a `+`, which `logs` reads as the number.
+        let mut fields: Vec<String> = rest.split(',').map(String::from).collect();
+        if n % 5 == 0 {
+            fields[3] = format!("+{}", fields[3]);
+        }
+        out.push_str(&format!("{stamp},{}\n", fields.join(",")));
     }
     let file = dir.join("receiver.csv");
     std::fs::write(&file, out).unwrap();
@@ -500,7 +531,8 @@ fn cases(dir: &Path) -> Vec<Case> {
             log: cf,
             logs_file: cf_plain,
             sql_args: strings(&["--preset", "athena-cloudfront"]),
-            logs_args: vec![],
+            // No key: both group by fingerprint.
+            logs_args: strings(&["--intents", "auto"]),
             report_args: strings(&["--succeeded-share", "40%"]),
             tables: vec![],
         },

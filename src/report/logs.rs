@@ -651,6 +651,22 @@ pub fn csv(e: &Estimate, o: &Observed, i: &Intervals) -> Vec<u8> {
             "observed.proxy_retries.max",
             opt(o.proxy_retries.map(|p| p.max.to_string())),
         ),
+        // A server's own log (a webhook receiver's): intents executed twice, as seen.
+        (
+            "observed.processed_twice.intents",
+            opt(o.processed_twice.map(|p| p.intents.to_string())),
+        ),
+        (
+            "observed.processed_twice.extra_executions",
+            opt(o.processed_twice.map(|p| p.extra_executions.to_string())),
+        ),
+        (
+            "observed.processed_twice.per_day",
+            opt(o
+                .processed_twice
+                .and_then(|p| p.per_day)
+                .map(|v| v.to_string())),
+        ),
     ];
     super::csv::estimates(&[*e], &extra)
 }

@@ -11,7 +11,8 @@ pub enum Preset {
     /// user_agent, received_bytes, ...).
     AthenaAlb,
     /// AWS's documented Athena table for CloudFront standard logs (`cloudfront_standard_logs`:
-    /// date, time, cs_method, cs_uri_stem, sc_status, sc_bytes, ...).
+    /// date, time, cs_method, cs_uri_stem, sc_status, sc_bytes, c_ip, cs_user_agent,
+    /// cs_bytes, x_forwarded_for, x_edge_detailed_result_type, ...).
     AthenaCloudfront,
     /// Columns named after the roles: timestamp, method, path, status, upstream_status,
     /// idempotency_key, bytes.
@@ -38,7 +39,10 @@ impl Preset {
                 (Role::RequestLength, col("received_bytes")),
             ],
             // CloudFront logs the date and the time apart (UTC), and no origin status: the
-            // outcome of a timed-out attempt is unknown.
+            // outcome of a timed-out attempt is unknown. The viewer's give-ups are its
+            // detailed result types (`ClientCommError`, ...). No idempotency key: attempts
+            // are grouped by fingerprint (c-ip or X-Forwarded-For's first hop, the user agent,
+            // cs-bytes), as `logs` groups a CloudFront log.
             Preset::AthenaCloudfront => vec![
                 (
                     Role::Timestamp,
@@ -52,6 +56,11 @@ impl Preset {
                 (Role::Path, col("cs_uri_stem")),
                 (Role::Status, col("sc_status")),
                 (Role::Bytes, col("sc_bytes")),
+                (Role::Flags, col("x_edge_detailed_result_type")),
+                (Role::ClientAddr, col("c_ip")),
+                (Role::ForwardedFor, col("x_forwarded_for")),
+                (Role::UserAgent, col("cs_user_agent")),
+                (Role::RequestLength, col("cs_bytes")),
             ],
             Preset::Generic => [
                 Role::Timestamp,

@@ -472,11 +472,7 @@ CROSS JOIN backend_span b",
     }
     let mut duration_timed_out = String::new();
     if let Some((_, limit)) = client_timeout {
-        // A duration as `logs` reads one: a number, or numbers joined by `,` or `:` (nginx's
-        // `0.5, 0.25`, summed), each perhaps ending in `s`; anything else is no duration.
-        let number = "-?([0-9]+([.][0-9]*)?|[.][0-9]+)([eE][+-]?[0-9]+)?s?";
-        let space = "[ \\t\\n\\r\\f]*";
-        let valid = format!("^{space}{number}{space}([,:]{space}{number}{space})*$");
+        let valid = duration_pattern();
         extra_src.push_str(&format!(
             ",\n    {} AS duration_text",
             e.text(expr(Role::Duration).map_or("NULL", |x| x.as_str()))
@@ -486,7 +482,9 @@ CROSS JOIN backend_span b",
         duration_timed_out = format!(
             " WHEN {valid_duration} AND {sum} >= {limit:?} THEN 1",
             valid_duration = e.matches("duration_text", &valid),
-            sum = e.sum_numbers(&e.replace_all("duration_text", "[ \\t\\n\\r\\fs]", "")),
+            // The signs go with the spaces and units: a `+` is only a number's or an
+            // exponent's sign there (`+5`, `1e+3`), which every engine's cast may not take.
+            sum = e.sum_numbers(&e.replace_all("duration_text", "[ \\t\\n\\r\\fs+]", "")),
         );
     }
     let rows_frame = "ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW";
@@ -945,6 +943,16 @@ ORDER BY {kind} DESC, {day}, {method}, {route_col}, {attempts_col}
     ))
 }
 
+/// A duration as `logs` reads one (`parse_duration` in src/logs/row/values.rs), as a regular
+/// expression every engine takes: a number (signed, `+5` too), or numbers joined by `,` or
+/// `:` (nginx's `0.5, 0.25`, summed), each perhaps ending in `s`; anything else is no
+/// duration.
+fn duration_pattern() -> String {
+    let number = "[-+]?([0-9]+([.][0-9]*)?|[.][0-9]+)([eE][+-]?[0-9]+)?s?";
+    let space = "[ \\t\\n\\r\\f]*";
+    format!("^{space}{number}{space}([,:]{space}{number}{space})*$")
+}
+
 /// How the query groups attempts into intents, as `logs` chooses for a file's columns
 /// (`src/logs/analyze.rs`): by key when one is mapped (unless `--intents fingerprint`), by
 /// fingerprint when the client's address and timestamps are, else none.
@@ -984,5 +992,48 @@ pub fn engine_name(e: Engine) -> &'static str {
         Engine::Spark => "spark",
         Engine::Trino => "trino",
         Engine::Bigquery => "bigquery",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The durations `logs` reads (`parse_duration`), and what they sum to, are the ones the
+    /// query's pattern takes and its sum (signs, spaces and `s` removed, `,`/`:` parts added).
+    #[test]
+    fn durations_as_logs_reads_them() {
+        let valid = regex::Regex::new(&duration_pattern()).unwrap();
+        let sum = |text: &str| -> f64 {
+            let bare: String = text
+                .chars()
+                .filter(|c| !" \t\n\r\x0cs+".contains(*c))
+                .collect();
+            bare.split([',', ':'])
+                .map(|p| p.parse::<f64>().unwrap())
+                .sum()
+        };
+        let cases: [(&str, Option<f64>); 14] = [
+            ("5", Some(5.0)),
+            ("+5", Some(5.0)),
+            (" +5 , 2 ", Some(7.0)),
+            ("+0.5, +0.25", Some(0.75)),
+            ("1e+3", Some(1000.0)),
+            ("+1.5s", Some(1.5)),
+            ("-5", Some(-5.0)),
+            (".5", Some(0.5)),
+            ("+ 5", None),
+            ("++5", None),
+            ("5+", None),
+            ("+", None),
+            ("-", None),
+            ("abc", None),
+        ];
+        for (text, want) in cases {
+            assert_eq!(valid.is_match(text), want.is_some(), "{text:?}");
+            if let Some(want) = want {
+                assert_eq!(sum(text), want, "{text:?}");
+            }
+        }
     }
 }

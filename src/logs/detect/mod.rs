@@ -63,13 +63,58 @@ pub fn inner_lines(envelope: Option<Envelope>, lines: &[&[u8]]) -> Option<Vec<Ve
 
 /// The envelope of a file whose first lines are `lines`: the first that unwraps them into
 /// lines that `reads` accepts.
+///
+/// rsyslog's `<RFC 3339 time> host tag[pid]: <line>` also unwraps as a timestamped line
+/// (`host tag: <line>` after the time), and a format whose first field takes any text reads
+/// that with the host and tag in it (issue 22). So when [`ENOUGH`] of the lines have
+/// syslog's `host tag[pid]:` after their time, syslog is tried before the timestamped lines.
 pub fn envelope(lines: &[&[u8]], reads: impl Fn(&[&[u8]]) -> bool) -> Option<Envelope> {
-    Envelope::ALL.into_iter().find(|&e| {
+    let syslog = lines.iter().filter(|l| syslog_after_time(l)).count();
+    let syslog_first = !lines.is_empty() && syslog as f64 >= ENOUGH * lines.len() as f64;
+    let mut order = Envelope::ALL.to_vec();
+    if syslog_first {
+        order.retain(|&e| e != Envelope::Syslog3164);
+        let at = order
+            .iter()
+            .position(|&e| e == Envelope::Timestamped)
+            .unwrap_or(0);
+        order.insert(at, Envelope::Syslog3164);
+    }
+    order.into_iter().find(|&e| {
         inner_lines(Some(e), lines).is_some_and(|inner| {
             let refs: Vec<&[u8]> = inner.iter().map(Vec::as_slice).collect();
             !refs.is_empty() && reads(&refs)
         })
     })
+}
+
+/// `<RFC 3339 time> host tag: ` or `... host tag[pid]: `, as rsyslog writes: a host name or
+/// address, then a tag of name characters (at most 48) with an optional `[digits]`, then `:`
+/// and a space (or the line's end).
+fn syslog_after_time(line: &[u8]) -> bool {
+    let mut tokens = line.splitn(4, |&b| b == b' ');
+    let (Some(time), Some(host), Some(tag)) = (tokens.next(), tokens.next(), tokens.next()) else {
+        return false;
+    };
+    let host_ok = !host.is_empty()
+        && host
+            .iter()
+            .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b':'));
+    let Some(tag) = tag.strip_suffix(b":") else {
+        return false;
+    };
+    let name = match tag.strip_suffix(b"]") {
+        Some(t) => match memchr::memrchr(b'[', t) {
+            Some(i) if i + 1 < t.len() && t[i + 1..].iter().all(u8::is_ascii_digit) => &t[..i],
+            _ => return false,
+        },
+        None => tag,
+    };
+    let name_ok = (1..=48).contains(&name.len())
+        && name
+            .iter()
+            .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'/'));
+    super::envelope::text::is_rfc3339(time) && host_ok && name_ok
 }
 
 /// What a line that is not an access line is, by its shape; `None` for any other line.
@@ -219,6 +264,32 @@ mod tests {
         for (line, kind) in cases {
             assert_eq!(non_access(line), kind, "{}", String::from_utf8_lossy(line));
         }
+    }
+
+    #[test]
+    fn rsyslog_is_told_from_a_timestamped_line() {
+        let syslog: [&[u8]; 4] = [
+            b"2026-11-30T10:00:00.123456+00:00 web-1 nginx: 10.0.0.1 2026-11-30T10:00:00+00:00 x",
+            b"2026-11-30T10:00:00Z web-1.example.com nginx[29]: x",
+            b"2026-11-30T10:00:00Z 10.0.0.9 envoy/proxy[7]:",
+            b"2026-11-30T10:00:00Z web-1 nginx[]: x",
+        ];
+        let shapes: Vec<bool> = syslog.iter().map(|l| syslog_after_time(l)).collect();
+        assert_eq!(shapes, [true, true, true, false]);
+        let timestamped: [&[u8]; 4] = [
+            b"2026-11-30T10:00:00Z 10.0.0.1 - - [30/Nov/2026:10:00:00 +0000] \"POST / HTTP/1.1\" 200 1",
+            b"2026-11-30T10:00:00Z {\"time\": \"2026-11-30T10:00:00Z\", \"status\": 200}",
+            b"2026-11-30T10:00:00Z [2026-11-30T10:00:00.000Z] \"POST / HTTP/1.1\" 200 -",
+            b"Nov 30 10:00:00 web-1 nginx: x",
+        ];
+        assert!(!timestamped.iter().any(|l| syslog_after_time(l)));
+        // A reader that takes any text: the first envelope tried wins.
+        let any = |_: &[&[u8]]| true;
+        assert_eq!(envelope(&syslog[..3], any), Some(Envelope::Syslog3164));
+        assert_eq!(
+            envelope(&timestamped[..3], any),
+            Some(Envelope::Timestamped)
+        );
     }
 
     #[test]

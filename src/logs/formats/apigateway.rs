@@ -9,6 +9,8 @@
 //! duration, `integration.status` / `integrationStatus` the backend's answer, and a logged
 //! `requestOverride.header.Idempotency-Key` the key. A quoted
 //! `"$context.httpMethod $context.resourcePath $context.protocol"` is read as a request line.
+//! An HTTP API's `routeKey` holds the method (`POST /orders/{id}`): the row takes the path
+//! after it, and names `$default` as it is (`without_method` in `row/mod.rs`).
 //! The XML layout (`<request id="..."> <ip>...</ip> ... </request>`) is read by its tags, in
 //! the order the first line has them, whatever the spaces between them.
 //!

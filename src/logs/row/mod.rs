@@ -301,6 +301,28 @@ impl<'a> Row<'a> {
     }
 }
 
+/// API Gateway HTTP API's catch-all route key.
+const DEFAULT_ROUTE: &[u8] = b"$default";
+
+/// The path of a path field that holds the method too, as an HTTP API's `routeKey` does
+/// (`POST /orders/{id}`, `ANY /{proxy+}`): the path after the row's method or `ANY` and a
+/// space. Any other field is the path as it is.
+#[inline]
+fn without_method<'a>(path: &'a [u8], method: &[u8]) -> &'a [u8] {
+    if path.first() == Some(&b'/') {
+        return path;
+    }
+    match memchr::memchr(b' ', path) {
+        Some(i)
+            if path.get(i + 1) == Some(&b'/')
+                && (path[..i].eq_ignore_ascii_case(method) || &path[..i] == b"ANY") =>
+        {
+            &path[i + 1..]
+        }
+        _ => path,
+    }
+}
+
 /// 1 when the proxy-attempts column of `columns` counts tries, 0 when it counts retries.
 fn proxy_tries(columns: &ColumnMap) -> u64 {
     columns
@@ -409,7 +431,9 @@ impl RecordSink for Row<'_> {
         else {
             return Ok(());
         };
-        let raw_path = cols.path.map_or(&b""[..], |i| trim(field(i)));
+        let raw_path = cols
+            .path
+            .map_or(&b""[..], |i| without_method(trim(field(i)), method));
         if let Some(re) = &rules.path {
             if !re.is_match(route::path_only(raw_path)) {
                 self.tally.path_filtered += 1;
@@ -425,7 +449,10 @@ impl RecordSink for Row<'_> {
         let names = || {
             (
                 String::from_utf8_lossy(&rules.methods[method_index]).into_owned(),
-                if cols.path.is_some() {
+                if raw_path == DEFAULT_ROUTE {
+                    // An HTTP API's catch-all route: its name, not a path.
+                    "$default".to_string()
+                } else if cols.path.is_some() {
                     route::route_template(raw_path)
                 } else {
                     "(all)".to_string()

@@ -42,6 +42,21 @@ fn traffic(rows: u64) -> (Vec<String>, Vec<String>, Vec<u8>) {
     (lines(envoy), lines(istio), backend)
 }
 
+/// Envoy's text lines with every second one (from the second) written as Envoy JSON.
+fn interleaved(envoy: &[String]) -> Vec<String> {
+    envoy
+        .iter()
+        .enumerate()
+        .map(|(n, l)| {
+            if n % 2 == 1 {
+                as_envoy_json(l)
+            } else {
+                l.clone()
+            }
+        })
+        .collect()
+}
+
 /// An Envoy default line as Envoy's JSON access log writes the same request.
 fn as_envoy_json(line: &str) -> String {
     // [START] "METHOD PATH PROTO" CODE FLAGS RX TX DURATION UPSTREAM_TIME "XFF" "UA" "ID" "AUTHORITY" "HOST"
@@ -197,17 +212,7 @@ fn two_formats_interleaved_read_as_one_traffic() {
     let dir = tempfile::tempdir().unwrap();
     let (envoy, _, backend) = traffic(2000);
     let backend = write(dir.path(), "backend.csv", &backend);
-    let mixed: Vec<String> = envoy
-        .iter()
-        .enumerate()
-        .map(|(n, l)| {
-            if n % 2 == 1 {
-                as_envoy_json(l)
-            } else {
-                l.clone()
-            }
-        })
-        .collect();
+    let mixed = interleaved(&envoy);
     let one = write(dir.path(), "one.log", text(&envoy).as_bytes());
     let two = write(dir.path(), "two.log", text(&mixed).as_bytes());
     let in_cri = write(dir.path(), "cri.log", cri(&mixed).as_bytes());
@@ -252,17 +257,7 @@ fn two_formats_interleaved_read_as_one_traffic() {
 fn a_line_no_format_reads_is_still_a_bad_row() {
     let dir = tempfile::tempdir().unwrap();
     let (envoy, _, _) = traffic(600);
-    let mut mixed: Vec<String> = envoy
-        .iter()
-        .enumerate()
-        .map(|(n, l)| {
-            if n % 2 == 1 {
-                as_envoy_json(l)
-            } else {
-                l.clone()
-            }
-        })
-        .collect();
+    let mut mixed = interleaved(&envoy);
     mixed.insert(
         300,
         "this is not an access log line: 1.2.3.4 [yesterday]".into(),
@@ -475,17 +470,7 @@ fn a_named_format_reads_the_lines_that_fit_it() {
     assert_eq!(skipped["lines"], 4);
     // Named, Envoy's format reads its own lines of a mixed file, not the JSON ones.
     let (envoy, _, _) = traffic(400);
-    let mixed: Vec<String> = envoy
-        .iter()
-        .enumerate()
-        .map(|(n, l)| {
-            if n % 2 == 1 {
-                as_envoy_json(l)
-            } else {
-                l.clone()
-            }
-        })
-        .collect();
+    let mixed = interleaved(&envoy);
     let path = write(dir.path(), "mixed.log", text(&mixed).as_bytes());
     let got = logs(
         &path,
@@ -553,17 +538,7 @@ fn refusals_name_the_line_the_closest_format_and_the_flag() {
 #[test]
 fn follow_reads_both_formats() {
     let (envoy, _, _) = traffic(600);
-    let mixed: Vec<String> = envoy
-        .iter()
-        .enumerate()
-        .map(|(n, l)| {
-            if n % 2 == 1 {
-                as_envoy_json(l)
-            } else {
-                l.clone()
-            }
-        })
-        .collect();
+    let mixed = interleaved(&envoy);
     let out = dupcost()
         .args([
             "logs",

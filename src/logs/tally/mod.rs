@@ -201,7 +201,7 @@ impl ProxyRetries {
 }
 
 /// One endpoint (method and route template). Its counts come first, in the cache line a row
-/// touches ([`EndpointMap`]); the names, read once per report, after them.
+/// touches (`EndpointMap`); the names, read once per report, after them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[repr(C)]
 pub struct Endpoint {

@@ -126,4 +126,13 @@ fn help_lists_the_evidence() {
         "{text}"
     );
     insta::assert_snapshot!("logs_help", terminal.backend());
+    // At 80x24 the evidence would push the keys and the closing line out of the box.
+    let small = screen(&app, 80, 24).backend().to_string();
+    assert!(small.contains("? or Esc closes this help"), "{small}");
+    assert!(small.contains("back to the whole log"), "{small}");
+    assert!(
+        small.contains("a taller terminal, or dupcost logs"),
+        "{small}"
+    );
+    insta::assert_snapshot!("logs_help_80x24", screen(&app, 80, 24).backend());
 }

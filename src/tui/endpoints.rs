@@ -364,16 +364,24 @@ pub(super) fn help_lines(view: &LogView, theme: Theme, currency: &str) -> Vec<Li
         }
         lines.push(Line::from(spans));
     }
-    for (key, what) in [
+    lines.extend(key_lines(theme));
+    lines
+}
+
+/// The help overlay's lines for the endpoint panel's keys.
+pub(super) fn key_lines(theme: Theme) -> Vec<Line<'static>> {
+    [
         ("Tab", "choose an endpoint; Enter explores its own scenario"),
         ("w", "back to the whole log"),
-    ] {
-        lines.push(Line::from(vec![
+    ]
+    .into_iter()
+    .map(|(key, what)| {
+        Line::from(vec![
             Span::styled(format!("{key:<5}"), theme.highlight()),
             Span::raw(what),
-        ]));
-    }
-    lines
+        ])
+    })
+    .collect()
 }
 
 #[cfg(test)]

@@ -828,14 +828,25 @@ fn help_overlay(app: &App, area: Rect, buf: &mut Buffer, theme: Theme) {
         Span::styled("s saves to ", theme.dim()),
         Span::raw(app.save_path().display().to_string()),
     ]));
+    let closing = Line::styled("? or Esc closes this help", theme.dim());
     if let Some(view) = app.logs() {
-        lines.extend(super::endpoints::help_lines(
-            view,
-            theme,
-            &app.style().currency,
+        let evidence = super::endpoints::help_lines(view, theme, &app.style().currency);
+        let mut all = lines.clone();
+        all.extend(evidence);
+        all.push(closing.clone());
+        // On a short terminal the evidence would push the keys and the closing line out of
+        // the box: show the keys whole and say where the evidence is.
+        if overlay_rows(&all, area) + 2 <= usize::from(area.height) {
+            overlay(all, "Keys", area, buf, theme);
+            return;
+        }
+        lines.push(Line::styled(
+            "the measured inputs' evidence: a taller terminal, or dupcost logs",
+            theme.dim(),
         ));
+        lines.extend(super::endpoints::key_lines(theme));
     }
-    lines.push(Line::styled("? or Esc closes this help", theme.dim()));
+    lines.push(closing);
     overlay(lines, "Keys", area, buf, theme);
 }
 
@@ -914,14 +925,23 @@ pub(super) fn wrapped_height(text: &str, width: u16) -> u16 {
 
 /// `lines` in a panel titled `title`, centred over `area` and sized to them (long lines wrap:
 /// the height counts the rows they take at the panel's width).
-fn overlay(lines: Vec<Line<'_>>, title: &str, area: Rect, buf: &mut Buffer, theme: Theme) {
-    let width = (lines.iter().map(Line::width).max().unwrap_or(0) + 4).min(usize::from(area.width));
-    let inner = (width as u16).saturating_sub(4);
-    let rows: usize = lines
+/// The overlay's width in `area` for `lines`: the longest line and its frame, at most the area's.
+fn overlay_width(lines: &[Line<'_>], area: Rect) -> usize {
+    (lines.iter().map(Line::width).max().unwrap_or(0) + 4).min(usize::from(area.width))
+}
+
+/// The rows `lines` take inside the overlay's frame, word-wrapped to its width in `area`.
+fn overlay_rows(lines: &[Line<'_>], area: Rect) -> usize {
+    let inner = (overlay_width(lines, area) as u16).saturating_sub(4);
+    lines
         .iter()
         .map(|l| usize::from(wrapped_height(&l.to_string(), inner)))
-        .sum();
-    let height = (rows + 2).min(usize::from(area.height));
+        .sum()
+}
+
+fn overlay(lines: Vec<Line<'_>>, title: &str, area: Rect, buf: &mut Buffer, theme: Theme) {
+    let width = overlay_width(&lines, area);
+    let height = (overlay_rows(&lines, area) + 2).min(usize::from(area.height));
     let rect = Rect {
         x: area.x + (area.width - width as u16) / 2,
         y: area.y + (area.height - height as u16) / 2,

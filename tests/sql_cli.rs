@@ -40,6 +40,24 @@ fn with_field(text: &str, prefix: &str, index: usize, value: &str) -> String {
     lines.join("\n") + "\n"
 }
 
+/// `text` (a result CSV) with the total row's `column` set to `value`.
+fn with_column(text: &str, column: &str, value: &str) -> String {
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    let header = reader.headers().unwrap().clone();
+    let at = header.iter().position(|h| h == column).unwrap();
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    writer.write_record(&header).unwrap();
+    for record in reader.records() {
+        let record = record.unwrap();
+        let mut fields: Vec<&str> = record.iter().collect();
+        if fields[0] == "total" {
+            fields[at] = value;
+        }
+        writer.write_record(&fields).unwrap();
+    }
+    String::from_utf8(writer.into_inner().unwrap()).unwrap()
+}
+
 #[test]
 fn the_result_read_back_is_the_report_of_the_sample() {
     let sql = json(&["estimate", "--observed", RESULT]);
@@ -139,6 +157,19 @@ fn bad_results_name_the_column_and_the_line() {
         ),
         (format!("{header}\n"), "no total row"),
     ];
+    // More intents with a timed-out attempt than intents, keyed or fingerprinted.
+    let mut cases = cases;
+    cases.push((
+        with_column(&text, "timed_out_intents", "99999"),
+        "column timed_out_intents: 99999 of 2069 keyed intents",
+    ));
+    let fingerprinted = with_column(&text, "grouping", "fingerprint");
+    let fingerprinted = with_column(&fingerprinted, "fingerprinted_intents", "10");
+    let fingerprinted = with_column(&fingerprinted, "fingerprinted_attempts", "12");
+    cases.push((
+        with_column(&fingerprinted, "fingerprinted_timed_out_intents", "11"),
+        "column fingerprinted_timed_out_intents: 11 of 10 fingerprinted intents",
+    ));
     for (bad, expected) in cases {
         let error = observed_error(&bad, "result.csv");
         assert!(

@@ -251,6 +251,32 @@ impl<'a> Reader<'a> {
             .map_err(|_| self.fail(column, format!("'{text}' is not a whole number")))
     }
 
+    /// Grouped intents' figures from the columns of their intents, attempts and intents
+    /// with a timed-out attempt (never more than the intents).
+    fn stats(
+        &self,
+        [intents, attempts, timed_out]: [&str; 3],
+        max_attempts: u32,
+        grouped: &str,
+    ) -> Result<KeyedStats, String> {
+        let stats = KeyedStats {
+            intents: self.count(intents)?,
+            attempts: self.count(attempts)?,
+            max_attempts,
+            timed_out_intents: self.count(timed_out)?,
+        };
+        if stats.timed_out_intents > stats.intents {
+            return Err(self.fail(
+                timed_out,
+                format!(
+                    "{} of {} {grouped} intents",
+                    stats.timed_out_intents, stats.intents
+                ),
+            ));
+        }
+        Ok(stats)
+    }
+
     /// A count, or none when the column is empty (a figure the query did not measure).
     fn opt_count(&self, column: &str) -> Result<Option<u64>, String> {
         match self.record.get(column) {
@@ -380,22 +406,13 @@ fn build(name: &str, records: &[Record], options: &LogOptions) -> Result<LogAnal
     }
     t.counts = r.counts()?;
     let intents = r.count("intents")?;
-    t.keyed = KeyedStats {
-        intents: r.count("keyed_intents")?,
-        attempts: r.count("keyed_attempts")?,
-        max_attempts: u32::try_from(r.count("max_attempts")?).unwrap_or(u32::MAX),
-        timed_out_intents: r.count("timed_out_intents")?,
-    };
+    let max_attempts = u32::try_from(r.count("max_attempts")?).unwrap_or(u32::MAX);
+    t.keyed = r.stats(
+        ["keyed_intents", "keyed_attempts", "timed_out_intents"],
+        max_attempts,
+        "keyed",
+    )?;
     t.keyed_attempts = t.keyed.attempts;
-    if t.keyed.timed_out_intents > t.keyed.intents {
-        return Err(r.fail(
-            "timed_out_intents",
-            format!(
-                "{} of {} keyed intents",
-                t.keyed.timed_out_intents, t.keyed.intents
-            ),
-        ));
-    }
     // Grouped by fingerprint: the grouped intents are fingerprinted, not keyed.
     let grouping = match r.text("grouping")? {
         "key" => Grouping::Key,
@@ -409,22 +426,16 @@ fn build(name: &str, records: &[Record], options: &LogOptions) -> Result<LogAnal
         }
     };
     if grouping == Grouping::Fingerprint {
-        t.fingerprinted = KeyedStats {
-            intents: r.count("fingerprinted_intents")?,
-            attempts: r.count("fingerprinted_attempts")?,
-            max_attempts: t.keyed.max_attempts,
-            timed_out_intents: r.count("fingerprinted_timed_out_intents")?,
-        };
-        t.keyed.max_attempts = 0;
-        if t.fingerprinted.timed_out_intents > t.fingerprinted.intents {
-            return Err(r.fail(
+        t.fingerprinted = r.stats(
+            [
+                "fingerprinted_intents",
+                "fingerprinted_attempts",
                 "fingerprinted_timed_out_intents",
-                format!(
-                    "{} of {} fingerprinted intents",
-                    t.fingerprinted.timed_out_intents, t.fingerprinted.intents
-                ),
-            ));
-        }
+            ],
+            max_attempts,
+            "fingerprinted",
+        )?;
+        t.keyed.max_attempts = 0;
         t.shared = Shared {
             fingerprints: r.count("shared_fingerprints")?,
             attempts: r.count("shared_attempts")?,

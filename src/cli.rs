@@ -221,23 +221,6 @@ pub struct SqlArgs {
     #[arg(long, value_name = "ROLE=EXPR", value_parser = parse_column)]
     pub outcomes_column: Vec<(Role, String)>,
 
-    /// How attempts are grouped into intents, as for logs: by key, by fingerprint (client
-    /// address, user agent, method, path with query, request length; on the generic table
-    /// columns client_addr, user_agent and request_length), or auto: by key when a key column
-    /// is mapped, else by fingerprint when the client's address is
-    #[arg(long, value_name = "HOW", default_value = "auto", value_parser = ["auto", "key", "fingerprint"])]
-    pub intents: String,
-
-    /// A fingerprint that sends more than N attempts in a minute is a shared address (NAT):
-    /// its attempts are left out of retry grouping (1 to 255)
-    #[arg(
-        long,
-        value_name = "N",
-        default_value_t = logs::DEFAULT_SHARED_RATE,
-        value_parser = clap::value_parser!(u8).range(1..)
-    )]
-    pub shared_address_rate: u8,
-
     /// A mutating request whose duration (--column duration=EXPR) reached this timed out too
     /// (e.g. 30s, 1500ms)
     #[arg(long, value_name = "DURATION", value_parser = parse_std_duration)]
@@ -265,8 +248,6 @@ impl SqlArgs {
             columns: self.column.clone(),
             log: self.filters.apply(LogOptions {
                 path: self.path.clone(),
-                intents: self.intents.parse().unwrap_or_default(),
-                shared_address_rate: self.shared_address_rate,
                 client_timeout: self.client_timeout,
                 duration_unit: self.duration_unit,
                 log_side: self.log_side.parse().unwrap_or_default(),
@@ -425,22 +406,6 @@ pub struct LogReadArgs {
     #[arg(long, value_name = "REGEX", value_parser = parse_regex)]
     pub path: Option<regex::bytes::Regex>,
 
-    /// Group attempts into intents by key, by fingerprint (client address, user agent,
-    /// method, path with query, request length), or auto: by key when the log has a key
-    /// column, else by fingerprint when it has the client's address
-    #[arg(long, value_name = "HOW", default_value = "auto", value_parser = ["auto", "key", "fingerprint"])]
-    pub intents: String,
-
-    /// A fingerprint that sends more than N attempts in a minute is a shared address (NAT):
-    /// its attempts are left out of retry grouping (1 to 255)
-    #[arg(
-        long,
-        value_name = "N",
-        default_value_t = logs::DEFAULT_SHARED_RATE,
-        value_parser = clap::value_parser!(u8).range(1..)
-    )]
-    pub shared_address_rate: u8,
-
     /// The backend's own log (request id and status): timed-out attempts take its outcome
     #[arg(long, value_name = "FILE")]
     pub outcomes: Vec<PathBuf>,
@@ -508,8 +473,6 @@ impl LogReadArgs {
             outcomes_columns: self.outcomes_column.clone(),
             max_unknown: self.max_unknown,
             min_span: self.min_span,
-            intents: self.intents.parse().unwrap_or_default(),
-            shared_address_rate: self.shared_address_rate,
             log_side: self.log_side.parse().unwrap_or_default(),
             ..LogOptions::default()
         })
@@ -554,6 +517,22 @@ pub struct FilterArgs {
         value_parser = parse_std_duration
     )]
     pub retry_window: std::time::Duration,
+
+    /// Group attempts into intents by key, by fingerprint (client address, user agent,
+    /// method, path with query, request length), or auto: by key when a key column is there
+    /// (mapped, for sql), else by fingerprint when the client's address is
+    #[arg(long, value_name = "HOW", default_value = "auto", value_parser = ["auto", "key", "fingerprint"])]
+    pub intents: String,
+
+    /// A fingerprint that sends more than N attempts in a minute is a shared address (NAT):
+    /// its attempts are left out of retry grouping (1 to 255)
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = logs::DEFAULT_SHARED_RATE,
+        value_parser = clap::value_parser!(u8).range(1..)
+    )]
+    pub shared_address_rate: u8,
 }
 
 impl FilterArgs {
@@ -565,6 +544,8 @@ impl FilterArgs {
             methods: self.methods.clone(),
             timeout_statuses: self.timeout_status.clone(),
             retry_window: self.retry_window,
+            intents: self.intents.parse().unwrap_or_default(),
+            shared_address_rate: self.shared_address_rate,
             ..options
         }
     }

@@ -14,6 +14,27 @@ use super::timestamp::TimestampFormat;
 use super::{LogError, Tally};
 
 /// Reads `data` (rows after the header) in the given pieces and merges them in order.
+/// A generated log of `rows` rows over 72 minutes with many timeouts and retries, and its
+/// truth.
+fn retrying_log(rows: u64) -> (Vec<u8>, generator::Truth) {
+    let mut plain = Vec::new();
+    let cfg = Config {
+        rows,
+        days: 0.05,
+        timeout_rate: 0.3,
+        retries: 5,
+        ..Config::default()
+    };
+    let truth = generator::generate(&cfg, &mut plain).unwrap();
+    (plain, truth)
+}
+
+/// A CSV log's header line and the data after it.
+fn header_and_data(plain: &[u8]) -> (&[u8], &[u8]) {
+    let header_end = plain.iter().position(|&b| b == b'\n').unwrap();
+    (&plain[..header_end], &plain[header_end + 1..])
+}
+
 fn tally_in_pieces(header: &[u8], data: &[u8], cuts: &[usize], window: i64) -> Tally {
     let rules = csv_rules(header, window);
     let mut bounds = vec![0];
@@ -82,20 +103,11 @@ fn csv_rules(header: &[u8], window: i64) -> RowRules {
 
 #[test]
 fn merging_pieces_equals_reading_whole() {
-    let mut plain = Vec::new();
     // Many retries, and windows from shorter than the gap between retries (31-41 s: every
     // attempt its own intent) to longer than the pieces (about 90 s each for 50 pieces): intents
     // straddle the cuts, and keys are retired while reading.
-    let cfg = Config {
-        rows: 6_000,
-        days: 0.05,
-        timeout_rate: 0.3,
-        retries: 5,
-        ..Config::default()
-    };
-    let truth = generator::generate(&cfg, &mut plain).unwrap();
-    let header_end = plain.iter().position(|&b| b == b'\n').unwrap();
-    let (header, data) = (&plain[..header_end], &plain[header_end + 1..]);
+    let (plain, truth) = retrying_log(6_000);
+    let (header, data) = header_and_data(&plain);
     let newlines: Vec<usize> = data
         .iter()
         .enumerate()
@@ -127,17 +139,8 @@ fn merging_pieces_equals_reading_whole() {
 /// give it too.
 #[test]
 fn feeding_lines_as_they_arrive_equals_reading_whole() {
-    let mut plain = Vec::new();
-    let cfg = Config {
-        rows: 4_000,
-        days: 0.05,
-        timeout_rate: 0.3,
-        retries: 5,
-        ..Config::default()
-    };
-    generator::generate(&cfg, &mut plain).unwrap();
-    let header_end = plain.iter().position(|&b| b == b'\n').unwrap();
-    let (header, data) = (&plain[..header_end], &plain[header_end + 1..]);
+    let (plain, _) = retrying_log(4_000);
+    let (header, data) = header_and_data(&plain);
     let newlines: Vec<usize> = data
         .iter()
         .enumerate()

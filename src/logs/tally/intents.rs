@@ -473,12 +473,12 @@ impl IntentTable {
         let mut holed = false;
         for step in 1..self.slots.len() {
             let i = (start + step) & mask;
-            if self.slots[i].is_empty() {
-                holed = false;
-                continue;
-            }
-            // Kept and in place (most are): read, never copied or written.
-            if self.slots[i].last_ts >= limit && !holed {
+            // An empty slot, or an intent kept and in place (most are): read, never copied or
+            // written. One test of both, without a branch between them: empty and full slots
+            // alternate at random, and a branch on each would be mispredicted.
+            let empty = self.slots[i].is_empty();
+            holed &= !empty;
+            if empty | ((self.slots[i].last_ts >= limit) & !holed) {
                 continue;
             }
             let slot = self.slots[i];

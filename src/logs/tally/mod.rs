@@ -603,6 +603,10 @@ impl Tally {
             }
         });
         ep.counts.record(timed_out, outcome);
+        // Every attempt counts as its endpoint's intent now, while its counts are in the cache;
+        // the few that turn out to continue an intent take theirs back
+        // ([`Tally::continued_on`]), so retiring an intent need not look its endpoint up.
+        ep.intents += 1;
         let (key, keyed) = match by {
             IntentBy::Key(key, a) => {
                 ep.keyed_attempts += 1;
@@ -610,7 +614,6 @@ impl Tally {
                 (key, a)
             }
             IntentBy::Own => {
-                ep.intents += 1;
                 self.unkeyed_intents += 1;
                 return;
             }
@@ -652,7 +655,7 @@ impl Tally {
             .open
             .touch_fingerprint(f, endpoint, &a, window, self.shared_rate)
         {
-            FingerprintTouch::Continued => {}
+            FingerprintTouch::Continued => self.continued_on(endpoint),
             FingerprintTouch::New {
                 ended,
                 shared,
@@ -684,7 +687,7 @@ impl Tally {
     /// A keyed attempt continues its key's open intent, or starts a new one.
     fn continue_intent(&mut self, key: u64, ts: i64, endpoint: u64, a: KeyedAttempt) {
         let head = match self.open.touch(key, ts, self.window as u64, a) {
-            Touch::Continued => return,
+            Touch::Continued => return self.continued_on(endpoint),
             // Too long after the key's last attempt: a new intent, not its key's first.
             Touch::Stale => false,
             // A new key may be a head (first in this piece, near its start).
@@ -704,6 +707,14 @@ impl Tally {
         };
         if let Some(old) = self.open.insert(key, fresh) {
             self.retire(key, old);
+        }
+    }
+
+    /// An attempt on `endpoint` continued an intent: it is not an intent of its endpoint, as
+    /// [`Tally::attempt`] counted it.
+    fn continued_on(&mut self, endpoint: u64) {
+        if let Some(ep) = self.endpoints.get_mut(&endpoint) {
+            ep.intents -= 1;
         }
     }
 
@@ -751,9 +762,6 @@ impl Tally {
         stats.attempts += u64::from(it.attempts);
         stats.max_attempts = stats.max_attempts.max(it.attempts);
         self.attempts_per_intent.record(it.attempts, 1);
-        if let Some(ep) = self.endpoints.get_mut(&it.endpoint) {
-            ep.intents += 1;
-        }
     }
 
     /// Retires the open intents whose last row is more than `W + G` behind the clock, and
@@ -766,11 +774,46 @@ impl Tally {
             .saturating_sub(self.grace);
         self.next_sweep = self.watermark.saturating_add((self.window / 2).max(1));
         self.settle_queued();
+        // Nearly every intent retired has one attempt and is no head: those are counted in
+        // bulk ([`Tally::count_singles`]), without a trip through [`Tally::retire`] each.
+        let mut singles = [[0u64; 2]; 2];
         let mut done = Vec::new();
-        self.open.retain_from(limit, |k, it| done.push((k, it)));
+        self.open.retain_from(limit, |k, it| {
+            if it.attempts == 1 && !it.head {
+                let fingerprint = it.facts & Facts::FINGERPRINT != 0;
+                let timed_out = it.facts & Facts::TIMED_OUT != 0;
+                singles[usize::from(fingerprint)][usize::from(timed_out)] += 1;
+            } else {
+                done.push((k, it));
+            }
+        });
+        for (fingerprint, counts) in singles.into_iter().enumerate() {
+            for (timed_out, n) in counts.into_iter().enumerate() {
+                self.count_singles(fingerprint == 1, timed_out == 1, n);
+            }
+        }
         for (k, it) in done {
             self.retire(k, it);
         }
+    }
+
+    /// [`Tally::count`] of `n` intents of one attempt each (grouped by fingerprint or by key,
+    /// timed out or not): one attempt has no duplicate, no later conflict and one execution at
+    /// most, so only the grouping's totals and the histogram move.
+    fn count_singles(&mut self, fingerprint: bool, timed_out: bool, n: u64) {
+        if n == 0 {
+            return;
+        }
+        let stats = if fingerprint {
+            &mut self.fingerprinted
+        } else {
+            &mut self.keyed
+        };
+        stats.intents += n;
+        stats.timed_out_intents += if timed_out { n } else { 0 };
+        stats.attempts += n;
+        stats.max_attempts = stats.max_attempts.max(1);
+        self.attempts_per_intent.record(1, n);
     }
 
     /// Appends `next`, the tally of the piece that follows this one in the input.
@@ -848,6 +891,8 @@ impl Tally {
                 Some(a)
                     if b.first_ts.abs_diff(a.last_ts) <= self.window as u64 && retried(&a, &b) =>
                 {
+                    // Two intents become one, counted under `a`'s endpoint.
+                    self.continued_on(b.endpoint);
                     Intent {
                         last_ts: b.last_ts,
                         first_ts: a.first_ts,
@@ -976,6 +1021,30 @@ mod tests {
             t.attempt(ts, (7, names), key, false, Outcome::Failed);
         }
         t
+    }
+
+    /// Counting single-attempt intents in bulk is counting each: every kind of intent of one
+    /// attempt (keyed or fingerprinted, timed out or not, with any other facts).
+    #[test]
+    fn singles_in_bulk_are_counted_as_each() {
+        for facts in 0..=u8::MAX {
+            let it = Intent {
+                last_ts: 5,
+                first_ts: NO_FIRST_TS,
+                attempts: 1,
+                endpoint: 7,
+                head: false,
+                facts: facts & !Facts::LATER_CONFLICT,
+                executed: facts & 1,
+                per_minute: 1,
+            };
+            let (mut each, mut bulk) = (Tally::new(HOUR), Tally::new(HOUR));
+            each.count(it);
+            each.count(it);
+            let fingerprint = it.facts & Facts::FINGERPRINT != 0;
+            bulk.count_singles(fingerprint, it.facts & Facts::TIMED_OUT != 0, 2);
+            assert_eq!(each, bulk, "facts {facts:#010b}");
+        }
     }
 
     /// A shared fingerprint (more than the rate's attempts in a minute) that is quiet for more

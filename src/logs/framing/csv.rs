@@ -72,11 +72,16 @@ pub fn records<R: Read, S: RecordSink>(
         if !simple {
             // A quote before the line's end, after `fields` delimiters (unless there were too
             // many of those): the line's quotes may only enclose whole fields.
-            let quoted = match memchr::memchr(b'"', avail) {
-                Some(at) if fast && fields < ends.len().min(MAX_FIELDS) - 1 => {
-                    quoted_line(avail, lines.eof, at, fields, delimiter, &mut out, &mut ends)
-                }
-                _ => None,
+            // The splitter stopped at the line's first quote; [`quoted_line`] reads it only
+            // when it opens a field, right after the last delimiter stored.
+            let start = if fields == 0 { 0 } else { ends[fields - 1] + 1 };
+            let quoted = if fast
+                && fields < ends.len().min(MAX_FIELDS) - 1
+                && avail.get(start) == Some(&b'"')
+            {
+                quoted_line(avail, lines.eof, start, fields, delimiter, &mut out, &mut ends)
+            } else {
+                None
             };
             let Some(q) = quoted else {
                 quoted_record(&mut lines, &mut core, &mut out, &mut ends, sink)?;
@@ -297,13 +302,16 @@ fn quoted_line(
     out: &mut [u8],
     ends: &mut [usize],
 ) -> Option<QuotedLine> {
-    let (line, consumed) = match memchr::memchr(b'\n', &bytes[quote..]) {
-        Some(i) => (&bytes[..quote + i], quote + i + 1),
+    // The line's end, and any `\r` in it, in one search (there is no newline before the
+    // quote: the splitter would have stopped there).
+    let (line, consumed) = match memchr::memchr2(b'\n', b'\r', bytes) {
+        Some(i) if bytes[i] == b'\n' => (&bytes[..i], i + 1),
+        Some(_) => return None,
         None if eof => (bytes, bytes.len()),
         None => return None,
     };
     let field_start = if fields == 0 { 0 } else { ends[fields - 1] + 1 };
-    if field_start != quote || line.len() > out.len() || memchr::memchr(b'\r', line).is_some() {
+    if field_start != quote || quote > line.len() || line.len() > out.len() {
         return None;
     }
     let limit = ends.len().min(MAX_FIELDS) - 1;

@@ -79,7 +79,9 @@ pub fn records<R: Read, S: RecordSink>(
                 && fields < ends.len().min(MAX_FIELDS) - 1
                 && avail.get(start) == Some(&b'"')
             {
-                quoted_line(avail, lines.eof, start, fields, delimiter, &mut out, &mut ends)
+                quoted_line(
+                    avail, lines.eof, start, fields, delimiter, &mut out, &mut ends,
+                )
             } else {
                 None
             };

@@ -188,58 +188,25 @@ mod simd {
         _mm_or_si128, _mm_set1_epi8,
     };
 
-    /// Bit `i` of each mask is set when byte `i` of the path is of that kind.
+    /// Bit `i` of each mask is set when byte `i` of the path is of that kind. The first three
+    /// are found for every path; the others only for a path with a segment they decide (8 or
+    /// more bytes, digits and other bytes): most ids are numbers, which the first three tell.
+    #[derive(Default)]
     struct Masks {
         slash: u64,
-        hyphen: u64,
         /// `?` and `#`: the path ends at the first.
         query: u64,
         digit: u64,
+        hyphen: u64,
         hex_letter: u64,
         letter: u64,
         underscore: u64,
     }
 
-    fn masks(path: &[u8]) -> Masks {
-        let mut m = Masks {
-            slash: 0,
-            hyphen: 0,
-            query: 0,
-            digit: 0,
-            hex_letter: 0,
-            letter: 0,
-            underscore: 0,
-        };
-        // Adds the classes of 16 bytes at `v`, keeping the top `keep` of them as bits from
-        // `shift` on.
-        let mut add = |v: __m128i, keep: usize, shift: usize| {
-            // SAFETY: SSE2 is part of the x86_64 baseline; these only compute on registers.
-            #[allow(unused_unsafe)]
-            unsafe {
-                let bits =
-                    |m: __m128i| (_mm_movemask_epi8(m) as u16 as u64) >> (16 - keep) << shift;
-                // `x` is in `lo..=lo + span` (unsigned) when `min(x - lo, span) == x - lo`.
-                let within = |v: __m128i, lo: u8, span: u8| {
-                    let t = _mm_add_epi8(v, _mm_set1_epi8(lo.wrapping_neg() as i8));
-                    bits(_mm_cmpeq_epi8(
-                        _mm_min_epu8(t, _mm_set1_epi8(span as i8)),
-                        t,
-                    ))
-                };
-                let eq = |v: __m128i, b: u8| bits(_mm_cmpeq_epi8(v, _mm_set1_epi8(b as i8)));
-                // Lower case for letters: `A`..`Z` | 0x20 is `a`..`z`, and no other byte lands there.
-                let lower = _mm_or_si128(v, _mm_set1_epi8(0x20));
-                let alpha = within(lower, b'a', 25);
-                let hex = within(lower, b'a', 5);
-                m.slash |= eq(v, b'/');
-                m.hyphen |= eq(v, b'-');
-                m.query |= eq(v, b'?') | eq(v, b'#');
-                m.underscore |= eq(v, b'_');
-                m.digit |= within(v, b'0', 9);
-                m.hex_letter |= hex;
-                m.letter |= alpha & !hex;
-            }
-        };
+    /// Runs `add` on each 16 bytes of `path` (of up to 64): the bytes, how many of the top
+    /// ones are new, and the bit of the first of those.
+    #[inline(always)]
+    fn chunks(path: &[u8], mut add: impl FnMut(__m128i, usize, usize)) {
         // SAFETY (loads): each reads 16 bytes inside `path` or `short`, unaligned loads being
         // allowed. Loading straight from the path, rather than from a padded copy of it, spares
         // a stalled load (a copy's small stores cannot be forwarded to a 16-byte load).
@@ -265,13 +232,77 @@ mod simd {
                 add(load(&short[..]), 16, 0);
             }
         }
+    }
+
+    /// The top `keep` bits of a byte mask's 16, from bit `shift` on.
+    #[inline(always)]
+    fn bits(m: __m128i, keep: usize, shift: usize) -> u64 {
+        // SAFETY: SSE2 is part of the x86_64 baseline; this only computes on registers.
+        #[allow(unused_unsafe)]
+        unsafe {
+            (_mm_movemask_epi8(m) as u16 as u64) >> (16 - keep) << shift
+        }
+    }
+
+    /// The bytes of `v` in `lo..=lo + span` (unsigned): where `min(x - lo, span) == x - lo`.
+    #[inline(always)]
+    fn within(v: __m128i, lo: u8, span: u8) -> __m128i {
+        // SAFETY: as in `bits`.
+        #[allow(unused_unsafe)]
+        unsafe {
+            let t = _mm_add_epi8(v, _mm_set1_epi8(lo.wrapping_neg() as i8));
+            _mm_cmpeq_epi8(_mm_min_epu8(t, _mm_set1_epi8(span as i8)), t)
+        }
+    }
+
+    #[inline(always)]
+    fn eq(v: __m128i, b: u8) -> __m128i {
+        // SAFETY: as in `bits`.
+        #[allow(unused_unsafe)]
+        unsafe {
+            _mm_cmpeq_epi8(v, _mm_set1_epi8(b as i8))
+        }
+    }
+
+    /// The slashes, query marks and digits of `path`.
+    fn coarse(path: &[u8]) -> Masks {
+        let mut m = Masks::default();
+        chunks(path, |v, keep, shift| {
+            // SAFETY: as in `bits`.
+            #[allow(unused_unsafe)]
+            unsafe {
+                m.slash |= bits(eq(v, b'/'), keep, shift);
+                m.query |= bits(_mm_or_si128(eq(v, b'?'), eq(v, b'#')), keep, shift);
+                m.digit |= bits(within(v, b'0', 9), keep, shift);
+            }
+        });
         m
+    }
+
+    /// Adds the other classes of `path` to `m`.
+    fn fine(path: &[u8], m: &mut Masks) {
+        chunks(path, |v, keep, shift| {
+            // SAFETY: as in `bits`.
+            #[allow(unused_unsafe)]
+            unsafe {
+                // Lower case for letters: `A`..`Z` | 0x20 is `a`..`z`, and no other byte lands
+                // there.
+                let lower = _mm_or_si128(v, _mm_set1_epi8(0x20));
+                let alpha = bits(within(lower, b'a', 25), keep, shift);
+                let hex = bits(within(lower, b'a', 5), keep, shift);
+                m.hyphen |= bits(eq(v, b'-'), keep, shift);
+                m.underscore |= bits(eq(v, b'_'), keep, shift);
+                m.hex_letter |= hex;
+                m.letter |= alpha & !hex;
+            }
+        });
     }
 
     /// [`super::route_key`] of a path of up to 64 bytes, which may still carry a query or a
     /// fragment.
     pub(super) fn route_key(path: &[u8], out: &mut impl super::TemplateSink) {
-        let m = masks(path);
+        let mut m = coarse(path);
+        let mut fine_done = false;
         let path = match m.query {
             0 => path,
             q => &path[..q.trailing_zeros() as usize],
@@ -282,10 +313,6 @@ mod simd {
             (mask.checked_shr(from as u32).unwrap_or(0)) & low(n)
         };
         let len_mask = low(path.len());
-        let known = m.slash | m.digit | m.hex_letter | m.letter | m.underscore;
-        let other = !known & len_mask;
-        let alpha = m.hex_letter | m.letter;
-        let alnum = alpha | m.digit;
         // Segments lie between slashes (and the path's ends).
         let mut ends = (m.slash & len_mask) | (1u128 << path.len()) as u64;
         let mut start = 0usize;
@@ -298,32 +325,50 @@ mod simd {
             if end > start {
                 let len = end - start;
                 let span = low(len) << start;
-                let class = |mask: u64, class: u8| if mask & span != 0 { class } else { 0 };
-                let seen = class(m.digit, DIGIT)
-                    | class(m.hex_letter, HEX_LETTER)
-                    | class(m.letter, LETTER)
-                    | class(m.underscore, UNDERSCORE)
-                    | class(other, OTHER);
-                let uuid = || {
-                    let dashes = bits(m.hyphen, start, len);
-                    dashes == (1 << 8 | 1 << 13 | 1 << 18 | 1 << 23)
-                        && bits(m.digit | m.hex_letter, start, len) == low(len) & !dashes
-                };
-                let base62 = || {
-                    let (from, n) = match bits(m.underscore, start, len) {
-                        0 => (start, len),
-                        marks => {
-                            let i = marks.trailing_zeros() as usize;
-                            if i <= 8 && bits(alpha, start, i) == low(i) {
-                                (start + i + 1, len - i - 1)
-                            } else {
-                                (start, len)
-                            }
-                        }
+                let digits = m.digit & span;
+                // What the digits alone decide (as `is_id_of_classes` would): no digit, a
+                // fixed name; all digits, a number; digits and others in fewer than 8 bytes,
+                // too short for any other kind of id (`v1`).
+                let id = if digits == 0 || (digits != span && len < 8) {
+                    false
+                } else if digits == span {
+                    true
+                } else {
+                    if !fine_done {
+                        fine(path, &mut m);
+                        fine_done = true;
+                    }
+                    let known = m.slash | m.digit | m.hex_letter | m.letter | m.underscore;
+                    let other = !known & len_mask;
+                    let alpha = m.hex_letter | m.letter;
+                    let alnum = alpha | m.digit;
+                    let class = |mask: u64, class: u8| if mask & span != 0 { class } else { 0 };
+                    let seen = DIGIT
+                        | class(m.hex_letter, HEX_LETTER)
+                        | class(m.letter, LETTER)
+                        | class(m.underscore, UNDERSCORE)
+                        | class(other, OTHER);
+                    let uuid = || {
+                        let dashes = bits(m.hyphen, start, len);
+                        dashes == (1 << 8 | 1 << 13 | 1 << 18 | 1 << 23)
+                            && bits(m.digit | m.hex_letter, start, len) == low(len) & !dashes
                     };
-                    n >= 16 && bits(alnum, from, n) == low(n) && bits(alpha, from, n) != 0
+                    let base62 = || {
+                        let (from, n) = match bits(m.underscore, start, len) {
+                            0 => (start, len),
+                            marks => {
+                                let i = marks.trailing_zeros() as usize;
+                                if i <= 8 && bits(alpha, start, i) == low(i) {
+                                    (start + i + 1, len - i - 1)
+                                } else {
+                                    (start, len)
+                                }
+                            }
+                        };
+                        n >= 16 && bits(alnum, from, n) == low(n) && bits(alpha, from, n) != 0
+                    };
+                    is_id_of_classes(len, seen, uuid, base62)
                 };
-                let id = is_id_of_classes(len, seen, uuid, base62);
                 push_segment(out, &path[start..end], id);
             }
             if end >= path.len() {

@@ -253,6 +253,12 @@ impl IntentTable {
         self.len
     }
 
+    /// Half its slots or more are taken: worth a sweep (it grows past 70%).
+    #[inline]
+    pub fn half_full(&self) -> bool {
+        self.len * 2 >= self.slots.len()
+    }
+
     fn mask(&self) -> usize {
         self.slots.len() - 1
     }

@@ -11,8 +11,10 @@
 //!
 //! A key is retired (counted as one intent with its attempts, and forgotten) once the log's
 //! clock (the latest timestamp seen so far) is more than `W + G` past its last row, where the
-//! grace `G` is `W / 4`; the open intents are looked at each time the clock moves by `W / 2`.
-//! Memory is therefore bounded by the intents of about `1.75 W` of traffic (plus, per piece
+//! grace `G` is `W / 4`; the open intents are looked at each time the clock moves by `W / 2`
+//! and their table is at least half full (a look reads the whole table, and the table grows
+//! only past 70%). Memory is therefore bounded by the table that holds the intents of about
+//! `1.75 W` of the busiest traffic (plus, per piece
 //! that may follow another, the first intents of its first `1.25 W`; see
 //! [`Tally::without_predecessor`]), whatever the file size. This is exact as long as
 //! no row is more than `G` older than the latest row before it (access logs are written in
@@ -524,7 +526,9 @@ impl Tally {
         }
         if ts > self.watermark {
             self.watermark = ts;
-            if ts >= self.next_sweep {
+            // A sweep reads every slot: it waits until the table is half full, so a table
+            // sized for the busiest hours is not read through every `W / 2` of the quiet ones.
+            if ts >= self.next_sweep && self.open.half_full() {
                 self.sweep();
             }
         } else {
@@ -765,8 +769,9 @@ impl Tally {
     }
 
     /// Retires the open intents whose last row is more than `W + G` behind the clock, and
-    /// sets the next look at `W / 2` later: a scan of the table in slot order, cheaper than a
-    /// queue of attempts whose every entry costs a random lookup.
+    /// sets the next look at `W / 2` later (if the table is half full by then): a scan of the
+    /// table in slot order, cheaper than a queue of attempts whose every entry costs a random
+    /// lookup.
     fn sweep(&mut self) {
         let limit = self
             .watermark

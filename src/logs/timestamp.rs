@@ -63,6 +63,18 @@ impl TimestampFormat {
 }
 
 fn trim(mut b: &[u8]) -> &[u8] {
+    // Nearly always nothing to take off: two bytes say so.
+    if let (Some(&first), Some(&last)) = (b.first(), b.last()) {
+        if first > b' '
+            && first != b'['
+            && first != b'"'
+            && last > b' '
+            && last != b']'
+            && last != b'"'
+        {
+            return b;
+        }
+    }
     while let [first, rest @ ..] = b {
         if first.is_ascii_whitespace() || *first == b'[' || *first == b'"' {
             b = rest;

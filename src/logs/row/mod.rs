@@ -238,6 +238,12 @@ impl Bucket {
     }
 }
 
+/// Field `i` of a record whose fields end at `ends`, each followed by `gap` bytes.
+#[inline(always)]
+fn field_of<'d>(data: &'d [u8], ends: &[usize], gap: usize, i: usize) -> &'d [u8] {
+    &data[if i == 0 { 0 } else { ends[i - 1] + gap }..ends[i]]
+}
+
 /// The row stage of one piece: the rules, the tally the rows go to, and the state the
 /// per-row work keeps.
 struct Row<'a> {
@@ -375,7 +381,7 @@ impl RecordSink for Row<'_> {
         }
         self.run.0 += 1;
         self.run.2 = line;
-        let field = |i: usize| &data[if i == 0 { 0 } else { ends[i - 1] + gap }..ends[i]];
+        let field = |i: usize| field_of(data, ends, gap, i);
         let rules = self.rules;
         let cols = match &self.other {
             Some(other) => &other.columns,

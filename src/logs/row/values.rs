@@ -102,7 +102,7 @@ pub fn parse_status(b: &[u8]) -> Option<u16> {
 
 /// A count such as a response's bytes, read as `u64::from_str` reads it (ASCII digits after an
 /// optional `+`) but from the bytes: no UTF-8 check, no `str` in between.
-#[inline]
+#[inline(always)]
 pub fn parse_count(b: &[u8]) -> Option<u64> {
     let digits = b.strip_prefix(b"+").unwrap_or(b);
     match digits.len() {

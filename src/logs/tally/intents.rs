@@ -144,10 +144,10 @@ impl KeyedAttempt {
 pub(super) enum Touch {
     /// The key's intent was within the window: it has one more attempt.
     Continued,
-    /// The key's intent ended more than the window before.
-    Stale,
-    /// No intent of that key.
-    Absent,
+    /// The key's intent ended more than the window before; it is in this slot.
+    Stale(usize),
+    /// No intent of that key; this empty slot is where it would go.
+    Absent(usize),
 }
 
 /// One fingerprinted attempt, as [`IntentTable::touch_fingerprint`] needs it.
@@ -325,10 +325,10 @@ impl IntentTable {
                     slot.facts |= a.facts;
                     Touch::Continued
                 } else {
-                    Touch::Stale
+                    Touch::Stale(i)
                 }
             }
-            Err(_) => Touch::Absent,
+            Err(i) => Touch::Absent(i),
         }
     }
 
@@ -402,8 +402,30 @@ impl IntentTable {
 
     /// Puts `it` under `key`, returning the intent it replaces.
     pub fn insert(&mut self, key: u64, it: Intent) -> Option<Intent> {
+        self.insert_found(self.find(key), key, it)
+    }
+
+    /// [`IntentTable::insert`] where `touch` has just found `key`'s slot (`Stale`) or the empty
+    /// one where it goes (`Absent`), the table unchanged since: no second probe.
+    pub fn insert_touched(&mut self, touched: Touch, key: u64, it: Intent) -> Option<Intent> {
+        match touched {
+            Touch::Stale(i) => self.insert_found(Ok(i), key, it),
+            Touch::Absent(i) => self.insert_found(Err(i), key, it),
+            Touch::Continued => self.insert(key, it),
+        }
+    }
+
+    /// [`IntentTable::insert`], given what [`IntentTable::find`] says of `key`.
+    #[inline]
+    fn insert_found(
+        &mut self,
+        found: Result<usize, usize>,
+        key: u64,
+        it: Intent,
+    ) -> Option<Intent> {
         debug_assert!(it.attempts > 0, "an intent has at least one attempt");
-        let old = match self.find(key) {
+        debug_assert_eq!(found, self.find(key), "the table changed since the probe");
+        let old = match found {
             Ok(i) => {
                 let old = self.slots[i].intent(&self.head_starts);
                 self.slots[i] = Slot::new(key, &it);
@@ -616,10 +638,25 @@ mod tests {
                                 it.last_ts = t;
                                 Touch::Continued
                             }
-                            Some(_) => Touch::Stale,
-                            None => Touch::Absent,
+                            Some(_) => Touch::Stale(0),
+                            None => Touch::Absent(0),
                         };
-                        prop_assert_eq!(table.touch(k, t, 10, KeyedAttempt::default()), expected);
+                        // What was found, not where (the slot is the table's business).
+                        let kind = |t: Touch| match t {
+                            Touch::Stale(_) => Touch::Stale(0),
+                            Touch::Absent(_) => Touch::Absent(0),
+                            t => t,
+                        };
+                        let touched = table.touch(k, t, 10, KeyedAttempt::default());
+                        prop_assert_eq!(kind(touched), expected);
+                        // Half the time, a fresh intent goes where the touch found room.
+                        if t % 2 == 0 && touched != Touch::Continued {
+                            let fresh = intent(t, false);
+                            prop_assert_eq!(
+                                table.insert_touched(touched, k, fresh),
+                                map.insert(k, fresh)
+                            );
+                        }
                     }
                     Op::Remove(k) => prop_assert_eq!(table.remove(k), map.remove(&k)),
                     Op::Reserve(n) => {

@@ -690,12 +690,13 @@ impl Tally {
 
     /// A keyed attempt continues its key's open intent, or starts a new one.
     fn continue_intent(&mut self, key: u64, ts: i64, endpoint: u64, a: KeyedAttempt) {
-        let head = match self.open.touch(key, ts, self.window as u64, a) {
+        let touched = self.open.touch(key, ts, self.window as u64, a);
+        let head = match touched {
             Touch::Continued => return self.continued_on(endpoint),
             // Too long after the key's last attempt: a new intent, not its key's first.
-            Touch::Stale => false,
+            Touch::Stale(_) => false,
             // A new key may be a head (first in this piece, near its start).
-            Touch::Absent => {
+            Touch::Absent(_) => {
                 self.keeps_heads && ts <= self.horizon() && !self.heads.contains_key(&key)
             }
         };
@@ -709,7 +710,7 @@ impl Tally {
             executed: u8::from(a.executed),
             per_minute: 0,
         };
-        if let Some(old) = self.open.insert(key, fresh) {
+        if let Some(old) = self.open.insert_touched(touched, key, fresh) {
             self.retire(key, old);
         }
     }

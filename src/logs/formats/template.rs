@@ -264,6 +264,9 @@ impl Template {
                 }
                 Step::Var { end, kind, name } => {
                     let rest = &line[at..];
+                    // Whether a quoted value has a backslash: its search for the closing quote
+                    // stops at each, so it knows without a second look.
+                    let mut escaped = false;
                     let len = match end {
                         End::Line => {
                             let space = memchr::memchr(b' ', rest).filter(|_| *kind == Kind::Plain);
@@ -282,7 +285,7 @@ impl Template {
                             }
                         }
                         End::Before(needle) => before(needle, rest, *kind),
-                        End::Quote(lit) => quoted(rest, lit),
+                        End::Quote(lit) => quoted(rest, lit, &mut escaped),
                     };
                     let Some(len) = len else {
                         return Err(format!(
@@ -308,10 +311,11 @@ impl Template {
                             shown(value)
                         ));
                     }
-                    let escaped =
-                        matches!(end, End::Quote(_)) && memchr::memchr(b'\\', value).is_some();
                     match kind {
-                        Kind::Request => request(value, out),
+                        // (An unquoted request line was not searched: its path is looked at.)
+                        Kind::Request => {
+                            request(value, escaped || !matches!(end, End::Quote(_)), out)
+                        }
                         _ if escaped => out.push_with(|data| unescape(value, data)),
                         _ => out.push(value),
                     }
@@ -377,11 +381,12 @@ fn continues(rest: &[u8], space: usize) -> bool {
 /// The length of a quoted value: up to the first quote not escaped by a backslash that
 /// `lit` (starting with the quote) follows.
 #[inline]
-fn quoted(rest: &[u8], lit: &[u8]) -> Option<usize> {
+fn quoted(rest: &[u8], lit: &[u8], escaped: &mut bool) -> Option<usize> {
     let mut at = 0;
     loop {
         let i = at + memchr::memchr2(b'"', b'\\', &rest[at..])?;
         if rest[i] == b'\\' {
+            *escaped = true;
             at = i + 2;
             if at > rest.len() {
                 return None;
@@ -396,9 +401,10 @@ fn quoted(rest: &[u8], lit: &[u8]) -> Option<usize> {
 }
 
 /// A request line as three fields: method, path (the rest but the last word when that is a
-/// protocol) and protocol; `-` or a line without a space is all method.
+/// protocol) and protocol; `-` or a line without a space is all method. `escaped`: the value
+/// may hold a backslash (else its path is not searched for one).
 #[inline]
-fn request(value: &[u8], out: &mut Fields) {
+fn request(value: &[u8], escaped: bool, out: &mut Fields) {
     let Some(first) = memchr::memchr(b' ', value) else {
         out.push(value);
         out.push(b"");
@@ -412,7 +418,7 @@ fn request(value: &[u8], out: &mut Fields) {
         _ => (rest, &b""[..]),
     };
     out.push(method);
-    if memchr::memchr(b'\\', path).is_some() {
+    if escaped && memchr::memchr(b'\\', path).is_some() {
         out.push_with(|data| unescape(path, data));
     } else {
         out.push(path);
@@ -534,6 +540,12 @@ mod tests {
                 "x1"
             ]
         );
+        // An escaped path is unescaped; a plain one next to an escaped user agent is not.
+        let fields = split(&t, r#"- [x] "POST /a\x22b HTTP/1.1" "q\x22" 200 x"#).unwrap();
+        assert_eq!(fields[3], r#"/a"b"#);
+        assert_eq!(fields[5], r#"q""#);
+        let fields = split(&t, r#"- [x] "POST /a\b HTTP/1.1" "q\x22" 200 x"#).unwrap();
+        assert_eq!(fields[3], r#"/a\b"#, "a backslash before no escape stays");
         let fields = split(&t, r#"- [x] "-" "" 502 : 200 - "#);
         assert!(fields.is_err(), "the last value has a space after it");
         let fields = split(&t, r#"- [x] "-" "" 502 : 200 -"#).unwrap();

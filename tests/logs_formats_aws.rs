@@ -9,7 +9,7 @@ mod generator;
 
 use std::io::Write;
 
-use common::{dupcost, fixture, json, usage_error, write};
+use common::{dupcost, fixture, json, same_keys, usage_error, write};
 use dupcost::logs::{self, Intents, LogOptions, Source};
 use generator::{Config, Format, Truth};
 
@@ -116,15 +116,15 @@ fn native_formats_equal_the_csv_path() {
         let ja = json(&[&["logs", &a][..], &args].concat());
         let jb = json(&[&["logs", &b][..], &args].concat());
         let (oa, ob) = (&ja["observed"], &jb["observed"]);
-        for key in [
+        let what = format!("{native:?}");
+        let keys = [
             "rows",
             "bad_rows",
             "mutating_attempts",
             "intents",
             "timed_out",
-        ] {
-            assert_eq!(oa[key], ob[key], "{native:?} {key}");
-        }
+        ];
+        same_keys(oa, ob, &keys, &what);
         assert_eq!(oa["retries_observed"], ob["retries_observed"], "{native:?}");
         if native == Format::CaddyJson {
             // Caddy logs no upstream status: no timed-out attempt's outcome is measured.
@@ -145,9 +145,8 @@ fn native_formats_equal_the_csv_path() {
             assert_eq!(counts(oa), counts(ob));
         } else {
             assert_eq!(oa["per_endpoint"], ob["per_endpoint"], "{native:?}");
-            for key in ["timed_out_succeeded", "timed_out_unknown", "per_day"] {
-                assert_eq!(oa[key], ob[key], "{native:?} {key}");
-            }
+            let keys = ["timed_out_succeeded", "timed_out_unknown", "per_day"];
+            same_keys(oa, ob, &keys, &what);
             let (mut ia, mut ib) = (ja["inputs"].clone(), jb["inputs"].clone());
             if native == Format::TraefikJson {
                 // Traefik's JSON has the response size the CSV leaves out.

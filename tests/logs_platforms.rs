@@ -7,7 +7,7 @@ mod common;
 #[path = "../examples/gen-access-log/generator.rs"]
 mod generator;
 
-use common::{dupcost, fixture, json, usage_error, write};
+use common::{dupcost, fixture, json, same_keys, usage_error, write};
 use generator::{Config, Format, Truth};
 use serde_json::Value;
 
@@ -76,23 +76,26 @@ fn platforms_give_the_csv_figures() {
         let o = &j["observed"];
         assert_eq!(o["files"][0]["input_format"], described, "{format:?}");
         assert_eq!(o["files"][0]["detected"], true);
-        for key in ["rows", "bad_rows", "mutating_attempts", "timed_out"] {
-            assert_eq!(o[key], c[key], "{format:?} {key}");
-        }
+        let what = format!("{format:?}");
+        same_keys(
+            o,
+            c,
+            &["rows", "bad_rows", "mutating_attempts", "timed_out"],
+            &what,
+        );
         assert_eq!(days(o), days(c), "{format:?}");
         match format {
             // They log the key and the backend's status: everything as the CSV.
             Format::CloudflareJson | Format::KongJson => {
-                for key in [
+                let keys = [
                     "intents",
                     "per_day",
                     "retries_observed",
                     "timed_out_succeeded",
                     "timed_out_unknown",
                     "per_endpoint",
-                ] {
-                    assert_eq!(o[key], c[key], "{format:?} {key}");
-                }
+                ];
+                same_keys(o, c, &keys, &what);
                 assert_eq!(j["inputs"], jc["inputs"], "{format:?}");
             }
             // The key is logged; ARR's 502.3 cannot tell what the backend did.
@@ -109,9 +112,8 @@ fn platforms_give_the_csv_figures() {
             // is logged.
             Format::AzureJson => {
                 assert_eq!(o["intents"], c["mutating_attempts"]);
-                for key in ["timed_out_succeeded", "timed_out_unknown", "per_day"] {
-                    assert_eq!(o[key], c[key], "{format:?} {key}");
-                }
+                let keys = ["timed_out_succeeded", "timed_out_unknown", "per_day"];
+                same_keys(o, c, &keys, &what);
             }
             // No backend status at all: no outcome is measured.
             Format::GcpJson
@@ -925,15 +927,14 @@ fn envoy_appended_fields_are_detected_never_guessed() {
     let given = json(&[&["logs", &path, "--log-format", &format][..], &args].concat());
     assert_eq!(named["observed"]["intents"], 2);
     assert_eq!(named["observed"]["proxy_retries"]["retries"], 3);
-    for key in [
+    let keys = [
         "intents",
         "intent_grouping",
         "timed_out",
         "proxy_retries",
         "retries_observed",
-    ] {
-        assert_eq!(named["observed"][key], given["observed"][key], "{key}");
-    }
+    ];
+    same_keys(&named["observed"], &given["observed"], &keys, "named");
 
     let (bytes, truth) = generate(Format::EnvoyLog);
     let text = String::from_utf8(bytes).unwrap();
@@ -958,15 +959,14 @@ fn envoy_appended_fields_are_detected_never_guessed() {
         "Envoy default with 1 more field (extra_1)"
     );
     assert_eq!(more["observed"]["timed_out"], truth.timed_out);
-    for key in [
+    let keys = [
         "rows",
         "bad_rows",
         "mutating_attempts",
         "timed_out",
         "per_day",
-    ] {
-        assert_eq!(more["observed"][key], bare["observed"][key], "{key}");
-    }
+    ];
+    same_keys(&more["observed"], &bare["observed"], &keys, "appended");
 }
 
 /// The generator's HAProxy httplog lines (half through syslog) with a captured key appended:
@@ -997,7 +997,7 @@ fn haproxy_appended_fields_are_detected_never_guessed() {
         "HAProxy httplog with 1 more field (extra_1)"
     );
     assert_eq!(o["timed_out"], truth.timed_out);
-    for key in [
+    let keys = [
         "rows",
         "bad_rows",
         "mutating_attempts",
@@ -1005,9 +1005,8 @@ fn haproxy_appended_fields_are_detected_never_guessed() {
         "per_day",
         "intents",
         "per_endpoint",
-    ] {
-        assert_eq!(o[key], bare["observed"][key], "{key}");
-    }
+    ];
+    same_keys(o, &bare["observed"], &keys, "appended");
     let named = json(
         &[
             &["logs", &path, "--column", "idempotency_key=extra_1"][..],
@@ -1130,15 +1129,14 @@ fn haproxy_log_format_equals_httplog() {
         "HAProxy log-format"
     );
     assert_eq!(a["observed"]["timed_out"], truth.timed_out);
-    for key in [
+    let keys = [
         "rows",
         "bad_rows",
         "mutating_attempts",
         "intents",
         "timed_out",
         "per_endpoint",
-    ] {
-        assert_eq!(a["observed"][key], b["observed"][key], "{key}");
-    }
+    ];
+    same_keys(&a["observed"], &b["observed"], &keys, "log-format");
     assert_eq!(a["inputs"], b["inputs"]);
 }

@@ -84,3 +84,11 @@ pub fn write(dir: &Path, name: &str, bytes: &[u8]) -> String {
     std::fs::write(&path, bytes).unwrap();
     path.to_str().unwrap().to_string()
 }
+
+/// Asserts that two reports' `observed` objects (or any two JSON objects) agree on each of
+/// `keys`; `what` names the case in a failure.
+pub fn same_keys(a: &serde_json::Value, b: &serde_json::Value, keys: &[&str], what: &str) {
+    for key in keys {
+        assert_eq!(a[key], b[key], "{what} {key}");
+    }
+}

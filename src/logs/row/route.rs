@@ -58,6 +58,10 @@ pub fn is_id(seg: &[u8]) -> bool {
     is_id_of_classes(seg.len(), seen, || is_uuid(seg), || is_base62(seg))
 }
 
+/// The fewest bytes of an id that is not a number (long hex; a UUID and a token are longer):
+/// a shorter segment with digits is an id only when it is all digits.
+const SHORTEST_MIXED_ID: usize = 8;
+
 /// [`is_id`] for a segment of `len` bytes whose bytes' classes, or-ed together, are `seen`,
 /// given the two checks that need more than classes.
 #[inline]
@@ -74,7 +78,7 @@ fn is_id_of_classes(
         return true; // a number
     }
     if seen & !(DIGIT | HEX_LETTER) == 0 {
-        return len >= 8; // long hex
+        return len >= SHORTEST_MIXED_ID; // long hex
     }
     if seen & OTHER != 0 {
         return len == 36 && uuid();
@@ -182,7 +186,10 @@ fn push_segment(out: &mut impl TemplateSink, seg: &[u8], id: bool) {
 /// time was a third of the templating's cycles.)
 #[cfg(target_arch = "x86_64")]
 mod simd {
-    use super::{DIGIT, HEX_LETTER, LETTER, OTHER, UNDERSCORE, is_id_of_classes, push_segment};
+    use super::{
+        DIGIT, HEX_LETTER, LETTER, OTHER, SHORTEST_MIXED_ID, UNDERSCORE, is_id_of_classes,
+        push_segment,
+    };
     use std::arch::x86_64::{
         __m128i, _mm_add_epi8, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8,
         _mm_or_si128, _mm_set1_epi8,
@@ -327,9 +334,9 @@ mod simd {
                 let span = low(len) << start;
                 let digits = m.digit & span;
                 // What the digits alone decide (as `is_id_of_classes` would): no digit, a
-                // fixed name; all digits, a number; digits and others in fewer than 8 bytes,
-                // too short for any other kind of id (`v1`).
-                let id = if digits == 0 || (digits != span && len < 8) {
+                // fixed name; all digits, a number; digits and others in fewer than
+                // `SHORTEST_MIXED_ID` bytes, too short for any other kind of id (`v1`).
+                let id = if digits == 0 || (digits != span && len < SHORTEST_MIXED_ID) {
                     false
                 } else if digits == span {
                     true

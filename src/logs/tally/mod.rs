@@ -318,6 +318,15 @@ pub struct KeyedStats {
 }
 
 impl KeyedStats {
+    /// Counts `n` intents of `attempts` attempts each, timed out or not.
+    #[inline]
+    fn add_intents(&mut self, n: u64, attempts: u32, timed_out: bool) {
+        self.intents += n;
+        self.timed_out_intents += if timed_out { n } else { 0 };
+        self.attempts += n * u64::from(attempts);
+        self.max_attempts = self.max_attempts.max(attempts);
+    }
+
     fn add(&mut self, o: &KeyedStats) {
         self.intents += o.intents;
         self.attempts += o.attempts;
@@ -762,10 +771,8 @@ impl Tally {
             }
             &mut self.keyed
         };
-        stats.intents += 1;
-        stats.timed_out_intents += u64::from(it.facts & Facts::TIMED_OUT != 0);
-        stats.attempts += u64::from(it.attempts);
-        stats.max_attempts = stats.max_attempts.max(it.attempts);
+        let timed_out = it.facts & Facts::TIMED_OUT != 0;
+        stats.add_intents(1, it.attempts, timed_out);
         self.attempts_per_intent.record(it.attempts, 1);
     }
 
@@ -815,10 +822,7 @@ impl Tally {
         } else {
             &mut self.keyed
         };
-        stats.intents += n;
-        stats.timed_out_intents += if timed_out { n } else { 0 };
-        stats.attempts += n;
-        stats.max_attempts = stats.max_attempts.max(1);
+        stats.add_intents(n, 1, timed_out);
         self.attempts_per_intent.record(1, n);
     }
 

@@ -10,7 +10,7 @@ use crate::logs::{self, DurationUnit, LogOptions, Role};
 use crate::model::{Jitter, Scenario, Store};
 use crate::report::svg::SweepFigure;
 use crate::sweep::Sweep;
-use crate::units::{Count, Duration, Money, Rate, Size};
+use crate::units::{Count, Duration, Priced, Rate, Size};
 
 const ABOUT: &str = "What missing idempotency costs: duplicate charges, refunds, unanswered customers, \
 and the key store that fixes it.";
@@ -618,15 +618,15 @@ pub struct TuiArgs {
     #[command(flatten)]
     pub read: LogReadArgs,
 
-    /// Currency symbol shown before money
+    /// Currency symbol shown before money [default: the one --order-value is written with
+    /// (€85, 85 EUR), else $]
     #[arg(
         long,
-        default_value = "$",
         env = "DUPCOST_CURRENCY",
         value_name = "SYMBOL",
         help_heading = "Explorer"
     )]
-    pub currency: String,
+    pub currency: Option<String>,
 
     /// Where `s` saves the scenario, as a --scenario file
     #[arg(
@@ -718,15 +718,15 @@ pub struct ProbeArgs {
     #[arg(long, short = 'f', value_enum, default_value_t = ProbeFormat::Table, help_heading = "Output")]
     pub format: ProbeFormat,
 
-    /// Currency symbol shown before money
+    /// Currency symbol shown before money [default: the one --order-value is written with
+    /// (€85, 85 EUR), else $]
     #[arg(
         long,
-        default_value = "$",
         env = "DUPCOST_CURRENCY",
         value_name = "SYMBOL",
         help_heading = "Output"
     )]
-    pub currency: String,
+    pub currency: Option<String>,
 
     /// The scenario a failure is costed in, as for `dupcost estimate`
     #[command(flatten)]
@@ -766,6 +766,7 @@ pub struct ScenarioArgs {
         env = "DUPCOST_TIMEOUT_RATE",
         allow_hyphen_values = true,
         value_name = "RATE",
+        value_parser = parse_timeout_rate,
         help = Input::TimeoutRate.short_help(),
         long_help = Input::TimeoutRate.help()
     )]
@@ -789,14 +790,14 @@ pub struct ScenarioArgs {
         help = Input::OrderValue.short_help(),
         long_help = Input::OrderValue.help()
     )]
-    pub order_value: Option<Money>,
+    pub order_value: Option<Priced>,
 
     #[arg(
         long,
         env = "DUPCOST_RETRIES",
         allow_hyphen_values = true,
         value_name = "N",
-        value_parser = clap::value_parser!(u32).range(0..=100),
+        value_parser = |text: &str| Input::Retries.parse(text).map(|n| n as u32),
         help = Input::Retries.short_help(),
         long_help = Input::Retries.help()
     )]
@@ -891,7 +892,7 @@ pub struct ScenarioArgs {
         env = "DUPCOST_LAYERS",
         allow_hyphen_values = true,
         value_name = "N",
-        value_parser = clap::value_parser!(u32).range(1..=20),
+        value_parser = |text: &str| Input::Layers.parse(text).map(|n| n as u32),
         help = Input::Layers.short_help(),
         long_help = Input::Layers.help()
     )]
@@ -951,6 +952,17 @@ pub struct ScenarioArgs {
     pub scenario: Option<PathBuf>,
 }
 
+/// `--timeout-rate`: a bare fraction that reads as 1% or more (`0.2` is 20%) is taken as
+/// written, with a note on stderr naming the percentage form, since the figure people quote is
+/// a percentage (the article's 0.2%). See docs/MODEL.md, "Numbers as people type them".
+fn parse_timeout_rate(text: &str) -> Result<Rate, String> {
+    let rate = text.parse::<Rate>()?;
+    if let Some(note) = crate::units::bare_fraction_note(text) {
+        eprintln!("note: --timeout-rate: {note}");
+    }
+    Ok(rate)
+}
+
 fn parse_preset(name: &str) -> Result<&'static crate::presets::Preset, String> {
     crate::presets::find(name)
 }
@@ -963,7 +975,7 @@ impl ScenarioArgs {
             (Input::RequestsPerDay, self.requests_per_day.map(|v| v.0)),
             (Input::TimeoutRate, self.timeout_rate.map(|v| v.0)),
             (Input::SucceededShare, self.succeeded_share.map(|v| v.0)),
-            (Input::OrderValue, self.order_value.map(|v| v.0)),
+            (Input::OrderValue, self.order_value.as_ref().map(|v| v.0)),
             (Input::Retries, self.retries.map(f64::from)),
             (Input::Ttl, self.ttl.map(|v| v.0 as f64)),
             (Input::KeySize, self.key_size.map(|v| v.0 as f64)),
@@ -1008,6 +1020,22 @@ impl ScenarioArgs {
             .given(&self.patch(), Source::Flag))
     }
 
+    /// The preset's trace for the report: its name and the inputs it set that no flag or
+    /// environment variable overrode.
+    pub fn preset_trace(&self) -> Option<crate::report::PresetTrace> {
+        let preset = self.preset?;
+        let (given, flags) = (preset.patch(), self.patch());
+        let inputs = Input::ALL
+            .into_iter()
+            .filter(|&i| given.get(i).is_some() && flags.get(i).is_none())
+            .collect();
+        Some(crate::report::PresetTrace {
+            name: preset.name,
+            inputs,
+            schedule: given.schedule().is_some() && flags.schedule().is_none(),
+        })
+    }
+
     /// Defaults < scenario file < preset < environment < flags, validated. The one place a
     /// preset is applied.
     pub fn resolve(&self) -> Result<Scenario, String> {
@@ -1032,14 +1060,25 @@ pub struct OutputArgs {
     #[arg(long, short = 'f', value_enum, default_value_t = Format::Table, env = "DUPCOST_FORMAT")]
     pub format: Format,
 
-    /// Currency symbol shown before money in tables
-    #[arg(
-        long,
-        default_value = "$",
-        env = "DUPCOST_CURRENCY",
-        value_name = "SYMBOL"
-    )]
-    pub currency: String,
+    /// Currency symbol shown before money in tables [default: the one --order-value is
+    /// written with (€85, 85 EUR), else $]
+    #[arg(long, env = "DUPCOST_CURRENCY", value_name = "SYMBOL")]
+    pub currency: Option<String>,
+}
+
+impl OutputArgs {
+    /// The symbol shown before money: `--currency`, else the currency `--order-value` was
+    /// written with, else `$`.
+    pub fn currency(&self, scenario: &ScenarioArgs) -> String {
+        currency(self.currency.as_deref(), scenario)
+    }
+}
+
+/// `--currency` wins; else the currency of `--order-value` (`€85`, `85 EUR`); else `$`.
+pub fn currency(flag: Option<&str>, scenario: &ScenarioArgs) -> String {
+    flag.map(str::to_string)
+        .or_else(|| scenario.order_value.as_ref().and_then(|v| v.1.clone()))
+        .unwrap_or_else(|| "$".to_string())
 }
 
 /// Output formats.

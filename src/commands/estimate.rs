@@ -14,8 +14,9 @@ pub fn run(args: &EstimateArgs, color: bool) -> Result<Vec<u8>> {
     }
     let scenario = args.scenario.resolve().map_err(Error::Usage)?;
     let style = Style {
-        currency: args.output.currency.clone(),
+        currency: args.output.currency(&args.scenario),
         color,
+        preset: args.scenario.preset_trace(),
     };
     let c = style.currency.as_str();
     let bytes = match &args.sweep {
@@ -34,7 +35,7 @@ pub fn run(args: &EstimateArgs, color: bool) -> Result<Vec<u8>> {
             };
             match args.output.format {
                 Format::Table => report::table::estimate(&estimate, &style),
-                Format::Json => report::json::estimate(&estimate),
+                Format::Json => report::json::estimate(&estimate, style.preset.as_ref()),
                 Format::Csv => report::csv::estimates(&[estimate], &[]),
                 Format::Markdown => report::markdown::estimate(&estimate, &style, &charts),
             }
@@ -106,8 +107,9 @@ fn observed(path: &std::path::Path, args: &EstimateArgs, color: bool) -> Result<
         .map_err(|e| Error::Usage(crate::inputs::describe_input_error(&e)))?;
     let estimate = Estimate::new(derived.scenario);
     let style = Style {
-        currency: args.output.currency.clone(),
+        currency: args.output.currency(&args.scenario),
         color,
+        preset: args.scenario.preset_trace(),
     };
     let charts = match &args.plot {
         Some(path) if plot::is_file(path) => {

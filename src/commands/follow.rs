@@ -168,8 +168,9 @@ pub fn run(args: &LogArgs, color: bool) -> Result<Vec<u8>> {
     let stop = stop_on_signals()?;
     let terminal = format == Format::Table && io::stdout().is_terminal();
     let style = Style {
-        currency: args.output.currency.clone(),
+        currency: args.output.currency(&args.scenario),
         color,
+        preset: args.scenario.preset_trace(),
     };
     let mut previous: Vec<String> = Vec::new();
     let mut warned = 0usize;
@@ -224,7 +225,7 @@ pub fn json_line(m: &Measured) -> Vec<u8> {
     let mut value = match &m.derived {
         Some(d) => {
             let estimate = Estimate::new(d.scenario);
-            let bytes = report::logs::json(&estimate, d);
+            let bytes = report::logs::json(&estimate, d, None);
             serde_json::from_slice::<serde_json::Value>(&bytes)
                 .unwrap_or_else(|_| serde_json::json!({}))
         }

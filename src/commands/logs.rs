@@ -19,8 +19,9 @@ pub fn run(args: &LogArgs, color: bool) -> Result<Vec<u8>> {
     let (analysis, derived) = measure(&args.files, &args.read, &args.scenario)?;
     let estimate = Estimate::new(derived.scenario);
     let style = Style {
-        currency: args.output.currency.clone(),
+        currency: args.output.currency(&args.scenario),
         color,
+        preset: args.scenario.preset_trace(),
     };
     let charts = match &args.plot {
         Some(path) if plot::is_file(path) => {
@@ -57,7 +58,7 @@ pub fn render(
 ) -> Vec<u8> {
     match format {
         Format::Table => report::logs::table(estimate, derived, files, methods, style),
-        Format::Json => report::logs::json(estimate, derived),
+        Format::Json => report::logs::json(estimate, derived, style.preset.as_ref()),
         Format::Csv => report::logs::csv(estimate, &derived.observed, &derived.intervals),
         Format::Markdown => report::markdown::logs(estimate, derived, style, charts),
     }

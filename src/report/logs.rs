@@ -513,7 +513,7 @@ pub(super) fn share(part: u64, whole: u64) -> String {
 }
 
 /// The JSON report: the estimate's object with `observed` and `intervals` keys after its own.
-pub fn json(e: &Estimate, derived: &Derived) -> Vec<u8> {
+pub fn json(e: &Estimate, derived: &Derived, preset: Option<&super::PresetTrace>) -> Vec<u8> {
     #[derive(Serialize)]
     struct Report<'a> {
         #[serde(flatten)]
@@ -522,12 +522,16 @@ pub fn json(e: &Estimate, derived: &Derived) -> Vec<u8> {
         intervals: &'a Intervals,
         /// Where each input came from: flag, log, default, scenario or preset.
         sources: &'a Sources,
+        /// The preset, and the inputs it set, when there was one.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        preset: Option<&'a super::PresetTrace>,
     }
     super::json::to_bytes(&Report {
         estimate: e,
         observed: &derived.observed,
         intervals: &derived.intervals,
         sources: &derived.sources,
+        preset,
     })
 }
 

@@ -195,6 +195,7 @@ fn verdict(out: &mut String, e: &Estimate, style: &Style) {
 /// `| order value | $40 | --order-value |`, or with the logs' evidence for a measured input.
 fn input_row(e: &Estimate, input: Input, style: &Style, logs: Option<&Derived>) -> Vec<String> {
     let value = table::input_value(input, input.get(&e.inputs), &style.currency);
+    let value = super::PresetTrace::mark(style.preset.as_ref(), input, value);
     let source = match logs {
         None => format!("`{input}`"),
         Some(derived) => match evidence::evidence(derived, input) {

@@ -8,7 +8,7 @@ use crate::inputs::Input;
 use crate::model::{Estimate, Store};
 use crate::units::{Duration, Rate, Seconds};
 
-use super::{Style, human};
+use super::{PresetTrace, Style, human};
 
 const LABEL: usize = 30;
 const VALUE: usize = 16;
@@ -60,7 +60,11 @@ pub fn input_lines(e: &Estimate, style: &Style) -> Vec<(&'static str, String)> {
         if let Some(delays) = e.inputs.schedule_seconds {
             match input {
                 Input::Backoff => {
-                    lines.push(("retry delays", schedule_text(&delays)));
+                    let mut text = schedule_text(&delays);
+                    if let Some(t) = style.preset.as_ref().filter(|t| t.schedule) {
+                        text = format!("{text} ({})", t.name);
+                    }
+                    lines.push(("retry delays", text));
                     continue;
                 }
                 Input::BackoffFactor | Input::BackoffMax | Input::Jitter
@@ -72,9 +76,10 @@ pub fn input_lines(e: &Estimate, style: &Style) -> Vec<(&'static str, String)> {
                 _ => {}
             }
         }
+        let value = input_value(input, input.get(&e.inputs), &style.currency);
         lines.push((
             input.label(),
-            input_value(input, input.get(&e.inputs), &style.currency),
+            PresetTrace::mark(style.preset.as_ref(), input, value),
         ));
     }
     lines

@@ -1,0 +1,140 @@
+//! The first run, as a newcomer types it: numbers from memory (`--timeout-rate 0.2`,
+//! `--ttl 48`, `--retries 2.5`), a preset's trace in the report, and the currency that
+//! follows `--order-value €85`. The real binary, run as a user runs it.
+
+mod common;
+
+use common::{dupcost, json, succeed, usage_error};
+
+/// A bare fraction for the timeout rate is read as written, and stderr says how it was read
+/// and how to write the small rate people usually mean.
+#[test]
+fn a_bare_fraction_for_a_rate_is_noted_in_words() {
+    let out = succeed(dupcost().args(["estimate", "--timeout-rate", "0.2", "--format", "json"]));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["inputs"]["timeout_rate"], 0.2);
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(
+        stderr.trim_end(),
+        "note: --timeout-rate: read 0.2 as 20%; write 0.2% for 2 in a thousand"
+    );
+    // A percentage, or a fraction too small to be mistaken, goes by without a note.
+    for quiet in ["0.2%", "0.002"] {
+        let out = succeed(dupcost().args(["estimate", "--timeout-rate", quiet]));
+        assert!(out.stderr.is_empty(), "{quiet}");
+    }
+    // Above 1 is still refused, with the percentage it might mean.
+    let err = usage_error(&["estimate", "--timeout-rate", "2"]);
+    assert!(err.contains("did you mean 2%?"), "{err}");
+}
+
+/// A duration flag without a unit is refused with the forms it takes; 0 needs no unit, and a
+/// scenario file's `ttl_seconds` number is still seconds.
+#[test]
+fn a_duration_without_a_unit_is_refused_with_its_forms() {
+    for (flag, forms) in [
+        ("--ttl", "1d, 24h, 90m or 30s"),
+        ("--attempt-timeout", "10s, 1.5s, 500ms or 2m"),
+        ("--backoff", "10s, 1.5s, 500ms or 2m"),
+        ("--backoff-max", "10s, 1.5s, 500ms or 2m"),
+    ] {
+        let err = usage_error(&["estimate", flag, "48"]);
+        assert!(err.contains(flag), "{err}");
+        assert!(err.contains("'48' has no unit"), "{err}");
+        assert!(err.contains(forms), "{err}");
+    }
+    let v = json(&["estimate", "--ttl", "48h"]);
+    assert_eq!(v["inputs"]["ttl_seconds"], 172_800);
+    let v = json(&["estimate", "--backoff", "0"]);
+    assert_eq!(v["inputs"]["backoff_seconds"], 0.0);
+
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("s.json");
+    std::fs::write(
+        &file,
+        r#"{"ttl_seconds": 48, "attempt_timeout_seconds": 2.5}"#,
+    )
+    .unwrap();
+    let v = json(&["estimate", "--scenario", file.to_str().unwrap()]);
+    assert_eq!(v["inputs"]["ttl_seconds"], 48);
+    assert_eq!(v["inputs"]["attempt_timeout_seconds"], 2.5);
+}
+
+/// A whole-number input given a fraction says so in words, not "invalid digit".
+#[test]
+fn a_whole_number_given_a_fraction_says_so() {
+    let err = usage_error(&["estimate", "--retries", "2.5"]);
+    assert!(
+        err.contains("'2.5' is not a whole number: retries are counted whole, from 0 to 100"),
+        "{err}"
+    );
+    assert!(!err.contains("invalid digit"), "{err}");
+    let err = usage_error(&["estimate", "--layers", "1.5"]);
+    assert!(err.contains("'1.5' is not a whole number: layers"), "{err}");
+    let err = usage_error(&["estimate", "--retries", "101"]);
+    assert!(
+        err.contains("--retries") && err.contains("0 to 100"),
+        "{err}"
+    );
+}
+
+/// `--preset` leaves a trace: the Scenario section marks each value it set, a flag over it
+/// is not marked, and the JSON names the preset and the inputs it set.
+#[test]
+fn a_preset_is_marked_where_it_set_a_value() {
+    let out = succeed(dupcost().args(["estimate", "--preset", "stripe"]));
+    let table = String::from_utf8(out.stdout).unwrap();
+    let ttl = table.lines().find(|l| l.contains("key TTL")).unwrap();
+    assert!(ttl.ends_with("1d (stripe)"), "{ttl}");
+    let out = succeed(dupcost().args(["estimate", "--preset", "stripe", "--format", "markdown"]));
+    let md = String::from_utf8(out.stdout).unwrap();
+    assert!(md.contains("1d (stripe)"), "{md}");
+
+    let v = json(&["estimate", "--preset", "stripe"]);
+    assert_eq!(v["preset"]["name"], "stripe");
+    assert!(
+        v["preset"]["inputs"]
+            .as_array()
+            .unwrap()
+            .contains(&"ttl_seconds".into()),
+        "{}",
+        v["preset"]
+    );
+    // A flag over the preset's value: that value is the flag's, and no longer marked.
+    let out = succeed(dupcost().args(["estimate", "--preset", "stripe", "--ttl", "2d"]));
+    let table = String::from_utf8(out.stdout).unwrap();
+    assert!(!table.contains("(stripe)"), "{table}");
+    let v = json(&["estimate", "--preset", "stripe", "--ttl", "2d"]);
+    assert!(
+        !v["preset"]["inputs"]
+            .as_array()
+            .unwrap()
+            .contains(&"ttl_seconds".into())
+    );
+    // No preset, no `preset` key (a field added, none renamed).
+    assert!(json(&["estimate"]).get("preset").is_none());
+    // A sender's schedule is marked on the retry delays line.
+    let out = succeed(dupcost().args(["estimate", "--preset", "svix-webhooks"]));
+    let table = String::from_utf8(out.stdout).unwrap();
+    let delays = table.lines().find(|l| l.contains("retry delays")).unwrap();
+    assert!(delays.ends_with("(svix-webhooks)"), "{delays}");
+}
+
+/// The currency follows the value: `€85` and `85 EUR` print euros; `--currency` still wins.
+#[test]
+fn the_currency_follows_the_order_value() {
+    for value in ["€85", "85 EUR", "85€"] {
+        let out = succeed(dupcost().args(["estimate", "--order-value", value]));
+        let table = String::from_utf8(out.stdout).unwrap();
+        assert!(table.contains("€85"), "{value}: {table}");
+        let verdict = table.lines().last().unwrap();
+        assert!(verdict.contains('€') && !verdict.contains('$'), "{verdict}");
+    }
+    let out = succeed(dupcost().args(["estimate", "--order-value", "€85", "--currency", "£"]));
+    let table = String::from_utf8(out.stdout).unwrap();
+    assert!(table.contains("£85") && !table.contains('€'), "{table}");
+    let out = succeed(dupcost().args(["estimate", "--order-value", "85"]));
+    assert!(String::from_utf8(out.stdout).unwrap().contains("$85"));
+    let v = json(&["estimate", "--order-value", "85 EUR"]);
+    assert_eq!(v["inputs"]["order_value"], 85.0);
+}

@@ -138,3 +138,82 @@ fn the_currency_follows_the_order_value() {
     let v = json(&["estimate", "--order-value", "85 EUR"]);
     assert_eq!(v["inputs"]["order_value"], 85.0);
 }
+
+/// nginx `combined` with `$upstream_status $request_time` appended, as most production
+/// configurations have it: the named layout plus the appended variables reads, and measures
+/// the succeeded share from the upstream status.
+#[test]
+fn combined_with_appended_variables_measures_the_succeeded_share() {
+    let log = "tests/fixtures/firstrun/combined-upstream.log";
+    let v = json(&[
+        "logs",
+        log,
+        "--log-format",
+        "combined $upstream_status $request_time",
+    ]);
+    let observed = &v["observed"];
+    assert_eq!(observed["timed_out"], 23);
+    assert_eq!(observed["timed_out_succeeded"], 9);
+    assert_eq!(observed["timed_out_unknown"], 3);
+    let out = succeed(dupcost().args([
+        "logs",
+        log,
+        "--log-format",
+        "combined $upstream_status $request_time",
+    ]));
+    let table = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        table.contains("as nginx combined with $upstream_status $request_time"),
+        "{table}"
+    );
+    assert!(
+        table.contains("9 with upstream 2xx / 20 timed out"),
+        "{table}"
+    );
+}
+
+/// Detected with fields past its layout, the log reads what it knows, names the extra fields
+/// extra_N, and prints a ready-to-paste --log-format line with each field's likely variable by
+/// its shape; pasted, it measures the share; `--column upstream_status=extra_N` does too.
+#[test]
+fn a_detected_layout_with_extra_fields_prints_the_line_to_paste() {
+    for (log, paste, column) in [
+        (
+            "tests/fixtures/firstrun/combined-upstream.log",
+            "combined $upstream_status $request_time",
+            "extra_1",
+        ),
+        (
+            "samples/nginx.log",
+            r#"combined $request_time $upstream_status "$request_id""#,
+            "extra_2",
+        ),
+    ] {
+        let out = succeed(dupcost().args(["logs", log]));
+        let table = String::from_utf8(out.stdout).unwrap();
+        let line = format!("--log-format '{paste}'");
+        assert!(table.contains(&line), "{log}: {line} in\n{table}");
+        assert!(
+            table.contains(&format!("--column (upstream_status={column})")),
+            "{table}"
+        );
+        for args in [
+            vec!["logs", log, "--log-format", paste],
+            vec![
+                "logs",
+                log,
+                "--column",
+                &format!("upstream_status={column}"),
+            ],
+        ] {
+            let v = json(&args);
+            assert_eq!(v["observed"]["timed_out_succeeded"], 9, "{args:?}");
+            assert_eq!(v["observed"]["timed_out_unknown"], 3, "{args:?}");
+        }
+    }
+    // Plain combined, nothing appended: read as the preset, no paste line.
+    let out = succeed(dupcost().args(["logs", "tests/fixtures/firstrun/combined.log"]));
+    let table = String::from_utf8(out.stdout).unwrap();
+    assert!(table.contains("as nginx combined (detected)"), "{table}");
+    assert!(!table.contains("--log-format '"), "{table}");
+}

@@ -83,7 +83,12 @@ pub enum Command {
     #[command(after_long_help = ESTIMATE_EXAMPLES)]
     Estimate(EstimateArgs),
 
-    /// Measure the inputs from access logs (CSV/TSV, gzip or not) and estimate from them.
+    /// Measure the inputs from access logs (nginx, Apache, Envoy, HAProxy, AWS, JSON, CSV ...)
+    /// and estimate from them.
+    ///
+    /// Reads nginx, Apache, Envoy and Istio, HAProxy, AWS ALB/ELB/CloudFront/API Gateway, IIS,
+    /// JSON lines (Caddy, Traefik, Kong, GCP, Azure, Cloudflare ...) and CSV/TSV logs, plain or
+    /// gzip, inside container envelopes or not, each told from its first lines.
     #[command(after_long_help = LOGS_EXAMPLES)]
     Logs(LogArgs),
     /// Explore a scenario in the terminal: move the inputs and watch the costs move.
@@ -259,10 +264,19 @@ impl SqlArgs {
     }
 }
 
-/// `dupcost logs`.
+/// `dupcost logs`. The inputs the logs measure show "[default: measured from the logs]", not
+/// the model's default (which a flag replaces, and the logs do first).
 #[derive(Debug, Args)]
+#[command(
+    mut_arg("requests_per_day", |a| measured_help(a, Input::RequestsPerDay)),
+    mut_arg("timeout_rate", |a| measured_help(a, Input::TimeoutRate)),
+    mut_arg("succeeded_share", |a| measured_help(a, Input::SucceededShare)),
+    mut_arg("retries", |a| measured_help(a, Input::Retries)),
+    mut_arg("body_bytes", |a| measured_help(a, Input::BodyBytes))
+)]
 pub struct LogArgs {
-    /// Access logs: CSV or TSV with a header row, plain or gzip (detected by content); - reads stdin
+    /// Access logs in any format --input-format names, plain or gzip, told from their first
+    /// lines (docs/FORMATS.md); - reads stdin
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
 
@@ -287,6 +301,14 @@ pub struct LogArgs {
 
     #[command(flatten)]
     pub follow: FollowArgs,
+}
+
+/// An input's help where the logs measure it: its meaning and forms, and where its value
+/// comes from instead of the model's default.
+fn measured_help(arg: clap::Arg, input: Input) -> clap::Arg {
+    let from = "[default: measured from the logs; a flag overrides them]";
+    arg.help(format!("{} {from}", input.meaning()))
+        .long_help(format!("{} As {} {from}", input.meaning(), input.forms()))
 }
 
 /// `--follow`: a growing log reported on as it grows (issue 25). Shared with the TUI.
@@ -371,10 +393,13 @@ pub struct LogReadArgs {
     #[arg(long, value_name = "CHAR", value_parser = parse_delimiter)]
     pub delimiter: Option<u8>,
 
-    /// Use HEADER for ROLE (timestamp, method, path, status, upstream_status, duration,
-    /// idempotency_key, bytes, flags, request_id, client_addr, forwarded_for, user_agent,
-    /// request_length, proxy_attempts); repeatable
-    #[arg(long, value_name = "ROLE=HEADER", value_parser = parse_column)]
+    /// Read ROLE from the field NAME (timestamp, method, path, status, upstream_status,
+    /// duration, idempotency_key, bytes, flags, request_id, client_addr, forwarded_for,
+    /// user_agent, request_length, proxy_attempts); repeatable
+    ///
+    /// NAME is a CSV/TSV header, a JSON name (dotted when nested), a log_format variable
+    /// without its $ (upstream_status), or extra_N for the Nth field after a detected layout.
+    #[arg(long, value_name = "ROLE=NAME", value_parser = parse_column)]
     pub column: Vec<(Role, String)>,
 
     /// Unit of the duration column: s, ms, us or ns [default: from its name]
@@ -391,7 +416,7 @@ pub struct LogReadArgs {
 
     /// A mutating request whose duration reached this timed out too (e.g. 30s, 1500ms)
     /// [default: a webhook sender's --preset gives its timeout]
-    #[arg(long, value_name = "DURATION", value_parser = parse_std_duration)]
+    #[arg(long, value_name = "DURATION", value_parser = parse_std_duration, help_heading = "Which requests count")]
     pub client_timeout: Option<std::time::Duration>,
 
     /// Whose log it is: proxy, server (a webhook receiver's own) or auto
@@ -399,15 +424,15 @@ pub struct LogReadArgs {
     /// proxy: a proxy's or load balancer's, with outcomes in an upstream column; server: the
     /// server's or webhook receiver's own, whose status is the outcome; auto: server when there
     /// is no upstream column and the key column is a webhook event id.
-    #[arg(long, value_name = "SIDE", default_value = "auto", value_parser = ["auto", "proxy", "server"])]
+    #[arg(long, value_name = "SIDE", default_value = "auto", value_parser = ["auto", "proxy", "server"], help_heading = "Outcomes and evidence")]
     pub log_side: String,
 
     /// Only requests whose path matches this regular expression
-    #[arg(long, value_name = "REGEX", value_parser = parse_regex)]
+    #[arg(long, value_name = "REGEX", value_parser = parse_regex, help_heading = "Which requests count")]
     pub path: Option<regex::bytes::Regex>,
 
     /// The backend's own log (request id and status): timed-out attempts take its outcome
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", help_heading = "Outcomes and evidence")]
     pub outcomes: Vec<PathBuf>,
 
     /// Use HEADER for ROLE (request_id, status, timestamp) in the --outcomes logs; nested
@@ -416,8 +441,7 @@ pub struct LogReadArgs {
         long,
         value_name = "ROLE=HEADER",
         value_parser = parse_column,
-        hide_short_help = true
-    )]
+        hide_short_help = true, help_heading = "Outcomes and evidence")]
     pub outcomes_column: Vec<(Role, String)>,
 
     /// Most timed-out attempts with an unknown outcome for a measured succeeded share
@@ -425,8 +449,7 @@ pub struct LogReadArgs {
         long,
         value_name = "RATE",
         default_value = Rate(logs::DEFAULT_MAX_UNKNOWN).to_string(),
-        value_parser = parse_rate
-    )]
+        value_parser = parse_rate, help_heading = "Outcomes and evidence")]
     pub max_unknown: f64,
 
     /// Shortest span of timestamps scaled to requests a day
@@ -434,8 +457,7 @@ pub struct LogReadArgs {
         long,
         value_name = "DURATION",
         default_value = duration_default(logs::DEFAULT_MIN_SPAN),
-        value_parser = parse_std_duration
-    )]
+        value_parser = parse_std_duration, help_heading = "Outcomes and evidence")]
     pub min_span: std::time::Duration,
 
     /// Stop at the first bad row instead of skipping and counting it
@@ -484,11 +506,11 @@ impl LogReadArgs {
 #[derive(Debug, Clone, Args)]
 pub struct FilterArgs {
     /// Keep rows at or after this time: RFC 3339 or a date (midnight UTC)
-    #[arg(long, value_name = "TIME", value_parser = logs::parse_time_bound)]
+    #[arg(long, value_name = "TIME", value_parser = logs::parse_time_bound, help_heading = "Which requests count")]
     pub since: Option<i64>,
 
     /// Keep rows before this time: RFC 3339 or a date (midnight UTC)
-    #[arg(long, value_name = "TIME", value_parser = logs::parse_time_bound)]
+    #[arg(long, value_name = "TIME", value_parser = logs::parse_time_bound, help_heading = "Which requests count")]
     pub until: Option<i64>,
 
     /// Mutating methods: the requests that are intents
@@ -496,8 +518,7 @@ pub struct FilterArgs {
         long,
         value_name = "LIST",
         value_delimiter = ',',
-        default_value = logs::DEFAULT_METHODS.join(",")
-    )]
+        default_value = logs::DEFAULT_METHODS.join(","), help_heading = "Which requests count")]
     pub methods: Vec<String>,
 
     /// Client-facing statuses that mean the client gave up waiting
@@ -505,8 +526,7 @@ pub struct FilterArgs {
         long,
         value_name = "LIST",
         value_delimiter = ',',
-        default_value = logs::DEFAULT_TIMEOUT_STATUSES.map(|s| s.to_string()).join(",")
-    )]
+        default_value = logs::DEFAULT_TIMEOUT_STATUSES.map(|s| s.to_string()).join(","), help_heading = "Which requests count")]
     pub timeout_status: Vec<u16>,
 
     /// Attempts with the same idempotency key at most this far apart are one intent
@@ -514,14 +534,13 @@ pub struct FilterArgs {
         long,
         value_name = "DURATION",
         default_value = duration_default(logs::DEFAULT_RETRY_WINDOW),
-        value_parser = parse_std_duration
-    )]
+        value_parser = parse_std_duration, help_heading = "Intents")]
     pub retry_window: std::time::Duration,
 
     /// Group attempts into intents by key, by fingerprint (client address, user agent,
     /// method, path with query, request length), or auto: by key when a key column is there
     /// (mapped, for sql), else by fingerprint when the client's address is
-    #[arg(long, value_name = "HOW", default_value = "auto", value_parser = ["auto", "key", "fingerprint"])]
+    #[arg(long, value_name = "HOW", default_value = "auto", value_parser = ["auto", "key", "fingerprint"], help_heading = "Intents")]
     pub intents: String,
 
     /// A fingerprint that sends more than N attempts in a minute is a shared address (NAT):
@@ -530,8 +549,7 @@ pub struct FilterArgs {
         long,
         value_name = "N",
         default_value_t = logs::DEFAULT_SHARED_RATE,
-        value_parser = clap::value_parser!(u8).range(1..)
-    )]
+        value_parser = clap::value_parser!(u8).range(1..), help_heading = "Intents")]
     pub shared_address_rate: u8,
 }
 
@@ -799,8 +817,7 @@ pub struct ScenarioArgs {
         value_name = "N",
         value_parser = |text: &str| Input::Retries.parse(text).map(|n| n as u32),
         help = Input::Retries.short_help(),
-        long_help = Input::Retries.help()
-    )]
+        long_help = Input::Retries.help(), help_heading = "Retries")]
     pub retries: Option<u32>,
 
     #[arg(
@@ -809,8 +826,7 @@ pub struct ScenarioArgs {
         allow_hyphen_values = true,
         value_name = "DURATION",
         help = Input::Ttl.short_help(),
-        long_help = Input::Ttl.help()
-    )]
+        long_help = Input::Ttl.help(), help_heading = "Key store")]
     pub ttl: Option<Duration>,
 
     #[arg(
@@ -819,8 +835,7 @@ pub struct ScenarioArgs {
         allow_hyphen_values = true,
         value_name = "SIZE",
         help = Input::KeySize.short_help(),
-        long_help = Input::KeySize.help()
-    )]
+        long_help = Input::KeySize.help(), help_heading = "Key store")]
     pub key_size: Option<Size>,
 
     #[arg(
@@ -840,8 +855,7 @@ pub struct ScenarioArgs {
         value_name = "DURATION",
         value_parser = |text: &str| Input::AttemptTimeout.parse(text),
         help = Input::AttemptTimeout.short_help(),
-        long_help = Input::AttemptTimeout.help()
-    )]
+        long_help = Input::AttemptTimeout.help(), help_heading = "Retries")]
     pub attempt_timeout: Option<f64>,
 
     #[arg(
@@ -851,8 +865,7 @@ pub struct ScenarioArgs {
         value_name = "DURATION",
         value_parser = |text: &str| Input::Backoff.parse(text),
         help = Input::Backoff.short_help(),
-        long_help = Input::Backoff.help()
-    )]
+        long_help = Input::Backoff.help(), help_heading = "Retries")]
     pub backoff: Option<f64>,
 
     #[arg(
@@ -862,8 +875,7 @@ pub struct ScenarioArgs {
         value_name = "FACTOR",
         value_parser = |text: &str| Input::BackoffFactor.parse(text),
         help = Input::BackoffFactor.short_help(),
-        long_help = Input::BackoffFactor.help()
-    )]
+        long_help = Input::BackoffFactor.help(), help_heading = "Retries")]
     pub backoff_factor: Option<f64>,
 
     #[arg(
@@ -873,8 +885,7 @@ pub struct ScenarioArgs {
         value_name = "DURATION",
         value_parser = |text: &str| Input::BackoffMax.parse(text),
         help = Input::BackoffMax.short_help(),
-        long_help = Input::BackoffMax.help()
-    )]
+        long_help = Input::BackoffMax.help(), help_heading = "Retries")]
     pub backoff_max: Option<f64>,
 
     #[arg(
@@ -883,8 +894,7 @@ pub struct ScenarioArgs {
         value_name = "KIND",
         value_parser = clap::builder::PossibleValuesParser::new(Jitter::ALL.map(Jitter::name)),
         help = Input::Jitter.short_help(),
-        long_help = Input::Jitter.help()
-    )]
+        long_help = Input::Jitter.help(), help_heading = "Retries")]
     pub jitter: Option<String>,
 
     #[arg(
@@ -894,8 +904,7 @@ pub struct ScenarioArgs {
         value_name = "N",
         value_parser = |text: &str| Input::Layers.parse(text).map(|n| n as u32),
         help = Input::Layers.short_help(),
-        long_help = Input::Layers.help()
-    )]
+        long_help = Input::Layers.help(), help_heading = "Retries")]
     pub layers: Option<u32>,
 
     #[arg(
@@ -904,8 +913,7 @@ pub struct ScenarioArgs {
         allow_hyphen_values = true,
         value_name = "SIZE",
         help = Input::KeyBytes.short_help(),
-        long_help = Input::KeyBytes.help()
-    )]
+        long_help = Input::KeyBytes.help(), help_heading = "Key store")]
     pub key_bytes: Option<Size>,
 
     #[arg(
@@ -914,8 +922,7 @@ pub struct ScenarioArgs {
         allow_hyphen_values = true,
         value_name = "SIZE",
         help = Input::BodyBytes.short_help(),
-        long_help = Input::BodyBytes.help()
-    )]
+        long_help = Input::BodyBytes.help(), help_heading = "Key store")]
     pub body_bytes: Option<Size>,
 
     #[arg(
@@ -924,8 +931,7 @@ pub struct ScenarioArgs {
         value_name = "STORE",
         value_parser = clap::builder::PossibleValuesParser::new(Store::ALL.map(Store::name)),
         help = Input::Store.short_help(),
-        long_help = Input::Store.help()
-    )]
+        long_help = Input::Store.help(), help_heading = "Key store")]
     pub store: Option<String>,
 
     /// Retry delays as a sender publishes them, e.g. 5s,5m,30m,2h,5h,10h,10h: the sleep before
@@ -936,8 +942,7 @@ pub struct ScenarioArgs {
         env = "DUPCOST_SCHEDULE",
         allow_hyphen_values = true,
         value_name = "DELAYS",
-        conflicts_with_all = ["backoff", "backoff_factor", "backoff_max"]
-    )]
+        conflicts_with_all = ["backoff", "backoff_factor", "backoff_max"], help_heading = "Retries")]
     pub schedule: Option<crate::model::Delays>,
 
     /// Start from a provider's documented values (`dupcost presets` lists them)

@@ -217,3 +217,45 @@ fn a_detected_layout_with_extra_fields_prints_the_line_to_paste() {
     assert!(table.contains("as nginx combined (detected)"), "{table}");
     assert!(!table.contains("--log-format '"), "{table}");
 }
+
+/// `logs --help` names the formats it reads, says the measured inputs come from the logs
+/// (no model default shown for them), and is grouped so that each group fits a screen.
+#[test]
+fn logs_help_names_the_formats_and_reads_a_screen_a_group() {
+    let out = succeed(dupcost().args(["logs", "--help"]));
+    let help = String::from_utf8(out.stdout).unwrap();
+    for format in ["nginx", "Apache", "Envoy", "HAProxy", "ALB", "JSON", "CSV"] {
+        assert!(help.contains(format), "{format}");
+    }
+    let flag_help = |flag: &str| {
+        let at = help.find(&format!("      {flag} <")).unwrap();
+        let rest = &help[at..];
+        let text = &rest[..rest[1..].find("\n      --").map_or(rest.len(), |i| i + 1)];
+        text.split_whitespace().collect::<Vec<_>>().join(" ")
+    };
+    for flag in ["--requests-per-day", "--timeout-rate", "--succeeded-share"] {
+        let text = flag_help(flag);
+        assert!(text.contains("measured from the logs"), "{text}");
+        assert!(!text.contains("[default: 20000]") && !text.contains("[default: 0.2%]"));
+    }
+    // The estimate still shows the model's default.
+    let out = succeed(dupcost().args(["estimate", "--help"]));
+    assert!(
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .contains("[default: 20000]")
+    );
+    // Each group (a line ending in ':' at the margin) fits one 60-line screen.
+    let mut groups: Vec<(&str, usize)> = Vec::new();
+    for line in help.lines() {
+        if !line.starts_with(' ') && line.ends_with(':') {
+            groups.push((line, 0));
+        } else if let Some(last) = groups.last_mut() {
+            last.1 += 1;
+        }
+    }
+    assert!(groups.len() >= 8, "{groups:?}");
+    for (name, lines) in &groups {
+        assert!(*lines <= 60, "{name} runs to {lines} lines");
+    }
+}

@@ -327,10 +327,17 @@ fn logs_baseline_and_endpoint_panel() {
     assert!(screen.contains("baseline pinned"), "{screen}");
     assert!(screen.contains("Results vs the baseline"), "{screen}");
     assert!(screen.contains("Endpoints · whole log"), "{screen}");
-    assert!(screen.contains(&second_name), "{screen}");
+    // The selected input's evidence is above the list until the list has the keys.
+    assert!(
+        screen.contains("requests per day · from the logs"),
+        "{screen}"
+    );
 
-    // Tab moves to the list, Down to the second endpoint, Enter explores it.
-    tmux.keys(&["Tab", "Down", "Enter"]);
+    // Tab moves to the list (all of the panel), Down to the second endpoint, Enter explores it.
+    tmux.keys(&["Tab"]);
+    let screen = tmux.wait_for("the whole list", |s| s.contains(&second_name));
+    assert!(!screen.contains("· from the logs"), "{screen}");
+    tmux.keys(&["Down", "Enter"]);
     let screen = tmux.wait_for("the endpoint's scenario", |s| s.contains("exploring one"));
     let refunds_row = screen
         .lines()

@@ -192,8 +192,8 @@ impl Widget for &App {
 }
 
 /// Below the inputs with `--logs`: the selected input's evidence (what the logs measured, or
-/// that they did not), then the endpoints. Where the two do not fit, the evidence, and the
-/// endpoints while they have the keys (Tab).
+/// that they did not), then the endpoints; while the endpoints have the keys (Tab), the list
+/// alone. Where the two do not fit, the evidence (live, the endpoints).
 fn logs_panels(
     app: &App,
     view: &super::endpoints::LogView,
@@ -216,14 +216,15 @@ fn logs_panels(
             .block(panel(&format!("{} · from the logs", input.label()), theme))
             .render(area, buf);
     };
-    if area.height >= evidence_height + endpoints_min {
+    if view.focused || (app.live().is_some() && area.height < evidence_height + endpoints_min) {
+        // The list has the keys (Tab): all of the room is its.
+        super::endpoints::render(view, app.live(), area, buf, theme, currency);
+    } else if area.height >= evidence_height + endpoints_min {
         let [top, rest] =
             Layout::vertical([Constraint::Length(evidence_height), Constraint::Fill(1)])
                 .areas(area);
         paragraph(top, buf);
         super::endpoints::render(view, app.live(), rest, buf, theme, currency);
-    } else if view.focused || app.live().is_some() {
-        super::endpoints::render(view, app.live(), area, buf, theme, currency);
     } else {
         paragraph(area, buf);
     }

@@ -471,6 +471,11 @@ pub struct LogReadArgs {
     /// Threads for reading large files in chunks [default: one per core, at most 4]
     #[arg(long, value_name = "N", default_value_t = 0, hide_default_value = true)]
     pub threads: usize,
+
+    /// Exit 2 where the logs cannot measure requests a day or the succeeded share, as scripts
+    /// had it before, instead of a report with the figure assumed, bounded and marked
+    #[arg(long, help_heading = "Outcomes and evidence")]
+    pub require_measured: bool,
 }
 
 impl LogReadArgs {
@@ -479,6 +484,7 @@ impl LogReadArgs {
         crate::findings::DeriveOptions {
             max_unknown: self.max_unknown,
             min_span: self.min_span,
+            require_measured: self.require_measured,
         }
     }
 

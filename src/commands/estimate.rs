@@ -81,6 +81,7 @@ fn observed(path: &std::path::Path, args: &EstimateArgs, color: bool) -> Result<
     let derive = DeriveOptions {
         max_unknown: args.max_unknown,
         min_span: args.min_span,
+        require_measured: false,
     };
     let sources = args.scenario.sources().map_err(Error::Usage)?;
     let mut derived = findings::derive(&analysis, &derive, &base, &given, &sources)?;

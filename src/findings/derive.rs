@@ -67,14 +67,42 @@ pub fn derive(
         .as_ref()
         .ok()
         .map(|_| intervals::per_day(t.intents(), days.unwrap_or(0.0), &daily_intents(a)));
-    let n = pick(
+    // A span shorter than --min-span is still scaled to a day, marked assumed (the day is
+    // taken to run at that pace), unless a flag gives the figure or scripts ask for the refusal.
+    let short = match (&n_measured, days, given.requests_per_day) {
+        (Err(Shortfall::TooShort { span, min }), Some(d), None) if !options.require_measured => {
+            let log = RequestsLog {
+                value: t.intents() as f64 / d,
+                intents: t.intents(),
+                how,
+                days: d,
+            };
+            Some(Measured {
+                input: "requests_per_day",
+                flag: "--requests-per-day",
+                value: log.value,
+                measured: Some(log.value),
+                from_flag: true,
+                evidence: Evidence::RequestsShortSpan {
+                    log,
+                    span: *span,
+                    min: *min,
+                },
+            })
+        }
+        _ => None,
+    };
+    let n = match short {
+        Some(m) => m,
+        None => pick(
         ("requests_per_day", "--requests-per-day"),
         "requests a day",
         given.requests_per_day,
         n_measured,
         |l| l.value,
         Evidence::RequestsPerDay,
-    )?;
+    )?,
+    };
 
     // timeout_rate
     let t_measured = if c.mutating == 0 {
@@ -366,18 +394,26 @@ fn succeeded_share(
             unread: lacking
                 .and_then(|f| f.format.as_deref())
                 .is_some_and(|d| d.ends_with(UNREAD_FIELDS)),
+            raw: lacking.is_some_and(|f| f.format.is_some()),
         };
         let too_few =
             (given.succeeded_share.is_none() && c.timed_out < MIN_EVIDENCE).then_some(scenario);
+        // Enough timed out, but nothing tells their outcome: the scenario's share, assumed
+        // (the log allows 0 to 1), unless scripts ask for the refusal.
+        let assumed = (given.succeeded_share.is_none()
+            && too_few.is_none()
+            && !options.require_measured)
+            .then_some(scenario);
         let evidence = ShareEvidence::NoUpstream {
             given: given.succeeded_share,
             why: why.clone(),
             too_few,
+            assumed,
             timed_out: c.timed_out,
         };
-        return match (given.succeeded_share, too_few) {
+        return match (given.succeeded_share, too_few.or(assumed)) {
             (Some(v), _) => Ok((make(v, None, true, evidence), None)),
-            // Too few timed-out attempts to measure it even with their outcomes.
+            // Too few timed-out attempts to measure it even with their outcomes, or none known.
             (None, Some(_)) => Ok((make(base.succeeded_share, None, true, evidence), None)),
             (None, None) => Err(Refusal::Underivable {
                 figure: "the succeeded share",
@@ -406,15 +442,20 @@ fn succeeded_share(
             intervals::wilson(succ + unknown, all)[1],
         ]
     };
+    // Where the log does not measure it, the share used is the scenario's, moved into the
+    // bounds the log allows when outside them (docs/MODEL.md, "Unknown outcomes: one rule").
+    let [low, high] = log.bounds();
+    let point = base.succeeded_share.clamp(low, high);
     if given.succeeded_share.is_none() && known < MIN_EVIDENCE {
         let measured = (known > 0).then(|| succ as f64 / known as f64);
         let evidence = ShareEvidence::TooFewKnown {
             measured,
             known,
             scenario,
+            point,
             log,
         };
-        return Ok((make(base.succeeded_share, measured, true, evidence), None));
+        return Ok((make(point, measured, true, evidence), None));
     }
     if too_many {
         return match given.succeeded_share {
@@ -427,10 +468,23 @@ fn succeeded_share(
                 ),
                 None,
             )),
-            None => Err(Refusal::UnknownOutcomes {
+            None if options.require_measured => Err(Refusal::UnknownOutcomes {
                 log: Box::new(log),
                 max_unknown: options.max_unknown,
             }),
+            None => Ok((
+                make(
+                    point,
+                    None,
+                    true,
+                    ShareEvidence::Bounded {
+                        scenario,
+                        point,
+                        log,
+                    },
+                ),
+                None,
+            )),
         };
     }
     let v = succ as f64 / known as f64;

@@ -11,6 +11,13 @@ use super::RetriesObserved;
 #[derive(Debug, Clone, PartialEq)]
 pub enum Evidence {
     RequestsPerDay(Picked<RequestsLog>),
+    /// The log's intents over a span shorter than `--min-span` (both in seconds), scaled to a
+    /// day all the same: an assumption that the day runs at that pace.
+    RequestsShortSpan {
+        log: RequestsLog,
+        span: f64,
+        min: f64,
+    },
     TimeoutRate(TimeoutEvidence),
     SucceededShare(ShareEvidence),
     Retries {
@@ -123,6 +130,9 @@ pub struct NoUpstream {
     pub file: Option<String>,
     /// Its lines have fields after a detected layout that were not read.
     pub unread: bool,
+    /// It was read as a line format (nginx, Envoy ...), not CSV/TSV with a header: a field is
+    /// named by its variable, or `extra_N` past a detected layout.
+    pub raw: bool,
 }
 
 /// The succeeded share's case.
@@ -135,22 +145,33 @@ pub enum ShareEvidence {
         no_mutating: bool,
     },
     /// No outcomes in the log; `too_few`: the scenario's share used, as too few attempts
-    /// timed out to measure it anyway.
+    /// timed out to measure it anyway; `assumed`: the scenario's share used, between the
+    /// bounds 0 and 1, though enough timed out.
     NoUpstream {
         given: Option<f64>,
         why: NoUpstream,
         too_few: Option<ScenarioShare>,
+        assumed: Option<ScenarioShare>,
         timed_out: u64,
     },
-    /// Fewer than `MIN_EVIDENCE` timed-out attempts with a known outcome.
+    /// Fewer than `MIN_EVIDENCE` timed-out attempts with a known outcome: the share used is
+    /// `point`, the scenario's moved into the log's bounds when outside them.
     TooFewKnown {
         measured: Option<f64>,
         known: u64,
         scenario: ScenarioShare,
+        point: f64,
         log: ShareLog,
     },
     /// More unknown outcomes than `--max-unknown`, with the share given by flag.
     TooManyUnknown { given: f64, log: ShareLog },
+    /// More unknown outcomes than `--max-unknown`, no flag: the share is bounded by the log,
+    /// and `point` (the scenario's, moved into the bounds when outside them) is used.
+    Bounded {
+        scenario: ScenarioShare,
+        point: f64,
+        log: ShareLog,
+    },
     Measured {
         given: Option<f64>,
         value: f64,

@@ -217,6 +217,11 @@ pub fn render(report: &EstimateReport, style: &Style) -> Vec<u8> {
     p.heading("Scenario", &[]);
     for (label, value) in &report.scenario {
         p.row(label, std::slice::from_ref(value));
+        // With the logs, the input's kind follows its value on its line.
+        if let Some((_, kind)) = report.kinds.iter().find(|(l, _)| l == label) {
+            p.out.pop();
+            let _ = writeln!(p.out, "  {kind}");
+        }
     }
     p.blank();
     for section in &report.sections {

@@ -158,7 +158,7 @@ proptest! {
         prop_assert_eq!(days, want);
 
         // The round trip checks the share over known outcomes whatever their number.
-        let options = DeriveOptions { max_unknown: 1.0, ..DeriveOptions::default() };
+        let options = DeriveOptions { max_unknown: 1.0, require_measured: true, ..DeriveOptions::default() };
         let none = Overrides::default();
         let derived = findings::derive(&a, &options, &Scenario::default(), &none, &findings::given_sources(&none));
         if truth.mutating_attempts == 0 {

@@ -328,15 +328,12 @@ fn logs_baseline_and_endpoint_panel() {
     assert!(screen.contains("Results vs the baseline"), "{screen}");
     assert!(screen.contains("Endpoints · whole log"), "{screen}");
     // The selected input's evidence is above the list until the list has the keys.
-    assert!(
-        screen.contains("requests per day · from the logs"),
-        "{screen}"
-    );
+    assert!(screen.contains("requests per day · measured"), "{screen}");
 
     // Tab moves to the list (all of the panel), Down to the second endpoint, Enter explores it.
     tmux.keys(&["Tab"]);
     let screen = tmux.wait_for("the whole list", |s| s.contains(&second_name));
-    assert!(!screen.contains("· from the logs"), "{screen}");
+    assert!(!screen.contains("· measured"), "{screen}");
     tmux.keys(&["Down", "Enter"]);
     let screen = tmux.wait_for("the endpoint's scenario", |s| s.contains("exploring one"));
     let refunds_row = screen
@@ -659,12 +656,12 @@ fn logs_show_the_selected_inputs_evidence() {
     .unwrap();
     let tmux = Tmux::start(&script, 120, 40);
     let screen = tmux.wait_for("the evidence", |s| {
-        s.contains("requests per day · from the logs")
+        s.contains("requests per day · measured")
     });
     assert!(screen.contains("intents"), "{screen}");
     tmux.keys(&["Down"]);
     let screen = tmux.wait_for("the timeout rate's evidence", |s| {
-        s.contains("timeout rate · from the logs")
+        s.contains("timeout rate · measured")
     });
     assert!(screen.contains("timed out"), "{screen}");
     tmux.keys(&["q"]);

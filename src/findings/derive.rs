@@ -95,13 +95,13 @@ pub fn derive(
     let n = match short {
         Some(m) => m,
         None => pick(
-        ("requests_per_day", "--requests-per-day"),
-        "requests a day",
-        given.requests_per_day,
-        n_measured,
-        |l| l.value,
-        Evidence::RequestsPerDay,
-    )?,
+            ("requests_per_day", "--requests-per-day"),
+            "requests a day",
+            given.requests_per_day,
+            n_measured,
+            |l| l.value,
+            Evidence::RequestsPerDay,
+        )?,
     };
 
     // timeout_rate
@@ -400,10 +400,9 @@ fn succeeded_share(
             (given.succeeded_share.is_none() && c.timed_out < MIN_EVIDENCE).then_some(scenario);
         // Enough timed out, but nothing tells their outcome: the scenario's share, assumed
         // (the log allows 0 to 1), unless scripts ask for the refusal.
-        let assumed = (given.succeeded_share.is_none()
-            && too_few.is_none()
-            && !options.require_measured)
-            .then_some(scenario);
+        let assumed =
+            (given.succeeded_share.is_none() && too_few.is_none() && !options.require_measured)
+                .then_some(scenario);
         let evidence = ShareEvidence::NoUpstream {
             given: given.succeeded_share,
             why: why.clone(),
@@ -444,7 +443,7 @@ fn succeeded_share(
     };
     // Where the log does not measure it, the share used is the scenario's, moved into the
     // bounds the log allows when outside them (docs/MODEL.md, "Unknown outcomes: one rule").
-    let [low, high] = log.bounds();
+    let [low, high] = log.interval();
     let point = base.succeeded_share.clamp(low, high);
     if given.succeeded_share.is_none() && known < MIN_EVIDENCE {
         let measured = (known > 0).then(|| succ as f64 / known as f64);

@@ -199,6 +199,16 @@ pub struct ShareLog {
 }
 
 impl ShareLog {
+    /// The bounds widened by sampling: the 95% Wilson interval of the share if every unknown
+    /// failed, to that of the share if every unknown succeeded (the bounds alone, from a
+    /// handful of outcomes, would claim more than they know).
+    pub fn interval(&self) -> [f64; 2] {
+        [
+            super::intervals::wilson(self.succeeded, self.timed_out)[0],
+            super::intervals::wilson(self.succeeded + self.unknown, self.timed_out)[1],
+        ]
+    }
+
     /// The share if every unknown failed, and if every unknown succeeded.
     pub fn bounds(&self) -> [f64; 2] {
         let all = self.timed_out as f64;

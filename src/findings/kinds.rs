@@ -33,9 +33,9 @@ pub struct InputKind {
     /// Where the value came from (`log` for a measured one).
     pub origin: Origin,
     /// `[low, high]` in JSON units: what the log allows an assumed input to be (the
-    /// succeeded share between "every unknown failed" and "every unknown succeeded", 0 to 1
-    /// with no outcome known; a thin timeout rate's 95% interval); `null` when the log says
-    /// nothing of it.
+    /// succeeded share between "every unknown failed" and "every unknown succeeded", widened
+    /// to their 95% intervals, 0 to 1 with no outcome known; a thin timeout rate's 95%
+    /// interval); `null` when the log says nothing of it.
     pub bounds: Option<[f64; 2]>,
     /// Why an assumed input is assumed; `null` for a measured or given one.
     pub reason: Option<Reason>,
@@ -81,7 +81,7 @@ pub fn kind(findings: &Findings, input: Input) -> InputKind {
         }
         _ => None,
     };
-    let reason = (kind == Kind::Assumed).then(|| match evidence {
+    let reason = (kind == Kind::Assumed).then_some(match evidence {
         Some(Evidence::RequestsShortSpan { .. }) => Reason::ShortSpan,
         Some(Evidence::SucceededShare(ShareEvidence::NoUpstream { too_few: None, .. })) => {
             Reason::NoOutcomes
@@ -112,7 +112,7 @@ fn share_bounds(share: &ShareEvidence) -> Option<[f64; 2]> {
         ShareEvidence::NoUpstream { .. } => Some([0.0, 1.0]),
         ShareEvidence::TooFewKnown { log, .. }
         | ShareEvidence::TooManyUnknown { log, .. }
-        | ShareEvidence::Bounded { log, .. } => Some(log.bounds()),
+        | ShareEvidence::Bounded { log, .. } => Some(log.interval()),
         ShareEvidence::NoTimeouts { .. } | ShareEvidence::Measured { .. } => None,
     }
 }

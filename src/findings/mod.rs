@@ -19,8 +19,8 @@ use std::time::Duration;
 pub use contract::*;
 pub use derive::derive;
 pub use evidence::{DuplicatesNote, Evidence, Refusal, Shortfall, Warning};
-pub use kinds::{InputKind, Kind, OutputBounds};
 pub use intervals::{Intervals, MAX_WIDTH, MIN_EVIDENCE, min_trials, worst_width};
+pub use kinds::{InputKind, Kind, OutputBounds};
 
 use crate::inputs::{Input, Origin, Sources};
 use crate::logs::LogAnalysis;

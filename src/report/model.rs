@@ -392,18 +392,18 @@ impl<'a> LogsReport<'a> {
             .map(|input| {
                 let kind = crate::findings::kinds::kind(findings, input);
                 InputRow {
-                input,
-                value: super::PresetTrace::mark(
-                    style.preset.as_ref(),
                     input,
-                    table::input_value(input, input.get(&e.inputs), &style.currency),
-                ),
-                origin: findings.sources.get(input),
-                evidence: evidence::evidence(findings, input),
-                interval: evidence::interval_for(findings, input),
-                kind_text: super::words::kind_text(input, &kind),
-                kind,
-            }
+                    value: super::PresetTrace::mark(
+                        style.preset.as_ref(),
+                        input,
+                        table::input_value(input, input.get(&e.inputs), &style.currency),
+                    ),
+                    origin: findings.sources.get(input),
+                    evidence: evidence::evidence(findings, input),
+                    interval: evidence::interval_for(findings, input),
+                    kind_text: super::words::kind_text(input, &kind),
+                    kind,
+                }
             })
             .collect();
         let mut estimate_report = EstimateReport::new(e, style);

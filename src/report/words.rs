@@ -13,8 +13,7 @@ use crate::findings::MIN_EVIDENCE;
 use crate::findings::evidence::{
     DuplicatesNote, Evidence, FewerOutcomes, FingerprintFacts, Gap, GivenBy, Grouped, IntentsHow,
     NoUpstream, Picked, Refusal, RequestsLog, RetriesEvidence, RetriesLog, ScenarioShare,
-    ShareEvidence, ShareLog,
-    Shortfall, TimeoutEvidence, TimeoutLog, Warning,
+    ShareEvidence, ShareLog, Shortfall, TimeoutEvidence, TimeoutLog, Warning,
 };
 use crate::findings::{MAX_RETRIES, RetriesObserved};
 use crate::logs::{FileInfo, FlagsStyle, FormatRead, Role};
@@ -121,7 +120,11 @@ impl Display for Evidence {
                     days: span / 86_400.0,
                     ..log.clone()
                 })
-                .replacen(&format!(" / {} days", count_f(span / 86_400.0)), &format!(" / {}", duration_text(*span)), 1),
+                .replacen(
+                    &format!(" / {} days", count_f(span / 86_400.0)),
+                    &format!(" / {}", duration_text(*span)),
+                    1
+                ),
                 duration_text(*span),
                 duration_text(*min)
             ),
@@ -426,11 +429,15 @@ fn share(f: &mut Formatter<'_>, s: &ShareEvidence) -> fmt::Result {
             log,
         } => write!(
             f,
-            "succeeded share: not measured: {} of {} timed-out attempts ({}) have no known outcome, more than --max-unknown allows for a measure; it lies between {}; using {}, assumed",
+            "succeeded share: not measured: {} of {} timed-out attempts ({}) have no known outcome, more than --max-unknown allows for a measure; they lie between {} (95%: {}); using {}, assumed",
             count(log.unknown),
             count(log.timed_out),
             pct3(log.unknown as f64 / log.timed_out as f64),
             bounds_text(log),
+            {
+                let [lo, hi] = log.interval();
+                format!("{} to {}", pct3(lo), pct3(hi))
+            },
             point_text(scenario, *point),
         ),
         ShareEvidence::TooManyUnknown { given, log } => given_with(
@@ -463,7 +470,10 @@ fn point_text(scenario: &ScenarioShare, point: f64) -> String {
     if point == scenario.base {
         theirs
     } else {
-        format!("{}, the nearest the log's bounds allow to {theirs}", rate(point))
+        format!(
+            "{}, the nearest the log's bounds allow to {theirs}",
+            rate(point)
+        )
     }
 }
 
@@ -859,36 +869,6 @@ impl Display for Refusal {
 
 impl std::error::Error for Refusal {}
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn small_rates_and_plurals() {
-        assert_eq!(count_f(0.0043), "0.0043");
-        assert_eq!(count_f(12.345), "12.3");
-        assert_eq!(count_f(0.0), "0");
-        assert_eq!(count_f(1234.4), "1,234");
-        assert_eq!(plural(1, "intent"), "1 intent");
-        assert_eq!(plural(0, "bad row"), "0 bad rows");
-        assert_eq!(plural(2_000, "row"), "2,000 rows");
-        assert_eq!(plural_verb(1, "attempt timed out"), "1 attempt timed out");
-        assert_eq!(duration_text(74.0), "1m 14s");
-        assert_eq!(duration_text(11_545.0), "3h 12m");
-        assert_eq!(duration_text(14.0), "14s");
-        assert_eq!(duration_text(3600.0), "1h");
-        assert_eq!(duration_text(0.8), "800ms");
-    }
-
-    #[test]
-    fn thousands() {
-        assert_eq!(count(0), "0");
-        assert_eq!(count(999), "999");
-        assert_eq!(count(34_094), "34,094");
-        assert_eq!(count(1_234_567), "1,234,567");
-    }
-}
-
 // ---------------------------------------------------------------- kinds of input
 
 /// An input's kind as its line in a report says it: `measured`, `given: --ttl`, `assumed:
@@ -984,5 +964,35 @@ pub fn verdict_assumptions(
         [] => None,
         [one] => Some(format!("Assuming {one}.")),
         [rest @ .., last] => Some(format!("Assuming {} and {last}.", rest.join(", "))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn small_rates_and_plurals() {
+        assert_eq!(count_f(0.0043), "0.0043");
+        assert_eq!(count_f(12.345), "12.3");
+        assert_eq!(count_f(0.0), "0");
+        assert_eq!(count_f(1234.4), "1,234");
+        assert_eq!(plural(1, "intent"), "1 intent");
+        assert_eq!(plural(0, "bad row"), "0 bad rows");
+        assert_eq!(plural(2_000, "row"), "2,000 rows");
+        assert_eq!(plural_verb(1, "attempt timed out"), "1 attempt timed out");
+        assert_eq!(duration_text(74.0), "1m 14s");
+        assert_eq!(duration_text(11_545.0), "3h 12m");
+        assert_eq!(duration_text(14.0), "14s");
+        assert_eq!(duration_text(3600.0), "1h");
+        assert_eq!(duration_text(0.8), "800ms");
+    }
+
+    #[test]
+    fn thousands() {
+        assert_eq!(count(0), "0");
+        assert_eq!(count(999), "999");
+        assert_eq!(count(34_094), "34,094");
+        assert_eq!(count(1_234_567), "1,234,567");
     }
 }

@@ -204,9 +204,18 @@ fn logs_panels(
 ) {
     let currency = &app.style().currency;
     let input = app.selected();
-    let text = match view.evidence.iter().find(|e| e.input == input) {
-        Some(e) => e.text.clone(),
-        None => format!("not measured by the logs: the scenario's value ({input})"),
+    let kind = view.kinds.iter().find(|(i, ..)| *i == input);
+    let text = match (view.evidence.iter().find(|e| e.input == input), kind) {
+        (Some(e), Some((_, crate::findings::Kind::Measured, _))) => e.text.clone(),
+        (Some(e), Some((.., words))) => format!("{words}. {}", e.text),
+        (None, Some((.., words))) => words.clone(),
+        (Some(e), None) => e.text.clone(),
+        (None, None) => format!("not measured by the logs: the scenario's value ({input})"),
+    };
+    let kind_name = match kind.map(|(_, k, _)| *k) {
+        Some(crate::findings::Kind::Measured) | None => "measured",
+        Some(crate::findings::Kind::Given) => "given",
+        Some(crate::findings::Kind::Assumed) => "assumed",
     };
     let width = area.width.saturating_sub(2).max(1);
     let evidence_height = (wrapped_height(&text, width) + 2).min(6);
@@ -214,7 +223,7 @@ fn logs_panels(
     let paragraph = |area: Rect, buf: &mut Buffer| {
         Paragraph::new(text.clone())
             .wrap(Wrap { trim: true })
-            .block(panel(&format!("{} · from the logs", input.label()), theme))
+            .block(panel(&format!("{} · {kind_name}", input.label()), theme))
             .render(area, buf);
     };
     if view.focused || (app.live().is_some() && area.height < evidence_height + endpoints_min) {

@@ -259,3 +259,146 @@ fn logs_help_names_the_formats_and_reads_a_screen_a_group() {
         assert!(*lines <= 60, "{name} runs to {lines} lines");
     }
 }
+
+/// Ordinary logs read with no flag give a report, exit 0: logs without outcomes (Envoy,
+/// HAProxy, Istio), a short one with outcomes mostly unknown (ingress-nginx), nginx
+/// `combined` and `combined` with appended fields. Each assumed input is marked on its own
+/// line with its bounds and the flag that settles it; the bounds reach the duplicates and
+/// refunds in the table and the JSON.
+#[test]
+fn ordinary_logs_give_a_marked_bounded_report() {
+    for log in [
+        "samples/envoy.log",
+        "samples/haproxy.log",
+        "samples/istio.log",
+        "samples/ingress-nginx.cri.log",
+        "samples/nginx.log",
+        "tests/fixtures/firstrun/combined.log",
+        "tests/fixtures/firstrun/combined-upstream.log",
+    ] {
+        let out = succeed(dupcost().args(["logs", log]));
+        let table = String::from_utf8(out.stdout).unwrap();
+        let line = |label: &str| {
+            table
+                .lines()
+                .find(|l| {
+                    l.starts_with(&format!("  {label} ")) && l.contains("  assumed")
+                        || l.starts_with(&format!("  {label} ")) && l.contains("  measured")
+                })
+                .unwrap_or_else(|| panic!("{log}: no kind for {label}:\n{table}"))
+                .to_string()
+        };
+        let share = line("succeeded share");
+        assert!(share.contains("assumed: "), "{log}: {share}");
+        assert!(share.contains("the log allows "), "{log}: {share}");
+        assert!(
+            share.contains("--succeeded-share or --outcomes FILE settles it"),
+            "{share}"
+        );
+        let order = line("order value");
+        assert!(
+            order.ends_with("assumed: the default; --order-value settles it"),
+            "{order}"
+        );
+        assert!(
+            table.contains("over the succeeded share's bounds"),
+            "{log}: the bounds reach the money:\n{table}"
+        );
+        let verdict = table.lines().last().unwrap();
+        assert!(verdict.contains("(--order-value)"), "{verdict}");
+
+        let v = json(&["logs", log]);
+        let kind = &v["input_kinds"]["succeeded_share"];
+        assert_eq!(kind["kind"], "assumed", "{log}: {kind}");
+        let b = &v["bounds"];
+        let [lo, hi] = [0, 1].map(|i| b["duplicates_per_month"][i].as_f64().unwrap());
+        let at = v["duplicates"]["per_month"].as_f64().unwrap();
+        assert!(lo <= at && at <= hi, "{log}: {b}");
+        assert!(
+            b["refunds_per_month"][1].as_f64().unwrap()
+                >= v["refund_cost"]["per_month"].as_f64().unwrap()
+        );
+        assert_eq!(v["input_kinds"]["order_value"]["kind"], "assumed");
+        assert_eq!(v["input_kinds"]["timeout_rate"]["flag"], "--timeout-rate");
+    }
+    // With no outcome known the share lies in 0% to 100%, and the duplicates from 0 to
+    // their value at a share of 1 (docs/MODEL.md's worked figure, on this log's traffic).
+    let v = json(&["logs", "samples/envoy.log"]);
+    assert_eq!(
+        v["bounds"]["succeeded_share"],
+        serde_json::json!([0.0, 1.0])
+    );
+    assert_eq!(v["bounds"]["duplicates_per_month"][0], 0.0);
+    let at_one = json(&["logs", "samples/envoy.log", "--succeeded-share", "100%"]);
+    assert_eq!(
+        v["bounds"]["duplicates_per_month"][1],
+        at_one["duplicates"]["per_month"]
+    );
+    // Measured inputs are marked measured; a given one names its flag.
+    let out = succeed(dupcost().args(["logs", "samples/envoy.log", "--order-value", "€85"]));
+    let table = String::from_utf8(out.stdout).unwrap();
+    let order = table
+        .lines()
+        .find(|l| l.starts_with("  order value "))
+        .unwrap();
+    assert!(
+        order.contains("€85") && order.ends_with("given: --order-value"),
+        "{order}"
+    );
+    let rate = table
+        .lines()
+        .find(|l| l.starts_with("  timeout rate ") && l.ends_with("measured"));
+    assert!(rate.is_some(), "{table}");
+}
+
+/// 96% and 57% unknown outcomes follow one rule: both bounded, both reported, the point the
+/// scenario's share inside the bounds; `--require-measured` refuses both as scripts had it.
+#[test]
+fn unknown_outcomes_follow_one_rule_and_scripts_can_ask_for_the_refusal() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, unknown: usize, succeeded: usize| {
+        let mut text = String::from("timestamp,method,status,upstream_status\n");
+        let total = 100;
+        for i in 0..total {
+            let upstream = if i < unknown {
+                "-"
+            } else if i < unknown + succeeded {
+                "200"
+            } else {
+                "500"
+            };
+            text.push_str(&format!(
+                "2026-11-01T{:02}:{:02}:00Z,POST,504,{upstream}\n",
+                i / 60,
+                i % 60
+            ));
+        }
+        for i in 0..200 {
+            text.push_str(&format!(
+                "2026-11-02T{:02}:{:02}:00Z,POST,200,200\n",
+                i / 60,
+                i % 60
+            ));
+        }
+        let p = dir.path().join(name);
+        std::fs::write(&p, text).unwrap();
+        p.to_str().unwrap().to_string()
+    };
+    for (name, unknown, succeeded) in [("96.csv", 96, 2), ("57.csv", 57, 20)] {
+        let p = write(name, unknown, succeeded);
+        let v = json(&["logs", &p]);
+        let kind = &v["input_kinds"]["succeeded_share"];
+        assert_eq!(kind["kind"], "assumed", "{name}: {kind}");
+        let [lo, hi] = [0, 1].map(|i| kind["bounds"][i].as_f64().unwrap());
+        let every_failed = succeeded as f64 / 100.0;
+        let every_succeeded = (succeeded + unknown) as f64 / 100.0;
+        assert!(
+            lo <= every_failed && every_succeeded <= hi,
+            "{name}: {kind}"
+        );
+        let share = v["inputs"]["succeeded_share"].as_f64().unwrap();
+        assert_eq!(share, 0.5_f64.clamp(lo, hi), "{name}");
+        let err = usage_error(&["logs", &p, "--require-measured"]);
+        assert!(err.contains("--succeeded-share"), "{name}: {err}");
+    }
+}

@@ -445,6 +445,14 @@ fn succeeded_share(
     // bounds the log allows when outside them (docs/MODEL.md, "Unknown outcomes: one rule").
     let [low, high] = log.interval();
     let point = base.succeeded_share.clamp(low, high);
+    // Scripts that ask for a measure are refused over too many unknown outcomes, however
+    // few are known (96% unknown as 57%: one rule).
+    if given.succeeded_share.is_none() && too_many && options.require_measured {
+        return Err(Refusal::UnknownOutcomes {
+            log: Box::new(log),
+            max_unknown: options.max_unknown,
+        });
+    }
     if given.succeeded_share.is_none() && known < MIN_EVIDENCE {
         let measured = (known > 0).then(|| succ as f64 / known as f64);
         let evidence = ShareEvidence::TooFewKnown {

@@ -27,7 +27,7 @@ pub enum Kind {
 
 /// An input's kind, where its value came from, the bounds the evidence allows when it is
 /// assumed, and what settles it.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct InputKind {
     pub kind: Kind,
     /// Where the value came from (`log` for a measured one).
@@ -40,7 +40,7 @@ pub struct InputKind {
     /// Why an assumed input is assumed; `null` for a measured or given one.
     pub reason: Option<Reason>,
     /// The flag that settles it (`--order-value`).
-    pub flag: &'static str,
+    pub flag: String,
     /// A second log settles it too: the backend's, joined with `--outcomes FILE`.
     pub outcomes: bool,
 }
@@ -101,7 +101,7 @@ pub fn kind(findings: &Findings, input: Input) -> InputKind {
         origin,
         bounds,
         reason,
-        flag: flag(input),
+        flag: format!("{input}"),
         outcomes: input == Input::SucceededShare,
     }
 }
@@ -114,30 +114,6 @@ fn share_bounds(share: &ShareEvidence) -> Option<[f64; 2]> {
         | ShareEvidence::TooManyUnknown { log, .. }
         | ShareEvidence::Bounded { log, .. } => Some(log.interval()),
         ShareEvidence::NoTimeouts { .. } | ShareEvidence::Measured { .. } => None,
-    }
-}
-
-/// An input's flag, with its dashes.
-fn flag(input: Input) -> &'static str {
-    // `Input`'s Display is `--flag`; the flags are static names.
-    match input {
-        Input::RequestsPerDay => "--requests-per-day",
-        Input::TimeoutRate => "--timeout-rate",
-        Input::SucceededShare => "--succeeded-share",
-        Input::OrderValue => "--order-value",
-        Input::Retries => "--retries",
-        Input::Ttl => "--ttl",
-        Input::KeySize => "--key-size",
-        Input::DaysPerMonth => "--days-per-month",
-        Input::AttemptTimeout => "--attempt-timeout",
-        Input::Backoff => "--backoff",
-        Input::BackoffFactor => "--backoff-factor",
-        Input::BackoffMax => "--backoff-max",
-        Input::Jitter => "--jitter",
-        Input::Layers => "--layers",
-        Input::KeyBytes => "--key-bytes",
-        Input::BodyBytes => "--body-bytes",
-        Input::Store => "--store",
     }
 }
 

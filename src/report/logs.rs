@@ -549,7 +549,7 @@ pub fn json(r: &LogsReport) -> Vec<u8> {
         .inputs
         .iter()
         .map(|row| {
-            let value = serde_json::to_value(row.kind).expect("a kind serializes");
+            let value = serde_json::to_value(&row.kind).expect("a kind serializes");
             (row.input.json_name().to_string(), value)
         })
         .collect();

@@ -9,6 +9,7 @@ use super::plot::{self, Plot};
 
 /// Runs the estimate (or the sweep) and renders it in the chosen format.
 pub fn run(args: &EstimateArgs, color: bool) -> Result<Vec<u8>> {
+    plot::check(args.plot.as_deref())?;
     if let Some(path) = &args.observed {
         return observed(path, args, color);
     }

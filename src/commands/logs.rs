@@ -13,6 +13,7 @@ use super::plot::{self, Plot};
 
 /// Reads the logs, derives the scenario, and renders the report.
 pub fn run(args: &LogArgs, color: bool) -> Result<Vec<u8>> {
+    plot::check(args.plot.as_deref())?;
     if args.follow.follow {
         return super::follow::run(args, color);
     }

@@ -62,6 +62,24 @@ pub fn render(charts: &[Chart]) -> Result<String, String> {
     Ok(svg)
 }
 
+/// Ticks on an x axis at most (plotters' own default).
+const X_TICKS: usize = 10;
+
+/// With every finite x a whole number: how many whole numbers the axis spans, ends included.
+fn whole_axis(xs: impl Iterator<Item = f64>) -> Option<usize> {
+    let mut range: Option<(f64, f64)> = None;
+    for x in xs.filter(|x| x.is_finite()) {
+        if x.fract() != 0.0 {
+            return None;
+        }
+        let (lo, hi) = range.unwrap_or((x, x));
+        range = Some((lo.min(x), hi.max(x)));
+    }
+    let (lo, hi) = range?;
+    // A span past the tick count has whole steps of plotters' own choosing (2, 5, 10, ...).
+    Some(((hi - lo).min(X_TICKS as f64) as usize) + 1)
+}
+
 fn bounds(values: impl Iterator<Item = f64>) -> (f64, f64) {
     let (lo, hi) = values
         .filter(|v| v.is_finite())
@@ -95,10 +113,22 @@ fn draw(
         .map_err(text)?;
     let x_format = chart.x_format.as_deref().unwrap_or(&plain);
     let y_format = chart.y_format.as_deref().unwrap_or(&plain);
+    // Whole-number x values (retries, layers, days) get whole ticks, each once: no more
+    // ticks than values, and nothing written between two whole numbers.
+    let whole = whole_axis(points().map(|p| p.0));
+    let x_ticks = match whole {
+        Some(values) => values.clamp(2, X_TICKS),
+        None => X_TICKS,
+    };
     house_style(&mut ctx.configure_mesh())
         .x_desc(chart.x_label.as_str())
         .y_desc(chart.y_label.as_str())
-        .x_label_formatter(&|x| x_format(*x))
+        .x_labels(x_ticks)
+        .x_label_formatter(&|x| match whole {
+            Some(_) if (x - x.round()).abs() > 1e-9 => String::new(),
+            Some(_) => x_format(x.round()),
+            None => x_format(*x),
+        })
         .y_label_formatter(&|y| y_format(*y))
         .draw()
         .map_err(text)?;
@@ -217,6 +247,20 @@ pub fn sweep_chart(
         name: name.to_string(),
         points: estimates.iter().map(|e| (x(e), y(e))).collect(),
     };
+    // A legend names what its line holds fixed, or says that it follows the swept input.
+    let fixed = estimates.first().map(|e| e.inputs);
+    let unanswered = match fixed {
+        Some(s) if input != Input::Retries => format!(
+            "without an answer after {} {}",
+            s.retries,
+            if s.retries == 1 { "retry" } else { "retries" }
+        ),
+        _ => "without an answer after that many retries".to_string(),
+    };
+    let kept = match fixed {
+        Some(s) if input != Input::Ttl => format!("with keys kept {}", Duration(s.ttl_seconds)),
+        _ => "with keys kept that long".to_string(),
+    };
     let (what, unit, series) = match figure {
         SweepFigure::Duplicates => (
             "Duplicate charges a month",
@@ -238,7 +282,7 @@ pub fn sweep_chart(
             "Customers without an answer a day",
             "customers a day".to_string(),
             vec![
-                line("at the scenario's retries", |e| e.unanswered.per_day),
+                line(&unanswered, |e| e.unanswered.per_day),
                 line("of whom charged", |e| e.unanswered.charged_per_day),
             ],
         ),
@@ -261,9 +305,7 @@ pub fn sweep_chart(
             "duplicates a month".to_string(),
             vec![
                 line("without a key store", |e| e.duplicates.per_month),
-                line("with a key store of the TTL", |e| {
-                    e.duplicates.with_key_store.per_month
-                }),
+                line(&kept, |e| e.duplicates.with_key_store.per_month),
             ],
         ),
     };

@@ -743,6 +743,8 @@ pub enum ProbeFormat {
     Json,
     /// A report to paste into a pull request (CommonMark, pipe tables)
     Markdown,
+    /// One self-contained page to send to the people who decide (nothing fetched, no script)
+    Html,
 }
 
 /// The inputs of the model. Each also reads `DUPCOST_<FLAG>` from the environment; precedence,
@@ -1054,6 +1056,9 @@ pub enum Format {
     Csv,
     /// A report to paste into a design document or a pull request (CommonMark, pipe tables)
     Markdown,
+    /// One self-contained page to send to the people who decide (inline style and charts,
+    /// nothing fetched, no script; prints on A4, reads in light and dark)
+    Html,
 }
 
 /// `dupcost presets --format`.

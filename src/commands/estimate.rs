@@ -38,6 +38,11 @@ pub fn run(args: &EstimateArgs, color: bool) -> Result<Vec<u8>> {
                 Format::Json => report::json::estimate(&estimate),
                 Format::Csv => report::csv::estimates(&[estimate], &[]),
                 Format::Markdown => report::markdown::estimate(&estimate, &style, &charts),
+                Format::Html => report::html::estimate(
+                    &estimate,
+                    &args.scenario.sources().map_err(Error::Usage)?,
+                    &style,
+                ),
             }
         }
         Some(sweep) => {
@@ -63,6 +68,12 @@ pub fn run(args: &EstimateArgs, color: bool) -> Result<Vec<u8>> {
                 Format::Markdown => {
                     report::markdown::sweep(sweep.input, &estimates, &style, &charts)
                 }
+                Format::Html => report::html::sweep(
+                    sweep.input,
+                    &estimates,
+                    &args.scenario.sources().map_err(Error::Usage)?,
+                    &style,
+                ),
             }
         }
     };

@@ -61,6 +61,7 @@ pub fn render(
         Format::Json => report::logs::json(estimate, derived),
         Format::Csv => report::logs::csv(estimate, &derived.observed, &derived.intervals),
         Format::Markdown => report::markdown::logs(estimate, derived, style, charts),
+        Format::Html => report::html::logs(estimate, derived, style),
     }
 }
 

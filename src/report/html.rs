@@ -1,0 +1,725 @@
+//! `--format html`: one self-contained page for the people who decide, to send in a chat or
+//! an email and open anywhere.
+//!
+//! Nothing is fetched: the style sheet and the charts (the SVG of [`super::svg`]) are inline,
+//! there is no script, and a Content-Security-Policy forbids the page any request at all. The
+//! verdict comes first, in one sentence, then the money and the key store, every input with
+//! its kind, the logs' evidence, the charts (each with its figures as a table, the chart's
+//! text alternative), and the scenario as a block that `--scenario` takes back. It reads in
+//! light and dark (`prefers-color-scheme`) and prints on A4.
+//!
+//! The page says what the other formats say, with the same words: it renders the same
+//! sections; this module only decides how they look.
+
+use std::fmt::Write;
+
+use crate::inputs::{Input, Source, Sources};
+use crate::logs::Derived;
+use crate::model::Estimate;
+use crate::probe::Probe;
+
+use super::svg::{self, Bars, Chart, SweepFigure};
+use super::{Style, evidence, human, table};
+
+/// The page of one estimate.
+pub fn estimate(e: &Estimate, sources: &Sources, style: &Style) -> Vec<u8> {
+    let c = style.currency.as_str();
+    let mut page = Page::new("What missing idempotency costs", &verdict(e, style));
+    page.figures(&money(e, c));
+    page.end_header();
+    inputs(&mut page, e, sources, c, None);
+    page.heading("charts", "Charts");
+    page.chart(&svg::refunds_by_timeout_rate(e, c));
+    page.chart(&svg::duplicates_by_retries(e));
+    page.heading("scenario", "The scenario");
+    page.scenario(
+        "Save this as scenario.json; dupcost estimate --scenario scenario.json gives this report again.",
+        &crate::inputs::to_scenario_json(&e.inputs),
+    );
+    page.finish("Made by dupcost. Every figure is explained in its docs/MODEL.md.")
+}
+
+/// The page of a sweep: the verdict over the range, one row per value, and its charts.
+pub fn sweep(input: Input, estimates: &[Estimate], sources: &Sources, style: &Style) -> Vec<u8> {
+    let c = style.currency.as_str();
+    let title = format!("What missing idempotency costs, by {}", input.label());
+    let (Some(first), Some(last)) = (estimates.first(), estimates.last()) else {
+        return Page::new(&title, "The sweep has no values.").finish("");
+    };
+    let shown = |e: &Estimate| table::input_value(input, input.get(&e.inputs), c);
+    let span = |f: &dyn Fn(&Estimate) -> f64| {
+        estimates
+            .iter()
+            .map(f)
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+                (lo.min(v), hi.max(v))
+            })
+    };
+    let range = |low: String, high: String| {
+        if low == high {
+            low
+        } else {
+            format!("{low} to {high}")
+        }
+    };
+    let money_range = |(lo, hi): (f64, f64)| range(human::money(lo, c), human::money(hi, c));
+    let refunds = span(&|e| e.refund_cost.per_month);
+    let store = span(&|e| e.key_store.bytes);
+    let verdict = format!(
+        "With {} from {} to {}, the missing key costs {} a month in refunds; the key store \
+         that stops it takes {}.",
+        input.label(),
+        shown(first),
+        shown(last),
+        money_range(refunds),
+        range(human::size(store.0), human::size(store.1)),
+    );
+    let mut page = Page::new(&title, &verdict);
+    page.figures(&[
+        ("refunds a month".into(), money_range(refunds)),
+        (
+            "refunds a year".into(),
+            money_range(span(&|e| e.refund_cost.per_year)),
+        ),
+        ("duplicate charges a month".into(), {
+            let (lo, hi) = span(&|e| e.duplicates.per_month);
+            range(human::count(lo), human::count(hi))
+        }),
+        (
+            "key store".into(),
+            range(human::size(store.0), human::size(store.1)),
+        ),
+    ]);
+    page.end_header();
+    page.heading("outputs", "Outputs");
+    let rows: Vec<Vec<Cell>> = estimates
+        .iter()
+        .map(|e| {
+            vec![
+                Cell::Figure(shown(e)),
+                Cell::Figure(human::count(e.duplicates.per_day)),
+                Cell::Figure(human::count(e.duplicates.per_month)),
+                Cell::Figure(human::money(e.refund_cost.per_month, c)),
+                Cell::Figure(human::count(e.unanswered.per_day)),
+                Cell::Figure(human::count(e.extra_attempts_per_day)),
+                Cell::Figure(human::size(e.key_store.bytes)),
+            ]
+        })
+        .collect();
+    page.table(
+        "",
+        &[
+            input.label(),
+            "duplicates a day",
+            "duplicates a month",
+            "refunds a month",
+            "unanswered a day",
+            "extra attempts a day",
+            "key store",
+        ],
+        &rows,
+    );
+    page.heading("charts", "Charts");
+    for figure in [
+        SweepFigure::Refunds,
+        SweepFigure::Unanswered,
+        SweepFigure::KeyedDuplicates,
+    ] {
+        page.chart(&svg::sweep_chart(input, estimates, figure, c));
+    }
+    inputs(
+        &mut page,
+        first,
+        sources,
+        c,
+        Some((
+            input,
+            &format!(
+                "{} to {} ({} values)",
+                shown(first),
+                shown(last),
+                estimates.len()
+            ),
+        )),
+    );
+    page.heading("scenario", "The scenario");
+    page.scenario(
+        &format!("The first value's scenario; dupcost estimate --scenario scenario.json --sweep {}=... sweeps it again.", input.flag()),
+        &crate::inputs::to_scenario_json(&first.inputs),
+    );
+    page.finish("Made by dupcost. Every figure is explained in its docs/MODEL.md.")
+}
+
+/// The page of `dupcost logs`: the measured inputs with their evidence, the estimate, the
+/// per-day and per-endpoint figures, and the charts.
+pub fn logs(e: &Estimate, derived: &Derived, style: &Style) -> Vec<u8> {
+    let c = style.currency.as_str();
+    let o = &derived.observed;
+    let mut page = Page::new(
+        "What missing idempotency costs, measured from access logs",
+        &verdict(e, style),
+    );
+    page.figures(&money(e, c));
+    page.end_header();
+    page.heading("inputs", "Inputs");
+    let rows: Vec<Vec<Cell>> = Input::ALL
+        .into_iter()
+        .map(|input| {
+            let source = derived.sources.get(input);
+            vec![
+                Cell::Text(input.label().to_string()),
+                Cell::Figure(table::input_value(input, input.get(&e.inputs), c)),
+                Cell::Kind(kind(source)),
+                Cell::Text(match evidence::evidence(derived, input) {
+                    Some(text) => text.to_string(),
+                    None => format!("not in logs: {} ({input})", source.describe()),
+                }),
+                Cell::Figure(
+                    evidence::interval_for(derived, input)
+                        .map(|(lo, hi)| evidence::interval_text(input, lo, hi, c))
+                        .unwrap_or_default(),
+                ),
+            ]
+        })
+        .collect();
+    page.table(
+        "",
+        &["input", "value", "kind", "evidence", "95% interval"],
+        &rows,
+    );
+    page.heading("charts", "Charts");
+    page.chart(&svg::refunds_by_timeout_rate(e, c));
+    page.chart(&svg::duplicates_by_retries(e));
+    if !o.per_day.is_empty() {
+        page.chart(&svg::timeout_rate_per_day(&o.per_day));
+    }
+    if !o.per_endpoint.is_empty() {
+        page.bars(&svg::cost_per_endpoint(&o.per_endpoint, c));
+    }
+    page.heading("scenario", "The scenario");
+    page.scenario(
+        "The scenario measured from the logs; save it as scenario.json: dupcost estimate --scenario scenario.json gives this estimate again.",
+        &crate::inputs::to_scenario_json(&e.inputs),
+    );
+    page.finish("Made by dupcost. Every figure is explained in its docs/MODEL.md.")
+}
+
+/// The page of `dupcost probe`: the checks, what the failures found cost in the user's
+/// scenario, and that scenario.
+pub fn probe(probe: &Probe, e: &Estimate, sources: &Sources, style: &Style) -> Vec<u8> {
+    use crate::probe::report as words;
+    let c = style.currency.as_str();
+    let title = format!("Does idempotency hold? {} {}", probe.method, probe.url);
+    let mut page = Page::new(&title, &sentence(&words::verdict(probe)));
+    page.figures(&[
+        ("checks".into(), probe.checks.len().to_string()),
+        ("requests sent".into(), probe.requests.to_string()),
+        (
+            "extra executions for a key".into(),
+            probe.duplicates_seen.to_string(),
+        ),
+        (
+            "refunds a month without a key that holds".into(),
+            human::money(e.refund_cost.per_month, c),
+        ),
+    ]);
+    page.end_header();
+    page.heading("checks", "Checks");
+    let rows: Vec<Vec<Cell>> = probe
+        .checks
+        .iter()
+        .map(|check| {
+            vec![
+                Cell::Code(check.name.to_string()),
+                Cell::Text(words::outcome_word(check.outcome).to_string()),
+                Cell::Figure(check.requests.to_string()),
+                Cell::Figure(check.executions_seen.to_string()),
+                Cell::Text(check.detail.clone()),
+            ]
+        })
+        .collect();
+    page.table(
+        "",
+        &["check", "outcome", "requests", "executions seen", "detail"],
+        &rows,
+    );
+    page.paragraph(&format!(
+        "Duplicates seen: {} ({} requests in all).",
+        words::duplicates_seen(probe),
+        probe.requests
+    ));
+    let costs = words::costs(probe, e, c);
+    if !costs.is_empty() {
+        page.heading("costs", "What a failure costs");
+        page.paragraph(&words::scenario_line(e, c));
+        let rows: Vec<Vec<Cell>> = costs
+            .into_iter()
+            .map(|(name, text)| vec![Cell::Code(name.to_string()), Cell::Text(text)])
+            .collect();
+        page.table("", &["check", "what it costs"], &rows);
+    }
+    inputs(&mut page, e, sources, c, None);
+    page.heading("scenario", "The scenario");
+    page.scenario(
+        "Save this as scenario.json; dupcost estimate --scenario scenario.json gives the estimate the costs are figured in.",
+        &crate::inputs::to_scenario_json(&e.inputs),
+    );
+    page.finish("Made by dupcost. Every figure is explained in its docs/MODEL.md.")
+}
+
+/// Every input of the estimate with its value, its kind and where it came from.
+fn inputs(page: &mut Page, e: &Estimate, sources: &Sources, c: &str, swept: Option<(Input, &str)>) {
+    page.heading("inputs", "Inputs");
+    let rows: Vec<Vec<Cell>> = Input::ALL
+        .into_iter()
+        .map(|input| {
+            let source = sources.get(input);
+            match swept {
+                Some((swept, range)) if swept == input => vec![
+                    Cell::Text(input.label().to_string()),
+                    Cell::Figure(range.to_string()),
+                    Cell::Kind(Kind::Given),
+                    Cell::Text("swept (--sweep)".to_string()),
+                ],
+                _ => vec![
+                    Cell::Text(input.label().to_string()),
+                    Cell::Figure(table::input_value(input, input.get(&e.inputs), c)),
+                    Cell::Kind(kind(source)),
+                    Cell::Text(format!("{} ({input})", source.describe())),
+                ],
+            }
+        })
+        .collect();
+    page.table("", &["input", "value", "kind", "from"], &rows);
+}
+
+/// The verdict's sentence, without the table's `Verdict:` label.
+fn verdict(e: &Estimate, style: &Style) -> String {
+    let plain = Style {
+        color: false,
+        ..style.clone()
+    };
+    let text = table::verdict(e, &plain);
+    sentence(text.strip_prefix("Verdict: ").unwrap_or(&text))
+}
+
+/// `text` as a sentence of its own: its first letter a capital.
+fn sentence(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// The headline figures: the money, the duplicates, and the key store that stops them.
+fn money(e: &Estimate, c: &str) -> Vec<(String, String)> {
+    vec![
+        (
+            "refunds a month".into(),
+            human::money(e.refund_cost.per_month, c),
+        ),
+        (
+            "refunds a year".into(),
+            human::money(e.refund_cost.per_year, c),
+        ),
+        (
+            "duplicate charges a month".into(),
+            human::count(e.duplicates.per_month),
+        ),
+        (
+            table::store_label(e.inputs.store, e.inputs.store),
+            human::size(e.store_bytes()),
+        ),
+    ]
+}
+
+/// An input's kind from where its value came.
+fn kind(source: Source) -> Kind {
+    match source {
+        Source::Log => Kind::Measured,
+        Source::Flag | Source::Scenario | Source::Preset => Kind::Given,
+        Source::Default => Kind::Assumed,
+    }
+}
+
+/// The page's style sheet: light, dark and print, system fonts only.
+const STYLE: &str = r#"
+:root{color-scheme:light dark;--ink:#1c2128;--muted:#59636e;--paper:#fff;--panel:#f6f8fa;
+--line:#d1d9e0;--accent:#b42318;--accent-bg:#fdf1f0;--measured:#0a5bb5;--given:#3d4650;
+--assumed:#8a5a00;--assumed-bg:#fff6dc}
+@media (prefers-color-scheme:dark){:root{--ink:#e6edf3;--muted:#9ba6b2;--paper:#0e1116;
+--panel:#161b22;--line:#323943;--accent:#ff8a80;--accent-bg:#2a1517;--measured:#79b8ff;
+--given:#c9d1d9;--assumed:#f2c14e;--assumed-bg:#2b2410}}
+*{box-sizing:border-box}
+html{-webkit-text-size-adjust:100%}
+body{margin:0;background:var(--paper);color:var(--ink);
+font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","Liberation Sans",sans-serif}
+main{max-width:62rem;margin:0 auto;padding:1.25rem 1.25rem 3rem}
+header p.what{margin:0 0 .4rem;color:var(--muted);font-size:.85rem;font-weight:600;
+letter-spacing:.04em;text-transform:uppercase}
+#verdict{margin:0 0 1rem;padding:.9rem 1.1rem;font-size:1.4rem;line-height:1.35;font-weight:650;
+border-left:.4rem solid var(--accent);background:var(--accent-bg);border-radius:.3rem}
+.figures{display:grid;grid-template-columns:repeat(auto-fit,minmax(13rem,1fr));gap:.6rem;
+margin:0 0 .75rem;padding:0;list-style:none}
+.figures li{background:var(--panel);border:1px solid var(--line);border-radius:.4rem;
+padding:.6rem .9rem}
+.figures .value{display:block;font-size:1.55rem;font-weight:700;
+font-variant-numeric:tabular-nums;line-height:1.2}
+.figures .label{display:block;color:var(--muted);font-size:.9rem}
+h2{font-size:1.2rem;margin:2rem 0 .5rem;padding-bottom:.25rem;border-bottom:1px solid var(--line)}
+h3{font-size:1rem;margin:1.25rem 0 .25rem}
+p{margin:.5rem 0}
+.note{color:var(--muted);font-size:.92rem}
+.scroll{overflow-x:auto}
+table{border-collapse:collapse;width:100%;margin:.4rem 0 1rem;font-size:.93rem}
+caption{caption-side:top;text-align:left;font-weight:600;padding:.2rem 0}
+th,td{padding:.3rem .55rem;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
+thead th{background:var(--panel);font-weight:600}
+th[scope=row]{font-weight:normal;white-space:nowrap}
+.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+.kind{display:inline-block;min-width:4.8rem;text-align:center;font-size:.78rem;font-weight:650;
+padding:0 .45rem;border:1px solid currentColor;border-radius:1rem;white-space:nowrap}
+.kind-measured{color:var(--measured)}
+.kind-given{color:var(--given)}
+.kind-assumed{color:var(--assumed);background:var(--assumed-bg)}
+tr.assumed td,tr.assumed th{background:var(--assumed-bg)}
+figure{margin:1rem 0 1.5rem;break-inside:avoid}
+figcaption{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}
+figure svg{display:block;width:100%;height:auto;border:1px solid var(--line);border-radius:.4rem;
+background:#fff}
+details{margin:.3rem 0}
+summary{cursor:pointer;color:var(--muted);font-size:.92rem}
+pre{margin:.4rem 0 1rem;padding:.7rem .9rem;background:var(--panel);border:1px solid var(--line);
+border-radius:.4rem;overflow-x:auto;font-size:.82rem;line-height:1.4}
+code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberation Mono",monospace}
+footer{margin-top:2rem;color:var(--muted);font-size:.85rem}
+@media (max-width:40rem){main{padding:.9rem .8rem 2rem}#verdict{font-size:1.15rem}
+.figures .value{font-size:1.3rem}}
+@media print{
+:root{color-scheme:light;--ink:#000;--muted:#444;--paper:#fff;--panel:#f3f3f3;--line:#bbb;
+--accent:#b42318;--accent-bg:#fdf1f0;--measured:#0a5bb5;--given:#333;--assumed:#7a4f00;
+--assumed-bg:#fff6dc}
+@page{size:A4;margin:14mm 12mm 16mm}
+body{font-size:10pt;-webkit-print-color-adjust:exact;print-color-adjust:exact}
+main{max-width:none;padding:0}
+#verdict{font-size:15pt}
+h2{break-after:avoid;margin-top:1.2rem}
+tr,figure,.figures li,pre{break-inside:avoid}
+.scroll{overflow:visible}
+.figures{grid-template-columns:repeat(4,1fr)}
+figure svg{max-height:105mm;width:auto;max-width:100%;margin:0 auto}
+details>summary{display:none}
+pre{white-space:pre-wrap;word-break:break-all}
+}
+"#;
+
+/// The policy that keeps the page from fetching anything: only its own inline style.
+const POLICY: &str = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; \
+                      base-uri 'none'; form-action 'none'";
+
+/// `text` safe inside an element or a quoted attribute.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// How an input's value was obtained, as the page marks it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// From the logs, with its evidence.
+    Measured,
+    /// By a flag, the environment, a `--scenario` file or a preset.
+    Given,
+    /// A default, or a figure the logs cannot give.
+    Assumed,
+}
+
+impl Kind {
+    fn name(self) -> &'static str {
+        match self {
+            Kind::Measured => "measured",
+            Kind::Given => "given",
+            Kind::Assumed => "assumed",
+        }
+    }
+}
+
+/// A table cell: its text and whether it is a figure (right-aligned).
+pub enum Cell {
+    Text(String),
+    Figure(String),
+    /// An input's kind, as a badge.
+    Kind(Kind),
+    /// Code (a flag, a path).
+    Code(String),
+}
+
+/// One page, written top to bottom.
+pub struct Page {
+    out: String,
+    charts: usize,
+}
+
+impl Page {
+    /// The page's head, its title, and the verdict in one sentence at the top.
+    pub fn new(title: &str, verdict: &str) -> Page {
+        let mut out = String::with_capacity(64 * 1024);
+        let _ = write!(
+            out,
+            "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+             <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+             <meta http-equiv=\"Content-Security-Policy\" content=\"{POLICY}\">\n\
+             <meta name=\"color-scheme\" content=\"light dark\">\n\
+             <meta name=\"generator\" content=\"dupcost {}\">\n\
+             <title>{}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<main>\n\
+             <header>\n<p class=\"what\">{}</p>\n<p id=\"verdict\">{}</p>\n",
+            env!("CARGO_PKG_VERSION"),
+            escape(title),
+            escape(title),
+            escape(verdict),
+        );
+        Page { out, charts: 0 }
+    }
+
+    /// The headline figures, as cards under the verdict: `(label, value)`.
+    pub fn figures(&mut self, figures: &[(String, String)]) {
+        self.out.push_str("<ul class=\"figures\">\n");
+        for (label, value) in figures {
+            let _ = writeln!(
+                self.out,
+                "<li><span class=\"value\">{}</span><span class=\"label\">{}</span></li>",
+                escape(value),
+                escape(label)
+            );
+        }
+        self.out.push_str("</ul>\n");
+    }
+
+    /// Ends the header (verdict and figures): what follows is the body of the report.
+    pub fn end_header(&mut self) {
+        self.out.push_str("</header>\n");
+    }
+
+    /// A section heading.
+    pub fn heading(&mut self, id: &str, text: &str) {
+        let _ = writeln!(self.out, "<h2 id=\"{}\">{}</h2>", escape(id), escape(text));
+    }
+
+    /// A smaller heading inside a section.
+    pub fn subheading(&mut self, text: &str) {
+        let _ = writeln!(self.out, "<h3>{}</h3>", escape(text));
+    }
+
+    /// A paragraph of text.
+    pub fn paragraph(&mut self, text: &str) {
+        let _ = writeln!(self.out, "<p>{}</p>", escape(text));
+    }
+
+    /// A paragraph in the muted voice of a note.
+    pub fn note(&mut self, text: &str) {
+        let _ = writeln!(self.out, "<p class=\"note\">{}</p>", escape(text));
+    }
+
+    /// A real table: a caption, a header row, and rows whose first cell heads the row. A row
+    /// holding a [`Cell::Kind`] of [`Kind::Assumed`] is marked, so assumptions stand out.
+    pub fn table(&mut self, caption: &str, headers: &[&str], rows: &[Vec<Cell>]) {
+        self.out.push_str("<div class=\"scroll\"><table>\n");
+        if !caption.is_empty() {
+            let _ = writeln!(self.out, "<caption>{}</caption>", escape(caption));
+        }
+        // A column is numeric when its cells are figures: its header aligns with them.
+        let numeric = |i: usize| {
+            rows.iter()
+                .any(|row| matches!(row.get(i), Some(Cell::Figure(_))))
+        };
+        self.out.push_str("<thead><tr>");
+        for (i, header) in headers.iter().enumerate() {
+            let class = if numeric(i) { " class=\"n\"" } else { "" };
+            let _ = write!(self.out, "<th scope=\"col\"{class}>{}</th>", escape(header));
+        }
+        self.out.push_str("</tr></thead>\n<tbody>\n");
+        for row in rows {
+            let assumed = row
+                .iter()
+                .any(|cell| matches!(cell, Cell::Kind(Kind::Assumed)));
+            self.out.push_str(if assumed {
+                "<tr class=\"assumed\">"
+            } else {
+                "<tr>"
+            });
+            for (i, cell) in row.iter().enumerate() {
+                let (open, close) = if i == 0 {
+                    ("<th scope=\"row\"", "</th>")
+                } else {
+                    ("<td", "</td>")
+                };
+                let _ = match cell {
+                    Cell::Text(text) => write!(self.out, "{open}>{}{close}", escape(text)),
+                    Cell::Figure(text) => {
+                        write!(self.out, "{open} class=\"n\">{}{close}", escape(text))
+                    }
+                    Cell::Kind(kind) => write!(
+                        self.out,
+                        "{open}><span class=\"kind kind-{0}\">{0}</span>{close}",
+                        kind.name()
+                    ),
+                    Cell::Code(text) => {
+                        write!(self.out, "{open}><code>{}</code>{close}", escape(text))
+                    }
+                };
+            }
+            self.out.push_str("</tr>\n");
+        }
+        self.out.push_str("</tbody></table></div>\n");
+    }
+
+    /// A line chart, inline, with its figures as a table for its text alternative.
+    pub fn chart(&mut self, chart: &Chart) {
+        let Ok(drawing) = svg::render(std::slice::from_ref(chart)) else {
+            return;
+        };
+        let rows = chart_rows(chart);
+        let mut headers = vec![chart.x_label.as_str()];
+        headers.extend(chart.series.iter().map(|s| s.name.as_str()));
+        self.figure(&chart.title, &drawing, &headers, &rows);
+    }
+
+    /// A bar chart, inline, with its figures as a table for its text alternative.
+    pub fn bars(&mut self, bars: &Bars) {
+        let Ok(drawing) = svg::render_bars(bars) else {
+            return;
+        };
+        let rows: Vec<Vec<Cell>> = bars
+            .items
+            .iter()
+            .map(|(label, value)| {
+                vec![
+                    Cell::Text(label.clone()),
+                    Cell::Figure((bars.value_format)(*value)),
+                ]
+            })
+            .collect();
+        self.figure(&bars.title, &drawing, &["", &bars.value_label], &rows);
+    }
+
+    fn figure(&mut self, title: &str, drawing: &str, headers: &[&str], rows: &[Vec<Cell>]) {
+        self.charts += 1;
+        let id = format!("chart-{}", self.charts);
+        let _ = writeln!(
+            self.out,
+            "<figure aria-labelledby=\"{id}-caption\">\n<figcaption id=\"{id}-caption\">{}</figcaption>",
+            escape(title)
+        );
+        self.out.push_str(&inline_svg(drawing, &id, title));
+        let _ = writeln!(
+            self.out,
+            "<details><summary>The figures behind this chart</summary>"
+        );
+        self.table("", headers, rows);
+        self.out.push_str("</details>\n</figure>\n");
+    }
+
+    /// The scenario as a block to save and give back to `--scenario`.
+    pub fn scenario(&mut self, intro: &str, json: &str) {
+        self.note(intro);
+        let _ = writeln!(
+            self.out,
+            "<pre><code class=\"language-json\">{}</code></pre>",
+            escape(json.trim_end())
+        );
+    }
+
+    /// The page's last words and its closing tags.
+    pub fn finish(mut self, footer: &str) -> Vec<u8> {
+        let _ = write!(
+            self.out,
+            "<footer>{}</footer>\n</main>\n</body>\n</html>\n",
+            escape(footer)
+        );
+        self.out.into_bytes()
+    }
+}
+
+/// A chart's points as rows: one per x of its first series, one column per series (empty
+/// where a series has no point at that x).
+fn chart_rows(chart: &Chart) -> Vec<Vec<Cell>> {
+    let x_text = |x: f64| match &chart.x_format {
+        Some(format) => format(x),
+        None => super::human::count(x),
+    };
+    let y_text = |y: f64| match &chart.y_format {
+        Some(format) => format(y),
+        None => super::human::count(y),
+    };
+    let Some(first) = chart.series.first() else {
+        return Vec::new();
+    };
+    first
+        .points
+        .iter()
+        .map(|&(x, _)| {
+            let mut row = vec![Cell::Text(x_text(x))];
+            for series in &chart.series {
+                let y = series.points.iter().find(|p| p.0 == x).map(|p| p.1);
+                row.push(Cell::Figure(y.map(y_text).unwrap_or_default()));
+            }
+            row
+        })
+        .collect()
+}
+
+/// A chart's SVG document as an element of the page: scaled to the page's width, named by
+/// its title for screen readers.
+fn inline_svg(drawing: &str, id: &str, title: &str) -> String {
+    let start = drawing.find("<svg").unwrap_or(0);
+    let Some(tag_end) = drawing[start..].find('>').map(|i| start + i) else {
+        return String::new();
+    };
+    let tag = &drawing[start..tag_end];
+    // The drawing's fixed size goes: its viewBox keeps the proportions, the page the width.
+    let size = regex::Regex::new(r#"\s(width|height)="[^"]*""#).expect("a valid pattern");
+    format!(
+        "{} role=\"img\" aria-labelledby=\"{id}-title\" preserveAspectRatio=\"xMidYMid meet\">\
+         <title id=\"{id}-title\">{}</title>{}\n",
+        size.replace_all(tag, ""),
+        escape(title),
+        drawing[tag_end + 1..].trim_end()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_markup() {
+        assert_eq!(
+            escape(r#"<a href="x">&'"#),
+            "&lt;a href=&quot;x&quot;&gt;&amp;&#39;"
+        );
+    }
+
+    #[test]
+    fn an_inline_chart_scales_and_is_named() {
+        let svg = "<svg width=\"900\" height=\"520\" viewBox=\"0 0 900 520\" \
+                   xmlns=\"http://www.w3.org/2000/svg\">\n<rect/>\n</svg>\n";
+        let inline = inline_svg(svg, "chart-1", "Refunds <a month>");
+        assert_eq!(
+            inline,
+            "<svg viewBox=\"0 0 900 520\" xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" \
+             aria-labelledby=\"chart-1-title\" preserveAspectRatio=\"xMidYMid meet\">\
+             <title id=\"chart-1-title\">Refunds &lt;a month&gt;</title>\n<rect/>\n</svg>\n"
+        );
+    }
+}

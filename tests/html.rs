@@ -149,7 +149,7 @@ fn text(html: &str) -> String {
 
 /// The verdict's sentence, as the page has it.
 fn verdict(html: &str) -> String {
-    let found = regex::Regex::new(r#"(?s)<p id="verdict">(.*?)</p>"#).unwrap();
+    let found = regex::Regex::new(r#"(?s)<p id="verdict"[^>]*>(.*?)</p>"#).unwrap();
     let inner = &found.captures(html).expect("a verdict")[1];
     text(inner).trim().to_string()
 }

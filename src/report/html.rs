@@ -24,7 +24,11 @@ use super::{Style, evidence, human, table};
 /// The page of one estimate.
 pub fn estimate(e: &Estimate, sources: &Sources, style: &Style) -> Vec<u8> {
     let c = style.currency.as_str();
-    let mut page = Page::new("What missing idempotency costs", &verdict(e, style));
+    let mut page = Page::new(
+        "What missing idempotency costs",
+        &verdict(e, style),
+        Tone::of(e),
+    );
     page.figures(&money(e, c));
     page.end_header();
     inputs(&mut page, e, sources, c, None);
@@ -44,7 +48,7 @@ pub fn sweep(input: Input, estimates: &[Estimate], sources: &Sources, style: &St
     let c = style.currency.as_str();
     let title = format!("What missing idempotency costs, by {}", input.label());
     let (Some(first), Some(last)) = (estimates.first(), estimates.last()) else {
-        return Page::new(&title, "The sweep has no values.").finish("");
+        return Page::new(&title, "The sweep has no values.", Tone::Fine).finish("");
     };
     let shown = |e: &Estimate| table::input_value(input, input.get(&e.inputs), c);
     let span = |f: &dyn Fn(&Estimate) -> f64| {
@@ -74,7 +78,12 @@ pub fn sweep(input: Input, estimates: &[Estimate], sources: &Sources, style: &St
         money_range(refunds),
         range(human::size(store.0), human::size(store.1)),
     );
-    let mut page = Page::new(&title, &verdict);
+    let tone = if refunds.1 > 0.0 {
+        Tone::Cost
+    } else {
+        Tone::Fine
+    };
+    let mut page = Page::new(&title, &verdict, tone);
     page.figures(&[
         ("refunds a month".into(), money_range(refunds)),
         (
@@ -158,6 +167,7 @@ pub fn logs(e: &Estimate, derived: &Derived, style: &Style) -> Vec<u8> {
     let mut page = Page::new(
         "What missing idempotency costs, measured from access logs",
         &verdict(e, style),
+        Tone::of(e),
     );
     page.figures(&money(e, c));
     page.end_header();
@@ -210,7 +220,12 @@ pub fn probe(probe: &Probe, e: &Estimate, sources: &Sources, style: &Style) -> V
     use crate::probe::report as words;
     let c = style.currency.as_str();
     let title = format!("Does idempotency hold? {} {}", probe.method, probe.url);
-    let mut page = Page::new(&title, &sentence(&words::verdict(probe)));
+    let tone = if probe.verdict == crate::probe::Outcome::Pass {
+        Tone::Fine
+    } else {
+        Tone::Cost
+    };
+    let mut page = Page::new(&title, &sentence(&words::verdict(probe)), tone);
     page.figures(&[
         ("checks".into(), probe.checks.len().to_string()),
         ("requests sent".into(), probe.requests.to_string()),
@@ -231,7 +246,7 @@ pub fn probe(probe: &Probe, e: &Estimate, sources: &Sources, style: &Style) -> V
         .map(|check| {
             vec![
                 Cell::Code(check.name.to_string()),
-                Cell::Text(words::outcome_word(check.outcome).to_string()),
+                Cell::Outcome(check.outcome),
                 Cell::Figure(check.requests.to_string()),
                 Cell::Figure(check.executions_seen.to_string()),
                 Cell::Text(check.detail.clone()),
@@ -347,19 +362,20 @@ fn kind(source: Source) -> Kind {
 const STYLE: &str = r#"
 :root{color-scheme:light dark;--ink:#1c2128;--muted:#59636e;--paper:#fff;--panel:#f6f8fa;
 --line:#d1d9e0;--accent:#b42318;--accent-bg:#fdf1f0;--measured:#0a5bb5;--given:#3d4650;
---assumed:#8a5a00;--assumed-bg:#fff6dc}
+--assumed:#8a5a00;--assumed-bg:#fff6dc;--fine:#1a7f37;--fine-bg:#eefbf1}
 @media (prefers-color-scheme:dark){:root{--ink:#e6edf3;--muted:#9ba6b2;--paper:#0e1116;
 --panel:#161b22;--line:#323943;--accent:#ff8a80;--accent-bg:#2a1517;--measured:#79b8ff;
---given:#c9d1d9;--assumed:#f2c14e;--assumed-bg:#2b2410}}
+--given:#c9d1d9;--assumed:#f2c14e;--assumed-bg:#2b2410;--fine:#56d364;--fine-bg:#12261a}}
 *{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%}
 body{margin:0;background:var(--paper);color:var(--ink);
 font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","Liberation Sans",sans-serif}
 main{max-width:62rem;margin:0 auto;padding:1.25rem 1.25rem 3rem}
-header p.what{margin:0 0 .4rem;color:var(--muted);font-size:.85rem;font-weight:600;
-letter-spacing:.04em;text-transform:uppercase}
+header p.what{margin:0 0 .4rem;color:var(--muted);font-size:.95rem;font-weight:600;
+overflow-wrap:anywhere}
 #verdict{margin:0 0 1rem;padding:.9rem 1.1rem;font-size:1.4rem;line-height:1.35;font-weight:650;
 border-left:.4rem solid var(--accent);background:var(--accent-bg);border-radius:.3rem}
+#verdict.fine{border-left-color:var(--fine);background:var(--fine-bg)}
 .figures{display:grid;grid-template-columns:repeat(auto-fit,minmax(13rem,1fr));gap:.6rem;
 margin:0 0 .75rem;padding:0;list-style:none}
 .figures li{background:var(--panel);border:1px solid var(--line);border-radius:.4rem;
@@ -384,6 +400,9 @@ padding:0 .45rem;border:1px solid currentColor;border-radius:1rem;white-space:no
 .kind-given{color:var(--given)}
 .kind-assumed{color:var(--assumed);background:var(--assumed-bg)}
 tr.assumed td,tr.assumed th{background:var(--assumed-bg)}
+.outcome-pass{color:var(--fine)}
+.outcome-warn{color:var(--assumed);background:var(--assumed-bg)}
+.outcome-fail{color:var(--accent);background:var(--accent-bg)}
 figure{margin:1rem 0 1.5rem;break-inside:avoid}
 figcaption{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}
 figure svg{display:block;width:100%;height:auto;border:1px solid var(--line);border-radius:.4rem;
@@ -395,11 +414,11 @@ border-radius:.4rem;overflow-x:auto;font-size:.82rem;line-height:1.4}
 code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberation Mono",monospace}
 footer{margin-top:2rem;color:var(--muted);font-size:.85rem}
 @media (max-width:40rem){main{padding:.9rem .8rem 2rem}#verdict{font-size:1.15rem}
-.figures .value{font-size:1.3rem}}
+.figures{grid-template-columns:repeat(2,1fr)}.figures .value{font-size:1.2rem}}
 @media print{
 :root{color-scheme:light;--ink:#000;--muted:#444;--paper:#fff;--panel:#f3f3f3;--line:#bbb;
 --accent:#b42318;--accent-bg:#fdf1f0;--measured:#0a5bb5;--given:#333;--assumed:#7a4f00;
---assumed-bg:#fff6dc}
+--assumed-bg:#fff6dc;--fine:#1a7f37;--fine-bg:#eefbf1}
 @page{size:A4;margin:14mm 12mm 16mm}
 body{font-size:10pt;-webkit-print-color-adjust:exact;print-color-adjust:exact}
 main{max-width:none;padding:0}
@@ -463,6 +482,28 @@ pub enum Cell {
     Kind(Kind),
     /// Code (a flag, a path).
     Code(String),
+    /// A check's outcome (`pass`, `warn`, `FAIL`), as a badge of its colour.
+    Outcome(crate::probe::Outcome),
+}
+
+/// What the verdict says: a cost to act on, or that all is well.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tone {
+    Cost,
+    Fine,
+}
+
+impl Tone {
+    /// The estimate's: fine when its verdict finds nothing to fix (no duplicates, no
+    /// customer left unanswered for want of retries, keys kept long enough).
+    fn of(e: &Estimate) -> Tone {
+        let unanswered = e.inputs.retries == 0 && e.unanswered.zero_retries_per_month > 0.0;
+        if e.duplicates.per_month > 0.0 || unanswered || e.ttl_shorter_than_horizon() {
+            Tone::Cost
+        } else {
+            Tone::Fine
+        }
+    }
 }
 
 /// One page, written top to bottom.
@@ -473,7 +514,7 @@ pub struct Page {
 
 impl Page {
     /// The page's head, its title, and the verdict in one sentence at the top.
-    pub fn new(title: &str, verdict: &str) -> Page {
+    pub fn new(title: &str, verdict: &str, tone: Tone) -> Page {
         let mut out = String::with_capacity(64 * 1024);
         let _ = write!(
             out,
@@ -483,10 +524,15 @@ impl Page {
              <meta name=\"color-scheme\" content=\"light dark\">\n\
              <meta name=\"generator\" content=\"dupcost {}\">\n\
              <title>{}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<main>\n\
-             <header>\n<p class=\"what\">{}</p>\n<p id=\"verdict\">{}</p>\n",
+             <header>\n<p class=\"what\">{}</p>\n<p id=\"verdict\"{}>{}</p>\n",
             env!("CARGO_PKG_VERSION"),
             escape(title),
             escape(title),
+            if tone == Tone::Fine {
+                " class=\"fine\""
+            } else {
+                ""
+            },
             escape(verdict),
         );
         Page { out, charts: 0 }
@@ -577,6 +623,12 @@ impl Page {
                     Cell::Code(text) => {
                         write!(self.out, "{open}><code>{}</code>{close}", escape(text))
                     }
+                    Cell::Outcome(outcome) => write!(
+                        self.out,
+                        "{open}><span class=\"kind outcome-{}\">{}</span>{close}",
+                        crate::probe::report::outcome_word(*outcome).to_lowercase(),
+                        crate::probe::report::outcome_word(*outcome)
+                    ),
                 };
             }
             self.out.push_str("</tr>\n");

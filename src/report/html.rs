@@ -20,6 +20,7 @@ use crate::probe::Probe;
 
 use super::svg::{self, Bars, Chart, SweepFigure};
 use super::{Style, evidence, human, table};
+use crate::units::Rate;
 
 /// The page of one estimate.
 pub fn estimate(e: &Estimate, sources: &Sources, style: &Style) -> Vec<u8> {
@@ -35,6 +36,7 @@ pub fn estimate(e: &Estimate, sources: &Sources, style: &Style) -> Vec<u8> {
     page.heading("charts", "Charts");
     page.chart(&svg::refunds_by_timeout_rate(e, c));
     page.chart(&svg::duplicates_by_retries(e));
+    page.chart(&svg::duplicates_by_ttl(e));
     page.heading("scenario", "The scenario");
     page.scenario(
         "Save this as scenario.json; dupcost estimate --scenario scenario.json gives this report again.",
@@ -197,9 +199,11 @@ pub fn logs(e: &Estimate, derived: &Derived, style: &Style) -> Vec<u8> {
         &["input", "value", "kind", "evidence", "95% interval"],
         &rows,
     );
+    evidence_sections(&mut page, o, c);
     page.heading("charts", "Charts");
     page.chart(&svg::refunds_by_timeout_rate(e, c));
     page.chart(&svg::duplicates_by_retries(e));
+    page.chart(&svg::duplicates_by_ttl(e));
     if !o.per_day.is_empty() {
         page.chart(&svg::timeout_rate_per_day(&o.per_day));
     }
@@ -213,6 +217,79 @@ pub fn logs(e: &Estimate, derived: &Derived, style: &Style) -> Vec<u8> {
     );
     page.finish("Made by dupcost. Every figure is explained in its docs/MODEL.md.")
 }
+
+/// What the logs showed: per day, and the costliest endpoints.
+fn evidence_sections(page: &mut Page, o: &crate::logs::Observed, c: &str) {
+    if !o.per_day.is_empty() {
+        page.heading("per-day", "Per day (UTC)");
+        let rows: Vec<Vec<Cell>> = super::logs::per_day_rows(o, DAYS_SHOWN, |gap| vec![gap])
+            .into_iter()
+            .map(|row| {
+                let mut cells = row.into_iter();
+                let first = Cell::Text(cells.next().unwrap_or_default());
+                std::iter::once(first)
+                    .chain(cells.map(Cell::Figure))
+                    .collect()
+            })
+            .collect();
+        page.table(
+            "",
+            &[
+                "date",
+                "mutating",
+                "timed out",
+                "timed out, succeeded",
+                "timed out, unknown",
+                "timeout rate",
+            ],
+            &rows,
+        );
+    }
+    if !o.per_endpoint.is_empty() {
+        page.heading("endpoints", "Top endpoints (by duplicates a month)");
+        let rows: Vec<Vec<Cell>> = o
+            .per_endpoint
+            .iter()
+            .map(|p| {
+                vec![
+                    Cell::Code(format!(
+                        "{} {}{}",
+                        p.method,
+                        p.route,
+                        if p.enough_evidence { "" } else { " *" }
+                    )),
+                    Cell::Figure(crate::logs::count(p.mutating)),
+                    Cell::Figure(super::logs::share(p.timed_out, p.mutating)),
+                    Cell::Figure(p.succeeded_share.map_or("-".into(), |s| Rate(s).rounded())),
+                    Cell::Figure(human::count(p.duplicates_per_month)),
+                    Cell::Figure(human::money(p.refund_per_month, c)),
+                ]
+            })
+            .collect();
+        page.table(
+            "",
+            &[
+                "endpoint",
+                "mutating",
+                "timeout rate",
+                "succeeded share",
+                "duplicates a month",
+                "refunds a month",
+            ],
+            &rows,
+        );
+        if o.per_endpoint.iter().any(|p| !p.enough_evidence) {
+            page.note(&format!(
+                "* Fewer than {} mutating attempts: too few for its own timeout rate; its \
+                 estimate uses the whole log's, and it is listed after the measured endpoints.",
+                crate::logs::MIN_EVIDENCE
+            ));
+        }
+    }
+}
+
+/// Days listed in full; longer logs list the first and last half of this (as markdown).
+const DAYS_SHOWN: usize = 31;
 
 /// The page of `dupcost probe`: the checks, what the failures found cost in the user's
 /// scenario, and that scenario.

@@ -393,6 +393,29 @@ pub fn per_day_chart(days: &[DayRow]) -> Vec<Chart> {
     ]
 }
 
+/// The maker of a line of one figure against `input`, at each of `values` of it, the rest of
+/// `e`'s scenario kept.
+fn varied(
+    e: &Estimate,
+    input: Input,
+    values: impl Iterator<Item = f64>,
+) -> impl Fn(&str, fn(&Estimate) -> f64) -> Series {
+    let estimates: Vec<Estimate> = values
+        .map(|value| {
+            let mut scenario = e.inputs;
+            input.set(&mut scenario, value);
+            Estimate::new(scenario)
+        })
+        .collect();
+    move |name: &str, y: fn(&Estimate) -> f64| Series {
+        name: name.to_string(),
+        points: estimates
+            .iter()
+            .map(|e| (input.get(&e.inputs), y(e)))
+            .collect(),
+    }
+}
+
 /// Retry counts the retries chart shows: 0 to 6, or the 7 counts ending at the scenario's.
 const RETRY_WINDOW: u32 = 7;
 /// Points on the refunds-against-timeout-rate curve.
@@ -402,20 +425,11 @@ const TIMEOUT_POINTS: usize = 41;
 pub fn duplicates_by_retries(e: &Estimate) -> Chart {
     let r = e.inputs.retries;
     let first = r.saturating_sub(RETRY_WINDOW - 1);
-    let at = |retries| {
-        Estimate::new(crate::model::Scenario {
-            retries,
-            ..e.inputs
-        })
-    };
-    let estimates: Vec<Estimate> = (first..first + RETRY_WINDOW).map(at).collect();
-    let line = |name: &str, y: fn(&Estimate) -> f64| Series {
-        name: name.to_string(),
-        points: estimates
-            .iter()
-            .map(|e| (f64::from(e.inputs.retries), y(e)))
-            .collect(),
-    };
+    let line = varied(
+        e,
+        Input::Retries,
+        (first..first + RETRY_WINDOW).map(f64::from),
+    );
     Chart {
         title: "Duplicate charges a month against retries".into(),
         x_label: "retries".into(),
@@ -437,22 +451,8 @@ pub fn duplicates_by_retries(e: &Estimate) -> Chart {
 /// Refunds a month against the timeout rate, from 0 to twice the scenario's, which is marked.
 pub fn refunds_by_timeout_rate(e: &Estimate, currency: &str) -> Chart {
     let top = (2.0 * e.inputs.timeout_rate).clamp(0.002, 1.0);
-    let estimates: Vec<Estimate> = (0..TIMEOUT_POINTS)
-        .map(|i| {
-            let timeout_rate = top * i as f64 / (TIMEOUT_POINTS - 1) as f64;
-            Estimate::new(crate::model::Scenario {
-                timeout_rate,
-                ..e.inputs
-            })
-        })
-        .collect();
-    let line = |name: &str, y: fn(&Estimate) -> f64| Series {
-        name: name.to_string(),
-        points: estimates
-            .iter()
-            .map(|e| (e.inputs.timeout_rate, y(e)))
-            .collect(),
-    };
+    let rates = (0..TIMEOUT_POINTS).map(|i| top * i as f64 / (TIMEOUT_POINTS - 1) as f64);
+    let line = varied(e, Input::TimeoutRate, rates);
     let symbol = currency.to_string();
     Chart {
         title: "Refunds a month against the timeout rate".into(),
@@ -469,6 +469,48 @@ pub fn refunds_by_timeout_rate(e: &Estimate, currency: &str) -> Chart {
             e.refund_cost.per_month,
             format!("the scenario: {}", Rate(e.inputs.timeout_rate).rounded()),
         )),
+    }
+}
+
+/// Points on the duplicates-against-TTL curve.
+const TTL_POINTS: u64 = 41;
+
+/// Duplicate charges a month left by the key store against its TTL, from 0 to twice the
+/// retry horizon (or a little past the scenario's TTL when that is near): where a TTL stops
+/// being long enough. The scenario's TTL is marked when it is on the chart.
+pub fn duplicates_by_ttl(e: &Estimate) -> Chart {
+    let horizon = e.retry_horizon_seconds.max(1.0);
+    let ttl = e.inputs.ttl_seconds as f64;
+    let top = if ttl <= 4.0 * horizon {
+        (2.0 * horizon).max(1.25 * ttl)
+    } else {
+        2.0 * horizon
+    }
+    .ceil() as u64;
+    let mut ttls: Vec<u64> = (0..TTL_POINTS)
+        .map(|i| top * i / (TTL_POINTS - 1))
+        .collect();
+    ttls.dedup();
+    let line = varied(e, Input::Ttl, ttls.into_iter().map(|t| t as f64));
+    Chart {
+        title: "Duplicate charges a month left by the key store against its TTL".into(),
+        x_label: "key TTL".into(),
+        y_label: "duplicates a month".into(),
+        series: vec![
+            line("with keys kept that long", |e| {
+                e.duplicates.with_key_store.per_month
+            }),
+            line("without a key store", |e| e.duplicates.per_month),
+        ],
+        x_format: Some(input_ticks(Input::Ttl)),
+        y_format: Some(Box::new(plain)),
+        marker: (ttl <= top as f64).then(|| {
+            (
+                ttl,
+                e.duplicates.with_key_store.per_month,
+                format!("the scenario: {}", Duration(e.inputs.ttl_seconds)),
+            )
+        }),
     }
 }
 
@@ -653,6 +695,35 @@ mod tests {
         ] {
             assert!(svg.contains(needle), "{needle}");
         }
+    }
+
+    /// The TTL chart spans the retry horizon: keys kept past it leave no duplicate, and the
+    /// scenario's TTL, when near, is marked.
+    #[test]
+    fn the_ttl_chart_spans_the_retry_horizon() {
+        let e = Estimate::new(crate::model::Scenario {
+            ttl_seconds: 30,
+            ..crate::model::Scenario::default()
+        });
+        let chart = duplicates_by_ttl(&e);
+        let left = &chart.series[0].points;
+        let horizon = e.retry_horizon_seconds;
+        assert_eq!(left.first().map(|p| p.0), Some(0.0));
+        assert!(left.last().unwrap().0 >= 2.0 * horizon, "{left:?}");
+        assert!(
+            left.iter().any(|p| p.1 > 0.0),
+            "short TTLs leave duplicates"
+        );
+        assert!(
+            left.iter().filter(|p| p.0 > horizon).all(|p| p.1 == 0.0),
+            "{left:?}"
+        );
+        assert_eq!(chart.marker.as_ref().map(|m| m.0), Some(30.0));
+        let far = Estimate::new(crate::model::Scenario::default());
+        assert!(
+            duplicates_by_ttl(&far).marker.is_none(),
+            "1d is far past 2 x 47s"
+        );
     }
 
     #[test]

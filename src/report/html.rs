@@ -501,10 +501,10 @@ body{font-size:10pt;-webkit-print-color-adjust:exact;print-color-adjust:exact}
 main{max-width:none;padding:0}
 #verdict{font-size:15pt}
 h2{break-after:avoid;margin-top:1.2rem}
-tr,figure,.figures li,pre{break-inside:avoid}
+tr,figure,.figures li{break-inside:avoid}
 .scroll{overflow:visible}
 .figures{grid-template-columns:repeat(4,1fr)}
-figure svg{max-height:105mm;width:auto;max-width:100%;margin:0 auto}
+figure svg{max-height:120mm;width:auto;max-width:100%;margin:0 auto}
 details>summary{display:none}
 pre{white-space:pre-wrap;word-break:break-all}
 }

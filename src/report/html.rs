@@ -200,6 +200,8 @@ pub fn logs(e: &Estimate, derived: &Derived, style: &Style) -> Vec<u8> {
         &rows,
     );
     evidence_sections(&mut page, o, c);
+    intents_section(&mut page, o, c);
+    warnings_section(&mut page, &o.warnings);
     page.heading("charts", "Charts");
     page.chart(&svg::refunds_by_timeout_rate(e, c));
     page.chart(&svg::duplicates_by_retries(e));
@@ -286,6 +288,111 @@ fn evidence_sections(page: &mut Page, o: &crate::logs::Observed, c: &str) {
             ));
         }
     }
+}
+
+/// How attempts became intents, the duplicates the log itself shows, and where keys are
+/// missing (the markdown report's Intents section, in its words).
+fn intents_section(page: &mut Page, o: &crate::logs::Observed, c: &str) {
+    use crate::logs::{count, plural};
+    if o.intent_grouping == "none" {
+        return;
+    }
+    let by = if o.intent_grouping == "key" {
+        "idempotency key"
+    } else {
+        "fingerprint: client, user agent, method, path with query, request length"
+    };
+    page.heading("intents", &format!("Intents (grouped by {by})"));
+    let rows: Vec<Vec<Cell>> = o
+        .attempts_per_intent
+        .iter()
+        .map(|r| {
+            vec![
+                Cell::Figure(r.attempts.to_string()),
+                Cell::Figure(count(r.intents)),
+            ]
+        })
+        .collect();
+    page.table("", &["attempts", "intents"], &rows);
+    let per_day =
+        |v: Option<f64>| v.map_or(String::new(), |v| format!(" ({} a day)", human::count(v)));
+    if let Some(p) = &o.processed_twice {
+        page.paragraph(&format!(
+            "Processed twice: {} executions past the first{}, in {} intents answered 2xx more \
+             than once (the server's own log: a 2xx is an execution).",
+            count(p.extra_executions),
+            per_day(p.per_day),
+            count(p.intents)
+        ));
+    }
+    if let Some(d) = &o.observed_duplicates {
+        let [lo, hi] = d.predicted_per_day_interval;
+        let mut text = format!(
+            "Duplicates seen in the log: {}{}, intents with two attempts or more known to have \
+             executed ({} by a timed-out attempt's upstream 2xx). The model predicts {} a day \
+             (95%: {} to {}) for the same inputs.",
+            count(d.count),
+            per_day(d.per_day),
+            count(d.evidence.upstream_2xx),
+            human::count(d.predicted_per_day),
+            human::count(lo),
+            human::count(hi)
+        );
+        if let Some(note) = &d.note {
+            text.push_str(&format!(" {}.", sentence(note)));
+        }
+        if d.evidence.conflict_409_422 > 0 {
+            text.push_str(&format!(
+                " {} answered 409 or 422 on a retry: a uniqueness check refused the duplicate.",
+                plural(d.evidence.conflict_409_422, "intent")
+            ));
+        }
+        page.paragraph(&text);
+    }
+    if let Some(sh) = o.shared_addresses.filter(|sh| sh.fingerprints > 0) {
+        page.paragraph(&format!(
+            "{} sent more than {} attempts a minute, likely shared addresses (NAT): their \
+             attempts from then on were not grouped (--shared-address-rate).",
+            plural(sh.fingerprints, "fingerprint"),
+            sh.rate
+        ));
+    }
+    if let Some(k) = &o.key_coverage {
+        page.paragraph(&format!(
+            "Key coverage: {} of mutating attempts carried an idempotency key ({}).",
+            Rate(k.share).rounded(),
+            count(k.keyed_attempts)
+        ));
+        if !k.per_endpoint.is_empty() {
+            page.subheading("Add keys here first");
+            let rows: Vec<Vec<Cell>> = k
+                .per_endpoint
+                .iter()
+                .map(|p| {
+                    vec![
+                        Cell::Code(format!("{} {}", p.method, p.route)),
+                        Cell::Figure(Rate(p.share).rounded()),
+                        Cell::Figure(human::count(p.duplicates_per_month)),
+                        Cell::Figure(human::money(p.refund_per_month, c)),
+                    ]
+                })
+                .collect();
+            page.table(
+                "",
+                &["endpoint", "keyed", "duplicates a month", "refunds a month"],
+                &rows,
+            );
+        }
+    }
+}
+
+/// What the reader noticed and the figures may suffer from.
+fn warnings_section(page: &mut Page, warnings: &[String]) {
+    if warnings.is_empty() {
+        return;
+    }
+    page.heading("warnings", "What the figures may suffer from");
+    page.list(warnings);
 }
 
 /// Days listed in full; longer logs list the first and last half of this (as markdown).
@@ -652,6 +759,15 @@ impl Page {
     /// A paragraph in the muted voice of a note.
     pub fn note(&mut self, text: &str) {
         let _ = writeln!(self.out, "<p class=\"note\">{}</p>", escape(text));
+    }
+
+    /// A bulleted list of sentences.
+    pub fn list(&mut self, items: &[String]) {
+        self.out.push_str("<ul>\n");
+        for item in items {
+            let _ = writeln!(self.out, "<li>{}</li>", escape(item));
+        }
+        self.out.push_str("</ul>\n");
     }
 
     /// A real table: a caption, a header row, and rows whose first cell heads the row. A row

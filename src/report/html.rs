@@ -13,96 +13,90 @@
 
 use std::fmt::Write;
 
-use crate::inputs::{Input, Source, Sources};
-use crate::logs::Derived;
+use crate::findings::Observed;
+use crate::inputs::{Input, Origin, Sources};
 use crate::model::Estimate;
 use crate::probe::Probe;
 
+use super::model::{EstimateReport, Figure, FigureId, LogsReport};
 use super::svg::{self, Bars, Chart, SweepFigure};
+use super::words::sections as say;
+use super::words::{count, page as words};
 use super::{Style, evidence, human, table};
 use crate::units::Rate;
 
 /// The page of one estimate.
 pub fn estimate(e: &Estimate, sources: &Sources, style: &Style) -> Vec<u8> {
     let c = style.currency.as_str();
-    let mut page = Page::new(
-        "What missing idempotency costs",
-        &verdict(e, style),
-        Tone::of(e),
-    );
-    page.figures(&money(e, c));
+    let report = EstimateReport::new(e, style);
+    let mut page = Page::new(words::ESTIMATE, &verdict(&report.verdict), Tone::of(e));
+    page.figures(&headline(&report, e, c));
     page.end_header();
     inputs(&mut page, e, sources, c, None);
-    page.heading("charts", "Charts");
-    page.chart(&svg::refunds_by_timeout_rate(e, c));
-    page.chart(&svg::duplicates_by_retries(e));
-    page.chart(&svg::duplicates_by_ttl(e));
-    page.heading("scenario", "The scenario");
-    page.scenario(
-        "Save this as scenario.json; dupcost estimate --scenario scenario.json gives this report again.",
-        &crate::inputs::to_scenario_json(&e.inputs),
-    );
-    page.finish("Made by dupcost. Every figure is explained in its docs/MODEL.md.")
+    outputs(&mut page, &report, c);
+    page.heading("charts", words::CHARTS);
+    scenario_charts(&mut page, e, c);
+    scenario(&mut page, words::SCENARIO_AGAIN, e);
+    page.finish(words::FOOTER)
 }
 
 /// The page of a sweep: the verdict over the range, one row per value, and its charts.
 pub fn sweep(input: Input, estimates: &[Estimate], sources: &Sources, style: &Style) -> Vec<u8> {
     let c = style.currency.as_str();
-    let title = format!("What missing idempotency costs, by {}", input.label());
+    let title = words::by(input);
     let (Some(first), Some(last)) = (estimates.first(), estimates.last()) else {
-        return Page::new(&title, "The sweep has no values.", Tone::Fine).finish("");
+        return Page::new(&title, "", Tone::Fine).finish(words::FOOTER);
     };
     let shown = |e: &Estimate| table::input_value(input, input.get(&e.inputs), c);
-    let span = |f: &dyn Fn(&Estimate) -> f64| {
-        estimates
+    let span = |f: fn(&Estimate) -> f64, show: &dyn Fn(f64) -> String| {
+        let (lo, hi) = estimates
             .iter()
             .map(f)
             .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
                 (lo.min(v), hi.max(v))
-            })
+            });
+        say::range(show(lo), show(hi))
     };
-    let range = |low: String, high: String| {
-        if low == high {
-            low
-        } else {
-            format!("{low} to {high}")
-        }
-    };
-    let money_range = |(lo, hi): (f64, f64)| range(human::money(lo, c), human::money(hi, c));
-    let refunds = span(&|e| e.refund_cost.per_month);
-    let store = span(&|e| e.key_store.bytes);
-    let verdict = format!(
-        "With {} from {} to {}, the missing key costs {} a month in refunds; the key store \
-         that stops it takes {}.",
-        input.label(),
-        shown(first),
-        shown(last),
-        money_range(refunds),
-        range(human::size(store.0), human::size(store.1)),
-    );
-    let tone = if refunds.1 > 0.0 {
+    let money = |v: f64| human::money(v, c);
+    let tone = if estimates.iter().any(|e| e.refund_cost.per_month > 0.0) {
         Tone::Cost
     } else {
         Tone::Fine
     };
-    let mut page = Page::new(&title, &verdict, tone);
+    let report = EstimateReport::new(first, style);
+    let mut page = Page::new(
+        &title,
+        &sentence(&say::sweep_verdict(input, estimates, c)),
+        tone,
+    );
+    let label = |id: FigureId| report.figure(id).standalone.clone();
     page.figures(&[
-        ("refunds a month".into(), money_range(refunds)),
         (
-            "refunds a year".into(),
-            money_range(span(&|e| e.refund_cost.per_year)),
+            label(FigureId::RefundsPerMonth),
+            span(|e| e.refund_cost.per_month, &money),
         ),
-        ("duplicate charges a month".into(), {
-            let (lo, hi) = span(&|e| e.duplicates.per_month);
-            range(human::count(lo), human::count(hi))
-        }),
         (
-            "key store".into(),
-            range(human::size(store.0), human::size(store.1)),
+            label(FigureId::RefundsPerYear),
+            span(|e| e.refund_cost.per_year, &money),
+        ),
+        (
+            label(FigureId::DuplicatesPerMonth),
+            span(|e| e.duplicates.per_month, &human::count),
+        ),
+        (
+            words::KEY_STORE.to_string(),
+            span(|e| e.key_store.bytes, &human::size),
         ),
     ]);
     page.end_header();
-    page.heading("outputs", "Outputs");
+    let range = format!(
+        "{} to {} ({} values)",
+        shown(first),
+        shown(last),
+        estimates.len()
+    );
+    inputs(&mut page, first, sources, c, Some((input, &range)));
+    page.heading("outputs", words::OUTPUTS);
     let rows: Vec<Vec<Cell>> = estimates
         .iter()
         .map(|e| {
@@ -117,20 +111,10 @@ pub fn sweep(input: Input, estimates: &[Estimate], sources: &Sources, style: &St
             ]
         })
         .collect();
-    page.table(
-        "",
-        &[
-            input.label(),
-            "duplicates a day",
-            "duplicates a month",
-            "refunds a month",
-            "unanswered a day",
-            "extra attempts a day",
-            "key store",
-        ],
-        &rows,
-    );
-    page.heading("charts", "Charts");
+    let mut headers = vec![input.label()];
+    headers.extend(say::SWEEP);
+    page.table("", &headers, &rows);
+    page.heading("charts", words::CHARTS);
     for figure in [
         SweepFigure::Refunds,
         SweepFigure::Unanswered,
@@ -138,292 +122,99 @@ pub fn sweep(input: Input, estimates: &[Estimate], sources: &Sources, style: &St
     ] {
         page.chart(&svg::sweep_chart(input, estimates, figure, c));
     }
-    inputs(
-        &mut page,
-        first,
-        sources,
-        c,
-        Some((
-            input,
-            &format!(
-                "{} to {} ({} values)",
-                shown(first),
-                shown(last),
-                estimates.len()
-            ),
-        )),
-    );
-    page.heading("scenario", "The scenario");
-    page.scenario(
-        &format!("The first value's scenario; dupcost estimate --scenario scenario.json --sweep {}=... sweeps it again.", input.flag()),
-        &crate::inputs::to_scenario_json(&first.inputs),
-    );
-    page.finish("Made by dupcost. Every figure is explained in its docs/MODEL.md.")
+    scenario(&mut page, &words::sweep_again(input), first);
+    page.finish(words::FOOTER)
 }
 
-/// The page of `dupcost logs`: the measured inputs with their evidence, the estimate, the
-/// per-day and per-endpoint figures, and the charts.
-pub fn logs(e: &Estimate, derived: &Derived, style: &Style) -> Vec<u8> {
+/// The page of `dupcost logs`: the measured inputs with their evidence, the estimate, what
+/// the logs showed, and the charts.
+pub fn logs(r: &LogsReport, style: &Style) -> Vec<u8> {
     let c = style.currency.as_str();
-    let o = &derived.observed;
-    let mut page = Page::new(
-        "What missing idempotency costs, measured from access logs",
-        &verdict(e, style),
-        Tone::of(e),
-    );
-    page.figures(&money(e, c));
+    let (e, o) = (r.estimate, r.observed);
+    let report = &r.estimate_report;
+    let mut page = Page::new(words::LOGS, &verdict(&report.verdict), Tone::of(e));
+    page.figures(&headline(report, e, c));
+    page.note(&say::read_summary(o));
     page.end_header();
-    page.heading("inputs", "Inputs");
-    let rows: Vec<Vec<Cell>> = Input::ALL
-        .into_iter()
-        .map(|input| {
-            let source = derived.sources.get(input);
+    page.heading("inputs", words::INPUTS);
+    let rows: Vec<Vec<Cell>> = r
+        .inputs
+        .iter()
+        .map(|row| {
+            let input = row.input;
             vec![
                 Cell::Text(input.label().to_string()),
-                Cell::Figure(table::input_value(input, input.get(&e.inputs), c)),
-                Cell::Kind(kind(source)),
-                Cell::Text(match evidence::evidence(derived, input) {
-                    Some(text) => text.to_string(),
-                    None => format!("not in logs: {} ({input})", source.describe()),
+                Cell::Figure(row.value.clone()),
+                Cell::Kind(kind(row.origin)),
+                Cell::Text(match &row.evidence {
+                    Some(text) => text.clone(),
+                    None => words::not_in_logs(row.origin, input),
                 }),
                 Cell::Figure(
-                    evidence::interval_for(derived, input)
+                    row.interval
                         .map(|(lo, hi)| evidence::interval_text(input, lo, hi, c))
                         .unwrap_or_default(),
                 ),
             ]
         })
         .collect();
-    page.table(
-        "",
-        &["input", "value", "kind", "evidence", "95% interval"],
-        &rows,
-    );
+    page.table("", &words::LOGS_INPUTS, &rows);
+    if r.inputs.iter().any(|row| row.interval.is_some()) {
+        page.paragraph(&say::over_intervals(r.intervals, c));
+    }
+    if !r.warnings.is_empty() {
+        page.heading("warnings", words::WARNINGS);
+        page.list(&r.warnings);
+    }
+    outputs(&mut page, report, c);
     evidence_sections(&mut page, o, c);
-    intents_section(&mut page, o, c);
-    warnings_section(&mut page, &o.warnings);
-    page.heading("charts", "Charts");
-    page.chart(&svg::refunds_by_timeout_rate(e, c));
-    page.chart(&svg::duplicates_by_retries(e));
-    page.chart(&svg::duplicates_by_ttl(e));
+    intents_section(&mut page, o, r.duplicates_note.as_deref(), c);
+    page.heading("charts", words::CHARTS);
+    scenario_charts(&mut page, e, c);
     if !o.per_day.is_empty() {
         page.chart(&svg::timeout_rate_per_day(&o.per_day));
     }
     if !o.per_endpoint.is_empty() {
         page.bars(&svg::cost_per_endpoint(&o.per_endpoint, c));
     }
-    page.heading("scenario", "The scenario");
-    page.scenario(
-        "The scenario measured from the logs; save it as scenario.json: dupcost estimate --scenario scenario.json gives this estimate again.",
-        &crate::inputs::to_scenario_json(&e.inputs),
-    );
-    page.finish("Made by dupcost. Every figure is explained in its docs/MODEL.md.")
+    scenario(&mut page, words::SCENARIO_MEASURED, e);
+    page.finish(words::FOOTER)
 }
-
-/// What the logs showed: per day, and the costliest endpoints.
-fn evidence_sections(page: &mut Page, o: &crate::logs::Observed, c: &str) {
-    if !o.per_day.is_empty() {
-        page.heading("per-day", "Per day (UTC)");
-        let rows: Vec<Vec<Cell>> = super::logs::per_day_rows(o, DAYS_SHOWN, |gap| vec![gap])
-            .into_iter()
-            .map(|row| {
-                let mut cells = row.into_iter();
-                let first = Cell::Text(cells.next().unwrap_or_default());
-                std::iter::once(first)
-                    .chain(cells.map(Cell::Figure))
-                    .collect()
-            })
-            .collect();
-        page.table(
-            "",
-            &[
-                "date",
-                "mutating",
-                "timed out",
-                "timed out, succeeded",
-                "timed out, unknown",
-                "timeout rate",
-            ],
-            &rows,
-        );
-    }
-    if !o.per_endpoint.is_empty() {
-        page.heading("endpoints", "Top endpoints (by duplicates a month)");
-        let rows: Vec<Vec<Cell>> = o
-            .per_endpoint
-            .iter()
-            .map(|p| {
-                vec![
-                    Cell::Code(format!(
-                        "{} {}{}",
-                        p.method,
-                        p.route,
-                        if p.enough_evidence { "" } else { " *" }
-                    )),
-                    Cell::Figure(crate::logs::count(p.mutating)),
-                    Cell::Figure(super::logs::share(p.timed_out, p.mutating)),
-                    Cell::Figure(p.succeeded_share.map_or("-".into(), |s| Rate(s).rounded())),
-                    Cell::Figure(human::count(p.duplicates_per_month)),
-                    Cell::Figure(human::money(p.refund_per_month, c)),
-                ]
-            })
-            .collect();
-        page.table(
-            "",
-            &[
-                "endpoint",
-                "mutating",
-                "timeout rate",
-                "succeeded share",
-                "duplicates a month",
-                "refunds a month",
-            ],
-            &rows,
-        );
-        if o.per_endpoint.iter().any(|p| !p.enough_evidence) {
-            page.note(&format!(
-                "* Fewer than {} mutating attempts: too few for its own timeout rate; its \
-                 estimate uses the whole log's, and it is listed after the measured endpoints.",
-                crate::logs::MIN_EVIDENCE
-            ));
-        }
-    }
-}
-
-/// How attempts became intents, the duplicates the log itself shows, and where keys are
-/// missing (the markdown report's Intents section, in its words).
-fn intents_section(page: &mut Page, o: &crate::logs::Observed, c: &str) {
-    use crate::logs::{count, plural};
-    if o.intent_grouping == "none" {
-        return;
-    }
-    let by = if o.intent_grouping == "key" {
-        "idempotency key"
-    } else {
-        "fingerprint: client, user agent, method, path with query, request length"
-    };
-    page.heading("intents", &format!("Intents (grouped by {by})"));
-    let rows: Vec<Vec<Cell>> = o
-        .attempts_per_intent
-        .iter()
-        .map(|r| {
-            vec![
-                Cell::Figure(r.attempts.to_string()),
-                Cell::Figure(count(r.intents)),
-            ]
-        })
-        .collect();
-    page.table("", &["attempts", "intents"], &rows);
-    let per_day =
-        |v: Option<f64>| v.map_or(String::new(), |v| format!(" ({} a day)", human::count(v)));
-    if let Some(p) = &o.processed_twice {
-        page.paragraph(&format!(
-            "Processed twice: {} executions past the first{}, in {} intents answered 2xx more \
-             than once (the server's own log: a 2xx is an execution).",
-            count(p.extra_executions),
-            per_day(p.per_day),
-            count(p.intents)
-        ));
-    }
-    if let Some(d) = &o.observed_duplicates {
-        let [lo, hi] = d.predicted_per_day_interval;
-        let mut text = format!(
-            "Duplicates seen in the log: {}{}, intents with two attempts or more known to have \
-             executed ({} by a timed-out attempt's upstream 2xx). The model predicts {} a day \
-             (95%: {} to {}) for the same inputs.",
-            count(d.count),
-            per_day(d.per_day),
-            count(d.evidence.upstream_2xx),
-            human::count(d.predicted_per_day),
-            human::count(lo),
-            human::count(hi)
-        );
-        if let Some(note) = &d.note {
-            text.push_str(&format!(" {}.", sentence(note)));
-        }
-        if d.evidence.conflict_409_422 > 0 {
-            text.push_str(&format!(
-                " {} answered 409 or 422 on a retry: a uniqueness check refused the duplicate.",
-                plural(d.evidence.conflict_409_422, "intent")
-            ));
-        }
-        page.paragraph(&text);
-    }
-    if let Some(sh) = o.shared_addresses.filter(|sh| sh.fingerprints > 0) {
-        page.paragraph(&format!(
-            "{} sent more than {} attempts a minute, likely shared addresses (NAT): their \
-             attempts from then on were not grouped (--shared-address-rate).",
-            plural(sh.fingerprints, "fingerprint"),
-            sh.rate
-        ));
-    }
-    if let Some(k) = &o.key_coverage {
-        page.paragraph(&format!(
-            "Key coverage: {} of mutating attempts carried an idempotency key ({}).",
-            Rate(k.share).rounded(),
-            count(k.keyed_attempts)
-        ));
-        if !k.per_endpoint.is_empty() {
-            page.subheading("Add keys here first");
-            let rows: Vec<Vec<Cell>> = k
-                .per_endpoint
-                .iter()
-                .map(|p| {
-                    vec![
-                        Cell::Code(format!("{} {}", p.method, p.route)),
-                        Cell::Figure(Rate(p.share).rounded()),
-                        Cell::Figure(human::count(p.duplicates_per_month)),
-                        Cell::Figure(human::money(p.refund_per_month, c)),
-                    ]
-                })
-                .collect();
-            page.table(
-                "",
-                &["endpoint", "keyed", "duplicates a month", "refunds a month"],
-                &rows,
-            );
-        }
-    }
-}
-
-/// What the reader noticed and the figures may suffer from.
-fn warnings_section(page: &mut Page, warnings: &[String]) {
-    if warnings.is_empty() {
-        return;
-    }
-    page.heading("warnings", "What the figures may suffer from");
-    page.list(warnings);
-}
-
-/// Days listed in full; longer logs list the first and last half of this (as markdown).
-const DAYS_SHOWN: usize = 31;
 
 /// The page of `dupcost probe`: the checks, what the failures found cost in the user's
 /// scenario, and that scenario.
 pub fn probe(probe: &Probe, e: &Estimate, sources: &Sources, style: &Style) -> Vec<u8> {
-    use crate::probe::report as words;
+    use crate::probe::report as said;
     let c = style.currency.as_str();
-    let title = format!("Does idempotency hold? {} {}", probe.method, probe.url);
     let tone = if probe.verdict == crate::probe::Outcome::Pass {
         Tone::Fine
     } else {
         Tone::Cost
     };
-    let mut page = Page::new(&title, &sentence(&words::verdict(probe)), tone);
+    let title = words::probe(&probe.method, &probe.url);
+    let mut page = Page::new(&title, &sentence(&said::verdict(probe)), tone);
+    let refunds = EstimateReport::new(e, style);
     page.figures(&[
-        ("checks".into(), probe.checks.len().to_string()),
-        ("requests sent".into(), probe.requests.to_string()),
+        (words::CHECKS_FAILED.into(), {
+            let failed = probe
+                .checks
+                .iter()
+                .filter(|c| c.outcome == crate::probe::Outcome::Fail)
+                .count();
+            format!("{failed} of {}", probe.checks.len())
+        }),
+        (words::REQUESTS_SENT.into(), probe.requests.to_string()),
         (
-            "extra executions for a key".into(),
+            words::EXTRA_EXECUTIONS.into(),
             probe.duplicates_seen.to_string(),
         ),
         (
-            "refunds a month without a key that holds".into(),
-            human::money(e.refund_cost.per_month, c),
+            words::AT_STAKE.into(),
+            refunds.figure(FigureId::RefundsPerMonth).value.show(c),
         ),
     ]);
     page.end_header();
-    page.heading("checks", "Checks");
+    page.heading("checks", words::CHECKS);
     let rows: Vec<Vec<Cell>> = probe
         .checks
         .iter()
@@ -437,69 +228,226 @@ pub fn probe(probe: &Probe, e: &Estimate, sources: &Sources, style: &Style) -> V
             ]
         })
         .collect();
-    page.table(
-        "",
-        &["check", "outcome", "requests", "executions seen", "detail"],
-        &rows,
-    );
-    page.paragraph(&format!(
-        "Duplicates seen: {} ({} requests in all).",
-        words::duplicates_seen(probe),
-        probe.requests
+    page.table("", &words::CHECK_COLUMNS, &rows);
+    page.paragraph(&words::duplicates_seen(
+        &said::duplicates_seen(probe),
+        probe.requests,
     ));
-    let costs = words::costs(probe, e, c);
+    let costs = said::costs(probe, e, c);
     if !costs.is_empty() {
-        page.heading("costs", "What a failure costs");
-        page.paragraph(&words::scenario_line(e, c));
+        page.heading("costs", words::COSTS);
+        page.paragraph(&said::scenario_line(e, c));
         let rows: Vec<Vec<Cell>> = costs
             .into_iter()
             .map(|(name, text)| vec![Cell::Code(name.to_string()), Cell::Text(text)])
             .collect();
-        page.table("", &["check", "what it costs"], &rows);
+        page.table("", &words::COST_COLUMNS, &rows);
     }
     inputs(&mut page, e, sources, c, None);
-    page.heading("scenario", "The scenario");
-    page.scenario(
-        "Save this as scenario.json; dupcost estimate --scenario scenario.json gives the estimate the costs are figured in.",
-        &crate::inputs::to_scenario_json(&e.inputs),
-    );
-    page.finish("Made by dupcost. Every figure is explained in its docs/MODEL.md.")
+    scenario(&mut page, words::SCENARIO_PROBE, e);
+    page.finish(words::FOOTER)
 }
 
-/// Every input of the estimate with its value, its kind and where it came from.
+/// The headline figures under the verdict: the money, the duplicates, and the key store
+/// that stops them, each under the report's own label.
+fn headline(report: &EstimateReport, e: &Estimate, c: &str) -> Vec<(String, String)> {
+    let card = |id: FigureId| {
+        let f = report.figure(id);
+        (f.standalone.clone(), f.value.show(c))
+    };
+    let keys = report.figure(FigureId::LiveKeys);
+    let store = report.figure(FigureId::StoreSize(e.inputs.store));
+    vec![
+        card(FigureId::RefundsPerMonth),
+        card(FigureId::RefundsPerYear),
+        card(FigureId::DuplicatesPerMonth),
+        (
+            format!(
+                "{} ({} {})",
+                words::KEY_STORE,
+                keys.value.show(c),
+                keys.standalone
+            ),
+            store.value.show(c),
+        ),
+    ]
+}
+
+/// The estimate's sections, each a table under its title: exact and rule of thumb side by
+/// side where the model has both.
+fn outputs(page: &mut Page, report: &EstimateReport, c: &str) {
+    page.heading("outputs", words::OUTPUTS);
+    let mut columns: &[&str] = &[];
+    for section in &report.sections {
+        let thumbs = section.figures.iter().any(|f| f.rule_of_thumb.is_some());
+        if !section.columns.is_empty() {
+            columns = section.columns;
+        }
+        let mut headers = vec![""];
+        if thumbs && columns.len() == 2 {
+            headers.extend(columns);
+        } else {
+            headers.push(words::VALUE);
+        }
+        let rows: Vec<Vec<Cell>> = section
+            .figures
+            .iter()
+            .map(|f: &Figure| {
+                let mut row = vec![Cell::Text(f.label.clone()), Cell::Figure(f.value.show(c))];
+                if headers.len() == 3 {
+                    row.push(Cell::Figure(
+                        f.rule_of_thumb.map_or(String::new(), |v| v.show(c)),
+                    ));
+                }
+                row
+            })
+            .collect();
+        page.table(section.title, &headers, &rows);
+    }
+}
+
+/// Charts of the scenario's own figures against its inputs: the timeout rate, retries and
+/// the key TTL.
+fn scenario_charts(page: &mut Page, e: &Estimate, c: &str) {
+    page.chart(&svg::refunds_by_timeout_rate(e, c));
+    page.chart(&svg::duplicates_by_retries(e));
+    page.chart(&svg::duplicates_by_ttl(e));
+}
+
+/// The scenario as a block `--scenario` takes back.
+fn scenario(page: &mut Page, intro: &str, e: &Estimate) {
+    page.heading("scenario", words::SCENARIO);
+    page.scenario(intro, &crate::inputs::to_scenario_json(&e.inputs));
+}
+
+/// What the logs showed: per day, and the costliest endpoints.
+fn evidence_sections(page: &mut Page, o: &Observed, c: &str) {
+    if !o.per_day.is_empty() {
+        page.heading("per-day", say::PER_DAY_TITLE);
+        let rows: Vec<Vec<Cell>> = super::logs::per_day_rows(o, DAYS_SHOWN, |gap| vec![gap])
+            .into_iter()
+            .map(|row| {
+                let mut cells = row.into_iter();
+                let first = Cell::Text(cells.next().unwrap_or_default());
+                std::iter::once(first)
+                    .chain(cells.map(Cell::Figure))
+                    .collect()
+            })
+            .collect();
+        page.table("", &say::PER_DAY, &rows);
+    }
+    if !o.per_endpoint.is_empty() {
+        page.heading("endpoints", say::PER_ENDPOINT_TITLE);
+        let rows: Vec<Vec<Cell>> = o
+            .per_endpoint
+            .iter()
+            .map(|p| {
+                vec![
+                    Cell::Code(format!(
+                        "{} {}{}",
+                        p.method,
+                        p.route,
+                        if p.enough_evidence { "" } else { " *" }
+                    )),
+                    Cell::Figure(count(p.mutating)),
+                    Cell::Figure(super::logs::share(p.timed_out, p.mutating)),
+                    Cell::Figure(p.succeeded_share.map_or("-".into(), |s| Rate(s).rounded())),
+                    Cell::Figure(human::count(p.duplicates_per_month)),
+                    Cell::Figure(human::money(p.refund_per_month, c)),
+                ]
+            })
+            .collect();
+        page.table("", &say::PER_ENDPOINT, &rows);
+        if o.per_endpoint.iter().any(|p| !p.enough_evidence) {
+            page.note(&format!("* {}", say::few_attempts()));
+        }
+    }
+}
+
+/// How attempts became intents, the duplicates the log itself shows, and where keys are
+/// missing.
+fn intents_section(page: &mut Page, o: &Observed, note: Option<&str>, c: &str) {
+    let Some(title) = say::intents_title(o.intent_grouping) else {
+        return;
+    };
+    page.heading("intents", &title);
+    let rows: Vec<Vec<Cell>> = o
+        .attempts_per_intent
+        .iter()
+        .map(|r| {
+            vec![
+                Cell::Figure(r.attempts.to_string()),
+                Cell::Figure(count(r.intents)),
+            ]
+        })
+        .collect();
+    page.table("", &words::ATTEMPTS_COLUMNS, &rows);
+    if let Some(p) = &o.processed_twice {
+        page.paragraph(&say::processed_twice(p));
+    }
+    if let Some(d) = &o.observed_duplicates {
+        page.paragraph(&say::duplicates_seen(d, note));
+    }
+    if let Some(sh) = o.shared_addresses.filter(|sh| sh.fingerprints > 0) {
+        page.paragraph(&say::shared_addresses(&sh));
+    }
+    if let Some(k) = &o.key_coverage {
+        page.paragraph(&say::key_coverage(k));
+        if !k.per_endpoint.is_empty() {
+            page.subheading(say::KEYS_FIRST_TITLE);
+            let rows: Vec<Vec<Cell>> = k
+                .per_endpoint
+                .iter()
+                .map(|p| {
+                    vec![
+                        Cell::Code(format!("{} {}", p.method, p.route)),
+                        Cell::Figure(Rate(p.share).rounded()),
+                        Cell::Figure(human::count(p.duplicates_per_month)),
+                        Cell::Figure(human::money(p.refund_per_month, c)),
+                    ]
+                })
+                .collect();
+            page.table("", &say::KEYS_FIRST, &rows);
+        }
+    }
+}
+
+/// Days listed in full; longer logs list the first and last half of this (as markdown).
+const DAYS_SHOWN: usize = 31;
+
+/// Every input of the estimate with its value, its kind and where it came from; a swept
+/// input shows its range.
 fn inputs(page: &mut Page, e: &Estimate, sources: &Sources, c: &str, swept: Option<(Input, &str)>) {
-    page.heading("inputs", "Inputs");
+    page.heading("inputs", words::INPUTS);
     let rows: Vec<Vec<Cell>> = Input::ALL
         .into_iter()
         .map(|input| {
-            let source = sources.get(input);
+            let label = Cell::Text(input.label().to_string());
             match swept {
                 Some((swept, range)) if swept == input => vec![
-                    Cell::Text(input.label().to_string()),
+                    label,
                     Cell::Figure(range.to_string()),
                     Cell::Kind(Kind::Given),
-                    Cell::Text("swept (--sweep)".to_string()),
+                    Cell::Text(words::SWEPT.to_string()),
                 ],
-                _ => vec![
-                    Cell::Text(input.label().to_string()),
-                    Cell::Figure(table::input_value(input, input.get(&e.inputs), c)),
-                    Cell::Kind(kind(source)),
-                    Cell::Text(format!("{} ({input})", source.describe())),
-                ],
+                _ => {
+                    let origin = sources.get(input);
+                    vec![
+                        label,
+                        Cell::Figure(table::input_value(input, input.get(&e.inputs), c)),
+                        Cell::Kind(kind(origin)),
+                        Cell::Text(words::from(origin, input)),
+                    ]
+                }
             }
         })
         .collect();
-    page.table("", &["input", "value", "kind", "from"], &rows);
+    page.table("", &words::INPUT_COLUMNS, &rows);
 }
 
 /// The verdict's sentence, without the table's `Verdict:` label.
-fn verdict(e: &Estimate, style: &Style) -> String {
-    let plain = Style {
-        color: false,
-        ..style.clone()
-    };
-    let text = table::verdict(e, &plain);
-    sentence(text.strip_prefix("Verdict: ").unwrap_or(&text))
+fn verdict(text: &str) -> String {
+    sentence(text.strip_prefix("Verdict: ").unwrap_or(text))
 }
 
 /// `text` as a sentence of its own: its first letter a capital.
@@ -511,34 +459,12 @@ fn sentence(text: &str) -> String {
     }
 }
 
-/// The headline figures: the money, the duplicates, and the key store that stops them.
-fn money(e: &Estimate, c: &str) -> Vec<(String, String)> {
-    vec![
-        (
-            "refunds a month".into(),
-            human::money(e.refund_cost.per_month, c),
-        ),
-        (
-            "refunds a year".into(),
-            human::money(e.refund_cost.per_year, c),
-        ),
-        (
-            "duplicate charges a month".into(),
-            human::count(e.duplicates.per_month),
-        ),
-        (
-            table::store_label(e.inputs.store, e.inputs.store),
-            human::size(e.store_bytes()),
-        ),
-    ]
-}
-
 /// An input's kind from where its value came.
-fn kind(source: Source) -> Kind {
-    match source {
-        Source::Log => Kind::Measured,
-        Source::Flag | Source::Scenario | Source::Preset => Kind::Given,
-        Source::Default => Kind::Assumed,
+fn kind(origin: Origin) -> Kind {
+    match origin {
+        Origin::Log => Kind::Measured,
+        Origin::Flag | Origin::Scenario | Origin::Preset => Kind::Given,
+        Origin::Default => Kind::Assumed,
     }
 }
 
@@ -577,6 +503,7 @@ caption{caption-side:top;text-align:left;font-weight:600;padding:.2rem 0}
 th,td{padding:.3rem .55rem;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
 thead th{background:var(--panel);font-weight:600}
 th[scope=row]{font-weight:normal;white-space:nowrap}
+th.sub{padding-left:1.6rem;color:var(--muted)}
 .n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 .kind{display:inline-block;min-width:4.8rem;text-align:center;font-size:.78rem;font-weight:650;
 padding:0 .45rem;border:1px solid currentColor;border-radius:1rem;white-space:nowrap}
@@ -804,6 +731,13 @@ impl Page {
                     ("<td", "</td>")
                 };
                 let _ = match cell {
+                    // A row label indented by the model (`  of whom charged anyway`) is a
+                    // part of the row above it.
+                    Cell::Text(text) if i == 0 && text.starts_with(' ') => write!(
+                        self.out,
+                        "{open} class=\"sub\">{}{close}",
+                        escape(text.trim_start())
+                    ),
                     Cell::Text(text) => write!(self.out, "{open}>{}{close}", escape(text)),
                     Cell::Figure(text) => {
                         write!(self.out, "{open} class=\"n\">{}{close}", escape(text))

@@ -277,6 +277,7 @@ fn headline(report: &EstimateReport, e: &Estimate, c: &str) -> Vec<(String, Stri
 /// side where the model has both.
 fn outputs(page: &mut Page, report: &EstimateReport, c: &str) {
     page.heading("outputs", words::OUTPUTS);
+    page.begin_columns();
     let mut columns: &[&str] = &[];
     for section in &report.sections {
         let thumbs = section.figures.iter().any(|f| f.rule_of_thumb.is_some());
@@ -304,6 +305,7 @@ fn outputs(page: &mut Page, report: &EstimateReport, c: &str) {
             .collect();
         page.table(section.title, &headers, &rows);
     }
+    page.end_columns();
 }
 
 /// Charts of the scenario's own figures against its inputs: the timeout rate, retries and
@@ -498,6 +500,8 @@ h3{font-size:1rem;margin:1.25rem 0 .25rem}
 p{margin:.5rem 0}
 .note{color:var(--muted);font-size:.92rem}
 .scroll{overflow-x:auto}
+.columns{display:grid;grid-template-columns:repeat(auto-fill,minmax(26rem,1fr));column-gap:1.5rem}
+.columns table{margin-bottom:.6rem}
 table{border-collapse:collapse;width:100%;margin:.4rem 0 1rem;font-size:.93rem}
 caption{caption-side:top;text-align:left;font-weight:600;padding:.2rem 0}
 th,td{padding:.3rem .55rem;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
@@ -537,6 +541,7 @@ main{max-width:none;padding:0}
 h2{break-after:avoid;margin-top:1.2rem}
 tr,figure,.figures li{break-inside:avoid}
 .scroll{overflow:visible}
+.columns{grid-template-columns:1fr 1fr}
 .figures{grid-template-columns:repeat(4,1fr)}
 figure svg{max-height:120mm;width:auto;max-width:100%;margin:0 auto}
 details>summary{display:none}
@@ -686,6 +691,15 @@ impl Page {
     /// A paragraph in the muted voice of a note.
     pub fn note(&mut self, text: &str) {
         let _ = writeln!(self.out, "<p class=\"note\">{}</p>", escape(text));
+    }
+
+    /// Tables side by side while the page is wide enough, until [`Page::end_columns`].
+    pub fn begin_columns(&mut self) {
+        self.out.push_str("<div class=\"columns\">\n");
+    }
+
+    pub fn end_columns(&mut self) {
+        self.out.push_str("</div>\n");
     }
 
     /// A bulleted list of sentences.

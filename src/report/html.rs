@@ -509,6 +509,7 @@ thead th{background:var(--panel);font-weight:600}
 th[scope=row]{font-weight:normal;white-space:nowrap}
 th.sub{padding-left:1.6rem;color:var(--muted)}
 .n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+thead th.n{white-space:normal}
 .kind{display:inline-block;min-width:4.8rem;text-align:center;font-size:.78rem;font-weight:650;
 padding:0 .45rem;border:1px solid currentColor;border-radius:1rem;white-space:nowrap}
 .kind-measured{color:var(--measured)}

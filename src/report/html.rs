@@ -384,11 +384,20 @@ fn intents_section(page: &mut Page, o: &Observed, note: Option<&str>, c: &str) {
         })
         .collect();
     page.table("", &words::ATTEMPTS_COLUMNS, &rows);
+    let plain = |text: String| text;
     if let Some(p) = &o.processed_twice {
-        page.paragraph(&say::processed_twice(p));
+        page.paragraph(&say::processed_twice(p, &plain));
     }
     if let Some(d) = &o.observed_duplicates {
-        page.paragraph(&say::duplicates_seen(d, note));
+        let mut text = say::duplicates_seen(d, &plain);
+        for more in [note.map(say::duplicates_note), say::conflicts(d)]
+            .into_iter()
+            .flatten()
+        {
+            text.push(' ');
+            text.push_str(&more);
+        }
+        page.paragraph(&text);
     }
     if let Some(sh) = o.shared_addresses.filter(|sh| sh.fingerprints > 0) {
         page.paragraph(&say::shared_addresses(&sh));

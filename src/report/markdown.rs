@@ -276,51 +276,17 @@ fn intents(out: &mut String, o: &Observed, note: Option<&str>, style: &Style) {
         .map(|r| vec![r.attempts.to_string(), count(r.intents)])
         .collect();
     pipe_table(out, &["attempts", "intents"], "::", &rows);
+    let strong = |text: String| format!("**{text}**");
     if let Some(p) = &o.processed_twice {
-        let per_day = p
-            .per_day
-            .map_or(String::new(), |v| format!(" ({} a day)", human::count(v)));
-        let _ = writeln!(
-            out,
-            "Processed twice: **{}** executions past the first{per_day}, in {} intents answered \
-             2xx more than once (the server's own log: a 2xx is an execution).\n",
-            count(p.extra_executions),
-            count(p.intents)
-        );
+        let _ = writeln!(out, "{}\n", say::processed_twice(p, &strong));
     }
     if let Some(d) = &o.observed_duplicates {
-        let per_day = d
-            .per_day
-            .map_or(String::new(), |v| format!(" ({} a day)", human::count(v)));
-        let [lo, hi] = d.predicted_per_day_interval;
-        let _ = write!(
-            out,
-            "Duplicates seen in the log: **{}**{per_day}, intents with two attempts or more known \
-             to have executed ({} by a timed-out attempt's upstream 2xx). The model predicts {} a \
-             day (95%: {} to {}) for the same inputs.",
-            count(d.count),
-            count(d.evidence.upstream_2xx),
-            human::count(d.predicted_per_day),
-            human::count(lo),
-            human::count(hi)
-        );
+        out.push_str(&say::duplicates_seen(d, &strong));
         if let Some(note) = note {
-            // The note is a clause ("fewer duplicates are seen than..."): a sentence here.
-            let mut chars = note.chars();
-            let first = chars.next().map(|c| c.to_uppercase().to_string());
-            let _ = write!(
-                out,
-                " {}{}.",
-                first.unwrap_or_default(),
-                escape(chars.as_str())
-            );
+            let _ = write!(out, " {}", escape(&say::duplicates_note(note)));
         }
-        if d.evidence.conflict_409_422 > 0 {
-            let _ = write!(
-                out,
-                " {} answered 409 or 422 on a retry: a uniqueness check refused the duplicate.",
-                plural(d.evidence.conflict_409_422, "intent")
-            );
+        if let Some(conflicts) = say::conflicts(d) {
+            let _ = write!(out, " {conflicts}");
         }
         out.push_str("\n\n");
     }

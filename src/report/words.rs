@@ -902,48 +902,51 @@ pub mod sections {
         v.map_or(String::new(), |v| format!(" ({} a day)", human::count(v)))
     }
 
-    /// A server's own log: the intents it executed more than once.
-    pub fn processed_twice(p: &ProcessedTwice) -> String {
+    /// A server's own log: the intents it executed more than once; `strong` marks the
+    /// count (markdown's emphasis, or nothing).
+    pub fn processed_twice(p: &ProcessedTwice, strong: &dyn Fn(String) -> String) -> String {
         format!(
             "Processed twice: {} executions past the first{}, in {} intents answered 2xx more \
              than once (the server's own log: a 2xx is an execution).",
-            count(p.extra_executions),
+            strong(count(p.extra_executions)),
             per_day(p.per_day),
             count(p.intents)
         )
     }
 
-    /// The duplicates the log itself shows, beside the model's, with the note when they
-    /// differ (a clause, made a sentence here).
-    pub fn duplicates_seen(d: &ObservedDuplicates, note: Option<&str>) -> String {
+    /// The duplicates the log itself shows, beside the model's; `strong` marks the count.
+    pub fn duplicates_seen(d: &ObservedDuplicates, strong: &dyn Fn(String) -> String) -> String {
         let [lo, hi] = d.predicted_per_day_interval;
-        let mut text = format!(
+        format!(
             "Duplicates seen in the log: {}{}, intents with two attempts or more known to have \
              executed ({} by a timed-out attempt's upstream 2xx). The model predicts {} a day \
              (95%: {} to {}) for the same inputs.",
-            count(d.count),
+            strong(count(d.count)),
             per_day(d.per_day),
             count(d.evidence.upstream_2xx),
             human::count(d.predicted_per_day),
             human::count(lo),
             human::count(hi)
-        );
-        if let Some(note) = note {
-            let mut chars = note.chars();
-            if let Some(first) = chars.next() {
-                text.push(' ');
-                text.extend(first.to_uppercase());
-                text.push_str(chars.as_str());
-                text.push('.');
-            }
+        )
+    }
+
+    /// Why the duplicates seen and predicted differ: the note (a clause) as a sentence.
+    pub fn duplicates_note(note: &str) -> String {
+        let mut chars = note.chars();
+        match chars.next() {
+            Some(first) => format!("{}{}.", first.to_uppercase(), chars.as_str()),
+            None => String::new(),
         }
-        if d.evidence.conflict_409_422 > 0 {
-            text.push_str(&format!(
-                " {} answered 409 or 422 on a retry: a uniqueness check refused the duplicate.",
+    }
+
+    /// The retries a uniqueness check refused, when there were some.
+    pub fn conflicts(d: &ObservedDuplicates) -> Option<String> {
+        (d.evidence.conflict_409_422 > 0).then(|| {
+            format!(
+                "{} answered 409 or 422 on a retry: a uniqueness check refused the duplicate.",
                 plural(d.evidence.conflict_409_422, "intent")
-            ));
-        }
-        text
+            )
+        })
     }
 
     /// Fingerprints that looked like shared addresses.

@@ -169,24 +169,18 @@ const PAYPAL_ORDERS: Source = Source {
     read: READ_BEFORE,
     ..page("https://developer.paypal.com/api/orders/v2/orders-authorize")
 };
-const CHECKOUT_IDEMPOTENCY: Source = Source {
-    read: READ_BEFORE,
-    ..dated(
-        "https://checkout.com/docs/payments/manage-payments/retry-a-payment",
-        "2026-01-07",
-    )
-};
+const CHECKOUT_IDEMPOTENCY: Source = dated(
+    "https://checkout.com/docs/payments/manage-payments/retry-a-payment",
+    "2026-01-07",
+);
 const TRUELAYER_IDEMPOTENCY: Source = dated(
     "https://docs.truelayer.com/docs/add-idempotency-to-your-payments-requests",
     "2026-06-02",
 );
 const TRUELAYER_OLDER: Source = page("https://docs.truelayer.com/docs/idempotency");
-const WORLDLINE_IDEMPOTENCY: Source = Source {
-    read: READ_BEFORE,
-    ..page(
-        "https://docs.direct.worldline-solutions.com/integration/api-developer-guide/idempotent-requests",
-    )
-};
+const WORLDLINE_IDEMPOTENCY: Source = page(
+    "https://docs.direct.worldline-solutions.com/integration/api-developer-guide/idempotent-requests",
+);
 const QONTO_IDEMPOTENCY: Source =
     page("https://docs.qonto.com/get-started/general/idempotent-requests");
 const STRIPE_UNDELIVERED: Source =
@@ -319,10 +313,14 @@ pub const PRESETS: &[Preset] = &[
         values: &[quote(
             TTL,
             "24h",
-            "by default keys expire after 24 hours, sandbox and production",
+            "By default, keys expire after 24 hours for both the sandbox and production \
+             environments.",
             CHECKOUT_IDEMPOTENCY,
         )],
-        notes: &[],
+        notes: &[
+            "\"This key is cached in our system if the request returns a 2xx response code\": a \
+             retry of a request that answered 4xx or 5xx is processed again",
+        ],
         left_out: &[
             "the key's longest length: not stated in the stored documentation",
             SDK_RETRIES_LEFT_OUT,
@@ -360,13 +358,14 @@ pub const PRESETS: &[Preset] = &[
             quote(
                 TTL,
                 "24h",
-                "do not reuse a key within the idempotence period (at least 24 hours)",
+                "Do not use the same key twice within the idempotence period (at least 24 hours).",
                 WORLDLINE_IDEMPOTENCY,
             ),
             quote(
                 KEY_MAX,
                 "40",
-                "the key has a maximum length of 40 characters, ASCII",
+                "[the key] Has a maximum length of 40 characters. Should be ASCII compliant and not \
+                 support UTF-8.",
                 WORLDLINE_IDEMPOTENCY,
             ),
         ],

@@ -506,3 +506,32 @@ fn the_added_presets_set_their_documented_values() {
     let err = usage_error(&["estimate", "--preset", "mollie-webhooks"]);
     assert!(err.contains("no preset for mollie-webhooks"), "{err}");
 }
+
+/// docs/PRESETS.md quotes every value of the listing with its URL (it is generated from the
+/// JSON listing; this keeps it in step).
+#[test]
+fn docs_quote_every_value_with_its_url() {
+    let doc =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/PRESETS.md")).unwrap();
+    let document = listing();
+    assert!(doc.contains(document["read_on"].as_str().unwrap()));
+    for p in document["presets"].as_array().unwrap() {
+        let name = p["name"].as_str().unwrap();
+        assert!(doc.contains(&format!("### `{name}`")), "{name}");
+        for v in p["values"].as_array().unwrap() {
+            let mut quoted = vec![v];
+            if !v["disagreement"].is_null() {
+                quoted.push(&v["disagreement"]);
+            }
+            for q in quoted {
+                let says = q["says"].as_str().unwrap();
+                assert!(doc.contains(says), "{name}: {says}");
+                let url = q["source"]["url"].as_str().unwrap();
+                assert!(doc.contains(&format!("<{url}>")), "{name}: {url}");
+            }
+            if let Some(how) = v["inference"].as_str() {
+                assert!(doc.contains(how), "{name}: {how}");
+            }
+        }
+    }
+}

@@ -121,13 +121,20 @@ fn dates(source: &Source) -> String {
 /// What the preset's values mean for the model, in one line: the key window of a payment API,
 /// the retries and horizon of a sender (or why it has none).
 fn meaning(listing: &Listing) -> Option<String> {
-    let timeout = Seconds(listing.attempt_timeout_seconds).rounded();
+    let mut timeout = Seconds(listing.attempt_timeout_seconds).rounded();
+    if !listing
+        .values
+        .iter()
+        .any(|v| v.name == "attempt_timeout_seconds")
+    {
+        timeout = format!("the default {timeout}");
+    }
     match listing.side {
         Side::PaymentApi => {
             let ttl = listing.values.iter().find(|v| v.name == "ttl_seconds")?;
             Some(format!(
                 "key window {}: a retry with the same key sent more than {} after the first \
-                 request runs as a new one",
+                 request may run as a new one",
                 ttl.value, ttl.value
             ))
         }

@@ -446,9 +446,8 @@ pub const PRESETS: &[Preset] = &[
             quote(
                 TIMEOUT,
                 "5s",
-                "we're occasionally not receiving a response within 5 seconds when sending \
-                 webhooks to your service. It then times out (Josh | Shopify, a Shopify staff \
-                 reply)",
+                "It looks like we're occasionally not receiving a response within 5 seconds when \
+                 sending webhooks to your service. It then times out",
                 SHOPIFY_STAFF,
             ),
             quote(
@@ -528,17 +527,20 @@ pub const PRESETS: &[Preset] = &[
             .inferred(
                 "the first three are send times 9 s apart, shorter than the 10 s timeout, so \
                  after a timeout each retry leaves at once: delays of 0 s, the model's retries \
-                 at 10, 20 and 30 s (at most 3 s after Adyen's 9, 18 and 27 s)",
+                 at 10, 20 and 30 s (at most 3 s after Adyen's 9, 18 and 27 s); the HTML \
+                 rendering of the same page says \"three times immediately\", which gives the \
+                 same delays",
             )
             .disputed(Disagreement {
-                value: "0s,0s,0s,2m,5m,10m,15m,30m,1h,2h,4h",
-                says: "Adyen retries sending the webhook message three times immediately, then \
-                       the webhook is placed in a retry queue. (The help centre lists the \
-                       intervals from 2 minutes to 4 hours, without the 8 hours.)",
+                value: "2m,5m,10m,15m,30m,1h,2h,4h",
+                says: "The first notification stuck in the queue will be retried following these \
+                       time intervals: 2 minutes, 5 minutes, 10 minutes, 15 minutes, 30 minutes, \
+                       1 hour, 2 hours, 4 hours",
                 source: ADYEN_WEBHOOK_HELP,
-                choice: "the preset uses the developer documentation's page (last modified \
-                         2026-05-24), whose list ends at 8 hours; \"immediately\" and \"at 9, \
-                         18 and 27 seconds\" both give delays of 0 s after a 10 s timeout",
+                choice: "the preset uses the developer documentation (last modified 2026-05-24), \
+                         whose list has the first three retries and ends at 8 hours; the help \
+                         centre's ends at 4 hours (--schedule 0s,0s,0s,2m,5m,10m,15m,30m,1h,2h,4h \
+                         for it)",
             }),
             quote(
                 RETRIES,
@@ -582,9 +584,10 @@ pub const PRESETS: &[Preset] = &[
         ],
         notes: &[
             "Twilio's connection retry happens inside the 15 s (\"Total time (tt) ... The total \
-             time allowed for all timeouts including retries\"): after a 15 s timeout Twilio \
-             fails the request and tries your fallback URL, if one is set, which is another \
-             endpoint, not a redelivery",
+             time allowed for all timeouts including retries\"); after a 15 s timeout Twilio \
+             fails the request and tries your fallback URL, if one is set: when that URL runs \
+             the same handler, it is a second delivery after a timeout and can run twice (give \
+             --retries 1)",
         ],
         left_out: &[
             "the default retry policy (rp): the stored copy is cut before it; if your URL sets \
@@ -608,7 +611,7 @@ pub const PRESETS: &[Preset] = &[
                 SCHEDULE,
                 "30s,2m,8m,32m,128m,512m",
                 "Plaid keeps retrying delivery for up to 24 hours using exponential backoff \
-                 (starting at 30 seconds, with each delay 4x the previous)",
+                 (starting at 30 seconds, with each delay 4× the previous)",
                 PLAID_RETRIES,
             )
             .inferred(
@@ -722,14 +725,14 @@ pub const PRESETS: &[Preset] = &[
                 SPAN,
                 "3d",
                 "For live accounts, Paddle retries failed deliveries up to 60 times over 3 days \
-                 using exponential backoff (the page's summary)",
+                 using exponential backoff",
                 PADDLE_DELIVERY,
             ),
         ],
         notes: &[],
         left_out: &[
-            "the delays of the 60 retries: not published, so the preset sets neither (give \
-             --schedule spanning 3 days)",
+            "the delays of the 60 retries: not published (the count and span are from the page's \
+             summary), so the preset sets neither (give --schedule spanning 3 days)",
         ],
     },
     Preset {

@@ -539,7 +539,15 @@ border-radius:.4rem;overflow-x:auto;font-size:.82rem;line-height:1.4}
 code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberation Mono",monospace}
 footer{margin-top:2rem;color:var(--muted);font-size:.85rem}
 @media (max-width:40rem){main{padding:.9rem .8rem 2rem}#verdict{font-size:1.15rem}
-.figures{grid-template-columns:repeat(2,1fr)}.figures .value{font-size:1.2rem}}
+.figures{grid-template-columns:repeat(2,1fr)}.figures .value{font-size:1.2rem}
+th[scope=row]{white-space:normal}.kind{min-width:0}td{min-width:6rem}td.n{min-width:0}
+.columns{grid-template-columns:1fr}
+table.stack thead{display:none}
+table.stack tr{display:block;padding:.35rem 0;border-bottom:1px solid var(--line)}
+table.stack th,table.stack td{display:block;border:0;padding:.1rem .4rem;text-align:left;min-width:0}
+table.stack th[scope=row]{font-weight:600}
+table.stack td[data-label]::before{content:attr(data-label) ": ";color:var(--muted)}
+table.stack td:empty{display:none}}
 @media print{
 :root{color-scheme:light;--ink:#000;--muted:#444;--paper:#fff;--panel:#f3f3f3;--line:#bbb;
 --accent:#b42318;--accent-bg:#fdf1f0;--measured:#0a5bb5;--given:#333;--assumed:#7a4f00;
@@ -724,7 +732,18 @@ impl Page {
     /// A real table: a caption, a header row, and rows whose first cell heads the row. A row
     /// holding a [`Cell::Kind`] of [`Kind::Assumed`] is marked, so assumptions stand out.
     pub fn table(&mut self, caption: &str, headers: &[&str], rows: &[Vec<Cell>]) {
-        self.out.push_str("<div class=\"scroll\"><table>\n");
+        // A table of sentences (evidence, a check's detail) is read a row at a time on a
+        // phone: its cells stacked under their column's name.
+        let sentences = rows
+            .iter()
+            .flatten()
+            .skip(1)
+            .any(|cell| matches!(cell, Cell::Text(text) if text.len() > 60));
+        self.out.push_str(if sentences {
+            "<div class=\"scroll\"><table class=\"stack\">\n"
+        } else {
+            "<div class=\"scroll\"><table>\n"
+        });
         if !caption.is_empty() {
             let _ = writeln!(self.out, "<caption>{}</caption>", escape(caption));
         }
@@ -749,10 +768,12 @@ impl Page {
                 "<tr>"
             });
             for (i, cell) in row.iter().enumerate() {
-                let (open, close) = if i == 0 {
-                    ("<th scope=\"row\"", "</th>")
-                } else {
-                    ("<td", "</td>")
+                let (open, close) = match headers.get(i) {
+                    _ if i == 0 => ("<th scope=\"row\"".to_string(), "</th>"),
+                    Some(header) if sentences && !header.is_empty() => {
+                        (format!("<td data-label=\"{}\"", escape(header)), "</td>")
+                    }
+                    _ => ("<td".to_string(), "</td>"),
                 };
                 let _ = match cell {
                     // A row label indented by the model (`  of whom charged anyway`) is a

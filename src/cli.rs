@@ -1036,12 +1036,24 @@ impl ScenarioArgs {
     /// Where each input comes from: the default, the `--scenario` file, the `--preset` or a
     /// flag (the environment counts as the flag), in the order of the precedence.
     pub fn sources(&self) -> Result<Sources, String> {
-        let file = self.file_patch()?.unwrap_or_default();
+        Ok(self.sources_of(self.file_patch()?.as_ref()))
+    }
+
+    /// [`ScenarioArgs::sources`] over a scenario file's patch already read.
+    fn sources_of(&self, file: Option<&ScenarioPatch>) -> Sources {
         let preset = self.preset.map(|p| p.patch()).unwrap_or_default();
-        Ok(Sources::default()
-            .given(&file, Origin::Scenario)
+        Sources::default()
+            .given(file.unwrap_or(&ScenarioPatch::default()), Origin::Scenario)
             .given(&preset, Origin::Preset)
-            .given(&self.patch(), Origin::Flag))
+            .given(&self.patch(), Origin::Flag)
+    }
+
+    /// [`ScenarioArgs::resolve`] and [`ScenarioArgs::sources`], the scenario file read once
+    /// (`--scenario -` is stdin, which reads once).
+    pub fn resolve_with_sources(&self) -> Result<(Scenario, Sources), String> {
+        let file = self.file_patch()?;
+        let sources = self.sources_of(file.as_ref());
+        Ok((self.resolve_patch(file.as_ref())?, sources))
     }
 
     /// The preset's trace for the report: its name and the inputs it set that no flag or
@@ -1063,8 +1075,11 @@ impl ScenarioArgs {
     /// Defaults < scenario file < preset < environment < flags, validated. The one place a
     /// preset is applied.
     pub fn resolve(&self) -> Result<Scenario, String> {
-        let file = self.file_patch()?;
-        let file = self.scenario.as_deref().zip(file.as_ref());
+        self.resolve_patch(self.file_patch()?.as_ref())
+    }
+
+    fn resolve_patch(&self, file: Option<&ScenarioPatch>) -> Result<Scenario, String> {
+        let file = self.scenario.as_deref().zip(file);
         let preset = self.preset.map(|p| (p.name, p.patch()));
         let preset = preset.as_ref().map(|(name, patch)| (*name, patch));
         inputs::resolve_with_preset(file, preset, &self.patch())

@@ -16,11 +16,13 @@ pub fn run(args: &EstimateArgs, color: bool) -> Result<Vec<u8>> {
     if let Some(path) = &args.observed {
         return observed(path, args, color);
     }
-    let scenario = args.scenario.resolve().map_err(Error::Usage)?;
+    let (scenario, sources) = args.scenario.resolve_with_sources().map_err(Error::Usage)?;
     let style = Style {
         currency: args.output.currency(&args.scenario),
         color,
         preset: args.scenario.preset_trace(),
+        // Without logs, the report marks each input given or assumed by where it came from.
+        sources: Some(sources),
     };
     let c = style.currency.as_str();
     let bytes = match &args.sweep {
@@ -39,14 +41,10 @@ pub fn run(args: &EstimateArgs, color: bool) -> Result<Vec<u8>> {
             };
             match args.output.format {
                 Format::Table => report::table::estimate(&estimate, &style),
-                Format::Json => report::json::estimate(&estimate, style.preset.as_ref()),
+                Format::Json => report::json::estimate(&estimate, &style),
                 Format::Csv => report::csv::estimates(&[estimate], &[]),
                 Format::Markdown => report::markdown::estimate(&estimate, &style, &charts),
-                Format::Html => report::html::estimate(
-                    &estimate,
-                    &args.scenario.sources().map_err(Error::Usage)?,
-                    &style,
-                ),
+                Format::Html => report::html::estimate(&estimate, &sources, &style),
             }
         }
         Some(sweep) => {
@@ -72,12 +70,7 @@ pub fn run(args: &EstimateArgs, color: bool) -> Result<Vec<u8>> {
                 Format::Markdown => {
                     report::markdown::sweep(sweep.input, &estimates, &style, &charts)
                 }
-                Format::Html => report::html::sweep(
-                    sweep.input,
-                    &estimates,
-                    &args.scenario.sources().map_err(Error::Usage)?,
-                    &style,
-                ),
+                Format::Html => report::html::sweep(sweep.input, &estimates, &sources, &style),
             }
         }
     };
@@ -121,6 +114,7 @@ fn observed(path: &std::path::Path, args: &EstimateArgs, color: bool) -> Result<
         currency: args.output.currency(&args.scenario),
         color,
         preset: args.scenario.preset_trace(),
+        sources: None,
     };
     let charts = match &args.plot {
         Some(path) if plot::is_file(path) => {

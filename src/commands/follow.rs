@@ -41,6 +41,7 @@ pub fn run(args: &LogArgs, color: bool) -> Result<Vec<u8>> {
         currency: args.output.currency(&args.scenario),
         color,
         preset: args.scenario.preset_trace(),
+        sources: None,
     };
     let mut previous: Vec<String> = Vec::new();
     let mut warned = 0usize;

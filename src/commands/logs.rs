@@ -18,6 +18,7 @@ pub fn run(args: &LogArgs, color: bool) -> Result<Vec<u8>> {
         currency: args.output.currency(&args.scenario),
         color,
         preset: args.scenario.preset_trace(),
+        sources: None,
     };
     let charts = match &args.plot {
         Some(path) if plot::is_file(path) => {

@@ -56,6 +56,7 @@ pub fn run(args: &ProbeArgs, color: bool) -> Result<Probed> {
         currency: crate::cli::currency(args.currency.as_deref(), &args.scenario),
         color,
         preset: args.scenario.preset_trace(),
+        sources: None,
     };
     let bytes = match args.format {
         ProbeFormat::Table => probe::report::table(&probe, &estimate, &style),

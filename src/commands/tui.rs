@@ -19,6 +19,7 @@ pub fn run(args: &TuiArgs, color: bool) -> Result<Vec<u8>> {
         currency: crate::cli::currency(args.currency.as_deref(), &args.scenario),
         color,
         preset: args.scenario.preset_trace(),
+        sources: None,
     };
     if args.follow.follow {
         return run_follow(args, style);

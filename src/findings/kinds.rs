@@ -61,14 +61,28 @@ pub enum Reason {
     ShortSpan,
 }
 
-/// The kind of `input` in `findings`.
-pub fn kind(findings: &Findings, input: Input) -> InputKind {
-    let origin = findings.sources.get(input);
+/// The kind of `input` where no log was read (`dupcost estimate`): given by where its value
+/// came from, else assumed, the model's default, with no bounds.
+pub fn of_origin(input: Input, origin: Origin) -> InputKind {
     let kind = match origin {
         Origin::Log => Kind::Measured,
         Origin::Flag | Origin::Scenario | Origin::Preset => Kind::Given,
         Origin::Default => Kind::Assumed,
     };
+    InputKind {
+        kind,
+        origin,
+        bounds: None,
+        reason: (kind == Kind::Assumed).then_some(Reason::Default),
+        flag: format!("{input}"),
+        outcomes: input == Input::SucceededShare,
+    }
+}
+
+/// The kind of `input` in `findings`.
+pub fn kind(findings: &Findings, input: Input) -> InputKind {
+    let base = of_origin(input, findings.sources.get(input));
+    let kind = base.kind;
     let evidence = findings
         .measured
         .iter()
@@ -97,12 +111,9 @@ pub fn kind(findings: &Findings, input: Input) -> InputKind {
         _ => Reason::Default,
     });
     InputKind {
-        kind,
-        origin,
         bounds,
         reason,
-        flag: format!("{input}"),
-        outcomes: input == Input::SucceededShare,
+        ..base
     }
 }
 

@@ -32,15 +32,31 @@ pub struct ChartLink {
 
 /// The report of one estimate.
 pub fn estimate(e: &Estimate, style: &Style, charts: &[ChartLink]) -> Vec<u8> {
+    let report = EstimateReport::new(e, style);
     let mut out = String::from("# What missing idempotency costs\n\n");
-    verdict(&mut out, e, style);
+    let text = report
+        .verdict
+        .strip_prefix("Verdict: ")
+        .unwrap_or(&report.verdict);
+    let _ = writeln!(out, "**Verdict:** {}\n", escape(text));
     out.push_str("## Inputs\n\n");
     let rows: Vec<Vec<String>> = Input::ALL
         .into_iter()
-        .map(|input| input_row(e, input, style))
+        .map(|input| {
+            let mut row = input_row(e, input, style);
+            // Where the style knows each input's source, its kind follows its value.
+            if let Some((_, kind)) = report.kinds.iter().find(|(l, _)| *l == input.label()) {
+                row.insert(2, escape(kind));
+            }
+            row
+        })
         .collect();
-    pipe_table(&mut out, &["input", "value", "flag"], "-:-", &rows);
-    outputs(&mut out, &EstimateReport::new(e, style), style);
+    if report.kinds.is_empty() {
+        pipe_table(&mut out, &["input", "value", "flag"], "-:-", &rows);
+    } else {
+        pipe_table(&mut out, &["input", "value", "kind", "flag"], "-:--", &rows);
+    }
+    outputs(&mut out, &report, style);
     chart_section(&mut out, charts);
     out.into_bytes()
 }
@@ -160,16 +176,6 @@ pub fn sweep(input: Input, estimates: &[Estimate], style: &Style, charts: &[Char
     pipe_table(&mut out, &headers, "::::::::", &rows);
     chart_section(&mut out, charts);
     out.into_bytes()
-}
-
-fn verdict(out: &mut String, e: &Estimate, style: &Style) {
-    let plain = Style {
-        color: false,
-        ..style.clone()
-    };
-    let text = table::verdict(e, &plain);
-    let text = text.strip_prefix("Verdict: ").unwrap_or(&text);
-    let _ = writeln!(out, "**Verdict:** {}\n", escape(text));
 }
 
 /// `| order value | $40 | --order-value |`.

@@ -24,6 +24,10 @@ pub struct Style {
     pub color: bool,
     /// The `--preset` the scenario started from, to mark the values it set.
     pub preset: Option<PresetTrace>,
+    /// Where each input came from, for a report without logs (`dupcost estimate`): its
+    /// Scenario section marks each input given or assumed. `None` with logs, whose report
+    /// has the findings' kinds.
+    pub sources: Option<crate::inputs::Sources>,
 }
 
 impl Default for Style {
@@ -32,6 +36,7 @@ impl Default for Style {
             currency: "$".to_string(),
             color: false,
             preset: None,
+            sources: None,
         }
     }
 }

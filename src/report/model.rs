@@ -135,12 +135,39 @@ impl EstimateReport {
             color: false,
             ..style.clone()
         };
-        EstimateReport {
+        let mut report = EstimateReport {
             scenario: table::input_lines(e, style),
             kinds: Vec::new(),
             sections: sections(e),
             verdict: table::verdict(e, &plain),
+        };
+        // Without logs, where each input came from is its kind: given, or assumed (the
+        // default), and the verdict says what its money rests on where that is assumed.
+        if let Some(sources) = &style.sources {
+            let preset = style.preset.as_ref().map(|t| t.name);
+            let kinds: Vec<(Input, InputKind)> = Input::ALL
+                .into_iter()
+                .map(|input| {
+                    (
+                        input,
+                        crate::findings::kinds::of_origin(input, sources.get(input)),
+                    )
+                })
+                .collect();
+            report.kinds = kinds
+                .iter()
+                .map(|(input, k)| (input.label(), super::words::kind_text(*input, k, preset)))
+                .collect();
+            let assumed: Vec<(Input, &InputKind)> = kinds
+                .iter()
+                .filter(|(_, k)| k.kind == Kind::Assumed)
+                .map(|(input, k)| (*input, k))
+                .collect();
+            if let Some(clause) = super::words::verdict_assumptions(&assumed, e, &style.currency) {
+                report.verdict = format!("{} {clause}", report.verdict);
+            }
         }
+        report
     }
 
     /// The figure `id`; every output of the model is in the report.
@@ -401,7 +428,11 @@ impl<'a> LogsReport<'a> {
                     origin: findings.sources.get(input),
                     evidence: evidence::evidence(findings, input),
                     interval: evidence::interval_for(findings, input),
-                    kind_text: super::words::kind_text(input, &kind),
+                    kind_text: super::words::kind_text(
+                        input,
+                        &kind,
+                        style.preset.as_ref().map(|t| t.name),
+                    ),
                     kind,
                 }
             })

@@ -871,16 +871,22 @@ impl std::error::Error for Refusal {}
 
 // ---------------------------------------------------------------- kinds of input
 
-/// An input's kind as its line in a report says it: `measured`, `given: --ttl`, `assumed:
-/// the default; the log allows 0% to 100%; --succeeded-share or --outcomes FILE settles it`.
-pub fn kind_text(input: crate::inputs::Input, k: &crate::findings::InputKind) -> String {
+/// An input's kind as its line in a report says it: `measured`, `given: --ttl`, `given:
+/// --preset stripe`, `assumed: the default; the log allows 0% to 100%; --succeeded-share or
+/// --outcomes FILE settles it`. `preset` names the `--preset` the scenario started from.
+pub fn kind_text(
+    input: crate::inputs::Input,
+    k: &crate::findings::InputKind,
+    preset: Option<&str>,
+) -> String {
     use crate::findings::{Kind, kinds::Reason};
     use crate::inputs::Origin;
     match k.kind {
         Kind::Measured => "measured".to_string(),
-        Kind::Given => match k.origin {
-            Origin::Scenario => "given: the scenario file".to_string(),
-            Origin::Preset => "given: the preset".to_string(),
+        Kind::Given => match (k.origin, preset) {
+            (Origin::Scenario, _) => "given: the scenario file".to_string(),
+            (Origin::Preset, Some(name)) => format!("given: --preset {name}"),
+            (Origin::Preset, None) => "given: the preset".to_string(),
             _ => format!("given: {}", k.flag),
         },
         Kind::Assumed => {

@@ -263,7 +263,11 @@ fn pages_mark_every_assumed_input() {
         row(&logs, "timeout rate").contains("| measured |"),
         "{logs}"
     );
-    assert!(row(&logs, "order value").contains("| assumed |"), "{logs}");
+    assert!(
+        row(&logs, "order value")
+            .contains("| assumed the default; --order-value settles it | not in logs |"),
+        "{logs}"
+    );
 }
 
 /// The scenario block is a `--scenario` file: given back, it gives the same estimate.
@@ -430,4 +434,27 @@ fn pages_open_in_chromium_alone_and_show_the_verdict_first() {
             "{name}: dark"
         );
     }
+}
+
+/// A log with no known outcome: its page marks the succeeded share assumed with the model's
+/// words (the bounds the log allows, the flag that settles it), and carries those bounds to
+/// the duplicates and refunds, as the table and markdown do.
+#[test]
+fn the_logs_page_says_an_assumed_share_and_its_bounds() {
+    let words = text(&page("logs-envoy", &["logs", "samples/envoy.log"]).html);
+    let share = words
+        .lines()
+        .find(|l| l.starts_with("succeeded share |"))
+        .unwrap_or_else(|| panic!("no share row: {words}"));
+    assert!(share.contains("| assumed "), "{share}");
+    assert!(share.contains("the log allows 0% to 100%"), "{share}");
+    assert!(
+        share.contains("--succeeded-share or --outcomes FILE settles it"),
+        "{share}"
+    );
+    let bounds = words
+        .lines()
+        .find(|l| l.starts_with("Duplicates ") && l.contains("over the succeeded share's bounds"))
+        .unwrap_or_else(|| panic!("no bounds line: {words}"));
+    assert!(bounds.contains("at the assumed 50%"), "{bounds}");
 }

@@ -14,7 +14,7 @@
 use std::fmt::Write;
 
 use crate::findings::Observed;
-use crate::inputs::{Input, Origin, Sources};
+use crate::inputs::{Input, Sources};
 use crate::model::Estimate;
 use crate::probe::Probe;
 
@@ -32,7 +32,7 @@ pub fn estimate(e: &Estimate, sources: &Sources, style: &Style) -> Vec<u8> {
     let mut page = Page::new(words::ESTIMATE, &verdict(&report.verdict), Tone::of(e));
     page.figures(&headline(&report, e, c));
     page.end_header();
-    inputs(&mut page, e, sources, c, None);
+    inputs(&mut page, e, sources, style, None);
     outputs(&mut page, &report, c);
     page.heading("charts", words::CHARTS);
     scenario_charts(&mut page, e, c);
@@ -95,7 +95,7 @@ pub fn sweep(input: Input, estimates: &[Estimate], sources: &Sources, style: &St
         shown(last),
         estimates.len()
     );
-    inputs(&mut page, first, sources, c, Some((input, &range)));
+    inputs(&mut page, first, sources, style, Some((input, &range)));
     page.heading("outputs", words::OUTPUTS);
     let rows: Vec<Vec<Cell>> = estimates
         .iter()
@@ -132,6 +132,7 @@ pub fn logs(r: &LogsReport, style: &Style) -> Vec<u8> {
     let c = style.currency.as_str();
     let (e, o) = (r.estimate, r.observed);
     let report = &r.estimate_report;
+    let preset = style.preset.as_ref().map(|t| t.name);
     let mut page = Page::new(words::LOGS, &verdict(&report.verdict), Tone::of(e));
     page.figures(&headline(report, e, c));
     page.note(&say::read_summary(o));
@@ -145,10 +146,13 @@ pub fn logs(r: &LogsReport, style: &Style) -> Vec<u8> {
             vec![
                 Cell::Text(input.label().to_string()),
                 Cell::Figure(row.value.clone()),
-                Cell::Kind(kind(row.origin)),
+                Cell::Kind(
+                    row.kind.kind,
+                    super::words::kind_detail(input, &row.kind, preset),
+                ),
                 Cell::Text(match &row.evidence {
                     Some(text) => text.clone(),
-                    None => words::not_in_logs(row.origin, input),
+                    None => words::NOT_IN_LOGS.to_string(),
                 }),
                 Cell::Figure(
                     row.interval
@@ -159,6 +163,10 @@ pub fn logs(r: &LogsReport, style: &Style) -> Vec<u8> {
         })
         .collect();
     page.table("", &words::LOGS_INPUTS, &rows);
+    if let Some((_, text)) = &r.output_bounds {
+        // The assumed share's bounds, carried to the money, as the table and markdown say.
+        page.paragraph(&sentence(&format!("{text}.")));
+    }
     if r.inputs.iter().any(|row| row.interval.is_some()) {
         page.paragraph(&say::over_intervals(r.intervals, c));
     }
@@ -243,7 +251,7 @@ pub fn probe(probe: &Probe, e: &Estimate, sources: &Sources, style: &Style) -> V
             .collect();
         page.table("", &words::COST_COLUMNS, &rows);
     }
-    inputs(&mut page, e, sources, c, None);
+    inputs(&mut page, e, sources, style, None);
     scenario(&mut page, words::SCENARIO_PROBE, e);
     page.finish(words::FOOTER)
 }
@@ -428,7 +436,14 @@ const DAYS_SHOWN: usize = 31;
 
 /// Every input of the estimate with its value, its kind and where it came from; a swept
 /// input shows its range.
-fn inputs(page: &mut Page, e: &Estimate, sources: &Sources, c: &str, swept: Option<(Input, &str)>) {
+fn inputs(
+    page: &mut Page,
+    e: &Estimate,
+    sources: &Sources,
+    style: &Style,
+    swept: Option<(Input, &str)>,
+) {
+    let preset = style.preset.as_ref().map(|t| t.name);
     page.heading("inputs", words::INPUTS);
     let rows: Vec<Vec<Cell>> = Input::ALL
         .into_iter()
@@ -438,16 +453,22 @@ fn inputs(page: &mut Page, e: &Estimate, sources: &Sources, c: &str, swept: Opti
                 Some((swept, range)) if swept == input => vec![
                     label,
                     Cell::Figure(range.to_string()),
-                    Cell::Kind(Kind::Given),
+                    Cell::Kind(Kind::Given, None),
                     Cell::Text(words::SWEPT.to_string()),
                 ],
                 _ => {
-                    let origin = sources.get(input);
+                    let k = crate::findings::kinds::of_origin(input, sources.get(input));
                     vec![
                         label,
-                        Cell::Figure(table::input_value(input, input.get(&e.inputs), c)),
-                        Cell::Kind(kind(origin)),
-                        Cell::Text(words::from(origin, input)),
+                        Cell::Figure(table::input_value(
+                            input,
+                            input.get(&e.inputs),
+                            &style.currency,
+                        )),
+                        Cell::Kind(k.kind, None),
+                        Cell::Text(
+                            super::words::kind_detail(input, &k, preset).unwrap_or_default(),
+                        ),
                     ]
                 }
             }
@@ -467,15 +488,6 @@ fn sentence(text: &str) -> String {
     match chars.next() {
         Some(first) => first.to_uppercase().chain(chars).collect(),
         None => String::new(),
-    }
-}
-
-/// An input's kind from where its value came.
-fn kind(origin: Origin) -> Kind {
-    match origin {
-        Origin::Log => Kind::Measured,
-        Origin::Flag | Origin::Scenario | Origin::Preset => Kind::Given,
-        Origin::Default => Kind::Assumed,
     }
 }
 
@@ -587,33 +599,16 @@ pub fn escape(text: &str) -> String {
     out
 }
 
-/// How an input's value was obtained, as the page marks it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    /// From the logs, with its evidence.
-    Measured,
-    /// By a flag, the environment, a `--scenario` file or a preset.
-    Given,
-    /// A default, or a figure the logs cannot give.
-    Assumed,
-}
-
-impl Kind {
-    fn name(self) -> &'static str {
-        match self {
-            Kind::Measured => "measured",
-            Kind::Given => "given",
-            Kind::Assumed => "assumed",
-        }
-    }
-}
+/// How an input's value was obtained, as the page marks it: the findings' kind.
+pub use crate::findings::Kind;
 
 /// A table cell: its text and whether it is a figure (right-aligned).
 pub enum Cell {
     Text(String),
     Figure(String),
-    /// An input's kind, as a badge.
-    Kind(Kind),
+    /// An input's kind, as a badge, then what the report says of it (`the default; --ttl
+    /// settles it`).
+    Kind(Kind, Option<String>),
     /// Code (a flag, a path).
     Code(String),
     /// A check's outcome (`pass`, `warn`, `FAIL`), as a badge of its colour.
@@ -761,7 +756,7 @@ impl Page {
         for row in rows {
             let assumed = row
                 .iter()
-                .any(|cell| matches!(cell, Cell::Kind(Kind::Assumed)));
+                .any(|cell| matches!(cell, Cell::Kind(Kind::Assumed, _)));
             self.out.push_str(if assumed {
                 "<tr class=\"assumed\">"
             } else {
@@ -787,10 +782,13 @@ impl Page {
                     Cell::Figure(text) => {
                         write!(self.out, "{open} class=\"n\">{}{close}", escape(text))
                     }
-                    Cell::Kind(kind) => write!(
+                    Cell::Kind(kind, detail) => write!(
                         self.out,
-                        "{open}><span class=\"kind kind-{0}\">{0}</span>{close}",
-                        kind.name()
+                        "{open}><span class=\"kind kind-{0}\">{0}</span>{1}{close}",
+                        super::words::kind_name(*kind),
+                        detail
+                            .as_ref()
+                            .map_or(String::new(), |d| format!(" {}", escape(d)))
                     ),
                     Cell::Code(text) => {
                         write!(self.out, "{open}><code>{}</code>{close}", escape(text))

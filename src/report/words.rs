@@ -879,15 +879,38 @@ pub fn kind_text(
     k: &crate::findings::InputKind,
     preset: Option<&str>,
 ) -> String {
+    match kind_detail(input, k, preset) {
+        Some(detail) => format!("{}: {detail}", kind_name(k.kind)),
+        None => kind_name(k.kind).to_string(),
+    }
+}
+
+/// A kind's name: `measured`, `given`, `assumed`.
+pub fn kind_name(kind: crate::findings::Kind) -> &'static str {
+    use crate::findings::Kind;
+    match kind {
+        Kind::Measured => "measured",
+        Kind::Given => "given",
+        Kind::Assumed => "assumed",
+    }
+}
+
+/// What [`kind_text`] says after the kind's name (`--ttl`, `the default; --ttl settles it`);
+/// `None` for a measured input, whose evidence says the rest.
+pub fn kind_detail(
+    input: crate::inputs::Input,
+    k: &crate::findings::InputKind,
+    preset: Option<&str>,
+) -> Option<String> {
     use crate::findings::{Kind, kinds::Reason};
     use crate::inputs::Origin;
-    match k.kind {
-        Kind::Measured => "measured".to_string(),
+    Some(match k.kind {
+        Kind::Measured => return None,
         Kind::Given => match (k.origin, preset) {
-            (Origin::Scenario, _) => "given: the scenario file".to_string(),
-            (Origin::Preset, Some(name)) => format!("given: --preset {name}"),
-            (Origin::Preset, None) => "given: the preset".to_string(),
-            _ => format!("given: {}", k.flag),
+            (Origin::Scenario, _) => "the scenario file".to_string(),
+            (Origin::Preset, Some(name)) => format!("--preset {name}"),
+            (Origin::Preset, None) => "the preset".to_string(),
+            _ => k.flag.clone(),
         },
         Kind::Assumed => {
             let why = match k.reason {
@@ -905,9 +928,9 @@ pub fn kind_text(
             } else {
                 k.flag.to_string()
             };
-            format!("assumed: {why}{bounds}; {settle} settles it")
+            format!("{why}{bounds}; {settle} settles it")
         }
-    }
+    })
 }
 
 /// `0% to 100%` for a share, `120 to 155` for a count.
@@ -1176,7 +1199,7 @@ pub mod sections {
 /// The HTML page's own phrases: its titles (the markdown's), its headings, its columns and
 /// the lines around its blocks.
 pub mod page {
-    use crate::inputs::{Input, Origin};
+    use crate::inputs::Input;
 
     pub const ESTIMATE: &str = "What missing idempotency costs";
     pub const LOGS: &str = "What missing idempotency costs, measured from access logs";
@@ -1226,15 +1249,8 @@ pub mod page {
         )
     }
 
-    /// Where an input's value came from: `the default (--retries)`.
-    pub fn from(origin: Origin, input: Input) -> String {
-        format!("{} ({input})", origin.describe())
-    }
-
-    /// A logs report's input the logs did not give: `not in logs: the default (--ttl)`.
-    pub fn not_in_logs(origin: Origin, input: Input) -> String {
-        format!("not in logs: {}", from(origin, input))
-    }
+    /// A logs report's input the logs did not give (its kind's words say the rest).
+    pub const NOT_IN_LOGS: &str = "not in logs";
 
     /// `Duplicates seen: 0 extra executions for a key (17 requests in all).`
     pub fn duplicates_seen(seen: &str, requests: usize) -> String {

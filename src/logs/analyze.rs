@@ -51,6 +51,8 @@ pub struct FileInfo {
     /// Its formats took turns line by line (two containers' logs in one), rather than one
     /// after another (a configuration changed mid-file).
     pub interleaved: bool,
+    /// What reading its spans found, when it was traces (issue 39).
+    pub traces: Option<super::TraceRead>,
 }
 
 /// One of a file's line formats, and the lines it read.
@@ -480,6 +482,16 @@ fn read_source(
     answers: Option<&Arc<BackendAnswers>>,
 ) -> Result<(FileInfo, Tally), LogError> {
     let mut opened = source::open(source, detect::SNIFF_LINES, progress.counter())?;
+    // OpenTelemetry traces (OTLP/JSON, Zipkin): read span by span, not as lines.
+    if let Some((format, detected)) = super::traces::chosen(&opened.prefix, opts.input_format) {
+        if answers.is_some() || !opts.outcomes.is_empty() {
+            return Err(LogError::Option(format!(
+                "{}: --outcomes joins an access log to the backend's; traces have the server spans already",
+                opened.name
+            )));
+        }
+        return super::traces::read(opened, format, detected, opts, !alone);
+    }
     // A JSON document (an array, {"events": [...]}, pretty-printed objects) is read as one
     // compact line per record.
     let document = json_doc::sniff(&opened.prefix);
@@ -595,6 +607,7 @@ fn read_source(
         skipped,
         interleaved: tally.formats.interleaved(),
         formats: formats_read(&rules, std::mem::take(&mut tally.formats)),
+        traces: None,
     };
     Ok((info, tally))
 }

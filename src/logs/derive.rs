@@ -214,6 +214,9 @@ pub struct FileRead {
     /// Its formats took turns line by line (two containers' logs in one).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub formats_interleaved: bool,
+    /// What its spans showed, when it was traces (OTLP/JSON, Zipkin).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub traces: Option<super::TraceRead>,
 }
 
 /// One of a file's line formats and the lines it read.
@@ -410,12 +413,18 @@ impl LogAnalysis {
                 duration_text(d * 86_400.0),
                 duration_text(min_span.as_secs_f64())
             )),
-            Some(d) => Ok(t.intents() as f64 / d),
+            Some(d) => Ok(t.intents() as f64 / d * self.sampling_scale()),
         };
-        let n_interval = n_measured
-            .as_ref()
-            .ok()
-            .map(|_| intervals::per_day(t.intents(), days.unwrap_or(0.0), &self.daily_intents()));
+        let n_interval = n_measured.as_ref().ok().map(|_| {
+            let [lo, hi] =
+                intervals::per_day(t.intents(), days.unwrap_or(0.0), &self.daily_intents());
+            let k = self.sampling_scale();
+            [lo * k, hi * k]
+        });
+        let intents_text = match self.sampling_text() {
+            Some(sampled) => format!("{intents_text} {sampled}"),
+            None => intents_text,
+        };
         let n = pick(
             "requests_per_day",
             "--requests-per-day",
@@ -1015,7 +1024,8 @@ impl LogAnalysis {
         // log (`--outcomes`) says which attempts executed.
         match self.intent_grouping() {
             "none" => return None,
-            "key" if self.join.is_none() => return None,
+            // Traces: the SERVER spans are the backend's own word.
+            "key" if self.join.is_none() && !self.all_traces() => return None,
             _ => {}
         }
         let t = &self.tally;
@@ -1097,6 +1107,16 @@ impl LogAnalysis {
     fn warnings(&self) -> Vec<String> {
         let t = &self.tally;
         let mut out = Vec::new();
+        if self
+            .files
+            .iter()
+            .any(|f| f.traces.as_ref().is_some_and(|r| !r.sampled()))
+        {
+            out.push(
+                "no sampling threshold in the spans' tracestate (ot=th) and no --sample-rate: requests a day counts the traces as every request; if they were head-sampled, give --sample-rate (the rates do not depend on it)"
+                    .to_string(),
+            );
+        }
         if self.is_server_log() && self.options.client_timeout.is_none() {
             out.push(
                 "a server's own log does not show when the client gave up: only give-up statuses \
@@ -1296,6 +1316,7 @@ impl LogAnalysis {
                     })
                     .collect(),
                 formats_interleaved: f.interleaved,
+                traces: f.traces.clone(),
             })
             .collect();
         let processed_twice = (self.is_server_log() && t.keyed.intents > 0).then(|| {

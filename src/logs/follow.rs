@@ -261,6 +261,7 @@ pub fn follow(
             skipped: Vec::new(),
             formats: Vec::new(),
             interleaved: false,
+            traces: None,
         });
         starts.push((data_start, data_line));
         rules.push(rule);

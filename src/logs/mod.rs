@@ -51,6 +51,7 @@ mod tally;
 #[cfg(test)]
 mod tests;
 mod timestamp;
+mod traces;
 
 pub use analyze::{FileInfo, FormatRead, LogAnalysis, analyze};
 pub use derive::{
@@ -85,3 +86,4 @@ pub use timestamp::{
     TimestampFormat, civil_from_days, days_from_civil, parse_auto, parse_strftime, parse_with_jiff,
     to_rfc3339,
 };
+pub use traces::{TraceFormat, TraceRead, kept_share, sniff as sniff_traces};

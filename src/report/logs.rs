@@ -426,6 +426,9 @@ fn describe_file(f: &FileInfo) -> Vec<String> {
         lines.push(format!("  {note}"));
     }
     lines.extend(f.formats_evidence().into_iter().map(|l| format!("  {l}")));
+    if let Some(traces) = &f.traces {
+        lines.extend(traces.evidence().into_iter().map(|l| format!("  {l}")));
+    }
     if let Some(document) = &f.document {
         lines.push(format!(
             "  the file is {document}: line numbers count its records"

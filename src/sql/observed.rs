@@ -582,6 +582,7 @@ fn build(name: &str, records: &[Record], options: &LogOptions) -> Result<LogAnal
             skipped: Vec::new(),
             formats: Vec::new(),
             interleaved: false,
+            traces: None,
         }],
         options: LogOptions {
             methods,

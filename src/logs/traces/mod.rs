@@ -1,0 +1,407 @@
+//! OpenTelemetry traces read as the model's attempts (issue 39, docs/MODEL.md "From
+//! traces"): a trace sees both ends at once, the client span that timed out and the server
+//! span under it that says whether the work ran, so the succeeded share is measured.
+//!
+//! ```text
+//! bytes (gzip already undone) -> otlp / zipkin  (one span at a time, streamed by serde_json)
+//!       -> assemble  (spans by trace; a trace judged once no span came for HOLD, or at the end)
+//!       -> row::Direct (each attempt a row: time, method, path, status, the server's answer,
+//!                       intent) -> the same Tally, derivation and report as access logs
+//! ```
+//!
+//! The hook into the reading is [`sniff`] (what the first bytes are) and [`read`] (the file
+//! to a tally); `analyze` calls them before a file's format is looked for.
+
+mod assemble;
+mod otlp;
+mod span;
+mod zipkin;
+
+use std::io::{BufRead, BufReader};
+
+use serde::de::{self, Deserialize, Visitor};
+
+use super::analyze::{FileInfo, LogAnalysis};
+use super::detect::Chosen;
+use super::error::LogError;
+use super::formats::{CsvHeader, InputFormat};
+use super::options::LogOptions;
+use super::row::Direct;
+use super::source::{self, Opened};
+use super::tally::Tally;
+
+pub use span::kept_share;
+
+/// How a trace file is encoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TraceFormat {
+    /// OTLP/JSON: `ExportTraceServiceRequest` documents (the Collector's file exporter, one a
+    /// line), or Tempo's and Jaeger's API answers around them.
+    Otlp,
+    /// Zipkin v2 JSON: an array of spans.
+    Zipkin,
+}
+
+impl TraceFormat {
+    pub fn describe(self) -> &'static str {
+        match self {
+            TraceFormat::Otlp => "OTLP/JSON traces",
+            TraceFormat::Zipkin => "Zipkin v2 JSON traces",
+        }
+    }
+}
+
+/// The trace format `--input-format` names, or (auto) the one the first bytes show, and
+/// whether it was detected; `None` for any other input.
+pub fn chosen(prefix: &[u8], named: InputFormat) -> Option<(TraceFormat, bool)> {
+    match named {
+        InputFormat::Otlp => Some((TraceFormat::Otlp, false)),
+        InputFormat::Zipkin => Some((TraceFormat::Zipkin, false)),
+        InputFormat::Auto => sniff(prefix).map(|f| (f, true)),
+        _ => None,
+    }
+}
+
+/// What a file's first bytes say it is, if traces: an object with `resourceSpans` (or
+/// Tempo's `batches`, or `trace`/`result` around them) near its start, or an array whose
+/// first element has Zipkin's `traceId` and `id`.
+pub fn sniff(prefix: &[u8]) -> Option<TraceFormat> {
+    let start = prefix.iter().position(|b| !b.is_ascii_whitespace())?;
+    let head = &prefix[start..];
+    let has = |needle: &[u8]| memchr::memmem::find(head, needle).is_some();
+    match head.first()? {
+        b'{' if has(b"\"resourceSpans\"")
+            || has(b"\"resource_spans\"")
+            || (has(b"\"batches\"")
+                && (has(b"\"scopeSpans\"") || has(b"\"instrumentationLibrarySpans\""))) =>
+        {
+            Some(TraceFormat::Otlp)
+        }
+        b'[' if has(b"\"traceId\"") && has(b"\"id\"") && !has(b"\"resourceSpans\"") => {
+            Some(TraceFormat::Zipkin)
+        }
+        _ => None,
+    }
+}
+
+/// What reading a trace file found beside its attempts: the evidence of what traces cannot
+/// tell.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct TraceRead {
+    pub format: Option<TraceFormat>,
+    pub spans: u64,
+    pub traces: u64,
+    /// CLIENT spans with a mutating method.
+    pub attempts: u64,
+    /// Intents of those attempts (counted per trace).
+    pub intents: u64,
+    /// The intents weighted by the inverse of their trace's kept share (head sampling).
+    pub adjusted_intents: f64,
+    /// Traces with a sampling threshold (`tracestate` `ot=th:`).
+    pub with_threshold: u64,
+    /// `--sample-rate`, when given.
+    pub sample_rate: Option<f64>,
+    /// Traces not whole in the file: no root span, or a span whose parent is not in it (cut
+    /// at the file's edges, or spans lost).
+    pub cut: u64,
+    /// SERVER spans whose parent is no traced CLIENT span.
+    pub server_without_client: u64,
+    /// Timed-out attempts with no server span, in a trace that is whole, to a server traced
+    /// elsewhere in the file: they never arrived.
+    pub never_reached: u64,
+    /// Timed-out attempts with no server span whose server is not traced (or whose trace is
+    /// cut): unknown.
+    pub server_untraced: u64,
+}
+
+impl TraceRead {
+    /// The factor head sampling scales counts by (1 when nothing says traces were dropped).
+    pub fn scale(&self) -> f64 {
+        if self.intents == 0 {
+            1.0
+        } else {
+            self.adjusted_intents / self.intents as f64
+        }
+    }
+
+    /// The counts are scaled by a sampling rate the spans or `--sample-rate` gave.
+    pub fn sampled(&self) -> bool {
+        self.sample_rate.is_some() || self.with_threshold > 0
+    }
+
+    /// What the spans showed and what they cannot tell, for the evidence.
+    pub fn evidence(&self) -> Vec<String> {
+        use super::{count, plural};
+        let mut out = vec![format!(
+            "{} in {}; {} (CLIENT spans with a mutating method) in {}",
+            plural(self.spans, "span"),
+            plural(self.traces, "trace"),
+            plural(self.attempts, "attempt"),
+            plural(self.intents, "intent"),
+        )];
+        match (self.sample_rate, self.with_threshold) {
+            (Some(rate), _) => out.push(format!(
+                "head sampling kept {} of traces (--sample-rate): counts scaled by {}, rates as read",
+                format!("{}%", count_f(rate * 100.0)),
+                count_f(self.scale())
+            )),
+            (None, 0) => out.push(
+                "no sampling threshold in the spans' tracestate (ot=th): counts as read".to_string(),
+            ),
+            (None, n) => out.push(format!(
+                "{} of {} carry a sampling threshold (tracestate ot=th): counts scaled by {}, rates as read",
+                count(n),
+                plural(self.traces, "trace"),
+                count_f(self.scale())
+            )),
+        }
+        if self.cut > 0 {
+            out.push(format!(
+                "{} not whole in the file (no root span, or a span whose parent is not in it: cut at the file's edges): their attempts without a server span are unknown",
+                plural(self.cut, "trace")
+            ));
+        }
+        if self.server_without_client > 0 {
+            out.push(format!(
+                "{} with no traced CLIENT span above them (an uninstrumented caller, or a cut trace): not attempts",
+                plural(self.server_without_client, "SERVER span")
+            ));
+        }
+        if self.server_untraced > 0 {
+            out.push(format!(
+                "{} timed-out {} no SERVER span and a server not traced (or a cut trace): unknown, not failed",
+                count(self.server_untraced),
+                if self.server_untraced == 1 { "attempt has" } else { "attempts have" }
+            ));
+        }
+        if self.never_reached > 0 {
+            out.push(format!(
+                "{} in whole traces with no SERVER span though their server is traced: never arrived (failed)",
+                plural(self.never_reached, "timed-out attempt")
+            ));
+        }
+        out
+    }
+}
+
+fn count_f(v: f64) -> String {
+    super::count_f(v)
+}
+
+impl LogAnalysis {
+    /// Every input was traces: the SERVER spans say which attempts executed.
+    pub fn all_traces(&self) -> bool {
+        !self.files.is_empty() && self.files.iter().all(|f| f.traces.is_some())
+    }
+
+    /// The factor head sampling scales counts by: every input's intents, a trace's weighted by
+    /// the inverse of its trace's kept share, over the intents read (1 without sampling).
+    pub fn sampling_scale(&self) -> f64 {
+        let (adjusted, traced) = self
+            .files
+            .iter()
+            .filter_map(|f| f.traces.as_ref())
+            .fold((0.0, 0u64), |(a, n), t| {
+                (a + t.adjusted_intents, n + t.intents)
+            });
+        let all = self.tally.intents();
+        if all == 0 || traced == 0 {
+            return 1.0;
+        }
+        (adjusted + all.saturating_sub(traced) as f64) / all as f64
+    }
+
+    /// The words on the scaling of counts by head sampling, when they were scaled.
+    pub fn sampling_text(&self) -> Option<String> {
+        let k = self.sampling_scale();
+        (k != 1.0).then(|| {
+            format!(
+                "x {} (head sampling kept 1 trace in {}: the spans' tracestate ot=th or --sample-rate)",
+                count_f(k),
+                count_f(k)
+            )
+        })
+    }
+}
+
+/// Any JSON scalar as text (a number, a string, a bool; null is empty): OTLP/JSON writes
+/// 64-bit integers as strings and receivers accept numbers too.
+#[derive(Debug, Default, Clone)]
+pub struct Text(pub String);
+
+impl<'de> Deserialize<'de> for Text {
+    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = Text;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a string or a number")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Text, E> {
+                Ok(Text(v.to_string()))
+            }
+            fn visit_string<E: de::Error>(self, v: String) -> Result<Text, E> {
+                Ok(Text(v))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Text, E> {
+                Ok(Text(v.to_string()))
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Text, E> {
+                Ok(Text(v.to_string()))
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Text, E> {
+                Ok(Text(v.to_string()))
+            }
+            fn visit_bool<E: de::Error>(self, v: bool) -> Result<Text, E> {
+                Ok(Text(v.to_string()))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Text, E> {
+                Ok(Text::default())
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// The columns of the rows made from attempts, in the order [`assemble`] writes them.
+const COLUMNS: [&str; 7] = [
+    "timestamp",
+    "method",
+    "path",
+    "status",
+    "upstream_status",
+    "idempotency_key",
+    "duration_ms",
+];
+
+/// Reads the spans of `source` (a file or stdin, gzip undone) in `format` into a tally.
+pub fn read(
+    opened: Opened,
+    format: TraceFormat,
+    detected: bool,
+    opts: &LogOptions,
+    follows: bool,
+) -> Result<(FileInfo, Tally), LogError> {
+    let name = opened.name.clone();
+    let gzip = opened.gzip;
+    let header = CsvHeader {
+        fields: COLUMNS.iter().map(|c| c.as_bytes().to_vec()).collect(),
+        delimiter: b',',
+        data_start: 0,
+        data_line: 1,
+    };
+    // The rows' columns are ours: a --column naming the log's own fields has nothing to map.
+    let mut own = opts.clone();
+    own.columns.clear();
+    own.duration_unit = None;
+    let mut rules = super::analyze::rules_for(&name, &Chosen::Csv(header), &own)?;
+    // The attempts' statuses: a give-up status as the options say, and the two of ours.
+    rules.timeout[0] = true;
+    rules.timeout[1] = false;
+    // The client's timeout is judged on the span, with the span's own clock.
+    rules.client_timeout = None;
+    rules.side = super::SideRead {
+        side: super::LogSide::Proxy,
+        why: "traces: CLIENT spans are the attempts, the SERVER spans under them the outcomes"
+            .to_string(),
+    };
+    rules.server_side = false;
+    let mut rows = Direct::new(&rules, follows);
+    let assembly = assemble::Rules {
+        methods: opts
+            .methods
+            .iter()
+            .map(|m| m.trim().to_ascii_uppercase())
+            .collect(),
+        client_timeout: opts
+            .client_timeout
+            .map(|d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX)),
+        sample_rate: opts.sample_rate,
+    };
+    let mut asm = assemble::Assembler::new(assembly, &mut rows);
+    let err = source::io_error(&name, gzip);
+    let mut input = BufReader::with_capacity(256 * 1024, opened.rest(0));
+    let mut line = 1u64;
+    loop {
+        // Whitespace between documents (one a line in the Collector's files).
+        let first = loop {
+            let buf = input.fill_buf().map_err(&err)?;
+            let Some(&b) = buf.first() else { break None };
+            if b.is_ascii_whitespace() {
+                let n = buf.iter().take_while(|b| b.is_ascii_whitespace()).count();
+                line += buf[..n].iter().filter(|&&b| b == b'\n').count() as u64;
+                input.consume(n);
+            } else {
+                break Some(b);
+            }
+        };
+        let Some(first) = first else { break };
+        let mut de = serde_json::Deserializer::from_reader(&mut input);
+        let done = match first {
+            b'{' => otlp::document(&mut de, &mut asm),
+            b'[' => zipkin::document(&mut de, &mut asm),
+            _ => {
+                return Err(LogError::Option(format!(
+                    "{name}:{line}: expected a JSON document of {} (an object or an array), found '{}'",
+                    format.describe(),
+                    char::from(first).escape_default()
+                )));
+            }
+        };
+        if let Err(e) = done {
+            if let Some(failed) = asm.failed.take() {
+                return Err(failed);
+            }
+            if e.is_io() {
+                return Err(err(std::io::Error::other(e.to_string())));
+            }
+            return Err(LogError::Option(format!(
+                "{name}:{}:{}: not {}: {}",
+                line + e.line() as u64 - 1,
+                e.column(),
+                format.describe(),
+                without_position(&e.to_string())
+            )));
+        }
+    }
+    asm.finish()?;
+    let mut read = std::mem::take(&mut asm.read);
+    read.format = Some(format);
+    read.sample_rate = opts.sample_rate;
+    drop(asm);
+    let tally = rows.finish();
+    if read.spans == 0 {
+        return Err(LogError::Option(format!(
+            "{name}: no spans in it to read as {}",
+            format.describe()
+        )));
+    }
+    let info = FileInfo {
+        name,
+        columns: rules.columns.clone(),
+        format: Some(format.describe().to_string()),
+        detected,
+        format_note: None,
+        delimiter: b',',
+        gzip,
+        pieces: 1,
+        grouping: rules.grouping,
+        side: rules.side.clone(),
+        envelope: None,
+        document: None,
+        skipped: Vec::new(),
+        formats: Vec::new(),
+        interleaved: false,
+        traces: Some(read),
+    };
+    Ok((info, tally))
+}
+
+/// serde_json's message without its own " at line L column C" (the place is said first).
+fn without_position(message: &str) -> &str {
+    match message.rfind(" at line ") {
+        Some(i) => &message[..i],
+        None => message,
+    }
+}

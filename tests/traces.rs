@@ -28,7 +28,7 @@ fn python() -> Option<PathBuf> {
     let ready = Command::new(&python)
         .args([
             "-c",
-            "import opentelemetry.sdk, opentelemetry.exporter.zipkin.json, opentelemetry.instrumentation.requests, opentelemetry.instrumentation.wsgi",
+            "import chdb, opentelemetry.sdk, opentelemetry.exporter.zipkin.json, opentelemetry.instrumentation.requests, opentelemetry.instrumentation.wsgi",
         ])
         .stderr(Stdio::null())
         .status()
@@ -151,6 +151,68 @@ fn real_sdk_spans_give_the_figures_the_server_counted() {
             assert_eq!(read["detected"], true, "{what}");
             assert_eq!(read["traces"]["cut"], 0, "{what}");
             assert_eq!(read["traces"]["server_without_client"], 0, "{what}");
+        }
+        // Past one machine: the same spans in the Collector's ClickHouse table (otel_traces),
+        // the query of `dupcost sql --preset otel-traces` run on it in chDB, and its result
+        // read back: the same figures.
+        let query = dir.path().join("query.sql");
+        let out = succeed(dupcost().args([
+            "sql",
+            "--engine",
+            "clickhouse",
+            "--preset",
+            "otel-traces",
+            "--table",
+            "t.otel_traces",
+        ]));
+        std::fs::write(&query, &out.stdout).unwrap();
+        let from_file = report(&otlp, &["--min-span", "1s"]);
+        // The exporter's older versions write SpanKind SPAN_KIND_CLIENT, newer ones Client.
+        for kinds in ["old", "new"] {
+            let result = dir.path().join(format!("result-{kinds}.csv"));
+            let loader = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/traces/chdb_otel.py");
+            let run = Command::new(&python)
+                .arg(loader)
+                .args([&otlp, &query, &result])
+                .arg(kinds)
+                .output()
+                .unwrap();
+            assert!(
+                run.status.success(),
+                "{}",
+                String::from_utf8_lossy(&run.stderr)
+            );
+            let out = succeed(
+                dupcost()
+                    .arg("estimate")
+                    .arg("--observed")
+                    .arg(&result)
+                    .args(["--min-span", "1s", "--format", "json"]),
+            );
+            let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+            let what = format!("{mode} sql {kinds}");
+            for k in [
+                "mutating_attempts",
+                "intents",
+                "timed_out",
+                "timed_out_succeeded",
+                "timed_out_unknown",
+                "retries_observed",
+            ] {
+                assert_eq!(r["observed"][k], from_file["observed"][k], "{what}: {k}");
+            }
+            assert_eq!(
+                r["observed"]["observed_duplicates"]["count"], truth["ran_twice"],
+                "{what}"
+            );
+            for k in ["timeout_rate", "succeeded_share", "retries"] {
+                assert_eq!(r["inputs"][k], from_file["inputs"][k], "{what}: {k}");
+            }
+            assert!(close(
+                r["inputs"]["requests_per_day"].as_f64().unwrap(),
+                from_file["inputs"]["requests_per_day"].as_f64().unwrap(),
+                1e-6
+            ));
         }
     }
 }

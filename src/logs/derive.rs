@@ -1107,11 +1107,11 @@ impl LogAnalysis {
     fn warnings(&self) -> Vec<String> {
         let t = &self.tally;
         let mut out = Vec::new();
-        if self
-            .files
-            .iter()
-            .any(|f| f.traces.as_ref().is_some_and(|r| !r.sampled()))
-        {
+        if self.files.iter().any(|f| {
+            f.traces
+                .as_ref()
+                .is_some_and(|r| r.format.is_some() && !r.sampled())
+        }) {
             out.push(
                 "no sampling threshold in the spans' tracestate (ot=th) and no --sample-rate: requests a day counts the traces as every request; if they were head-sampled, give --sample-rate (the rates do not depend on it)"
                     .to_string(),

@@ -133,6 +133,11 @@ impl TraceRead {
     /// What the spans showed and what they cannot tell, for the evidence.
     pub fn evidence(&self) -> Vec<String> {
         use super::{count, plural};
+        if self.format.is_none() {
+            return vec![
+                "a table of spans read by dupcost sql: CLIENT spans are the attempts, the SERVER spans directly under them their outcomes".to_string(),
+            ];
+        }
         let mut out = vec![format!(
             "{} in {}; {} (CLIENT spans with a mutating method) in {}",
             plural(self.spans, "span"),

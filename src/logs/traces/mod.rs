@@ -382,6 +382,22 @@ pub fn read(
             format.describe()
         )));
     }
+    if tally.rows == 0 {
+        return Err(LogError::Option(format!(
+            "{name}: {} and no CLIENT span with a mutating method ({}) among them: no attempts to count",
+            super::plural(read.spans, "span"),
+            opts.methods.join(", ")
+        )));
+    }
+    if tally.rows == tally.bad_rows {
+        if let Some(first) = tally.bad_samples.first().cloned() {
+            return Err(LogError::NoUsableRows {
+                path: name,
+                rows: tally.rows,
+                first,
+            });
+        }
+    }
     let info = FileInfo {
         name,
         columns: rules.columns.clone(),

@@ -17,11 +17,13 @@ mod otlp;
 mod span;
 mod zipkin;
 
-use std::io::{BufRead, BufReader};
+use std::borrow::Cow;
+use std::io::{BufRead, BufReader, Read};
 
 use serde::de::{self, Deserialize, Visitor};
 
 use super::analyze::{FileInfo, LogAnalysis};
+use otlp::SpanSink;
 use super::detect::Chosen;
 use super::error::LogError;
 use super::formats::{CsvHeader, InputFormat};
@@ -231,37 +233,47 @@ impl LogAnalysis {
 }
 
 /// Any JSON scalar as text (a number, a string, a bool; null is empty): OTLP/JSON writes
-/// 64-bit integers as strings and receivers accept numbers too.
-#[derive(Debug, Default, Clone)]
-pub struct Text(pub String);
+/// 64-bit integers as strings and receivers accept numbers too. Borrowed from the input when
+/// it can be (a string without escapes, read from a slice).
+#[derive(Debug, Default, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Text<'a>(pub Cow<'a, str>);
 
-impl<'de> Deserialize<'de> for Text {
+impl Text<'_> {
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for Text<'a> {
     fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V;
-        impl Visitor<'_> for V {
-            type Value = Text;
+        impl<'de> Visitor<'de> for V {
+            type Value = Text<'de>;
             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
                 f.write_str("a string or a number")
             }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Text, E> {
-                Ok(Text(v.to_string()))
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Text<'de>, E> {
+                Ok(Text(Cow::Borrowed(v)))
             }
-            fn visit_string<E: de::Error>(self, v: String) -> Result<Text, E> {
-                Ok(Text(v))
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Text<'de>, E> {
+                Ok(Text(Cow::Owned(v.to_string())))
             }
-            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Text, E> {
-                Ok(Text(v.to_string()))
+            fn visit_string<E: de::Error>(self, v: String) -> Result<Text<'de>, E> {
+                Ok(Text(Cow::Owned(v)))
             }
-            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Text, E> {
-                Ok(Text(v.to_string()))
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Text<'de>, E> {
+                Ok(Text(Cow::Owned(v.to_string())))
             }
-            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Text, E> {
-                Ok(Text(v.to_string()))
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Text<'de>, E> {
+                Ok(Text(Cow::Owned(v.to_string())))
             }
-            fn visit_bool<E: de::Error>(self, v: bool) -> Result<Text, E> {
-                Ok(Text(v.to_string()))
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Text<'de>, E> {
+                Ok(Text(Cow::Owned(v.to_string())))
             }
-            fn visit_unit<E: de::Error>(self) -> Result<Text, E> {
+            fn visit_bool<E: de::Error>(self, v: bool) -> Result<Text<'de>, E> {
+                Ok(Text(Cow::Borrowed(if v { "true" } else { "false" })))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Text<'de>, E> {
                 Ok(Text::default())
             }
         }
@@ -328,6 +340,7 @@ pub fn read(
     let err = source::io_error(&name, gzip);
     let mut input = BufReader::with_capacity(256 * 1024, opened.rest(0));
     let mut line = 1u64;
+    let mut doc = Vec::new();
     loop {
         // Whitespace between documents (one a line in the Collector's files).
         let first = loop {
@@ -342,9 +355,42 @@ pub fn read(
             }
         };
         let Some(first) = first else { break };
+        if first == b'{' {
+            // One document a line (the Collector's files): the line is parsed from memory,
+            // its strings borrowed; its spans go on once it is whole.
+            doc.clear();
+            input.read_until(b'\n', &mut doc).map_err(&err)?;
+            let mut spans = Collect(Vec::new());
+            let parsed = {
+                let mut de = serde_json::Deserializer::from_slice(&doc);
+                otlp::document(&mut de, &mut spans).and_then(|()| de.end())
+            };
+            match parsed {
+                Ok(()) => {
+                    for span in spans.0 {
+                        if let Err(e) = asm.span(span) {
+                            return Err(asm.failed.take().unwrap_or(LogError::Option(e)));
+                        }
+                    }
+                    line += u64::from(doc.last() == Some(&b'\n'));
+                    continue;
+                }
+                // A document that goes on past its line (pretty-printed): read from the stream.
+                Err(e) if e.is_eof() && doc.last() == Some(&b'\n') => {}
+                Err(e) => return Err(not_traces(&name, format, line, &e)),
+            }
+            let mut de =
+                serde_json::Deserializer::from_reader(std::io::Cursor::new(&doc).chain(&mut input));
+            if let Err(e) = otlp::document(&mut de, &mut asm) {
+                if let Some(failed) = asm.failed.take() {
+                    return Err(failed);
+                }
+                return Err(not_traces(&name, format, line, &e));
+            }
+            continue;
+        }
         let mut de = serde_json::Deserializer::from_reader(&mut input);
         let done = match first {
-            b'{' => otlp::document(&mut de, &mut asm),
             b'[' => zipkin::document(&mut de, &mut asm),
             _ => {
                 return Err(LogError::Option(format!(
@@ -358,16 +404,7 @@ pub fn read(
             if let Some(failed) = asm.failed.take() {
                 return Err(failed);
             }
-            if e.is_io() {
-                return Err(err(std::io::Error::other(e.to_string())));
-            }
-            return Err(LogError::Option(format!(
-                "{name}:{}:{}: not {}: {}",
-                line + e.line() as u64 - 1,
-                e.column(),
-                format.describe(),
-                without_position(&e.to_string())
-            )));
+            return Err(not_traces(&name, format, line, &e));
         }
     }
     asm.finish()?;
@@ -417,6 +454,34 @@ pub fn read(
         traces: Some(read),
     };
     Ok((info, tally))
+}
+
+/// Spans gathered from one document before they go on.
+struct Collect(Vec<span::Span>);
+
+impl SpanSink for Collect {
+    fn span(&mut self, span: span::Span) -> Result<(), String> {
+        self.0.push(span);
+        Ok(())
+    }
+}
+
+/// A document that is not what it should be, placed: the file, its line and column (the
+/// document's first line, `line`, plus the parser's place within it).
+fn not_traces(name: &str, format: TraceFormat, line: u64, e: &serde_json::Error) -> LogError {
+    if e.is_io() {
+        return LogError::Io {
+            path: name.to_string(),
+            source: std::io::Error::other(without_position(&e.to_string()).to_string()),
+        };
+    }
+    LogError::Option(format!(
+        "{name}:{}:{}: not {}: {}",
+        line + e.line() as u64 - 1,
+        e.column(),
+        format.describe(),
+        without_position(&e.to_string())
+    ))
 }
 
 /// serde_json's message without its own " at line L column C" (the place is said first).

@@ -82,8 +82,8 @@ impl<'de> Visitor<'de> for Node<'_> {
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         let sink = self.sink;
-        while let Some(key) = map.next_key::<Text>()? {
-            let inner = match (self.level, key.0.as_str()) {
+        while let Some(key) = map.next_key::<Text<'de>>()? {
+            let inner = match (self.level, key.as_str()) {
                 (Level::Document, "resourceSpans" | "resource_spans" | "batches") => {
                     Some((Level::ResourceSpans, true))
                 }
@@ -150,62 +150,78 @@ impl<'de> Visitor<'de> for List<'_> {
 /// A span as OTLP/JSON writes it, the fields the model reads.
 #[derive(Deserialize, Default)]
 #[serde(default, rename_all = "camelCase")]
-struct RawSpan {
+struct RawSpan<'a> {
     #[serde(alias = "trace_id")]
-    trace_id: Text,
+    #[serde(borrow)]
+    trace_id: Text<'a>,
     #[serde(alias = "span_id")]
-    span_id: Text,
+    #[serde(borrow)]
+    span_id: Text<'a>,
     #[serde(alias = "parent_span_id")]
-    parent_span_id: Text,
+    #[serde(borrow)]
+    parent_span_id: Text<'a>,
     #[serde(alias = "trace_state")]
-    trace_state: Text,
-    kind: Text,
+    #[serde(borrow)]
+    trace_state: Text<'a>,
+    #[serde(borrow)]
+    kind: Text<'a>,
     #[serde(alias = "start_time_unix_nano")]
-    start_time_unix_nano: Text,
+    #[serde(borrow)]
+    start_time_unix_nano: Text<'a>,
     #[serde(alias = "end_time_unix_nano")]
-    end_time_unix_nano: Text,
-    attributes: Vec<KeyValue>,
-    events: Vec<Event>,
+    #[serde(borrow)]
+    end_time_unix_nano: Text<'a>,
+    #[serde(borrow)]
+    attributes: Vec<KeyValue<'a>>,
+    #[serde(borrow)]
+    events: Vec<Event<'a>>,
 }
 
 #[derive(Deserialize, Default)]
 #[serde(default)]
-struct KeyValue {
-    key: String,
-    value: AnyValue,
+struct KeyValue<'a> {
+    #[serde(borrow)]
+    key: Text<'a>,
+    #[serde(borrow)]
+    value: AnyValue<'a>,
 }
 
 /// An attribute's value: one of its kinds. Integers come as strings (numbers accepted); a
 /// captured header is an array of strings, read as its first.
 #[derive(Deserialize, Default)]
 #[serde(default, rename_all = "camelCase")]
-struct AnyValue {
+struct AnyValue<'a> {
     #[serde(alias = "string_value")]
-    string_value: Option<Text>,
+    #[serde(borrow)]
+    string_value: Option<Text<'a>>,
     #[serde(alias = "int_value")]
-    int_value: Option<Text>,
+    #[serde(borrow)]
+    int_value: Option<Text<'a>>,
     #[serde(alias = "double_value")]
-    double_value: Option<Text>,
+    #[serde(borrow)]
+    double_value: Option<Text<'a>>,
     #[serde(alias = "bool_value")]
-    bool_value: Option<Text>,
-    #[serde(alias = "array_value")]
-    array_value: Option<ArrayValue>,
+    #[serde(borrow)]
+    bool_value: Option<Text<'a>>,
+    #[serde(alias = "array_value", borrow)]
+    array_value: Option<ArrayValue<'a>>,
 }
 
 #[derive(Deserialize, Default)]
 #[serde(default)]
-struct ArrayValue {
-    values: Vec<AnyValue>,
+struct ArrayValue<'a> {
+    #[serde(borrow)]
+    values: Vec<AnyValue<'a>>,
 }
 
-impl AnyValue {
+impl AnyValue<'_> {
     fn text(&self) -> Option<&str> {
         self.string_value
             .as_ref()
             .or(self.int_value.as_ref())
             .or(self.double_value.as_ref())
             .or(self.bool_value.as_ref())
-            .map(|t| t.0.as_str())
+            .map(Text::as_str)
             .or_else(|| {
                 self.array_value
                     .as_ref()
@@ -217,12 +233,14 @@ impl AnyValue {
 
 #[derive(Deserialize, Default)]
 #[serde(default)]
-struct Event {
-    name: String,
-    attributes: Vec<KeyValue>,
+struct Event<'a> {
+    #[serde(borrow)]
+    name: Text<'a>,
+    #[serde(borrow)]
+    attributes: Vec<KeyValue<'a>>,
 }
 
-impl RawSpan {
+impl RawSpan<'_> {
     fn into_span(self) -> Result<Span, String> {
         let trace = trace_id(&self.trace_id.0)
             .ok_or_else(|| format!("traceId '{}' is not a trace id", self.trace_id.0))?;
@@ -231,12 +249,12 @@ impl RawSpan {
             .ok_or_else(|| format!("spanId '{}' is not a span id", self.span_id.0))?;
         let parent = span_id(&self.parent_span_id.0)
             .ok_or_else(|| format!("parentSpanId '{}' is not a span id", self.parent_span_id.0))?;
-        let nanos = |t: &Text| t.0.trim().parse::<u64>().ok().map(|n| n as i64);
+        let nanos = |t: &Text| t.as_str().trim().parse::<u64>().ok().map(|n| n as i64);
         let mut r = Reading::default();
         r.span.trace = trace;
         r.span.id = id;
         r.span.parent = parent;
-        r.span.kind = match self.kind.0.as_str() {
+        r.span.kind = match self.kind.as_str() {
             "2" | "SPAN_KIND_SERVER" => Kind::Server,
             "3" | "SPAN_KIND_CLIENT" => Kind::Client,
             _ => Kind::Other,
@@ -245,13 +263,13 @@ impl RawSpan {
         r.span.end = nanos(&self.end_time_unix_nano).unwrap_or(r.span.start);
         for kv in &self.attributes {
             if let Some(v) = kv.value.text() {
-                r.attribute(&kv.key, v);
+                r.attribute(kv.key.as_str(), v);
             }
         }
         for e in &self.events {
             for kv in &e.attributes {
                 if let Some(v) = kv.value.text() {
-                    r.event_attribute(&e.name, &kv.key, v);
+                    r.event_attribute(e.name.as_str(), kv.key.as_str(), v);
                 }
             }
         }

@@ -53,42 +53,51 @@ impl<'de> Visitor<'de> for Element<'_> {
 
 #[derive(Deserialize, Default)]
 #[serde(default, rename_all = "camelCase")]
-struct RawSpan {
-    trace_id: Text,
-    id: Text,
-    parent_id: Option<Text>,
-    kind: Option<Text>,
-    timestamp: Option<Text>,
-    duration: Option<Text>,
-    tags: BTreeMap<String, Text>,
-    annotations: Vec<Annotation>,
+struct RawSpan<'a> {
+    #[serde(borrow)]
+    trace_id: Text<'a>,
+    #[serde(borrow)]
+    id: Text<'a>,
+    #[serde(borrow)]
+    parent_id: Option<Text<'a>>,
+    #[serde(borrow)]
+    kind: Option<Text<'a>>,
+    #[serde(borrow)]
+    timestamp: Option<Text<'a>>,
+    #[serde(borrow)]
+    duration: Option<Text<'a>>,
+    #[serde(borrow)]
+    tags: BTreeMap<Text<'a>, Text<'a>>,
+    #[serde(borrow)]
+    annotations: Vec<Annotation<'a>>,
 }
 
 #[derive(Deserialize, Default)]
 #[serde(default)]
-struct Annotation {
-    value: Text,
+struct Annotation<'a> {
+    #[serde(borrow)]
+    value: Text<'a>,
 }
 
-impl RawSpan {
+impl RawSpan<'_> {
     fn into_span(self) -> Result<Span, String> {
-        let trace = trace_id(&self.trace_id.0)
-            .ok_or_else(|| format!("traceId '{}' is not a trace id", self.trace_id.0))?;
-        let id = span_id(&self.id.0)
+        let trace = trace_id(&self.trace_id.as_str())
+            .ok_or_else(|| format!("traceId '{}' is not a trace id", self.trace_id.as_str()))?;
+        let id = span_id(&self.id.as_str())
             .filter(|&id| id != 0)
-            .ok_or_else(|| format!("id '{}' is not a span id", self.id.0))?;
+            .ok_or_else(|| format!("id '{}' is not a span id", self.id.as_str()))?;
         let parent = match &self.parent_id {
             Some(p) => {
-                span_id(&p.0).ok_or_else(|| format!("parentId '{}' is not a span id", p.0))?
+                span_id(p.as_str()).ok_or_else(|| format!("parentId '{}' is not a span id", p.as_str()))?
             }
             None => 0,
         };
-        let micros = |t: &Option<Text>| t.as_ref().and_then(|t| t.0.trim().parse::<f64>().ok());
+        let micros = |t: &Option<Text>| t.as_ref().and_then(|t| t.as_str().trim().parse::<f64>().ok());
         let mut r = Reading::default();
         r.span.trace = trace;
         r.span.id = id;
         r.span.parent = parent;
-        r.span.kind = match self.kind.as_ref().map(|k| k.0.as_str()) {
+        r.span.kind = match self.kind.as_ref().map(Text::as_str) {
             Some("SERVER") => Kind::Server,
             Some("CLIENT") => Kind::Client,
             _ => Kind::Other,
@@ -97,10 +106,10 @@ impl RawSpan {
         r.span.start = (start * 1000.0) as i64;
         r.span.end = ((start + micros(&self.duration).unwrap_or(0.0)) * 1000.0) as i64;
         for (k, v) in &self.tags {
-            r.attribute(k, &v.0);
+            r.attribute(k.as_str(), v.as_str());
         }
         for a in &self.annotations {
-            annotation(&mut r, &a.value.0);
+            annotation(&mut r, a.value.as_str());
         }
         Ok(r.finish())
     }

@@ -149,8 +149,8 @@ impl TraceRead {
         )];
         match (self.sample_rate, self.with_threshold) {
             (Some(rate), _) => out.push(format!(
-                "head sampling kept {} of traces (--sample-rate): counts scaled by {}, rates as read",
-                format!("{}%", count_f(rate * 100.0)),
+                "head sampling kept {}% of traces (--sample-rate): counts scaled by {}, rates as read",
+                count_f(rate * 100.0),
                 count_f(self.scale())
             )),
             (None, 0) => out.push(

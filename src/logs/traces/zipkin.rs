@@ -81,9 +81,9 @@ struct Annotation<'a> {
 
 impl RawSpan<'_> {
     fn into_span(self) -> Result<Span, String> {
-        let trace = trace_id(&self.trace_id.as_str())
+        let trace = trace_id(self.trace_id.as_str())
             .ok_or_else(|| format!("traceId '{}' is not a trace id", self.trace_id.as_str()))?;
-        let id = span_id(&self.id.as_str())
+        let id = span_id(self.id.as_str())
             .filter(|&id| id != 0)
             .ok_or_else(|| format!("id '{}' is not a span id", self.id.as_str()))?;
         let parent = match &self.parent_id {

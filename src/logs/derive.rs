@@ -388,6 +388,11 @@ impl LogAnalysis {
                 "{} (the key column looks per-attempt: each mutating attempt is an intent)",
                 plural(t.intents(), "intent")
             )
+        } else if self.all_traces() {
+            format!(
+                "{} (the attempts under one parent span, or with one captured Idempotency-Key)",
+                plural(t.intents(), "intent")
+            )
         } else if t.unkeyed_intents == 0 {
             format!(
                 "{} (grouped by idempotency key)",
@@ -476,11 +481,23 @@ impl LogAnalysis {
             given.timeout_rate,
             t_measured,
             |v| {
+                let how = if self.all_traces() {
+                    format!(
+                        "a CLIENT span with no status whose error.type or exception names a timeout{also}, or status {}",
+                        statuses
+                            .iter()
+                            .filter(|s| *s != "0")
+                            .cloned()
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                } else {
+                    format!("status {}{also}", statuses.join(", "))
+                };
                 format!(
-                    "timeout rate {} = {} (status {}{also}) / {}",
+                    "timeout rate {} = {} ({how}) / {}",
                     Rate(v).rounded(),
                     plural_verb(c.timed_out, "timed out"),
-                    statuses.join(", "),
                     plural(c.mutating, "mutating attempt")
                 )
             },
@@ -914,6 +931,14 @@ impl LogAnalysis {
                 Rate(v).rounded(),
                 count(succ),
                 count(all)
+            ),
+            None if self.all_traces() => format!(
+                "succeeded share {} = {} whose SERVER span answered 2xx / {} timed out with a known outcome ({} of {} unknown: no SERVER span under them and their server not traced, or their trace cut)",
+                Rate(v).rounded(),
+                count(succ),
+                count(known),
+                count(unknown),
+                count(all),
             ),
             None if unknown == 0 => format!(
                 "succeeded share {} = {} with upstream 2xx / {} timed out",

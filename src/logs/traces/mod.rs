@@ -23,7 +23,6 @@ use std::io::{BufRead, BufReader, Read};
 use serde::de::{self, Deserialize, Visitor};
 
 use super::analyze::{FileInfo, LogAnalysis};
-use otlp::SpanSink;
 use super::detect::Chosen;
 use super::error::LogError;
 use super::formats::{CsvHeader, InputFormat};
@@ -31,6 +30,7 @@ use super::options::LogOptions;
 use super::row::Direct;
 use super::source::{self, Opened};
 use super::tally::Tally;
+use otlp::SpanSink;
 
 pub use span::kept_share;
 

@@ -87,12 +87,14 @@ impl RawSpan<'_> {
             .filter(|&id| id != 0)
             .ok_or_else(|| format!("id '{}' is not a span id", self.id.as_str()))?;
         let parent = match &self.parent_id {
-            Some(p) => {
-                span_id(p.as_str()).ok_or_else(|| format!("parentId '{}' is not a span id", p.as_str()))?
-            }
+            Some(p) => span_id(p.as_str())
+                .ok_or_else(|| format!("parentId '{}' is not a span id", p.as_str()))?,
             None => 0,
         };
-        let micros = |t: &Option<Text>| t.as_ref().and_then(|t| t.as_str().trim().parse::<f64>().ok());
+        let micros = |t: &Option<Text>| {
+            t.as_ref()
+                .and_then(|t| t.as_str().trim().parse::<f64>().ok())
+        };
         let mut r = Reading::default();
         r.span.trace = trace;
         r.span.id = id;

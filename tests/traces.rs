@@ -14,37 +14,17 @@ mod common;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use common::{close, dupcost, succeed, usage_error};
 use serde_json::{Value, json};
 
-/// The venv's python, when it has the OpenTelemetry SDK.
+/// The venv's python, when it has the OpenTelemetry SDK and chDB.
 fn python() -> Option<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let python = std::env::var_os("DUPCOST_SQL_PYTHON")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root.join("target/sql-venv/bin/python"));
-    let ready = Command::new(&python)
-        .args([
-            "-c",
-            "import chdb, opentelemetry.sdk, opentelemetry.exporter.zipkin.json, opentelemetry.instrumentation.requests, opentelemetry.instrumentation.wsgi",
-        ])
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if ready {
-        return Some(python);
-    }
-    let why = format!(
-        "{} cannot import the OpenTelemetry SDK (bash .ci/run installs tests/traces/requirements.txt)",
-        python.display()
-    );
-    if std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!("CI: {why}");
-    }
-    eprintln!("skipped: {why}");
-    None
+    common::venv_python(
+        "chdb, opentelemetry.sdk, opentelemetry.exporter.zipkin.json, opentelemetry.instrumentation.requests, opentelemetry.instrumentation.wsgi",
+        "chDB and the OpenTelemetry SDK (tests/sql/requirements.txt, tests/traces/requirements.txt)",
+    )
 }
 
 fn report(file: &Path, args: &[&str]) -> Value {

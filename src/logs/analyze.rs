@@ -556,14 +556,8 @@ fn read_source(
             )),
         });
     }
-    if tally.rows == tally.bad_rows {
-        if let Some(first) = tally.bad_samples.first().cloned() {
-            return Err(LogError::NoUsableRows {
-                path: name,
-                rows: tally.rows,
-                first,
-            });
-        }
+    if let Some(none) = no_usable_rows(&name, &tally) {
+        return Err(none);
     }
     let (format, detected, format_note) = match &chosen {
         Chosen::Csv(_) => (None, false, None),
@@ -610,6 +604,19 @@ fn read_source(
         traces: None,
     };
     Ok((info, tally))
+}
+
+/// Every row of an input was bad: the error naming the first.
+pub(super) fn no_usable_rows(name: &str, tally: &Tally) -> Option<LogError> {
+    if tally.rows != tally.bad_rows {
+        return None;
+    }
+    let first = tally.bad_samples.first().cloned()?;
+    Some(LogError::NoUsableRows {
+        path: name.to_string(),
+        rows: tally.rows,
+        first,
+    })
 }
 
 /// The line formats of a file and the lines each read; empty for CSV/TSV.

@@ -426,14 +426,8 @@ pub fn read(
             opts.methods.join(", ")
         )));
     }
-    if tally.rows == tally.bad_rows {
-        if let Some(first) = tally.bad_samples.first().cloned() {
-            return Err(LogError::NoUsableRows {
-                path: name,
-                rows: tally.rows,
-                first,
-            });
-        }
+    if let Some(none) = super::analyze::no_usable_rows(&name, &tally) {
+        return Err(none);
     }
     let info = FileInfo {
         name,

@@ -774,3 +774,57 @@ fn bad_traces_are_one_line_naming_the_place() {
     let err = usage_error(&["logs", "--sample-rate", "0", "x.jsonl"]);
     assert!(err.contains("--sample-rate"), "{err}");
 }
+
+#[test]
+fn traces_inside_an_envelope() {
+    let dir = tempfile::tempdir().unwrap();
+    let docs = traces(None);
+    let plain = report(&write_lines(dir.path(), "t.jsonl", &docs), &[]);
+    // A Collector writing to stdout in Kubernetes: CRI lines, a long document cut into `P`
+    // parts of 1,000 bytes, the Collector's own log on stderr between them.
+    let mut cri = String::new();
+    for (n, d) in docs.iter().enumerate() {
+        let text = d.to_string();
+        let chunks: Vec<&str> = text
+            .as_bytes()
+            .chunks(1000)
+            .map(|c| std::str::from_utf8(c).unwrap())
+            .collect();
+        for (i, c) in chunks.iter().enumerate() {
+            let tag = if i + 1 < chunks.len() { "P" } else { "F" };
+            cri.push_str(&format!(
+                "2025-12-01T00:00:{:02}.000000000Z stdout {tag} {c}\n",
+                n % 60
+            ));
+        }
+        cri.push_str("2025-12-01T00:00:00.000000000Z stderr F 2025-12-01T00:00:00.000Z\tinfo\tfileexporter\tflushed\n");
+    }
+    let cri_file = dir.path().join("collector.cri.log");
+    std::fs::write(&cri_file, cri).unwrap();
+    // Docker's json-file: the document in "log", escaped.
+    let docker: String = docs
+        .iter()
+        .map(|d| {
+            format!(
+                "{}\n",
+                json!({"log": format!("{d}\n"), "stream": "stdout", "time": "2025-12-01T00:00:00Z"})
+            )
+        })
+        .collect();
+    let docker_file = dir.path().join("collector.docker.log");
+    std::fs::write(&docker_file, docker).unwrap();
+    for file in [&cri_file, &docker_file] {
+        let r = report(file, &[]);
+        let what = file.display();
+        for k in [
+            "mutating_attempts",
+            "intents",
+            "timed_out",
+            "timed_out_succeeded",
+        ] {
+            assert_eq!(r["observed"][k], plain["observed"][k], "{what}: {k}");
+        }
+        assert_eq!(r["inputs"], plain["inputs"], "{what}");
+        assert!(r["observed"]["files"][0]["envelope"].is_string(), "{what}");
+    }
+}

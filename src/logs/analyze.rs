@@ -483,14 +483,14 @@ fn read_source(
 ) -> Result<(FileInfo, Tally), LogError> {
     let mut opened = source::open(source, detect::SNIFF_LINES, progress.counter())?;
     // OpenTelemetry traces (OTLP/JSON, Zipkin): read span by span, not as lines.
-    if let Some((format, detected)) = super::traces::chosen(&opened.prefix, opts.input_format) {
+    if let Some(chosen) = super::traces::chosen(&opened.prefix, opened.eof, opts) {
         if answers.is_some() || !opts.outcomes.is_empty() {
             return Err(LogError::Option(format!(
                 "{}: --outcomes joins an access log to the backend's; traces have the server spans already",
                 opened.name
             )));
         }
-        return super::traces::read(opened, format, detected, opts, !alone);
+        return super::traces::read(opened, chosen, opts, !alone);
     }
     // A JSON document (an array, {"events": [...]}, pretty-printed objects) is read as one
     // compact line per record.

@@ -23,7 +23,8 @@ use std::io::{BufRead, BufReader, Read};
 use serde::de::{self, Deserialize, Visitor};
 
 use super::analyze::{FileInfo, LogAnalysis};
-use super::detect::Chosen;
+use super::detect::Chosen as Columns;
+use super::envelope::{Envelope, EnvelopeChoice};
 use super::error::LogError;
 use super::formats::{CsvHeader, InputFormat};
 use super::options::LogOptions;
@@ -54,14 +55,64 @@ impl TraceFormat {
     }
 }
 
-/// The trace format `--input-format` names, or (auto) the one the first bytes show, and
-/// whether it was detected; `None` for any other input.
-pub fn chosen(prefix: &[u8], named: InputFormat) -> Option<(TraceFormat, bool)> {
-    match named {
-        InputFormat::Otlp => Some((TraceFormat::Otlp, false)),
-        InputFormat::Zipkin => Some((TraceFormat::Zipkin, false)),
-        InputFormat::Auto => sniff(prefix).map(|f| (f, true)),
-        _ => None,
+/// How a file of traces is read: its format, whether it was detected, and what wraps its
+/// lines (a container runtime's log of a Collector that writes to stdout, ...).
+#[derive(Debug, Clone, Copy)]
+pub struct Chosen {
+    pub format: TraceFormat,
+    pub detected: bool,
+    pub envelope: Option<Envelope>,
+}
+
+/// The trace format `--input-format` names, or (auto) the one the first bytes show, bare or
+/// inside an envelope (`--envelope`, or told from the first lines); `None` for any other
+/// input.
+pub fn chosen(prefix: &[u8], eof: bool, opts: &LogOptions) -> Option<Chosen> {
+    let named = match opts.input_format {
+        InputFormat::Otlp => Some(TraceFormat::Otlp),
+        InputFormat::Zipkin => Some(TraceFormat::Zipkin),
+        InputFormat::Auto => None,
+        _ => return None,
+    };
+    let make = |found: Option<TraceFormat>, envelope| {
+        named.or(found).map(|format| Chosen {
+            format,
+            detected: named.is_none(),
+            envelope,
+        })
+    };
+    // The whole lines among the first bytes, as the envelope's detection sees them.
+    let lines = || {
+        let mut lines: Vec<&[u8]> = prefix.split(|&b| b == b'\n').collect();
+        if !eof {
+            lines.pop();
+        }
+        lines.retain(|l| !l.trim_ascii().is_empty());
+        lines.truncate(super::detect::SNIFF_LINES);
+        lines
+    };
+    let inner_sniff = |inner: &[&[u8]]| inner.iter().find_map(|l| sniff(l));
+    match opts.envelope {
+        EnvelopeChoice::Named(e) => {
+            let inner = super::detect::inner_lines(Some(e), &lines())?;
+            let refs: Vec<&[u8]> = inner.iter().map(Vec::as_slice).collect();
+            make(inner_sniff(&refs), Some(e))
+        }
+        EnvelopeChoice::None => make(sniff(prefix), None),
+        EnvelopeChoice::Auto => {
+            if let Some(found) = sniff(prefix) {
+                return make(Some(found), None);
+            }
+            let lines = lines();
+            match super::detect::envelope(&lines, |inner| inner_sniff(inner).is_some()) {
+                Some(e) => {
+                    let inner = super::detect::inner_lines(Some(e), &lines)?;
+                    let refs: Vec<&[u8]> = inner.iter().map(Vec::as_slice).collect();
+                    make(inner_sniff(&refs), Some(e))
+                }
+                None => make(None, None),
+            }
+        }
     }
 }
 
@@ -295,11 +346,15 @@ const COLUMNS: [&str; 7] = [
 /// Reads the spans of `source` (a file or stdin, gzip undone) in `format` into a tally.
 pub fn read(
     opened: Opened,
-    format: TraceFormat,
-    detected: bool,
+    chosen: Chosen,
     opts: &LogOptions,
     follows: bool,
 ) -> Result<(FileInfo, Tally), LogError> {
+    let Chosen {
+        format,
+        detected,
+        envelope,
+    } = chosen;
     let name = opened.name.clone();
     let gzip = opened.gzip;
     let header = CsvHeader {
@@ -312,7 +367,7 @@ pub fn read(
     let mut own = opts.clone();
     own.columns.clear();
     own.duration_unit = None;
-    let mut rules = super::analyze::rules_for(&name, &Chosen::Csv(header), &own)?;
+    let mut rules = super::analyze::rules_for(&name, &Columns::Csv(header), &own)?;
     // The attempts' statuses: a give-up status as the options say, and the two of ours.
     rules.timeout[0] = true;
     rules.timeout[1] = false;
@@ -341,7 +396,37 @@ pub fn read(
     let mut input = BufReader::with_capacity(256 * 1024, opened.rest(0));
     let mut line = 1u64;
     let mut doc = Vec::new();
-    loop {
+    if let Some(envelope) = envelope {
+        // Each line unwrapped (its parts joined), each whole text one document.
+        let mut parts: [Vec<u8>; 2] = Default::default();
+        let mut scratch = Vec::new();
+        loop {
+            doc.clear();
+            if input.read_until(b'\n', &mut doc).map_err(&err)? == 0 {
+                break;
+            }
+            let physical = doc.strip_suffix(b"\n").unwrap_or(&doc);
+            let physical = physical.strip_suffix(b"\r").unwrap_or(physical);
+            let Ok(u) = envelope.unwrap(physical, &mut scratch) else {
+                line += 1;
+                continue;
+            };
+            let part = &mut parts[u.stream.index()];
+            part.extend_from_slice(u.text);
+            if !u.partial {
+                let text = std::mem::take(part);
+                // What else the stream holds (the Collector's own log lines) is no document.
+                if u.stream != super::envelope::Stream::Stderr
+                    && matches!(text.trim_ascii_start().first(), Some(b'{' | b'['))
+                {
+                    one_document(text.trim_ascii(), &mut asm, &name, format, line)
+                        .map_err(DocError::into_error)?;
+                }
+            }
+            line += 1;
+        }
+    }
+    while envelope.is_none() {
         // Whitespace between documents (one a line in the Collector's files).
         let first = loop {
             let buf = input.fill_buf().map_err(&err)?;
@@ -360,24 +445,14 @@ pub fn read(
             // its strings borrowed; its spans go on once it is whole.
             doc.clear();
             input.read_until(b'\n', &mut doc).map_err(&err)?;
-            let mut spans = Collect(Vec::new());
-            let parsed = {
-                let mut de = serde_json::Deserializer::from_slice(&doc);
-                otlp::document(&mut de, &mut spans).and_then(|()| de.end())
-            };
-            match parsed {
+            match one_document(&doc, &mut asm, &name, format, line) {
                 Ok(()) => {
-                    for span in spans.0 {
-                        if let Err(e) = asm.span(span) {
-                            return Err(asm.failed.take().unwrap_or(LogError::Option(e)));
-                        }
-                    }
                     line += u64::from(doc.last() == Some(&b'\n'));
                     continue;
                 }
                 // A document that goes on past its line (pretty-printed): read from the stream.
-                Err(e) if e.is_eof() && doc.last() == Some(&b'\n') => {}
-                Err(e) => return Err(not_traces(&name, format, line, &e)),
+                Err(DocError::Incomplete(_)) if doc.last() == Some(&b'\n') => {}
+                Err(e) => return Err(e.into_error()),
             }
             let mut de =
                 serde_json::Deserializer::from_reader(std::io::Cursor::new(&doc).chain(&mut input));
@@ -440,7 +515,7 @@ pub fn read(
         pieces: 1,
         grouping: rules.grouping,
         side: rules.side.clone(),
-        envelope: None,
+        envelope: envelope.map(Envelope::describe),
         document: None,
         skipped: Vec::new(),
         formats: Vec::new(),
@@ -448,6 +523,56 @@ pub fn read(
         traces: Some(read),
     };
     Ok((info, tally))
+}
+
+/// Why a document held in memory was not read.
+enum DocError {
+    /// It ends past the bytes given (a pretty-printed document's first line).
+    Incomplete(LogError),
+    Failed(LogError),
+}
+
+impl DocError {
+    fn into_error(self) -> LogError {
+        match self {
+            DocError::Incomplete(e) | DocError::Failed(e) => e,
+        }
+    }
+}
+
+/// One whole document in memory (a line of the Collector's files, or the text of an
+/// envelope's line), parsed with its strings borrowed; its spans go on once it is read whole.
+fn one_document(
+    text: &[u8],
+    asm: &mut assemble::Assembler<'_, '_>,
+    name: &str,
+    format: TraceFormat,
+    line: u64,
+) -> Result<(), DocError> {
+    let mut spans = Collect(Vec::new());
+    let parsed = {
+        let mut de = serde_json::Deserializer::from_slice(text);
+        match text.iter().find(|b| !b.is_ascii_whitespace()) {
+            Some(b'[') => zipkin::document(&mut de, &mut spans),
+            _ => otlp::document(&mut de, &mut spans),
+        }
+        .and_then(|()| de.end())
+    };
+    match parsed {
+        Ok(()) => {}
+        Err(e) if e.is_eof() => {
+            return Err(DocError::Incomplete(not_traces(name, format, line, &e)));
+        }
+        Err(e) => return Err(DocError::Failed(not_traces(name, format, line, &e))),
+    }
+    for span in spans.0 {
+        if let Err(e) = asm.span(span) {
+            return Err(DocError::Failed(
+                asm.failed.take().unwrap_or(LogError::Option(e)),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Spans gathered from one document before they go on.

@@ -773,6 +773,11 @@ fn bad_traces_are_one_line_naming_the_place() {
     }
     let err = usage_error(&["logs", "--sample-rate", "0", "x.jsonl"]);
     assert!(err.contains("--sample-rate"), "{err}");
+    // --follow reads access logs: traces are refused by name, not misread as JSON lines.
+    let good_file = dir.path().join("good.jsonl");
+    std::fs::write(&good_file, format!("{good}\n")).unwrap();
+    let err = usage_error(&["logs", "--follow", good_file.to_str().unwrap()]);
+    assert!(err.contains("--follow reads access logs, not traces"), "{err}");
 }
 
 #[test]

@@ -777,7 +777,10 @@ fn bad_traces_are_one_line_naming_the_place() {
     let good_file = dir.path().join("good.jsonl");
     std::fs::write(&good_file, format!("{good}\n")).unwrap();
     let err = usage_error(&["logs", "--follow", good_file.to_str().unwrap()]);
-    assert!(err.contains("--follow reads access logs, not traces"), "{err}");
+    assert!(
+        err.contains("--follow reads access logs, not traces"),
+        "{err}"
+    );
 }
 
 #[test]

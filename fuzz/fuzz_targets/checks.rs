@@ -132,7 +132,8 @@ impl Drop for TempInput {
 
 /// [`logs`] with `--envelope` set.
 pub fn logs_in(bytes: &[u8], envelope: dupcost::logs::EnvelopeChoice) {
-    use dupcost::logs::{LogOptions, Overrides, analyze};
+    use dupcost::findings::Overrides;
+    use dupcost::logs::{LogOptions, analyze};
 
     let file = TempInput::new(bytes, "log");
     let sources = [file.source()];

@@ -182,69 +182,6 @@ impl TraceRead {
     pub fn sampled(&self) -> bool {
         self.sample_rate.is_some() || self.with_threshold > 0
     }
-
-    /// What the spans showed and what they cannot tell, for the evidence.
-    pub fn evidence(&self) -> Vec<String> {
-        use super::{count, plural};
-        if self.format.is_none() {
-            return vec![
-                "a table of spans read by dupcost sql: CLIENT spans are the attempts, the SERVER spans directly under them their outcomes".to_string(),
-            ];
-        }
-        let mut out = vec![format!(
-            "{} in {}; {} (CLIENT spans with a mutating method) in {}",
-            plural(self.spans, "span"),
-            plural(self.traces, "trace"),
-            plural(self.attempts, "attempt"),
-            plural(self.intents, "intent"),
-        )];
-        match (self.sample_rate, self.with_threshold) {
-            (Some(rate), _) => out.push(format!(
-                "head sampling kept {}% of traces (--sample-rate): counts scaled by {}, rates as read",
-                count_f(rate * 100.0),
-                count_f(self.scale())
-            )),
-            (None, 0) => out.push(
-                "no sampling threshold in the spans' tracestate (ot=th): counts as read".to_string(),
-            ),
-            (None, n) => out.push(format!(
-                "{} of {} carry a sampling threshold (tracestate ot=th): counts scaled by {}, rates as read",
-                count(n),
-                plural(self.traces, "trace"),
-                count_f(self.scale())
-            )),
-        }
-        if self.cut > 0 {
-            out.push(format!(
-                "{} not whole in the file (no root span, or a span whose parent is not in it: cut at the file's edges): their attempts without a server span are unknown",
-                plural(self.cut, "trace")
-            ));
-        }
-        if self.server_without_client > 0 {
-            out.push(format!(
-                "{} with no traced CLIENT span above them (an uninstrumented caller, or a cut trace): not attempts",
-                plural(self.server_without_client, "SERVER span")
-            ));
-        }
-        if self.server_untraced > 0 {
-            out.push(format!(
-                "{} timed-out {} no SERVER span and a server not traced (or a cut trace): unknown, not failed",
-                count(self.server_untraced),
-                if self.server_untraced == 1 { "attempt has" } else { "attempts have" }
-            ));
-        }
-        if self.never_reached > 0 {
-            out.push(format!(
-                "{} in whole traces with no SERVER span though their server is traced: never arrived (failed)",
-                plural(self.never_reached, "timed-out attempt")
-            ));
-        }
-        out
-    }
-}
-
-fn count_f(v: f64) -> String {
-    super::count_f(v)
 }
 
 impl LogAnalysis {
@@ -268,18 +205,6 @@ impl LogAnalysis {
             return 1.0;
         }
         (adjusted + all.saturating_sub(traced) as f64) / all as f64
-    }
-
-    /// The words on the scaling of counts by head sampling, when they were scaled.
-    pub fn sampling_text(&self) -> Option<String> {
-        let k = self.sampling_scale();
-        (k != 1.0).then(|| {
-            format!(
-                "x {} (head sampling kept 1 trace in {}: the spans' tracestate ot=th or --sample-rate)",
-                count_f(k),
-                count_f(k)
-            )
-        })
     }
 }
 
@@ -496,8 +421,8 @@ pub fn read(
     }
     if tally.rows == 0 {
         return Err(LogError::Option(format!(
-            "{name}: {} and no CLIENT span with a mutating method ({}) among them: no attempts to count",
-            super::plural(read.spans, "span"),
+            "{name}: {} spans and no CLIENT span with a mutating method ({}) among them: no attempts to count",
+            read.spans,
             opts.methods.join(", ")
         )));
     }

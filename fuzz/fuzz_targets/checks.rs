@@ -503,7 +503,6 @@ pub fn traces(bytes: &[u8]) {
                 threads: 1,
                 input_format,
                 sample_rate,
-                min_span: std::time::Duration::ZERO,
                 ..LogOptions::default()
             };
             let Ok(a) = analyze(&sources, &opts) else {

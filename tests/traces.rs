@@ -464,6 +464,15 @@ fn a_server_not_traced_leaves_outcomes_unknown() {
     assert_eq!(o["timed_out_unknown"], 8);
     assert_eq!(o["timed_out_succeeded"], 0);
     assert_eq!(o["files"][0]["traces"]["never_reached"], 0);
+    assert_eq!(o["files"][0]["traces"]["server_untraced"], 8);
+    // The held attempts stay with their intents' resends, hours apart as they are.
+    assert_eq!(o["intents"], 8);
+    assert_eq!(o["retries_observed"]["max"], 1);
+    assert!(
+        !o["warnings"].to_string().contains("backwards"),
+        "{}",
+        o["warnings"]
+    );
     assert_ne!(r["sources"]["succeeded_share"], "log");
 }
 

@@ -56,11 +56,15 @@ struct Pending {
     last_end: i64,
 }
 
-/// A row held until the end: a timed-out attempt without a server span in a complete trace,
-/// to a server not yet seen traced.
+/// A trace's rows held back: one of its timed-out attempts has no server span in a whole
+/// trace, to a server not yet seen traced (whether it never arrived or its server is not
+/// traced is told by later traces). Held at most [`HOLD`] of the file's time, and the trace's
+/// rows together, so an intent's attempts stay together and the clock never runs back more.
 struct Held {
-    fields: [Vec<u8>; 7],
-    peer: Box<str>,
+    /// Each row, with the server it called when its outcome waits on it.
+    rows: Vec<([Vec<u8>; 7], Option<Box<str>>)>,
+    /// The trace's latest end (ns).
+    at: i64,
 }
 
 pub struct Assembler<'r, 'a> {
@@ -95,6 +99,7 @@ impl SpanSink for Assembler<'_, '_> {
             let horizon = self.watermark.saturating_sub(HOLD);
             self.judge_where(|p| p.last_end < horizon)
                 .map_err(|e| self.stop(e))?;
+            self.release(horizon).map_err(|e| self.stop(e))?;
         }
         Ok(())
     }
@@ -123,19 +128,36 @@ impl<'r, 'a> Assembler<'r, 'a> {
         text
     }
 
-    /// The file ended: every trace still open is judged, then the rows held for it.
+    /// The file ended: every trace still open is judged, then every row held.
     pub fn finish(&mut self) -> Result<(), LogError> {
         self.judge_where(|_| true)?;
-        for held in std::mem::take(&mut self.held) {
-            let mut fields = held.fields;
-            if self.peers_traced.contains(&held.peer) {
-                self.read.never_reached += 1;
-                fields[4] = NEVER_REACHED.to_vec();
-            } else {
-                self.read.server_untraced += 1;
+        self.release(i64::MAX)
+    }
+
+    /// The held traces whose servers are now known traced, or that ended before `horizon`:
+    /// their rows to the row stage, in order, each outcome decided.
+    fn release(&mut self, horizon: i64) -> Result<(), LogError> {
+        let (ready, wait): (Vec<Held>, Vec<Held>) =
+            std::mem::take(&mut self.held).into_iter().partition(|h| {
+                h.at < horizon
+                    || h.rows.iter().all(|(_, peer)| {
+                        peer.as_ref().is_none_or(|p| self.peers_traced.contains(p))
+                    })
+            });
+        self.held = wait;
+        for held in ready {
+            for (mut fields, peer) in held.rows {
+                if let Some(peer) = peer {
+                    if self.peers_traced.contains(&peer) {
+                        self.read.never_reached += 1;
+                        fields[4] = NEVER_REACHED.to_vec();
+                    } else {
+                        self.read.server_untraced += 1;
+                    }
+                }
+                let refs: Vec<&[u8]> = fields.iter().map(Vec::as_slice).collect();
+                self.emit(&refs)?;
             }
-            let refs: Vec<&[u8]> = fields.iter().map(Vec::as_slice).collect();
-            self.emit(&refs)?;
         }
         Ok(())
     }
@@ -215,6 +237,7 @@ impl<'r, 'a> Assembler<'r, 'a> {
         let uses_resend = attempts.iter().any(|&i| spans[i].resend.is_some());
         let mut generation: HashMap<(u64, &str, &str), u32> = HashMap::new();
         let mut intents: HashSet<Vec<u8>> = HashSet::new();
+        let mut rows: Vec<([Vec<u8>; 7], Option<Box<str>>)> = Vec::new();
         for &i in &attempts {
             let s = &spans[i];
             self.read.attempts += 1;
@@ -288,14 +311,22 @@ impl<'r, 'a> Assembler<'r, 'a> {
             let unknown_server = servers.is_empty() && fields[4] == UNKNOWN;
             if gave_up && unknown_server && complete {
                 // Whether its server is traced at all may be told by a later trace.
-                self.held.push(Held { fields, peer });
+                rows.push((fields, Some(peer)));
                 continue;
             }
             if gave_up && unknown_server {
                 self.read.server_untraced += 1;
             }
-            let refs: Vec<&[u8]> = fields.iter().map(Vec::as_slice).collect();
-            self.emit(&refs)?;
+            rows.push((fields, None));
+        }
+        if rows.iter().any(|(_, peer)| peer.is_some()) {
+            let at = spans.iter().map(|s| s.end).max().unwrap_or(0);
+            self.held.push(Held { rows, at });
+        } else {
+            for (fields, _) in rows {
+                let refs: Vec<&[u8]> = fields.iter().map(Vec::as_slice).collect();
+                self.emit(&refs)?;
+            }
         }
         let n = intents.len() as u64;
         self.read.intents += n;

@@ -56,13 +56,17 @@ struct Pending {
     last_end: i64,
 }
 
+/// A row's fields, and the server it called when its outcome waits on whether that server is
+/// traced.
+type HeldRow = ([Vec<u8>; 7], Option<Box<str>>);
+
 /// A trace's rows held back: one of its timed-out attempts has no server span in a whole
 /// trace, to a server not yet seen traced (whether it never arrived or its server is not
 /// traced is told by later traces). Held at most [`HOLD`] of the file's time, and the trace's
 /// rows together, so an intent's attempts stay together and the clock never runs back more.
 struct Held {
     /// Each row, with the server it called when its outcome waits on it.
-    rows: Vec<([Vec<u8>; 7], Option<Box<str>>)>,
+    rows: Vec<HeldRow>,
     /// The trace's latest end (ns).
     at: i64,
 }
@@ -237,7 +241,7 @@ impl<'r, 'a> Assembler<'r, 'a> {
         let uses_resend = attempts.iter().any(|&i| spans[i].resend.is_some());
         let mut generation: HashMap<(u64, &str, &str), u32> = HashMap::new();
         let mut intents: HashSet<Vec<u8>> = HashSet::new();
-        let mut rows: Vec<([Vec<u8>; 7], Option<Box<str>>)> = Vec::new();
+        let mut rows: Vec<HeldRow> = Vec::new();
         for &i in &attempts {
             let s = &spans[i];
             self.read.attempts += 1;

@@ -421,15 +421,18 @@ fn describe_file(f: &FileInfo) -> Vec<String> {
     } else {
         format!("{what} ({})", how.join(", "))
     }];
-    let mut line = String::from("  columns:");
-    for role in roles {
-        if line.len() + role.len() > 94 {
-            lines.push(std::mem::replace(&mut line, "   ".to_string()));
+    // Traces: the columns are the attempts' own, made from the spans, and not shown.
+    if f.traces.is_none() {
+        let mut line = String::from("  columns:");
+        for role in roles {
+            if line.len() + role.len() > 94 {
+                lines.push(std::mem::replace(&mut line, "   ".to_string()));
+            }
+            line.push(' ');
+            line.push_str(&role);
         }
-        line.push(' ');
-        line.push_str(&role);
+        lines.push(line);
     }
-    lines.push(line);
     if let Some(note) = &f.format_note {
         lines.push(format!("  {note}"));
     }
@@ -438,6 +441,13 @@ fn describe_file(f: &FileInfo) -> Vec<String> {
             .into_iter()
             .map(|l| format!("  {l}")),
     );
+    if let Some(traces) = &f.traces {
+        lines.extend(
+            super::words::traces_evidence(traces)
+                .into_iter()
+                .map(|l| format!("  {l}")),
+        );
+    }
     if let Some(document) = &f.document {
         lines.push(format!(
             "  the file is {document}: line numbers count its records"

@@ -16,7 +16,7 @@ use crate::findings::evidence::{
     ShareEvidence, ShareLog, Shortfall, TimeoutEvidence, TimeoutLog, Warning,
 };
 use crate::findings::{MAX_RETRIES, RetriesObserved};
-use crate::logs::{FileInfo, FlagsStyle, FormatRead, Role};
+use crate::logs::{FileInfo, FlagsStyle, FormatRead, Role, TraceRead};
 use crate::units::Rate;
 
 // ---------------------------------------------------------------- number formats
@@ -220,14 +220,24 @@ fn requests_log(l: &RequestsLog) -> String {
             "{intents} (the key column looks per-attempt: each mutating attempt is an intent)"
         ),
         IntentsHow::Keyed => format!("{intents} (grouped by idempotency key)"),
+        IntentsHow::Traced => format!(
+            "{intents} (the attempts under one parent span, or with one captured Idempotency-Key)"
+        ),
         IntentsHow::Mixed { keyed, unkeyed } => format!(
             "{intents} ({} keyed + {} without a key)",
             count(keyed),
             plural(unkeyed, "attempt")
         ),
     };
+    let sampled = l.sampled.map_or(String::new(), |k| {
+        format!(
+            " x {} (head sampling kept 1 trace in {}: the spans' tracestate ot=th or --sample-rate)",
+            count_f(k),
+            count_f(k)
+        )
+    });
     format!(
-        "requests a day {} = {how} / {} days",
+        "requests a day {} = {how}{sampled} / {} days",
         count_f(l.value),
         count_f(l.days)
     )
@@ -260,7 +270,13 @@ impl Display for FingerprintFacts {
 }
 
 fn timeout_log(l: &TimeoutLog) -> String {
-    let statuses: Vec<String> = l.statuses.iter().map(u16::to_string).collect();
+    // Traces: 0 is a CLIENT span's own "no answer", not a status to list.
+    let statuses: Vec<String> = l
+        .statuses
+        .iter()
+        .filter(|&&s| !(l.traced && s == 0))
+        .map(u16::to_string)
+        .collect();
     let mut also = String::new();
     if let Some(style) = l.flags {
         also.push_str(flags_give_up(style));
@@ -268,11 +284,18 @@ fn timeout_log(l: &TimeoutLog) -> String {
     if let Some(secs) = l.client_timeout {
         also.push_str(&format!(" or took {secs}s or more"));
     }
+    let how = if l.traced {
+        format!(
+            "a CLIENT span with no status whose error.type or exception names a timeout{also}, or status {}",
+            statuses.join(", ")
+        )
+    } else {
+        format!("status {}{also}", statuses.join(", "))
+    };
     format!(
-        "timeout rate {} = {} (status {}{also}) / {}",
+        "timeout rate {} = {} ({how}) / {}",
         rate(l.value),
         plural_verb(l.timed_out, "timed out"),
-        statuses.join(", "),
         plural(l.mutating, "mutating attempt")
     )
 }
@@ -625,6 +648,11 @@ impl Display for RetriesLog {
 impl Display for Warning {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         match self {
+            Warning::Unsampled => f.write_str(
+                "no sampling threshold in the spans' tracestate (ot=th) and no --sample-rate: \
+                 requests a day counts the traces as every request; if they were head-sampled, \
+                 give --sample-rate (the rates do not depend on it)",
+            ),
             Warning::ServerLogNoClientTimeout => f.write_str(
                 "a server's own log does not show when the client gave up: only give-up statuses \
                  count as timeouts; give the client's (or webhook sender's) timeout with \
@@ -965,6 +993,64 @@ pub fn verdict_assumptions(
         [one] => Some(format!("Assuming {one}.")),
         [rest @ .., last] => Some(format!("Assuming {} and {last}.", rest.join(", "))),
     }
+}
+
+/// What a file of spans showed and what traces cannot tell, for the evidence.
+pub fn traces_evidence(t: &TraceRead) -> Vec<String> {
+    if t.format.is_none() {
+        return vec![
+            "a table of spans read by dupcost sql: CLIENT spans are the attempts, the SERVER spans directly under them their outcomes".to_string(),
+        ];
+    }
+    let mut out = vec![format!(
+        "{} in {}; {} (CLIENT spans with a mutating method) in {}",
+        plural(t.spans, "span"),
+        plural(t.traces, "trace"),
+        plural(t.attempts, "attempt"),
+        plural(t.intents, "intent"),
+    )];
+    match (t.sample_rate, t.with_threshold) {
+        (Some(rate), _) => out.push(format!(
+            "head sampling kept {}% of traces (--sample-rate): counts scaled by {}, rates as read",
+            count_f(rate * 100.0),
+            count_f(t.scale())
+        )),
+        (None, 0) => out.push(
+            "no sampling threshold in the spans' tracestate (ot=th): counts as read".to_string(),
+        ),
+        (None, n) => out.push(format!(
+            "{} of {} carry a sampling threshold (tracestate ot=th): counts scaled by {}, rates as read",
+            count(n),
+            plural(t.traces, "trace"),
+            count_f(t.scale())
+        )),
+    }
+    if t.cut > 0 {
+        out.push(format!(
+            "{} not whole in the file (no root span, or a span whose parent is not in it: cut at the file's edges): their attempts without a server span are unknown",
+            plural(t.cut, "trace")
+        ));
+    }
+    if t.server_without_client > 0 {
+        out.push(format!(
+            "{} with no traced CLIENT span above them (an uninstrumented caller, or a cut trace): not attempts",
+            plural(t.server_without_client, "SERVER span")
+        ));
+    }
+    if t.server_untraced > 0 {
+        out.push(format!(
+            "{} timed-out {} no SERVER span and a server not traced (or a cut trace): unknown, not failed",
+            count(t.server_untraced),
+            if t.server_untraced == 1 { "attempt has" } else { "attempts have" }
+        ));
+    }
+    if t.never_reached > 0 {
+        out.push(format!(
+            "{} in whole traces with no SERVER span though their server is traced: never arrived (failed)",
+            plural(t.never_reached, "timed-out attempt")
+        ));
+    }
+    out
 }
 
 // ---------------------------------------------------------------- the logs report's sections

@@ -67,6 +67,7 @@ pub use formats::{
     iis, json,
 };
 pub use framing::json_doc::{Document, Documents, sniff as sniff_document};
+pub use framing::json_scan;
 pub use intervals::{Intervals, MAX_WIDTH, MIN_EVIDENCE, min_trials, worst_width};
 pub use options::{
     DEFAULT_MAX_UNKNOWN, DEFAULT_METHODS, DEFAULT_MIN_SPAN, DEFAULT_RETRY_WINDOW,

@@ -28,7 +28,7 @@ use serde_json::value::RawValue;
 
 use super::sources::{self, AZURE_TIME_KEYS, Skipped, Source};
 use super::{DurationUnit, Fields, FlagsStyle, FormatHints, LineFormat};
-use crate::logs::framing::json_scan::{self, Bail, Kind, Leaf, Scan};
+use crate::logs::framing::json_scan::{self, Bail, Key as ScanKey, Kind, Leaf, Scan};
 use crate::logs::role::Role;
 
 /// Whose JSON access log it is, from its keys.
@@ -69,6 +69,8 @@ impl Flavour {
 struct Keys {
     list: Vec<(Box<str>, usize)>,
     map: HashMap<Box<str>, usize, FixedState>,
+    /// Whether each key of `list` can be the scanner's hint ([`json_scan::is_plain_key`]).
+    plain: Vec<bool>,
 }
 
 impl Keys {
@@ -97,7 +99,10 @@ impl Keys {
             }
         }
         if self.map.is_empty() {
-            let i = self.list.iter().position(|(k, _)| k.as_bytes() == key.as_bytes())?;
+            let i = self
+                .list
+                .iter()
+                .position(|(k, _)| k.as_bytes() == key.as_bytes())?;
             *hint = i + 1;
             Some(self.list[i].1)
         } else {
@@ -107,6 +112,7 @@ impl Keys {
 
     fn insert(&mut self, key: &str, node: usize) {
         self.list.push((key.into(), node));
+        self.plain.push(json_scan::is_plain_key(key));
         if self.list.len() > Keys::LINEAR {
             self.map = self.list.iter().cloned().collect();
         }
@@ -625,16 +631,28 @@ impl JsonLines {
     fn scan_members(&self, scan: &mut Scan, node: usize, sink: &mut Sink) -> Result<(), Bail> {
         let keys = &self.nodes[node].keys;
         let mut members = scan.object()?;
+        // The key after the last one found is the likeliest next: told by one comparison.
         let mut hint = 0;
-        while let Some(key) = members.next(scan)? {
-            match keys.get_hinted(key, &mut hint) {
+        loop {
+            let key = match keys.list.get(hint) {
+                Some((want, _)) if keys.plain[hint] => members.next_hinted(scan, want)?,
+                _ => members.next(scan)?.map(ScanKey::Other),
+            };
+            let child = match key {
+                None => return Ok(()),
+                Some(ScanKey::Hinted) => {
+                    hint += 1;
+                    Some(keys.list[hint - 1].1)
+                }
+                Some(ScanKey::Other(key)) => keys.get_hinted(key, &mut hint),
+            };
+            match child {
                 Some(child) => self.scan_node(scan, child, sink)?,
                 None => {
                     scan.skip()?;
                 }
             }
         }
-        Ok(())
     }
 
     /// The value at the cursor, at node `node` of the tree: what serde_json's [`At`] does,
@@ -963,15 +981,22 @@ mod tests {
         let key = prop::sample::select(vec!["a", "b", "status", "k", "é", r"k\u0031"]);
         leaf.prop_recursive(4, 40, 5, move |inner| {
             prop_oneof![
-                (prop::collection::vec((ws.clone(), inner.clone()), 0..4), ws.clone()).prop_map(
-                    |(items, w)| {
+                (
+                    prop::collection::vec((ws.clone(), inner.clone()), 0..4),
+                    ws.clone()
+                )
+                    .prop_map(|(items, w)| {
                         let clean = items.iter().all(|(_, (_, c))| *c);
-                        let items: Vec<String> =
-                            items.into_iter().map(|(w, (v, _))| format!("{w}{v}{w}")).collect();
+                        let items: Vec<String> = items
+                            .into_iter()
+                            .map(|(w, (v, _))| format!("{w}{v}{w}"))
+                            .collect();
                         (format!("[{w}{}]", items.join(",")), clean)
-                    }
-                ),
-                (prop::collection::vec((key.clone(), ws.clone(), inner), 0..5), ws.clone())
+                    }),
+                (
+                    prop::collection::vec((key.clone(), ws.clone(), inner), 0..5),
+                    ws.clone()
+                )
                     .prop_map(|(members, w)| {
                         let mut keys: Vec<&str> = members.iter().map(|(k, _, _)| *k).collect();
                         let all = keys.len();
@@ -993,7 +1018,9 @@ mod tests {
     fn split_with(format: &JsonLines, line: &[u8], reader: Reader) -> Result<Vec<Vec<u8>>, String> {
         let mut out = Fields::default();
         format.split_by(line, &mut out, reader)?;
-        Ok((0..out.len()).map(|i| out.get(i).unwrap().to_vec()).collect())
+        Ok((0..out.len())
+            .map(|i| out.get(i).unwrap().to_vec())
+            .collect())
     }
 
     proptest::proptest! {

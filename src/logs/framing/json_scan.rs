@@ -100,7 +100,37 @@ impl From<usize> for Step<'_> {
     }
 }
 
-/// A cursor over one JSON text.
+/// A key [`Members::next_hinted`] found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Key<'a> {
+    /// The key the hint named.
+    Hinted,
+    /// Another key.
+    Other(&'a str),
+}
+
+/// Whether `key` can be a hint of [`Members::next_hinted`]: no quote, backslash or control
+/// character (a key as a log writes it).
+pub fn is_plain_key(key: &str) -> bool {
+    key.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\')
+}
+
+/// `a == b` for slices of the same length, without a call for short ones (keys).
+#[inline(always)]
+fn same(a: &[u8], b: &[u8]) -> bool {
+    debug_assert_eq!(a.len(), b.len());
+    let n = a.len();
+    let word = |s: &[u8], i: usize| u64::from_le_bytes(s[i..i + 8].try_into().unwrap());
+    let half = |s: &[u8], i: usize| u32::from_le_bytes(s[i..i + 4].try_into().unwrap());
+    match n {
+        // Two overlapping loads cover the slice.
+        8..=16 => word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8),
+        4..=7 => half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4),
+        0..=3 => a == b,
+        _ => a == b,
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct Scan<'a> {
     text: &'a str,
@@ -128,6 +158,53 @@ const HI: u64 = 0x8080_8080_8080_8080;
 #[inline(always)]
 fn zero_bytes(w: u64) -> u64 {
     w.wrapping_sub(LO) & !w & HI
+}
+
+/// The place of the first quote, backslash or control character in `bytes` from `i` (or
+/// where fewer than a block's bytes are left: the caller reads those one at a time).
+#[inline(always)]
+fn special(bytes: &[u8], mut i: usize) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{
+            __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8,
+            _mm_or_si128, _mm_set1_epi8,
+        };
+        // SSE2 is part of x86_64: sixteen bytes a block.
+        #[allow(unused_unsafe)]
+        unsafe {
+            let quote = _mm_set1_epi8(b'"' as i8);
+            let backslash = _mm_set1_epi8(b'\\' as i8);
+            let below_space = _mm_set1_epi8(0x1f);
+            while i + 16 <= bytes.len() {
+                // In bounds: i + 16 <= len.
+                let v = _mm_loadu_si128(bytes.as_ptr().add(i) as *const __m128i);
+                // A byte at or below 0x1f is its own minimum with 0x1f.
+                let control = _mm_cmpeq_epi8(_mm_min_epu8(v, below_space), v);
+                let hits = _mm_or_si128(
+                    _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
+                    control,
+                );
+                let mask = _mm_movemask_epi8(hits) as u32;
+                if mask != 0 {
+                    return i + mask.trailing_zeros() as usize;
+                }
+                i += 16;
+            }
+        }
+    }
+    // Eight bytes at a time.
+    while let Some(chunk) = bytes.get(i..i + 8) {
+        let w = u64::from_le_bytes(chunk.try_into().unwrap());
+        let hits = zero_bytes(w ^ (LO * b'"' as u64))
+            | zero_bytes(w ^ (LO * b'\\' as u64))
+            | (w.wrapping_sub(LO * 0x20) & !w & HI);
+        if hits != 0 {
+            return i + hits.trailing_zeros() as usize / 8;
+        }
+        i += 8;
+    }
+    i
 }
 
 #[inline(always)]
@@ -221,18 +298,7 @@ impl<'a> Scan<'a> {
         let mut i = start;
         let mut escaped = false;
         loop {
-            // The first quote, backslash or control character, eight bytes at a time.
-            while let Some(chunk) = bytes.get(i..i + 8) {
-                let w = u64::from_le_bytes(chunk.try_into().unwrap());
-                let hits = zero_bytes(w ^ (LO * b'"' as u64))
-                    | zero_bytes(w ^ (LO * b'\\' as u64))
-                    | (w.wrapping_sub(LO * 0x20) & !w & HI);
-                if hits != 0 {
-                    i += hits.trailing_zeros() as usize / 8;
-                    break;
-                }
-                i += 8;
-            }
+            i = special(bytes, i);
             let b = *bytes.get(i).ok_or(Bail)?;
             match b {
                 b'"' => {
@@ -334,35 +400,52 @@ impl<'a> Scan<'a> {
     pub fn skip(&mut self) -> Result<&'a str, Bail> {
         self.peek_byte()?;
         let start = self.pos;
-        let depth = self.depth;
-        // Containers are walked in a loop, not by recursion: the depth bounds them.
-        let mut open: Vec<Open> = Vec::new();
+        // Containers are walked in a loop, not by recursion: a bit a level (1 for an object)
+        // says what each open one is; `object` and `array` bound the depth below 128.
+        let mut objects: u128 = 0;
+        let mut open = 0;
         loop {
-            match self.peek_byte()? {
+            // A value at the cursor: a scalar read, or a container opened (and its first
+            // member or item found, or it closed at once).
+            let more = match self.peek_byte()? {
                 b'{' => {
-                    let members = self.object()?;
-                    open.push(Open::Object(members));
+                    let more = self.object()?.next(self)?.is_some();
+                    if more {
+                        objects |= 1 << open;
+                        open += 1;
+                    }
+                    more
                 }
                 b'[' => {
-                    let items = self.array()?;
-                    open.push(Open::Array(items));
+                    let more = self.array()?.next(self)?.is_some();
+                    if more {
+                        objects &= !(1 << open);
+                        open += 1;
+                    }
+                    more
                 }
-                _ => self.scalar()?,
+                _ => {
+                    self.scalar()?;
+                    false
+                }
+            };
+            if more {
+                continue;
             }
             // Close what ends here; stop at the next value to read.
             loop {
-                let more = match open.last_mut() {
-                    None => {
-                        debug_assert_eq!(self.depth, depth);
-                        return Ok(&self.text[start..self.pos]);
-                    }
-                    Some(Open::Object(members)) => members.next(self)?.is_some(),
-                    Some(Open::Array(items)) => items.next(self)?.is_some(),
+                if open == 0 {
+                    return Ok(&self.text[start..self.pos]);
+                }
+                let more = if objects >> (open - 1) & 1 == 1 {
+                    Members { first: false }.next(self)?.is_some()
+                } else {
+                    Items { index: 1 }.next(self)?.is_some()
                 };
                 if more {
                     break;
                 }
-                open.pop();
+                open -= 1;
             }
         }
     }
@@ -439,24 +522,58 @@ impl<'a> Scan<'a> {
     }
 }
 
-/// An open container of [`Scan::skip`].
-enum Open {
-    Object(Members),
-    Array(Items),
-}
-
 impl Members {
     /// The next key (the cursor then at its value, which the caller reads), or `None` at the
     /// object's end (the cursor past it). A key with escapes bails.
     #[inline]
     pub fn next<'a>(&mut self, scan: &mut Scan<'a>) -> Result<Option<&'a str>, Bail> {
+        if !self.at_key(scan)? {
+            return Ok(None);
+        }
+        self.key(scan).map(Some)
+    }
+}
+
+impl Members {
+    /// [`Members::next`] with a guess at the key: when it is `hint` (see [`is_plain_key`]),
+    /// it is told by one comparison at the cursor instead of a search for its end, and
+    /// [`Key::Hinted`] says so. A reader that expects the keys in an order (a log's lines keep
+    /// theirs) passes the one it expects next.
+    #[inline]
+    pub fn next_hinted<'a>(
+        &mut self,
+        scan: &mut Scan<'a>,
+        hint: &str,
+    ) -> Result<Option<Key<'a>>, Bail> {
+        debug_assert!(is_plain_key(hint));
+        if !self.at_key(scan)? {
+            return Ok(None);
+        }
+        let bytes = scan.bytes();
+        let start = scan.pos + 1;
+        let end = start + hint.len();
+        if bytes.get(end) == Some(&b'"') && same(&bytes[start..end], hint.as_bytes()) {
+            scan.pos = end + 1;
+            if scan.peek_byte()? != b':' {
+                return Err(Bail);
+            }
+            scan.pos += 1;
+            return Ok(Some(Key::Hinted));
+        }
+        self.key(scan).map(|k| Some(Key::Other(k)))
+    }
+
+    /// Past the comma before a key: whether there is one (the cursor at its quote), or the
+    /// object ended (the cursor past it).
+    #[inline(always)]
+    fn at_key(&mut self, scan: &mut Scan) -> Result<bool, Bail> {
         let mut b = scan.peek_byte()?;
         if self.first {
             self.first = false;
             if b == b'}' {
                 scan.pos += 1;
                 scan.depth -= 1;
-                return Ok(None);
+                return Ok(false);
             }
         } else {
             match b {
@@ -467,7 +584,7 @@ impl Members {
                 b'}' => {
                     scan.pos += 1;
                     scan.depth -= 1;
-                    return Ok(None);
+                    return Ok(false);
                 }
                 _ => return Err(Bail),
             }
@@ -475,12 +592,18 @@ impl Members {
         if b != b'"' {
             return Err(Bail);
         }
+        Ok(true)
+    }
+
+    /// The key at the cursor's quote, and the colon after it.
+    #[inline(always)]
+    fn key<'a>(&mut self, scan: &mut Scan<'a>) -> Result<&'a str, Bail> {
         let (key, escaped) = scan.quoted()?;
         if escaped || scan.peek_byte()? != b':' {
             return Err(Bail);
         }
         scan.pos += 1;
-        Ok(Some(key))
+        Ok(key)
     }
 }
 
@@ -602,8 +725,24 @@ mod tests {
             assert!(agrees(text), "{text}");
         }
         for text in [
-            "", "01", "1.", "-", "1e", "[1,]", "{\"a\":1,}", "{\"a\"}", "tru", "nul", "\"\t\"",
-            "\"\\x\"", "\"\\u12g4\"", "[1 2]", "{\"a\":1 \"b\":2}", "[", "\"abc", "{} x",
+            "",
+            "01",
+            "1.",
+            "-",
+            "1e",
+            "[1,]",
+            "{\"a\":1,}",
+            "{\"a\"}",
+            "tru",
+            "nul",
+            "\"\t\"",
+            "\"\\x\"",
+            "\"\\u12g4\"",
+            "[1 2]",
+            "{\"a\":1 \"b\":2}",
+            "[",
+            "\"abc",
+            "{} x",
         ] {
             assert!(!agrees(text), "{text:?} bails");
             assert!(
@@ -625,6 +764,56 @@ mod tests {
             assert_eq!(unescape(lone, &mut Vec::new()), Err(Bail), "{lone}");
             assert!(serde_json::from_str::<String>(&format!("\"{lone}\"")).is_err());
         }
+    }
+
+    proptest! {
+        /// The block search finds what a byte-by-byte one finds (or stops where fewer than
+        /// a block's bytes are left, before any).
+        #[test]
+        fn special_bytes_found(bytes in prop::collection::vec(prop_oneof![Just(b'"'), Just(b'\\'), 0u8..0x20, 0x20u8..=0xff, 0x20u8..=0x7f, 0x20u8..=0x7f], 0..80), from in 0usize..40) {
+            let from = from.min(bytes.len());
+            let first = bytes[from..].iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20).map(|p| p + from);
+            let found = special(&bytes, from);
+            match first {
+                Some(at) => prop_assert!(found == at || found < at && bytes.len() - found < 8, "{found} {at}"),
+                None => prop_assert!(bytes.len() - found < 8),
+            }
+        }
+    }
+
+    #[test]
+    fn hinted_keys() {
+        let text = r#"{"method":"POST", "uri" : "/a","methods":1,"m":2,"long_key_name_x":3}"#;
+        let mut scan = Scan::new(text);
+        let mut members = scan.object().unwrap();
+        let mut seen = Vec::new();
+        for hint in ["method", "method", "method", "m", "long_key_name_y"] {
+            let key = members.next_hinted(&mut scan, hint).unwrap().unwrap();
+            seen.push((key, scan.skip().unwrap()));
+        }
+        assert_eq!(
+            seen,
+            [
+                (Key::Hinted, r#""POST""#),
+                (Key::Other("uri"), r#""/a""#),
+                (Key::Other("methods"), "1"),
+                (Key::Hinted, "2"),
+                (Key::Other("long_key_name_x"), "3"),
+            ]
+        );
+        assert_eq!(members.next_hinted(&mut scan, "m"), Ok(None));
+        assert!(scan.end().is_ok());
+        for (a, b) in [
+            ("", ""),
+            ("abc", "abd"),
+            ("abcdefg", "abcdefh"),
+            ("abcdefghij", "abcdefghiz"),
+            ("0123456789abcdefX", "0123456789abcdefY"),
+        ] {
+            assert!(same(a.as_bytes(), a.as_bytes()));
+            assert_eq!(same(a.as_bytes(), b.as_bytes()), a == b, "{a} {b}");
+        }
+        assert!(is_plain_key("Idempotency-Key") && !is_plain_key("a\"b") && !is_plain_key("a\\b"));
     }
 
     #[test]
@@ -689,13 +878,17 @@ mod tests {
         leaf.prop_recursive(5, 48, 6, move |inner| {
             let ws = ws.clone();
             prop_oneof![
-                (prop::collection::vec((ws.clone(), inner.clone()), 0..6), ws.clone()).prop_map(
-                    |(items, w)| {
-                        let items: Vec<String> =
-                            items.into_iter().map(|(w, v)| format!("{w}{v}{w}")).collect();
+                (
+                    prop::collection::vec((ws.clone(), inner.clone()), 0..6),
+                    ws.clone()
+                )
+                    .prop_map(|(items, w)| {
+                        let items: Vec<String> = items
+                            .into_iter()
+                            .map(|(w, v)| format!("{w}{v}{w}"))
+                            .collect();
                         format!("[{w}{}]", items.join(","))
-                    }
-                ),
+                    }),
                 (
                     prop::collection::vec((string.clone(), ws.clone(), inner), 0..6),
                     ws.clone()

@@ -133,14 +133,6 @@ struct Node {
     slot: Option<usize>,
 }
 
-impl Node {
-    /// No children: the value here is read whole, as text.
-    #[inline(always)]
-    fn is_leaf(&self) -> bool {
-        self.keys.is_empty() && self.items.is_empty()
-    }
-}
-
 /// A JSON-lines log with the paths of its fields.
 #[derive(Debug, Clone)]
 pub struct JsonLines {
@@ -635,35 +627,6 @@ impl JsonLines {
         scan.end()
     }
 
-    /// The value at the cursor, at a node without children (field `slot`, if it is one):
-    /// serde_json's `RawValue` of it, as [`At`] reads it.
-    #[inline(always)]
-    fn scan_leaf(&self, scan: &mut Scan, slot: Option<usize>, sink: &mut Sink) -> Result<(), Bail> {
-        let leaf = scan.leaf()?;
-        match slot {
-            Some(slot) => self.write_leaf(slot, leaf, sink),
-            None => Ok(()),
-        }
-    }
-
-    /// A leaf's text into field `slot`: a string's unescaped, `null` none, the rest as written.
-    #[inline(always)]
-    fn write_leaf(&self, slot: usize, leaf: Leaf, sink: &mut Sink) -> Result<(), Bail> {
-        let fields = self.names.len();
-        match leaf {
-            Leaf::Null => Ok(()),
-            Leaf::Text(text) | Leaf::Raw(text) => {
-                sink.leaf(slot, fields, |d| d.extend_from_slice(text.as_bytes()));
-                Ok(())
-            }
-            Leaf::Escaped(text) => {
-                let mut ok = Ok(());
-                sink.leaf(slot, fields, |d| ok = json_scan::unescape(text, d));
-                ok
-            }
-        }
-    }
-
     /// The object at the cursor, at node `node`: its keys the node's children, others skipped.
     fn scan_members(&self, scan: &mut Scan, node: usize, sink: &mut Sink) -> Result<(), Bail> {
         let keys = &self.nodes[node].keys;
@@ -684,10 +647,6 @@ impl JsonLines {
                 Some(ScanKey::Other(key)) => keys.get_hinted(key, &mut hint),
             };
             match child {
-                // A leaf read here, without a call (most keys are leaves).
-                Some(child) if self.nodes[child].is_leaf() => {
-                    self.scan_leaf(scan, self.nodes[child].slot, sink)?;
-                }
                 Some(child) => self.scan_node(scan, child, sink)?,
                 None => {
                     scan.skip()?;
@@ -701,20 +660,33 @@ impl JsonLines {
     /// to a float and print it, or refuse it) bails.
     fn scan_node(&self, scan: &mut Scan, node: usize, sink: &mut Sink) -> Result<(), Bail> {
         let n = &self.nodes[node];
-        if n.is_leaf() {
-            return self.scan_leaf(scan, n.slot, sink);
-        }
+        let fields = self.names.len();
         let kind = scan.peek()?;
-        if kind == Kind::String {
-            // A string where the tree has an object or array is its text all the same
-            // (serde_json's `visit_str`); an escaped one is unescaped even when no field
-            // wants it, as serde_json does where it visits.
+        // A string is its text whether the tree has a leaf here or not (serde_json's
+        // `visit_str`); an escaped one is unescaped even when no field wants it, as
+        // serde_json does where it visits.
+        if n.keys.is_empty() && n.items.is_empty() || kind == Kind::String {
             let leaf = scan.leaf()?;
-            return match (n.slot, leaf) {
-                (Some(slot), leaf) => self.write_leaf(slot, leaf, sink),
-                (None, Leaf::Escaped(text)) => json_scan::unescape(text, &mut Vec::new()),
-                (None, _) => Ok(()),
+            if let (None, Leaf::Escaped(text)) = (n.slot, leaf) {
+                if !(n.keys.is_empty() && n.items.is_empty()) {
+                    json_scan::unescape(text, &mut Vec::new())?;
+                }
+            }
+            let Some(slot) = n.slot else {
+                return Ok(());
             };
+            match leaf {
+                Leaf::Null => {}
+                Leaf::Text(text) | Leaf::Raw(text) => {
+                    sink.leaf(slot, fields, |d| d.extend_from_slice(text.as_bytes()));
+                }
+                Leaf::Escaped(text) => {
+                    let mut ok = Ok(());
+                    sink.leaf(slot, fields, |d| ok = json_scan::unescape(text, d));
+                    ok?;
+                }
+            }
+            return Ok(());
         }
         match kind {
             Kind::Object => self.scan_members(scan, node, sink)?,
@@ -735,7 +707,7 @@ impl JsonLines {
             Kind::Bool => {
                 let text = scan.skip()?;
                 if let Some(slot) = n.slot {
-                    self.write_leaf(slot, Leaf::Raw(text), sink)?;
+                    sink.leaf(slot, fields, |d| d.extend_from_slice(text.as_bytes()));
                 }
             }
             Kind::Number => return Err(Bail),

@@ -189,3 +189,15 @@ fn format_apigateway() {
 fn traces() {
     replay_bytes("traces", checks::traces);
 }
+
+#[test]
+fn json_scan() {
+    replay_bytes("json_scan", |b| {
+        checks::json_scan(b);
+    });
+    // The scanner, not the fallback, reads real lines: the generator's nginx escape=json
+    // lines (20, and the empty one after the last newline), under the input's own tree and
+    // the fixed one.
+    let seed = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/seeds/json_scan/nginx-json");
+    assert_eq!(checks::json_scan(&std::fs::read(seed).unwrap()), 2 * 21);
+}

@@ -536,3 +536,43 @@ pub fn traces(bytes: &[u8]) {
     }
     logs(bytes);
 }
+
+/// The JSON scanner against serde_json on arbitrary bytes: a value the scanner skips whole,
+/// serde_json reads, with the same text; and a JSON-lines format's fields, read by the
+/// scanner (serde_json for any line it declines), equal serde_json's alone, line by line, for
+/// trees from the input's first lines and a fixed one. Returns how many lines the scanner took.
+pub fn json_scan(bytes: &[u8]) -> usize {
+    use dupcost::logs::json::{JsonLines, Reader};
+    use dupcost::logs::json_scan::Scan;
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        let mut scan = Scan::new(text);
+        if let Ok(raw) = scan.skip().and_then(|raw| scan.end().map(|()| raw)) {
+            let theirs: Box<serde_json::value::RawValue> =
+                serde_json::from_str(text).expect("what the scanner takes, serde_json takes");
+            assert_eq!(raw, theirs.get());
+        }
+    }
+    let fixed =
+        br#"{"status":200,"request":{"headers":{"Idempotency-Key":["k"]}},"a":[1,{"b":3}],"s":"x"}"#;
+    let extra = ["request.headers.Idempotency-Key[0]", "a[2].b", "s.t"];
+    let mut formats: Vec<JsonLines> = JsonLines::from_lines(&first_lines(bytes), &[])
+        .into_iter()
+        .collect();
+    formats.extend(JsonLines::from_lines(&[fixed], &extra));
+    let read = |format: &JsonLines, line: &[u8], reader| {
+        let mut fields = dupcost::logs::Fields::default();
+        format.split_by(line, &mut fields, reader).map(|()| fields)
+    };
+    let mut took = 0;
+    for format in &formats {
+        for line in bytes.split(|&b| b == b'\n') {
+            let serde = read(format, line, Reader::Serde);
+            assert_eq!(read(format, line, Reader::Auto), serde, "{line:?}");
+            if let Ok(fields) = read(format, line, Reader::Scanner) {
+                assert_eq!(Ok(fields), serde, "{line:?}");
+                took += 1;
+            }
+        }
+    }
+    took
+}

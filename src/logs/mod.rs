@@ -61,6 +61,7 @@ pub use formats::{
     haproxy_format, iis, json,
 };
 pub use framing::json_doc::{Document, Documents, sniff as sniff_document};
+pub use framing::json_scan;
 pub use options::{
     DEFAULT_METHODS, DEFAULT_RETRY_WINDOW, DEFAULT_TIMEOUT_STATUSES, Intents, LogOptions, LogSide,
     SideRead, parse_time_bound,

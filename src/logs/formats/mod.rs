@@ -129,7 +129,7 @@ impl FromStr for InputFormat {
 /// One line's fields, back to back: field i is `data[ends[i-1]..ends[i]]` (`ends[-1]` = 0);
 /// the row stage reads it as a record with gap 0, through the file's [`ColumnMap`]. Reused
 /// from line to line, so a line costs no allocation.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Fields {
     pub data: Vec<u8>,
     pub ends: Vec<usize>,

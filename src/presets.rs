@@ -36,9 +36,9 @@ impl Side {
     }
 }
 
-/// Where a value was read.
+/// Where a value was read: the page cited for it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct Source {
+pub struct Citation {
     pub url: &'static str,
     /// The page's own date when the stored copy shows one, else the day it was read from a
     /// stored copy.
@@ -64,7 +64,7 @@ pub struct Value {
     pub value: &'static str,
     /// What the documentation says, in short.
     pub says: &'static str,
-    pub source: Source,
+    pub source: Citation,
 }
 
 /// A provider's documented behaviour.
@@ -80,59 +80,59 @@ pub struct Preset {
 
 const READ_TODAY: &str = "2026-12-01, read from a stored copy";
 
-const STRIPE_IDEMPOTENCY: Source = Source {
+const STRIPE_IDEMPOTENCY: Citation = Citation {
     url: "https://docs.stripe.com/idempotency",
     read: READ_TODAY,
 };
-const ADYEN_IDEMPOTENCY: Source = Source {
+const ADYEN_IDEMPOTENCY: Citation = Citation {
     url: "https://docs.adyen.com/development-resources/api-idempotency",
     read: READ_TODAY,
 };
-const PAYPAL_ORDERS: Source = Source {
+const PAYPAL_ORDERS: Citation = Citation {
     url: "https://developer.paypal.com/api/orders/v2/orders-authorize",
     read: READ_TODAY,
 };
-const CHECKOUT_IDEMPOTENCY: Source = Source {
+const CHECKOUT_IDEMPOTENCY: Citation = Citation {
     url: "https://checkout.com/docs/payments/manage-payments/retry-a-payment",
     read: "2026-01-07 (the page's last-updated date)",
 };
-const TRUELAYER_IDEMPOTENCY: Source = Source {
+const TRUELAYER_IDEMPOTENCY: Citation = Citation {
     url: "https://docs.truelayer.com/docs/add-idempotency-to-your-payments-requests",
     read: "2026-06-02 (the page's updatedAt)",
 };
-const WORLDLINE_IDEMPOTENCY: Source = Source {
+const WORLDLINE_IDEMPOTENCY: Citation = Citation {
     url: "https://docs.direct.worldline-solutions.com/integration/api-developer-guide/idempotent-requests",
     read: READ_TODAY,
 };
-const STRIPE_UNDELIVERED: Source = Source {
+const STRIPE_UNDELIVERED: Citation = Citation {
     url: "https://docs.stripe.com/webhooks/process-undelivered-events",
     read: READ_TODAY,
 };
-const SVIX_RETRIES: Source = Source {
+const SVIX_RETRIES: Citation = Citation {
     url: "https://docs.svix.com/retries",
     read: READ_TODAY,
 };
-const SHOPIFY_RETRIES: Source = Source {
+const SHOPIFY_RETRIES: Citation = Citation {
     url: "https://shopify.dev/changelog/updates-to-webhook-retry-mechanism",
     read: "2024-09-10 (the changelog entry's date)",
 };
-const SHOPIFY_TIMEOUT: Source = Source {
+const SHOPIFY_TIMEOUT: Citation = Citation {
     url: "https://community.shopify.com/c/Shopify-APIs-SDKs/Webhook-on-create-orders-called-twice/m-p/543046",
     read: READ_TODAY,
 };
-const GITHUB_FAILED: Source = Source {
+const GITHUB_FAILED: Citation = Citation {
     url: "https://docs.github.com/en/webhooks/using-webhooks/handling-failed-webhook-deliveries",
     read: READ_TODAY,
 };
-const ADYEN_WEBHOOK_QUEUE: Source = Source {
+const ADYEN_WEBHOOK_QUEUE: Citation = Citation {
     url: "https://docs.adyen.com/development-resources/webhooks/troubleshoot",
     read: "2026-05-24 (the page's last_modified)",
 };
-const ADYEN_WEBHOOK_TIMEOUT: Source = Source {
+const ADYEN_WEBHOOK_TIMEOUT: Citation = Citation {
     url: "https://docs.adyen.com/japan-sellers-screening/webhooks",
     read: READ_TODAY,
 };
-const TWILIO_11205: Source = Source {
+const TWILIO_11205: Citation = Citation {
     url: "https://www.twilio.com/docs/errors/11205",
     read: READ_TODAY,
 };
@@ -483,7 +483,7 @@ pub struct ListedValue {
     pub name: &'static str,
     pub value: &'static str,
     pub says: &'static str,
-    pub source: Source,
+    pub source: Citation,
 }
 
 impl Listing {

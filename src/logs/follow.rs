@@ -56,7 +56,7 @@ use super::error::LogError;
 use super::limits::MAX_RECORD;
 use super::options::LogOptions;
 use super::row::Feeder;
-use super::source::{GZIP_MAGIC, Opened, Source, read_retrying};
+use super::source::{GZIP_MAGIC, LogInput, Opened, read_retrying};
 use super::tally::Tally;
 
 /// How often and over what a follower reports.
@@ -129,7 +129,7 @@ enum Msg {
 /// calling `on_tick` every `follow.every` with a fresh report, and once more at the end;
 /// `on_tick` returns false to stop (its reader went away).
 pub fn follow(
-    sources: &[Source],
+    sources: &[LogInput],
     opts: &LogOptions,
     follow: &FollowOptions,
     stop: &Arc<AtomicBool>,
@@ -138,7 +138,7 @@ pub fn follow(
     if sources.is_empty() {
         return Err(LogError::NoSources);
     }
-    if sources.iter().filter(|s| **s == Source::Stdin).count() > 1 {
+    if sources.iter().filter(|s| **s == LogInput::Stdin).count() > 1 {
         return Err(LogError::StdinTwice);
     }
     if !opts.outcomes.is_empty() {
@@ -157,7 +157,7 @@ pub fn follow(
         .iter()
         .map(|s| Input {
             name: s.name(),
-            is_stdin: *s == Source::Stdin,
+            is_stdin: *s == LogInput::Stdin,
             pending: Vec::new(),
             ended: false,
             header: None,
@@ -575,16 +575,16 @@ impl State<'_> {
 /// Starts the thread that reads `source` and sends what it reads.
 fn spawn_reader(
     i: usize,
-    source: &Source,
+    source: &LogInput,
     tx: SyncSender<Msg>,
     stop: Arc<AtomicBool>,
     poll: Duration,
 ) -> Result<(), LogError> {
     match source {
-        Source::Stdin => {
+        LogInput::Stdin => {
             std::thread::spawn(move || read_stdin(i, &tx));
         }
-        Source::Path(path) => {
+        LogInput::Path(path) => {
             let file = open(path)?;
             let path = path.clone();
             std::thread::spawn(move || {

@@ -68,7 +68,10 @@ pub use outcomes::Join;
 pub use role::{Role, is_event_id};
 pub use row::Grouping;
 // The timestamp parsers too, for their benchmark and the log generator.
-pub use source::Source;
+pub use source::LogInput;
+/// The old name of [`LogInput`], kept while the branches written before issue 34 merge; new
+/// code names it `LogInput`.
+pub type Source = LogInput;
 pub use tally::{
     AttemptsHistogram, Counts, DEFAULT_SHARED_RATE, Duplicates, Endpoint, KeyedStats,
     MAX_ENDPOINTS, Shared, Tally, TimedOut,

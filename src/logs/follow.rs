@@ -278,10 +278,7 @@ type Choices = (Vec<RowRules>, Vec<FileInfo>, Vec<(usize, u64)>);
 
 /// Each input's format chosen from its first lines: its rules, how it is read, and where
 /// its data starts (byte and line).
-fn choose_each(
-    inputs: &mut [Input],
-    opts: &LogOptions,
-) -> Result<Choices, LogError> {
+fn choose_each(inputs: &mut [Input], opts: &LogOptions) -> Result<Choices, LogError> {
     let mut rules = Vec::new();
     let mut files = Vec::new();
     let mut starts = Vec::new();

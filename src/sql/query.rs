@@ -26,7 +26,10 @@
 //! The result is one table: a `total` row, one `day` row per UTC day with attempts, one
 //! `endpoint` row per method and route (see [`super::observed::COLUMNS`]).
 
-use crate::logs::{FlagsStyle, Grouping, Intents, LogOptions, LogSide, MAX_ENDPOINTS, Role};
+use crate::logs::{
+    FlagsStyle, GiveUpMatch, GiveUps, Grouping, Intents, LogOptions, LogSide, MAX_ENDPOINTS,
+    PROXY_GIVE_UPS, Role,
+};
 
 use super::dialect::Engine;
 use super::observed::COLUMNS;
@@ -69,9 +72,6 @@ pub const ROLES: [Role; 14] = [
 
 /// The roles of the backend's table (`--outcomes-table`, `--outcomes-column`).
 pub const OUTCOME_ROLES: [Role; 3] = [Role::RequestId, Role::Status, Role::Timestamp];
-
-/// Upstream statuses that are the proxy's own give-up (as `src/logs/row/values.rs`).
-const PROXY_GIVE_UPS: [u16; 5] = [408, 460, 499, 502, 504];
 
 /// What `dupcost sql` was asked for.
 #[derive(Debug, Clone)]
@@ -257,23 +257,21 @@ pub fn build(o: &QueryOptions) -> Result<String, String> {
         let name = x.trim_matches(|c: char| c == '"' || c == '`' || c.is_whitespace());
         FlagsStyle::from_name(name.as_bytes())
     });
-    let flags_gave_up = match flags_style {
-        None => None,
-        Some(FlagsStyle::Envoy) => {
-            Some(e.matches("flags_text", "(^|[, |])(UT|DC|UC|URX)([, |]|$)"))
+    // The same codes as `FlagsStyle::gave_up` in `logs` (`FlagsStyle::give_ups`).
+    let flags_gave_up = flags_style.map(|style| {
+        let GiveUps { matching, codes } = style.give_ups();
+        match matching {
+            GiveUpMatch::AnyCode => e.matches(
+                "flags_text",
+                &format!("(^|[, |])({})([, |]|$)", codes.join("|")),
+            ),
+            GiveUpMatch::FirstLetter => e.matches("flags_text", &format!("^[{}]", codes.concat())),
+            GiveUpMatch::Whole => {
+                let codes: Vec<String> = codes.iter().map(|c| e.lit(c)).collect();
+                format!("TRIM(flags_text) IN ({})", codes.join(", "))
+            }
         }
-        Some(FlagsStyle::Haproxy) => Some(e.matches("flags_text", "^[cCsS]")),
-        Some(FlagsStyle::Cloudfront) => {
-            Some("flags_text IN ('ClientCommError', 'ClientHungUpRequest')".to_string())
-        }
-        // The same values as `FlagsStyle::gave_up` in `logs`.
-        Some(FlagsStyle::Iis) => Some("TRIM(flags_text) IN ('64', '1236', '12002')".to_string()),
-        Some(FlagsStyle::Cloudflare) => Some("TRIM(flags_text) IN ('499', '524')".to_string()),
-        Some(FlagsStyle::GoogleCloud) => Some(
-            "TRIM(flags_text) IN ('client_disconnected_before_any_response', 'client_timed_out', 'backend_timeout')"
-                .to_string(),
-        ),
-    };
+    });
     let up_last = trim(&e.extract("upstream_text", "[^,:]*$"));
     let upstream = format!(
         "CASE WHEN {} THEN {} END",

@@ -12,6 +12,8 @@ mod mixed;
 pub mod route;
 mod values;
 
+pub use values::PROXY_GIVE_UPS;
+
 use values::client;
 pub use values::{parse_status, request_id, request_id_hash};
 

@@ -867,49 +867,6 @@ pub fn engine_name(e: Engine) -> &'static str {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The durations `logs` reads (`parse_duration`), and what they sum to, are the ones the
-    /// query's pattern takes and its sum (signs, spaces and `s` removed, `,`/`:` parts added).
-    #[test]
-    fn durations_as_logs_reads_them() {
-        let valid = regex::Regex::new(&duration_pattern()).unwrap();
-        let sum = |text: &str| -> f64 {
-            let bare: String = text
-                .chars()
-                .filter(|c| !" \t\n\r\x0cs+".contains(*c))
-                .collect();
-            bare.split([',', ':'])
-                .map(|p| p.parse::<f64>().unwrap())
-                .sum()
-        };
-        let cases: [(&str, Option<f64>); 14] = [
-            ("5", Some(5.0)),
-            ("+5", Some(5.0)),
-            (" +5 , 2 ", Some(7.0)),
-            ("+0.5, +0.25", Some(0.75)),
-            ("1e+3", Some(1000.0)),
-            ("+1.5s", Some(1.5)),
-            ("-5", Some(-5.0)),
-            (".5", Some(0.5)),
-            ("+ 5", None),
-            ("++5", None),
-            ("5+", None),
-            ("+", None),
-            ("-", None),
-            ("abc", None),
-        ];
-        for (text, want) in cases {
-            assert_eq!(valid.is_match(text), want.is_some(), "{text:?}");
-            if let Some(want) = want {
-                assert_eq!(sum(text), want, "{text:?}");
-            }
-        }
-    }
-}
-
 /// The timed-out attempts' outcomes: with `--outcomes-table`, the backend's answers joined by
 /// request id, with the rules of `--outcomes` (src/logs/outcomes.rs): found, its status tells
 /// (any 2xx row: succeeded); absent within the backend's span, never reached (failed); else
@@ -1056,4 +1013,47 @@ fn trim(e: Engine, x: &str) -> String {
 /// `SUM(x)`, 0 over no rows.
 fn sum0(x: &str) -> String {
     format!("COALESCE(SUM({x}), 0)")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The durations `logs` reads (`parse_duration`), and what they sum to, are the ones the
+    /// query's pattern takes and its sum (signs, spaces and `s` removed, `,`/`:` parts added).
+    #[test]
+    fn durations_as_logs_reads_them() {
+        let valid = regex::Regex::new(&duration_pattern()).unwrap();
+        let sum = |text: &str| -> f64 {
+            let bare: String = text
+                .chars()
+                .filter(|c| !" \t\n\r\x0cs+".contains(*c))
+                .collect();
+            bare.split([',', ':'])
+                .map(|p| p.parse::<f64>().unwrap())
+                .sum()
+        };
+        let cases: [(&str, Option<f64>); 14] = [
+            ("5", Some(5.0)),
+            ("+5", Some(5.0)),
+            (" +5 , 2 ", Some(7.0)),
+            ("+0.5, +0.25", Some(0.75)),
+            ("1e+3", Some(1000.0)),
+            ("+1.5s", Some(1.5)),
+            ("-5", Some(-5.0)),
+            (".5", Some(0.5)),
+            ("+ 5", None),
+            ("++5", None),
+            ("5+", None),
+            ("+", None),
+            ("-", None),
+            ("abc", None),
+        ];
+        for (text, want) in cases {
+            assert_eq!(valid.is_match(text), want.is_some(), "{text:?}");
+            if let Some(want) = want {
+                assert_eq!(sum(text), want, "{text:?}");
+            }
+        }
+    }
 }

@@ -732,40 +732,52 @@ fn shorten(text: &str, width: usize) -> String {
 /// The preset picker (`o`): every preset, the cursor's with what it sets and where from.
 fn preset_picker(cursor: usize, area: Rect, buf: &mut Buffer, theme: Theme) {
     use crate::presets::{PRESETS, Side};
-    let mut lines: Vec<Line> = Vec::new();
+    let mut list: Vec<Line> = Vec::new();
+    let mut cursor_line = 0;
     let name_width = PRESETS.iter().map(|p| p.name.len()).max().unwrap_or(0) + 2;
     for side in [Side::PaymentApi, Side::WebhookSender] {
         let heading = match side {
             Side::PaymentApi => "Payment APIs: the key window",
             Side::WebhookSender => "Webhook senders: timeout and redeliveries",
         };
-        lines.push(Line::styled(heading, theme.dim()));
+        list.push(Line::styled(heading, theme.dim()));
         for (i, preset) in PRESETS.iter().enumerate().filter(|(_, p)| p.side == side) {
             let marker = if i == cursor { "▸ " } else { "  " };
             let text = format!("{marker}{:<name_width$}{}", preset.name, preset.provider);
-            lines.push(if i == cursor {
-                Line::styled(text, theme.selected())
+            if i == cursor {
+                cursor_line = list.len();
+                list.push(Line::styled(text, theme.selected()));
             } else {
-                Line::raw(text)
-            });
+                list.push(Line::raw(text));
+            }
         }
     }
     let preset = &PRESETS[cursor.min(PRESETS.len() - 1)];
-    lines.push(Line::raw(""));
-    lines.push(Line::raw(format!(
-        "sets {}",
-        super::app::preset_summary(preset)
-    )));
+    let mut footer = vec![
+        Line::raw(""),
+        Line::raw(format!("sets {}", super::app::preset_summary(preset))),
+    ];
     if let Some(source) = preset.values.first().map(|v| v.source) {
-        lines.push(Line::styled(
-            format!("from {} ({})", source.url, source.read),
+        footer.push(Line::styled(
+            format!("from {} (read {})", source.url, source.read),
             theme.dim(),
         ));
     }
-    lines.push(Line::styled(
+    footer.push(Line::styled(
         "Enter applies it over the current inputs · Esc closes · every source: dupcost presets",
         theme.dim(),
     ));
+    // On a short terminal the list scrolls with the cursor, so the chosen preset stays in view.
+    let room = usize::from(area.height)
+        .saturating_sub(2 + overlay_rows(&footer, area))
+        .max(1);
+    let start = if list.len() > room {
+        cursor_line.saturating_sub(room / 2).min(list.len() - room)
+    } else {
+        0
+    };
+    let mut lines: Vec<Line> = list.into_iter().skip(start).take(room).collect();
+    lines.extend(footer);
     overlay(lines, "Presets", area, buf, theme);
 }
 

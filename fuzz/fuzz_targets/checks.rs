@@ -436,17 +436,26 @@ pub fn log_format(bytes: &[u8]) {
     }
 }
 
-/// An envelope (`--envelope NAME`, each name of `names`) on arbitrary lines: unwrapping never
-/// panics and gives no more text than the line holds (JSON unescaping only shortens); and
-/// the whole reading with it named keeps every property [`logs`] checks (whole and split
-/// alike: a line in parts across two pieces is read once).
+/// An envelope (`--envelope NAME`, each name of `names`) on arbitrary lines: [`unwrap`]'s
+/// properties, and the whole reading with it named keeps every property [`logs`] checks
+/// (whole and split alike: a line in parts across two pieces is read once).
 pub fn envelope(names: &[&str], bytes: &[u8]) {
+    unwrap(names, bytes);
+    for name in names {
+        let choice: dupcost::logs::EnvelopeChoice = name.parse().expect("a known envelope");
+        logs_in(bytes, choice);
+    }
+}
+
+/// An envelope's parser alone, in memory, on each line: unwrapping never panics and gives
+/// no more text than the line holds (JSON unescaping only shortens), nor a longer time.
+pub fn unwrap(names: &[&str], bytes: &[u8]) {
+    let mut scratch = Vec::new();
     for name in names {
         let choice: dupcost::logs::EnvelopeChoice = name.parse().expect("a known envelope");
         let dupcost::logs::EnvelopeChoice::Named(envelope) = choice else {
             panic!("{name} names no envelope");
         };
-        let mut scratch = Vec::new();
         for line in bytes.split(|&b| b == b'\n') {
             if let Ok(u) = envelope.unwrap(line, &mut scratch) {
                 assert!(
@@ -461,7 +470,6 @@ pub fn envelope(names: &[&str], bytes: &[u8]) {
                 }
             }
         }
-        logs_in(bytes, choice);
     }
 }
 
@@ -470,6 +478,13 @@ pub fn envelope(names: &[&str], bytes: &[u8]) {
 /// follows the nesting and strings, not the syntax: a broken record is the next stage's bad
 /// row); and the whole reading (detected) keeps [`logs`]' properties.
 pub fn json_document(bytes: &[u8]) {
+    frame_document(bytes);
+    logs(bytes);
+}
+
+/// The JSON document framer alone, in memory: never a panic, and the lines of a valid
+/// document are each one whole JSON value.
+pub fn frame_document(bytes: &[u8]) {
     use std::io::Read;
     let valid = serde_json::Deserializer::from_slice(bytes)
         .into_iter::<serde::de::IgnoredAny>()
@@ -485,7 +500,6 @@ pub fn json_document(bytes: &[u8]) {
                 .expect("a framed record is one whole JSON value");
         }
     }
-    logs(bytes);
 }
 
 /// Traces on arbitrary bytes (issue 39): read as OTLP/JSON (detected, and named) and as

@@ -158,6 +158,78 @@ pub fn observed(
     let outcomes = a.has_outcomes();
     // Counts of outcomes, only where the logs tell them.
     let told = |v: u64| outcomes.then_some(v);
+    let mut endpoints = endpoint_rows(a, options, scenario, share_measured);
+    let key_coverage = key_coverage(a, &endpoints);
+    endpoints.truncate(TOP_ENDPOINTS);
+    let attempts_per_intent = attempts_per_intent(t);
+    let files = files_read(a);
+    let processed_twice = (a.is_server_log() && t.keyed.intents > 0).then(|| {
+        let extra = t.keyed_executions.extra;
+        ProcessedTwice {
+            intents: t.keyed_executions.intents,
+            extra_executions: extra,
+            per_day: days.map(|d| extra as f64 / d),
+        }
+    });
+    let fingerprinted = a.intent_grouping() == "fingerprint";
+    Observed {
+        intent_grouping: a.intent_grouping(),
+        attempts_per_intent,
+        observed_duplicates: None,
+        key_coverage,
+        shared_addresses: fingerprinted.then_some(SharedAddresses {
+            rate: a.options.shared_address_rate,
+            fingerprints: t.shared.fingerprints,
+            attempts: t.shared.attempts,
+        }),
+        files,
+        processed_twice,
+        rows: t.rows,
+        mutating_attempts: t.counts.mutating,
+        intents: t.intents(),
+        timed_out: t.counts.timed_out,
+        timed_out_succeeded: told(t.counts.timed_out_succeeded),
+        timed_out_unknown: told(t.counts.timed_out_unknown),
+        timed_out_matched: a.join.as_ref().map(|j| j.matched),
+        rows_filtered: t.out_of_range + t.path_filtered,
+        warnings: Vec::new(),
+        backend_log: a.join.clone(),
+        days_covered: a.days_covered(),
+        first_timestamp: t.first_ts.filter(|_| stamps).map(to_rfc3339),
+        last_timestamp: t.last_ts.filter(|_| stamps).map(to_rfc3339),
+        bad_rows: t.bad_rows,
+        per_day: if stamps {
+            t.per_day
+                .iter()
+                .map(|(day, c)| DayRow {
+                    date: date_string(*day),
+                    mutating: c.mutating,
+                    timed_out: c.timed_out,
+                    timed_out_succeeded: told(c.timed_out_succeeded),
+                    timed_out_unknown: told(c.timed_out_unknown),
+                })
+                .collect()
+        } else {
+            Vec::new()
+        },
+        retries_observed,
+        proxy_retries: proxy_retries(a),
+        per_endpoint: endpoints,
+    }
+}
+
+/// Every endpoint with mutating attempts, each with the estimate of its own inputs (the
+/// scenario's where it has too few), ranked: measured first, by duplicates a month.
+fn endpoint_rows(
+    a: &LogAnalysis,
+    options: &DeriveOptions,
+    scenario: &Scenario,
+    share_measured: bool,
+) -> Vec<EndpointRow> {
+    let t = &a.tally;
+    let days = a.days_covered().filter(|d| *d > 0.0);
+    let outcomes = a.has_outcomes();
+    let told = |v: u64| outcomes.then_some(v);
     let endpoints: Vec<EndpointRow> = t
         .endpoints
         .values()
@@ -222,10 +294,11 @@ pub fn observed(
             .then_with(|| (&a.route, &a.method).cmp(&(&b.route, &b.method)))
     });
     let mut rows: Vec<Option<EndpointRow>> = endpoints.into_iter().map(Some).collect();
-    let mut endpoints: Vec<EndpointRow> =
-        order.into_iter().filter_map(|i| rows[i].take()).collect();
-    let key_coverage = key_coverage(a, &endpoints);
-    endpoints.truncate(TOP_ENDPOINTS);
+    order.into_iter().filter_map(|i| rows[i].take()).collect()
+}
+
+/// How many intents had 1, 2, 3... attempts.
+fn attempts_per_intent(t: &crate::logs::Tally) -> Vec<AttemptsRow> {
     let mut attempts_per_intent: Vec<AttemptsRow> = t
         .attempts_per_intent
         .iter()
@@ -244,103 +317,55 @@ pub fn observed(
             ),
         }
     }
-    let files =
-        a.files
-            .iter()
-            .map(|f| FileRead {
-                name: f.name.clone(),
-                input_format: f.format.clone().unwrap_or_else(|| {
-                    if f.delimiter == b'\t' { "tsv" } else { "csv" }.to_string()
-                }),
-                detected: f.format.is_some() && f.detected,
-                log_side: f.side.side.name(),
-                log_side_why: f.side.why.clone(),
-                envelope: f.envelope.clone(),
-                document: f.document.clone(),
-                skipped: f
-                    .skipped
-                    .iter()
-                    .map(|(stream, kind, lines)| SkippedLines {
-                        stream: stream.clone(),
-                        kind: kind.clone(),
-                        lines: *lines,
-                    })
-                    .collect(),
-                formats: f
-                    .formats
-                    .iter()
-                    .map(|r| FormatLines {
-                        name: r.name.clone(),
-                        lines: r.lines,
-                        first_line: r.first_line,
-                        last_line: r.last_line,
-                        roles: r.columns.as_ref().map_or(Vec::new(), |c| {
-                            Role::ALL
-                                .iter()
-                                .filter(|&&role| c.header_of(role).is_some())
-                                .map(|role| role.name())
-                                .collect()
-                        }),
-                        refused: r.refused.clone(),
-                    })
-                    .collect(),
-                formats_interleaved: f.interleaved,
-                traces: f.traces.clone(),
-            })
-            .collect();
-    let processed_twice = (a.is_server_log() && t.keyed.intents > 0).then(|| {
-        let extra = t.keyed_executions.extra;
-        ProcessedTwice {
-            intents: t.keyed_executions.intents,
-            extra_executions: extra,
-            per_day: days.map(|d| extra as f64 / d),
-        }
-    });
-    let fingerprinted = a.intent_grouping() == "fingerprint";
-    Observed {
-        intent_grouping: a.intent_grouping(),
-        attempts_per_intent,
-        observed_duplicates: None,
-        key_coverage,
-        shared_addresses: fingerprinted.then_some(SharedAddresses {
-            rate: a.options.shared_address_rate,
-            fingerprints: t.shared.fingerprints,
-            attempts: t.shared.attempts,
-        }),
-        files,
-        processed_twice,
-        rows: t.rows,
-        mutating_attempts: t.counts.mutating,
-        intents: t.intents(),
-        timed_out: t.counts.timed_out,
-        timed_out_succeeded: told(t.counts.timed_out_succeeded),
-        timed_out_unknown: told(t.counts.timed_out_unknown),
-        timed_out_matched: a.join.as_ref().map(|j| j.matched),
-        rows_filtered: t.out_of_range + t.path_filtered,
-        warnings: Vec::new(),
-        backend_log: a.join.clone(),
-        days_covered: a.days_covered(),
-        first_timestamp: t.first_ts.filter(|_| stamps).map(to_rfc3339),
-        last_timestamp: t.last_ts.filter(|_| stamps).map(to_rfc3339),
-        bad_rows: t.bad_rows,
-        per_day: if stamps {
-            t.per_day
+    attempts_per_intent
+}
+
+/// How each input was read, for the JSON report.
+fn files_read(a: &LogAnalysis) -> Vec<FileRead> {
+    a.files
+        .iter()
+        .map(|f| FileRead {
+            name: f.name.clone(),
+            input_format: f
+                .format
+                .clone()
+                .unwrap_or_else(|| if f.delimiter == b'\t' { "tsv" } else { "csv" }.to_string()),
+            detected: f.format.is_some() && f.detected,
+            log_side: f.side.side.name(),
+            log_side_why: f.side.why.clone(),
+            envelope: f.envelope.clone(),
+            document: f.document.clone(),
+            skipped: f
+                .skipped
                 .iter()
-                .map(|(day, c)| DayRow {
-                    date: date_string(*day),
-                    mutating: c.mutating,
-                    timed_out: c.timed_out,
-                    timed_out_succeeded: told(c.timed_out_succeeded),
-                    timed_out_unknown: told(c.timed_out_unknown),
+                .map(|(stream, kind, lines)| SkippedLines {
+                    stream: stream.clone(),
+                    kind: kind.clone(),
+                    lines: *lines,
                 })
-                .collect()
-        } else {
-            Vec::new()
-        },
-        retries_observed,
-        proxy_retries: proxy_retries(a),
-        per_endpoint: endpoints,
-    }
+                .collect(),
+            formats: f
+                .formats
+                .iter()
+                .map(|r| FormatLines {
+                    name: r.name.clone(),
+                    lines: r.lines,
+                    first_line: r.first_line,
+                    last_line: r.last_line,
+                    roles: r.columns.as_ref().map_or(Vec::new(), |c| {
+                        Role::ALL
+                            .iter()
+                            .filter(|&&role| c.header_of(role).is_some())
+                            .map(|role| role.name())
+                            .collect()
+                    }),
+                    refused: r.refused.clone(),
+                })
+                .collect(),
+            formats_interleaved: f.interleaved,
+            traces: f.traces.clone(),
+        })
+        .collect()
 }
 
 /// The proxy's own retries, when a file has a proxy-attempts column.

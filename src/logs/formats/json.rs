@@ -26,7 +26,7 @@ use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use super::sources::{self, AZURE_TIME_KEYS, Skipped, Source};
+use super::sources::{self, AZURE_TIME_KEYS, Platform, Skipped};
 use super::{DurationUnit, Fields, FlagsStyle, FormatHints, LineFormat};
 use crate::logs::framing::json_scan::{self, Bail, Key as ScanKey, Kind, Leaf, Scan};
 use crate::logs::role::Role;
@@ -39,14 +39,14 @@ pub enum Flavour {
     Envoy,
     Nginx,
     /// A platform's records (Cloudflare, Google Cloud, Azure, Kong, API Gateway).
-    Platform(Source),
+    Platform(Platform),
     Other,
 }
 
 impl Flavour {
     fn of(names: &[String]) -> Flavour {
         let has = |n: &str| names.iter().any(|x| x == n);
-        if let Some(source) = Source::of(names) {
+        if let Some(source) = Platform::of(names) {
             Flavour::Platform(source)
         } else if has("request.uri") && has("ts") {
             Flavour::Caddy
@@ -283,7 +283,7 @@ impl JsonLines {
         }
         format.renumber();
         format.flavour = Flavour::of(&format.names);
-        if let Flavour::Platform(Source::Azure { .. }) = format.flavour {
+        if let Flavour::Platform(Platform::Azure { .. }) = format.flavour {
             format.alias_top_keys(&AZURE_TIME_KEYS);
         }
         Some(format)
@@ -774,7 +774,7 @@ impl LineFormat for JsonLines {
     }
 
     fn skip(&self, line: &[u8]) -> bool {
-        if let Flavour::Platform(Source::Azure { .. }) = self.flavour {
+        if let Flavour::Platform(Platform::Azure { .. }) = self.flavour {
             if let Some(category) = sources::azure_other_category(line) {
                 self.skipped.count(category);
                 return true;

@@ -436,6 +436,7 @@ fn succeeded_share(
         timed_out: all,
         join: a.join.clone(),
         server: a.is_server_log(),
+        traced: a.all_traces(),
     };
     let too_many = known == 0 || unknown as f64 > options.max_unknown * all as f64;
     // The interval: Wilson over the known outcomes, widened to the Wilson intervals of

@@ -202,6 +202,8 @@ pub struct ShareLog {
     pub join: Option<Join>,
     /// A server's own log: its status is the outcome.
     pub server: bool,
+    /// Traces: the SERVER span under each attempt is its outcome.
+    pub traced: bool,
 }
 
 impl ShareLog {

@@ -552,6 +552,21 @@ fn share_log(log: &ShareLog, v: f64) -> String {
             count(succ),
             count(all)
         ),
+        None if log.traced && unknown == 0 => format!(
+            "succeeded share {} = {} whose SERVER span answered 2xx / {} timed out (the traces see both ends)",
+            rate(v),
+            count(succ),
+            count(all)
+        ),
+        None if log.traced => format!(
+            "succeeded share {} = {} whose SERVER span answered 2xx / {} timed out with a known outcome ({} of {} unknown: no SERVER span from a server that is not traced, counted as all failed or all succeeded, {})",
+            rate(v),
+            count(succ),
+            count(known),
+            count(unknown),
+            count(all),
+            bounds_text(log),
+        ),
         None if unknown == 0 => format!(
             "succeeded share {} = {} with upstream 2xx / {} timed out",
             rate(v),

@@ -310,8 +310,11 @@ pub fn build(o: &QueryOptions) -> Result<String, String> {
     // 2xx row: succeeded); absent within the backend's span, never reached (failed); else the
     // proxy's outcome stands.
     let outcomes = o.outcomes_table.is_some();
-    let (unknown_col, succeeded_col, executed_cols, backend_ctes, join_stats) =
-        outcomes_of(o, &unknown, grouping == Grouping::Fingerprint || server || traced)?;
+    let (unknown_col, succeeded_col, executed_cols, backend_ctes, join_stats) = outcomes_of(
+        o,
+        &unknown,
+        grouping == Grouping::Fingerprint || server || traced,
+    )?;
 
     // Which columns each stage carries for the fingerprint and the client timeout.
     let fingerprint = grouping == Grouping::Fingerprint;

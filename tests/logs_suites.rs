@@ -1,0 +1,213 @@
+//! Real logs as other projects' test suites hold them (issue 35): every HTTP request read,
+//! no record that is no HTTP request counted, the first and last timestamps as those
+//! suites' expected output has them (tests/fixtures/suites/README.md names each source).
+//! Generated lines for what no sample shows: a TCP listener's `"- - - "`, Envoy's TCP
+//! proxy, HAProxy's tcplog, an epoch-zero time, a POST given up as `-`, a Google Cloud
+//! give-up whose status protobuf JSON left out.
+
+mod common;
+
+use common::{dupcost, fixture, write};
+use serde_json::Value;
+
+/// Figures that the logs cannot give, so that a file with no mutating request still reports.
+const GIVEN: [&str; 8] = [
+    "--requests-per-day",
+    "1000",
+    "--timeout-rate",
+    "1%",
+    "--succeeded-share",
+    "50%",
+    "--min-span",
+    "0s",
+];
+
+/// The JSON report of `dupcost logs PATH ARGS`, and its stderr; it must succeed.
+fn report(path: &str, args: &[&str]) -> (Value, String) {
+    let out = dupcost()
+        .args(["logs", path, "--format", "json"])
+        .args(args)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(out.status.success(), "{path}: {stderr}");
+    (serde_json::from_slice(&out.stdout).unwrap(), stderr)
+}
+
+/// The lines skipped by kind, as `(kind, lines)`.
+fn skipped(o: &Value) -> Vec<(String, u64)> {
+    o["files"][0]["skipped"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["kind"].as_str().unwrap().to_string(),
+                s["lines"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+fn counts(o: &Value) -> (u64, u64, u64, u64) {
+    let n = |k: &str| o[k].as_u64().unwrap();
+    (
+        n("rows"),
+        n("bad_rows"),
+        n("mutating_attempts"),
+        n("timed_out"),
+    )
+}
+
+/// Elastic's ALB pipeline test: ALB requests, NLB `tls 2.0` records and ALB connection log
+/// records in one file. The NLB records are no requests (their `2.0` is a version, not an
+/// epoch time: read as one, it made the span start in 1970), nor are the connection records.
+#[test]
+fn elastic_alb_sample_reads_its_requests_and_names_the_rest() {
+    let (j, stderr) = report(&fixture("suites", "elastic-alb.log"), &GIVEN);
+    let o = &j["observed"];
+    assert_eq!(o["files"][0]["input_format"], "AWS ALB");
+    // Lines 1, 2 and 10 are HTTP requests (the last one's request unparseable, `- http://...`).
+    assert_eq!(counts(o), (3, 0, 0, 0), "{stderr}");
+    assert_eq!(o["first_timestamp"], "2018-07-02T22:23:00.186641Z");
+    assert_eq!(o["last_timestamp"], "2025-05-01T11:24:32.748149Z");
+    assert_eq!(
+        skipped(o),
+        [
+            ("ALB connection log records (no HTTP request)".to_string(), 3),
+            ("NLB TLS connection records (no HTTP request)".to_string(), 4),
+        ]
+    );
+    assert!(!stderr.contains("bad row"), "{stderr}");
+}
+
+/// Elastic's Traefik JSON test: two records have `StartLocal` and `time` but no `StartUTC`
+/// (Traefik lets each field be dropped); each is a request at its `StartLocal`.
+#[test]
+fn elastic_traefik_json_sample_reads_start_local() {
+    let (j, stderr) = report(&fixture("suites", "elastic-traefik.jsonl"), &GIVEN);
+    let o = &j["observed"];
+    assert_eq!(o["files"][0]["input_format"], "JSON lines (Traefik)");
+    assert_eq!(counts(o), (7, 0, 0, 0), "{stderr}");
+    assert_eq!(o["first_timestamp"], "2021-03-16T18:56:54.735539Z");
+    assert_eq!(o["last_timestamp"], "2024-04-15T13:26:33.809027Z");
+}
+
+/// Elastic's Traefik CLF test: its last line has `-` for the status and the size (no
+/// response was sent): a request, not a bad row.
+#[test]
+fn elastic_traefik_common_sample_reads_a_dash_status() {
+    let (j, stderr) = report(&fixture("suites", "elastic-traefik-common.log"), &GIVEN);
+    let o = &j["observed"];
+    assert_eq!(counts(o), (8, 0, 0, 0), "{stderr}");
+    assert_eq!(o["first_timestamp"], "2000-10-10T20:55:36Z");
+    assert_eq!(o["last_timestamp"], "2024-04-15T13:04:10Z");
+}
+
+/// Records with no HTTP request, as each proxy writes them beside its requests: skipped by
+/// kind, never requests; the requests around them read as before.
+#[test]
+fn tcp_records_are_no_requests() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: [(&str, &str, &str, &str); 3] = [
+        (
+            "elb.log",
+            // AWS's classic ELB examples: an HTTP listener's line, then a TCP listener's.
+            "2026-11-01T10:00:05.945958Z my-loadbalancer 192.168.131.39:2818 10.0.0.1:80 0.000086 0.201048 0.000057 201 201 512 88 \"POST https://api.example.com:443/v1/orders HTTP/1.1\" \"curl/8.5.0\" ECDHE-RSA-AES128-GCM-SHA256 TLSv1.2\n",
+            "2026-11-01T10:00:06.945958Z my-loadbalancer 192.168.131.39:2817 10.0.0.1:80 0.001069 0.000028 0.000041 - - 82 305 \"- - - \" \"-\" - -\n",
+            "classic ELB TCP/SSL listener records (request \"- - -\", no HTTP request)",
+        ),
+        (
+            "envoy.log",
+            // Envoy's default format, an HTTP request, then its TCP proxy's line.
+            "[2026-11-01T10:00:01.310Z] \"POST /v1/charges HTTP/1.1\" 200 - 154 17 118 116 \"10.0.35.28\" \"curl/8.5.0\" \"cc21d9b0-cf5c-432b-8c7e-98aeb7988cd2\" \"api.example.com\" \"10.0.2.1:8080\"\n",
+            "[2026-11-01T10:00:02.310Z] \"- - -\" 0 - 0 0 12 - \"-\" \"-\" \"-\" \"-\" \"10.0.2.1:5432\"\n",
+            "Envoy TCP proxy records (request \"- - -\", no HTTP request)",
+        ),
+        (
+            "haproxy.log",
+            // HAProxy's httplog and tcplog examples (configuration.txt, 8.2.2 and 8.2.3).
+            "Nov  1 10:00:01 lb1 haproxy[14389]: 10.0.1.2:33317 [01/Nov/2026:10:00:01.655] http-in api/srv1 10/0/30/69/109 200 2750 - - ---- 1/1/1/1/0 0/0 \"POST /v1/charges HTTP/1.1\"\n",
+            "Nov  1 10:00:02 lb1 haproxy[14387]: 10.0.1.2:33313 [01/Nov/2026:10:00:02.443] fnt bck/srv1 0/0/5007 212 -- 0/0/0/0/3 0/0\n",
+            "HAProxy tcplog records (TCP, no HTTP request)",
+        ),
+    ];
+    for (name, http, tcp, kind) in cases {
+        // The TCP record between requests, and as the first line.
+        for text in [
+            format!("{http}{tcp}{http}{http}"),
+            format!("{tcp}{http}{http}{http}"),
+        ] {
+            let path = write(dir.path(), name, text.as_bytes());
+            let (j, stderr) = report(&path, &GIVEN);
+            let o = &j["observed"];
+            assert_eq!(counts(o), (3, 0, 3, 0), "{name}: {stderr}");
+            assert_eq!(skipped(o), [(kind.to_string(), 1)], "{name}");
+        }
+    }
+}
+
+/// A time before 1990 is no request's: a bad row with its line, never the span's start.
+#[test]
+fn an_epoch_zero_time_is_a_bad_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let line = |time: &str| {
+        format!(
+            "{{\"ts\":\"{time}\",\"method\":\"POST\",\"path\":\"/v1/pay\",\"status\":200,\"duration_ms\":12}}\n"
+        )
+    };
+    let text = [
+        line("2026-11-01T10:00:00Z"),
+        line("1970-01-01T00:00:02Z"),
+        line("2026-11-01T11:00:00Z"),
+    ]
+    .concat();
+    let path = write(dir.path(), "app.jsonl", text.as_bytes());
+    let (j, stderr) = report(&path, &GIVEN);
+    let o = &j["observed"];
+    assert_eq!(counts(o), (3, 1, 2, 0), "{stderr}");
+    assert_eq!(o["first_timestamp"], "2026-11-01T10:00:00Z");
+    assert!(
+        stderr.contains("app.jsonl:2: timestamp '1970-01-01T00:00:02Z' is before 1990"),
+        "{stderr}"
+    );
+}
+
+/// The give-ups themselves: a POST that Traefik's CLF logs with status `-`, and a Google
+/// Cloud record whose `httpRequest.status` protobuf JSON left out (it was 0) with
+/// `statusDetails` client_disconnected_before_any_response. Each is a timed-out attempt.
+#[test]
+fn absent_statuses_are_give_ups() {
+    let dir = tempfile::tempdir().unwrap();
+    let clf = "10.0.0.1 - - [01/Nov/2026:10:00:00 +0000] \"POST /v1/pay HTTP/1.1\" 200 12 \"-\" \"curl/8\" 1 \"pay@docker\" \"http://10.0.0.9:80\" 12ms\n\
+               10.0.0.2 - - [01/Nov/2026:10:30:00 +0000] \"POST /v1/pay HTTP/1.1\" - - \"-\" \"curl/8\" 2 \"pay@docker\" \"-\" 30001ms\n\
+               10.0.0.3 - - [01/Nov/2026:11:00:00 +0000] \"POST /v1/pay HTTP/1.1\" 201 12 \"-\" \"curl/8\" 3 \"pay@docker\" \"http://10.0.0.9:80\" 15ms\n";
+    let gcp = |status: &str, details: &str, time: &str| {
+        format!(
+            "{{\"httpRequest\":{{\"requestMethod\":\"POST\",\"requestUrl\":\"https://api.example.com/v1/pay\",{status}\"remoteIp\":\"203.0.113.7\",\"latency\":\"0.086s\"}},\"jsonPayload\":{{\"@type\":\"type.googleapis.com/google.cloud.loadbalancing.type.LoadBalancerLogEntry\",\"statusDetails\":\"{details}\"}},\"timestamp\":\"{time}\"}}\n"
+        )
+    };
+    let gcp = [
+        gcp(
+            "\"status\":200,",
+            "response_sent_by_backend",
+            "2026-11-01T10:00:00Z",
+        ),
+        gcp(
+            "",
+            "client_disconnected_before_any_response",
+            "2026-11-01T10:30:00Z",
+        ),
+        gcp(
+            "\"status\":201,",
+            "response_sent_by_backend",
+            "2026-11-01T11:00:00Z",
+        ),
+    ]
+    .concat();
+    for (name, text) in [("traefik.log", clf.to_string()), ("gcp.jsonl", gcp)] {
+        let path = write(dir.path(), name, text.as_bytes());
+        let (j, stderr) = report(&path, &GIVEN);
+        assert_eq!(counts(&j["observed"]), (3, 0, 3, 1), "{name}: {stderr}");
+    }
+}

@@ -74,8 +74,14 @@ fn elastic_alb_sample_reads_its_requests_and_names_the_rest() {
     assert_eq!(
         skipped(o),
         [
-            ("ALB connection log records (no HTTP request)".to_string(), 3),
-            ("NLB TLS connection records (no HTTP request)".to_string(), 4),
+            (
+                "ALB connection log records (no HTTP request)".to_string(),
+                3
+            ),
+            (
+                "NLB TLS connection records (no HTTP request)".to_string(),
+                4
+            ),
         ]
     );
     assert!(!stderr.contains("bad row"), "{stderr}");
@@ -210,4 +216,110 @@ fn absent_statuses_are_give_ups() {
         let (j, stderr) = report(&path, &GIVEN);
         assert_eq!(counts(&j["observed"]), (3, 0, 3, 1), "{name}: {stderr}");
     }
+}
+
+/// One traffic in four shapes: 1,000 POSTs, 40 given up by the client at its 15 s timeout,
+/// 25 of which the backend finished with a 200. As ingress-nginx writes it (499, upstream
+/// 200 or 500), as Google Cloud's load balancer exports it (no status,
+/// client_disconnected_before_any_response), as a Caddy-shaped receiver's own log
+/// (`duration` in seconds, documented) and as an unknown JSON receiver log (`duration`,
+/// no unit said): the same timeout rate, and the same succeeded share where it is logged.
+/// The unknown one's unit is never guessed in silence: a warning names `--duration-unit`.
+#[test]
+fn one_traffic_in_four_shapes_gives_one_timeout_rate() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut nginx, mut gcp, mut caddy, mut other) =
+        (String::new(), String::new(), String::new(), String::new());
+    let start = 1_793_491_200; // 2026-11-01T00:00:00Z
+    let mut timed_out = 0;
+    for i in 0..1000u64 {
+        let gave_up = i % 25 == 7;
+        let executed = gave_up && {
+            timed_out += 1;
+            timed_out <= 25
+        };
+        let secs = start + i * 170;
+        let time = jiff::Timestamp::from_second(secs as i64).unwrap();
+        let (iso, clf) = (
+            time.strftime("%Y-%m-%dT%H:%M:%SZ").to_string(),
+            time.strftime("%d/%b/%Y:%H:%M:%S +0000").to_string(),
+        );
+        let ip = format!("10.{}.{}.9", i / 250, i % 250);
+        let (status, backend, took) = match (gave_up, executed) {
+            (false, _) => (200, 200, 0.085),
+            (true, true) => (499, 200, 16.2),
+            (true, false) => (499, 500, 15.4),
+        };
+        let proxy_took = if gave_up { 15.0 } else { 0.086 };
+        nginx += &format!(
+            "{ip} - - [{clf}] \"POST /v1/pay HTTP/1.1\" {status} 2 \"-\" \"client/1\" 412 {proxy_took:.3} [default-api-80] [] 10.0.0.7:8080 2 {took:.3} {backend} r{i}\n"
+        );
+        let gcp_status = if gave_up {
+            String::new()
+        } else {
+            "\"status\":200,".to_string()
+        };
+        let details = if gave_up {
+            "client_disconnected_before_any_response"
+        } else {
+            "response_sent_by_backend"
+        };
+        gcp += &format!(
+            "{{\"httpRequest\":{{\"requestMethod\":\"POST\",\"requestUrl\":\"https://api.example.com/v1/pay\",\"requestSize\":\"412\",{gcp_status}\"remoteIp\":\"{ip}\",\"latency\":\"{proxy_took:.3}s\"}},\"jsonPayload\":{{\"@type\":\"type.googleapis.com/google.cloud.loadbalancing.type.LoadBalancerLogEntry\",\"statusDetails\":\"{details}\"}},\"timestamp\":\"{iso}\"}}\n"
+        );
+        caddy += &format!(
+            "{{\"level\":\"info\",\"ts\":{secs}.0,\"logger\":\"http.log.access\",\"msg\":\"handled request\",\"request\":{{\"remote_ip\":\"{ip}\",\"method\":\"POST\",\"uri\":\"/v1/pay\"}},\"duration\":{took:.3},\"size\":2,\"status\":{backend}}}\n"
+        );
+        other += &format!(
+            "{{\"time\":\"{iso}\",\"method\":\"POST\",\"path\":\"/v1/pay\",\"status\":{backend},\"duration\":{took:.3}}}\n"
+        );
+    }
+    let shapes = [
+        ("nginx.log", nginx, vec![]),
+        ("gcp.jsonl", gcp, vec!["--succeeded-share", "62.5%"]),
+        (
+            "caddy.jsonl",
+            caddy,
+            vec!["--client-timeout", "15s", "--log-side", "server"],
+        ),
+        (
+            "other.jsonl",
+            other.clone(),
+            vec![
+                "--client-timeout",
+                "15s",
+                "--log-side",
+                "server",
+                "--duration-unit",
+                "s",
+            ],
+        ),
+    ];
+    for (name, text, args) in shapes {
+        let path = write(dir.path(), name, text.as_bytes());
+        let (j, stderr) = report(&path, &args);
+        assert_eq!(j["observed"]["timed_out"], 40, "{name}: {stderr}");
+        assert_eq!(j["inputs"]["timeout_rate"], 0.04, "{name}");
+        assert_eq!(j["inputs"]["succeeded_share"], 0.625, "{name}");
+    }
+    // Without --duration-unit the unknown log's durations are read as ms, and it says so.
+    let path = write(dir.path(), "other.jsonl", other.as_bytes());
+    let args = ["--client-timeout", "15s", "--log-side", "server"];
+    let (j, stderr) = report(&path, &args);
+    let warned = "its duration field duration says no unit (neither its name nor a format's documentation): read as ms, so --client-timeout compares with an assumed unit; give --duration-unit s, ms, us or ns";
+    assert!(stderr.contains(warned), "{stderr}");
+    assert!(
+        j["observed"]["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|w| w.as_str().unwrap().contains(warned))
+    );
+    let out = dupcost().args(["logs", &path]).args(args).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("duration=duration (ms, assumed: --duration-unit)")
+            && text.contains("or took 15s or more, duration read in ms, assumed)"),
+        "{text}"
+    );
 }

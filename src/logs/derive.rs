@@ -459,6 +459,13 @@ impl LogAnalysis {
         }
         if let Some(d) = self.options.client_timeout {
             also.push_str(&format!(" or took {}s or more", d.as_secs_f64()));
+            if let Some(f) = self.files.iter().find(|f| f.columns.duration_unit_assumed) {
+                also.push_str(&format!(
+                    ", {} read in {}, assumed",
+                    f.columns.header_of(Role::Duration).unwrap_or("duration"),
+                    f.columns.duration_unit.name()
+                ));
+            }
         }
         let to = pick(
             "timeout_rate",
@@ -1097,6 +1104,21 @@ impl LogAnalysis {
     fn warnings(&self) -> Vec<String> {
         let t = &self.tally;
         let mut out = Vec::new();
+        if self.options.client_timeout.is_some() {
+            // The timeout is compared with durations in a unit that nothing said.
+            for f in self
+                .files
+                .iter()
+                .filter(|f| f.columns.duration_unit_assumed)
+            {
+                out.push(format!(
+                    "{}: its duration field {} says no unit (neither its name nor a format's documentation): read as {}, so --client-timeout compares with an assumed unit; give --duration-unit s, ms, us or ns",
+                    f.name,
+                    f.columns.header_of(Role::Duration).unwrap_or("duration"),
+                    f.columns.duration_unit.name()
+                ));
+            }
+        }
         if self.is_server_log() && self.options.client_timeout.is_none() {
             out.push(
                 "a server's own log does not show when the client gave up: only give-up statuses \

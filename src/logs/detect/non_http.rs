@@ -48,10 +48,8 @@ fn nlb_tls(line: &[u8]) -> bool {
     let (Some(kind), Some(version), Some(time)) = (t.next(), t.next(), t.next()) else {
         return false;
     };
-    let version_ok = version
-        .split(|&b| b == b'.')
-        .all(|part| digits(part))
-        && version.contains(&b'.');
+    let version_ok =
+        version.split(|&b| b == b'.').all(|part| digits(part)) && version.contains(&b'.');
     kind == b"tls" && version_ok && iso_time(time)
 }
 
@@ -59,7 +57,8 @@ fn nlb_tls(line: &[u8]) -> bool {
 /// without its port, then two ports.
 fn alb_connection(line: &[u8]) -> bool {
     let mut t = tokens(line);
-    let (Some(time), Some(ip), Some(port), Some(listener)) = (t.next(), t.next(), t.next(), t.next())
+    let (Some(time), Some(ip), Some(port), Some(listener)) =
+        (t.next(), t.next(), t.next(), t.next())
     else {
         return false;
     };

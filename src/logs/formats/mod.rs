@@ -331,6 +331,9 @@ pub struct ColumnMap {
     pub proxy_attempts: Option<usize>,
     /// Unit of the duration column, from its name or `--duration-unit`.
     pub duration_unit: DurationUnit,
+    /// The duration's unit is an assumption (milliseconds): no `--duration-unit`, no
+    /// format's documentation and no part of its name says it (issue 35).
+    pub duration_unit_assumed: bool,
     /// How the flags column reads, from its name.
     pub flags_style: FlagsStyle,
 }

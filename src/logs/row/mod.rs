@@ -23,8 +23,8 @@ use foldhash::fast::FixedState;
 use regex::bytes::Regex;
 
 use super::error::{BadRow, LogError, RowPlace, shown};
-use super::formats::{ColumnMap, FlagsStyle};
 use super::formats::set::{FileFormat, FormatSet, Found};
+use super::formats::{ColumnMap, FlagsStyle};
 use super::framing::{self, RecordSink};
 use super::source::{MovableStop, Piece};
 use super::tally::{BackendAnswers, FingerprintAttempt, IntentBy, KeyedAttempt, Outcome, Tally};

@@ -323,3 +323,70 @@ fn one_traffic_in_four_shapes_gives_one_timeout_rate() {
         "{text}"
     );
 }
+
+/// A few broken lines anywhere, the first included, never refuse a file that a format reads:
+/// a 3-line file with one bad line, a pasted Istio log of 9 lines with 2 broken (a tail
+/// that starts mid-line): the broken lines are bad rows with their line numbers.
+#[test]
+fn a_few_broken_lines_never_refuse_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let nginx = |h: u32| {
+        format!(
+            "10.1.2.3 - - [01/Nov/2026:{h:02}:00:01 +0000] \"POST /v1/charges HTTP/1.1\" 200 17 \"-\" \"curl/8.5.0\"\n"
+        )
+    };
+    let three = format!("garbage from a paste\n{}{}", nginx(10), nginx(11));
+    let path = write(dir.path(), "three.log", three.as_bytes());
+    let (j, stderr) = report(&path, &GIVEN);
+    assert_eq!(j["observed"]["files"][0]["input_format"], "nginx combined");
+    assert_eq!(counts(&j["observed"]), (3, 1, 2, 0), "{stderr}");
+    assert!(stderr.contains("three.log:1: "), "{stderr}");
+
+    let istio = std::fs::read_to_string(fixture("formats", "istio.log")).unwrap();
+    let lines: Vec<&str> = istio.lines().collect();
+    // A tail cut mid-line, 7 whole lines, a line broken in the middle.
+    let mut paste = format!("{}\n", &lines[0][40..]);
+    for i in 0..7 {
+        paste += lines[i % lines.len()];
+        paste += "\n";
+        if i == 3 {
+            paste += &lines[1][..60];
+            paste += "\n";
+        }
+    }
+    let path = write(dir.path(), "istio.log", paste.as_bytes());
+    let (j, stderr) = report(&path, &GIVEN);
+    let o = &j["observed"];
+    assert!(
+        o["files"][0]["input_format"]
+            .as_str()
+            .unwrap()
+            .starts_with("Istio"),
+        "{o}"
+    );
+    assert_eq!(o["bad_rows"], 2, "{stderr}");
+    assert_eq!(o["rows"], 9, "{stderr}");
+}
+
+/// A refusal names what the lines are: TCP records only (never an empty line blamed), or
+/// mod_ssl's ssl_request_log (no status), not "closest to Apache vcombined".
+#[test]
+fn refusals_name_what_the_lines_are() {
+    let dir = tempfile::tempdir().unwrap();
+    let tcplog = "Nov  1 10:00:02 lb1 haproxy[14387]: 10.0.1.2:33313 [01/Nov/2026:10:00:02.443] fnt bck/srv1 0/0/5007 212 -- 0/0/0/0/3 0/0\n";
+    let path = write(dir.path(), "tcp.log", tcplog.repeat(3).as_bytes());
+    let err = common::usage_error(&["logs", &path]);
+    assert!(
+        err.contains("its first lines hold no HTTP access line, only lines that are not access lines (HAProxy tcplog records (TCP, no HTTP request): 3)"),
+        "{err}"
+    );
+    assert!(!err.contains("''"), "{err}");
+    let ssl = "[10/Oct/2026:13:55:36 -0700] 192.168.1.1 TLSv1.2 ECDHE-RSA-AES128-GCM-SHA256 \"POST /index.html HTTP/1.1\" 2326\n";
+    let path = write(dir.path(), "ssl_request_log", ssl.repeat(3).as_bytes());
+    let err = common::usage_error(&["logs", &path]);
+    assert!(
+        err.contains("is mod_ssl's ssl_request_log") && err.contains("which logs no status"),
+        "{err}"
+    );
+    assert!(!err.contains("vcombined"), "{err}");
+}

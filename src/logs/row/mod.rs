@@ -546,7 +546,7 @@ impl RecordSink for Row<'_> {
         };
         if let Some(i) = cols.proxy_attempts {
             // `-` or empty: the proxy did not say (no upstream was tried).
-            if let Some(n) = parse_count(trim(field(i))) {
+            if let Some(n) = values::proxy_tries(trim(field(i))) {
                 self.tally
                     .proxy_retries
                     .record(n.saturating_sub(self.proxy_tries));

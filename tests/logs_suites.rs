@@ -390,3 +390,68 @@ fn refusals_name_what_the_lines_are() {
     );
     assert!(!err.contains("vcombined"), "{err}");
 }
+
+/// The proxy's own retries, where a format logs them: HAProxy's retries counter (`+1`
+/// redispatched), nginx's `$upstream_addr` (one address a try), Envoy's
+/// `%UPSTREAM_REQUEST_ATTEMPT_COUNT%`: counted per endpoint, reported beside the clients'
+/// retries with the tries they put on the backend.
+#[test]
+fn the_proxys_own_retries_by_endpoint() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut nginx = String::new();
+    for i in 0..40u32 {
+        let (m, s) = (i / 60, i % 60);
+        // Every tenth charge tried a second upstream; refunds never.
+        let addr = if i % 10 == 3 {
+            "10.0.0.7:8080, 10.0.0.8:8080"
+        } else {
+            "10.0.0.7:8080"
+        };
+        nginx += &format!(
+            "10.1.{i}.3 - - [01/Nov/2026:10:{m:02}:{s:02} +0000] \"POST /v1/charges HTTP/1.1\" 200 17 \"-\" \"curl/8.5.0\" 412 0.120 [default-api-80] [] {addr} 17 0.118 200 r{i}\n\
+             10.2.{i}.3 - - [01/Nov/2026:11:{m:02}:{s:02} +0000] \"POST /v1/refunds/{i} HTTP/1.1\" 200 17 \"-\" \"curl/8.5.0\" 412 0.120 [default-api-80] [] 10.0.0.7:8080 17 0.118 200 q{i}\n"
+        );
+    }
+    let path = write(dir.path(), "ingress.log", nginx.as_bytes());
+    let (j, stderr) = report(&path, &GIVEN);
+    let o = &j["observed"];
+    let p = &o["proxy_retries"];
+    assert_eq!(
+        (&p["attempts"], &p["retried"], &p["retries"], &p["max"]),
+        (&80.into(), &4.into(), &4.into(), &1.into()),
+        "{stderr}"
+    );
+    assert_eq!(p["attempts_per_attempt"], 1.05);
+    assert_eq!(p["attempts_max"], 2);
+    let by_route = |route: &str| {
+        o["per_endpoint"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["route"] == route)
+            .unwrap()["proxy_retries"]
+            .clone()
+    };
+    assert_eq!(by_route("/v1/charges")["retried"], 4);
+    assert_eq!(by_route("/v1/refunds/{id}")["retried"], 0);
+    let out = dupcost()
+        .args(["logs", &path])
+        .args(GIVEN)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("beside the client's, the proxy retried 4 of 80 mutating attempts itself (4 in all, at most 1 for one attempt)")
+            && text.contains("1.050 tries at the backend a client attempt (at most 2)"),
+        "{text}"
+    );
+
+    // HAProxy's httplog fixture: one `+1` (redispatched) among four mutating attempts.
+    let (j, stderr) = report(&fixture("formats", "haproxy_httplog.log"), &GIVEN);
+    let p = &j["observed"]["proxy_retries"];
+    assert_eq!(
+        (&p["attempts"], &p["retried"]),
+        (&4.into(), &1.into()),
+        "{stderr}"
+    );
+}

@@ -274,6 +274,26 @@ pub struct ProxyRetriesObserved {
     pub mean: f64,
     /// Most retries of one attempt.
     pub max: u64,
+    /// The load this layer puts on the one below it: tries per client attempt, 1 + `mean`
+    /// (the layers figure's attempts per layer, as measured for the proxy's layer).
+    pub attempts_per_attempt: f64,
+    /// The most tries of one client attempt, 1 + `max`.
+    pub attempts_max: u64,
+}
+
+impl ProxyRetriesObserved {
+    fn of(p: &super::tally::ProxyRetries) -> ProxyRetriesObserved {
+        let mean = p.retries as f64 / p.attempts as f64;
+        ProxyRetriesObserved {
+            attempts: p.attempts,
+            retried: p.retried,
+            retries: p.retries,
+            mean,
+            max: p.max,
+            attempts_per_attempt: 1.0 + mean,
+            attempts_max: p.max.saturating_add(1),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -308,6 +328,10 @@ pub struct EndpointRow {
     /// Its mutating attempts with an idempotency key (for `key_coverage`).
     #[serde(skip)]
     pub keyed_attempts: u64,
+    /// The proxy's own retries on this endpoint, where a format logs them (left out of the
+    /// JSON otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub proxy_retries: Option<ProxyRetriesObserved>,
 }
 
 /// The most retries the model accepts (`docs/MODEL.md`: integer 0..=100).
@@ -615,11 +639,13 @@ impl LogAnalysis {
 
         if let Some(p) = self.proxy_retries() {
             r.evidence.push_str(&format!(
-                "; beside the client's, the proxy retried {} of {} mutating attempts itself ({} in all, at most {} for one attempt): another layer's retries, measured",
+                "; beside the client's, the proxy retried {} of {} mutating attempts itself ({} in all, at most {} for one attempt): another layer's retries, measured: {:.3} tries at the backend a client attempt (at most {})",
                 count(p.retried),
                 count(p.attempts),
                 count(p.retries),
-                p.max
+                p.max,
+                p.attempts_per_attempt,
+                p.attempts_max
             ));
         }
 
@@ -1194,9 +1220,9 @@ impl LogAnalysis {
         let told = |v: u64| outcomes.then_some(v);
         let endpoints: Vec<EndpointRow> = t
             .endpoints
-            .values()
-            .filter(|e| e.counts.mutating > 0)
-            .map(|e| {
+            .iter()
+            .filter(|(_, e)| e.counts.mutating > 0)
+            .map(|(key, e)| {
                 let ec = e.counts;
                 let n = match days {
                     Some(d) => e.intents as f64 / d,
@@ -1239,6 +1265,11 @@ impl LogAnalysis {
                     timeout_rate,
                     succeeded_share,
                     keyed_attempts: e.keyed_attempts,
+                    proxy_retries: t
+                        .proxy_retries_by_endpoint
+                        .get(key)
+                        .filter(|p| p.attempts > 0)
+                        .map(ProxyRetriesObserved::of),
                 }
             })
             .collect();
@@ -1384,13 +1415,7 @@ impl LogAnalysis {
             .files
             .iter()
             .any(|f| f.columns.proxy_attempts.is_some());
-        (column && p.attempts > 0).then(|| ProxyRetriesObserved {
-            attempts: p.attempts,
-            retried: p.retried,
-            retries: p.retries,
-            mean: p.retries as f64 / p.attempts as f64,
-            max: p.max,
-        })
+        (column && p.attempts > 0).then(|| ProxyRetriesObserved::of(&p))
     }
 
     /// Key coverage, when an input was grouped by key: the endpoints' rows must be all of them

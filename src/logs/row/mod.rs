@@ -547,9 +547,13 @@ impl RecordSink for Row<'_> {
         if let Some(i) = cols.proxy_attempts {
             // `-` or empty: the proxy did not say (no upstream was tried).
             if let Some(n) = values::proxy_tries(trim(field(i))) {
+                let retries = n.saturating_sub(self.proxy_tries);
+                self.tally.proxy_retries.record(retries);
                 self.tally
-                    .proxy_retries
-                    .record(n.saturating_sub(self.proxy_tries));
+                    .proxy_retries_by_endpoint
+                    .entry(endpoint)
+                    .or_default()
+                    .record(retries);
             }
         }
         if let Some(i) = cols.bytes.filter(|_| (200..300).contains(&status)) {

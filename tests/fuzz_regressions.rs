@@ -73,6 +73,18 @@ fn format_alb() {
 }
 
 #[test]
+fn non_access() {
+    replay_bytes("non_access", checks::non_access);
+    // The seeds too: real NLB, ALB connection log and HAProxy tcplog records.
+    for seed in ["elastic-alb.log", "tcplog.log"] {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fuzz/seeds/non_access")
+            .join(seed);
+        checks::non_access(&std::fs::read(path).unwrap());
+    }
+}
+
+#[test]
 fn format_cloudfront() {
     replay_bytes("format_cloudfront", checks::format_cloudfront);
 }

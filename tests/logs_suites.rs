@@ -455,3 +455,38 @@ fn the_proxys_own_retries_by_endpoint() {
         "{stderr}"
     );
 }
+
+/// lnav's HAProxy test log (syslog, captured headers, `Proxy ... started.` events and an
+/// `SSL handshake failure` line) and the CrowdSec hub's HAProxy parser test: every HTTP
+/// request read, the events and the failed handshake named, not requests nor bad rows.
+#[test]
+fn lnav_and_crowdsec_haproxy_samples() {
+    let (j, stderr) = report(&fixture("suites", "lnav-haproxy.log"), &GIVEN);
+    let o = &j["observed"];
+    assert_eq!(counts(o), (13, 0, 3, 0), "{stderr}");
+    assert_eq!(o["first_timestamp"], "2019-02-25T16:19:48.143Z");
+    assert_eq!(o["last_timestamp"], "2019-02-25T16:20:12.331Z");
+    assert_eq!(
+        skipped(o),
+        [
+            (
+                "HAProxy connection errors (SSL handshake, no HTTP request)".to_string(),
+                1
+            ),
+            ("HAProxy events".to_string(), 3),
+        ]
+    );
+    // Named, the same.
+    let (j, _) = report(
+        &fixture("suites", "lnav-haproxy.log"),
+        &[&GIVEN[..], &["--input-format", "haproxy"]].concat(),
+    );
+    assert_eq!(counts(&j["observed"]), (13, 0, 3, 0));
+
+    let (j, stderr) = report(&fixture("suites", "crowdsec-haproxy.log"), &GIVEN);
+    let o = &j["observed"];
+    assert_eq!(o["files"][0]["input_format"], "HAProxy httplog");
+    assert_eq!(counts(o), (2, 0, 0, 0), "{stderr}");
+    assert_eq!(o["first_timestamp"], "2015-01-14T12:48:57.127Z");
+    assert_eq!(o["last_timestamp"], "2021-03-12T06:56:28.088Z");
+}

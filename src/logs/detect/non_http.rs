@@ -23,10 +23,13 @@ pub fn kind(line: &[u8]) -> Option<&'static str> {
     if alb_connection(line) {
         return Some("ALB connection log records (no HTTP request)");
     }
-    if haproxy_tcplog(line) {
-        return Some("HAProxy tcplog records (TCP, no HTTP request)");
+    match haproxy_after_date(line) {
+        Some(rest) if haproxy_tcplog(rest) => Some("HAProxy tcplog records (TCP, no HTTP request)"),
+        Some(rest) if haproxy_connection_error(rest) => {
+            Some("HAProxy connection errors (SSL handshake, no HTTP request)")
+        }
+        _ => None,
     }
-    None
 }
 
 fn tokens(line: &[u8]) -> impl Iterator<Item = &[u8]> {
@@ -87,26 +90,23 @@ fn slashed(t: &[u8], parts: usize) -> bool {
     n == parts
 }
 
-/// `... 10.0.1.2:33313 [06/Feb/2009:12:12:51.443] fnt bck/srv1 0/0/5007 212 -- 0/0/0/0/3 0/0`.
-fn haproxy_tcplog(line: &[u8]) -> bool {
+/// What follows HAProxy's accept date (` [dd/Mmm/yyyy:hh:mm:ss.mmm] `, after the client's
+/// `ip:port`, with or without syslog's prefix), on a line with no quoted request.
+fn haproxy_after_date(line: &[u8]) -> Option<&[u8]> {
     if line.contains(&b'"') {
-        return false;
+        return None;
     }
-    // The accept date: ` [dd/Mmm/yyyy:hh:mm:ss.mmm]`, after the client's `ip:port`.
-    let Some(open) = memchr::memmem::find_iter(line, b" [")
+    let open = memchr::memmem::find_iter(line, b" [")
         .map(|i| i + 1)
-        .find(|&i| line.get(i + 3) == Some(&b'/') && line.get(i + 7) == Some(&b'/'))
-    else {
-        return false;
-    };
+        .find(|&i| line.get(i + 3) == Some(&b'/') && line.get(i + 7) == Some(&b'/'))?;
     let date = &line[open + 1..];
-    let Some(close) = memchr::memchr(b']', date) else {
-        return false;
-    };
-    if close < 20 || !line[..open - 1].contains(&b':') {
-        return false;
-    }
-    let rest: Vec<&[u8]> = tokens(&date[close + 1..]).collect();
+    let close = memchr::memchr(b']', date)?;
+    (close >= 20 && line[..open - 1].contains(&b':')).then(|| &date[close + 1..])
+}
+
+/// `fnt bck/srv1 0/0/5007 212 -- 0/0/0/0/3 0/0` (tcplog's fields after the date).
+fn haproxy_tcplog(rest: &[u8]) -> bool {
+    let rest: Vec<&[u8]> = tokens(rest).collect();
     rest.len() >= 7
         && rest[1].contains(&b'/')
         && slashed(rest[2], 3)
@@ -114,6 +114,16 @@ fn haproxy_tcplog(line: &[u8]) -> bool {
         && rest[4].len() == 2
         && slashed(rest[5], 5)
         && slashed(rest[6], 2)
+}
+
+/// `prod_http_in/sktst2: SSL handshake failure`: a frontend and bind, then HAProxy's
+/// message for a connection that sent no request.
+fn haproxy_connection_error(rest: &[u8]) -> bool {
+    let mut t = tokens(rest);
+    let Some(bind) = t.next() else {
+        return false;
+    };
+    bind.len() > 2 && bind.ends_with(b":") && bind.contains(&b'/') && t.next().is_some()
 }
 
 #[cfg(test)]
@@ -140,6 +150,11 @@ mod tests {
             Some("HAProxy tcplog records (TCP, no HTTP request)")
         );
         assert!(kind(&tcplog[42..]).is_some(), "without syslog's prefix");
+        let ssl = b"Feb 25 16:20:12 192.168.4.2 haproxy[7]: 95.216.197.33:56224 [25/Feb/2019:16:20:10.111] prod_http_in/sktst2: SSL handshake failure";
+        assert_eq!(
+            kind(ssl),
+            Some("HAProxy connection errors (SSL handshake, no HTTP request)")
+        );
         // HTTP lines of the same proxies are none of these.
         let http: [&[u8]; 4] = [
             b"http 2018-07-02T22:23:00.186641Z app/my-loadbalancer/50dc6c495c0c9188 192.168.131.39:2817 10.0.0.1:80 0.000 0.001 0.000 200 200 34 366 \"GET http://www.example.com:80/ HTTP/1.1\" \"curl/7.46.0\" - -",

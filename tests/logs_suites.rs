@@ -490,3 +490,39 @@ fn lnav_and_crowdsec_haproxy_samples() {
     assert_eq!(o["first_timestamp"], "2015-01-14T12:48:57.127Z");
     assert_eq!(o["last_timestamp"], "2021-03-12T06:56:28.088Z");
 }
+
+/// `docker compose logs` output (issue 35), with another service's line among the access
+/// lines: told as an envelope (never a CSV header), the access lines read inside it.
+#[test]
+fn docker_compose_logs_are_an_envelope() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::new();
+    for i in 0..40u64 {
+        let secs = 1_793_491_200 + i * 90;
+        text += &format!(
+            "caddy-1  | {{\"level\":\"info\",\"ts\":{secs}.25,\"logger\":\"http.log.access\",\"msg\":\"handled request\",\"request\":{{\"remote_ip\":\"10.0.0.{i}\",\"method\":\"POST\",\"uri\":\"/v1/pay\"}},\"duration\":0.012,\"size\":2,\"status\":200}}\n"
+        );
+        if i == 3 {
+            text += "app-1    | listening on :8080\n";
+        }
+    }
+    let path = write(dir.path(), "compose.log", text.as_bytes());
+    let (j, stderr) = report(&path, &GIVEN);
+    let o = &j["observed"];
+    assert_eq!(
+        o["files"][0]["input_format"], "JSON lines (Caddy)",
+        "{stderr}"
+    );
+    assert_eq!(counts(o), (41, 1, 40, 0), "{stderr}");
+    assert!(stderr.contains("compose.log:5: "), "{stderr}");
+    let out = dupcost()
+        .args(["logs", &path])
+        .args(GIVEN)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("docker compose logs, inside: JSON lines (Caddy)"),
+        "{text}"
+    );
+}

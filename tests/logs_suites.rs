@@ -526,3 +526,15 @@ fn docker_compose_logs_are_an_envelope() {
         "{text}"
     );
 }
+
+/// Elastic's CloudFront test: its last line has 31 of the 33 `#Fields:` (Elastic reads it as
+/// a GET 404); the POST answered `000` is a give-up.
+#[test]
+fn elastic_cloudfront_sample_reads_a_short_line() {
+    let (j, stderr) = report(&fixture("suites", "elastic-cloudfront.log"), &GIVEN);
+    let o = &j["observed"];
+    assert_eq!(o["files"][0]["input_format"], "CloudFront standard log");
+    assert_eq!(counts(o), (12, 0, 2, 1), "{stderr}");
+    assert_eq!(o["first_timestamp"], "2019-12-04T21:02:31Z");
+    assert_eq!(o["last_timestamp"], "2024-07-13T15:29:45Z");
+}

@@ -538,3 +538,41 @@ fn elastic_cloudfront_sample_reads_a_short_line() {
     assert_eq!(o["first_timestamp"], "2019-12-04T21:02:31Z");
     assert_eq!(o["last_timestamp"], "2024-07-13T15:29:45Z");
 }
+
+/// Ambassador's `ACCESS [...]` lines beside plain Envoy lines, and the same inside a
+/// shipper's `{"message": "ACCESS ..."}`: every request read.
+#[test]
+fn ambassador_access_lines_are_envoys() {
+    let dir = tempfile::tempdir().unwrap();
+    let envoy = std::fs::read_to_string(fixture("formats", "envoy_default.log")).unwrap();
+    let lines: Vec<&str> = envoy.lines().collect();
+    let mut text = String::new();
+    let mut shipped = String::new();
+    for (i, line) in lines.iter().enumerate() {
+        text += &if i % 2 == 0 {
+            format!("ACCESS {line}\n")
+        } else {
+            format!("{line}\n")
+        };
+        shipped += &format!(
+            "{}\n",
+            serde_json::json!({"message": format!("ACCESS {line}"), "stream": "stdout"})
+        );
+    }
+    let plain = write(dir.path(), "envoy.log", envoy.as_bytes());
+    let (want, _) = report(&plain, &GIVEN);
+    for (name, text) in [("ambassador.log", text), ("shipped.jsonl", shipped)] {
+        let path = write(dir.path(), name, text.as_bytes());
+        let (j, stderr) = report(&path, &GIVEN);
+        let o = &j["observed"];
+        assert!(
+            o["files"][0]["input_format"]
+                .as_str()
+                .unwrap()
+                .ends_with("(Ambassador's ACCESS lines)"),
+            "{name}: {o}"
+        );
+        assert_eq!(counts(o), counts(&want["observed"]), "{name}: {stderr}");
+        assert_eq!(o["bad_rows"], 0, "{name}: {stderr}");
+    }
+}

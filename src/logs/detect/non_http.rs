@@ -52,7 +52,7 @@ fn nlb_tls(line: &[u8]) -> bool {
         return false;
     };
     let version_ok =
-        version.split(|&b| b == b'.').all(|part| digits(part)) && version.contains(&b'.');
+        version.split(|&b| b == b'.').all(digits) && version.contains(&b'.');
     kind == b"tls" && version_ok && iso_time(time)
 }
 

@@ -51,8 +51,7 @@ fn nlb_tls(line: &[u8]) -> bool {
     let (Some(kind), Some(version), Some(time)) = (t.next(), t.next(), t.next()) else {
         return false;
     };
-    let version_ok =
-        version.split(|&b| b == b'.').all(digits) && version.contains(&b'.');
+    let version_ok = version.split(|&b| b == b'.').all(digits) && version.contains(&b'.');
     kind == b"tls" && version_ok && iso_time(time)
 }
 

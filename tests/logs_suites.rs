@@ -59,20 +59,39 @@ fn counts(o: &Value) -> (u64, u64, u64, u64) {
     )
 }
 
+/// A real sample read with [`GIVEN`]: its format (when `format` is given), its rows, bad rows,
+/// mutating and timed-out attempts, and its first and last timestamps as the suite's
+/// expected output has them; the observed object, for what else a test checks.
+fn sample(name: &str, format: Option<&str>, want: (u64, u64, u64, u64), span: [&str; 2]) -> Value {
+    let (j, stderr) = report(&fixture("suites", name), &GIVEN);
+    let o = &j["observed"];
+    if let Some(format) = format {
+        assert_eq!(o["files"][0]["input_format"], format, "{name}");
+    }
+    assert_eq!(counts(o), want, "{name}: {stderr}");
+    assert_eq!(
+        [&o["first_timestamp"], &o["last_timestamp"]],
+        span,
+        "{name}"
+    );
+    assert!(!stderr.contains("bad row"), "{name}: {stderr}");
+    o.clone()
+}
+
 /// Elastic's ALB pipeline test: ALB requests, NLB `tls 2.0` records and ALB connection log
 /// records in one file. The NLB records are no requests (their `2.0` is a version, not an
 /// epoch time: read as one, it made the span start in 1970), nor are the connection records.
 #[test]
 fn elastic_alb_sample_reads_its_requests_and_names_the_rest() {
-    let (j, stderr) = report(&fixture("suites", "elastic-alb.log"), &GIVEN);
-    let o = &j["observed"];
-    assert_eq!(o["files"][0]["input_format"], "AWS ALB");
     // Lines 1, 2 and 10 are HTTP requests (the last one's request unparseable, `- http://...`).
-    assert_eq!(counts(o), (3, 0, 0, 0), "{stderr}");
-    assert_eq!(o["first_timestamp"], "2018-07-02T22:23:00.186641Z");
-    assert_eq!(o["last_timestamp"], "2025-05-01T11:24:32.748149Z");
+    let o = sample(
+        "elastic-alb.log",
+        Some("AWS ALB"),
+        (3, 0, 0, 0),
+        ["2018-07-02T22:23:00.186641Z", "2025-05-01T11:24:32.748149Z"],
+    );
     assert_eq!(
-        skipped(o),
+        skipped(&o),
         [
             (
                 "ALB connection log records (no HTTP request)".to_string(),
@@ -84,30 +103,30 @@ fn elastic_alb_sample_reads_its_requests_and_names_the_rest() {
             ),
         ]
     );
-    assert!(!stderr.contains("bad row"), "{stderr}");
 }
 
 /// Elastic's Traefik JSON test: two records have `StartLocal` and `time` but no `StartUTC`
 /// (Traefik lets each field be dropped); each is a request at its `StartLocal`.
 #[test]
 fn elastic_traefik_json_sample_reads_start_local() {
-    let (j, stderr) = report(&fixture("suites", "elastic-traefik.jsonl"), &GIVEN);
-    let o = &j["observed"];
-    assert_eq!(o["files"][0]["input_format"], "JSON lines (Traefik)");
-    assert_eq!(counts(o), (7, 0, 0, 0), "{stderr}");
-    assert_eq!(o["first_timestamp"], "2021-03-16T18:56:54.735539Z");
-    assert_eq!(o["last_timestamp"], "2024-04-15T13:26:33.809027Z");
+    sample(
+        "elastic-traefik.jsonl",
+        Some("JSON lines (Traefik)"),
+        (7, 0, 0, 0),
+        ["2021-03-16T18:56:54.735539Z", "2024-04-15T13:26:33.809027Z"],
+    );
 }
 
 /// Elastic's Traefik CLF test: its last line has `-` for the status and the size (no
 /// response was sent): a request, not a bad row.
 #[test]
 fn elastic_traefik_common_sample_reads_a_dash_status() {
-    let (j, stderr) = report(&fixture("suites", "elastic-traefik-common.log"), &GIVEN);
-    let o = &j["observed"];
-    assert_eq!(counts(o), (8, 0, 0, 0), "{stderr}");
-    assert_eq!(o["first_timestamp"], "2000-10-10T20:55:36Z");
-    assert_eq!(o["last_timestamp"], "2024-04-15T13:04:10Z");
+    sample(
+        "elastic-traefik-common.log",
+        None,
+        (8, 0, 0, 0),
+        ["2000-10-10T20:55:36Z", "2024-04-15T13:04:10Z"],
+    );
 }
 
 /// Records with no HTTP request, as each proxy writes them beside its requests: skipped by
@@ -461,13 +480,14 @@ fn the_proxys_own_retries_by_endpoint() {
 /// request read, the events and the failed handshake named, not requests nor bad rows.
 #[test]
 fn lnav_and_crowdsec_haproxy_samples() {
-    let (j, stderr) = report(&fixture("suites", "lnav-haproxy.log"), &GIVEN);
-    let o = &j["observed"];
-    assert_eq!(counts(o), (13, 0, 3, 0), "{stderr}");
-    assert_eq!(o["first_timestamp"], "2019-02-25T16:19:48.143Z");
-    assert_eq!(o["last_timestamp"], "2019-02-25T16:20:12.331Z");
+    let o = sample(
+        "lnav-haproxy.log",
+        None,
+        (13, 0, 3, 0),
+        ["2019-02-25T16:19:48.143Z", "2019-02-25T16:20:12.331Z"],
+    );
     assert_eq!(
-        skipped(o),
+        skipped(&o),
         [
             (
                 "HAProxy connection errors (SSL handshake, no HTTP request)".to_string(),
@@ -483,12 +503,12 @@ fn lnav_and_crowdsec_haproxy_samples() {
     );
     assert_eq!(counts(&j["observed"]), (13, 0, 3, 0));
 
-    let (j, stderr) = report(&fixture("suites", "crowdsec-haproxy.log"), &GIVEN);
-    let o = &j["observed"];
-    assert_eq!(o["files"][0]["input_format"], "HAProxy httplog");
-    assert_eq!(counts(o), (2, 0, 0, 0), "{stderr}");
-    assert_eq!(o["first_timestamp"], "2015-01-14T12:48:57.127Z");
-    assert_eq!(o["last_timestamp"], "2021-03-12T06:56:28.088Z");
+    sample(
+        "crowdsec-haproxy.log",
+        Some("HAProxy httplog"),
+        (2, 0, 0, 0),
+        ["2015-01-14T12:48:57.127Z", "2021-03-12T06:56:28.088Z"],
+    );
 }
 
 /// `docker compose logs` output (issue 35), with another service's line among the access
@@ -531,12 +551,12 @@ fn docker_compose_logs_are_an_envelope() {
 /// a GET 404); the POST answered `000` is a give-up.
 #[test]
 fn elastic_cloudfront_sample_reads_a_short_line() {
-    let (j, stderr) = report(&fixture("suites", "elastic-cloudfront.log"), &GIVEN);
-    let o = &j["observed"];
-    assert_eq!(o["files"][0]["input_format"], "CloudFront standard log");
-    assert_eq!(counts(o), (12, 0, 2, 1), "{stderr}");
-    assert_eq!(o["first_timestamp"], "2019-12-04T21:02:31Z");
-    assert_eq!(o["last_timestamp"], "2024-07-13T15:29:45Z");
+    sample(
+        "elastic-cloudfront.log",
+        Some("CloudFront standard log"),
+        (12, 0, 2, 1),
+        ["2019-12-04T21:02:31Z", "2024-07-13T15:29:45Z"],
+    );
 }
 
 /// Ambassador's `ACCESS [...]` lines beside plain Envoy lines, and the same inside a

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::inputs::{self, Input, ScenarioPatch, Source, Sources};
+use crate::inputs::{self, Input, Origin, ScenarioPatch, Sources};
 use crate::logs::{self, DurationUnit, LogOptions, Role};
 use crate::model::{Jitter, Scenario, Store};
 use crate::report::svg::SweepFigure;
@@ -162,7 +162,7 @@ pub struct EstimateArgs {
     #[arg(
         long,
         value_name = "RATE",
-        default_value = Rate(logs::DEFAULT_MAX_UNKNOWN).to_string(),
+        default_value = Rate(crate::findings::DEFAULT_MAX_UNKNOWN).to_string(),
         value_parser = parse_rate,
         requires = "observed"
     )]
@@ -172,7 +172,7 @@ pub struct EstimateArgs {
     #[arg(
         long,
         value_name = "DURATION",
-        default_value = duration_default(logs::DEFAULT_MIN_SPAN),
+        default_value = duration_default(crate::findings::DEFAULT_MIN_SPAN),
         value_parser = parse_std_duration,
         requires = "observed"
     )]
@@ -424,7 +424,7 @@ pub struct LogReadArgs {
     #[arg(
         long,
         value_name = "RATE",
-        default_value = Rate(logs::DEFAULT_MAX_UNKNOWN).to_string(),
+        default_value = Rate(crate::findings::DEFAULT_MAX_UNKNOWN).to_string(),
         value_parser = parse_rate
     )]
     pub max_unknown: f64,
@@ -433,7 +433,7 @@ pub struct LogReadArgs {
     #[arg(
         long,
         value_name = "DURATION",
-        default_value = duration_default(logs::DEFAULT_MIN_SPAN),
+        default_value = duration_default(crate::findings::DEFAULT_MIN_SPAN),
         value_parser = parse_std_duration
     )]
     pub min_span: std::time::Duration,
@@ -448,6 +448,14 @@ pub struct LogReadArgs {
 }
 
 impl LogReadArgs {
+    /// How the findings are derived from what was read (`--max-unknown`, `--min-span`).
+    pub fn derive_options(&self) -> crate::findings::DeriveOptions {
+        crate::findings::DeriveOptions {
+            max_unknown: self.max_unknown,
+            min_span: self.min_span,
+        }
+    }
+
     /// The library's options; a progress bar is shown when stderr is a terminal.
     pub fn options(&self) -> LogOptions {
         self.filters.apply(LogOptions {
@@ -471,8 +479,6 @@ impl LogReadArgs {
                 .map(logs::Source::from)
                 .collect(),
             outcomes_columns: self.outcomes_column.clone(),
-            max_unknown: self.max_unknown,
-            min_span: self.min_span,
             log_side: self.log_side.parse().unwrap_or_default(),
             ..LogOptions::default()
         })
@@ -1003,9 +1009,9 @@ impl ScenarioArgs {
         let file = self.file_patch()?.unwrap_or_default();
         let preset = self.preset.map(|p| p.patch()).unwrap_or_default();
         Ok(Sources::default()
-            .given(&file, Source::Scenario)
-            .given(&preset, Source::Preset)
-            .given(&self.patch(), Source::Flag))
+            .given(&file, Origin::Scenario)
+            .given(&preset, Origin::Preset)
+            .given(&self.patch(), Origin::Flag))
     }
 
     /// Defaults < scenario file < preset < environment < flags, validated. The one place a

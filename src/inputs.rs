@@ -518,7 +518,7 @@ fn schedule_from_json(value: &Value) -> Result<Delays, String> {
 /// Where an input's value came from: the `sources` object of the JSON reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Source {
+pub enum Origin {
     /// A flag or its `DUPCOST_*` environment variable.
     Flag,
     /// Measured from the logs (`dupcost logs`, `estimate --observed`).
@@ -532,22 +532,22 @@ pub enum Source {
     Preset,
 }
 
-impl Source {
+impl Origin {
     /// How a report names it: `the default`, `the scenario file`, `the preset`, ...
     pub fn describe(self) -> &'static str {
         match self {
-            Source::Flag => "the flag",
-            Source::Log => "the log",
-            Source::Default => "the default",
-            Source::Scenario => "the scenario file",
-            Source::Preset => "the preset",
+            Origin::Flag => "the flag",
+            Origin::Log => "the log",
+            Origin::Default => "the default",
+            Origin::Scenario => "the scenario file",
+            Origin::Preset => "the preset",
         }
     }
 
     /// Its value, as a report says it is used: `the default 3`, `the scenario file's 5`.
     pub fn value(self, value: &str) -> String {
         match self {
-            Source::Default => format!("the default {value}"),
+            Origin::Default => format!("the default {value}"),
             other => format!("{}'s {value}", other.describe()),
         }
     }
@@ -556,23 +556,23 @@ impl Source {
 /// Where each input came from, in the order of [`Input::ALL`]; serialised as an object by
 /// JSON name (`{"requests_per_day": "log", "order_value": "default", ...}`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Sources([Source; Input::ALL.len()]);
+pub struct Sources([Origin; Input::ALL.len()]);
 
 impl Sources {
     /// Every input from the default, then each layer's inputs marked, lowest first:
-    /// `sources.given(&file_patch, Source::Scenario).given(&flags, Source::Flag)`.
-    pub fn given(mut self, patch: &ScenarioPatch, source: Source) -> Sources {
+    /// `sources.given(&file_patch, Origin::Scenario).given(&flags, Origin::Flag)`.
+    pub fn given(mut self, patch: &ScenarioPatch, source: Origin) -> Sources {
         for (input, _) in &patch.values {
             self.set(*input, source);
         }
         self
     }
 
-    pub fn set(&mut self, input: Input, source: Source) {
+    pub fn set(&mut self, input: Input, source: Origin) {
         self.0[input.index()] = source;
     }
 
-    pub fn get(&self, input: Input) -> Source {
+    pub fn get(&self, input: Input) -> Origin {
         self.0[input.index()]
     }
 }
@@ -664,11 +664,11 @@ mod tests {
         let mut flags = ScenarioPatch::default();
         flags.set(Input::Retries, 2.0);
         let s = Sources::default()
-            .given(&file, Source::Scenario)
-            .given(&flags, Source::Flag);
-        assert_eq!(s.get(Input::Retries), Source::Flag);
-        assert_eq!(s.get(Input::OrderValue), Source::Scenario);
-        assert_eq!(s.get(Input::Ttl), Source::Default);
+            .given(&file, Origin::Scenario)
+            .given(&flags, Origin::Flag);
+        assert_eq!(s.get(Input::Retries), Origin::Flag);
+        assert_eq!(s.get(Input::OrderValue), Origin::Scenario);
+        assert_eq!(s.get(Input::Ttl), Origin::Default);
         let v = serde_json::to_value(s).unwrap();
         let keys: Vec<&String> = v.as_object().unwrap().keys().collect();
         assert_eq!(keys.len(), Input::ALL.len());
@@ -676,8 +676,8 @@ mod tests {
         assert_eq!(v["retries"], "flag");
         assert_eq!(v["order_value"], "scenario");
         assert_eq!(v["ttl_seconds"], "default");
-        assert_eq!(serde_json::to_value(Source::Preset).unwrap(), "preset");
-        assert_eq!(serde_json::to_value(Source::Log).unwrap(), "log");
+        assert_eq!(serde_json::to_value(Origin::Preset).unwrap(), "preset");
+        assert_eq!(serde_json::to_value(Origin::Log).unwrap(), "log");
     }
 
     #[test]

@@ -12,6 +12,7 @@ extern crate self as dupcost;
 pub mod cli;
 pub mod commands;
 pub mod error;
+pub mod findings;
 pub mod inputs;
 pub mod logs;
 pub mod model;

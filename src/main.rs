@@ -28,6 +28,7 @@ fn main() -> ExitCode {
     let color = cli.color.for_stdout();
     let result = match &cli.command {
         Command::Estimate(args) => commands::estimate::run(args, color),
+        Command::Logs(args) if args.follow.follow => commands::follow::run(args, color),
         Command::Logs(args) => commands::logs::run(args, color),
         Command::Tui(args) => commands::tui::run(args, color),
         Command::Sql(args) => commands::sql::run(args),

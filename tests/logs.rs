@@ -6,7 +6,8 @@ mod generator;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use dupcost::logs::{self, LogError, LogOptions, Overrides, Source};
+use dupcost::findings::Overrides;
+use dupcost::logs::{self, LogError, LogOptions, Source};
 use dupcost::model::Scenario;
 use generator::{Config, Format, RowSize, Truth};
 
@@ -46,7 +47,7 @@ fn check(a: &logs::LogAnalysis, truth: &Truth) {
     assert_eq!(days, want, "per day");
 }
 
-fn derived(a: &logs::LogAnalysis) -> logs::Derived {
+fn derived(a: &logs::LogAnalysis) -> dupcost::findings::Findings {
     a.derive(&Scenario::default(), &Overrides::default())
         .unwrap()
 }
@@ -102,10 +103,10 @@ fn evidence_and_observed() {
     let d = derived(&analyze(&path, &LogOptions::default()).unwrap());
     let t = &d.measured[1];
     assert_eq!(t.input, "timeout_rate");
-    assert!(t.evidence.starts_with("timeout rate "), "{}", t.evidence);
+    let evidence = t.evidence.to_string();
+    assert!(evidence.starts_with("timeout rate "), "{evidence}");
     assert!(
-        t.evidence
-            .contains(&format!("{} timed out", truth.timed_out)),
+        evidence.contains(&format!("{} timed out", truth.timed_out)),
         "{}",
         t.evidence
     );
@@ -574,7 +575,7 @@ fn underivable_figures_name_their_flag_unless_given() {
         .derive(&base, &Overrides::default())
         .unwrap();
     assert_eq!(
-        measured.measured[2].evidence,
+        measured.measured[2].evidence.to_string(),
         "succeeded share not measured: no timed-out mutating attempts in the log, so it cannot change the result"
     );
     assert_eq!(measured.scenario.succeeded_share, base.succeeded_share);
@@ -603,7 +604,7 @@ fn underivable_figures_name_their_flag_unless_given() {
         .derive(&base, &Overrides::default())
         .unwrap();
     assert_eq!(few.scenario.succeeded_share, base.succeeded_share);
-    let e = &few.measured[2].evidence;
+    let e = few.measured[2].evidence.to_string();
     assert!(
         e.starts_with(
             "succeeded share: not measured from 1 timed-out attempt: too few (needs 30), and "
@@ -839,12 +840,15 @@ fn a_request_id_is_never_an_intent_key() {
     );
     assert_eq!(d.observed.intents, 3);
     assert!(
-        d.measured[3].evidence.contains("looks per-attempt"),
+        d.measured[3]
+            .evidence
+            .to_string()
+            .contains("looks per-attempt"),
         "{}",
         d.measured[3].evidence
     );
     assert!(
-        d.observed.warnings[0].starts_with("the key column request_id looks per-attempt (3 keys seen once each, yet 1 attempt timed out)"),
+        d.observed.warnings[0].to_string().starts_with("the key column request_id looks per-attempt (3 keys seen once each, yet 1 attempt timed out)"),
         "{:?}",
         d.observed.warnings
     );

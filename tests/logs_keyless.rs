@@ -11,7 +11,8 @@ mod keyless;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use dupcost::logs::{self, Intents, LogAnalysis, LogOptions, Overrides, Source};
+use dupcost::findings::Overrides;
+use dupcost::logs::{self, Intents, LogAnalysis, LogOptions, Source};
 use dupcost::model::Scenario;
 use keyless::{KeylessConfig, KeylessTruth, generate_keyless};
 use proptest::prelude::*;
@@ -95,10 +96,10 @@ fn keyless_log_recovers_the_known_retries_and_duplicates() {
     assert_eq!(r.input, "retries");
     assert_eq!(r.measured, Some(f64::from(truth.max_attempts() - 1)));
     assert!(
-        r.evidence.contains(&format!(
+        r.evidence.to_string().contains(&format!(
             "grouped by fingerprint (client, UA, method, path+query, request length): joined {} attempts into {} intents",
-            logs::count(t.fingerprinted.attempts),
-            logs::count(t.fingerprinted.intents)
+            dupcost::report::words::count(t.fingerprinted.attempts),
+            dupcost::report::words::count(t.fingerprinted.intents)
         )),
         "{}",
         r.evidence
@@ -590,7 +591,10 @@ fn the_backend_log_settles_duplicates_per_intent() {
         assert_eq!(o["timed_out"], truth.timed_out);
         let (text, _) = logs_table(&[p, "--outcomes", b]);
         assert!(
-            text.contains(&format!("  seen executed twice: {}, ", logs::count(seen))),
+            text.contains(&format!(
+                "  seen executed twice: {}, ",
+                dupcost::report::words::count(seen)
+            )),
             "{text}"
         );
         assert!(text.contains("  likely, by the model: "), "{text}");

@@ -9,8 +9,9 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use common::screen;
+use dupcost::findings::{Findings as Derived, Overrides};
 use dupcost::inputs::Input;
-use dupcost::logs::{self, Derived, LogOptions, Overrides, Source};
+use dupcost::logs::{self, LogOptions, Source};
 use dupcost::model::Scenario;
 use dupcost::report::Style;
 use dupcost::tui::endpoints::{Live, LiveUpdate};

@@ -6,7 +6,8 @@ mod common;
 use std::path::PathBuf;
 
 use common::screen;
-use dupcost::logs::{self, LogOptions, Overrides, Source};
+use dupcost::findings::Overrides;
+use dupcost::logs::{self, LogOptions, Source};
 use dupcost::model::Scenario;
 use dupcost::report::Style;
 use dupcost::tui::endpoints::{EndpointAction, LogView};

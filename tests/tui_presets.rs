@@ -115,6 +115,12 @@ fn the_picker_stops_at_its_ends_and_esc_closes_it() {
         press(&mut app, KeyCode::Char('j'));
     }
     assert_eq!(app.picker(), Some(PRESETS.len() - 1));
+    // On a short terminal the list scrolls: the last preset, under the cursor, is in view.
+    let last = PRESETS[PRESETS.len() - 1].name;
+    let small = text(&app, 80, 24);
+    assert!(small.contains(&format!("▸ {last}")), "{small}");
+    assert!(small.contains("Enter applies it"), "{small}");
+    assert!(!small.contains("▸ stripe "), "{small}");
     press(&mut app, KeyCode::Esc);
     assert_eq!(app.picker(), None);
     assert_eq!(

@@ -160,7 +160,7 @@ fn a_ttl_shorter_than_the_horizon_shows_in_the_verdict() {
     assert_eq!(app.estimate().amplification.worst_case, 16.0);
     apply(&mut app, &[Action::Select(Input::Store), Action::StepUp]);
     let shown = text(&screen(&app, 80, 24));
-    assert!(shown.contains("size (Redis)"), "{shown}");
+    assert!(shown.contains("size in Redis"), "{shown}");
     assert!(
         shown.contains("▸ key store"),
         "the selected input scrolls into view: {shown}"

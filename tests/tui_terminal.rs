@@ -334,7 +334,12 @@ fn logs_baseline_and_endpoint_panel() {
     let screen = tmux.wait_for("the endpoint's scenario", |s| s.contains("exploring one"));
     let refunds_row = screen
         .lines()
-        .find(|l| l.contains("a month") && l.contains('$') && !l.contains(&second_name))
+        .find(|l| {
+            l.contains("a month")
+                && l.contains('$')
+                && !l.contains("duplicates left")
+                && !l.contains(&second_name)
+        })
         .unwrap_or_default();
     assert!(
         refunds_row.contains(&second_refunds),

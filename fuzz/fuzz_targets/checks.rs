@@ -99,7 +99,8 @@ pub fn logs(bytes: &[u8]) {
 
 /// [`logs`] with `--envelope` set.
 pub fn logs_in(bytes: &[u8], envelope: dupcost::logs::EnvelopeChoice) {
-    use dupcost::logs::{LogOptions, Overrides, Source, analyze};
+    use dupcost::findings::Overrides;
+    use dupcost::logs::{LogOptions, Source, analyze};
     use std::sync::atomic::{AtomicU64, Ordering};
 
     static SEQ: AtomicU64 = AtomicU64::new(0);

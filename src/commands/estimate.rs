@@ -5,7 +5,10 @@ use crate::error::{Error, Result};
 use crate::model::Estimate;
 use crate::report::{self, Style};
 
+use crate::findings::{self, DeriveOptions, Warning};
+
 use super::plot::{self, Plot};
+use super::shared;
 
 /// Runs the estimate (or the sweep) and renders it in the chosen format.
 pub fn run(args: &EstimateArgs, color: bool) -> Result<Vec<u8>> {
@@ -71,31 +74,26 @@ pub fn run(args: &EstimateArgs, color: bool) -> Result<Vec<u8>> {
 /// `--observed FILE`: the report of `dupcost logs`, from an engine's result of `dupcost sql`.
 fn observed(path: &std::path::Path, args: &EstimateArgs, color: bool) -> Result<Vec<u8>> {
     let base = args.scenario.resolve().map_err(Error::Usage)?;
-    let options = crate::logs::LogOptions {
+    let options = crate::logs::LogOptions::default();
+    let analysis = crate::sql::read_observed_path(path, &options).map_err(Error::Usage)?;
+    let given = shared::overrides(&args.scenario.patch());
+    let derive = DeriveOptions {
         max_unknown: args.max_unknown,
         min_span: args.min_span,
-        ..crate::logs::LogOptions::default()
     };
-    let analysis = crate::sql::read_observed_path(path, &options).map_err(Error::Usage)?;
-    let given = super::logs::overrides(&args.scenario.patch());
-    let mut derived = analysis
-        .derive_from(
-            &base,
-            &given,
-            &args.scenario.sources().map_err(Error::Usage)?,
-        )
-        .map_err(|e| Error::Usage(e.to_string()))?;
+    let sources = args.scenario.sources().map_err(Error::Usage)?;
+    let mut derived = findings::derive(&analysis, &derive, &base, &given, &sources)?;
     // The query orders each key's attempts by time: it cannot see a clock that ran backwards
     // in the files, which `dupcost logs` warns about.
-    derived.observed.warnings.push(format!(
-        "measured by dupcost sql ({}): a clock running backwards in the logs cannot be seen \
-         there (each key's or fingerprint's attempts are ordered by time); dupcost logs on the files \
-         warns when one did",
-        analysis.files.first().map_or("-", |f| f.name.as_str())
-    ));
+    derived.observed.warnings.push(Warning::MeasuredBySql {
+        result: analysis
+            .files
+            .first()
+            .map_or("-".to_string(), |f| f.name.clone()),
+    });
     // Fingerprinted attempts at the same timestamp (a file note of the result).
     if let Some(note) = analysis.files.first().and_then(|f| f.format_note.clone()) {
-        derived.observed.warnings.push(note);
+        derived.observed.warnings.push(Warning::Reader(note));
     }
     for warning in &derived.observed.warnings {
         eprintln!("warning: {warning}");
@@ -116,13 +114,13 @@ fn observed(path: &std::path::Path, args: &EstimateArgs, color: bool) -> Result<
         }
         Some(dir) => plot::write_dir(
             dir,
-            &super::logs::logs_plots(&estimate, &derived, &style.currency),
+            &shared::logs_plots(&estimate, &derived, &style.currency),
         )?,
         None => Vec::new(),
     };
     // No file was read as a log: the table's "read FILE" lines would describe the result's
     // CSV, not the logs; the warning above says where the figures come from.
-    Ok(super::logs::render(
+    Ok(shared::render(
         args.output.format,
         &estimate,
         &derived,

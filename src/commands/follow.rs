@@ -10,146 +10,16 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use serde::Serialize;
-
-use crate::cli::{Format, LogArgs, LogReadArgs, ScenarioArgs};
+use crate::cli::{Format, LogArgs};
 use crate::error::{Error, Result};
-use crate::inputs;
-use crate::logs::{self, Derived, Source, Tick};
-use crate::model::{Estimate, Scenario};
+use crate::logs::{self, Source, Tick};
+use crate::model::Estimate;
+use crate::report::model::LogsReport;
+use crate::report::words::{count, plural, seconds_text};
 use crate::report::{self, Style};
 
-/// What `follow` adds to a JSON report: where the follower is.
-#[derive(Debug, Clone, Serialize)]
-pub struct FollowState {
-    /// 1 for the first report.
-    pub report: u64,
-    /// The last report (Ctrl-C, or stdin ended).
-    pub last: bool,
-    /// Rows read since the start (those of the window are `observed.rows`).
-    pub rows_read: u64,
-    /// Rows read since the previous report.
-    pub new_rows: u64,
-    /// Rows read per second of wall time since the previous report.
-    pub rows_per_second: f64,
-    pub every_seconds: f64,
-    /// `--window`, when given.
-    pub window_seconds: Option<f64>,
-    /// The log time the report covers (last minus first timestamp).
-    pub span_seconds: Option<f64>,
-    /// The latest timestamp read.
-    pub last_line_time: Option<String>,
-    /// A followed file was renamed away and replaced.
-    pub rotations: u64,
-    /// A followed file was truncated in place (copytruncate).
-    pub truncations: u64,
-    /// Why there is no estimate yet (no mutating request yet, a span too short to scale to
-    /// a day): the report then has only this object.
-    pub waiting: Option<String>,
-}
+use super::shared::{Measured, Setup, measure_tick};
 
-/// One tick measured: the state, and the derivation when the log can give one.
-pub struct Measured {
-    pub state: FollowState,
-    pub derived: Option<Derived>,
-}
-
-/// What a follower measures with, resolved as `logs` resolves it: the scenario, the inputs
-/// given by flag, environment or preset, where each input came from, and the read options (a
-/// webhook sender's preset applied, its notes said once on stderr). Shared by `logs --follow`
-/// and `tui --logs FILE --follow`.
-pub struct Setup {
-    pub base: Scenario,
-    pub given: logs::Overrides,
-    pub sources: inputs::Sources,
-    pub options: logs::LogOptions,
-}
-
-impl Setup {
-    pub fn new(scenario: &ScenarioArgs, read: &LogReadArgs) -> Result<Setup> {
-        let base = scenario.resolve().map_err(Error::Usage)?;
-        let (given, _) = super::logs::given_inputs(scenario, &base);
-        let (options, notes) = super::logs::sender_options(read.options(), scenario, &base);
-        for note in &notes {
-            eprintln!("warning: {note}");
-        }
-        Ok(Setup {
-            base,
-            given,
-            sources: scenario.sources().map_err(Error::Usage)?,
-            options: logs::LogOptions {
-                progress: false,
-                ..options
-            },
-        })
-    }
-}
-
-/// The tick's measurement, with the inputs of `setup`.
-pub fn measure(tick: &Tick, every: Duration, setup: &Setup) -> Measured {
-    let Setup {
-        base,
-        given,
-        sources,
-        ..
-    } = setup;
-    let mut analysis = tick.analysis.clone();
-    if let Some(window) = tick.window {
-        // The window is the span asked for: scale requests a day from it.
-        analysis.options.min_span = analysis.options.min_span.min(window);
-    }
-    let t = &analysis.tally;
-    let span = t
-        .first_ts
-        .zip(t.last_ts)
-        .filter(|_| analysis.has_timestamps())
-        .map(|(a, b)| (b - a) as f64 / 1e6);
-    let result = analysis.derive_from(base, given, sources).and_then(|d| {
-        d.scenario
-            .validate()
-            .map_err(|e| logs::LogError::Option(inputs::describe_input_error(&e)))?;
-        Ok(d)
-    });
-    let (derived, waiting) = match result {
-        Ok(mut d) => {
-            if let (Some(window), Some(span)) = (tick.window, span) {
-                d.observed.warnings.push(format!(
-                    "a window of log time: the last {} asked, these rows span {} ({} to {}); requests a day are scaled from it",
-                    humantime::format_duration(window),
-                    seconds_text(span),
-                    d.observed.first_timestamp.as_deref().unwrap_or("?"),
-                    d.observed.last_timestamp.as_deref().unwrap_or("?"),
-                ));
-            }
-            (Some(d), None)
-        }
-        Err(e) => (None, Some(e.to_string())),
-    };
-    Measured {
-        state: FollowState {
-            report: tick.number,
-            last: tick.last,
-            rows_read: tick.rows_read,
-            new_rows: tick.new_rows,
-            rows_per_second: tick.rows_per_second,
-            every_seconds: every.as_secs_f64(),
-            window_seconds: tick.window.map(|w| w.as_secs_f64()),
-            span_seconds: span,
-            last_line_time: tick.last_line_ts.map(logs::to_rfc3339),
-            rotations: tick.rotations,
-            truncations: tick.truncations,
-            waiting,
-        },
-        derived,
-    }
-}
-
-/// `1m 5s`.
-pub fn seconds_text(seconds: f64) -> String {
-    humantime::format_duration(Duration::from_secs(seconds.max(0.0).round() as u64)).to_string()
-}
-
-/// Follows the logs until Ctrl-C; writes its reports itself and returns nothing to print.
 pub fn run(args: &LogArgs, color: bool) -> Result<Vec<u8>> {
     let format = args.output.format;
     if matches!(format, Format::Csv | Format::Markdown) {
@@ -180,7 +50,7 @@ pub fn run(args: &LogArgs, color: bool) -> Result<Vec<u8>> {
             eprintln!("warning: skipped bad row {bad}");
         }
         warned = warned.max(tick.analysis.tally.bad_samples.len());
-        let measured = measure(&tick, follow.every, &setup);
+        let measured = measure_tick(&tick, follow.every, &setup);
         let bytes = if terminal {
             let (bytes, lines) = table(&tick, &measured, &previous, &style);
             previous = lines;
@@ -201,10 +71,7 @@ pub fn run(args: &LogArgs, color: bool) -> Result<Vec<u8>> {
     match result {
         Ok(()) => Ok(Vec::new()),
         Err(_) if broken => Ok(Vec::new()),
-        Err(e) => Err(match e.exit_code() {
-            1 => Error::Failure(e.to_string()),
-            _ => Error::Usage(e.to_string()),
-        }),
+        Err(e) => Err(e.into()),
     }
 }
 
@@ -224,7 +91,7 @@ pub fn json_line(m: &Measured) -> Vec<u8> {
     let mut value = match &m.derived {
         Some(d) => {
             let estimate = Estimate::new(d.scenario);
-            let bytes = report::logs::json(&estimate, d);
+            let bytes = report::logs::json(&LogsReport::new(&estimate, d, &Style::default()));
             serde_json::from_slice::<serde_json::Value>(&bytes)
                 .unwrap_or_else(|_| serde_json::json!({}))
         }
@@ -261,9 +128,9 @@ fn table(tick: &Tick, m: &Measured, previous: &[String], style: &Style) -> (Vec<
     )];
     lines.push(format!(
         "  {} read (+{} since the last report, {} rows/s); last line {}",
-        logs::plural(s.rows_read, "row"),
-        logs::count(s.new_rows),
-        logs::count(s.rows_per_second.round() as u64),
+        plural(s.rows_read, "row"),
+        count(s.new_rows),
+        count(s.rows_per_second.round() as u64),
         s.last_line_time.as_deref().unwrap_or("without a timestamp"),
     ));
     if let Some(w) = s.window_seconds {
@@ -276,8 +143,8 @@ fn table(tick: &Tick, m: &Measured, previous: &[String], style: &Style) -> (Vec<
     if s.rotations + s.truncations > 0 {
         lines.push(format!(
             "  rotated {}, truncated {} (lines written just before a truncation are only in its copy)",
-            logs::plural(s.rotations, "time"),
-            logs::plural(s.truncations, "time")
+            plural(s.rotations, "time"),
+            plural(s.truncations, "time")
         ));
     }
     lines.push(String::new());
@@ -289,8 +156,7 @@ fn table(tick: &Tick, m: &Measured, previous: &[String], style: &Style) -> (Vec<
                 ..style.clone()
             };
             let body = report::logs::table(
-                &estimate,
-                d,
+                &LogsReport::new(&estimate, d, &style),
                 &tick.analysis.files,
                 &tick.analysis.options.methods,
                 &style,

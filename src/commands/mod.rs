@@ -7,5 +7,6 @@ pub mod logs;
 pub mod plot;
 pub mod presets;
 pub mod probe;
+pub mod shared;
 pub mod sql;
 pub mod tui;

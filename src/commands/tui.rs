@@ -26,7 +26,7 @@ pub fn run(args: &TuiArgs, color: bool) -> Result<Vec<u8>> {
         let scenario = args.scenario.resolve().map_err(Error::Usage)?;
         App::new(scenario, args.save_to.clone(), style)
     } else {
-        let (_, derived) = super::logs::measure(&args.from_logs, &args.read, &args.scenario)?;
+        let (_, derived) = super::shared::measure(&args.from_logs, &args.read, &args.scenario)?;
         let names: Vec<String> = args
             .from_logs
             .iter()
@@ -52,7 +52,7 @@ fn run_follow(args: &TuiArgs, style: Style) -> Result<Vec<u8>> {
             "--follow follows the logs of --logs FILE: give the log to follow".into(),
         ));
     }
-    let setup = super::follow::Setup::new(&args.scenario, &args.read)?;
+    let setup = super::shared::Setup::new(&args.scenario, &args.read)?;
     let base = setup.base;
     let sources: Vec<Source> = args.from_logs.iter().cloned().map(Source::from).collect();
     let source = args
@@ -76,7 +76,7 @@ fn run_follow(args: &TuiArgs, style: Style) -> Result<Vec<u8>> {
                     return true;
                 }
                 rows_came = now;
-                let m = super::follow::measure(&tick, follow.every, &setup);
+                let m = super::shared::measure_tick(&tick, follow.every, &setup);
                 let live = Live {
                     source: source.clone(),
                     rows_read: tick.rows_read,
@@ -100,10 +100,7 @@ fn run_follow(args: &TuiArgs, style: Style) -> Result<Vec<u8>> {
     }
     let first = loop {
         if let Ok(e) = err_rx.try_recv() {
-            return Err(match e.exit_code() {
-                1 => Error::Failure(e.to_string()),
-                _ => Error::Usage(e.to_string()),
-            });
+            return Err(e.into());
         }
         match rx.recv_timeout(Duration::from_millis(50)) {
             Ok(update) => break update,

@@ -96,67 +96,6 @@ impl FileInfo {
             .collect();
         format!("{} (its {} lines)", self.name, lacking.join(" and "))
     }
-
-    /// The evidence on a file read with more than one format: which lines each read, the
-    /// roles they do not share, and the formats whose lines could not be counted.
-    pub fn formats_evidence(&self) -> Vec<String> {
-        let read: Vec<&FormatRead> = self.formats.iter().filter(|f| f.lines > 0).collect();
-        let mut out = Vec::new();
-        if read.len() > 1 {
-            if self.interleaved {
-                let each: Vec<String> = read
-                    .iter()
-                    .map(|f| format!("{} {} lines", f.name, super::count(f.lines)))
-                    .collect();
-                out.push(format!(
-                    "its lines take turns between {} formats (interleaved): {}",
-                    read.len(),
-                    each.join(", ")
-                ));
-            } else {
-                let each: Vec<String> = read
-                    .iter()
-                    .map(|f| {
-                        format!(
-                            "{} (lines {}-{})",
-                            f.name,
-                            super::count(f.first_line),
-                            super::count(f.last_line)
-                        )
-                    })
-                    .collect();
-                out.push(format!("its lines change format: {}", each.join(", then ")));
-            }
-            let differ: Vec<String> = Role::ALL
-                .iter()
-                .filter_map(|&role| {
-                    let with: Vec<&str> = read
-                        .iter()
-                        .filter(|f| {
-                            f.columns
-                                .as_ref()
-                                .is_some_and(|c| c.header_of(role).is_some())
-                        })
-                        .map(|f| f.name.as_str())
-                        .collect();
-                    (!with.is_empty() && with.len() < read.len())
-                        .then(|| format!("{role} only in {}", with.join(" and ")))
-                })
-                .collect();
-            if !differ.is_empty() {
-                out.push(format!(
-                    "its formats do not have the same roles: {}; a figure that needs a role counts only the lines that have it (an attempt without a key or fingerprint is an intent of its own), and one that needs it on every line (the succeeded share from upstream statuses) is not measured",
-                    differ.join("; ")
-                ));
-            }
-        }
-        for f in &self.formats {
-            if let Some(why) = &f.refused {
-                out.push(format!("lines read as {} are bad rows: {why}", f.name));
-            }
-        }
-        out
-    }
 }
 
 /// The result of reading logs: the finished tally and how each input was read.
@@ -170,6 +109,35 @@ pub struct LogAnalysis {
 }
 
 impl LogAnalysis {
+    /// Days the log covers (timestamp span), or `None` without timestamps or rows.
+    pub fn days_covered(&self) -> Option<f64> {
+        if !self.has_timestamps() {
+            return None;
+        }
+        let (first, last) = (self.tally.first_ts?, self.tally.last_ts?);
+        Some((last - first) as f64 / super::timestamp::MICROS_PER_DAY as f64)
+    }
+
+    /// The key column looks per-attempt (a request id under another name): every key was
+    /// seen once, yet attempts timed out, so clients that retried would have shown it.
+    pub fn keys_look_per_attempt(&self) -> bool {
+        let t = &self.tally;
+        t.keyed.intents > 0 && t.keyed.max_attempts <= 1 && t.counts.timed_out > 0
+    }
+
+    /// How the attempts were grouped: by key where any input has a key column (and
+    /// `--intents` allows it), else by fingerprint, else none.
+    pub fn intent_grouping(&self) -> &'static str {
+        let any = |g: Grouping| self.files.iter().any(|f| f.grouping == g);
+        if any(Grouping::Key) {
+            "key"
+        } else if any(Grouping::Fingerprint) {
+            "fingerprint"
+        } else {
+            "none"
+        }
+    }
+
     /// Every input has a timestamp column.
     pub fn has_timestamps(&self) -> bool {
         self.files

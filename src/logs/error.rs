@@ -93,35 +93,9 @@ pub enum LogError {
     /// Not the input's fault: a bug (exit code 1).
     #[error("internal error: {0}")]
     Internal(String),
-    /// A model input the log cannot give, and the flag that supplies it.
-    #[error("{reason}, so {figure} is unknown: give {flag}")]
-    Underivable {
-        figure: &'static str,
-        reason: String,
-        flag: &'static str,
-    },
-    /// Too many timed-out attempts have no known outcome: the bounds the log allows, and
-    /// the flags that settle it (see [`LogError::unknown_outcomes`]).
-    #[error("{0}")]
-    UnknownOutcomes(String),
 }
 
 impl LogError {
-    /// `unknown` of `timed_out` attempts have no known outcome, more than `max` (a share)
-    /// allows; the share lies between `low` and `high`, each written as a percentage.
-    pub fn unknown_outcomes(
-        unknown: &str,
-        timed_out: &str,
-        share: &str,
-        bounds: [&str; 2],
-        max: &str,
-    ) -> LogError {
-        let [low, high] = bounds;
-        LogError::UnknownOutcomes(format!(
-            "{unknown} of {timed_out} timed-out attempts ({share}, more than --max-unknown {max}) have no known outcome (the proxy gave up before the backend answered), so the succeeded share is only known to lie between {low} (if every unknown failed) and {high} (if every unknown succeeded): give --succeeded-share, or the backend's own log with --outcomes FILE"
-        ))
-    }
-
     /// The process exit code: 1 for an internal failure, 2 for everything the input or the
     /// command line caused.
     pub fn exit_code(&self) -> u8 {

@@ -14,7 +14,6 @@
 //! formats/   what a log's lines are and which field plays which role, one module per format
 //! row/       a row's meaning: mutating, give-up, outcome, endpoint, key, request id
 //! tally/     mergeable counts per day, per endpoint and per intent (the intents table)
-//! derive     the model's inputs with their evidence and 95% intervals (intervals)
 //! outcomes   the join with the backend's own log (--outcomes)
 //! ```
 //!
@@ -26,21 +25,19 @@
 //! `detect` know no format (the formats stage asks `detect` with its own reader), and
 //! `error`, `role`, `limits` and `timestamp` are leaves that every room may use.
 //!
-//! Entry points: [`analyze`] reads the logs into a [`LogAnalysis`];
-//! [`LogAnalysis::derive`] turns it into a [`crate::model::Scenario`] with evidence and the
-//! [`Observed`] figures for the report. Clap stays out: the CLI converts its arguments into a
+//! Entry points: [`analyze`] reads the logs into a [`LogAnalysis`] (tallies and file facts);
+//! [`crate::findings::derive`] turns it into the findings, and `report` words them. Nothing
+//! here imports `findings`, `report`, `tui` or `commands`. Clap stays out: the CLI converts its arguments into a
 //! [`LogOptions`]. The modules are private; what the commands, the reports, the explorer,
 //! the tests and the fuzz targets use is re-exported here.
 
 mod analyze;
-mod derive;
 mod detect;
 mod envelope;
 mod error;
 mod follow;
 mod formats;
 mod framing;
-mod intervals;
 mod limits;
 mod options;
 mod outcomes;
@@ -53,24 +50,19 @@ mod tests;
 mod timestamp;
 
 pub use analyze::{FileInfo, FormatRead, LogAnalysis, analyze};
-pub use derive::{
-    DayRow, Derived, EndpointRow, FileRead, FormatLines, Measured, Observed, Overrides,
-    RetriesObserved, count, count_f, plural,
-};
 pub use detect::non_access;
 pub use envelope::{Envelope, EnvelopeChoice, JsonField};
 pub use error::{BadRow, LogError, RowPlace};
 pub use follow::{DEFAULT_EVERY, FollowOptions, Tick, follow};
 pub use formats::{
-    ColumnMap, DurationUnit, Fields, FlagsStyle, FormatHints, InputFormat, LineFormat, alb,
-    apigateway, cloudfront, compile as compile_format, duration_unit_from_name, haproxy_format,
-    iis, json,
+    ColumnMap, DurationUnit, Fields, FlagsStyle, FormatHints, InputFormat, LineFormat,
+    UNREAD_FIELDS, alb, apigateway, cloudfront, compile as compile_format, duration_unit_from_name,
+    haproxy_format, iis, json,
 };
 pub use framing::json_doc::{Document, Documents, sniff as sniff_document};
-pub use intervals::{Intervals, MAX_WIDTH, MIN_EVIDENCE, min_trials, worst_width};
 pub use options::{
-    DEFAULT_MAX_UNKNOWN, DEFAULT_METHODS, DEFAULT_MIN_SPAN, DEFAULT_RETRY_WINDOW,
-    DEFAULT_TIMEOUT_STATUSES, Intents, LogOptions, LogSide, SideRead, parse_time_bound,
+    DEFAULT_METHODS, DEFAULT_RETRY_WINDOW, DEFAULT_TIMEOUT_STATUSES, Intents, LogOptions, LogSide,
+    SideRead, parse_time_bound,
 };
 pub use outcomes::Join;
 pub use role::{Role, is_event_id};
@@ -79,9 +71,9 @@ pub use row::Grouping;
 pub use source::Source;
 pub use tally::{
     AttemptsHistogram, Counts, DEFAULT_SHARED_RATE, Duplicates, Endpoint, KeyedStats,
-    MAX_ENDPOINTS, Shared, Tally, TimedOut,
+    MAX_ENDPOINTS, ProxyRetries, Shared, Tally, TimedOut,
 };
 pub use timestamp::{
-    TimestampFormat, civil_from_days, days_from_civil, parse_auto, parse_strftime, parse_with_jiff,
-    to_rfc3339,
+    MICROS_PER_DAY, TimestampFormat, civil_from_days, date_string, days_from_civil, parse_auto,
+    parse_strftime, parse_with_jiff, to_rfc3339,
 };

@@ -60,11 +60,6 @@ pub struct LogOptions {
     pub outcomes: Vec<Source>,
     /// `--outcomes-column ROLE=HEADER` overrides for the backend's logs.
     pub outcomes_columns: Vec<(Role, String)>,
-    /// The most timed-out attempts with an unknown outcome, as a share of all timed-out
-    /// ones, for which the succeeded share is still derived (`--max-unknown`).
-    pub max_unknown: f64,
-    /// The shortest span of timestamps that is scaled to requests a day (`--min-span`).
-    pub min_span: Duration,
     /// How attempts are grouped into intents (`--intents`).
     pub intents: Intents,
     /// Attempts of one fingerprint in a minute above which it is a shared address
@@ -160,8 +155,6 @@ impl Default for LogOptions {
             split_bytes: MIN_SPLIT_BYTES,
             outcomes: Vec::new(),
             outcomes_columns: Vec::new(),
-            max_unknown: DEFAULT_MAX_UNKNOWN,
-            min_span: DEFAULT_MIN_SPAN,
             intents: Intents::Auto,
             shared_address_rate: super::tally::DEFAULT_SHARED_RATE,
             log_side: LogSide::Auto,
@@ -191,10 +184,6 @@ pub const DEFAULT_METHODS: [&str; 4] = ["POST", "PUT", "PATCH", "DELETE"];
 pub const DEFAULT_TIMEOUT_STATUSES: [u16; 5] = [0, 408, 460, 499, 504];
 /// Default retry window.
 pub const DEFAULT_RETRY_WINDOW: Duration = Duration::from_secs(3600);
-/// Default `--max-unknown`: 10%.
-pub const DEFAULT_MAX_UNKNOWN: f64 = 0.10;
-/// Default `--min-span`.
-pub const DEFAULT_MIN_SPAN: Duration = Duration::from_secs(3600);
 
 /// Parses `--since`/`--until`: RFC 3339 (with or without zone) or a date (midnight UTC).
 pub fn parse_time_bound(text: &str) -> Result<i64, String> {

@@ -2,11 +2,11 @@
 //! interval. Shared by the markdown report and the explorer's help panel.
 
 use super::{human, table};
+use crate::findings::{Findings, Measured};
 use crate::inputs::Input;
-use crate::logs::{Derived, Measured};
 
 /// The measured input behind `input`, when the logs gave or were asked about it.
-pub fn measured(derived: &Derived, input: Input) -> Option<&Measured> {
+pub fn measured(derived: &Findings, input: Input) -> Option<&Measured> {
     derived
         .measured
         .iter()
@@ -14,14 +14,14 @@ pub fn measured(derived: &Derived, input: Input) -> Option<&Measured> {
 }
 
 /// How the logs obtained `input` (`timeout rate 1.94% = 662 timed out / ...`), if they did.
-pub fn evidence(derived: &Derived, input: Input) -> Option<&str> {
-    measured(derived, input).map(|m| m.evidence.as_str())
+pub fn evidence(derived: &Findings, input: Input) -> Option<String> {
+    measured(derived, input).map(|m| m.evidence.to_string())
 }
 
 /// The 95% interval of a measured input, `(low, high)` in JSON units: `None` for an input
 /// the logs do not measure, or one a flag gave (the logs' interval is then no interval of the
 /// figure used).
-pub fn interval_for(derived: &Derived, input: Input) -> Option<(f64, f64)> {
+pub fn interval_for(derived: &Findings, input: Input) -> Option<(f64, f64)> {
     let m = measured(derived, input)?;
     if m.from_flag {
         return None;

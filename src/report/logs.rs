@@ -9,26 +9,22 @@ use std::fmt::Write;
 use anstyle::Style as Ansi;
 use serde::Serialize;
 
+use super::words::{count, count_f, plural};
+use crate::findings::{Findings, Intervals, Observed};
 use crate::inputs::Sources;
-use crate::logs::Intervals;
-use crate::logs::{Derived, FileInfo, Observed, Role};
-use crate::logs::{count, count_f, plural};
+use crate::logs::{FileInfo, Role};
 use crate::model::Estimate;
 use crate::units::Rate;
 
+use super::model::LogsReport;
 use super::{Style, human, table};
 
 /// Days shown in full; longer logs show the first and last half of this.
 const DAYS_SHOWN: usize = 14;
 
 /// The table report.
-pub fn table(
-    e: &Estimate,
-    derived: &Derived,
-    files: &[FileInfo],
-    methods: &[String],
-    style: &Style,
-) -> Vec<u8> {
+pub fn table(r: &LogsReport, files: &[FileInfo], methods: &[String], style: &Style) -> Vec<u8> {
+    let (e, derived) = (r.estimate, r.findings);
     let bold = |text: &str| {
         if style.color {
             let b = Ansi::new().bold();
@@ -41,8 +37,8 @@ pub fn table(
     let c = style.currency.as_str();
     let mut out = String::new();
     let _ = writeln!(out, "{}", bold("Measured from logs"));
-    for m in &derived.measured {
-        let _ = writeln!(out, "  {}", m.evidence);
+    for evidence in &r.evidence {
+        let _ = writeln!(out, "  {evidence}");
     }
     for f in files {
         for line in describe_file(f) {
@@ -69,11 +65,11 @@ pub fn table(
         plural(o.mutating_attempts, "mutating attempt"),
         plural(o.bad_rows, "bad row")
     );
-    for w in &o.warnings {
+    for w in &r.warnings {
         let _ = writeln!(out, "  warning: {w}");
     }
     out.push('\n');
-    out.push_str(&intents_section(o, c, &bold));
+    out.push_str(&intents_section(o, r.duplicates_note.as_deref(), c, &bold));
     out.push_str(&intervals_section(e, derived, c, &bold));
 
     if !o.per_day.is_empty() {
@@ -134,20 +130,26 @@ pub fn table(
             let _ = writeln!(
                 out,
                 "  * fewer than {} mutating attempts: too few for its own timeout rate; the whole log's is used, and it is listed after the measured endpoints",
-                crate::logs::MIN_EVIDENCE
+                crate::findings::MIN_EVIDENCE
             );
         }
         out.push('\n');
     }
 
     let mut bytes = out.into_bytes();
-    bytes.extend(table::estimate(e, style));
+    bytes.extend(table::render(&r.estimate_report, style));
+    let _ = e;
     bytes
 }
 
 /// How attempts became intents, the duplicates seen, shared addresses and key coverage (issue
 /// 13); nothing when the attempts were not grouped (each is its own intent).
-fn intents_section(o: &Observed, currency: &str, bold: &dyn Fn(&str) -> String) -> String {
+fn intents_section(
+    o: &Observed,
+    note: Option<&str>,
+    currency: &str,
+    bold: &dyn Fn(&str) -> String,
+) -> String {
     let mut out = String::new();
     if o.intent_grouping == "none" {
         return out;
@@ -205,7 +207,7 @@ fn intents_section(o: &Observed, currency: &str, bold: &dyn Fn(&str) -> String) 
             human::count(lo),
             human::count(hi)
         );
-        if let Some(note) = &d.note {
+        if let Some(note) = note {
             let _ = writeln!(out, "  {note}");
         }
         if d.evidence.conflict_409_422 > 0 {
@@ -278,7 +280,7 @@ fn intents_section(o: &Observed, currency: &str, bold: &dyn Fn(&str) -> String) 
 /// `refunds $24,048 a month (95%: $19,100 to $29,800)`.
 fn intervals_section(
     e: &Estimate,
-    derived: &Derived,
+    derived: &Findings,
     currency: &str,
     bold: &dyn Fn(&str) -> String,
 ) -> String {
@@ -293,7 +295,7 @@ fn intervals_section(
     let not_measured = |input: &str| match crate::inputs::Input::from_name(input)
         .map(|i| derived.sources.get(i))
     {
-        Some(crate::inputs::Source::Flag) | None => "given, not measured".to_string(),
+        Some(crate::inputs::Origin::Flag) | None => "given, not measured".to_string(),
         Some(source) => format!("{}, not measured", source.describe()),
     };
     let rate = |v: f64| format!("{}%", crate::units::significant(v * 100.0, 3));
@@ -430,7 +432,11 @@ fn describe_file(f: &FileInfo) -> Vec<String> {
     if let Some(note) = &f.format_note {
         lines.push(format!("  {note}"));
     }
-    lines.extend(f.formats_evidence().into_iter().map(|l| format!("  {l}")));
+    lines.extend(
+        super::words::formats_evidence(f)
+            .into_iter()
+            .map(|l| format!("  {l}")),
+    );
     if let Some(document) = &f.document {
         lines.push(format!(
             "  the file is {document}: line numbers count its records"
@@ -444,7 +450,7 @@ fn describe_file(f: &FileInfo) -> Vec<String> {
         };
         lines.push(format!(
             "  {} {stream}{} skipped: {kind} (not access lines, not rows)",
-            crate::logs::count(*n),
+            count(*n),
             if *n == 1 { "line" } else { "lines" }
         ));
     }
@@ -518,7 +524,8 @@ pub(super) fn share(part: u64, whole: u64) -> String {
 }
 
 /// The JSON report: the estimate's object with `observed` and `intervals` keys after its own.
-pub fn json(e: &Estimate, derived: &Derived) -> Vec<u8> {
+pub fn json(r: &LogsReport) -> Vec<u8> {
+    let (e, derived) = (r.estimate, r.findings);
     #[derive(Serialize)]
     struct Report<'a> {
         #[serde(flatten)]
@@ -538,7 +545,8 @@ pub fn json(e: &Estimate, derived: &Derived) -> Vec<u8> {
 
 /// The CSV report: the estimate's columns, then `observed.*` scalars (empty when unknown),
 /// then `intervals.*.low` and `.high`.
-pub fn csv(e: &Estimate, o: &Observed, i: &Intervals) -> Vec<u8> {
+pub fn csv(r: &LogsReport) -> Vec<u8> {
+    let (e, o, i) = (r.estimate, r.observed, r.intervals);
     let opt = |v: Option<String>| v.unwrap_or_default();
     let extra = [
         ("observed.rows", o.rows.to_string()),

@@ -7,13 +7,14 @@
 
 use std::fmt::Write;
 
+use super::words::{count, plural};
+use crate::findings::Observed;
 use crate::inputs::Input;
-use crate::logs::count;
-use crate::logs::{Derived, Observed};
 use crate::model::{Estimate, Store};
-use crate::units::{Duration, Rate, Seconds, round_significant};
+use crate::units::{Rate, round_significant};
 
 use super::logs::{per_day_rows, share};
+use super::model::{EstimateReport, FigureId, LogsReport};
 use super::{Style, evidence, human, table};
 
 /// Days listed in full; longer logs list the first and last half of this.
@@ -35,38 +36,42 @@ pub fn estimate(e: &Estimate, style: &Style, charts: &[ChartLink]) -> Vec<u8> {
     out.push_str("## Inputs\n\n");
     let rows: Vec<Vec<String>> = Input::ALL
         .into_iter()
-        .map(|input| input_row(e, input, style, None))
+        .map(|input| input_row(e, input, style))
         .collect();
     pipe_table(&mut out, &["input", "value", "flag"], "-:-", &rows);
-    outputs(&mut out, e, style);
+    outputs(&mut out, &EstimateReport::new(e, style), style);
     chart_section(&mut out, charts);
     out.into_bytes()
 }
 
 /// The report of `dupcost logs`: the measured inputs with their evidence, the estimate, and
 /// the per-day and per-endpoint tables.
-pub fn logs(e: &Estimate, derived: &Derived, style: &Style, charts: &[ChartLink]) -> Vec<u8> {
-    let o = &derived.observed;
+pub fn logs(r: &LogsReport, style: &Style, charts: &[ChartLink]) -> Vec<u8> {
+    let (e, derived, o) = (r.estimate, r.findings, r.observed);
     let mut out = String::from("# What missing idempotency costs, measured from access logs\n\n");
     verdict(&mut out, e, style);
     let _ = writeln!(out, "{}\n", read_summary(o));
 
     out.push_str("## Inputs\n\n");
-    let with_intervals = Input::ALL
-        .into_iter()
-        .any(|input| evidence::interval_for(derived, input).is_some());
-    let rows: Vec<Vec<String>> = Input::ALL
-        .into_iter()
-        .map(|input| {
-            let mut row = input_row(e, input, style, Some(derived));
+    let with_intervals = r.inputs.iter().any(|row| row.interval.is_some());
+    let rows: Vec<Vec<String>> = r
+        .inputs
+        .iter()
+        .map(|row| {
+            let input = row.input;
+            let evidence = match &row.evidence {
+                Some(text) => escape(text),
+                None => format!("not in logs: the scenario's (`{input}`)"),
+            };
+            let mut cells = vec![input.label().to_string(), row.value.clone(), evidence];
             if with_intervals {
-                row.push(
-                    evidence::interval_for(derived, input)
+                cells.push(
+                    row.interval
                         .map(|(lo, hi)| evidence::interval_text(input, lo, hi, &style.currency))
                         .unwrap_or_default(),
                 );
             }
-            row
+            cells
         })
         .collect();
     let (headers, align): (&[&str], &str) = if with_intervals {
@@ -89,10 +94,10 @@ pub fn logs(e: &Estimate, derived: &Derived, style: &Style, charts: &[ChartLink]
             human::money(round_significant(i.refund_cost_per_month[1], 3), c),
         );
     }
-    outputs(&mut out, e, style);
+    outputs(&mut out, &r.estimate_report, style);
     per_day(&mut out, o);
     per_endpoint(&mut out, o, style);
-    intents(&mut out, o, style);
+    intents(&mut out, o, r.duplicates_note.as_deref(), style);
     chart_section(&mut out, charts);
     out.into_bytes()
 }
@@ -136,7 +141,7 @@ pub fn sweep(input: Input, estimates: &[Estimate], style: &Style, charts: &[Char
     let rows: Vec<Vec<String>> = Input::ALL
         .into_iter()
         .map(|i| {
-            let mut row = input_row(first, i, style, None);
+            let mut row = input_row(first, i, style);
             if i == input {
                 row[1] = format!(
                     "{} to {} ({} values)",
@@ -192,119 +197,64 @@ fn verdict(out: &mut String, e: &Estimate, style: &Style) {
     let _ = writeln!(out, "**Verdict:** {}\n", escape(text));
 }
 
-/// `| order value | $40 | --order-value |`, or with the logs' evidence for a measured input.
-fn input_row(e: &Estimate, input: Input, style: &Style, logs: Option<&Derived>) -> Vec<String> {
+/// `| order value | $40 | --order-value |`.
+fn input_row(e: &Estimate, input: Input, style: &Style) -> Vec<String> {
     let value = table::input_value(input, input.get(&e.inputs), &style.currency);
-    let source = match logs {
-        None => format!("`{input}`"),
-        Some(derived) => match evidence::evidence(derived, input) {
-            Some(text) => escape(text),
-            None => format!("not in logs: the scenario's (`{input}`)"),
-        },
-    };
-    vec![input.label().to_string(), value, source]
+    vec![input.label().to_string(), value, format!("`{input}`")]
 }
 
-fn outputs(out: &mut String, e: &Estimate, style: &Style) {
+/// The estimate's figures in three tables, each figure under its standalone label.
+fn outputs(out: &mut String, report: &EstimateReport, style: &Style) {
+    use FigureId as F;
     let c = style.currency.as_str();
-    let r = e.inputs.retries;
+    let row = |id: FigureId| {
+        let f = report.figure(id);
+        let mut cells = vec![f.standalone.clone(), f.value.show(c)];
+        if matches!(
+            id,
+            F::DuplicatesPerDay | F::DuplicatesPerMonth | F::RefundsPerMonth | F::RefundsPerYear
+        ) {
+            cells.push(f.rule_of_thumb.map_or(String::new(), |v| v.show(c)));
+        }
+        cells
+    };
+    let rows = |ids: &[FigureId]| ids.iter().map(|&id| row(id)).collect::<Vec<_>>();
     out.push_str("## Duplicate charges and refunds\n\n");
     pipe_table(
         out,
         &["", "exact", "rule of thumb"],
         "-::",
-        &[
-            vec![
-                "duplicate charges a day".into(),
-                human::count(e.duplicates.per_day),
-                human::count(e.duplicates.rule_of_thumb_per_day),
-            ],
-            vec![
-                "duplicate charges a month".into(),
-                human::count(e.duplicates.per_month),
-                human::count(e.rule_of_thumb_per_month()),
-            ],
-            vec![
-                "refunds a month".into(),
-                human::money(e.refund_cost.per_month, c),
-                human::money(e.rule_of_thumb_refund_per_month(), c),
-            ],
-            vec![
-                "refunds a year".into(),
-                human::money(e.refund_cost.per_year, c),
-                String::new(),
-            ],
-        ],
+        &rows(&[
+            F::DuplicatesPerDay,
+            F::DuplicatesPerMonth,
+            F::RefundsPerMonth,
+            F::RefundsPerYear,
+        ]),
     );
     out.push_str("## Customers left without an answer\n\n");
-    let plural = if r == 1 { "retry" } else { "retries" };
     pipe_table(
         out,
         &["", "customers"],
         "-:",
-        &[
-            vec![
-                "never retrying, a day".into(),
-                human::count(e.unanswered.zero_retries_per_day),
-            ],
-            vec![
-                "never retrying, a month".into(),
-                human::count(e.unanswered.zero_retries_per_month),
-            ],
-            vec![
-                "never retrying, a month, charged anyway".into(),
-                human::count(e.unanswered.charged_zero_retries_per_month),
-            ],
-            vec![
-                format!("at {r} {plural}, a day"),
-                human::count(e.unanswered.per_day),
-            ],
-            vec![
-                format!("at {r} {plural}, a day, charged anyway"),
-                human::count(e.unanswered.charged_per_day),
-            ],
-        ],
+        &rows(&[
+            F::UnansweredNeverRetryingPerDay,
+            F::UnansweredNeverRetryingPerMonth,
+            F::ChargedNeverRetryingPerMonth,
+            F::UnansweredPerDay,
+            F::ChargedPerDay,
+        ]),
     );
     out.push_str("## Load and the key store (the fix)\n\n");
-    pipe_table(
-        out,
-        &["", "value"],
-        "-:",
-        &[
-            vec![
-                "extra attempts a day from retries".into(),
-                human::count(e.extra_attempts_per_day),
-            ],
-            vec![
-                format!("attempts at {}, worst case", table::layers(e.inputs.layers)),
-                table::times(e.amplification.worst_case),
-            ],
-            vec![
-                format!("attempts at {}, expected", table::layers(e.inputs.layers)),
-                table::times(e.amplification.expected),
-            ],
-            vec![
-                "retry horizon (worst case)".into(),
-                Seconds(e.retry_horizon_seconds).rounded(),
-            ],
-            vec![
-                format!(
-                    "duplicates a month left by keys kept {}",
-                    Duration(e.inputs.ttl_seconds)
-                ),
-                human::count(e.duplicates.with_key_store.per_month),
-            ],
-            vec!["live keys".into(), human::count(e.key_store.live_keys)],
-        ]
-        .into_iter()
-        .chain(Store::ALL.into_iter().map(|store| {
-            vec![
-                table::store_label(store, e.inputs.store),
-                human::size(e.key_store.by_store.get(store)),
-            ]
-        }))
-        .collect::<Vec<_>>(),
-    );
+    let mut load = vec![
+        F::ExtraAttemptsPerDay,
+        F::AttemptsWorstCase,
+        F::AttemptsExpected,
+        F::RetryHorizon,
+        F::LeftPerMonth,
+        F::LiveKeys,
+    ];
+    load.extend(Store::ALL.map(F::StoreSize));
+    pipe_table(out, &["", "value"], "-:", &rows(&load));
 }
 
 /// `Read 3,000 rows from ... to ...: 1,020 mutating attempts, 0 bad rows skipped.`
@@ -389,14 +339,14 @@ fn per_endpoint(out: &mut String, o: &Observed, style: &Style) {
     if o.per_endpoint.iter().any(|p| !p.enough_evidence) {
         out.push_str(&format!(
             "\\* Fewer than {} mutating attempts: too few for its own timeout rate; its estimate uses the whole log's, and it is listed after the measured endpoints.\n\n",
-            crate::logs::MIN_EVIDENCE
+            crate::findings::MIN_EVIDENCE
         ));
     }
 }
 
 /// How attempts became intents, the duplicates the log itself shows, and where keys are
 /// missing: the table report's Intents section, for a review.
-fn intents(out: &mut String, o: &Observed, style: &Style) {
+fn intents(out: &mut String, o: &Observed, note: Option<&str>, style: &Style) {
     if o.intent_grouping == "none" {
         return;
     }
@@ -440,7 +390,7 @@ fn intents(out: &mut String, o: &Observed, style: &Style) {
             human::count(lo),
             human::count(hi)
         );
-        if let Some(note) = &d.note {
+        if let Some(note) = note {
             // The note is a clause ("fewer duplicates are seen than..."): a sentence here.
             let mut chars = note.chars();
             let first = chars.next().map(|c| c.to_uppercase().to_string());
@@ -455,7 +405,7 @@ fn intents(out: &mut String, o: &Observed, style: &Style) {
             let _ = write!(
                 out,
                 " {} answered 409 or 422 on a retry: a uniqueness check refused the duplicate.",
-                crate::logs::plural(d.evidence.conflict_409_422, "intent")
+                plural(d.evidence.conflict_409_422, "intent")
             );
         }
         out.push_str("\n\n");
@@ -465,7 +415,7 @@ fn intents(out: &mut String, o: &Observed, style: &Style) {
             out,
             "{} sent more than {} attempts a minute, likely shared addresses (NAT): their \
              attempts from then on were not grouped (`--shared-address-rate`).\n",
-            crate::logs::plural(sh.fingerprints, "fingerprint"),
+            plural(sh.fingerprints, "fingerprint"),
             sh.rate
         );
     }

@@ -6,8 +6,10 @@ pub mod human;
 pub mod json;
 pub mod logs;
 pub mod markdown;
+pub mod model;
 pub mod svg;
 pub mod table;
+pub mod words;
 
 use crate::model::{Estimate, Field};
 

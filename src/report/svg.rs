@@ -5,8 +5,8 @@ use plotters::chart::MeshStyle;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+use crate::findings::{DayRow, EndpointRow};
 use crate::inputs::Input;
-use crate::logs::{DayRow, EndpointRow};
 use crate::model::Estimate;
 use crate::units::{Duration, Rate};
 

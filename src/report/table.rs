@@ -8,6 +8,7 @@ use crate::inputs::Input;
 use crate::model::{Estimate, Store};
 use crate::units::{Duration, Rate, Seconds};
 
+use super::model::EstimateReport;
 use super::{Style, human};
 
 const LABEL: usize = 30;
@@ -177,13 +178,18 @@ pub fn layers(n: u32) -> String {
     }
 }
 
-/// The label of a store's size row; the chosen store (the headline's) is marked.
-pub fn store_label(store: Store, chosen: Store) -> String {
-    let name = match store {
+/// The name of a store's size figure: `size in Redis`.
+pub fn store_name(store: Store) -> &'static str {
+    match store {
         Store::Bytes => "size, flat per key",
         Store::Redis => "size in Redis",
         Store::Postgres => "size in PostgreSQL",
-    };
+    }
+}
+
+/// The label of a store's size row; the chosen store (the headline's) is marked.
+pub fn store_label(store: Store, chosen: Store) -> String {
+    let name = store_name(store);
     if store == chosen {
         format!("{name} (--store)")
     } else {
@@ -193,111 +199,35 @@ pub fn store_label(store: Store, chosen: Store) -> String {
 
 /// The full report of one estimate.
 pub fn estimate(e: &Estimate, style: &Style) -> Vec<u8> {
+    render(&EstimateReport::new(e, style), style)
+}
+
+/// The table of an estimate's report model.
+pub fn render(report: &EstimateReport, style: &Style) -> Vec<u8> {
     let mut p = Painter {
         style,
         out: String::new(),
     };
     let c = style.currency.as_str();
-    let r = e.inputs.retries;
-
     p.heading("Scenario", &[]);
-    for (label, value) in input_lines(e, style) {
-        p.row(label, &[value]);
+    for (label, value) in &report.scenario {
+        p.row(label, std::slice::from_ref(value));
     }
     p.blank();
-
-    p.heading("Duplicate charges", &["exact", "rule of thumb"]);
-    p.row(
-        "a day",
-        &[
-            human::count(e.duplicates.per_day),
-            human::count(e.duplicates.rule_of_thumb_per_day),
-        ],
-    );
-    p.row(
-        "a month",
-        &[
-            human::count(e.duplicates.per_month),
-            human::count(e.rule_of_thumb_per_month()),
-        ],
-    );
-    p.heading("Refunds", &[]);
-    p.row(
-        "a month",
-        &[
-            human::money(e.refund_cost.per_month, c),
-            human::money(e.rule_of_thumb_refund_per_month(), c),
-        ],
-    );
-    p.row("a year", &[human::money(e.refund_cost.per_year, c)]);
-    p.blank();
-
-    p.heading("Customers left without an answer", &[]);
-    p.row(
-        "never retrying, a day",
-        &[human::count(e.unanswered.zero_retries_per_day)],
-    );
-    p.row(
-        "never retrying, a month",
-        &[human::count(e.unanswered.zero_retries_per_month)],
-    );
-    p.row(
-        "  of whom charged anyway",
-        &[human::count(e.unanswered.charged_zero_retries_per_month)],
-    );
-    let plural = if r == 1 { "retry" } else { "retries" };
-    p.row(
-        &format!("at {r} {plural}, a day"),
-        &[human::count(e.unanswered.per_day)],
-    );
-    p.row(
-        "  of whom charged anyway",
-        &[human::count(e.unanswered.charged_per_day)],
-    );
-    p.blank();
-
-    p.heading("Extra load from retries", &[]);
-    p.row("attempts a day", &[human::count(e.extra_attempts_per_day)]);
-    let at = layers(e.inputs.layers);
-    p.row(
-        &format!("at {at}, worst case"),
-        &[times(e.amplification.worst_case)],
-    );
-    p.row(
-        &format!("at {at}, expected"),
-        &[times(e.amplification.expected)],
-    );
-    p.blank();
-
-    p.heading("Retry schedule against the key TTL", &[]);
-    p.row(
-        "retry horizon (worst case)",
-        &[Seconds(e.retry_horizon_seconds).rounded()],
-    );
-    p.row("key TTL", &[Duration(e.inputs.ttl_seconds).to_string()]);
-    p.row(
-        "duplicates left, a day",
-        &[human::count(e.duplicates.with_key_store.per_day)],
-    );
-    p.row(
-        "duplicates left, a month",
-        &[human::count(e.duplicates.with_key_store.per_month)],
-    );
-    p.blank();
-
-    p.heading("Key store (the fix)", &[]);
-    p.row("live keys", &[human::count(e.key_store.live_keys)]);
-    for store in Store::ALL {
-        p.row(
-            &store_label(store, e.inputs.store),
-            &[human::size(e.key_store.by_store.get(store))],
-        );
+    for section in &report.sections {
+        p.heading(section.title, section.columns);
+        for f in &section.figures {
+            let mut values = vec![f.value.show(c)];
+            values.extend(f.rule_of_thumb.map(|v| v.show(c)));
+            p.row(&f.label, &values);
+        }
+        if section.closes_group {
+            p.blank();
+        }
     }
-    p.blank();
-
     let verdict = p.paint(
         Ansi::new().bold().fg_color(Some(AnsiColor::Yellow.into())),
-        &verdict(e, style),
+        &report.verdict,
     );
     p.out.push_str(&verdict);
     p.out.push('\n');

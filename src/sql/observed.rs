@@ -458,7 +458,7 @@ fn build(name: &str, records: &[Record], options: &LogOptions) -> Result<LogAnal
             "{} of one fingerprint at the same timestamp as the one before: a table has no file \
              order, so the query took them by status (then timed out, executed); dupcost logs \
              takes them in file order and may group them otherwise",
-            crate::logs::plural(n, "attempt")
+            crate::report::words::plural(n, "attempt")
         )),
         _ => None,
     };

@@ -688,7 +688,10 @@ pub fn preset_summary(preset: &crate::presets::Preset) -> String {
         })
         .collect();
     if parts.is_empty() {
-        "sets nothing".to_string()
+        match preset.retry_span() {
+            Some(span) => format!("no input (only a documented retry span, {})", span.value),
+            None => "no input".to_string(),
+        }
     } else {
         parts.join(", ")
     }

@@ -11,9 +11,10 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
+use crate::findings::Findings as Derived;
 use crate::inputs::Input;
-use crate::logs::Derived;
 use crate::model::Scenario;
+use crate::report::model::LogsReport;
 use crate::report::{evidence, human};
 
 use super::theme::{Theme, panel};
@@ -38,8 +39,8 @@ impl Live {
     pub fn text(&self) -> String {
         let mut text = format!(
             "live: {}, {} rows/s",
-            crate::logs::plural(self.rows_read, "row"),
-            crate::logs::count(self.rows_per_second.round() as u64)
+            crate::report::words::plural(self.rows_read, "row"),
+            crate::report::words::count(self.rows_per_second.round() as u64)
         );
         if let Some(w) = &self.window {
             text.push_str(&format!(", window {w}"));
@@ -61,8 +62,8 @@ impl Live {
         [
             format!(
                 "live: {}, {} rows/s",
-                crate::logs::plural(self.rows_read, "row"),
-                crate::logs::count(self.rows_per_second.round() as u64)
+                crate::report::words::plural(self.rows_read, "row"),
+                crate::report::words::count(self.rows_per_second.round() as u64)
             ),
             match &self.last_line {
                 Some(t) => format!("{window}last {t}"),
@@ -163,13 +164,17 @@ pub struct LogView {
 impl LogView {
     /// The view of what `dupcost logs` measured; `source` names the files.
     pub fn new(derived: &Derived, source: String) -> LogView {
-        let evidence = Input::ALL
+        // The inputs' evidence as the logs report words it.
+        let estimate = crate::model::Estimate::new(derived.scenario);
+        let report = LogsReport::new(&estimate, derived, &crate::report::Style::default());
+        let evidence = report
+            .inputs
             .into_iter()
-            .filter_map(|input| {
+            .filter_map(|row| {
                 Some(Evidence {
-                    input,
-                    text: evidence::evidence(derived, input)?.to_string(),
-                    interval: evidence::interval_for(derived, input),
+                    input: row.input,
+                    text: row.evidence?,
+                    interval: row.interval,
                 })
             })
             .collect();
@@ -387,7 +392,8 @@ pub(super) fn key_lines(theme: Theme) -> Vec<Line<'static>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::logs::{self, LogOptions, Overrides, Source};
+    use crate::findings::Overrides;
+    use crate::logs::{self, LogOptions, Source};
     use crate::model::Estimate;
 
     fn sample() -> LogView {

@@ -12,8 +12,9 @@ use ratatui::widgets::{Clear, Paragraph, Widget, Wrap};
 
 use crate::inputs::Input;
 use crate::model::Estimate;
-use crate::report::{human, table};
-use crate::units;
+use crate::report::model::{EstimateReport, Figure, FigureId, Value};
+use crate::report::table;
+use crate::report::words::label;
 
 use super::app::{App, ChartKind, KEYS};
 use super::charts;
@@ -381,67 +382,11 @@ fn editor_panel(app: &App, area: Rect, buf: &mut Buffer, theme: Theme) {
         .render(area, buf);
 }
 
-/// A figure of the results, formatted by its kind.
-#[derive(Debug, Clone, Copy)]
-enum Figure {
-    Count(f64),
-    Money(f64),
-    Size(f64),
-    Seconds(f64),
-    Times(f64),
-}
-
-impl Figure {
-    fn value(self) -> f64 {
-        match self {
-            Figure::Count(v)
-            | Figure::Money(v)
-            | Figure::Size(v)
-            | Figure::Seconds(v)
-            | Figure::Times(v) => v,
-        }
-    }
-
-    fn show(self, currency: &str) -> String {
-        match self {
-            Figure::Count(v) => human::count(v),
-            Figure::Money(v) => human::money(v, currency),
-            Figure::Size(v) => human::size(v),
-            Figure::Seconds(v) => units::Seconds(v).rounded(),
-            Figure::Times(v) => table::times(v),
-        }
-    }
-
-    /// The change from `base`, signed: `+$24`, `-601`, `±0`.
-    fn delta(self, base: Figure, currency: &str) -> String {
-        let d = self.value() - base.value();
-        match self {
-            Figure::Count(_) => human::count_delta(d),
-            Figure::Money(_) => human::money_delta(d, currency),
-            Figure::Size(_) if d.round() == 0.0 => "±0 B".to_string(),
-            Figure::Size(_) => {
-                let sign = if d > 0.0 { "+" } else { "-" };
-                format!("{sign}{}", human::size(d.abs()))
-            }
-            Figure::Seconds(_) if d == 0.0 => "±0s".to_string(),
-            Figure::Seconds(_) => {
-                let sign = if d > 0.0 { "+" } else { "-" };
-                format!("{sign}{}", units::Seconds(d.abs()).rounded())
-            }
-            Figure::Times(_) if d == 0.0 => "±0x".to_string(),
-            Figure::Times(_) => {
-                let sign = if d > 0.0 { "+" } else { "-" };
-                format!("{sign}{}", table::times(d.abs()))
-            }
-        }
-    }
-}
-
 /// One line of the results: a heading, or a label with its exact figure and rule of thumb.
 struct Row {
     label: String,
-    exact: Option<Figure>,
-    thumb: Option<Figure>,
+    exact: Option<Value>,
+    thumb: Option<Value>,
     /// The figure the screen is about (refunds a month), highlighted.
     headline: bool,
     /// Where rows do not all fit, the lowest are left out first (headings go with their rows).
@@ -458,11 +403,11 @@ fn heading(label: &str) -> Row {
     }
 }
 
-fn row(label: &str, exact: Figure, thumb: Option<Figure>) -> Row {
+fn row(f: &Figure) -> Row {
     Row {
-        label: format!("  {label}"),
-        exact: Some(exact),
-        thumb,
+        label: format!("  {}", f.label),
+        exact: Some(f.value),
+        thumb: f.rule_of_thumb,
         headline: false,
         keep: 5,
     }
@@ -504,124 +449,48 @@ fn fitting(rows: &[Row], height: usize) -> Vec<usize> {
     shown
 }
 
-/// Every output group of `docs/MODEL.md`, in the `estimate` table's order.
+/// Every output group of `docs/MODEL.md`, in the `estimate` table's order, each figure with
+/// the report's words for it (`report::model`).
 fn rows(e: &Estimate) -> Vec<Row> {
-    use Figure::{Count, Money, Seconds, Size, Times};
-    let r = e.inputs.retries;
-    let plural = if r == 1 { "retry" } else { "retries" };
-    let at = table::layers(e.inputs.layers);
-    let store = match e.inputs.store {
-        crate::model::Store::Bytes => "flat",
-        crate::model::Store::Redis => "Redis",
-        crate::model::Store::Postgres => "PostgreSQL",
+    use FigureId as F;
+    let report = EstimateReport::new(e, &crate::report::Style::default());
+    let f = |id: FigureId| row(report.figure(id));
+    // A horizon past the key TTL is the screen's warning, in the row's label as in the verdict.
+    let mut horizon = f(F::RetryHorizon);
+    if e.ttl_shorter_than_horizon() {
+        horizon.label = format!("  {}", label::HORIZON_PAST_TTL);
+    }
+    // One store is shown, the chosen one: its figure without the mark that tells it apart.
+    let chosen = F::StoreSize(e.inputs.store);
+    let store = Row {
+        label: format!("  {}", table::store_name(e.inputs.store)),
+        ..f(chosen)
     };
     vec![
         heading("Duplicate charges"),
-        row(
-            "a day",
-            Count(e.duplicates.per_day),
-            Some(Count(e.duplicates.rule_of_thumb_per_day)),
-        ),
-        ranked(
-            9,
-            row(
-                "a month",
-                Count(e.duplicates.per_month),
-                Some(Count(e.rule_of_thumb_per_month())),
-            ),
-        ),
-        ranked(
-            8,
-            row(
-                "with keys of the TTL",
-                Count(e.duplicates.with_key_store.per_month),
-                None,
-            ),
-        ),
+        f(F::DuplicatesPerDay),
+        ranked(9, f(F::DuplicatesPerMonth)),
+        ranked(8, f(F::LeftPerMonth)),
         heading("Refunds"),
         Row {
             headline: true,
-            ..ranked(
-                10,
-                row(
-                    "a month",
-                    Money(e.refund_cost.per_month),
-                    Some(Money(e.rule_of_thumb_refund_per_month())),
-                ),
-            )
+            ..ranked(10, f(F::RefundsPerMonth))
         },
-        ranked(3, row("a year", Money(e.refund_cost.per_year), None)),
+        ranked(3, f(F::RefundsPerYear)),
         heading("Customers left without an answer"),
-        row(
-            "at 0 retries, a day",
-            Count(e.unanswered.zero_retries_per_day),
-            None,
-        ),
-        ranked(
-            2,
-            row(
-                "at 0 retries, a month",
-                Count(e.unanswered.zero_retries_per_month),
-                None,
-            ),
-        ),
-        ranked(
-            1,
-            row(
-                "  of whom charged",
-                Count(e.unanswered.charged_zero_retries_per_month),
-                None,
-            ),
-        ),
-        row(
-            &format!("at {r} {plural}, a day"),
-            Count(e.unanswered.per_day),
-            None,
-        ),
-        ranked(
-            1,
-            row(
-                "  of whom charged",
-                Count(e.unanswered.charged_per_day),
-                None,
-            ),
-        ),
+        f(F::UnansweredNeverRetryingPerDay),
+        ranked(2, f(F::UnansweredNeverRetryingPerMonth)),
+        ranked(1, f(F::ChargedNeverRetryingPerMonth)),
+        f(F::UnansweredPerDay),
+        ranked(1, f(F::ChargedPerDay)),
         heading("Extra load from retries"),
-        ranked(
-            3,
-            row("attempts a day", Count(e.extra_attempts_per_day), None),
-        ),
-        ranked(
-            4,
-            row(
-                &format!("worst, {at}"),
-                Times(e.amplification.worst_case),
-                None,
-            ),
-        ),
-        row(
-            &format!("expected, {at}"),
-            Times(e.amplification.expected),
-            None,
-        ),
+        ranked(3, f(F::ExtraAttemptsPerDay)),
+        ranked(4, f(F::AttemptsWorstCase)),
+        f(F::AttemptsExpected),
         heading("Key store (the fix)"),
-        ranked(
-            7,
-            row(
-                if e.ttl_shorter_than_horizon() {
-                    "retry horizon > TTL"
-                } else {
-                    "retry horizon"
-                },
-                Seconds(e.retry_horizon_seconds),
-                None,
-            ),
-        ),
-        ranked(3, row("live keys", Count(e.key_store.live_keys), None)),
-        ranked(
-            9,
-            row(&format!("size ({store})"), Size(e.store_bytes()), None),
-        ),
+        ranked(7, horizon),
+        ranked(3, f(F::LiveKeys)),
+        ranked(9, store),
     ]
 }
 
@@ -688,7 +557,7 @@ fn results_panel(app: &App, area: Rect, buf: &mut Buffer, theme: Theme) {
         shown.iter().filter_map(|&i| rows[i].take()).collect()
     };
     let now = pick(all_rows);
-    let show = |f: Option<Figure>| f.map(|f| f.show(currency)).unwrap_or_default();
+    let show = |f: Option<Value>| f.map(|f| f.show(currency)).unwrap_or_default();
 
     // Columns: exact always; the change when pinned; the rule of thumb while it fits.
     let mut columns = vec![Column::new(
@@ -863,40 +732,52 @@ fn shorten(text: &str, width: usize) -> String {
 /// The preset picker (`o`): every preset, the cursor's with what it sets and where from.
 fn preset_picker(cursor: usize, area: Rect, buf: &mut Buffer, theme: Theme) {
     use crate::presets::{PRESETS, Side};
-    let mut lines: Vec<Line> = Vec::new();
+    let mut list: Vec<Line> = Vec::new();
+    let mut cursor_line = 0;
     let name_width = PRESETS.iter().map(|p| p.name.len()).max().unwrap_or(0) + 2;
     for side in [Side::PaymentApi, Side::WebhookSender] {
         let heading = match side {
             Side::PaymentApi => "Payment APIs: the key window",
             Side::WebhookSender => "Webhook senders: timeout and redeliveries",
         };
-        lines.push(Line::styled(heading, theme.dim()));
+        list.push(Line::styled(heading, theme.dim()));
         for (i, preset) in PRESETS.iter().enumerate().filter(|(_, p)| p.side == side) {
             let marker = if i == cursor { "▸ " } else { "  " };
             let text = format!("{marker}{:<name_width$}{}", preset.name, preset.provider);
-            lines.push(if i == cursor {
-                Line::styled(text, theme.selected())
+            if i == cursor {
+                cursor_line = list.len();
+                list.push(Line::styled(text, theme.selected()));
             } else {
-                Line::raw(text)
-            });
+                list.push(Line::raw(text));
+            }
         }
     }
     let preset = &PRESETS[cursor.min(PRESETS.len() - 1)];
-    lines.push(Line::raw(""));
-    lines.push(Line::raw(format!(
-        "sets {}",
-        super::app::preset_summary(preset)
-    )));
+    let mut footer = vec![
+        Line::raw(""),
+        Line::raw(format!("sets {}", super::app::preset_summary(preset))),
+    ];
     if let Some(source) = preset.values.first().map(|v| v.source) {
-        lines.push(Line::styled(
-            format!("from {} ({})", source.url, source.read),
+        footer.push(Line::styled(
+            format!("from {} (read {})", source.url, source.read),
             theme.dim(),
         ));
     }
-    lines.push(Line::styled(
+    footer.push(Line::styled(
         "Enter applies it over the current inputs · Esc closes · every source: dupcost presets",
         theme.dim(),
     ));
+    // On a short terminal the list scrolls with the cursor, so the chosen preset stays in view.
+    let room = usize::from(area.height)
+        .saturating_sub(2 + overlay_rows(&footer, area))
+        .max(1);
+    let start = if list.len() > room {
+        cursor_line.saturating_sub(room / 2).min(list.len() - room)
+    } else {
+        0
+    };
+    let mut lines: Vec<Line> = list.into_iter().skip(start).take(room).collect();
+    lines.extend(footer);
     overlay(lines, "Presets", area, buf, theme);
 }
 

@@ -1,0 +1,537 @@
+//! The model's inputs from a finished [`Tally`](crate::logs::Tally), each with the rows
+//! behind it (`docs/MODEL.md`, "From access logs").
+//!
+//! * requests_per_day = intents / days covered (the span between the first and last
+//!   timestamp, as a float). Rows sharing an idempotency key are one intent; without a key
+//!   column every mutating attempt is an intent.
+//! * timeout_rate = timed-out mutating attempts / mutating attempts.
+//! * succeeded_share = timed-out attempts whose upstream status is 2xx / timed-out attempts.
+//! * retries = the most attempts seen for one keyed intent, minus one, clamped to 0..=100:
+//!   the retry budget the clients showed (an intent retried until it gave up shows all of
+//!   it). Without keys, retries come from the scenario (flag, file or default).
+//! * body_bytes = the mean size of the 2xx mutating responses, when the log has a `bytes`
+//!   column: the body a key store would save. Without one, it comes from the scenario.
+//!
+//! A figure the log cannot give is a [`Refusal`] naming the flag that supplies it, unless that
+//! flag was given; a given flag always wins over the measured figure.
+
+use crate::inputs::{Input, Origin, Sources};
+use crate::logs::{Grouping, LogAnalysis, Role, UNREAD_FIELDS};
+use crate::model::Scenario;
+
+use super::evidence::{
+    Evidence, FingerprintFacts, GivenBy, Grouped, IntentsHow, NoUpstream, Picked, Refusal,
+    RequestsLog, RetriesEvidence, RetriesLog, ScenarioShare, ShareEvidence, ShareLog, Shortfall,
+    TimeoutEvidence, TimeoutLog, Warning,
+};
+use super::intervals::{self, Intervals, MIN_EVIDENCE};
+use super::{DeriveOptions, Findings, MAX_RETRIES, Measured, Overrides, RetriesObserved};
+
+/// The findings of `a`: the model's scenario from `base` (the inputs the log cannot give) and
+/// the log, with `given` inputs winning over measured ones; `sources` says where each input
+/// of `base` came from (the default, the `--scenario` file, a preset or a flag), for the
+/// report's `sources` and for the evidence of a figure the log gives too little of.
+pub fn derive(
+    a: &LogAnalysis,
+    options: &DeriveOptions,
+    base: &Scenario,
+    given: &Overrides,
+    sources: &Sources,
+) -> Result<Findings, Refusal> {
+    let t = &a.tally;
+    let c = t.counts;
+    let days = a.days_covered();
+    let mut warnings = super::observed::warnings(a);
+    let no_mutating = || Shortfall::NoMutating {
+        methods: a.options.methods.join(", "),
+    };
+
+    // requests_per_day
+    let how = intents_how(a);
+    let n_measured = match days {
+        _ if c.mutating == 0 => Err(no_mutating()),
+        None => Err(no_timestamp(a)),
+        Some(d) if d <= 0.0 => Err(Shortfall::ZeroSpan),
+        Some(d) if d * 86_400.0 < options.min_span.as_secs_f64() => Err(Shortfall::TooShort {
+            span: d * 86_400.0,
+            min: options.min_span.as_secs_f64(),
+        }),
+        Some(d) => Ok(RequestsLog {
+            value: t.intents() as f64 / d,
+            intents: t.intents(),
+            how,
+            days: d,
+        }),
+    };
+    let n_interval = n_measured
+        .as_ref()
+        .ok()
+        .map(|_| intervals::per_day(t.intents(), days.unwrap_or(0.0), &daily_intents(a)));
+    let n = pick(
+        ("requests_per_day", "--requests-per-day"),
+        "requests a day",
+        given.requests_per_day,
+        n_measured,
+        |l| l.value,
+        Evidence::RequestsPerDay,
+    )?;
+
+    // timeout_rate
+    let t_measured = if c.mutating == 0 {
+        Err(no_mutating())
+    } else {
+        Ok(TimeoutLog {
+            value: c.timed_out as f64 / c.mutating as f64,
+            timed_out: c.timed_out,
+            mutating: c.mutating,
+            statuses: a.options.timeout_statuses.clone(),
+            flags: a
+                .files
+                .iter()
+                .find(|f| f.columns.flags.is_some())
+                .map(|f| f.columns.flags_style),
+            client_timeout: a.options.client_timeout.map(|d| d.as_secs_f64()),
+            assumed_unit: a
+                .options
+                .client_timeout
+                .and(a.files.iter().find(|f| f.columns.duration_unit_assumed))
+                .map(|f| {
+                    (
+                        f.columns
+                            .header_of(Role::Duration)
+                            .unwrap_or("duration")
+                            .to_string(),
+                        f.columns.duration_unit.name(),
+                    )
+                }),
+        })
+    };
+    let mut to = pick(
+        ("timeout_rate", "--timeout-rate"),
+        "timeout rate",
+        given.timeout_rate,
+        t_measured,
+        |l| l.value,
+        |p| Evidence::TimeoutRate(TimeoutEvidence::Picked(p)),
+    )?;
+    // Below the minimum evidence a measured rate gives way to the scenario's.
+    if let Evidence::TimeoutRate(TimeoutEvidence::Picked(Picked::Measured(log))) = &to.evidence {
+        if log.mutating < MIN_EVIDENCE {
+            to = Measured {
+                value: base.timeout_rate,
+                from_flag: true,
+                evidence: Evidence::TimeoutRate(TimeoutEvidence::TooFew {
+                    base: base.timeout_rate,
+                    origin: sources.get(Input::TimeoutRate),
+                    log: log.clone(),
+                }),
+                ..to
+            };
+        }
+    }
+
+    // succeeded_share
+    let (s, s_interval) = succeeded_share(a, options, base, given, sources)?;
+
+    // retries
+    let (r, retries_observed) = retries(a, base, given, sources, &mut warnings);
+
+    // body_bytes: the mean response of 2xx mutating requests, when the log has sizes.
+    let body = t.response_bytes.mean().map(|mean| {
+        let value = given.body_bytes.map_or(mean.round(), |b| b as f64);
+        Measured {
+            input: "body_bytes",
+            flag: "--body-bytes",
+            value,
+            measured: Some(mean.round()),
+            from_flag: given.body_bytes.is_some(),
+            evidence: Evidence::BodyBytes {
+                given: given.body_bytes,
+                mean,
+                rows: t.response_bytes.rows,
+            },
+        }
+    });
+
+    let scenario = Scenario {
+        requests_per_day: n.value,
+        timeout_rate: to.value,
+        succeeded_share: s.value,
+        retries: r.value as u32,
+        body_bytes: body.as_ref().map_or(base.body_bytes, |b| b.value as u64),
+        ..*base
+    };
+    let point = |m: &Measured, measured: Option<[f64; 2]>| match (m.from_flag, measured) {
+        (false, Some(i)) => i,
+        _ => [m.value, m.value],
+    };
+    let intervals = Intervals::propagate(
+        &scenario,
+        point(&n, n_interval),
+        point(&to, Some(intervals::wilson(c.timed_out, c.mutating))),
+        point(&s, s_interval),
+    );
+    let mut observed =
+        super::observed::observed(a, options, &scenario, retries_observed, !s.from_flag);
+    observed.observed_duplicates = super::observed::observed_duplicates(a, &scenario, &intervals);
+    observed.warnings = warnings;
+    let mut sources = *sources;
+    for m in [&n, &to, &s, &r].into_iter().chain(&body) {
+        if !m.from_flag {
+            if let Some(input) = Input::from_name(m.input) {
+                sources.set(input, Origin::Log);
+            }
+        }
+    }
+    let mut measured = vec![n, to, s, r];
+    measured.extend(body);
+    Ok(Findings {
+        scenario,
+        measured,
+        observed,
+        intervals,
+        sources,
+    })
+}
+
+/// How the attempts became intents, for requests a day's evidence.
+fn intents_how(a: &LogAnalysis) -> IntentsHow {
+    let t = &a.tally;
+    if t.keyed.intents == 0 && t.fingerprinted.intents > 0 {
+        IntentsHow::Fingerprint(fingerprint_facts(a))
+    } else if t.keyed.intents == 0 {
+        IntentsHow::NoKeys
+    } else if a.keys_look_per_attempt() {
+        IntentsHow::PerAttempt
+    } else if t.unkeyed_intents == 0 {
+        IntentsHow::Keyed
+    } else {
+        IntentsHow::Mixed {
+            keyed: t.keyed.intents,
+            unkeyed: t.unkeyed_intents,
+        }
+    }
+}
+
+/// The retries with their evidence (warning when the key column carries no key or looks
+/// per-attempt), and the retries per intent observed.
+fn retries(
+    a: &LogAnalysis,
+    base: &Scenario,
+    given: &Overrides,
+    sources: &Sources,
+    warnings: &mut Vec<Warning>,
+) -> (Measured, Option<RetriesObserved>) {
+    let t = &a.tally;
+    let c = t.counts;
+    let per_attempt = a.keys_look_per_attempt();
+    // Keys when the log has them, else fingerprints.
+    let (grouped, by) = if t.keyed.intents > 0 || t.fingerprinted.intents == 0 {
+        (t.keyed, Grouped::Key)
+    } else {
+        (t.fingerprinted, Grouped::Fingerprint)
+    };
+    let retries_observed = (grouped.intents > 0).then(|| RetriesObserved {
+        mean: grouped.attempts as f64 / grouped.intents as f64 - 1.0,
+        max: grouped.max_attempts.saturating_sub(1),
+    });
+    let log = retries_observed.map(|observed| RetriesLog {
+        observed,
+        intents: grouped.intents,
+        by,
+    });
+    // A key column with no key in it, beside the client's address: auto chose keys.
+    let keyless_key_column = a.files.iter().find(|f| {
+        f.grouping == Grouping::Key
+            && (f.columns.client_addr.is_some() || f.columns.forwarded_for.is_some())
+    });
+    if let (Some(f), 0, true) = (keyless_key_column, t.keyed_attempts, c.mutating > 0) {
+        warnings.push(Warning::KeylessKeyColumn {
+            header: key_header(f.columns.header_of(Role::IdempotencyKey)),
+            file: f.name.clone(),
+        });
+    }
+    if per_attempt {
+        warnings.push(Warning::KeysPerAttempt {
+            header: key_header(
+                a.files
+                    .iter()
+                    .find_map(|f| f.columns.header_of(Role::IdempotencyKey)),
+            ),
+            keys: t.keyed.intents,
+            timed_out: c.timed_out,
+        });
+    }
+    let measured = |log: RetriesLog| f64::from(log.observed.max.min(MAX_RETRIES));
+    let (value, measured, from_flag, how) = match (given.retries, log) {
+        (Some(r), log) => {
+            let log = log.filter(|_| !per_attempt);
+            (
+                r,
+                log.map(measured),
+                true,
+                RetriesEvidence::Given {
+                    value: r,
+                    by: GivenBy::Flag("--retries"),
+                    log,
+                },
+            )
+        }
+        (None, Some(log)) if !per_attempt && grouped.timed_out_intents < MIN_EVIDENCE => {
+            let r = log.observed.max.min(MAX_RETRIES);
+            (
+                base.retries,
+                Some(f64::from(r)),
+                true,
+                RetriesEvidence::TooFew {
+                    measured: r,
+                    timed_out_intents: grouped.timed_out_intents,
+                    base: base.retries,
+                    origin: sources.get(Input::Retries),
+                    log,
+                },
+            )
+        }
+        (None, Some(log)) if !per_attempt => {
+            let r = log.observed.max.min(MAX_RETRIES);
+            let fingerprint = (by == Grouped::Fingerprint).then(|| fingerprint_facts(a));
+            (
+                r,
+                Some(f64::from(r)),
+                false,
+                RetriesEvidence::Measured {
+                    value: r,
+                    log,
+                    fingerprint,
+                },
+            )
+        }
+        (None, _) => (
+            base.retries,
+            None,
+            true,
+            RetriesEvidence::NotKnown {
+                base: base.retries,
+                per_attempt,
+            },
+        ),
+    };
+    let m = Measured {
+        input: "retries",
+        flag: "--retries",
+        value: f64::from(value),
+        measured,
+        from_flag,
+        evidence: Evidence::Retries {
+            how,
+            proxy: super::observed::proxy_retries(a),
+        },
+    };
+    (m, retries_observed)
+}
+
+fn key_header(header: Option<&str>) -> String {
+    header.unwrap_or("idempotency_key").to_string()
+}
+
+/// The succeeded share with its evidence, and its interval when measured.
+fn succeeded_share(
+    a: &LogAnalysis,
+    options: &DeriveOptions,
+    base: &Scenario,
+    given: &Overrides,
+    sources: &Sources,
+) -> Result<(Measured, Option<[f64; 2]>), Refusal> {
+    let scenario = ScenarioShare {
+        base: base.succeeded_share,
+        origin: sources.get(Input::SucceededShare),
+    };
+    let c = a.tally.counts;
+    let make =
+        |value: f64, measured: Option<f64>, from_flag: bool, evidence: ShareEvidence| Measured {
+            input: "succeeded_share",
+            flag: "--succeeded-share",
+            value,
+            measured,
+            from_flag,
+            evidence: Evidence::SucceededShare(evidence),
+        };
+    if c.timed_out == 0 {
+        // With no timeouts the share multiplies nothing: it cannot change the result.
+        let evidence = ShareEvidence::NoTimeouts {
+            given: given.succeeded_share,
+            no_mutating: c.mutating == 0,
+        };
+        let m = match given.succeeded_share {
+            Some(v) => make(v, None, true, evidence),
+            None => make(base.succeeded_share, None, false, evidence),
+        };
+        return Ok((m, None));
+    }
+    if !a.has_outcomes() {
+        let lacking = a
+            .files
+            .iter()
+            .find(|f| !f.all_have(|c| c.upstream_status.is_some()));
+        let why = NoUpstream {
+            file: lacking.map(|f| f.lacking(|c| c.upstream_status.is_some())),
+            // A preset detected with fields after it: the status may be among those not read.
+            unread: lacking
+                .and_then(|f| f.format.as_deref())
+                .is_some_and(|d| d.ends_with(UNREAD_FIELDS)),
+        };
+        let too_few =
+            (given.succeeded_share.is_none() && c.timed_out < MIN_EVIDENCE).then_some(scenario);
+        let evidence = ShareEvidence::NoUpstream {
+            given: given.succeeded_share,
+            why: why.clone(),
+            too_few,
+            timed_out: c.timed_out,
+        };
+        return match (given.succeeded_share, too_few) {
+            (Some(v), _) => Ok((make(v, None, true, evidence), None)),
+            // Too few timed-out attempts to measure it even with their outcomes.
+            (None, Some(_)) => Ok((make(base.succeeded_share, None, true, evidence), None)),
+            (None, None) => Err(Refusal::Underivable {
+                figure: "the succeeded share",
+                why: Shortfall::NoUpstream(why),
+                flag: "--succeeded-share",
+            }),
+        };
+    }
+    let (succ, unknown, all) = (c.timed_out_succeeded, c.timed_out_unknown, c.timed_out);
+    let known = all - unknown;
+    let log = ShareLog {
+        succeeded: succ,
+        unknown,
+        timed_out: all,
+        join: a.join.clone(),
+        server: a.is_server_log(),
+    };
+    let too_many = known == 0 || unknown as f64 > options.max_unknown * all as f64;
+    // The interval: Wilson over the known outcomes, widened to the Wilson intervals of
+    // the bounds when some are unknown.
+    let interval = if unknown == 0 {
+        intervals::wilson(succ, all)
+    } else {
+        [
+            intervals::wilson(succ, all)[0],
+            intervals::wilson(succ + unknown, all)[1],
+        ]
+    };
+    if given.succeeded_share.is_none() && known < MIN_EVIDENCE {
+        let measured = (known > 0).then(|| succ as f64 / known as f64);
+        let evidence = ShareEvidence::TooFewKnown {
+            measured,
+            known,
+            scenario,
+            log,
+        };
+        return Ok((make(base.succeeded_share, measured, true, evidence), None));
+    }
+    if too_many {
+        return match given.succeeded_share {
+            Some(v) => Ok((
+                make(
+                    v,
+                    None,
+                    true,
+                    ShareEvidence::TooManyUnknown { given: v, log },
+                ),
+                None,
+            )),
+            None => Err(Refusal::UnknownOutcomes {
+                log: Box::new(log),
+                max_unknown: options.max_unknown,
+            }),
+        };
+    }
+    let v = succ as f64 / known as f64;
+    let evidence = ShareEvidence::Measured {
+        given: given.succeeded_share,
+        value: v,
+        log,
+    };
+    Ok(match given.succeeded_share {
+        Some(g) => (make(g, Some(v), true, evidence), None),
+        None => (make(v, Some(v), false, evidence), Some(interval)),
+    })
+}
+
+/// Why requests a day needs a timestamp column: the first file without one.
+fn no_timestamp(a: &LogAnalysis) -> Shortfall {
+    Shortfall::NoTimestamp {
+        file: a
+            .files
+            .iter()
+            .find(|f| f.columns.timestamp.is_none())
+            .map(|f| (f.name.clone(), f.columns.headers.clone())),
+    }
+}
+
+/// Intents on each whole UTC day strictly inside the span (0 for a day with none), from
+/// the mutating attempts of the day scaled by intents per attempt.
+fn daily_intents(a: &LogAnalysis) -> Vec<f64> {
+    let t = &a.tally;
+    let (Some(first), Some(last)) = (t.first_ts, t.last_ts) else {
+        return Vec::new();
+    };
+    if t.counts.mutating == 0 {
+        return Vec::new();
+    }
+    let per_attempt = t.intents() as f64 / t.counts.mutating as f64;
+    let day = crate::logs::MICROS_PER_DAY;
+    let (d0, d1) = (first.div_euclid(day), last.div_euclid(day));
+    (d0 + 1..d1)
+        .map(|d| {
+            t.per_day
+                .get(&d)
+                .map_or(0.0, |c| c.mutating as f64 * per_attempt)
+        })
+        .collect()
+}
+
+/// Attempts joined into intents by fingerprint, with the attempts that had no client address.
+fn fingerprint_facts(a: &LogAnalysis) -> FingerprintFacts {
+    let t = &a.tally;
+    FingerprintFacts {
+        attempts: t.fingerprinted.attempts,
+        intents: t.fingerprinted.intents,
+        request_length: a.files.iter().any(|f| f.columns.request_length.is_some()),
+        unkeyed: t.unkeyed_intents,
+    }
+}
+
+/// The measured value, or the flag's, or the refusal naming the flag.
+fn pick<T>(
+    (name, flag): (&'static str, &'static str),
+    figure: &'static str,
+    given: Option<f64>,
+    measured: Result<T, Shortfall>,
+    value: impl Fn(&T) -> f64,
+    evidence: impl Fn(Picked<T>) -> Evidence,
+) -> Result<Measured, Refusal> {
+    match (given, measured) {
+        (Some(v), log) => Ok(Measured {
+            input: name,
+            flag,
+            value: v,
+            measured: log.as_ref().ok().map(&value),
+            from_flag: true,
+            evidence: evidence(Picked::Given {
+                value: v,
+                flag,
+                log,
+            }),
+        }),
+        (None, Ok(log)) => Ok(Measured {
+            input: name,
+            flag,
+            value: value(&log),
+            measured: Some(value(&log)),
+            from_flag: false,
+            evidence: evidence(Picked::Measured(log)),
+        }),
+        (None, Err(why)) => Err(Refusal::Underivable { figure, why, flag }),
+    }
+}

@@ -1,0 +1,398 @@
+//! The observed figures of the findings: per day, per endpoint, intents, key coverage, the
+//! duplicates seen beside the model's, and the warnings about the log itself.
+
+use crate::logs::{Grouping, LogAnalysis, MICROS_PER_DAY, Role, date_string, to_rfc3339};
+use crate::model::{Estimate, Scenario};
+
+use super::evidence::{DuplicatesNote, FewerOutcomes, Gap, Warning};
+use super::intervals::{Intervals, MIN_EVIDENCE};
+use super::{
+    AttemptsRow, DayRow, DeriveOptions, DuplicateEvidence, EndpointRow, FileRead, FormatLines,
+    KeyCoverage, KeyCoverageRow, Observed, ObservedDuplicates, ProcessedTwice,
+    ProxyRetriesObserved, RetriesObserved, SharedAddresses, SkippedLines, TOP_ENDPOINTS,
+};
+
+/// The duplicates the fingerprinted intents showed, beside the model's prediction.
+pub fn observed_duplicates(
+    a: &LogAnalysis,
+    scenario: &Scenario,
+    intervals: &Intervals,
+) -> Option<ObservedDuplicates> {
+    // With keys, a retry answered 2xx may be a key store's replay: only the backend's own
+    // log (`--outcomes`) says which attempts executed.
+    match a.intent_grouping() {
+        "none" => return None,
+        "key" if a.join.is_none() => return None,
+        _ => {}
+    }
+    let t = &a.tally;
+    let d = t.duplicates;
+    let per_day = a
+        .days_covered()
+        .filter(|d| *d > 0.0)
+        .map(|days| d.count as f64 / days);
+    let predicted = Estimate::new(*scenario).duplicates.per_day;
+    let m = scenario.days_per_month;
+    let interval = intervals.duplicates_per_month.map(|v| v / m);
+    let unknown = t.counts.timed_out_unknown;
+    let gap = per_day.and_then(|observed| {
+        let days = observed / d.count.max(1) as f64;
+        if observed < interval[0] {
+            Some(Gap::Fewer {
+                conflicts: (d.conflict_409_422 > 0).then(|| {
+                    (
+                        d.conflict_409_422,
+                        (d.count + d.conflict_409_422) as f64 * days,
+                    )
+                }),
+                outcomes: if !a.has_outcomes() {
+                    FewerOutcomes::NoUpstream
+                } else if unknown > 0 {
+                    FewerOutcomes::Unknown(unknown)
+                } else {
+                    FewerOutcomes::Known
+                },
+            })
+        } else if observed > interval[1] {
+            Some(Gap::More {
+                retries: scenario.retries,
+            })
+        } else {
+            None
+        }
+    });
+    let note = DuplicatesNote {
+        // Read from stdin, the proxy log could not be read again with the backend's answers.
+        lower_bound: a.join.as_ref().is_some_and(|j| !j.per_intent),
+        gap,
+        by_key: a.intent_grouping() == "key",
+    };
+    let any = note.lower_bound || note.gap.is_some() || note.by_key;
+    Some(ObservedDuplicates {
+        count: d.count,
+        per_day,
+        predicted_per_day: predicted,
+        predicted_per_day_interval: interval,
+        evidence: DuplicateEvidence {
+            upstream_2xx: d.upstream_2xx,
+            outcomes: d.outcomes,
+            conflict_409_422: d.conflict_409_422,
+        },
+        note: any.then_some(note),
+    })
+}
+
+/// Warnings about the log itself: missing days, a clock running backwards, the backend
+/// log's gaps.
+pub fn warnings(a: &LogAnalysis) -> Vec<Warning> {
+    let t = &a.tally;
+    let mut out = Vec::new();
+    if a.options.client_timeout.is_some() {
+        // The timeout is compared with durations in a unit that nothing said.
+        for f in a.files.iter().filter(|f| f.columns.duration_unit_assumed) {
+            out.push(Warning::DurationUnitAssumed {
+                file: f.name.clone(),
+                field: f
+                    .columns
+                    .header_of(Role::Duration)
+                    .unwrap_or("duration")
+                    .to_string(),
+                unit: f.columns.duration_unit.name(),
+            });
+        }
+    }
+    if a.is_server_log() && a.options.client_timeout.is_none() {
+        out.push(Warning::ServerLogNoClientTimeout);
+    }
+    if a.has_timestamps() {
+        if let (Some(first), Some(last)) = (t.first_ts, t.last_ts) {
+            let (d0, d1) = (
+                first.div_euclid(MICROS_PER_DAY),
+                last.div_euclid(MICROS_PER_DAY),
+            );
+            let missing: Vec<i64> = (d0 + 1..d1)
+                .filter(|d| !t.per_day.contains_key(d))
+                .collect();
+            if let (Some(lo), Some(hi)) = (missing.first(), missing.last()) {
+                out.push(Warning::MissingDays {
+                    days: missing.len() as u64,
+                    first: date_string(*lo),
+                    last: date_string(*hi),
+                });
+            }
+        }
+        let window = i64::try_from(a.options.retry_window.as_micros()).unwrap_or(i64::MAX);
+        if t.most_backwards > window {
+            out.push(Warning::Backwards {
+                by: t.most_backwards as f64 / 1e6,
+                window: a.options.retry_window.as_secs_f64(),
+            });
+        }
+    }
+    if let Some(j) = &a.join {
+        if j.span.is_none() {
+            out.push(Warning::BackendNoTimestamps {
+                files: j.files.clone(),
+            });
+        }
+        out.extend(j.bad_samples.iter().cloned().map(Warning::BackendBadRow));
+        if j.backend_bad_rows > j.bad_samples.len() as u64 {
+            out.push(Warning::BackendBadRows {
+                rows: j.backend_bad_rows,
+            });
+        }
+    }
+    out
+}
+
+/// The observed figures; per-endpoint estimates use `scenario` for the inputs an
+/// endpoint does not measure itself.
+///
+/// An endpoint's succeeded share is its own only where the whole log's was measured (a
+/// `--succeeded-share` given for the log wins for its endpoints too) and its unknown
+/// outcomes are within `--max-unknown`, as for the whole log; else the scenario's.
+pub fn observed(
+    a: &LogAnalysis,
+    options: &DeriveOptions,
+    scenario: &Scenario,
+    retries_observed: Option<RetriesObserved>,
+    share_measured: bool,
+) -> Observed {
+    let t = &a.tally;
+    let days = a.days_covered().filter(|d| *d > 0.0);
+    let stamps = a.has_timestamps();
+    let outcomes = a.has_outcomes();
+    // Counts of outcomes, only where the logs tell them.
+    let told = |v: u64| outcomes.then_some(v);
+    let endpoints: Vec<EndpointRow> = t
+        .endpoints
+        .iter()
+        .filter(|(_, e)| e.counts.mutating > 0)
+        .map(|(key, e)| {
+            let ec = e.counts;
+            let n = match days {
+                Some(d) => e.intents as f64 / d,
+                None if t.intents() > 0 => {
+                    scenario.requests_per_day * e.intents as f64 / t.intents() as f64
+                }
+                None => 0.0,
+            };
+            let enough_evidence = ec.mutating >= MIN_EVIDENCE;
+            let timeout_rate = if enough_evidence {
+                ec.timed_out as f64 / ec.mutating as f64
+            } else {
+                scenario.timeout_rate
+            };
+            let known = ec.timed_out - ec.timed_out_unknown;
+            let own_share = outcomes
+                && share_measured
+                && known >= MIN_EVIDENCE
+                && ec.timed_out_unknown as f64 <= options.max_unknown * ec.timed_out as f64;
+            let succeeded_share = own_share.then(|| ec.timed_out_succeeded as f64 / known as f64);
+            let est = Estimate::new(Scenario {
+                requests_per_day: n,
+                timeout_rate,
+                succeeded_share: succeeded_share.unwrap_or(scenario.succeeded_share),
+                ..*scenario
+            });
+            EndpointRow {
+                method: e.method.clone(),
+                route: e.route.clone(),
+                mutating: ec.mutating,
+                timed_out: ec.timed_out,
+                timed_out_succeeded: told(ec.timed_out_succeeded),
+                timed_out_unknown: told(ec.timed_out_unknown),
+                duplicates_per_month: est.duplicates.per_month,
+                refund_per_month: est.refund_cost.per_month,
+                enough_evidence,
+                requests_per_day: n,
+                timeout_rate,
+                succeeded_share,
+                keyed_attempts: e.keyed_attempts,
+                proxy_retries: t
+                    .proxy_retries_by_endpoint
+                    .get(key)
+                    .filter(|p| p.attempts > 0)
+                    .map(ProxyRetriesObserved::of),
+            }
+        })
+        .collect();
+    // Endpoints with too little evidence are never ranked as if measured: they come last.
+    // (Their places are sorted, not the rows: moving thousands of rows through a sort cost
+    // more than building them.)
+    let mut order: Vec<usize> = (0..endpoints.len()).collect();
+    order.sort_by(|&i, &j| {
+        let (a, b) = (&endpoints[i], &endpoints[j]);
+        b.enough_evidence
+            .cmp(&a.enough_evidence)
+            .then(b.duplicates_per_month.total_cmp(&a.duplicates_per_month))
+            .then(b.mutating.cmp(&a.mutating))
+            .then_with(|| (&a.route, &a.method).cmp(&(&b.route, &b.method)))
+    });
+    let mut rows: Vec<Option<EndpointRow>> = endpoints.into_iter().map(Some).collect();
+    let mut endpoints: Vec<EndpointRow> =
+        order.into_iter().filter_map(|i| rows[i].take()).collect();
+    let key_coverage = key_coverage(a, &endpoints);
+    endpoints.truncate(TOP_ENDPOINTS);
+    let mut attempts_per_intent: Vec<AttemptsRow> = t
+        .attempts_per_intent
+        .iter()
+        .map(|(attempts, intents)| AttemptsRow { attempts, intents })
+        .collect();
+    // Attempts without a key or fingerprint are intents of one attempt each.
+    if t.unkeyed_intents > 0 {
+        match attempts_per_intent.first_mut() {
+            Some(row) if row.attempts == 1 => row.intents += t.unkeyed_intents,
+            _ => attempts_per_intent.insert(
+                0,
+                AttemptsRow {
+                    attempts: 1,
+                    intents: t.unkeyed_intents,
+                },
+            ),
+        }
+    }
+    let files =
+        a.files
+            .iter()
+            .map(|f| FileRead {
+                name: f.name.clone(),
+                input_format: f.format.clone().unwrap_or_else(|| {
+                    if f.delimiter == b'\t' { "tsv" } else { "csv" }.to_string()
+                }),
+                detected: f.format.is_some() && f.detected,
+                log_side: f.side.side.name(),
+                log_side_why: f.side.why.clone(),
+                envelope: f.envelope.clone(),
+                document: f.document.clone(),
+                skipped: f
+                    .skipped
+                    .iter()
+                    .map(|(stream, kind, lines)| SkippedLines {
+                        stream: stream.clone(),
+                        kind: kind.clone(),
+                        lines: *lines,
+                    })
+                    .collect(),
+                formats: f
+                    .formats
+                    .iter()
+                    .map(|r| FormatLines {
+                        name: r.name.clone(),
+                        lines: r.lines,
+                        first_line: r.first_line,
+                        last_line: r.last_line,
+                        roles: r.columns.as_ref().map_or(Vec::new(), |c| {
+                            Role::ALL
+                                .iter()
+                                .filter(|&&role| c.header_of(role).is_some())
+                                .map(|role| role.name())
+                                .collect()
+                        }),
+                        refused: r.refused.clone(),
+                    })
+                    .collect(),
+                formats_interleaved: f.interleaved,
+            })
+            .collect();
+    let processed_twice = (a.is_server_log() && t.keyed.intents > 0).then(|| {
+        let extra = t.keyed_executions.extra;
+        ProcessedTwice {
+            intents: t.keyed_executions.intents,
+            extra_executions: extra,
+            per_day: days.map(|d| extra as f64 / d),
+        }
+    });
+    let fingerprinted = a.intent_grouping() == "fingerprint";
+    Observed {
+        intent_grouping: a.intent_grouping(),
+        attempts_per_intent,
+        observed_duplicates: None,
+        key_coverage,
+        shared_addresses: fingerprinted.then_some(SharedAddresses {
+            rate: a.options.shared_address_rate,
+            fingerprints: t.shared.fingerprints,
+            attempts: t.shared.attempts,
+        }),
+        files,
+        processed_twice,
+        rows: t.rows,
+        mutating_attempts: t.counts.mutating,
+        intents: t.intents(),
+        timed_out: t.counts.timed_out,
+        timed_out_succeeded: told(t.counts.timed_out_succeeded),
+        timed_out_unknown: told(t.counts.timed_out_unknown),
+        timed_out_matched: a.join.as_ref().map(|j| j.matched),
+        rows_filtered: t.out_of_range + t.path_filtered,
+        warnings: Vec::new(),
+        backend_log: a.join.clone(),
+        days_covered: a.days_covered(),
+        first_timestamp: t.first_ts.filter(|_| stamps).map(to_rfc3339),
+        last_timestamp: t.last_ts.filter(|_| stamps).map(to_rfc3339),
+        bad_rows: t.bad_rows,
+        per_day: if stamps {
+            t.per_day
+                .iter()
+                .map(|(day, c)| DayRow {
+                    date: date_string(*day),
+                    mutating: c.mutating,
+                    timed_out: c.timed_out,
+                    timed_out_succeeded: told(c.timed_out_succeeded),
+                    timed_out_unknown: told(c.timed_out_unknown),
+                })
+                .collect()
+        } else {
+            Vec::new()
+        },
+        retries_observed,
+        proxy_retries: proxy_retries(a),
+        per_endpoint: endpoints,
+    }
+}
+
+/// The proxy's own retries, when a file has a proxy-attempts column.
+pub fn proxy_retries(a: &LogAnalysis) -> Option<ProxyRetriesObserved> {
+    let p = a.tally.proxy_retries;
+    let column = a.files.iter().any(|f| f.columns.proxy_attempts.is_some());
+    (column && p.attempts > 0).then(|| ProxyRetriesObserved::of(&p))
+}
+
+/// Key coverage, when an input was grouped by key: the endpoints' rows must be all of them
+/// (before the top 10 are kept), each with the estimate its own inputs give.
+pub fn key_coverage(a: &LogAnalysis, endpoints: &[EndpointRow]) -> Option<KeyCoverage> {
+    if !a.files.iter().any(|f| f.grouping == Grouping::Key) {
+        // Grouped by fingerprint, keys were not read: their coverage is not known.
+        return None;
+    }
+    let t = &a.tally;
+    let mut rows: Vec<KeyCoverageRow> = endpoints
+        .iter()
+        .filter_map(|e| {
+            let share = e.keyed_attempts as f64 / e.mutating as f64;
+            (share < 1.0).then(|| KeyCoverageRow {
+                method: e.method.clone(),
+                route: e.route.clone(),
+                share,
+                duplicates_per_month: e.duplicates_per_month * (1.0 - share),
+                refund_per_month: e.refund_per_month * (1.0 - share),
+            })
+        })
+        .collect();
+    rows.sort_by(|a, b| {
+        b.refund_per_month
+            .total_cmp(&a.refund_per_month)
+            .then(b.duplicates_per_month.total_cmp(&a.duplicates_per_month))
+            .then_with(|| (&a.route, &a.method).cmp(&(&b.route, &b.method)))
+    });
+    rows.truncate(TOP_ENDPOINTS);
+    let mutating = t.counts.mutating;
+    Some(KeyCoverage {
+        keyed_attempts: t.keyed_attempts,
+        share: if mutating == 0 {
+            0.0
+        } else {
+            t.keyed_attempts as f64 / mutating as f64
+        },
+        per_endpoint: rows,
+    })
+}

@@ -1,0 +1,424 @@
+//! The report model: what a report says, built once from the [`Estimate`] (and, for `logs`,
+//! the [`Findings`]), and read by every renderer: table, markdown, JSON, CSV, SVG and the
+//! explorer.
+//!
+//! A renderer lays the model out; it does not walk the estimate or the findings again, and it
+//! words nothing itself: each figure comes with its label and its value (a [`Value`], shown by
+//! the one number format of its kind), each measured input with its evidence as a sentence.
+//! `docs/DESIGN.md` ("The report model") says how a renderer reads it and where a new input
+//! kind goes.
+
+use crate::findings::{Findings, Intervals, Observed};
+use crate::inputs::{Input, Origin, Sources};
+use crate::model::{Estimate, Store};
+use crate::units::{Duration, Seconds};
+
+use super::words::label;
+use super::{evidence, human, table};
+
+/// A figure's value, by the kind of number it is: its kind chooses its format.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Value {
+    Count(f64),
+    Money(f64),
+    Size(f64),
+    /// A span of time, rounded for reading (`1h 2m`).
+    Seconds(f64),
+    /// A span of time as given (`24h`).
+    Duration(f64),
+    /// A multiple (`1.04x`).
+    Times(f64),
+}
+
+impl Value {
+    /// The number itself.
+    pub fn number(self) -> f64 {
+        match self {
+            Value::Count(v)
+            | Value::Money(v)
+            | Value::Size(v)
+            | Value::Seconds(v)
+            | Value::Duration(v)
+            | Value::Times(v) => v,
+        }
+    }
+
+    /// As every report shows it: `1,234`, `$24,048`, `1.2 MB`, `1h 2m`, `1.04x`.
+    pub fn show(self, currency: &str) -> String {
+        match self {
+            Value::Count(v) => human::count(v),
+            Value::Money(v) => human::money(v, currency),
+            Value::Size(v) => human::size(v),
+            Value::Seconds(v) => Seconds(v).rounded(),
+            Value::Duration(v) => Duration(v as u64).to_string(),
+            Value::Times(v) => table::times(v),
+        }
+    }
+
+    /// The change from `base`, signed: `+$24`, `-601`, `±0`.
+    pub fn delta(self, base: Value, currency: &str) -> String {
+        let d = self.number() - base.number();
+        let signed = |text: String| format!("{}{text}", if d > 0.0 { "+" } else { "-" });
+        match self {
+            Value::Count(_) => human::count_delta(d),
+            Value::Money(_) => human::money_delta(d, currency),
+            Value::Size(_) if d.round() == 0.0 => "±0 B".to_string(),
+            Value::Size(_) => signed(human::size(d.abs())),
+            Value::Seconds(_) | Value::Duration(_) if d == 0.0 => "±0s".to_string(),
+            Value::Seconds(_) | Value::Duration(_) => signed(Seconds(d.abs()).rounded()),
+            Value::Times(_) if d == 0.0 => "±0x".to_string(),
+            Value::Times(_) => signed(table::times(d.abs())),
+        }
+    }
+}
+
+/// Which output of `docs/MODEL.md` a figure is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FigureId {
+    DuplicatesPerDay,
+    DuplicatesPerMonth,
+    RefundsPerMonth,
+    RefundsPerYear,
+    UnansweredNeverRetryingPerDay,
+    UnansweredNeverRetryingPerMonth,
+    ChargedNeverRetryingPerMonth,
+    UnansweredPerDay,
+    ChargedPerDay,
+    ExtraAttemptsPerDay,
+    AttemptsWorstCase,
+    AttemptsExpected,
+    RetryHorizon,
+    KeyTtl,
+    LeftPerDay,
+    LeftPerMonth,
+    LiveKeys,
+    StoreSize(Store),
+}
+
+/// One figure of the estimate: its label within its section, its label standing alone (a
+/// markdown table row of several sections), its value, and its rule of thumb where the model
+/// has one.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Figure {
+    pub id: FigureId,
+    pub label: String,
+    pub standalone: String,
+    pub value: Value,
+    pub rule_of_thumb: Option<Value>,
+}
+
+/// A section of the estimate: its title, the headers of its value columns, its figures, and
+/// whether a blank line closes it (sections that read as one group share one).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Section {
+    pub title: &'static str,
+    pub columns: &'static [&'static str],
+    pub figures: Vec<Figure>,
+    pub closes_group: bool,
+}
+
+/// The estimate as every renderer reads it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EstimateReport {
+    /// The inputs as `label, value`, a published schedule replacing the backoff inputs.
+    pub scenario: Vec<(&'static str, String)>,
+    pub sections: Vec<Section>,
+    /// The one-sentence verdict, uncoloured.
+    pub verdict: String,
+}
+
+impl EstimateReport {
+    pub fn new(e: &Estimate, style: &super::Style) -> EstimateReport {
+        let plain = super::Style {
+            color: false,
+            ..style.clone()
+        };
+        EstimateReport {
+            scenario: table::input_lines(e, style),
+            sections: sections(e),
+            verdict: table::verdict(e, &plain),
+        }
+    }
+
+    /// The figure `id`; every output of the model is in the report.
+    pub fn figure(&self, id: FigureId) -> &Figure {
+        self.sections
+            .iter()
+            .flat_map(|s| &s.figures)
+            .find(|f| f.id == id)
+            .expect("every figure is in the report")
+    }
+}
+
+fn figure(id: FigureId, label: String, standalone: String, value: Value) -> Figure {
+    Figure {
+        id,
+        label,
+        standalone,
+        value,
+        rule_of_thumb: None,
+    }
+}
+
+fn sections(e: &Estimate) -> Vec<Section> {
+    use FigureId as F;
+    use Value::{Count, Money, Size, Times};
+    let r = e.inputs.retries;
+    let at = table::layers(e.inputs.layers);
+    let retrying = format!("at {r} {}, a day", if r == 1 { "retry" } else { "retries" });
+    let with = |mut f: Figure, thumb: Value| {
+        f.rule_of_thumb = Some(thumb);
+        f
+    };
+    vec![
+        Section {
+            title: "Duplicate charges",
+            columns: &["exact", "rule of thumb"],
+            figures: vec![
+                with(
+                    figure(
+                        F::DuplicatesPerDay,
+                        "a day".into(),
+                        "duplicate charges a day".into(),
+                        Count(e.duplicates.per_day),
+                    ),
+                    Count(e.duplicates.rule_of_thumb_per_day),
+                ),
+                with(
+                    figure(
+                        F::DuplicatesPerMonth,
+                        "a month".into(),
+                        "duplicate charges a month".into(),
+                        Count(e.duplicates.per_month),
+                    ),
+                    Count(e.rule_of_thumb_per_month()),
+                ),
+            ],
+            closes_group: false,
+        },
+        Section {
+            title: "Refunds",
+            columns: &[],
+            figures: vec![
+                with(
+                    figure(
+                        F::RefundsPerMonth,
+                        "a month".into(),
+                        "refunds a month".into(),
+                        Money(e.refund_cost.per_month),
+                    ),
+                    Money(e.rule_of_thumb_refund_per_month()),
+                ),
+                figure(
+                    F::RefundsPerYear,
+                    "a year".into(),
+                    "refunds a year".into(),
+                    Money(e.refund_cost.per_year),
+                ),
+            ],
+            closes_group: true,
+        },
+        Section {
+            title: "Customers left without an answer",
+            columns: &[],
+            figures: vec![
+                figure(
+                    F::UnansweredNeverRetryingPerDay,
+                    "never retrying, a day".into(),
+                    "never retrying, a day".into(),
+                    Count(e.unanswered.zero_retries_per_day),
+                ),
+                figure(
+                    F::UnansweredNeverRetryingPerMonth,
+                    "never retrying, a month".into(),
+                    "never retrying, a month".into(),
+                    Count(e.unanswered.zero_retries_per_month),
+                ),
+                figure(
+                    F::ChargedNeverRetryingPerMonth,
+                    format!("  {}", label::CHARGED_ANYWAY),
+                    format!("never retrying, a month, {}", label::CHARGED),
+                    Count(e.unanswered.charged_zero_retries_per_month),
+                ),
+                figure(
+                    F::UnansweredPerDay,
+                    retrying.clone(),
+                    retrying.clone(),
+                    Count(e.unanswered.per_day),
+                ),
+                figure(
+                    F::ChargedPerDay,
+                    format!("  {}", label::CHARGED_ANYWAY),
+                    format!("{retrying}, {}", label::CHARGED),
+                    Count(e.unanswered.charged_per_day),
+                ),
+            ],
+            closes_group: true,
+        },
+        Section {
+            title: "Extra load from retries",
+            columns: &[],
+            figures: vec![
+                figure(
+                    F::ExtraAttemptsPerDay,
+                    "attempts a day".into(),
+                    "extra attempts a day from retries".into(),
+                    Count(e.extra_attempts_per_day),
+                ),
+                figure(
+                    F::AttemptsWorstCase,
+                    format!("at {at}, worst case"),
+                    format!("attempts at {at}, worst case"),
+                    Times(e.amplification.worst_case),
+                ),
+                figure(
+                    F::AttemptsExpected,
+                    format!("at {at}, expected"),
+                    format!("attempts at {at}, expected"),
+                    Times(e.amplification.expected),
+                ),
+            ],
+            closes_group: true,
+        },
+        Section {
+            title: "Retry schedule against the key TTL",
+            columns: &[],
+            figures: vec![
+                figure(
+                    F::RetryHorizon,
+                    label::RETRY_HORIZON.into(),
+                    label::RETRY_HORIZON.into(),
+                    Value::Seconds(e.retry_horizon_seconds),
+                ),
+                figure(
+                    F::KeyTtl,
+                    "key TTL".into(),
+                    "key TTL".into(),
+                    Value::Duration(e.inputs.ttl_seconds as f64),
+                ),
+                figure(
+                    F::LeftPerDay,
+                    "duplicates left, a day".into(),
+                    "duplicates left, a day".into(),
+                    Count(e.duplicates.with_key_store.per_day),
+                ),
+                figure(
+                    F::LeftPerMonth,
+                    "duplicates left, a month".into(),
+                    format!(
+                        "duplicates a month left by keys kept {}",
+                        Duration(e.inputs.ttl_seconds)
+                    ),
+                    Count(e.duplicates.with_key_store.per_month),
+                ),
+            ],
+            closes_group: true,
+        },
+        Section {
+            title: "Key store (the fix)",
+            columns: &[],
+            figures: std::iter::once(figure(
+                F::LiveKeys,
+                "live keys".into(),
+                "live keys".into(),
+                Count(e.key_store.live_keys),
+            ))
+            .chain(Store::ALL.into_iter().map(|store| {
+                let label = table::store_label(store, e.inputs.store);
+                figure(
+                    F::StoreSize(store),
+                    label.clone(),
+                    label,
+                    Size(e.key_store.by_store.get(store)),
+                )
+            }))
+            .collect(),
+            closes_group: true,
+        },
+    ]
+}
+
+/// One model input as the logs report shows it: its value, where it came from, and what the
+/// logs said of it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InputRow {
+    pub input: Input,
+    /// Its value as the reports show it (`1.94%`, `$40`).
+    pub value: String,
+    /// Where its value came from: measured from the logs, a flag, a preset, the scenario
+    /// file, the default.
+    pub origin: Origin,
+    /// The logs' evidence, when the logs gave or were asked about it.
+    pub evidence: Option<String>,
+    /// Its 95% interval, when measured (JSON units).
+    pub interval: Option<(f64, f64)>,
+}
+
+/// The report of `dupcost logs` (and `estimate --observed`, `logs --follow`, the explorer's
+/// `--logs`): the findings worded once, then the estimate.
+#[derive(Debug, Clone)]
+pub struct LogsReport<'a> {
+    pub estimate: &'a Estimate,
+    pub findings: &'a Findings,
+    pub observed: &'a Observed,
+    pub intervals: &'a Intervals,
+    pub sources: &'a Sources,
+    /// Each measured input's evidence, in the derivation's order.
+    pub evidence: Vec<String>,
+    /// Every input with its value, origin, evidence and interval, in `Input::ALL`'s order.
+    pub inputs: Vec<InputRow>,
+    /// The warnings about the log, worded.
+    pub warnings: Vec<String>,
+    /// Why the duplicates seen and predicted differ, worded.
+    pub duplicates_note: Option<String>,
+    pub estimate_report: EstimateReport,
+}
+
+impl<'a> LogsReport<'a> {
+    pub fn new(e: &'a Estimate, findings: &'a Findings, style: &super::Style) -> LogsReport<'a> {
+        let inputs = Input::ALL
+            .into_iter()
+            .map(|input| InputRow {
+                input,
+                value: table::input_value(input, input.get(&e.inputs), &style.currency),
+                origin: findings.sources.get(input),
+                evidence: evidence::evidence(findings, input),
+                interval: evidence::interval_for(findings, input),
+            })
+            .collect();
+        LogsReport {
+            estimate: e,
+            findings,
+            observed: &findings.observed,
+            intervals: &findings.intervals,
+            sources: &findings.sources,
+            evidence: findings
+                .measured
+                .iter()
+                .map(|m| m.evidence.to_string())
+                .collect(),
+            inputs,
+            warnings: findings
+                .observed
+                .warnings
+                .iter()
+                .map(ToString::to_string)
+                .collect(),
+            duplicates_note: findings
+                .observed
+                .observed_duplicates
+                .as_ref()
+                .and_then(|d| d.note.as_ref())
+                .map(ToString::to_string),
+            estimate_report: EstimateReport::new(e, style),
+        }
+    }
+
+    /// The row of `input`.
+    pub fn input(&self, input: Input) -> &InputRow {
+        self.inputs
+            .iter()
+            .find(|r| r.input == input)
+            .expect("every input has a row")
+    }
+}

@@ -1,0 +1,842 @@
+//! Every phrase of the reports and every number format: the one place a finding is worded.
+//!
+//! The findings are data ([`crate::findings::evidence`]); this module says them: the
+//! `Display` of each evidence, warning, note and refusal (and, where the JSON contract holds
+//! a sentence, its `Serialize` as that text), the labels of the estimate's figures shared by
+//! the table, the markdown and the explorer, and the number formats they all use.
+
+use std::fmt::{self, Display, Formatter};
+
+use serde::{Serialize, Serializer};
+
+use crate::findings::MIN_EVIDENCE;
+use crate::findings::evidence::{
+    DuplicatesNote, Evidence, FewerOutcomes, FingerprintFacts, Gap, GivenBy, Grouped, IntentsHow,
+    NoUpstream, Picked, Refusal, RequestsLog, RetriesEvidence, RetriesLog, ShareEvidence, ShareLog,
+    Shortfall, TimeoutEvidence, TimeoutLog, Warning,
+};
+use crate::findings::{MAX_RETRIES, RetriesObserved};
+use crate::logs::{FileInfo, FlagsStyle, FormatRead, Role};
+use crate::units::Rate;
+
+// ---------------------------------------------------------------- number formats
+
+/// `34,094`.
+pub fn count(n: u64) -> String {
+    super::human::group_thousands(&n.to_string())
+}
+
+/// A rate a day: whole with separators from 100 up, else 3 significant figures (so 0.0043
+/// is not shown as 0).
+pub fn count_f(v: f64) -> String {
+    if v >= 100.0 {
+        count(v.round() as u64)
+    } else if v > 0.0 {
+        crate::units::significant(v, 3)
+    } else {
+        "0".to_string()
+    }
+}
+
+/// `1 intent`, `2 intents`.
+pub fn plural(n: u64, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{} {word}s", count(n))
+    }
+}
+
+/// `1 attempt timed out`, `3 attempts timed out`; `timed out` alone keeps its count.
+pub fn plural_verb(n: u64, phrase: &str) -> String {
+    match phrase.split_once(' ') {
+        Some((noun, rest)) if noun != "timed" => format!("{} {rest}", plural(n, noun)),
+        _ => format!("{} {phrase}", count(n)),
+    }
+}
+
+/// A share to 3 significant figures: `47.9%`.
+pub fn pct3(v: f64) -> String {
+    format!("{}%", crate::units::significant(v * 100.0, 3))
+}
+
+/// A share as the reports round it: `1.94%`.
+pub fn rate(v: f64) -> String {
+    Rate(v).rounded()
+}
+
+/// Seconds for reading: `800ms`, `1m 14s`, `3h 12m` (whole minutes from an hour up, whole
+/// seconds from a second up).
+pub fn duration_text(seconds: f64) -> String {
+    let millis = if seconds >= 3600.0 {
+        (seconds / 60.0).round() as u64 * 60_000
+    } else if seconds >= 1.0 {
+        seconds.round() as u64 * 1000
+    } else {
+        (seconds * 1000.0).round() as u64
+    };
+    humantime::format_duration(std::time::Duration::from_millis(millis)).to_string()
+}
+
+/// `1m 5s`: whole seconds.
+pub fn seconds_text(seconds: f64) -> String {
+    humantime::format_duration(std::time::Duration::from_secs(
+        seconds.max(0.0).round() as u64
+    ))
+    .to_string()
+}
+
+// ---------------------------------------------------------------- the estimate's labels
+
+/// The labels of the estimate's figures, as the table, the markdown and the explorer name
+/// them: one name for one figure everywhere.
+pub mod label {
+    /// Customers left without an answer whose request was executed (charged) all the same.
+    pub const CHARGED: &str = "charged anyway";
+    /// [`CHARGED`] under the figure it is part of.
+    pub const CHARGED_ANYWAY: &str = "of whom charged anyway";
+    /// The retry schedule's horizon.
+    pub const RETRY_HORIZON: &str = "retry horizon (worst case)";
+    /// [`RETRY_HORIZON`] when it is longer than the key TTL: the explorer's warning on the
+    /// row (the table and markdown say it in their verdict).
+    pub const HORIZON_PAST_TTL: &str = "retry horizon > TTL";
+}
+
+// ---------------------------------------------------------------- evidence
+
+impl Display for Evidence {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            Evidence::RequestsPerDay(p) => picked(
+                f,
+                p,
+                |v| format!("requests a day {}", count_f(v)),
+                requests_log,
+            ),
+            Evidence::TimeoutRate(TimeoutEvidence::Picked(p)) => {
+                picked(f, p, |v| format!("timeout rate {}", rate(v)), timeout_log)
+            }
+            Evidence::TimeoutRate(TimeoutEvidence::TooFew { base, origin, log }) => write!(
+                f,
+                "timeout rate: measured {} from {}: too few (needs {MIN_EVIDENCE}); using {} (the log: {})",
+                rate(log.value),
+                plural(log.mutating, "mutating attempt"),
+                origin.value(&rate(*base)),
+                timeout_log(log)
+            ),
+            Evidence::SucceededShare(s) => share(f, s),
+            Evidence::Retries { how, proxy } => {
+                retries(f, how)?;
+                if let Some(p) = proxy {
+                    write!(
+                        f,
+                        "; beside the client's, the proxy retried {} of {} mutating attempts itself ({} in all, at most {} for one attempt): another layer's retries, measured: {:.3} tries at the backend a client attempt (at most {})",
+                        count(p.retried),
+                        count(p.attempts),
+                        count(p.retries),
+                        p.max,
+                        p.attempts_per_attempt,
+                        p.attempts_max
+                    )?;
+                }
+                Ok(())
+            }
+            Evidence::BodyBytes { given, mean, rows } => {
+                let size = super::human::size;
+                match given {
+                    Some(b) => write!(
+                        f,
+                        "saved body {} from --body-bytes (measured: mean of {} 2xx mutating responses, {})",
+                        size(*b as f64),
+                        count(*rows),
+                        size(*mean)
+                    ),
+                    None => write!(
+                        f,
+                        "saved body {} = mean response size of {} 2xx mutating requests",
+                        size(*mean),
+                        count(*rows)
+                    ),
+                }
+            }
+        }
+    }
+}
+
+impl Serialize for Evidence {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+/// A figure measured or given: `X from --flag (measured: ...)`, `X from --flag (why)`.
+fn picked<T>(
+    f: &mut Formatter<'_>,
+    p: &Picked<T>,
+    plain: impl Fn(f64) -> String,
+    measured: impl Fn(&T) -> String,
+) -> fmt::Result {
+    match p {
+        Picked::Measured(log) => f.write_str(&measured(log)),
+        Picked::Given {
+            value,
+            flag,
+            log: Ok(log),
+        } => write!(
+            f,
+            "{} from {flag} (measured: {})",
+            plain(*value),
+            measured(log)
+        ),
+        Picked::Given {
+            value,
+            flag,
+            log: Err(why),
+        } => write!(f, "{} from {flag} ({why})", plain(*value)),
+    }
+}
+
+fn requests_log(l: &RequestsLog) -> String {
+    let intents = plural(l.intents, "intent");
+    let how = match l.how {
+        IntentsHow::Fingerprint(fp) => format!("{intents} ({fp})"),
+        IntentsHow::NoKeys => {
+            format!("{intents} (no idempotency keys: each mutating attempt is an intent)")
+        }
+        IntentsHow::PerAttempt => format!(
+            "{intents} (the key column looks per-attempt: each mutating attempt is an intent)"
+        ),
+        IntentsHow::Keyed => format!("{intents} (grouped by idempotency key)"),
+        IntentsHow::Mixed { keyed, unkeyed } => format!(
+            "{intents} ({} keyed + {} without a key)",
+            count(keyed),
+            plural(unkeyed, "attempt")
+        ),
+    };
+    format!(
+        "requests a day {} = {how} / {} days",
+        count_f(l.value),
+        count_f(l.days)
+    )
+}
+
+impl Display for FingerprintFacts {
+    /// `grouped by fingerprint (client, UA, method, path+query): joined 1,204 attempts into
+    /// 1,100 intents`, with the attempts that had no client address.
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        let length = if self.request_length {
+            ", request length"
+        } else {
+            ""
+        };
+        write!(
+            f,
+            "grouped by fingerprint (client, UA, method, path+query{length}): joined {} into {}",
+            plural(self.attempts, "attempt"),
+            plural(self.intents, "intent")
+        )?;
+        if self.unkeyed > 0 {
+            write!(
+                f,
+                "; {} without a client address, each an intent",
+                plural(self.unkeyed, "attempt")
+            )?;
+        }
+        Ok(())
+    }
+}
+
+fn timeout_log(l: &TimeoutLog) -> String {
+    let statuses: Vec<String> = l.statuses.iter().map(u16::to_string).collect();
+    let mut also = String::new();
+    if let Some(style) = l.flags {
+        also.push_str(flags_give_up(style));
+    }
+    if let Some(secs) = l.client_timeout {
+        also.push_str(&format!(" or took {secs}s or more"));
+        if let Some((field, unit)) = &l.assumed_unit {
+            also.push_str(&format!(", {field} read in {unit}, assumed"));
+        }
+    }
+    format!(
+        "timeout rate {} = {} (status {}{also}) / {}",
+        rate(l.value),
+        plural_verb(l.timed_out, "timed out"),
+        statuses.join(", "),
+        plural(l.mutating, "mutating attempt")
+    )
+}
+
+/// What a proxy's flags column counts as a give-up, as the evidence says it.
+pub fn flags_give_up(style: FlagsStyle) -> &'static str {
+    match style {
+        FlagsStyle::Envoy => " or flags UT, DC, UC, URX",
+        FlagsStyle::Haproxy => " or termination state c, C, s, S",
+        FlagsStyle::Cloudfront => " or result type ClientCommError, ClientHungUpRequest",
+        FlagsStyle::Iis => " or sc-win32-status 64, 1236, 12002",
+        FlagsStyle::Cloudflare => " or edge status 524",
+        FlagsStyle::GoogleCloud => {
+            " or statusDetails client_disconnected_before_any_response, client_timed_out, backend_timeout"
+        }
+    }
+}
+
+impl Display for Shortfall {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            Shortfall::NoMutating { methods } => {
+                write!(f, "no mutating ({methods}) requests in the log")
+            }
+            Shortfall::NoTimestamp {
+                file: Some((name, headers)),
+            } => write!(
+                f,
+                "{name} has no timestamp column (looked for {}; headers found: {}; map one with --column timestamp=HEADER)",
+                Role::Timestamp.aliases().join(", "),
+                headers.join(", ")
+            ),
+            Shortfall::NoTimestamp { file: None } => f.write_str("the log has no timestamp column"),
+            Shortfall::ZeroSpan => f.write_str("the log's timestamps span no time (first = last)"),
+            Shortfall::TooShort { span, min } => write!(
+                f,
+                "the log's timestamps span only {}, less than --min-span {}: too short to scale to a day",
+                duration_text(*span),
+                duration_text(*min)
+            ),
+            Shortfall::NoUpstream(n) => n.fmt(f),
+        }
+    }
+}
+
+impl Display for NoUpstream {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} has no upstream status column (map one with --column upstream_status=HEADER, join the backend's own log with --outcomes FILE, or give --log-side server if the server that does the work wrote it)",
+            self.file.as_deref().unwrap_or("the log")
+        )?;
+        if self.unread {
+            f.write_str("; its lines have fields after the detected layout that are not read: give the server's own format with --log-format to read them")?;
+        }
+        Ok(())
+    }
+}
+
+fn share(f: &mut Formatter<'_>, s: &ShareEvidence) -> fmt::Result {
+    // The share --succeeded-share gave, with what the log says beside it.
+    let given_with = |f: &mut Formatter<'_>, value: f64, note: &dyn Display| {
+        write!(
+            f,
+            "succeeded share {} from --succeeded-share ({note})",
+            rate(value)
+        )
+    };
+    match s {
+        ShareEvidence::NoTimeouts { given, no_mutating } => {
+            let why = if *no_mutating {
+                "no mutating requests"
+            } else {
+                "no timed-out mutating attempts"
+            };
+            match given {
+                Some(v) => given_with(
+                    f,
+                    *v,
+                    &format_args!("{why} in the log, so it cannot change the result"),
+                ),
+                None => write!(
+                    f,
+                    "succeeded share not measured: {why} in the log, so it cannot change the result"
+                ),
+            }
+        }
+        ShareEvidence::NoUpstream {
+            given: Some(v),
+            why,
+            ..
+        } => given_with(f, *v, why),
+        ShareEvidence::NoUpstream {
+            why,
+            too_few,
+            timed_out,
+            ..
+        } => {
+            let using = too_few.map_or(String::new(), |s| s.origin.value(&rate(s.base)));
+            write!(
+                f,
+                "succeeded share: not measured from {}: too few (needs {MIN_EVIDENCE}), and {why}; using {using}",
+                plural(*timed_out, "timed-out attempt"),
+            )
+        }
+        ShareEvidence::TooFewKnown {
+            measured,
+            known,
+            scenario,
+            log,
+        } => {
+            let what = match measured {
+                Some(v) => format!("measured {}", rate(*v)),
+                None => "not measured".to_string(),
+            };
+            let the_log = match measured {
+                Some(v) => format!(" (the log: {})", share_log(log, *v)),
+                None => format!(
+                    " ({} timed out, all with an unknown outcome)",
+                    count(log.timed_out)
+                ),
+            };
+            write!(
+                f,
+                "succeeded share: {what} from {} with a known outcome: too few (needs {MIN_EVIDENCE}); using {}{the_log}",
+                plural(*known, "timed-out attempt"),
+                scenario.origin.value(&rate(scenario.base)),
+            )
+        }
+        ShareEvidence::TooManyUnknown { given, log } => given_with(
+            f,
+            *given,
+            &format_args!(
+                "measured: between {}: {} with an unknown outcome of {} timed out",
+                bounds_text(log),
+                count(log.unknown),
+                count(log.timed_out)
+            ),
+        ),
+        ShareEvidence::Measured {
+            given: Some(g),
+            value,
+            log,
+        } => given_with(f, *g, &format_args!("measured: {}", share_log(log, *value))),
+        ShareEvidence::Measured {
+            given: None,
+            value,
+            log,
+        } => f.write_str(&share_log(log, *value)),
+    }
+}
+
+/// `47.9% to 52.1%`: the share if every unknown failed, and if every unknown succeeded.
+fn bounds_text(log: &ShareLog) -> String {
+    let [low, high] = log.bounds();
+    format!("{} to {}", pct3(low), pct3(high))
+}
+
+/// `succeeded share 48% = 330 answered 2xx by the backend / 688 timed out (...)`.
+fn share_log(log: &ShareLog, v: f64) -> String {
+    let (succ, unknown, all) = (log.succeeded, log.unknown, log.timed_out);
+    let known = all - unknown;
+    let unknown_text = if unknown > 0 {
+        format!(
+            "; {} of {} unknown and left out: counted as all failed or all succeeded, {}",
+            count(unknown),
+            count(all),
+            bounds_text(log)
+        )
+    } else {
+        String::new()
+    };
+    match &log.join {
+        Some(j) if j.outside_span == 0 && j.without_id == 0 => format!(
+            "succeeded share {} = {} answered 2xx by the backend / {} timed out ({} never reached it, {} outside the backend log's span{unknown_text})",
+            rate(v),
+            count(succ),
+            count(known),
+            count(j.never_reached),
+            count(j.outside_span),
+        ),
+        Some(j) => format!(
+            "succeeded share {} = {} succeeded / {} timed out with a known outcome ({} answered 2xx by the backend, {} never reached it; {} outside the backend log's span and {} without a request id as the proxy logged them{unknown_text})",
+            rate(v),
+            count(succ),
+            count(known),
+            count(j.matched_succeeded),
+            count(j.never_reached),
+            count(j.outside_span),
+            count(j.without_id),
+        ),
+        None if log.server && unknown == 0 => format!(
+            "succeeded share {} = {} answered 2xx by the server itself after the client gave up / {} timed out (the server's own log: its status is the outcome)",
+            rate(v),
+            count(succ),
+            count(all)
+        ),
+        None if unknown == 0 => format!(
+            "succeeded share {} = {} with upstream 2xx / {} timed out",
+            rate(v),
+            count(succ),
+            count(all)
+        ),
+        None => format!(
+            "succeeded share {} = {} with upstream 2xx / {} timed out with a known outcome ({} of {} unknown, upstream -, 0 or the proxy's own 408, 460, 499, 502, 504: counted as all failed or all succeeded, {})",
+            rate(v),
+            count(succ),
+            count(known),
+            count(unknown),
+            count(all),
+            bounds_text(log),
+        ),
+    }
+}
+
+fn retries(f: &mut Formatter<'_>, how: &RetriesEvidence) -> fmt::Result {
+    match how {
+        RetriesEvidence::Given { value, by, log } => {
+            let by = match by {
+                GivenBy::Flag(flag) => flag.to_string(),
+                GivenBy::Preset(name) => format!("--preset {name}"),
+            };
+            write!(f, "retries {value} from {by}")?;
+            if let Some(log) = log {
+                write!(f, " (measured: {log})")?;
+            }
+            Ok(())
+        }
+        RetriesEvidence::TooFew {
+            measured,
+            timed_out_intents,
+            base,
+            origin,
+            log,
+        } => write!(
+            f,
+            "retries: measured {} from {}: too few (needs {MIN_EVIDENCE}); using {} (the log: {log})",
+            if *measured == 1 {
+                "1 retry".to_string()
+            } else {
+                format!("{measured} retries")
+            },
+            plural(
+                *timed_out_intents,
+                &format!("timed-out {}", grouped_intent(log.by))
+            ),
+            origin.value(&base.to_string()),
+        ),
+        RetriesEvidence::Measured {
+            value,
+            log,
+            fingerprint,
+        } => {
+            write!(f, "retries {value} = {log}")?;
+            if let Some(fp) = fingerprint {
+                write!(f, "; {fp}")?;
+            }
+            Ok(())
+        }
+        RetriesEvidence::NotKnown { base, per_attempt } => write!(
+            f,
+            "retries {base} from the scenario (--retries): {}, so attempts per intent are not known",
+            if *per_attempt {
+                "the key column looks per-attempt"
+            } else {
+                "no idempotency keys in the log"
+            }
+        ),
+    }
+}
+
+fn grouped_intent(by: Grouped) -> &'static str {
+    match by {
+        Grouped::Key => "keyed intent",
+        Grouped::Fingerprint => "fingerprinted intent",
+    }
+}
+
+impl Display for RetriesLog {
+    /// `most attempts for one intent - 1 (mean 0.412 retries over 1,100 keyed intents)`.
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        let RetriesObserved { mean, max } = self.observed;
+        let clamp = if max > MAX_RETRIES {
+            format!(", clamped to {MAX_RETRIES}")
+        } else {
+            String::new()
+        };
+        write!(
+            f,
+            "most attempts for one intent - 1 (mean {mean:.3} retries over {}{clamp})",
+            plural(self.intents, grouped_intent(self.by))
+        )
+    }
+}
+
+// ---------------------------------------------------------------- warnings and notes
+
+impl Display for Warning {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            Warning::DurationUnitAssumed { file, field, unit } => write!(
+                f,
+                "{file}: its duration field {field} says no unit (neither its name nor a format's documentation): read as {unit}, so --client-timeout compares with an assumed unit; give --duration-unit s, ms, us or ns"
+            ),
+            Warning::ServerLogNoClientTimeout => f.write_str(
+                "a server's own log does not show when the client gave up: only give-up statuses \
+                 count as timeouts; give the client's (or webhook sender's) timeout with \
+                 --client-timeout, or its --preset",
+            ),
+            Warning::MissingDays { days, first, last } => write!(
+                f,
+                "no mutating requests on {} inside the log's span ({first}{}): are files missing? requests a day counts them as days with none",
+                plural(*days, "day"),
+                if first == last {
+                    String::new()
+                } else {
+                    format!(" to {last}")
+                }
+            ),
+            Warning::Backwards { by, window } => write!(
+                f,
+                "timestamps run backwards by up to {} (more than the retry window, {}): files that overlap in time, or a clock set back; intents near the jump may be split or joined wrongly",
+                duration_text(*by),
+                duration_text(*window)
+            ),
+            Warning::KeylessKeyColumn { header, file } => write!(
+                f,
+                "the key column {header} of {file} carried no key: every mutating attempt is an intent; --intents fingerprint groups them by client instead"
+            ),
+            Warning::KeysPerAttempt {
+                header,
+                keys,
+                timed_out,
+            } => write!(
+                f,
+                "the key column {header} looks per-attempt ({} seen once each, yet {}): it was ignored for intents and retries; map the clients' idempotency key with --column idempotency_key=HEADER, or give --retries",
+                plural(*keys, "key"),
+                plural_verb(*timed_out, "attempt timed out"),
+            ),
+            Warning::BackendNoTimestamps { files } => write!(
+                f,
+                "the backend log ({}) has no timestamp column: timed-out attempts missing from it cannot be told never to have reached it, so the proxy log's outcome stands for them",
+                files.join(", ")
+            ),
+            Warning::BackendBadRow(bad) => write!(f, "skipped bad row of the backend log {bad}"),
+            Warning::BackendBadRows { rows } => write!(
+                f,
+                "{} of the backend log skipped in all",
+                plural(*rows, "bad row")
+            ),
+            Warning::ClientTimeoutFromPreset { secs, preset } => write!(
+                f,
+                "client timeout {secs}s from --preset {preset} (the sender's per-attempt timeout; \
+                 --client-timeout to change)"
+            ),
+            Warning::RetryWindowWidened { horizon } => write!(
+                f,
+                "retry window widened to the schedule's retry horizon, {} (--retry-window to \
+                 change)",
+                crate::units::Seconds(*horizon).rounded()
+            ),
+            Warning::Window {
+                window,
+                span,
+                first,
+                last,
+            } => write!(
+                f,
+                "a window of log time: the last {} asked, these rows span {} ({} to {}); requests a day are scaled from it",
+                humantime::format_duration(*window),
+                seconds_text(*span),
+                first.as_deref().unwrap_or("?"),
+                last.as_deref().unwrap_or("?"),
+            ),
+            Warning::MeasuredBySql { result } => write!(
+                f,
+                "measured by dupcost sql ({result}): a clock running backwards in the logs cannot be seen \
+                 there (each key's or fingerprint's attempts are ordered by time); dupcost logs on the files \
+                 warns when one did"
+            ),
+            Warning::Reader(note) => f.write_str(note),
+        }
+    }
+}
+
+impl Serialize for Warning {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl Display for DuplicatesNote {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        let gap = self.gap.as_ref().map(|g| g.to_string());
+        let mut parts: Vec<String> = Vec::new();
+        if self.lower_bound {
+            parts.push(format!(
+                "the backend log (--outcomes) is not joined per intent (the proxy log came from stdin and cannot be read twice): these duplicates are only those the proxy log shows, a lower bound{}",
+                gap.map(|n| format!("; {n}")).unwrap_or_default()
+            ));
+        } else if let Some(gap) = gap {
+            parts.push(gap);
+        }
+        if self.by_key {
+            parts.push("grouped by key, an attempt is counted as executed when it was answered 2xx or the backend's log answered it 2xx: if the service replays a key's first answer and logs the replay 2xx, those replays are counted too".to_string());
+        }
+        f.write_str(&parts.join("; "))
+    }
+}
+
+impl Serialize for DuplicatesNote {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl Display for Gap {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            Gap::Fewer {
+                conflicts,
+                outcomes,
+            } => {
+                let mut why = Vec::new();
+                if let Some((n, per_day)) = conflicts {
+                    why.push(format!(
+                        "{} refused by a uniqueness check (409 or 422) did not execute twice ({} a day with them)",
+                        plural(*n, "retried intent"),
+                        count_f(*per_day)
+                    ));
+                }
+                match outcomes {
+                    FewerOutcomes::NoUpstream => why.push("the log has no upstream status (or --outcomes) to show what a timed-out attempt did".to_string()),
+                    FewerOutcomes::Unknown(n) => why.push(format!(
+                        "{} with an unknown outcome cannot count",
+                        plural(*n, "timed-out attempt")
+                    )),
+                    FewerOutcomes::Known => {}
+                }
+                why.push(
+                    "retries sent from another address or after --retry-window are not grouped"
+                        .to_string(),
+                );
+                write!(
+                    f,
+                    "fewer duplicates are seen than the model predicts: {}",
+                    why.join("; ")
+                )
+            }
+            Gap::More { retries } => write!(
+                f,
+                "more duplicates are seen than the model predicts: clients retry more than {} (the retries input), or distinct intents share a fingerprint (clients behind one address; see --shared-address-rate)",
+                plural(u64::from(*retries), "retry")
+            ),
+        }
+    }
+}
+
+// ---------------------------------------------------------------- how a file was read
+
+/// The evidence on a file read with more than one format: which lines each read, the
+/// roles they do not share, and the formats whose lines could not be counted.
+pub fn formats_evidence(file: &FileInfo) -> Vec<String> {
+    let read: Vec<&FormatRead> = file.formats.iter().filter(|f| f.lines > 0).collect();
+    let mut out = Vec::new();
+    if read.len() > 1 {
+        if file.interleaved {
+            let each: Vec<String> = read
+                .iter()
+                .map(|f| format!("{} {} lines", f.name, count(f.lines)))
+                .collect();
+            out.push(format!(
+                "its lines take turns between {} formats (interleaved): {}",
+                read.len(),
+                each.join(", ")
+            ));
+        } else {
+            let each: Vec<String> = read
+                .iter()
+                .map(|f| {
+                    format!(
+                        "{} (lines {}-{})",
+                        f.name,
+                        count(f.first_line),
+                        count(f.last_line)
+                    )
+                })
+                .collect();
+            out.push(format!("its lines change format: {}", each.join(", then ")));
+        }
+        let differ: Vec<String> = Role::ALL
+            .iter()
+            .filter_map(|&role| {
+                let with: Vec<&str> = read
+                    .iter()
+                    .filter(|f| {
+                        f.columns
+                            .as_ref()
+                            .is_some_and(|c| c.header_of(role).is_some())
+                    })
+                    .map(|f| f.name.as_str())
+                    .collect();
+                (!with.is_empty() && with.len() < read.len())
+                    .then(|| format!("{role} only in {}", with.join(" and ")))
+            })
+            .collect();
+        if !differ.is_empty() {
+            out.push(format!(
+                "its formats do not have the same roles: {}; a figure that needs a role counts only the lines that have it (an attempt without a key or fingerprint is an intent of its own), and one that needs it on every line (the succeeded share from upstream statuses) is not measured",
+                differ.join("; ")
+            ));
+        }
+    }
+    for f in &file.formats {
+        if let Some(why) = &f.refused {
+            out.push(format!("lines read as {} are bad rows: {why}", f.name));
+        }
+    }
+    out
+}
+
+// ---------------------------------------------------------------- refusals
+
+impl Display for Refusal {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            Refusal::Underivable { figure, why, flag } => {
+                write!(f, "{why}, so {figure} is unknown: give {flag}")
+            }
+            Refusal::UnknownOutcomes { log, max_unknown } => {
+                let [low, high] = log.bounds();
+                write!(
+                    f,
+                    "{} of {} timed-out attempts ({}, more than --max-unknown {}) have no known outcome (the proxy gave up before the backend answered), so the succeeded share is only known to lie between {} (if every unknown failed) and {} (if every unknown succeeded): give --succeeded-share, or the backend's own log with --outcomes FILE",
+                    count(log.unknown),
+                    count(log.timed_out),
+                    pct3(log.unknown as f64 / log.timed_out as f64),
+                    pct3(*max_unknown),
+                    pct3(low),
+                    pct3(high),
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for Refusal {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn small_rates_and_plurals() {
+        assert_eq!(count_f(0.0043), "0.0043");
+        assert_eq!(count_f(12.345), "12.3");
+        assert_eq!(count_f(0.0), "0");
+        assert_eq!(count_f(1234.4), "1,234");
+        assert_eq!(plural(1, "intent"), "1 intent");
+        assert_eq!(plural(0, "bad row"), "0 bad rows");
+        assert_eq!(plural(2_000, "row"), "2,000 rows");
+        assert_eq!(plural_verb(1, "attempt timed out"), "1 attempt timed out");
+        assert_eq!(duration_text(74.0), "1m 14s");
+        assert_eq!(duration_text(11_545.0), "3h 12m");
+        assert_eq!(duration_text(14.0), "14s");
+        assert_eq!(duration_text(3600.0), "1h");
+        assert_eq!(duration_text(0.8), "800ms");
+    }
+
+    #[test]
+    fn thousands() {
+        assert_eq!(count(0), "0");
+        assert_eq!(count(999), "999");
+        assert_eq!(count(34_094), "34,094");
+        assert_eq!(count(1_234_567), "1,234,567");
+    }
+}

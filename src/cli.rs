@@ -143,7 +143,7 @@ pub struct EstimateArgs {
 
     /// Also write SVG charts: FILE.svg charts a --sweep; a directory gets the report's charts
     /// (duplicates by retries, refunds by timeout rate; a sweep's figure), which --format
-    /// markdown links
+    /// markdown links. Charts are SVG only: another image name (out.png) is refused
     #[arg(long, value_name = "FILE.svg|DIR")]
     pub plot: Option<PathBuf>,
 
@@ -277,7 +277,8 @@ pub struct LogArgs {
 
     /// Also write SVG charts: FILE.svg charts mutating requests, timeouts and
     /// timed-out-but-succeeded per day; a directory gets the report's charts (also timeout rate
-    /// per day, refunds per endpoint), which --format markdown links
+    /// per day, refunds per endpoint), which --format markdown links. Charts are SVG only:
+    /// another image name (out.png) is refused
     #[arg(long, value_name = "FILE.svg|DIR", help_heading = "Output")]
     pub plot: Option<PathBuf>,
 
@@ -748,6 +749,8 @@ pub enum ProbeFormat {
     Json,
     /// A report to paste into a pull request (CommonMark, pipe tables)
     Markdown,
+    /// One self-contained page to send to the people who decide (nothing fetched, no script)
+    Html,
 }
 
 /// The inputs of the model. Each also reads `DUPCOST_<FLAG>` from the environment; precedence,
@@ -1059,6 +1062,9 @@ pub enum Format {
     Csv,
     /// A report to paste into a design document or a pull request (CommonMark, pipe tables)
     Markdown,
+    /// One self-contained page to send to the people who decide (inline style and charts,
+    /// nothing fetched, no script; prints on A4, reads in light and dark)
+    Html,
 }
 
 /// `dupcost presets --format`.

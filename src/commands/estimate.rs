@@ -12,6 +12,7 @@ use super::shared;
 
 /// Runs the estimate (or the sweep) and renders it in the chosen format.
 pub fn run(args: &EstimateArgs, color: bool) -> Result<Vec<u8>> {
+    plot::check(args.plot.as_deref())?;
     if let Some(path) = &args.observed {
         return observed(path, args, color);
     }
@@ -40,6 +41,11 @@ pub fn run(args: &EstimateArgs, color: bool) -> Result<Vec<u8>> {
                 Format::Json => report::json::estimate(&estimate),
                 Format::Csv => report::csv::estimates(&[estimate], &[]),
                 Format::Markdown => report::markdown::estimate(&estimate, &style, &charts),
+                Format::Html => report::html::estimate(
+                    &estimate,
+                    &args.scenario.sources().map_err(Error::Usage)?,
+                    &style,
+                ),
             }
         }
         Some(sweep) => {
@@ -65,6 +71,12 @@ pub fn run(args: &EstimateArgs, color: bool) -> Result<Vec<u8>> {
                 Format::Markdown => {
                     report::markdown::sweep(sweep.input, &estimates, &style, &charts)
                 }
+                Format::Html => report::html::sweep(
+                    sweep.input,
+                    &estimates,
+                    &args.scenario.sources().map_err(Error::Usage)?,
+                    &style,
+                ),
             }
         }
     };

@@ -22,9 +22,9 @@ use super::shared::{Measured, Setup, measure_tick};
 
 pub fn run(args: &LogArgs, color: bool) -> Result<Vec<u8>> {
     let format = args.output.format;
-    if matches!(format, Format::Csv | Format::Markdown) {
+    if matches!(format, Format::Csv | Format::Markdown | Format::Html) {
         return Err(Error::Usage(
-            "--follow writes a table on a terminal or JSON lines (--format json); not csv or markdown".into(),
+            "--follow writes a table on a terminal or JSON lines (--format json); not csv, markdown or html".into(),
         ));
     }
     if args.plot.is_some() || args.save_scenario.is_some() {

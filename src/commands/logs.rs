@@ -11,6 +11,7 @@ use super::shared;
 
 /// Reads the logs, derives the scenario, and renders the report.
 pub fn run(args: &LogArgs, color: bool) -> Result<Vec<u8>> {
+    plot::check(args.plot.as_deref())?;
     let (analysis, derived) = shared::measure(&args.files, &args.read, &args.scenario)?;
     let estimate = Estimate::new(derived.scenario);
     let style = Style {

@@ -10,7 +10,7 @@ use crate::cli::{ProbeArgs, ProbeFormat};
 use crate::error::{Error, Result};
 use crate::model::Estimate;
 use crate::probe::{self, Budget, Http, MAX_REQUESTS, Options, Outcome, Plan, Probe, Request};
-use crate::report::Style;
+use crate::report::{self, Style};
 
 /// A probe's report, and whether a check failed (exit code 1, the report still written).
 pub struct Probed {
@@ -60,6 +60,12 @@ pub fn run(args: &ProbeArgs, color: bool) -> Result<Probed> {
         ProbeFormat::Table => probe::report::table(&probe, &estimate, &style),
         ProbeFormat::Json => probe::report::to_json(&probe),
         ProbeFormat::Markdown => probe::report::markdown(&probe, &estimate, &style),
+        ProbeFormat::Html => report::html::probe(
+            &probe,
+            &estimate,
+            &args.scenario.sources().map_err(Error::Usage)?,
+            &style,
+        ),
     };
     Ok(Probed {
         bytes,

@@ -36,6 +36,7 @@ pub fn render(
         Format::Json => report::logs::json(&r),
         Format::Csv => report::logs::csv(&r),
         Format::Markdown => report::markdown::logs(&r, style, charts),
+        Format::Html => report::html::logs(&r, style),
     }
 }
 

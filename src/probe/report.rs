@@ -161,7 +161,7 @@ pub fn verdict(probe: &Probe) -> String {
     }
 }
 
-fn duplicates_seen(probe: &Probe) -> String {
+pub fn duplicates_seen(probe: &Probe) -> String {
     let seen = match probe.duplicates_seen {
         1 => "1 extra execution for a key".to_string(),
         n => format!("{n} extra executions for a key"),
@@ -177,7 +177,7 @@ fn duplicates_seen(probe: &Probe) -> String {
 }
 
 /// The scenario the costs are figured in.
-fn scenario_line(e: &Estimate, currency: &str) -> String {
+pub fn scenario_line(e: &Estimate, currency: &str) -> String {
     let s = &e.inputs;
     format!(
         "Your scenario (the flags of dupcost estimate): {} intents a day, {} timeouts, {} of \
@@ -260,7 +260,7 @@ fn percent(share: f64) -> String {
     format!("{}%", human::count(share * 100.0))
 }
 
-fn outcome_word(outcome: Outcome) -> &'static str {
+pub fn outcome_word(outcome: Outcome) -> &'static str {
     match outcome {
         Outcome::Pass => "pass",
         Outcome::Warn => "warn",

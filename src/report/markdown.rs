@@ -11,10 +11,11 @@ use super::words::{count, plural};
 use crate::findings::Observed;
 use crate::inputs::Input;
 use crate::model::{Estimate, Store};
-use crate::units::{Rate, round_significant};
+use crate::units::Rate;
 
 use super::logs::{per_day_rows, share};
 use super::model::{EstimateReport, FigureId, LogsReport};
+use super::words::sections as say;
 use super::{Style, evidence, human, table};
 
 /// Days listed in full; longer logs list the first and last half of this.
@@ -50,7 +51,7 @@ pub fn logs(r: &LogsReport, style: &Style, charts: &[ChartLink]) -> Vec<u8> {
     let (e, derived, o) = (r.estimate, r.findings, r.observed);
     let mut out = String::from("# What missing idempotency costs, measured from access logs\n\n");
     verdict(&mut out, e, style);
-    let _ = writeln!(out, "{}\n", read_summary(o));
+    let _ = writeln!(out, "{}\n", say::read_summary(o));
 
     out.push_str("## Inputs\n\n");
     let with_intervals = r.inputs.iter().any(|row| row.interval.is_some());
@@ -81,17 +82,10 @@ pub fn logs(r: &LogsReport, style: &Style, charts: &[ChartLink]) -> Vec<u8> {
     };
     pipe_table(&mut out, headers, align, &rows);
     if with_intervals {
-        let i = &derived.intervals;
-        let c = style.currency.as_str();
         let _ = writeln!(
             out,
-            "Over the inputs' 95% intervals, duplicate charges range from {} to {} a month and \
-             refunds from {} to {} a month.\n",
-            human::count(i.duplicates_per_month[0]),
-            human::count(i.duplicates_per_month[1]),
-            // To 3 significant figures, as the table report's intervals.
-            human::money(round_significant(i.refund_cost_per_month[0], 3), c),
-            human::money(round_significant(i.refund_cost_per_month[1], 3), c),
+            "{}\n",
+            say::over_intervals(&derived.intervals, &style.currency)
         );
     }
     outputs(&mut out, &r.estimate_report, style);
@@ -110,32 +104,10 @@ pub fn sweep(input: Input, estimates: &[Estimate], style: &Style, charts: &[Char
         return out.into_bytes();
     };
     let shown = |e: &Estimate| table::input_value(input, input.get(&e.inputs), c);
-    let refunds = |e: &Estimate| e.refund_cost.per_month;
-    let (low, high) = estimates
-        .iter()
-        .fold((f64::INFINITY, 0.0f64), |(lo, hi), e| {
-            (lo.min(refunds(e)), hi.max(refunds(e)))
-        });
-    let range = |low: String, high: String| {
-        if low == high {
-            low
-        } else {
-            format!("{low} to {high}")
-        }
-    };
-    let bytes = || estimates.iter().map(|e| e.key_store.bytes);
     let _ = writeln!(
         out,
-        "**Verdict:** with {} from {} to {}, the missing key costs {} a month in refunds; \
-         the key store that stops it takes {}.\n",
-        input.label(),
-        shown(first),
-        shown(last),
-        range(human::money(low, c), human::money(high, c)),
-        range(
-            human::size(bytes().fold(f64::INFINITY, f64::min)),
-            human::size(bytes().fold(0.0, f64::max))
-        ),
+        "**Verdict:** {}\n",
+        say::sweep_verdict(input, estimates, c)
     );
     out.push_str("## Inputs\n\n");
     let rows: Vec<Vec<String>> = Input::ALL
@@ -169,20 +141,9 @@ pub fn sweep(input: Input, estimates: &[Estimate], style: &Style, charts: &[Char
             ]
         })
         .collect();
-    pipe_table(
-        &mut out,
-        &[
-            input.label(),
-            "duplicates a day",
-            "duplicates a month",
-            "refunds a month",
-            "unanswered a day",
-            "extra attempts a day",
-            "key store",
-        ],
-        "::::::::",
-        &rows,
-    );
+    let mut headers = vec![input.label()];
+    headers.extend(say::SWEEP);
+    pipe_table(&mut out, &headers, "::::::::", &rows);
     chart_section(&mut out, charts);
     out.into_bytes()
 }
@@ -257,52 +218,25 @@ fn outputs(out: &mut String, report: &EstimateReport, style: &Style) {
     pipe_table(out, &["", "value"], "-:", &rows(&load));
 }
 
-/// `Read 3,000 rows from ... to ...: 1,020 mutating attempts, 0 bad rows skipped.`
-fn read_summary(o: &Observed) -> String {
-    let span = match (&o.first_timestamp, &o.last_timestamp) {
-        (Some(a), Some(b)) => format!(" from {a} to {b}"),
-        _ => String::new(),
-    };
-    format!(
-        "Read {} rows{span}: {} mutating attempts, {} intents, {} bad rows skipped.",
-        count(o.rows),
-        count(o.mutating_attempts),
-        count(o.intents),
-        count(o.bad_rows)
-    )
-}
-
 fn per_day(out: &mut String, o: &Observed) {
     if o.per_day.is_empty() {
         return;
     }
-    out.push_str("## Per day (UTC)\n\n");
+    let _ = writeln!(out, "## {}\n", say::PER_DAY_TITLE);
     // The gap fills a whole row: a pipe table's rows have every column.
     let rows = per_day_rows(o, DAYS_SHOWN, |gap| {
         let mut row = vec![String::new(); 6];
         row[0] = gap;
         row
     });
-    pipe_table(
-        out,
-        &[
-            "date",
-            "mutating",
-            "timed out",
-            "timed out, succeeded",
-            "timed out, unknown",
-            "timeout rate",
-        ],
-        "-:::::",
-        &rows,
-    );
+    pipe_table(out, &say::PER_DAY, "-:::::", &rows);
 }
 
 fn per_endpoint(out: &mut String, o: &Observed, style: &Style) {
     if o.per_endpoint.is_empty() {
         return;
     }
-    out.push_str("## Top endpoints (by duplicates a month)\n\n");
+    let _ = writeln!(out, "## {}\n", say::PER_ENDPOINT_TITLE);
     let rows: Vec<Vec<String>> = o
         .per_endpoint
         .iter()
@@ -323,90 +257,36 @@ fn per_endpoint(out: &mut String, o: &Observed, style: &Style) {
             ]
         })
         .collect();
-    pipe_table(
-        out,
-        &[
-            "endpoint",
-            "mutating",
-            "timeout rate",
-            "succeeded share",
-            "duplicates a month",
-            "refunds a month",
-        ],
-        "-:::::",
-        &rows,
-    );
+    pipe_table(out, &say::PER_ENDPOINT, "-:::::", &rows);
     if o.per_endpoint.iter().any(|p| !p.enough_evidence) {
-        out.push_str(&format!(
-            "\\* Fewer than {} mutating attempts: too few for its own timeout rate; its estimate uses the whole log's, and it is listed after the measured endpoints.\n\n",
-            crate::findings::MIN_EVIDENCE
-        ));
+        let _ = writeln!(out, "\\* {}\n", say::few_attempts());
     }
 }
 
 /// How attempts became intents, the duplicates the log itself shows, and where keys are
 /// missing: the table report's Intents section, for a review.
 fn intents(out: &mut String, o: &Observed, note: Option<&str>, style: &Style) {
-    if o.intent_grouping == "none" {
+    let Some(title) = say::intents_title(o.intent_grouping) else {
         return;
-    }
-    let by = if o.intent_grouping == "key" {
-        "idempotency key"
-    } else {
-        "fingerprint: client, user agent, method, path with query, request length"
     };
-    let _ = writeln!(out, "## Intents (grouped by {by})\n");
+    let _ = writeln!(out, "## {title}\n");
     let rows: Vec<Vec<String>> = o
         .attempts_per_intent
         .iter()
         .map(|r| vec![r.attempts.to_string(), count(r.intents)])
         .collect();
     pipe_table(out, &["attempts", "intents"], "::", &rows);
+    let strong = |text: String| format!("**{text}**");
     if let Some(p) = &o.processed_twice {
-        let per_day = p
-            .per_day
-            .map_or(String::new(), |v| format!(" ({} a day)", human::count(v)));
-        let _ = writeln!(
-            out,
-            "Processed twice: **{}** executions past the first{per_day}, in {} intents answered \
-             2xx more than once (the server's own log: a 2xx is an execution).\n",
-            count(p.extra_executions),
-            count(p.intents)
-        );
+        let _ = writeln!(out, "{}\n", say::processed_twice(p, &strong));
     }
     if let Some(d) = &o.observed_duplicates {
-        let per_day = d
-            .per_day
-            .map_or(String::new(), |v| format!(" ({} a day)", human::count(v)));
-        let [lo, hi] = d.predicted_per_day_interval;
-        let _ = write!(
-            out,
-            "Duplicates seen in the log: **{}**{per_day}, intents with two attempts or more known \
-             to have executed ({} by a timed-out attempt's upstream 2xx). The model predicts {} a \
-             day (95%: {} to {}) for the same inputs.",
-            count(d.count),
-            count(d.evidence.upstream_2xx),
-            human::count(d.predicted_per_day),
-            human::count(lo),
-            human::count(hi)
-        );
+        out.push_str(&say::duplicates_seen(d, &strong));
         if let Some(note) = note {
-            // The note is a clause ("fewer duplicates are seen than..."): a sentence here.
-            let mut chars = note.chars();
-            let first = chars.next().map(|c| c.to_uppercase().to_string());
-            let _ = write!(
-                out,
-                " {}{}.",
-                first.unwrap_or_default(),
-                escape(chars.as_str())
-            );
+            let _ = write!(out, " {}", escape(&say::duplicates_note(note)));
         }
-        if d.evidence.conflict_409_422 > 0 {
-            let _ = write!(
-                out,
-                " {} answered 409 or 422 on a retry: a uniqueness check refused the duplicate.",
-                plural(d.evidence.conflict_409_422, "intent")
-            );
+        if let Some(conflicts) = say::conflicts(d) {
+            let _ = write!(out, " {conflicts}");
         }
         out.push_str("\n\n");
     }
@@ -420,14 +300,9 @@ fn intents(out: &mut String, o: &Observed, note: Option<&str>, style: &Style) {
         );
     }
     if let Some(k) = &o.key_coverage {
-        let _ = writeln!(
-            out,
-            "Key coverage: {} of mutating attempts carried an idempotency key ({}).\n",
-            Rate(k.share).rounded(),
-            count(k.keyed_attempts)
-        );
+        let _ = writeln!(out, "{}\n", say::key_coverage(k));
         if !k.per_endpoint.is_empty() {
-            out.push_str("### Add keys here first\n\n");
+            let _ = writeln!(out, "### {}\n", say::KEYS_FIRST_TITLE);
             let rows: Vec<Vec<String>> = k
                 .per_endpoint
                 .iter()
@@ -444,12 +319,7 @@ fn intents(out: &mut String, o: &Observed, note: Option<&str>, style: &Style) {
                     ]
                 })
                 .collect();
-            pipe_table(
-                out,
-                &["endpoint", "keyed", "duplicates a month", "refunds a month"],
-                "-:::",
-                &rows,
-            );
+            pipe_table(out, &say::KEYS_FIRST, "-:::", &rows);
         }
     }
 }

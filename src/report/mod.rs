@@ -2,6 +2,7 @@
 
 pub mod csv;
 pub mod evidence;
+pub mod html;
 pub mod human;
 pub mod json;
 pub mod logs;

@@ -62,6 +62,24 @@ pub fn render(charts: &[Chart]) -> Result<String, String> {
     Ok(svg)
 }
 
+/// Ticks on an x axis at most (plotters' own default).
+const X_TICKS: usize = 10;
+
+/// With every finite x a whole number: how many whole numbers the axis spans, ends included.
+fn whole_axis(xs: impl Iterator<Item = f64>) -> Option<usize> {
+    let mut range: Option<(f64, f64)> = None;
+    for x in xs.filter(|x| x.is_finite()) {
+        if x.fract() != 0.0 {
+            return None;
+        }
+        let (lo, hi) = range.unwrap_or((x, x));
+        range = Some((lo.min(x), hi.max(x)));
+    }
+    let (lo, hi) = range?;
+    // A span past the tick count has whole steps of plotters' own choosing (2, 5, 10, ...).
+    Some(((hi - lo).min(X_TICKS as f64) as usize) + 1)
+}
+
 fn bounds(values: impl Iterator<Item = f64>) -> (f64, f64) {
     let (lo, hi) = values
         .filter(|v| v.is_finite())
@@ -95,10 +113,22 @@ fn draw(
         .map_err(text)?;
     let x_format = chart.x_format.as_deref().unwrap_or(&plain);
     let y_format = chart.y_format.as_deref().unwrap_or(&plain);
+    // Whole-number x values (retries, layers, days) get whole ticks, each once: no more
+    // ticks than values, and nothing written between two whole numbers.
+    let whole = whole_axis(points().map(|p| p.0));
+    let x_ticks = match whole {
+        Some(values) => values.clamp(2, X_TICKS),
+        None => X_TICKS,
+    };
     house_style(&mut ctx.configure_mesh())
         .x_desc(chart.x_label.as_str())
         .y_desc(chart.y_label.as_str())
-        .x_label_formatter(&|x| x_format(*x))
+        .x_labels(x_ticks)
+        .x_label_formatter(&|x| match whole {
+            Some(_) if (x - x.round()).abs() > 1e-9 => String::new(),
+            Some(_) => x_format(x.round()),
+            None => x_format(*x),
+        })
         .y_label_formatter(&|y| y_format(*y))
         .draw()
         .map_err(text)?;
@@ -217,6 +247,20 @@ pub fn sweep_chart(
         name: name.to_string(),
         points: estimates.iter().map(|e| (x(e), y(e))).collect(),
     };
+    // A legend names what its line holds fixed, or says that it follows the swept input.
+    let fixed = estimates.first().map(|e| e.inputs);
+    let unanswered = match fixed {
+        Some(s) if input != Input::Retries => format!(
+            "without an answer after {} {}",
+            s.retries,
+            if s.retries == 1 { "retry" } else { "retries" }
+        ),
+        _ => "without an answer after that many retries".to_string(),
+    };
+    let kept = match fixed {
+        Some(s) if input != Input::Ttl => format!("with keys kept {}", Duration(s.ttl_seconds)),
+        _ => "with keys kept that long".to_string(),
+    };
     let (what, unit, series) = match figure {
         SweepFigure::Duplicates => (
             "Duplicate charges a month",
@@ -238,7 +282,7 @@ pub fn sweep_chart(
             "Customers without an answer a day",
             "customers a day".to_string(),
             vec![
-                line("at the scenario's retries", |e| e.unanswered.per_day),
+                line(&unanswered, |e| e.unanswered.per_day),
                 line("of whom charged", |e| e.unanswered.charged_per_day),
             ],
         ),
@@ -261,9 +305,7 @@ pub fn sweep_chart(
             "duplicates a month".to_string(),
             vec![
                 line("without a key store", |e| e.duplicates.per_month),
-                line("with a key store of the TTL", |e| {
-                    e.duplicates.with_key_store.per_month
-                }),
+                line(&kept, |e| e.duplicates.with_key_store.per_month),
             ],
         ),
     };
@@ -351,6 +393,29 @@ pub fn per_day_chart(days: &[DayRow]) -> Vec<Chart> {
     ]
 }
 
+/// The maker of a line of one figure against `input`, at each of `values` of it, the rest of
+/// `e`'s scenario kept.
+fn varied(
+    e: &Estimate,
+    input: Input,
+    values: impl Iterator<Item = f64>,
+) -> impl Fn(&str, fn(&Estimate) -> f64) -> Series {
+    let estimates: Vec<Estimate> = values
+        .map(|value| {
+            let mut scenario = e.inputs;
+            input.set(&mut scenario, value);
+            Estimate::new(scenario)
+        })
+        .collect();
+    move |name: &str, y: fn(&Estimate) -> f64| Series {
+        name: name.to_string(),
+        points: estimates
+            .iter()
+            .map(|e| (input.get(&e.inputs), y(e)))
+            .collect(),
+    }
+}
+
 /// Retry counts the retries chart shows: 0 to 6, or the 7 counts ending at the scenario's.
 const RETRY_WINDOW: u32 = 7;
 /// Points on the refunds-against-timeout-rate curve.
@@ -360,20 +425,11 @@ const TIMEOUT_POINTS: usize = 41;
 pub fn duplicates_by_retries(e: &Estimate) -> Chart {
     let r = e.inputs.retries;
     let first = r.saturating_sub(RETRY_WINDOW - 1);
-    let at = |retries| {
-        Estimate::new(crate::model::Scenario {
-            retries,
-            ..e.inputs
-        })
-    };
-    let estimates: Vec<Estimate> = (first..first + RETRY_WINDOW).map(at).collect();
-    let line = |name: &str, y: fn(&Estimate) -> f64| Series {
-        name: name.to_string(),
-        points: estimates
-            .iter()
-            .map(|e| (f64::from(e.inputs.retries), y(e)))
-            .collect(),
-    };
+    let line = varied(
+        e,
+        Input::Retries,
+        (first..first + RETRY_WINDOW).map(f64::from),
+    );
     Chart {
         title: "Duplicate charges a month against retries".into(),
         x_label: "retries".into(),
@@ -395,22 +451,8 @@ pub fn duplicates_by_retries(e: &Estimate) -> Chart {
 /// Refunds a month against the timeout rate, from 0 to twice the scenario's, which is marked.
 pub fn refunds_by_timeout_rate(e: &Estimate, currency: &str) -> Chart {
     let top = (2.0 * e.inputs.timeout_rate).clamp(0.002, 1.0);
-    let estimates: Vec<Estimate> = (0..TIMEOUT_POINTS)
-        .map(|i| {
-            let timeout_rate = top * i as f64 / (TIMEOUT_POINTS - 1) as f64;
-            Estimate::new(crate::model::Scenario {
-                timeout_rate,
-                ..e.inputs
-            })
-        })
-        .collect();
-    let line = |name: &str, y: fn(&Estimate) -> f64| Series {
-        name: name.to_string(),
-        points: estimates
-            .iter()
-            .map(|e| (e.inputs.timeout_rate, y(e)))
-            .collect(),
-    };
+    let rates = (0..TIMEOUT_POINTS).map(|i| top * i as f64 / (TIMEOUT_POINTS - 1) as f64);
+    let line = varied(e, Input::TimeoutRate, rates);
     let symbol = currency.to_string();
     Chart {
         title: "Refunds a month against the timeout rate".into(),
@@ -427,6 +469,48 @@ pub fn refunds_by_timeout_rate(e: &Estimate, currency: &str) -> Chart {
             e.refund_cost.per_month,
             format!("the scenario: {}", Rate(e.inputs.timeout_rate).rounded()),
         )),
+    }
+}
+
+/// Points on the duplicates-against-TTL curve.
+const TTL_POINTS: u64 = 41;
+
+/// Duplicate charges a month left by the key store against its TTL, from 0 to twice the
+/// retry horizon (or a little past the scenario's TTL when that is near): where a TTL stops
+/// being long enough. The scenario's TTL is marked when it is on the chart.
+pub fn duplicates_by_ttl(e: &Estimate) -> Chart {
+    let horizon = e.retry_horizon_seconds.max(1.0);
+    let ttl = e.inputs.ttl_seconds as f64;
+    let top = if ttl <= 4.0 * horizon {
+        (2.0 * horizon).max(1.25 * ttl)
+    } else {
+        2.0 * horizon
+    }
+    .ceil() as u64;
+    let mut ttls: Vec<u64> = (0..TTL_POINTS)
+        .map(|i| top * i / (TTL_POINTS - 1))
+        .collect();
+    ttls.dedup();
+    let line = varied(e, Input::Ttl, ttls.into_iter().map(|t| t as f64));
+    Chart {
+        title: "Duplicate charges a month left by the key store against its TTL".into(),
+        x_label: "key TTL".into(),
+        y_label: "duplicates a month".into(),
+        series: vec![
+            line("with keys kept that long", |e| {
+                e.duplicates.with_key_store.per_month
+            }),
+            line("without a key store", |e| e.duplicates.per_month),
+        ],
+        x_format: Some(input_ticks(Input::Ttl)),
+        y_format: Some(Box::new(plain)),
+        marker: (ttl <= top as f64).then(|| {
+            (
+                ttl,
+                e.duplicates.with_key_store.per_month,
+                format!("the scenario: {}", Duration(e.inputs.ttl_seconds)),
+            )
+        }),
     }
 }
 
@@ -611,6 +695,35 @@ mod tests {
         ] {
             assert!(svg.contains(needle), "{needle}");
         }
+    }
+
+    /// The TTL chart spans the retry horizon: keys kept past it leave no duplicate, and the
+    /// scenario's TTL, when near, is marked.
+    #[test]
+    fn the_ttl_chart_spans_the_retry_horizon() {
+        let e = Estimate::new(crate::model::Scenario {
+            ttl_seconds: 30,
+            ..crate::model::Scenario::default()
+        });
+        let chart = duplicates_by_ttl(&e);
+        let left = &chart.series[0].points;
+        let horizon = e.retry_horizon_seconds;
+        assert_eq!(left.first().map(|p| p.0), Some(0.0));
+        assert!(left.last().unwrap().0 >= 2.0 * horizon, "{left:?}");
+        assert!(
+            left.iter().any(|p| p.1 > 0.0),
+            "short TTLs leave duplicates"
+        );
+        assert!(
+            left.iter().filter(|p| p.0 > horizon).all(|p| p.1 == 0.0),
+            "{left:?}"
+        );
+        assert_eq!(chart.marker.as_ref().map(|m| m.0), Some(30.0));
+        let far = Estimate::new(crate::model::Scenario::default());
+        assert!(
+            duplicates_by_ttl(&far).marker.is_none(),
+            "1d is far past 2 x 47s"
+        );
     }
 
     #[test]

@@ -811,6 +811,275 @@ impl Display for Refusal {
 
 impl std::error::Error for Refusal {}
 
+// ---------------------------------------------------------------- the logs report's sections
+
+/// The words of the logs report's sections and of a sweep's verdict, as plain sentences: the
+/// HTML page says them as they are; the markdown says the same (with its emphasis).
+pub mod sections {
+    use crate::findings::{
+        Intervals, KeyCoverage, MIN_EVIDENCE, Observed, ObservedDuplicates, ProcessedTwice,
+        SharedAddresses,
+    };
+    use crate::inputs::Input;
+    use crate::model::Estimate;
+    use crate::report::{human, table};
+    use crate::units::{Rate, round_significant};
+
+    use super::{count, plural};
+
+    /// The per-day table's columns.
+    pub const PER_DAY: [&str; 6] = [
+        "date",
+        "mutating",
+        "timed out",
+        "timed out, succeeded",
+        "timed out, unknown",
+        "timeout rate",
+    ];
+    /// The per-endpoint table's columns.
+    pub const PER_ENDPOINT: [&str; 6] = [
+        "endpoint",
+        "mutating",
+        "timeout rate",
+        "succeeded share",
+        "duplicates a month",
+        "refunds a month",
+    ];
+    /// The columns of the endpoints whose attempts lack keys.
+    pub const KEYS_FIRST: [&str; 4] =
+        ["endpoint", "keyed", "duplicates a month", "refunds a month"];
+    /// A sweep's columns after the swept input's.
+    pub const SWEEP: [&str; 6] = [
+        "duplicates a day",
+        "duplicates a month",
+        "refunds a month",
+        "unanswered a day",
+        "extra attempts a day",
+        "key store",
+    ];
+    pub const PER_DAY_TITLE: &str = "Per day (UTC)";
+    pub const PER_ENDPOINT_TITLE: &str = "Top endpoints (by duplicates a month)";
+    pub const KEYS_FIRST_TITLE: &str = "Add keys here first";
+
+    /// `Read 3,000 rows from ... to ...: 1,020 mutating attempts, 0 bad rows skipped.`
+    pub fn read_summary(o: &Observed) -> String {
+        let span = match (&o.first_timestamp, &o.last_timestamp) {
+            (Some(a), Some(b)) => format!(" from {a} to {b}"),
+            _ => String::new(),
+        };
+        format!(
+            "Read {} rows{span}: {} mutating attempts, {} intents, {} bad rows skipped.",
+            count(o.rows),
+            count(o.mutating_attempts),
+            count(o.intents),
+            count(o.bad_rows)
+        )
+    }
+
+    /// What the inputs' 95% intervals make of the duplicates and the refunds.
+    pub fn over_intervals(i: &Intervals, currency: &str) -> String {
+        format!(
+            "Over the inputs' 95% intervals, duplicate charges range from {} to {} a month and \
+             refunds from {} to {} a month.",
+            human::count(i.duplicates_per_month[0]),
+            human::count(i.duplicates_per_month[1]),
+            // To 3 significant figures, as the table report's intervals.
+            human::money(round_significant(i.refund_cost_per_month[0], 3), currency),
+            human::money(round_significant(i.refund_cost_per_month[1], 3), currency),
+        )
+    }
+
+    /// The note under the endpoints table when some had too few attempts.
+    pub fn few_attempts() -> String {
+        format!(
+            "Fewer than {MIN_EVIDENCE} mutating attempts: too few for its own timeout rate; its \
+             estimate uses the whole log's, and it is listed after the measured endpoints."
+        )
+    }
+
+    /// `Intents (grouped by idempotency key)`; `None` when attempts were not grouped.
+    pub fn intents_title(grouping: &str) -> Option<String> {
+        let by = match grouping {
+            "none" => return None,
+            "key" => "idempotency key",
+            _ => "fingerprint: client, user agent, method, path with query, request length",
+        };
+        Some(format!("Intents (grouped by {by})"))
+    }
+
+    fn per_day(v: Option<f64>) -> String {
+        v.map_or(String::new(), |v| format!(" ({} a day)", human::count(v)))
+    }
+
+    /// A server's own log: the intents it executed more than once; `strong` marks the
+    /// count (markdown's emphasis, or nothing).
+    pub fn processed_twice(p: &ProcessedTwice, strong: &dyn Fn(String) -> String) -> String {
+        format!(
+            "Processed twice: {} executions past the first{}, in {} intents answered 2xx more \
+             than once (the server's own log: a 2xx is an execution).",
+            strong(count(p.extra_executions)),
+            per_day(p.per_day),
+            count(p.intents)
+        )
+    }
+
+    /// The duplicates the log itself shows, beside the model's; `strong` marks the count.
+    pub fn duplicates_seen(d: &ObservedDuplicates, strong: &dyn Fn(String) -> String) -> String {
+        let [lo, hi] = d.predicted_per_day_interval;
+        format!(
+            "Duplicates seen in the log: {}{}, intents with two attempts or more known to have \
+             executed ({} by a timed-out attempt's upstream 2xx). The model predicts {} a day \
+             (95%: {} to {}) for the same inputs.",
+            strong(count(d.count)),
+            per_day(d.per_day),
+            count(d.evidence.upstream_2xx),
+            human::count(d.predicted_per_day),
+            human::count(lo),
+            human::count(hi)
+        )
+    }
+
+    /// Why the duplicates seen and predicted differ: the note (a clause) as a sentence.
+    pub fn duplicates_note(note: &str) -> String {
+        let mut chars = note.chars();
+        match chars.next() {
+            Some(first) => format!("{}{}.", first.to_uppercase(), chars.as_str()),
+            None => String::new(),
+        }
+    }
+
+    /// The retries a uniqueness check refused, when there were some.
+    pub fn conflicts(d: &ObservedDuplicates) -> Option<String> {
+        (d.evidence.conflict_409_422 > 0).then(|| {
+            format!(
+                "{} answered 409 or 422 on a retry: a uniqueness check refused the duplicate.",
+                plural(d.evidence.conflict_409_422, "intent")
+            )
+        })
+    }
+
+    /// Fingerprints that looked like shared addresses.
+    pub fn shared_addresses(sh: &SharedAddresses) -> String {
+        format!(
+            "{} sent more than {} attempts a minute, likely shared addresses (NAT): their \
+             attempts from then on were not grouped (--shared-address-rate).",
+            plural(sh.fingerprints, "fingerprint"),
+            sh.rate
+        )
+    }
+
+    /// The share of mutating attempts that carried a key.
+    pub fn key_coverage(k: &KeyCoverage) -> String {
+        format!(
+            "Key coverage: {} of mutating attempts carried an idempotency key ({}).",
+            Rate(k.share).rounded(),
+            count(k.keyed_attempts)
+        )
+    }
+
+    /// `low to high`, or one value when they read the same.
+    pub fn range(low: String, high: String) -> String {
+        if low == high {
+            low
+        } else {
+            format!("{low} to {high}")
+        }
+    }
+
+    /// A sweep's verdict: the refunds and the key store over the swept values.
+    pub fn sweep_verdict(input: Input, estimates: &[Estimate], currency: &str) -> String {
+        let (Some(first), Some(last)) = (estimates.first(), estimates.last()) else {
+            return String::new();
+        };
+        let shown = |e: &Estimate| table::input_value(input, input.get(&e.inputs), currency);
+        let refunds = estimates.iter().map(|e| e.refund_cost.per_month);
+        let low = refunds.clone().fold(f64::INFINITY, f64::min);
+        let high = refunds.fold(0.0f64, f64::max);
+        let bytes = || estimates.iter().map(|e| e.key_store.bytes);
+        format!(
+            "with {} from {} to {}, the missing key costs {} a month in refunds; the key store \
+             that stops it takes {}.",
+            input.label(),
+            shown(first),
+            shown(last),
+            range(human::money(low, currency), human::money(high, currency)),
+            range(
+                human::size(bytes().fold(f64::INFINITY, f64::min)),
+                human::size(bytes().fold(0.0, f64::max))
+            ),
+        )
+    }
+}
+
+/// The HTML page's own phrases: its titles (the markdown's), its headings, its columns and
+/// the lines around its blocks.
+pub mod page {
+    use crate::inputs::{Input, Origin};
+
+    pub const ESTIMATE: &str = "What missing idempotency costs";
+    pub const LOGS: &str = "What missing idempotency costs, measured from access logs";
+    pub const INPUTS: &str = "Inputs";
+    pub const OUTPUTS: &str = "Outputs";
+    pub const CHARTS: &str = "Charts";
+    pub const SCENARIO: &str = "The scenario";
+    pub const WARNINGS: &str = "What the figures may suffer from";
+    pub const CHECKS: &str = "Checks";
+    pub const COSTS: &str = "What a failure costs";
+    pub const KEY_STORE: &str = "key store";
+    pub const VALUE: &str = "value";
+    pub const SWEPT: &str = "swept (--sweep)";
+    pub const INPUT_COLUMNS: [&str; 4] = ["input", "value", "kind", "from"];
+    pub const LOGS_INPUTS: [&str; 5] = ["input", "value", "kind", "evidence", "95% interval"];
+    pub const CHECK_COLUMNS: [&str; 5] =
+        ["check", "outcome", "requests", "executions seen", "detail"];
+    pub const COST_COLUMNS: [&str; 2] = ["check", "what it costs"];
+    pub const ATTEMPTS_COLUMNS: [&str; 2] = ["attempts", "intents"];
+    pub const CHECKS_FAILED: &str = "checks failed";
+    pub const REQUESTS_SENT: &str = "requests sent";
+    pub const EXTRA_EXECUTIONS: &str = "extra executions for a key";
+    pub const AT_STAKE: &str = "refunds a month without a key that holds";
+    pub const SCENARIO_AGAIN: &str = "Save this as scenario.json: dupcost estimate --scenario scenario.json gives this report again.";
+    pub const SCENARIO_MEASURED: &str = "The scenario measured from the logs. Save it as \
+        scenario.json: dupcost estimate --scenario scenario.json gives this estimate again.";
+    pub const SCENARIO_PROBE: &str = "The scenario the costs are figured in. Save it as \
+        scenario.json: dupcost estimate --scenario scenario.json gives its estimate.";
+    pub const FOOTER: &str = "Made by dupcost. Every figure is explained in its docs/MODEL.md.";
+
+    /// A sweep's title.
+    pub fn by(input: Input) -> String {
+        format!("What missing idempotency costs, by {}", input.label())
+    }
+
+    /// The probe's title.
+    pub fn probe(method: &str, url: &str) -> String {
+        format!("Does idempotency hold? {method} {url}")
+    }
+
+    /// The line under a sweep's scenario block.
+    pub fn sweep_again(input: Input) -> String {
+        format!(
+            "The first value's scenario. Save it as scenario.json: dupcost estimate --scenario \
+             scenario.json --sweep {}=FROM..TO sweeps it again.",
+            input.flag()
+        )
+    }
+
+    /// Where an input's value came from: `the default (--retries)`.
+    pub fn from(origin: Origin, input: Input) -> String {
+        format!("{} ({input})", origin.describe())
+    }
+
+    /// A logs report's input the logs did not give: `not in logs: the default (--ttl)`.
+    pub fn not_in_logs(origin: Origin, input: Input) -> String {
+        format!("not in logs: {}", from(origin, input))
+    }
+
+    /// `Duplicates seen: 0 extra executions for a key (17 requests in all).`
+    pub fn duplicates_seen(seen: &str, requests: usize) -> String {
+        format!("Duplicates seen: {seen} ({requests} requests in all).")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

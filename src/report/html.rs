@@ -1,0 +1,949 @@
+//! `--format html`: one self-contained page for the people who decide, to send in a chat or
+//! an email and open anywhere.
+//!
+//! Nothing is fetched: the style sheet and the charts (the SVG of [`super::svg`]) are inline,
+//! there is no script, and a Content-Security-Policy forbids the page any request at all. The
+//! verdict comes first, in one sentence, then the money and the key store, every input with
+//! its kind, the logs' evidence, the charts (each with its figures as a table, the chart's
+//! text alternative), and the scenario as a block that `--scenario` takes back. It reads in
+//! light and dark (`prefers-color-scheme`) and prints on A4.
+//!
+//! The page says what the other formats say, with the same words: it renders the same
+//! sections; this module only decides how they look.
+
+use std::fmt::Write;
+
+use crate::findings::Observed;
+use crate::inputs::{Input, Origin, Sources};
+use crate::model::Estimate;
+use crate::probe::Probe;
+
+use super::model::{EstimateReport, Figure, FigureId, LogsReport};
+use super::svg::{self, Bars, Chart, SweepFigure};
+use super::words::sections as say;
+use super::words::{count, page as words};
+use super::{Style, evidence, human, table};
+use crate::units::Rate;
+
+/// The page of one estimate.
+pub fn estimate(e: &Estimate, sources: &Sources, style: &Style) -> Vec<u8> {
+    let c = style.currency.as_str();
+    let report = EstimateReport::new(e, style);
+    let mut page = Page::new(words::ESTIMATE, &verdict(&report.verdict), Tone::of(e));
+    page.figures(&headline(&report, e, c));
+    page.end_header();
+    inputs(&mut page, e, sources, c, None);
+    outputs(&mut page, &report, c);
+    page.heading("charts", words::CHARTS);
+    scenario_charts(&mut page, e, c);
+    scenario(&mut page, words::SCENARIO_AGAIN, e);
+    page.finish(words::FOOTER)
+}
+
+/// The page of a sweep: the verdict over the range, one row per value, and its charts.
+pub fn sweep(input: Input, estimates: &[Estimate], sources: &Sources, style: &Style) -> Vec<u8> {
+    let c = style.currency.as_str();
+    let title = words::by(input);
+    let (Some(first), Some(last)) = (estimates.first(), estimates.last()) else {
+        return Page::new(&title, "", Tone::Fine).finish(words::FOOTER);
+    };
+    let shown = |e: &Estimate| table::input_value(input, input.get(&e.inputs), c);
+    let span = |f: fn(&Estimate) -> f64, show: &dyn Fn(f64) -> String| {
+        let (lo, hi) = estimates
+            .iter()
+            .map(f)
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+                (lo.min(v), hi.max(v))
+            });
+        say::range(show(lo), show(hi))
+    };
+    let money = |v: f64| human::money(v, c);
+    let tone = if estimates.iter().any(|e| e.refund_cost.per_month > 0.0) {
+        Tone::Cost
+    } else {
+        Tone::Fine
+    };
+    let report = EstimateReport::new(first, style);
+    let mut page = Page::new(
+        &title,
+        &sentence(&say::sweep_verdict(input, estimates, c)),
+        tone,
+    );
+    let label = |id: FigureId| report.figure(id).standalone.clone();
+    page.figures(&[
+        (
+            label(FigureId::RefundsPerMonth),
+            span(|e| e.refund_cost.per_month, &money),
+        ),
+        (
+            label(FigureId::RefundsPerYear),
+            span(|e| e.refund_cost.per_year, &money),
+        ),
+        (
+            label(FigureId::DuplicatesPerMonth),
+            span(|e| e.duplicates.per_month, &human::count),
+        ),
+        (
+            words::KEY_STORE.to_string(),
+            span(|e| e.key_store.bytes, &human::size),
+        ),
+    ]);
+    page.end_header();
+    let range = format!(
+        "{} to {} ({} values)",
+        shown(first),
+        shown(last),
+        estimates.len()
+    );
+    inputs(&mut page, first, sources, c, Some((input, &range)));
+    page.heading("outputs", words::OUTPUTS);
+    let rows: Vec<Vec<Cell>> = estimates
+        .iter()
+        .map(|e| {
+            vec![
+                Cell::Figure(shown(e)),
+                Cell::Figure(human::count(e.duplicates.per_day)),
+                Cell::Figure(human::count(e.duplicates.per_month)),
+                Cell::Figure(human::money(e.refund_cost.per_month, c)),
+                Cell::Figure(human::count(e.unanswered.per_day)),
+                Cell::Figure(human::count(e.extra_attempts_per_day)),
+                Cell::Figure(human::size(e.key_store.bytes)),
+            ]
+        })
+        .collect();
+    let mut headers = vec![input.label()];
+    headers.extend(say::SWEEP);
+    page.table("", &headers, &rows);
+    page.heading("charts", words::CHARTS);
+    for figure in [
+        SweepFigure::Refunds,
+        SweepFigure::Unanswered,
+        SweepFigure::KeyedDuplicates,
+    ] {
+        page.chart(&svg::sweep_chart(input, estimates, figure, c));
+    }
+    scenario(&mut page, &words::sweep_again(input), first);
+    page.finish(words::FOOTER)
+}
+
+/// The page of `dupcost logs`: the measured inputs with their evidence, the estimate, what
+/// the logs showed, and the charts.
+pub fn logs(r: &LogsReport, style: &Style) -> Vec<u8> {
+    let c = style.currency.as_str();
+    let (e, o) = (r.estimate, r.observed);
+    let report = &r.estimate_report;
+    let mut page = Page::new(words::LOGS, &verdict(&report.verdict), Tone::of(e));
+    page.figures(&headline(report, e, c));
+    page.note(&say::read_summary(o));
+    page.end_header();
+    page.heading("inputs", words::INPUTS);
+    let rows: Vec<Vec<Cell>> = r
+        .inputs
+        .iter()
+        .map(|row| {
+            let input = row.input;
+            vec![
+                Cell::Text(input.label().to_string()),
+                Cell::Figure(row.value.clone()),
+                Cell::Kind(kind(row.origin)),
+                Cell::Text(match &row.evidence {
+                    Some(text) => text.clone(),
+                    None => words::not_in_logs(row.origin, input),
+                }),
+                Cell::Figure(
+                    row.interval
+                        .map(|(lo, hi)| evidence::interval_text(input, lo, hi, c))
+                        .unwrap_or_default(),
+                ),
+            ]
+        })
+        .collect();
+    page.table("", &words::LOGS_INPUTS, &rows);
+    if r.inputs.iter().any(|row| row.interval.is_some()) {
+        page.paragraph(&say::over_intervals(r.intervals, c));
+    }
+    if !r.warnings.is_empty() {
+        page.heading("warnings", words::WARNINGS);
+        page.list(&r.warnings);
+    }
+    outputs(&mut page, report, c);
+    evidence_sections(&mut page, o, c);
+    intents_section(&mut page, o, r.duplicates_note.as_deref(), c);
+    page.heading("charts", words::CHARTS);
+    scenario_charts(&mut page, e, c);
+    if !o.per_day.is_empty() {
+        page.chart(&svg::timeout_rate_per_day(&o.per_day));
+    }
+    if !o.per_endpoint.is_empty() {
+        page.bars(&svg::cost_per_endpoint(&o.per_endpoint, c));
+    }
+    scenario(&mut page, words::SCENARIO_MEASURED, e);
+    page.finish(words::FOOTER)
+}
+
+/// The page of `dupcost probe`: the checks, what the failures found cost in the user's
+/// scenario, and that scenario.
+pub fn probe(probe: &Probe, e: &Estimate, sources: &Sources, style: &Style) -> Vec<u8> {
+    use crate::probe::report as said;
+    let c = style.currency.as_str();
+    let tone = if probe.verdict == crate::probe::Outcome::Pass {
+        Tone::Fine
+    } else {
+        Tone::Cost
+    };
+    let title = words::probe(&probe.method, &probe.url);
+    let mut page = Page::new(&title, &sentence(&said::verdict(probe)), tone);
+    let refunds = EstimateReport::new(e, style);
+    page.figures(&[
+        (words::CHECKS_FAILED.into(), {
+            let failed = probe
+                .checks
+                .iter()
+                .filter(|c| c.outcome == crate::probe::Outcome::Fail)
+                .count();
+            format!("{failed} of {}", probe.checks.len())
+        }),
+        (words::REQUESTS_SENT.into(), probe.requests.to_string()),
+        (
+            words::EXTRA_EXECUTIONS.into(),
+            probe.duplicates_seen.to_string(),
+        ),
+        (
+            words::AT_STAKE.into(),
+            refunds.figure(FigureId::RefundsPerMonth).value.show(c),
+        ),
+    ]);
+    page.end_header();
+    page.heading("checks", words::CHECKS);
+    let rows: Vec<Vec<Cell>> = probe
+        .checks
+        .iter()
+        .map(|check| {
+            vec![
+                Cell::Code(check.name.to_string()),
+                Cell::Outcome(check.outcome),
+                Cell::Figure(check.requests.to_string()),
+                Cell::Figure(check.executions_seen.to_string()),
+                Cell::Text(check.detail.clone()),
+            ]
+        })
+        .collect();
+    page.table("", &words::CHECK_COLUMNS, &rows);
+    page.paragraph(&words::duplicates_seen(
+        &said::duplicates_seen(probe),
+        probe.requests,
+    ));
+    let costs = said::costs(probe, e, c);
+    if !costs.is_empty() {
+        page.heading("costs", words::COSTS);
+        page.paragraph(&said::scenario_line(e, c));
+        let rows: Vec<Vec<Cell>> = costs
+            .into_iter()
+            .map(|(name, text)| vec![Cell::Code(name.to_string()), Cell::Text(text)])
+            .collect();
+        page.table("", &words::COST_COLUMNS, &rows);
+    }
+    inputs(&mut page, e, sources, c, None);
+    scenario(&mut page, words::SCENARIO_PROBE, e);
+    page.finish(words::FOOTER)
+}
+
+/// The headline figures under the verdict: the money, the duplicates, and the key store
+/// that stops them, each under the report's own label.
+fn headline(report: &EstimateReport, e: &Estimate, c: &str) -> Vec<(String, String)> {
+    let card = |id: FigureId| {
+        let f = report.figure(id);
+        (f.standalone.clone(), f.value.show(c))
+    };
+    let keys = report.figure(FigureId::LiveKeys);
+    let store = report.figure(FigureId::StoreSize(e.inputs.store));
+    vec![
+        card(FigureId::RefundsPerMonth),
+        card(FigureId::RefundsPerYear),
+        card(FigureId::DuplicatesPerMonth),
+        (
+            format!(
+                "{} ({} {})",
+                words::KEY_STORE,
+                keys.value.show(c),
+                keys.standalone
+            ),
+            store.value.show(c),
+        ),
+    ]
+}
+
+/// The estimate's sections, each a table under its title: exact and rule of thumb side by
+/// side where the model has both.
+fn outputs(page: &mut Page, report: &EstimateReport, c: &str) {
+    page.heading("outputs", words::OUTPUTS);
+    page.begin_columns();
+    let mut columns: &[&str] = &[];
+    for section in &report.sections {
+        let thumbs = section.figures.iter().any(|f| f.rule_of_thumb.is_some());
+        if !section.columns.is_empty() {
+            columns = section.columns;
+        }
+        let mut headers = vec![""];
+        if thumbs && columns.len() == 2 {
+            headers.extend(columns);
+        } else {
+            headers.push(words::VALUE);
+        }
+        let rows: Vec<Vec<Cell>> = section
+            .figures
+            .iter()
+            .map(|f: &Figure| {
+                let mut row = vec![Cell::Text(f.label.clone()), Cell::Figure(f.value.show(c))];
+                if headers.len() == 3 {
+                    row.push(Cell::Figure(
+                        f.rule_of_thumb.map_or(String::new(), |v| v.show(c)),
+                    ));
+                }
+                row
+            })
+            .collect();
+        page.table(section.title, &headers, &rows);
+    }
+    page.end_columns();
+}
+
+/// Charts of the scenario's own figures against its inputs: the timeout rate, retries and
+/// the key TTL.
+fn scenario_charts(page: &mut Page, e: &Estimate, c: &str) {
+    page.chart(&svg::refunds_by_timeout_rate(e, c));
+    page.chart(&svg::duplicates_by_retries(e));
+    page.chart(&svg::duplicates_by_ttl(e));
+}
+
+/// The scenario as a block `--scenario` takes back.
+fn scenario(page: &mut Page, intro: &str, e: &Estimate) {
+    page.heading("scenario", words::SCENARIO);
+    page.scenario(intro, &crate::inputs::to_scenario_json(&e.inputs));
+}
+
+/// What the logs showed: per day, and the costliest endpoints.
+fn evidence_sections(page: &mut Page, o: &Observed, c: &str) {
+    if !o.per_day.is_empty() {
+        page.heading("per-day", say::PER_DAY_TITLE);
+        let rows: Vec<Vec<Cell>> = super::logs::per_day_rows(o, DAYS_SHOWN, |gap| vec![gap])
+            .into_iter()
+            .map(|row| {
+                let mut cells = row.into_iter();
+                let first = Cell::Text(cells.next().unwrap_or_default());
+                std::iter::once(first)
+                    .chain(cells.map(Cell::Figure))
+                    .collect()
+            })
+            .collect();
+        page.table("", &say::PER_DAY, &rows);
+    }
+    if !o.per_endpoint.is_empty() {
+        page.heading("endpoints", say::PER_ENDPOINT_TITLE);
+        let rows: Vec<Vec<Cell>> = o
+            .per_endpoint
+            .iter()
+            .map(|p| {
+                vec![
+                    Cell::Code(format!(
+                        "{} {}{}",
+                        p.method,
+                        p.route,
+                        if p.enough_evidence { "" } else { " *" }
+                    )),
+                    Cell::Figure(count(p.mutating)),
+                    Cell::Figure(super::logs::share(p.timed_out, p.mutating)),
+                    Cell::Figure(p.succeeded_share.map_or("-".into(), |s| Rate(s).rounded())),
+                    Cell::Figure(human::count(p.duplicates_per_month)),
+                    Cell::Figure(human::money(p.refund_per_month, c)),
+                ]
+            })
+            .collect();
+        page.table("", &say::PER_ENDPOINT, &rows);
+        if o.per_endpoint.iter().any(|p| !p.enough_evidence) {
+            page.note(&format!("* {}", say::few_attempts()));
+        }
+    }
+}
+
+/// How attempts became intents, the duplicates the log itself shows, and where keys are
+/// missing.
+fn intents_section(page: &mut Page, o: &Observed, note: Option<&str>, c: &str) {
+    let Some(title) = say::intents_title(o.intent_grouping) else {
+        return;
+    };
+    page.heading("intents", &title);
+    let rows: Vec<Vec<Cell>> = o
+        .attempts_per_intent
+        .iter()
+        .map(|r| {
+            vec![
+                Cell::Figure(r.attempts.to_string()),
+                Cell::Figure(count(r.intents)),
+            ]
+        })
+        .collect();
+    page.table("", &words::ATTEMPTS_COLUMNS, &rows);
+    let plain = |text: String| text;
+    if let Some(p) = &o.processed_twice {
+        page.paragraph(&say::processed_twice(p, &plain));
+    }
+    if let Some(d) = &o.observed_duplicates {
+        let mut text = say::duplicates_seen(d, &plain);
+        for more in [note.map(say::duplicates_note), say::conflicts(d)]
+            .into_iter()
+            .flatten()
+        {
+            text.push(' ');
+            text.push_str(&more);
+        }
+        page.paragraph(&text);
+    }
+    if let Some(sh) = o.shared_addresses.filter(|sh| sh.fingerprints > 0) {
+        page.paragraph(&say::shared_addresses(&sh));
+    }
+    if let Some(k) = &o.key_coverage {
+        page.paragraph(&say::key_coverage(k));
+        if !k.per_endpoint.is_empty() {
+            page.subheading(say::KEYS_FIRST_TITLE);
+            let rows: Vec<Vec<Cell>> = k
+                .per_endpoint
+                .iter()
+                .map(|p| {
+                    vec![
+                        Cell::Code(format!("{} {}", p.method, p.route)),
+                        Cell::Figure(Rate(p.share).rounded()),
+                        Cell::Figure(human::count(p.duplicates_per_month)),
+                        Cell::Figure(human::money(p.refund_per_month, c)),
+                    ]
+                })
+                .collect();
+            page.table("", &say::KEYS_FIRST, &rows);
+        }
+    }
+}
+
+/// Days listed in full; longer logs list the first and last half of this (as markdown).
+const DAYS_SHOWN: usize = 31;
+
+/// Every input of the estimate with its value, its kind and where it came from; a swept
+/// input shows its range.
+fn inputs(page: &mut Page, e: &Estimate, sources: &Sources, c: &str, swept: Option<(Input, &str)>) {
+    page.heading("inputs", words::INPUTS);
+    let rows: Vec<Vec<Cell>> = Input::ALL
+        .into_iter()
+        .map(|input| {
+            let label = Cell::Text(input.label().to_string());
+            match swept {
+                Some((swept, range)) if swept == input => vec![
+                    label,
+                    Cell::Figure(range.to_string()),
+                    Cell::Kind(Kind::Given),
+                    Cell::Text(words::SWEPT.to_string()),
+                ],
+                _ => {
+                    let origin = sources.get(input);
+                    vec![
+                        label,
+                        Cell::Figure(table::input_value(input, input.get(&e.inputs), c)),
+                        Cell::Kind(kind(origin)),
+                        Cell::Text(words::from(origin, input)),
+                    ]
+                }
+            }
+        })
+        .collect();
+    page.table("", &words::INPUT_COLUMNS, &rows);
+}
+
+/// The verdict's sentence, without the table's `Verdict:` label.
+fn verdict(text: &str) -> String {
+    sentence(text.strip_prefix("Verdict: ").unwrap_or(text))
+}
+
+/// `text` as a sentence of its own: its first letter a capital.
+fn sentence(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// An input's kind from where its value came.
+fn kind(origin: Origin) -> Kind {
+    match origin {
+        Origin::Log => Kind::Measured,
+        Origin::Flag | Origin::Scenario | Origin::Preset => Kind::Given,
+        Origin::Default => Kind::Assumed,
+    }
+}
+
+/// The page's style sheet: light, dark and print, system fonts only.
+const STYLE: &str = r#"
+:root{color-scheme:light dark;--ink:#1c2128;--muted:#59636e;--paper:#fff;--panel:#f6f8fa;
+--line:#d1d9e0;--accent:#b42318;--accent-bg:#fdf1f0;--measured:#0a5bb5;--given:#3d4650;
+--assumed:#8a5a00;--assumed-bg:#fff6dc;--fine:#1a7f37;--fine-bg:#eefbf1}
+@media (prefers-color-scheme:dark){:root{--ink:#e6edf3;--muted:#9ba6b2;--paper:#0e1116;
+--panel:#161b22;--line:#323943;--accent:#ff8a80;--accent-bg:#2a1517;--measured:#79b8ff;
+--given:#c9d1d9;--assumed:#f2c14e;--assumed-bg:#2b2410;--fine:#56d364;--fine-bg:#12261a}}
+*{box-sizing:border-box}
+html{-webkit-text-size-adjust:100%}
+body{margin:0;background:var(--paper);color:var(--ink);
+font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","Liberation Sans",sans-serif}
+main{max-width:62rem;margin:0 auto;padding:1.25rem 1.25rem 3rem}
+header p.what{margin:0 0 .4rem;color:var(--muted);font-size:.95rem;font-weight:600;
+overflow-wrap:anywhere}
+#verdict{margin:0 0 1rem;padding:.9rem 1.1rem;font-size:1.4rem;line-height:1.35;font-weight:650;
+border-left:.4rem solid var(--accent);background:var(--accent-bg);border-radius:.3rem}
+#verdict.fine{border-left-color:var(--fine);background:var(--fine-bg)}
+.figures{display:grid;grid-template-columns:repeat(auto-fit,minmax(13rem,1fr));gap:.6rem;
+margin:0 0 .75rem;padding:0;list-style:none}
+.figures li{background:var(--panel);border:1px solid var(--line);border-radius:.4rem;
+padding:.6rem .9rem}
+.figures .value{display:block;font-size:1.55rem;font-weight:700;
+font-variant-numeric:tabular-nums;line-height:1.2}
+.figures .label{display:block;color:var(--muted);font-size:.9rem}
+h2{font-size:1.2rem;margin:2rem 0 .5rem;padding-bottom:.25rem;border-bottom:1px solid var(--line)}
+h3{font-size:1rem;margin:1.25rem 0 .25rem}
+p{margin:.5rem 0}
+.note{color:var(--muted);font-size:.92rem}
+.scroll{overflow-x:auto}
+.columns{display:grid;grid-template-columns:repeat(auto-fill,minmax(26rem,1fr));column-gap:1.5rem}
+.columns table{margin-bottom:.6rem}
+table{border-collapse:collapse;width:100%;margin:.4rem 0 1rem;font-size:.93rem}
+caption{caption-side:top;text-align:left;font-weight:600;padding:.2rem 0}
+th,td{padding:.3rem .55rem;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
+thead th{background:var(--panel);font-weight:600}
+th[scope=row]{font-weight:normal;white-space:nowrap}
+th.sub{padding-left:1.6rem;color:var(--muted)}
+.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+thead th.n{white-space:normal}
+.kind{display:inline-block;min-width:4.8rem;text-align:center;font-size:.78rem;font-weight:650;
+padding:0 .45rem;border:1px solid currentColor;border-radius:1rem;white-space:nowrap}
+.kind-measured{color:var(--measured)}
+.kind-given{color:var(--given)}
+.kind-assumed{color:var(--assumed);background:var(--assumed-bg)}
+tr.assumed td,tr.assumed th{background:var(--assumed-bg)}
+.outcome-pass{color:var(--fine)}
+.outcome-warn{color:var(--assumed);background:var(--assumed-bg)}
+.outcome-fail{color:var(--accent);background:var(--accent-bg)}
+figure{margin:1rem 0 1.5rem;break-inside:avoid}
+figcaption{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}
+figure svg{display:block;width:100%;height:auto;border:1px solid var(--line);border-radius:.4rem;
+background:#fff}
+details{margin:.3rem 0}
+summary{cursor:pointer;color:var(--muted);font-size:.92rem}
+pre{margin:.4rem 0 1rem;padding:.7rem .9rem;background:var(--panel);border:1px solid var(--line);
+border-radius:.4rem;overflow-x:auto;font-size:.82rem;line-height:1.4}
+code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberation Mono",monospace}
+footer{margin-top:2rem;color:var(--muted);font-size:.85rem}
+@media (max-width:40rem){main{padding:.9rem .8rem 2rem}#verdict{font-size:1.15rem}
+.figures{grid-template-columns:repeat(2,1fr)}.figures .value{font-size:1.2rem}
+th[scope=row]{white-space:normal}.kind{min-width:0}td{min-width:6rem}td.n{min-width:0}
+.columns{grid-template-columns:1fr}
+table.stack thead{display:none}
+table.stack tr{display:block;padding:.35rem 0;border-bottom:1px solid var(--line)}
+table.stack th,table.stack td{display:block;border:0;padding:.1rem .4rem;text-align:left;min-width:0}
+table.stack th[scope=row]{font-weight:600}
+table.stack td[data-label]::before{content:attr(data-label) ": ";color:var(--muted)}
+table.stack td:empty{display:none}}
+@media print{
+:root{color-scheme:light;--ink:#000;--muted:#444;--paper:#fff;--panel:#f3f3f3;--line:#bbb;
+--accent:#b42318;--accent-bg:#fdf1f0;--measured:#0a5bb5;--given:#333;--assumed:#7a4f00;
+--assumed-bg:#fff6dc;--fine:#1a7f37;--fine-bg:#eefbf1}
+@page{size:A4;margin:14mm 12mm 16mm}
+body{font-size:10pt;-webkit-print-color-adjust:exact;print-color-adjust:exact}
+main{max-width:none;padding:0}
+#verdict{font-size:15pt}
+h2{break-after:avoid;margin-top:1.2rem}
+tr,figure,.figures li{break-inside:avoid}
+.scroll{overflow:visible}
+.columns{grid-template-columns:1fr 1fr}
+.figures{grid-template-columns:repeat(4,1fr)}
+figure svg{max-height:120mm;width:auto;max-width:100%;margin:0 auto}
+details>summary{display:none}
+pre{white-space:pre-wrap;word-break:break-all}
+}
+"#;
+
+/// The policy that keeps the page from fetching anything: only its own inline style.
+const POLICY: &str = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; \
+                      base-uri 'none'; form-action 'none'";
+
+/// `text` safe inside an element or a quoted attribute.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// How an input's value was obtained, as the page marks it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// From the logs, with its evidence.
+    Measured,
+    /// By a flag, the environment, a `--scenario` file or a preset.
+    Given,
+    /// A default, or a figure the logs cannot give.
+    Assumed,
+}
+
+impl Kind {
+    fn name(self) -> &'static str {
+        match self {
+            Kind::Measured => "measured",
+            Kind::Given => "given",
+            Kind::Assumed => "assumed",
+        }
+    }
+}
+
+/// A table cell: its text and whether it is a figure (right-aligned).
+pub enum Cell {
+    Text(String),
+    Figure(String),
+    /// An input's kind, as a badge.
+    Kind(Kind),
+    /// Code (a flag, a path).
+    Code(String),
+    /// A check's outcome (`pass`, `warn`, `FAIL`), as a badge of its colour.
+    Outcome(crate::probe::Outcome),
+}
+
+/// What the verdict says: a cost to act on, or that all is well.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tone {
+    Cost,
+    Fine,
+}
+
+impl Tone {
+    /// The estimate's: fine when its verdict finds nothing to fix (no duplicates, no
+    /// customer left unanswered for want of retries, keys kept long enough).
+    fn of(e: &Estimate) -> Tone {
+        let unanswered = e.inputs.retries == 0 && e.unanswered.zero_retries_per_month > 0.0;
+        if e.duplicates.per_month > 0.0 || unanswered || e.ttl_shorter_than_horizon() {
+            Tone::Cost
+        } else {
+            Tone::Fine
+        }
+    }
+}
+
+/// One page, written top to bottom.
+pub struct Page {
+    out: String,
+    charts: usize,
+}
+
+impl Page {
+    /// The page's head, its title, and the verdict in one sentence at the top.
+    pub fn new(title: &str, verdict: &str, tone: Tone) -> Page {
+        let mut out = String::with_capacity(64 * 1024);
+        let _ = write!(
+            out,
+            "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+             <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+             <meta http-equiv=\"Content-Security-Policy\" content=\"{POLICY}\">\n\
+             <meta name=\"color-scheme\" content=\"light dark\">\n\
+             <meta name=\"generator\" content=\"dupcost {}\">\n\
+             <title>{}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<main>\n\
+             <header>\n<p class=\"what\">{}</p>\n<p id=\"verdict\"{}>{}</p>\n",
+            env!("CARGO_PKG_VERSION"),
+            escape(title),
+            escape(title),
+            if tone == Tone::Fine {
+                " class=\"fine\""
+            } else {
+                ""
+            },
+            escape(verdict),
+        );
+        Page { out, charts: 0 }
+    }
+
+    /// The headline figures, as cards under the verdict: `(label, value)`.
+    pub fn figures(&mut self, figures: &[(String, String)]) {
+        self.out.push_str("<ul class=\"figures\">\n");
+        for (label, value) in figures {
+            let _ = writeln!(
+                self.out,
+                "<li><span class=\"value\">{}</span><span class=\"label\">{}</span></li>",
+                escape(value),
+                escape(label)
+            );
+        }
+        self.out.push_str("</ul>\n");
+    }
+
+    /// Ends the header (verdict and figures): what follows is the body of the report.
+    pub fn end_header(&mut self) {
+        self.out.push_str("</header>\n");
+    }
+
+    /// A section heading.
+    pub fn heading(&mut self, id: &str, text: &str) {
+        let _ = writeln!(self.out, "<h2 id=\"{}\">{}</h2>", escape(id), escape(text));
+    }
+
+    /// A smaller heading inside a section.
+    pub fn subheading(&mut self, text: &str) {
+        let _ = writeln!(self.out, "<h3>{}</h3>", escape(text));
+    }
+
+    /// A paragraph of text.
+    pub fn paragraph(&mut self, text: &str) {
+        let _ = writeln!(self.out, "<p>{}</p>", escape(text));
+    }
+
+    /// A paragraph in the muted voice of a note.
+    pub fn note(&mut self, text: &str) {
+        let _ = writeln!(self.out, "<p class=\"note\">{}</p>", escape(text));
+    }
+
+    /// Tables side by side while the page is wide enough, until [`Page::end_columns`].
+    pub fn begin_columns(&mut self) {
+        self.out.push_str("<div class=\"columns\">\n");
+    }
+
+    pub fn end_columns(&mut self) {
+        self.out.push_str("</div>\n");
+    }
+
+    /// A bulleted list of sentences.
+    pub fn list(&mut self, items: &[String]) {
+        self.out.push_str("<ul>\n");
+        for item in items {
+            let _ = writeln!(self.out, "<li>{}</li>", escape(item));
+        }
+        self.out.push_str("</ul>\n");
+    }
+
+    /// A real table: a caption, a header row, and rows whose first cell heads the row. A row
+    /// holding a [`Cell::Kind`] of [`Kind::Assumed`] is marked, so assumptions stand out.
+    pub fn table(&mut self, caption: &str, headers: &[&str], rows: &[Vec<Cell>]) {
+        // A table of sentences (evidence, a check's detail) is read a row at a time on a
+        // phone: its cells stacked under their column's name.
+        let sentences = rows
+            .iter()
+            .flatten()
+            .skip(1)
+            .any(|cell| matches!(cell, Cell::Text(text) if text.len() > 60));
+        self.out.push_str(if sentences {
+            "<div class=\"scroll\"><table class=\"stack\">\n"
+        } else {
+            "<div class=\"scroll\"><table>\n"
+        });
+        if !caption.is_empty() {
+            let _ = writeln!(self.out, "<caption>{}</caption>", escape(caption));
+        }
+        // A column is numeric when its cells are figures: its header aligns with them.
+        let numeric = |i: usize| {
+            rows.iter()
+                .any(|row| matches!(row.get(i), Some(Cell::Figure(_))))
+        };
+        self.out.push_str("<thead><tr>");
+        for (i, header) in headers.iter().enumerate() {
+            let class = if numeric(i) { " class=\"n\"" } else { "" };
+            let _ = write!(self.out, "<th scope=\"col\"{class}>{}</th>", escape(header));
+        }
+        self.out.push_str("</tr></thead>\n<tbody>\n");
+        for row in rows {
+            let assumed = row
+                .iter()
+                .any(|cell| matches!(cell, Cell::Kind(Kind::Assumed)));
+            self.out.push_str(if assumed {
+                "<tr class=\"assumed\">"
+            } else {
+                "<tr>"
+            });
+            for (i, cell) in row.iter().enumerate() {
+                let (open, close) = match headers.get(i) {
+                    _ if i == 0 => ("<th scope=\"row\"".to_string(), "</th>"),
+                    Some(header) if sentences && !header.is_empty() => {
+                        (format!("<td data-label=\"{}\"", escape(header)), "</td>")
+                    }
+                    _ => ("<td".to_string(), "</td>"),
+                };
+                let _ = match cell {
+                    // A row label indented by the model (`  of whom charged anyway`) is a
+                    // part of the row above it.
+                    Cell::Text(text) if i == 0 && text.starts_with(' ') => write!(
+                        self.out,
+                        "{open} class=\"sub\">{}{close}",
+                        escape(text.trim_start())
+                    ),
+                    Cell::Text(text) => write!(self.out, "{open}>{}{close}", escape(text)),
+                    Cell::Figure(text) => {
+                        write!(self.out, "{open} class=\"n\">{}{close}", escape(text))
+                    }
+                    Cell::Kind(kind) => write!(
+                        self.out,
+                        "{open}><span class=\"kind kind-{0}\">{0}</span>{close}",
+                        kind.name()
+                    ),
+                    Cell::Code(text) => {
+                        write!(self.out, "{open}><code>{}</code>{close}", escape(text))
+                    }
+                    Cell::Outcome(outcome) => write!(
+                        self.out,
+                        "{open}><span class=\"kind outcome-{}\">{}</span>{close}",
+                        crate::probe::report::outcome_word(*outcome).to_lowercase(),
+                        crate::probe::report::outcome_word(*outcome)
+                    ),
+                };
+            }
+            self.out.push_str("</tr>\n");
+        }
+        self.out.push_str("</tbody></table></div>\n");
+    }
+
+    /// A line chart, inline, with its figures as a table for its text alternative.
+    pub fn chart(&mut self, chart: &Chart) {
+        let Ok(drawing) = svg::render(std::slice::from_ref(chart)) else {
+            return;
+        };
+        let rows = chart_rows(chart);
+        let mut headers = vec![chart.x_label.as_str()];
+        headers.extend(chart.series.iter().map(|s| s.name.as_str()));
+        self.figure(&chart.title, &drawing, &headers, &rows);
+    }
+
+    /// A bar chart, inline, with its figures as a table for its text alternative.
+    pub fn bars(&mut self, bars: &Bars) {
+        let Ok(drawing) = svg::render_bars(bars) else {
+            return;
+        };
+        let rows: Vec<Vec<Cell>> = bars
+            .items
+            .iter()
+            .map(|(label, value)| {
+                vec![
+                    Cell::Text(label.clone()),
+                    Cell::Figure((bars.value_format)(*value)),
+                ]
+            })
+            .collect();
+        self.figure(&bars.title, &drawing, &["", &bars.value_label], &rows);
+    }
+
+    fn figure(&mut self, title: &str, drawing: &str, headers: &[&str], rows: &[Vec<Cell>]) {
+        self.charts += 1;
+        let id = format!("chart-{}", self.charts);
+        let _ = writeln!(
+            self.out,
+            "<figure aria-labelledby=\"{id}-caption\">\n<figcaption id=\"{id}-caption\">{}</figcaption>",
+            escape(title)
+        );
+        self.out.push_str(&inline_svg(drawing, &id, title));
+        let _ = writeln!(
+            self.out,
+            "<details><summary>The figures behind this chart</summary>"
+        );
+        self.table("", headers, rows);
+        self.out.push_str("</details>\n</figure>\n");
+    }
+
+    /// The scenario as a block to save and give back to `--scenario`.
+    pub fn scenario(&mut self, intro: &str, json: &str) {
+        self.note(intro);
+        let _ = writeln!(
+            self.out,
+            "<pre><code class=\"language-json\">{}</code></pre>",
+            escape(json.trim_end())
+        );
+    }
+
+    /// The page's last words and its closing tags.
+    pub fn finish(mut self, footer: &str) -> Vec<u8> {
+        let _ = write!(
+            self.out,
+            "<footer>{}</footer>\n</main>\n</body>\n</html>\n",
+            escape(footer)
+        );
+        self.out.into_bytes()
+    }
+}
+
+/// A chart's points as rows: one per x of its first series, one column per series (empty
+/// where a series has no point at that x).
+fn chart_rows(chart: &Chart) -> Vec<Vec<Cell>> {
+    let x_text = |x: f64| match &chart.x_format {
+        Some(format) => format(x),
+        None => super::human::count(x),
+    };
+    let y_text = |y: f64| match &chart.y_format {
+        Some(format) => format(y),
+        None => super::human::count(y),
+    };
+    let Some(first) = chart.series.first() else {
+        return Vec::new();
+    };
+    first
+        .points
+        .iter()
+        .map(|&(x, _)| {
+            let mut row = vec![Cell::Text(x_text(x))];
+            for series in &chart.series {
+                let y = series.points.iter().find(|p| p.0 == x).map(|p| p.1);
+                row.push(Cell::Figure(y.map(y_text).unwrap_or_default()));
+            }
+            row
+        })
+        .collect()
+}
+
+/// A chart's SVG document as an element of the page: scaled to the page's width, named by
+/// its title for screen readers.
+fn inline_svg(drawing: &str, id: &str, title: &str) -> String {
+    let start = drawing.find("<svg").unwrap_or(0);
+    let Some(tag_end) = drawing[start..].find('>').map(|i| start + i) else {
+        return String::new();
+    };
+    let tag = &drawing[start..tag_end];
+    // The drawing's fixed size goes: its viewBox keeps the proportions, the page the width.
+    let size = regex::Regex::new(r#"\s(width|height)="[^"]*""#).expect("a valid pattern");
+    format!(
+        "{} role=\"img\" aria-labelledby=\"{id}-title\" preserveAspectRatio=\"xMidYMid meet\">\
+         <title id=\"{id}-title\">{}</title>{}\n",
+        size.replace_all(tag, ""),
+        escape(title),
+        drawing[tag_end + 1..].trim_end()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_markup() {
+        assert_eq!(
+            escape(r#"<a href="x">&'"#),
+            "&lt;a href=&quot;x&quot;&gt;&amp;&#39;"
+        );
+    }
+
+    #[test]
+    fn an_inline_chart_scales_and_is_named() {
+        let svg = "<svg width=\"900\" height=\"520\" viewBox=\"0 0 900 520\" \
+                   xmlns=\"http://www.w3.org/2000/svg\">\n<rect/>\n</svg>\n";
+        let inline = inline_svg(svg, "chart-1", "Refunds <a month>");
+        assert_eq!(
+            inline,
+            "<svg viewBox=\"0 0 900 520\" xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" \
+             aria-labelledby=\"chart-1-title\" preserveAspectRatio=\"xMidYMid meet\">\
+             <title id=\"chart-1-title\">Refunds &lt;a month&gt;</title>\n<rect/>\n</svg>\n"
+        );
+    }
+}

@@ -21,6 +21,7 @@
 #   ROWS=300000 ALB_ROWS=100000 JSON_ROWS=150000 RUNS=1 bash bench/formats.sh   # a quick look
 #   GOACCESS=0 EXTRAS= bash bench/formats.sh    # dupcost alone: bare vs CRI-wrapped nginx
 #   PLATFORM_ROWS=1000000 ...                   # rows of each platform's log (default 1 M)
+#   TRACES=400000 ...                           # traces of the OTLP/JSON file (0: none)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -92,6 +93,19 @@ for extra in $EXTRAS; do
     echo "skipping $extra: the generator does not know it yet" >&2
   fi
 done
+
+# OpenTelemetry traces (issue 39): OTLP/JSON lines as the Collector's file exporter writes
+# them (bench/gen_traces.py: 512 spans a line, 3 to 5 spans a trace; 400,000 traces ~770 MB).
+TRACES=${TRACES:-400000}
+if [ "$TRACES" -gt 0 ]; then
+  EXTRA_LOG[otlp-traces]="$OUT/otlp-traces-$TRACES.jsonl"
+  if [ ! -s "${EXTRA_LOG[otlp-traces]}" ]; then
+    echo "generating $TRACES traces of OTLP/JSON into ${EXTRA_LOG[otlp-traces]}" >&2
+    python3 bench/gen_traces.py "${EXTRA_LOG[otlp-traces]}" "$TRACES"
+  fi
+  LOGS+=("${EXTRA_LOG[otlp-traces]}")
+  TOOLS+=(dupcost-otlp-traces)
+fi
 
 # The work is pinned by flags; --max-unknown 100% keeps the share derived (the generated
 # nginx log leaves some outcomes unknown, as real ones do).

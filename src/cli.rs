@@ -10,7 +10,7 @@ use crate::logs::{self, DurationUnit, LogOptions, Role};
 use crate::model::{Jitter, Scenario, Store};
 use crate::report::svg::SweepFigure;
 use crate::sweep::Sweep;
-use crate::units::{Count, Duration, Money, Rate, Size};
+use crate::units::{Count, Duration, Priced, Rate, Size};
 
 const ABOUT: &str = "What missing idempotency costs: duplicate charges, refunds, unanswered customers, \
 and the key store that fixes it.";
@@ -83,7 +83,12 @@ pub enum Command {
     #[command(after_long_help = ESTIMATE_EXAMPLES)]
     Estimate(EstimateArgs),
 
-    /// Measure the inputs from access logs (CSV/TSV, gzip or not) and estimate from them.
+    /// Measure the inputs from access logs (nginx, Apache, Envoy, HAProxy, AWS, JSON, CSV ...)
+    /// and estimate from them.
+    ///
+    /// Reads nginx, Apache, Envoy and Istio, HAProxy, AWS ALB/ELB/CloudFront/API Gateway, IIS,
+    /// JSON lines (Caddy, Traefik, Kong, GCP, Azure, Cloudflare ...) and CSV/TSV logs, plain or
+    /// gzip, inside container envelopes or not, each told from its first lines.
     #[command(after_long_help = LOGS_EXAMPLES)]
     Logs(LogArgs),
     /// Explore a scenario in the terminal: move the inputs and watch the costs move.
@@ -259,10 +264,19 @@ impl SqlArgs {
     }
 }
 
-/// `dupcost logs`.
+/// `dupcost logs`. The inputs the logs measure show "[default: measured from the logs]", not
+/// the model's default (which a flag replaces, and the logs do first).
 #[derive(Debug, Args)]
+#[command(
+    mut_arg("requests_per_day", |a| measured_help(a, Input::RequestsPerDay)),
+    mut_arg("timeout_rate", |a| measured_help(a, Input::TimeoutRate)),
+    mut_arg("succeeded_share", |a| measured_help(a, Input::SucceededShare)),
+    mut_arg("retries", |a| measured_help(a, Input::Retries)),
+    mut_arg("body_bytes", |a| measured_help(a, Input::BodyBytes))
+)]
 pub struct LogArgs {
-    /// Access logs: CSV or TSV with a header row, plain or gzip (detected by content); - reads stdin
+    /// Access logs in any format --input-format names, plain or gzip, told from their first
+    /// lines (docs/FORMATS.md); - reads stdin
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
 
@@ -288,6 +302,14 @@ pub struct LogArgs {
 
     #[command(flatten)]
     pub follow: FollowArgs,
+}
+
+/// An input's help where the logs measure it: its meaning and forms, and where its value
+/// comes from instead of the model's default.
+fn measured_help(arg: clap::Arg, input: Input) -> clap::Arg {
+    let from = "[default: measured from the logs; a flag overrides them]";
+    arg.help(format!("{} {from}", input.meaning()))
+        .long_help(format!("{} As {} {from}", input.meaning(), input.forms()))
 }
 
 /// `--follow`: a growing log reported on as it grows (issue 25). Shared with the TUI.
@@ -344,7 +366,7 @@ fn parse_positive_duration(text: &str) -> Result<std::time::Duration, String> {
 #[command(next_help_heading = "Reading logs")]
 pub struct LogReadArgs {
     /// What the logs are: auto, csv, tsv, nginx, apache, alb, elb, cloudfront, iis, haproxy,
-    /// envoy or json [default: auto, told from each file's first lines]
+    /// envoy, json, otlp or zipkin [default: auto, told from each file's first lines]
     #[arg(long, value_name = "FORMAT", default_value_t = logs::InputFormat::Auto, hide_default_value = true)]
     pub input_format: logs::InputFormat,
 
@@ -372,10 +394,13 @@ pub struct LogReadArgs {
     #[arg(long, value_name = "CHAR", value_parser = parse_delimiter)]
     pub delimiter: Option<u8>,
 
-    /// Use HEADER for ROLE (timestamp, method, path, status, upstream_status, duration,
-    /// idempotency_key, bytes, flags, request_id, client_addr, forwarded_for, user_agent,
-    /// request_length, proxy_attempts); repeatable
-    #[arg(long, value_name = "ROLE=HEADER", value_parser = parse_column)]
+    /// Read ROLE from the field NAME (timestamp, method, path, status, upstream_status,
+    /// duration, idempotency_key, bytes, flags, request_id, client_addr, forwarded_for,
+    /// user_agent, request_length, proxy_attempts); repeatable
+    ///
+    /// NAME is a CSV/TSV header, a JSON name (dotted when nested), a log_format variable
+    /// without its $ (upstream_status), or extra_N for the Nth field after a detected layout.
+    #[arg(long, value_name = "ROLE=NAME", value_parser = parse_column)]
     pub column: Vec<(Role, String)>,
 
     /// Unit of the duration column: s, ms, us or ns [default: from its name]
@@ -392,23 +417,28 @@ pub struct LogReadArgs {
 
     /// A mutating request whose duration reached this timed out too (e.g. 30s, 1500ms)
     /// [default: a webhook sender's --preset gives its timeout]
-    #[arg(long, value_name = "DURATION", value_parser = parse_std_duration)]
+    #[arg(long, value_name = "DURATION", value_parser = parse_std_duration, help_heading = "Which requests count")]
     pub client_timeout: Option<std::time::Duration>,
+
+    /// Traces only: the share of traces head sampling kept (e.g. 0.25), when their
+    /// tracestate has no `ot=th:` threshold; counts are scaled by its inverse, rates are not
+    #[arg(long, value_name = "SHARE", value_parser = parse_sample_rate)]
+    pub sample_rate: Option<f64>,
 
     /// Whose log it is: proxy, server (a webhook receiver's own) or auto
     ///
     /// proxy: a proxy's or load balancer's, with outcomes in an upstream column; server: the
     /// server's or webhook receiver's own, whose status is the outcome; auto: server when there
     /// is no upstream column and the key column is a webhook event id.
-    #[arg(long, value_name = "SIDE", default_value = "auto", value_parser = ["auto", "proxy", "server"])]
+    #[arg(long, value_name = "SIDE", default_value = "auto", value_parser = ["auto", "proxy", "server"], help_heading = "Outcomes and evidence")]
     pub log_side: String,
 
     /// Only requests whose path matches this regular expression
-    #[arg(long, value_name = "REGEX", value_parser = parse_regex)]
+    #[arg(long, value_name = "REGEX", value_parser = parse_regex, help_heading = "Which requests count")]
     pub path: Option<regex::bytes::Regex>,
 
     /// The backend's own log (request id and status): timed-out attempts take its outcome
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", help_heading = "Outcomes and evidence")]
     pub outcomes: Vec<PathBuf>,
 
     /// Use HEADER for ROLE (request_id, status, timestamp) in the --outcomes logs; nested
@@ -417,8 +447,7 @@ pub struct LogReadArgs {
         long,
         value_name = "ROLE=HEADER",
         value_parser = parse_column,
-        hide_short_help = true
-    )]
+        hide_short_help = true, help_heading = "Outcomes and evidence")]
     pub outcomes_column: Vec<(Role, String)>,
 
     /// Most timed-out attempts with an unknown outcome for a measured succeeded share
@@ -426,7 +455,8 @@ pub struct LogReadArgs {
         long,
         value_name = "RATE",
         default_value = Rate(crate::findings::DEFAULT_MAX_UNKNOWN).to_string(),
-        value_parser = parse_rate
+        value_parser = parse_rate,
+        help_heading = "Outcomes and evidence"
     )]
     pub max_unknown: f64,
 
@@ -435,7 +465,8 @@ pub struct LogReadArgs {
         long,
         value_name = "DURATION",
         default_value = duration_default(crate::findings::DEFAULT_MIN_SPAN),
-        value_parser = parse_std_duration
+        value_parser = parse_std_duration,
+        help_heading = "Outcomes and evidence"
     )]
     pub min_span: std::time::Duration,
 
@@ -446,6 +477,11 @@ pub struct LogReadArgs {
     /// Threads for reading large files in chunks [default: one per core, at most 4]
     #[arg(long, value_name = "N", default_value_t = 0, hide_default_value = true)]
     pub threads: usize,
+
+    /// Exit 2 where the logs cannot measure requests a day or the succeeded share, as scripts
+    /// had it before, instead of a report with the figure assumed, bounded and marked
+    #[arg(long, help_heading = "Outcomes and evidence")]
+    pub require_measured: bool,
 }
 
 impl LogReadArgs {
@@ -454,6 +490,7 @@ impl LogReadArgs {
         crate::findings::DeriveOptions {
             max_unknown: self.max_unknown,
             min_span: self.min_span,
+            require_measured: self.require_measured,
         }
     }
 
@@ -469,6 +506,7 @@ impl LogReadArgs {
             duration_unit: self.duration_unit,
             timestamp_format: self.timestamp_format.clone(),
             client_timeout: self.client_timeout,
+            sample_rate: self.sample_rate,
             path: self.path.clone(),
             strict: self.strict,
             progress: true,
@@ -491,11 +529,11 @@ impl LogReadArgs {
 #[derive(Debug, Clone, Args)]
 pub struct FilterArgs {
     /// Keep rows at or after this time: RFC 3339 or a date (midnight UTC)
-    #[arg(long, value_name = "TIME", value_parser = logs::parse_time_bound)]
+    #[arg(long, value_name = "TIME", value_parser = logs::parse_time_bound, help_heading = "Which requests count")]
     pub since: Option<i64>,
 
     /// Keep rows before this time: RFC 3339 or a date (midnight UTC)
-    #[arg(long, value_name = "TIME", value_parser = logs::parse_time_bound)]
+    #[arg(long, value_name = "TIME", value_parser = logs::parse_time_bound, help_heading = "Which requests count")]
     pub until: Option<i64>,
 
     /// Mutating methods: the requests that are intents
@@ -503,8 +541,7 @@ pub struct FilterArgs {
         long,
         value_name = "LIST",
         value_delimiter = ',',
-        default_value = logs::DEFAULT_METHODS.join(",")
-    )]
+        default_value = logs::DEFAULT_METHODS.join(","), help_heading = "Which requests count")]
     pub methods: Vec<String>,
 
     /// Client-facing statuses that mean the client gave up waiting
@@ -512,8 +549,7 @@ pub struct FilterArgs {
         long,
         value_name = "LIST",
         value_delimiter = ',',
-        default_value = logs::DEFAULT_TIMEOUT_STATUSES.map(|s| s.to_string()).join(",")
-    )]
+        default_value = logs::DEFAULT_TIMEOUT_STATUSES.map(|s| s.to_string()).join(","), help_heading = "Which requests count")]
     pub timeout_status: Vec<u16>,
 
     /// Attempts with the same idempotency key at most this far apart are one intent
@@ -521,14 +557,13 @@ pub struct FilterArgs {
         long,
         value_name = "DURATION",
         default_value = duration_default(logs::DEFAULT_RETRY_WINDOW),
-        value_parser = parse_std_duration
-    )]
+        value_parser = parse_std_duration, help_heading = "Intents")]
     pub retry_window: std::time::Duration,
 
     /// Group attempts into intents by key, by fingerprint (client address, user agent,
     /// method, path with query, request length), or auto: by key when a key column is there
     /// (mapped, for sql), else by fingerprint when the client's address is
-    #[arg(long, value_name = "HOW", default_value = "auto", value_parser = ["auto", "key", "fingerprint"])]
+    #[arg(long, value_name = "HOW", default_value = "auto", value_parser = ["auto", "key", "fingerprint"], help_heading = "Intents")]
     pub intents: String,
 
     /// A fingerprint that sends more than N attempts in a minute is a shared address (NAT):
@@ -537,8 +572,7 @@ pub struct FilterArgs {
         long,
         value_name = "N",
         default_value_t = logs::DEFAULT_SHARED_RATE,
-        value_parser = clap::value_parser!(u8).range(1..)
-    )]
+        value_parser = clap::value_parser!(u8).range(1..), help_heading = "Intents")]
     pub shared_address_rate: u8,
 }
 
@@ -590,6 +624,24 @@ fn parse_std_duration(text: &str) -> Result<std::time::Duration, String> {
         .map_err(|_| format!("'{text}' is not a duration: use 30s, 1500ms, 2m or 1h"))
 }
 
+fn parse_sample_rate(text: &str) -> Result<f64, String> {
+    let share = text
+        .trim()
+        .strip_suffix('%')
+        .map_or_else(
+            || text.trim().parse::<f64>(),
+            |p| p.trim().parse::<f64>().map(|v| v / 100.0),
+        )
+        .map_err(|_| format!("'{text}' is not a share: use 0.25 or 25%"))?;
+    if share > 0.0 && share <= 1.0 {
+        Ok(share)
+    } else {
+        Err(format!(
+            "'{text}' is not a share of traces kept: give more than 0 and at most 1 (or 100%)"
+        ))
+    }
+}
+
 fn parse_regex(text: &str) -> Result<regex::bytes::Regex, String> {
     regex::bytes::Regex::new(text).map_err(|e| format!("not a valid regular expression: {e}"))
 }
@@ -625,15 +677,15 @@ pub struct TuiArgs {
     #[command(flatten)]
     pub read: LogReadArgs,
 
-    /// Currency symbol shown before money
+    /// Currency symbol shown before money [default: the one --order-value is written with
+    /// (€85, 85 EUR), else $]
     #[arg(
         long,
-        default_value = "$",
         env = "DUPCOST_CURRENCY",
         value_name = "SYMBOL",
         help_heading = "Explorer"
     )]
-    pub currency: String,
+    pub currency: Option<String>,
 
     /// Where `s` saves the scenario, as a --scenario file
     #[arg(
@@ -725,15 +777,15 @@ pub struct ProbeArgs {
     #[arg(long, short = 'f', value_enum, default_value_t = ProbeFormat::Table, help_heading = "Output")]
     pub format: ProbeFormat,
 
-    /// Currency symbol shown before money
+    /// Currency symbol shown before money [default: the one --order-value is written with
+    /// (€85, 85 EUR), else $]
     #[arg(
         long,
-        default_value = "$",
         env = "DUPCOST_CURRENCY",
         value_name = "SYMBOL",
         help_heading = "Output"
     )]
-    pub currency: String,
+    pub currency: Option<String>,
 
     /// The scenario a failure is costed in, as for `dupcost estimate`
     #[command(flatten)]
@@ -775,6 +827,7 @@ pub struct ScenarioArgs {
         env = "DUPCOST_TIMEOUT_RATE",
         allow_hyphen_values = true,
         value_name = "RATE",
+        value_parser = parse_timeout_rate,
         help = Input::TimeoutRate.short_help(),
         long_help = Input::TimeoutRate.help()
     )]
@@ -798,17 +851,16 @@ pub struct ScenarioArgs {
         help = Input::OrderValue.short_help(),
         long_help = Input::OrderValue.help()
     )]
-    pub order_value: Option<Money>,
+    pub order_value: Option<Priced>,
 
     #[arg(
         long,
         env = "DUPCOST_RETRIES",
         allow_hyphen_values = true,
         value_name = "N",
-        value_parser = clap::value_parser!(u32).range(0..=100),
+        value_parser = |text: &str| Input::Retries.parse(text).map(|n| n as u32),
         help = Input::Retries.short_help(),
-        long_help = Input::Retries.help()
-    )]
+        long_help = Input::Retries.help(), help_heading = "Retries")]
     pub retries: Option<u32>,
 
     #[arg(
@@ -817,8 +869,7 @@ pub struct ScenarioArgs {
         allow_hyphen_values = true,
         value_name = "DURATION",
         help = Input::Ttl.short_help(),
-        long_help = Input::Ttl.help()
-    )]
+        long_help = Input::Ttl.help(), help_heading = "Key store")]
     pub ttl: Option<Duration>,
 
     #[arg(
@@ -827,8 +878,7 @@ pub struct ScenarioArgs {
         allow_hyphen_values = true,
         value_name = "SIZE",
         help = Input::KeySize.short_help(),
-        long_help = Input::KeySize.help()
-    )]
+        long_help = Input::KeySize.help(), help_heading = "Key store")]
     pub key_size: Option<Size>,
 
     #[arg(
@@ -848,8 +898,7 @@ pub struct ScenarioArgs {
         value_name = "DURATION",
         value_parser = |text: &str| Input::AttemptTimeout.parse(text),
         help = Input::AttemptTimeout.short_help(),
-        long_help = Input::AttemptTimeout.help()
-    )]
+        long_help = Input::AttemptTimeout.help(), help_heading = "Retries")]
     pub attempt_timeout: Option<f64>,
 
     #[arg(
@@ -859,8 +908,7 @@ pub struct ScenarioArgs {
         value_name = "DURATION",
         value_parser = |text: &str| Input::Backoff.parse(text),
         help = Input::Backoff.short_help(),
-        long_help = Input::Backoff.help()
-    )]
+        long_help = Input::Backoff.help(), help_heading = "Retries")]
     pub backoff: Option<f64>,
 
     #[arg(
@@ -870,8 +918,7 @@ pub struct ScenarioArgs {
         value_name = "FACTOR",
         value_parser = |text: &str| Input::BackoffFactor.parse(text),
         help = Input::BackoffFactor.short_help(),
-        long_help = Input::BackoffFactor.help()
-    )]
+        long_help = Input::BackoffFactor.help(), help_heading = "Retries")]
     pub backoff_factor: Option<f64>,
 
     #[arg(
@@ -881,8 +928,7 @@ pub struct ScenarioArgs {
         value_name = "DURATION",
         value_parser = |text: &str| Input::BackoffMax.parse(text),
         help = Input::BackoffMax.short_help(),
-        long_help = Input::BackoffMax.help()
-    )]
+        long_help = Input::BackoffMax.help(), help_heading = "Retries")]
     pub backoff_max: Option<f64>,
 
     #[arg(
@@ -891,8 +937,7 @@ pub struct ScenarioArgs {
         value_name = "KIND",
         value_parser = clap::builder::PossibleValuesParser::new(Jitter::ALL.map(Jitter::name)),
         help = Input::Jitter.short_help(),
-        long_help = Input::Jitter.help()
-    )]
+        long_help = Input::Jitter.help(), help_heading = "Retries")]
     pub jitter: Option<String>,
 
     #[arg(
@@ -900,10 +945,9 @@ pub struct ScenarioArgs {
         env = "DUPCOST_LAYERS",
         allow_hyphen_values = true,
         value_name = "N",
-        value_parser = clap::value_parser!(u32).range(1..=20),
+        value_parser = |text: &str| Input::Layers.parse(text).map(|n| n as u32),
         help = Input::Layers.short_help(),
-        long_help = Input::Layers.help()
-    )]
+        long_help = Input::Layers.help(), help_heading = "Retries")]
     pub layers: Option<u32>,
 
     #[arg(
@@ -912,8 +956,7 @@ pub struct ScenarioArgs {
         allow_hyphen_values = true,
         value_name = "SIZE",
         help = Input::KeyBytes.short_help(),
-        long_help = Input::KeyBytes.help()
-    )]
+        long_help = Input::KeyBytes.help(), help_heading = "Key store")]
     pub key_bytes: Option<Size>,
 
     #[arg(
@@ -922,8 +965,7 @@ pub struct ScenarioArgs {
         allow_hyphen_values = true,
         value_name = "SIZE",
         help = Input::BodyBytes.short_help(),
-        long_help = Input::BodyBytes.help()
-    )]
+        long_help = Input::BodyBytes.help(), help_heading = "Key store")]
     pub body_bytes: Option<Size>,
 
     #[arg(
@@ -932,8 +974,7 @@ pub struct ScenarioArgs {
         value_name = "STORE",
         value_parser = clap::builder::PossibleValuesParser::new(Store::ALL.map(Store::name)),
         help = Input::Store.short_help(),
-        long_help = Input::Store.help()
-    )]
+        long_help = Input::Store.help(), help_heading = "Key store")]
     pub store: Option<String>,
 
     /// Retry delays as a sender publishes them, e.g. 5s,5m,30m,2h,5h,10h,10h: the sleep before
@@ -944,8 +985,7 @@ pub struct ScenarioArgs {
         env = "DUPCOST_SCHEDULE",
         allow_hyphen_values = true,
         value_name = "DELAYS",
-        conflicts_with_all = ["backoff", "backoff_factor", "backoff_max"]
-    )]
+        conflicts_with_all = ["backoff", "backoff_factor", "backoff_max"], help_heading = "Retries")]
     pub schedule: Option<crate::model::Delays>,
 
     /// Start from a provider's documented values (`dupcost presets` lists them)
@@ -960,6 +1000,17 @@ pub struct ScenarioArgs {
     pub scenario: Option<PathBuf>,
 }
 
+/// `--timeout-rate`: a bare fraction that reads as 1% or more (`0.2` is 20%) is taken as
+/// written, with a note on stderr naming the percentage form, since the figure people quote is
+/// a percentage (the article's 0.2%). See docs/MODEL.md, "Numbers as people type them".
+fn parse_timeout_rate(text: &str) -> Result<Rate, String> {
+    let rate = text.parse::<Rate>()?;
+    if let Some(note) = crate::units::bare_fraction_note(text) {
+        eprintln!("note: --timeout-rate: {note}");
+    }
+    Ok(rate)
+}
+
 fn parse_preset(name: &str) -> Result<&'static crate::presets::Preset, String> {
     crate::presets::find(name)
 }
@@ -972,7 +1023,7 @@ impl ScenarioArgs {
             (Input::RequestsPerDay, self.requests_per_day.map(|v| v.0)),
             (Input::TimeoutRate, self.timeout_rate.map(|v| v.0)),
             (Input::SucceededShare, self.succeeded_share.map(|v| v.0)),
-            (Input::OrderValue, self.order_value.map(|v| v.0)),
+            (Input::OrderValue, self.order_value.as_ref().map(|v| v.0)),
             (Input::Retries, self.retries.map(f64::from)),
             (Input::Ttl, self.ttl.map(|v| v.0 as f64)),
             (Input::KeySize, self.key_size.map(|v| v.0 as f64)),
@@ -1017,6 +1068,22 @@ impl ScenarioArgs {
             .given(&self.patch(), Origin::Flag))
     }
 
+    /// The preset's trace for the report: its name and the inputs it set that no flag or
+    /// environment variable overrode.
+    pub fn preset_trace(&self) -> Option<crate::report::PresetTrace> {
+        let preset = self.preset?;
+        let (given, flags) = (preset.patch(), self.patch());
+        let inputs = Input::ALL
+            .into_iter()
+            .filter(|&i| given.get(i).is_some() && flags.get(i).is_none())
+            .collect();
+        Some(crate::report::PresetTrace {
+            name: preset.name,
+            inputs,
+            schedule: given.schedule().is_some() && flags.schedule().is_none(),
+        })
+    }
+
     /// Defaults < scenario file < preset < environment < flags, validated. The one place a
     /// preset is applied.
     pub fn resolve(&self) -> Result<Scenario, String> {
@@ -1041,14 +1108,25 @@ pub struct OutputArgs {
     #[arg(long, short = 'f', value_enum, default_value_t = Format::Table, env = "DUPCOST_FORMAT")]
     pub format: Format,
 
-    /// Currency symbol shown before money in tables
-    #[arg(
-        long,
-        default_value = "$",
-        env = "DUPCOST_CURRENCY",
-        value_name = "SYMBOL"
-    )]
-    pub currency: String,
+    /// Currency symbol shown before money in tables [default: the one --order-value is
+    /// written with (€85, 85 EUR), else $]
+    #[arg(long, env = "DUPCOST_CURRENCY", value_name = "SYMBOL")]
+    pub currency: Option<String>,
+}
+
+impl OutputArgs {
+    /// The symbol shown before money: `--currency`, else the currency `--order-value` was
+    /// written with, else `$`.
+    pub fn currency(&self, scenario: &ScenarioArgs) -> String {
+        currency(self.currency.as_deref(), scenario)
+    }
+}
+
+/// `--currency` wins; else the currency of `--order-value` (`€85`, `85 EUR`); else `$`.
+pub fn currency(flag: Option<&str>, scenario: &ScenarioArgs) -> String {
+    flag.map(str::to_string)
+        .or_else(|| scenario.order_value.as_ref().and_then(|v| v.1.clone()))
+        .unwrap_or_else(|| "$".to_string())
 }
 
 /// Output formats.

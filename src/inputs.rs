@@ -285,11 +285,7 @@ impl Input {
             Input::RequestsPerDay | Input::DaysPerMonth => text.parse::<Count>().map(|c| c.0),
             Input::TimeoutRate | Input::SucceededShare => text.parse::<Rate>().map(|r| r.0),
             Input::OrderValue => text.parse::<Money>().map(|m| m.0),
-            Input::Retries => text
-                .trim()
-                .parse::<u32>()
-                .map(f64::from)
-                .map_err(|_| format!("'{text}' is not a whole number of retries from 0 to 100")),
+            Input::Retries => whole(text, "retries", 0..=100),
             Input::Ttl => text.parse::<Duration>().map(|d| d.0 as f64),
             Input::KeySize | Input::KeyBytes | Input::BodyBytes => {
                 text.parse::<Size>().map(|s| s.0 as f64)
@@ -304,11 +300,7 @@ impl Input {
                     Err(format!("'{text}' is below 1: the backoff never shrinks"))
                 }
             }),
-            Input::Layers => text
-                .trim()
-                .parse::<u32>()
-                .map(f64::from)
-                .map_err(|_| format!("'{text}' is not a whole number of layers from 1 to 20")),
+            Input::Layers => whole(text, "layers", 1..=20),
             Input::Jitter => parse_choice(text, &Jitter::ALL.map(Jitter::name)),
             Input::Store => parse_choice(text, &Store::ALL.map(Store::name)),
         }
@@ -334,6 +326,27 @@ impl Input {
             | Input::BackoffFactor
             | Input::Layers => value.to_string(),
         }
+    }
+}
+
+/// A whole number of `what` in `range`, with the words for a fraction (`2.5`) or a number
+/// out of range.
+fn whole(text: &str, what: &str, range: std::ops::RangeInclusive<u32>) -> Result<f64, String> {
+    let (low, high) = (range.start(), range.end());
+    let trimmed = text.trim();
+    if crate::units::is_fraction(trimmed) {
+        return Err(format!(
+            "'{trimmed}' is not a whole number: {what} are counted whole, from {low} to {high}"
+        ));
+    }
+    match trimmed.parse::<u32>() {
+        Ok(n) if range.contains(&n) => Ok(f64::from(n)),
+        Ok(_) => Err(format!(
+            "'{trimmed}' is out of range: {what} go from {low} to {high}"
+        )),
+        Err(_) => Err(format!(
+            "'{trimmed}' is not a whole number of {what} from {low} to {high}"
+        )),
     }
 }
 

@@ -15,15 +15,31 @@ pub struct Rate(pub f64);
 #[derive(Debug, Clone, Copy, PartialEq, PartialOrd)]
 pub struct Money(pub f64);
 
+/// An amount of money as a flag gives it, with the currency it was written in, if any
+/// (`€85`, `85 EUR`): the report's symbol follows the value unless `--currency` is given.
+#[derive(Debug, Clone, PartialEq, PartialOrd)]
+pub struct Priced(pub f64, pub Option<String>);
+
+impl FromStr for Priced {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        Ok(Priced(s.parse::<Money>()?.0, currency_of(s)))
+    }
+}
+
 /// A non-negative count: `20000`, `20,000`, `20_000`, `20k`, `1.5M`, `2e4`.
 #[derive(Debug, Clone, Copy, PartialEq, PartialOrd)]
 pub struct Count(pub f64);
 
-/// A duration in whole seconds: `24h`, `1d`, `90m`, `30s`, `1h30m`, or bare seconds.
+/// A duration in whole seconds: `24h`, `1d`, `90m`, `30s`, `1h30m`; a bare number other than
+/// 0 is refused (`--ttl 48` could mean hours), while a scenario file's `ttl_seconds` number is
+/// read as seconds without coming here.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Duration(pub u64);
 
-/// A duration in seconds, fractions allowed: `10s`, `1.5s`, `500ms`, `2m`, or bare seconds.
+/// A duration in seconds, fractions allowed: `10s`, `1.5s`, `500ms`, `2m`; a bare number other
+/// than 0 is refused, as for [`Duration`] (the scenario file's `*_seconds` numbers do not come here).
 /// For the retry schedule, where sub-second timeouts and backoffs are common.
 #[derive(Debug, Clone, Copy, PartialEq, PartialOrd)]
 pub struct Seconds(pub f64);
@@ -33,7 +49,7 @@ pub struct Seconds(pub f64);
 pub struct Size(pub u64);
 
 const RATE_FORMS: &str = "a fraction like 0.002 or a percentage like 0.2%";
-const MONEY_FORMS: &str = "an amount like 40, 40.50, $40 or 1,250";
+const MONEY_FORMS: &str = "an amount like 40, 40.50, $40, €85, 85 EUR or 1,250";
 const COUNT_FORMS: &str = "a number like 20000, 20,000, 20k or 1.5M";
 const DURATION_FORMS: &str = "a duration like 24h, 1d, 90m, 30s or 1h30m";
 const SECONDS_FORMS: &str = "a duration like 10s, 1.5s, 500ms or 2m";
@@ -146,11 +162,7 @@ impl FromStr for Money {
     fn from_str(s: &str) -> Result<Self, String> {
         let text = s.trim();
         let bad = || format!("'{s}' is not an amount of money: use {MONEY_FORMS}");
-        let is_symbol = |c: char| matches!(c, '$' | '€' | '£' | '¥' | '₹' | '₩' | '₽' | '¤');
-        let number = text
-            .trim_start_matches(is_symbol)
-            .trim_end_matches(is_symbol)
-            .trim();
+        let number = split_currency(text).0;
         if number.starts_with('-') || text.starts_with('-') {
             return Err(format!("'{s}' is negative: an amount of money is >= 0"));
         }
@@ -161,6 +173,65 @@ impl FromStr for Money {
         }
         Ok(Money(value))
     }
+}
+
+/// The currency symbols an amount may carry (`$40`, `40€`).
+fn is_symbol(c: char) -> bool {
+    matches!(c, '$' | '€' | '£' | '¥' | '₹' | '₩' | '₽' | '¤')
+}
+
+/// ISO 4217 codes with a symbol of their own; another three-letter code is shown as itself.
+const CODES: [(&str, &str); 8] = [
+    ("USD", "$"),
+    ("EUR", "€"),
+    ("GBP", "£"),
+    ("JPY", "¥"),
+    ("CNY", "¥"),
+    ("INR", "₹"),
+    ("KRW", "₩"),
+    ("RUB", "₽"),
+];
+
+/// An amount split from its currency: `€85`, `85€`, `85 EUR`, `EUR 85` give (`85`, `€`); a
+/// code without a symbol of its own is kept as written (`85 CHF` gives `CHF `).
+fn split_currency(text: &str) -> (&str, Option<String>) {
+    let text = text.trim();
+    let start = text.trim_start_matches(is_symbol);
+    if start.len() < text.len() {
+        let symbol = &text[..text.len() - start.len()];
+        return (start.trim(), Some(symbol.to_string()));
+    }
+    let end = text.trim_end_matches(is_symbol);
+    if end.len() < text.len() {
+        return (end.trim(), Some(text[end.len()..].to_string()));
+    }
+    let code = |word: &str| -> Option<String> {
+        let upper = word.len() == 3 && word.bytes().all(|b| b.is_ascii_alphabetic());
+        upper.then(|| {
+            let word = word.to_ascii_uppercase();
+            CODES
+                .iter()
+                .find(|(c, _)| *c == word)
+                .map_or(format!("{word} "), |(_, s)| s.to_string())
+        })
+    };
+    if let Some((number, word)) = text.rsplit_once(' ')
+        && let Some(symbol) = code(word.trim())
+    {
+        return (number.trim(), Some(symbol));
+    }
+    if let Some((word, number)) = text.split_once(' ')
+        && let Some(symbol) = code(word.trim())
+    {
+        return (number.trim(), Some(symbol));
+    }
+    (text, None)
+}
+
+/// The currency an amount was written with (`€85`, `85 EUR`), as the symbol a report shows
+/// before money; `None` for a plain number.
+pub fn currency_of(text: &str) -> Option<String> {
+    split_currency(text).1
 }
 
 impl fmt::Display for Money {
@@ -217,16 +288,46 @@ impl FromStr for Duration {
         if text.starts_with('-') {
             return Err(format!("'{s}' is negative: a duration is > 0"));
         }
-        // A bare number is seconds, as in the JSON field `ttl_seconds`.
-        if let Ok(secs) = text.parse::<u64>() {
-            return Ok(Duration(secs));
-        }
+        no_unit(s, "1d, 24h, 90m or 30s")?;
         let d = humantime::parse_duration(text).map_err(|_| bad())?;
         if d.subsec_nanos() != 0 {
             return Err(format!("'{s}' is not a whole number of seconds"));
         }
         Ok(Duration(d.as_secs()))
     }
+}
+
+/// Refuses a duration written as a bare number other than 0: `48` could be seconds, minutes or
+/// hours, and a wrong guess is a silently wrong figure. `0` is 0 in every unit.
+fn no_unit(s: &str, forms: &str) -> Result<(), String> {
+    let text = s.trim();
+    match finite(text) {
+        Some(v) if v != 0.0 => Err(format!(
+            "'{text}' has no unit: write it as {forms} (e.g. {text}s or {text}h)"
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Whether `text` is a plain number with a fractional part (`2.5`), for the whole-number
+/// inputs' errors: "'2.5' is not a whole number".
+pub fn is_fraction(text: &str) -> bool {
+    finite(text.trim()).is_some_and(|v| v.fract() != 0.0)
+}
+
+/// A rate written as a bare fraction that reads as 1% or more (`0.2` is 20%): the number a
+/// person who means `0.2%` types from memory. `None` for a percentage, 0, 1 or a small fraction.
+pub fn bare_fraction_note(text: &str) -> Option<String> {
+    let text = text.trim();
+    let v = finite(text)?;
+    if !(0.01..1.0).contains(&v) {
+        return None;
+    }
+    let pct = Rate(v).to_string();
+    Some(format!(
+        "read {text} as {pct}; write {text}% for {} in a thousand",
+        significant(v * 10.0, 3)
+    ))
 }
 
 impl fmt::Display for Duration {
@@ -255,7 +356,7 @@ impl FromStr for Seconds {
         if text.starts_with('-') {
             return Err(format!("'{s}' is negative: a duration is >= 0"));
         }
-        // A bare number is seconds, as in the JSON fields `*_seconds`.
+        no_unit(s, "10s, 1.5s, 500ms or 2m")?;
         // `1.5s` exactly as the decimal 1.5 (humantime would add 1 s and 500 ms).
         let plain = text
             .strip_suffix('s')
@@ -476,6 +577,32 @@ mod tests {
             assert!(bad.parse::<Money>().is_err(), "{bad}");
         }
         assert_eq!(Money(12.5).to_string(), "12.5");
+        for (text, v, symbol) in [
+            ("€85", 85.0, Some("€")),
+            ("85€", 85.0, Some("€")),
+            ("85 EUR", 85.0, Some("€")),
+            ("eur 85", 85.0, Some("€")),
+            ("£1,250", 1250.0, Some("£")),
+            ("85 CHF", 85.0, Some("CHF ")),
+            ("85", 85.0, None),
+        ] {
+            assert_eq!(text.parse::<Money>().unwrap().0, v, "{text}");
+            assert_eq!(currency_of(text).as_deref(), symbol, "{text}");
+        }
+    }
+
+    /// A bare fraction that reads as a large percentage is noted in words; a percentage, a
+    /// small fraction, 0 and 1 are not.
+    #[test]
+    fn bare_fractions() {
+        assert_eq!(
+            bare_fraction_note("0.2").unwrap(),
+            "read 0.2 as 20%; write 0.2% for 2 in a thousand"
+        );
+        for quiet in ["0.2%", "0.002", "0", "1", "20%"] {
+            assert_eq!(bare_fraction_note(quiet), None, "{quiet}");
+        }
+        assert!(is_fraction("2.5") && !is_fraction("2") && !is_fraction("x"));
     }
 
     #[test]
@@ -506,15 +633,20 @@ mod tests {
             ("90m", 5400),
             ("30s", 30),
             ("1h30m", 5400),
-            ("3600", 3600),
+            ("0", 0),
             ("1h 30m", 5400),
             ("1.5h", 5400),
         ] {
             assert_eq!(text.parse::<Duration>().unwrap().0, v, "{text}");
         }
-        for bad in ["", "-1h", "abc", "1.5s", "500ms", "h"] {
+        for bad in ["", "-1h", "abc", "1.5s", "500ms", "h", "48", "3600"] {
             assert!(bad.parse::<Duration>().is_err(), "{bad}");
         }
+        let err = "48".parse::<Duration>().unwrap_err();
+        assert!(
+            err.contains("'48' has no unit") && err.contains("48h"),
+            "{err}"
+        );
         for v in [1, 59, 60, 5400, 86400, 129600, 90061] {
             let shown = Duration(v).to_string();
             assert_eq!(shown.parse::<Duration>().unwrap().0, v, "{shown}");
@@ -527,8 +659,6 @@ mod tests {
     fn seconds() {
         for (text, v) in [
             ("10s", 10.0),
-            ("10", 10.0),
-            ("1.5", 1.5),
             ("1.5s", 1.5),
             ("500ms", 0.5),
             ("2m", 120.0),
@@ -536,9 +666,10 @@ mod tests {
         ] {
             assert_eq!(text.parse::<Seconds>().unwrap().0, v, "{text}");
         }
-        for bad in ["", "-1s", "abc", "NaN", "inf", "1e400"] {
+        for bad in ["", "-1s", "abc", "NaN", "inf", "1e400", "10", "1.5"] {
             assert!(bad.parse::<Seconds>().is_err(), "{bad}");
         }
+        assert!("10".parse::<Seconds>().unwrap_err().contains("no unit"));
         for v in [0.0, 0.1, 1.0, 10.0, 0.25, 123.456] {
             let shown = Seconds(v).to_string();
             assert_eq!(shown.parse::<Seconds>().unwrap().0, v, "{shown}");

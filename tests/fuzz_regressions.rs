@@ -196,3 +196,8 @@ fn json_document() {
 fn format_apigateway() {
     replay_bytes("format_apigateway", checks::format_apigateway);
 }
+
+#[test]
+fn traces() {
+    replay_bytes("traces", checks::traces);
+}

@@ -612,13 +612,35 @@ fn underivable_figures_name_their_flag_unless_given() {
             && e.ends_with("; using the default 50%"),
         "{e}"
     );
-    // With 30 timed-out attempts it could be measured, and the log cannot: an error.
+    // With 30 timed-out attempts it could be measured, and the log cannot: the report stands
+    // on the default, assumed and bounded 0% to 100% (issue 33); scripts that ask for the
+    // refusal (`require_measured`) still get it, naming the flag and the second log.
     let mut many = String::from("timestamp,method,status\n");
     for i in 0..30 {
         many.push_str(&format!("2026-11-01T00:{i:02}:00Z,POST,504\n"));
     }
     many.push_str("2026-11-02T00:00:00Z,POST,200\n");
-    let m = err(many.as_bytes());
+    let p = write(d, "many.csv", many.as_bytes());
+    let a = analyze(&p, &LogOptions::default()).unwrap();
+    let assumed = a.derive(&base, &Overrides::default()).unwrap();
+    assert_eq!(assumed.scenario.succeeded_share, base.succeeded_share);
+    let kind = dupcost::findings::kinds::kind(&assumed, dupcost::inputs::Input::SucceededShare);
+    assert_eq!(kind.kind, dupcost::findings::Kind::Assumed);
+    assert_eq!(kind.bounds, Some([0.0, 1.0]));
+    let strict = dupcost::findings::DeriveOptions {
+        require_measured: true,
+        ..Default::default()
+    };
+    let none = Overrides::default();
+    let m = dupcost::findings::derive(
+        &a,
+        &strict,
+        &base,
+        &none,
+        &dupcost::findings::given_sources(&none),
+    )
+    .unwrap_err()
+    .to_string();
     assert!(
         m.contains("no upstream status column")
             && m.contains("--succeeded-share")

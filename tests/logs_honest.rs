@@ -100,8 +100,9 @@ fn unknown_outcomes_in_each_proxys_style() {
     }
 }
 
-/// Over `--max-unknown`, the share is not derived: one line with the bounds, naming both
-/// ways out; with `--succeeded-share` the evidence still shows the measured bounds.
+/// Over `--max-unknown`, the share is not measured: the report stands on the default, marked
+/// assumed, with the bounds the log allows and both ways out; `--require-measured` refuses with
+/// one line as before; with `--succeeded-share` the evidence still shows the measured bounds.
 #[test]
 fn too_many_unknowns_give_the_bounds_not_a_figure() {
     let dir = tempfile::tempdir().unwrap();
@@ -117,8 +118,21 @@ fn too_many_unknowns_give_the_bounds_not_a_figure() {
     let pct = |v: f64| format!("{}%", (v * 1000.0).round() / 10.0);
     let low = pct(truth.timed_out_succeeded as f64 / all);
     let high = pct((truth.timed_out_succeeded + truth.timed_out_unknown) as f64 / all);
+    let v = json(&[p]);
+    let kind = &v["input_kinds"]["succeeded_share"];
+    assert_eq!(kind["kind"], "assumed", "{kind}");
+    assert_eq!(kind["reason"], "unknown_outcomes", "{kind}");
+    let bounds = kind["bounds"].as_array().unwrap();
+    let (lo, hi) = (bounds[0].as_f64().unwrap(), bounds[1].as_f64().unwrap());
+    let every_failed = truth.timed_out_succeeded as f64 / all;
+    let every_succeeded = (truth.timed_out_succeeded + truth.timed_out_unknown) as f64 / all;
+    assert!(lo <= every_failed && every_succeeded <= hi, "{kind}");
+    assert_eq!(v["inputs"]["succeeded_share"], 0.5);
+    let b = &v["bounds"]["duplicates_per_month"];
+    assert!(b[0].as_f64().unwrap() < v["duplicates"]["per_month"].as_f64().unwrap());
+    assert!(b[1].as_f64().unwrap() > v["duplicates"]["per_month"].as_f64().unwrap());
     let err = fails(
-        &[p],
+        &[p, "--require-measured"],
         &[
             &format!(
                 "{} of {} timed-out attempts",
@@ -316,18 +330,27 @@ fn short_spans_are_not_scaled_to_a_day() {
         "timestamp,method,status,upstream_status\n2026-11-01T00:00:00.1Z,POST,201,201\n2026-11-01T00:00:00.5Z,POST,504,201\n2026-11-01T00:00:00.9Z,POST,201,201\n",
     );
     fails(
-        &[&second],
+        &[&second, "--require-measured"],
         &[
             "span only 800ms, less than --min-span 1h",
             "--requests-per-day",
         ],
     );
+    // Without it the span is scaled all the same, marked assumed, naming what settles it.
+    let (text, _) = table(&[&second]);
+    assert!(
+        text.contains("assumed: the log's timestamps span only 800ms, less than --min-span 1h"),
+        "{text}"
+    );
+    let v = json(&[&second]);
+    assert_eq!(v["input_kinds"]["requests_per_day"]["kind"], "assumed");
+    assert_eq!(v["input_kinds"]["requests_per_day"]["reason"], "short_span");
     let two = write(
         "two.csv",
         "timestamp,method,status,upstream_status\n2026-11-01T00:00:00Z,POST,201,201\n2026-11-01T00:01:14Z,POST,504,201\n",
     );
     fails(
-        &[&two],
+        &[&two, "--require-measured"],
         &["span only 1m 14s", "--min-span", "--requests-per-day"],
     );
     let v = json(&[&two, "--requests-per-day", "1000"]);
@@ -344,7 +367,10 @@ fn short_spans_are_not_scaled_to_a_day() {
         ..Config::default()
     };
     let (path, _, _) = log(dir.path(), &cfg, None);
-    fails(&[path.to_str().unwrap()], &["less than --min-span 1h"]);
+    fails(
+        &[path.to_str().unwrap(), "--require-measured"],
+        &["less than --min-span 1h"],
+    );
 }
 
 /// A clock set back by more than the retry window, and days missing in the middle, are
@@ -723,7 +749,7 @@ fn five_rows_keep_the_defaults_with_a_note() {
         "retries: measured 0 retries from 2 timed-out fingerprinted intents: too few (needs 30); using the default 3",
         "timeout rate: measured 40% from 5 mutating attempts: too few (needs 30); using the default 0.2%",
         "succeeded share: not measured from 0 timed-out attempts with a known outcome: too few (needs 30); using the default 50%",
-        "timeout rate 0.2% (the default, not measured)",
+        "timeout rate 0.2% (assumed, not measured)",
     ] {
         assert!(text.contains(line), "{line}\n{text}");
     }

@@ -159,16 +159,23 @@ fn whose_log_it_is_can_be_told_and_is_said() {
     let dir = tempfile::tempdir().unwrap();
     let (path, _) = write(dir.path(), "hooks.csv", &config(&[5.0], true));
     let file = path.to_str().unwrap();
-    // Told it is a proxy's log, the outcomes are unknown: the figure is refused, naming the fix.
+    // Told it is a proxy's log, the outcomes are unknown: the figure is assumed and its line
+    // names the fix; scripts that ask for a measure are refused.
+    let args = [
+        "logs",
+        file,
+        "--client-timeout",
+        "15s",
+        "--log-side",
+        "proxy",
+    ];
+    let out = succeed(dupcost().args(args));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("no upstream status column"), "{text}");
+    assert!(text.contains("assumed: no outcome is known"), "{text}");
     let out = dupcost()
-        .args([
-            "logs",
-            file,
-            "--client-timeout",
-            "15s",
-            "--log-side",
-            "proxy",
-        ])
+        .args(args)
+        .arg("--require-measured")
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));

@@ -86,7 +86,7 @@ fn keys_reach_the_endpoint_list_only_when_it_has_focus() {
     let key = |code| KeyEvent::new(code, KeyModifiers::NONE);
     let mut app = app();
     assert_eq!(app.key_action(key(KeyCode::Down)), Some(Action::SelectNext));
-    assert_eq!(app.key_action(key(KeyCode::Esc)), Some(Action::Quit));
+    assert_eq!(app.key_action(key(KeyCode::Esc)), Some(Action::EscapeAtTop));
     let tab = app.key_action(key(KeyCode::Tab)).unwrap();
     app.update(tab);
     for (code, action) in [

@@ -327,10 +327,14 @@ fn logs_baseline_and_endpoint_panel() {
     assert!(screen.contains("baseline pinned"), "{screen}");
     assert!(screen.contains("Results vs the baseline"), "{screen}");
     assert!(screen.contains("Endpoints · whole log"), "{screen}");
-    assert!(screen.contains(&second_name), "{screen}");
+    // The selected input's evidence is above the list until the list has the keys.
+    assert!(screen.contains("requests per day · measured"), "{screen}");
 
-    // Tab moves to the list, Down to the second endpoint, Enter explores it.
-    tmux.keys(&["Tab", "Down", "Enter"]);
+    // Tab moves to the list (all of the panel), Down to the second endpoint, Enter explores it.
+    tmux.keys(&["Tab"]);
+    let screen = tmux.wait_for("the whole list", |s| s.contains(&second_name));
+    assert!(!screen.contains("· measured"), "{screen}");
+    tmux.keys(&["Down", "Enter"]);
     let screen = tmux.wait_for("the endpoint's scenario", |s| s.contains("exploring one"));
     let refunds_row = screen
         .lines()
@@ -578,4 +582,87 @@ fn logs_follow_redraws_in_place_and_marks_changes() {
         history.contains("Verdict:"),
         "the last report whole:\n{history}"
     );
+}
+
+/// The explorer as someone who has never seen it meets it, at 80x24: the footer keeps `? help`
+/// and `q quit`, the selected input's panel is there, the first key typed replaces the value
+/// (not `0.2%0.5%`), and Esc backs out of an edit and never quits.
+#[test]
+fn a_newcomer_at_80x24_edits_and_backs_out() {
+    let Some((_dir, script)) = session_dir() else {
+        return;
+    };
+    std::fs::write(
+        &script,
+        format!(
+            "'{}' tui\n{AFTER_EXIT}sleep 600\n",
+            env!("CARGO_BIN_EXE_dupcost")
+        ),
+    )
+    .unwrap();
+    let tmux = Tmux::start(&script, 80, 24);
+    let screen = tmux.wait_for("the default figures", |s| s.contains("$24,048"));
+    let footer = screen.lines().rev().find(|l| !l.trim().is_empty()).unwrap();
+    assert!(
+        footer.contains("? help") && footer.contains("q quit"),
+        "{footer}"
+    );
+    assert!(screen.contains("Mutating intents a day"), "{screen}");
+
+    // Down to the timeout rate, Enter, type 0.5%: the value is replaced, then applied.
+    let expected = human::money(
+        Estimate::new(Scenario {
+            timeout_rate: 0.005,
+            ..Scenario::default()
+        })
+        .refund_cost
+        .per_month,
+        "$",
+    );
+    tmux.keys(&["Down", "Enter"]);
+    tmux.wait_for("the editor", |s| s.contains("Enter apply"));
+    tmux.literal("0.5%");
+    let typing = tmux.wait_for("the typed text", |s| s.contains("0.5%"));
+    assert!(!typing.contains("0.2%0.5%"), "{typing}");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for(&expected, |s| s.contains(&expected));
+
+    // Esc in an edit leaves it; Esc at the top says how to quit, and the explorer stays.
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("the editor again", |s| s.contains("Enter apply"));
+    tmux.keys(&["Escape"]);
+    tmux.wait_for("the editor closed", |s| !s.contains("Enter apply"));
+    tmux.keys(&["Escape"]);
+    let screen = tmux.wait_for("the note on Esc", |s| s.contains("q quits"));
+    assert!(screen.contains(&expected), "still running:\n{screen}");
+    tmux.quit_restored("modes:");
+}
+
+/// With `--logs` at 120x40 the selected input's evidence is on screen, and follows the
+/// selection.
+#[test]
+fn logs_show_the_selected_inputs_evidence() {
+    let Some((_dir, script)) = session_dir() else {
+        return;
+    };
+    let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/samples/access-log.csv");
+    std::fs::write(
+        &script,
+        format!(
+            "'{}' tui --logs '{sample}'\nsleep 600\n",
+            env!("CARGO_BIN_EXE_dupcost")
+        ),
+    )
+    .unwrap();
+    let tmux = Tmux::start(&script, 120, 40);
+    let screen = tmux.wait_for("the evidence", |s| {
+        s.contains("requests per day · measured")
+    });
+    assert!(screen.contains("intents"), "{screen}");
+    tmux.keys(&["Down"]);
+    let screen = tmux.wait_for("the timeout rate's evidence", |s| {
+        s.contains("timeout rate · measured")
+    });
+    assert!(screen.contains("timed out"), "{screen}");
+    tmux.keys(&["q"]);
 }

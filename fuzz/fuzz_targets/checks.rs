@@ -97,32 +97,46 @@ pub fn logs(bytes: &[u8]) {
     logs_in(bytes, dupcost::logs::EnvelopeChoice::Auto);
 }
 
+/// The fuzz input as a file (under /dev/shm, or the temp dir), removed when dropped: the
+/// readers are run on a real file, as a user's.
+struct TempInput(std::path::PathBuf);
+
+impl TempInput {
+    fn new(bytes: &[u8], extension: &str) -> TempInput {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static SEQ: AtomicU64 = AtomicU64::new(0);
+        let dir = if std::path::Path::new("/dev/shm").is_dir() {
+            std::path::PathBuf::from("/dev/shm")
+        } else {
+            std::env::temp_dir()
+        };
+        let path = dir.join(format!(
+            "dupcost-fuzz-{}-{}.{extension}",
+            std::process::id(),
+            SEQ.fetch_add(1, Ordering::Relaxed)
+        ));
+        std::fs::write(&path, bytes).expect("the fuzz input can be written");
+        TempInput(path)
+    }
+
+    fn source(&self) -> dupcost::logs::Source {
+        dupcost::logs::Source::Path(self.0.clone())
+    }
+}
+
+impl Drop for TempInput {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
 /// [`logs`] with `--envelope` set.
 pub fn logs_in(bytes: &[u8], envelope: dupcost::logs::EnvelopeChoice) {
     use dupcost::findings::Overrides;
-    use dupcost::logs::{LogOptions, Source, analyze};
-    use std::sync::atomic::{AtomicU64, Ordering};
+    use dupcost::logs::{LogOptions, analyze};
 
-    static SEQ: AtomicU64 = AtomicU64::new(0);
-    let dir = if std::path::Path::new("/dev/shm").is_dir() {
-        std::path::PathBuf::from("/dev/shm")
-    } else {
-        std::env::temp_dir()
-    };
-    let path = dir.join(format!(
-        "dupcost-fuzz-logs-{}-{}.log",
-        std::process::id(),
-        SEQ.fetch_add(1, Ordering::Relaxed)
-    ));
-    std::fs::write(&path, bytes).expect("the fuzz input can be written");
-    struct Remove<'a>(&'a std::path::Path);
-    impl Drop for Remove<'_> {
-        fn drop(&mut self) {
-            let _ = std::fs::remove_file(self.0);
-        }
-    }
-    let _remove = Remove(&path);
-    let sources = [Source::Path(path.clone())];
+    let file = TempInput::new(bytes, "log");
+    let sources = [file.source()];
 
     let whole_opts = LogOptions {
         threads: 1,
@@ -496,4 +510,53 @@ pub fn non_access(bytes: &[u8]) {
             );
         }
     }
+}
+
+/// Traces on arbitrary bytes (issue 39): read as OTLP/JSON (detected, and named) and as
+/// Zipkin (named), through the real reading path. Never a panic; on success the tally
+/// counts what the assembly found (every attempt a mutating row), the evidence adds up, and
+/// the derived figures are finite; [`logs`]' properties hold for the detected reading.
+pub fn traces(bytes: &[u8]) {
+    use dupcost::logs::{InputFormat, LogOptions, analyze};
+
+    let file = TempInput::new(bytes, "json");
+    let sources = [file.source()];
+    for input_format in [InputFormat::Otlp, InputFormat::Zipkin] {
+        for sample_rate in [None, Some(0.25)] {
+            let opts = LogOptions {
+                threads: 1,
+                input_format,
+                sample_rate,
+                ..LogOptions::default()
+            };
+            let Ok(a) = analyze(&sources, &opts) else {
+                continue;
+            };
+            let read = a.files[0].traces.clone().expect("read as traces");
+            let t = &a.tally;
+            let c = t.counts;
+            assert_eq!(c.mutating + t.bad_rows, read.attempts, "{read:?}");
+            assert_eq!(t.rows, read.attempts, "{read:?}");
+            assert!(
+                read.attempts <= read.spans && read.traces <= read.spans,
+                "{read:?}"
+            );
+            assert!(read.cut <= read.traces, "{read:?}");
+            assert!(
+                read.never_reached + read.server_untraced <= c.timed_out,
+                "{read:?} {c:?}"
+            );
+            assert!(c.timed_out <= c.mutating && c.timed_out_succeeded <= c.timed_out);
+            assert!(t.intents() <= c.mutating);
+            let k = a.sampling_scale();
+            assert!(k.is_finite() && k >= 1.0, "scale {k}");
+            if let Ok(d) = a.derive(&Scenario::default(), &Default::default()) {
+                d.scenario.validate().expect("a derived scenario is valid");
+                for m in &d.measured {
+                    assert!(m.value.is_finite(), "{m:?}");
+                }
+            }
+        }
+    }
+    logs(bytes);
 }

@@ -18,8 +18,9 @@ pub fn run(args: &EstimateArgs, color: bool) -> Result<Vec<u8>> {
     }
     let scenario = args.scenario.resolve().map_err(Error::Usage)?;
     let style = Style {
-        currency: args.output.currency.clone(),
+        currency: args.output.currency(&args.scenario),
         color,
+        preset: args.scenario.preset_trace(),
     };
     let c = style.currency.as_str();
     let bytes = match &args.sweep {
@@ -38,7 +39,7 @@ pub fn run(args: &EstimateArgs, color: bool) -> Result<Vec<u8>> {
             };
             match args.output.format {
                 Format::Table => report::table::estimate(&estimate, &style),
-                Format::Json => report::json::estimate(&estimate),
+                Format::Json => report::json::estimate(&estimate, style.preset.as_ref()),
                 Format::Csv => report::csv::estimates(&[estimate], &[]),
                 Format::Markdown => report::markdown::estimate(&estimate, &style, &charts),
                 Format::Html => report::html::estimate(
@@ -92,6 +93,7 @@ fn observed(path: &std::path::Path, args: &EstimateArgs, color: bool) -> Result<
     let derive = DeriveOptions {
         max_unknown: args.max_unknown,
         min_span: args.min_span,
+        require_measured: false,
     };
     let sources = args.scenario.sources().map_err(Error::Usage)?;
     let mut derived = findings::derive(&analysis, &derive, &base, &given, &sources)?;
@@ -116,8 +118,9 @@ fn observed(path: &std::path::Path, args: &EstimateArgs, color: bool) -> Result<
         .map_err(|e| Error::Usage(crate::inputs::describe_input_error(&e)))?;
     let estimate = Estimate::new(derived.scenario);
     let style = Style {
-        currency: args.output.currency.clone(),
+        currency: args.output.currency(&args.scenario),
         color,
+        preset: args.scenario.preset_trace(),
     };
     let charts = match &args.plot {
         Some(path) if plot::is_file(path) => {

@@ -38,8 +38,9 @@ pub fn run(args: &LogArgs, color: bool) -> Result<Vec<u8>> {
     let stop = stop_on_signals()?;
     let terminal = format == Format::Table && io::stdout().is_terminal();
     let style = Style {
-        currency: args.output.currency.clone(),
+        currency: args.output.currency(&args.scenario),
         color,
+        preset: args.scenario.preset_trace(),
     };
     let mut previous: Vec<String> = Vec::new();
     let mut warned = 0usize;

@@ -15,8 +15,9 @@ pub fn run(args: &LogArgs, color: bool) -> Result<Vec<u8>> {
     let (analysis, derived) = shared::measure(&args.files, &args.read, &args.scenario)?;
     let estimate = Estimate::new(derived.scenario);
     let style = Style {
-        currency: args.output.currency.clone(),
+        currency: args.output.currency(&args.scenario),
         color,
+        preset: args.scenario.preset_trace(),
     };
     let charts = match &args.plot {
         Some(path) if plot::is_file(path) => {

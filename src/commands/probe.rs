@@ -53,8 +53,9 @@ pub fn run(args: &ProbeArgs, color: bool) -> Result<Probed> {
     let probe = Probe::new(&request, checks);
     let estimate = Estimate::new(scenario);
     let style = Style {
-        currency: args.currency.clone(),
+        currency: crate::cli::currency(args.currency.as_deref(), &args.scenario),
         color,
+        preset: args.scenario.preset_trace(),
     };
     let bytes = match args.format {
         ProbeFormat::Table => probe::report::table(&probe, &estimate, &style),

@@ -16,8 +16,9 @@ use crate::tui::{self, App};
 /// Resolves the starting scenario and runs the explorer; prints nothing.
 pub fn run(args: &TuiArgs, color: bool) -> Result<Vec<u8>> {
     let style = Style {
-        currency: args.currency.clone(),
+        currency: crate::cli::currency(args.currency.as_deref(), &args.scenario),
         color,
+        preset: args.scenario.preset_trace(),
     };
     if args.follow.follow {
         return run_follow(args, style);

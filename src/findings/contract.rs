@@ -196,6 +196,9 @@ pub struct FileRead {
     /// Its formats took turns line by line (two containers' logs in one).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub formats_interleaved: bool,
+    /// What its spans showed, when it was traces (OTLP/JSON, Zipkin).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub traces: Option<crate::logs::TraceRead>,
 }
 
 /// One of a file's line formats and the lines it read.

@@ -57,24 +57,56 @@ pub fn derive(
             min: options.min_span.as_secs_f64(),
         }),
         Some(d) => Ok(RequestsLog {
-            value: t.intents() as f64 / d,
+            // Traces kept by head sampling stand for the inverse of their kept share.
+            value: t.intents() as f64 / d * a.sampling_scale(),
             intents: t.intents(),
             how,
             days: d,
+            sampled: Some(a.sampling_scale()).filter(|&k| k != 1.0),
         }),
     };
-    let n_interval = n_measured
-        .as_ref()
-        .ok()
-        .map(|_| intervals::per_day(t.intents(), days.unwrap_or(0.0), &daily_intents(a)));
-    let n = pick(
-        ("requests_per_day", "--requests-per-day"),
-        "requests a day",
-        given.requests_per_day,
-        n_measured,
-        |l| l.value,
-        Evidence::RequestsPerDay,
-    )?;
+    let n_interval = n_measured.as_ref().ok().map(|_| {
+        let [lo, hi] = intervals::per_day(t.intents(), days.unwrap_or(0.0), &daily_intents(a));
+        let k = a.sampling_scale();
+        [lo * k, hi * k]
+    });
+    // A span shorter than --min-span is still scaled to a day, marked assumed (the day is
+    // taken to run at that pace), unless a flag gives the figure or scripts ask for the refusal.
+    let short = match (&n_measured, days, given.requests_per_day) {
+        (Err(Shortfall::TooShort { span, min }), Some(d), None) if !options.require_measured => {
+            let log = RequestsLog {
+                value: t.intents() as f64 / d * a.sampling_scale(),
+                intents: t.intents(),
+                how,
+                days: d,
+                sampled: Some(a.sampling_scale()).filter(|&k| k != 1.0),
+            };
+            Some(Measured {
+                input: "requests_per_day",
+                flag: "--requests-per-day",
+                value: log.value,
+                measured: Some(log.value),
+                from_flag: true,
+                evidence: Evidence::RequestsShortSpan {
+                    log,
+                    span: *span,
+                    min: *min,
+                },
+            })
+        }
+        _ => None,
+    };
+    let n = match short {
+        Some(m) => m,
+        None => pick(
+            ("requests_per_day", "--requests-per-day"),
+            "requests a day",
+            given.requests_per_day,
+            n_measured,
+            |l| l.value,
+            Evidence::RequestsPerDay,
+        )?,
+    };
 
     // timeout_rate
     let t_measured = if c.mutating == 0 {
@@ -85,6 +117,7 @@ pub fn derive(
             timed_out: c.timed_out,
             mutating: c.mutating,
             statuses: a.options.timeout_statuses.clone(),
+            traced: a.all_traces(),
             flags: a
                 .files
                 .iter()
@@ -201,6 +234,8 @@ fn intents_how(a: &LogAnalysis) -> IntentsHow {
         IntentsHow::Fingerprint(fingerprint_facts(a))
     } else if t.keyed.intents == 0 {
         IntentsHow::NoKeys
+    } else if a.all_traces() {
+        IntentsHow::Traced
     } else if a.keys_look_per_attempt() {
         IntentsHow::PerAttempt
     } else if t.unkeyed_intents == 0 {
@@ -379,18 +414,25 @@ fn succeeded_share(
             unread: lacking
                 .and_then(|f| f.format.as_deref())
                 .is_some_and(|d| d.ends_with(UNREAD_FIELDS)),
+            raw: lacking.is_some_and(|f| f.format.is_some()),
         };
         let too_few =
             (given.succeeded_share.is_none() && c.timed_out < MIN_EVIDENCE).then_some(scenario);
+        // Enough timed out, but nothing tells their outcome: the scenario's share, assumed
+        // (the log allows 0 to 1), unless scripts ask for the refusal.
+        let assumed =
+            (given.succeeded_share.is_none() && too_few.is_none() && !options.require_measured)
+                .then_some(scenario);
         let evidence = ShareEvidence::NoUpstream {
             given: given.succeeded_share,
             why: why.clone(),
             too_few,
+            assumed,
             timed_out: c.timed_out,
         };
-        return match (given.succeeded_share, too_few) {
+        return match (given.succeeded_share, too_few.or(assumed)) {
             (Some(v), _) => Ok((make(v, None, true, evidence), None)),
-            // Too few timed-out attempts to measure it even with their outcomes.
+            // Too few timed-out attempts to measure it even with their outcomes, or none known.
             (None, Some(_)) => Ok((make(base.succeeded_share, None, true, evidence), None)),
             (None, None) => Err(Refusal::Underivable {
                 figure: "the succeeded share",
@@ -419,15 +461,28 @@ fn succeeded_share(
             intervals::wilson(succ + unknown, all)[1],
         ]
     };
+    // Where the log does not measure it, the share used is the scenario's, moved into the
+    // bounds the log allows when outside them (docs/MODEL.md, "Unknown outcomes: one rule").
+    let [low, high] = log.interval();
+    let point = base.succeeded_share.clamp(low, high);
+    // Scripts that ask for a measure are refused over too many unknown outcomes, however
+    // few are known (96% unknown as 57%: one rule).
+    if given.succeeded_share.is_none() && too_many && options.require_measured {
+        return Err(Refusal::UnknownOutcomes {
+            log: Box::new(log),
+            max_unknown: options.max_unknown,
+        });
+    }
     if given.succeeded_share.is_none() && known < MIN_EVIDENCE {
         let measured = (known > 0).then(|| succ as f64 / known as f64);
         let evidence = ShareEvidence::TooFewKnown {
             measured,
             known,
             scenario,
+            point,
             log,
         };
-        return Ok((make(base.succeeded_share, measured, true, evidence), None));
+        return Ok((make(point, measured, true, evidence), None));
     }
     if too_many {
         return match given.succeeded_share {
@@ -440,10 +495,23 @@ fn succeeded_share(
                 ),
                 None,
             )),
-            None => Err(Refusal::UnknownOutcomes {
+            None if options.require_measured => Err(Refusal::UnknownOutcomes {
                 log: Box::new(log),
                 max_unknown: options.max_unknown,
             }),
+            None => Ok((
+                make(
+                    point,
+                    None,
+                    true,
+                    ShareEvidence::Bounded {
+                        scenario,
+                        point,
+                        log,
+                    },
+                ),
+                None,
+            )),
         };
     }
     let v = succ as f64 / known as f64;

@@ -11,6 +11,13 @@ use super::RetriesObserved;
 #[derive(Debug, Clone, PartialEq)]
 pub enum Evidence {
     RequestsPerDay(Picked<RequestsLog>),
+    /// The log's intents over a span shorter than `--min-span` (both in seconds), scaled to a
+    /// day all the same: an assumption that the day runs at that pace.
+    RequestsShortSpan {
+        log: RequestsLog,
+        span: f64,
+        min: f64,
+    },
     TimeoutRate(TimeoutEvidence),
     SucceededShare(ShareEvidence),
     Retries {
@@ -46,6 +53,8 @@ pub struct RequestsLog {
     pub intents: u64,
     pub how: IntentsHow,
     pub days: f64,
+    /// Traces: the factor head sampling scaled the count by, when it is not 1.
+    pub sampled: Option<f64>,
 }
 
 /// How attempts were counted as intents.
@@ -57,6 +66,8 @@ pub enum IntentsHow {
     /// The key column looks per-attempt: each mutating attempt is an intent.
     PerAttempt,
     Keyed,
+    /// Traces: the attempts under one parent span, or with one captured key.
+    Traced,
     /// Keyed intents beside attempts without a key.
     Mixed {
         keyed: u64,
@@ -94,6 +105,8 @@ pub struct TimeoutLog {
     pub timed_out: u64,
     pub mutating: u64,
     pub statuses: Vec<u16>,
+    /// Traces: a timeout is what a CLIENT span's `error.type` or exception says.
+    pub traced: bool,
     /// The proxy's flags column that also tells a give-up.
     pub flags: Option<FlagsStyle>,
     /// `--client-timeout`, in seconds.
@@ -126,6 +139,9 @@ pub struct NoUpstream {
     pub file: Option<String>,
     /// Its lines have fields after a detected layout that were not read.
     pub unread: bool,
+    /// It was read as a line format (nginx, Envoy ...), not CSV/TSV with a header: a field is
+    /// named by its variable, or `extra_N` past a detected layout.
+    pub raw: bool,
 }
 
 /// The succeeded share's case.
@@ -138,22 +154,33 @@ pub enum ShareEvidence {
         no_mutating: bool,
     },
     /// No outcomes in the log; `too_few`: the scenario's share used, as too few attempts
-    /// timed out to measure it anyway.
+    /// timed out to measure it anyway; `assumed`: the scenario's share used, between the
+    /// bounds 0 and 1, though enough timed out.
     NoUpstream {
         given: Option<f64>,
         why: NoUpstream,
         too_few: Option<ScenarioShare>,
+        assumed: Option<ScenarioShare>,
         timed_out: u64,
     },
-    /// Fewer than `MIN_EVIDENCE` timed-out attempts with a known outcome.
+    /// Fewer than `MIN_EVIDENCE` timed-out attempts with a known outcome: the share used is
+    /// `point`, the scenario's moved into the log's bounds when outside them.
     TooFewKnown {
         measured: Option<f64>,
         known: u64,
         scenario: ScenarioShare,
+        point: f64,
         log: ShareLog,
     },
     /// More unknown outcomes than `--max-unknown`, with the share given by flag.
     TooManyUnknown { given: f64, log: ShareLog },
+    /// More unknown outcomes than `--max-unknown`, no flag: the share is bounded by the log,
+    /// and `point` (the scenario's, moved into the bounds when outside them) is used.
+    Bounded {
+        scenario: ScenarioShare,
+        point: f64,
+        log: ShareLog,
+    },
     Measured {
         given: Option<f64>,
         value: f64,
@@ -181,6 +208,16 @@ pub struct ShareLog {
 }
 
 impl ShareLog {
+    /// The bounds widened by sampling: the 95% Wilson interval of the share if every unknown
+    /// failed, to that of the share if every unknown succeeded (the bounds alone, from a
+    /// handful of outcomes, would claim more than they know).
+    pub fn interval(&self) -> [f64; 2] {
+        [
+            super::intervals::wilson(self.succeeded, self.timed_out)[0],
+            super::intervals::wilson(self.succeeded + self.unknown, self.timed_out)[1],
+        ]
+    }
+
     /// The share if every unknown failed, and if every unknown succeeded.
     pub fn bounds(&self) -> [f64; 2] {
         let all = self.timed_out as f64;
@@ -250,6 +287,8 @@ pub enum Warning {
         field: String,
         unit: &'static str,
     },
+    /// Traces with no sampling threshold and no `--sample-rate`: taken as every request.
+    Unsampled,
     /// Days without mutating requests inside the span (first and last, as dates).
     MissingDays {
         days: u64,

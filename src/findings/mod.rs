@@ -11,6 +11,7 @@ mod contract;
 mod derive;
 pub mod evidence;
 pub mod intervals;
+pub mod kinds;
 mod observed;
 
 use std::time::Duration;
@@ -19,6 +20,7 @@ pub use contract::*;
 pub use derive::derive;
 pub use evidence::{DuplicatesNote, Evidence, Refusal, Shortfall, Warning};
 pub use intervals::{Intervals, MAX_WIDTH, MIN_EVIDENCE, min_trials, worst_width};
+pub use kinds::{InputKind, Kind, OutputBounds};
 
 use crate::inputs::{Input, Origin, Sources};
 use crate::logs::LogAnalysis;
@@ -39,6 +41,10 @@ pub struct DeriveOptions {
     pub max_unknown: f64,
     /// The shortest span of timestamps that is scaled to requests a day (`--min-span`).
     pub min_span: Duration,
+    /// Refuse, as before the kinds of input (issue 33), where the log cannot measure
+    /// requests a day or the succeeded share, instead of reporting them assumed and bounded
+    /// (`--require-measured`).
+    pub require_measured: bool,
 }
 
 impl Default for DeriveOptions {
@@ -46,6 +52,7 @@ impl Default for DeriveOptions {
         DeriveOptions {
             max_unknown: DEFAULT_MAX_UNKNOWN,
             min_span: DEFAULT_MIN_SPAN,
+            require_measured: false,
         }
     }
 }

@@ -22,7 +22,8 @@ pub fn observed_duplicates(
     // log (`--outcomes`) says which attempts executed.
     match a.intent_grouping() {
         "none" => return None,
-        "key" if a.join.is_none() => return None,
+        // Traces: the SERVER spans are the backend's own word.
+        "key" if a.join.is_none() && !a.all_traces() => return None,
         _ => {}
     }
     let t = &a.tally;
@@ -103,6 +104,13 @@ pub fn warnings(a: &LogAnalysis) -> Vec<Warning> {
     }
     if a.is_server_log() && a.options.client_timeout.is_none() {
         out.push(Warning::ServerLogNoClientTimeout);
+    }
+    if a.files.iter().any(|f| {
+        f.traces
+            .as_ref()
+            .is_some_and(|r| r.format.is_some() && !r.sampled())
+    }) {
+        out.push(Warning::Unsampled);
     }
     if a.has_timestamps() {
         if let (Some(first), Some(last)) = (t.first_ts, t.last_ts) {
@@ -293,6 +301,7 @@ pub fn observed(
                     })
                     .collect(),
                 formats_interleaved: f.interleaved,
+                traces: f.traces.clone(),
             })
             .collect();
     let processed_twice = (a.is_server_log() && t.keyed.intents > 0).then(|| {

@@ -225,6 +225,13 @@ pub fn follow(
             None => input.pending.len(),
         };
         let mut opened = Opened::from_bytes(input.name.clone(), input.pending[..whole].to_vec());
+        if let Some(traces) = super::traces::chosen(&opened.prefix, false, opts) {
+            return Err(LogError::Option(format!(
+                "{}: --follow reads access logs, not traces ({}): read the file without --follow",
+                input.name,
+                traces.format.describe()
+            )));
+        }
         let chosen = detect::choose(&mut opened, &choose_options(opts))?;
         let rule = rules_for(&input.name, &chosen, opts)?;
         let (data_start, data_line) = match &chosen {
@@ -261,6 +268,7 @@ pub fn follow(
             skipped: Vec::new(),
             formats: Vec::new(),
             interleaved: false,
+            traces: None,
         });
         starts.push((data_start, data_line));
         rules.push(rule);

@@ -48,6 +48,7 @@ mod tally;
 #[cfg(test)]
 mod tests;
 mod timestamp;
+mod traces;
 
 pub use analyze::{FileInfo, FormatRead, LogAnalysis, analyze};
 pub use detect::non_access;
@@ -77,3 +78,4 @@ pub use timestamp::{
     MICROS_PER_DAY, TimestampFormat, civil_from_days, date_string, days_from_civil, parse_auto,
     parse_strftime, parse_with_jiff, to_rfc3339,
 };
+pub use traces::{TraceFormat, TraceRead, kept_share, sniff as sniff_traces};

@@ -43,6 +43,8 @@ pub struct LogOptions {
     pub timeout_statuses: Vec<u16>,
     /// A mutating request whose duration reached this timed out too.
     pub client_timeout: Option<Duration>,
+    /// `--sample-rate`: the share of traces head sampling kept (traces only).
+    pub sample_rate: Option<f64>,
     /// Only paths matching this.
     pub path: Option<Regex>,
     /// Attempts of one key at most this far apart are one intent.
@@ -147,6 +149,7 @@ impl Default for LogOptions {
             methods: DEFAULT_METHODS.iter().map(|m| m.to_string()).collect(),
             timeout_statuses: DEFAULT_TIMEOUT_STATUSES.to_vec(),
             client_timeout: None,
+            sample_rate: None,
             path: None,
             retry_window: DEFAULT_RETRY_WINDOW,
             strict: false,

@@ -4,9 +4,20 @@ use serde::Serialize;
 
 use crate::model::Estimate;
 
-/// One estimate as a pretty JSON object, newline-terminated.
-pub fn estimate(e: &Estimate) -> Vec<u8> {
-    to_bytes(e)
+/// One estimate as a pretty JSON object, newline-terminated; with `preset` after the
+/// estimate's own keys when the scenario started from one.
+pub fn estimate(e: &Estimate, preset: Option<&super::PresetTrace>) -> Vec<u8> {
+    #[derive(Serialize)]
+    struct Report<'a> {
+        #[serde(flatten)]
+        estimate: &'a Estimate,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        preset: Option<&'a super::PresetTrace>,
+    }
+    to_bytes(&Report {
+        estimate: e,
+        preset,
+    })
 }
 
 /// A sweep as a JSON array of estimate objects.

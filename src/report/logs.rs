@@ -71,6 +71,11 @@ pub fn table(r: &LogsReport, files: &[FileInfo], methods: &[String], style: &Sty
     out.push('\n');
     out.push_str(&intents_section(o, r.duplicates_note.as_deref(), c, &bold));
     out.push_str(&intervals_section(e, derived, c, &bold));
+    if let Some((_, text)) = &r.output_bounds {
+        // The assumed share's bounds, carried to the money: before the blank line.
+        out.pop();
+        let _ = writeln!(out, "  {text}\n");
+    }
 
     if !o.per_day.is_empty() {
         let _ = writeln!(
@@ -296,6 +301,7 @@ fn intervals_section(
         .map(|i| derived.sources.get(i))
     {
         Some(crate::inputs::Origin::Flag) | None => "given, not measured".to_string(),
+        Some(crate::inputs::Origin::Default) => "assumed, not measured".to_string(),
         Some(source) => format!("{}, not measured", source.describe()),
     };
     let rate = |v: f64| format!("{}%", crate::units::significant(v * 100.0, 3));
@@ -420,15 +426,18 @@ fn describe_file(f: &FileInfo) -> Vec<String> {
     } else {
         format!("{what} ({})", how.join(", "))
     }];
-    let mut line = String::from("  columns:");
-    for role in roles {
-        if line.len() + role.len() > 94 {
-            lines.push(std::mem::replace(&mut line, "   ".to_string()));
+    // Traces: the columns are the attempts' own, made from the spans, and not shown.
+    if f.traces.is_none() {
+        let mut line = String::from("  columns:");
+        for role in roles {
+            if line.len() + role.len() > 94 {
+                lines.push(std::mem::replace(&mut line, "   ".to_string()));
+            }
+            line.push(' ');
+            line.push_str(&role);
         }
-        line.push(' ');
-        line.push_str(&role);
+        lines.push(line);
     }
-    lines.push(line);
     if let Some(note) = &f.format_note {
         lines.push(format!("  {note}"));
     }
@@ -437,6 +446,13 @@ fn describe_file(f: &FileInfo) -> Vec<String> {
             .into_iter()
             .map(|l| format!("  {l}")),
     );
+    if let Some(traces) = &f.traces {
+        lines.extend(
+            super::words::traces_evidence(traces)
+                .into_iter()
+                .map(|l| format!("  {l}")),
+        );
+    }
     if let Some(document) = &f.document {
         lines.push(format!(
             "  the file is {document}: line numbers count its records"
@@ -534,12 +550,32 @@ pub fn json(r: &LogsReport) -> Vec<u8> {
         intervals: &'a Intervals,
         /// Where each input came from: flag, log, default, scenario or preset.
         sources: &'a Sources,
+        /// The preset, and the inputs it set, when there was one.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        preset: Option<&'a super::PresetTrace>,
+        /// Each input's kind by JSON name: measured, given or assumed, with an assumed one's
+        /// bounds and the flag that settles it (issue 33).
+        input_kinds: serde_json::Map<String, serde_json::Value>,
+        /// Duplicates and refunds a month over an assumed succeeded share's bounds; `null`
+        /// when the share is measured or given.
+        bounds: Option<&'a crate::findings::OutputBounds>,
     }
+    let input_kinds = r
+        .inputs
+        .iter()
+        .map(|row| {
+            let value = serde_json::to_value(&row.kind).expect("a kind serializes");
+            (row.input.json_name().to_string(), value)
+        })
+        .collect();
     super::json::to_bytes(&Report {
         estimate: e,
         observed: &derived.observed,
         intervals: &derived.intervals,
         sources: &derived.sources,
+        preset: r.preset.as_ref(),
+        input_kinds,
+        bounds: r.output_bounds.as_ref().map(|(b, _)| b),
     })
 }
 

@@ -48,9 +48,12 @@ pub fn estimate(e: &Estimate, style: &Style, charts: &[ChartLink]) -> Vec<u8> {
 /// The report of `dupcost logs`: the measured inputs with their evidence, the estimate, and
 /// the per-day and per-endpoint tables.
 pub fn logs(r: &LogsReport, style: &Style, charts: &[ChartLink]) -> Vec<u8> {
-    let (e, derived, o) = (r.estimate, r.findings, r.observed);
+    let (derived, o) = (r.findings, r.observed);
     let mut out = String::from("# What missing idempotency costs, measured from access logs\n\n");
-    verdict(&mut out, e, style);
+    // The report's verdict, with what its money rests on where that is assumed.
+    let text = &r.estimate_report.verdict;
+    let text = text.strip_prefix("Verdict: ").unwrap_or(text);
+    let _ = writeln!(out, "**Verdict:** {}\n", escape(text));
     let _ = writeln!(out, "{}\n", say::read_summary(o));
 
     out.push_str("## Inputs\n\n");
@@ -64,7 +67,12 @@ pub fn logs(r: &LogsReport, style: &Style, charts: &[ChartLink]) -> Vec<u8> {
                 Some(text) => escape(text),
                 None => format!("not in logs: the scenario's (`{input}`)"),
             };
-            let mut cells = vec![input.label().to_string(), row.value.clone(), evidence];
+            let mut cells = vec![
+                input.label().to_string(),
+                row.value.clone(),
+                escape(&row.kind_text),
+                evidence,
+            ];
             if with_intervals {
                 cells.push(
                     row.interval
@@ -76,11 +84,17 @@ pub fn logs(r: &LogsReport, style: &Style, charts: &[ChartLink]) -> Vec<u8> {
         })
         .collect();
     let (headers, align): (&[&str], &str) = if with_intervals {
-        (&["input", "value", "evidence", "95% interval"], "-:-:")
+        (
+            &["input", "value", "kind", "evidence", "95% interval"],
+            "-:--:",
+        )
     } else {
-        (&["input", "value", "evidence"], "-:-")
+        (&["input", "value", "kind", "evidence"], "-:--")
     };
     pipe_table(&mut out, headers, align, &rows);
+    if let Some((_, text)) = &r.output_bounds {
+        let _ = writeln!(out, "Assumed share: {}.\n", escape(text));
+    }
     if with_intervals {
         let _ = writeln!(
             out,
@@ -161,6 +175,7 @@ fn verdict(out: &mut String, e: &Estimate, style: &Style) {
 /// `| order value | $40 | --order-value |`.
 fn input_row(e: &Estimate, input: Input, style: &Style) -> Vec<String> {
     let value = table::input_value(input, input.get(&e.inputs), &style.currency);
+    let value = super::PresetTrace::mark(style.preset.as_ref(), input, value);
     vec![input.label().to_string(), value, format!("`{input}`")]
 }
 

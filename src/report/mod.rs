@@ -12,6 +12,7 @@ pub mod svg;
 pub mod table;
 pub mod words;
 
+use crate::inputs::Input;
 use crate::model::{Estimate, Field};
 
 /// How a human-facing report looks.
@@ -21,6 +22,8 @@ pub struct Style {
     pub currency: String,
     /// Whether to emit ANSI colour and bold.
     pub color: bool,
+    /// The `--preset` the scenario started from, to mark the values it set.
+    pub preset: Option<PresetTrace>,
 }
 
 impl Default for Style {
@@ -28,7 +31,44 @@ impl Default for Style {
         Style {
             currency: "$".to_string(),
             color: false,
+            preset: None,
         }
+    }
+}
+
+/// A preset's trace in a report: its name and the inputs it set that no flag overrode. The
+/// Scenario section marks each (`1d (stripe)`); the JSON has it as `preset`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PresetTrace {
+    pub name: &'static str,
+    /// The inputs it set, in the order of [`Input::ALL`].
+    pub inputs: Vec<Input>,
+    /// Whether it set the schedule of retry delays (`schedule_seconds`).
+    pub schedule: bool,
+}
+
+impl PresetTrace {
+    /// `1d (stripe)` when the preset set `input`, else `value` as it is.
+    pub fn mark(trace: Option<&PresetTrace>, input: Input, value: String) -> String {
+        match trace {
+            Some(t) if t.inputs.contains(&input) => format!("{value} ({})", t.name),
+            _ => value,
+        }
+    }
+}
+
+impl serde::Serialize for PresetTrace {
+    /// `{"name": "stripe", "inputs": ["ttl_seconds", ...]}`, by JSON names.
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut names: Vec<&str> = self.inputs.iter().map(|i| i.json_name()).collect();
+        if self.schedule {
+            names.push(crate::inputs::SCHEDULE_JSON_NAME);
+        }
+        let mut s = serializer.serialize_struct("PresetTrace", 2)?;
+        s.serialize_field("name", self.name)?;
+        s.serialize_field("inputs", &names)?;
+        s.end()
     }
 }
 

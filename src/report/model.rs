@@ -8,7 +8,7 @@
 //! `docs/DESIGN.md` ("The report model") says how a renderer reads it and where a new input
 //! kind goes.
 
-use crate::findings::{Findings, Intervals, Observed};
+use crate::findings::{Findings, InputKind, Intervals, Kind, Observed, OutputBounds};
 use crate::inputs::{Input, Origin, Sources};
 use crate::model::{Estimate, Store};
 use crate::units::{Duration, Seconds};
@@ -122,6 +122,8 @@ pub struct Section {
 pub struct EstimateReport {
     /// The inputs as `label, value`, a published schedule replacing the backoff inputs.
     pub scenario: Vec<(&'static str, String)>,
+    /// With the logs, each input's kind (measured, given, assumed), worded, by its label.
+    pub kinds: Vec<(&'static str, String)>,
     pub sections: Vec<Section>,
     /// The one-sentence verdict, uncoloured.
     pub verdict: String,
@@ -135,6 +137,7 @@ impl EstimateReport {
         };
         EstimateReport {
             scenario: table::input_lines(e, style),
+            kinds: Vec::new(),
             sections: sections(e),
             verdict: table::verdict(e, &plain),
         }
@@ -352,6 +355,10 @@ pub struct InputRow {
     pub evidence: Option<String>,
     /// Its 95% interval, when measured (JSON units).
     pub interval: Option<(f64, f64)>,
+    /// Measured, given or assumed, with an assumed one's bounds and what settles it.
+    pub kind: InputKind,
+    /// [`InputRow::kind`] as its line says it (`assumed: the default; --order-value settles it`).
+    pub kind_text: String,
 }
 
 /// The report of `dupcost logs` (and `estimate --observed`, `logs --follow`, the explorer's
@@ -372,20 +379,49 @@ pub struct LogsReport<'a> {
     /// Why the duplicates seen and predicted differ, worded.
     pub duplicates_note: Option<String>,
     pub estimate_report: EstimateReport,
+    /// The `--preset` the scenario started from, and the inputs it set.
+    pub preset: Option<super::PresetTrace>,
+    /// The duplicates and refunds over an assumed succeeded share's bounds, and in words.
+    pub output_bounds: Option<(OutputBounds, String)>,
 }
 
 impl<'a> LogsReport<'a> {
     pub fn new(e: &'a Estimate, findings: &'a Findings, style: &super::Style) -> LogsReport<'a> {
-        let inputs = Input::ALL
+        let inputs: Vec<InputRow> = Input::ALL
             .into_iter()
-            .map(|input| InputRow {
-                input,
-                value: table::input_value(input, input.get(&e.inputs), &style.currency),
-                origin: findings.sources.get(input),
-                evidence: evidence::evidence(findings, input),
-                interval: evidence::interval_for(findings, input),
+            .map(|input| {
+                let kind = crate::findings::kinds::kind(findings, input);
+                InputRow {
+                    input,
+                    value: super::PresetTrace::mark(
+                        style.preset.as_ref(),
+                        input,
+                        table::input_value(input, input.get(&e.inputs), &style.currency),
+                    ),
+                    origin: findings.sources.get(input),
+                    evidence: evidence::evidence(findings, input),
+                    interval: evidence::interval_for(findings, input),
+                    kind_text: super::words::kind_text(input, &kind),
+                    kind,
+                }
             })
             .collect();
+        let mut estimate_report = EstimateReport::new(e, style);
+        // Each input's kind on its own line of the Scenario section, by the label it has there.
+        estimate_report.kinds = inputs
+            .iter()
+            .map(|row| (row.input.label(), row.kind_text.clone()))
+            .collect();
+        let assumed: Vec<(Input, &InputKind)> = inputs
+            .iter()
+            .filter(|row| row.kind.kind == Kind::Assumed)
+            .map(|row| (row.input, &row.kind))
+            .collect();
+        if let Some(clause) = super::words::verdict_assumptions(&assumed, e, &style.currency) {
+            estimate_report.verdict = format!("{} {clause}", estimate_report.verdict);
+        }
+        let output_bounds = OutputBounds::of(findings)
+            .map(|b| (b, super::words::output_bounds_text(&b, e, &style.currency)));
         LogsReport {
             estimate: e,
             findings,
@@ -410,7 +446,9 @@ impl<'a> LogsReport<'a> {
                 .as_ref()
                 .and_then(|d| d.note.as_ref())
                 .map(ToString::to_string),
-            estimate_report: EstimateReport::new(e, style),
+            estimate_report,
+            preset: style.preset.clone(),
+            output_bounds,
         }
     }
 

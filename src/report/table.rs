@@ -9,7 +9,7 @@ use crate::model::{Estimate, Store};
 use crate::units::{Duration, Rate, Seconds};
 
 use super::model::EstimateReport;
-use super::{Style, human};
+use super::{PresetTrace, Style, human};
 
 const LABEL: usize = 30;
 const VALUE: usize = 16;
@@ -61,7 +61,11 @@ pub fn input_lines(e: &Estimate, style: &Style) -> Vec<(&'static str, String)> {
         if let Some(delays) = e.inputs.schedule_seconds {
             match input {
                 Input::Backoff => {
-                    lines.push(("retry delays", schedule_text(&delays)));
+                    let mut text = schedule_text(&delays);
+                    if let Some(t) = style.preset.as_ref().filter(|t| t.schedule) {
+                        text = format!("{text} ({})", t.name);
+                    }
+                    lines.push(("retry delays", text));
                     continue;
                 }
                 Input::BackoffFactor | Input::BackoffMax | Input::Jitter
@@ -73,9 +77,10 @@ pub fn input_lines(e: &Estimate, style: &Style) -> Vec<(&'static str, String)> {
                 _ => {}
             }
         }
+        let value = input_value(input, input.get(&e.inputs), &style.currency);
         lines.push((
             input.label(),
-            input_value(input, input.get(&e.inputs), &style.currency),
+            PresetTrace::mark(style.preset.as_ref(), input, value),
         ));
     }
     lines
@@ -212,6 +217,11 @@ pub fn render(report: &EstimateReport, style: &Style) -> Vec<u8> {
     p.heading("Scenario", &[]);
     for (label, value) in &report.scenario {
         p.row(label, std::slice::from_ref(value));
+        // With the logs, the input's kind follows its value on its line.
+        if let Some((_, kind)) = report.kinds.iter().find(|(l, _)| l == label) {
+            p.out.pop();
+            let _ = writeln!(p.out, "  {kind}");
+        }
     }
     p.blank();
     for section in &report.sections {

@@ -12,11 +12,11 @@ use serde::{Serialize, Serializer};
 use crate::findings::MIN_EVIDENCE;
 use crate::findings::evidence::{
     DuplicatesNote, Evidence, FewerOutcomes, FingerprintFacts, Gap, GivenBy, Grouped, IntentsHow,
-    NoUpstream, Picked, Refusal, RequestsLog, RetriesEvidence, RetriesLog, ShareEvidence, ShareLog,
-    Shortfall, TimeoutEvidence, TimeoutLog, Warning,
+    NoUpstream, Picked, Refusal, RequestsLog, RetriesEvidence, RetriesLog, ScenarioShare,
+    ShareEvidence, ShareLog, Shortfall, TimeoutEvidence, TimeoutLog, Warning,
 };
 use crate::findings::{MAX_RETRIES, RetriesObserved};
-use crate::logs::{FileInfo, FlagsStyle, FormatRead, Role};
+use crate::logs::{FileInfo, FlagsStyle, FormatRead, Role, TraceRead};
 use crate::units::Rate;
 
 // ---------------------------------------------------------------- number formats
@@ -113,6 +113,21 @@ impl Display for Evidence {
                 |v| format!("requests a day {}", count_f(v)),
                 requests_log,
             ),
+            Evidence::RequestsShortSpan { log, span, min } => write!(
+                f,
+                "{}: assumed: the log's timestamps span only {}, less than --min-span {}, scaled to a day as if the day ran at that pace (--requests-per-day, or a longer log, settles it)",
+                requests_log(&RequestsLog {
+                    days: span / 86_400.0,
+                    ..log.clone()
+                })
+                .replacen(
+                    &format!(" / {} days", count_f(span / 86_400.0)),
+                    &format!(" / {}", duration_text(*span)),
+                    1
+                ),
+                duration_text(*span),
+                duration_text(*min)
+            ),
             Evidence::TimeoutRate(TimeoutEvidence::Picked(p)) => {
                 picked(f, p, |v| format!("timeout rate {}", rate(v)), timeout_log)
             }
@@ -207,14 +222,24 @@ fn requests_log(l: &RequestsLog) -> String {
             "{intents} (the key column looks per-attempt: each mutating attempt is an intent)"
         ),
         IntentsHow::Keyed => format!("{intents} (grouped by idempotency key)"),
+        IntentsHow::Traced => format!(
+            "{intents} (the attempts under one parent span, or with one captured Idempotency-Key)"
+        ),
         IntentsHow::Mixed { keyed, unkeyed } => format!(
             "{intents} ({} keyed + {} without a key)",
             count(keyed),
             plural(unkeyed, "attempt")
         ),
     };
+    let sampled = l.sampled.map_or(String::new(), |k| {
+        format!(
+            " x {} (head sampling kept 1 trace in {}: the spans' tracestate ot=th or --sample-rate)",
+            count_f(k),
+            count_f(k)
+        )
+    });
     format!(
-        "requests a day {} = {how} / {} days",
+        "requests a day {} = {how}{sampled} / {} days",
         count_f(l.value),
         count_f(l.days)
     )
@@ -247,7 +272,13 @@ impl Display for FingerprintFacts {
 }
 
 fn timeout_log(l: &TimeoutLog) -> String {
-    let statuses: Vec<String> = l.statuses.iter().map(u16::to_string).collect();
+    // Traces: 0 is a CLIENT span's own "no answer", not a status to list.
+    let statuses: Vec<String> = l
+        .statuses
+        .iter()
+        .filter(|&&s| !(l.traced && s == 0))
+        .map(u16::to_string)
+        .collect();
     let mut also = String::new();
     if let Some(style) = l.flags {
         also.push_str(flags_give_up(style));
@@ -258,11 +289,18 @@ fn timeout_log(l: &TimeoutLog) -> String {
             also.push_str(&format!(", {field} read in {unit}, assumed"));
         }
     }
+    let how = if l.traced {
+        format!(
+            "a CLIENT span with no status whose error.type or exception names a timeout{also}, or status {}",
+            statuses.join(", ")
+        )
+    } else {
+        format!("status {}{also}", statuses.join(", "))
+    };
     format!(
-        "timeout rate {} = {} (status {}{also}) / {}",
+        "timeout rate {} = {} ({how}) / {}",
         rate(l.value),
         plural_verb(l.timed_out, "timed out"),
-        statuses.join(", "),
         plural(l.mutating, "mutating attempt")
     )
 }
@@ -310,9 +348,15 @@ impl Display for Shortfall {
 
 impl Display for NoUpstream {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        // The hint fits the file's kind: a CSV header, or a line format's variable.
+        let column = if self.raw {
+            "name its field with --column upstream_status=NAME (extra_N for a field after a detected layout) or give the server's format with --log-format"
+        } else {
+            "map one with --column upstream_status=HEADER"
+        };
         write!(
             f,
-            "{} has no upstream status column (map one with --column upstream_status=HEADER, join the backend's own log with --outcomes FILE, or give --log-side server if the server that does the work wrote it)",
+            "{} has no upstream status column ({column}, join the backend's own log with --outcomes FILE, or give --log-side server if the server that does the work wrote it)",
             self.file.as_deref().unwrap_or("the log")
         )?;
         if self.unread {
@@ -357,6 +401,20 @@ fn share(f: &mut Formatter<'_>, s: &ShareEvidence) -> fmt::Result {
         } => given_with(f, *v, why),
         ShareEvidence::NoUpstream {
             why,
+            too_few: None,
+            assumed,
+            timed_out,
+            ..
+        } => {
+            let using = assumed.map_or(String::new(), |s| s.origin.value(&rate(s.base)));
+            write!(
+                f,
+                "succeeded share: not measured from {}: {why}; using {using}, assumed (the log allows 0% to 100%)",
+                plural(*timed_out, "timed-out attempt"),
+            )
+        }
+        ShareEvidence::NoUpstream {
+            why,
             too_few,
             timed_out,
             ..
@@ -372,6 +430,7 @@ fn share(f: &mut Formatter<'_>, s: &ShareEvidence) -> fmt::Result {
             measured,
             known,
             scenario,
+            point,
             log,
         } => {
             let what = match measured {
@@ -389,9 +448,26 @@ fn share(f: &mut Formatter<'_>, s: &ShareEvidence) -> fmt::Result {
                 f,
                 "succeeded share: {what} from {} with a known outcome: too few (needs {MIN_EVIDENCE}); using {}{the_log}",
                 plural(*known, "timed-out attempt"),
-                scenario.origin.value(&rate(scenario.base)),
+                point_text(scenario, *point),
             )
         }
+        ShareEvidence::Bounded {
+            scenario,
+            point,
+            log,
+        } => write!(
+            f,
+            "succeeded share: not measured: {} of {} timed-out attempts ({}) have no known outcome, more than --max-unknown allows for a measure; they lie between {} (95%: {}); using {}, assumed",
+            count(log.unknown),
+            count(log.timed_out),
+            pct3(log.unknown as f64 / log.timed_out as f64),
+            bounds_text(log),
+            {
+                let [lo, hi] = log.interval();
+                format!("{} to {}", pct3(lo), pct3(hi))
+            },
+            point_text(scenario, *point),
+        ),
         ShareEvidence::TooManyUnknown { given, log } => given_with(
             f,
             *given,
@@ -412,6 +488,20 @@ fn share(f: &mut Formatter<'_>, s: &ShareEvidence) -> fmt::Result {
             value,
             log,
         } => f.write_str(&share_log(log, *value)),
+    }
+}
+
+/// The share used where the log does not measure it: the scenario's (`the default 50%`), or
+/// the nearest the log's bounds allow to it.
+fn point_text(scenario: &ScenarioShare, point: f64) -> String {
+    let theirs = scenario.origin.value(&rate(scenario.base));
+    if point == scenario.base {
+        theirs
+    } else {
+        format!(
+            "{}, the nearest the log's bounds allow to {theirs}",
+            rate(point)
+        )
     }
 }
 
@@ -566,6 +656,11 @@ impl Display for Warning {
             Warning::DurationUnitAssumed { file, field, unit } => write!(
                 f,
                 "{file}: its duration field {field} says no unit (neither its name nor a format's documentation): read as {unit}, so --client-timeout compares with an assumed unit; give --duration-unit s, ms, us or ns"
+            ),
+            Warning::Unsampled => f.write_str(
+                "no sampling threshold in the spans' tracestate (ot=th) and no --sample-rate: \
+                 requests a day counts the traces as every request; if they were head-sampled, \
+                 give --sample-rate (the rates do not depend on it)",
             ),
             Warning::ServerLogNoClientTimeout => f.write_str(
                 "a server's own log does not show when the client gave up: only give-up statuses \
@@ -810,6 +905,162 @@ impl Display for Refusal {
 }
 
 impl std::error::Error for Refusal {}
+
+// ---------------------------------------------------------------- kinds of input
+
+/// An input's kind as its line in a report says it: `measured`, `given: --ttl`, `assumed:
+/// the default; the log allows 0% to 100%; --succeeded-share or --outcomes FILE settles it`.
+pub fn kind_text(input: crate::inputs::Input, k: &crate::findings::InputKind) -> String {
+    use crate::findings::{Kind, kinds::Reason};
+    use crate::inputs::Origin;
+    match k.kind {
+        Kind::Measured => "measured".to_string(),
+        Kind::Given => match k.origin {
+            Origin::Scenario => "given: the scenario file".to_string(),
+            Origin::Preset => "given: the preset".to_string(),
+            _ => format!("given: {}", k.flag),
+        },
+        Kind::Assumed => {
+            let why = match k.reason {
+                Some(Reason::TooFew) => "the scenario's, the log has too few",
+                Some(Reason::NoOutcomes) => "no outcome is known",
+                Some(Reason::UnknownOutcomes) => "most outcomes are unknown",
+                Some(Reason::ShortSpan) => "scaled from a short span",
+                Some(Reason::Default) | None => "the default",
+            };
+            let bounds = k.bounds.map_or(String::new(), |[lo, hi]| {
+                format!("; the log allows {}", bounds_of(input, lo, hi))
+            });
+            let settle = if k.outcomes {
+                format!("{} or --outcomes FILE", k.flag)
+            } else {
+                k.flag.to_string()
+            };
+            format!("assumed: {why}{bounds}; {settle} settles it")
+        }
+    }
+}
+
+/// `0% to 100%` for a share, `120 to 155` for a count.
+fn bounds_of(input: crate::inputs::Input, lo: f64, hi: f64) -> String {
+    use crate::inputs::Input;
+    match input {
+        Input::TimeoutRate | Input::SucceededShare => format!("{} to {}", pct3(lo), pct3(hi)),
+        _ => format!("{} to {}", count_f(lo), count_f(hi)),
+    }
+}
+
+/// The duplicates and refunds over an assumed share's bounds, as the intervals say them:
+/// `duplicates 0 to 1,202 a month, refunds $0 to $48,096, over the succeeded share's 0% to
+/// 100% (601, $24,048 at the assumed 50%)`.
+pub fn output_bounds_text(
+    b: &crate::findings::OutputBounds,
+    e: &crate::model::Estimate,
+    currency: &str,
+) -> String {
+    let [dlo, dhi] = b.duplicates_per_month;
+    let [rlo, rhi] = b.refunds_per_month;
+    let money = |v: f64| super::human::money(v, currency);
+    format!(
+        "duplicates {} to {} a month, refunds {} to {}, over the succeeded share's bounds {} to {} ({}, {} at the assumed {})",
+        super::human::count(dlo),
+        super::human::count(dhi),
+        money(rlo),
+        money(rhi),
+        pct3(b.succeeded_share[0]),
+        pct3(b.succeeded_share[1]),
+        super::human::count(e.duplicates.per_month),
+        money(e.refund_cost.per_month),
+        rate(e.inputs.succeeded_share),
+    )
+}
+
+/// What the verdict's money rests on, where assumed: `Assuming a $40 order (--order-value)
+/// and a 50% succeeded share (--succeeded-share).`; `None` when nothing it rests on is.
+pub fn verdict_assumptions(
+    assumed: &[(crate::inputs::Input, &crate::findings::InputKind)],
+    e: &crate::model::Estimate,
+    currency: &str,
+) -> Option<String> {
+    use crate::inputs::Input;
+    let parts: Vec<String> = assumed
+        .iter()
+        .filter_map(|(input, k)| {
+            let v = input.get(&e.inputs);
+            let what = match input {
+                Input::OrderValue => format!("a {} order", super::human::money(v, currency)),
+                Input::SucceededShare => format!("a {} succeeded share", rate(v)),
+                Input::TimeoutRate => format!("a {} timeout rate", rate(v)),
+                Input::RequestsPerDay => format!("{} requests a day", count_f(v)),
+                _ => return None,
+            };
+            Some(format!("{what} ({})", k.flag))
+        })
+        .collect();
+    match parts.as_slice() {
+        [] => None,
+        [one] => Some(format!("Assuming {one}.")),
+        [rest @ .., last] => Some(format!("Assuming {} and {last}.", rest.join(", "))),
+    }
+}
+
+/// What a file of spans showed and what traces cannot tell, for the evidence.
+pub fn traces_evidence(t: &TraceRead) -> Vec<String> {
+    if t.format.is_none() {
+        return vec![
+            "a table of spans read by dupcost sql: CLIENT spans are the attempts, the SERVER spans directly under them their outcomes".to_string(),
+        ];
+    }
+    let mut out = vec![format!(
+        "{} in {}; {} (CLIENT spans with a mutating method) in {}",
+        plural(t.spans, "span"),
+        plural(t.traces, "trace"),
+        plural(t.attempts, "attempt"),
+        plural(t.intents, "intent"),
+    )];
+    match (t.sample_rate, t.with_threshold) {
+        (Some(rate), _) => out.push(format!(
+            "head sampling kept {}% of traces (--sample-rate): counts scaled by {}, rates as read",
+            count_f(rate * 100.0),
+            count_f(t.scale())
+        )),
+        (None, 0) => out.push(
+            "no sampling threshold in the spans' tracestate (ot=th): counts as read".to_string(),
+        ),
+        (None, n) => out.push(format!(
+            "{} of {} carry a sampling threshold (tracestate ot=th): counts scaled by {}, rates as read",
+            count(n),
+            plural(t.traces, "trace"),
+            count_f(t.scale())
+        )),
+    }
+    if t.cut > 0 {
+        out.push(format!(
+            "{} not whole in the file (no root span, or a span whose parent is not in it: cut at the file's edges): their attempts without a server span are unknown",
+            plural(t.cut, "trace")
+        ));
+    }
+    if t.server_without_client > 0 {
+        out.push(format!(
+            "{} with no traced CLIENT span above them (an uninstrumented caller, or a cut trace): not attempts",
+            plural(t.server_without_client, "SERVER span")
+        ));
+    }
+    if t.server_untraced > 0 {
+        out.push(format!(
+            "{} timed-out {} no SERVER span and a server not traced (or a cut trace): unknown, not failed",
+            count(t.server_untraced),
+            if t.server_untraced == 1 { "attempt has" } else { "attempts have" }
+        ));
+    }
+    if t.never_reached > 0 {
+        out.push(format!(
+            "{} in whole traces with no SERVER span though their server is traced: never arrived (failed)",
+            plural(t.never_reached, "timed-out attempt")
+        ));
+    }
+    out
+}
 
 // ---------------------------------------------------------------- the logs report's sections
 

@@ -93,6 +93,12 @@ pub struct QueryOptions {
 /// The query, or what is wrong with the options.
 pub fn build(o: &QueryOptions) -> Result<String, String> {
     let e = o.engine;
+    if o.preset == Preset::OtelTraces && e != super::Engine::Clickhouse {
+        return Err(format!(
+            "--preset otel-traces is the ClickHouse exporter's table: give --engine clickhouse (not {})",
+            engine_name(e)
+        ));
+    }
     let mut columns = o.preset.columns(e);
     for (role, expr) in &o.columns {
         if !ROLES.contains(role) {
@@ -155,6 +161,7 @@ pub fn build(o: &QueryOptions) -> Result<String, String> {
         x.trim_matches(|c: char| c == '"' || c == '`' || c.is_whitespace())
             .to_string()
     };
+    let traced = o.preset == Preset::OtelTraces;
     let server = match o.log.log_side {
         LogSide::Server => true,
         LogSide::Proxy => false,
@@ -414,7 +421,8 @@ CROSS JOIN backend_span b",
     } else {
         // Fingerprinted intents count their duplicates from the proxy's log alone; a server's
         // keyed intents, their executions.
-        let executed = if grouping == Grouping::Fingerprint || server {
+        // Traces: the SERVER spans say which attempts executed.
+        let executed = if grouping == Grouping::Fingerprint || server || traced {
             format!(
                 "
     CASE WHEN timed_out = 1 THEN (CASE WHEN {proxy_succeeded} THEN 1 ELSE 0 END)
@@ -436,7 +444,7 @@ CROSS JOIN backend_span b",
 
     // Which columns each stage carries for the fingerprint and the client timeout.
     let fingerprint = grouping == Grouping::Fingerprint;
-    let dups = outcomes || fingerprint;
+    let dups = outcomes || fingerprint || traced;
     let (mut extra_src, mut extra_col, mut extra_mut, mut extra_attempt) =
         (String::new(), String::new(), String::new(), String::new());
     if fingerprint {
@@ -575,12 +583,12 @@ per_intent AS (
   SELECT COUNT(*) AS attempts, MAX(timed_out) AS timed_out{per_intent_cols}
   FROM numbered GROUP BY key_text, method, route, intent
 )",
-            numbered_cols = if outcomes || server {
+            numbered_cols = if outcomes || server || traced {
                 " executed, up_2xx, backend_2xx,"
             } else {
                 ""
             },
-            per_intent_cols = if outcomes || server {
+            per_intent_cols = if outcomes || server || traced {
                 ", SUM(executed) AS executions, MAX(up_2xx) AS up_2xx, MAX(backend_2xx) AS backend_2xx"
             } else {
                 ""
@@ -891,7 +899,10 @@ ORDER BY {kind} DESC, {day}, {method}, {route_col}, {attempts_col}
             null_text.clone()
         },
         bytes_text = text_of(Role::Bytes, true),
-        table = o.table,
+        table = match o.preset {
+            Preset::OtelTraces => super::traces::attempts(&o.table),
+            _ => o.table.clone(),
+        },
         id_src = if outcomes {
             format!(",\n    {} AS id_text", text_of(Role::RequestId, true))
         } else {

@@ -58,8 +58,10 @@ pub enum Action {
     NextChart,
     /// Go back to the scenario the explorer started with (`r`).
     Reset,
-    /// Leave (`q`, `Esc`, `Ctrl-C`).
+    /// Leave (`q`, `Ctrl-C`).
     Quit,
+    /// `Esc` with nothing to leave: a note that `q` quits, not the end of the session.
+    EscapeAtTop,
     /// With `--logs`: move in the endpoint list, explore an endpoint, or go back to the whole.
     Endpoints(EndpointAction),
     /// Open the preset picker (`o`), or close it (`o`, `Esc`).
@@ -96,7 +98,10 @@ pub const KEYS: [(&str, &str); 13] = [
     ("o", "pick a provider's preset (dupcost presets)"),
     ("c", "next chart (when not all of them fit)"),
     ("?", "show / hide this help"),
-    ("q  Esc  Ctrl-C", "quit"),
+    (
+        "q  Ctrl-C",
+        "quit (Esc only backs out of an edit or the help)",
+    ),
     ("mouse click", "select an input"),
 ];
 
@@ -168,6 +173,9 @@ impl ChartData {
 pub struct Editor {
     pub text: String,
     pub error: Option<String>,
+    /// Whether the text is still the current value as the editor opened on it: the first
+    /// character typed replaces it (Backspace edits it instead).
+    pub fresh: bool,
 }
 
 /// A one-line note on the status bar until the next key.
@@ -414,7 +422,10 @@ impl App {
             KeyCode::Char('c') => Action::NextChart,
             KeyCode::Char('o') => Action::TogglePresets,
             KeyCode::Char('?') => Action::ToggleHelp,
-            KeyCode::Char('q') | KeyCode::Esc => Action::Quit,
+            KeyCode::Char('q') => Action::Quit,
+            // Esc leaves an edit or an overlay, never the program: a newcomer presses it to
+            // back out of something, and losing the session to it is a trap.
+            KeyCode::Esc => Action::EscapeAtTop,
             _ => return None,
         };
         Some(action)
@@ -448,14 +459,21 @@ impl App {
                 self.editor = Some(Editor {
                     text: self.selected.display(value),
                     error: None,
+                    fresh: true,
                 });
                 Effect::Redraw
             }
-            Action::Type(c) => self.edit(|text| {
-                if text.chars().count() < MAX_EDIT_CHARS {
-                    text.push(c);
+            Action::Type(c) => {
+                // The first character typed replaces the value shown (`0.5%`, not `0.2%0.5%`).
+                if let Some(editor) = self.editor.as_mut().filter(|e| e.fresh) {
+                    editor.text.clear();
                 }
-            }),
+                self.edit(|text| {
+                    if text.chars().count() < MAX_EDIT_CHARS {
+                        text.push(c);
+                    }
+                })
+            }
             Action::DeleteBack => self.edit(|text| {
                 text.pop();
             }),
@@ -505,6 +523,10 @@ impl App {
                 redraw_if(changed)
             }
             Action::Quit => Effect::Quit,
+            Action::EscapeAtTop => {
+                self.note("Esc leaves an edit, the help or the picker; q quits");
+                Effect::Redraw
+            }
             Action::TogglePresets => {
                 self.picker = match self.picker {
                     Some(_) => None,
@@ -614,6 +636,7 @@ impl App {
             Some(editor) => {
                 change(&mut editor.text);
                 editor.error = None;
+                editor.fresh = false;
                 Effect::Redraw
             }
             None => Effect::None,
@@ -901,7 +924,7 @@ mod tests {
         let cases = [
             (1, "2", "did you mean 2%"),
             (1, "abc", "not a rate"),
-            (4, "101", "--retries"),
+            (4, "101", "retries go from 0 to 100"),
             (5, "0", "--ttl: must be > 0"),
             (6, "1XB", "not a size"),
             (7, "0", "--days-per-month"),
@@ -937,7 +960,27 @@ mod tests {
         assert_eq!(press_code(&mut app, KeyCode::Esc), Effect::Redraw);
         assert!(app.editor().is_none());
         assert_eq!(*app.scenario(), Scenario::default());
-        assert_eq!(press_code(&mut app, KeyCode::Esc), Effect::Quit);
+        // At the top level Esc says how to quit; it never quits.
+        assert_eq!(press_code(&mut app, KeyCode::Esc), Effect::Redraw);
+        assert!(app.message().is_some_and(|m| m.text.contains("q quits")));
+        assert_eq!(press_code(&mut app, KeyCode::Char('q')), Effect::Quit);
+    }
+
+    /// The first key typed replaces the value the editor opened on; Backspace edits it.
+    #[test]
+    fn typing_replaces_the_value_and_backspace_edits_it() {
+        let mut app = app();
+        press_code(&mut app, KeyCode::Down); // timeout rate, 0.2%
+        press_code(&mut app, KeyCode::Enter);
+        assert_eq!(app.editor().unwrap().text, "0.2%");
+        type_text(&mut app, "0.5%");
+        assert_eq!(app.editor().unwrap().text, "0.5%");
+        press_code(&mut app, KeyCode::Enter);
+        assert_eq!(app.scenario().timeout_rate, 0.005);
+        press_code(&mut app, KeyCode::Enter);
+        press_code(&mut app, KeyCode::Backspace);
+        type_text(&mut app, "5%");
+        assert_eq!(app.editor().unwrap().text, "0.55%");
     }
 
     #[test]
@@ -1026,9 +1069,9 @@ mod tests {
     }
 
     #[test]
-    fn q_esc_and_ctrl_c_quit() {
+    fn q_and_ctrl_c_quit_and_esc_does_not() {
         assert_eq!(press_code(&mut app(), KeyCode::Char('q')), Effect::Quit);
-        assert_eq!(press_code(&mut app(), KeyCode::Esc), Effect::Quit);
+        assert_eq!(press_code(&mut app(), KeyCode::Esc), Effect::Redraw);
         assert_eq!(press(&mut app(), ctrl('c')), Effect::Quit);
     }
 

@@ -151,6 +151,8 @@ pub struct LogView {
     /// The whole log's scenario: where the explorer starts and `w` returns.
     pub whole: Scenario,
     pub evidence: Vec<Evidence>,
+    /// Each input's kind (measured, given, assumed) and its words, as the report says them.
+    pub kinds: Vec<(Input, crate::findings::Kind, String)>,
     /// The top endpoints, most refunds first.
     pub endpoints: Vec<Endpoint>,
     /// The endpoint under the cursor.
@@ -167,6 +169,11 @@ impl LogView {
         // The inputs' evidence as the logs report words it.
         let estimate = crate::model::Estimate::new(derived.scenario);
         let report = LogsReport::new(&estimate, derived, &crate::report::Style::default());
+        let kinds = report
+            .inputs
+            .iter()
+            .map(|row| (row.input, row.kind.kind, row.kind_text.clone()))
+            .collect();
         let evidence = report
             .inputs
             .into_iter()
@@ -182,6 +189,7 @@ impl LogView {
             source,
             whole: derived.scenario,
             evidence,
+            kinds,
             endpoints: endpoints(derived),
             cursor: 0,
             exploring: None,

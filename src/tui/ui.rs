@@ -162,12 +162,18 @@ impl Widget for &App {
         if self.editor().is_some() {
             editor_panel(self, areas.below_inputs, buf, theme);
         } else if let Some(view) = self.logs() {
-            let currency = &self.style().currency;
-            super::endpoints::render(view, self.live(), areas.below_inputs, buf, theme, currency);
-        } else if areas.charts.is_empty() {
+            logs_panels(self, view, areas.below_inputs, buf, theme);
+        } else if areas.charts.is_empty() && areas.below_inputs.height >= DETAILS_HEIGHT + 2 {
+            // Room below the details for no chart row: the chart goes under them.
+            let [details, chart] =
+                Layout::vertical([Constraint::Length(DETAILS_HEIGHT), Constraint::Fill(1)])
+                    .areas(areas.below_inputs);
+            details_panel(self, details, buf, theme);
             let kind = ChartKind::ALL[self.first_chart() % ChartKind::ALL.len()];
-            charts::render(self, kind, true, areas.below_inputs, buf, theme);
+            charts::render(self, kind, true, chart, buf, theme);
         } else {
+            // The selected input's panel stays on the smallest screens; `c` is for the charts
+            // when a row of them fits.
             details_panel(self, areas.below_inputs, buf, theme);
         }
         results_panel(self, areas.results, buf, theme);
@@ -183,6 +189,54 @@ impl Widget for &App {
         if let Some(cursor) = self.picker() {
             preset_picker(cursor, area, buf, theme);
         }
+    }
+}
+
+/// Below the inputs with `--logs`: the selected input's evidence (what the logs measured, or
+/// that they did not), then the endpoints; while the endpoints have the keys (Tab), the list
+/// alone. Where the two do not fit, the evidence (live, the endpoints).
+fn logs_panels(
+    app: &App,
+    view: &super::endpoints::LogView,
+    area: Rect,
+    buf: &mut Buffer,
+    theme: Theme,
+) {
+    let currency = &app.style().currency;
+    let input = app.selected();
+    let kind = view.kinds.iter().find(|(i, ..)| *i == input);
+    let text = match (view.evidence.iter().find(|e| e.input == input), kind) {
+        (Some(e), Some((_, crate::findings::Kind::Measured, _))) => e.text.clone(),
+        (Some(e), Some((.., words))) => format!("{words}. {}", e.text),
+        (None, Some((.., words))) => words.clone(),
+        (Some(e), None) => e.text.clone(),
+        (None, None) => format!("not measured by the logs: the scenario's value ({input})"),
+    };
+    let kind_name = match kind.map(|(_, k, _)| *k) {
+        Some(crate::findings::Kind::Measured) | None => "measured",
+        Some(crate::findings::Kind::Given) => "given",
+        Some(crate::findings::Kind::Assumed) => "assumed",
+    };
+    let width = area.width.saturating_sub(2).max(1);
+    let evidence_height = (wrapped_height(&text, width) + 2).min(6);
+    let endpoints_min = 4;
+    let paragraph = |area: Rect, buf: &mut Buffer| {
+        Paragraph::new(text.clone())
+            .wrap(Wrap { trim: true })
+            .block(panel(&format!("{} · {kind_name}", input.label()), theme))
+            .render(area, buf);
+    };
+    if view.focused || (app.live().is_some() && area.height < evidence_height + endpoints_min) {
+        // The list has the keys (Tab): all of the room is its.
+        super::endpoints::render(view, app.live(), area, buf, theme, currency);
+    } else if area.height >= evidence_height + endpoints_min {
+        let [top, rest] =
+            Layout::vertical([Constraint::Length(evidence_height), Constraint::Fill(1)])
+                .areas(area);
+        paragraph(top, buf);
+        super::endpoints::render(view, app.live(), rest, buf, theme, currency);
+    } else {
+        paragraph(area, buf);
     }
 }
 
@@ -662,14 +716,24 @@ fn status_bar(app: &App, area: Rect, buf: &mut Buffer, theme: Theme) {
             ("q", "quit"),
         ]
     };
-    let mut spans = vec![Span::raw(" ")];
-    let mut used = 1;
-    for (key, what) in hints {
-        let width = key.chars().count() + what.chars().count() + 3;
-        if used + width > usize::from(area.width) {
+    // The last two hints (`? help`, `q quit`) are kept whatever the width; the others go
+    // from the end until the rest fits.
+    let width = |(key, what): &(&str, &str)| key.chars().count() + what.chars().count() + 3;
+    let kept = hints.len().saturating_sub(2);
+    let mut room = usize::from(area.width)
+        .saturating_sub(1)
+        .saturating_sub(hints[kept..].iter().map(width).sum());
+    let mut shown: Vec<(&str, &str)> = Vec::new();
+    for hint in &hints[..kept] {
+        if width(hint) > room {
             break;
         }
-        used += width;
+        room -= width(hint);
+        shown.push(*hint);
+    }
+    shown.extend_from_slice(&hints[kept..]);
+    let mut spans = vec![Span::raw(" ")];
+    for (key, what) in shown {
         spans.push(Span::styled(key, theme.highlight()));
         spans.push(Span::raw(format!(" {what}  ")));
     }

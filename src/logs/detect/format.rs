@@ -254,6 +254,19 @@ fn choose_format(opened: &mut Opened, opts: &ChooseOptions<'_>) -> Result<Chosen
             "cloudfront",
         ),
         InputFormat::Iis => named(Some(Box::new(iis::Iis::from_lines(&sample))), "iis"),
+        // Traces are read before any format is looked for: named, and not found.
+        InputFormat::Otlp => Err(no_format(
+            &name,
+            &prefix,
+            &sample,
+            "otlp (no OTLP/JSON document with resourceSpans at its start)",
+        )),
+        InputFormat::Zipkin => Err(no_format(
+            &name,
+            &prefix,
+            &sample,
+            "zipkin (no JSON array of spans with traceId and id at its start)",
+        )),
         InputFormat::Json => named(
             json::JsonLines::from_lines(&sample, &json_paths(opts))
                 .map(|f| Box::new(f) as Box<dyn LineFormat>),
@@ -356,7 +369,7 @@ fn inner_reads(lines: &[&[u8]], opts: &ChooseOptions<'_>) -> bool {
             reads(&cloudfront::Cloudfront::from_lines(lines), lines) >= ENOUGH
         }
         InputFormat::Iis => reads(&iis::Iis::from_lines(lines), lines) >= ENOUGH,
-        InputFormat::Csv | InputFormat::Tsv => false,
+        InputFormat::Csv | InputFormat::Tsv | InputFormat::Otlp | InputFormat::Zipkin => false,
     }
 }
 

@@ -58,10 +58,14 @@ pub enum InputFormat {
     Envoy,
     Json,
     Iis,
+    /// OpenTelemetry traces as OTLP/JSON (issue 39).
+    Otlp,
+    /// Zipkin v2 JSON traces.
+    Zipkin,
 }
 
 impl InputFormat {
-    pub const ALL: [InputFormat; 12] = [
+    pub const ALL: [InputFormat; 14] = [
         InputFormat::Auto,
         InputFormat::Csv,
         InputFormat::Tsv,
@@ -74,6 +78,8 @@ impl InputFormat {
         InputFormat::Envoy,
         InputFormat::Json,
         InputFormat::Iis,
+        InputFormat::Otlp,
+        InputFormat::Zipkin,
     ];
 
     /// The name as written in `--input-format`.
@@ -91,6 +97,8 @@ impl InputFormat {
             InputFormat::Envoy => "envoy",
             InputFormat::Json => "json",
             InputFormat::Iis => "iis",
+            InputFormat::Otlp => "otlp",
+            InputFormat::Zipkin => "zipkin",
         }
     }
 }

@@ -43,15 +43,165 @@ pub fn compile(text: &str) -> Result<Box<dyn LineFormat>, String> {
 /// their names cannot be guessed, so the preset's fields are read and the rest is not, and
 /// the evidence (and any error a missing field causes) says to give the log_format.
 pub fn sniff(lines: &[&[u8]]) -> Option<Box<dyn LineFormat>> {
-    super::best_of(FAMILY.presets(), lines).or_else(|| {
-        super::best_of(
-            FAMILY.appended(
-                &["main", "combined"],
-                "e.g. $request_time, $upstream_status",
-            ),
-            lines,
-        )
-    })
+    super::best_of(FAMILY.presets(), lines)
+        .or_else(|| super::best_of(extended(lines), lines))
+        .or_else(|| {
+            super::best_of(
+                FAMILY.appended(
+                    &["main", "combined"],
+                    "e.g. $request_time, $upstream_status",
+                ),
+                lines,
+            )
+        })
+}
+
+/// `main` and `combined` followed by the fields the first line has after them, each read as
+/// `extra_1`, `extra_2`, ... with no role (what a field holds is never guessed: MODEL.md's
+/// units), and a note with a ready-to-paste `--log-format` naming the likely variable of each
+/// by its shape (a 3-digit status, seconds with a decimal point, nginx's 32-hex request id).
+fn extended(lines: &[&[u8]]) -> Vec<Box<dyn LineFormat>> {
+    let Some(first) = lines.first() else {
+        return Vec::new();
+    };
+    let mut out: Vec<Box<dyn LineFormat>> = Vec::new();
+    for (name, body, description) in PRESETS.iter().filter(|(n, ..)| *n != "upstreaminfo") {
+        let Ok(preset) = FAMILY.build(body, description) else {
+            continue;
+        };
+        let trailing = preset.template.with_trailing();
+        let Ok(at) = trailing.read(first, &mut super::Fields::default()) else {
+            continue;
+        };
+        let extras = words(&first[at..]);
+        if !(1..=8).contains(&extras.len()) {
+            continue;
+        }
+        let mut text = body.to_string();
+        let mut suggested = name.to_string();
+        let mut names = Vec::new();
+        let mut taken = Vec::new();
+        for (i, (quoted, value)) in extras.iter().enumerate() {
+            let field = format!("extra_{}", i + 1);
+            let guess = likely_variable(value, &taken).unwrap_or(&field);
+            taken.push(guess.to_string());
+            let (own, paste) = if *quoted {
+                (format!("\"${field}\""), format!("\"${guess}\""))
+            } else {
+                (format!("${field}"), format!("${guess}"))
+            };
+            text = format!("{text} {own}");
+            suggested = format!("{suggested} {paste}");
+            names.push(field);
+        }
+        // A field shaped as an upstream status may be a list (`502, 200`), as the variable's.
+        let multi = |name: &str| {
+            names
+                .iter()
+                .zip(&taken)
+                .any(|(n, guess)| n == name && guess.starts_with("upstream_"))
+        };
+        let Ok(template) = items(&text)
+            .map(|items| {
+                items
+                    .into_iter()
+                    .map(|item| match item {
+                        Item::Var(v) if multi(&v.name) => Item::Var(Var {
+                            kind: Kind::Multi,
+                            ..v
+                        }),
+                        other => other,
+                    })
+                    .collect()
+            })
+            .and_then(super::template::Template::new)
+        else {
+            continue;
+        };
+        let (extra, list) = (names.len(), names.join(", "));
+        let many = if extra == 1 { "" } else { "s" };
+        let column = taken
+            .iter()
+            .position(|t| t == "upstream_status")
+            .map_or(String::new(), |i| {
+                format!(
+                    ", or name one with --column (upstream_status=extra_{})",
+                    i + 1
+                )
+            });
+        out.push(Box::new(super::template::TemplateFormat {
+            template,
+            description: format!("{description} with {extra} more field{many} ({list})"),
+            hints: FormatHints {
+                note: Some(format!(
+                    "its lines have {extra} field{many} after {description}'s layout, read as \
+                     {list} and given no role (a field is never guessed): if they are what \
+                     their shapes suggest, read them with --log-format '{suggested}' (check \
+                     it against the server's log_format){column}"
+                )),
+                ..(FAMILY.hints)()
+            },
+        }));
+    }
+    out
+}
+
+/// The fields of `rest` (what a line has after a layout), each quoted or not, with its text.
+fn words(rest: &[u8]) -> Vec<(bool, String)> {
+    let text = String::from_utf8_lossy(rest);
+    let mut out = Vec::new();
+    let mut chars = text.trim_start().chars().peekable();
+    while let Some(&c) = chars.peek() {
+        if c == ' ' {
+            chars.next();
+            continue;
+        }
+        let mut word = String::new();
+        if c == '"' {
+            chars.next();
+            while let Some(c) = chars.next() {
+                match c {
+                    '\\' => {
+                        if let Some(n) = chars.next() {
+                            word.push(n);
+                        }
+                    }
+                    '"' => break,
+                    c => word.push(c),
+                }
+            }
+            out.push((true, word));
+        } else {
+            while let Some(&c) = chars.peek().filter(|c| **c != ' ') {
+                word.push(c);
+                chars.next();
+            }
+            out.push((false, word));
+        }
+    }
+    out
+}
+
+/// The nginx variable a field's value most likely is, by its shape, unless already `taken`:
+/// a 3-digit status (`$upstream_status`), seconds to the millisecond (`$request_time`, then
+/// `$upstream_response_time`), 32 hex digits (`$request_id`). `None` for anything else.
+fn likely_variable(value: &str, taken: &[String]) -> Option<&'static str> {
+    let free = |name: &'static str| (!taken.iter().any(|t| t == name)).then_some(name);
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if value.len() == 3 && digits(value) && (b'1'..=b'5').contains(&value.as_bytes()[0]) {
+        return free("upstream_status");
+    }
+    if let Some((whole, frac)) = value.split_once('.')
+        && digits(whole)
+        && frac.len() == 3
+        && digits(frac)
+    {
+        return free("request_time").or_else(|| free("upstream_response_time"));
+    }
+    if value.len() == 32 && value.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return free("request_id");
+    }
+    None
 }
 
 /// `log_format main '$a - $b' '"$c"';` → `$a - $b"$c"`: the contents of its quoted pieces

@@ -79,7 +79,7 @@ pub struct Family {
 }
 
 impl Family {
-    fn build(&self, body: &str, description: &str) -> Result<TemplateFormat, String> {
+    pub(super) fn build(&self, body: &str, description: &str) -> Result<TemplateFormat, String> {
         Ok(TemplateFormat {
             template: Template::new((self.items)(body)?)?,
             description: description.to_string(),
@@ -97,6 +97,15 @@ impl Family {
         let text = text.trim();
         if let Some((_, body, description)) = self.presets.iter().find(|(n, ..)| *n == text) {
             return Ok(Box::new(self.build(body, description)?));
+        }
+        // A preset's name, then variables appended as the server's format appends them:
+        // `combined $upstream_status $request_time` is combined's body and the rest.
+        if let Some((name, rest)) = text.split_once(char::is_whitespace)
+            && let Some((_, body, description)) = self.presets.iter().find(|(n, ..)| *n == name)
+        {
+            let rest = unwrap(rest.trim());
+            let described = format!("{description} with {}", rest.trim());
+            return Ok(Box::new(self.build(&format!("{body} {rest}"), &described)?));
         }
         let body = unwrap(text);
         let description = self
@@ -247,7 +256,15 @@ impl Template {
     }
 
     /// Splits `line` into `out`, or says what was expected where it did not match.
+    #[inline]
     pub fn split(&self, line: &[u8], out: &mut Fields) -> Result<(), String> {
+        self.read(line, out).map(|_| ())
+    }
+
+    /// [`Template::split`], returning where the template's part of the line ends (before the
+    /// fields it does not name, with [`Template::with_trailing`]).
+    #[inline]
+    pub fn read(&self, line: &[u8], out: &mut Fields) -> Result<usize, String> {
         let mut at = 0;
         for step in &self.steps {
             match step {
@@ -330,7 +347,7 @@ impl Template {
                 shown(&line[at..])
             ));
         }
-        Ok(())
+        Ok(at)
     }
 }
 

@@ -515,7 +515,7 @@ impl LogReadArgs {
                 .outcomes
                 .iter()
                 .cloned()
-                .map(logs::Source::from)
+                .map(logs::LogInput::from)
                 .collect(),
             outcomes_columns: self.outcomes_column.clone(),
             log_side: self.log_side.parse().unwrap_or_default(),

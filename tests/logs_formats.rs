@@ -9,7 +9,7 @@ mod generator;
 use std::path::Path;
 
 use common::{dupcost, fixture, json, usage_error, write};
-use dupcost::logs::{self, LogOptions, Source};
+use dupcost::logs::{self, LogInput, LogOptions};
 use generator::{APACHE_LOG_FORMAT, Config, Format, NGINX_LOG_FORMAT, Truth};
 
 /// The table report's stdout and stderr for `dupcost logs ARGS`, which must succeed.
@@ -404,7 +404,7 @@ fn line_formats_read_in_pieces_equal_one_thread() {
                 split_bytes: 64 << 10,
                 ..LogOptions::default()
             };
-            logs::analyze(&[Source::from(path.as_str())], &opts).unwrap()
+            logs::analyze(&[LogInput::from(path.as_str())], &opts).unwrap()
         };
         let (one, four) = (read(1), read(4));
         assert!(four.files[0].pieces > 1, "{format:?}: read in pieces");

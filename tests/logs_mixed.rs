@@ -378,7 +378,7 @@ fn formats_whose_roles_differ_say_so() {
 /// reading of the whole file.
 #[test]
 fn pieces_agree_on_the_formats() {
-    use dupcost::logs::{LogOptions, Source, analyze};
+    use dupcost::logs::{LogInput, LogOptions, analyze};
     let dir = tempfile::tempdir().unwrap();
     let (envoy, istio, _) = traffic(3000);
     let mut lines: Vec<String> = Vec::new();
@@ -393,7 +393,7 @@ fn pieces_agree_on_the_formats() {
     }
     lines.insert(2500, "not an access line at all".into());
     let path = write(dir.path(), "pieces.log", text(&lines).as_bytes());
-    let sources = [Source::Path(path.into())];
+    let sources = [LogInput::Path(path.into())];
     let opts = |threads, split_bytes| LogOptions {
         threads,
         split_bytes,

@@ -25,7 +25,7 @@ use std::process::{Command, Stdio};
 use clap::Parser;
 use common::{close, dupcost, succeed};
 use dupcost::cli::{Cli, Command as Cmd};
-use dupcost::logs::{self, LogOptions, Source, Tally};
+use dupcost::logs::{self, LogInput, LogOptions, Tally};
 use serde_json::{Value, json};
 
 /// The venv's python, when it has the engines.
@@ -745,7 +745,7 @@ fn logs_tally(case: &Case) -> Tally {
         progress: false,
         ..args.read.options()
     };
-    logs::analyze(&[Source::Path(case.logs_file.clone())], &options)
+    logs::analyze(&[LogInput::Path(case.logs_file.clone())], &options)
         .unwrap()
         .tally
 }

@@ -436,17 +436,26 @@ pub fn log_format(bytes: &[u8]) {
     }
 }
 
-/// An envelope (`--envelope NAME`, each name of `names`) on arbitrary lines: unwrapping never
-/// panics and gives no more text than the line holds (JSON unescaping only shortens); and
-/// the whole reading with it named keeps every property [`logs`] checks (whole and split
-/// alike: a line in parts across two pieces is read once).
+/// An envelope (`--envelope NAME`, each name of `names`) on arbitrary lines: [`unwrap`]'s
+/// properties, and the whole reading with it named keeps every property [`logs`] checks
+/// (whole and split alike: a line in parts across two pieces is read once).
 pub fn envelope(names: &[&str], bytes: &[u8]) {
+    unwrap(names, bytes);
+    for name in names {
+        let choice: dupcost::logs::EnvelopeChoice = name.parse().expect("a known envelope");
+        logs_in(bytes, choice);
+    }
+}
+
+/// An envelope's parser alone, in memory, on each line: unwrapping never panics and gives
+/// no more text than the line holds (JSON unescaping only shortens), nor a longer time.
+pub fn unwrap(names: &[&str], bytes: &[u8]) {
+    let mut scratch = Vec::new();
     for name in names {
         let choice: dupcost::logs::EnvelopeChoice = name.parse().expect("a known envelope");
         let dupcost::logs::EnvelopeChoice::Named(envelope) = choice else {
             panic!("{name} names no envelope");
         };
-        let mut scratch = Vec::new();
         for line in bytes.split(|&b| b == b'\n') {
             if let Ok(u) = envelope.unwrap(line, &mut scratch) {
                 assert!(
@@ -461,7 +470,6 @@ pub fn envelope(names: &[&str], bytes: &[u8]) {
                 }
             }
         }
-        logs_in(bytes, choice);
     }
 }
 
@@ -470,6 +478,13 @@ pub fn envelope(names: &[&str], bytes: &[u8]) {
 /// follows the nesting and strings, not the syntax: a broken record is the next stage's bad
 /// row); and the whole reading (detected) keeps [`logs`]' properties.
 pub fn json_document(bytes: &[u8]) {
+    frame_document(bytes);
+    logs(bytes);
+}
+
+/// The JSON document framer alone, in memory: never a panic, and the lines of a valid
+/// document are each one whole JSON value.
+pub fn frame_document(bytes: &[u8]) {
     use std::io::Read;
     let valid = serde_json::Deserializer::from_slice(bytes)
         .into_iter::<serde::de::IgnoredAny>()
@@ -485,7 +500,6 @@ pub fn json_document(bytes: &[u8]) {
                 .expect("a framed record is one whole JSON value");
         }
     }
-    logs(bytes);
 }
 
 /// The shapes of lines that are not access lines, on every line of `bytes`: never a panic;
@@ -559,4 +573,44 @@ pub fn traces(bytes: &[u8]) {
         }
     }
     logs(bytes);
+}
+
+/// The JSON scanner against serde_json on arbitrary bytes: a value the scanner skips whole,
+/// serde_json reads, with the same text; and a JSON-lines format's fields, read by the
+/// scanner (serde_json for any line it declines), equal serde_json's alone, line by line, for
+/// trees from the input's first lines and a fixed one. Returns how many lines the scanner took.
+pub fn json_scan(bytes: &[u8]) -> usize {
+    use dupcost::logs::json::{JsonLines, Reader};
+    use dupcost::logs::json_scan::Scan;
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        let mut scan = Scan::new(text);
+        if let Ok(raw) = scan.skip().and_then(|raw| scan.end().map(|()| raw)) {
+            let theirs: Box<serde_json::value::RawValue> =
+                serde_json::from_str(text).expect("what the scanner takes, serde_json takes");
+            assert_eq!(raw, theirs.get());
+        }
+    }
+    let fixed =
+        br#"{"status":200,"request":{"headers":{"Idempotency-Key":["k"]}},"a":[1,{"b":3}],"s":"x"}"#;
+    let extra = ["request.headers.Idempotency-Key[0]", "a[2].b", "s.t"];
+    let mut formats: Vec<JsonLines> = JsonLines::from_lines(&first_lines(bytes), &[])
+        .into_iter()
+        .collect();
+    formats.extend(JsonLines::from_lines(&[fixed], &extra));
+    let read = |format: &JsonLines, line: &[u8], reader| {
+        let mut fields = dupcost::logs::Fields::default();
+        format.split_by(line, &mut fields, reader).map(|()| fields)
+    };
+    let mut took = 0;
+    for format in &formats {
+        for line in bytes.split(|&b| b == b'\n') {
+            let serde = read(format, line, Reader::Serde);
+            assert_eq!(read(format, line, Reader::Auto), serde, "{line:?}");
+            if let Ok(fields) = read(format, line, Reader::Scanner) {
+                assert_eq!(Ok(fields), serde, "{line:?}");
+                took += 1;
+            }
+        }
+    }
+    took
 }

@@ -15,7 +15,7 @@ use super::options::{Intents, LogOptions, LogSide, SideRead};
 use super::outcomes;
 use super::role::Role;
 use super::row::{self, Grouping, RowRules, Scanned};
-use super::source::{self, MovableStop, Piece, ProgressBar, Source};
+use super::source::{self, LogInput, MovableStop, Piece, ProgressBar};
 use super::tally::{BackendAnswers, Tally};
 use super::timestamp::TimestampFormat;
 
@@ -176,14 +176,14 @@ impl LogAnalysis {
 }
 
 /// Reads every source, in order, into one [`LogAnalysis`].
-pub fn analyze(sources: &[Source], opts: &LogOptions) -> Result<LogAnalysis, LogError> {
+pub fn analyze(sources: &[LogInput], opts: &LogOptions) -> Result<LogAnalysis, LogError> {
     if sources.is_empty() {
         return Err(LogError::NoSources);
     }
     let stdin_reads = sources
         .iter()
         .chain(&opts.outcomes)
-        .filter(|s| **s == Source::Stdin)
+        .filter(|s| **s == LogInput::Stdin)
         .count();
     if stdin_reads > 1 {
         return Err(LogError::StdinTwice);
@@ -204,7 +204,7 @@ pub fn analyze(sources: &[Source], opts: &LogOptions) -> Result<LogAnalysis, Log
     } else {
         let (answers, mut join) =
             outcomes::answers(&tally, &opts.outcomes, &opts.outcomes_columns)?;
-        if sources.contains(&Source::Stdin) {
+        if sources.contains(&LogInput::Stdin) {
             outcomes::reclassify(&mut tally, &answers);
         } else {
             let answers = Arc::new(answers);
@@ -224,7 +224,7 @@ pub fn analyze(sources: &[Source], opts: &LogOptions) -> Result<LogAnalysis, Log
 /// Reads every source into one finished tally (with the backend's `answers`, the second
 /// reading of `--outcomes`), and how each was read.
 fn read_all(
-    sources: &[Source],
+    sources: &[LogInput],
     opts: &LogOptions,
     threads: usize,
     answers: Option<&Arc<BackendAnswers>>,
@@ -442,7 +442,7 @@ fn stateful(chosen: &Chosen) -> bool {
 }
 
 fn read_source(
-    source: &Source,
+    source: &LogInput,
     opts: &LogOptions,
     threads: usize,
     progress: &ProgressBar,

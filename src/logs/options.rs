@@ -7,7 +7,7 @@ use regex::bytes::Regex;
 
 use super::formats::{DurationUnit, InputFormat};
 use super::role::Role;
-use super::source::Source;
+use super::source::LogInput;
 use super::timestamp;
 
 /// Files smaller than this are read by one thread (by default).
@@ -59,7 +59,7 @@ pub struct LogOptions {
     /// takes over half of what is left of a piece when that is at least this large too.
     pub split_bytes: u64,
     /// The backend's own logs (`--outcomes`), joined to timed-out attempts by request id.
-    pub outcomes: Vec<Source>,
+    pub outcomes: Vec<LogInput>,
     /// `--outcomes-column ROLE=HEADER` overrides for the backend's logs.
     pub outcomes_columns: Vec<(Role, String)>,
     /// How attempts are grouped into intents (`--intents`).

@@ -16,7 +16,7 @@ use crate::findings::evidence::{
     ShareEvidence, ShareLog, Shortfall, TimeoutEvidence, TimeoutLog, Warning,
 };
 use crate::findings::{MAX_RETRIES, RetriesObserved};
-use crate::logs::{FileInfo, FlagsStyle, FormatRead, Role, TraceRead};
+use crate::logs::{FileInfo, FlagsStyle, FormatRead, PROXY_GIVE_UPS, Role, TraceRead};
 use crate::units::Rate;
 
 // ---------------------------------------------------------------- number formats
@@ -281,7 +281,7 @@ fn timeout_log(l: &TimeoutLog) -> String {
         .collect();
     let mut also = String::new();
     if let Some(style) = l.flags {
-        also.push_str(flags_give_up(style));
+        also.push_str(&flags_give_up(style, &statuses));
     }
     if let Some(secs) = l.client_timeout {
         also.push_str(&format!(" or took {secs}s or more"));
@@ -305,18 +305,25 @@ fn timeout_log(l: &TimeoutLog) -> String {
     )
 }
 
-/// What a proxy's flags column counts as a give-up, as the evidence says it.
-pub fn flags_give_up(style: FlagsStyle) -> &'static str {
-    match style {
-        FlagsStyle::Envoy => " or flags UT, DC, UC, URX",
-        FlagsStyle::Haproxy => " or termination state c, C, s, S",
-        FlagsStyle::Cloudfront => " or result type ClientCommError, ClientHungUpRequest",
-        FlagsStyle::Iis => " or sc-win32-status 64, 1236, 12002",
-        FlagsStyle::Cloudflare => " or edge status 524",
-        FlagsStyle::GoogleCloud => {
-            " or statusDetails client_disconnected_before_any_response, client_timed_out, backend_timeout"
-        }
-    }
+/// What a proxy's flags column counts as a give-up, as the evidence says it: its field and
+/// its codes (`FlagsStyle::give_ups`), less those already among the give-up `statuses`.
+pub fn flags_give_up(style: FlagsStyle, statuses: &[String]) -> String {
+    let field = match style {
+        FlagsStyle::Envoy => "flags",
+        FlagsStyle::Haproxy => "termination state",
+        FlagsStyle::Cloudfront => "result type",
+        FlagsStyle::Iis => "sc-win32-status",
+        FlagsStyle::Cloudflare => "edge status",
+        FlagsStyle::GoogleCloud => "statusDetails",
+    };
+    let codes: Vec<&str> = style
+        .give_ups()
+        .codes
+        .iter()
+        .copied()
+        .filter(|c| !statuses.iter().any(|s| s == c))
+        .collect();
+    format!(" or {field} {}", codes.join(", "))
 }
 
 impl Display for Shortfall {
@@ -557,12 +564,13 @@ fn share_log(log: &ShareLog, v: f64) -> String {
             count(all)
         ),
         None => format!(
-            "succeeded share {} = {} with upstream 2xx / {} timed out with a known outcome ({} of {} unknown, upstream -, 0 or the proxy's own 408, 460, 499, 502, 504: counted as all failed or all succeeded, {})",
+            "succeeded share {} = {} with upstream 2xx / {} timed out with a known outcome ({} of {} unknown, upstream -, 0 or the proxy's own {}: counted as all failed or all succeeded, {})",
             rate(v),
             count(succ),
             count(known),
             count(unknown),
             count(all),
+            PROXY_GIVE_UPS.map(|s| s.to_string()).join(", "),
             bounds_text(log),
         ),
     }

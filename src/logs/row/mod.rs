@@ -12,6 +12,8 @@ mod mixed;
 pub mod route;
 mod values;
 
+pub use values::PROXY_GIVE_UPS;
+
 use values::client;
 pub use values::{parse_status, request_id, request_id_hash};
 
@@ -27,7 +29,7 @@ use super::formats::set::{FileFormat, FormatSet, Found};
 use super::formats::{ColumnMap, FlagsStyle};
 use super::framing::{self, RecordSink};
 use super::source::{MovableStop, Piece};
-use super::tally::{BackendAnswers, FingerprintAttempt, IntentBy, KeyedAttempt, Outcome, Tally};
+use super::tally::{BackendAnswers, Fate, FingerprintAttempt, IntentBy, KeyedAttempt, Tally};
 use super::timestamp::{LastSecond, TimestampFormat};
 use methods::{find_packed, pack};
 use values::{outcome, parse_count, parse_duration, trim};
@@ -552,7 +554,7 @@ impl RecordSink for Row<'_> {
             };
             outcome(upstream.map(field), status, status_gave_up)
         } else {
-            Outcome::Failed
+            Fate::Failed
         };
         let mut from_backend = false;
         if timed_out && (rules.keep_request_ids || rules.answers.is_some()) {
@@ -565,14 +567,14 @@ impl RecordSink for Row<'_> {
             }
             if let (Some(answers), Some(id)) = (&rules.answers, id) {
                 if let Some(told) = answers.outcome(id, ts) {
-                    from_backend = told == Outcome::Succeeded && outcome != Outcome::Succeeded;
+                    from_backend = told == Fate::Succeeded && outcome != Fate::Succeeded;
                     outcome = told;
                 }
             }
         }
         // Known to have executed: answered 2xx, or timed out with a backend 2xx.
         let executed = if timed_out {
-            outcome == Outcome::Succeeded
+            outcome == Fate::Succeeded
         } else {
             (200..300).contains(&status)
         };

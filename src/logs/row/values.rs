@@ -5,7 +5,7 @@ use std::hash::{BuildHasher, Hasher};
 
 use foldhash::fast::FixedState;
 
-use crate::logs::tally::Outcome;
+use crate::logs::tally::Fate;
 use crate::logs::timestamp;
 
 /// Hashing of request ids, shared with the reader of the backend's log.
@@ -36,17 +36,15 @@ pub fn request_id(field: &[u8]) -> Option<&[u8]> {
 /// give-up status echoed (Traefik's `OriginStatus`) is unknown; 2xx succeeded; any other
 /// status did not.
 #[inline]
-pub fn outcome(upstream: Option<&[u8]>, status: u16, status_gave_up: bool) -> Outcome {
+pub fn outcome(upstream: Option<&[u8]>, status: u16, status_gave_up: bool) -> Fate {
     let Some(field) = upstream else {
-        return Outcome::Unknown;
+        return Fate::Unknown;
     };
     match parse_status(last_value(field)) {
-        None | Some(0) => Outcome::Unknown,
-        Some(s) if PROXY_GIVE_UPS.contains(&s) || (status_gave_up && s == status) => {
-            Outcome::Unknown
-        }
-        Some(200..=299) => Outcome::Succeeded,
-        Some(_) => Outcome::Failed,
+        None | Some(0) => Fate::Unknown,
+        Some(s) if PROXY_GIVE_UPS.contains(&s) || (status_gave_up && s == status) => Fate::Unknown,
+        Some(200..=299) => Fate::Succeeded,
+        Some(_) => Fate::Failed,
     }
 }
 
@@ -272,7 +270,7 @@ mod tests {
 
     #[test]
     fn outcomes_of_timed_out_attempts() {
-        use Outcome::*;
+        use Fate::*;
         let o = |f: &[u8], status| outcome(Some(f), status, true);
         assert_eq!(outcome(None, 504, true), Unknown, "no upstream column");
         for unknown in [

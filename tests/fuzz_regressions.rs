@@ -16,6 +16,7 @@ const REGRESSIONS: &[&str] = &[
     "format_json",
     "json_document",
     "log_format",
+    "traces",
     "units",
 ];
 

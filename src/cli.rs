@@ -372,7 +372,7 @@ pub struct LogReadArgs {
 
     /// What wraps each access line: auto, none, cri, docker, json-log, json-message,
     /// json-event-original, json-line, syslog, syslog5424, kubectl, kubectl-timestamps,
-    /// timestamped, logcli or stern [default: auto, told from each file's first lines]
+    /// timestamped, logcli, stern or compose [default: auto, told from each file's first lines]
     #[arg(long, value_name = "ENVELOPE", default_value_t = logs::EnvelopeChoice::Auto, hide_default_value = true)]
     pub envelope: logs::EnvelopeChoice,
 

@@ -16,6 +16,7 @@ const REGRESSIONS: &[&str] = &[
     "format_json",
     "json_document",
     "log_format",
+    "traces",
     "units",
 ];
 
@@ -97,6 +98,18 @@ fn logs() {
 #[test]
 fn format_alb() {
     replay_bytes("format_alb", checks::format_alb);
+}
+
+#[test]
+fn non_access() {
+    replay_bytes("non_access", checks::non_access);
+    // The seeds too: real NLB, ALB connection log and HAProxy tcplog records.
+    for seed in ["elastic-alb.log", "tcplog.log"] {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fuzz/seeds/non_access")
+            .join(seed);
+        checks::non_access(&std::fs::read(path).unwrap());
+    }
 }
 
 #[test]

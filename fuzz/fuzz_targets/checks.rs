@@ -502,6 +502,30 @@ pub fn frame_document(bytes: &[u8]) {
     }
 }
 
+/// The shapes of lines that are not access lines, on every line of `bytes`: never a panic;
+/// the same kind with spaces around the line; an NLB TLS record is never read as an ALB
+/// request (the ALB reader refuses a line whose type is not ALB's).
+pub fn non_access(bytes: &[u8]) {
+    use dupcost::logs::LineFormat;
+    use dupcost::logs::alb::{AwsLoadBalancer, Balancer};
+    let alb = AwsLoadBalancer::new(Balancer::Alb);
+    let mut fields = dupcost::logs::Fields::default();
+    for line in bytes.split(|&b| b == b'\n') {
+        let kind = dupcost::logs::non_access(line);
+        let mut padded = b"  ".to_vec();
+        padded.extend_from_slice(line);
+        padded.extend_from_slice(b" \t");
+        assert_eq!(dupcost::logs::non_access(&padded), kind);
+        if kind.is_some_and(|k| k.starts_with("NLB")) {
+            fields.clear();
+            assert!(
+                alb.split(line, &mut fields).is_err(),
+                "an NLB record read as ALB"
+            );
+        }
+    }
+}
+
 /// Traces on arbitrary bytes (issue 39): read as OTLP/JSON (detected, and named) and as
 /// Zipkin (named), through the real reading path. Never a panic; on success the tally
 /// counts what the assembly found (every attempt a mutating row), the evidence adds up, and

@@ -124,6 +124,19 @@ pub fn derive(
                 .find(|f| f.columns.flags.is_some())
                 .map(|f| f.columns.flags_style),
             client_timeout: a.options.client_timeout.map(|d| d.as_secs_f64()),
+            assumed_unit: a
+                .options
+                .client_timeout
+                .and(a.files.iter().find(|f| f.columns.duration_unit_assumed))
+                .map(|f| {
+                    (
+                        f.columns
+                            .header_of(Role::Duration)
+                            .unwrap_or("duration")
+                            .to_string(),
+                        f.columns.duration_unit.name(),
+                    )
+                }),
         })
     };
     let mut to = pick(

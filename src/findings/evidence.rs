@@ -111,6 +111,9 @@ pub struct TimeoutLog {
     pub flags: Option<FlagsStyle>,
     /// `--client-timeout`, in seconds.
     pub client_timeout: Option<f64>,
+    /// The duration field compared with it, and its unit, when that unit is an assumption
+    /// (issue 35: nothing says it).
+    pub assumed_unit: Option<(String, &'static str)>,
 }
 
 /// Why the log gives no figure.
@@ -279,6 +282,13 @@ pub enum Grouped {
 pub enum Warning {
     /// A server's own log without `--client-timeout`.
     ServerLogNoClientTimeout,
+    /// `--client-timeout` compared with a duration whose unit nothing says (issue 35): the
+    /// file, the field and the unit assumed.
+    DurationUnitAssumed {
+        file: String,
+        field: String,
+        unit: &'static str,
+    },
     /// Traces with no sampling threshold and no `--sample-rate`: taken as every request.
     Unsampled,
     /// Days without mutating requests inside the span (first and last, as dates).

@@ -88,6 +88,20 @@ pub fn observed_duplicates(
 pub fn warnings(a: &LogAnalysis) -> Vec<Warning> {
     let t = &a.tally;
     let mut out = Vec::new();
+    if a.options.client_timeout.is_some() {
+        // The timeout is compared with durations in a unit that nothing said.
+        for f in a.files.iter().filter(|f| f.columns.duration_unit_assumed) {
+            out.push(Warning::DurationUnitAssumed {
+                file: f.name.clone(),
+                field: f
+                    .columns
+                    .header_of(Role::Duration)
+                    .unwrap_or("duration")
+                    .to_string(),
+                unit: f.columns.duration_unit.name(),
+            });
+        }
+    }
     if a.is_server_log() && a.options.client_timeout.is_none() {
         out.push(Warning::ServerLogNoClientTimeout);
     }
@@ -232,9 +246,9 @@ fn endpoint_rows(
     let told = |v: u64| outcomes.then_some(v);
     let endpoints: Vec<EndpointRow> = t
         .endpoints
-        .values()
-        .filter(|e| e.counts.mutating > 0)
-        .map(|e| {
+        .iter()
+        .filter(|(_, e)| e.counts.mutating > 0)
+        .map(|(key, e)| {
             let ec = e.counts;
             let n = match days {
                 Some(d) => e.intents as f64 / d,
@@ -278,6 +292,11 @@ fn endpoint_rows(
                 timeout_rate,
                 succeeded_share,
                 keyed_attempts: e.keyed_attempts,
+                proxy_retries: t
+                    .proxy_retries_by_endpoint
+                    .get(key)
+                    .filter(|p| p.attempts > 0)
+                    .map(ProxyRetriesObserved::of),
             }
         })
         .collect();
@@ -372,13 +391,7 @@ fn files_read(a: &LogAnalysis) -> Vec<FileRead> {
 pub fn proxy_retries(a: &LogAnalysis) -> Option<ProxyRetriesObserved> {
     let p = a.tally.proxy_retries;
     let column = a.files.iter().any(|f| f.columns.proxy_attempts.is_some());
-    (column && p.attempts > 0).then(|| ProxyRetriesObserved {
-        attempts: p.attempts,
-        retried: p.retried,
-        retries: p.retries,
-        mean: p.retries as f64 / p.attempts as f64,
-        max: p.max,
-    })
+    (column && p.attempts > 0).then(|| ProxyRetriesObserved::of(&p))
 }
 
 /// Key coverage, when an input was grouped by key: the endpoints' rows must be all of them

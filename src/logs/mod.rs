@@ -77,7 +77,7 @@ pub use source::LogInput;
 pub type Source = LogInput;
 pub use tally::{
     AttemptsHistogram, Counts, DEFAULT_SHARED_RATE, Duplicates, Endpoint, KeyedStats,
-    MAX_ENDPOINTS, Shared, Tally, TimedOut,
+    MAX_ENDPOINTS, ProxyRetries, Shared, Tally, TimedOut,
 };
 pub use timestamp::{
     MICROS_PER_DAY, TimestampFormat, civil_from_days, date_string, days_from_civil, parse_auto,

@@ -391,7 +391,12 @@ fn describe_file(f: &FileInfo) -> Vec<String> {
         .iter()
         .filter_map(|&r| {
             let header = f.columns.header_of(r)?;
-            let unit = if r == Role::Duration {
+            let unit = if r == Role::Duration && f.columns.duration_unit_assumed {
+                format!(
+                    " ({}, assumed: --duration-unit)",
+                    f.columns.duration_unit.name()
+                )
+            } else if r == Role::Duration {
                 format!(" ({})", f.columns.duration_unit.name())
             } else {
                 String::new()

@@ -145,11 +145,13 @@ impl Display for Evidence {
                 if let Some(p) = proxy {
                     write!(
                         f,
-                        "; beside the client's, the proxy retried {} of {} mutating attempts itself ({} in all, at most {} for one attempt): another layer's retries, measured",
+                        "; beside the client's, the proxy retried {} of {} mutating attempts itself ({} in all, at most {} for one attempt): another layer's retries, measured: {:.3} tries at the backend a client attempt (at most {})",
                         count(p.retried),
                         count(p.attempts),
                         count(p.retries),
-                        p.max
+                        p.max,
+                        p.attempts_per_attempt,
+                        p.attempts_max
                     )?;
                 }
                 Ok(())
@@ -283,6 +285,9 @@ fn timeout_log(l: &TimeoutLog) -> String {
     }
     if let Some(secs) = l.client_timeout {
         also.push_str(&format!(" or took {secs}s or more"));
+        if let Some((field, unit)) = &l.assumed_unit {
+            also.push_str(&format!(", {field} read in {unit}, assumed"));
+        }
     }
     let how = if l.traced {
         format!(
@@ -671,6 +676,10 @@ impl Display for RetriesLog {
 impl Display for Warning {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         match self {
+            Warning::DurationUnitAssumed { file, field, unit } => write!(
+                f,
+                "{file}: its duration field {field} says no unit (neither its name nor a format's documentation): read as {unit}, so --client-timeout compares with an assumed unit; give --duration-unit s, ms, us or ns"
+            ),
             Warning::Unsampled => f.write_str(
                 "no sampling threshold in the spans' tracestate (ot=th) and no --sample-rate: \
                  requests a day counts the traces as every request; if they were head-sampled, \

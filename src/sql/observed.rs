@@ -640,6 +640,7 @@ fn column_map(roles: &[Role], flags_style: FlagsStyle) -> Option<ColumnMap> {
         request_length: at(Role::RequestLength),
         proxy_attempts: None,
         duration_unit: DurationUnit::Seconds,
+        duration_unit_assumed: false,
         flags_style,
         headers,
     })

@@ -123,6 +123,10 @@ impl Keys {
     }
 }
 
+/// Traefik's times of the request's start: either one, whichever a record carries (Traefik
+/// lets each field be dropped, `accessLog.fields.names.StartUTC=drop`).
+const TRAEFIK_TIME_KEYS: [&str; 2] = ["StartUTC", "StartLocal"];
+
 /// One node of the tree of known paths.
 #[derive(Debug, Default, Clone)]
 struct Node {
@@ -283,8 +287,10 @@ impl JsonLines {
         }
         format.renumber();
         format.flavour = Flavour::of(&format.names);
-        if let Flavour::Platform(Platform::Azure { .. }) = format.flavour {
-            format.alias_top_keys(&AZURE_TIME_KEYS);
+        match format.flavour {
+            Flavour::Platform(Platform::Azure { .. }) => format.alias_top_keys(&AZURE_TIME_KEYS),
+            Flavour::Traefik => format.alias_top_keys(&TRAEFIK_TIME_KEYS),
+            _ => {}
         }
         Some(format)
     }
@@ -741,14 +747,14 @@ impl LineFormat for JsonLines {
                 flags_style: None,
                 ..FormatHints::default()
             },
-            // Traefik's `time` is when the line was written; `StartUTC` when the request came.
+            // Traefik's `time` is when the line was written; `StartUTC` (or `StartLocal`, the
+            // same instant with its offset, where `StartUTC` is dropped) when the request came.
             Flavour::Traefik => FormatHints {
                 duration_unit: Some(DurationUnit::Nanos),
-                columns: self
-                    .names
+                columns: TRAEFIK_TIME_KEYS
                     .iter()
-                    .any(|n| n == "StartUTC")
-                    .then(|| (Role::Timestamp, "StartUTC".to_string()))
+                    .find(|k| self.names.iter().any(|n| n == *k))
+                    .map(|k| (Role::Timestamp, k.to_string()))
                     .into_iter()
                     .collect(),
                 ..FormatHints::default()

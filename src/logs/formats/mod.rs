@@ -19,6 +19,7 @@
 //! - [`haproxy`]: HAProxy `option httplog` lines, with or without the syslog prefix.
 
 pub mod alb;
+pub(super) mod ambassador;
 pub(super) mod apache;
 pub mod apigateway;
 pub mod cloudfront;
@@ -339,6 +340,9 @@ pub struct ColumnMap {
     pub proxy_attempts: Option<usize>,
     /// Unit of the duration column, from its name or `--duration-unit`.
     pub duration_unit: DurationUnit,
+    /// The duration's unit is an assumption (milliseconds): no `--duration-unit`, no
+    /// format's documentation and no part of its name says it (issue 35).
+    pub duration_unit_assumed: bool,
     /// How the flags column reads, from its name.
     pub flags_style: FlagsStyle,
 }

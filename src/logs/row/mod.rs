@@ -25,8 +25,8 @@ use foldhash::fast::FixedState;
 use regex::bytes::Regex;
 
 use super::error::{BadRow, LogError, RowPlace, shown};
-use super::formats::ColumnMap;
 use super::formats::set::{FileFormat, FormatSet, Found};
+use super::formats::{ColumnMap, FlagsStyle};
 use super::framing::{self, RecordSink};
 use super::source::{MovableStop, Piece};
 use super::tally::{BackendAnswers, Fate, FingerprintAttempt, IntentBy, KeyedAttempt, Tally};
@@ -363,6 +363,21 @@ fn without_method<'a>(path: &'a [u8], method: &[u8]) -> &'a [u8] {
     }
 }
 
+/// The earliest time a request's timestamp may have: 1990-01-01T00:00:00Z, in µs.
+const EARLIEST_MICROS: i64 = 631_152_000_000_000;
+
+/// What a record with no HTTP request (`"- - -"`) is, by its format's columns.
+fn no_request_kind(columns: &ColumnMap) -> &'static str {
+    let has = |name: &str| columns.headers.iter().any(|h| h == name);
+    if has("backend_status_code") {
+        "classic ELB TCP/SSL listener records (request \"- - -\", no HTTP request)"
+    } else if columns.flags.is_some() && columns.flags_style == FlagsStyle::Envoy {
+        "Envoy TCP proxy records (request \"- - -\", no HTTP request)"
+    } else {
+        "connections with no HTTP request (request \"-\")"
+    }
+}
+
 /// 1 when the proxy-attempts column of `columns` counts tries, 0 when it counts retries.
 fn proxy_tries(columns: &ColumnMap) -> u64 {
     columns
@@ -421,6 +436,14 @@ impl RecordSink for Row<'_> {
             Some(other) => &other.columns,
             None => &rules.columns,
         };
+        if trim(field(cols.method)) == b"-"
+            && cols
+                .path
+                .is_none_or(|i| matches!(trim(field(i)), b"-" | b""))
+        {
+            // A connection with no HTTP request (`"- - -"`): a TCP listener's or proxy's.
+            return self.skipped("", no_request_kind(cols));
+        }
         let ts = match cols.timestamp {
             Some(i) => match rules
                 .timestamps
@@ -440,9 +463,25 @@ impl RecordSink for Row<'_> {
             },
             None => 0,
         };
+        if cols.timestamp.is_some() && ts < EARLIEST_MICROS {
+            // An epoch-zero time (a version field read as the time, a clock never set)
+            // would set the span and scale every figure a day: never a request's time.
+            let text = field(cols.timestamp.unwrap_or_default());
+            return self.bad(line, || {
+                format!(
+                    "timestamp '{}' is before 1990, no request's time",
+                    shown(text)
+                )
+            });
+        }
         let Some(status) = parse_status(field(cols.status)).or_else(|| {
-            // HAProxy logs -1 when no response was sent (the client or server went away).
-            (trim(field(cols.status)) == b"-1").then_some(0)
+            match trim(field(cols.status)) {
+                // HAProxy logs -1, Traefik's CLF `-`, when no response was sent.
+                b"-1" | b"-" => Some(0),
+                // Protobuf JSON (Google Cloud's LogEntry) omits a zero: no status is 0.
+                b"" if cols.flags_style == FlagsStyle::GoogleCloud => Some(0),
+                _ => None,
+            }
         }) else {
             let text = field(cols.status);
             return self.bad(line, || format!("unparseable status '{}'", shown(text)));
@@ -541,10 +580,14 @@ impl RecordSink for Row<'_> {
         };
         if let Some(i) = cols.proxy_attempts {
             // `-` or empty: the proxy did not say (no upstream was tried).
-            if let Some(n) = parse_count(trim(field(i))) {
+            if let Some(n) = values::proxy_tries(trim(field(i))) {
+                let retries = n.saturating_sub(self.proxy_tries);
+                self.tally.proxy_retries.record(retries);
                 self.tally
-                    .proxy_retries
-                    .record(n.saturating_sub(self.proxy_tries));
+                    .proxy_retries_by_endpoint
+                    .entry(endpoint)
+                    .or_default()
+                    .record(retries);
             }
         }
         if let Some(i) = cols.bytes.filter(|_| (200..300).contains(&status)) {

@@ -120,6 +120,21 @@ pub fn last_value(b: &[u8]) -> &[u8] {
     }
 }
 
+/// The proxy's tries (or retries) of one attempt: a count (`2`, HAProxy's `+1`), or
+/// nginx's `$upstream_addr`, one address a try (`10.0.0.7:80, 10.0.0.8:80`; ` : ` between
+/// the groups of an internal redirect). `-` or empty: the proxy did not say (no upstream was
+/// tried).
+pub fn proxy_tries(b: &[u8]) -> Option<u64> {
+    if let Some(n) = parse_count(b) {
+        return Some(n);
+    }
+    if b.is_empty() || b == b"-" || !b.iter().any(|&c| c == b'.' || c == b':') {
+        return None;
+    }
+    let separators = b.windows(2).filter(|w| w == b", " || w == b" :").count();
+    Some(separators as u64 + 1)
+}
+
 /// A duration: a number, or nginx's `0.5, 0.25` (summed); `-` and garbage are `None`.
 pub fn parse_duration(b: &[u8]) -> Option<f64> {
     let mut total = 0.0;
@@ -142,6 +157,27 @@ pub fn parse_duration(b: &[u8]) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn proxy_tries_from_counts_and_upstream_addresses() {
+        let cases: [(&[u8], Option<u64>); 7] = [
+            (b"2", Some(2)),
+            (b"+1", Some(1)),
+            (b"10.0.0.7:8080", Some(1)),
+            (b"10.0.0.7:8080, 10.0.0.8:8080", Some(2)),
+            (b"10.0.0.7:8080, 10.0.0.8:8080 : 10.0.0.9:8080", Some(3)),
+            (b"unix:/run/app.sock", Some(1)),
+            (b"-", None),
+        ];
+        for (field, tries) in cases {
+            assert_eq!(
+                proxy_tries(field),
+                tries,
+                "{}",
+                String::from_utf8_lossy(field)
+            );
+        }
+    }
 
     proptest::proptest! {
         /// The quick trim is `trim_ascii`, on fields of whitespace, text and any bytes.

@@ -390,6 +390,8 @@ pub struct Tally {
     pub response_bytes: ResponseBytes,
     /// The proxy's own retries, when the log has a proxy-attempts column.
     pub proxy_retries: ProxyRetries,
+    /// The same, by endpoint (the key of [`Tally::endpoints`]).
+    pub proxy_retries_by_endpoint: BTreeMap<u64, ProxyRetries>,
     /// Timestamp of this piece's first good row (µs).
     start_ts: Option<i64>,
     /// Heads are kept for a merge with a previous piece (not when nothing comes before).
@@ -434,6 +436,7 @@ impl PartialEq for Tally {
             && self.per_day == o.per_day
             && self.response_bytes == o.response_bytes
             && self.proxy_retries == o.proxy_retries
+            && self.proxy_retries_by_endpoint == o.proxy_retries_by_endpoint
             && self.endpoints == o.endpoints
             && self.open == o.open
             && self.heads == o.heads
@@ -476,6 +479,7 @@ impl Tally {
             most_backwards: 0,
             response_bytes: ResponseBytes::default(),
             proxy_retries: ProxyRetries::default(),
+            proxy_retries_by_endpoint: BTreeMap::new(),
             start_ts: None,
             keeps_heads: true,
             watermark: i64::MIN,
@@ -840,6 +844,12 @@ impl Tally {
         self.counts.add(&next.counts);
         self.response_bytes.add(&next.response_bytes);
         self.proxy_retries.add(&next.proxy_retries);
+        for (endpoint, p) in &next.proxy_retries_by_endpoint {
+            self.proxy_retries_by_endpoint
+                .entry(*endpoint)
+                .or_default()
+                .add(p);
+        }
         self.unkeyed_intents += next.unkeyed_intents;
         self.keyed.add(&next.keyed);
         self.fingerprinted.add(&next.fingerprinted);

@@ -6,7 +6,8 @@
 # "$http_idempotency_key"` appended (the generator's nginx-log), read by dupcost (through
 # --log-format, every line split into its fields and tallied) and by GoAccess (the same
 # layout in its own --log-format, every line parsed into its report, written as JSON). Then
-# dupcost alone on the generator's ALB log (alb-log) and JSON lines (caddy-json), and on the
+# dupcost alone on the generator's ALB log (alb-log) and JSON lines (caddy-json, and nginx
+# `escape=json` lines: nginx-json; bench/race.sh's json shape races them), and on the
 # platforms of issue 23 (iis-log, cloudflare-json, gcp-json, azure-json, kong-json, and
 # haproxy-log read through an HAProxy log-format string), when the generator knows them (a
 # format it does not know yet is skipped, said so). And the same nginx lines inside
@@ -21,11 +22,13 @@
 #   ROWS=300000 ALB_ROWS=100000 JSON_ROWS=150000 RUNS=1 bash bench/formats.sh   # a quick look
 #   GOACCESS=0 EXTRAS= bash bench/formats.sh    # dupcost alone: bare vs CRI-wrapped nginx
 #   PLATFORM_ROWS=1000000 ...                   # rows of each platform's log (default 1 M)
+#   TRACES=400000 ...                           # traces of the OTLP/JSON file (0: none)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 ROWS=${ROWS:-5500000}
-# About 1 GB each too: an ALB line is about 580 bytes, a Caddy JSON line about 380.
+# About 1 GB each too: an ALB line is about 580 bytes, a Caddy JSON line about 380 (an nginx
+# escape=json one about 320: the same rows, 0.87 GB).
 ALB_ROWS=${ALB_ROWS:-1700000}
 JSON_ROWS=${JSON_ROWS:-2600000}
 PLATFORM_ROWS=${PLATFORM_ROWS:-1000000}
@@ -33,7 +36,7 @@ DAYS=${DAYS:-365}
 RUNS=${RUNS:-5}
 THREADS=${THREADS:-2}
 GOACCESS=${GOACCESS:-1}
-EXTRAS=${EXTRAS-alb-log caddy-json iis-log cloudflare-json gcp-json azure-json kong-json haproxy-log}
+EXTRAS=${EXTRAS-alb-log caddy-json nginx-json iis-log cloudflare-json gcp-json azure-json kong-json haproxy-log}
 OUT=bench/out
 TARGET=${CARGO_TARGET_DIR:-target}
 mkdir -p "$OUT"
@@ -83,7 +86,7 @@ for extra in $EXTRAS; do
   if "$GEN" --rows 1 --format "$extra" > /dev/null 2>&1; then
     rows=$PLATFORM_ROWS
     [ "$extra" = alb-log ] && rows=$ALB_ROWS
-    [ "$extra" = caddy-json ] && rows=$JSON_ROWS
+    case $extra in caddy-json | nginx-json) rows=$JSON_ROWS ;; esac
     EXTRA_LOG[$extra]="$OUT/$extra-$rows-${DAYS}d.log"
     generate "$extra" "$rows" "${EXTRA_LOG[$extra]}"
     LOGS+=("${EXTRA_LOG[$extra]}")
@@ -92,6 +95,19 @@ for extra in $EXTRAS; do
     echo "skipping $extra: the generator does not know it yet" >&2
   fi
 done
+
+# OpenTelemetry traces (issue 39): OTLP/JSON lines as the Collector's file exporter writes
+# them (bench/gen_traces.py: 512 spans a line, 3 to 5 spans a trace; 400,000 traces ~770 MB).
+TRACES=${TRACES:-400000}
+if [ "$TRACES" -gt 0 ]; then
+  EXTRA_LOG[otlp-traces]="$OUT/otlp-traces-$TRACES.jsonl"
+  if [ ! -s "${EXTRA_LOG[otlp-traces]}" ]; then
+    echo "generating $TRACES traces of OTLP/JSON into ${EXTRA_LOG[otlp-traces]}" >&2
+    python3 bench/gen_traces.py "${EXTRA_LOG[otlp-traces]}" "$TRACES"
+  fi
+  LOGS+=("${EXTRA_LOG[otlp-traces]}")
+  TOOLS+=(dupcost-otlp-traces)
+fi
 
 # The work is pinned by flags; --max-unknown 100% keeps the share derived (the generated
 # nginx log leaves some outcomes unknown, as real ones do).

@@ -21,6 +21,9 @@
 #   keyless  no keys: intents grouped by fingerprint (client, user agent, method, path, request
 #            length) with the retry rule; the engines compute the same with a window function
 #            (bench/logs_sql.py), and the script checks no fingerprint was treated as shared
+#   json     nginx `log_format ... escape=json` lines (~320 bytes: the generator's nginx-json,
+#            2.7M rows, 0.87 GB); DuckDB's read_json and chDB's JSONEachRow are given the
+#            columns they read, with their types, and do the same work as on the CSV shapes
 # Each shape's summary is also written to bench/out/race-SHAPE.json.
 #
 #   bash bench/logs.sh                          # 9.5M rows over 365 days (1.0 GB), 5 rounds
@@ -38,7 +41,8 @@ case $SHAPE in
   routes) GEN_ARGS=(--templates 10000) DEFAULT_ROWS=9500000 ;;
   # --rows counts the keyless log's intents; a few percent more rows are written.
   keyless) GEN_ARGS=(--keyless) DEFAULT_ROWS=7500000 SCHEMA=fingerprint ;;
-  *) echo "unknown SHAPE=$SHAPE: base, short, long, routes or keyless" >&2; exit 2 ;;
+  json) GEN_ARGS=(--format nginx-json) DEFAULT_ROWS=2700000 SCHEMA=json ;;
+  *) echo "unknown SHAPE=$SHAPE: base, short, long, routes, keyless or json" >&2; exit 2 ;;
 esac
 # SCALE=20 divides the shape's rows (bench/race.sh's quick mode).
 ROWS=${ROWS:-$((DEFAULT_ROWS / ${SCALE:-1}))}
@@ -67,7 +71,9 @@ DUPCOST="$TARGET/$PROFILE/dupcost"
 # The base shape keeps its file names from before the shapes.
 NAME=$ROWS-${DAYS}d
 [ "$SHAPE" = base ] || NAME=$SHAPE-$NAME
-LOG="$OUT/access-$NAME.csv"
+EXT=csv
+[ "$SCHEMA" = json ] && EXT=jsonl
+LOG="$OUT/access-$NAME.$EXT"
 if [ ! -s "$LOG" ]; then
   echo "generating $ROWS rows ($SHAPE) over $DAYS days into $LOG" >&2
   "$TARGET/$PROFILE/examples/gen-access-log" --rows "$ROWS" --days "$DAYS" --seed 42 \

@@ -6,14 +6,14 @@
 # JSON must equal each shape's reference (bench/logs.sh); a shape that fails is named and the
 # script exits 1.
 #
-#   bash bench/race.sh                 # five shapes of ~1 GB each, 3 rounds each
+#   bash bench/race.sh                 # six shapes of ~1 GB each (five CSV, one JSON lines), 3 rounds
 #   QUICK=1 bash bench/race.sh         # a twentieth of the rows, 1 round: checks the plumbing
 #   SHAPES="short long" RUNS=5 bash bench/race.sh
 #   BASELINE=/path/to/older/dupcost bash bench/race.sh   # references written by the older code
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-SHAPES=${SHAPES:-base short long routes keyless}
+SHAPES=${SHAPES:-base short long routes keyless json}
 if [ -n "${QUICK:-}" ]; then
   export SCALE=${SCALE:-20} RUNS=${RUNS:-1}
 fi

@@ -366,13 +366,13 @@ fn parse_positive_duration(text: &str) -> Result<std::time::Duration, String> {
 #[command(next_help_heading = "Reading logs")]
 pub struct LogReadArgs {
     /// What the logs are: auto, csv, tsv, nginx, apache, alb, elb, cloudfront, iis, haproxy,
-    /// envoy or json [default: auto, told from each file's first lines]
+    /// envoy, json, otlp or zipkin [default: auto, told from each file's first lines]
     #[arg(long, value_name = "FORMAT", default_value_t = logs::InputFormat::Auto, hide_default_value = true)]
     pub input_format: logs::InputFormat,
 
     /// What wraps each access line: auto, none, cri, docker, json-log, json-message,
     /// json-event-original, json-line, syslog, syslog5424, kubectl, kubectl-timestamps,
-    /// timestamped, logcli or stern [default: auto, told from each file's first lines]
+    /// timestamped, logcli, stern or compose [default: auto, told from each file's first lines]
     #[arg(long, value_name = "ENVELOPE", default_value_t = logs::EnvelopeChoice::Auto, hide_default_value = true)]
     pub envelope: logs::EnvelopeChoice,
 
@@ -419,6 +419,11 @@ pub struct LogReadArgs {
     /// [default: a webhook sender's --preset gives its timeout]
     #[arg(long, value_name = "DURATION", value_parser = parse_std_duration, help_heading = "Which requests count")]
     pub client_timeout: Option<std::time::Duration>,
+
+    /// Traces only: the share of traces head sampling kept (e.g. 0.25), when their
+    /// tracestate has no `ot=th:` threshold; counts are scaled by its inverse, rates are not
+    #[arg(long, value_name = "SHARE", value_parser = parse_sample_rate)]
+    pub sample_rate: Option<f64>,
 
     /// Whose log it is: proxy, server (a webhook receiver's own) or auto
     ///
@@ -501,6 +506,7 @@ impl LogReadArgs {
             duration_unit: self.duration_unit,
             timestamp_format: self.timestamp_format.clone(),
             client_timeout: self.client_timeout,
+            sample_rate: self.sample_rate,
             path: self.path.clone(),
             strict: self.strict,
             progress: true,
@@ -509,7 +515,7 @@ impl LogReadArgs {
                 .outcomes
                 .iter()
                 .cloned()
-                .map(logs::Source::from)
+                .map(logs::LogInput::from)
                 .collect(),
             outcomes_columns: self.outcomes_column.clone(),
             log_side: self.log_side.parse().unwrap_or_default(),
@@ -616,6 +622,24 @@ fn parse_column(text: &str) -> Result<(Role, String), String> {
 fn parse_std_duration(text: &str) -> Result<std::time::Duration, String> {
     humantime::parse_duration(text.trim())
         .map_err(|_| format!("'{text}' is not a duration: use 30s, 1500ms, 2m or 1h"))
+}
+
+fn parse_sample_rate(text: &str) -> Result<f64, String> {
+    let share = text
+        .trim()
+        .strip_suffix('%')
+        .map_or_else(
+            || text.trim().parse::<f64>(),
+            |p| p.trim().parse::<f64>().map(|v| v / 100.0),
+        )
+        .map_err(|_| format!("'{text}' is not a share: use 0.25 or 25%"))?;
+    if share > 0.0 && share <= 1.0 {
+        Ok(share)
+    } else {
+        Err(format!(
+            "'{text}' is not a share of traces kept: give more than 0 and at most 1 (or 100%)"
+        ))
+    }
 }
 
 fn parse_regex(text: &str) -> Result<regex::bytes::Regex, String> {

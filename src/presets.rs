@@ -48,9 +48,9 @@ impl Side {
     }
 }
 
-/// Where a value was read.
+/// Where a value was read: the page cited for it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct Source {
+pub struct Citation {
     pub url: &'static str,
     /// The day the page was read (a stored copy).
     pub read: &'static str,
@@ -58,16 +58,16 @@ pub struct Source {
     pub page_date: Option<&'static str>,
 }
 
-const fn page(url: &'static str) -> Source {
-    Source {
+const fn page(url: &'static str) -> Citation {
+    Citation {
         url,
         read: READ_ON,
         page_date: None,
     }
 }
 
-const fn dated(url: &'static str, page_date: &'static str) -> Source {
-    Source {
+const fn dated(url: &'static str, page_date: &'static str) -> Citation {
+    Citation {
         url,
         read: READ_ON,
         page_date: Some(page_date),
@@ -93,7 +93,7 @@ pub struct Disagreement {
     pub value: &'static str,
     /// The other page's words.
     pub says: &'static str,
-    pub source: Source,
+    pub source: Citation,
     /// Which figure the preset uses, and why; how to use the other.
     pub choice: &'static str,
 }
@@ -106,14 +106,14 @@ pub struct Value {
     pub value: &'static str,
     /// The page's own words.
     pub says: &'static str,
-    pub source: Source,
+    pub source: Citation,
     /// How dupcost got `value` from `says` when the page does not give it as it stands.
     pub inference: Option<&'static str>,
     /// Another page of the provider with another figure.
     pub disagreement: Option<Disagreement>,
 }
 
-const fn quote(target: Target, value: &'static str, says: &'static str, source: Source) -> Value {
+const fn quote(target: Target, value: &'static str, says: &'static str, source: Citation) -> Value {
     Value {
         target,
         value,
@@ -160,75 +160,75 @@ const SCHEDULE: Target = Target::Schedule;
 const KEY_MAX: Target = Target::Note("key_max_chars");
 const SPAN: Target = Target::Note("retry_span");
 
-const STRIPE_IDEMPOTENCY: Source = page("https://docs.stripe.com/idempotency");
-const ADYEN_IDEMPOTENCY: Source = Source {
+const STRIPE_IDEMPOTENCY: Citation = page("https://docs.stripe.com/idempotency");
+const ADYEN_IDEMPOTENCY: Citation = Citation {
     read: READ_BEFORE,
     ..page("https://docs.adyen.com/development-resources/api-idempotency")
 };
-const PAYPAL_ORDERS: Source = Source {
+const PAYPAL_ORDERS: Citation = Citation {
     read: READ_BEFORE,
     ..page("https://developer.paypal.com/api/orders/v2/orders-authorize")
 };
-const CHECKOUT_IDEMPOTENCY: Source = dated(
+const CHECKOUT_IDEMPOTENCY: Citation = dated(
     "https://checkout.com/docs/payments/manage-payments/retry-a-payment",
     "2026-01-07",
 );
-const TRUELAYER_IDEMPOTENCY: Source = dated(
+const TRUELAYER_IDEMPOTENCY: Citation = dated(
     "https://docs.truelayer.com/docs/add-idempotency-to-your-payments-requests",
     "2026-06-02",
 );
-const TRUELAYER_OLDER: Source = page("https://docs.truelayer.com/docs/idempotency");
-const WORLDLINE_IDEMPOTENCY: Source = page(
+const TRUELAYER_OLDER: Citation = page("https://docs.truelayer.com/docs/idempotency");
+const WORLDLINE_IDEMPOTENCY: Citation = page(
     "https://docs.direct.worldline-solutions.com/integration/api-developer-guide/idempotent-requests",
 );
-const QONTO_IDEMPOTENCY: Source =
+const QONTO_IDEMPOTENCY: Citation =
     page("https://docs.qonto.com/get-started/general/idempotent-requests");
-const STRIPE_UNDELIVERED: Source =
+const STRIPE_UNDELIVERED: Citation =
     page("https://docs.stripe.com/webhooks/process-undelivered-events");
-const SVIX_RETRIES: Source = page("https://docs.svix.com/retries");
-const SHOPIFY_RETRIES: Source = dated(
+const SVIX_RETRIES: Citation = page("https://docs.svix.com/retries");
+const SHOPIFY_RETRIES: Citation = dated(
     "https://shopify.dev/changelog/updates-to-webhook-retry-mechanism",
     "2024-09-10",
 );
-const SHOPIFY_STAFF: Source = page(
+const SHOPIFY_STAFF: Citation = page(
     "https://community.shopify.com/c/Shopify-APIs-SDKs/Webhook-on-create-orders-called-twice/m-p/543046",
 );
-const GITHUB_FAILED: Source =
+const GITHUB_FAILED: Citation =
     page("https://docs.github.com/en/webhooks/using-webhooks/handling-failed-webhook-deliveries");
-const GITHUB_SERVER_FAILED: Source = page(
+const GITHUB_SERVER_FAILED: Citation = page(
     "https://docs.github.com/en/enterprise-server@3.19/webhooks/using-webhooks/handling-failed-webhook-deliveries",
 );
-const ADYEN_WEBHOOK_QUEUE: Source = dated(
+const ADYEN_WEBHOOK_QUEUE: Citation = dated(
     "https://docs.adyen.com/development-resources/webhooks/troubleshoot",
     "2026-05-24",
 );
-const ADYEN_WEBHOOK_HELP: Source = page(
+const ADYEN_WEBHOOK_HELP: Citation = page(
     "https://help.adyen.com/knowledge/ecommerce-integrations/webhooks/how-do-i-set-up-webhooks",
 );
-const TWILIO_11205: Source = page("https://www.twilio.com/docs/errors/11205");
-const TWILIO_OVERRIDES: Source =
+const TWILIO_11205: Citation = page("https://www.twilio.com/docs/errors/11205");
+const TWILIO_OVERRIDES: Citation =
     page("https://www.twilio.com/docs/usage/webhooks/webhooks-connection-overrides");
-const PLAID_RETRIES: Source = page(
+const PLAID_RETRIES: Citation = page(
     "https://support.plaid.com/hc/en-us/articles/40390675922967-Can-Plaid-re-push-failed-or-missed-webhook-events",
 );
-const BRAINTREE_PARSE: Source =
+const BRAINTREE_PARSE: Citation =
     page("https://developer.paypal.com/braintree/docs/guides/webhooks/parse");
-const GOCARDLESS_RETRIES: Source =
+const GOCARDLESS_RETRIES: Citation =
     page("https://support.gocardless.com/hc/en-nz/articles/360000989989-Webhook-retries-failures");
-const CHARGEBEE_RETRIES: Source = dated(
+const CHARGEBEE_RETRIES: Citation = dated(
     "https://support.chargebee.com/support/solutions/articles/257941-at-which-rate-can-we-expect-the-webhook-calls-in-chargebee-will-there-be-any-performance-disruption",
     "2023-02-16",
 );
-const RECURLY_RETRIES: Source =
+const RECURLY_RETRIES: Citation =
     page("https://docs.recurly.com/recurly-subscriptions/docs/automatic-retries");
-const PADDLE_DELIVERY: Source =
+const PADDLE_DELIVERY: Citation =
     page("https://developer.paddle.com/webhooks/about/respond-to-webhooks");
-const ZOOM_DELAYS: Source = page("https://developers.zoom.us/blog/webhook-delays.md");
-const SQUARE_SLA: Source = page("https://developer.squareup.com/docs/webhooks-api/delivery-sla");
-const SQUARE_TROUBLESHOOTING: Source =
+const ZOOM_DELAYS: Citation = page("https://developers.zoom.us/blog/webhook-delays.md");
+const SQUARE_SLA: Citation = page("https://developer.squareup.com/docs/webhooks-api/delivery-sla");
+const SQUARE_TROUBLESHOOTING: Citation =
     page("https://developer.squareup.com/docs/webhooks/troubleshooting");
-const RAZORPAY_PRACTICES: Source = page("https://razorpay.com/docs/webhooks/best-practices");
-const STANDARD_WEBHOOKS: Source = page(
+const RAZORPAY_PRACTICES: Citation = page("https://razorpay.com/docs/webhooks/best-practices");
+const STANDARD_WEBHOOKS: Citation = page(
     "https://github.com/standard-webhooks/standard-webhooks/blob/main/spec/standard-webhooks.md",
 );
 
@@ -1010,7 +1010,7 @@ pub struct ListedValue {
     pub name: &'static str,
     pub value: &'static str,
     pub says: &'static str,
-    pub source: Source,
+    pub source: Citation,
     /// dupcost's own reading, when the page does not give the value as it stands.
     pub inference: Option<&'static str>,
     /// Another page of the provider with another figure, and which one the preset uses.

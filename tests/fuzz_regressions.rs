@@ -1,26 +1,77 @@
-//! Replays every input the fuzzers ever found failing (`tests/fuzz_regressions/TARGET/*`)
-//! through the same checks the fuzz targets make (`fuzz/fuzz_targets/checks.rs`).
+//! Replays every input the fuzzers ever found failing (`tests/fuzz_regressions/TARGET/*`),
+//! and each target's seeds (`fuzz/seeds/TARGET/*`), through the same checks the fuzz targets
+//! make (`fuzz/fuzz_targets/checks.rs`). A missing directory fails: a target's seeds must be
+//! there, and so must the regressions of every target in [`REGRESSIONS`] (checked against
+//! the directories present, so a new one is listed).
 
 #[path = "../fuzz/fuzz_targets/checks.rs"]
 mod checks;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
+/// The targets with inputs under `tests/fuzz_regressions/`.
+const REGRESSIONS: &[&str] = &[
+    "format_alb",
+    "format_cloudfront",
+    "format_json",
+    "json_document",
+    "log_format",
+    "traces",
+    "units",
+];
+
+/// The inputs of `target`: its seeds, and its regressions if it has any; panics on a missing
+/// directory, or on no input at all.
+fn inputs(target: &str) -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut dirs = vec![root.join("fuzz/seeds").join(target)];
+    if REGRESSIONS.contains(&target) {
+        dirs.push(root.join("tests/fuzz_regressions").join(target));
+    }
+    let mut paths = Vec::new();
+    for dir in dirs {
+        let entries = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+        for entry in entries {
+            let path = entry.unwrap().path();
+            if path.is_file() {
+                paths.push(path);
+            }
+        }
+    }
+    paths.sort();
+    assert!(!paths.is_empty(), "{target}: no input to replay");
+    paths
+}
+
+/// Replays the inputs of `target` that are UTF-8 through `check`.
 fn replay(target: &str, check: fn(&str)) {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fuzz_regressions")
-        .join(target);
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        return;
-    };
-    for entry in entries {
-        let path = entry.unwrap().path();
+    for path in inputs(target) {
         let bytes = std::fs::read(&path).unwrap();
         if let Ok(text) = std::str::from_utf8(&bytes) {
             eprintln!("replaying {}", path.display());
             check(text);
         }
     }
+}
+
+/// Replays the inputs of `target` as bytes (gzip, non-UTF-8) through `check`.
+fn replay_bytes(target: &str, check: impl Fn(&[u8])) {
+    for path in inputs(target) {
+        eprintln!("replaying {}", path.display());
+        check(&std::fs::read(&path).unwrap());
+    }
+}
+
+/// Every directory of regressions is in [`REGRESSIONS`], and every one listed is there.
+#[test]
+fn the_regressions_listed_are_the_ones_present() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz_regressions");
+    let mut present: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    present.sort();
+    assert_eq!(present, REGRESSIONS);
 }
 
 #[test]
@@ -41,35 +92,24 @@ fn scenario_file() {
 /// The log reader's inputs are bytes (gzip, non-UTF-8), replayed as they are.
 #[test]
 fn logs() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz_regressions/logs");
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        return;
-    };
-    for entry in entries {
-        let path = entry.unwrap().path();
-        eprintln!("replaying {}", path.display());
-        checks::logs(&std::fs::read(&path).unwrap());
-    }
-}
-
-/// Replays the byte inputs under `tests/fuzz_regressions/TARGET/` through `check`.
-fn replay_bytes(target: &str, check: impl Fn(&[u8])) {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fuzz_regressions")
-        .join(target);
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        return;
-    };
-    for entry in entries {
-        let path = entry.unwrap().path();
-        eprintln!("replaying {}", path.display());
-        check(&std::fs::read(&path).unwrap());
-    }
+    replay_bytes("logs", checks::logs);
 }
 
 #[test]
 fn format_alb() {
     replay_bytes("format_alb", checks::format_alb);
+}
+
+#[test]
+fn non_access() {
+    replay_bytes("non_access", checks::non_access);
+    // The seeds too: real NLB, ALB connection log and HAProxy tcplog records.
+    for seed in ["elastic-alb.log", "tcplog.log"] {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fuzz/seeds/non_access")
+            .join(seed);
+        checks::non_access(&std::fs::read(path).unwrap());
+    }
 }
 
 #[test]
@@ -183,4 +223,21 @@ fn json_document() {
 #[test]
 fn format_apigateway() {
     replay_bytes("format_apigateway", checks::format_apigateway);
+}
+
+#[test]
+fn traces() {
+    replay_bytes("traces", checks::traces);
+}
+
+#[test]
+fn json_scan() {
+    replay_bytes("json_scan", |b| {
+        checks::json_scan(b);
+    });
+    // The scanner, not the fallback, reads real lines: the generator's nginx escape=json
+    // lines (20, and the empty one after the last newline), under the input's own tree and
+    // the fixed one.
+    let seed = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/seeds/json_scan/nginx-json");
+    assert_eq!(checks::json_scan(&std::fs::read(seed).unwrap()), 2 * 21);
 }

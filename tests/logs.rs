@@ -7,7 +7,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use dupcost::findings::Overrides;
-use dupcost::logs::{self, LogError, LogOptions, Source};
+use dupcost::logs::{self, LogError, LogInput, LogOptions};
 use dupcost::model::Scenario;
 use generator::{Config, Format, RowSize, Truth};
 
@@ -19,7 +19,7 @@ fn write_log(dir: &Path, name: &str, cfg: &Config) -> (PathBuf, Truth) {
 }
 
 fn analyze(path: &Path, opts: &LogOptions) -> Result<logs::LogAnalysis, LogError> {
-    logs::analyze(&[Source::Path(path.to_path_buf())], opts)
+    logs::analyze(&[LogInput::Path(path.to_path_buf())], opts)
 }
 
 fn check(a: &logs::LogAnalysis, truth: &Truth) {
@@ -402,7 +402,7 @@ fn rotated_files_merge_in_time_order() {
     second.extend_from_slice(&plain[mid..]);
     std::fs::write(&new, &second).unwrap();
     let a = logs::analyze(
-        &[Source::Path(new), Source::Path(old)],
+        &[LogInput::Path(new), LogInput::Path(old)],
         &LogOptions::default(),
     )
     .unwrap();
@@ -543,7 +543,7 @@ fn errors_name_their_culprit() {
             .contains("no duration column")
     );
     assert!(matches!(
-        logs::analyze(&[Source::Stdin, Source::Stdin], &LogOptions::default()),
+        logs::analyze(&[LogInput::Stdin, LogInput::Stdin], &LogOptions::default()),
         Err(LogError::StdinTwice)
     ));
 }

@@ -303,23 +303,39 @@ fn is_root() -> bool {
     std::fs::metadata("/proc/self").is_ok_and(|m| m.uid() == 0)
 }
 
+/// A mode-000 file is refused, naming it. Root reads such a file anyway (permission checks do
+/// not apply to it), so as root (the CI containers) the binary is run as the unprivileged
+/// user `nobody` through `setpriv` (util-linux), as a user would run it.
 #[test]
 fn an_unreadable_file_is_refused_naming_it() {
     use std::os::unix::fs::PermissionsExt;
-    // Root reads a mode-000 file anyway: permission checks do not apply, so this one case is
-    // skipped when the effective user is root (as in the CI containers).
-    if is_root() {
-        eprintln!("skipped: running as root, where mode 000 does not stop reading");
-        return;
-    }
     let dir = tempfile::tempdir().unwrap();
+    // Anyone may pass through the folder; only the file is closed.
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
     let f = write(
         dir.path(),
         "secret.csv",
         format!("{HEADER}2026-11-01T00:00:00Z,POST,/a,504,200,a\n").as_bytes(),
     );
     std::fs::set_permissions(&f, std::fs::Permissions::from_mode(0o000)).unwrap();
-    fails(&[&f], &["secret.csv", "ermission denied"]);
+    if !is_root() {
+        fails(&[&f], &["secret.csv", "ermission denied"]);
+        return;
+    }
+    let out = std::process::Command::new("setpriv")
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
+        .arg(assert_cmd::cargo::cargo_bin("dupcost"))
+        .args(["logs", &f])
+        .output()
+        .expect("setpriv (util-linux) runs the binary as nobody");
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(out.stdout.is_empty(), "{stderr}");
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+    assert!(stderr.starts_with("error: "), "{stderr}");
+    for needle in ["secret.csv", "ermission denied"] {
+        assert!(stderr.contains(needle), "{stderr:?} lacks {needle:?}");
+    }
 }
 
 #[test]

@@ -706,7 +706,7 @@ fn real_published_access_lines_are_read_through_their_envelopes() {
 /// the tally of the file read whole.
 #[test]
 fn parts_across_pieces_are_read_once() {
-    use dupcost::logs::{LogOptions, Source, analyze};
+    use dupcost::logs::{LogInput, LogOptions, analyze};
     let dir = tempfile::tempdir().unwrap();
     let cfg = Config {
         rows: 3000,
@@ -719,7 +719,7 @@ fn parts_across_pieces_are_read_once() {
     let bare = String::from_utf8(bare).unwrap();
     let lines: Vec<&str> = bare.lines().collect();
     let path = write(dir.path(), "cri.log", wrap("cri", &lines).as_bytes());
-    let sources = [Source::Path(path.into())];
+    let sources = [LogInput::Path(path.into())];
     let opts = |threads, split_bytes| LogOptions {
         log_format: Some(NGINX_LOG_FORMAT.into()),
         threads,

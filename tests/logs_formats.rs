@@ -9,7 +9,7 @@ mod generator;
 use std::path::Path;
 
 use common::{dupcost, fixture, json, usage_error, write};
-use dupcost::logs::{self, LogOptions, Source};
+use dupcost::logs::{self, LogInput, LogOptions};
 use generator::{APACHE_LOG_FORMAT, Config, Format, NGINX_LOG_FORMAT, Truth};
 
 /// The table report's stdout and stderr for `dupcost logs ARGS`, which must succeed.
@@ -336,6 +336,21 @@ fn every_raw_format_gives_the_figures_of_the_csv_path() {
                 }
             }
         }
+        if from_csv["observed"]["proxy_retries"].is_null() {
+            // HAProxy's retries counter (issue 35) has no column in the CSV sibling: the raw
+            // log's own retries (none in the generator's lines) are its extra evidence.
+            let observed = from_raw["observed"].as_object_mut().unwrap();
+            if let Some(p) = observed.remove("proxy_retries") {
+                assert!(p.is_null() || p["retries"] == 0, "{raw:?}: {p}");
+            }
+            for e in observed["per_endpoint"].as_array_mut().unwrap() {
+                e.as_object_mut().unwrap().remove("proxy_retries");
+            }
+            from_csv["observed"]
+                .as_object_mut()
+                .unwrap()
+                .remove("proxy_retries");
+        }
         assert_eq!(from_raw["observed"], from_csv["observed"], "{raw:?}");
         assert_eq!(from_raw["inputs"], from_csv["inputs"], "{raw:?}");
         assert_eq!(from_raw["observed"]["rows"], raw_truth.rows, "{raw:?}");
@@ -389,7 +404,7 @@ fn line_formats_read_in_pieces_equal_one_thread() {
                 split_bytes: 64 << 10,
                 ..LogOptions::default()
             };
-            logs::analyze(&[Source::from(path.as_str())], &opts).unwrap()
+            logs::analyze(&[LogInput::from(path.as_str())], &opts).unwrap()
         };
         let (one, four) = (read(1), read(4));
         assert!(four.files[0].pieces > 1, "{format:?}: read in pieces");

@@ -10,7 +10,7 @@ mod generator;
 use std::io::Write;
 
 use common::{dupcost, fixture, json, same_keys, usage_error, write};
-use dupcost::logs::{self, Intents, LogOptions, Source};
+use dupcost::logs::{self, Intents, LogInput, LogOptions};
 use generator::{Config, Format, Truth};
 
 const NATIVE: [Format; 7] = [
@@ -53,7 +53,7 @@ fn native_formats_give_the_true_figures() {
             intents: Intents::Key,
             ..LogOptions::default()
         };
-        let a = logs::analyze(&[Source::Path(path.into())], &options)
+        let a = logs::analyze(&[LogInput::Path(path.into())], &options)
             .unwrap_or_else(|e| panic!("{format:?}: {e}"));
         let t = &a.tally;
         let want = (

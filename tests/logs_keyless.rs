@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use dupcost::findings::Overrides;
-use dupcost::logs::{self, Intents, LogAnalysis, LogOptions, Source};
+use dupcost::logs::{self, Intents, LogAnalysis, LogInput, LogOptions};
 use dupcost::model::Scenario;
 use keyless::{KeylessConfig, KeylessTruth, generate_keyless};
 use proptest::prelude::*;
@@ -24,7 +24,7 @@ fn write(dir: &Path, name: &str, cfg: &KeylessConfig) -> (PathBuf, KeylessTruth)
 }
 
 fn analyze(paths: &[PathBuf], opts: &LogOptions) -> LogAnalysis {
-    let sources: Vec<Source> = paths.iter().cloned().map(Source::Path).collect();
+    let sources: Vec<LogInput> = paths.iter().cloned().map(LogInput::Path).collect();
     logs::analyze(&sources, opts).unwrap()
 }
 

@@ -378,7 +378,7 @@ fn formats_whose_roles_differ_say_so() {
 /// reading of the whole file.
 #[test]
 fn pieces_agree_on_the_formats() {
-    use dupcost::logs::{LogOptions, Source, analyze};
+    use dupcost::logs::{LogInput, LogOptions, analyze};
     let dir = tempfile::tempdir().unwrap();
     let (envoy, istio, _) = traffic(3000);
     let mut lines: Vec<String> = Vec::new();
@@ -393,7 +393,7 @@ fn pieces_agree_on_the_formats() {
     }
     lines.insert(2500, "not an access line at all".into());
     let path = write(dir.path(), "pieces.log", text(&lines).as_bytes());
-    let sources = [Source::Path(path.into())];
+    let sources = [LogInput::Path(path.into())];
     let opts = |threads, split_bytes| LogOptions {
         threads,
         split_bytes,
@@ -505,10 +505,44 @@ fn refusals_name_the_line_the_closest_format_and_the_flag() {
         err.contains("it is read as Envoy default; name that format with --input-format envoy"),
         "{err}"
     );
-    // Detected, but the first lines do not agree: the first line that does not fit.
+    // A few broken lines among a format's (issue 35): read, the broken ones bad rows.
     let mut lines = envoy[..6].to_vec();
     lines.insert(2, "garbage here 1 2 3".into());
     lines.insert(4, "more garbage".into());
+    let path = write(dir.path(), "few.log", text(&lines).as_bytes());
+    let out = dupcost()
+        .args([
+            "logs",
+            &path,
+            "--format",
+            "json",
+            "--succeeded-share",
+            "0.5",
+        ])
+        .args([
+            "--timeout-rate",
+            "1%",
+            "--requests-per-day",
+            "10",
+            "--min-span",
+            "0s",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("few.log:3: expected '[' at column 1, found 'garbage here 1 2 3'")
+            && stderr.contains("few.log:5: "),
+        "{stderr}"
+    );
+    // Detected, but fewer than half of the first lines agree: the first line that does not
+    // fit.
+    let mut lines = envoy[..3].to_vec();
+    lines.insert(2, "garbage here 1 2 3".into());
+    lines.insert(4, "more garbage".into());
+    lines.push("and more".into());
+    lines.push("and more still".into());
     let path = write(dir.path(), "disagree.log", text(&lines).as_bytes());
     let err = usage_error(&["logs", &path]);
     assert!(

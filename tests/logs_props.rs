@@ -15,7 +15,7 @@ mod generator;
 use std::path::{Path, PathBuf};
 
 use dupcost::findings::{self, DeriveOptions, Overrides};
-use dupcost::logs::{self, Intents, LogAnalysis, LogOptions, Source, Tally};
+use dupcost::logs::{self, Intents, LogAnalysis, LogInput, LogOptions, Tally};
 use dupcost::model::Scenario;
 use generator::{Config, Format, Truth};
 use proptest::prelude::*;
@@ -87,7 +87,7 @@ fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
 }
 
 fn analyze(paths: &[PathBuf], opts: &LogOptions) -> LogAnalysis {
-    let sources: Vec<Source> = paths.iter().cloned().map(Source::Path).collect();
+    let sources: Vec<LogInput> = paths.iter().cloned().map(LogInput::Path).collect();
     logs::analyze(&sources, opts).unwrap()
 }
 
@@ -240,7 +240,7 @@ proptest! {
             .unwrap();
         let whole_path = write(dir.path(), "whole.log", &bytes);
         let outcomes = if cfg.request_ids || cfg.format.has_request_id() {
-            vec![Source::Path(write(dir.path(), "backend.csv", &backend))]
+            vec![LogInput::Path(write(dir.path(), "backend.csv", &backend))]
         } else {
             Vec::new()
         };

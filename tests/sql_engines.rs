@@ -25,32 +25,15 @@ use std::process::{Command, Stdio};
 use clap::Parser;
 use common::{close, dupcost, succeed};
 use dupcost::cli::{Cli, Command as Cmd};
-use dupcost::logs::{self, LogOptions, Source, Tally};
+use dupcost::logs::{self, LogInput, LogOptions, Tally};
 use serde_json::{Value, json};
 
 /// The venv's python, when it has the engines.
 fn python() -> Option<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let python = std::env::var_os("DUPCOST_SQL_PYTHON")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root.join("target/sql-venv/bin/python"));
-    let ready = Command::new(&python)
-        .args(["-c", "import duckdb, chdb, pyspark, sqlglot"])
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if ready {
-        return Some(python);
-    }
-    let why = format!(
-        "{} cannot import duckdb, chdb, pyspark and sqlglot (bash .ci/run makes the venv)",
-        python.display()
-    );
-    if std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!("CI: {why}");
-    }
-    eprintln!("skipped: {why}");
-    None
+    common::venv_python(
+        "duckdb, chdb, pyspark, sqlglot",
+        "duckdb, chdb, pyspark and sqlglot",
+    )
 }
 
 /// A log, the `dupcost sql` flags that read it, and the file and flags with which `dupcost
@@ -762,7 +745,7 @@ fn logs_tally(case: &Case) -> Tally {
         progress: false,
         ..args.read.options()
     };
-    logs::analyze(&[Source::Path(case.logs_file.clone())], &options)
+    logs::analyze(&[LogInput::Path(case.logs_file.clone())], &options)
         .unwrap()
         .tally
 }

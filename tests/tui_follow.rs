@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use common::screen;
 use dupcost::findings::{Findings as Derived, Overrides};
 use dupcost::inputs::Input;
-use dupcost::logs::{self, LogOptions, Source};
+use dupcost::logs::{self, LogInput, LogOptions};
 use dupcost::model::Scenario;
 use dupcost::report::Style;
 use dupcost::tui::endpoints::{Live, LiveUpdate};
@@ -26,7 +26,7 @@ fn measured(rows: usize) -> Derived {
         writeln!(file, "{line}").unwrap();
     }
     let analysis = logs::analyze(
-        &[Source::from(PathBuf::from(file.path()))],
+        &[LogInput::from(PathBuf::from(file.path()))],
         &LogOptions::default(),
     )
     .unwrap();

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use common::screen;
 use dupcost::findings::Overrides;
-use dupcost::logs::{self, LogOptions, Source};
+use dupcost::logs::{self, LogInput, LogOptions};
 use dupcost::model::Scenario;
 use dupcost::report::Style;
 use dupcost::tui::endpoints::{EndpointAction, LogView};
@@ -15,8 +15,11 @@ use dupcost::tui::{Action, App, Effect};
 
 fn app() -> App {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/samples/access-log.csv");
-    let analysis =
-        logs::analyze(&[Source::from(PathBuf::from(path))], &LogOptions::default()).unwrap();
+    let analysis = logs::analyze(
+        &[LogInput::from(PathBuf::from(path))],
+        &LogOptions::default(),
+    )
+    .unwrap();
     let derived = analysis
         .derive(&Scenario::default(), &Overrides::default())
         .unwrap();

@@ -97,32 +97,46 @@ pub fn logs(bytes: &[u8]) {
     logs_in(bytes, dupcost::logs::EnvelopeChoice::Auto);
 }
 
+/// The fuzz input as a file (under /dev/shm, or the temp dir), removed when dropped: the
+/// readers are run on a real file, as a user's.
+struct TempInput(std::path::PathBuf);
+
+impl TempInput {
+    fn new(bytes: &[u8], extension: &str) -> TempInput {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static SEQ: AtomicU64 = AtomicU64::new(0);
+        let dir = if std::path::Path::new("/dev/shm").is_dir() {
+            std::path::PathBuf::from("/dev/shm")
+        } else {
+            std::env::temp_dir()
+        };
+        let path = dir.join(format!(
+            "dupcost-fuzz-{}-{}.{extension}",
+            std::process::id(),
+            SEQ.fetch_add(1, Ordering::Relaxed)
+        ));
+        std::fs::write(&path, bytes).expect("the fuzz input can be written");
+        TempInput(path)
+    }
+
+    fn source(&self) -> dupcost::logs::Source {
+        dupcost::logs::Source::Path(self.0.clone())
+    }
+}
+
+impl Drop for TempInput {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
 /// [`logs`] with `--envelope` set.
 pub fn logs_in(bytes: &[u8], envelope: dupcost::logs::EnvelopeChoice) {
     use dupcost::findings::Overrides;
-    use dupcost::logs::{LogOptions, Source, analyze};
-    use std::sync::atomic::{AtomicU64, Ordering};
+    use dupcost::logs::{LogOptions, analyze};
 
-    static SEQ: AtomicU64 = AtomicU64::new(0);
-    let dir = if std::path::Path::new("/dev/shm").is_dir() {
-        std::path::PathBuf::from("/dev/shm")
-    } else {
-        std::env::temp_dir()
-    };
-    let path = dir.join(format!(
-        "dupcost-fuzz-logs-{}-{}.log",
-        std::process::id(),
-        SEQ.fetch_add(1, Ordering::Relaxed)
-    ));
-    std::fs::write(&path, bytes).expect("the fuzz input can be written");
-    struct Remove<'a>(&'a std::path::Path);
-    impl Drop for Remove<'_> {
-        fn drop(&mut self) {
-            let _ = std::fs::remove_file(self.0);
-        }
-    }
-    let _remove = Remove(&path);
-    let sources = [Source::Path(path.clone())];
+    let file = TempInput::new(bytes, "log");
+    let sources = [file.source()];
 
     let whole_opts = LogOptions {
         threads: 1,
@@ -422,17 +436,26 @@ pub fn log_format(bytes: &[u8]) {
     }
 }
 
-/// An envelope (`--envelope NAME`, each name of `names`) on arbitrary lines: unwrapping never
-/// panics and gives no more text than the line holds (JSON unescaping only shortens); and
-/// the whole reading with it named keeps every property [`logs`] checks (whole and split
-/// alike: a line in parts across two pieces is read once).
+/// An envelope (`--envelope NAME`, each name of `names`) on arbitrary lines: [`unwrap`]'s
+/// properties, and the whole reading with it named keeps every property [`logs`] checks
+/// (whole and split alike: a line in parts across two pieces is read once).
 pub fn envelope(names: &[&str], bytes: &[u8]) {
+    unwrap(names, bytes);
+    for name in names {
+        let choice: dupcost::logs::EnvelopeChoice = name.parse().expect("a known envelope");
+        logs_in(bytes, choice);
+    }
+}
+
+/// An envelope's parser alone, in memory, on each line: unwrapping never panics and gives
+/// no more text than the line holds (JSON unescaping only shortens), nor a longer time.
+pub fn unwrap(names: &[&str], bytes: &[u8]) {
+    let mut scratch = Vec::new();
     for name in names {
         let choice: dupcost::logs::EnvelopeChoice = name.parse().expect("a known envelope");
         let dupcost::logs::EnvelopeChoice::Named(envelope) = choice else {
             panic!("{name} names no envelope");
         };
-        let mut scratch = Vec::new();
         for line in bytes.split(|&b| b == b'\n') {
             if let Ok(u) = envelope.unwrap(line, &mut scratch) {
                 assert!(
@@ -447,7 +470,6 @@ pub fn envelope(names: &[&str], bytes: &[u8]) {
                 }
             }
         }
-        logs_in(bytes, choice);
     }
 }
 
@@ -456,6 +478,13 @@ pub fn envelope(names: &[&str], bytes: &[u8]) {
 /// follows the nesting and strings, not the syntax: a broken record is the next stage's bad
 /// row); and the whole reading (detected) keeps [`logs`]' properties.
 pub fn json_document(bytes: &[u8]) {
+    frame_document(bytes);
+    logs(bytes);
+}
+
+/// The JSON document framer alone, in memory: never a panic, and the lines of a valid
+/// document are each one whole JSON value.
+pub fn frame_document(bytes: &[u8]) {
     use std::io::Read;
     let valid = serde_json::Deserializer::from_slice(bytes)
         .into_iter::<serde::de::IgnoredAny>()
@@ -471,5 +500,117 @@ pub fn json_document(bytes: &[u8]) {
                 .expect("a framed record is one whole JSON value");
         }
     }
+}
+
+/// The shapes of lines that are not access lines, on every line of `bytes`: never a panic;
+/// the same kind with spaces around the line; an NLB TLS record is never read as an ALB
+/// request (the ALB reader refuses a line whose type is not ALB's).
+pub fn non_access(bytes: &[u8]) {
+    use dupcost::logs::LineFormat;
+    use dupcost::logs::alb::{AwsLoadBalancer, Balancer};
+    let alb = AwsLoadBalancer::new(Balancer::Alb);
+    let mut fields = dupcost::logs::Fields::default();
+    for line in bytes.split(|&b| b == b'\n') {
+        let kind = dupcost::logs::non_access(line);
+        let mut padded = b"  ".to_vec();
+        padded.extend_from_slice(line);
+        padded.extend_from_slice(b" \t");
+        assert_eq!(dupcost::logs::non_access(&padded), kind);
+        if kind.is_some_and(|k| k.starts_with("NLB")) {
+            fields.clear();
+            assert!(
+                alb.split(line, &mut fields).is_err(),
+                "an NLB record read as ALB"
+            );
+        }
+    }
+}
+
+/// Traces on arbitrary bytes (issue 39): read as OTLP/JSON (detected, and named) and as
+/// Zipkin (named), through the real reading path. Never a panic; on success the tally
+/// counts what the assembly found (every attempt a mutating row), the evidence adds up, and
+/// the derived figures are finite; [`logs`]' properties hold for the detected reading.
+pub fn traces(bytes: &[u8]) {
+    use dupcost::logs::{InputFormat, LogOptions, analyze};
+
+    let file = TempInput::new(bytes, "json");
+    let sources = [file.source()];
+    for input_format in [InputFormat::Otlp, InputFormat::Zipkin] {
+        for sample_rate in [None, Some(0.25)] {
+            let opts = LogOptions {
+                threads: 1,
+                input_format,
+                sample_rate,
+                ..LogOptions::default()
+            };
+            let Ok(a) = analyze(&sources, &opts) else {
+                continue;
+            };
+            let read = a.files[0].traces.clone().expect("read as traces");
+            let t = &a.tally;
+            let c = t.counts;
+            assert_eq!(c.mutating + t.bad_rows, read.attempts, "{read:?}");
+            assert_eq!(t.rows, read.attempts, "{read:?}");
+            assert!(
+                read.attempts <= read.spans && read.traces <= read.spans,
+                "{read:?}"
+            );
+            assert!(read.cut <= read.traces, "{read:?}");
+            assert!(
+                read.never_reached + read.server_untraced <= c.timed_out,
+                "{read:?} {c:?}"
+            );
+            assert!(c.timed_out <= c.mutating && c.timed_out_succeeded <= c.timed_out);
+            assert!(t.intents() <= c.mutating);
+            let k = a.sampling_scale();
+            assert!(k.is_finite() && k >= 1.0, "scale {k}");
+            if let Ok(d) = a.derive(&Scenario::default(), &Default::default()) {
+                d.scenario.validate().expect("a derived scenario is valid");
+                for m in &d.measured {
+                    assert!(m.value.is_finite(), "{m:?}");
+                }
+            }
+        }
+    }
     logs(bytes);
+}
+
+/// The JSON scanner against serde_json on arbitrary bytes: a value the scanner skips whole,
+/// serde_json reads, with the same text; and a JSON-lines format's fields, read by the
+/// scanner (serde_json for any line it declines), equal serde_json's alone, line by line, for
+/// trees from the input's first lines and a fixed one. Returns how many lines the scanner took.
+pub fn json_scan(bytes: &[u8]) -> usize {
+    use dupcost::logs::json::{JsonLines, Reader};
+    use dupcost::logs::json_scan::Scan;
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        let mut scan = Scan::new(text);
+        if let Ok(raw) = scan.skip().and_then(|raw| scan.end().map(|()| raw)) {
+            let theirs: Box<serde_json::value::RawValue> =
+                serde_json::from_str(text).expect("what the scanner takes, serde_json takes");
+            assert_eq!(raw, theirs.get());
+        }
+    }
+    let fixed =
+        br#"{"status":200,"request":{"headers":{"Idempotency-Key":["k"]}},"a":[1,{"b":3}],"s":"x"}"#;
+    let extra = ["request.headers.Idempotency-Key[0]", "a[2].b", "s.t"];
+    let mut formats: Vec<JsonLines> = JsonLines::from_lines(&first_lines(bytes), &[])
+        .into_iter()
+        .collect();
+    formats.extend(JsonLines::from_lines(&[fixed], &extra));
+    let read = |format: &JsonLines, line: &[u8], reader| {
+        let mut fields = dupcost::logs::Fields::default();
+        format.split_by(line, &mut fields, reader).map(|()| fields)
+    };
+    let mut took = 0;
+    for format in &formats {
+        for line in bytes.split(|&b| b == b'\n') {
+            let serde = read(format, line, Reader::Serde);
+            assert_eq!(read(format, line, Reader::Auto), serde, "{line:?}");
+            if let Ok(fields) = read(format, line, Reader::Scanner) {
+                assert_eq!(Ok(fields), serde, "{line:?}");
+                took += 1;
+            }
+        }
+    }
+    took
 }

@@ -8,5 +8,15 @@ mod checks;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    checks::envelope(&["kubectl", "kubectl-timestamps", "stern", "timestamped", "logcli"], data);
+    checks::envelope(
+        &[
+            "kubectl",
+            "kubectl-timestamps",
+            "stern",
+            "timestamped",
+            "logcli",
+            "compose",
+        ],
+        data,
+    );
 });

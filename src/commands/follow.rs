@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use crate::cli::{Format, LogArgs};
 use crate::error::{Error, Result};
-use crate::logs::{self, Source, Tick};
+use crate::logs::{self, LogInput, Tick};
 use crate::model::Estimate;
 use crate::report::model::LogsReport;
 use crate::report::words::{count, plural, seconds_text};
@@ -33,7 +33,7 @@ pub fn run(args: &LogArgs, color: bool) -> Result<Vec<u8>> {
         ));
     }
     let setup = Setup::new(&args.scenario, &args.read)?;
-    let sources: Vec<Source> = args.files.iter().cloned().map(Source::from).collect();
+    let sources: Vec<LogInput> = args.files.iter().cloned().map(LogInput::from).collect();
     let follow = args.follow.options();
     let stop = stop_on_signals()?;
     let terminal = format == Format::Table && io::stdout().is_terminal();

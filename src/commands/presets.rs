@@ -3,7 +3,7 @@
 use crate::cli::PresetsFormat;
 use crate::error::Result;
 use crate::presets::{
-    HorizonBasis, ListedValue, Listing, PRESETS, READ_ON, Side, Source, UNCONFIRMED,
+    Citation, HorizonBasis, ListedValue, Listing, PRESETS, READ_ON, Side, UNCONFIRMED,
 };
 use crate::units::Seconds;
 
@@ -109,7 +109,7 @@ fn value_lines(out: &mut String, value: &ListedValue, width: usize) {
 }
 
 /// The dates a source says beyond the listing's read date: its own reading, the page's date.
-fn dates(source: &Source) -> String {
+fn dates(source: &Citation) -> String {
     match (source.read != READ_ON, source.page_date) {
         (false, None) => String::new(),
         (false, Some(page)) => format!(" (page dated {page})"),

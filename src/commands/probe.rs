@@ -9,7 +9,7 @@ use std::io::{self, BufRead, IsTerminal, Read, Write};
 use crate::cli::{ProbeArgs, ProbeFormat};
 use crate::error::{Error, Result};
 use crate::model::Estimate;
-use crate::probe::{self, Budget, Http, MAX_REQUESTS, Options, Outcome, Plan, Probe, Request};
+use crate::probe::{self, Budget, Grade, Http, MAX_REQUESTS, Options, Plan, Probe, Request};
 use crate::report::{self, Style};
 
 /// A probe's report, and whether a check failed (exit code 1, the report still written).
@@ -71,7 +71,7 @@ pub fn run(args: &ProbeArgs, color: bool) -> Result<Probed> {
     };
     Ok(Probed {
         bytes,
-        failed: probe.verdict == Outcome::Fail,
+        failed: probe.verdict == Grade::Fail,
     })
 }
 

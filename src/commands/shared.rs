@@ -12,7 +12,7 @@ use crate::cli::{Format, LogReadArgs, ScenarioArgs};
 use crate::error::{Error, Result};
 use crate::findings::{self, DeriveOptions, Findings, Overrides, Warning};
 use crate::inputs::{self, Input};
-use crate::logs::{self, LogAnalysis, Source, Tick};
+use crate::logs::{self, LogAnalysis, LogInput, Tick};
 use crate::model::{Estimate, Scenario};
 use crate::report::model::LogsReport;
 use crate::report::{self, Style};
@@ -71,7 +71,7 @@ pub fn measure(
     scenario: &ScenarioArgs,
 ) -> Result<(LogAnalysis, Findings)> {
     let base = scenario.resolve().map_err(Error::Usage)?;
-    let sources: Vec<Source> = files.iter().cloned().map(Source::from).collect();
+    let sources: Vec<LogInput> = files.iter().cloned().map(LogInput::from).collect();
     let (options, notes) = sender_options(read.options(), scenario, &base);
     let analysis = logs::analyze(&sources, &options)?;
     warn_bad_rows(&analysis);

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use crate::cli::TuiArgs;
 use crate::error::{Error, Result};
-use crate::logs::{self, Source};
+use crate::logs::{self, LogInput};
 use crate::report::Style;
 use crate::tui::endpoints::{Live, LiveUpdate, LogView};
 use crate::tui::{self, App};
@@ -56,7 +56,7 @@ fn run_follow(args: &TuiArgs, style: Style) -> Result<Vec<u8>> {
     }
     let setup = super::shared::Setup::new(&args.scenario, &args.read)?;
     let base = setup.base;
-    let sources: Vec<Source> = args.from_logs.iter().cloned().map(Source::from).collect();
+    let sources: Vec<LogInput> = args.from_logs.iter().cloned().map(LogInput::from).collect();
     let source = args
         .from_logs
         .iter()

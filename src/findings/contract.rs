@@ -196,6 +196,9 @@ pub struct FileRead {
     /// Its formats took turns line by line (two containers' logs in one).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub formats_interleaved: bool,
+    /// What its spans showed, when it was traces (OTLP/JSON, Zipkin).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub traces: Option<crate::logs::TraceRead>,
 }
 
 /// One of a file's line formats and the lines it read.
@@ -256,6 +259,26 @@ pub struct ProxyRetriesObserved {
     pub mean: f64,
     /// Most retries of one attempt.
     pub max: u64,
+    /// The load this layer puts on the one below it: tries per client attempt, 1 + `mean`
+    /// (the layers figure's attempts per layer, as measured for the proxy's layer).
+    pub attempts_per_attempt: f64,
+    /// The most tries of one client attempt, 1 + `max`.
+    pub attempts_max: u64,
+}
+
+impl ProxyRetriesObserved {
+    pub fn of(p: &crate::logs::ProxyRetries) -> ProxyRetriesObserved {
+        let mean = p.retries as f64 / p.attempts as f64;
+        ProxyRetriesObserved {
+            attempts: p.attempts,
+            retried: p.retried,
+            retries: p.retries,
+            mean,
+            max: p.max,
+            attempts_per_attempt: 1.0 + mean,
+            attempts_max: p.max.saturating_add(1),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -290,6 +313,10 @@ pub struct EndpointRow {
     /// Its mutating attempts with an idempotency key (for `key_coverage`).
     #[serde(skip)]
     pub keyed_attempts: u64,
+    /// The proxy's own retries on this endpoint, where a format logs them (left out of the
+    /// JSON otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub proxy_retries: Option<ProxyRetriesObserved>,
 }
 
 /// The most retries the model accepts (`docs/MODEL.md`: integer 0..=100).

@@ -57,25 +57,29 @@ pub fn derive(
             min: options.min_span.as_secs_f64(),
         }),
         Some(d) => Ok(RequestsLog {
-            value: t.intents() as f64 / d,
+            // Traces kept by head sampling stand for the inverse of their kept share.
+            value: t.intents() as f64 / d * a.sampling_scale(),
             intents: t.intents(),
             how,
             days: d,
+            sampled: Some(a.sampling_scale()).filter(|&k| k != 1.0),
         }),
     };
-    let n_interval = n_measured
-        .as_ref()
-        .ok()
-        .map(|_| intervals::per_day(t.intents(), days.unwrap_or(0.0), &daily_intents(a)));
+    let n_interval = n_measured.as_ref().ok().map(|_| {
+        let [lo, hi] = intervals::per_day(t.intents(), days.unwrap_or(0.0), &daily_intents(a));
+        let k = a.sampling_scale();
+        [lo * k, hi * k]
+    });
     // A span shorter than --min-span is still scaled to a day, marked assumed (the day is
     // taken to run at that pace), unless a flag gives the figure or scripts ask for the refusal.
     let short = match (&n_measured, days, given.requests_per_day) {
         (Err(Shortfall::TooShort { span, min }), Some(d), None) if !options.require_measured => {
             let log = RequestsLog {
-                value: t.intents() as f64 / d,
+                value: t.intents() as f64 / d * a.sampling_scale(),
                 intents: t.intents(),
                 how,
                 days: d,
+                sampled: Some(a.sampling_scale()).filter(|&k| k != 1.0),
             };
             Some(Measured {
                 input: "requests_per_day",
@@ -113,12 +117,26 @@ pub fn derive(
             timed_out: c.timed_out,
             mutating: c.mutating,
             statuses: a.options.timeout_statuses.clone(),
+            traced: a.all_traces(),
             flags: a
                 .files
                 .iter()
                 .find(|f| f.columns.flags.is_some())
                 .map(|f| f.columns.flags_style),
             client_timeout: a.options.client_timeout.map(|d| d.as_secs_f64()),
+            assumed_unit: a
+                .options
+                .client_timeout
+                .and(a.files.iter().find(|f| f.columns.duration_unit_assumed))
+                .map(|f| {
+                    (
+                        f.columns
+                            .header_of(Role::Duration)
+                            .unwrap_or("duration")
+                            .to_string(),
+                        f.columns.duration_unit.name(),
+                    )
+                }),
         })
     };
     let mut to = pick(
@@ -216,6 +234,8 @@ fn intents_how(a: &LogAnalysis) -> IntentsHow {
         IntentsHow::Fingerprint(fingerprint_facts(a))
     } else if t.keyed.intents == 0 {
         IntentsHow::NoKeys
+    } else if a.all_traces() {
+        IntentsHow::Traced
     } else if a.keys_look_per_attempt() {
         IntentsHow::PerAttempt
     } else if t.unkeyed_intents == 0 {
@@ -429,6 +449,7 @@ fn succeeded_share(
         timed_out: all,
         join: a.join.clone(),
         server: a.is_server_log(),
+        traced: a.all_traces(),
     };
     let too_many = known == 0 || unknown as f64 > options.max_unknown * all as f64;
     // The interval: Wilson over the known outcomes, widened to the Wilson intervals of

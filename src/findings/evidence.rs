@@ -53,6 +53,8 @@ pub struct RequestsLog {
     pub intents: u64,
     pub how: IntentsHow,
     pub days: f64,
+    /// Traces: the factor head sampling scaled the count by, when it is not 1.
+    pub sampled: Option<f64>,
 }
 
 /// How attempts were counted as intents.
@@ -64,6 +66,8 @@ pub enum IntentsHow {
     /// The key column looks per-attempt: each mutating attempt is an intent.
     PerAttempt,
     Keyed,
+    /// Traces: the attempts under one parent span, or with one captured key.
+    Traced,
     /// Keyed intents beside attempts without a key.
     Mixed {
         keyed: u64,
@@ -101,10 +105,15 @@ pub struct TimeoutLog {
     pub timed_out: u64,
     pub mutating: u64,
     pub statuses: Vec<u16>,
+    /// Traces: a timeout is what a CLIENT span's `error.type` or exception says.
+    pub traced: bool,
     /// The proxy's flags column that also tells a give-up.
     pub flags: Option<FlagsStyle>,
     /// `--client-timeout`, in seconds.
     pub client_timeout: Option<f64>,
+    /// The duration field compared with it, and its unit, when that unit is an assumption
+    /// (issue 35: nothing says it).
+    pub assumed_unit: Option<(String, &'static str)>,
 }
 
 /// Why the log gives no figure.
@@ -196,6 +205,8 @@ pub struct ShareLog {
     pub join: Option<Join>,
     /// A server's own log: its status is the outcome.
     pub server: bool,
+    /// Traces: the SERVER span under each attempt is its outcome.
+    pub traced: bool,
 }
 
 impl ShareLog {
@@ -271,6 +282,15 @@ pub enum Grouped {
 pub enum Warning {
     /// A server's own log without `--client-timeout`.
     ServerLogNoClientTimeout,
+    /// `--client-timeout` compared with a duration whose unit nothing says (issue 35): the
+    /// file, the field and the unit assumed.
+    DurationUnitAssumed {
+        file: String,
+        field: String,
+        unit: &'static str,
+    },
+    /// Traces with no sampling threshold and no `--sample-rate`: taken as every request.
+    Unsampled,
     /// Days without mutating requests inside the span (first and last, as dates).
     MissingDays {
         days: u64,

@@ -22,7 +22,8 @@ pub fn observed_duplicates(
     // log (`--outcomes`) says which attempts executed.
     match a.intent_grouping() {
         "none" => return None,
-        "key" if a.join.is_none() => return None,
+        // Traces: the SERVER spans are the backend's own word.
+        "key" if a.join.is_none() && !a.all_traces() => return None,
         _ => {}
     }
     let t = &a.tally;
@@ -87,8 +88,29 @@ pub fn observed_duplicates(
 pub fn warnings(a: &LogAnalysis) -> Vec<Warning> {
     let t = &a.tally;
     let mut out = Vec::new();
+    if a.options.client_timeout.is_some() {
+        // The timeout is compared with durations in a unit that nothing said.
+        for f in a.files.iter().filter(|f| f.columns.duration_unit_assumed) {
+            out.push(Warning::DurationUnitAssumed {
+                file: f.name.clone(),
+                field: f
+                    .columns
+                    .header_of(Role::Duration)
+                    .unwrap_or("duration")
+                    .to_string(),
+                unit: f.columns.duration_unit.name(),
+            });
+        }
+    }
     if a.is_server_log() && a.options.client_timeout.is_none() {
         out.push(Warning::ServerLogNoClientTimeout);
+    }
+    if a.files.iter().any(|f| {
+        f.traces
+            .as_ref()
+            .is_some_and(|r| r.format.is_some() && !r.sampled())
+    }) {
+        out.push(Warning::Unsampled);
     }
     if a.has_timestamps() {
         if let (Some(first), Some(last)) = (t.first_ts, t.last_ts) {
@@ -150,132 +172,11 @@ pub fn observed(
     let outcomes = a.has_outcomes();
     // Counts of outcomes, only where the logs tell them.
     let told = |v: u64| outcomes.then_some(v);
-    let endpoints: Vec<EndpointRow> = t
-        .endpoints
-        .values()
-        .filter(|e| e.counts.mutating > 0)
-        .map(|e| {
-            let ec = e.counts;
-            let n = match days {
-                Some(d) => e.intents as f64 / d,
-                None if t.intents() > 0 => {
-                    scenario.requests_per_day * e.intents as f64 / t.intents() as f64
-                }
-                None => 0.0,
-            };
-            let enough_evidence = ec.mutating >= MIN_EVIDENCE;
-            let timeout_rate = if enough_evidence {
-                ec.timed_out as f64 / ec.mutating as f64
-            } else {
-                scenario.timeout_rate
-            };
-            let known = ec.timed_out - ec.timed_out_unknown;
-            let own_share = outcomes
-                && share_measured
-                && known >= MIN_EVIDENCE
-                && ec.timed_out_unknown as f64 <= options.max_unknown * ec.timed_out as f64;
-            let succeeded_share = own_share.then(|| ec.timed_out_succeeded as f64 / known as f64);
-            let est = Estimate::new(Scenario {
-                requests_per_day: n,
-                timeout_rate,
-                succeeded_share: succeeded_share.unwrap_or(scenario.succeeded_share),
-                ..*scenario
-            });
-            EndpointRow {
-                method: e.method.clone(),
-                route: e.route.clone(),
-                mutating: ec.mutating,
-                timed_out: ec.timed_out,
-                timed_out_succeeded: told(ec.timed_out_succeeded),
-                timed_out_unknown: told(ec.timed_out_unknown),
-                duplicates_per_month: est.duplicates.per_month,
-                refund_per_month: est.refund_cost.per_month,
-                enough_evidence,
-                requests_per_day: n,
-                timeout_rate,
-                succeeded_share,
-                keyed_attempts: e.keyed_attempts,
-            }
-        })
-        .collect();
-    // Endpoints with too little evidence are never ranked as if measured: they come last.
-    // (Their places are sorted, not the rows: moving thousands of rows through a sort cost
-    // more than building them.)
-    let mut order: Vec<usize> = (0..endpoints.len()).collect();
-    order.sort_by(|&i, &j| {
-        let (a, b) = (&endpoints[i], &endpoints[j]);
-        b.enough_evidence
-            .cmp(&a.enough_evidence)
-            .then(b.duplicates_per_month.total_cmp(&a.duplicates_per_month))
-            .then(b.mutating.cmp(&a.mutating))
-            .then_with(|| (&a.route, &a.method).cmp(&(&b.route, &b.method)))
-    });
-    let mut rows: Vec<Option<EndpointRow>> = endpoints.into_iter().map(Some).collect();
-    let mut endpoints: Vec<EndpointRow> =
-        order.into_iter().filter_map(|i| rows[i].take()).collect();
+    let mut endpoints = endpoint_rows(a, options, scenario, share_measured);
     let key_coverage = key_coverage(a, &endpoints);
     endpoints.truncate(TOP_ENDPOINTS);
-    let mut attempts_per_intent: Vec<AttemptsRow> = t
-        .attempts_per_intent
-        .iter()
-        .map(|(attempts, intents)| AttemptsRow { attempts, intents })
-        .collect();
-    // Attempts without a key or fingerprint are intents of one attempt each.
-    if t.unkeyed_intents > 0 {
-        match attempts_per_intent.first_mut() {
-            Some(row) if row.attempts == 1 => row.intents += t.unkeyed_intents,
-            _ => attempts_per_intent.insert(
-                0,
-                AttemptsRow {
-                    attempts: 1,
-                    intents: t.unkeyed_intents,
-                },
-            ),
-        }
-    }
-    let files =
-        a.files
-            .iter()
-            .map(|f| FileRead {
-                name: f.name.clone(),
-                input_format: f.format.clone().unwrap_or_else(|| {
-                    if f.delimiter == b'\t' { "tsv" } else { "csv" }.to_string()
-                }),
-                detected: f.format.is_some() && f.detected,
-                log_side: f.side.side.name(),
-                log_side_why: f.side.why.clone(),
-                envelope: f.envelope.clone(),
-                document: f.document.clone(),
-                skipped: f
-                    .skipped
-                    .iter()
-                    .map(|(stream, kind, lines)| SkippedLines {
-                        stream: stream.clone(),
-                        kind: kind.clone(),
-                        lines: *lines,
-                    })
-                    .collect(),
-                formats: f
-                    .formats
-                    .iter()
-                    .map(|r| FormatLines {
-                        name: r.name.clone(),
-                        lines: r.lines,
-                        first_line: r.first_line,
-                        last_line: r.last_line,
-                        roles: r.columns.as_ref().map_or(Vec::new(), |c| {
-                            Role::ALL
-                                .iter()
-                                .filter(|&&role| c.header_of(role).is_some())
-                                .map(|role| role.name())
-                                .collect()
-                        }),
-                        refused: r.refused.clone(),
-                    })
-                    .collect(),
-                formats_interleaved: f.interleaved,
-            })
-            .collect();
+    let attempts_per_intent = attempts_per_intent(t);
+    let files = files_read(a);
     let processed_twice = (a.is_server_log() && t.keyed.intents > 0).then(|| {
         let extra = t.keyed_executions.extra;
         ProcessedTwice {
@@ -331,17 +232,166 @@ pub fn observed(
     }
 }
 
+/// Every endpoint with mutating attempts, each with the estimate of its own inputs (the
+/// scenario's where it has too few), ranked: measured first, by duplicates a month.
+fn endpoint_rows(
+    a: &LogAnalysis,
+    options: &DeriveOptions,
+    scenario: &Scenario,
+    share_measured: bool,
+) -> Vec<EndpointRow> {
+    let t = &a.tally;
+    let days = a.days_covered().filter(|d| *d > 0.0);
+    let outcomes = a.has_outcomes();
+    let told = |v: u64| outcomes.then_some(v);
+    let endpoints: Vec<EndpointRow> = t
+        .endpoints
+        .iter()
+        .filter(|(_, e)| e.counts.mutating > 0)
+        .map(|(key, e)| {
+            let ec = e.counts;
+            let n = match days {
+                Some(d) => e.intents as f64 / d,
+                None if t.intents() > 0 => {
+                    scenario.requests_per_day * e.intents as f64 / t.intents() as f64
+                }
+                None => 0.0,
+            };
+            let enough_evidence = ec.mutating >= MIN_EVIDENCE;
+            let timeout_rate = if enough_evidence {
+                ec.timed_out as f64 / ec.mutating as f64
+            } else {
+                scenario.timeout_rate
+            };
+            let known = ec.timed_out - ec.timed_out_unknown;
+            let own_share = outcomes
+                && share_measured
+                && known >= MIN_EVIDENCE
+                && ec.timed_out_unknown as f64 <= options.max_unknown * ec.timed_out as f64;
+            let succeeded_share = own_share.then(|| ec.timed_out_succeeded as f64 / known as f64);
+            // The two figures alone: a whole estimate for each of thousands of endpoints was
+            // most of the report's time.
+            let (duplicates_per_month, refund_per_month) =
+                Estimate::duplicates_and_refunds_per_month(&Scenario {
+                    requests_per_day: n,
+                    timeout_rate,
+                    succeeded_share: succeeded_share.unwrap_or(scenario.succeeded_share),
+                    ..*scenario
+                });
+            EndpointRow {
+                method: e.method.clone(),
+                route: e.route.clone(),
+                mutating: ec.mutating,
+                timed_out: ec.timed_out,
+                timed_out_succeeded: told(ec.timed_out_succeeded),
+                timed_out_unknown: told(ec.timed_out_unknown),
+                duplicates_per_month,
+                refund_per_month,
+                enough_evidence,
+                requests_per_day: n,
+                timeout_rate,
+                succeeded_share,
+                keyed_attempts: e.keyed_attempts,
+                proxy_retries: t
+                    .proxy_retries_by_endpoint
+                    .get(key)
+                    .filter(|p| p.attempts > 0)
+                    .map(ProxyRetriesObserved::of),
+            }
+        })
+        .collect();
+    // Endpoints with too little evidence are never ranked as if measured: they come last.
+    // (Their places are sorted, not the rows: moving thousands of rows through a sort cost
+    // more than building them.)
+    let mut order: Vec<usize> = (0..endpoints.len()).collect();
+    order.sort_by(|&i, &j| {
+        let (a, b) = (&endpoints[i], &endpoints[j]);
+        b.enough_evidence
+            .cmp(&a.enough_evidence)
+            .then(b.duplicates_per_month.total_cmp(&a.duplicates_per_month))
+            .then(b.mutating.cmp(&a.mutating))
+            .then_with(|| (&a.route, &a.method).cmp(&(&b.route, &b.method)))
+    });
+    let mut rows: Vec<Option<EndpointRow>> = endpoints.into_iter().map(Some).collect();
+    order.into_iter().filter_map(|i| rows[i].take()).collect()
+}
+
+/// How many intents had 1, 2, 3... attempts.
+fn attempts_per_intent(t: &crate::logs::Tally) -> Vec<AttemptsRow> {
+    let mut attempts_per_intent: Vec<AttemptsRow> = t
+        .attempts_per_intent
+        .iter()
+        .map(|(attempts, intents)| AttemptsRow { attempts, intents })
+        .collect();
+    // Attempts without a key or fingerprint are intents of one attempt each.
+    if t.unkeyed_intents > 0 {
+        match attempts_per_intent.first_mut() {
+            Some(row) if row.attempts == 1 => row.intents += t.unkeyed_intents,
+            _ => attempts_per_intent.insert(
+                0,
+                AttemptsRow {
+                    attempts: 1,
+                    intents: t.unkeyed_intents,
+                },
+            ),
+        }
+    }
+    attempts_per_intent
+}
+
+/// How each input was read, for the JSON report.
+fn files_read(a: &LogAnalysis) -> Vec<FileRead> {
+    a.files
+        .iter()
+        .map(|f| FileRead {
+            name: f.name.clone(),
+            input_format: f
+                .format
+                .clone()
+                .unwrap_or_else(|| if f.delimiter == b'\t' { "tsv" } else { "csv" }.to_string()),
+            detected: f.format.is_some() && f.detected,
+            log_side: f.side.side.name(),
+            log_side_why: f.side.why.clone(),
+            envelope: f.envelope.clone(),
+            document: f.document.clone(),
+            skipped: f
+                .skipped
+                .iter()
+                .map(|(stream, kind, lines)| SkippedLines {
+                    stream: stream.clone(),
+                    kind: kind.clone(),
+                    lines: *lines,
+                })
+                .collect(),
+            formats: f
+                .formats
+                .iter()
+                .map(|r| FormatLines {
+                    name: r.name.clone(),
+                    lines: r.lines,
+                    first_line: r.first_line,
+                    last_line: r.last_line,
+                    roles: r.columns.as_ref().map_or(Vec::new(), |c| {
+                        Role::ALL
+                            .iter()
+                            .filter(|&&role| c.header_of(role).is_some())
+                            .map(|role| role.name())
+                            .collect()
+                    }),
+                    refused: r.refused.clone(),
+                })
+                .collect(),
+            formats_interleaved: f.interleaved,
+            traces: f.traces.clone(),
+        })
+        .collect()
+}
+
 /// The proxy's own retries, when a file has a proxy-attempts column.
 pub fn proxy_retries(a: &LogAnalysis) -> Option<ProxyRetriesObserved> {
     let p = a.tally.proxy_retries;
     let column = a.files.iter().any(|f| f.columns.proxy_attempts.is_some());
-    (column && p.attempts > 0).then(|| ProxyRetriesObserved {
-        attempts: p.attempts,
-        retried: p.retried,
-        retries: p.retries,
-        mean: p.retries as f64 / p.attempts as f64,
-        max: p.max,
-    })
+    (column && p.attempts > 0).then(|| ProxyRetriesObserved::of(&p))
 }
 
 /// Key coverage, when an input was grouped by key: the endpoints' rows must be all of them

@@ -15,7 +15,7 @@ use super::options::{Intents, LogOptions, LogSide, SideRead};
 use super::outcomes;
 use super::role::Role;
 use super::row::{self, Grouping, RowRules, Scanned};
-use super::source::{self, MovableStop, Piece, ProgressBar, Source};
+use super::source::{self, LogInput, MovableStop, Piece, ProgressBar};
 use super::tally::{BackendAnswers, Tally};
 use super::timestamp::TimestampFormat;
 
@@ -51,6 +51,8 @@ pub struct FileInfo {
     /// Its formats took turns line by line (two containers' logs in one), rather than one
     /// after another (a configuration changed mid-file).
     pub interleaved: bool,
+    /// What reading its spans found, when it was traces (issue 39).
+    pub traces: Option<super::TraceRead>,
 }
 
 /// One of a file's line formats, and the lines it read.
@@ -174,14 +176,14 @@ impl LogAnalysis {
 }
 
 /// Reads every source, in order, into one [`LogAnalysis`].
-pub fn analyze(sources: &[Source], opts: &LogOptions) -> Result<LogAnalysis, LogError> {
+pub fn analyze(sources: &[LogInput], opts: &LogOptions) -> Result<LogAnalysis, LogError> {
     if sources.is_empty() {
         return Err(LogError::NoSources);
     }
     let stdin_reads = sources
         .iter()
         .chain(&opts.outcomes)
-        .filter(|s| **s == Source::Stdin)
+        .filter(|s| **s == LogInput::Stdin)
         .count();
     if stdin_reads > 1 {
         return Err(LogError::StdinTwice);
@@ -202,7 +204,7 @@ pub fn analyze(sources: &[Source], opts: &LogOptions) -> Result<LogAnalysis, Log
     } else {
         let (answers, mut join) =
             outcomes::answers(&tally, &opts.outcomes, &opts.outcomes_columns)?;
-        if sources.contains(&Source::Stdin) {
+        if sources.contains(&LogInput::Stdin) {
             outcomes::reclassify(&mut tally, &answers);
         } else {
             let answers = Arc::new(answers);
@@ -222,7 +224,7 @@ pub fn analyze(sources: &[Source], opts: &LogOptions) -> Result<LogAnalysis, Log
 /// Reads every source into one finished tally (with the backend's `answers`, the second
 /// reading of `--outcomes`), and how each was read.
 fn read_all(
-    sources: &[Source],
+    sources: &[LogInput],
     opts: &LogOptions,
     threads: usize,
     answers: Option<&Arc<BackendAnswers>>,
@@ -440,7 +442,7 @@ fn stateful(chosen: &Chosen) -> bool {
 }
 
 fn read_source(
-    source: &Source,
+    source: &LogInput,
     opts: &LogOptions,
     threads: usize,
     progress: &ProgressBar,
@@ -448,6 +450,16 @@ fn read_source(
     answers: Option<&Arc<BackendAnswers>>,
 ) -> Result<(FileInfo, Tally), LogError> {
     let mut opened = source::open(source, detect::SNIFF_LINES, progress.counter())?;
+    // OpenTelemetry traces (OTLP/JSON, Zipkin): read span by span, not as lines.
+    if let Some(chosen) = super::traces::chosen(&opened.prefix, opened.eof, opts) {
+        if answers.is_some() || !opts.outcomes.is_empty() {
+            return Err(LogError::Option(format!(
+                "{}: --outcomes joins an access log to the backend's; traces have the server spans already",
+                opened.name
+            )));
+        }
+        return super::traces::read(opened, chosen, opts, !alone);
+    }
     // A JSON document (an array, {"events": [...]}, pretty-printed objects) is read as one
     // compact line per record.
     let document = json_doc::sniff(&opened.prefix);
@@ -512,14 +524,8 @@ fn read_source(
             )),
         });
     }
-    if tally.rows == tally.bad_rows {
-        if let Some(first) = tally.bad_samples.first().cloned() {
-            return Err(LogError::NoUsableRows {
-                path: name,
-                rows: tally.rows,
-                first,
-            });
-        }
+    if let Some(none) = no_usable_rows(&name, &tally) {
+        return Err(none);
     }
     let (format, detected, format_note) = match &chosen {
         Chosen::Csv(_) => (None, false, None),
@@ -563,8 +569,22 @@ fn read_source(
         skipped,
         interleaved: tally.formats.interleaved(),
         formats: formats_read(&rules, std::mem::take(&mut tally.formats)),
+        traces: None,
     };
     Ok((info, tally))
+}
+
+/// Every row of an input was bad: the error naming the first.
+pub(super) fn no_usable_rows(name: &str, tally: &Tally) -> Option<LogError> {
+    if tally.rows != tally.bad_rows {
+        return None;
+    }
+    let first = tally.bad_samples.first().cloned()?;
+    Some(LogError::NoUsableRows {
+        path: name.to_string(),
+        rows: tally.rows,
+        first,
+    })
 }
 
 /// The line formats of a file and the lines each read; empty for CSV/TSV.

@@ -55,8 +55,8 @@ use super::detect::{self, Chosen, SNIFF_LINES};
 use super::error::LogError;
 use super::limits::MAX_RECORD;
 use super::options::LogOptions;
-use super::row::Feeder;
-use super::source::{GZIP_MAGIC, Opened, Source, read_retrying};
+use super::row::{Feeder, RowRules};
+use super::source::{GZIP_MAGIC, LogInput, Opened, read_retrying};
 use super::tally::Tally;
 
 /// How often and over what a follower reports.
@@ -129,23 +129,13 @@ enum Msg {
 /// calling `on_tick` every `follow.every` with a fresh report, and once more at the end;
 /// `on_tick` returns false to stop (its reader went away).
 pub fn follow(
-    sources: &[Source],
+    sources: &[LogInput],
     opts: &LogOptions,
     follow: &FollowOptions,
     stop: &Arc<AtomicBool>,
     mut on_tick: impl FnMut(Tick) -> bool,
 ) -> Result<(), LogError> {
-    if sources.is_empty() {
-        return Err(LogError::NoSources);
-    }
-    if sources.iter().filter(|s| **s == Source::Stdin).count() > 1 {
-        return Err(LogError::StdinTwice);
-    }
-    if !opts.outcomes.is_empty() {
-        return Err(LogError::Option(
-            "--outcomes joins a finished backend log: run dupcost logs without --follow".into(),
-        ));
-    }
+    refuse(sources, opts)?;
     // Bounded: a reader faster than the row stage waits instead of queueing the file in
     // memory (16 blocks of at most 256 KiB each).
     let (tx, rx) = mpsc::sync_channel(16);
@@ -157,7 +147,7 @@ pub fn follow(
         .iter()
         .map(|s| Input {
             name: s.name(),
-            is_stdin: *s == Source::Stdin,
+            is_stdin: *s == LogInput::Stdin,
             pending: Vec::new(),
             ended: false,
             header: None,
@@ -168,6 +158,70 @@ pub fn follow(
     // The first lines of every input tell its format.
     let started = Instant::now();
     let mut counts = Counters::default();
+    first_lines(&mut inputs, &rx, follow, stop, started, &mut counts)?;
+    let (rules, files, starts) = choose_each(&mut inputs, opts)?;
+    let mut state = State::new(&rules, &starts, follow, sources.len() == 1);
+    for (i, input) in inputs.iter_mut().enumerate() {
+        let first = std::mem::take(&mut input.pending);
+        let data = first.get(starts[i].0..).unwrap_or_default();
+        input.pending = Vec::new();
+        state.take(i, input, data)?;
+        if input.ended {
+            state.flush(i, input)?;
+        }
+    }
+    let mut reports = Reports {
+        files,
+        rules: &rules,
+        opts,
+        window: follow.window,
+        every: follow.every,
+        clock: TickClock {
+            number: 0,
+            last_at: started,
+            last_rows: 0,
+            next: Instant::now() + follow.every,
+        },
+    };
+    if !on_tick(reports.next(&mut state, &counts, false)) {
+        return Ok(());
+    }
+    follow_on(
+        &mut inputs,
+        &rx,
+        &mut state,
+        &mut reports,
+        &mut counts,
+        (stop, follow.poll),
+        &mut on_tick,
+    )
+}
+
+/// What `--follow` cannot do: no input, stdin twice, `--outcomes`.
+fn refuse(sources: &[LogInput], opts: &LogOptions) -> Result<(), LogError> {
+    if sources.is_empty() {
+        return Err(LogError::NoSources);
+    }
+    if sources.iter().filter(|s| **s == LogInput::Stdin).count() > 1 {
+        return Err(LogError::StdinTwice);
+    }
+    if !opts.outcomes.is_empty() {
+        return Err(LogError::Option(
+            "--outcomes joins a finished backend log: run dupcost logs without --follow".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// Waits until every input has its first lines (enough to tell its format), or has ended.
+fn first_lines(
+    inputs: &mut [Input],
+    rx: &mpsc::Receiver<Msg>,
+    follow: &FollowOptions,
+    stop: &Arc<AtomicBool>,
+    started: Instant,
+    counts: &mut Counters,
+) -> Result<(), LogError> {
     loop {
         let ready = inputs.iter().all(|i| {
             let lines = memchr::memchr_iter(b'\n', &i.pending).count();
@@ -216,15 +270,31 @@ pub fn follow(
             }
         }
     }
+    Ok(())
+}
+
+/// Each input's rules, how it is read, and where its data starts (byte and line).
+type Choices = (Vec<RowRules>, Vec<FileInfo>, Vec<(usize, u64)>);
+
+/// Each input's format chosen from its first lines: its rules, how it is read, and where
+/// its data starts (byte and line).
+fn choose_each(inputs: &mut [Input], opts: &LogOptions) -> Result<Choices, LogError> {
     let mut rules = Vec::new();
     let mut files = Vec::new();
     let mut starts = Vec::new();
-    for input in &mut inputs {
+    for input in inputs.iter_mut() {
         let whole = match memchr::memrchr(b'\n', &input.pending) {
             Some(at) => at + 1,
             None => input.pending.len(),
         };
         let mut opened = Opened::from_bytes(input.name.clone(), input.pending[..whole].to_vec());
+        if let Some(traces) = super::traces::chosen(&opened.prefix, false, opts) {
+            return Err(LogError::Option(format!(
+                "{}: --follow reads access logs, not traces ({}): read the file without --follow",
+                input.name,
+                traces.format.describe()
+            )));
+        }
         let chosen = detect::choose(&mut opened, &choose_options(opts))?;
         let rule = rules_for(&input.name, &chosen, opts)?;
         let (data_start, data_line) = match &chosen {
@@ -261,52 +331,32 @@ pub fn follow(
             skipped: Vec::new(),
             formats: Vec::new(),
             interleaved: false,
+            traces: None,
         });
         starts.push((data_start, data_line));
         rules.push(rule);
     }
-    let alone = sources.len() == 1;
-    let mut state = State {
-        feeders: rules
-            .iter()
-            .zip(&starts)
-            .map(|(r, &(_, line))| {
-                let feeder = Feeder::new(r, !alone, line);
-                match follow.window {
-                    Some(w) => feeder.with_buckets(bucket_len(w)),
-                    None => feeder,
-                }
-            })
-            .collect(),
-        buckets: VecDeque::new(),
-        dropped_rows: 0,
-        window: follow
-            .window
-            .map(|w| i64::try_from(w.as_micros()).unwrap_or(i64::MAX)),
-        latest: None,
-        cache: None,
-    };
-    for (i, input) in inputs.iter_mut().enumerate() {
-        let first = std::mem::take(&mut input.pending);
-        let data = first.get(starts[i].0..).unwrap_or_default();
-        input.pending = Vec::new();
-        state.take(i, input, data)?;
-        if input.ended {
-            state.flush(i, input)?;
-        }
-    }
+    Ok((rules, files, starts))
+}
 
-    let mut tick = TickClock {
-        number: 0,
-        last_at: started,
-        last_rows: 0,
-        next: Instant::now() + follow.every,
-    };
-    let report = |state: &mut State, tick: &mut TickClock, counts: &Counters, last: bool| {
+/// Each report: the files as read so far, and the tick's clock.
+struct Reports<'a> {
+    files: Vec<FileInfo>,
+    rules: &'a [RowRules],
+    opts: &'a LogOptions,
+    window: Option<Duration>,
+    every: Duration,
+    clock: TickClock,
+}
+
+impl Reports<'_> {
+    /// The next report, from the running tallies.
+    fn next(&mut self, state: &mut State, counts: &Counters, last: bool) -> Tick {
+        let tick = &mut self.clock;
         let (tally, rows_read) = state.snapshot();
-        let mut files = files.clone();
+        let mut files = self.files.clone();
         // The formats each input's lines were read with so far (one file, several shapes).
-        for ((file, feeder), rule) in files.iter_mut().zip(&mut state.feeders).zip(&rules) {
+        for ((file, feeder), rule) in files.iter_mut().zip(&mut state.feeders).zip(self.rules) {
             let seen = feeder.formats_seen();
             file.interleaved = seen.interleaved();
             file.formats = formats_read(rule, seen);
@@ -319,7 +369,7 @@ pub fn follow(
             analysis: LogAnalysis {
                 tally,
                 files,
-                options: opts.clone(),
+                options: self.opts.clone(),
                 join: None,
             },
             number: tick.number,
@@ -331,19 +381,29 @@ pub fn follow(
             } else {
                 0.0
             },
-            window: follow.window,
+            window: self.window,
             last_line_ts: state.latest,
             rotations: counts.rotations,
             truncations: counts.truncations,
         };
         tick.last_at = now;
         tick.last_rows = rows_read;
-        tick.next = now + follow.every;
+        tick.next = now + self.every;
         out
-    };
-    if !on_tick(report(&mut state, &mut tick, &counts, false)) {
-        return Ok(());
     }
+}
+
+/// Reads on after the first report until every input has ended, or Ctrl-C, a report every
+/// tick and a last one at the end.
+fn follow_on(
+    inputs: &mut [Input],
+    rx: &mpsc::Receiver<Msg>,
+    state: &mut State,
+    reports: &mut Reports,
+    counts: &mut Counters,
+    (stop, poll): (&Arc<AtomicBool>, Duration),
+    on_tick: &mut impl FnMut(Tick) -> bool,
+) -> Result<(), LogError> {
     let mut stopping: Option<Instant> = None;
     loop {
         let all_ended = inputs.iter().all(|i| i.ended);
@@ -353,18 +413,20 @@ pub fn follow(
             for (i, input) in inputs.iter_mut().enumerate() {
                 state.flush(i, input)?;
             }
-            on_tick(report(&mut state, &mut tick, &counts, true));
+            on_tick(reports.next(state, counts, true));
             return Ok(());
         }
         if stopping.is_none() && stop.load(Ordering::Relaxed) {
             stopping = Some(Instant::now());
         }
         let wait = if stopping.is_some() {
-            follow.poll
+            poll
         } else {
-            tick.next
+            reports
+                .clock
+                .next
                 .saturating_duration_since(Instant::now())
-                .min(follow.poll)
+                .min(poll)
         };
         match rx.recv_timeout(wait) {
             Ok(Msg::Bytes(i, bytes)) => {
@@ -398,8 +460,8 @@ pub fn follow(
             }
         }
         if stopping.is_none()
-            && Instant::now() >= tick.next
-            && !on_tick(report(&mut state, &mut tick, &counts, false))
+            && Instant::now() >= reports.clock.next
+            && !on_tick(reports.next(state, counts, false))
         {
             return Ok(());
         }
@@ -465,6 +527,38 @@ struct State<'a> {
     /// The last snapshot and the rows read when it was taken: an idle tick reuses it instead
     /// of counting the open intents again.
     cache: Option<(u64, Tally)>,
+}
+
+impl<'a> State<'a> {
+    /// A feeder per input from its rules and first data line; `alone`: one input, so the
+    /// lines are not told apart by file.
+    fn new(
+        rules: &'a [RowRules],
+        starts: &[(usize, u64)],
+        follow: &FollowOptions,
+        alone: bool,
+    ) -> State<'a> {
+        State {
+            feeders: rules
+                .iter()
+                .zip(starts)
+                .map(|(r, &(_, line))| {
+                    let feeder = Feeder::new(r, !alone, line);
+                    match follow.window {
+                        Some(w) => feeder.with_buckets(bucket_len(w)),
+                        None => feeder,
+                    }
+                })
+                .collect(),
+            buckets: VecDeque::new(),
+            dropped_rows: 0,
+            window: follow
+                .window
+                .map(|w| i64::try_from(w.as_micros()).unwrap_or(i64::MAX)),
+            latest: None,
+            cache: None,
+        }
+    }
 }
 
 impl State<'_> {
@@ -575,16 +669,16 @@ impl State<'_> {
 /// Starts the thread that reads `source` and sends what it reads.
 fn spawn_reader(
     i: usize,
-    source: &Source,
+    source: &LogInput,
     tx: SyncSender<Msg>,
     stop: Arc<AtomicBool>,
     poll: Duration,
 ) -> Result<(), LogError> {
     match source {
-        Source::Stdin => {
+        LogInput::Stdin => {
             std::thread::spawn(move || read_stdin(i, &tx));
         }
-        Source::Path(path) => {
+        LogInput::Path(path) => {
             let file = open(path)?;
             let path = path.clone();
             std::thread::spawn(move || {

@@ -7,7 +7,7 @@ use regex::bytes::Regex;
 
 use super::formats::{DurationUnit, InputFormat};
 use super::role::Role;
-use super::source::Source;
+use super::source::LogInput;
 use super::timestamp;
 
 /// Files smaller than this are read by one thread (by default).
@@ -43,6 +43,8 @@ pub struct LogOptions {
     pub timeout_statuses: Vec<u16>,
     /// A mutating request whose duration reached this timed out too.
     pub client_timeout: Option<Duration>,
+    /// `--sample-rate`: the share of traces head sampling kept (traces only).
+    pub sample_rate: Option<f64>,
     /// Only paths matching this.
     pub path: Option<Regex>,
     /// Attempts of one key at most this far apart are one intent.
@@ -57,7 +59,7 @@ pub struct LogOptions {
     /// takes over half of what is left of a piece when that is at least this large too.
     pub split_bytes: u64,
     /// The backend's own logs (`--outcomes`), joined to timed-out attempts by request id.
-    pub outcomes: Vec<Source>,
+    pub outcomes: Vec<LogInput>,
     /// `--outcomes-column ROLE=HEADER` overrides for the backend's logs.
     pub outcomes_columns: Vec<(Role, String)>,
     /// How attempts are grouped into intents (`--intents`).
@@ -147,6 +149,7 @@ impl Default for LogOptions {
             methods: DEFAULT_METHODS.iter().map(|m| m.to_string()).collect(),
             timeout_statuses: DEFAULT_TIMEOUT_STATUSES.to_vec(),
             client_timeout: None,
+            sample_rate: None,
             path: None,
             retry_window: DEFAULT_RETRY_WINDOW,
             strict: false,

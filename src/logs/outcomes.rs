@@ -27,7 +27,7 @@ use super::error::{BadRow, LogError, RowPlace};
 use super::formats;
 use super::role::{Role, normalize};
 use super::row::{parse_status, request_id, request_id_hash};
-use super::source::{self, Source};
+use super::source::{self, LogInput};
 use super::tally::{BAD_ROW_SAMPLES, BackendAnswers, IdHasher, IdMap, Tally};
 use super::timestamp::{MICROS_PER_DAY, parse_auto};
 
@@ -108,7 +108,7 @@ impl Found {
 /// each timed-out attempt's outcome as it groups intents) and what the join found.
 pub fn answers(
     tally: &Tally,
-    sources: &[Source],
+    sources: &[LogInput],
     overrides: &[(Role, String)],
 ) -> Result<(BackendAnswers, Join), LogError> {
     let mut found = Found {
@@ -232,7 +232,7 @@ fn missing(path: &str, role: Role, found: &[String]) -> LogError {
 }
 
 fn read_backend(
-    source: &Source,
+    source: &LogInput,
     overrides: &[(Role, String)],
     found: &mut Found,
 ) -> Result<(), LogError> {

@@ -277,6 +277,9 @@ impl Role {
                 "upstreamrequestattemptcount", // Envoy %UPSTREAM_REQUEST_ATTEMPT_COUNT%
                 "retryattempts",               // Traefik RetryAttempts
                 "proxyretries",
+                "retries", // HAProxy's retries counter (`+` when redispatched)
+                // nginx's $upstream_addr: one address a try (`a, b`; ` : ` after a redirect)
+                "upstreamaddr",
             ],
         }
     }

@@ -287,6 +287,19 @@ impl Estimate {
         scenario.requests_per_day * p.duplicates * scenario.days_per_month * scenario.order_value
     }
 
+    /// `duplicates.per_month` and `refund_cost.per_month` alone (for the report's thousands
+    /// of endpoints): the same bits as [`Estimate::new`] gives.
+    pub fn duplicates_and_refunds_per_month(scenario: &Scenario) -> (f64, f64) {
+        let p = PerIntent::new(
+            scenario.timeout_rate,
+            scenario.succeeded_share,
+            scenario.retries,
+        );
+        let dup_day = scenario.requests_per_day * p.duplicates;
+        let m = scenario.days_per_month;
+        (dup_day * m, dup_day * m * scenario.order_value)
+    }
+
     /// The key store's size in the chosen store (`--store`): the headline figure.
     pub fn store_bytes(&self) -> f64 {
         self.key_store.by_store.get(self.inputs.store)
@@ -529,6 +542,26 @@ mod tests {
                 Estimate::refunds_per_month(&e.inputs),
                 e.refund_cost.per_month
             );
+        }
+        for (n, t, s, r, m, v) in [
+            (1234.5, 0.0123, 0.37, 3, 30.0, 19.99),
+            (0.001, 1.0, 1.0, 0, 28.0, 0.0),
+            (9.9e7, 0.3, 0.5, 100, 31.0, 1e6),
+            (3.0, 1e-9, 0.0, 7, 30.4375, 123.456),
+        ] {
+            let scenario = Scenario {
+                requests_per_day: n,
+                timeout_rate: t,
+                succeeded_share: s,
+                retries: r,
+                days_per_month: m,
+                order_value: v,
+                ..Scenario::default()
+            };
+            let e = Estimate::new(scenario);
+            let (dup, refunds) = Estimate::duplicates_and_refunds_per_month(&scenario);
+            assert_eq!(dup.to_bits(), e.duplicates.per_month.to_bits());
+            assert_eq!(refunds.to_bits(), e.refund_cost.per_month.to_bits());
         }
     }
 

@@ -12,7 +12,7 @@
 use std::sync::Barrier;
 
 use super::judge::{self, Identity};
-use super::{Answer, Check, Finding, Options, Outcome, ProbeError, Request, Transport};
+use super::{Answer, Check, Finding, Grade, Options, ProbeError, Request, Transport};
 
 /// The checks, in the order they run.
 pub const CHECKS: [&str; 4] = ["replay", "concurrent", "payload_mismatch", "missing_key"];
@@ -56,7 +56,7 @@ pub fn run(
                     Finding::PayloadIgnored { .. } => {
                         check.finding = Finding::PayloadIgnored { executed: None }
                     }
-                    _ if check.outcome == Outcome::Pass => check.outcome = Outcome::Warn,
+                    _ if check.outcome == Grade::Pass => check.outcome = Grade::Warn,
                     _ => {}
                 }
             }
@@ -116,7 +116,7 @@ impl Prober<'_> {
         let mut check = check("replay", 2, executions);
         let mut compared = false;
         if executions > 1 {
-            check.outcome = Outcome::Fail;
+            check.outcome = Grade::Fail;
             check.finding = Finding::KeyIgnored;
             check.detail = format!(
                 "the same request with the same key ran twice: the second answer differs from \
@@ -135,7 +135,7 @@ impl Prober<'_> {
                 self.alike()
             );
         } else {
-            check.outcome = Outcome::Warn;
+            check.outcome = Grade::Warn;
             check.detail = match &answers[1] {
                 Answer::Failed(why) => {
                     format!("the second request got no answer ({why}), so nothing was judged")
@@ -217,7 +217,7 @@ impl Prober<'_> {
         let answers = judge::statuses(&all);
         let mut compared = false;
         if extra > 0 {
-            check.outcome = Outcome::Fail;
+            check.outcome = Grade::Fail;
             check.finding = Finding::Race {
                 extra,
                 of: requests - rounds,
@@ -237,7 +237,7 @@ impl Prober<'_> {
                 requests - rounds
             );
         } else {
-            check.outcome = Outcome::Warn;
+            check.outcome = Grade::Warn;
             let mut why = Vec::new();
             if other > 0 {
                 why.push(format!(
@@ -263,7 +263,7 @@ impl Prober<'_> {
             Ok(changed) => changed.clone(),
             Err(why) => {
                 let mut check = check("payload_mismatch", 0, 0);
-                check.outcome = Outcome::Warn;
+                check.outcome = Grade::Warn;
                 check.detail = why.clone();
                 return (check, false);
             }
@@ -273,7 +273,7 @@ impl Prober<'_> {
         let first = self.send(Some(&key), &body);
         if !judge::accepted(&first) {
             let mut check = check("payload_mismatch", 1, 0);
-            check.outcome = Outcome::Warn;
+            check.outcome = Grade::Warn;
             check.detail = format!(
                 "the first request got {}, so the changed one was not sent",
                 status(&first)
@@ -299,7 +299,7 @@ impl Prober<'_> {
                 );
             }
             _ if executions > 1 => {
-                check.outcome = Outcome::Fail;
+                check.outcome = Grade::Fail;
                 check.finding = Finding::PayloadIgnored {
                     executed: Some(true),
                 };
@@ -311,7 +311,7 @@ impl Prober<'_> {
             }
             _ if judge::accepted(&answers[1]) => {
                 compared = true;
-                check.outcome = Outcome::Fail;
+                check.outcome = Grade::Fail;
                 check.finding = Finding::PayloadIgnored {
                     executed: Some(false),
                 };
@@ -323,7 +323,7 @@ impl Prober<'_> {
                 );
             }
             _ => {
-                check.outcome = Outcome::Warn;
+                check.outcome = Grade::Warn;
                 check.detail = format!(
                     "the key reused with another payload got {second_status}: neither refused \
                      (4xx) nor accepted, so nothing was judged"
@@ -348,7 +348,7 @@ impl Prober<'_> {
                 );
             }
             _ if accepted => {
-                check.outcome = Outcome::Warn;
+                check.outcome = Grade::Warn;
                 check.finding = Finding::KeyOptional;
                 check.detail = format!(
                     "a request without {header} was accepted ({}): keys are optional here, and a \
@@ -357,7 +357,7 @@ impl Prober<'_> {
                 );
             }
             _ => {
-                check.outcome = Outcome::Warn;
+                check.outcome = Grade::Warn;
                 check.detail = format!(
                     "a request without {header} got {}: neither refused (4xx) nor accepted",
                     status(&answer)
@@ -413,7 +413,7 @@ fn together(transport: &dyn Transport, n: usize, key: &str, body: &[u8]) -> Vec<
 fn check(name: &'static str, requests: usize, executions_seen: usize) -> Check {
     Check {
         name,
-        outcome: Outcome::Pass,
+        outcome: Grade::Pass,
         detail: String::new(),
         requests,
         executions_seen,
@@ -556,7 +556,7 @@ mod tests {
         }
     }
 
-    fn outcomes(checks: &[Check]) -> Vec<(&str, Outcome)> {
+    fn outcomes(checks: &[Check]) -> Vec<(&str, Grade)> {
         checks.iter().map(|c| (c.name, c.outcome)).collect()
     }
 
@@ -576,7 +576,7 @@ mod tests {
         let (checks, told_apart) = run(&request("{}"), &options(), &fake).unwrap();
         assert!(told_apart);
         assert!(
-            checks.iter().all(|c| c.outcome == Outcome::Pass),
+            checks.iter().all(|c| c.outcome == Grade::Pass),
             "{checks:#?}"
         );
         assert_eq!(
@@ -599,15 +599,15 @@ mod tests {
         assert_eq!(
             outcomes(&checks),
             [
-                ("replay", Outcome::Warn),
-                ("concurrent", Outcome::Warn),
-                ("payload_mismatch", Outcome::Pass),
-                ("missing_key", Outcome::Pass),
+                ("replay", Grade::Warn),
+                ("concurrent", Grade::Warn),
+                ("payload_mismatch", Grade::Pass),
+                ("missing_key", Grade::Pass),
             ]
         );
         assert!(checks[0].detail.contains("--id"));
         let probe = Probe::new(&request("{}"), (checks, told_apart));
-        assert_eq!(probe.verdict, Outcome::Warn);
+        assert_eq!(probe.verdict, Grade::Warn);
     }
 
     #[test]
@@ -646,7 +646,7 @@ mod tests {
             }
         });
         let (checks, _) = run(&request("{}"), &options(), &fake).unwrap();
-        assert_eq!(checks[1].outcome, Outcome::Warn, "{:#?}", checks[1]);
+        assert_eq!(checks[1].outcome, Grade::Warn, "{:#?}", checks[1]);
         assert!(
             checks[1].detail.contains("can hide an execution"),
             "{}",
@@ -658,7 +658,7 @@ mod tests {
     fn a_body_that_cannot_be_changed_skips_payload_mismatch() {
         let fake = Fake::new(correct);
         let (checks, _) = run(&request("[1, 2]"), &options(), &fake).unwrap();
-        assert_eq!(checks[2].outcome, Outcome::Warn);
+        assert_eq!(checks[2].outcome, Grade::Warn);
         assert_eq!(checks[2].requests, 0);
         assert!(checks[2].detail.contains("--changed-data"));
     }
@@ -672,7 +672,7 @@ mod tests {
             }
         });
         let (checks, _) = run(&request("{}"), &options(), &fake).unwrap();
-        assert_eq!(checks[0].outcome, Outcome::Warn);
+        assert_eq!(checks[0].outcome, Grade::Warn);
         assert!(
             checks[0].detail.contains("in flight"),
             "{}",
@@ -707,7 +707,7 @@ mod tests {
             let probe = Probe::new(&request("{}"), (checks, told_apart));
             prop_assert_eq!(probe.duplicates_seen, fake.extra());
             prop_assert_eq!(probe.requests, fake.state.lock().unwrap().calls);
-            prop_assert_eq!(probe.verdict == Outcome::Fail, probe.checks.iter().any(|c| c.outcome == Outcome::Fail));
+            prop_assert_eq!(probe.verdict == Grade::Fail, probe.checks.iter().any(|c| c.outcome == Grade::Fail));
         }
     }
 }

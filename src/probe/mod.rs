@@ -194,18 +194,18 @@ impl Transport for Budget<'_> {
 /// A check's result, in rising order of trouble.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Outcome {
+pub enum Grade {
     Pass,
     Warn,
     Fail,
 }
 
-impl Outcome {
+impl Grade {
     pub fn name(self) -> &'static str {
         match self {
-            Outcome::Pass => "pass",
-            Outcome::Warn => "warn",
-            Outcome::Fail => "fail",
+            Grade::Pass => "pass",
+            Grade::Warn => "warn",
+            Grade::Fail => "fail",
         }
     }
 }
@@ -232,7 +232,7 @@ pub enum Finding {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Check {
     pub name: &'static str,
-    pub outcome: Outcome,
+    pub outcome: Grade,
     pub detail: String,
     /// Requests this check sent.
     pub requests: usize,
@@ -256,7 +256,7 @@ pub struct Probe {
     /// Executions beyond the first for one key, summed over every key of the run.
     pub duplicates_seen: usize,
     /// `fail` when a check failed, else `warn` when one warned, else `pass`.
-    pub verdict: Outcome,
+    pub verdict: Grade,
     /// Whether the answers to different keys differed, so that a second execution shows;
     /// when false, `duplicates_seen` is only a lower bound.
     pub answers_tell_executions_apart: bool,
@@ -269,7 +269,7 @@ impl Probe {
             .iter()
             .map(|c| c.outcome)
             .max()
-            .unwrap_or(Outcome::Pass);
+            .unwrap_or(Grade::Pass);
         Probe {
             url: request.target.to_string(),
             method: request.method.to_string(),

@@ -12,7 +12,7 @@ use crate::model::Estimate;
 use crate::report::{Style, human, json};
 use crate::units::Rate;
 
-use super::{Finding, Outcome, Probe};
+use super::{Finding, Grade, Probe};
 
 /// `--format json`: the contract of `docs/MODEL.md`.
 pub fn to_json(probe: &Probe) -> Vec<u8> {
@@ -134,7 +134,7 @@ pub fn markdown(probe: &Probe, estimate: &Estimate, style: &Style) -> Vec<u8> {
 
 /// The one-line verdict.
 pub fn verdict(probe: &Probe) -> String {
-    let named = |outcome: Outcome| {
+    let named = |outcome: Grade| {
         probe
             .checks
             .iter()
@@ -144,20 +144,17 @@ pub fn verdict(probe: &Probe) -> String {
             .join(", ")
     };
     match probe.verdict {
-        Outcome::Pass => "pass: idempotency held in every check.".to_string(),
-        Outcome::Warn => format!(
+        Grade::Pass => "pass: idempotency held in every check.".to_string(),
+        Grade::Warn => format!(
             "warn: no check failed, but {} could not be judged or held only in part.",
-            named(Outcome::Warn)
+            named(Grade::Warn)
         ),
-        Outcome::Fail if probe.duplicates_seen > 0 => format!(
+        Grade::Fail if probe.duplicates_seen > 0 => format!(
             "fail: idempotency does not hold ({}); {}.",
-            named(Outcome::Fail),
+            named(Grade::Fail),
             duplicates_seen(probe)
         ),
-        Outcome::Fail => format!(
-            "fail: idempotency does not hold ({}).",
-            named(Outcome::Fail)
-        ),
+        Grade::Fail => format!("fail: idempotency does not hold ({}).", named(Grade::Fail)),
     }
 }
 
@@ -260,19 +257,19 @@ fn percent(share: f64) -> String {
     format!("{}%", human::count(share * 100.0))
 }
 
-pub fn outcome_word(outcome: Outcome) -> &'static str {
+pub fn outcome_word(outcome: Grade) -> &'static str {
     match outcome {
-        Outcome::Pass => "pass",
-        Outcome::Warn => "warn",
-        Outcome::Fail => "FAIL",
+        Grade::Pass => "pass",
+        Grade::Warn => "warn",
+        Grade::Fail => "FAIL",
     }
 }
 
-fn outcome_style(outcome: Outcome) -> Ansi {
+fn outcome_style(outcome: Grade) -> Ansi {
     let color = match outcome {
-        Outcome::Pass => AnsiColor::Green,
-        Outcome::Warn => AnsiColor::Yellow,
-        Outcome::Fail => AnsiColor::Red,
+        Grade::Pass => AnsiColor::Green,
+        Grade::Warn => AnsiColor::Yellow,
+        Grade::Fail => AnsiColor::Red,
     };
     Ansi::new().fg_color(Some(color.into())).bold()
 }
@@ -324,7 +321,7 @@ mod tests {
         assert_eq!(wrap("", 10), Vec::<String>::new());
     }
 
-    fn probe(findings: &[(&'static str, Outcome, Finding)]) -> Probe {
+    fn probe(findings: &[(&'static str, Grade, Finding)]) -> Probe {
         let checks: Vec<Check> = findings
             .iter()
             .map(|&(name, outcome, finding)| Check {
@@ -343,7 +340,7 @@ mod tests {
             requests: 2 * checks.len(),
             checks,
             duplicates_seen: 0,
-            verdict: Outcome::Fail,
+            verdict: Grade::Fail,
             answers_tell_executions_apart: true,
         }
     }
@@ -353,7 +350,7 @@ mod tests {
         let e = Estimate::new(Scenario::default());
         let probe = probe(&[(
             "concurrent",
-            Outcome::Fail,
+            Grade::Fail,
             Finding::Race { extra: 12, of: 35 },
         )]);
         let costs = costs(&probe, &e, "$");
@@ -378,13 +375,13 @@ mod tests {
     #[test]
     fn passes_cost_nothing_and_a_key_reuse_has_no_figure() {
         let e = Estimate::new(Scenario::default());
-        let passed = probe(&[("replay", Outcome::Pass, Finding::None)]);
+        let passed = probe(&[("replay", Grade::Pass, Finding::None)]);
         assert!(costs(&passed, &e, "$").is_empty());
         let text = String::from_utf8(table(&passed, &e, &Style::default())).unwrap();
         assert!(!text.contains("What a failure costs"), "{text}");
         let reused = probe(&[(
             "payload_mismatch",
-            Outcome::Fail,
+            Grade::Fail,
             Finding::PayloadIgnored { executed: None },
         )]);
         let costs = costs(&reused, &e, "$");

@@ -194,7 +194,7 @@ pub fn logs(r: &LogsReport, style: &Style) -> Vec<u8> {
 pub fn probe(probe: &Probe, e: &Estimate, sources: &Sources, style: &Style) -> Vec<u8> {
     use crate::probe::report as said;
     let c = style.currency.as_str();
-    let tone = if probe.verdict == crate::probe::Outcome::Pass {
+    let tone = if probe.verdict == crate::probe::Grade::Pass {
         Tone::Fine
     } else {
         Tone::Cost
@@ -207,7 +207,7 @@ pub fn probe(probe: &Probe, e: &Estimate, sources: &Sources, style: &Style) -> V
             let failed = probe
                 .checks
                 .iter()
-                .filter(|c| c.outcome == crate::probe::Outcome::Fail)
+                .filter(|c| c.outcome == crate::probe::Grade::Fail)
                 .count();
             format!("{failed} of {}", probe.checks.len())
         }),
@@ -612,7 +612,7 @@ pub enum Cell {
     /// Code (a flag, a path).
     Code(String),
     /// A check's outcome (`pass`, `warn`, `FAIL`), as a badge of its colour.
-    Outcome(crate::probe::Outcome),
+    Outcome(crate::probe::Grade),
 }
 
 /// What the verdict says: a cost to act on, or that all is well.

@@ -391,7 +391,12 @@ fn describe_file(f: &FileInfo) -> Vec<String> {
         .iter()
         .filter_map(|&r| {
             let header = f.columns.header_of(r)?;
-            let unit = if r == Role::Duration {
+            let unit = if r == Role::Duration && f.columns.duration_unit_assumed {
+                format!(
+                    " ({}, assumed: --duration-unit)",
+                    f.columns.duration_unit.name()
+                )
+            } else if r == Role::Duration {
                 format!(" ({})", f.columns.duration_unit.name())
             } else {
                 String::new()
@@ -421,15 +426,18 @@ fn describe_file(f: &FileInfo) -> Vec<String> {
     } else {
         format!("{what} ({})", how.join(", "))
     }];
-    let mut line = String::from("  columns:");
-    for role in roles {
-        if line.len() + role.len() > 94 {
-            lines.push(std::mem::replace(&mut line, "   ".to_string()));
+    // Traces: the columns are the attempts' own, made from the spans, and not shown.
+    if f.traces.is_none() {
+        let mut line = String::from("  columns:");
+        for role in roles {
+            if line.len() + role.len() > 94 {
+                lines.push(std::mem::replace(&mut line, "   ".to_string()));
+            }
+            line.push(' ');
+            line.push_str(&role);
         }
-        line.push(' ');
-        line.push_str(&role);
+        lines.push(line);
     }
-    lines.push(line);
     if let Some(note) = &f.format_note {
         lines.push(format!("  {note}"));
     }
@@ -438,6 +446,13 @@ fn describe_file(f: &FileInfo) -> Vec<String> {
             .into_iter()
             .map(|l| format!("  {l}")),
     );
+    if let Some(traces) = &f.traces {
+        lines.extend(
+            super::words::traces_evidence(traces)
+                .into_iter()
+                .map(|l| format!("  {l}")),
+        );
+    }
     if let Some(document) = &f.document {
         lines.push(format!(
             "  the file is {document}: line numbers count its records"

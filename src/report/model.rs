@@ -191,181 +191,223 @@ fn figure(id: FigureId, label: String, standalone: String, value: Value) -> Figu
 }
 
 fn sections(e: &Estimate) -> Vec<Section> {
-    use FigureId as F;
-    use Value::{Count, Money, Size, Times};
-    let r = e.inputs.retries;
-    let at = table::layers(e.inputs.layers);
-    let retrying = format!("at {r} {}, a day", if r == 1 { "retry" } else { "retries" });
-    let with = |mut f: Figure, thumb: Value| {
-        f.rule_of_thumb = Some(thumb);
-        f
-    };
     vec![
-        Section {
-            title: "Duplicate charges",
-            columns: &["exact", "rule of thumb"],
-            figures: vec![
-                with(
-                    figure(
-                        F::DuplicatesPerDay,
-                        "a day".into(),
-                        "duplicate charges a day".into(),
-                        Count(e.duplicates.per_day),
-                    ),
-                    Count(e.duplicates.rule_of_thumb_per_day),
-                ),
-                with(
-                    figure(
-                        F::DuplicatesPerMonth,
-                        "a month".into(),
-                        "duplicate charges a month".into(),
-                        Count(e.duplicates.per_month),
-                    ),
-                    Count(e.rule_of_thumb_per_month()),
-                ),
-            ],
-            closes_group: false,
-        },
-        Section {
-            title: "Refunds",
-            columns: &[],
-            figures: vec![
-                with(
-                    figure(
-                        F::RefundsPerMonth,
-                        "a month".into(),
-                        "refunds a month".into(),
-                        Money(e.refund_cost.per_month),
-                    ),
-                    Money(e.rule_of_thumb_refund_per_month()),
-                ),
-                figure(
-                    F::RefundsPerYear,
-                    "a year".into(),
-                    "refunds a year".into(),
-                    Money(e.refund_cost.per_year),
-                ),
-            ],
-            closes_group: true,
-        },
-        Section {
-            title: "Customers left without an answer",
-            columns: &[],
-            figures: vec![
-                figure(
-                    F::UnansweredNeverRetryingPerDay,
-                    "never retrying, a day".into(),
-                    "never retrying, a day".into(),
-                    Count(e.unanswered.zero_retries_per_day),
-                ),
-                figure(
-                    F::UnansweredNeverRetryingPerMonth,
-                    "never retrying, a month".into(),
-                    "never retrying, a month".into(),
-                    Count(e.unanswered.zero_retries_per_month),
-                ),
-                figure(
-                    F::ChargedNeverRetryingPerMonth,
-                    format!("  {}", label::CHARGED_ANYWAY),
-                    format!("never retrying, a month, {}", label::CHARGED),
-                    Count(e.unanswered.charged_zero_retries_per_month),
-                ),
-                figure(
-                    F::UnansweredPerDay,
-                    retrying.clone(),
-                    retrying.clone(),
-                    Count(e.unanswered.per_day),
-                ),
-                figure(
-                    F::ChargedPerDay,
-                    format!("  {}", label::CHARGED_ANYWAY),
-                    format!("{retrying}, {}", label::CHARGED),
-                    Count(e.unanswered.charged_per_day),
-                ),
-            ],
-            closes_group: true,
-        },
-        Section {
-            title: "Extra load from retries",
-            columns: &[],
-            figures: vec![
-                figure(
-                    F::ExtraAttemptsPerDay,
-                    "attempts a day".into(),
-                    "extra attempts a day from retries".into(),
-                    Count(e.extra_attempts_per_day),
-                ),
-                figure(
-                    F::AttemptsWorstCase,
-                    format!("at {at}, worst case"),
-                    format!("attempts at {at}, worst case"),
-                    Times(e.amplification.worst_case),
-                ),
-                figure(
-                    F::AttemptsExpected,
-                    format!("at {at}, expected"),
-                    format!("attempts at {at}, expected"),
-                    Times(e.amplification.expected),
-                ),
-            ],
-            closes_group: true,
-        },
-        Section {
-            title: "Retry schedule against the key TTL",
-            columns: &[],
-            figures: vec![
-                figure(
-                    F::RetryHorizon,
-                    label::RETRY_HORIZON.into(),
-                    label::RETRY_HORIZON.into(),
-                    Value::Seconds(e.retry_horizon_seconds),
-                ),
-                figure(
-                    F::KeyTtl,
-                    "key TTL".into(),
-                    "key TTL".into(),
-                    Value::Duration(e.inputs.ttl_seconds as f64),
-                ),
-                figure(
-                    F::LeftPerDay,
-                    "duplicates left, a day".into(),
-                    "duplicates left, a day".into(),
-                    Count(e.duplicates.with_key_store.per_day),
-                ),
-                figure(
-                    F::LeftPerMonth,
-                    "duplicates left, a month".into(),
-                    format!(
-                        "duplicates a month left by keys kept {}",
-                        Duration(e.inputs.ttl_seconds)
-                    ),
-                    Count(e.duplicates.with_key_store.per_month),
-                ),
-            ],
-            closes_group: true,
-        },
-        Section {
-            title: "Key store (the fix)",
-            columns: &[],
-            figures: std::iter::once(figure(
-                F::LiveKeys,
-                "live keys".into(),
-                "live keys".into(),
-                Count(e.key_store.live_keys),
-            ))
-            .chain(Store::ALL.into_iter().map(|store| {
-                let label = table::store_label(store, e.inputs.store);
-                figure(
-                    F::StoreSize(store),
-                    label.clone(),
-                    label,
-                    Size(e.key_store.by_store.get(store)),
-                )
-            }))
-            .collect(),
-            closes_group: true,
-        },
+        duplicates(e),
+        refunds(e),
+        unanswered(e),
+        load(e),
+        schedule(e),
+        key_store(e),
     ]
+}
+
+/// A figure with its rule of thumb.
+fn with(mut f: Figure, thumb: Value) -> Figure {
+    f.rule_of_thumb = Some(thumb);
+    f
+}
+
+/// Duplicate charges, with the rules of thumb.
+fn duplicates(e: &Estimate) -> Section {
+    use FigureId as F;
+    use Value::Count;
+    Section {
+        title: "Duplicate charges",
+        columns: &["exact", "rule of thumb"],
+        figures: vec![
+            with(
+                figure(
+                    F::DuplicatesPerDay,
+                    "a day".into(),
+                    "duplicate charges a day".into(),
+                    Count(e.duplicates.per_day),
+                ),
+                Count(e.duplicates.rule_of_thumb_per_day),
+            ),
+            with(
+                figure(
+                    F::DuplicatesPerMonth,
+                    "a month".into(),
+                    "duplicate charges a month".into(),
+                    Count(e.duplicates.per_month),
+                ),
+                Count(e.rule_of_thumb_per_month()),
+            ),
+        ],
+        closes_group: false,
+    }
+}
+
+/// Refunds (closing the group the duplicates open).
+fn refunds(e: &Estimate) -> Section {
+    use FigureId as F;
+    use Value::Money;
+    Section {
+        title: "Refunds",
+        columns: &[],
+        figures: vec![
+            with(
+                figure(
+                    F::RefundsPerMonth,
+                    "a month".into(),
+                    "refunds a month".into(),
+                    Money(e.refund_cost.per_month),
+                ),
+                Money(e.rule_of_thumb_refund_per_month()),
+            ),
+            figure(
+                F::RefundsPerYear,
+                "a year".into(),
+                "refunds a year".into(),
+                Money(e.refund_cost.per_year),
+            ),
+        ],
+        closes_group: true,
+    }
+}
+
+/// Customers left without an answer.
+fn unanswered(e: &Estimate) -> Section {
+    use FigureId as F;
+    use Value::Count;
+    let r = e.inputs.retries;
+    let retrying = format!("at {r} {}, a day", if r == 1 { "retry" } else { "retries" });
+    Section {
+        title: "Customers left without an answer",
+        columns: &[],
+        figures: vec![
+            figure(
+                F::UnansweredNeverRetryingPerDay,
+                "never retrying, a day".into(),
+                "never retrying, a day".into(),
+                Count(e.unanswered.zero_retries_per_day),
+            ),
+            figure(
+                F::UnansweredNeverRetryingPerMonth,
+                "never retrying, a month".into(),
+                "never retrying, a month".into(),
+                Count(e.unanswered.zero_retries_per_month),
+            ),
+            figure(
+                F::ChargedNeverRetryingPerMonth,
+                format!("  {}", label::CHARGED_ANYWAY),
+                format!("never retrying, a month, {}", label::CHARGED),
+                Count(e.unanswered.charged_zero_retries_per_month),
+            ),
+            figure(
+                F::UnansweredPerDay,
+                retrying.clone(),
+                retrying.clone(),
+                Count(e.unanswered.per_day),
+            ),
+            figure(
+                F::ChargedPerDay,
+                format!("  {}", label::CHARGED_ANYWAY),
+                format!("{retrying}, {}", label::CHARGED),
+                Count(e.unanswered.charged_per_day),
+            ),
+        ],
+        closes_group: true,
+    }
+}
+
+/// Extra load from retries.
+fn load(e: &Estimate) -> Section {
+    use FigureId as F;
+    use Value::{Count, Times};
+    let at = table::layers(e.inputs.layers);
+    Section {
+        title: "Extra load from retries",
+        columns: &[],
+        figures: vec![
+            figure(
+                F::ExtraAttemptsPerDay,
+                "attempts a day".into(),
+                "extra attempts a day from retries".into(),
+                Count(e.extra_attempts_per_day),
+            ),
+            figure(
+                F::AttemptsWorstCase,
+                format!("at {at}, worst case"),
+                format!("attempts at {at}, worst case"),
+                Times(e.amplification.worst_case),
+            ),
+            figure(
+                F::AttemptsExpected,
+                format!("at {at}, expected"),
+                format!("attempts at {at}, expected"),
+                Times(e.amplification.expected),
+            ),
+        ],
+        closes_group: true,
+    }
+}
+
+/// The retry schedule against the key TTL.
+fn schedule(e: &Estimate) -> Section {
+    use FigureId as F;
+    use Value::Count;
+    Section {
+        title: "Retry schedule against the key TTL",
+        columns: &[],
+        figures: vec![
+            figure(
+                F::RetryHorizon,
+                label::RETRY_HORIZON.into(),
+                label::RETRY_HORIZON.into(),
+                Value::Seconds(e.retry_horizon_seconds),
+            ),
+            figure(
+                F::KeyTtl,
+                "key TTL".into(),
+                "key TTL".into(),
+                Value::Duration(e.inputs.ttl_seconds as f64),
+            ),
+            figure(
+                F::LeftPerDay,
+                "duplicates left, a day".into(),
+                "duplicates left, a day".into(),
+                Count(e.duplicates.with_key_store.per_day),
+            ),
+            figure(
+                F::LeftPerMonth,
+                "duplicates left, a month".into(),
+                format!(
+                    "duplicates a month left by keys kept {}",
+                    Duration(e.inputs.ttl_seconds)
+                ),
+                Count(e.duplicates.with_key_store.per_month),
+            ),
+        ],
+        closes_group: true,
+    }
+}
+
+/// The key store (the fix).
+fn key_store(e: &Estimate) -> Section {
+    use FigureId as F;
+    use Value::{Count, Size};
+    Section {
+        title: "Key store (the fix)",
+        columns: &[],
+        figures: std::iter::once(figure(
+            F::LiveKeys,
+            "live keys".into(),
+            "live keys".into(),
+            Count(e.key_store.live_keys),
+        ))
+        .chain(Store::ALL.into_iter().map(|store| {
+            let label = table::store_label(store, e.inputs.store);
+            figure(
+                F::StoreSize(store),
+                label.clone(),
+                label,
+                Size(e.key_store.by_store.get(store)),
+            )
+        }))
+        .collect(),
+        closes_group: true,
+    }
 }
 
 /// One model input as the logs report shows it: its value, where it came from, and what the

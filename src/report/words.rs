@@ -16,7 +16,7 @@ use crate::findings::evidence::{
     ShareEvidence, ShareLog, Shortfall, TimeoutEvidence, TimeoutLog, Warning,
 };
 use crate::findings::{MAX_RETRIES, RetriesObserved};
-use crate::logs::{FileInfo, FlagsStyle, FormatRead, Role};
+use crate::logs::{FileInfo, FlagsStyle, FormatRead, PROXY_GIVE_UPS, Role, TraceRead};
 use crate::units::Rate;
 
 // ---------------------------------------------------------------- number formats
@@ -145,11 +145,13 @@ impl Display for Evidence {
                 if let Some(p) = proxy {
                     write!(
                         f,
-                        "; beside the client's, the proxy retried {} of {} mutating attempts itself ({} in all, at most {} for one attempt): another layer's retries, measured",
+                        "; beside the client's, the proxy retried {} of {} mutating attempts itself ({} in all, at most {} for one attempt): another layer's retries, measured: {:.3} tries at the backend a client attempt (at most {})",
                         count(p.retried),
                         count(p.attempts),
                         count(p.retries),
-                        p.max
+                        p.max,
+                        p.attempts_per_attempt,
+                        p.attempts_max
                     )?;
                 }
                 Ok(())
@@ -220,14 +222,24 @@ fn requests_log(l: &RequestsLog) -> String {
             "{intents} (the key column looks per-attempt: each mutating attempt is an intent)"
         ),
         IntentsHow::Keyed => format!("{intents} (grouped by idempotency key)"),
+        IntentsHow::Traced => format!(
+            "{intents} (the attempts under one parent span, or with one captured Idempotency-Key)"
+        ),
         IntentsHow::Mixed { keyed, unkeyed } => format!(
             "{intents} ({} keyed + {} without a key)",
             count(keyed),
             plural(unkeyed, "attempt")
         ),
     };
+    let sampled = l.sampled.map_or(String::new(), |k| {
+        format!(
+            " x {} (head sampling kept 1 trace in {}: the spans' tracestate ot=th or --sample-rate)",
+            count_f(k),
+            count_f(k)
+        )
+    });
     format!(
-        "requests a day {} = {how} / {} days",
+        "requests a day {} = {how}{sampled} / {} days",
         count_f(l.value),
         count_f(l.days)
     )
@@ -260,35 +272,58 @@ impl Display for FingerprintFacts {
 }
 
 fn timeout_log(l: &TimeoutLog) -> String {
-    let statuses: Vec<String> = l.statuses.iter().map(u16::to_string).collect();
+    // Traces: 0 is a CLIENT span's own "no answer", not a status to list.
+    let statuses: Vec<String> = l
+        .statuses
+        .iter()
+        .filter(|&&s| !(l.traced && s == 0))
+        .map(u16::to_string)
+        .collect();
     let mut also = String::new();
     if let Some(style) = l.flags {
-        also.push_str(flags_give_up(style));
+        also.push_str(&flags_give_up(style, &statuses));
     }
     if let Some(secs) = l.client_timeout {
         also.push_str(&format!(" or took {secs}s or more"));
+        if let Some((field, unit)) = &l.assumed_unit {
+            also.push_str(&format!(", {field} read in {unit}, assumed"));
+        }
     }
+    let how = if l.traced {
+        format!(
+            "a CLIENT span with no status whose error.type or exception names a timeout{also}, or status {}",
+            statuses.join(", ")
+        )
+    } else {
+        format!("status {}{also}", statuses.join(", "))
+    };
     format!(
-        "timeout rate {} = {} (status {}{also}) / {}",
+        "timeout rate {} = {} ({how}) / {}",
         rate(l.value),
         plural_verb(l.timed_out, "timed out"),
-        statuses.join(", "),
         plural(l.mutating, "mutating attempt")
     )
 }
 
-/// What a proxy's flags column counts as a give-up, as the evidence says it.
-pub fn flags_give_up(style: FlagsStyle) -> &'static str {
-    match style {
-        FlagsStyle::Envoy => " or flags UT, DC, UC, URX",
-        FlagsStyle::Haproxy => " or termination state c, C, s, S",
-        FlagsStyle::Cloudfront => " or result type ClientCommError, ClientHungUpRequest",
-        FlagsStyle::Iis => " or sc-win32-status 64, 1236, 12002",
-        FlagsStyle::Cloudflare => " or edge status 524",
-        FlagsStyle::GoogleCloud => {
-            " or statusDetails client_disconnected_before_any_response, client_timed_out, backend_timeout"
-        }
-    }
+/// What a proxy's flags column counts as a give-up, as the evidence says it: its field and
+/// its codes (`FlagsStyle::give_ups`), less those already among the give-up `statuses`.
+pub fn flags_give_up(style: FlagsStyle, statuses: &[String]) -> String {
+    let field = match style {
+        FlagsStyle::Envoy => "flags",
+        FlagsStyle::Haproxy => "termination state",
+        FlagsStyle::Cloudfront => "result type",
+        FlagsStyle::Iis => "sc-win32-status",
+        FlagsStyle::Cloudflare => "edge status",
+        FlagsStyle::GoogleCloud => "statusDetails",
+    };
+    let codes: Vec<&str> = style
+        .give_ups()
+        .codes
+        .iter()
+        .copied()
+        .filter(|c| !statuses.iter().any(|s| s == c))
+        .collect();
+    format!(" or {field} {}", codes.join(", "))
 }
 
 impl Display for Shortfall {
@@ -522,6 +557,21 @@ fn share_log(log: &ShareLog, v: f64) -> String {
             count(succ),
             count(all)
         ),
+        None if log.traced && unknown == 0 => format!(
+            "succeeded share {} = {} whose SERVER span answered 2xx / {} timed out (the traces see both ends)",
+            rate(v),
+            count(succ),
+            count(all)
+        ),
+        None if log.traced => format!(
+            "succeeded share {} = {} whose SERVER span answered 2xx / {} timed out with a known outcome ({} of {} unknown: no SERVER span from a server that is not traced, counted as all failed or all succeeded, {})",
+            rate(v),
+            count(succ),
+            count(known),
+            count(unknown),
+            count(all),
+            bounds_text(log),
+        ),
         None if unknown == 0 => format!(
             "succeeded share {} = {} with upstream 2xx / {} timed out",
             rate(v),
@@ -529,12 +579,13 @@ fn share_log(log: &ShareLog, v: f64) -> String {
             count(all)
         ),
         None => format!(
-            "succeeded share {} = {} with upstream 2xx / {} timed out with a known outcome ({} of {} unknown, upstream -, 0 or the proxy's own 408, 460, 499, 502, 504: counted as all failed or all succeeded, {})",
+            "succeeded share {} = {} with upstream 2xx / {} timed out with a known outcome ({} of {} unknown, upstream -, 0 or the proxy's own {}: counted as all failed or all succeeded, {})",
             rate(v),
             count(succ),
             count(known),
             count(unknown),
             count(all),
+            PROXY_GIVE_UPS.map(|s| s.to_string()).join(", "),
             bounds_text(log),
         ),
     }
@@ -625,6 +676,15 @@ impl Display for RetriesLog {
 impl Display for Warning {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         match self {
+            Warning::DurationUnitAssumed { file, field, unit } => write!(
+                f,
+                "{file}: its duration field {field} says no unit (neither its name nor a format's documentation): read as {unit}, so --client-timeout compares with an assumed unit; give --duration-unit s, ms, us or ns"
+            ),
+            Warning::Unsampled => f.write_str(
+                "no sampling threshold in the spans' tracestate (ot=th) and no --sample-rate: \
+                 requests a day counts the traces as every request; if they were head-sampled, \
+                 give --sample-rate (the rates do not depend on it)",
+            ),
             Warning::ServerLogNoClientTimeout => f.write_str(
                 "a server's own log does not show when the client gave up: only give-up statuses \
                  count as timeouts; give the client's (or webhook sender's) timeout with \
@@ -994,6 +1054,64 @@ pub fn verdict_assumptions(
         [one] => Some(format!("Assuming {one}.")),
         [rest @ .., last] => Some(format!("Assuming {} and {last}.", rest.join(", "))),
     }
+}
+
+/// What a file of spans showed and what traces cannot tell, for the evidence.
+pub fn traces_evidence(t: &TraceRead) -> Vec<String> {
+    if t.format.is_none() {
+        return vec![
+            "a table of spans read by dupcost sql: CLIENT spans are the attempts, the SERVER spans directly under them their outcomes".to_string(),
+        ];
+    }
+    let mut out = vec![format!(
+        "{} in {}; {} (CLIENT spans with a mutating method) in {}",
+        plural(t.spans, "span"),
+        plural(t.traces, "trace"),
+        plural(t.attempts, "attempt"),
+        plural(t.intents, "intent"),
+    )];
+    match (t.sample_rate, t.with_threshold) {
+        (Some(rate), _) => out.push(format!(
+            "head sampling kept {}% of traces (--sample-rate): counts scaled by {}, rates as read",
+            count_f(rate * 100.0),
+            count_f(t.scale())
+        )),
+        (None, 0) => out.push(
+            "no sampling threshold in the spans' tracestate (ot=th): counts as read".to_string(),
+        ),
+        (None, n) => out.push(format!(
+            "{} of {} carry a sampling threshold (tracestate ot=th): counts scaled by {}, rates as read",
+            count(n),
+            plural(t.traces, "trace"),
+            count_f(t.scale())
+        )),
+    }
+    if t.cut > 0 {
+        out.push(format!(
+            "{} not whole in the file (no root span, or a span whose parent is not in it: cut at the file's edges): their attempts without a server span are unknown",
+            plural(t.cut, "trace")
+        ));
+    }
+    if t.server_without_client > 0 {
+        out.push(format!(
+            "{} with no traced CLIENT span above them (an uninstrumented caller, or a cut trace): not attempts",
+            plural(t.server_without_client, "SERVER span")
+        ));
+    }
+    if t.server_untraced > 0 {
+        out.push(format!(
+            "{} timed-out {} no SERVER span and a server not traced (or a cut trace): unknown, not failed",
+            count(t.server_untraced),
+            if t.server_untraced == 1 { "attempt has" } else { "attempts have" }
+        ));
+    }
+    if t.never_reached > 0 {
+        out.push(format!(
+            "{} in whole traces with no SERVER span though their server is traced: never arrived (failed)",
+            plural(t.never_reached, "timed-out attempt")
+        ));
+    }
+    out
 }
 
 // ---------------------------------------------------------------- the logs report's sections

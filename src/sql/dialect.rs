@@ -21,7 +21,7 @@ impl Engine {
     pub fn ident(self, name: &str) -> String {
         let (open, close) = match self {
             Engine::Spark | Engine::Bigquery => ('`', '`'),
-            _ => ('"', '"'),
+            Engine::Duckdb | Engine::Clickhouse | Engine::Trino => ('"', '"'),
         };
         name.split('.')
             .map(|part| {
@@ -57,7 +57,7 @@ impl Engine {
         match self {
             Engine::Bigquery => "INT64",
             Engine::Clickhouse => "Int64",
-            _ => "BIGINT",
+            Engine::Duckdb | Engine::Spark | Engine::Trino => "BIGINT",
         }
     }
 
@@ -66,7 +66,9 @@ impl Engine {
     pub fn int(self, x: &str) -> String {
         match self {
             Engine::Clickhouse => format!("toInt64({x})"),
-            _ => format!("CAST({x} AS {})", self.int_type()),
+            Engine::Duckdb | Engine::Spark | Engine::Trino | Engine::Bigquery => {
+                format!("CAST({x} AS {})", self.int_type())
+            }
         }
     }
 
@@ -74,7 +76,9 @@ impl Engine {
     pub fn text(self, x: &str) -> String {
         match self {
             Engine::Clickhouse => format!("toString({x})"),
-            _ => format!("CAST({x} AS {})", self.string_type()),
+            Engine::Duckdb | Engine::Spark | Engine::Trino | Engine::Bigquery => {
+                format!("CAST({x} AS {})", self.string_type())
+            }
         }
     }
 
@@ -82,7 +86,9 @@ impl Engine {
     pub fn null_text(self) -> String {
         match self {
             Engine::Clickhouse => "CAST(NULL AS Nullable(String))".into(),
-            _ => format!("CAST(NULL AS {})", self.string_type()),
+            Engine::Duckdb | Engine::Spark | Engine::Trino | Engine::Bigquery => {
+                format!("CAST(NULL AS {})", self.string_type())
+            }
         }
     }
 
@@ -90,7 +96,9 @@ impl Engine {
     pub fn null_int(self) -> String {
         match self {
             Engine::Clickhouse => "CAST(NULL AS Nullable(Int64))".into(),
-            _ => format!("CAST(NULL AS {})", self.int_type()),
+            Engine::Duckdb | Engine::Spark | Engine::Trino | Engine::Bigquery => {
+                format!("CAST(NULL AS {})", self.int_type())
+            }
         }
     }
 

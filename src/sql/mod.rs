@@ -7,6 +7,7 @@
 //! preset     which column of a known table (AWS's Athena tables for ALB and CloudFront) plays which role
 //! route      route templates as regular expressions (the rules of src/logs/row/route.rs)
 //! query      the query: the row stage and the tally of src/logs as SQL
+//! traces     the Collector's ClickHouse table of spans (otel_traces) as attempts
 //! observed   the engine's result (CSV or JSON lines) read back into a tally for the derivation
 //! ```
 
@@ -15,6 +16,7 @@ mod observed;
 mod preset;
 mod query;
 mod route;
+mod traces;
 
 pub use dialect::Engine;
 pub use observed::{COLUMNS, read as read_observed, read_path as read_observed_path};

@@ -508,7 +508,8 @@ fn build(name: &str, records: &[Record], options: &LogOptions) -> Result<LogAnal
         .map_err(|e| r.fail("timeout_statuses", e.to_string()))?;
     // `--outcomes-table`: the join's figures, as `dupcost logs --outcomes` reports them.
     // The duplicates seen: with the backend's table, or grouped by fingerprint.
-    if r.opt_count("duplicates")?.is_some() {
+    let counted_duplicates = r.opt_count("duplicates")?.is_some();
+    if counted_duplicates {
         t.duplicates = Duplicates {
             count: r.count("duplicates")?,
             upstream_2xx: r.count("duplicates_upstream_2xx")?,
@@ -582,6 +583,12 @@ fn build(name: &str, records: &[Record], options: &LogOptions) -> Result<LogAnal
             skipped: Vec::new(),
             formats: Vec::new(),
             interleaved: false,
+            // Keyed intents with their duplicates counted and no backend's table: only the
+            // query of a table of spans (--preset otel-traces) counts them so.
+            traces: (grouping == crate::logs::Grouping::Key
+                && counted_duplicates
+                && join.is_none())
+            .then(crate::logs::TraceRead::default),
         }],
         options: LogOptions {
             methods,
@@ -633,6 +640,7 @@ fn column_map(roles: &[Role], flags_style: FlagsStyle) -> Option<ColumnMap> {
         request_length: at(Role::RequestLength),
         proxy_attempts: None,
         duration_unit: DurationUnit::Seconds,
+        duration_unit_assumed: false,
         flags_style,
         headers,
     })

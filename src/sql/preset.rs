@@ -17,6 +17,10 @@ pub enum Preset {
     /// Columns named after the roles: timestamp, method, path, status, upstream_status,
     /// idempotency_key, bytes.
     Generic,
+    /// The OpenTelemetry Collector's ClickHouse exporter's table of spans (`otel_traces`):
+    /// CLIENT spans with a mutating method are the attempts, the SERVER spans under them their
+    /// outcomes (--engine clickhouse).
+    OtelTraces,
 }
 
 impl Preset {
@@ -73,6 +77,19 @@ impl Preset {
             ]
             .into_iter()
             .map(|r| (r, col(r.name())))
+            .collect(),
+            // The attempts' derived table (src/sql/traces.rs) names its columns so.
+            Preset::OtelTraces => [
+                (Role::Timestamp, "timestamp"),
+                (Role::Method, "method"),
+                (Role::Path, "path"),
+                (Role::Status, "status"),
+                (Role::UpstreamStatus, "upstream_status"),
+                (Role::IdempotencyKey, "idempotency_key"),
+                (Role::Duration, "duration_ms"),
+            ]
+            .into_iter()
+            .map(|(r, name)| (r, col(name)))
             .collect(),
         }
     }

@@ -26,7 +26,10 @@
 //! The result is one table: a `total` row, one `day` row per UTC day with attempts, one
 //! `endpoint` row per method and route (see [`super::observed::COLUMNS`]).
 
-use crate::logs::{FlagsStyle, Grouping, Intents, LogOptions, LogSide, MAX_ENDPOINTS, Role};
+use crate::logs::{
+    FlagsStyle, GiveUpMatch, GiveUps, Grouping, Intents, LogOptions, LogSide, MAX_ENDPOINTS,
+    PROXY_GIVE_UPS, Role,
+};
 
 use super::dialect::Engine;
 use super::observed::COLUMNS;
@@ -70,9 +73,6 @@ pub const ROLES: [Role; 14] = [
 /// The roles of the backend's table (`--outcomes-table`, `--outcomes-column`).
 pub const OUTCOME_ROLES: [Role; 3] = [Role::RequestId, Role::Status, Role::Timestamp];
 
-/// Upstream statuses that are the proxy's own give-up (as `src/logs/row/values.rs`).
-const PROXY_GIVE_UPS: [u16; 5] = [408, 460, 499, 502, 504];
-
 /// What `dupcost sql` was asked for.
 #[derive(Debug, Clone)]
 pub struct QueryOptions {
@@ -93,6 +93,12 @@ pub struct QueryOptions {
 /// The query, or what is wrong with the options.
 pub fn build(o: &QueryOptions) -> Result<String, String> {
     let e = o.engine;
+    if o.preset == Preset::OtelTraces && e != super::Engine::Clickhouse {
+        return Err(format!(
+            "--preset otel-traces is the ClickHouse exporter's table: give --engine clickhouse (not {})",
+            engine_name(e)
+        ));
+    }
     let mut columns = o.preset.columns(e);
     for (role, expr) in &o.columns {
         if !ROLES.contains(role) {
@@ -155,6 +161,7 @@ pub fn build(o: &QueryOptions) -> Result<String, String> {
         x.trim_matches(|c: char| c == '"' || c == '`' || c.is_whitespace())
             .to_string()
     };
+    let traced = o.preset == Preset::OtelTraces;
     let server = match o.log.log_side {
         LogSide::Server => true,
         LogSide::Proxy => false,
@@ -197,7 +204,7 @@ pub fn build(o: &QueryOptions) -> Result<String, String> {
     let window = i64::try_from(o.log.retry_window.as_micros()).unwrap_or(i64::MAX);
     let statuses: Vec<String> = o.log.timeout_statuses.iter().map(u16::to_string).collect();
     let give_ups: Vec<String> = PROXY_GIVE_UPS.iter().map(u16::to_string).collect();
-    let trim = |x: &str| e.replace_all(x, "^[ \\t\\n\\r\\f]+|[ \\t\\n\\r\\f]+$", "");
+    let trim = |x: &str| trim(e, x);
     let text_of = |role: Role, trimmed: bool| match expr(role) {
         Some(x) if trimmed => trim(&e.text(x)),
         Some(x) => e.text(x),
@@ -257,23 +264,21 @@ pub fn build(o: &QueryOptions) -> Result<String, String> {
         let name = x.trim_matches(|c: char| c == '"' || c == '`' || c.is_whitespace());
         FlagsStyle::from_name(name.as_bytes())
     });
-    let flags_gave_up = match flags_style {
-        None => None,
-        Some(FlagsStyle::Envoy) => {
-            Some(e.matches("flags_text", "(^|[, |])(UT|DC|UC|URX)([, |]|$)"))
+    // The same codes as `FlagsStyle::gave_up` in `logs` (`FlagsStyle::give_ups`).
+    let flags_gave_up = flags_style.map(|style| {
+        let GiveUps { matching, codes } = style.give_ups();
+        match matching {
+            GiveUpMatch::AnyCode => e.matches(
+                "flags_text",
+                &format!("(^|[, |])({})([, |]|$)", codes.join("|")),
+            ),
+            GiveUpMatch::FirstLetter => e.matches("flags_text", &format!("^[{}]", codes.concat())),
+            GiveUpMatch::Whole => {
+                let codes: Vec<String> = codes.iter().map(|c| e.lit(c)).collect();
+                format!("TRIM(flags_text) IN ({})", codes.join(", "))
+            }
         }
-        Some(FlagsStyle::Haproxy) => Some(e.matches("flags_text", "^[cCsS]")),
-        Some(FlagsStyle::Cloudfront) => {
-            Some("flags_text IN ('ClientCommError', 'ClientHungUpRequest')".to_string())
-        }
-        // The same values as `FlagsStyle::gave_up` in `logs`.
-        Some(FlagsStyle::Iis) => Some("TRIM(flags_text) IN ('64', '1236', '12002')".to_string()),
-        Some(FlagsStyle::Cloudflare) => Some("TRIM(flags_text) IN ('499', '524')".to_string()),
-        Some(FlagsStyle::GoogleCloud) => Some(
-            "TRIM(flags_text) IN ('client_disconnected_before_any_response', 'client_timed_out', 'backend_timeout')"
-                .to_string(),
-        ),
-    };
+    });
     let up_last = trim(&e.extract("upstream_text", "[^,:]*$"));
     let upstream = format!(
         "CASE WHEN {} THEN {} END",
@@ -297,7 +302,6 @@ pub fn build(o: &QueryOptions) -> Result<String, String> {
         e.int(&e.replace_all("bytes_text", "^[+]", ""))
     );
     let window_over = "PARTITION BY key_text, method, route ORDER BY ts";
-    let sum0 = |x: &str| format!("COALESCE(SUM({x}), 0)");
     let (null_text, null_int) = (e.null_text(), e.null_int());
     let days = e.date_of_day("day");
 
@@ -306,137 +310,15 @@ pub fn build(o: &QueryOptions) -> Result<String, String> {
     // 2xx row: succeeded); absent within the backend's span, never reached (failed); else the
     // proxy's outcome stands.
     let outcomes = o.outcomes_table.is_some();
-    let proxy_unknown = format!("timed_out = 1 AND {unknown}");
-    let proxy_succeeded =
-        format!("timed_out = 1 AND NOT {unknown} AND upstream BETWEEN 200 AND 299");
-    let (unknown_col, succeeded_col, executed_cols, backend_ctes, join_stats) = if outcomes {
-        let b = o.outcomes_table.clone().unwrap_or_default();
-        let bexpr = |role: Role| -> Option<String> {
-            match o.outcomes_columns.iter().rev().find(|(r, _)| *r == role) {
-                Some((_, x)) if x.trim().is_empty() => None,
-                Some((_, x)) => Some(x.clone()),
-                None => Some(e.ident(role.name())),
-            }
-        };
-        let id = bexpr(Role::RequestId)
-            .ok_or("--outcomes-column request_id=: the join needs the backend's request id")?;
-        let st = bexpr(Role::Status)
-            .ok_or("--outcomes-column status=: the join needs the backend's status")?;
-        let bts = bexpr(Role::Timestamp);
-        let b_ts_text = bts.as_ref().map_or(e.null_text(), |x| trim(&e.text(x)));
-        let b_ts = if bts.is_some() {
-            e.micros("ts_text")
-        } else {
-            e.null_int()
-        };
-        let b_ts_bad = if bts.is_some() { "ts IS NULL" } else { "1 = 0" };
-        let ctes = format!(
-            "
-backend_src AS (
-  SELECT {id_text} AS id_text, {status_text} AS status_text, {b_ts_text} AS ts_text
-  FROM {b}
-),
-backend_parsed AS (
-  SELECT CASE WHEN id_text <> '' AND id_text <> '-' THEN id_text END AS id,
-    CASE WHEN {status_ok} THEN {status_int} END AS status,
-    {b_ts} AS ts
-  FROM backend_src
-),
-backend_good AS (
-  SELECT * FROM backend_parsed WHERE id IS NOT NULL AND status IS NOT NULL AND NOT ({b_ts_bad})
-),
-backend_span AS (
-  SELECT (SELECT COUNT(*) FROM backend_parsed) AS b_rows,
-    (SELECT COUNT(*) FROM backend_parsed) - COUNT(*) AS b_bad,
-    MIN(ts) AS b_first, MAX(ts) AS b_last
-  FROM backend_good
-),
-answers AS (
-  SELECT id AS answer_id, MAX(CASE WHEN status BETWEEN 200 AND 299 THEN 1 ELSE 0 END) AS ok
-  FROM backend_good
-  GROUP BY id
-),
-told AS (
-  SELECT a.*,
-    CASE WHEN a.timed_out = 1 AND a.id_text IS NOT NULL AND x.answer_id IS NOT NULL THEN
-        CASE WHEN x.ok = 1 THEN 2 ELSE 1 END
-      WHEN a.timed_out = 1 AND a.id_text IS NOT NULL AND s.b_first IS NOT NULL
-        AND a.ts BETWEEN s.b_first AND s.b_last THEN 1
-      ELSE 0 END AS told,
-    CASE WHEN x.answer_id IS NOT NULL THEN 1 ELSE 0 END AS found,
-    COALESCE(x.ok, 0) AS found_ok
-  FROM attempts a
-  LEFT JOIN answers x ON a.timed_out = 1 AND a.id_text = x.answer_id
-  CROSS JOIN backend_span s
-),",
-            id_text = trim(&e.text(&id)),
-            status_text = trim(&e.text(&st)),
-            status_ok = e.matches("status_text", "^[0-9]{1,3}$"),
-            status_int = e.int("status_text"),
-        );
-        let succeeded = format!("(told = 2 OR (told = 0 AND {proxy_succeeded}))");
-        let by_backend = format!("told = 2 AND NOT ({proxy_succeeded})");
-        let stats = format!(
-            "
-CROSS JOIN (
-  SELECT {matched} AS n_matched, {matched_ok} AS n_matched_succeeded,
-    {never} AS n_never_reached, {outside} AS n_outside_span, {without} AS n_without_id
-  FROM told
-) j
-CROSS JOIN backend_span b",
-            matched = sum0(
-                "CASE WHEN timed_out = 1 AND id_text IS NOT NULL AND found = 1 THEN 1 ELSE 0 END"
-            ),
-            matched_ok = sum0(
-                "CASE WHEN timed_out = 1 AND id_text IS NOT NULL AND found = 1 AND found_ok = 1 THEN 1 ELSE 0 END"
-            ),
-            never = sum0(
-                "CASE WHEN timed_out = 1 AND id_text IS NOT NULL AND found = 0 AND told = 1 THEN 1 ELSE 0 END"
-            ),
-            outside = sum0(
-                "CASE WHEN timed_out = 1 AND id_text IS NOT NULL AND told = 0 THEN 1 ELSE 0 END"
-            ),
-            without = sum0("CASE WHEN timed_out = 1 AND id_text IS NULL THEN 1 ELSE 0 END"),
-        );
-        (
-            format!("CASE WHEN told = 0 AND {proxy_unknown} THEN 1 ELSE 0 END"),
-            format!("CASE WHEN {succeeded} THEN 1 ELSE 0 END"),
-            format!(
-                "
-    CASE WHEN timed_out = 1 THEN (CASE WHEN {succeeded} THEN 1 ELSE 0 END)
-      WHEN status BETWEEN 200 AND 299 THEN 1 ELSE 0 END AS executed,
-    CASE WHEN {succeeded} AND NOT ({by_backend}) THEN 1 ELSE 0 END AS up_2xx,
-    CASE WHEN {by_backend} THEN 1 ELSE 0 END AS backend_2xx,"
-            ),
-            ctes,
-            stats,
-        )
-    } else {
-        // Fingerprinted intents count their duplicates from the proxy's log alone; a server's
-        // keyed intents, their executions.
-        let executed = if grouping == Grouping::Fingerprint || server {
-            format!(
-                "
-    CASE WHEN timed_out = 1 THEN (CASE WHEN {proxy_succeeded} THEN 1 ELSE 0 END)
-      WHEN status BETWEEN 200 AND 299 THEN 1 ELSE 0 END AS executed,
-    CASE WHEN {proxy_succeeded} THEN 1 ELSE 0 END AS up_2xx,
-    0 AS backend_2xx,"
-            )
-        } else {
-            String::new()
-        };
-        (
-            format!("CASE WHEN {proxy_unknown} THEN 1 ELSE 0 END"),
-            format!("CASE WHEN {proxy_succeeded} THEN 1 ELSE 0 END"),
-            executed,
-            String::new(),
-            String::new(),
-        )
-    };
+    let (unknown_col, succeeded_col, executed_cols, backend_ctes, join_stats) = outcomes_of(
+        o,
+        &unknown,
+        grouping == Grouping::Fingerprint || server || traced,
+    )?;
 
     // Which columns each stage carries for the fingerprint and the client timeout.
     let fingerprint = grouping == Grouping::Fingerprint;
-    let dups = outcomes || fingerprint;
+    let dups = outcomes || fingerprint || traced;
     let (mut extra_src, mut extra_col, mut extra_mut, mut extra_attempt) =
         (String::new(), String::new(), String::new(), String::new());
     if fingerprint {
@@ -575,12 +457,12 @@ per_intent AS (
   SELECT COUNT(*) AS attempts, MAX(timed_out) AS timed_out{per_intent_cols}
   FROM numbered GROUP BY key_text, method, route, intent
 )",
-            numbered_cols = if outcomes || server {
+            numbered_cols = if outcomes || server || traced {
                 " executed, up_2xx, backend_2xx,"
             } else {
                 ""
             },
-            per_intent_cols = if outcomes || server {
+            per_intent_cols = if outcomes || server || traced {
                 ", SUM(executed) AS executions, MAX(up_2xx) AS up_2xx, MAX(backend_2xx) AS backend_2xx"
             } else {
                 ""
@@ -891,7 +773,10 @@ ORDER BY {kind} DESC, {day}, {method}, {route_col}, {attempts_col}
             null_text.clone()
         },
         bytes_text = text_of(Role::Bytes, true),
-        table = o.table,
+        table = match o.preset {
+            Preset::OtelTraces => super::traces::attempts(&o.table),
+            _ => o.table.clone(),
+        },
         id_src = if outcomes {
             format!(",\n    {} AS id_text", text_of(Role::RequestId, true))
         } else {
@@ -993,6 +878,154 @@ pub fn engine_name(e: Engine) -> &'static str {
         Engine::Trino => "trino",
         Engine::Bigquery => "bigquery",
     }
+}
+
+/// The timed-out attempts' outcomes: with `--outcomes-table`, the backend's answers joined by
+/// request id, with the rules of `--outcomes` (src/logs/outcomes.rs): found, its status tells
+/// (any 2xx row: succeeded); absent within the backend's span, never reached (failed); else
+/// the proxy's outcome stands. Without it, the proxy's own (`unknown`: its outcome is not
+/// told); `executions`: the attempts' executions are counted (fingerprinted intents, or a
+/// server's keyed ones).
+fn outcomes_of(o: &QueryOptions, unknown: &str, executions: bool) -> Result<Outcomes, String> {
+    let e = o.engine;
+    let proxy_unknown = format!("timed_out = 1 AND {unknown}");
+    let proxy_succeeded =
+        format!("timed_out = 1 AND NOT {unknown} AND upstream BETWEEN 200 AND 299");
+    let Some(table) = &o.outcomes_table else {
+        // Fingerprinted intents count their duplicates from the proxy's log alone; a server's
+        // keyed intents, their executions.
+        let executed = if executions {
+            format!(
+                "
+    CASE WHEN timed_out = 1 THEN (CASE WHEN {proxy_succeeded} THEN 1 ELSE 0 END)
+      WHEN status BETWEEN 200 AND 299 THEN 1 ELSE 0 END AS executed,
+    CASE WHEN {proxy_succeeded} THEN 1 ELSE 0 END AS up_2xx,
+    0 AS backend_2xx,"
+            )
+        } else {
+            String::new()
+        };
+        return Ok((
+            format!("CASE WHEN {proxy_unknown} THEN 1 ELSE 0 END"),
+            format!("CASE WHEN {proxy_succeeded} THEN 1 ELSE 0 END"),
+            executed,
+            String::new(),
+            String::new(),
+        ));
+    };
+    let b = table;
+    let bexpr = |role: Role| -> Option<String> {
+        match o.outcomes_columns.iter().rev().find(|(r, _)| *r == role) {
+            Some((_, x)) if x.trim().is_empty() => None,
+            Some((_, x)) => Some(x.clone()),
+            None => Some(e.ident(role.name())),
+        }
+    };
+    let id = bexpr(Role::RequestId)
+        .ok_or("--outcomes-column request_id=: the join needs the backend's request id")?;
+    let st = bexpr(Role::Status)
+        .ok_or("--outcomes-column status=: the join needs the backend's status")?;
+    let bts = bexpr(Role::Timestamp);
+    let b_ts_text = bts.as_ref().map_or(e.null_text(), |x| trim(e, &e.text(x)));
+    let b_ts = if bts.is_some() {
+        e.micros("ts_text")
+    } else {
+        e.null_int()
+    };
+    let b_ts_bad = if bts.is_some() { "ts IS NULL" } else { "1 = 0" };
+    let ctes = format!(
+        "
+backend_src AS (
+  SELECT {id_text} AS id_text, {status_text} AS status_text, {b_ts_text} AS ts_text
+  FROM {b}
+),
+backend_parsed AS (
+  SELECT CASE WHEN id_text <> '' AND id_text <> '-' THEN id_text END AS id,
+    CASE WHEN {status_ok} THEN {status_int} END AS status,
+    {b_ts} AS ts
+  FROM backend_src
+),
+backend_good AS (
+  SELECT * FROM backend_parsed WHERE id IS NOT NULL AND status IS NOT NULL AND NOT ({b_ts_bad})
+),
+backend_span AS (
+  SELECT (SELECT COUNT(*) FROM backend_parsed) AS b_rows,
+    (SELECT COUNT(*) FROM backend_parsed) - COUNT(*) AS b_bad,
+    MIN(ts) AS b_first, MAX(ts) AS b_last
+  FROM backend_good
+),
+answers AS (
+  SELECT id AS answer_id, MAX(CASE WHEN status BETWEEN 200 AND 299 THEN 1 ELSE 0 END) AS ok
+  FROM backend_good
+  GROUP BY id
+),
+told AS (
+  SELECT a.*,
+    CASE WHEN a.timed_out = 1 AND a.id_text IS NOT NULL AND x.answer_id IS NOT NULL THEN
+        CASE WHEN x.ok = 1 THEN 2 ELSE 1 END
+      WHEN a.timed_out = 1 AND a.id_text IS NOT NULL AND s.b_first IS NOT NULL
+        AND a.ts BETWEEN s.b_first AND s.b_last THEN 1
+      ELSE 0 END AS told,
+    CASE WHEN x.answer_id IS NOT NULL THEN 1 ELSE 0 END AS found,
+    COALESCE(x.ok, 0) AS found_ok
+  FROM attempts a
+  LEFT JOIN answers x ON a.timed_out = 1 AND a.id_text = x.answer_id
+  CROSS JOIN backend_span s
+),",
+        id_text = trim(e, &e.text(&id)),
+        status_text = trim(e, &e.text(&st)),
+        status_ok = e.matches("status_text", "^[0-9]{1,3}$"),
+        status_int = e.int("status_text"),
+    );
+    let succeeded = format!("(told = 2 OR (told = 0 AND {proxy_succeeded}))");
+    let by_backend = format!("told = 2 AND NOT ({proxy_succeeded})");
+    let stats = format!(
+        "
+CROSS JOIN (
+  SELECT {matched} AS n_matched, {matched_ok} AS n_matched_succeeded,
+    {never} AS n_never_reached, {outside} AS n_outside_span, {without} AS n_without_id
+  FROM told
+) j
+CROSS JOIN backend_span b",
+        matched =
+            sum0("CASE WHEN timed_out = 1 AND id_text IS NOT NULL AND found = 1 THEN 1 ELSE 0 END"),
+        matched_ok = sum0(
+            "CASE WHEN timed_out = 1 AND id_text IS NOT NULL AND found = 1 AND found_ok = 1 THEN 1 ELSE 0 END"
+        ),
+        never = sum0(
+            "CASE WHEN timed_out = 1 AND id_text IS NOT NULL AND found = 0 AND told = 1 THEN 1 ELSE 0 END"
+        ),
+        outside =
+            sum0("CASE WHEN timed_out = 1 AND id_text IS NOT NULL AND told = 0 THEN 1 ELSE 0 END"),
+        without = sum0("CASE WHEN timed_out = 1 AND id_text IS NULL THEN 1 ELSE 0 END"),
+    );
+    Ok((
+        format!("CASE WHEN told = 0 AND {proxy_unknown} THEN 1 ELSE 0 END"),
+        format!("CASE WHEN {succeeded} THEN 1 ELSE 0 END"),
+        format!(
+            "
+    CASE WHEN timed_out = 1 THEN (CASE WHEN {succeeded} THEN 1 ELSE 0 END)
+      WHEN status BETWEEN 200 AND 299 THEN 1 ELSE 0 END AS executed,
+    CASE WHEN {succeeded} AND NOT ({by_backend}) THEN 1 ELSE 0 END AS up_2xx,
+    CASE WHEN {by_backend} THEN 1 ELSE 0 END AS backend_2xx,"
+        ),
+        ctes,
+        stats,
+    ))
+}
+
+/// The columns and CTEs the outcomes add: unknown, succeeded, the executions, the backend's
+/// CTEs and the join's figures.
+type Outcomes = (String, String, String, String, String);
+
+/// `x` without leading and trailing white space.
+fn trim(e: Engine, x: &str) -> String {
+    e.replace_all(x, "^[ \\t\\n\\r\\f]+|[ \\t\\n\\r\\f]+$", "")
+}
+
+/// `SUM(x)`, 0 over no rows.
+fn sum0(x: &str) -> String {
+    format!("COALESCE(SUM({x}), 0)")
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@ use crate::inputs::{self, Input};
 use crate::model::{Estimate, Scenario};
 use crate::report::Style;
 
-use super::endpoints::{EndpointAction, Live, LiveUpdate, LogView, Outcome};
+use super::endpoints::{EndpointAction, Live, LiveUpdate, LogView, PanelChange};
 use super::steps::{self, Direction};
 
 /// How many retry counts the retry charts show: 0 to 6, or a window ending at the choice.
@@ -579,9 +579,9 @@ impl App {
             Action::Endpoints(action) => {
                 let current = *self.scenario();
                 match self.logs.as_mut().map(|view| view.update(action, &current)) {
-                    None | Some(Outcome::None) => Effect::None,
-                    Some(Outcome::Redraw) => Effect::Redraw,
-                    Some(Outcome::StartOver(scenario)) => {
+                    None | Some(PanelChange::None) => Effect::None,
+                    Some(PanelChange::Redraw) => Effect::Redraw,
+                    Some(PanelChange::StartOver(scenario)) => {
                         self.restart(*scenario);
                         Effect::Redraw
                     }

@@ -134,7 +134,7 @@ pub enum EndpointAction {
 
 /// What the explorer does after an endpoint action.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Outcome {
+pub enum PanelChange {
     /// Nothing changed.
     None,
     /// The panel changed: redraw.
@@ -212,12 +212,12 @@ impl LogView {
     }
 
     /// Applies an action; `current` supplies the inputs an endpoint does not measure.
-    pub fn update(&mut self, action: EndpointAction, current: &Scenario) -> Outcome {
+    pub fn update(&mut self, action: EndpointAction, current: &Scenario) -> PanelChange {
         let last = self.endpoints.len().saturating_sub(1);
         match action {
             EndpointAction::ToggleFocus => {
                 self.focused = !self.focused;
-                Outcome::Redraw
+                PanelChange::Redraw
             }
             EndpointAction::Previous => {
                 let to = self.cursor.saturating_sub(1);
@@ -230,19 +230,19 @@ impl LogView {
             EndpointAction::Explore => match self.endpoints.get(self.cursor) {
                 Some(endpoint) => {
                     self.exploring = Some(self.cursor);
-                    Outcome::StartOver(Box::new(endpoint.scenario(current)))
+                    PanelChange::StartOver(Box::new(endpoint.scenario(current)))
                 }
-                None => Outcome::None,
+                None => PanelChange::None,
             },
             EndpointAction::Whole => match self.exploring.take() {
                 // The inputs the logs do not give stay as the user left them.
-                Some(_) => Outcome::StartOver(Box::new(Scenario {
+                Some(_) => PanelChange::StartOver(Box::new(Scenario {
                     requests_per_day: self.whole.requests_per_day,
                     timeout_rate: self.whole.timeout_rate,
                     succeeded_share: self.whole.succeeded_share,
                     ..*current
                 })),
-                None => Outcome::None,
+                None => PanelChange::None,
             },
         }
     }
@@ -255,12 +255,12 @@ impl LogView {
     }
 }
 
-fn moved(cursor: &mut usize, to: usize) -> Outcome {
+fn moved(cursor: &mut usize, to: usize) -> PanelChange {
     if *cursor == to {
-        Outcome::None
+        PanelChange::None
     } else {
         *cursor = to;
-        Outcome::Redraw
+        PanelChange::Redraw
     }
 }
 
@@ -401,13 +401,13 @@ pub(super) fn key_lines(theme: Theme) -> Vec<Line<'static>> {
 mod tests {
     use super::*;
     use crate::findings::Overrides;
-    use crate::logs::{self, LogOptions, Source};
+    use crate::logs::{self, LogInput, LogOptions};
     use crate::model::Estimate;
 
     fn sample() -> LogView {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/samples/access-log.csv");
         let analysis = logs::analyze(
-            &[Source::from(std::path::PathBuf::from(path))],
+            &[LogInput::from(std::path::PathBuf::from(path))],
             &LogOptions::default(),
         )
         .unwrap();
@@ -443,13 +443,20 @@ mod tests {
         let mut view = sample();
         let mut current = view.whole;
         current.order_value = 85.0;
-        assert_eq!(view.update(EndpointAction::Whole, &current), Outcome::None);
+        assert_eq!(
+            view.update(EndpointAction::Whole, &current),
+            PanelChange::None
+        );
         assert_eq!(
             view.update(EndpointAction::Previous, &current),
-            Outcome::None
+            PanelChange::None
         );
-        assert_eq!(view.update(EndpointAction::Next, &current), Outcome::Redraw);
-        let Outcome::StartOver(scenario) = view.update(EndpointAction::Explore, &current) else {
+        assert_eq!(
+            view.update(EndpointAction::Next, &current),
+            PanelChange::Redraw
+        );
+        let PanelChange::StartOver(scenario) = view.update(EndpointAction::Explore, &current)
+        else {
             panic!("explore starts over");
         };
         let second = &view.endpoints[1];
@@ -460,7 +467,7 @@ mod tests {
             "the rest of the scenario is kept"
         );
         assert_eq!(view.exploring_name(), Some(second.name.as_str()));
-        let Outcome::StartOver(back) = view.update(EndpointAction::Whole, &scenario) else {
+        let PanelChange::StartOver(back) = view.update(EndpointAction::Whole, &scenario) else {
             panic!("w goes back");
         };
         assert_eq!(*back, current);

@@ -92,3 +92,30 @@ pub fn same_keys(a: &serde_json::Value, b: &serde_json::Value, keys: &[&str], wh
         assert_eq!(a[key], b[key], "{what} {key}");
     }
 }
+
+/// The python of the venv `.ci/run` makes (target/sql-venv, or `DUPCOST_SQL_PYTHON`), when it
+/// can `import` what a test needs (`what` names it for the message). Without it the test is
+/// skipped locally, and FAILS when `CI` is set.
+pub fn venv_python(import: &str, what: &str) -> Option<std::path::PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let python = std::env::var_os("DUPCOST_SQL_PYTHON")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| root.join("target/sql-venv/bin/python"));
+    let ready = std::process::Command::new(&python)
+        .args(["-c", &format!("import {import}")])
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if ready {
+        return Some(python);
+    }
+    let why = format!(
+        "{} cannot import {what} (bash .ci/run makes the venv)",
+        python.display()
+    );
+    if std::env::var("CI").is_ok_and(|v| v == "true") {
+        panic!("CI: {why}");
+    }
+    eprintln!("skipped: {why}");
+    None
+}

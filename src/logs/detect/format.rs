@@ -87,6 +87,13 @@ fn sniff_lines(lines: &[&[u8]], json_paths: &[&str]) -> Option<Sniffed> {
     }
     groups.retain(|(_, group)| group.len() >= 2);
     let read: usize = groups.iter().map(|(_, g)| g.len()).sum();
+    // One format, whose lines are at least half: a few broken lines (a paste, a tail cut
+    // mid-line) are bad rows with their line numbers, never a refusal of the file.
+    if let [(_, group)] = groups.as_slice() {
+        if 2 * group.len() >= lines.len() {
+            return sniff_one(group, json_paths).map(|format| (format, Vec::new()));
+        }
+    }
     if groups.len() < 2 || groups.len() > MAX_FORMATS || (read as f64) < ENOUGH * lines.len() as f64
     {
         return None;
@@ -247,6 +254,19 @@ fn choose_format(opened: &mut Opened, opts: &ChooseOptions<'_>) -> Result<Chosen
             "cloudfront",
         ),
         InputFormat::Iis => named(Some(Box::new(iis::Iis::from_lines(&sample))), "iis"),
+        // Traces are read before any format is looked for: named, and not found.
+        InputFormat::Otlp => Err(no_format(
+            &name,
+            &prefix,
+            &sample,
+            "otlp (no OTLP/JSON document with resourceSpans at its start)",
+        )),
+        InputFormat::Zipkin => Err(no_format(
+            &name,
+            &prefix,
+            &sample,
+            "zipkin (no JSON array of spans with traceId and id at its start)",
+        )),
         InputFormat::Json => named(
             json::JsonLines::from_lines(&sample, &json_paths(opts))
                 .map(|f| Box::new(f) as Box<dyn LineFormat>),
@@ -349,7 +369,7 @@ fn inner_reads(lines: &[&[u8]], opts: &ChooseOptions<'_>) -> bool {
             reads(&cloudfront::Cloudfront::from_lines(lines), lines) >= ENOUGH
         }
         InputFormat::Iis => reads(&iis::Iis::from_lines(lines), lines) >= ENOUGH,
-        InputFormat::Csv | InputFormat::Tsv => false,
+        InputFormat::Csv | InputFormat::Tsv | InputFormat::Otlp | InputFormat::Zipkin => false,
     }
 }
 
@@ -386,6 +406,11 @@ fn looks_binary(prefix: &[u8]) -> bool {
 /// when the file is bare), the closest format and the field where it stopped, and the flag
 /// that settles it. `tried` is the family named (`nginx`, `haproxy`, ...) or `any`.
 fn no_format(name: &str, prefix: &[u8], sample: &[&[u8]], tried: &str) -> LogError {
+    if sample.is_empty() {
+        if let Some(err) = nothing_to_read(name, prefix) {
+            return err;
+        }
+    }
     let first = sample.first().copied().unwrap_or_default();
     let at = |line: &[u8]| match line_number(prefix, line) {
         Some(n) => format!("line {n}"),
@@ -414,6 +439,13 @@ fn no_format(name: &str, prefix: &[u8], sample: &[&[u8]], tried: &str) -> LogErr
         };
         return LogError::Option(format!(
             "{name}: not a log format dupcost knows as {tried}: {} '{}' does not fit it: {why}{other}",
+            at(first),
+            shown(first)
+        ));
+    }
+    if is_ssl_request_log(first) {
+        return LogError::Option(format!(
+            "{name}: {} '{}' is mod_ssl's ssl_request_log (\"%t %h %{{SSL_PROTOCOL}}x %{{SSL_CIPHER}}x \\\"%r\\\" %b\"), which logs no status: read the access_log Apache writes beside it, or give a LogFormat with %>s to --log-format",
             at(first),
             shown(first)
         ));
@@ -455,6 +487,46 @@ fn no_format(name: &str, prefix: &[u8], sample: &[&[u8]], tried: &str) -> LogErr
             closest(first)
         )),
     }
+}
+
+/// mod_ssl's default `ssl_request_log` line: `[time] client TLSv1.2 CIPHER "request" bytes`.
+fn is_ssl_request_log(line: &[u8]) -> bool {
+    let Some(rest) = line
+        .strip_prefix(b"[")
+        .and_then(|l| memchr::memmem::find(l, b"] ").map(|i| &l[i + 2..]))
+    else {
+        return false;
+    };
+    let mut t = rest.splitn(4, |&b| b == b' ');
+    let (Some(_client), Some(protocol), Some(_cipher), Some(request)) =
+        (t.next(), t.next(), t.next(), t.next())
+    else {
+        return false;
+    };
+    (protocol.starts_with(b"TLSv") || protocol.starts_with(b"SSLv")) && request.starts_with(b"\"")
+}
+
+/// The refusal of an input whose first lines are all lines that are not access lines (TCP
+/// records, a server's own messages): what they are, by kind, never an empty line blamed.
+fn nothing_to_read(name: &str, prefix: &[u8]) -> Option<LogError> {
+    let mut kinds: Vec<(&str, usize)> = Vec::new();
+    for line in prefix
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.trim_ascii().is_empty())
+    {
+        let kind = non_access(line)?;
+        match kinds.iter_mut().find(|(k, _)| *k == kind) {
+            Some((_, n)) => *n += 1,
+            None => kinds.push((kind, 1)),
+        }
+    }
+    let told: Vec<String> = kinds.iter().map(|(k, n)| format!("{k}: {n}")).collect();
+    (!told.is_empty()).then(|| {
+        LogError::Option(format!(
+            "{name}: its first lines hold no HTTP access line, only lines that are not access lines ({}): there is no request to read; give the access log of the same server",
+            told.join(", ")
+        ))
+    })
 }
 
 /// The number of `line` among the first lines of `prefix` (1-based), when it stands there as

@@ -15,6 +15,7 @@
 //! The envelope functions know no format: the caller says which lines a format reads.
 
 mod format;
+mod non_http;
 
 pub use format::{ChooseOptions, Chosen, SNIFF_LINES, choose, discover};
 
@@ -120,6 +121,9 @@ fn syslog_after_time(line: &[u8]) -> bool {
 /// What a line that is not an access line is, by its shape; `None` for any other line.
 pub fn non_access(line: &[u8]) -> Option<&'static str> {
     let line = line.trim_ascii();
+    if let Some(kind) = non_http::kind(line) {
+        return Some(kind);
+    }
     let at = |i: usize| line.get(i).copied().unwrap_or(0);
     let digits = |r: std::ops::Range<usize>| {
         line.get(r)

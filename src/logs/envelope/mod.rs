@@ -21,6 +21,7 @@
 //! Which envelope a file has is told by `detect` from its first lines, or named with
 //! `--envelope`.
 
+pub mod compose;
 pub mod json;
 pub mod text;
 
@@ -110,11 +111,13 @@ pub enum Envelope {
     Timestamped,
     /// Loki's `logcli query` text output: `<RFC 3339 time> {labels} <line>`.
     Logcli,
+    /// `docker compose logs`: `SERVICE-1  | <line>` (with `--timestamps`, a time after `| `).
+    Compose,
 }
 
 impl Envelope {
     /// Every envelope, in the order detection tries them (most particular first).
-    pub const ALL: [Envelope; 13] = [
+    pub const ALL: [Envelope; 14] = [
         Envelope::Cri,
         Envelope::Docker,
         Envelope::Json(JsonField::EventOriginal),
@@ -125,6 +128,7 @@ impl Envelope {
         Envelope::Kubectl { time: true },
         Envelope::Kubectl { time: false },
         Envelope::Logcli,
+        Envelope::Compose,
         Envelope::Timestamped,
         Envelope::Syslog3164,
         Envelope::Stern,
@@ -145,6 +149,7 @@ impl Envelope {
                 "timestamped lines (kubectl logs --timestamps, CloudWatch S3 export)".into()
             }
             Envelope::Logcli => "Loki logcli output".into(),
+            Envelope::Compose => "docker compose logs".into(),
         }
     }
 
@@ -153,7 +158,10 @@ impl Envelope {
     pub fn has_time(self) -> bool {
         !matches!(
             self,
-            Envelope::Kubectl { time: false } | Envelope::Stern | Envelope::Syslog3164
+            Envelope::Kubectl { time: false }
+                | Envelope::Stern
+                | Envelope::Syslog3164
+                | Envelope::Compose
         )
     }
 
@@ -174,6 +182,7 @@ impl Envelope {
             Envelope::Stern => text::stern(line),
             Envelope::Timestamped => text::timestamped(line),
             Envelope::Logcli => text::logcli(line),
+            Envelope::Compose => compose::compose(line),
         }
     }
 }
@@ -207,8 +216,11 @@ pub const NAMES: [(&str, Option<Envelope>); 12] = [
 ];
 
 /// Names past [`NAMES`] (kept apart so `NAMES` stays one table to read).
-const MORE_NAMES: [(&str, Envelope); 2] =
-    [("logcli", Envelope::Logcli), ("stern", Envelope::Stern)];
+const MORE_NAMES: [(&str, Envelope); 3] = [
+    ("logcli", Envelope::Logcli),
+    ("stern", Envelope::Stern),
+    ("compose", Envelope::Compose),
+];
 
 impl FromStr for EnvelopeChoice {
     type Err = String;
@@ -258,7 +270,10 @@ mod tests {
 
     #[test]
     fn every_name_parses_back() {
-        for (name, _) in NAMES.iter().chain(&[("logcli", None), ("stern", None)]) {
+        for (name, _) in NAMES
+            .iter()
+            .chain(&[("logcli", None), ("stern", None), ("compose", None)])
+        {
             let choice: EnvelopeChoice = name.parse().unwrap();
             assert_eq!(choice.to_string(), *name);
         }

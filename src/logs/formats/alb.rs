@@ -208,6 +208,8 @@ fn host_port(field: &[u8]) -> (&[u8], &[u8]) {
 /// `GET https://host:443/p?q HTTP/1.1` as its three parts (`- - - ` when the request could
 /// not be read: all `-`).
 fn request_parts(field: &[u8]) -> [&[u8]; 3] {
+    // A TCP listener's `- - - ` (with its trailing space) is three `-`.
+    let field = field.trim_ascii_end();
     let Some(first) = memchr::memchr(b' ', field) else {
         return [field, b"", b""];
     };
@@ -255,7 +257,13 @@ impl LineFormat for AwsLoadBalancer {
         let mut raw = 0;
         let mut times = [None; 3];
         let mut any_time_missing = false;
+        let mut not_http = None;
         raw_fields(line, |field| {
+            if raw == 0 && self.balancer == Balancer::Alb && !ALB_TYPES.contains(&field) {
+                // NLB's `tls` records (or any other type) in the same bucket: no request.
+                not_http = Some(field);
+                return false;
+            }
             if raw == shape.client || raw == shape.client + 1 {
                 let (host, port) = host_port(field);
                 out.push(host);
@@ -278,6 +286,17 @@ impl LineFormat for AwsLoadBalancer {
             raw += 1;
             raw < shape.raw
         })?;
+        if let Some(kind) = not_http {
+            return Err(format!(
+                "expected an AWS ALB line, whose first field is its type ({}), found '{}'",
+                ALB_TYPES
+                    .iter()
+                    .map(|t| String::from_utf8_lossy(t))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                crate::logs::error::shown(kind)
+            ));
+        }
         if raw <= shape.request {
             return Err(format!(
                 "expected an {} line of at least {} space-separated fields up to the quoted \

@@ -19,7 +19,7 @@
 //! it is a give-up with an unknown outcome unless `integration.status` or the backend's own
 //! log (`--outcomes`) says otherwise.
 
-use super::sources::Source;
+use super::sources::Platform;
 use super::template::{Item, Kind, Template, TemplateFormat, Var};
 use super::{Fields, LineFormat};
 use crate::logs::error::shown;
@@ -113,7 +113,7 @@ fn build(body: &str, description: &str) -> Result<TemplateFormat, String> {
     Ok(TemplateFormat {
         template,
         description: description.to_string(),
-        hints: Source::ApiGateway.hints(&names),
+        hints: Platform::ApiGateway.hints(&names),
     })
 }
 
@@ -394,7 +394,7 @@ impl LineFormat for Xml {
     }
 
     fn hints(&self) -> super::FormatHints {
-        Source::ApiGateway.hints(&self.names)
+        Platform::ApiGateway.hints(&self.names)
     }
 
     fn split(&self, line: &[u8], out: &mut Fields) -> Result<(), String> {

@@ -66,6 +66,10 @@ pub struct Cloudfront {
     date: usize,
     time: usize,
     user_agent: Option<usize>,
+    /// Fields a line must have: up to the last that a role reads. A line that ends earlier
+    /// than its `#Fields:` (the last ones left off, as Elastic's samples show) is read with
+    /// those empty.
+    needed: usize,
     /// Whether the names came from the file (`false`: the documented default).
     from_header: bool,
 }
@@ -79,6 +83,7 @@ impl Cloudfront {
             date: at("date")?,
             time: at("time")?,
             user_agent: at("cs(User-Agent)"),
+            needed: needed(&fields),
             fields,
             from_header,
         })
@@ -86,8 +91,9 @@ impl Cloudfront {
 
     /// The documented default fields.
     pub fn documented() -> Self {
-        let fields = DEFAULT_FIELDS.iter().map(|f| f.to_string()).collect();
+        let fields: Vec<String> = DEFAULT_FIELDS.iter().map(|f| f.to_string()).collect();
         Cloudfront {
+            needed: needed(&fields),
             fields,
             date: 0,
             time: 1,
@@ -104,6 +110,31 @@ impl Cloudfront {
             .and_then(|fields| Cloudfront::with_fields(fields, true))
             .unwrap_or_else(Cloudfront::documented)
     }
+}
+
+/// The fields the roles read (status, method, path, time, duration, flags, ids, sizes,
+/// client): a line must reach the last of them that its `#Fields:` names.
+const ROLE_FIELDS: [&str; 13] = [
+    "date",
+    "time",
+    "sc-bytes",
+    "c-ip",
+    "cs-method",
+    "cs-uri-stem",
+    "sc-status",
+    "cs(User-Agent)",
+    "x-edge-result-type",
+    "x-edge-request-id",
+    "cs-bytes",
+    "time-taken",
+    "x-edge-detailed-result-type",
+];
+
+fn needed(fields: &[String]) -> usize {
+    fields
+        .iter()
+        .rposition(|f| ROLE_FIELDS.contains(&f.as_str()) || f.starts_with("cs(Idempotency"))
+        .map_or(fields.len(), |i| i + 1)
 }
 
 /// The names of a W3C extended log's `#Fields:` line (CloudFront's and IIS's).
@@ -180,7 +211,9 @@ impl LineFormat for Cloudfront {
             }
             found = i + 1;
         }
-        if found != want {
+        if found < want && found >= self.needed {
+            // The last fields left off: read as empty.
+        } else if found != want {
             return Err(format!(
                 "expected {want} tab-separated fields (the #Fields: line), found {found}"
             ));
@@ -197,6 +230,9 @@ impl LineFormat for Cloudfront {
             } else {
                 out.push(field);
             }
+        }
+        while out.ends.len() < want + 1 {
+            out.push(b"");
         }
         Ok(())
     }

@@ -130,16 +130,23 @@ pub fn sniff_delimiter(header: &[u8]) -> u8 {
 /// seconds; Traefik's `Duration` (in a header with other Traefik names) is nanoseconds; any
 /// other name is taken as milliseconds.
 pub fn duration_unit_from_name(header: &[u8], traefik: bool) -> DurationUnit {
+    duration_unit_named(header, traefik).unwrap_or(DurationUnit::Millis)
+}
+
+/// The unit a duration column's name says (`_ms`, `request_time`, `Duration` of Traefik's);
+/// `None` when it says none (`duration`, `latency`, `elapsed`): milliseconds are then an
+/// assumption, said in the report (`ColumnMap::duration_unit_assumed`).
+pub fn duration_unit_named(header: &[u8], traefik: bool) -> Option<DurationUnit> {
     let lower: Vec<u8> = header.iter().map(u8::to_ascii_lowercase).collect();
     let norm = normalize(header);
     let ends = |s: &str| lower.ends_with(s.as_bytes());
     if ends("ms") || ends("millis") || ends("milliseconds") {
-        DurationUnit::Millis
+        Some(DurationUnit::Millis)
     } else if ends("us") && !ends("status") || ends("micros") || ends("microseconds") {
-        DurationUnit::Micros
+        Some(DurationUnit::Micros)
     } else if ends("ns") || ends("nanos") || ends("nanoseconds") || (norm == "duration" && traefik)
     {
-        DurationUnit::Nanos
+        Some(DurationUnit::Nanos)
     } else if norm.ends_with("time")
         || ends("_s")
         || ends("-s")
@@ -147,9 +154,9 @@ pub fn duration_unit_from_name(header: &[u8], traefik: bool) -> DurationUnit {
         || ends("secs")
         || ends("seconds")
     {
-        DurationUnit::Seconds
+        Some(DurationUnit::Seconds)
     } else {
-        DurationUnit::Millis
+        None
     }
 }
 
@@ -240,11 +247,10 @@ impl ColumnMap {
         let traefik = normalized
             .iter()
             .any(|n| n == "downstreamstatus" || n == "startutc" || n == "originstatus");
-        let duration_unit = duration_unit.unwrap_or_else(|| {
-            duration.map_or(DurationUnit::Millis, |i| {
-                duration_unit_from_name(header[i], traefik)
-            })
-        });
+        let named = duration.and_then(|i| duration_unit_named(header[i], traefik));
+        let duration_unit_assumed =
+            duration.is_some() && duration_unit.is_none() && named.is_none();
+        let duration_unit = duration_unit.or(named).unwrap_or(DurationUnit::Millis);
         Ok(ColumnMap {
             headers,
             timestamp,
@@ -263,6 +269,7 @@ impl ColumnMap {
             request_length,
             proxy_attempts,
             duration_unit,
+            duration_unit_assumed,
             flags_style: flags.map_or(FlagsStyle::Envoy, |i| FlagsStyle::from_name(header[i])),
         })
     }

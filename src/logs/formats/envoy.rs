@@ -70,6 +70,20 @@ pub fn compile(text: &str) -> Result<Box<dyn LineFormat>, String> {
 
 /// The presets that read the first lines, most particular first.
 pub fn sniff(lines: &[&[u8]]) -> Option<Box<dyn LineFormat>> {
+    // Ambassador's `ACCESS ` before Envoy's lines (issue 35): read without it.
+    if lines
+        .iter()
+        .any(|l| l.starts_with(super::ambassador::PREFIX))
+    {
+        let bare: Vec<&[u8]> = lines.iter().map(|l| super::ambassador::strip(l)).collect();
+        return sniff_bare(&bare)
+            .map(|f| Box::new(super::ambassador::Ambassador(f)) as Box<dyn LineFormat>);
+    }
+    sniff_bare(lines)
+}
+
+/// [`sniff`] on lines without Ambassador's prefix.
+fn sniff_bare(lines: &[&[u8]]) -> Option<Box<dyn LineFormat>> {
     // Only lines that start as Envoy's do: `[2026-...`.
     if !lines
         .first()

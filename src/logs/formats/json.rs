@@ -26,8 +26,9 @@ use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use super::sources::{self, AZURE_TIME_KEYS, Skipped, Source};
+use super::sources::{self, AZURE_TIME_KEYS, Platform, Skipped};
 use super::{DurationUnit, Fields, FlagsStyle, FormatHints, LineFormat};
+use crate::logs::framing::json_scan::{self, Bail, Key as ScanKey, Kind, Leaf, Scan};
 use crate::logs::role::Role;
 
 /// Whose JSON access log it is, from its keys.
@@ -38,14 +39,14 @@ pub enum Flavour {
     Envoy,
     Nginx,
     /// A platform's records (Cloudflare, Google Cloud, Azure, Kong, API Gateway).
-    Platform(Source),
+    Platform(Platform),
     Other,
 }
 
 impl Flavour {
     fn of(names: &[String]) -> Flavour {
         let has = |n: &str| names.iter().any(|x| x == n);
-        if let Some(source) = Source::of(names) {
+        if let Some(source) = Platform::of(names) {
             Flavour::Platform(source)
         } else if has("request.uri") && has("ts") {
             Flavour::Caddy
@@ -68,6 +69,8 @@ impl Flavour {
 struct Keys {
     list: Vec<(Box<str>, usize)>,
     map: HashMap<Box<str>, usize, FixedState>,
+    /// Whether each key of `list` can be the scanner's hint ([`json_scan::is_plain_key`]).
+    plain: Vec<bool>,
 }
 
 impl Keys {
@@ -85,8 +88,31 @@ impl Keys {
         }
     }
 
+    /// [`Keys::get`], trying the key after the one found last (`hint`) first: a log's lines
+    /// mostly keep their keys' order, so that one compare is nearly always the answer.
+    #[inline]
+    fn get_hinted(&self, key: &str, hint: &mut usize) -> Option<usize> {
+        if let Some((k, n)) = self.list.get(*hint) {
+            if k.as_bytes() == key.as_bytes() {
+                *hint += 1;
+                return Some(*n);
+            }
+        }
+        if self.map.is_empty() {
+            let i = self
+                .list
+                .iter()
+                .position(|(k, _)| k.as_bytes() == key.as_bytes())?;
+            *hint = i + 1;
+            Some(self.list[i].1)
+        } else {
+            self.map.get(key).copied()
+        }
+    }
+
     fn insert(&mut self, key: &str, node: usize) {
         self.list.push((key.into(), node));
+        self.plain.push(json_scan::is_plain_key(key));
         if self.list.len() > Keys::LINEAR {
             self.map = self.list.iter().cloned().collect();
         }
@@ -96,6 +122,10 @@ impl Keys {
         self.list.is_empty()
     }
 }
+
+/// Traefik's times of the request's start: either one, whichever a record carries (Traefik
+/// lets each field be dropped, `accessLog.fields.names.StartUTC=drop`).
+const TRAEFIK_TIME_KEYS: [&str; 2] = ["StartUTC", "StartLocal"];
 
 /// One node of the tree of known paths.
 #[derive(Debug, Default, Clone)]
@@ -257,8 +287,10 @@ impl JsonLines {
         }
         format.renumber();
         format.flavour = Flavour::of(&format.names);
-        if let Flavour::Platform(Source::Azure { .. }) = format.flavour {
-            format.alias_top_keys(&AZURE_TIME_KEYS);
+        match format.flavour {
+            Flavour::Platform(Platform::Azure { .. }) => format.alias_top_keys(&AZURE_TIME_KEYS),
+            Flavour::Traefik => format.alias_top_keys(&TRAEFIK_TIME_KEYS),
+            _ => {}
         }
         Some(format)
     }
@@ -338,6 +370,27 @@ struct Sink<'o> {
 }
 
 impl Sink<'_> {
+    /// Writes the value of field `slot` (of `fields`) with `write`.
+    #[inline]
+    fn leaf(&mut self, slot: usize, fields: usize, write: impl FnOnce(&mut Vec<u8>)) {
+        if self.straight && slot < self.next {
+            self.move_to_scratch(fields);
+        }
+        if self.straight {
+            while self.next < slot {
+                self.out.push(b"");
+                self.next += 1;
+            }
+            self.out.push_with(write);
+            self.next += 1;
+        } else {
+            let scratch = &mut *self.scratch;
+            let start = scratch.data.len();
+            write(&mut scratch.data);
+            scratch.spans[slot] = (start as u32, scratch.data.len() as u32);
+        }
+    }
+
     /// A value came for a field already passed: what was written moves to the scratch, and
     /// the rest of the line goes there too.
     #[cold]
@@ -377,25 +430,8 @@ struct At<'s, 'o> {
 impl At<'_, '_> {
     #[inline]
     fn leaf(&mut self, write: impl FnOnce(&mut Vec<u8>)) {
-        let Some(slot) = self.format.nodes[self.node].slot else {
-            return;
-        };
-        let sink = &mut *self.sink;
-        if sink.straight && slot < sink.next {
-            sink.move_to_scratch(self.format.names.len());
-        }
-        if sink.straight {
-            while sink.next < slot {
-                sink.out.push(b"");
-                sink.next += 1;
-            }
-            sink.out.push_with(write);
-            sink.next += 1;
-        } else {
-            let scratch = &mut *sink.scratch;
-            let start = scratch.data.len();
-            write(&mut scratch.data);
-            scratch.spans[slot] = (start as u32, scratch.data.len() as u32);
+        if let Some(slot) = self.format.nodes[self.node].slot {
+            self.sink.leaf(slot, self.format.names.len(), write);
         }
     }
 }
@@ -585,6 +621,108 @@ impl JsonLines {
     }
 }
 
+impl JsonLines {
+    /// Reads one line with the scanner into `sink`, as [`JsonLines::parse`] would, or bails.
+    fn scan(&self, text: &str, sink: &mut Sink) -> Result<(), Bail> {
+        let mut scan = Scan::new(text);
+        if scan.peek()? != Kind::Object {
+            return Err(Bail);
+        }
+        // The top is read as an object whatever the tree has there (serde_json's `Top`).
+        self.scan_members(&mut scan, 0, sink)?;
+        scan.end()
+    }
+
+    /// The object at the cursor, at node `node`: its keys the node's children, others skipped.
+    fn scan_members(&self, scan: &mut Scan, node: usize, sink: &mut Sink) -> Result<(), Bail> {
+        let keys = &self.nodes[node].keys;
+        let mut members = scan.object()?;
+        // The key after the last one found is the likeliest next: told by one comparison.
+        let mut hint = 0;
+        loop {
+            let key = match keys.list.get(hint) {
+                Some((want, _)) if keys.plain[hint] => members.next_hinted(scan, want)?,
+                _ => members.next(scan)?.map(ScanKey::Other),
+            };
+            let child = match key {
+                None => return Ok(()),
+                Some(ScanKey::Hinted) => {
+                    hint += 1;
+                    Some(keys.list[hint - 1].1)
+                }
+                Some(ScanKey::Other(key)) => keys.get_hinted(key, &mut hint),
+            };
+            match child {
+                Some(child) => self.scan_node(scan, child, sink)?,
+                None => {
+                    scan.skip()?;
+                }
+            }
+        }
+    }
+
+    /// The value at the cursor, at node `node` of the tree: what serde_json's [`At`] does,
+    /// by hand. A number where the tree has an object or array (serde_json would convert it
+    /// to a float and print it, or refuse it) bails.
+    fn scan_node(&self, scan: &mut Scan, node: usize, sink: &mut Sink) -> Result<(), Bail> {
+        let n = &self.nodes[node];
+        let fields = self.names.len();
+        let kind = scan.peek()?;
+        // A string is its text whether the tree has a leaf here or not (serde_json's
+        // `visit_str`); an escaped one is unescaped even when no field wants it, as
+        // serde_json does where it visits.
+        if n.keys.is_empty() && n.items.is_empty() || kind == Kind::String {
+            let leaf = scan.leaf()?;
+            if let (None, Leaf::Escaped(text)) = (n.slot, leaf) {
+                if !(n.keys.is_empty() && n.items.is_empty()) {
+                    json_scan::unescape(text, &mut Vec::new())?;
+                }
+            }
+            let Some(slot) = n.slot else {
+                return Ok(());
+            };
+            match leaf {
+                Leaf::Null => {}
+                Leaf::Text(text) | Leaf::Raw(text) => {
+                    sink.leaf(slot, fields, |d| d.extend_from_slice(text.as_bytes()));
+                }
+                Leaf::Escaped(text) => {
+                    let mut ok = Ok(());
+                    sink.leaf(slot, fields, |d| ok = json_scan::unescape(text, d));
+                    ok?;
+                }
+            }
+            return Ok(());
+        }
+        match kind {
+            Kind::Object => self.scan_members(scan, node, sink)?,
+            Kind::Array => {
+                let mut items = scan.array()?;
+                while let Some(i) = items.next(scan)? {
+                    match n.items.get(i).copied().filter(|&c| c != usize::MAX) {
+                        Some(child) => self.scan_node(scan, child, sink)?,
+                        None => {
+                            scan.skip()?;
+                        }
+                    }
+                }
+            }
+            Kind::Null => {
+                scan.skip()?;
+            }
+            Kind::Bool => {
+                let text = scan.skip()?;
+                if let Some(slot) = n.slot {
+                    sink.leaf(slot, fields, |d| d.extend_from_slice(text.as_bytes()));
+                }
+            }
+            Kind::Number => return Err(Bail),
+            Kind::String => unreachable!("read as a leaf"),
+        }
+        Ok(())
+    }
+}
+
 impl LineFormat for JsonLines {
     fn describe(&self) -> String {
         match self.flavour {
@@ -609,14 +747,14 @@ impl LineFormat for JsonLines {
                 flags_style: None,
                 ..FormatHints::default()
             },
-            // Traefik's `time` is when the line was written; `StartUTC` when the request came.
+            // Traefik's `time` is when the line was written; `StartUTC` (or `StartLocal`, the
+            // same instant with its offset, where `StartUTC` is dropped) when the request came.
             Flavour::Traefik => FormatHints {
                 duration_unit: Some(DurationUnit::Nanos),
-                columns: self
-                    .names
+                columns: TRAEFIK_TIME_KEYS
                     .iter()
-                    .any(|n| n == "StartUTC")
-                    .then(|| (Role::Timestamp, "StartUTC".to_string()))
+                    .find(|k| self.names.iter().any(|n| n == *k))
+                    .map(|k| (Role::Timestamp, k.to_string()))
                     .into_iter()
                     .collect(),
                 ..FormatHints::default()
@@ -642,7 +780,7 @@ impl LineFormat for JsonLines {
     }
 
     fn skip(&self, line: &[u8]) -> bool {
-        if let Flavour::Platform(Source::Azure { .. }) = self.flavour {
+        if let Flavour::Platform(Platform::Azure { .. }) = self.flavour {
             if let Some(category) = sources::azure_other_category(line) {
                 self.skipped.count(category);
                 return true;
@@ -652,6 +790,27 @@ impl LineFormat for JsonLines {
     }
 
     fn split(&self, line: &[u8], out: &mut Fields) -> Result<(), String> {
+        self.split_by(line, out, Reader::Auto)
+    }
+}
+
+/// Which parser [`JsonLines::split_by`] reads a line with.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reader {
+    /// The scanner, and serde_json for a line it does not take: what `split` does.
+    Auto,
+    /// The scanner alone: a line it does not take is an error, "the scanner bailed".
+    Scanner,
+    /// serde_json alone.
+    Serde,
+}
+
+impl JsonLines {
+    /// [`LineFormat::split`] with the parser chosen, for the tests and fuzz targets that hold
+    /// the scanner and serde_json to the same fields.
+    #[doc(hidden)]
+    pub fn split_by(&self, line: &[u8], out: &mut Fields, reader: Reader) -> Result<(), String> {
         if line.trim_ascii().is_empty() {
             // A blank line: one empty field, no row.
             out.push(b"");
@@ -659,13 +818,27 @@ impl LineFormat for JsonLines {
         }
         SCRATCH.with(|scratch| {
             let mut scratch = scratch.borrow_mut();
+            let (data, ends) = (out.data.len(), out.ends.len());
             let mut sink = Sink {
                 out,
                 next: 0,
                 straight: true,
                 scratch: &mut scratch,
             };
-            self.parse(line, &mut sink)?;
+            // The scanner first, on text (nearly every line), and serde_json for a line it
+            // does not take whole: its error, or what the scanner declined to read.
+            let scanned = reader != Reader::Serde
+                && std::str::from_utf8(line).is_ok_and(|text| self.scan(text, &mut sink).is_ok());
+            if !scanned {
+                if reader == Reader::Scanner {
+                    return Err("the scanner bailed".to_string());
+                }
+                sink.out.data.truncate(data);
+                sink.out.ends.truncate(ends);
+                sink.next = 0;
+                sink.straight = true;
+                self.parse(line, &mut sink)?;
+            }
             if sink.straight {
                 while sink.next < self.names.len() {
                     sink.out.push(b"");
@@ -779,6 +952,126 @@ mod tests {
             let theirs = split_as_bytes(&caddy, line.as_bytes())
                 .map(|f| f.into_iter().map(|v| String::from_utf8_lossy(&v).into_owned().into_bytes()).collect::<Vec<_>>());
             proptest::prop_assert_eq!(ours, theirs);
+        }
+    }
+
+    /// A JSON value of few keys (so that keys repeat, within an object and across lines),
+    /// escapes, surrogate pairs, numbers of every form and whitespace; and whether the
+    /// scanner must take it (no backslash and no object with a repeated key, whose values'
+    /// kinds may disagree with the tree's).
+    fn json_value() -> impl proptest::strategy::Strategy<Value = (String, bool)> {
+        use proptest::prelude::*;
+        let ws = prop::sample::select(vec!["", "", "", " ", "\t", " \r\n "]);
+        let text = prop::collection::vec(
+            prop_oneof![
+                "[a-z0-9 /.:-]{0,10}",
+                Just(r"\u00e9".to_string()),
+                Just(r"\ud83d\ude00".to_string()),
+                Just(r"\ud800".to_string()),
+                Just(r#"\""#.to_string()),
+                Just(r"\\\n\/".to_string()),
+                Just("é😀".to_string()),
+            ],
+            0..3,
+        )
+        .prop_map(|parts| parts.concat());
+        let leaf = prop_oneof![
+            text.prop_map(|t| {
+                let clean = !t.contains('\\');
+                (format!("\"{t}\""), clean)
+            }),
+            "-?(0|[1-9][0-9]{0,19})(\\.[0-9]{1,4})?([eE][-+]?[0-9]{1,3})?".prop_map(|n| (n, true)),
+            prop::sample::select(vec!["true", "false", "null", "1e400", "[]", "{}"])
+                .prop_map(|w| (w.to_string(), true)),
+        ];
+        let key = prop::sample::select(vec!["a", "b", "status", "k", "é", r"k\u0031"]);
+        leaf.prop_recursive(4, 40, 5, move |inner| {
+            prop_oneof![
+                (
+                    prop::collection::vec((ws.clone(), inner.clone()), 0..4),
+                    ws.clone()
+                )
+                    .prop_map(|(items, w)| {
+                        let clean = items.iter().all(|(_, (_, c))| *c);
+                        let items: Vec<String> = items
+                            .into_iter()
+                            .map(|(w, (v, _))| format!("{w}{v}{w}"))
+                            .collect();
+                        (format!("[{w}{}]", items.join(",")), clean)
+                    }),
+                (
+                    prop::collection::vec((key.clone(), ws.clone(), inner), 0..5),
+                    ws.clone()
+                )
+                    .prop_map(|(members, w)| {
+                        let mut keys: Vec<&str> = members.iter().map(|(k, _, _)| *k).collect();
+                        let all = keys.len();
+                        keys.sort();
+                        keys.dedup();
+                        let clean = keys.len() == all
+                            && members.iter().all(|(k, _, (_, c))| *c && !k.contains('\\'));
+                        let members: Vec<String> = members
+                            .into_iter()
+                            .map(|(k, w2, (v, _))| format!("{w2}\"{k}\"{w2}:{w}{v}"))
+                            .collect();
+                        (format!("{{{}{w}}}", members.join(",")), clean)
+                    }),
+            ]
+        })
+    }
+
+    /// The fields of `line` read by `reader`.
+    fn split_with(format: &JsonLines, line: &[u8], reader: Reader) -> Result<Vec<Vec<u8>>, String> {
+        let mut out = Fields::default();
+        format.split_by(line, &mut out, reader)?;
+        Ok((0..out.len())
+            .map(|i| out.get(i).unwrap().to_vec())
+            .collect())
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(512))]
+        /// The scanner and serde_json read every line alike: the same fields, or the same
+        /// error (the scanner hands serde_json any line it does not take); and the scanner
+        /// takes every line of the tree's own shape (no `--column` path added) that has no
+        /// escapes and no repeated key.
+        #[test]
+        fn scanner_and_serde_agree(
+            first in json_value(),
+            line in json_value(),
+            wrap in proptest::bool::ANY,
+            extra in proptest::sample::select(vec!["", "a.b", "a[1].status", "k[0]"]),
+        ) {
+            // Lines that are objects most of the time.
+            let wrapped = |v: &str| if wrap { format!("{{\"a\":{v},\"status\":200}}") } else { v.to_string() };
+            let (first, line) = (wrapped(&first.0), (wrapped(&line.0), line.1));
+            let extra: Vec<&str> = [extra].into_iter().filter(|e| !e.is_empty()).collect();
+            for tree in [&first, &line.0] {
+                let Some(format) = JsonLines::from_lines(&[tree.as_bytes()], &extra) else {
+                    continue;
+                };
+                let auto = split_with(&format, line.0.as_bytes(), Reader::Auto);
+                let serde = split_with(&format, line.0.as_bytes(), Reader::Serde);
+                proptest::prop_assert_eq!(&auto, &serde, "{} with the tree of {}", line.0, tree);
+                let scanned = split_with(&format, line.0.as_bytes(), Reader::Scanner);
+                if let Ok(fields) = &scanned {
+                    proptest::prop_assert_eq!(Ok(fields), serde.as_ref());
+                }
+                if std::ptr::eq(tree, &line.0) && extra.is_empty() && line.1 && serde.is_ok() {
+                    proptest::prop_assert!(scanned.is_ok(), "the scanner bailed on {}", line.0);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_scanner_takes_real_lines() {
+        let nginx = br#"{"time_local":"01/Nov/2026:02:33:30 +0000","remote_addr":"10.0.0.7","request_method":"POST","request_uri":"/v1/orders/380302","status":"504","upstream_status":"200","request_time":"0.240","http_idempotency_key":"k-\u00e9","body_bytes_sent":"6798","http_user_agent":"Mozilla/5.0 (X11; Linux x86_64)"}"#;
+        for line in [CADDY, nginx] {
+            let format = JsonLines::from_lines(&[line], &[]).unwrap();
+            let scanned = split_with(&format, line, Reader::Scanner);
+            assert!(scanned.is_ok(), "{scanned:?}");
+            assert_eq!(scanned, split_with(&format, line, Reader::Serde));
         }
     }
 

@@ -19,6 +19,7 @@
 //! - [`haproxy`]: HAProxy `option httplog` lines, with or without the syslog prefix.
 
 pub mod alb;
+pub(super) mod ambassador;
 pub(super) mod apache;
 pub mod apigateway;
 pub mod cloudfront;
@@ -57,10 +58,14 @@ pub enum InputFormat {
     Envoy,
     Json,
     Iis,
+    /// OpenTelemetry traces as OTLP/JSON (issue 39).
+    Otlp,
+    /// Zipkin v2 JSON traces.
+    Zipkin,
 }
 
 impl InputFormat {
-    pub const ALL: [InputFormat; 12] = [
+    pub const ALL: [InputFormat; 14] = [
         InputFormat::Auto,
         InputFormat::Csv,
         InputFormat::Tsv,
@@ -73,6 +78,8 @@ impl InputFormat {
         InputFormat::Envoy,
         InputFormat::Json,
         InputFormat::Iis,
+        InputFormat::Otlp,
+        InputFormat::Zipkin,
     ];
 
     /// The name as written in `--input-format`.
@@ -90,6 +97,8 @@ impl InputFormat {
             InputFormat::Envoy => "envoy",
             InputFormat::Json => "json",
             InputFormat::Iis => "iis",
+            InputFormat::Otlp => "otlp",
+            InputFormat::Zipkin => "zipkin",
         }
     }
 }
@@ -121,7 +130,7 @@ impl FromStr for InputFormat {
 /// One line's fields, back to back: field i is `data[ends[i-1]..ends[i]]` (`ends[-1]` = 0);
 /// the row stage reads it as a record with gap 0, through the file's [`ColumnMap`]. Reused
 /// from line to line, so a line costs no allocation.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Fields {
     pub data: Vec<u8>,
     pub ends: Vec<usize>,
@@ -331,6 +340,9 @@ pub struct ColumnMap {
     pub proxy_attempts: Option<usize>,
     /// Unit of the duration column, from its name or `--duration-unit`.
     pub duration_unit: DurationUnit,
+    /// The duration's unit is an assumption (milliseconds): no `--duration-unit`, no
+    /// format's documentation and no part of its name says it (issue 35).
+    pub duration_unit_assumed: bool,
     /// How the flags column reads, from its name.
     pub flags_style: FlagsStyle,
 }
@@ -372,28 +384,60 @@ impl FlagsStyle {
         }
     }
 
+    /// Its give-up codes, as data: read by `logs` ([`FlagsStyle::gave_up`]), by the SQL
+    /// builder and by the evidence's words.
+    pub const fn give_ups(self) -> GiveUps {
+        use GiveUpMatch::{AnyCode, FirstLetter, Whole};
+        let (matching, codes): (GiveUpMatch, &'static [&'static str]) = match self {
+            FlagsStyle::Envoy => (AnyCode, &["UT", "DC", "UC", "URX"]),
+            FlagsStyle::Haproxy => (FirstLetter, &["c", "C", "s", "S"]),
+            FlagsStyle::Cloudfront => (Whole, &["ClientCommError", "ClientHungUpRequest"]),
+            FlagsStyle::Iis => (Whole, &["64", "1236", "12002"]),
+            FlagsStyle::Cloudflare => (Whole, &["499", "524"]),
+            FlagsStyle::GoogleCloud => (
+                Whole,
+                &[
+                    "client_disconnected_before_any_response",
+                    "client_timed_out",
+                    "backend_timeout",
+                ],
+            ),
+        };
+        GiveUps { matching, codes }
+    }
+
     /// The flags say the client (or the proxy for it) gave up on the request.
     #[inline]
     pub fn gave_up(self, value: &[u8]) -> bool {
         let value = value.trim_ascii();
-        match self {
-            FlagsStyle::Haproxy => matches!(value.first(), Some(b'c' | b'C' | b's' | b'S')),
-            FlagsStyle::Cloudfront => {
-                matches!(value, b"ClientCommError" | b"ClientHungUpRequest")
-            }
-            FlagsStyle::Envoy => value
+        let GiveUps { matching, codes } = self.give_ups();
+        let is = |code: &[u8]| codes.iter().any(|c| c.as_bytes() == code);
+        match matching {
+            GiveUpMatch::AnyCode => value
                 .split(|&b| b == b',' || b == b'|' || b == b' ')
-                .any(|code| matches!(code, b"UT" | b"DC" | b"UC" | b"URX")),
-            FlagsStyle::Iis => matches!(value, b"64" | b"1236" | b"12002"),
-            FlagsStyle::Cloudflare => matches!(value, b"499" | b"524"),
-            FlagsStyle::GoogleCloud => matches!(
-                value,
-                b"client_disconnected_before_any_response"
-                    | b"client_timed_out"
-                    | b"backend_timeout"
-            ),
+                .any(is),
+            GiveUpMatch::FirstLetter => value.first().is_some_and(|b| is(std::slice::from_ref(b))),
+            GiveUpMatch::Whole => is(value),
         }
     }
+}
+
+/// A flags style's give-up codes and how a value is matched against them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GiveUps {
+    pub matching: GiveUpMatch,
+    pub codes: &'static [&'static str],
+}
+
+/// How a flags value holds a give-up code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GiveUpMatch {
+    /// One of its codes, separated by `,`, `|` or spaces (Envoy's response flags).
+    AnyCode,
+    /// Its first letter (HAProxy's termination state).
+    FirstLetter,
+    /// The whole value, trimmed.
+    Whole,
 }
 
 impl ColumnMap {

@@ -18,7 +18,7 @@ use crate::logs::role::{Role, normalize};
 
 /// A platform whose JSON access records dupcost knows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Source {
+pub enum Platform {
     Cloudflare,
     /// A Google Cloud LogEntry with `httpRequest`; `lb` when it is the HTTP(S) load
     /// balancer's (it has `jsonPayload.statusDetails`).
@@ -44,30 +44,30 @@ const AZURE_ACCESS: [&str; 4] = [
     "AzureCdnAccessLog",
 ];
 
-impl Source {
+impl Platform {
     /// The platform whose records have these field names (the first lines' leaves), if any.
-    pub fn of(names: &[String]) -> Option<Source> {
+    pub fn of(names: &[String]) -> Option<Platform> {
         let has = |n: &str| names.iter().any(|x| x == n);
         if has("ClientRequestMethod") && (has("EdgeResponseStatus") || has("RayID")) {
-            Some(Source::Cloudflare)
+            Some(Platform::Cloudflare)
         } else if has("httpRequest.requestMethod") {
-            Some(Source::Gcp {
+            Some(Platform::Gcp {
                 lb: has("jsonPayload.statusDetails"),
             })
         } else if has("properties.httpMethod")
             && (has("properties.httpStatus") || has("properties.httpStatusCode"))
         {
-            Some(Source::Azure {
+            Some(Platform::Azure {
                 front_door: has("properties.httpStatusCode"),
             })
         } else if has("request.method") && has("response.status") && has("started_at") {
-            Some(Source::Kong)
+            Some(Platform::Kong)
         } else if has("httpMethod")
             && has("requestTime")
             && has("requestId")
             && (has("routeKey") || has("resourcePath") || has("path"))
         {
-            Some(Source::ApiGateway)
+            Some(Platform::ApiGateway)
         } else {
             None
         }
@@ -76,13 +76,13 @@ impl Source {
     /// For the evidence.
     pub fn describe(self) -> &'static str {
         match self {
-            Source::Cloudflare => "Cloudflare Logpush http_requests",
-            Source::Gcp { lb: true } => "Google Cloud HTTP(S) load balancer LogEntry",
-            Source::Gcp { lb: false } => "Google Cloud LogEntry with httpRequest",
-            Source::Azure { front_door: false } => "Azure Application Gateway access log",
-            Source::Azure { front_door: true } => "Azure Front Door access log",
-            Source::Kong => "Kong log plugin",
-            Source::ApiGateway => "AWS API Gateway access log",
+            Platform::Cloudflare => "Cloudflare Logpush http_requests",
+            Platform::Gcp { lb: true } => "Google Cloud HTTP(S) load balancer LogEntry",
+            Platform::Gcp { lb: false } => "Google Cloud LogEntry with httpRequest",
+            Platform::Azure { front_door: false } => "Azure Application Gateway access log",
+            Platform::Azure { front_door: true } => "Azure Front Door access log",
+            Platform::Kong => "Kong log plugin",
+            Platform::ApiGateway => "AWS API Gateway access log",
         }
     }
 
@@ -90,7 +90,7 @@ impl Source {
     fn fields(self) -> &'static [(Role, &'static [&'static str])] {
         use Role::*;
         match self {
-            Source::Cloudflare => &[
+            Platform::Cloudflare => &[
                 (Timestamp, &["EdgeStartTimestamp", "EdgeEndTimestamp"]),
                 (Method, &["ClientRequestMethod"]),
                 (Path, &["ClientRequestURI", "ClientRequestPath"]),
@@ -107,7 +107,7 @@ impl Source {
                 (Bytes, &["EdgeResponseBytes"]),
                 (RequestLength, &["ClientRequestBytes"]),
             ],
-            Source::Gcp { .. } => &[
+            Platform::Gcp { .. } => &[
                 (Timestamp, &["timestamp", "receiveTimestamp"]),
                 (Method, &["httpRequest.requestMethod"]),
                 (Path, &["httpRequest.requestUrl"]),
@@ -119,7 +119,7 @@ impl Source {
                 (Bytes, &["httpRequest.responseSize"]),
                 (RequestLength, &["httpRequest.requestSize"]),
             ],
-            Source::Azure { .. } => &[
+            Platform::Azure { .. } => &[
                 (Timestamp, &AZURE_TIME_KEYS),
                 (Method, &["properties.httpMethod"]),
                 (Path, &["properties.requestUri"]),
@@ -141,7 +141,7 @@ impl Source {
                     &["properties.receivedBytes", "properties.requestBytes"],
                 ),
             ],
-            Source::Kong => &[
+            Platform::Kong => &[
                 (Timestamp, &["started_at"]),
                 (Method, &["request.method"]),
                 (Path, &["request.uri", "request.url"]),
@@ -153,7 +153,7 @@ impl Source {
                 (Bytes, &["response.size"]),
                 (RequestLength, &["request.size"]),
             ],
-            Source::ApiGateway => &[
+            Platform::ApiGateway => &[
                 (Timestamp, &["requestTimeEpoch", "requestTime"]),
                 (Method, &["httpMethod"]),
                 (Path, &["path", "resourcePath", "routeKey"]),
@@ -178,11 +178,11 @@ impl Source {
     /// Where the platform writes the request's headers, when it logs them.
     fn header_prefixes(self) -> &'static [&'static str] {
         match self {
-            Source::Cloudflare => &["RequestHeaders."],
-            Source::Kong => &["request.headers."],
+            Platform::Cloudflare => &["RequestHeaders."],
+            Platform::Kong => &["request.headers."],
             // A header a mapping template set, logged by `$context.requestOverride.header.*`.
-            Source::ApiGateway => &["requestOverride.header."],
-            Source::Gcp { .. } | Source::Azure { .. } => &[],
+            Platform::ApiGateway => &["requestOverride.header."],
+            Platform::Gcp { .. } | Platform::Azure { .. } => &[],
         }
     }
 
@@ -226,18 +226,18 @@ impl Source {
         }
         let duration_unit = Some(match self {
             // Logpush's `*Ms` fields; Kong's latencies and API Gateway's are milliseconds.
-            Source::Cloudflare | Source::Kong | Source::ApiGateway => DurationUnit::Millis,
+            Platform::Cloudflare | Platform::Kong | Platform::ApiGateway => DurationUnit::Millis,
             // Google's "0.080s" (the `s` is read off); Application Gateway v2 and Front
             // Door write seconds (0.012).
-            Source::Gcp { .. } | Source::Azure { .. } => DurationUnit::Seconds,
+            Platform::Gcp { .. } | Platform::Azure { .. } => DurationUnit::Seconds,
         });
         let flags_style = match self {
-            Source::Cloudflare => Some(FlagsStyle::Cloudflare),
-            Source::Gcp { .. } => Some(FlagsStyle::GoogleCloud),
+            Platform::Cloudflare => Some(FlagsStyle::Cloudflare),
+            Platform::Gcp { .. } => Some(FlagsStyle::GoogleCloud),
             _ => None,
         };
         let note = match self {
-            Source::Gcp { .. } | Source::Cloudflare
+            Platform::Gcp { .. } | Platform::Cloudflare
                 if !columns.iter().any(|(r, _)| *r == Role::UpstreamStatus) =>
             {
                 Some(
@@ -246,7 +246,7 @@ impl Source {
                         .to_string(),
                 )
             }
-            Source::ApiGateway => {
+            Platform::ApiGateway => {
                 // API Gateway documents no status for a client that hung up: its 504s are the
                 // give-ups it shows, a lower bound.
                 let mut note = "its give-ups are the 504s of an integration that timed out; \
@@ -378,8 +378,8 @@ mod tests {
         ]
         .map(String::from)
         .to_vec();
-        assert_eq!(Source::of(&names), Some(Source::Kong));
-        let hints = Source::Kong.hints(&names);
+        assert_eq!(Platform::of(&names), Some(Platform::Kong));
+        let hints = Platform::Kong.hints(&names);
         let col = |role| {
             hints
                 .columns

@@ -8,6 +8,7 @@
 
 mod csv;
 pub mod json_doc;
+pub mod json_scan;
 mod line_buffer;
 mod lines;
 

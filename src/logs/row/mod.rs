@@ -12,6 +12,8 @@ mod mixed;
 pub mod route;
 mod values;
 
+pub use values::PROXY_GIVE_UPS;
+
 use values::client;
 pub use values::{parse_status, request_id, request_id_hash};
 
@@ -23,11 +25,11 @@ use foldhash::fast::FixedState;
 use regex::bytes::Regex;
 
 use super::error::{BadRow, LogError, RowPlace, shown};
-use super::formats::ColumnMap;
 use super::formats::set::{FileFormat, FormatSet, Found};
+use super::formats::{ColumnMap, FlagsStyle};
 use super::framing::{self, RecordSink};
 use super::source::{MovableStop, Piece};
-use super::tally::{BackendAnswers, FingerprintAttempt, IntentBy, KeyedAttempt, Outcome, Tally};
+use super::tally::{BackendAnswers, Fate, FingerprintAttempt, IntentBy, KeyedAttempt, Tally};
 use super::timestamp::{LastSecond, TimestampFormat};
 use methods::{find_packed, pack};
 use values::{outcome, parse_count, parse_duration, trim};
@@ -213,6 +215,38 @@ impl<'a> Feeder<'a> {
     }
 }
 
+/// The row stage fed by a reader that makes its own records rather than framing bytes
+/// (traces: one record per attempt, in the rules' column order), so its rows are counted
+/// exactly as a log's are.
+pub struct Direct<'a> {
+    row: Row<'a>,
+}
+
+impl<'a> Direct<'a> {
+    /// A row stage of `rules`' rows; `follows` when another input's tally is merged before it.
+    pub fn new(rules: &'a RowRules, follows: bool) -> Direct<'a> {
+        let mut row = Row::new(rules);
+        if !follows {
+            row.tally = Tally::new(rules.window_micros)
+                .with_shared_rate(rules.shared_rate)
+                .without_predecessor();
+        }
+        Direct { row }
+    }
+
+    /// One record, `line` naming it in a bad row's message.
+    pub fn record(&mut self, fields: &super::formats::Fields, line: u64) -> Result<(), LogError> {
+        self.row.record(&fields.data, &fields.ends, 0, line)
+    }
+
+    /// The tally of the rows.
+    pub fn finish(self) -> Tally {
+        let mut tally = self.row.tally;
+        tally.settle_queued();
+        tally
+    }
+}
+
 /// `logs --follow --window`: the tally cut into buckets of log time.
 struct Bucket {
     /// Log time covered by one bucket (µs).
@@ -329,6 +363,21 @@ fn without_method<'a>(path: &'a [u8], method: &[u8]) -> &'a [u8] {
     }
 }
 
+/// The earliest time a request's timestamp may have: 1990-01-01T00:00:00Z, in µs.
+const EARLIEST_MICROS: i64 = 631_152_000_000_000;
+
+/// What a record with no HTTP request (`"- - -"`) is, by its format's columns.
+fn no_request_kind(columns: &ColumnMap) -> &'static str {
+    let has = |name: &str| columns.headers.iter().any(|h| h == name);
+    if has("backend_status_code") {
+        "classic ELB TCP/SSL listener records (request \"- - -\", no HTTP request)"
+    } else if columns.flags.is_some() && columns.flags_style == FlagsStyle::Envoy {
+        "Envoy TCP proxy records (request \"- - -\", no HTTP request)"
+    } else {
+        "connections with no HTTP request (request \"-\")"
+    }
+}
+
 /// 1 when the proxy-attempts column of `columns` counts tries, 0 when it counts retries.
 fn proxy_tries(columns: &ColumnMap) -> u64 {
     columns
@@ -387,6 +436,14 @@ impl RecordSink for Row<'_> {
             Some(other) => &other.columns,
             None => &rules.columns,
         };
+        if trim(field(cols.method)) == b"-"
+            && cols
+                .path
+                .is_none_or(|i| matches!(trim(field(i)), b"-" | b""))
+        {
+            // A connection with no HTTP request (`"- - -"`): a TCP listener's or proxy's.
+            return self.skipped("", no_request_kind(cols));
+        }
         let ts = match cols.timestamp {
             Some(i) => match rules
                 .timestamps
@@ -406,9 +463,25 @@ impl RecordSink for Row<'_> {
             },
             None => 0,
         };
+        if cols.timestamp.is_some() && ts < EARLIEST_MICROS {
+            // An epoch-zero time (a version field read as the time, a clock never set)
+            // would set the span and scale every figure a day: never a request's time.
+            let text = field(cols.timestamp.unwrap_or_default());
+            return self.bad(line, || {
+                format!(
+                    "timestamp '{}' is before 1990, no request's time",
+                    shown(text)
+                )
+            });
+        }
         let Some(status) = parse_status(field(cols.status)).or_else(|| {
-            // HAProxy logs -1 when no response was sent (the client or server went away).
-            (trim(field(cols.status)) == b"-1").then_some(0)
+            match trim(field(cols.status)) {
+                // HAProxy logs -1, Traefik's CLF `-`, when no response was sent.
+                b"-1" | b"-" => Some(0),
+                // Protobuf JSON (Google Cloud's LogEntry) omits a zero: no status is 0.
+                b"" if cols.flags_style == FlagsStyle::GoogleCloud => Some(0),
+                _ => None,
+            }
         }) else {
             let text = field(cols.status);
             return self.bad(line, || format!("unparseable status '{}'", shown(text)));
@@ -481,7 +554,7 @@ impl RecordSink for Row<'_> {
             };
             outcome(upstream.map(field), status, status_gave_up)
         } else {
-            Outcome::Failed
+            Fate::Failed
         };
         let mut from_backend = false;
         if timed_out && (rules.keep_request_ids || rules.answers.is_some()) {
@@ -494,23 +567,27 @@ impl RecordSink for Row<'_> {
             }
             if let (Some(answers), Some(id)) = (&rules.answers, id) {
                 if let Some(told) = answers.outcome(id, ts) {
-                    from_backend = told == Outcome::Succeeded && outcome != Outcome::Succeeded;
+                    from_backend = told == Fate::Succeeded && outcome != Fate::Succeeded;
                     outcome = told;
                 }
             }
         }
         // Known to have executed: answered 2xx, or timed out with a backend 2xx.
         let executed = if timed_out {
-            outcome == Outcome::Succeeded
+            outcome == Fate::Succeeded
         } else {
             (200..300).contains(&status)
         };
         if let Some(i) = cols.proxy_attempts {
             // `-` or empty: the proxy did not say (no upstream was tried).
-            if let Some(n) = parse_count(trim(field(i))) {
+            if let Some(n) = values::proxy_tries(trim(field(i))) {
+                let retries = n.saturating_sub(self.proxy_tries);
+                self.tally.proxy_retries.record(retries);
                 self.tally
-                    .proxy_retries
-                    .record(n.saturating_sub(self.proxy_tries));
+                    .proxy_retries_by_endpoint
+                    .entry(endpoint)
+                    .or_default()
+                    .record(retries);
             }
         }
         if let Some(i) = cols.bytes.filter(|_| (200..300).contains(&status)) {

@@ -5,7 +5,7 @@ use std::hash::{BuildHasher, Hasher};
 
 use foldhash::fast::FixedState;
 
-use crate::logs::tally::Outcome;
+use crate::logs::tally::Fate;
 use crate::logs::timestamp;
 
 /// Hashing of request ids, shared with the reader of the backend's log.
@@ -36,17 +36,15 @@ pub fn request_id(field: &[u8]) -> Option<&[u8]> {
 /// give-up status echoed (Traefik's `OriginStatus`) is unknown; 2xx succeeded; any other
 /// status did not.
 #[inline]
-pub fn outcome(upstream: Option<&[u8]>, status: u16, status_gave_up: bool) -> Outcome {
+pub fn outcome(upstream: Option<&[u8]>, status: u16, status_gave_up: bool) -> Fate {
     let Some(field) = upstream else {
-        return Outcome::Unknown;
+        return Fate::Unknown;
     };
     match parse_status(last_value(field)) {
-        None | Some(0) => Outcome::Unknown,
-        Some(s) if PROXY_GIVE_UPS.contains(&s) || (status_gave_up && s == status) => {
-            Outcome::Unknown
-        }
-        Some(200..=299) => Outcome::Succeeded,
-        Some(_) => Outcome::Failed,
+        None | Some(0) => Fate::Unknown,
+        Some(s) if PROXY_GIVE_UPS.contains(&s) || (status_gave_up && s == status) => Fate::Unknown,
+        Some(200..=299) => Fate::Succeeded,
+        Some(_) => Fate::Failed,
     }
 }
 
@@ -122,6 +120,21 @@ pub fn last_value(b: &[u8]) -> &[u8] {
     }
 }
 
+/// The proxy's tries (or retries) of one attempt: a count (`2`, HAProxy's `+1`), or
+/// nginx's `$upstream_addr`, one address a try (`10.0.0.7:80, 10.0.0.8:80`; ` : ` between
+/// the groups of an internal redirect). `-` or empty: the proxy did not say (no upstream was
+/// tried).
+pub fn proxy_tries(b: &[u8]) -> Option<u64> {
+    if let Some(n) = parse_count(b) {
+        return Some(n);
+    }
+    if b.is_empty() || b == b"-" || !b.iter().any(|&c| c == b'.' || c == b':') {
+        return None;
+    }
+    let separators = b.windows(2).filter(|w| w == b", " || w == b" :").count();
+    Some(separators as u64 + 1)
+}
+
 /// A duration: a number, or nginx's `0.5, 0.25` (summed); `-` and garbage are `None`.
 pub fn parse_duration(b: &[u8]) -> Option<f64> {
     let mut total = 0.0;
@@ -144,6 +157,27 @@ pub fn parse_duration(b: &[u8]) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn proxy_tries_from_counts_and_upstream_addresses() {
+        let cases: [(&[u8], Option<u64>); 7] = [
+            (b"2", Some(2)),
+            (b"+1", Some(1)),
+            (b"10.0.0.7:8080", Some(1)),
+            (b"10.0.0.7:8080, 10.0.0.8:8080", Some(2)),
+            (b"10.0.0.7:8080, 10.0.0.8:8080 : 10.0.0.9:8080", Some(3)),
+            (b"unix:/run/app.sock", Some(1)),
+            (b"-", None),
+        ];
+        for (field, tries) in cases {
+            assert_eq!(
+                proxy_tries(field),
+                tries,
+                "{}",
+                String::from_utf8_lossy(field)
+            );
+        }
+    }
 
     proptest::proptest! {
         /// The quick trim is `trim_ascii`, on fields of whitespace, text and any bytes.
@@ -236,7 +270,7 @@ mod tests {
 
     #[test]
     fn outcomes_of_timed_out_attempts() {
-        use Outcome::*;
+        use Fate::*;
         let o = |f: &[u8], status| outcome(Some(f), status, true);
         assert_eq!(outcome(None, 504, true), Unknown, "no upstream column");
         for unknown in [

@@ -1,6 +1,6 @@
 //! Opening inputs: files or stdin, gzip by magic bytes, the first lines read ahead.
 //!
-//! One configuration serves every input: a [`Source`] is opened into a byte stream
+//! One configuration serves every input: a [`LogInput`] is opened into a byte stream
 //! (decompressed while streaming when it starts with the gzip magic `1f 8b`, whatever its
 //! name) and its first lines are read ahead, for the [`formats`](super::formats) stage to
 //! tell the format (and read a CSV header).
@@ -20,42 +20,42 @@ use super::error::LogError;
 
 /// An input: a file, or `-` for stdin.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Source {
+pub enum LogInput {
     Stdin,
     Path(PathBuf),
 }
 
-impl Source {
+impl LogInput {
     /// The name used in messages: the path as given, or `-`.
     pub fn name(&self) -> String {
         match self {
-            Source::Stdin => "-".to_string(),
-            Source::Path(p) => p.display().to_string(),
+            LogInput::Stdin => "-".to_string(),
+            LogInput::Path(p) => p.display().to_string(),
         }
     }
 }
 
-impl From<&str> for Source {
+impl From<&str> for LogInput {
     fn from(s: &str) -> Self {
         if s == "-" {
-            Source::Stdin
+            LogInput::Stdin
         } else {
-            Source::Path(PathBuf::from(s))
+            LogInput::Path(PathBuf::from(s))
         }
     }
 }
 
-impl From<PathBuf> for Source {
+impl From<PathBuf> for LogInput {
     fn from(p: PathBuf) -> Self {
         if p.as_os_str() == "-" {
-            Source::Stdin
+            LogInput::Stdin
         } else {
-            Source::Path(p)
+            LogInput::Path(p)
         }
     }
 }
 
-impl fmt::Display for Source {
+impl fmt::Display for LogInput {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.name())
     }
@@ -188,14 +188,14 @@ pub struct Stream {
 
 /// Opens `source` and detects gzip by its magic bytes.
 pub fn open_stream(
-    source: &Source,
+    source: &LogInput,
     on_read: impl Fn(u64) + Send + 'static,
 ) -> Result<Stream, LogError> {
     let name = source.name();
     let (raw, plain_size, path): (Box<dyn Read + Send>, Option<u64>, Option<PathBuf>) = match source
     {
-        Source::Stdin => (Box::new(io::stdin()), None, None),
-        Source::Path(p) => {
+        LogInput::Stdin => (Box::new(io::stdin()), None, None),
+        LogInput::Path(p) => {
             let file = open_file(p)?;
             let size = file.metadata().map(|m| m.len()).ok();
             (Box::new(file), size, Some(p.clone()))
@@ -236,7 +236,7 @@ pub fn open_stream(
 
 /// Opens `source`, detects gzip, and reads its first `lines` lines (at most 64 KiB of them).
 pub fn open(
-    source: &Source,
+    source: &LogInput,
     lines: usize,
     on_read: impl Fn(u64) + Send + 'static,
 ) -> Result<Opened, LogError> {

@@ -2,7 +2,7 @@
 
 use std::io::IsTerminal;
 
-use super::Source;
+use super::LogInput;
 
 /// Inputs larger than this get a progress bar (when stderr is a terminal).
 const PROGRESS_BYTES: u64 = 64 << 20;
@@ -14,16 +14,16 @@ pub struct ProgressBar {
 }
 
 impl ProgressBar {
-    pub fn new(wanted: bool, sources: &[Source]) -> Self {
+    pub fn new(wanted: bool, sources: &[LogInput]) -> Self {
         if !wanted || !std::io::stderr().is_terminal() {
             return ProgressBar { bar: None };
         }
-        let stdin = sources.contains(&Source::Stdin);
+        let stdin = sources.contains(&LogInput::Stdin);
         let total: u64 = sources
             .iter()
             .filter_map(|s| match s {
-                Source::Path(p) => std::fs::metadata(p).ok().map(|m| m.len()),
-                Source::Stdin => None,
+                LogInput::Path(p) => std::fs::metadata(p).ok().map(|m| m.len()),
+                LogInput::Stdin => None,
             })
             .sum();
         if !stdin && total < PROGRESS_BYTES {

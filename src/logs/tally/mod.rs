@@ -59,9 +59,9 @@ const PIPELINE: usize = 4;
 /// How many bad rows are kept as examples.
 pub const BAD_ROW_SAMPLES: usize = 5;
 
-/// What became of a timed-out attempt at the backend, as far as a log can tell.
+/// What became of a timed-out attempt at the backend (its fate), as far as a log can tell.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Outcome {
+pub enum Fate {
     /// The backend answered 2xx: the work was done.
     Succeeded,
     /// The backend answered something else, or never saw the request.
@@ -89,24 +89,24 @@ impl Counts {
     }
 
     #[inline]
-    fn record(&mut self, timed_out: bool, outcome: Outcome) {
+    fn record(&mut self, timed_out: bool, outcome: Fate) {
         self.mutating += 1;
         self.timed_out += u64::from(timed_out);
-        self.timed_out_succeeded += u64::from(timed_out && outcome == Outcome::Succeeded);
-        self.timed_out_unknown += u64::from(timed_out && outcome == Outcome::Unknown);
+        self.timed_out_succeeded += u64::from(timed_out && outcome == Fate::Succeeded);
+        self.timed_out_unknown += u64::from(timed_out && outcome == Fate::Unknown);
     }
 
     /// A timed-out attempt's outcome becomes `new` (the backend's log told it).
-    pub fn reclassify(&mut self, old: Outcome, new: Outcome) {
+    pub fn reclassify(&mut self, old: Fate, new: Fate) {
         match old {
-            Outcome::Succeeded => self.timed_out_succeeded -= 1,
-            Outcome::Unknown => self.timed_out_unknown -= 1,
-            Outcome::Failed => {}
+            Fate::Succeeded => self.timed_out_succeeded -= 1,
+            Fate::Unknown => self.timed_out_unknown -= 1,
+            Fate::Failed => {}
         }
         match new {
-            Outcome::Succeeded => self.timed_out_succeeded += 1,
-            Outcome::Unknown => self.timed_out_unknown += 1,
-            Outcome::Failed => {}
+            Fate::Succeeded => self.timed_out_succeeded += 1,
+            Fate::Unknown => self.timed_out_unknown += 1,
+            Fate::Failed => {}
         }
     }
 }
@@ -118,7 +118,7 @@ pub struct TimedOut {
     pub id: u64,
     pub ts: i64,
     pub endpoint: u64,
-    pub outcome: Outcome,
+    pub outcome: Fate,
 }
 
 /// What the backend's own log (`--outcomes`) said of the timed-out attempts' request ids:
@@ -134,15 +134,15 @@ impl BackendAnswers {
     /// The outcome of a timed-out attempt with request id hash `id` at `ts`, by the rules of
     /// `--outcomes`: the backend's status when it logged the id; failed (never reached it)
     /// when it did not and `ts` is within its span; `None` (the proxy log's stands) outside.
-    pub fn outcome(&self, id: u64, ts: i64) -> Option<Outcome> {
+    pub fn outcome(&self, id: u64, ts: i64) -> Option<Fate> {
         match self.answers.get(&id) {
-            Some(true) => Some(Outcome::Succeeded),
-            Some(false) => Some(Outcome::Failed),
+            Some(true) => Some(Fate::Succeeded),
+            Some(false) => Some(Fate::Failed),
             None if self
                 .span
                 .is_some_and(|(first, last)| first <= ts && ts <= last) =>
             {
-                Some(Outcome::Failed)
+                Some(Fate::Failed)
             }
             None => None,
         }
@@ -390,6 +390,8 @@ pub struct Tally {
     pub response_bytes: ResponseBytes,
     /// The proxy's own retries, when the log has a proxy-attempts column.
     pub proxy_retries: ProxyRetries,
+    /// The same, by endpoint (the key of [`Tally::endpoints`]).
+    pub proxy_retries_by_endpoint: BTreeMap<u64, ProxyRetries>,
     /// Timestamp of this piece's first good row (µs).
     start_ts: Option<i64>,
     /// Heads are kept for a merge with a previous piece (not when nothing comes before).
@@ -434,6 +436,7 @@ impl PartialEq for Tally {
             && self.per_day == o.per_day
             && self.response_bytes == o.response_bytes
             && self.proxy_retries == o.proxy_retries
+            && self.proxy_retries_by_endpoint == o.proxy_retries_by_endpoint
             && self.endpoints == o.endpoints
             && self.open == o.open
             && self.heads == o.heads
@@ -476,6 +479,7 @@ impl Tally {
             most_backwards: 0,
             response_bytes: ResponseBytes::default(),
             proxy_retries: ProxyRetries::default(),
+            proxy_retries_by_endpoint: BTreeMap::new(),
             start_ts: None,
             keeps_heads: true,
             watermark: i64::MIN,
@@ -548,7 +552,7 @@ impl Tally {
     /// Records a timed-out attempt for the join with the backend's log: `id` is the hash of
     /// its request id, if it had one.
     #[cold]
-    pub fn timed_out_id(&mut self, id: Option<u64>, ts: i64, endpoint: u64, outcome: Outcome) {
+    pub fn timed_out_id(&mut self, id: Option<u64>, ts: i64, endpoint: u64, outcome: Fate) {
         match id {
             Some(id) => self.timed_out_ids.push(TimedOut {
                 id,
@@ -586,7 +590,7 @@ impl Tally {
         (endpoint, names): (u64, impl FnOnce() -> (String, String)),
         by: IntentBy,
         timed_out: bool,
-        outcome: Outcome,
+        outcome: Fate,
     ) {
         self.counts.record(timed_out, outcome);
         let day = ts.div_euclid(super::timestamp::MICROS_PER_DAY);
@@ -840,6 +844,12 @@ impl Tally {
         self.counts.add(&next.counts);
         self.response_bytes.add(&next.response_bytes);
         self.proxy_retries.add(&next.proxy_retries);
+        for (endpoint, p) in &next.proxy_retries_by_endpoint {
+            self.proxy_retries_by_endpoint
+                .entry(*endpoint)
+                .or_default()
+                .add(p);
+        }
         self.unkeyed_intents += next.unkeyed_intents;
         self.keyed.add(&next.keyed);
         self.fingerprinted.add(&next.fingerprinted);
@@ -1028,7 +1038,7 @@ mod tests {
             t.row_at(ts);
             let names = || ("POST".to_string(), "/v1/orders".to_string());
             let key = IntentBy::Key((i / 2) as u64, KeyedAttempt::default());
-            t.attempt(ts, (7, names), key, false, Outcome::Failed);
+            t.attempt(ts, (7, names), key, false, Fate::Failed);
         }
         t
     }
@@ -1073,7 +1083,7 @@ mod tests {
                 (7, names),
                 IntentBy::Fingerprint(42, a),
                 timed_out,
-                Outcome::Unknown,
+                Fate::Unknown,
             );
         };
         for i in 0..5 {

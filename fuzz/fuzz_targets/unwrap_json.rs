@@ -1,0 +1,13 @@
+//! The log stores' JSON envelope's parser alone, in memory, on arbitrary lines: never a panic, no
+//! more text than the line (see `checks::unwrap`); thousands of runs a second, where
+//! `envelope_*` runs the whole reading too.
+#![no_main]
+
+#[path = "checks.rs"]
+mod checks;
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    checks::unwrap(&["json-message", "json-event-original", "json-line"], data);
+});

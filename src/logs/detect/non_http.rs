@@ -1,0 +1,168 @@
+//! Records that are no HTTP request, by their shape (issue 35): a load balancer's or proxy's
+//! TCP and TLS connection records, written to the same log as its HTTP requests. A format
+//! refuses them (they have no request line), and [`kind`] names them, so they are skipped
+//! and counted by kind, as stderr lines are, never rows and never bad rows.
+//!
+//! - AWS Network Load Balancer TLS records (`tls 2.0 <time> net/<name>/... ...`), which an
+//!   S3 bucket of ELB logs holds beside ALB's (AWS, "Access logs for your Network Load
+//!   Balancer": the first fields are `type`, `version`, `time`).
+//! - ALB connection log records (`<time> <client ip> <client port> <listener port>
+//!   <tls protocol> ...`: AWS, "Connection logs for your Application Load Balancer").
+//! - HAProxy `option tcplog` records (`ip:port [date] fe be/srv Tw/Tc/Tt bytes ts
+//!   ac/fc/bc/sc/rc sq/bq`: HAProxy's configuration manual, section 8.2.2): no quoted
+//!   request, timers in three parts.
+//!
+//! The records whose request is `- - -` (a classic ELB TCP/SSL listener, Envoy's TCP proxy)
+//! are read by their formats and told at the row (`row::no_request_kind`).
+
+/// The kind of a record that is no HTTP request, by its shape; `None` for any other line.
+pub fn kind(line: &[u8]) -> Option<&'static str> {
+    if nlb_tls(line) {
+        return Some("NLB TLS connection records (no HTTP request)");
+    }
+    if alb_connection(line) {
+        return Some("ALB connection log records (no HTTP request)");
+    }
+    match haproxy_after_date(line) {
+        Some(rest) if haproxy_tcplog(rest) => Some("HAProxy tcplog records (TCP, no HTTP request)"),
+        Some(rest) if haproxy_connection_error(rest) => {
+            Some("HAProxy connection errors (SSL handshake, no HTTP request)")
+        }
+        _ => None,
+    }
+}
+
+fn tokens(line: &[u8]) -> impl Iterator<Item = &[u8]> {
+    line.split(|&b| b == b' ').filter(|t| !t.is_empty())
+}
+
+fn digits(t: &[u8]) -> bool {
+    !t.is_empty() && t.iter().all(u8::is_ascii_digit)
+}
+
+/// `2018-12-20T02:59:40`, with or without a fraction and a zone.
+fn iso_time(t: &[u8]) -> bool {
+    t.len() >= 19 && digits(&t[..4]) && t[4] == b'-' && t[7] == b'-' && t[10] == b'T'
+}
+
+/// `tls 2.0 2018-12-20T02:59:40 net/...`.
+fn nlb_tls(line: &[u8]) -> bool {
+    let mut t = tokens(line);
+    let (Some(kind), Some(version), Some(time)) = (t.next(), t.next(), t.next()) else {
+        return false;
+    };
+    let version_ok = version.split(|&b| b == b'.').all(digits) && version.contains(&b'.');
+    kind == b"tls" && version_ok && iso_time(time)
+}
+
+/// `2024-10-04T17:05:15.514108Z 192.168.131.39 36280 443 TLSv1.2 ...`: a time, an address
+/// without its port, then two ports.
+fn alb_connection(line: &[u8]) -> bool {
+    let mut t = tokens(line);
+    let (Some(time), Some(ip), Some(port), Some(listener)) =
+        (t.next(), t.next(), t.next(), t.next())
+    else {
+        return false;
+    };
+    let ip_ok = ip.len() >= 2
+        && (ip.contains(&b'.') || ip.contains(&b':'))
+        && ip
+            .iter()
+            .all(|&b| b.is_ascii_hexdigit() || b == b'.' || b == b':');
+    iso_time(time) && ip_ok && digits(port) && digits(listener)
+}
+
+/// A count of HAProxy's slash-separated timers or counters: `parts` numbers (`-1` or a `+`
+/// allowed).
+fn slashed(t: &[u8], parts: usize) -> bool {
+    let mut n = 0;
+    for part in t.split(|&b| b == b'/') {
+        let part = part
+            .strip_prefix(b"-")
+            .or_else(|| part.strip_prefix(b"+"))
+            .unwrap_or(part);
+        if !digits(part) {
+            return false;
+        }
+        n += 1;
+    }
+    n == parts
+}
+
+/// What follows HAProxy's accept date (` [dd/Mmm/yyyy:hh:mm:ss.mmm] `, after the client's
+/// `ip:port`, with or without syslog's prefix), on a line with no quoted request.
+fn haproxy_after_date(line: &[u8]) -> Option<&[u8]> {
+    if line.contains(&b'"') {
+        return None;
+    }
+    let open = memchr::memmem::find_iter(line, b" [")
+        .map(|i| i + 1)
+        .find(|&i| line.get(i + 3) == Some(&b'/') && line.get(i + 7) == Some(&b'/'))?;
+    let date = &line[open + 1..];
+    let close = memchr::memchr(b']', date)?;
+    (close >= 20 && line[..open - 1].contains(&b':')).then(|| &date[close + 1..])
+}
+
+/// `fnt bck/srv1 0/0/5007 212 -- 0/0/0/0/3 0/0` (tcplog's fields after the date).
+fn haproxy_tcplog(rest: &[u8]) -> bool {
+    let rest: Vec<&[u8]> = tokens(rest).collect();
+    rest.len() >= 7
+        && rest[1].contains(&b'/')
+        && slashed(rest[2], 3)
+        && rest[3].iter().all(|&b| b.is_ascii_digit() || b == b'+')
+        && rest[4].len() == 2
+        && slashed(rest[5], 5)
+        && slashed(rest[6], 2)
+}
+
+/// `prod_http_in/sktst2: SSL handshake failure`: a frontend and bind, then HAProxy's
+/// message for a connection that sent no request.
+fn haproxy_connection_error(rest: &[u8]) -> bool {
+    let mut t = tokens(rest);
+    let Some(bind) = t.next() else {
+        return false;
+    };
+    bind.len() > 2 && bind.ends_with(b":") && bind.contains(&b'/') && t.next().is_some()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_that_are_no_http_request() {
+        let nlb = b"tls 2.0 2018-12-20T02:59:40 net/my-network-loadbalancer/c6e77e28c25b2234 g3d4b5e8bb8464cd 192.168.131.39:2817 10.0.0.1:80 5 2 98 246 - arn:aws:acm:us-east-2:671290407336:certificate/2a108f19 - ECDHE-RSA-AES128-SHA tlsv12 - my-nlb.elb.us-east-2.amazonaws.com - - - 2018-12-20T02:59:30";
+        assert_eq!(
+            kind(nlb),
+            Some("NLB TLS connection records (no HTTP request)")
+        );
+        let conn = b"2024-10-04T17:05:15.514108Z 192.168.131.39 36280 443 TLSv1.2 ECDHE-RSA-AES128-GCM-SHA256 4.036 \"CN=amazondomains.com,O=endEntity\" NotBefore=2023-09-21T22:43:21Z;NotAfter=2026-06-17T22:43:21Z FEF257372D5C14D4 Success";
+        assert_eq!(
+            kind(conn),
+            Some("ALB connection log records (no HTTP request)")
+        );
+        let conn2 = b"2024-11-29T13:45:24.599544Z 172.31.43.26 58206 80 - - - \"-\" - - - TID_16132ed0b4112148";
+        assert!(kind(conn2).is_some());
+        let tcplog = b"Feb  6 12:12:56 localhost haproxy[14387]: 10.0.1.2:33313 [06/Feb/2009:12:12:51.443] fnt bck/srv1 0/0/5007 212 -- 0/0/0/0/3 0/0";
+        assert_eq!(
+            kind(tcplog),
+            Some("HAProxy tcplog records (TCP, no HTTP request)")
+        );
+        assert!(kind(&tcplog[42..]).is_some(), "without syslog's prefix");
+        let ssl = b"Feb 25 16:20:12 192.168.4.2 haproxy[7]: 95.216.197.33:56224 [25/Feb/2019:16:20:10.111] prod_http_in/sktst2: SSL handshake failure";
+        assert_eq!(
+            kind(ssl),
+            Some("HAProxy connection errors (SSL handshake, no HTTP request)")
+        );
+        // HTTP lines of the same proxies are none of these.
+        let http: [&[u8]; 4] = [
+            b"http 2018-07-02T22:23:00.186641Z app/my-loadbalancer/50dc6c495c0c9188 192.168.131.39:2817 10.0.0.1:80 0.000 0.001 0.000 200 200 34 366 \"GET http://www.example.com:80/ HTTP/1.1\" \"curl/7.46.0\" - -",
+            b"2015-05-13T23:39:43.945958Z my-loadbalancer 192.168.131.39:2817 10.0.0.1:80 0.000086 0.001048 0.001337 200 200 0 57 \"GET https://www.example.com:443/ HTTP/1.1\" \"curl/7.38.0\" DHE-RSA-AES128-SHA TLSv1.2",
+            b"Feb  6 12:14:14 localhost haproxy[14389]: 10.0.1.2:33317 [06/Feb/2009:12:14:14.655] http-in static/srv1 10/0/30/69/109 200 2750 - - ---- 1/1/1/1/0 0/0 {1wt.eu} {} \"GET /index.html HTTP/1.1\"",
+            b"10.0.0.1 - - [06/Feb/2009:12:14:14 +0000] \"POST / HTTP/1.1\" 200 1",
+        ];
+        for line in http {
+            assert_eq!(kind(line), None, "{}", String::from_utf8_lossy(line));
+        }
+    }
+}

@@ -1,0 +1,537 @@
+//! OpenTelemetry traces read as the model's attempts (issue 39, docs/MODEL.md "From
+//! traces"): a trace sees both ends at once, the client span that timed out and the server
+//! span under it that says whether the work ran, so the succeeded share is measured.
+//!
+//! ```text
+//! bytes (gzip already undone) -> otlp / zipkin  (one span at a time, streamed by serde_json)
+//!       -> assemble  (spans by trace; a trace judged once no span came for HOLD, or at the end)
+//!       -> row::Direct (each attempt a row: time, method, path, status, the server's answer,
+//!                       intent) -> the same Tally, derivation and report as access logs
+//! ```
+//!
+//! The hook into the reading is [`sniff`] (what the first bytes are) and [`read`] (the file
+//! to a tally); `analyze` calls them before a file's format is looked for.
+
+mod assemble;
+mod otlp;
+mod span;
+mod zipkin;
+
+use std::borrow::Cow;
+use std::io::{BufRead, BufReader, Read};
+
+use serde::de::{self, Deserialize, Visitor};
+
+use super::analyze::{FileInfo, LogAnalysis};
+use super::detect::Chosen as Columns;
+use super::envelope::{Envelope, EnvelopeChoice};
+use super::error::LogError;
+use super::formats::{CsvHeader, InputFormat};
+use super::options::LogOptions;
+use super::row::Direct;
+use super::source::{self, Opened};
+use super::tally::Tally;
+use otlp::SpanSink;
+
+pub use span::kept_share;
+
+/// How a trace file is encoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TraceFormat {
+    /// OTLP/JSON: `ExportTraceServiceRequest` documents (the Collector's file exporter, one a
+    /// line), or Tempo's and Jaeger's API answers around them.
+    Otlp,
+    /// Zipkin v2 JSON: an array of spans.
+    Zipkin,
+}
+
+impl TraceFormat {
+    pub fn describe(self) -> &'static str {
+        match self {
+            TraceFormat::Otlp => "OTLP/JSON traces",
+            TraceFormat::Zipkin => "Zipkin v2 JSON traces",
+        }
+    }
+}
+
+/// How a file of traces is read: its format, whether it was detected, and what wraps its
+/// lines (a container runtime's log of a Collector that writes to stdout, ...).
+#[derive(Debug, Clone, Copy)]
+pub struct Chosen {
+    pub format: TraceFormat,
+    pub detected: bool,
+    pub envelope: Option<Envelope>,
+}
+
+/// The trace format `--input-format` names, or (auto) the one the first bytes show, bare or
+/// inside an envelope (`--envelope`, or told from the first lines); `None` for any other
+/// input.
+pub fn chosen(prefix: &[u8], eof: bool, opts: &LogOptions) -> Option<Chosen> {
+    let named = match opts.input_format {
+        InputFormat::Otlp => Some(TraceFormat::Otlp),
+        InputFormat::Zipkin => Some(TraceFormat::Zipkin),
+        InputFormat::Auto => None,
+        _ => return None,
+    };
+    let make = |found: Option<TraceFormat>, envelope| {
+        named.or(found).map(|format| Chosen {
+            format,
+            detected: named.is_none(),
+            envelope,
+        })
+    };
+    // The whole lines among the first bytes, as the envelope's detection sees them.
+    let lines = || {
+        let mut lines: Vec<&[u8]> = prefix.split(|&b| b == b'\n').collect();
+        if !eof {
+            lines.pop();
+        }
+        lines.retain(|l| !l.trim_ascii().is_empty());
+        lines.truncate(super::detect::SNIFF_LINES);
+        lines
+    };
+    let inner_sniff = |inner: &[&[u8]]| inner.iter().find_map(|l| sniff(l));
+    match opts.envelope {
+        EnvelopeChoice::Named(e) => {
+            let inner = super::detect::inner_lines(Some(e), &lines())?;
+            let refs: Vec<&[u8]> = inner.iter().map(Vec::as_slice).collect();
+            make(inner_sniff(&refs), Some(e))
+        }
+        EnvelopeChoice::None => make(sniff(prefix), None),
+        EnvelopeChoice::Auto => {
+            if let Some(found) = sniff(prefix) {
+                return make(Some(found), None);
+            }
+            let lines = lines();
+            match super::detect::envelope(&lines, |inner| inner_sniff(inner).is_some()) {
+                Some(e) => {
+                    let inner = super::detect::inner_lines(Some(e), &lines)?;
+                    let refs: Vec<&[u8]> = inner.iter().map(Vec::as_slice).collect();
+                    make(inner_sniff(&refs), Some(e))
+                }
+                None => make(None, None),
+            }
+        }
+    }
+}
+
+/// What a file's first bytes say it is, if traces: an object with `resourceSpans` (or
+/// Tempo's `batches`, or `trace`/`result` around them) near its start, or an array whose
+/// first element has Zipkin's `traceId` and `id`.
+pub fn sniff(prefix: &[u8]) -> Option<TraceFormat> {
+    let start = prefix.iter().position(|b| !b.is_ascii_whitespace())?;
+    let head = &prefix[start..];
+    let has = |needle: &[u8]| memchr::memmem::find(head, needle).is_some();
+    match head.first()? {
+        b'{' if has(b"\"resourceSpans\"")
+            || has(b"\"resource_spans\"")
+            || (has(b"\"batches\"")
+                && (has(b"\"scopeSpans\"") || has(b"\"instrumentationLibrarySpans\""))) =>
+        {
+            Some(TraceFormat::Otlp)
+        }
+        b'[' if has(b"\"traceId\"") && has(b"\"id\"") && !has(b"\"resourceSpans\"") => {
+            Some(TraceFormat::Zipkin)
+        }
+        _ => None,
+    }
+}
+
+/// What reading a trace file found beside its attempts: the evidence of what traces cannot
+/// tell.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct TraceRead {
+    pub format: Option<TraceFormat>,
+    pub spans: u64,
+    pub traces: u64,
+    /// CLIENT spans with a mutating method.
+    pub attempts: u64,
+    /// Intents of those attempts (counted per trace).
+    pub intents: u64,
+    /// The intents weighted by the inverse of their trace's kept share (head sampling).
+    pub adjusted_intents: f64,
+    /// Traces with a sampling threshold (`tracestate` `ot=th:`).
+    pub with_threshold: u64,
+    /// `--sample-rate`, when given.
+    pub sample_rate: Option<f64>,
+    /// Traces not whole in the file: no root span, or a span whose parent is not in it (cut
+    /// at the file's edges, or spans lost).
+    pub cut: u64,
+    /// SERVER spans whose parent is no traced CLIENT span.
+    pub server_without_client: u64,
+    /// Timed-out attempts with no server span, in a trace that is whole, to a server traced
+    /// elsewhere in the file: they never arrived.
+    pub never_reached: u64,
+    /// Timed-out attempts with no server span whose server is not traced (or whose trace is
+    /// cut): unknown.
+    pub server_untraced: u64,
+}
+
+impl TraceRead {
+    /// The factor head sampling scales counts by (1 when nothing says traces were dropped).
+    pub fn scale(&self) -> f64 {
+        if self.intents == 0 {
+            1.0
+        } else {
+            self.adjusted_intents / self.intents as f64
+        }
+    }
+
+    /// The counts are scaled by a sampling rate the spans or `--sample-rate` gave.
+    pub fn sampled(&self) -> bool {
+        self.sample_rate.is_some() || self.with_threshold > 0
+    }
+}
+
+impl LogAnalysis {
+    /// Every input was traces: the SERVER spans say which attempts executed.
+    pub fn all_traces(&self) -> bool {
+        !self.files.is_empty() && self.files.iter().all(|f| f.traces.is_some())
+    }
+
+    /// The factor head sampling scales counts by: every input's intents, a trace's weighted by
+    /// the inverse of its trace's kept share, over the intents read (1 without sampling).
+    pub fn sampling_scale(&self) -> f64 {
+        let (adjusted, traced) = self
+            .files
+            .iter()
+            .filter_map(|f| f.traces.as_ref())
+            .fold((0.0, 0u64), |(a, n), t| {
+                (a + t.adjusted_intents, n + t.intents)
+            });
+        let all = self.tally.intents();
+        if all == 0 || traced == 0 {
+            return 1.0;
+        }
+        (adjusted + all.saturating_sub(traced) as f64) / all as f64
+    }
+}
+
+/// Any JSON scalar as text (a number, a string, a bool; null is empty): OTLP/JSON writes
+/// 64-bit integers as strings and receivers accept numbers too. Borrowed from the input when
+/// it can be (a string without escapes, read from a slice).
+#[derive(Debug, Default, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Text<'a>(pub Cow<'a, str>);
+
+impl Text<'_> {
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for Text<'a> {
+    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Text<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a string or a number")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Text<'de>, E> {
+                Ok(Text(Cow::Borrowed(v)))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Text<'de>, E> {
+                Ok(Text(Cow::Owned(v.to_string())))
+            }
+            fn visit_string<E: de::Error>(self, v: String) -> Result<Text<'de>, E> {
+                Ok(Text(Cow::Owned(v)))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Text<'de>, E> {
+                Ok(Text(Cow::Owned(v.to_string())))
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Text<'de>, E> {
+                Ok(Text(Cow::Owned(v.to_string())))
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Text<'de>, E> {
+                Ok(Text(Cow::Owned(v.to_string())))
+            }
+            fn visit_bool<E: de::Error>(self, v: bool) -> Result<Text<'de>, E> {
+                Ok(Text(Cow::Borrowed(if v { "true" } else { "false" })))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Text<'de>, E> {
+                Ok(Text::default())
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// The columns of the rows made from attempts, in the order [`assemble`] writes them.
+const COLUMNS: [&str; 7] = [
+    "timestamp",
+    "method",
+    "path",
+    "status",
+    "upstream_status",
+    "idempotency_key",
+    "duration_ms",
+];
+
+/// Reads the spans of `source` (a file or stdin, gzip undone) in `format` into a tally.
+pub fn read(
+    opened: Opened,
+    chosen: Chosen,
+    opts: &LogOptions,
+    follows: bool,
+) -> Result<(FileInfo, Tally), LogError> {
+    let Chosen {
+        format,
+        detected,
+        envelope,
+    } = chosen;
+    let name = opened.name.clone();
+    let gzip = opened.gzip;
+    let header = CsvHeader {
+        fields: COLUMNS.iter().map(|c| c.as_bytes().to_vec()).collect(),
+        delimiter: b',',
+        data_start: 0,
+        data_line: 1,
+    };
+    // The rows' columns are ours: a --column naming the log's own fields has nothing to map.
+    let mut own = opts.clone();
+    own.columns.clear();
+    own.duration_unit = None;
+    let mut rules = super::analyze::rules_for(&name, &Columns::Csv(header), &own)?;
+    // The attempts' statuses: a give-up status as the options say, and the two of ours.
+    rules.timeout[0] = true;
+    rules.timeout[1] = false;
+    // The client's timeout is judged on the span, with the span's own clock.
+    rules.client_timeout = None;
+    rules.side = super::SideRead {
+        side: super::LogSide::Proxy,
+        why: "traces: CLIENT spans are the attempts, the SERVER spans under them the outcomes"
+            .to_string(),
+    };
+    rules.server_side = false;
+    let mut rows = Direct::new(&rules, follows);
+    let assembly = assemble::Rules {
+        methods: opts
+            .methods
+            .iter()
+            .map(|m| m.trim().to_ascii_uppercase())
+            .collect(),
+        client_timeout: opts
+            .client_timeout
+            .map(|d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX)),
+        sample_rate: opts.sample_rate,
+    };
+    let mut asm = assemble::Assembler::new(assembly, &mut rows);
+    let err = source::io_error(&name, gzip);
+    let mut input = BufReader::with_capacity(256 * 1024, opened.rest(0));
+    let mut line = 1u64;
+    let mut doc = Vec::new();
+    if let Some(envelope) = envelope {
+        // Each line unwrapped (its parts joined), each whole text one document.
+        let mut parts: [Vec<u8>; 2] = Default::default();
+        let mut scratch = Vec::new();
+        loop {
+            doc.clear();
+            if input.read_until(b'\n', &mut doc).map_err(&err)? == 0 {
+                break;
+            }
+            let physical = doc.strip_suffix(b"\n").unwrap_or(&doc);
+            let physical = physical.strip_suffix(b"\r").unwrap_or(physical);
+            let Ok(u) = envelope.unwrap(physical, &mut scratch) else {
+                line += 1;
+                continue;
+            };
+            let part = &mut parts[u.stream.index()];
+            part.extend_from_slice(u.text);
+            if !u.partial {
+                let text = std::mem::take(part);
+                // What else the stream holds (the Collector's own log lines) is no document.
+                if u.stream != super::envelope::Stream::Stderr
+                    && matches!(text.trim_ascii_start().first(), Some(b'{' | b'['))
+                {
+                    one_document(text.trim_ascii(), &mut asm, &name, format, line)
+                        .map_err(DocError::into_error)?;
+                }
+            }
+            line += 1;
+        }
+    }
+    while envelope.is_none() {
+        // Whitespace between documents (one a line in the Collector's files).
+        let first = loop {
+            let buf = input.fill_buf().map_err(&err)?;
+            let Some(&b) = buf.first() else { break None };
+            if b.is_ascii_whitespace() {
+                let n = buf.iter().take_while(|b| b.is_ascii_whitespace()).count();
+                line += buf[..n].iter().filter(|&&b| b == b'\n').count() as u64;
+                input.consume(n);
+            } else {
+                break Some(b);
+            }
+        };
+        let Some(first) = first else { break };
+        if first == b'{' {
+            // One document a line (the Collector's files): the line is parsed from memory,
+            // its strings borrowed; its spans go on once it is whole.
+            doc.clear();
+            input.read_until(b'\n', &mut doc).map_err(&err)?;
+            match one_document(&doc, &mut asm, &name, format, line) {
+                Ok(()) => {
+                    line += u64::from(doc.last() == Some(&b'\n'));
+                    continue;
+                }
+                // A document that goes on past its line (pretty-printed): read from the stream.
+                Err(DocError::Incomplete(_)) if doc.last() == Some(&b'\n') => {}
+                Err(e) => return Err(e.into_error()),
+            }
+            let mut de =
+                serde_json::Deserializer::from_reader(std::io::Cursor::new(&doc).chain(&mut input));
+            if let Err(e) = otlp::document(&mut de, &mut asm) {
+                if let Some(failed) = asm.failed.take() {
+                    return Err(failed);
+                }
+                return Err(not_traces(&name, format, line, &e));
+            }
+            continue;
+        }
+        let mut de = serde_json::Deserializer::from_reader(&mut input);
+        let done = match first {
+            b'[' => zipkin::document(&mut de, &mut asm),
+            _ => {
+                return Err(LogError::Option(format!(
+                    "{name}:{line}: expected a JSON document of {} (an object or an array), found '{}'",
+                    format.describe(),
+                    char::from(first).escape_default()
+                )));
+            }
+        };
+        if let Err(e) = done {
+            if let Some(failed) = asm.failed.take() {
+                return Err(failed);
+            }
+            return Err(not_traces(&name, format, line, &e));
+        }
+    }
+    asm.finish()?;
+    let mut read = std::mem::take(&mut asm.read);
+    read.format = Some(format);
+    read.sample_rate = opts.sample_rate;
+    drop(asm);
+    let tally = rows.finish();
+    if read.spans == 0 {
+        return Err(LogError::Option(format!(
+            "{name}: no spans in it to read as {}",
+            format.describe()
+        )));
+    }
+    if tally.rows == 0 {
+        return Err(LogError::Option(format!(
+            "{name}: {} spans and no CLIENT span with a mutating method ({}) among them: no attempts to count",
+            read.spans,
+            opts.methods.join(", ")
+        )));
+    }
+    if let Some(none) = super::analyze::no_usable_rows(&name, &tally) {
+        return Err(none);
+    }
+    let info = FileInfo {
+        name,
+        columns: rules.columns.clone(),
+        format: Some(format.describe().to_string()),
+        detected,
+        format_note: None,
+        delimiter: b',',
+        gzip,
+        pieces: 1,
+        grouping: rules.grouping,
+        side: rules.side.clone(),
+        envelope: envelope.map(Envelope::describe),
+        document: None,
+        skipped: Vec::new(),
+        formats: Vec::new(),
+        interleaved: false,
+        traces: Some(read),
+    };
+    Ok((info, tally))
+}
+
+/// Why a document held in memory was not read.
+enum DocError {
+    /// It ends past the bytes given (a pretty-printed document's first line).
+    Incomplete(LogError),
+    Failed(LogError),
+}
+
+impl DocError {
+    fn into_error(self) -> LogError {
+        match self {
+            DocError::Incomplete(e) | DocError::Failed(e) => e,
+        }
+    }
+}
+
+/// One whole document in memory (a line of the Collector's files, or the text of an
+/// envelope's line), parsed with its strings borrowed; its spans go on once it is read whole.
+fn one_document(
+    text: &[u8],
+    asm: &mut assemble::Assembler<'_, '_>,
+    name: &str,
+    format: TraceFormat,
+    line: u64,
+) -> Result<(), DocError> {
+    let mut spans = Collect(Vec::new());
+    let parsed = {
+        let mut de = serde_json::Deserializer::from_slice(text);
+        match text.iter().find(|b| !b.is_ascii_whitespace()) {
+            Some(b'[') => zipkin::document(&mut de, &mut spans),
+            _ => otlp::document(&mut de, &mut spans),
+        }
+        .and_then(|()| de.end())
+    };
+    match parsed {
+        Ok(()) => {}
+        Err(e) if e.is_eof() => {
+            return Err(DocError::Incomplete(not_traces(name, format, line, &e)));
+        }
+        Err(e) => return Err(DocError::Failed(not_traces(name, format, line, &e))),
+    }
+    for span in spans.0 {
+        if let Err(e) = asm.span(span) {
+            return Err(DocError::Failed(
+                asm.failed.take().unwrap_or(LogError::Option(e)),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Spans gathered from one document before they go on.
+struct Collect(Vec<span::Span>);
+
+impl SpanSink for Collect {
+    fn span(&mut self, span: span::Span) -> Result<(), String> {
+        self.0.push(span);
+        Ok(())
+    }
+}
+
+/// A document that is not what it should be, placed: the file, its line and column (the
+/// document's first line, `line`, plus the parser's place within it).
+fn not_traces(name: &str, format: TraceFormat, line: u64, e: &serde_json::Error) -> LogError {
+    if e.is_io() {
+        return LogError::Io {
+            path: name.to_string(),
+            source: std::io::Error::other(without_position(&e.to_string()).to_string()),
+        };
+    }
+    LogError::Option(format!(
+        "{name}:{}:{}: not {}: {}",
+        line + e.line() as u64 - 1,
+        e.column(),
+        format.describe(),
+        without_position(&e.to_string())
+    ))
+}
+
+/// serde_json's message without its own " at line L column C" (the place is said first).
+fn without_position(message: &str) -> &str {
+    match message.rfind(" at line ") {
+        Some(i) => &message[..i],
+        None => message,
+    }
+}

@@ -1,0 +1,244 @@
+//! One span as the assembly needs it, whichever encoding it came in (OTLP/JSON, Zipkin v2),
+//! and the HTTP semantic conventions' attributes read into it: both generations of names.
+
+/// A span's kind, as far as the model cares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Kind {
+    Client,
+    Server,
+    #[default]
+    Other,
+}
+
+/// What one span says, kept until its trace is judged.
+#[derive(Debug, Clone, Default)]
+pub struct Span {
+    pub trace: u128,
+    pub id: u64,
+    /// 0: a root span (no parent).
+    pub parent: u64,
+    pub kind: Kind,
+    /// Start and end, nanoseconds since the epoch.
+    pub start: i64,
+    pub end: i64,
+    /// `http.request.method` / `http.method`, upper-case.
+    pub method: Option<Box<str>>,
+    /// `http.response.status_code` / `http.status_code`.
+    pub status: Option<u16>,
+    /// The request's path: `url.path` / `http.target`, or the path of `url.full` /
+    /// `http.url`.
+    pub path: Option<Box<str>>,
+    /// `error.type`, or a recorded exception's `exception.type`, names a timeout.
+    pub timeout_named: bool,
+    /// `http.request.resend_count`.
+    pub resend: Option<u32>,
+    /// A captured `http.request.header.idempotency-key`.
+    pub key: Option<Box<str>>,
+    /// Whom a client span called: `server.address:server.port` (`net.peer.name:port`), or
+    /// the host of its URL.
+    pub peer: Option<Box<str>>,
+    /// The share of traces head sampling kept, from `tracestate`'s `ot=th:`.
+    pub kept: Option<f64>,
+}
+
+/// Where a span's attributes put the peer's host and port until the span is finished.
+#[derive(Debug, Default)]
+pub struct Reading {
+    pub span: Span,
+    host: Option<String>,
+    port: Option<String>,
+    url_host: Option<String>,
+}
+
+impl Reading {
+    /// One attribute, by its semantic-conventions name, with its value as text.
+    pub fn attribute(&mut self, key: &str, value: &str) {
+        let s = &mut self.span;
+        match key {
+            "http.request.method" | "http.method" => {
+                s.method = Some(value.trim().to_ascii_uppercase().into());
+            }
+            "http.response.status_code" | "http.status_code" => {
+                s.status = value.trim().parse().ok().filter(|&v: &u16| v < 1000);
+            }
+            "url.full" | "http.url" => {
+                let (host, path) = split_url(value);
+                if s.path.is_none() {
+                    s.path = Some(path.into());
+                }
+                self.url_host = host.map(str::to_string);
+            }
+            "url.path" | "http.target" => s.path = Some(value.into()),
+            "error.type" => s.timeout_named |= names_timeout(value),
+            "http.request.resend_count" => s.resend = value.trim().parse().ok(),
+            "http.request.header.idempotency-key" | "http.request.header.idempotency_key" => {
+                let v = value.trim();
+                if !v.is_empty() {
+                    s.key = Some(v.into());
+                }
+            }
+            "server.address" | "net.peer.name" => self.host = Some(value.to_string()),
+            "server.port" | "net.peer.port" => self.port = Some(value.to_string()),
+            _ => {}
+        }
+    }
+
+    /// An event recorded on the span: an exception's type may name a timeout.
+    pub fn event_attribute(&mut self, event: &str, key: &str, value: &str) {
+        if event == "exception" && key == "exception.type" {
+            self.span.timeout_named |= names_timeout(value);
+        }
+    }
+
+    /// `tracestate`: the sampling threshold of `ot=th:`.
+    pub fn trace_state(&mut self, state: &str) {
+        self.span.kept = kept_share(state);
+    }
+
+    pub fn finish(mut self) -> Span {
+        self.span.peer = match (self.host, self.port) {
+            (Some(h), Some(p)) => Some(format!("{h}:{p}").into()),
+            (Some(h), None) => Some(h.into()),
+            (None, _) => self.url_host.map(Into::into),
+        };
+        self.span
+    }
+}
+
+/// `error.type` or an exception's type names a timeout: `timeout` (the conventions' own
+/// example), `requests.exceptions.ReadTimeout`, `httpx.ReadTimeout`, `TimeoutError`,
+/// `java.net.SocketTimeoutException`, `context deadline exceeded`, `DEADLINE_EXCEEDED`.
+pub fn names_timeout(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    lower.contains("timeout") || lower.contains("timed out") || lower.contains("deadline")
+}
+
+/// A URL's host (with its port) and its path with the query: `https://h:8443/a?b` ->
+/// (`h:8443`, `/a?b`); a URL without scheme is taken as a path.
+fn split_url(url: &str) -> (Option<&str>, &str) {
+    let Some(i) = url.find("://") else {
+        return (None, url);
+    };
+    let rest = &url[i + 3..];
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let host = &rest[..end];
+    // Credentials are no part of the host.
+    let host = host.rsplit('@').next().unwrap_or(host);
+    let path = &rest[end..];
+    (Some(host), if path.is_empty() { "/" } else { path })
+}
+
+/// The share of traces kept by head sampling, from a W3C `tracestate`'s OpenTelemetry entry
+/// (`ot=th:c;rv:...`): `th` is the rejection threshold, up to 14 hex digits of a 56-bit
+/// number (trailing zeros dropped), so the kept share is 1 - th / 2^56 (`th:0` keeps all,
+/// `th:8` half, `th:c` a quarter). `None` without a valid `th`.
+pub fn kept_share(state: &str) -> Option<f64> {
+    let ot = state
+        .split(',')
+        .find_map(|m| m.trim().strip_prefix("ot="))?;
+    let th = ot.split(';').find_map(|kv| kv.strip_prefix("th:"))?;
+    if th.is_empty() || th.len() > 14 || !th.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    let padded = format!("{th:0<14}");
+    let t = u64::from_str_radix(&padded, 16).ok()?;
+    Some(1.0 - t as f64 / (1u64 << 56) as f64)
+}
+
+/// A trace id: 32 hex digits (OTLP/JSON), 16 (Zipkin's 64-bit ids), or base64 of 16 bytes
+/// (the protobuf JSON mapping, as Tempo's API writes it).
+pub fn trace_id(text: &str) -> Option<u128> {
+    let t = text.trim();
+    if t.is_empty() {
+        return None;
+    }
+    if t.len() <= 32 && t.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return u128::from_str_radix(t, 16).ok();
+    }
+    let bytes = base64_bytes(t)?;
+    Some(
+        bytes
+            .iter()
+            .fold(0u128, |acc, &b| (acc << 8) | u128::from(b)),
+    )
+    .filter(|_| bytes.len() == 16)
+}
+
+/// A span id: 16 hex digits, or base64 of 8 bytes. `Some(0)` for an empty one (no parent).
+pub fn span_id(text: &str) -> Option<u64> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Some(0);
+    }
+    if t.len() <= 16 && t.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return u64::from_str_radix(t, 16).ok();
+    }
+    let bytes = base64_bytes(t)?;
+    Some(bytes.iter().fold(0u64, |acc, &b| (acc << 8) | u64::from(b))).filter(|_| bytes.len() == 8)
+}
+
+fn base64_bytes(t: &str) -> Option<Vec<u8>> {
+    use base64::Engine;
+    base64::engine::general_purpose::STANDARD.decode(t).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sampling_thresholds_as_the_spec_gives_them() {
+        assert_eq!(kept_share("ot=th:0"), Some(1.0));
+        assert_eq!(kept_share("ot=th:8"), Some(0.5));
+        assert_eq!(kept_share("ot=th:c"), Some(0.25));
+        assert_eq!(kept_share("vendor=x,ot=rv:abc;th:c"), Some(0.25));
+        assert_eq!(
+            kept_share("ot=th:fd70a4"),
+            Some(1.0 - 0xfd70a4 as f64 / 16_777_216.0)
+        );
+        assert_eq!(kept_share("ot=rv:abcdef"), None);
+        assert_eq!(kept_share("ot=th:xyz"), None);
+        assert_eq!(kept_share(""), None);
+    }
+
+    #[test]
+    fn ids_in_hex_and_base64() {
+        assert_eq!(
+            trace_id("5b8efff798038103d269b633813fc60c"),
+            Some(0x5b8efff798038103d269b633813fc60c)
+        );
+        assert_eq!(
+            trace_id("AAAAAAAAAABRtRrRD1zE7g=="),
+            Some(0x51b51ad10f5cc4ee)
+        );
+        assert_eq!(span_id("eee19b7ec3c1b174"), Some(0xeee19b7ec3c1b174));
+        assert_eq!(span_id(""), Some(0));
+        assert_eq!(span_id("not an id"), None);
+    }
+
+    #[test]
+    fn timeouts_named() {
+        for t in [
+            "timeout",
+            "requests.exceptions.ReadTimeout",
+            "httpx.ReadTimeout",
+            "java.net.SocketTimeoutException",
+            "context deadline exceeded",
+        ] {
+            assert!(names_timeout(t), "{t}");
+        }
+        for t in ["500", "requests.exceptions.ConnectionError", "_OTHER"] {
+            assert!(!names_timeout(t), "{t}");
+        }
+    }
+
+    #[test]
+    fn urls_split() {
+        assert_eq!(
+            split_url("http://127.0.0.1:8080/orders/7?x=1"),
+            (Some("127.0.0.1:8080"), "/orders/7?x=1")
+        );
+        assert_eq!(split_url("https://u:p@h"), (Some("h"), "/"));
+        assert_eq!(split_url("/a"), (None, "/a"));
+    }
+}

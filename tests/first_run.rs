@@ -86,7 +86,10 @@ fn a_preset_is_marked_where_it_set_a_value() {
     let table = String::from_utf8(out.stdout).unwrap();
     let ttl = table.lines().find(|l| l.contains("key TTL")).unwrap();
     // The value marked, then its kind naming the preset (tests/estimate_kinds.rs).
-    assert!(ttl.ends_with("1d (stripe)  given: --preset stripe"), "{ttl}");
+    assert!(
+        ttl.ends_with("1d (stripe)  given: --preset stripe"),
+        "{ttl}"
+    );
     let out = succeed(dupcost().args(["estimate", "--preset", "stripe", "--format", "markdown"]));
     let md = String::from_utf8(out.stdout).unwrap();
     assert!(md.contains("1d (stripe)"), "{md}");

@@ -74,7 +74,10 @@ fn every_json_output_round_trips_through_scenario() {
     let saved = dir.path().join("measured.json");
     succeed(dupcost().args(["logs", SAMPLE, "--save-scenario", saved.to_str().unwrap()]));
     let from_saved = json(&["estimate", "--scenario", saved.to_str().unwrap()]);
-    assert_eq!(from_saved["input_kinds"]["ttl_seconds"]["origin"], "scenario");
+    assert_eq!(
+        from_saved["input_kinds"]["ttl_seconds"]["origin"],
+        "scenario"
+    );
     assert_eq!(estimate_part(&from_saved), estimate_part(&logs));
     // The saved scenario is the inputs object itself, as the explorer's `s` writes it.
     let saved: Value = serde_json::from_str(&std::fs::read_to_string(&saved).unwrap()).unwrap();

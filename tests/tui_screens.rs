@@ -6,7 +6,7 @@ mod common;
 use std::path::PathBuf;
 
 use common::screen;
-use dupcost::inputs::Input;
+use dupcost::inputs::{Input, Origin, Sources};
 use dupcost::model::{Jitter, Scenario, Store};
 use dupcost::report::Style;
 use dupcost::tui::app::ChartKind;
@@ -19,12 +19,14 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
+/// The explorer as `dupcost tui` starts it with no flag: every input the default, assumed.
 fn app() -> App {
     App::new(
         Scenario::default(),
         PathBuf::from("dupcost-scenario.json"),
         Style::default(),
     )
+    .with_sources(Sources::default())
 }
 
 fn apply(app: &mut App, actions: &[Action]) {
@@ -49,6 +51,38 @@ fn default_80x24() {
     let terminal = screen(&app(), 80, 24);
     assert!(text(&terminal).contains("$24,048"));
     insta::assert_snapshot!(terminal.backend());
+}
+
+/// Each input's kind is one letter after its value (a flag's `g`, a default's `a`; one set in
+/// the explorer turns `g`), and the selected input's panel says it in the reports' words.
+#[test]
+fn each_input_marks_its_kind() {
+    let mut sources = Sources::default();
+    sources.set(Input::OrderValue, Origin::Flag);
+    let mut app = App::new(
+        Scenario::default(),
+        PathBuf::from("dupcost-scenario.json"),
+        Style::default(),
+    )
+    .with_sources(sources);
+    let shown = text(&screen(&app, 120, 40));
+    let row = |shown: &str, label: &str| -> String {
+        shown
+            .lines()
+            .find(|l| l.contains(label))
+            .unwrap_or_else(|| panic!("no {label}: {shown}"))
+            .to_string()
+    };
+    assert!(row(&shown, "order value").contains("$40 g"), "{shown}");
+    assert!(
+        row(&shown, "requests per day").contains("20,000 a"),
+        "{shown}"
+    );
+    assert!(shown.contains("┌ requests per day · assumed ─"), "{shown}");
+    apply(&mut app, &[Action::SelectNext, Action::StepUp]);
+    let shown = text(&screen(&app, 120, 40));
+    assert!(row(&shown, "timeout rate").contains("0.3% g"), "{shown}");
+    assert!(shown.contains("┌ timeout rate · given ─"), "{shown}");
 }
 
 #[test]

@@ -25,8 +25,8 @@ pub fn run(args: &TuiArgs, color: bool) -> Result<Vec<u8>> {
         return run_follow(args, style);
     }
     let app = if args.from_logs.is_empty() {
-        let scenario = args.scenario.resolve().map_err(Error::Usage)?;
-        App::new(scenario, args.save_to.clone(), style)
+        let (scenario, sources) = args.scenario.resolve_with_sources().map_err(Error::Usage)?;
+        App::new(scenario, args.save_to.clone(), style).with_sources(sources)
     } else {
         let (_, derived) = super::shared::measure(&args.from_logs, &args.read, &args.scenario)?;
         let names: Vec<String> = args

@@ -945,6 +945,15 @@ pub fn kind_text(
     }
 }
 
+/// An input the explorer's user set (its value no longer the one it started with).
+pub const KIND_SET_HERE: &str = "given: set here";
+
+/// A kind's one-letter mark after an input's value where room is short (the explorer):
+/// `m`, `g`, `a`.
+pub fn kind_mark(kind: crate::findings::Kind) -> char {
+    kind_name(kind).chars().next().unwrap_or(' ')
+}
+
 /// A kind's name: `measured`, `given`, `assumed`.
 pub fn kind_name(kind: crate::findings::Kind) -> &'static str {
     use crate::findings::Kind;

@@ -208,6 +208,9 @@ pub struct App {
     picker: Option<usize>,
     /// `--logs FILE --follow`: the follower's latest state.
     live: Option<Live>,
+    /// Without logs, where each starting input came from (flag, scenario file, preset,
+    /// default): its kind.
+    sources: Option<inputs::Sources>,
 }
 
 impl App {
@@ -230,7 +233,37 @@ impl App {
             start_preset: None,
             picker: None,
             live: None,
+            sources: None,
         }
+    }
+
+    /// Marks each starting input given or assumed by where it came from (no logs).
+    pub fn with_sources(mut self, sources: inputs::Sources) -> Self {
+        self.sources = Some(sources);
+        self
+    }
+
+    /// The kind of `input` and its words, as the reports say them: set here (its value no
+    /// longer the starting one), else the logs' kind, else its source's; `None` when the
+    /// explorer was not told where its inputs came from.
+    pub fn kind(&self, input: Input) -> Option<(crate::findings::Kind, String)> {
+        use crate::report::words;
+        if input.get(self.scenario()) != input.get(&self.start) {
+            return Some((
+                crate::findings::Kind::Given,
+                words::KIND_SET_HERE.to_string(),
+            ));
+        }
+        if let Some(view) = &self.logs {
+            return view
+                .kinds
+                .iter()
+                .find(|(i, ..)| *i == input)
+                .map(|(_, k, text)| (*k, text.clone()));
+        }
+        let k = crate::findings::kinds::of_origin(input, self.sources?.get(input));
+        let text = words::kind_text(input, &k, self.start_preset);
+        Some((k.kind, text))
     }
 
     /// Names the preset the starting scenario came from (`--preset`).

@@ -299,7 +299,9 @@ fn inputs_panel(app: &App, area: Rect, buf: &mut Buffer, theme: Theme) {
     let inner = block.inner(area);
     block.render(area, buf);
     let width = usize::from(inner.width);
-    let value_width = width.saturating_sub(LABEL_WIDTH + 3);
+    // Each input's kind, where known, is one letter after its value (m, g, a).
+    let marked = Input::ALL.iter().any(|&i| app.kind(i).is_some());
+    let value_width = width.saturating_sub(LABEL_WIDTH + 3 + if marked { 2 } else { 0 });
     let baseline = app.baseline().map(|b| b.inputs);
     let currency = &app.style().currency;
     let first = first_shown_input(app, inner.height);
@@ -353,6 +355,15 @@ fn inputs_panel(app: &App, area: Rect, buf: &mut Buffer, theme: Theme) {
                     }
                 }
             }
+            if let Some((kind, _)) = app.kind(input) {
+                let mark = crate::report::words::kind_mark(kind);
+                let style = if kind == crate::findings::Kind::Assumed {
+                    theme.dim()
+                } else {
+                    Style::new()
+                };
+                spans.push(Span::styled(format!(" {mark}"), style));
+            }
             let line = Line::from(spans);
             if selected && app.editor().is_none() {
                 line.style(theme.selected())
@@ -372,7 +383,16 @@ fn tail(text: &str, n: usize) -> String {
 
 fn details_panel(app: &App, area: Rect, buf: &mut Buffer, theme: Theme) {
     let input = app.selected();
-    let block = panel(input.label(), theme);
+    // Its kind in the title, where even the smallest screen shows it; its words below.
+    let title = match app.kind(input) {
+        Some((kind, _)) => format!(
+            "{} · {}",
+            input.label(),
+            crate::report::words::kind_name(kind)
+        ),
+        None => input.label().to_string(),
+    };
+    let block = panel(&title, theme);
     let currency = &app.style().currency;
     let value = input.get(app.scenario());
     let shown = |v: f64| table::input_value(input, v, currency);
@@ -395,6 +415,13 @@ fn details_panel(app: &App, area: Rect, buf: &mut Buffer, theme: Theme) {
         lines.push(Line::from(vec![
             Span::styled("pinned ", theme.dim()),
             Span::raw(shown(input.get(&base.inputs))),
+        ]));
+    }
+    // Its kind last: the keys stay on the smallest screens.
+    if let Some((_, text)) = app.kind(input) {
+        lines.push(Line::from(vec![
+            Span::styled("kind   ", theme.dim()),
+            Span::raw(text),
         ]));
     }
     Paragraph::new(lines)

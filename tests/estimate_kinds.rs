@@ -86,3 +86,43 @@ fn the_json_names_each_kind_as_the_logs_report_does() {
     assert_eq!(v["preset"]["name"], "stripe");
     assert_eq!(v["inputs"]["ttl_seconds"], 86400.0);
 }
+
+/// `dupcost logs --format csv` carries an assumed share's bounds as the JSON's `bounds`, in
+/// columns added at the end of the logs' own (empty where the share is measured).
+#[test]
+fn the_logs_csv_carries_the_bounds() {
+    let column = |log: &str, name: &str| -> String {
+        let out = succeed(dupcost().args(["logs", log, "--format", "csv"]));
+        let mut reader = csv::Reader::from_reader(&out.stdout[..]);
+        let header = reader.headers().unwrap().clone();
+        let row = reader.records().next().unwrap().unwrap();
+        let at = header.iter().position(|h| h == name).expect(name);
+        row[at].to_string()
+    };
+    let v = common::json(&["logs", "samples/envoy.log"]);
+    for (name, json) in [
+        (
+            "bounds.succeeded_share.low",
+            &v["bounds"]["succeeded_share"][0],
+        ),
+        (
+            "bounds.succeeded_share.high",
+            &v["bounds"]["succeeded_share"][1],
+        ),
+        (
+            "bounds.duplicates_per_month.high",
+            &v["bounds"]["duplicates_per_month"][1],
+        ),
+        (
+            "bounds.refunds_per_month.high",
+            &v["bounds"]["refunds_per_month"][1],
+        ),
+    ] {
+        let csv: f64 = column("samples/envoy.log", name).parse().unwrap();
+        assert_eq!(csv, json.as_f64().unwrap(), "{name}");
+    }
+    assert_eq!(
+        column("samples/access-log.csv", "bounds.refunds_per_month.low"),
+        ""
+    );
+}

@@ -717,5 +717,32 @@ pub fn csv(r: &LogsReport) -> Vec<u8> {
                 .map(|v| v.to_string())),
         ),
     ];
+    // Issue 33, after every column shipped before: an assumed share's bounds and the
+    // duplicates and refunds over them, as JSON `bounds`; empty when the share is measured.
+    let b = r.output_bounds.as_ref().map(|(b, _)| b);
+    let end = |f: fn(&crate::findings::OutputBounds) -> [f64; 2], at: usize| {
+        opt(b.map(|b| f(b)[at].to_string()))
+    };
+    let mut extra = extra.to_vec();
+    extra.extend([
+        ("bounds.succeeded_share.low", end(|b| b.succeeded_share, 0)),
+        ("bounds.succeeded_share.high", end(|b| b.succeeded_share, 1)),
+        (
+            "bounds.duplicates_per_month.low",
+            end(|b| b.duplicates_per_month, 0),
+        ),
+        (
+            "bounds.duplicates_per_month.high",
+            end(|b| b.duplicates_per_month, 1),
+        ),
+        (
+            "bounds.refunds_per_month.low",
+            end(|b| b.refunds_per_month, 0),
+        ),
+        (
+            "bounds.refunds_per_month.high",
+            end(|b| b.refunds_per_month, 1),
+        ),
+    ]);
     super::csv::estimates(&[*e], &extra)
 }

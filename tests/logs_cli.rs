@@ -141,6 +141,9 @@ fn csv_adds_observed_columns() {
              observed.proxy_retries.retries,observed.proxy_retries.mean,\
              observed.proxy_retries.max,observed.processed_twice.intents,\
              observed.processed_twice.extra_executions,observed.processed_twice.per_day,\
+             bounds.succeeded_share.low,bounds.succeeded_share.high,\
+             bounds.duplicates_per_month.low,bounds.duplicates_per_month.high,\
+             bounds.refunds_per_month.low,bounds.refunds_per_month.high,\
              inputs.attempt_timeout_seconds,"
         ) && header.ends_with("amplification.worst_case,amplification.expected"),
         "{header}"

@@ -3,7 +3,7 @@
 //! Pure arithmetic, no I/O. Both models count what the servers count: Redis's `used_memory`
 //! (every allocation at its jemalloc size class) and Postgres's `pg_total_relation_size`
 //! (whole 8 kB pages of every relation and fork). `bench/keystore.sh` and
-//! `tests/keystore_real.rs` hold them against real servers; the measured table and the
+//! `tests/keystore/real.rs` hold them against real servers; the measured table and the
 //! derivations are in docs/KEYSTORE.md. Sources are Redis 7.0 (`src/server.h`,
 //! `src/object.c`, `src/sds.c`, `src/dict.c`, `src/db.c`) with jemalloc 5.3, and
 //! PostgreSQL 15 (`src/include/access/htup_details.h`, `heaptoast.h`, `nbtree.h`,

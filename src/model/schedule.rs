@@ -15,7 +15,7 @@
 use serde::{Deserialize, Serialize};
 
 /// Cells of the grid on which the sum of jittered sleeps is computed: enough that the grid's
-/// error stays far below a 10^6-intent simulation's noise (see tests/model.rs).
+/// error stays far below a 10^6-intent simulation's noise (see tests/estimate/model.rs).
 const GRID_CELLS: f64 = 512.0;
 
 /// How a client randomises its backoff (AWS Architecture Blog, "Exponential Backoff And Jitter").

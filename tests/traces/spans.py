@@ -1,4 +1,4 @@
-"""Real spans for tests/traces.rs: an instrumented client and server on loopback.
+"""Real spans for tests/logs/traces.rs: an instrumented client and server on loopback.
 
 The OpenTelemetry Python SDK with its `requests` (client) and WSGI (server) instrumentations;
 the server is a threaded wsgiref server on 127.0.0.1. Each intent is one "place order"

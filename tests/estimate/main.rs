@@ -1,0 +1,12 @@
+//! `dupcost estimate`, the model's invariants and the presets: flags, scenario files, worked figures.
+//!
+//! One test crate per area (tests/README.md): each module below was a test file of its own.
+
+#[path = "../common/mod.rs"]
+#[allow(dead_code)]
+mod common;
+
+mod cli;
+mod kinds;
+mod model;
+mod presets;

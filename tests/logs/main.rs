@@ -1,0 +1,33 @@
+//! `dupcost logs` and the log reader: formats, envelopes, platforms, traces, keyless, receivers, follow, bad input.
+//!
+//! One test crate per area (tests/README.md): each module below was a test file of its own.
+
+#[path = "../common/mod.rs"]
+#[allow(dead_code)]
+mod common;
+#[path = "../../examples/gen-access-log/generator.rs"]
+#[allow(dead_code)]
+mod generator;
+#[path = "../../examples/gen-access-log/keyless.rs"]
+#[allow(dead_code)]
+mod keyless;
+#[path = "../../examples/gen-access-log/receiver.rs"]
+#[allow(dead_code)]
+mod receiver;
+
+mod bad_input;
+mod cli;
+mod envelopes;
+mod first_run;
+mod follow;
+mod formats;
+mod formats_aws;
+mod honest;
+mod keyless_intents;
+mod library;
+mod mixed;
+mod platforms;
+mod props;
+mod receiver_logs;
+mod suites;
+mod traces;

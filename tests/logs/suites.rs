@@ -1,0 +1,598 @@
+//! Real logs as other projects' test suites hold them (issue 35): every HTTP request read,
+//! no record that is no HTTP request counted, the first and last timestamps as those
+//! suites' expected output has them (tests/fixtures/suites/README.md names each source).
+//! Generated lines for what no sample shows: a TCP listener's `"- - - "`, Envoy's TCP
+//! proxy, HAProxy's tcplog, an epoch-zero time, a POST given up as `-`, a Google Cloud
+//! give-up whose status protobuf JSON left out.
+
+use crate::common;
+
+use crate::common::{dupcost, fixture, write};
+use serde_json::Value;
+
+/// Figures that the logs cannot give, so that a file with no mutating request still reports.
+const GIVEN: [&str; 8] = [
+    "--requests-per-day",
+    "1000",
+    "--timeout-rate",
+    "1%",
+    "--succeeded-share",
+    "50%",
+    "--min-span",
+    "0s",
+];
+
+/// The JSON report of `dupcost logs PATH ARGS`, and its stderr; it must succeed.
+fn report(path: &str, args: &[&str]) -> (Value, String) {
+    let out = dupcost()
+        .args(["logs", path, "--format", "json"])
+        .args(args)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(out.status.success(), "{path}: {stderr}");
+    (serde_json::from_slice(&out.stdout).unwrap(), stderr)
+}
+
+/// The lines skipped by kind, as `(kind, lines)`.
+fn skipped(o: &Value) -> Vec<(String, u64)> {
+    o["files"][0]["skipped"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["kind"].as_str().unwrap().to_string(),
+                s["lines"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+fn counts(o: &Value) -> (u64, u64, u64, u64) {
+    let n = |k: &str| o[k].as_u64().unwrap();
+    (
+        n("rows"),
+        n("bad_rows"),
+        n("mutating_attempts"),
+        n("timed_out"),
+    )
+}
+
+/// A real sample read with [`GIVEN`]: its format (when `format` is given), its rows, bad rows,
+/// mutating and timed-out attempts, and its first and last timestamps as the suite's
+/// expected output has them; the observed object, for what else a test checks.
+fn sample(name: &str, format: Option<&str>, want: (u64, u64, u64, u64), span: [&str; 2]) -> Value {
+    let (j, stderr) = report(&fixture("suites", name), &GIVEN);
+    let o = &j["observed"];
+    if let Some(format) = format {
+        assert_eq!(o["files"][0]["input_format"], format, "{name}");
+    }
+    assert_eq!(counts(o), want, "{name}: {stderr}");
+    assert_eq!(
+        [&o["first_timestamp"], &o["last_timestamp"]],
+        span,
+        "{name}"
+    );
+    assert!(!stderr.contains("bad row"), "{name}: {stderr}");
+    o.clone()
+}
+
+/// Elastic's ALB pipeline test: ALB requests, NLB `tls 2.0` records and ALB connection log
+/// records in one file. The NLB records are no requests (their `2.0` is a version, not an
+/// epoch time: read as one, it made the span start in 1970), nor are the connection records.
+#[test]
+fn elastic_alb_sample_reads_its_requests_and_names_the_rest() {
+    // Lines 1, 2 and 10 are HTTP requests (the last one's request unparseable, `- http://...`).
+    let o = sample(
+        "elastic-alb.log",
+        Some("AWS ALB"),
+        (3, 0, 0, 0),
+        ["2018-07-02T22:23:00.186641Z", "2025-05-01T11:24:32.748149Z"],
+    );
+    assert_eq!(
+        skipped(&o),
+        [
+            (
+                "ALB connection log records (no HTTP request)".to_string(),
+                3
+            ),
+            (
+                "NLB TLS connection records (no HTTP request)".to_string(),
+                4
+            ),
+        ]
+    );
+}
+
+/// Elastic's Traefik JSON test: two records have `StartLocal` and `time` but no `StartUTC`
+/// (Traefik lets each field be dropped); each is a request at its `StartLocal`.
+#[test]
+fn elastic_traefik_json_sample_reads_start_local() {
+    sample(
+        "elastic-traefik.jsonl",
+        Some("JSON lines (Traefik)"),
+        (7, 0, 0, 0),
+        ["2021-03-16T18:56:54.735539Z", "2024-04-15T13:26:33.809027Z"],
+    );
+}
+
+/// Elastic's Traefik CLF test: its last line has `-` for the status and the size (no
+/// response was sent): a request, not a bad row.
+#[test]
+fn elastic_traefik_common_sample_reads_a_dash_status() {
+    sample(
+        "elastic-traefik-common.log",
+        None,
+        (8, 0, 0, 0),
+        ["2000-10-10T20:55:36Z", "2024-04-15T13:04:10Z"],
+    );
+}
+
+/// Records with no HTTP request, as each proxy writes them beside its requests: skipped by
+/// kind, never requests; the requests around them read as before.
+#[test]
+fn tcp_records_are_no_requests() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: [(&str, &str, &str, &str); 3] = [
+        (
+            "elb.log",
+            // AWS's classic ELB examples: an HTTP listener's line, then a TCP listener's.
+            "2026-11-01T10:00:05.945958Z my-loadbalancer 192.168.131.39:2818 10.0.0.1:80 0.000086 0.201048 0.000057 201 201 512 88 \"POST https://api.example.com:443/v1/orders HTTP/1.1\" \"curl/8.5.0\" ECDHE-RSA-AES128-GCM-SHA256 TLSv1.2\n",
+            "2026-11-01T10:00:06.945958Z my-loadbalancer 192.168.131.39:2817 10.0.0.1:80 0.001069 0.000028 0.000041 - - 82 305 \"- - - \" \"-\" - -\n",
+            "classic ELB TCP/SSL listener records (request \"- - -\", no HTTP request)",
+        ),
+        (
+            "envoy.log",
+            // Envoy's default format, an HTTP request, then its TCP proxy's line.
+            "[2026-11-01T10:00:01.310Z] \"POST /v1/charges HTTP/1.1\" 200 - 154 17 118 116 \"10.0.35.28\" \"curl/8.5.0\" \"cc21d9b0-cf5c-432b-8c7e-98aeb7988cd2\" \"api.example.com\" \"10.0.2.1:8080\"\n",
+            "[2026-11-01T10:00:02.310Z] \"- - -\" 0 - 0 0 12 - \"-\" \"-\" \"-\" \"-\" \"10.0.2.1:5432\"\n",
+            "Envoy TCP proxy records (request \"- - -\", no HTTP request)",
+        ),
+        (
+            "haproxy.log",
+            // HAProxy's httplog and tcplog examples (configuration.txt, 8.2.2 and 8.2.3).
+            "Nov  1 10:00:01 lb1 haproxy[14389]: 10.0.1.2:33317 [01/Nov/2026:10:00:01.655] http-in api/srv1 10/0/30/69/109 200 2750 - - ---- 1/1/1/1/0 0/0 \"POST /v1/charges HTTP/1.1\"\n",
+            "Nov  1 10:00:02 lb1 haproxy[14387]: 10.0.1.2:33313 [01/Nov/2026:10:00:02.443] fnt bck/srv1 0/0/5007 212 -- 0/0/0/0/3 0/0\n",
+            "HAProxy tcplog records (TCP, no HTTP request)",
+        ),
+    ];
+    for (name, http, tcp, kind) in cases {
+        // The TCP record between requests, and as the first line.
+        for text in [
+            format!("{http}{tcp}{http}{http}"),
+            format!("{tcp}{http}{http}{http}"),
+        ] {
+            let path = write(dir.path(), name, text.as_bytes());
+            let (j, stderr) = report(&path, &GIVEN);
+            let o = &j["observed"];
+            assert_eq!(counts(o), (3, 0, 3, 0), "{name}: {stderr}");
+            assert_eq!(skipped(o), [(kind.to_string(), 1)], "{name}");
+        }
+    }
+}
+
+/// A time before 1990 is no request's: a bad row with its line, never the span's start.
+#[test]
+fn an_epoch_zero_time_is_a_bad_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let line = |time: &str| {
+        format!(
+            "{{\"ts\":\"{time}\",\"method\":\"POST\",\"path\":\"/v1/pay\",\"status\":200,\"duration_ms\":12}}\n"
+        )
+    };
+    let text = [
+        line("2026-11-01T10:00:00Z"),
+        line("1970-01-01T00:00:02Z"),
+        line("2026-11-01T11:00:00Z"),
+    ]
+    .concat();
+    let path = write(dir.path(), "app.jsonl", text.as_bytes());
+    let (j, stderr) = report(&path, &GIVEN);
+    let o = &j["observed"];
+    assert_eq!(counts(o), (3, 1, 2, 0), "{stderr}");
+    assert_eq!(o["first_timestamp"], "2026-11-01T10:00:00Z");
+    assert!(
+        stderr.contains("app.jsonl:2: timestamp '1970-01-01T00:00:02Z' is before 1990"),
+        "{stderr}"
+    );
+}
+
+/// The give-ups themselves: a POST that Traefik's CLF logs with status `-`, and a Google
+/// Cloud record whose `httpRequest.status` protobuf JSON left out (it was 0) with
+/// `statusDetails` client_disconnected_before_any_response. Each is a timed-out attempt.
+#[test]
+fn absent_statuses_are_give_ups() {
+    let dir = tempfile::tempdir().unwrap();
+    let clf = "10.0.0.1 - - [01/Nov/2026:10:00:00 +0000] \"POST /v1/pay HTTP/1.1\" 200 12 \"-\" \"curl/8\" 1 \"pay@docker\" \"http://10.0.0.9:80\" 12ms\n\
+               10.0.0.2 - - [01/Nov/2026:10:30:00 +0000] \"POST /v1/pay HTTP/1.1\" - - \"-\" \"curl/8\" 2 \"pay@docker\" \"-\" 30001ms\n\
+               10.0.0.3 - - [01/Nov/2026:11:00:00 +0000] \"POST /v1/pay HTTP/1.1\" 201 12 \"-\" \"curl/8\" 3 \"pay@docker\" \"http://10.0.0.9:80\" 15ms\n";
+    let gcp = |status: &str, details: &str, time: &str| {
+        format!(
+            "{{\"httpRequest\":{{\"requestMethod\":\"POST\",\"requestUrl\":\"https://api.example.com/v1/pay\",{status}\"remoteIp\":\"203.0.113.7\",\"latency\":\"0.086s\"}},\"jsonPayload\":{{\"@type\":\"type.googleapis.com/google.cloud.loadbalancing.type.LoadBalancerLogEntry\",\"statusDetails\":\"{details}\"}},\"timestamp\":\"{time}\"}}\n"
+        )
+    };
+    let gcp = [
+        gcp(
+            "\"status\":200,",
+            "response_sent_by_backend",
+            "2026-11-01T10:00:00Z",
+        ),
+        gcp(
+            "",
+            "client_disconnected_before_any_response",
+            "2026-11-01T10:30:00Z",
+        ),
+        gcp(
+            "\"status\":201,",
+            "response_sent_by_backend",
+            "2026-11-01T11:00:00Z",
+        ),
+    ]
+    .concat();
+    for (name, text) in [("traefik.log", clf.to_string()), ("gcp.jsonl", gcp)] {
+        let path = write(dir.path(), name, text.as_bytes());
+        let (j, stderr) = report(&path, &GIVEN);
+        assert_eq!(counts(&j["observed"]), (3, 0, 3, 1), "{name}: {stderr}");
+    }
+}
+
+/// One traffic in four shapes: 1,000 POSTs, 40 given up by the client at its 15 s timeout,
+/// 25 of which the backend finished with a 200. As ingress-nginx writes it (499, upstream
+/// 200 or 500), as Google Cloud's load balancer exports it (no status,
+/// client_disconnected_before_any_response), as a Caddy-shaped receiver's own log
+/// (`duration` in seconds, documented) and as an unknown JSON receiver log (`duration`,
+/// no unit said): the same timeout rate, and the same succeeded share where it is logged.
+/// The unknown one's unit is never guessed in silence: a warning names `--duration-unit`.
+#[test]
+fn one_traffic_in_four_shapes_gives_one_timeout_rate() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut nginx, mut gcp, mut caddy, mut other) =
+        (String::new(), String::new(), String::new(), String::new());
+    let start = 1_793_491_200; // 2026-11-01T00:00:00Z
+    let mut timed_out = 0;
+    for i in 0..1000u64 {
+        let gave_up = i % 25 == 7;
+        let executed = gave_up && {
+            timed_out += 1;
+            timed_out <= 25
+        };
+        let secs = start + i * 170;
+        let time = jiff::Timestamp::from_second(secs as i64).unwrap();
+        let (iso, clf) = (
+            time.strftime("%Y-%m-%dT%H:%M:%SZ").to_string(),
+            time.strftime("%d/%b/%Y:%H:%M:%S +0000").to_string(),
+        );
+        let ip = format!("10.{}.{}.9", i / 250, i % 250);
+        let (status, backend, took) = match (gave_up, executed) {
+            (false, _) => (200, 200, 0.085),
+            (true, true) => (499, 200, 16.2),
+            (true, false) => (499, 500, 15.4),
+        };
+        let proxy_took = if gave_up { 15.0 } else { 0.086 };
+        nginx += &format!(
+            "{ip} - - [{clf}] \"POST /v1/pay HTTP/1.1\" {status} 2 \"-\" \"client/1\" 412 {proxy_took:.3} [default-api-80] [] 10.0.0.7:8080 2 {took:.3} {backend} r{i}\n"
+        );
+        let gcp_status = if gave_up {
+            String::new()
+        } else {
+            "\"status\":200,".to_string()
+        };
+        let details = if gave_up {
+            "client_disconnected_before_any_response"
+        } else {
+            "response_sent_by_backend"
+        };
+        gcp += &format!(
+            "{{\"httpRequest\":{{\"requestMethod\":\"POST\",\"requestUrl\":\"https://api.example.com/v1/pay\",\"requestSize\":\"412\",{gcp_status}\"remoteIp\":\"{ip}\",\"latency\":\"{proxy_took:.3}s\"}},\"jsonPayload\":{{\"@type\":\"type.googleapis.com/google.cloud.loadbalancing.type.LoadBalancerLogEntry\",\"statusDetails\":\"{details}\"}},\"timestamp\":\"{iso}\"}}\n"
+        );
+        caddy += &format!(
+            "{{\"level\":\"info\",\"ts\":{secs}.0,\"logger\":\"http.log.access\",\"msg\":\"handled request\",\"request\":{{\"remote_ip\":\"{ip}\",\"method\":\"POST\",\"uri\":\"/v1/pay\"}},\"duration\":{took:.3},\"size\":2,\"status\":{backend}}}\n"
+        );
+        other += &format!(
+            "{{\"time\":\"{iso}\",\"method\":\"POST\",\"path\":\"/v1/pay\",\"status\":{backend},\"duration\":{took:.3}}}\n"
+        );
+    }
+    let shapes = [
+        ("nginx.log", nginx, vec![]),
+        ("gcp.jsonl", gcp, vec!["--succeeded-share", "62.5%"]),
+        (
+            "caddy.jsonl",
+            caddy,
+            vec!["--client-timeout", "15s", "--log-side", "server"],
+        ),
+        (
+            "other.jsonl",
+            other.clone(),
+            vec![
+                "--client-timeout",
+                "15s",
+                "--log-side",
+                "server",
+                "--duration-unit",
+                "s",
+            ],
+        ),
+    ];
+    for (name, text, args) in shapes {
+        let path = write(dir.path(), name, text.as_bytes());
+        let (j, stderr) = report(&path, &args);
+        assert_eq!(j["observed"]["timed_out"], 40, "{name}: {stderr}");
+        assert_eq!(j["inputs"]["timeout_rate"], 0.04, "{name}");
+        assert_eq!(j["inputs"]["succeeded_share"], 0.625, "{name}");
+    }
+    // Without --duration-unit the unknown log's durations are read as ms, and it says so.
+    let path = write(dir.path(), "other.jsonl", other.as_bytes());
+    let args = ["--client-timeout", "15s", "--log-side", "server"];
+    let (j, stderr) = report(&path, &args);
+    let warned = "its duration field duration says no unit (neither its name nor a format's documentation): read as ms, so --client-timeout compares with an assumed unit; give --duration-unit s, ms, us or ns";
+    assert!(stderr.contains(warned), "{stderr}");
+    assert!(
+        j["observed"]["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|w| w.as_str().unwrap().contains(warned))
+    );
+    let out = dupcost().args(["logs", &path]).args(args).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("duration=duration (ms, assumed: --duration-unit)")
+            && text.contains("or took 15s or more, duration read in ms, assumed)"),
+        "{text}"
+    );
+}
+
+/// A few broken lines anywhere, the first included, never refuse a file that a format reads:
+/// a 3-line file with one bad line, a pasted Istio log of 9 lines with 2 broken (a tail
+/// that starts mid-line): the broken lines are bad rows with their line numbers.
+#[test]
+fn a_few_broken_lines_never_refuse_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let nginx = |h: u32| {
+        format!(
+            "10.1.2.3 - - [01/Nov/2026:{h:02}:00:01 +0000] \"POST /v1/charges HTTP/1.1\" 200 17 \"-\" \"curl/8.5.0\"\n"
+        )
+    };
+    let three = format!("garbage from a paste\n{}{}", nginx(10), nginx(11));
+    let path = write(dir.path(), "three.log", three.as_bytes());
+    let (j, stderr) = report(&path, &GIVEN);
+    assert_eq!(j["observed"]["files"][0]["input_format"], "nginx combined");
+    assert_eq!(counts(&j["observed"]), (3, 1, 2, 0), "{stderr}");
+    assert!(stderr.contains("three.log:1: "), "{stderr}");
+
+    let istio = std::fs::read_to_string(fixture("formats", "istio.log")).unwrap();
+    let lines: Vec<&str> = istio.lines().collect();
+    // A tail cut mid-line, 7 whole lines, a line broken in the middle.
+    let mut paste = format!("{}\n", &lines[0][40..]);
+    for i in 0..7 {
+        paste += lines[i % lines.len()];
+        paste += "\n";
+        if i == 3 {
+            paste += &lines[1][..60];
+            paste += "\n";
+        }
+    }
+    let path = write(dir.path(), "istio.log", paste.as_bytes());
+    let (j, stderr) = report(&path, &GIVEN);
+    let o = &j["observed"];
+    assert!(
+        o["files"][0]["input_format"]
+            .as_str()
+            .unwrap()
+            .starts_with("Istio"),
+        "{o}"
+    );
+    assert_eq!(o["bad_rows"], 2, "{stderr}");
+    assert_eq!(o["rows"], 9, "{stderr}");
+}
+
+/// A refusal names what the lines are: TCP records only (never an empty line blamed), or
+/// mod_ssl's ssl_request_log (no status), not "closest to Apache vcombined".
+#[test]
+fn refusals_name_what_the_lines_are() {
+    let dir = tempfile::tempdir().unwrap();
+    let tcplog = "Nov  1 10:00:02 lb1 haproxy[14387]: 10.0.1.2:33313 [01/Nov/2026:10:00:02.443] fnt bck/srv1 0/0/5007 212 -- 0/0/0/0/3 0/0\n";
+    let path = write(dir.path(), "tcp.log", tcplog.repeat(3).as_bytes());
+    let err = common::usage_error(&["logs", &path]);
+    assert!(
+        err.contains("its first lines hold no HTTP access line, only lines that are not access lines (HAProxy tcplog records (TCP, no HTTP request): 3)"),
+        "{err}"
+    );
+    assert!(!err.contains("''"), "{err}");
+    let ssl = "[10/Oct/2026:13:55:36 -0700] 192.168.1.1 TLSv1.2 ECDHE-RSA-AES128-GCM-SHA256 \"POST /index.html HTTP/1.1\" 2326\n";
+    let path = write(dir.path(), "ssl_request_log", ssl.repeat(3).as_bytes());
+    let err = common::usage_error(&["logs", &path]);
+    assert!(
+        err.contains("is mod_ssl's ssl_request_log") && err.contains("which logs no status"),
+        "{err}"
+    );
+    assert!(!err.contains("vcombined"), "{err}");
+}
+
+/// The proxy's own retries, where a format logs them: HAProxy's retries counter (`+1`
+/// redispatched), nginx's `$upstream_addr` (one address a try), Envoy's
+/// `%UPSTREAM_REQUEST_ATTEMPT_COUNT%`: counted per endpoint, reported beside the clients'
+/// retries with the tries they put on the backend.
+#[test]
+fn the_proxys_own_retries_by_endpoint() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut nginx = String::new();
+    for i in 0..40u32 {
+        let (m, s) = (i / 60, i % 60);
+        // Every tenth charge tried a second upstream; refunds never.
+        let addr = if i % 10 == 3 {
+            "10.0.0.7:8080, 10.0.0.8:8080"
+        } else {
+            "10.0.0.7:8080"
+        };
+        nginx += &format!(
+            "10.1.{i}.3 - - [01/Nov/2026:10:{m:02}:{s:02} +0000] \"POST /v1/charges HTTP/1.1\" 200 17 \"-\" \"curl/8.5.0\" 412 0.120 [default-api-80] [] {addr} 17 0.118 200 r{i}\n\
+             10.2.{i}.3 - - [01/Nov/2026:11:{m:02}:{s:02} +0000] \"POST /v1/refunds/{i} HTTP/1.1\" 200 17 \"-\" \"curl/8.5.0\" 412 0.120 [default-api-80] [] 10.0.0.7:8080 17 0.118 200 q{i}\n"
+        );
+    }
+    let path = write(dir.path(), "ingress.log", nginx.as_bytes());
+    let (j, stderr) = report(&path, &GIVEN);
+    let o = &j["observed"];
+    let p = &o["proxy_retries"];
+    assert_eq!(
+        (&p["attempts"], &p["retried"], &p["retries"], &p["max"]),
+        (&80.into(), &4.into(), &4.into(), &1.into()),
+        "{stderr}"
+    );
+    assert_eq!(p["attempts_per_attempt"], 1.05);
+    assert_eq!(p["attempts_max"], 2);
+    let by_route = |route: &str| {
+        o["per_endpoint"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["route"] == route)
+            .unwrap()["proxy_retries"]
+            .clone()
+    };
+    assert_eq!(by_route("/v1/charges")["retried"], 4);
+    assert_eq!(by_route("/v1/refunds/{id}")["retried"], 0);
+    let out = dupcost()
+        .args(["logs", &path])
+        .args(GIVEN)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("beside the client's, the proxy retried 4 of 80 mutating attempts itself (4 in all, at most 1 for one attempt)")
+            && text.contains("1.050 tries at the backend a client attempt (at most 2)"),
+        "{text}"
+    );
+
+    // HAProxy's httplog fixture: one `+1` (redispatched) among four mutating attempts.
+    let (j, stderr) = report(&fixture("formats", "haproxy_httplog.log"), &GIVEN);
+    let p = &j["observed"]["proxy_retries"];
+    assert_eq!(
+        (&p["attempts"], &p["retried"]),
+        (&4.into(), &1.into()),
+        "{stderr}"
+    );
+}
+
+/// lnav's HAProxy test log (syslog, captured headers, `Proxy ... started.` events and an
+/// `SSL handshake failure` line) and the CrowdSec hub's HAProxy parser test: every HTTP
+/// request read, the events and the failed handshake named, not requests nor bad rows.
+#[test]
+fn lnav_and_crowdsec_haproxy_samples() {
+    let o = sample(
+        "lnav-haproxy.log",
+        None,
+        (13, 0, 3, 0),
+        ["2019-02-25T16:19:48.143Z", "2019-02-25T16:20:12.331Z"],
+    );
+    assert_eq!(
+        skipped(&o),
+        [
+            (
+                "HAProxy connection errors (SSL handshake, no HTTP request)".to_string(),
+                1
+            ),
+            ("HAProxy events".to_string(), 3),
+        ]
+    );
+    // Named, the same.
+    let (j, _) = report(
+        &fixture("suites", "lnav-haproxy.log"),
+        &[&GIVEN[..], &["--input-format", "haproxy"]].concat(),
+    );
+    assert_eq!(counts(&j["observed"]), (13, 0, 3, 0));
+
+    sample(
+        "crowdsec-haproxy.log",
+        Some("HAProxy httplog"),
+        (2, 0, 0, 0),
+        ["2015-01-14T12:48:57.127Z", "2021-03-12T06:56:28.088Z"],
+    );
+}
+
+/// `docker compose logs` output (issue 35), with another service's line among the access
+/// lines: told as an envelope (never a CSV header), the access lines read inside it.
+#[test]
+fn docker_compose_logs_are_an_envelope() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::new();
+    for i in 0..40u64 {
+        let secs = 1_793_491_200 + i * 90;
+        text += &format!(
+            "caddy-1  | {{\"level\":\"info\",\"ts\":{secs}.25,\"logger\":\"http.log.access\",\"msg\":\"handled request\",\"request\":{{\"remote_ip\":\"10.0.0.{i}\",\"method\":\"POST\",\"uri\":\"/v1/pay\"}},\"duration\":0.012,\"size\":2,\"status\":200}}\n"
+        );
+        if i == 3 {
+            text += "app-1    | listening on :8080\n";
+        }
+    }
+    let path = write(dir.path(), "compose.log", text.as_bytes());
+    let (j, stderr) = report(&path, &GIVEN);
+    let o = &j["observed"];
+    assert_eq!(
+        o["files"][0]["input_format"], "JSON lines (Caddy)",
+        "{stderr}"
+    );
+    assert_eq!(counts(o), (41, 1, 40, 0), "{stderr}");
+    assert!(stderr.contains("compose.log:5: "), "{stderr}");
+    let out = dupcost()
+        .args(["logs", &path])
+        .args(GIVEN)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("docker compose logs, inside: JSON lines (Caddy)"),
+        "{text}"
+    );
+}
+
+/// Elastic's CloudFront test: its last line has 31 of the 33 `#Fields:` (Elastic reads it as
+/// a GET 404); the POST answered `000` is a give-up.
+#[test]
+fn elastic_cloudfront_sample_reads_a_short_line() {
+    sample(
+        "elastic-cloudfront.log",
+        Some("CloudFront standard log"),
+        (12, 0, 2, 1),
+        ["2019-12-04T21:02:31Z", "2024-07-13T15:29:45Z"],
+    );
+}
+
+/// Ambassador's `ACCESS [...]` lines beside plain Envoy lines, and the same inside a
+/// shipper's `{"message": "ACCESS ..."}`: every request read.
+#[test]
+fn ambassador_access_lines_are_envoys() {
+    let dir = tempfile::tempdir().unwrap();
+    let envoy = std::fs::read_to_string(fixture("formats", "envoy_default.log")).unwrap();
+    let lines: Vec<&str> = envoy.lines().collect();
+    let mut text = String::new();
+    let mut shipped = String::new();
+    for (i, line) in lines.iter().enumerate() {
+        text += &if i % 2 == 0 {
+            format!("ACCESS {line}\n")
+        } else {
+            format!("{line}\n")
+        };
+        shipped += &format!(
+            "{}\n",
+            serde_json::json!({"message": format!("ACCESS {line}"), "stream": "stdout"})
+        );
+    }
+    let plain = write(dir.path(), "envoy.log", envoy.as_bytes());
+    let (want, _) = report(&plain, &GIVEN);
+    for (name, text) in [("ambassador.log", text), ("shipped.jsonl", shipped)] {
+        let path = write(dir.path(), name, text.as_bytes());
+        let (j, stderr) = report(&path, &GIVEN);
+        let o = &j["observed"];
+        assert!(
+            o["files"][0]["input_format"]
+                .as_str()
+                .unwrap()
+                .ends_with("(Ambassador's ACCESS lines)"),
+            "{name}: {o}"
+        );
+        assert_eq!(counts(o), counts(&want["observed"]), "{name}: {stderr}");
+        assert_eq!(o["bad_rows"], 0, "{name}: {stderr}");
+    }
+}

@@ -1,0 +1,849 @@
+//! `dupcost logs` on OpenTelemetry traces (issue 39): OTLP/JSON and Zipkin v2, detected.
+//!
+//! Real spans first: tests/traces/spans.py runs an instrumented client and server on loopback
+//! (the OpenTelemetry Python SDK and its instrumentations, in the venv `.ci/run` makes:
+//! target/sql-venv, or `DUPCOST_SQL_PYTHON`), with timeouts, resends and a server that
+//! finishes after the client gave up, and writes what its server and client counted. The
+//! figures read from its spans must equal those counts, in both encodings and both
+//! generations of attribute names. Without the venv the test is skipped locally but FAILS when
+//! `CI` is set. Then hand-made traces for what the SDK run does not show: head sampling,
+//! orphans, cut traces, attempts that never arrived, servers not traced, the query APIs'
+//! wrappers, captured keys, a line of many megabytes, bad input.
+
+use crate::common;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::common::{close, dupcost, succeed, usage_error};
+use serde_json::{Value, json};
+
+/// The venv's python, when it has the OpenTelemetry SDK and chDB.
+fn python() -> Option<PathBuf> {
+    common::venv_python(
+        "chdb, opentelemetry.sdk, opentelemetry.exporter.zipkin.json, opentelemetry.instrumentation.requests, opentelemetry.instrumentation.wsgi",
+        "chDB and the OpenTelemetry SDK (tests/sql/requirements.txt, tests/traces/requirements.txt)",
+    )
+}
+
+fn report(file: &Path, args: &[&str]) -> Value {
+    let out = succeed(
+        dupcost()
+            .arg("logs")
+            .arg(file)
+            .args(args)
+            .args(["--format", "json"]),
+    );
+    serde_json::from_slice(&out.stdout).expect("valid JSON")
+}
+
+fn gzip(path: &Path) -> PathBuf {
+    let gz = path.with_extension("gz");
+    let mut enc = flate2::write::GzEncoder::new(
+        std::fs::File::create(&gz).unwrap(),
+        flate2::Compression::fast(),
+    );
+    enc.write_all(&std::fs::read(path).unwrap()).unwrap();
+    enc.finish().unwrap();
+    gz
+}
+
+#[test]
+fn real_sdk_spans_give_the_figures_the_server_counted() {
+    let Some(python) = python() else { return };
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/traces/spans.py");
+    for mode in ["old", "new"] {
+        let dir = tempfile::tempdir().unwrap();
+        let out = Command::new(&python)
+            .arg(&script)
+            .arg(dir.path())
+            .arg(mode)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{mode}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let truth: Value =
+            serde_json::from_slice(&std::fs::read(dir.path().join("truth.json")).unwrap()).unwrap();
+        let n = |k: &str| truth[k].as_u64().unwrap();
+        // Every attempt the client sent reached the server, and the run has what it is for.
+        assert_eq!(n("server_requests"), n("attempts"), "{mode}: {truth}");
+        assert!(
+            n("timed_out") >= 30 && n("ran_twice") > 0,
+            "{mode}: {truth}"
+        );
+        assert!(n("timed_out_succeeded") < n("timed_out"), "{mode}: {truth}");
+        assert!(n("otlp_lines") > 1, "{mode}: several export batches");
+        let otlp = dir.path().join("otlp.jsonl");
+        let zipkin = dir.path().join("zipkin.json");
+        for file in [otlp.clone(), gzip(&otlp), zipkin] {
+            let what = format!("{mode} {}", file.display());
+            let r = report(&file, &["--min-span", "1s"]);
+            let o = &r["observed"];
+            assert_eq!(o["mutating_attempts"], truth["attempts"], "{what}");
+            assert_eq!(o["intents"], truth["intents"], "{what}");
+            assert_eq!(o["timed_out"], truth["timed_out"], "{what}");
+            assert_eq!(
+                o["timed_out_succeeded"], truth["timed_out_succeeded"],
+                "{what}"
+            );
+            assert_eq!(o["timed_out_unknown"], 0, "{what}");
+            assert_eq!(
+                o["observed_duplicates"]["count"], truth["ran_twice"],
+                "{what}"
+            );
+            assert_eq!(o["retries_observed"]["max"], truth["max_retries"], "{what}");
+            let i = &r["inputs"];
+            let f = |v: &Value| v.as_f64().unwrap();
+            assert_eq!(
+                f(&i["timeout_rate"]),
+                n("timed_out") as f64 / n("attempts") as f64,
+                "{what}"
+            );
+            assert_eq!(
+                f(&i["succeeded_share"]),
+                n("timed_out_succeeded") as f64 / n("timed_out") as f64,
+                "{what}"
+            );
+            assert_eq!(i["retries"], truth["max_retries"], "{what}");
+            // Requests a day: the intents over the days the spans cover.
+            assert!(
+                close(
+                    f(&i["requests_per_day"]) * f(&o["days_covered"]),
+                    n("intents") as f64,
+                    1e-9
+                ),
+                "{what}: {}",
+                i["requests_per_day"]
+            );
+            for measured in [
+                "requests_per_day",
+                "timeout_rate",
+                "succeeded_share",
+                "retries",
+            ] {
+                assert_eq!(r["sources"][measured], "log", "{what}: {measured}");
+            }
+            let read = &o["files"][0];
+            assert_eq!(read["detected"], true, "{what}");
+            assert_eq!(read["traces"]["cut"], 0, "{what}");
+            assert_eq!(read["traces"]["server_without_client"], 0, "{what}");
+        }
+        // Past one machine: the same spans in the Collector's ClickHouse table (otel_traces),
+        // the query of `dupcost sql --preset otel-traces` run on it in chDB, and its result
+        // read back: the same figures.
+        let query = dir.path().join("query.sql");
+        let out = succeed(dupcost().args([
+            "sql",
+            "--engine",
+            "clickhouse",
+            "--preset",
+            "otel-traces",
+            "--table",
+            "t.otel_traces",
+        ]));
+        std::fs::write(&query, &out.stdout).unwrap();
+        let from_file = report(&otlp, &["--min-span", "1s"]);
+        // The exporter's older versions write SpanKind SPAN_KIND_CLIENT, newer ones Client.
+        for kinds in ["old", "new"] {
+            let result = dir.path().join(format!("result-{kinds}.csv"));
+            let loader = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/traces/chdb_otel.py");
+            let run = Command::new(&python)
+                .arg(loader)
+                .args([&otlp, &query, &result])
+                .arg(kinds)
+                .output()
+                .unwrap();
+            assert!(
+                run.status.success(),
+                "{}",
+                String::from_utf8_lossy(&run.stderr)
+            );
+            let out = succeed(
+                dupcost()
+                    .arg("estimate")
+                    .arg("--observed")
+                    .arg(&result)
+                    .args(["--min-span", "1s", "--format", "json"]),
+            );
+            let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+            let what = format!("{mode} sql {kinds}");
+            for k in [
+                "mutating_attempts",
+                "intents",
+                "timed_out",
+                "timed_out_succeeded",
+                "timed_out_unknown",
+                "retries_observed",
+            ] {
+                assert_eq!(r["observed"][k], from_file["observed"][k], "{what}: {k}");
+            }
+            assert_eq!(
+                r["observed"]["observed_duplicates"]["count"], truth["ran_twice"],
+                "{what}"
+            );
+            for k in ["timeout_rate", "succeeded_share", "retries"] {
+                assert_eq!(r["inputs"][k], from_file["inputs"][k], "{what}: {k}");
+            }
+            assert!(close(
+                r["inputs"]["requests_per_day"].as_f64().unwrap(),
+                from_file["inputs"]["requests_per_day"].as_f64().unwrap(),
+                1e-6
+            ));
+        }
+    }
+}
+
+// --- hand-made traces -------------------------------------------------------------------
+
+const T0: u64 = 1_764_547_200_000_000_000; // 2025-12-01T00:00:00Z, ns
+
+fn attr(key: &str, value: impl Into<Value>) -> Value {
+    match value.into() {
+        Value::Number(n) => json!({"key": key, "value": {"intValue": n.to_string()}}),
+        Value::String(s) => json!({"key": key, "value": {"stringValue": s}}),
+        other => json!({"key": key, "value": other}),
+    }
+}
+
+/// A span of OTLP/JSON: ids as small numbers written in hex.
+#[allow(clippy::too_many_arguments)]
+fn span(
+    trace: u64,
+    id: u64,
+    parent: u64,
+    kind: u8,
+    start_ms: u64,
+    end_ms: u64,
+    attributes: Vec<Value>,
+) -> Value {
+    let mut s = json!({
+        "traceId": format!("{trace:032x}"),
+        "spanId": format!("{id:016x}"),
+        "name": "span",
+        "kind": kind,
+        "startTimeUnixNano": (T0 + start_ms * 1_000_000).to_string(),
+        "endTimeUnixNano": (T0 + end_ms * 1_000_000).to_string(),
+        "attributes": attributes,
+    });
+    if parent != 0 {
+        s["parentSpanId"] = json!(format!("{parent:016x}"));
+    }
+    s
+}
+
+fn request(spans: Vec<Value>) -> Value {
+    json!({"resourceSpans": [{"resource": {"attributes": [attr("service.name", "shop")]},
+        "scopeSpans": [{"scope": {"name": "test"}, "spans": spans}]}]})
+}
+
+fn client_attrs(order: u64, status: Option<u16>, timeout: bool) -> Vec<Value> {
+    let mut a = vec![
+        attr("http.request.method", "POST"),
+        attr("url.full", format!("http://10.0.0.2:8080/orders/{order}")),
+        attr("server.address", "10.0.0.2"),
+        attr("server.port", 8080),
+    ];
+    if let Some(s) = status {
+        a.push(attr("http.response.status_code", s));
+    }
+    if timeout {
+        a.push(attr("error.type", "timeout"));
+    }
+    a
+}
+
+fn server_attrs(status: u16) -> Vec<Value> {
+    vec![
+        attr("http.request.method", "POST"),
+        attr("http.route", "/orders/{id}"),
+        attr("http.response.status_code", status),
+    ]
+}
+
+/// One trace per intent, an hour apart: a root, then `plan`'s attempts under it, each
+/// `(timed out, the server's answer if traced)`; the last attempt answered 201.
+fn intent(trace: u64, plan: &[(bool, Option<u16>)]) -> Vec<Value> {
+    let t = (trace - 1) * 3_600_000;
+    let root = trace * 100;
+    let mut spans = vec![span(trace, root, 0, 1, t, t + 9_000, vec![])];
+    for (n, &(timed_out, server)) in plan.iter().enumerate() {
+        let id = root + 1 + 2 * n as u64;
+        let start = t + 1_000 * n as u64;
+        let status = (!timed_out).then_some(201);
+        spans.push(span(
+            trace,
+            id,
+            root,
+            3,
+            start,
+            start + 500,
+            client_attrs(trace, status, timed_out),
+        ));
+        if let Some(s) = server {
+            spans.push(span(
+                trace,
+                id + 1,
+                id,
+                2,
+                start + 10,
+                start + 800,
+                server_attrs(s),
+            ));
+        }
+    }
+    spans
+}
+
+/// 40 intents: every 4th timed out once, its server answering 201 (the work ran twice), every
+/// 8th also timed out a second time with a server answering 500.
+fn traces(tracestate: Option<&str>) -> Vec<Value> {
+    (1..=40)
+        .map(|i| {
+            let plan: Vec<(bool, Option<u16>)> = match i % 8 {
+                0 => vec![(true, Some(201)), (true, Some(500)), (false, Some(201))],
+                4 => vec![(true, Some(201)), (false, Some(201))],
+                _ => vec![(false, Some(201))],
+            };
+            let mut spans = intent(i, &plan);
+            if let Some(state) = tracestate {
+                for s in &mut spans {
+                    s["traceState"] = json!(state);
+                }
+            }
+            request(spans)
+        })
+        .collect()
+}
+
+fn write_lines(dir: &Path, name: &str, docs: &[Value]) -> PathBuf {
+    let path = dir.join(name);
+    let text: String = docs.iter().map(|d| format!("{d}\n")).collect();
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn hand_made_traces_give_their_figures() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write_lines(dir.path(), "t.jsonl", &traces(None));
+    let r = report(&file, &[]);
+    let o = &r["observed"];
+    assert_eq!(o["mutating_attempts"], 55);
+    assert_eq!(o["intents"], 40);
+    assert_eq!(o["timed_out"], 15);
+    assert_eq!(o["timed_out_succeeded"], 10);
+    assert_eq!(o["observed_duplicates"]["count"], 10);
+    assert_eq!(o["retries_observed"]["max"], 2);
+    assert_eq!(o["files"][0]["input_format"], "OTLP/JSON traces");
+    let days = o["days_covered"].as_f64().unwrap();
+    assert!(close(
+        r["inputs"]["requests_per_day"].as_f64().unwrap(),
+        40.0 / days,
+        1e-12
+    ));
+    // Unsampled as far as the spans tell: said, not refused.
+    assert!(
+        o["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|w| w.as_str().unwrap().contains("--sample-rate")),
+        "{}",
+        o["warnings"]
+    );
+}
+
+#[test]
+fn head_sampling_scales_counts_not_rates() {
+    let dir = tempfile::tempdir().unwrap();
+    let plain = report(&write_lines(dir.path(), "t.jsonl", &traces(None)), &[]);
+    let sampled = report(
+        &write_lines(
+            dir.path(),
+            "s.jsonl",
+            &traces(Some("ot=th:c;rv:01234567890abc")),
+        ),
+        &[],
+    );
+    let flag = report(
+        &write_lines(dir.path(), "f.jsonl", &traces(None)),
+        &["--sample-rate", "25%"],
+    );
+    let n = |r: &Value| r["inputs"]["requests_per_day"].as_f64().unwrap();
+    for (what, r) in [("tracestate th:c", &sampled), ("--sample-rate", &flag)] {
+        assert!(
+            close(n(r), 4.0 * n(&plain), 1e-12),
+            "{what}: {} vs {}",
+            n(r),
+            n(&plain)
+        );
+        for rate in ["timeout_rate", "succeeded_share", "retries"] {
+            assert_eq!(r["inputs"][rate], plain["inputs"][rate], "{what}: {rate}");
+        }
+        assert!(
+            !r["observed"]["warnings"]
+                .to_string()
+                .contains("no sampling threshold"),
+            "{what}"
+        );
+    }
+    assert_eq!(
+        sampled["observed"]["files"][0]["traces"]["with_threshold"],
+        40
+    );
+    // The text says the counts were scaled, and by what.
+    let out = succeed(dupcost().arg("logs").arg(dir.path().join("s.jsonl")));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("head sampling kept 1 trace in 4"), "{text}");
+}
+
+#[test]
+fn what_traces_cannot_tell_is_counted_and_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut docs = traces(None);
+    // A SERVER span no traced client called: counted, not an attempt.
+    docs.push(request(vec![span(
+        900,
+        9001,
+        0,
+        2,
+        10,
+        20,
+        server_attrs(201),
+    )]));
+    // A trace cut at the file's edge: its root is not in the file; its attempt timed out
+    // and has no server span: unknown.
+    docs.push(request(vec![span(
+        901,
+        9011,
+        9010,
+        3,
+        30,
+        40,
+        client_attrs(901, None, true),
+    )]));
+    // A whole trace whose timed-out attempt has no server span, to a server traced elsewhere:
+    // it never arrived.
+    docs.push(request(intent(41, &[(true, None), (false, Some(201))])));
+    let file = write_lines(dir.path(), "edges.jsonl", &docs);
+    let r = report(&file, &[]);
+    let o = &r["observed"];
+    let t = &o["files"][0]["traces"];
+    assert_eq!(t["server_without_client"], 1);
+    assert_eq!(t["cut"], 1);
+    assert_eq!(t["never_reached"], 1);
+    assert_eq!(t["server_untraced"], 1);
+    assert_eq!(o["timed_out"], 15 + 2);
+    assert_eq!(o["timed_out_succeeded"], 10);
+    assert_eq!(o["timed_out_unknown"], 1);
+    let text = String::from_utf8(succeed(dupcost().arg("logs").arg(&file)).stdout).unwrap();
+    for said in [
+        "1 SERVER span with no traced CLIENT span",
+        "1 trace not whole in the file",
+        "never arrived",
+        "unknown, not failed",
+        // The share's evidence says what a trace's outcome is: the SERVER span, not a proxy.
+        "whose SERVER span answered 2xx",
+    ] {
+        assert!(text.contains(said), "{said}: {text}");
+    }
+}
+
+#[test]
+fn a_server_not_traced_leaves_outcomes_unknown() {
+    let dir = tempfile::tempdir().unwrap();
+    // Only the client is instrumented: whole traces, no SERVER span anywhere.
+    let docs: Vec<Value> = (1..=8)
+        .map(|i| request(intent(i, &[(true, None), (false, None)])))
+        .collect();
+    let r = report(&write_lines(dir.path(), "c.jsonl", &docs), &[]);
+    let o = &r["observed"];
+    assert_eq!(o["timed_out"], 8);
+    assert_eq!(o["timed_out_unknown"], 8);
+    assert_eq!(o["timed_out_succeeded"], 0);
+    assert_eq!(o["files"][0]["traces"]["never_reached"], 0);
+    assert_eq!(o["files"][0]["traces"]["server_untraced"], 8);
+    // The held attempts stay with their intents' resends, hours apart as they are.
+    assert_eq!(o["intents"], 8);
+    assert_eq!(o["retries_observed"]["max"], 1);
+    assert!(
+        !o["warnings"].to_string().contains("backwards"),
+        "{}",
+        o["warnings"]
+    );
+    assert_ne!(r["sources"]["succeeded_share"], "log");
+}
+
+#[test]
+fn old_attribute_names_and_an_exception_event() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut spans = vec![span(1, 10, 0, 1, 0, 9_000, vec![])];
+    let mut timed = span(
+        1,
+        11,
+        10,
+        3,
+        0,
+        500,
+        vec![
+            attr("http.method", "POST"),
+            attr("http.url", "http://orders:80/orders/7?x=1"),
+        ],
+    );
+    timed["events"] = json!([{"name": "exception", "timeUnixNano": T0.to_string(),
+        "attributes": [attr("exception.type", "requests.exceptions.ReadTimeout")]}]);
+    spans.push(timed);
+    spans.push(span(
+        1,
+        12,
+        11,
+        2,
+        10,
+        900,
+        vec![attr("http.method", "POST"), attr("http.status_code", 201)],
+    ));
+    spans.push(span(
+        1,
+        13,
+        10,
+        3,
+        1_000,
+        1_100,
+        vec![
+            attr("http.method", "POST"),
+            attr("http.url", "http://orders:80/orders/7?x=1"),
+            attr("http.status_code", 201),
+        ],
+    ));
+    spans.push(span(
+        1,
+        14,
+        13,
+        2,
+        1_010,
+        1_090,
+        vec![attr("http.method", "POST"), attr("http.status_code", 201)],
+    ));
+    // A GET is no attempt.
+    spans.push(span(
+        1,
+        15,
+        10,
+        3,
+        2_000,
+        2_100,
+        vec![attr("http.method", "GET"), attr("http.status_code", 200)],
+    ));
+    let r = report(
+        &write_lines(dir.path(), "old.jsonl", &[request(spans)]),
+        &["--min-span", "1s"],
+    );
+    let o = &r["observed"];
+    assert_eq!(o["mutating_attempts"], 2);
+    assert_eq!(o["intents"], 1);
+    assert_eq!(o["timed_out"], 1);
+    assert_eq!(o["timed_out_succeeded"], 1);
+    assert_eq!(o["observed_duplicates"]["count"], 1);
+    assert_eq!(o["per_endpoint"][0]["route"], "/orders/{id}");
+}
+
+#[test]
+fn resend_counts_and_captured_keys_group_intents() {
+    let dir = tempfile::tempdir().unwrap();
+    // Two orders under one parent, each sent, timed out and resent (resend_count 1): two
+    // intents, not one.
+    let mut spans = vec![span(1, 10, 0, 1, 0, 9_000, vec![])];
+    for (n, resend) in [(0u64, None), (1, Some(1)), (2, None), (3, Some(1))] {
+        let mut a = client_attrs(5, if n % 2 == 0 { None } else { Some(201) }, n % 2 == 0);
+        if let Some(r) = resend {
+            a.push(attr("http.request.resend_count", r));
+        }
+        spans.push(span(1, 11 + n, 10, 3, n * 1000, n * 1000 + 500, a));
+    }
+    // One key across two traces: one intent.
+    let keyed = |trace: u64, timed_out: bool| {
+        let mut a = client_attrs(6, (!timed_out).then_some(201), timed_out);
+        a.push(json!({"key": "http.request.header.idempotency-key",
+            "value": {"arrayValue": {"values": [{"stringValue": "k-1"}]}}}));
+        request(vec![
+            span(
+                trace,
+                trace * 10,
+                0,
+                1,
+                trace * 60_000,
+                trace * 60_000 + 900,
+                vec![],
+            ),
+            span(
+                trace,
+                trace * 10 + 1,
+                trace * 10,
+                3,
+                trace * 60_000,
+                trace * 60_000 + 500,
+                a,
+            ),
+        ])
+    };
+    let docs = vec![request(spans), keyed(2, true), keyed(3, false)];
+    let r = report(
+        &write_lines(dir.path(), "k.jsonl", &docs),
+        &["--min-span", "1s"],
+    );
+    let o = &r["observed"];
+    assert_eq!(o["mutating_attempts"], 6);
+    assert_eq!(o["intents"], 3);
+    assert_eq!(o["retries_observed"]["max"], 1);
+}
+
+#[test]
+fn the_query_apis_wrappers_base64_ids_and_zipkin_lists() {
+    let dir = tempfile::tempdir().unwrap();
+    let plain = report(&write_lines(dir.path(), "t.jsonl", &traces(None)), &[]);
+    let b64 = |hex: &str| {
+        use base64::Engine;
+        let bytes: Vec<u8> = (0..hex.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
+            .collect();
+        base64::engine::general_purpose::STANDARD.encode(bytes)
+    };
+    // Tempo: {"batches": [...]} with base64 ids, pretty-printed; Jaeger v3: {"result": ...}.
+    let mut tempo = Vec::new();
+    let mut jaeger = Vec::new();
+    for doc in traces(None) {
+        let mut batches = doc["resourceSpans"].clone();
+        for s in batches[0]["scopeSpans"][0]["spans"].as_array_mut().unwrap() {
+            for k in ["traceId", "spanId", "parentSpanId"] {
+                if let Some(h) = s[k].as_str().map(str::to_string) {
+                    s[k] = json!(b64(&h));
+                }
+            }
+            // Enum names and numbers instead of strings are read too.
+            s["kind"] = json!(match s["kind"].as_u64() {
+                Some(2) => "SPAN_KIND_SERVER",
+                Some(3) => "SPAN_KIND_CLIENT",
+                _ => "SPAN_KIND_INTERNAL",
+            });
+        }
+        tempo.push(serde_json::to_string_pretty(&json!({"batches": batches})).unwrap());
+        jaeger.push(json!({"result": doc}).to_string());
+    }
+    let tempo_file = dir.path().join("tempo.json");
+    std::fs::write(&tempo_file, tempo.join("\n")).unwrap();
+    let jaeger_file = dir.path().join("jaeger.json");
+    std::fs::write(&jaeger_file, jaeger.join("\n")).unwrap();
+    // Zipkin: the API's list of traces, each a list of spans.
+    let zipkin: Vec<Value> = traces(None)
+        .iter()
+        .map(|doc| {
+            let spans = doc["resourceSpans"][0]["scopeSpans"][0]["spans"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| {
+                    let ns = |k: &str| s[k].as_str().unwrap().parse::<u64>().unwrap();
+                    let mut tags = serde_json::Map::new();
+                    for a in s["attributes"].as_array().unwrap() {
+                        let v = &a["value"];
+                        let text = v["stringValue"]
+                            .as_str()
+                            .map(str::to_string)
+                            .or_else(|| v["intValue"].as_str().map(str::to_string))
+                            .unwrap();
+                        tags.insert(a["key"].as_str().unwrap().to_string(), json!(text));
+                    }
+                    let mut z = json!({
+                        "traceId": s["traceId"], "id": s["spanId"],
+                        "timestamp": ns("startTimeUnixNano") / 1000,
+                        "duration": (ns("endTimeUnixNano") - ns("startTimeUnixNano")) / 1000,
+                        "localEndpoint": {"serviceName": "shop"},
+                        "tags": tags,
+                    });
+                    if let Some(p) = s.get("parentSpanId") {
+                        z["parentId"] = p.clone();
+                    }
+                    match s["kind"].as_u64() {
+                        Some(2) => z["kind"] = json!("SERVER"),
+                        Some(3) => z["kind"] = json!("CLIENT"),
+                        _ => {}
+                    }
+                    z
+                })
+                .collect();
+            Value::Array(spans)
+        })
+        .collect();
+    let zipkin_file = dir.path().join("zipkin.json");
+    std::fs::write(&zipkin_file, Value::Array(zipkin).to_string()).unwrap();
+    for (file, format) in [
+        (&tempo_file, "OTLP/JSON traces"),
+        (&jaeger_file, "OTLP/JSON traces"),
+        (&zipkin_file, "Zipkin v2 JSON traces"),
+    ] {
+        let r = report(file, &[]);
+        let what = file.display();
+        assert_eq!(r["observed"]["files"][0]["input_format"], format, "{what}");
+        for k in [
+            "mutating_attempts",
+            "intents",
+            "timed_out",
+            "timed_out_succeeded",
+            "observed_duplicates",
+        ] {
+            assert_eq!(r["observed"][k], plain["observed"][k], "{what}: {k}");
+        }
+        assert_eq!(r["inputs"], plain["inputs"], "{what}");
+    }
+    // Named, not detected.
+    let r = report(&zipkin_file, &["--input-format", "zipkin"]);
+    assert_eq!(r["observed"]["files"][0]["detected"], false);
+}
+
+#[test]
+fn a_line_of_many_megabytes_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    // One ExportTraceServiceRequest of 6,000 traces on one line: the Collector's file exporter
+    // writes a batch so.
+    let mut spans = Vec::new();
+    for i in 1..=6_000u64 {
+        spans.extend(intent(
+            i,
+            &[(i % 3 == 0, Some(201)), (false, Some(201))][(i % 3 != 0) as usize..],
+        ));
+    }
+    let file = write_lines(dir.path(), "big.jsonl", &[request(spans)]);
+    assert!(std::fs::metadata(&file).unwrap().len() > 4 << 20);
+    let r = report(&file, &[]);
+    assert_eq!(r["observed"]["intents"], 6_000);
+    assert_eq!(r["observed"]["timed_out"], 2_000);
+    assert_eq!(r["observed"]["timed_out_succeeded"], 2_000);
+}
+
+#[test]
+fn client_timeout_judges_a_span_without_status() {
+    let dir = tempfile::tempdir().unwrap();
+    // An attempt with no status and no error.type that lasted 30 s: timed out only with
+    // --client-timeout 30s.
+    let spans = vec![
+        span(1, 10, 0, 1, 0, 40_000, vec![]),
+        span(1, 11, 10, 3, 0, 30_000, client_attrs(1, None, false)),
+        span(1, 12, 11, 2, 10, 31_000, server_attrs(201)),
+        span(
+            1,
+            13,
+            10,
+            3,
+            31_000,
+            31_100,
+            client_attrs(1, Some(201), false),
+        ),
+        span(1, 14, 13, 2, 31_010, 31_090, server_attrs(201)),
+    ];
+    let file = write_lines(dir.path(), "ct.jsonl", &[request(spans)]);
+    assert_eq!(
+        report(&file, &["--min-span", "1s"])["observed"]["timed_out"],
+        0
+    );
+    let r = report(&file, &["--client-timeout", "30s", "--min-span", "1s"]);
+    assert_eq!(r["observed"]["timed_out"], 1);
+    assert_eq!(r["observed"]["timed_out_succeeded"], 1);
+}
+
+#[test]
+fn bad_traces_are_one_line_naming_the_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = request(intent(1, &[(false, Some(201))])).to_string();
+    let cases = [
+        (
+            "cut.jsonl",
+            format!("{good}\n{}\n", &good[..good.len() / 2]),
+            "cut.jsonl:3:0: not OTLP/JSON traces",
+        ),
+        (
+            "ids.jsonl",
+            good.replacen(&format!("{:032x}", 1), "not-hex", 1),
+            "not a trace id",
+        ),
+        (
+            "zipkin.json",
+            "[{\"traceId\": \"a\", \"id\": \"b\", ".to_string(),
+            "zipkin.json:1:",
+        ),
+    ];
+    for (name, text, says) in cases {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        let err = usage_error(&["logs", path.to_str().unwrap()]);
+        assert!(err.contains(says), "{name}: {err}");
+    }
+    let err = usage_error(&["logs", "--sample-rate", "0", "x.jsonl"]);
+    assert!(err.contains("--sample-rate"), "{err}");
+    // --follow reads access logs: traces are refused by name, not misread as JSON lines.
+    let good_file = dir.path().join("good.jsonl");
+    std::fs::write(&good_file, format!("{good}\n")).unwrap();
+    let err = usage_error(&["logs", "--follow", good_file.to_str().unwrap()]);
+    assert!(
+        err.contains("--follow reads access logs, not traces"),
+        "{err}"
+    );
+}
+
+#[test]
+fn traces_inside_an_envelope() {
+    let dir = tempfile::tempdir().unwrap();
+    let docs = traces(None);
+    let plain = report(&write_lines(dir.path(), "t.jsonl", &docs), &[]);
+    // A Collector writing to stdout in Kubernetes: CRI lines, a long document cut into `P`
+    // parts of 1,000 bytes, the Collector's own log on stderr between them.
+    let mut cri = String::new();
+    for (n, d) in docs.iter().enumerate() {
+        let text = d.to_string();
+        let chunks: Vec<&str> = text
+            .as_bytes()
+            .chunks(1000)
+            .map(|c| std::str::from_utf8(c).unwrap())
+            .collect();
+        for (i, c) in chunks.iter().enumerate() {
+            let tag = if i + 1 < chunks.len() { "P" } else { "F" };
+            cri.push_str(&format!(
+                "2025-12-01T00:00:{:02}.000000000Z stdout {tag} {c}\n",
+                n % 60
+            ));
+        }
+        cri.push_str("2025-12-01T00:00:00.000000000Z stderr F 2025-12-01T00:00:00.000Z\tinfo\tfileexporter\tflushed\n");
+    }
+    let cri_file = dir.path().join("collector.cri.log");
+    std::fs::write(&cri_file, cri).unwrap();
+    // Docker's json-file: the document in "log", escaped.
+    let docker: String = docs
+        .iter()
+        .map(|d| {
+            format!(
+                "{}\n",
+                json!({"log": format!("{d}\n"), "stream": "stdout", "time": "2025-12-01T00:00:00Z"})
+            )
+        })
+        .collect();
+    let docker_file = dir.path().join("collector.docker.log");
+    std::fs::write(&docker_file, docker).unwrap();
+    for file in [&cri_file, &docker_file] {
+        let r = report(file, &[]);
+        let what = file.display();
+        for k in [
+            "mutating_attempts",
+            "intents",
+            "timed_out",
+            "timed_out_succeeded",
+        ] {
+            assert_eq!(r["observed"][k], plain["observed"][k], "{what}: {k}");
+        }
+        assert_eq!(r["inputs"], plain["inputs"], "{what}");
+        assert!(r["observed"]["files"][0]["envelope"].is_string(), "{what}");
+    }
+}

@@ -1,0 +1,141 @@
+//! `dupcost tui --logs`'s screens on ratatui's `TestBackend`: the measured scenario pinned as
+//! the baseline, the endpoint panel, an endpoint explored, and the help with the evidence.
+
+
+use std::path::PathBuf;
+
+use crate::common::screen;
+use dupcost::findings::Overrides;
+use dupcost::logs::{self, LogInput, LogOptions};
+use dupcost::model::Scenario;
+use dupcost::report::Style;
+use dupcost::tui::endpoints::{EndpointAction, LogView};
+use dupcost::tui::{Action, App, Effect};
+
+fn app() -> App {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/samples/access-log.csv");
+    let analysis = logs::analyze(
+        &[LogInput::from(PathBuf::from(path))],
+        &LogOptions::default(),
+    )
+    .unwrap();
+    let derived = analysis
+        .derive(&Scenario::default(), &Overrides::default())
+        .unwrap();
+    let view = LogView::new(&derived, "samples/access-log.csv".into());
+    App::new(
+        derived.scenario,
+        PathBuf::from("dupcost-scenario.json"),
+        Style::default(),
+    )
+    .with_logs(view)
+}
+
+#[test]
+fn starts_on_the_measured_scenario_pinned() {
+    let app = app();
+    assert_eq!(app.baseline().map(|b| b.inputs), Some(*app.scenario()));
+    insta::assert_snapshot!("logs_120x40", screen(&app, 120, 40).backend());
+    insta::assert_snapshot!("logs_80x24", screen(&app, 80, 24).backend());
+}
+
+#[test]
+fn explores_an_endpoint_and_goes_back() {
+    let mut app = app();
+    let whole = *app.scenario();
+    for action in [EndpointAction::ToggleFocus, EndpointAction::Next] {
+        assert_eq!(app.update(Action::Endpoints(action)), Effect::Redraw);
+    }
+    assert_eq!(
+        app.update(Action::Endpoints(EndpointAction::Explore)),
+        Effect::Redraw
+    );
+    let endpoint = app.logs().unwrap().endpoints[1].clone();
+    assert_eq!(app.scenario().requests_per_day, endpoint.requests_per_day);
+    assert_eq!(
+        app.baseline().map(|b| b.inputs),
+        Some(*app.scenario()),
+        "re-pinned"
+    );
+    assert_eq!(
+        app.estimate().refund_cost.per_month,
+        endpoint.refund_per_month
+    );
+    insta::assert_snapshot!(
+        "logs_exploring_an_endpoint",
+        screen(&app, 120, 40).backend()
+    );
+
+    // r resets to the endpoint's scenario; w goes back to the whole log.
+    app.update(Action::Endpoints(EndpointAction::ToggleFocus));
+    app.update(Action::StepUp);
+    app.update(Action::Reset);
+    assert_eq!(app.scenario().requests_per_day, endpoint.requests_per_day);
+    assert_eq!(
+        app.update(Action::Endpoints(EndpointAction::Whole)),
+        Effect::Redraw
+    );
+    assert_eq!(*app.scenario(), whole);
+    assert_eq!(
+        app.update(Action::Endpoints(EndpointAction::Whole)),
+        Effect::None
+    );
+}
+
+#[test]
+fn keys_reach_the_endpoint_list_only_when_it_has_focus() {
+    use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    let key = |code| KeyEvent::new(code, KeyModifiers::NONE);
+    let mut app = app();
+    assert_eq!(app.key_action(key(KeyCode::Down)), Some(Action::SelectNext));
+    assert_eq!(app.key_action(key(KeyCode::Esc)), Some(Action::EscapeAtTop));
+    let tab = app.key_action(key(KeyCode::Tab)).unwrap();
+    app.update(tab);
+    for (code, action) in [
+        (KeyCode::Down, EndpointAction::Next),
+        (KeyCode::Char('k'), EndpointAction::Previous),
+        (KeyCode::Enter, EndpointAction::Explore),
+        (KeyCode::Esc, EndpointAction::ToggleFocus),
+        (KeyCode::Char('w'), EndpointAction::Whole),
+    ] {
+        assert_eq!(
+            app.key_action(key(code)),
+            Some(Action::Endpoints(action)),
+            "{code:?}"
+        );
+    }
+    // Without logs, Tab and w mean nothing.
+    let plain = App::new(
+        Scenario::default(),
+        PathBuf::from("x.json"),
+        Style::default(),
+    );
+    assert_eq!(plain.key_action(key(KeyCode::Tab)), None);
+    assert_eq!(plain.key_action(key(KeyCode::Char('w'))), None);
+}
+
+#[test]
+fn help_lists_the_evidence() {
+    let mut app = app();
+    app.update(Action::ToggleHelp);
+    let terminal = screen(&app, 120, 40);
+    let text = terminal.backend().to_string();
+    assert!(
+        text.contains("Measured from samples/access-log.csv"),
+        "{text}"
+    );
+    assert!(
+        text.contains("succeeded share 50% = 32 with upstream 2xx / 64 timed out"),
+        "{text}"
+    );
+    insta::assert_snapshot!("logs_help", terminal.backend());
+    // At 80x24 the evidence would push the keys and the closing line out of the box.
+    let small = screen(&app, 80, 24).backend().to_string();
+    assert!(small.contains("? or Esc closes this help"), "{small}");
+    assert!(small.contains("back to the whole log"), "{small}");
+    assert!(
+        small.contains("a taller terminal, or dupcost logs"),
+        "{small}"
+    );
+    insta::assert_snapshot!("logs_help_80x24", screen(&app, 80, 24).backend());
+}

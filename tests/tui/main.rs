@@ -1,0 +1,13 @@
+//! The explorer: screens on ratatui's TestBackend (insta) and the real binary in tmux.
+//!
+//! One test crate per area (tests/README.md): each module below was a test file of its own.
+
+#[path = "../common/mod.rs"]
+#[allow(dead_code)]
+mod common;
+
+mod follow;
+mod logs;
+mod presets;
+mod screens;
+mod terminal;

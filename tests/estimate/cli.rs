@@ -1,7 +1,6 @@
 //! `dupcost estimate` through the real binary: the worked figures of `docs/MODEL.md`, every format,
 //! every source of inputs, and every kind of bad input.
 
-
 use std::io::Read;
 use std::process::{Command as StdCommand, Stdio};
 

@@ -2,7 +2,6 @@
 //! documented figures (docs/MODEL.md, "For webhook consumers"), the layering (defaults <
 //! scenario file < preset < flags) and the bad input.
 
-
 use crate::common::{close, dupcost, json, succeed, usage_error};
 
 fn f(v: &serde_json::Value, path: &str) -> f64 {

@@ -2,6 +2,5 @@
 //!
 //! One test crate per area (tests/README.md): each module below was a test file of its own.
 
-
 mod props;
 mod real;

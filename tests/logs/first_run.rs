@@ -2,7 +2,6 @@
 //! `--ttl 48`, `--retries 2.5`), a preset's trace in the report, and the currency that
 //! follows `--order-value €85`. The real binary, run as a user runs it.
 
-
 use crate::common::{dupcost, json, succeed, usage_error};
 
 /// A bare fraction for the timeout rate is read as written, and stderr says how it was read

@@ -2,7 +2,6 @@
 //! truncated in a temp dir while the follower runs; its JSON lines are read as they come, and
 //! its last report must equal `dupcost logs` run once on all the lines.
 
-
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};

@@ -7,8 +7,8 @@ use crate::generator;
 use std::path::Path;
 
 use crate::common::{dupcost, fixture, json, usage_error, write};
-use dupcost::logs::{self, LogInput, LogOptions};
 use crate::generator::{APACHE_LOG_FORMAT, Config, Format, NGINX_LOG_FORMAT, Truth};
+use dupcost::logs::{self, LogInput, LogOptions};
 
 /// The table report's stdout and stderr for `dupcost logs ARGS`, which must succeed.
 fn table(args: &[&str]) -> (String, String) {

@@ -8,8 +8,8 @@ use crate::generator;
 use std::io::Write;
 
 use crate::common::{dupcost, fixture, json, same_keys, usage_error, write};
-use dupcost::logs::{self, Intents, LogInput, LogOptions};
 use crate::generator::{Config, Format, Truth};
+use dupcost::logs::{self, Intents, LogInput, LogOptions};
 
 const NATIVE: [Format; 7] = [
     Format::AlbLog,

@@ -9,10 +9,10 @@ use crate::keyless;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use crate::keyless::{KeylessConfig, KeylessTruth, generate_keyless};
 use dupcost::findings::Overrides;
 use dupcost::logs::{self, Intents, LogAnalysis, LogInput, LogOptions};
 use dupcost::model::Scenario;
-use crate::keyless::{KeylessConfig, KeylessTruth, generate_keyless};
 use proptest::prelude::*;
 
 fn write(dir: &Path, name: &str, cfg: &KeylessConfig) -> (PathBuf, KeylessTruth) {

@@ -5,10 +5,10 @@ use crate::generator;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use crate::generator::{Config, Format, RowSize, Truth};
 use dupcost::findings::Overrides;
 use dupcost::logs::{self, LogError, LogInput, LogOptions};
 use dupcost::model::Scenario;
-use crate::generator::{Config, Format, RowSize, Truth};
 
 fn write_log(dir: &Path, name: &str, cfg: &Config) -> (PathBuf, Truth) {
     let path = dir.join(name);

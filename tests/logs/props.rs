@@ -13,10 +13,10 @@ use crate::generator;
 
 use std::path::{Path, PathBuf};
 
+use crate::generator::{Config, Format, Truth};
 use dupcost::findings::{self, DeriveOptions, Overrides};
 use dupcost::logs::{self, Intents, LogAnalysis, LogInput, LogOptions, Tally};
 use dupcost::model::Scenario;
-use crate::generator::{Config, Format, Truth};
 use proptest::prelude::*;
 
 const FORMATS: [Format; 7] = [

@@ -3,7 +3,6 @@
 //! `dupcost logs` measures them from `--client-timeout` alone or from the sender's `--preset`,
 //! detects whose log it is from the event-id column, and says so.
 
-
 use std::path::{Path, PathBuf};
 
 use crate::common::{dupcost, succeed};

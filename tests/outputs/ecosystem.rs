@@ -1,8 +1,7 @@
 //! What makes dupcost fit with other command-line tools: help, completions, man pages, charts.
 
-
-use clap::CommandFactory;
 use crate::common::{dupcost, succeed, usage_error};
+use clap::CommandFactory;
 use dupcost::cli::Cli;
 
 fn subcommands() -> Vec<String> {

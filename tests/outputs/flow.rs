@@ -7,7 +7,6 @@
 //! drawn with whatever fonts a machine has; the picture is shrunk to a grid of characters by
 //! darkness and pinned with insta. The text itself (titles, tick labels) is checked as text.
 
-
 use std::path::Path;
 
 use crate::common::{dupcost, json, succeed, usage_error};

@@ -6,7 +6,6 @@
 //! A command that fails is recorded too (its exit code and stderr), so a sample that starts or
 //! stops being refused shows up here.
 
-
 use std::path::{Path, PathBuf};
 
 use crate::common::dupcost;

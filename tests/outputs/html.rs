@@ -11,7 +11,6 @@
 //!   Without chromium or the venv (`target/browser-venv`, made by .ci/run) the browser test
 //!   is skipped locally but FAILS when `CI` is set.
 
-
 use std::path::{Path, PathBuf};
 
 use crate::common::{dupcost, succeed};

@@ -3,10 +3,8 @@
 //! One test crate per area (tests/README.md): each module below was a test file of its own.
 
 #[path = "../common/mod.rs"]
-#[allow(dead_code)]
 mod common;
 #[path = "../probe_server/mod.rs"]
-#[allow(dead_code)]
 mod probe_server;
 
 mod ecosystem;

@@ -2,7 +2,6 @@
 //! the flags' errors, and every kind of bad result file (one line naming the column and the
 //! line, exit code 2). tests/sql/engines.rs runs the queries on real engines.
 
-
 use crate::common::{dupcost, json, succeed, usage_error};
 
 /// A result DuckDB exported for samples/access-log.csv.

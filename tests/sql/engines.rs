@@ -19,8 +19,8 @@ use crate::receiver;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use clap::Parser;
 use crate::common::{close, dupcost, succeed};
+use clap::Parser;
 use dupcost::cli::{Cli, Command as Cmd};
 use dupcost::logs::{self, LogInput, LogOptions, Tally};
 use serde_json::{Value, json};

@@ -3,7 +3,6 @@
 //! shows rows/s, the window and the last line's time, and nothing is redrawn when nothing
 //! changed.
 
-
 use std::io::Write;
 use std::path::PathBuf;
 

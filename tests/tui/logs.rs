@@ -1,7 +1,6 @@
 //! `dupcost tui --logs`'s screens on ratatui's `TestBackend`: the measured scenario pinned as
 //! the baseline, the endpoint panel, an endpoint explored, and the help with the evidence.
 
-
 use std::path::PathBuf;
 
 use crate::common::screen;

@@ -3,7 +3,6 @@
 //! One test crate per area (tests/README.md): each module below was a test file of its own.
 
 #[path = "../common/mod.rs"]
-#[allow(dead_code)]
 mod common;
 
 mod follow;

@@ -1,7 +1,6 @@
 //! The explorer's preset picker (`o`) and the preset a scenario started from (issue 28),
 //! rendered into ratatui's `TestBackend` and pinned with insta.
 
-
 use std::path::PathBuf;
 
 use crate::common::screen;

@@ -1,7 +1,6 @@
 //! The explorer's screens, rendered into ratatui's `TestBackend` and pinned with insta, and a
 //! sweep of terminal sizes that must never panic.
 
-
 use std::path::PathBuf;
 
 use crate::common::screen;

@@ -59,9 +59,9 @@ pub fn run(args: &ProbeArgs, color: bool) -> Result<Probed> {
         sources: None,
     };
     let bytes = match args.format {
-        ProbeFormat::Table => probe::report::table(&probe, &estimate, &style),
-        ProbeFormat::Json => probe::report::to_json(&probe),
-        ProbeFormat::Markdown => probe::report::markdown(&probe, &estimate, &style),
+        ProbeFormat::Table => crate::report::probe::table(&probe, &estimate, &style),
+        ProbeFormat::Json => crate::report::probe::to_json(&probe),
+        ProbeFormat::Markdown => crate::report::probe::markdown(&probe, &estimate, &style),
         ProbeFormat::Html => report::html::probe(
             &probe,
             &estimate,

@@ -50,7 +50,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError, SyncSender};
 use std::time::{Duration, Instant};
 
-use super::analyze::{FileInfo, LogAnalysis, choose_options, formats_read, rules_for};
+use super::analysis::{FileInfo, LogAnalysis, formats_read, rules_for};
+use super::analyze::choose_options;
 use super::detect::{self, Chosen, SNIFF_LINES};
 use super::error::LogError;
 use super::limits::MAX_RECORD;

@@ -31,6 +31,7 @@
 //! [`LogOptions`]. The modules are private; what the commands, the reports, the explorer,
 //! the tests and the fuzz targets use is re-exported here.
 
+mod analysis;
 mod analyze;
 mod detect;
 mod envelope;
@@ -50,7 +51,8 @@ mod tests;
 mod timestamp;
 mod traces;
 
-pub use analyze::{FileInfo, FormatRead, LogAnalysis, analyze};
+pub use analysis::{FileInfo, FormatRead, LogAnalysis};
+pub use analyze::analyze;
 pub use detect::non_access;
 pub use envelope::{Envelope, EnvelopeChoice, JsonField};
 pub use error::{BadRow, LogError, RowPlace};

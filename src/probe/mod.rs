@@ -24,7 +24,6 @@
 mod checks;
 mod client;
 pub mod judge;
-pub mod report;
 mod target;
 
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -1,7 +1,7 @@
 //! What the logs say about each input: its evidence and, where the logs give one, its 95%
 //! interval. Shared by the markdown report and the explorer's help panel.
 
-use super::{human, table};
+use super::human;
 use crate::findings::{Findings, Measured};
 use crate::inputs::Input;
 
@@ -42,7 +42,7 @@ pub fn interval_text(input: Input, low: f64, high: f64, currency: &str) -> Strin
             format!("{}%", crate::units::significant(v * 100.0, 3))
         }
         Input::RequestsPerDay => human::count(v),
-        _ => table::input_value(input, v, currency),
+        _ => crate::report::words::input_value(input, v, currency),
     };
     format!("{} to {}", shown(low), shown(high))
 }

@@ -22,7 +22,7 @@ use super::model::{EstimateReport, Figure, FigureId, LogsReport};
 use super::svg::{self, Bars, Chart, SweepFigure};
 use super::words::sections as say;
 use super::words::{count, page as words};
-use super::{Style, evidence, human, table};
+use super::{Style, evidence, human};
 use crate::units::Rate;
 
 /// The page of one estimate.
@@ -47,7 +47,7 @@ pub fn sweep(input: Input, estimates: &[Estimate], sources: &Sources, style: &St
     let (Some(first), Some(last)) = (estimates.first(), estimates.last()) else {
         return Page::new(&title, "", Tone::Fine).finish(words::FOOTER);
     };
-    let shown = |e: &Estimate| table::input_value(input, input.get(&e.inputs), c);
+    let shown = |e: &Estimate| crate::report::words::input_value(input, input.get(&e.inputs), c);
     let span = |f: fn(&Estimate) -> f64, show: &dyn Fn(f64) -> String| {
         let (lo, hi) = estimates
             .iter()
@@ -192,7 +192,7 @@ pub fn logs(r: &LogsReport, style: &Style) -> Vec<u8> {
 /// The page of `dupcost probe`: the checks, what the failures found cost in the user's
 /// scenario, and that scenario.
 pub fn probe(probe: &Probe, e: &Estimate, sources: &Sources, style: &Style) -> Vec<u8> {
-    use crate::probe::report as said;
+    use crate::report::probe as said;
     let c = style.currency.as_str();
     let tone = if probe.verdict == crate::probe::Grade::Pass {
         Tone::Fine
@@ -460,7 +460,7 @@ fn inputs(
                     let k = crate::findings::kinds::of_origin(input, sources.get(input));
                     vec![
                         label,
-                        Cell::Figure(table::input_value(
+                        Cell::Figure(crate::report::words::input_value(
                             input,
                             input.get(&e.inputs),
                             &style.currency,
@@ -796,8 +796,8 @@ impl Page {
                     Cell::Outcome(outcome) => write!(
                         self.out,
                         "{open}><span class=\"kind outcome-{}\">{}</span>{close}",
-                        crate::probe::report::outcome_word(*outcome).to_lowercase(),
-                        crate::probe::report::outcome_word(*outcome)
+                        crate::report::probe::outcome_word(*outcome).to_lowercase(),
+                        crate::report::probe::outcome_word(*outcome)
                     ),
                 };
             }

@@ -16,7 +16,7 @@ use crate::units::Rate;
 use super::logs::{per_day_rows, share};
 use super::model::{EstimateReport, FigureId, LogsReport};
 use super::words::sections as say;
-use super::{Style, evidence, human, table};
+use super::{Style, evidence, human};
 
 /// Days listed in full; longer logs list the first and last half of this.
 const DAYS_SHOWN: usize = 31;
@@ -133,7 +133,7 @@ pub fn sweep(input: Input, estimates: &[Estimate], style: &Style, charts: &[Char
     let (Some(first), Some(last)) = (estimates.first(), estimates.last()) else {
         return out.into_bytes();
     };
-    let shown = |e: &Estimate| table::input_value(input, input.get(&e.inputs), c);
+    let shown = |e: &Estimate| crate::report::words::input_value(input, input.get(&e.inputs), c);
     let _ = writeln!(
         out,
         "**Verdict:** {}\n",
@@ -180,7 +180,7 @@ pub fn sweep(input: Input, estimates: &[Estimate], style: &Style, charts: &[Char
 
 /// `| order value | $40 | --order-value |`.
 fn input_row(e: &Estimate, input: Input, style: &Style) -> Vec<String> {
-    let value = table::input_value(input, input.get(&e.inputs), &style.currency);
+    let value = crate::report::words::input_value(input, input.get(&e.inputs), &style.currency);
     let value = super::PresetTrace::mark(style.preset.as_ref(), input, value);
     vec![input.label().to_string(), value, format!("`{input}`")]
 }

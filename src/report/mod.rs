@@ -8,6 +8,7 @@ pub mod json;
 pub mod logs;
 pub mod markdown;
 pub mod model;
+pub mod probe;
 pub mod svg;
 pub mod table;
 pub mod words;

@@ -14,7 +14,7 @@ use crate::model::{Estimate, Store};
 use crate::units::{Duration, Seconds};
 
 use super::words::label;
-use super::{evidence, human, table};
+use super::{evidence, human};
 
 /// A figure's value, by the kind of number it is: its kind chooses its format.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -51,7 +51,7 @@ impl Value {
             Value::Size(v) => human::size(v),
             Value::Seconds(v) => Seconds(v).rounded(),
             Value::Duration(v) => Duration(v as u64).to_string(),
-            Value::Times(v) => table::times(v),
+            Value::Times(v) => crate::report::words::times(v),
         }
     }
 
@@ -67,7 +67,7 @@ impl Value {
             Value::Seconds(_) | Value::Duration(_) if d == 0.0 => "±0s".to_string(),
             Value::Seconds(_) | Value::Duration(_) => signed(Seconds(d.abs()).rounded()),
             Value::Times(_) if d == 0.0 => "±0x".to_string(),
-            Value::Times(_) => signed(table::times(d.abs())),
+            Value::Times(_) => signed(crate::report::words::times(d.abs())),
         }
     }
 }
@@ -136,10 +136,10 @@ impl EstimateReport {
             ..style.clone()
         };
         let mut report = EstimateReport {
-            scenario: table::input_lines(e, style),
+            scenario: crate::report::words::input_lines(e, style),
             kinds: Vec::new(),
             sections: sections(e),
-            verdict: table::verdict(e, &plain),
+            verdict: crate::report::words::verdict(e, &plain),
         };
         // Without logs, where each input came from is its kind: given, or assumed (the
         // default), and the verdict says what its money rests on where that is assumed.
@@ -315,7 +315,7 @@ fn unanswered(e: &Estimate) -> Section {
 fn load(e: &Estimate) -> Section {
     use FigureId as F;
     use Value::{Count, Times};
-    let at = table::layers(e.inputs.layers);
+    let at = crate::report::words::layers(e.inputs.layers);
     Section {
         title: "Extra load from retries",
         columns: &[],
@@ -397,7 +397,7 @@ fn key_store(e: &Estimate) -> Section {
             Count(e.key_store.live_keys),
         ))
         .chain(Store::ALL.into_iter().map(|store| {
-            let label = table::store_label(store, e.inputs.store);
+            let label = crate::report::words::store_label(store, e.inputs.store);
             figure(
                 F::StoreSize(store),
                 label.clone(),
@@ -465,7 +465,11 @@ impl<'a> LogsReport<'a> {
                     value: super::PresetTrace::mark(
                         style.preset.as_ref(),
                         input,
-                        table::input_value(input, input.get(&e.inputs), &style.currency),
+                        crate::report::words::input_value(
+                            input,
+                            input.get(&e.inputs),
+                            &style.currency,
+                        ),
                     ),
                     origin: findings.sources.get(input),
                     evidence: evidence::evidence(findings, input),

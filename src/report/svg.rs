@@ -340,7 +340,7 @@ pub fn input_ticks(input: Input) -> Format {
         Input::KeySize | Input::KeyBytes | Input::BodyBytes => Box::new(super::human::size),
         Input::Retries | Input::Layers => Box::new(|v| format!("{v:.0}")),
         Input::OrderValue => Box::new(plain),
-        _ => Box::new(move |v| super::table::input_value(input, v, "")),
+        _ => Box::new(move |v| super::words::input_value(input, v, "")),
     }
 }
 

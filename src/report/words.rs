@@ -16,8 +16,12 @@ use crate::findings::evidence::{
     ShareEvidence, ShareLog, Shortfall, TimeoutEvidence, TimeoutLog, Warning,
 };
 use crate::findings::{MAX_RETRIES, RetriesObserved};
+use crate::inputs::Input;
 use crate::logs::{FileInfo, FlagsStyle, FormatRead, PROXY_GIVE_UPS, Role, TraceRead};
-use crate::units::Rate;
+use crate::model::{Estimate, Store};
+use crate::units::{Duration, Rate, Seconds};
+
+use super::{PresetTrace, Style, human};
 
 // ---------------------------------------------------------------- number formats
 
@@ -1134,7 +1138,7 @@ pub mod sections {
     };
     use crate::inputs::Input;
     use crate::model::Estimate;
-    use crate::report::{human, table};
+    use crate::report::human;
     use crate::units::{Rate, round_significant};
 
     use super::{count, plural};
@@ -1303,7 +1307,7 @@ pub mod sections {
         let (Some(first), Some(last)) = (estimates.first(), estimates.last()) else {
             return String::new();
         };
-        let shown = |e: &Estimate| table::input_value(input, input.get(&e.inputs), currency);
+        let shown = |e: &Estimate| super::input_value(input, input.get(&e.inputs), currency);
         let refunds = estimates.iter().map(|e| e.refund_cost.per_month);
         let low = refunds.clone().fold(f64::INFINITY, f64::min);
         let high = refunds.fold(0.0f64, f64::max);
@@ -1412,5 +1416,158 @@ mod tests {
         assert_eq!(count(999), "999");
         assert_eq!(count(34_094), "34,094");
         assert_eq!(count(1_234_567), "1,234,567");
+    }
+}
+
+// ---------------------------------------------------------------- the estimate's words
+// (the scenario's lines, the verdict, the layers and stores: the table, markdown, HTML and
+// the explorer all say them so)
+
+/// The scenario's inputs, one per line, in the order of `docs/MODEL.md`.
+pub fn input_lines(e: &Estimate, style: &Style) -> Vec<(&'static str, String)> {
+    let mut lines = Vec::with_capacity(Input::ALL.len());
+    for input in Input::ALL {
+        // A published schedule (`--schedule`) replaces the backoff inputs.
+        if let Some(delays) = e.inputs.schedule_seconds {
+            match input {
+                Input::Backoff => {
+                    let mut text = schedule_text(&delays);
+                    if let Some(t) = style.preset.as_ref().filter(|t| t.schedule) {
+                        text = format!("{text} ({})", t.name);
+                    }
+                    lines.push(("retry delays", text));
+                    continue;
+                }
+                Input::BackoffFactor | Input::BackoffMax | Input::Jitter
+                    if e.inputs.jitter == crate::model::Jitter::None =>
+                {
+                    continue;
+                }
+                Input::BackoffFactor | Input::BackoffMax => continue,
+                _ => {}
+            }
+        }
+        let value = input_value(input, input.get(&e.inputs), &style.currency);
+        lines.push((
+            input.label(),
+            PresetTrace::mark(style.preset.as_ref(), input, value),
+        ));
+    }
+    lines
+}
+
+/// A schedule of delays for reading: `5s, 5m, 30m, 2h`.
+pub fn schedule_text(delays: &crate::model::Delays) -> String {
+    let parts: Vec<String> = delays
+        .as_slice()
+        .iter()
+        .map(|&d| Seconds(d).rounded())
+        .collect();
+    parts.join(", ")
+}
+
+/// An input's value for reading: `20,000`, `0.2%`, `$40`, `1d`, `1kB`.
+pub fn input_value(input: Input, value: f64, currency: &str) -> String {
+    match input {
+        // Measured from logs it is intents over a fractional number of days (300.7353...):
+        // four significant figures, as the rates, but never rounding away whole requests.
+        Input::RequestsPerDay => human::number(four_figures(value)),
+        Input::DaysPerMonth => human::number(value),
+        Input::OrderValue => format!("{currency}{}", input.display(value)),
+        // Rates measured from logs have many digits; four significant figures read better.
+        Input::TimeoutRate | Input::SucceededShare => Rate(value).rounded(),
+        Input::KeyBytes | Input::BodyBytes => human::size(value),
+        _ => input.display(value),
+    }
+}
+
+/// `value` to four significant figures below 1,000, to a whole number above.
+fn four_figures(value: f64) -> f64 {
+    if value.abs() >= 1000.0 {
+        value.round()
+    } else {
+        crate::units::round_significant(value, 4)
+    }
+}
+
+/// The one-line verdict: what the fix costs against what the missing key costs, or, first,
+/// a key TTL shorter than the client's retry horizon.
+pub fn verdict(e: &Estimate, style: &Style) -> String {
+    let store = human::size(e.store_bytes());
+    let keys = human::count(e.key_store.live_keys);
+    let c = &style.currency;
+    if e.ttl_shorter_than_horizon() {
+        let ttl = Duration(e.inputs.ttl_seconds).to_string();
+        let horizon = Seconds(e.retry_horizon_seconds).rounded();
+        let left = e.duplicates.with_key_store.per_month;
+        let problem = format!(
+            "Verdict: the key TTL ({ttl}) is shorter than the client's retry horizon ({horizon}), so keys can expire while the client still retries"
+        );
+        let consequence = if left > 0.0 {
+            format!(
+                ": a {store} key store still lets {} of {} duplicate charges a month through ({} of refunds).",
+                human::count(left),
+                human::count(e.duplicates.per_month),
+                human::money(e.keyed_refund_per_month(), c),
+            )
+        } else {
+            "; on this schedule no retry is sent after its key expired, but one the server takes up late can be.".to_string()
+        };
+        return format!("{problem}{consequence} Keep keys at least {horizon}.");
+    }
+    if e.duplicates.per_month > 0.0 {
+        format!(
+            "Verdict: a {store} key store ({keys} live keys) stops {} a month of refunds for {} duplicate charges.",
+            human::money(e.refund_cost.per_month, c),
+            human::count(e.duplicates.per_month),
+        )
+    } else if e.inputs.retries == 0 && e.unanswered.zero_retries_per_month > 0.0 {
+        format!(
+            "Verdict: no duplicates without retries, but {} customers a month get no answer ({} of them charged); \
+             retrying safely needs a {store} key store.",
+            human::count(e.unanswered.zero_retries_per_month),
+            human::count(e.unanswered.charged_zero_retries_per_month),
+        )
+    } else {
+        format!(
+            "Verdict: no duplicates in this scenario; a {store} key store ({keys} live keys) would keep it so."
+        )
+    }
+}
+
+/// An attempts multiplier for reading: `4x`, `1.00x`.
+pub fn times(value: f64) -> String {
+    if value.fract() == 0.0 && value.abs() < 1e15 {
+        format!("{}x", human::group_thousands(&format!("{value:.0}")))
+    } else {
+        format!("{}x", human::count(value))
+    }
+}
+
+/// `1 layer`, `5 layers`.
+pub fn layers(n: u32) -> String {
+    if n == 1 {
+        "1 layer".to_string()
+    } else {
+        format!("{n} layers")
+    }
+}
+
+/// The name of a store's size figure: `size in Redis`.
+pub fn store_name(store: Store) -> &'static str {
+    match store {
+        Store::Bytes => "size, flat per key",
+        Store::Redis => "size in Redis",
+        Store::Postgres => "size in PostgreSQL",
+    }
+}
+
+/// The label of a store's size row; the chosen store (the headline's) is marked.
+pub fn store_label(store: Store, chosen: Store) -> String {
+    let name = store_name(store);
+    if store == chosen {
+        format!("{name} (--store)")
+    } else {
+        name.to_string()
     }
 }

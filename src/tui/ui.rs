@@ -13,7 +13,6 @@ use ratatui::widgets::{Clear, Paragraph, Widget, Wrap};
 use crate::inputs::Input;
 use crate::model::Estimate;
 use crate::report::model::{EstimateReport, Figure, FigureId, Value};
-use crate::report::table;
 use crate::report::words::label;
 
 use super::app::{App, ChartKind, KEYS};
@@ -64,8 +63,10 @@ impl Areas {
         if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
             return None;
         }
-        let verdict_lines =
-            wrapped_height(&table::verdict(app.estimate(), app.style()), area.width);
+        let verdict_lines = wrapped_height(
+            &crate::report::words::verdict(app.estimate(), app.style()),
+            area.width,
+        );
         let available = area.height - 2;
         let verdict_height = verdict_lines.clamp(1, available - TOP_MIN);
         // All the inputs with the editor below, and every result row, when there is room;
@@ -314,15 +315,20 @@ fn inputs_panel(app: &App, area: Rect, buf: &mut Buffer, theme: Theme) {
             // A published schedule stands in for the three backoff inputs.
             let shown = match (input, app.scenario().schedule_seconds) {
                 (Input::Backoff, Some(delays)) => {
-                    shorten(&table::schedule_text(&delays), value_width)
+                    shorten(&crate::report::words::schedule_text(&delays), value_width)
                 }
                 (Input::BackoffFactor | Input::BackoffMax, Some(_)) => "(schedule)".to_string(),
-                _ => table::input_value(input, value, currency),
+                _ => crate::report::words::input_value(input, value, currency),
             };
             let was = baseline
                 .map(|b| input.get(&b))
                 .filter(|&b| b != value)
-                .map(|b| format!("was {}", table::input_value(input, b, currency)));
+                .map(|b| {
+                    format!(
+                        "was {}",
+                        crate::report::words::input_value(input, b, currency)
+                    )
+                });
             let marker = if selected { "▸ " } else { "  " };
             let mut spans = vec![Span::raw(format!(
                 "{marker}{:<LABEL_WIDTH$} ",
@@ -395,7 +401,7 @@ fn details_panel(app: &App, area: Rect, buf: &mut Buffer, theme: Theme) {
     let block = panel(&title, theme);
     let currency = &app.style().currency;
     let value = input.get(app.scenario());
-    let shown = |v: f64| table::input_value(input, v, currency);
+    let shown = |v: f64| crate::report::words::input_value(input, v, currency);
     let down = steps::step(input, value, Direction::Down);
     let up = steps::step(input, value, Direction::Up);
     let key = |k: &'static str| Span::styled(k, theme.highlight());
@@ -544,7 +550,7 @@ fn rows(e: &Estimate) -> Vec<Row> {
     // One store is shown, the chosen one: its figure without the mark that tells it apart.
     let chosen = F::StoreSize(e.inputs.store);
     let store = Row {
-        label: format!("  {}", table::store_name(e.inputs.store)),
+        label: format!("  {}", crate::report::words::store_name(e.inputs.store)),
         ..f(chosen)
     };
     vec![
@@ -702,7 +708,7 @@ fn results_panel(app: &App, area: Rect, buf: &mut Buffer, theme: Theme) {
 }
 
 fn verdict_line(app: &App, area: Rect, buf: &mut Buffer, theme: Theme) {
-    let verdict = table::verdict(app.estimate(), app.style());
+    let verdict = crate::report::words::verdict(app.estimate(), app.style());
     let (head, rest) = verdict.split_once(": ").unwrap_or(("Verdict", &verdict));
     Paragraph::new(Line::from(vec![
         Span::styled(format!("{head}: "), theme.highlight()),

@@ -22,7 +22,7 @@ use std::io::{BufRead, BufReader, Read};
 
 use serde::de::{self, Deserialize, Visitor};
 
-use super::analyze::{FileInfo, LogAnalysis};
+use super::analysis::{FileInfo, LogAnalysis};
 use super::detect::Chosen as Columns;
 use super::envelope::{Envelope, EnvelopeChoice};
 use super::error::LogError;
@@ -292,7 +292,7 @@ pub fn read(
     let mut own = opts.clone();
     own.columns.clear();
     own.duration_unit = None;
-    let mut rules = super::analyze::rules_for(&name, &Columns::Csv(header), &own)?;
+    let mut rules = super::analysis::rules_for(&name, &Columns::Csv(header), &own)?;
     // The attempts' statuses: a give-up status as the options say, and the two of ours.
     rules.timeout[0] = true;
     rules.timeout[1] = false;
@@ -426,7 +426,7 @@ pub fn read(
             opts.methods.join(", ")
         )));
     }
-    if let Some(none) = super::analyze::no_usable_rows(&name, &tally) {
+    if let Some(none) = super::analysis::no_usable_rows(&name, &tally) {
         return Err(none);
     }
     let info = FileInfo {

@@ -8,11 +8,11 @@ use std::fmt::Write;
 
 use anstyle::{AnsiColor, Style as Ansi};
 
+use super::{Style, human, json};
 use crate::model::Estimate;
-use crate::report::{Style, human, json};
 use crate::units::Rate;
 
-use super::{Finding, Grade, Probe};
+use crate::probe::{Finding, Grade, Probe};
 
 /// `--format json`: the contract of `docs/MODEL.md`.
 pub fn to_json(probe: &Probe) -> Vec<u8> {

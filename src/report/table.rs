@@ -159,6 +159,7 @@ pub fn sweep(input: Input, estimates: &[Estimate], style: &Style) -> Vec<u8> {
 mod tests {
     use super::*;
     use crate::model::Scenario;
+    use crate::report::words::verdict;
 
     fn text(e: &Estimate) -> String {
         String::from_utf8(estimate(e, &Style::default())).unwrap()

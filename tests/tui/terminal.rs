@@ -281,7 +281,7 @@ fn starts_from_logs() {
     let screen = tmux.wait_for("the measured figures", |s| s.contains(&shown));
     let requests = measured["inputs"]["requests_per_day"].as_f64().unwrap();
     let requests =
-        dupcost::report::table::input_value(dupcost::inputs::Input::RequestsPerDay, requests, "$");
+        dupcost::report::words::input_value(dupcost::inputs::Input::RequestsPerDay, requests, "$");
     assert!(
         screen.contains(&requests),
         "{requests} requests a day from the log:\n{screen}"
@@ -515,7 +515,7 @@ fn follows_a_growing_log_live() {
     let whole: serde_json::Value = serde_json::from_slice(&whole.stdout).unwrap();
     let requests = whole["inputs"]["requests_per_day"].as_f64().unwrap();
     let requests =
-        dupcost::report::table::input_value(dupcost::inputs::Input::RequestsPerDay, requests, "$");
+        dupcost::report::words::input_value(dupcost::inputs::Input::RequestsPerDay, requests, "$");
     let screen = tmux.wait_for("all 3,000 rows", |s| {
         s.contains("live: 3,000 rows") && s.contains(&requests)
     });

@@ -1389,36 +1389,6 @@ pub mod page {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn small_rates_and_plurals() {
-        assert_eq!(count_f(0.0043), "0.0043");
-        assert_eq!(count_f(12.345), "12.3");
-        assert_eq!(count_f(0.0), "0");
-        assert_eq!(count_f(1234.4), "1,234");
-        assert_eq!(plural(1, "intent"), "1 intent");
-        assert_eq!(plural(0, "bad row"), "0 bad rows");
-        assert_eq!(plural(2_000, "row"), "2,000 rows");
-        assert_eq!(plural_verb(1, "attempt timed out"), "1 attempt timed out");
-        assert_eq!(duration_text(74.0), "1m 14s");
-        assert_eq!(duration_text(11_545.0), "3h 12m");
-        assert_eq!(duration_text(14.0), "14s");
-        assert_eq!(duration_text(3600.0), "1h");
-        assert_eq!(duration_text(0.8), "800ms");
-    }
-
-    #[test]
-    fn thousands() {
-        assert_eq!(count(0), "0");
-        assert_eq!(count(999), "999");
-        assert_eq!(count(34_094), "34,094");
-        assert_eq!(count(1_234_567), "1,234,567");
-    }
-}
-
 // ---------------------------------------------------------------- the estimate's words
 // (the scenario's lines, the verdict, the layers and stores: the table, markdown, HTML and
 // the explorer all say them so)
@@ -1569,5 +1539,35 @@ pub fn store_label(store: Store, chosen: Store) -> String {
         format!("{name} (--store)")
     } else {
         name.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn small_rates_and_plurals() {
+        assert_eq!(count_f(0.0043), "0.0043");
+        assert_eq!(count_f(12.345), "12.3");
+        assert_eq!(count_f(0.0), "0");
+        assert_eq!(count_f(1234.4), "1,234");
+        assert_eq!(plural(1, "intent"), "1 intent");
+        assert_eq!(plural(0, "bad row"), "0 bad rows");
+        assert_eq!(plural(2_000, "row"), "2,000 rows");
+        assert_eq!(plural_verb(1, "attempt timed out"), "1 attempt timed out");
+        assert_eq!(duration_text(74.0), "1m 14s");
+        assert_eq!(duration_text(11_545.0), "3h 12m");
+        assert_eq!(duration_text(14.0), "14s");
+        assert_eq!(duration_text(3600.0), "1h");
+        assert_eq!(duration_text(0.8), "800ms");
+    }
+
+    #[test]
+    fn thousands() {
+        assert_eq!(count(0), "0");
+        assert_eq!(count(999), "999");
+        assert_eq!(count(34_094), "34,094");
+        assert_eq!(count(1_234_567), "1,234,567");
     }
 }

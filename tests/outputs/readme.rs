@@ -1,4 +1,4 @@
-//! Every `$ dupcost ...` command in a `console` block of README.md runs, succeeds, and prints
+//! Every `$ dupcost ...` command in a `console` block of README.md and docs/GUIDE.md runs, succeeds, and prints
 //! exactly the output shown under it (when any is shown), so the README cannot drift.
 
 use std::path::{Path, PathBuf};
@@ -44,12 +44,33 @@ fn binary_dir() -> PathBuf {
 
 #[test]
 fn readme_commands_run_and_match() {
+    console_examples_run_and_match("README.md", 5);
+}
+
+/// The README stays a page for users; the depth goes to docs/.
+#[test]
+fn readme_stays_short() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let bytes = std::fs::metadata(root.join("README.md")).unwrap().len();
+    assert!(
+        bytes <= 15_000,
+        "README.md is {bytes} bytes: move depth to docs/GUIDE.md"
+    );
+}
+
+/// The guide's longer examples are held to the same rule as the README's.
+#[test]
+fn guide_commands_run_and_match() {
+    console_examples_run_and_match("docs/GUIDE.md", 2);
+}
+
+fn console_examples_run_and_match(doc: &str, min: usize) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join(doc)).unwrap();
     let examples = examples(&readme);
     assert!(
-        examples.len() >= 5,
-        "the README shows its commands in console blocks"
+        examples.len() >= min,
+        "{doc} shows its commands in console blocks"
     );
     // Run where files the commands write (`> sweep.csv`) do not land in the repository, with
     // the repository's samples at hand.
@@ -63,7 +84,7 @@ fn readme_commands_run_and_match() {
     for example in examples {
         assert!(
             example.command.starts_with("dupcost ") || example.command.contains(" dupcost "),
-            "README line {}: console examples run dupcost: {}",
+            "{doc} line {}: console examples run dupcost: {}",
             example.line,
             example.command
         );
@@ -78,7 +99,7 @@ fn readme_commands_run_and_match() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(
             out.status.success(),
-            "README line {}: `{}` failed: {stderr}",
+            "{doc} line {}: `{}` failed: {stderr}",
             example.line,
             example.command
         );
@@ -88,7 +109,7 @@ fn readme_commands_run_and_match() {
             assert_eq!(
                 trim(&actual).trim_end(),
                 trim(&example.expected).trim_end(),
-                "README line {}: output of `{}` differs",
+                "{doc} line {}: output of `{}` differs",
                 example.line,
                 example.command
             );

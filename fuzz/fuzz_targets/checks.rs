@@ -119,8 +119,8 @@ impl TempInput {
         TempInput(path)
     }
 
-    fn source(&self) -> dupcost::logs::Source {
-        dupcost::logs::Source::Path(self.0.clone())
+    fn source(&self) -> dupcost::logs::LogInput {
+        dupcost::logs::LogInput::Path(self.0.clone())
     }
 }
 

@@ -74,9 +74,6 @@ pub use row::Grouping;
 pub use row::PROXY_GIVE_UPS;
 // The timestamp parsers too, for their benchmark and the log generator.
 pub use source::LogInput;
-/// The old name of [`LogInput`], kept while the branches written before issue 34 merge; new
-/// code names it `LogInput`.
-pub type Source = LogInput;
 pub use tally::{
     AttemptsHistogram, Counts, DEFAULT_SHARED_RATE, Duplicates, Endpoint, KeyedStats,
     MAX_ENDPOINTS, ProxyRetries, Shared, Tally, TimedOut,

@@ -14,3 +14,4 @@ mod receiver;
 
 mod cli;
 mod engines;
+mod golden;

@@ -90,8 +90,70 @@ pub struct QueryOptions {
     pub outcomes_columns: Vec<(Role, String)>,
 }
 
-/// The query, or what is wrong with the options.
+/// The query, or what is wrong with the options: the row stage's CTEs, the backend's (with
+/// `--outcomes-table`), the intents' (by key or by fingerprint), the endpoints', and the one
+/// result table.
 pub fn build(o: &QueryOptions) -> Result<String, String> {
+    let p = resolve(o)?;
+    let e = p.e;
+    let flags_gave_up = p.flags_gave_up();
+    // `--outcomes-table`: the backend's answers joined to the timed-out attempts by request
+    // id, with the rules of `--outcomes` (src/logs/outcomes.rs): found, its status tells (any
+    // 2xx row: succeeded); absent within the backend's span, never reached (failed); else the
+    // proxy's outcome stands.
+    let outcomes = outcomes_of(
+        o,
+        &p.unknown(flags_gave_up.is_some()),
+        p.fingerprint() || p.server || p.traced,
+    )?;
+    let intents_ctes = if p.fingerprint() {
+        fingerprint_ctes(&p, &outcomes)
+    } else {
+        key_ctes(&p, &outcomes)
+    };
+    let describe = format!(
+        "dupcost sql --engine {}: the figures `dupcost logs` measures, for `dupcost estimate --observed FILE`",
+        engine_name(e)
+    );
+    Ok(format!(
+        "{comment}
+WITH {rows},{backend_ctes}{intents_ctes},
+{endpoints}
+{result}",
+        comment = e.comment(&describe),
+        rows = row_ctes(&p, flags_gave_up.as_deref()),
+        backend_ctes = outcomes.ctes,
+        endpoints = endpoint_ctes(),
+        result = result_select(&p, &outcomes.stats),
+    ))
+}
+
+/// The options resolved into what the query is written from: the roles' expressions, how
+/// intents are grouped, whose log it is, the client timeout and the lists.
+struct Plan<'a> {
+    o: &'a QueryOptions,
+    e: Engine,
+    /// Each mapped role's SQL expression.
+    columns: Vec<(Role, String)>,
+    grouping: Grouping,
+    /// A server's own log: its status is the outcome of every attempt.
+    server: bool,
+    /// The Collector's table of spans (`--preset otel-traces`).
+    traced: bool,
+    /// `--client-timeout`, and its limit in the duration column's unit.
+    client_timeout: Option<(std::time::Duration, f64)>,
+    /// `--methods`, trimmed and upper-case.
+    methods: Vec<String>,
+    /// `--retry-window` in microseconds.
+    window: i64,
+    /// `--timeout-status`, as SQL numbers.
+    statuses: Vec<String>,
+    /// The style of the flags column, when one is mapped.
+    flags_style: Option<FlagsStyle>,
+}
+
+/// The options checked and resolved, in the order their errors are told.
+fn resolve(o: &QueryOptions) -> Result<Plan<'_>, String> {
     let e = o.engine;
     if o.preset == Preset::OtelTraces && e != super::Engine::Clickhouse {
         return Err(format!(
@@ -99,6 +161,77 @@ pub fn build(o: &QueryOptions) -> Result<String, String> {
             engine_name(e)
         ));
     }
+    let columns = columns_of(o)?;
+    let expr = |role: Role| columns.iter().find(|(r, _)| *r == role).map(|(_, x)| x);
+    let has = |role: Role| expr(role).is_some();
+    let grouping = grouping(o.log.intents, has)?;
+    // Whose log it is, as `logs` tells (`side_of` in src/logs/analyze.rs): a server's own
+    // log (a webhook receiver's) has its status as the outcome of every attempt.
+    let server = match o.log.log_side {
+        LogSide::Server => true,
+        LogSide::Proxy => false,
+        LogSide::Auto => {
+            !has(Role::UpstreamStatus)
+                && expr(Role::IdempotencyKey)
+                    .is_some_and(|x| crate::logs::is_event_id(bare_name(x)))
+        }
+    };
+    let client_timeout = match (o.log.client_timeout, expr(Role::Duration)) {
+        (Some(_), None) => {
+            return Err("--client-timeout needs the request's duration: give its column with --column duration=EXPR".into());
+        }
+        (Some(limit), Some(x)) => {
+            let unit = o.log.duration_unit.unwrap_or_else(|| {
+                crate::logs::duration_unit_from_name(bare_name(x).as_bytes(), false)
+            });
+            Some((limit, limit.as_nanos() as f64 / unit.nanos()))
+        }
+        (None, _) => None,
+    };
+    for required in [Role::Method, Role::Status] {
+        if expr(required).is_none() {
+            return Err(format!(
+                "the {required} role has no column: give one with --column {required}=EXPR"
+            ));
+        }
+    }
+    let methods: Vec<String> = o
+        .log
+        .methods
+        .iter()
+        .map(|m| m.trim().to_ascii_uppercase())
+        .collect();
+    if methods.is_empty() || methods.iter().any(String::is_empty) {
+        return Err("--methods names no method".into());
+    }
+    // Give-up flags (`--column flags=EXPR`), read in the style its name says, as `logs` reads
+    // a flags column (Envoy's response flags, HAProxy's termination state, CloudFront's
+    // detailed result type).
+    let flags_style = expr(Role::Flags).map(|x| FlagsStyle::from_name(bare_name(x).as_bytes()));
+    Ok(Plan {
+        o,
+        e,
+        grouping,
+        server,
+        traced: o.preset == Preset::OtelTraces,
+        client_timeout,
+        methods,
+        window: i64::try_from(o.log.retry_window.as_micros()).unwrap_or(i64::MAX),
+        statuses: o.log.timeout_statuses.iter().map(u16::to_string).collect(),
+        flags_style,
+        columns,
+    })
+}
+
+/// A column's name without its quotes and spaces, as `logs` reads a header's.
+fn bare_name(x: &str) -> &str {
+    x.trim_matches(|c: char| c == '"' || c == '`' || c.is_whitespace())
+}
+
+/// The roles' expressions: the preset's, then `--column`'s over them, the proxy's request id
+/// for `--outcomes-table`, the fingerprint's columns of the generic table.
+fn columns_of(o: &QueryOptions) -> Result<Vec<(Role, String)>, String> {
+    let e = o.engine;
     let mut columns = o.preset.columns(e);
     for (role, expr) in &o.columns {
         if !ROLES.contains(role) {
@@ -120,7 +253,7 @@ pub fn build(o: &QueryOptions) -> Result<String, String> {
         {
             let name = match o.preset {
                 Preset::AthenaAlb => "trace_id",
-                _ => "request_id",
+                Preset::AthenaCloudfront | Preset::Generic | Preset::OtelTraces => "request_id",
             };
             columns.push((Role::RequestId, e.ident(name)));
         }
@@ -152,78 +285,182 @@ pub fn build(o: &QueryOptions) -> Result<String, String> {
             }
         }
     }
-    let expr = |role: Role| columns.iter().find(|(r, _)| *r == role).map(|(_, x)| x);
-    let has = |role: Role| expr(role).is_some();
-    let grouping = grouping(o.log.intents, has)?;
-    // Whose log it is, as `logs` tells (`side_of` in src/logs/analyze.rs): a server's own
-    // log (a webhook receiver's) has its status as the outcome of every attempt.
-    let bare_name = |x: &str| {
-        x.trim_matches(|c: char| c == '"' || c == '`' || c.is_whitespace())
-            .to_string()
-    };
-    let traced = o.preset == Preset::OtelTraces;
-    let server = match o.log.log_side {
-        LogSide::Server => true,
-        LogSide::Proxy => false,
-        LogSide::Auto => {
-            !has(Role::UpstreamStatus)
-                && expr(Role::IdempotencyKey)
-                    .is_some_and(|x| crate::logs::is_event_id(&bare_name(x)))
-        }
-    };
-    let client_timeout = match (o.log.client_timeout, expr(Role::Duration)) {
-        (Some(_), None) => {
-            return Err("--client-timeout needs the request's duration: give its column with --column duration=EXPR".into());
-        }
-        (Some(limit), Some(x)) => {
-            let name = x.trim_matches(|c: char| c == '"' || c == '`' || c.is_whitespace());
-            let unit = o
-                .log
-                .duration_unit
-                .unwrap_or_else(|| crate::logs::duration_unit_from_name(name.as_bytes(), false));
-            Some((limit, limit.as_nanos() as f64 / unit.nanos()))
-        }
-        (None, _) => None,
-    };
-    for required in [Role::Method, Role::Status] {
-        if expr(required).is_none() {
-            return Err(format!(
-                "the {required} role has no column: give one with --column {required}=EXPR"
-            ));
-        }
-    }
-    let methods: Vec<String> = o
-        .log
-        .methods
-        .iter()
-        .map(|m| m.trim().to_ascii_uppercase())
-        .collect();
-    if methods.is_empty() || methods.iter().any(String::is_empty) {
-        return Err("--methods names no method".into());
-    }
-    let window = i64::try_from(o.log.retry_window.as_micros()).unwrap_or(i64::MAX);
-    let statuses: Vec<String> = o.log.timeout_statuses.iter().map(u16::to_string).collect();
-    let give_ups: Vec<String> = PROXY_GIVE_UPS.iter().map(u16::to_string).collect();
-    let trim = |x: &str| trim(e, x);
-    let text_of = |role: Role, trimmed: bool| match expr(role) {
-        Some(x) if trimmed => trim(&e.text(x)),
-        Some(x) => e.text(x),
-        None => e.null_text(),
-    };
-    let q = |name: &str| e.ident(name);
-    let list = |items: &[String]| items.join(", ");
-    let in_methods = methods
-        .iter()
-        .map(|m| e.lit(m))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let roles: Vec<&str> = ROLES
-        .iter()
-        .filter(|r| expr(**r).is_some())
-        .map(|r| r.name())
-        .collect();
+    Ok(columns)
+}
 
-    let ts = if expr(Role::Timestamp).is_some() {
+impl Plan<'_> {
+    /// The role's expression, if mapped.
+    fn expr(&self, role: Role) -> Option<&String> {
+        self.columns
+            .iter()
+            .find(|(r, _)| *r == role)
+            .map(|(_, x)| x)
+    }
+
+    fn has(&self, role: Role) -> bool {
+        self.expr(role).is_some()
+    }
+
+    /// The role's value as text (trimmed or not), NULL when it is not mapped.
+    fn text_of(&self, role: Role, trimmed: bool) -> String {
+        let e = self.e;
+        match self.expr(role) {
+            Some(x) if trimmed => trim(e, &e.text(x)),
+            Some(x) => e.text(x),
+            None => e.null_text(),
+        }
+    }
+
+    fn fingerprint(&self) -> bool {
+        self.grouping == Grouping::Fingerprint
+    }
+
+    /// `--outcomes-table` was given.
+    fn outcomes(&self) -> bool {
+        self.o.outcomes_table.is_some()
+    }
+
+    /// The duplicates are counted: with the backend's table, by fingerprint, or from spans.
+    fn dups(&self) -> bool {
+        self.outcomes() || self.fingerprint() || self.traced
+    }
+
+    /// A server's keyed intents: their executions (JSON `processed_twice`).
+    fn processed_twice(&self) -> bool {
+        self.server && self.grouping == Grouping::Key
+    }
+
+    /// The roles mapped, in `ROLES`' order.
+    fn roles(&self) -> Vec<&'static str> {
+        ROLES
+            .iter()
+            .filter(|r| self.has(**r))
+            .map(|r| r.name())
+            .collect()
+    }
+
+    /// The test of a give-up in `flags_text`: the same codes as `FlagsStyle::gave_up` in
+    /// `logs` (`FlagsStyle::give_ups`).
+    fn flags_gave_up(&self) -> Option<String> {
+        let e = self.e;
+        self.flags_style.map(|style| {
+            let GiveUps { matching, codes } = style.give_ups();
+            match matching {
+                GiveUpMatch::AnyCode => e.matches(
+                    "flags_text",
+                    &format!("(^|[, |])({})([, |]|$)", codes.join("|")),
+                ),
+                GiveUpMatch::FirstLetter => {
+                    e.matches("flags_text", &format!("^[{}]", codes.concat()))
+                }
+                GiveUpMatch::Whole => {
+                    let codes: Vec<String> = codes.iter().map(|c| e.lit(c)).collect();
+                    format!("TRIM(flags_text) IN ({})", codes.join(", "))
+                }
+            }
+        })
+    }
+
+    /// When a timed-out attempt's upstream outcome is unknown: missing, `-`, 0, a proxy
+    /// give-up, or the client-facing status echoed (with flags or a client timeout, only when
+    /// that status is a give-up: an attempt may time out on another status).
+    fn unknown(&self, flags: bool) -> String {
+        let echoed = if flags || self.client_timeout.is_some() {
+            format!(
+                "(upstream = status AND status IN ({}))",
+                self.statuses.join(", ")
+            )
+        } else {
+            "upstream = status".to_string()
+        };
+        let give_ups: Vec<String> = PROXY_GIVE_UPS.iter().map(u16::to_string).collect();
+        format!(
+            "(upstream IS NULL OR upstream IN (0, {}) OR {echoed})",
+            give_ups.join(", ")
+        )
+    }
+}
+
+/// The columns each row stage carries for the fingerprint and the client timeout.
+#[derive(Default)]
+struct Extras {
+    /// `src`'s expressions.
+    src: String,
+    /// `parsed`'s columns.
+    parsed: String,
+    /// `mutating`'s columns.
+    mutating: String,
+    /// `attempts`' expressions.
+    attempt: String,
+    /// The arm of `timed_out` that a duration reaching the client timeout adds.
+    duration_timed_out: String,
+}
+
+fn extras(p: &Plan) -> Extras {
+    let e = p.e;
+    let trim = |x: &str| trim(e, x);
+    let mut x = Extras::default();
+    if p.fingerprint() {
+        // The client: the first hop of X-Forwarded-For when it names one, else the remote
+        // address; without its port either way (as `client` in src/logs/row/values.rs).
+        let named = |x: String| format!("CASE WHEN {x} <> '' AND {x} <> '-' THEN {x} END");
+        let first_hop = match p.expr(Role::ForwardedFor) {
+            Some(x) => named(trim(&e.extract(&e.text(x), "^[^,]*"))),
+            None => e.null_text(),
+        };
+        let remote = match p.expr(Role::ClientAddr) {
+            Some(x) => named(trim(&e.text(x))),
+            None => e.null_text(),
+        };
+        let or_empty = |role: Role| match p.expr(role) {
+            Some(x) => format!("COALESCE({}, '')", trim(&e.text(x))),
+            None => "''".to_string(),
+        };
+        x.src = format!(
+            ",\n    COALESCE({first_hop}, {remote}) AS client_raw,\n    {} AS ua_text,\n    {} AS len_text",
+            or_empty(Role::UserAgent),
+            or_empty(Role::RequestLength)
+        );
+        x.parsed.push_str(", client_raw, ua_text, len_text");
+        x.mutating
+            .push_str(", client_raw, ua_text, len_text, path_text");
+        x.attempt = format!(
+            ",\n    CASE WHEN {bracket} THEN {unbracketed} WHEN {one_colon} THEN {before_colon} ELSE client_raw END AS client_text,\n    ua_text, len_text, path_text",
+            bracket = e.matches("client_raw", "^\\["),
+            unbracketed = e.replace_all("client_raw", "^\\[|\\].*$", ""),
+            one_colon = e.matches("client_raw", "^[^:]*:[^:]*$"),
+            before_colon = e.replace_all("client_raw", ":[^:]*$", ""),
+        );
+    }
+    if let Some((_, limit)) = p.client_timeout {
+        let valid = duration_pattern();
+        x.src.push_str(&format!(
+            ",\n    {} AS duration_text",
+            e.text(p.expr(Role::Duration).map_or("NULL", |x| x.as_str()))
+        ));
+        x.parsed.push_str(", duration_text");
+        x.mutating.push_str(", duration_text");
+        x.duration_timed_out = format!(
+            " WHEN {valid_duration} AND {sum} >= {limit:?} THEN 1",
+            valid_duration = e.matches("duration_text", &valid),
+            // The signs go with the spaces and units: a `+` is only a number's or an
+            // exponent's sign there (`+5`, `1e+3`), which every engine's cast may not take.
+            sum = e.sum_numbers(&e.replace_all("duration_text", "[ \\t\\n\\r\\fs+]", "")),
+        );
+    }
+    x
+}
+
+/// The row stage (`src/logs/row`): `src` reads the roles as text, `parsed` the timestamp and
+/// status, `good` the rows that parse (in range or not), `mutating` the intents' methods,
+/// `filtered` the `--path` test, `attempts` each mutating attempt's route, timeout, upstream
+/// outcome, key and response bytes.
+fn row_ctes(p: &Plan, flags_gave_up: Option<&str>) -> String {
+    let (e, o) = (p.e, p.o);
+    let x = extras(p);
+    let trim = |x: &str| trim(e, x);
+    let outcomes = p.outcomes();
+    let ts = if p.has(Role::Timestamp) {
         e.micros("ts_text")
     } else {
         e.int("0")
@@ -252,138 +489,137 @@ pub fn build(o: &QueryOptions) -> Result<String, String> {
         ),
         None => "1".into(),
     };
-    let route = if expr(Role::Path).is_some() {
+    let route = if p.has(Role::Path) {
         route::template(e, "path_only")
     } else {
         "'(all)'".into()
     };
-    // Give-up flags (`--column flags=EXPR`), read in the style its name says, as `logs` reads
-    // a flags column (Envoy's response flags, HAProxy's termination state, CloudFront's
-    // detailed result type).
-    let flags_style = expr(Role::Flags).map(|x| {
-        let name = x.trim_matches(|c: char| c == '"' || c == '`' || c.is_whitespace());
-        FlagsStyle::from_name(name.as_bytes())
-    });
-    // The same codes as `FlagsStyle::gave_up` in `logs` (`FlagsStyle::give_ups`).
-    let flags_gave_up = flags_style.map(|style| {
-        let GiveUps { matching, codes } = style.give_ups();
-        match matching {
-            GiveUpMatch::AnyCode => e.matches(
-                "flags_text",
-                &format!("(^|[, |])({})([, |]|$)", codes.join("|")),
-            ),
-            GiveUpMatch::FirstLetter => e.matches("flags_text", &format!("^[{}]", codes.concat())),
-            GiveUpMatch::Whole => {
-                let codes: Vec<String> = codes.iter().map(|c| e.lit(c)).collect();
-                format!("TRIM(flags_text) IN ({})", codes.join(", "))
-            }
-        }
-    });
     let up_last = trim(&e.extract("upstream_text", "[^,:]*$"));
     let upstream = format!(
         "CASE WHEN {} THEN {} END",
         e.matches(&up_last, "^[0-9]{1,3}$"),
         e.int(&up_last)
     );
-    // The client-facing status echoed is unknown only when that status is a give-up (with
-    // flags, an attempt may time out on another status).
-    let echoed = if flags_gave_up.is_some() || client_timeout.is_some() {
-        format!("(upstream = status AND status IN ({}))", list(&statuses))
-    } else {
-        "upstream = status".to_string()
-    };
-    let unknown = format!(
-        "(upstream IS NULL OR upstream IN (0, {}) OR {echoed})",
-        list(&give_ups)
-    );
     let bytes = format!(
         "CASE WHEN status BETWEEN 200 AND 299 AND {} THEN {} END",
         e.matches("bytes_text", "^[+]?[0-9]{1,18}$"),
         e.int(&e.replace_all("bytes_text", "^[+]", ""))
     );
-    let window_over = "PARTITION BY key_text, method, route ORDER BY ts";
-    let (null_text, null_int) = (e.null_text(), e.null_int());
-    let days = e.date_of_day("day");
+    let in_methods = p
+        .methods
+        .iter()
+        .map(|m| e.lit(m))
+        .collect::<Vec<_>>()
+        .join(", ");
+    format!(
+        "src AS (
+  SELECT
+    {ts_text} AS ts_text,
+    {status_text} AS status_text,
+    upper({method_text}) AS method_text,
+    COALESCE({path_text}, '') AS path_text,
+    {upstream_text} AS upstream_text,
+    {key_text} AS key_text,
+    {bytes_text} AS bytes_text{id_src}{flags_src}{extra_src}
+  FROM {table}
+),
+parsed AS (
+  SELECT {ts} AS ts, {status} AS status, method_text, path_text, upstream_text, key_text, bytes_text{id_col}{flags_col}{extra_col}
+  FROM src
+),
+good AS (
+  SELECT *, CASE WHEN {in_range} THEN 1 ELSE 0 END AS in_range
+  FROM parsed
+  WHERE ts IS NOT NULL AND status IS NOT NULL
+),
+mutating AS (
+  SELECT ts, method_text AS method, status, upstream_text, key_text, bytes_text{id_col}{flags_col}{extra_mut},
+    {path_only} AS path_only
+  FROM good
+  WHERE in_range = 1 AND method_text IN ({in_methods})
+),
+filtered AS (
+  SELECT *, {path_ok} AS path_ok FROM mutating
+),
+attempts AS (
+  SELECT ts, {day_of_ts} AS day, method, {route} AS route,
+    status, CASE WHEN status IN ({statuses}) THEN 1{flags_timed_out}{duration_timed_out} ELSE 0 END AS timed_out,
+    {upstream} AS upstream,
+    CASE WHEN key_text <> '' AND key_text <> '-' THEN key_text END AS key_text,
+    {bytes} AS response_bytes{id_attempt}{extra_attempt}
+  FROM filtered
+  WHERE path_ok = 1
+)",
+        ts_text = p.text_of(Role::Timestamp, false),
+        status_text = p.text_of(Role::Status, true),
+        method_text = p.text_of(Role::Method, true),
+        path_text = p.text_of(Role::Path, true),
+        upstream_text = if p.server && !p.has(Role::UpstreamStatus) {
+            p.text_of(Role::Status, false)
+        } else {
+            p.text_of(Role::UpstreamStatus, false)
+        },
+        key_text = if p.grouping == Grouping::Key {
+            p.text_of(Role::IdempotencyKey, true)
+        } else {
+            e.null_text()
+        },
+        bytes_text = p.text_of(Role::Bytes, true),
+        table = match o.preset {
+            Preset::OtelTraces => super::traces::attempts(&o.table),
+            Preset::AthenaAlb | Preset::AthenaCloudfront | Preset::Generic => o.table.clone(),
+        },
+        id_src = if outcomes {
+            format!(",\n    {} AS id_text", p.text_of(Role::RequestId, true))
+        } else {
+            String::new()
+        },
+        id_col = if outcomes { ", id_text" } else { "" },
+        flags_src = if flags_gave_up.is_some() {
+            format!(",\n    {} AS flags_text", p.text_of(Role::Flags, true))
+        } else {
+            String::new()
+        },
+        flags_col = if flags_gave_up.is_some() { ", flags_text" } else { "" },
+        extra_src = x.src,
+        extra_col = x.parsed,
+        extra_mut = x.mutating,
+        extra_attempt = x.attempt,
+        duration_timed_out = x.duration_timed_out,
+        flags_timed_out = flags_gave_up.map_or(String::new(), |g| format!(" WHEN {g} THEN 1")),
+        id_attempt = if outcomes {
+            ",\n    CASE WHEN id_text <> '' AND id_text <> '-' THEN id_text END AS id_text"
+        } else {
+            ""
+        },
+        path_only = route::path_only(e, "path_text"),
+        day_of_ts = e.int("floor(ts / 86400000000.0)"),
+        statuses = p.statuses.join(", "),
+    )
+}
 
-    // `--outcomes-table`: the backend's answers joined to the timed-out attempts by request
-    // id, with the rules of `--outcomes` (src/logs/outcomes.rs): found, its status tells (any
-    // 2xx row: succeeded); absent within the backend's span, never reached (failed); else the
-    // proxy's outcome stands.
-    let outcomes = o.outcomes_table.is_some();
-    let (unknown_col, succeeded_col, executed_cols, backend_ctes, join_stats) = outcomes_of(
-        o,
-        &unknown,
-        grouping == Grouping::Fingerprint || server || traced,
-    )?;
+/// `ROWS` from the partition's first to the current one.
+const ROWS_FRAME: &str = "ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW";
 
-    // Which columns each stage carries for the fingerprint and the client timeout.
-    let fingerprint = grouping == Grouping::Fingerprint;
-    let dups = outcomes || fingerprint || traced;
-    let (mut extra_src, mut extra_col, mut extra_mut, mut extra_attempt) =
-        (String::new(), String::new(), String::new(), String::new());
-    if fingerprint {
-        // The client: the first hop of X-Forwarded-For when it names one, else the remote
-        // address; without its port either way (as `client` in src/logs/row/values.rs).
-        let named = |x: String| format!("CASE WHEN {x} <> '' AND {x} <> '-' THEN {x} END");
-        let first_hop = match expr(Role::ForwardedFor) {
-            Some(x) => named(trim(&e.extract(&e.text(x), "^[^,]*"))),
-            None => null_text.clone(),
-        };
-        let remote = match expr(Role::ClientAddr) {
-            Some(x) => named(trim(&e.text(x))),
-            None => null_text.clone(),
-        };
-        let or_empty = |role: Role| match expr(role) {
-            Some(x) => format!("COALESCE({}, '')", trim(&e.text(x))),
-            None => "''".to_string(),
-        };
-        extra_src = format!(
-            ",\n    COALESCE({first_hop}, {remote}) AS client_raw,\n    {} AS ua_text,\n    {} AS len_text",
-            or_empty(Role::UserAgent),
-            or_empty(Role::RequestLength)
-        );
-        extra_col.push_str(", client_raw, ua_text, len_text");
-        extra_mut.push_str(", client_raw, ua_text, len_text, path_text");
-        extra_attempt = format!(
-            ",\n    CASE WHEN {bracket} THEN {unbracketed} WHEN {one_colon} THEN {before_colon} ELSE client_raw END AS client_text,\n    ua_text, len_text, path_text",
-            bracket = e.matches("client_raw", "^\\["),
-            unbracketed = e.replace_all("client_raw", "^\\[|\\].*$", ""),
-            one_colon = e.matches("client_raw", "^[^:]*:[^:]*$"),
-            before_colon = e.replace_all("client_raw", ":[^:]*$", ""),
-        );
-    }
-    let mut duration_timed_out = String::new();
-    if let Some((_, limit)) = client_timeout {
-        let valid = duration_pattern();
-        extra_src.push_str(&format!(
-            ",\n    {} AS duration_text",
-            e.text(expr(Role::Duration).map_or("NULL", |x| x.as_str()))
-        ));
-        extra_col.push_str(", duration_text");
-        extra_mut.push_str(", duration_text");
-        duration_timed_out = format!(
-            " WHEN {valid_duration} AND {sum} >= {limit:?} THEN 1",
-            valid_duration = e.matches("duration_text", &valid),
-            // The signs go with the spaces and units: a `+` is only a number's or an
-            // exponent's sign there (`+5`, `1e+3`), which every engine's cast may not take.
-            sum = e.sum_numbers(&e.replace_all("duration_text", "[ \\t\\n\\r\\fs+]", "")),
-        );
-    }
-    let rows_frame = "ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW";
-    let outcomes_from = if outcomes { "told" } else { "attempts" };
-    let intents_ctes = if fingerprint {
-        // By fingerprint: the attempts of one client's same request, in time order (ties by
-        // what they showed, so that every engine orders them alike), as
-        // `IntentTable::touch_fingerprint`: a segment ends where the fingerprint was quiet for
-        // more than the window; within one, more than the rate's attempts in a minute make it
-        // shared from then on; an attempt starts an intent unless the one before it failed
-        // within the window and the fingerprint is not shared.
-        let fp = "client_text, ua_text, method, path_text, len_text";
-        let order = "ts, status, timed_out, executed, up_2xx, backend_2xx";
-        let fpw = format!("PARTITION BY {fp} ORDER BY {order}");
-        let rate = o.log.shared_address_rate;
-        format!(
-            "
+/// The table the intents' CTEs read the attempts from: the backend's answers joined, or not.
+fn outcomes_from(p: &Plan) -> &'static str {
+    if p.outcomes() { "told" } else { "attempts" }
+}
+
+/// The intents by fingerprint: the attempts of one client's same request, in time order (ties
+/// by what they showed, so that every engine orders them alike), as
+/// `IntentTable::touch_fingerprint`: a segment ends where the fingerprint was quiet for more
+/// than the window; within one, more than the rate's attempts in a minute make it shared from
+/// then on; an attempt starts an intent unless the one before it failed within the window and
+/// the fingerprint is not shared.
+fn fingerprint_ctes(p: &Plan, outcomes: &Outcomes) -> String {
+    let fp = FINGERPRINT;
+    let order = "ts, status, timed_out, executed, up_2xx, backend_2xx";
+    let fpw = format!("PARTITION BY {fp} ORDER BY {order}");
+    let (window, rows_frame) = (p.window, ROWS_FRAME);
+    let rate = p.o.log.shared_address_rate;
+    format!(
+        "
 fp_base AS (
   SELECT *,
     {unknown_col} AS unknown,
@@ -432,11 +668,25 @@ per_intent AS (
     MAX(up_2xx) AS up_2xx, MAX(backend_2xx) AS backend_2xx, MAX(later_conflict) AS later_conflict
   FROM numbered GROUP BY {fp}, intent
 )",
-            minute = e.int("floor(ts / 60000000.0)"),
-        )
-    } else {
-        format!(
-            "
+        unknown_col = outcomes.unknown,
+        succeeded_col = outcomes.succeeded,
+        executed_cols = outcomes.executed,
+        outcomes_from = outcomes_from(p),
+        minute = p.e.int("floor(ts / 60000000.0)"),
+    )
+}
+
+/// The columns of a fingerprint: one client's same request.
+const FINGERPRINT: &str = "client_text, ua_text, method, path_text, len_text";
+
+/// The intents by key (the rule of `src/logs/tally`): attempts with the same key on the same
+/// endpoint, ordered by time, start a new intent when the previous one is more than the retry
+/// window before; an attempt without a key is an intent of its own.
+fn key_ctes(p: &Plan, outcomes: &Outcomes) -> String {
+    let window_over = "PARTITION BY key_text, method, route ORDER BY ts";
+    let executions = p.outcomes() || p.server || p.traced;
+    format!(
+        "
 outcomes AS (
   SELECT *,
     {unknown_col} AS unknown,
@@ -457,84 +707,73 @@ per_intent AS (
   SELECT COUNT(*) AS attempts, MAX(timed_out) AS timed_out{per_intent_cols}
   FROM numbered GROUP BY key_text, method, route, intent
 )",
-            numbered_cols = if outcomes || server || traced {
-                " executed, up_2xx, backend_2xx,"
-            } else {
-                ""
-            },
-            per_intent_cols = if outcomes || server || traced {
-                ", SUM(executed) AS executions, MAX(up_2xx) AS up_2xx, MAX(backend_2xx) AS backend_2xx"
-            } else {
-                ""
-            },
-        )
-    };
-    // Shared fingerprints: the segments that crossed the rate, and their attempts.
-    let fp_joins = if fingerprint {
-        format!(
-            "
-CROSS JOIN (
-  SELECT {} AS n_shared_attempts, {} AS n_ties,
-    (SELECT COUNT(*) FROM (SELECT segment FROM numbered WHERE shared = 1
-      GROUP BY client_text, ua_text, method, path_text, len_text, segment) s) AS n_shared_fingerprints
-  FROM numbered
-) sh",
-            sum0("shared"),
-            sum0("tie")
-        )
-    } else {
-        String::new()
-    };
-    let mut p_cols = format!(
-        ",\n    COUNT(*) AS n_grouped, {} AS n_grouped_attempts",
-        sum0("attempts")
-    );
-    if dups {
-        p_cols.push_str(&format!(
-            ",\n    {} AS n_duplicates,\n    {} AS n_duplicates_upstream,\n    {} AS n_duplicates_backend",
-            sum0("CASE WHEN executions >= 2 THEN 1 ELSE 0 END"),
-            sum0("CASE WHEN executions >= 2 AND up_2xx = 1 THEN 1 ELSE 0 END"),
-            sum0("CASE WHEN executions >= 2 AND up_2xx = 0 AND backend_2xx = 1 THEN 1 ELSE 0 END"),
-        ));
-    }
-    if fingerprint {
-        p_cols.push_str(&format!(",\n    {} AS n_conflicts", sum0("later_conflict")));
-    }
-    let processed_twice = server && grouping == Grouping::Key;
-    if processed_twice {
-        p_cols.push_str(&format!(
-            ",\n    {} AS n_processed_twice,\n    {} AS n_extra_executions",
-            sum0("CASE WHEN executions >= 2 THEN 1 ELSE 0 END"),
-            sum0("CASE WHEN executions >= 2 THEN executions - 1 ELSE 0 END"),
-        ));
-    }
+        unknown_col = outcomes.unknown,
+        succeeded_col = outcomes.succeeded,
+        executed_cols = outcomes.executed,
+        outcomes_from = outcomes_from(p),
+        window = p.window,
+        numbered_cols = if executions {
+            " executed, up_2xx, backend_2xx,"
+        } else {
+            ""
+        },
+        per_intent_cols = if executions {
+            ", SUM(executed) AS executions, MAX(up_2xx) AS up_2xx, MAX(backend_2xx) AS backend_2xx"
+        } else {
+            ""
+        },
+    )
+}
 
-    let describe = format!(
-        "dupcost sql --engine {}: the figures `dupcost logs` measures, for `dupcost estimate --observed FILE`",
-        engine_name(e)
-    );
-    // A result row: every column of the contract, in order; those not given are NULL.
-    let row = |given: &[(&str, String)]| {
-        debug_assert!(given.iter().all(|(name, _)| COLUMNS.contains(name)));
-        COLUMNS
-            .iter()
-            .map(|name| {
-                let x = given.iter().find(|(n, _)| n == name).map_or_else(
-                    || {
-                        if TEXT_COLUMNS.contains(name) {
-                            null_text.clone()
-                        } else {
-                            null_int.clone()
-                        }
-                    },
-                    |(_, x)| x.clone(),
-                );
-                format!("{x} AS {}", q(name))
-            })
-            .collect::<Vec<_>>()
-            .join(",\n  ")
-    };
-    let mut total_columns: Vec<(&str, String)> = vec![
+/// The endpoints: ranked by their first attempt, those past the first `MAX_ENDPOINTS` folded
+/// into `(other routes)`.
+fn endpoint_ctes() -> String {
+    format!(
+        "endpoint_firsts AS (
+  SELECT method AS r_method, route AS r_route, MIN(ts) AS r_first FROM attempts GROUP BY method, route
+),
+endpoint_ranks AS (
+  SELECT r_method, r_route, ROW_NUMBER() OVER (ORDER BY r_first, r_method, r_route) AS r_rank
+  FROM endpoint_firsts
+),
+folded AS (
+  SELECT o.*,
+    CASE WHEN x.r_rank <= {max_endpoints} THEN o.method ELSE '*' END AS ep_method,
+    CASE WHEN x.r_rank <= {max_endpoints} THEN o.route ELSE '(other routes)' END AS ep_route
+  FROM outcomes o
+  JOIN endpoint_ranks x ON o.method = x.r_method AND o.route = x.r_route
+)",
+        max_endpoints = MAX_ENDPOINTS,
+    )
+}
+
+/// A result row: every column of the contract, in order; those not given are NULL.
+fn result_row(e: Engine, given: &[(&str, String)]) -> String {
+    debug_assert!(given.iter().all(|(name, _)| COLUMNS.contains(name)));
+    COLUMNS
+        .iter()
+        .map(|name| {
+            let x = given.iter().find(|(n, _)| n == name).map_or_else(
+                || {
+                    if TEXT_COLUMNS.contains(name) {
+                        e.null_text()
+                    } else {
+                        e.null_int()
+                    }
+                },
+                |(_, x)| x.clone(),
+            );
+            format!("{x} AS {}", e.ident(name))
+        })
+        .collect::<Vec<_>>()
+        .join(",\n  ")
+}
+
+/// The `total` row's columns (the others are NULL).
+fn total_columns(p: &Plan) -> Vec<(&'static str, String)> {
+    let e = p.e;
+    let fingerprint = p.fingerprint();
+    let mut total: Vec<(&str, String)> = vec![
         ("kind", "'total'".into()),
         ("rows", "r.n_rows".into()),
         ("bad_rows", "r.n_bad".into()),
@@ -552,10 +791,10 @@ CROSS JOIN (
         ("last_us", "g.last_us".into()),
         ("response_rows", "a.n_response_rows".into()),
         ("response_bytes", "a.n_response_bytes".into()),
-        ("roles", e.lit(&roles.join(","))),
-        ("methods", e.lit(&methods.join(","))),
-        ("timeout_statuses", e.lit(&statuses.join(","))),
-        ("retry_window_us", e.int(&window.to_string())),
+        ("roles", e.lit(&p.roles().join(","))),
+        ("methods", e.lit(&p.methods.join(","))),
+        ("timeout_statuses", e.lit(&p.statuses.join(","))),
+        ("retry_window_us", e.int(&p.window.to_string())),
         (
             "timed_out_intents",
             if fingerprint {
@@ -567,7 +806,7 @@ CROSS JOIN (
         ),
         (
             "grouping",
-            e.lit(match grouping {
+            e.lit(match p.grouping {
                 Grouping::Key => "key",
                 Grouping::Fingerprint => "fingerprint",
                 Grouping::None => "none",
@@ -575,7 +814,7 @@ CROSS JOIN (
         ),
     ];
     if fingerprint {
-        total_columns.extend([
+        total.extend([
             ("fingerprinted_intents", "p.n_grouped".to_string()),
             ("fingerprinted_attempts", "p.n_grouped_attempts".into()),
             (
@@ -586,35 +825,35 @@ CROSS JOIN (
             ("shared_attempts", "sh.n_shared_attempts".into()),
             (
                 "shared_address_rate",
-                e.int(&o.log.shared_address_rate.to_string()),
+                e.int(&p.o.log.shared_address_rate.to_string()),
             ),
             ("conflicts_409_422", "p.n_conflicts".into()),
             ("fingerprint_ties", "sh.n_ties".into()),
         ]);
     }
-    total_columns.push(("log_side", e.lit(if server { "server" } else { "proxy" })));
-    if processed_twice {
-        total_columns.extend([
+    total.push(("log_side", e.lit(if p.server { "server" } else { "proxy" })));
+    if p.processed_twice() {
+        total.extend([
             ("processed_twice_intents", "p.n_processed_twice".to_string()),
             ("processed_twice_extra", "p.n_extra_executions".into()),
         ]);
     }
-    if let Some((limit, _)) = client_timeout {
+    if let Some((limit, _)) = p.client_timeout {
         let micros = i64::try_from(limit.as_micros()).unwrap_or(i64::MAX);
-        total_columns.push(("client_timeout_us", e.int(&micros.to_string())));
+        total.push(("client_timeout_us", e.int(&micros.to_string())));
     }
-    if dups {
-        total_columns.extend([
+    if p.dups() {
+        total.extend([
             ("duplicates", "p.n_duplicates".to_string()),
             ("duplicates_upstream_2xx", "p.n_duplicates_upstream".into()),
             ("duplicates_outcomes", "p.n_duplicates_backend".into()),
         ]);
     }
-    if let Some(style) = flags_style {
-        total_columns.push(("flags_style", e.lit(flags_style_name(style))));
+    if let Some(style) = p.flags_style {
+        total.push(("flags_style", e.lit(flags_style_name(style))));
     }
-    if outcomes {
-        total_columns.extend([
+    if p.outcomes() {
+        total.extend([
             ("matched", "j.n_matched".to_string()),
             ("matched_succeeded", "j.n_matched_succeeded".into()),
             ("never_reached", "j.n_never_reached".into()),
@@ -626,7 +865,60 @@ CROSS JOIN (
             ("backend_last_us", "b.b_last".into()),
         ]);
     }
-    let total = row(&total_columns);
+    total
+}
+
+/// The per-intent figures the `total` row reads (`p`): grouped intents and attempts, the
+/// duplicates, the later conflicts, a server's executions.
+fn per_intent_columns(p: &Plan) -> String {
+    let mut cols = format!(
+        ",\n    COUNT(*) AS n_grouped, {} AS n_grouped_attempts",
+        sum0("attempts")
+    );
+    if p.dups() {
+        cols.push_str(&format!(
+            ",\n    {} AS n_duplicates,\n    {} AS n_duplicates_upstream,\n    {} AS n_duplicates_backend",
+            sum0("CASE WHEN executions >= 2 THEN 1 ELSE 0 END"),
+            sum0("CASE WHEN executions >= 2 AND up_2xx = 1 THEN 1 ELSE 0 END"),
+            sum0("CASE WHEN executions >= 2 AND up_2xx = 0 AND backend_2xx = 1 THEN 1 ELSE 0 END"),
+        ));
+    }
+    if p.fingerprint() {
+        cols.push_str(&format!(",\n    {} AS n_conflicts", sum0("later_conflict")));
+    }
+    if p.processed_twice() {
+        cols.push_str(&format!(
+            ",\n    {} AS n_processed_twice,\n    {} AS n_extra_executions",
+            sum0("CASE WHEN executions >= 2 THEN 1 ELSE 0 END"),
+            sum0("CASE WHEN executions >= 2 THEN executions - 1 ELSE 0 END"),
+        ));
+    }
+    cols
+}
+
+/// Shared fingerprints: the segments that crossed the rate, and their attempts; and the ties.
+fn fingerprint_joins(p: &Plan) -> String {
+    if !p.fingerprint() {
+        return String::new();
+    }
+    format!(
+        "
+CROSS JOIN (
+  SELECT {} AS n_shared_attempts, {} AS n_ties,
+    (SELECT COUNT(*) FROM (SELECT segment FROM numbered WHERE shared = 1
+      GROUP BY {FINGERPRINT}, segment) s) AS n_shared_fingerprints
+  FROM numbered
+) sh",
+        sum0("shared"),
+        sum0("tie")
+    )
+}
+
+/// The result table: the `total` row, a row per day, per endpoint and per number of
+/// attempts, in a stable order (see [`super::observed::COLUMNS`]).
+fn result_select(p: &Plan, join_stats: &str) -> String {
+    let e = p.e;
+    let row = |given: &[(&str, String)]| result_row(e, given);
     let counts = |kind: &str, day: String, method: String, route: String, intents: String| {
         row(&[
             ("kind", e.lit(kind)),
@@ -641,82 +933,9 @@ CROSS JOIN (
             ("keyed_attempts", "COUNT(key_text)".into()),
         ])
     };
-    // One row per number of attempts: how many keyed intents had exactly that many.
-    let per_attempts = row(&[
-        ("kind", "'attempts'".into()),
-        ("intents", "COUNT(*)".into()),
-        ("attempts", e.int("attempts")),
-    ]);
-    let per_day = counts(
-        "day",
-        days,
-        null_text.clone(),
-        null_text.clone(),
-        null_int.clone(),
-    );
-    let per_endpoint = counts(
-        "endpoint",
-        null_text.clone(),
-        "ep_method".into(),
-        "ep_route".into(),
-        "SUM(starts)".into(),
-    );
-
-    Ok(format!(
-        "{comment}
-WITH src AS (
-  SELECT
-    {ts_text} AS ts_text,
-    {status_text} AS status_text,
-    upper({method_text}) AS method_text,
-    COALESCE({path_text}, '') AS path_text,
-    {upstream_text} AS upstream_text,
-    {key_text} AS key_text,
-    {bytes_text} AS bytes_text{id_src}{flags_src}{extra_src}
-  FROM {table}
-),
-parsed AS (
-  SELECT {ts} AS ts, {status} AS status, method_text, path_text, upstream_text, key_text, bytes_text{id_col}{flags_col}{extra_col}
-  FROM src
-),
-good AS (
-  SELECT *, CASE WHEN {in_range} THEN 1 ELSE 0 END AS in_range
-  FROM parsed
-  WHERE ts IS NOT NULL AND status IS NOT NULL
-),
-mutating AS (
-  SELECT ts, method_text AS method, status, upstream_text, key_text, bytes_text{id_col}{flags_col}{extra_mut},
-    {path_only} AS path_only
-  FROM good
-  WHERE in_range = 1 AND method_text IN ({in_methods})
-),
-filtered AS (
-  SELECT *, {path_ok} AS path_ok FROM mutating
-),
-attempts AS (
-  SELECT ts, {day_of_ts} AS day, method, {route} AS route,
-    status, CASE WHEN status IN ({statuses}) THEN 1{flags_timed_out}{duration_timed_out} ELSE 0 END AS timed_out,
-    {upstream} AS upstream,
-    CASE WHEN key_text <> '' AND key_text <> '-' THEN key_text END AS key_text,
-    {bytes} AS response_bytes{id_attempt}{extra_attempt}
-  FROM filtered
-  WHERE path_ok = 1
-),{backend_ctes}{intents_ctes},
-endpoint_firsts AS (
-  SELECT method AS r_method, route AS r_route, MIN(ts) AS r_first FROM attempts GROUP BY method, route
-),
-endpoint_ranks AS (
-  SELECT r_method, r_route, ROW_NUMBER() OVER (ORDER BY r_first, r_method, r_route) AS r_rank
-  FROM endpoint_firsts
-),
-folded AS (
-  SELECT o.*,
-    CASE WHEN x.r_rank <= {max_endpoints} THEN o.method ELSE '*' END AS ep_method,
-    CASE WHEN x.r_rank <= {max_endpoints} THEN o.route ELSE '(other routes)' END AS ep_route
-  FROM outcomes o
-  JOIN endpoint_ranks x ON o.method = x.r_method AND o.route = x.r_route
-)
-SELECT * FROM (
+    let (null_text, null_int) = (e.null_text(), e.null_int());
+    format!(
+        "SELECT * FROM (
 SELECT
   {total}
 FROM (SELECT COUNT(*) AS n_rows, {bad} AS n_bad FROM parsed) r
@@ -757,60 +976,29 @@ GROUP BY attempts
 ) result
 ORDER BY {kind} DESC, {day}, {method}, {route_col}, {attempts_col}
 ",
-        comment = e.comment(&describe),
-        ts_text = text_of(Role::Timestamp, false),
-        status_text = text_of(Role::Status, true),
-        method_text = text_of(Role::Method, true),
-        path_text = text_of(Role::Path, true),
-        upstream_text = if server && !has(Role::UpstreamStatus) {
-            text_of(Role::Status, false)
-        } else {
-            text_of(Role::UpstreamStatus, false)
-        },
-        key_text = if grouping == Grouping::Key {
-            text_of(Role::IdempotencyKey, true)
-        } else {
-            null_text.clone()
-        },
-        bytes_text = text_of(Role::Bytes, true),
-        table = match o.preset {
-            Preset::OtelTraces => super::traces::attempts(&o.table),
-            _ => o.table.clone(),
-        },
-        id_src = if outcomes {
-            format!(",\n    {} AS id_text", text_of(Role::RequestId, true))
-        } else {
-            String::new()
-        },
-        id_col = if outcomes { ", id_text" } else { "" },
-        flags_src = if flags_gave_up.is_some() {
-            format!(",\n    {} AS flags_text", text_of(Role::Flags, true))
-        } else {
-            String::new()
-        },
-        flags_col = if flags_gave_up.is_some() { ", flags_text" } else { "" },
-        extra_src = extra_src,
-        extra_col = extra_col,
-        extra_mut = extra_mut,
-        extra_attempt = extra_attempt,
-        duration_timed_out = duration_timed_out,
-        intents_ctes = intents_ctes,
-        fp_joins = fp_joins,
-        max_endpoints = MAX_ENDPOINTS,
-        flags_timed_out = flags_gave_up
-            .as_ref()
-            .map_or(String::new(), |g| format!(" WHEN {g} THEN 1")),
-        id_attempt = if outcomes {
-            ",\n    CASE WHEN id_text <> '' AND id_text <> '-' THEN id_text END AS id_text"
-        } else {
-            ""
-        },
-        backend_ctes = backend_ctes,
-        p_cols = p_cols,
-        join_stats = join_stats,
-        path_only = route::path_only(e, "path_text"),
-        day_of_ts = e.int("floor(ts / 86400000000.0)"),
-        statuses = list(&statuses),
+        total = row(&total_columns(p)),
+        // One row per number of attempts: how many keyed intents had exactly that many.
+        per_attempts = row(&[
+            ("kind", "'attempts'".into()),
+            ("intents", "COUNT(*)".into()),
+            ("attempts", e.int("attempts")),
+        ]),
+        per_day = counts(
+            "day",
+            e.date_of_day("day"),
+            null_text.clone(),
+            null_text.clone(),
+            null_int,
+        ),
+        per_endpoint = counts(
+            "endpoint",
+            null_text,
+            "ep_method".into(),
+            "ep_route".into(),
+            "SUM(starts)".into(),
+        ),
+        p_cols = per_intent_columns(p),
+        fp_joins = fingerprint_joins(p),
         bad = sum0("CASE WHEN ts IS NULL OR status IS NULL THEN 1 ELSE 0 END"),
         out_of_range = sum0("1 - in_range"),
         path_filtered = sum0("1 - path_ok"),
@@ -820,12 +1008,12 @@ ORDER BY {kind} DESC, {day}, {method}, {route_col}, {attempts_col}
         sum_starts = sum0("starts"),
         keyed_starts = sum0("CASE WHEN key_text IS NOT NULL THEN starts ELSE 0 END"),
         sum_bytes = sum0("response_bytes"),
-        kind = q("kind"),
-        day = q("day"),
-        method = q("method"),
-        route_col = q("route"),
-        attempts_col = q("attempts"),
-    ))
+        kind = e.ident("kind"),
+        day = e.ident("day"),
+        method = e.ident("method"),
+        route_col = e.ident("route"),
+        attempts_col = e.ident("attempts"),
+    )
 }
 
 /// A duration as `logs` reads one (`parse_duration` in src/logs/row/values.rs), as a regular
@@ -905,13 +1093,13 @@ fn outcomes_of(o: &QueryOptions, unknown: &str, executions: bool) -> Result<Outc
         } else {
             String::new()
         };
-        return Ok((
-            format!("CASE WHEN {proxy_unknown} THEN 1 ELSE 0 END"),
-            format!("CASE WHEN {proxy_succeeded} THEN 1 ELSE 0 END"),
+        return Ok(Outcomes {
+            unknown: format!("CASE WHEN {proxy_unknown} THEN 1 ELSE 0 END"),
+            succeeded: format!("CASE WHEN {proxy_succeeded} THEN 1 ELSE 0 END"),
             executed,
-            String::new(),
-            String::new(),
-        ));
+            ctes: String::new(),
+            stats: String::new(),
+        });
     };
     let b = table;
     let bexpr = |role: Role| -> Option<String> {
@@ -999,10 +1187,10 @@ CROSS JOIN backend_span b",
             sum0("CASE WHEN timed_out = 1 AND id_text IS NOT NULL AND told = 0 THEN 1 ELSE 0 END"),
         without = sum0("CASE WHEN timed_out = 1 AND id_text IS NULL THEN 1 ELSE 0 END"),
     );
-    Ok((
-        format!("CASE WHEN told = 0 AND {proxy_unknown} THEN 1 ELSE 0 END"),
-        format!("CASE WHEN {succeeded} THEN 1 ELSE 0 END"),
-        format!(
+    Ok(Outcomes {
+        unknown: format!("CASE WHEN told = 0 AND {proxy_unknown} THEN 1 ELSE 0 END"),
+        succeeded: format!("CASE WHEN {succeeded} THEN 1 ELSE 0 END"),
+        executed: format!(
             "
     CASE WHEN timed_out = 1 THEN (CASE WHEN {succeeded} THEN 1 ELSE 0 END)
       WHEN status BETWEEN 200 AND 299 THEN 1 ELSE 0 END AS executed,
@@ -1011,12 +1199,22 @@ CROSS JOIN backend_span b",
         ),
         ctes,
         stats,
-    ))
+    })
 }
 
-/// The columns and CTEs the outcomes add: unknown, succeeded, the executions, the backend's
-/// CTEs and the join's figures.
-type Outcomes = (String, String, String, String, String);
+/// The columns and CTEs the outcomes add.
+struct Outcomes {
+    /// A timed-out attempt's outcome is unknown (1 or 0).
+    unknown: String,
+    /// A timed-out attempt succeeded (1 or 0).
+    succeeded: String,
+    /// The executions' columns (`executed`, `up_2xx`, `backend_2xx`), when counted.
+    executed: String,
+    /// The backend's CTEs (`--outcomes-table`).
+    ctes: String,
+    /// The join's figures, joined to the `total` row.
+    stats: String,
+}
 
 /// `x` without leading and trailing white space.
 fn trim(e: Engine, x: &str) -> String {

@@ -99,7 +99,11 @@ fn observed(path: &std::path::Path, args: &EstimateArgs, color: bool) -> Result<
             .map_or("-".to_string(), |f| f.name.clone()),
     });
     // Fingerprinted attempts at the same timestamp (a file note of the result).
-    if let Some(note) = analysis.files.first().and_then(|f| f.format_note.clone()) {
+    if let Some(note) = analysis
+        .files
+        .first()
+        .and_then(|f| crate::report::words::format_notes(&f.format_notes))
+    {
         derived.observed.warnings.push(Warning::Reader(note));
     }
     for warning in &derived.observed.warnings {

@@ -16,7 +16,7 @@
 //! flag was given; a given flag always wins over the measured figure.
 
 use crate::inputs::{Input, Origin, Sources};
-use crate::logs::{Grouping, LogAnalysis, Role, UNREAD_FIELDS};
+use crate::logs::{FileInfo, Grouping, LogAnalysis, Role};
 use crate::model::Scenario;
 
 use super::evidence::{
@@ -411,9 +411,7 @@ fn succeeded_share(
         let why = NoUpstream {
             file: lacking.map(|f| f.lacking(|c| c.upstream_status.is_some())),
             // A preset detected with fields after it: the status may be among those not read.
-            unread: lacking
-                .and_then(|f| f.format.as_deref())
-                .is_some_and(|d| d.ends_with(UNREAD_FIELDS)),
+            unread: lacking.is_some_and(FileInfo::has_unread_fields),
             raw: lacking.is_some_and(|f| f.format.is_some()),
         };
         let too_few =

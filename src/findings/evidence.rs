@@ -136,7 +136,7 @@ pub enum Shortfall {
 pub struct NoUpstream {
     /// The file (and which of its formats) that lacks it, as `FileInfo::lacking` names it;
     /// `None`: the log as a whole.
-    pub file: Option<String>,
+    pub file: Option<crate::logs::Lacking>,
     /// Its lines have fields after a detected layout that were not read.
     pub unread: bool,
     /// It was read as a line format (nginx, Envoy ...), not CSV/TSV with a header: a field is

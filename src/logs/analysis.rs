@@ -23,8 +23,9 @@ pub struct FileInfo {
     pub format: Option<String>,
     /// The format was detected from its first lines (not named by a flag).
     pub detected: bool,
-    /// What the evidence should say about the format's fields (e.g. timestamps read as UTC).
-    pub format_note: Option<String>,
+    /// What the evidence should say about the format's fields (e.g. timestamps read as UTC),
+    /// in order (`report::words::format_notes` words them).
+    pub format_notes: Vec<super::FormatNote>,
     pub delimiter: u8,
     pub gzip: bool,
     /// Pieces it was read in (1 unless split across threads).
@@ -79,20 +80,35 @@ impl FileInfo {
         self.formats.iter().filter(|f| f.lines > 0).count() > 1
     }
 
-    /// The file, or the lines of it whose format lacks what `has` asks (one file, several
-    /// shapes), for a message: "app.log", "app.log (its nginx combined lines)".
-    pub fn lacking(&self, has: impl Fn(&ColumnMap) -> bool) -> String {
-        if !self.mixed() {
-            return self.name.clone();
+    /// The file, and the formats of its lines that lack what `has` asks when it had several
+    /// (one file, several shapes), for a message (`report::words` says it).
+    pub fn lacking(&self, has: impl Fn(&ColumnMap) -> bool) -> Lacking {
+        Lacking {
+            file: self.name.clone(),
+            formats: self.mixed().then(|| {
+                self.formats
+                    .iter()
+                    .filter(|f| f.lines > 0 && f.columns.as_ref().is_some_and(|c| !has(c)))
+                    .map(|f| f.name.clone())
+                    .collect()
+            }),
         }
-        let lacking: Vec<&str> = self
-            .formats
-            .iter()
-            .filter(|f| f.lines > 0 && f.columns.as_ref().is_some_and(|c| !has(c)))
-            .map(|f| f.name.as_str())
-            .collect();
-        format!("{} (its {} lines)", self.name, lacking.join(" and "))
     }
+
+    /// It was read with a preset detected with fields after it, which are not read.
+    pub fn has_unread_fields(&self) -> bool {
+        self.format_notes
+            .iter()
+            .any(|n| matches!(n, super::FormatNote::UnreadFields { .. }))
+    }
+}
+
+/// A file lacking a role, and which of its formats' lines lack it when it had several.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Lacking {
+    pub file: String,
+    /// The formats whose lines lack it, when the file was read with more than one.
+    pub formats: Option<Vec<String>>,
 }
 
 /// The result of reading logs: the finished tally and how each input was read.

@@ -195,21 +195,16 @@ fn read_source(
     if let Some(none) = no_usable_rows(&name, &tally) {
         return Err(none);
     }
-    let (format, detected, format_note) = match &chosen {
-        Chosen::Csv(_) => (None, false, None),
+    let (format, detected, format_notes) = match &chosen {
+        Chosen::Csv(_) => (None, false, Vec::new()),
         Chosen::Lines {
             format, detected, ..
         } => {
-            let mut note = format.hints().note;
+            let mut notes = format.hints().notes;
             if rules.envelope.is_some_and(|u| u.time_field) {
-                let with =
-                    "its access lines have no time of their own: each takes its envelope's time";
-                note = Some(match note {
-                    Some(n) => format!("{n}; {with}"),
-                    None => with.to_string(),
-                });
+                notes.push(super::FormatNote::EnvelopeTime);
             }
-            (Some(format.describe()), *detected, note)
+            (Some(format.describe()), *detected, notes)
         }
     };
     let envelope = match &chosen {
@@ -226,7 +221,7 @@ fn read_source(
         columns: rules.columns.clone(),
         format,
         detected,
-        format_note,
+        format_notes,
         delimiter: rules.delimiter,
         gzip,
         pieces,

@@ -33,65 +33,61 @@ impl std::fmt::Display for BadRow {
 }
 
 /// Errors of the log reader. Every one is an input error (exit code 2 in the CLI), except
-/// [`LogError::Internal`] (exit code 1).
+/// [`LogError::Internal`] (exit code 1). Their words are `report::words`' (`Display for
+/// LogError`), so `logs` words nothing.
 #[derive(Debug, thiserror::Error)]
 pub enum LogError {
-    #[error("{path}: no such file")]
+    /// The file does not exist.
     NotFound { path: PathBuf },
-    #[error("{path}: is a directory, not a log file")]
+    /// The path names a directory.
     IsDirectory { path: PathBuf },
-    #[error("{path}: cannot read: {source}")]
+    /// Reading failed.
     Io {
         path: String,
         #[source]
         source: io::Error,
     },
-    #[error("{path}: corrupt or truncated gzip data: {source}")]
+    /// The gzip data is corrupt or cut short.
     Gzip {
         path: String,
         #[source]
         source: io::Error,
     },
-    #[error("{path}: the file is empty: expected a header row naming the columns")]
+    /// The file is empty (a CSV/TSV needs a header row).
     Empty { path: String },
-    #[error("{path}: the header has no data rows after it")]
+    /// A header and no data rows.
     HeaderOnly { path: String },
-    #[error(
-        "{path}: the header line is longer than {limit} bytes: is this a log with a header row?"
-    )]
+    /// The header line is longer than `limit` bytes.
     HeaderTooLong { path: String, limit: usize },
-    #[error(
-        "{path}: no {role} column (looked for {aliases}); headers found: {found}; map one with --column {role}=HEADER"
-    )]
+    /// No column for a required role; `aliases` looked for, the headers `found`.
     MissingColumn {
         path: String,
         role: Role,
         aliases: String,
         found: String,
     },
-    #[error("{path}: --column {role}={header}: no such header; headers found: {found}")]
+    /// `--column ROLE=HEADER` names a header the file does not have.
     UnknownColumn {
         path: String,
         role: Role,
         header: String,
         found: String,
     },
-    #[error("{0} (--strict makes bad rows fatal)")]
+    /// A bad row, with `--strict`.
     StrictBadRow(BadRow),
-    #[error("{path}: none of the {rows} rows could be used (first problem: {first})")]
+    /// None of the `rows` could be used; the `first` problem.
     NoUsableRows {
         path: String,
         rows: u64,
         first: BadRow,
     },
-    #[error("stdin ('-') can be read only once")]
+    /// `-` given twice.
     StdinTwice,
-    #[error("no log files given")]
+    /// No input given.
     NoSources,
-    #[error("{0}")]
+    /// An option that cannot be used, told whole by the caller.
     Option(String),
     /// Not the input's fault: a bug (exit code 1).
-    #[error("internal error: {0}")]
     Internal(String),
 }
 

@@ -305,11 +305,11 @@ fn choose_each(inputs: &mut [Input], opts: &LogOptions) -> Result<Choices, LogEr
         if let Chosen::Csv(_) = &chosen {
             input.header = Some(input.pending[..data_start].trim_ascii_end().to_vec());
         }
-        let (format, detected, format_note) = match &chosen {
-            Chosen::Csv(_) => (None, false, None),
+        let (format, detected, format_notes) = match &chosen {
+            Chosen::Csv(_) => (None, false, Vec::new()),
             Chosen::Lines {
                 format, detected, ..
-            } => (Some(format.describe()), *detected, format.hints().note),
+            } => (Some(format.describe()), *detected, format.hints().notes),
         };
         let envelope = match &chosen {
             Chosen::Lines { envelope, .. } => envelope.map(|e| e.describe()),
@@ -320,7 +320,7 @@ fn choose_each(inputs: &mut [Input], opts: &LogOptions) -> Result<Choices, LogEr
             columns: rule.columns.clone(),
             format,
             detected,
-            format_note,
+            format_notes,
             delimiter: rule.delimiter,
             gzip: false,
             pieces: 1,

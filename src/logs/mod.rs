@@ -40,6 +40,7 @@ mod follow;
 mod formats;
 mod framing;
 mod limits;
+mod note;
 mod options;
 mod outcomes;
 mod role;
@@ -51,7 +52,7 @@ mod tests;
 mod timestamp;
 mod traces;
 
-pub use analysis::{FileInfo, FormatRead, LogAnalysis};
+pub use analysis::{FileInfo, FormatRead, Lacking, LogAnalysis};
 pub use analyze::analyze;
 pub use detect::non_access;
 pub use envelope::{Envelope, EnvelopeChoice, JsonField};
@@ -59,11 +60,12 @@ pub use error::{BadRow, LogError, RowPlace};
 pub use follow::{DEFAULT_EVERY, FollowOptions, Tick, follow};
 pub use formats::{
     ColumnMap, DurationUnit, Fields, FlagsStyle, FormatHints, GiveUpMatch, GiveUps, InputFormat,
-    LineFormat, UNREAD_FIELDS, alb, apigateway, cloudfront, compile as compile_format,
-    duration_unit_from_name, haproxy_format, iis, json,
+    LineFormat, alb, apigateway, cloudfront, compile as compile_format, duration_unit_from_name,
+    haproxy_format, iis, json,
 };
 pub use framing::json_doc::{Document, Documents, sniff as sniff_document};
 pub use framing::json_scan;
+pub use note::{FormatNote, extra_fields};
 pub use options::{
     DEFAULT_METHODS, DEFAULT_RETRY_WINDOW, DEFAULT_TIMEOUT_STATUSES, Intents, LogOptions, LogSide,
     SideRead, parse_time_bound,

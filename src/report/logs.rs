@@ -438,7 +438,7 @@ fn describe_file(f: &FileInfo) -> Vec<String> {
         }
         lines.push(line);
     }
-    if let Some(note) = &f.format_note {
+    if let Some(note) = super::words::format_notes(&f.format_notes) {
         lines.push(format!("  {note}"));
     }
     lines.extend(

@@ -17,7 +17,10 @@ use crate::findings::evidence::{
 };
 use crate::findings::{MAX_RETRIES, RetriesObserved};
 use crate::inputs::Input;
-use crate::logs::{FileInfo, FlagsStyle, FormatRead, PROXY_GIVE_UPS, Role, TraceRead};
+use crate::logs::{
+    FileInfo, FlagsStyle, FormatNote, FormatRead, Lacking, LogError, PROXY_GIVE_UPS, Role,
+    TraceRead, extra_fields,
+};
 use crate::model::{Estimate, Store};
 use crate::units::{Duration, Rate, Seconds};
 
@@ -368,7 +371,9 @@ impl Display for NoUpstream {
         write!(
             f,
             "{} has no upstream status column ({column}, join the backend's own log with --outcomes FILE, or give --log-side server if the server that does the work wrote it)",
-            self.file.as_deref().unwrap_or("the log")
+            self.file
+                .as_ref()
+                .map_or("the log".to_string(), ToString::to_string)
         )?;
         if self.unread {
             f.write_str("; its lines have fields after the detected layout that are not read: give the server's own format with --log-format to read them")?;
@@ -845,6 +850,121 @@ impl Display for Gap {
 
 // ---------------------------------------------------------------- how a file was read
 
+impl Display for FormatNote {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        let fields = |extra: usize| extra_fields(extra).collect::<Vec<_>>().join(", ");
+        let many = |extra: usize| if extra == 1 { "" } else { "s" };
+        match self {
+            FormatNote::UtcAcceptDate => f.write_str("accept_date has no zone: read as UTC"),
+            FormatNote::HaproxyAppended { extra } => write!(
+                f,
+                "its lines have fields after httplog's \
+                 request line, read as {} and given no role (an unnamed field is never taken \
+                 for the idempotency key): name one with --column (idempotency_key=extra_1, \
+                 request_id=), or give haproxy.cfg's log-format with --log-format",
+                fields(*extra)
+            ),
+            FormatNote::NginxAppended {
+                layout,
+                extra,
+                suggested,
+                upstream_status,
+            } => {
+                write!(
+                    f,
+                    "its lines have {extra} field{many} after {layout}'s layout, read as \
+                     {list} and given no role (a field is never guessed): if they are what \
+                     their shapes suggest, read them with --log-format '{suggested}' (check \
+                     it against the server's log_format)",
+                    many = many(*extra),
+                    list = fields(*extra),
+                )?;
+                match upstream_status {
+                    Some(i) => write!(f, ", or name one with --column (upstream_status=extra_{i})"),
+                    None => Ok(()),
+                }
+            }
+            FormatNote::EnvoyAppended { layout, extra } => write!(
+                f,
+                "its lines have {extra} field{many} after {layout}'s layout, read as {list} and \
+                 given no role (an unnamed field is never taken for the idempotency key): \
+                 name one with --column (idempotency_key=extra_1, request_id=, \
+                 proxy_attempts= for %UPSTREAM_REQUEST_ATTEMPT_COUNT%), or give the whole \
+                 format string with --log-format '...'",
+                many = many(*extra),
+                list = fields(*extra),
+            ),
+            FormatNote::UnreadFields { examples } => write!(
+                f,
+                "its lines go on past that layout with fields it does not name, which are not read: \
+                 give the server's own format with --log-format to read them ({examples})"
+            ),
+            FormatNote::NoBackendStatus => f.write_str(
+                "it logs no backend status: the backend outcome of a timed-out attempt is \
+                 unknown from this log alone; the backend's own log (--outcomes) settles it",
+            ),
+            FormatNote::ApiGatewayGiveUps { integration_status } => {
+                f.write_str(
+                    "its give-ups are the 504s of an integration that timed out; \
+                     API Gateway documents no status for a client that hung up earlier, so \
+                     the timeout rate is a lower bound (--client-timeout D on a logged \
+                     responseLatency counts attempts that took D as given up)",
+                )?;
+                if !integration_status {
+                    f.write_str(
+                        "; its layout logs no integration status: the backend outcome of a \
+                         504 is unknown from this log alone; $context.integration.status in \
+                         the stage's access log format, or the backend's own log \
+                         (--outcomes), settles it",
+                    )?;
+                }
+                Ok(())
+            }
+            FormatNote::OtherCategories { total, kinds } => {
+                let list: Vec<String> = kinds.iter().map(|(k, n)| format!("{k}: {n}")).collect();
+                write!(
+                    f,
+                    "{total} record{} of other categories skipped, not access records ({})",
+                    if *total == 1 { "" } else { "s" },
+                    list.join(", ")
+                )
+            }
+            FormatNote::EnvelopeTime => f.write_str(
+                "its access lines have no time of their own: each takes its envelope's time",
+            ),
+            FormatNote::FingerprintTies(n) => write!(
+                f,
+                "{} of one fingerprint at the same timestamp as the one before: a table has no file \
+                 order, so the query took them by status (then timed out, executed); dupcost logs \
+                 takes them in file order and may group them otherwise",
+                plural(*n, "attempt")
+            ),
+        }
+    }
+}
+
+/// A file's notes as one line of its evidence (`; ` between them), if it has any.
+pub fn format_notes(notes: &[FormatNote]) -> Option<String> {
+    (!notes.is_empty()).then(|| {
+        notes
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("; ")
+    })
+}
+
+impl Display for Lacking {
+    /// "app.log", or "app.log (its nginx combined lines)" when the file had several formats.
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.file)?;
+        if let Some(formats) = &self.formats {
+            write!(f, " (its {} lines)", formats.join(" and "))?;
+        }
+        Ok(())
+    }
+}
+
 /// The evidence on a file read with more than one format: which lines each read, the
 /// roles they do not share, and the formats whose lines could not be counted.
 pub fn formats_evidence(file: &FileInfo) -> Vec<String> {
@@ -907,6 +1027,59 @@ pub fn formats_evidence(file: &FileInfo) -> Vec<String> {
 }
 
 // ---------------------------------------------------------------- refusals
+
+impl Display for LogError {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            LogError::NotFound { path } => write!(f, "{}: no such file", path.display()),
+            LogError::IsDirectory { path } => {
+                write!(f, "{}: is a directory, not a log file", path.display())
+            }
+            LogError::Io { path, source } => write!(f, "{path}: cannot read: {source}"),
+            LogError::Gzip { path, source } => {
+                write!(f, "{path}: corrupt or truncated gzip data: {source}")
+            }
+            LogError::Empty { path } => write!(
+                f,
+                "{path}: the file is empty: expected a header row naming the columns"
+            ),
+            LogError::HeaderOnly { path } => {
+                write!(f, "{path}: the header has no data rows after it")
+            }
+            LogError::HeaderTooLong { path, limit } => write!(
+                f,
+                "{path}: the header line is longer than {limit} bytes: is this a log with a header row?"
+            ),
+            LogError::MissingColumn {
+                path,
+                role,
+                aliases,
+                found,
+            } => write!(
+                f,
+                "{path}: no {role} column (looked for {aliases}); headers found: {found}; map one with --column {role}=HEADER"
+            ),
+            LogError::UnknownColumn {
+                path,
+                role,
+                header,
+                found,
+            } => write!(
+                f,
+                "{path}: --column {role}={header}: no such header; headers found: {found}"
+            ),
+            LogError::StrictBadRow(row) => write!(f, "{row} (--strict makes bad rows fatal)"),
+            LogError::NoUsableRows { path, rows, first } => write!(
+                f,
+                "{path}: none of the {rows} rows could be used (first problem: {first})"
+            ),
+            LogError::StdinTwice => f.write_str("stdin ('-') can be read only once"),
+            LogError::NoSources => f.write_str("no log files given"),
+            LogError::Option(text) => f.write_str(text),
+            LogError::Internal(text) => write!(f, "internal error: {text}"),
+        }
+    }
+}
 
 impl Display for Refusal {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {

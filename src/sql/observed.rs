@@ -334,6 +334,96 @@ impl<'a> Reader<'a> {
 
 /// The parts of the result, checked, as the tally and the file description derive reads.
 fn build(name: &str, records: &[Record], options: &LogOptions) -> Result<LogAnalysis, String> {
+    let parts = parts(name, records)?;
+    let r = Reader {
+        name,
+        record: parts.total,
+    };
+    let Tallied {
+        mut tally,
+        grouping,
+        side,
+        ties,
+        window,
+    } = tally_of(&r, parts)?;
+    let (roles, methods, timeout_statuses) = lists_of(&r)?;
+    // `--outcomes-table`: the join's figures, as `dupcost logs --outcomes` reports them.
+    // The duplicates seen: with the backend's table, or grouped by fingerprint.
+    let counted_duplicates = r.opt_count("duplicates")?.is_some();
+    if counted_duplicates {
+        tally.duplicates = Duplicates {
+            count: r.count("duplicates")?,
+            upstream_2xx: r.count("duplicates_upstream_2xx")?,
+            outcomes: r.count("duplicates_outcomes")?,
+            conflict_409_422: r.opt_count("conflicts_409_422")?.unwrap_or(0),
+        };
+    }
+    let join = join_of(&r)?;
+    let flags_style = flags_style_of(&r)?;
+    let columns = column_map(&roles, flags_style).ok_or_else(|| {
+        r.fail(
+            "roles",
+            "method and status are mapped in every query".to_string(),
+        )
+    })?;
+    Ok(LogAnalysis {
+        tally,
+        files: vec![FileInfo {
+            name: name.to_string(),
+            columns,
+            // For observed.files: what was read is the engine's result, not a log.
+            format: Some("dupcost sql result".to_string()),
+            detected: false,
+            format_notes: ties,
+            delimiter: b',',
+            gzip: false,
+            pieces: 1,
+            grouping,
+            side: crate::logs::SideRead {
+                side,
+                why: "measured by dupcost sql".to_string(),
+            },
+            envelope: None,
+            document: None,
+            skipped: Vec::new(),
+            formats: Vec::new(),
+            interleaved: false,
+            // Keyed intents with their duplicates counted and no backend's table: only the
+            // query of a table of spans (--preset otel-traces) counts them so.
+            traces: (grouping == crate::logs::Grouping::Key
+                && counted_duplicates
+                && join.is_none())
+            .then(crate::logs::TraceRead::default),
+        }],
+        options: LogOptions {
+            methods,
+            timeout_statuses,
+            retry_window: std::time::Duration::from_micros(window),
+            shared_address_rate: match r.opt_count("shared_address_rate")? {
+                Some(rate) => u8::try_from(rate).ok().filter(|&n| n > 0).ok_or_else(|| {
+                    r.fail("shared_address_rate", format!("{rate} is not 1 to 255"))
+                })?,
+                None => options.shared_address_rate,
+            },
+            client_timeout: r
+                .opt_count("client_timeout_us")?
+                .map(std::time::Duration::from_micros),
+            ..options.clone()
+        },
+        join,
+    })
+}
+
+/// The result's rows by kind: the one `total` row, the days (in order), the endpoints, and
+/// the keyed intents by their number of attempts.
+struct Parts<'a> {
+    total: &'a Record,
+    per_day: BTreeMap<i64, Counts>,
+    endpoints: Vec<Endpoint>,
+    attempts: Vec<(u32, u64)>,
+}
+
+fn parts<'a>(name: &str, records: &'a [Record]) -> Result<Parts<'a>, String> {
     let mut total = None;
     let mut per_day: BTreeMap<i64, Counts> = BTreeMap::new();
     let mut last_day: Option<(i64, &str)> = None;
@@ -385,8 +475,28 @@ fn build(name: &str, records: &[Record], options: &LogOptions) -> Result<LogAnal
             }
         }
     }
-    let record = total.ok_or_else(|| format!("{name}: no total row (kind = total)"))?;
-    let r = Reader { name, record };
+    Ok(Parts {
+        total: total.ok_or_else(|| format!("{name}: no total row (kind = total)"))?,
+        per_day,
+        endpoints,
+        attempts: attempts_rows,
+    })
+}
+
+/// The tally the total row and the other rows hold, and what the file description takes
+/// from them.
+struct Tallied {
+    tally: Tally,
+    grouping: Grouping,
+    side: crate::logs::LogSide,
+    /// The note on fingerprinted attempts at the same timestamp, if any.
+    ties: Vec<crate::logs::FormatNote>,
+    /// `--retry-window` in microseconds.
+    window: u64,
+}
+
+/// The tally of the total row `r` and the `parts`, its figures checked against each other.
+fn tally_of(r: &Reader, parts: Parts) -> Result<Tallied, String> {
     let window = r.count("retry_window_us")?;
     let mut t = Tally::new(i64::try_from(window).unwrap_or(i64::MAX));
     t.rows = r.count("rows")?;
@@ -406,6 +516,61 @@ fn build(name: &str, records: &[Record], options: &LogOptions) -> Result<LogAnal
     }
     t.counts = r.counts()?;
     let intents = r.count("intents")?;
+    let grouping = grouped(r, &mut t)?;
+    let side = match r.text("log_side")? {
+        "proxy" => crate::logs::LogSide::Proxy,
+        "server" => crate::logs::LogSide::Server,
+        other => return Err(r.fail("log_side", format!("'{other}' is not proxy or server"))),
+    };
+    // Attempts of one fingerprint at the same time as the one before: a table has no file
+    // order, so the query took them by status; `logs` takes them in file order.
+    let ties = match r.opt_count("fingerprint_ties")? {
+        Some(n) if n > 0 => vec![crate::logs::FormatNote::FingerprintTies(n)],
+        _ => Vec::new(),
+    };
+    let grouped = t.keyed.intents + t.fingerprinted.intents;
+    t.unkeyed_intents = intents.checked_sub(grouped).ok_or_else(|| {
+        r.fail(
+            "keyed_intents",
+            format!("{grouped} keyed or fingerprinted of {intents} intents"),
+        )
+    })?;
+    // The attempts rows are the keyed intents, counted by their attempts.
+    let (mut intents_seen, mut attempts_seen) = (0u64, 0u64);
+    for &(attempts, intents) in &parts.attempts {
+        t.attempts_per_intent.record(attempts, intents);
+        intents_seen = intents_seen.saturating_add(intents);
+        attempts_seen = attempts_seen.saturating_add(u64::from(attempts).saturating_mul(intents));
+    }
+    let grouped_attempts = t.keyed.attempts + t.fingerprinted.attempts;
+    if intents_seen != grouped || attempts_seen != grouped_attempts {
+        return Err(r.fail(
+            "keyed_intents",
+            format!(
+                "{grouped} grouped intents of {grouped_attempts} attempts, and the attempts rows hold {intents_seen} of {attempts_seen}",
+            ),
+        ));
+    }
+    t.first_ts = r.micros("first_us")?;
+    t.last_ts = r.micros("last_us")?;
+    t.response_bytes.rows = r.count("response_rows")?;
+    t.response_bytes.total = r.count("response_bytes")?;
+    t.per_day = parts.per_day;
+    for (i, ep) in parts.endpoints.into_iter().enumerate() {
+        t.endpoints.insert(i as u64, ep);
+    }
+    Ok(Tallied {
+        tally: t,
+        grouping,
+        side,
+        ties,
+        window,
+    })
+}
+
+/// How the intents were grouped, and the grouped intents' figures into `t`: keyed,
+/// fingerprinted (with the shared fingerprints), a server's executions.
+fn grouped(r: &Reader, t: &mut Tally) -> Result<Grouping, String> {
     let max_attempts = u32::try_from(r.count("max_attempts")?).unwrap_or(u32::MAX);
     t.keyed = r.stats(
         ["keyed_intents", "keyed_attempts", "timed_out_intents"],
@@ -446,53 +611,11 @@ fn build(name: &str, records: &[Record], options: &LogOptions) -> Result<LogAnal
         t.keyed_executions.intents = intents;
         t.keyed_executions.extra = r.count("processed_twice_extra")?;
     }
-    let side = match r.text("log_side")? {
-        "proxy" => crate::logs::LogSide::Proxy,
-        "server" => crate::logs::LogSide::Server,
-        other => return Err(r.fail("log_side", format!("'{other}' is not proxy or server"))),
-    };
-    // Attempts of one fingerprint at the same time as the one before: a table has no file
-    // order, so the query took them by status; `logs` takes them in file order.
-    let ties = match r.opt_count("fingerprint_ties")? {
-        Some(n) if n > 0 => Some(format!(
-            "{} of one fingerprint at the same timestamp as the one before: a table has no file \
-             order, so the query took them by status (then timed out, executed); dupcost logs \
-             takes them in file order and may group them otherwise",
-            crate::report::words::plural(n, "attempt")
-        )),
-        _ => None,
-    };
-    let grouped = t.keyed.intents + t.fingerprinted.intents;
-    t.unkeyed_intents = intents.checked_sub(grouped).ok_or_else(|| {
-        r.fail(
-            "keyed_intents",
-            format!("{grouped} keyed or fingerprinted of {intents} intents"),
-        )
-    })?;
-    // The attempts rows are the keyed intents, counted by their attempts.
-    let (mut intents_seen, mut attempts_seen) = (0u64, 0u64);
-    for &(attempts, intents) in &attempts_rows {
-        t.attempts_per_intent.record(attempts, intents);
-        intents_seen = intents_seen.saturating_add(intents);
-        attempts_seen = attempts_seen.saturating_add(u64::from(attempts).saturating_mul(intents));
-    }
-    let grouped_attempts = t.keyed.attempts + t.fingerprinted.attempts;
-    if intents_seen != grouped || attempts_seen != grouped_attempts {
-        return Err(r.fail(
-            "keyed_intents",
-            format!(
-                "{grouped} grouped intents of {grouped_attempts} attempts, and the attempts rows hold {intents_seen} of {attempts_seen}",
-            ),
-        ));
-    }
-    t.first_ts = r.micros("first_us")?;
-    t.last_ts = r.micros("last_us")?;
-    t.response_bytes.rows = r.count("response_rows")?;
-    t.response_bytes.total = r.count("response_bytes")?;
-    t.per_day = per_day;
-    for (i, ep) in endpoints.into_iter().enumerate() {
-        t.endpoints.insert(i as u64, ep);
-    }
+    Ok(grouping)
+}
+
+/// The roles the query mapped, its `--methods` and its `--timeout-status`.
+fn lists_of(r: &Reader) -> Result<(Vec<Role>, Vec<String>, Vec<u16>), String> {
     let roles: Vec<Role> = r
         .text("roles")?
         .split(',')
@@ -506,40 +629,36 @@ fn build(name: &str, records: &[Record], options: &LogOptions) -> Result<LogAnal
         .map(|s| s.trim().parse::<u16>())
         .collect::<Result<Vec<u16>, _>>()
         .map_err(|e| r.fail("timeout_statuses", e.to_string()))?;
-    // `--outcomes-table`: the join's figures, as `dupcost logs --outcomes` reports them.
-    // The duplicates seen: with the backend's table, or grouped by fingerprint.
-    let counted_duplicates = r.opt_count("duplicates")?.is_some();
-    if counted_duplicates {
-        t.duplicates = Duplicates {
-            count: r.count("duplicates")?,
-            upstream_2xx: r.count("duplicates_upstream_2xx")?,
-            outcomes: r.count("duplicates_outcomes")?,
-            conflict_409_422: r.opt_count("conflicts_409_422")?.unwrap_or(0),
-        };
-    }
-    let join = match r.opt_count("matched")? {
-        None => None,
-        Some(matched) => {
-            let span = match (r.micros("backend_first_us")?, r.micros("backend_last_us")?) {
-                (Some(a), Some(b)) => Some((a, b)),
-                _ => None,
-            };
-            Some(Join {
-                matched,
-                matched_succeeded: r.count("matched_succeeded")?,
-                never_reached: r.count("never_reached")?,
-                outside_span: r.count("outside_span")?,
-                without_id: r.count("without_id")?,
-                backend_rows: r.count("backend_rows")?,
-                backend_bad_rows: r.count("backend_bad_rows")?,
-                span,
-                files: vec!["the --outcomes-table".to_string()],
-                bad_samples: Vec::new(),
-                per_intent: true,
-            })
-        }
+    Ok((roles, methods, timeout_statuses))
+}
+
+/// The join with `--outcomes-table`, when the query made one.
+fn join_of(r: &Reader) -> Result<Option<Join>, String> {
+    let Some(matched) = r.opt_count("matched")? else {
+        return Ok(None);
     };
-    let flags_style = match r.record.get("flags_style") {
+    let span = match (r.micros("backend_first_us")?, r.micros("backend_last_us")?) {
+        (Some(a), Some(b)) => Some((a, b)),
+        _ => None,
+    };
+    Ok(Some(Join {
+        matched,
+        matched_succeeded: r.count("matched_succeeded")?,
+        never_reached: r.count("never_reached")?,
+        outside_span: r.count("outside_span")?,
+        without_id: r.count("without_id")?,
+        backend_rows: r.count("backend_rows")?,
+        backend_bad_rows: r.count("backend_bad_rows")?,
+        span,
+        files: vec!["the --outcomes-table".to_string()],
+        bad_samples: Vec::new(),
+        per_intent: true,
+    }))
+}
+
+/// The flags column's style, as the query's `flags_style` names it (Envoy's when none).
+fn flags_style_of(r: &Reader) -> Result<FlagsStyle, String> {
+    Ok(match r.record.get("flags_style") {
         None | Some("envoy") => FlagsStyle::Envoy,
         Some("haproxy") => FlagsStyle::Haproxy,
         Some("cloudfront") => FlagsStyle::Cloudfront,
@@ -554,58 +673,6 @@ fn build(name: &str, records: &[Record], options: &LogOptions) -> Result<LogAnal
                 ),
             ));
         }
-    };
-    let columns = column_map(&roles, flags_style).ok_or_else(|| {
-        r.fail(
-            "roles",
-            "method and status are mapped in every query".to_string(),
-        )
-    })?;
-    Ok(LogAnalysis {
-        tally: t,
-        files: vec![FileInfo {
-            name: name.to_string(),
-            columns,
-            // For observed.files: what was read is the engine's result, not a log.
-            format: Some("dupcost sql result".to_string()),
-            detected: false,
-            format_note: ties,
-            delimiter: b',',
-            gzip: false,
-            pieces: 1,
-            grouping,
-            side: crate::logs::SideRead {
-                side,
-                why: "measured by dupcost sql".to_string(),
-            },
-            envelope: None,
-            document: None,
-            skipped: Vec::new(),
-            formats: Vec::new(),
-            interleaved: false,
-            // Keyed intents with their duplicates counted and no backend's table: only the
-            // query of a table of spans (--preset otel-traces) counts them so.
-            traces: (grouping == crate::logs::Grouping::Key
-                && counted_duplicates
-                && join.is_none())
-            .then(crate::logs::TraceRead::default),
-        }],
-        options: LogOptions {
-            methods,
-            timeout_statuses,
-            retry_window: std::time::Duration::from_micros(window),
-            shared_address_rate: match r.opt_count("shared_address_rate")? {
-                Some(rate) => u8::try_from(rate).ok().filter(|&n| n > 0).ok_or_else(|| {
-                    r.fail("shared_address_rate", format!("{rate} is not 1 to 255"))
-                })?,
-                None => options.shared_address_rate,
-            },
-            client_timeout: r
-                .opt_count("client_timeout_us")?
-                .map(std::time::Duration::from_micros),
-            ..options.clone()
-        },
-        join,
     })
 }
 

@@ -132,13 +132,10 @@ fn extended(lines: &[&[u8]]) -> Vec<Box<dyn LineFormat>> {
             template,
             description: format!("{description} with {extra} more field{many} ({list})"),
             hints: FormatHints {
-                note: Some(format!(
-                    "its lines have {extra} field{many} after {description}'s layout, read as {list} and \
-                     given no role (an unnamed field is never taken for the idempotency key): \
-                     name one with --column (idempotency_key=extra_1, request_id=, \
-                     proxy_attempts= for %UPSTREAM_REQUEST_ATTEMPT_COUNT%), or give the whole \
-                     format string with --log-format '...'"
-                )),
+                notes: vec![crate::logs::FormatNote::EnvoyAppended {
+                    layout: description.to_string(),
+                    extra,
+                }],
                 ..(FAMILY.hints)()
             },
         }));
@@ -321,12 +318,10 @@ mod tests {
             f.describe(),
             "Envoy default with 2 more fields (extra_1, extra_2)"
         );
-        assert!(
-            f.hints()
-                .note
-                .unwrap()
-                .contains("--column (idempotency_key=extra_1")
-        );
+        assert!(matches!(
+            f.hints().notes[..],
+            [crate::logs::FormatNote::EnvoyAppended { extra: 2, .. }]
+        ));
         let m = ColumnMap::for_format("e.log", f.as_ref(), &[], None).unwrap();
         assert_eq!(m.idempotency_key, None, "an unnamed field is not the key");
         assert_eq!(m.proxy_attempts, None);

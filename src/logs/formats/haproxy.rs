@@ -68,7 +68,7 @@ impl LineFormat for Haproxy {
             duration_unit: Some(DurationUnit::Millis),
             flags_style: Some(FlagsStyle::Haproxy),
             columns: vec![(Role::Bytes, "bytes_read".into())],
-            note: Some("accept_date has no zone: read as UTC".into()),
+            notes: vec![crate::logs::FormatNote::UtcAcceptDate],
         }
     }
 
@@ -87,8 +87,7 @@ pub struct Appended {
 
 impl Appended {
     fn list(&self) -> String {
-        (1..=self.extra)
-            .map(|i| format!("extra_{i}"))
+        crate::logs::extra_fields(self.extra)
             .collect::<Vec<_>>()
             .join(", ")
     }
@@ -106,21 +105,16 @@ impl LineFormat for Appended {
 
     fn names(&self) -> Vec<String> {
         let mut names = Haproxy.names();
-        names.extend((1..=self.extra).map(|i| format!("extra_{i}")));
+        names.extend(crate::logs::extra_fields(self.extra));
         names
     }
 
     fn hints(&self) -> FormatHints {
-        FormatHints {
-            note: Some(format!(
-                "accept_date has no zone: read as UTC; its lines have fields after httplog's \
-                 request line, read as {} and given no role (an unnamed field is never taken \
-                 for the idempotency key): name one with --column (idempotency_key=extra_1, \
-                 request_id=), or give haproxy.cfg's log-format with --log-format",
-                self.list()
-            )),
-            ..Haproxy.hints()
-        }
+        let mut hints = Haproxy.hints();
+        hints
+            .notes
+            .push(crate::logs::FormatNote::HaproxyAppended { extra: self.extra });
+        hints
     }
 
     fn split(&self, line: &[u8], out: &mut Fields) -> Result<(), String> {

@@ -217,7 +217,7 @@ const FAMILY: Family = Family {
         duration_unit: Some(DurationUnit::Millis),
         flags_style: Some(FlagsStyle::Haproxy),
         columns: Vec::new(),
-        note: Some("accept_date has no zone: read as UTC".into()),
+        notes: vec![crate::logs::FormatNote::UtcAcceptDate],
     },
     custom: "HAProxy log-format",
 };

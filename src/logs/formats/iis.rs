@@ -168,7 +168,7 @@ impl LineFormat for Iis {
             duration_unit: Some(DurationUnit::Millis),
             flags_style: Some(FlagsStyle::Iis),
             columns,
-            note: None,
+            notes: Vec::new(),
         }
     }
 

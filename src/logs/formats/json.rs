@@ -766,12 +766,7 @@ impl LineFormat for JsonLines {
             },
             Flavour::Platform(source) => {
                 let mut hints = source.hints(&self.names);
-                if let Some(skipped) = self.skipped.note() {
-                    hints.note = Some(match hints.note {
-                        Some(note) => format!("{note}; {skipped}"),
-                        None => skipped,
-                    });
-                }
+                hints.notes.extend(self.skipped.note());
                 hints
             }
             // nginx's names say their units (`request_time`: seconds), as in a CSV header.

@@ -173,17 +173,9 @@ impl Fields {
     }
 }
 
-/// How a format detected with fields after it ends its description ("nginx combined with
-/// more fields (not read)"), so a missing role's message can say where the field may be.
-pub const UNREAD_FIELDS: &str = "with more fields (not read)";
-
-/// The evidence's note for a preset detected with fields after it.
-fn unread_note(examples: &str) -> String {
-    format!(
-        "its lines go on past that layout with fields it does not name, which are not read: \
-         give the server's own format with --log-format to read them ({examples})"
-    )
-}
+/// How a format detected with fields after it ends its name ("nginx combined with more
+/// fields (not read)"); its `FormatNote::UnreadFields` tells the findings so.
+const UNREAD_FIELDS: &str = "with more fields (not read)";
 
 /// What a format's field names cannot tell.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -197,7 +189,7 @@ pub struct FormatHints {
     pub columns: Vec<(Role, String)>,
     /// Something the evidence should say about this format's fields (e.g. timestamps
     /// without a zone, read as UTC).
-    pub note: Option<String>,
+    pub notes: Vec<super::FormatNote>,
 }
 
 /// A line-oriented log format, built once per input (from the options and its first lines).

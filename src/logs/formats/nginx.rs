@@ -120,25 +120,19 @@ fn extended(lines: &[&[u8]]) -> Vec<Box<dyn LineFormat>> {
         };
         let (extra, list) = (names.len(), names.join(", "));
         let many = if extra == 1 { "" } else { "s" };
-        let column = taken
-            .iter()
-            .position(|t| t == "upstream_status")
-            .map_or(String::new(), |i| {
-                format!(
-                    ", or name one with --column (upstream_status=extra_{})",
-                    i + 1
-                )
-            });
         out.push(Box::new(super::template::TemplateFormat {
             template,
             description: format!("{description} with {extra} more field{many} ({list})"),
             hints: FormatHints {
-                note: Some(format!(
-                    "its lines have {extra} field{many} after {description}'s layout, read as \
-                     {list} and given no role (a field is never guessed): if they are what \
-                     their shapes suggest, read them with --log-format '{suggested}' (check \
-                     it against the server's log_format){column}"
-                )),
+                notes: vec![crate::logs::FormatNote::NginxAppended {
+                    layout: description.to_string(),
+                    extra,
+                    suggested,
+                    upstream_status: taken
+                        .iter()
+                        .position(|t| t == "upstream_status")
+                        .map(|i| i + 1),
+                }],
                 ..(FAMILY.hints)()
             },
         }));

@@ -14,6 +14,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::{DurationUnit, FlagsStyle, FormatHints};
+use crate::logs::FormatNote;
 use crate::logs::role::{Role, normalize};
 
 /// A platform whose JSON access records dupcost knows.
@@ -236,41 +237,26 @@ impl Platform {
             Platform::Gcp { .. } => Some(FlagsStyle::GoogleCloud),
             _ => None,
         };
-        let note = match self {
-            Platform::Gcp { .. } | Platform::Cloudflare
-                if !columns.iter().any(|(r, _)| *r == Role::UpstreamStatus) =>
-            {
-                Some(
-                    "it logs no backend status: the backend outcome of a timed-out attempt is \
-                     unknown from this log alone; the backend's own log (--outcomes) settles it"
-                        .to_string(),
-                )
+        let upstream = columns.iter().any(|(r, _)| *r == Role::UpstreamStatus);
+        let notes = match self {
+            Platform::Gcp { .. } | Platform::Cloudflare if !upstream => {
+                vec![FormatNote::NoBackendStatus]
             }
-            Platform::ApiGateway => {
-                // API Gateway documents no status for a client that hung up: its 504s are the
-                // give-ups it shows, a lower bound.
-                let mut note = "its give-ups are the 504s of an integration that timed out; \
-                     API Gateway documents no status for a client that hung up earlier, so \
-                     the timeout rate is a lower bound (--client-timeout D on a logged \
-                     responseLatency counts attempts that took D as given up)"
-                    .to_string();
-                if !columns.iter().any(|(r, _)| *r == Role::UpstreamStatus) {
-                    note.push_str(
-                        "; its layout logs no integration status: the backend outcome of a \
-                         504 is unknown from this log alone; $context.integration.status in \
-                         the stage's access log format, or the backend's own log \
-                         (--outcomes), settles it",
-                    );
-                }
-                Some(note)
-            }
-            _ => None,
+            // API Gateway documents no status for a client that hung up: its 504s are the
+            // give-ups it shows, a lower bound.
+            Platform::ApiGateway => vec![FormatNote::ApiGatewayGiveUps {
+                integration_status: upstream,
+            }],
+            Platform::Gcp { .. }
+            | Platform::Cloudflare
+            | Platform::Azure { .. }
+            | Platform::Kong => Vec::new(),
         };
         FormatHints {
             duration_unit,
             flags_style,
             columns,
-            note,
+            notes,
         }
     }
 }
@@ -309,19 +295,14 @@ impl Skipped {
         self.total.load(Ordering::Relaxed)
     }
 
-    /// "2 records of other categories skipped (ApplicationGatewayFirewallLog: 2)".
-    pub fn note(&self) -> Option<String> {
+    /// The records skipped so far, by category, for the evidence.
+    pub fn note(&self) -> Option<FormatNote> {
         let total = self.total();
         if total == 0 {
             return None;
         }
         let kinds = self.kinds.lock().map(|k| k.clone()).unwrap_or_default();
-        let list: Vec<String> = kinds.iter().map(|(k, n)| format!("{k}: {n}")).collect();
-        Some(format!(
-            "{total} record{} of other categories skipped, not access records ({})",
-            if total == 1 { "" } else { "s" },
-            list.join(", ")
-        ))
+        Some(FormatNote::OtherCategories { total, kinds })
     }
 }
 
@@ -361,7 +342,10 @@ mod tests {
         skipped.count("ApplicationGatewayFirewallLog");
         assert_eq!(
             skipped.note().unwrap(),
-            "2 records of other categories skipped, not access records (ApplicationGatewayFirewallLog: 2)"
+            FormatNote::OtherCategories {
+                total: 2,
+                kinds: vec![("ApplicationGatewayFirewallLog".into(), 2)]
+            }
         );
     }
 

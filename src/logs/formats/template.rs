@@ -127,7 +127,7 @@ impl Family {
 
     /// The presets named, reading lines that go on past them with fields they do not name
     /// (not read, and said so in the evidence with `examples` of such fields).
-    pub fn appended(&self, names: &[&str], examples: &str) -> Vec<Box<dyn LineFormat>> {
+    pub fn appended(&self, names: &[&str], examples: &'static str) -> Vec<Box<dyn LineFormat>> {
         self.presets
             .iter()
             .filter(|(name, ..)| names.contains(name))
@@ -137,7 +137,7 @@ impl Family {
                     template: f.template.with_trailing(),
                     description: format!("{} {}", f.description, super::UNREAD_FIELDS),
                     hints: FormatHints {
-                        note: Some(super::unread_note(examples)),
+                        notes: vec![crate::logs::FormatNote::UnreadFields { examples }],
                         ..f.hints
                     },
                 }) as Box<dyn LineFormat>

@@ -434,7 +434,7 @@ pub fn read(
         columns: rules.columns.clone(),
         format: Some(format.describe().to_string()),
         detected,
-        format_note: None,
+        format_notes: Vec::new(),
         delimiter: b',',
         gzip,
         pieces: 1,

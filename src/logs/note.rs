@@ -1,0 +1,45 @@
+//! What the evidence should say about how a file's fields were read, as typed values: the
+//! words are `report::words`' (`Display for FormatNote`), so `logs` words nothing.
+
+/// One note on a file's format or reading, for the evidence.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FormatNote {
+    /// HAProxy's accept_date has no zone, so it is read as UTC.
+    UtcAcceptDate,
+    /// HAProxy httplog lines with `extra` fields after its request line (`extra_1`, ...),
+    /// given no role.
+    HaproxyAppended { extra: usize },
+    /// An nginx preset (`layout`) followed by `extra` fields (`extra_1`, ...) given no role;
+    /// `suggested` is a `--log-format` naming the likely variable of each by its shape, and
+    /// `upstream_status` the (1-based) field shaped as an upstream status, if one is.
+    NginxAppended {
+        layout: String,
+        extra: usize,
+        suggested: String,
+        upstream_status: Option<usize>,
+    },
+    /// An Envoy preset (`layout`) followed by `extra` fields (`extra_1`, ...) given no role.
+    EnvoyAppended { layout: String, extra: usize },
+    /// A platform's log with no backend status (Google Cloud's, Cloudflare's without one).
+    NoBackendStatus,
+    /// API Gateway's give-ups are its 504s (a lower bound); `integration_status`: its layout
+    /// logs the integration's status.
+    ApiGatewayGiveUps { integration_status: bool },
+    /// Azure records of other categories skipped: `total`, and how many of each kind.
+    OtherCategories {
+        total: u64,
+        kinds: Vec<(String, u64)>,
+    },
+    /// A preset detected with fields after it, not read; `examples` of such fields.
+    UnreadFields { examples: &'static str },
+    /// The access lines have no time of their own: each takes its envelope's.
+    EnvelopeTime,
+    /// A `dupcost sql` result: attempts of one fingerprint at the same timestamp as the one
+    /// before (a table has no file order).
+    FingerprintTies(u64),
+}
+
+/// The fields after a layout: `extra_1, extra_2, ...`.
+pub fn extra_fields(extra: usize) -> impl Iterator<Item = String> {
+    (1..=extra).map(|i| format!("extra_{i}"))
+}

@@ -241,3 +241,18 @@ fn json_scan() {
     let seed = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/seeds/json_scan/nginx-json");
     assert_eq!(checks::json_scan(&std::fs::read(seed).unwrap()), 2 * 21);
 }
+
+#[test]
+fn csv_records() {
+    replay_bytes("csv_records", checks::csv_records);
+}
+
+#[test]
+fn unwrap_compose() {
+    replay_bytes("unwrap_compose", |b| checks::unwrap(&["compose"], b));
+}
+
+#[test]
+fn format_ambassador() {
+    replay_bytes("format_ambassador", checks::ambassador);
+}

@@ -614,3 +614,87 @@ pub fn json_scan(bytes: &[u8]) -> usize {
     }
     took
 }
+
+/// The CSV/TSV record reader on arbitrary bytes, in memory (`logs::csv_records`, the reading
+/// of a CSV file: the SIMD splitter, quoted lines, `csv_core`): never a panic; no record has
+/// more fields than a record may, nor more bytes than the input; and an input with no quote
+/// and no `\r` reads as its non-empty lines split at the delimiter (the fast path is the
+/// plain reading).
+pub fn csv_records(bytes: &[u8]) {
+    for delimiter in [b',', b'\t'] {
+        let records = dupcost::logs::csv_records(bytes, delimiter);
+        let lines = bytes.iter().filter(|&&b| b == b'\n').count() + 1;
+        assert!(
+            records.len() <= lines,
+            "{} records of {lines} lines",
+            records.len()
+        );
+        for fields in records.iter().flatten() {
+            assert!(
+                !fields.is_empty() && fields.len() <= 1024,
+                "{} fields",
+                fields.len()
+            );
+            let len: usize = fields.iter().map(Vec::len).sum();
+            assert!(len <= bytes.len(), "{len} bytes of {}", bytes.len());
+        }
+        if bytes.iter().any(|&b| b == b'"' || b == b'\r') {
+            continue;
+        }
+        let plain: Vec<Vec<Vec<u8>>> = bytes
+            .split(|&b| b == b'\n')
+            .filter(|line| !line.is_empty())
+            .map(|line| {
+                line.split(|&b| b == delimiter)
+                    .map(<[u8]>::to_vec)
+                    .collect()
+            })
+            .collect();
+        // A line of more fields than the fast path stores goes to `csv_core`, which may
+        // take it otherwise: compared only when every line is within.
+        if plain
+            .iter()
+            .all(|fields: &Vec<Vec<u8>>| fields.len() < 1024)
+        {
+            let read: Vec<Vec<Vec<u8>>> = records
+                .into_iter()
+                .map(|r| r.expect("a short quote-free line is never a bad record"))
+                .collect();
+            assert_eq!(read, plain);
+        }
+    }
+}
+
+/// Ambassador's `ACCESS ` prefix reader over each Envoy preset, in memory: never a panic, its
+/// lines split as [`format_lines`] checks, and a line reads the same with the prefix and
+/// without it.
+pub fn ambassador(bytes: &[u8]) {
+    use dupcost::logs::LineFormat;
+    use dupcost::logs::ambassador::{Ambassador, PREFIX};
+    let envoy: dupcost::logs::InputFormat = "envoy".parse().expect("a known input format");
+    for preset in ["envoy", "istio"] {
+        let inner = dupcost::logs::compile_format(envoy, preset).expect("a preset compiles");
+        let format = Ambassador(inner);
+        format_lines(&format, bytes);
+        let (mut bare, mut prefixed) = (
+            dupcost::logs::Fields::default(),
+            dupcost::logs::Fields::default(),
+        );
+        for line in bytes.split(|&b| b == b'\n') {
+            if line.starts_with(PREFIX) {
+                continue;
+            }
+            bare.clear();
+            prefixed.clear();
+            let with: Vec<u8> = [PREFIX, line].concat();
+            let a = format.split(line, &mut bare).map(|()| bare.ends.clone());
+            let b = format
+                .split(&with, &mut prefixed)
+                .map(|()| prefixed.ends.clone());
+            assert_eq!(a.is_ok(), b.is_ok(), "{:?}", String::from_utf8_lossy(line));
+            if a.is_ok() {
+                assert_eq!((&a, &bare.data), (&b, &prefixed.data));
+            }
+        }
+    }
+}

@@ -60,11 +60,12 @@ pub use error::{BadRow, LogError, RowPlace};
 pub use follow::{DEFAULT_EVERY, FollowOptions, Tick, follow};
 pub use formats::{
     ColumnMap, DurationUnit, Fields, FlagsStyle, FormatHints, GiveUpMatch, GiveUps, InputFormat,
-    LineFormat, alb, apigateway, cloudfront, compile as compile_format, duration_unit_from_name,
-    haproxy_format, iis, json,
+    LineFormat, alb, ambassador, apigateway, cloudfront, compile as compile_format,
+    duration_unit_from_name, haproxy_format, iis, json,
 };
 pub use framing::json_doc::{Document, Documents, sniff as sniff_document};
 pub use framing::json_scan;
+pub use framing::{CsvRecord, csv_records};
 pub use note::{FormatNote, extra_fields};
 pub use options::{
     DEFAULT_METHODS, DEFAULT_RETRY_WINDOW, DEFAULT_TIMEOUT_STATUSES, Intents, LogOptions, LogSide,

@@ -19,7 +19,7 @@
 //! - [`haproxy`]: HAProxy `option httplog` lines, with or without the syslog prefix.
 
 pub mod alb;
-pub(super) mod ambassador;
+pub mod ambassador;
 pub(super) mod apache;
 pub mod apigateway;
 pub mod cloudfront;

@@ -12,7 +12,7 @@ pub mod json_scan;
 mod line_buffer;
 mod lines;
 
-pub use csv::records;
+pub use csv::{MemoryRecord as CsvRecord, in_memory as csv_records, records};
 pub use lines::{Unwrap, lines};
 
 use std::sync::Arc;

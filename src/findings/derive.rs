@@ -40,47 +40,97 @@ pub fn derive(
 ) -> Result<Findings, Refusal> {
     let t = &a.tally;
     let c = t.counts;
-    let days = a.days_covered();
     let mut warnings = super::observed::warnings(a);
-    let no_mutating = || Shortfall::NoMutating {
-        methods: a.options.methods.join(", "),
-    };
+    let (n, n_interval) = requests_per_day(a, options, given)?;
+    let to = timeout_rate(a, base, given, sources)?;
 
-    // requests_per_day
+    // succeeded_share
+    let (s, s_interval) = succeeded_share(a, options, base, given, sources)?;
+
+    // retries
+    let (r, retries_observed) = retries(a, base, given, sources, &mut warnings);
+
+    let body = body_bytes(a, given);
+
+    let scenario = Scenario {
+        requests_per_day: n.value,
+        timeout_rate: to.value,
+        succeeded_share: s.value,
+        retries: r.value as u32,
+        body_bytes: body.as_ref().map_or(base.body_bytes, |b| b.value as u64),
+        ..*base
+    };
+    let point = |m: &Measured, measured: Option<[f64; 2]>| match (m.from_flag, measured) {
+        (false, Some(i)) => i,
+        _ => [m.value, m.value],
+    };
+    let intervals = Intervals::propagate(
+        &scenario,
+        point(&n, n_interval),
+        point(&to, Some(intervals::wilson(c.timed_out, c.mutating))),
+        point(&s, s_interval),
+    );
+    let mut observed =
+        super::observed::observed(a, options, &scenario, retries_observed, !s.from_flag);
+    observed.observed_duplicates = super::observed::observed_duplicates(a, &scenario, &intervals);
+    observed.warnings = warnings;
+    let mut sources = *sources;
+    for m in [&n, &to, &s, &r].into_iter().chain(&body) {
+        if !m.from_flag {
+            if let Some(input) = Input::from_name(m.input) {
+                sources.set(input, Origin::Log);
+            }
+        }
+    }
+    let mut measured = vec![n, to, s, r];
+    measured.extend(body);
+    Ok(Findings {
+        scenario,
+        measured,
+        observed,
+        intervals,
+        sources,
+    })
+}
+
+/// `--requests-per-day` from the log: its intents over the days it spans (scaled for
+/// sampled traces), and the interval of a measured figure. A span shorter than `--min-span`
+/// is still scaled to a day, marked assumed, unless a flag gives the figure or scripts ask
+/// for the refusal.
+fn requests_per_day(
+    a: &LogAnalysis,
+    options: &DeriveOptions,
+    given: &Overrides,
+) -> Result<(Measured, Option<[f64; 2]>), Refusal> {
+    let t = &a.tally;
+    let days = a.days_covered();
     let how = intents_how(a);
+    // Traces kept by head sampling stand for the inverse of their kept share.
+    let log = |d: f64| RequestsLog {
+        value: t.intents() as f64 / d * a.sampling_scale(),
+        intents: t.intents(),
+        how,
+        days: d,
+        sampled: Some(a.sampling_scale()).filter(|&k| k != 1.0),
+    };
     let n_measured = match days {
-        _ if c.mutating == 0 => Err(no_mutating()),
+        _ if t.counts.mutating == 0 => Err(no_mutating(a)),
         None => Err(no_timestamp(a)),
         Some(d) if d <= 0.0 => Err(Shortfall::ZeroSpan),
         Some(d) if d * 86_400.0 < options.min_span.as_secs_f64() => Err(Shortfall::TooShort {
             span: d * 86_400.0,
             min: options.min_span.as_secs_f64(),
         }),
-        Some(d) => Ok(RequestsLog {
-            // Traces kept by head sampling stand for the inverse of their kept share.
-            value: t.intents() as f64 / d * a.sampling_scale(),
-            intents: t.intents(),
-            how,
-            days: d,
-            sampled: Some(a.sampling_scale()).filter(|&k| k != 1.0),
-        }),
+        Some(d) => Ok(log(d)),
     };
     let n_interval = n_measured.as_ref().ok().map(|_| {
         let [lo, hi] = intervals::per_day(t.intents(), days.unwrap_or(0.0), &daily_intents(a));
         let k = a.sampling_scale();
         [lo * k, hi * k]
     });
-    // A span shorter than --min-span is still scaled to a day, marked assumed (the day is
-    // taken to run at that pace), unless a flag gives the figure or scripts ask for the refusal.
     let short = match (&n_measured, days, given.requests_per_day) {
         (Err(Shortfall::TooShort { span, min }), Some(d), None) if !options.require_measured => {
-            let log = RequestsLog {
-                value: t.intents() as f64 / d * a.sampling_scale(),
-                intents: t.intents(),
-                how,
-                days: d,
-                sampled: Some(a.sampling_scale()).filter(|&k| k != 1.0),
-            };
+            let log = log(d);
             Some(Measured {
                 input: "requests_per_day",
                 flag: "--requests-per-day",
@@ -107,10 +157,27 @@ pub fn derive(
             Evidence::RequestsPerDay,
         )?,
     };
+    Ok((n, n_interval))
+}
 
-    // timeout_rate
+/// No mutating request in the log: which methods were looked for.
+fn no_mutating(a: &LogAnalysis) -> Shortfall {
+    Shortfall::NoMutating {
+        methods: a.options.methods.join(", "),
+    }
+}
+
+/// `--timeout-rate` from the log: its timed-out share of mutating attempts; below the
+/// minimum evidence, the scenario's.
+fn timeout_rate(
+    a: &LogAnalysis,
+    base: &Scenario,
+    given: &Overrides,
+    sources: &Sources,
+) -> Result<Measured, Refusal> {
+    let c = a.tally.counts;
     let t_measured = if c.mutating == 0 {
-        Err(no_mutating())
+        Err(no_mutating(a))
     } else {
         Ok(TimeoutLog {
             value: c.timed_out as f64 / c.mutating as f64,
@@ -162,15 +229,13 @@ pub fn derive(
             };
         }
     }
+    Ok(to)
+}
 
-    // succeeded_share
-    let (s, s_interval) = succeeded_share(a, options, base, given, sources)?;
-
-    // retries
-    let (r, retries_observed) = retries(a, base, given, sources, &mut warnings);
-
-    // body_bytes: the mean response of 2xx mutating requests, when the log has sizes.
-    let body = t.response_bytes.mean().map(|mean| {
+/// `--body-bytes`: the mean response of 2xx mutating requests, when the log has sizes.
+fn body_bytes(a: &LogAnalysis, given: &Overrides) -> Option<Measured> {
+    let t = &a.tally;
+    t.response_bytes.mean().map(|mean| {
         let value = given.body_bytes.map_or(mean.round(), |b| b as f64);
         Measured {
             input: "body_bytes",
@@ -184,46 +249,6 @@ pub fn derive(
                 rows: t.response_bytes.rows,
             },
         }
-    });
-
-    let scenario = Scenario {
-        requests_per_day: n.value,
-        timeout_rate: to.value,
-        succeeded_share: s.value,
-        retries: r.value as u32,
-        body_bytes: body.as_ref().map_or(base.body_bytes, |b| b.value as u64),
-        ..*base
-    };
-    let point = |m: &Measured, measured: Option<[f64; 2]>| match (m.from_flag, measured) {
-        (false, Some(i)) => i,
-        _ => [m.value, m.value],
-    };
-    let intervals = Intervals::propagate(
-        &scenario,
-        point(&n, n_interval),
-        point(&to, Some(intervals::wilson(c.timed_out, c.mutating))),
-        point(&s, s_interval),
-    );
-    let mut observed =
-        super::observed::observed(a, options, &scenario, retries_observed, !s.from_flag);
-    observed.observed_duplicates = super::observed::observed_duplicates(a, &scenario, &intervals);
-    observed.warnings = warnings;
-    let mut sources = *sources;
-    for m in [&n, &to, &s, &r].into_iter().chain(&body) {
-        if !m.from_flag {
-            if let Some(input) = Input::from_name(m.input) {
-                sources.set(input, Origin::Log);
-            }
-        }
-    }
-    let mut measured = vec![n, to, s, r];
-    measured.extend(body);
-    Ok(Findings {
-        scenario,
-        measured,
-        observed,
-        intervals,
-        sources,
     })
 }
 

@@ -582,9 +582,21 @@ pub fn json(r: &LogsReport) -> Vec<u8> {
 /// The CSV report: the estimate's columns, then `observed.*` scalars (empty when unknown),
 /// then `intervals.*.low` and `.high`.
 pub fn csv(r: &LogsReport) -> Vec<u8> {
-    let (e, o, i) = (r.estimate, r.observed, r.intervals);
-    let opt = |v: Option<String>| v.unwrap_or_default();
-    let extra = [
+    let mut extra = observed_columns(r.observed);
+    extra.extend(interval_columns(r.intervals));
+    extra.extend(later_observed_columns(r.observed));
+    extra.extend(bounds_columns(r));
+    super::csv::estimates(&[*r.estimate], &extra)
+}
+
+/// An absent figure as an empty CSV cell.
+fn opt(v: Option<String>) -> String {
+    v.unwrap_or_default()
+}
+
+/// The `observed.*` columns shipped first.
+fn observed_columns(o: &Observed) -> Vec<(&'static str, String)> {
+    vec![
         ("observed.rows", o.rows.to_string()),
         (
             "observed.mutating_attempts",
@@ -620,6 +632,12 @@ pub fn csv(r: &LogsReport) -> Vec<u8> {
             opt(o.timed_out_matched.map(|v| v.to_string())),
         ),
         ("observed.rows_filtered", o.rows_filtered.to_string()),
+    ]
+}
+
+/// The `intervals.*.low` and `.high` columns.
+fn interval_columns(i: &Intervals) -> Vec<(&'static str, String)> {
+    vec![
         (
             "intervals.requests_per_day.low",
             i.requests_per_day[0].to_string(),
@@ -654,6 +672,12 @@ pub fn csv(r: &LogsReport) -> Vec<u8> {
             "intervals.refund_cost_per_month.high",
             i.refund_cost_per_month[1].to_string(),
         ),
+    ]
+}
+
+/// The `observed.*` columns added since (issue 13 on), after every column shipped before.
+fn later_observed_columns(o: &Observed) -> Vec<(&'static str, String)> {
+    vec![
         // Issue 13, after every column shipped before.
         ("observed.intent_grouping", o.intent_grouping.to_string()),
         (
@@ -716,15 +740,17 @@ pub fn csv(r: &LogsReport) -> Vec<u8> {
                 .and_then(|p| p.per_day)
                 .map(|v| v.to_string())),
         ),
-    ];
-    // Issue 33, after every column shipped before: an assumed share's bounds and the
-    // duplicates and refunds over them, as JSON `bounds`; empty when the share is measured.
+    ]
+}
+
+/// Issue 33, after every column shipped before: an assumed share's bounds and the
+/// duplicates and refunds over them, as JSON `bounds`; empty when the share is measured.
+fn bounds_columns(r: &LogsReport) -> Vec<(&'static str, String)> {
     let b = r.output_bounds.as_ref().map(|(b, _)| b);
     let end = |f: fn(&crate::findings::OutputBounds) -> [f64; 2], at: usize| {
         opt(b.map(|b| f(b)[at].to_string()))
     };
-    let mut extra = extra.to_vec();
-    extra.extend([
+    vec![
         ("bounds.succeeded_share.low", end(|b| b.succeeded_share, 0)),
         ("bounds.succeeded_share.high", end(|b| b.succeeded_share, 1)),
         (
@@ -743,6 +769,5 @@ pub fn csv(r: &LogsReport) -> Vec<u8> {
             "bounds.refunds_per_month.high",
             end(|b| b.refunds_per_month, 1),
         ),
-    ]);
-    super::csv::estimates(&[*e], &extra)
+    ]
 }

@@ -282,28 +282,7 @@ pub fn read(
     } = chosen;
     let name = opened.name.clone();
     let gzip = opened.gzip;
-    let header = CsvHeader {
-        fields: COLUMNS.iter().map(|c| c.as_bytes().to_vec()).collect(),
-        delimiter: b',',
-        data_start: 0,
-        data_line: 1,
-    };
-    // The rows' columns are ours: a --column naming the log's own fields has nothing to map.
-    let mut own = opts.clone();
-    own.columns.clear();
-    own.duration_unit = None;
-    let mut rules = super::analysis::rules_for(&name, &Columns::Csv(header), &own)?;
-    // The attempts' statuses: a give-up status as the options say, and the two of ours.
-    rules.timeout[0] = true;
-    rules.timeout[1] = false;
-    // The client's timeout is judged on the span, with the span's own clock.
-    rules.client_timeout = None;
-    rules.side = super::SideRead {
-        side: super::LogSide::Proxy,
-        why: "traces: CLIENT spans are the attempts, the SERVER spans under them the outcomes"
-            .to_string(),
-    };
-    rules.server_side = false;
+    let rules = trace_rules(&name, opts)?;
     let mut rows = Direct::new(&rules, follows);
     let assembly = assemble::Rules {
         methods: opts
@@ -319,93 +298,9 @@ pub fn read(
     let mut asm = assemble::Assembler::new(assembly, &mut rows);
     let err = source::io_error(&name, gzip);
     let mut input = BufReader::with_capacity(256 * 1024, opened.rest(0));
-    let mut line = 1u64;
-    let mut doc = Vec::new();
-    if let Some(envelope) = envelope {
-        // Each line unwrapped (its parts joined), each whole text one document.
-        let mut parts: [Vec<u8>; 2] = Default::default();
-        let mut scratch = Vec::new();
-        loop {
-            doc.clear();
-            if input.read_until(b'\n', &mut doc).map_err(&err)? == 0 {
-                break;
-            }
-            let physical = doc.strip_suffix(b"\n").unwrap_or(&doc);
-            let physical = physical.strip_suffix(b"\r").unwrap_or(physical);
-            let Ok(u) = envelope.unwrap(physical, &mut scratch) else {
-                line += 1;
-                continue;
-            };
-            let part = &mut parts[u.stream.index()];
-            part.extend_from_slice(u.text);
-            if !u.partial {
-                let text = std::mem::take(part);
-                // What else the stream holds (the Collector's own log lines) is no document.
-                if u.stream != super::envelope::Stream::Stderr
-                    && matches!(text.trim_ascii_start().first(), Some(b'{' | b'['))
-                {
-                    one_document(text.trim_ascii(), &mut asm, &name, format, line)
-                        .map_err(DocError::into_error)?;
-                }
-            }
-            line += 1;
-        }
-    }
-    while envelope.is_none() {
-        // Whitespace between documents (one a line in the Collector's files).
-        let first = loop {
-            let buf = input.fill_buf().map_err(&err)?;
-            let Some(&b) = buf.first() else { break None };
-            if b.is_ascii_whitespace() {
-                let n = buf.iter().take_while(|b| b.is_ascii_whitespace()).count();
-                line += buf[..n].iter().filter(|&&b| b == b'\n').count() as u64;
-                input.consume(n);
-            } else {
-                break Some(b);
-            }
-        };
-        let Some(first) = first else { break };
-        if first == b'{' {
-            // One document a line (the Collector's files): the line is parsed from memory,
-            // its strings borrowed; its spans go on once it is whole.
-            doc.clear();
-            input.read_until(b'\n', &mut doc).map_err(&err)?;
-            match one_document(&doc, &mut asm, &name, format, line) {
-                Ok(()) => {
-                    line += u64::from(doc.last() == Some(&b'\n'));
-                    continue;
-                }
-                // A document that goes on past its line (pretty-printed): read from the stream.
-                Err(DocError::Incomplete(_)) if doc.last() == Some(&b'\n') => {}
-                Err(e) => return Err(e.into_error()),
-            }
-            let mut de =
-                serde_json::Deserializer::from_reader(std::io::Cursor::new(&doc).chain(&mut input));
-            if let Err(e) = otlp::document(&mut de, &mut asm) {
-                if let Some(failed) = asm.failed.take() {
-                    return Err(failed);
-                }
-                return Err(not_traces(&name, format, line, &e));
-            }
-            continue;
-        }
-        let mut de = serde_json::Deserializer::from_reader(&mut input);
-        let done = match first {
-            b'[' => zipkin::document(&mut de, &mut asm),
-            _ => {
-                return Err(LogError::Option(format!(
-                    "{name}:{line}: expected a JSON document of {} (an object or an array), found '{}'",
-                    format.describe(),
-                    char::from(first).escape_default()
-                )));
-            }
-        };
-        if let Err(e) = done {
-            if let Some(failed) = asm.failed.take() {
-                return Err(failed);
-            }
-            return Err(not_traces(&name, format, line, &e));
-        }
+    match envelope {
+        Some(envelope) => enveloped(&mut input, envelope, &mut asm, &name, format, &err)?,
+        None => documents(&mut input, &mut asm, &name, format, &err)?,
     }
     asm.finish()?;
     let mut read = std::mem::take(&mut asm.read);
@@ -448,6 +343,149 @@ pub fn read(
         traces: Some(read),
     };
     Ok((info, tally))
+}
+
+/// The rules the rows of spans are read with: the columns are ours (a --column naming the
+/// log's own fields has nothing to map); a give-up status as the options say, and the two
+/// of ours; the client's timeout judged on the span, with the span's own clock.
+fn trace_rules(name: &str, opts: &LogOptions) -> Result<super::row::RowRules, LogError> {
+    let header = CsvHeader {
+        fields: COLUMNS.iter().map(|c| c.as_bytes().to_vec()).collect(),
+        delimiter: b',',
+        data_start: 0,
+        data_line: 1,
+    };
+    // The rows' columns are ours: a --column naming the log's own fields has nothing to map.
+    let mut own = opts.clone();
+    own.columns.clear();
+    own.duration_unit = None;
+    let mut rules = super::analysis::rules_for(name, &Columns::Csv(header), &own)?;
+    // The attempts' statuses: a give-up status as the options say, and the two of ours.
+    rules.timeout[0] = true;
+    rules.timeout[1] = false;
+    // The client's timeout is judged on the span, with the span's own clock.
+    rules.client_timeout = None;
+    rules.side = super::SideRead {
+        side: super::LogSide::Proxy,
+        why: "traces: CLIENT spans are the attempts, the SERVER spans under them the outcomes"
+            .to_string(),
+    };
+    rules.server_side = false;
+    Ok(rules)
+}
+
+/// Documents inside an envelope: each line unwrapped (its parts joined), each whole text
+/// one document.
+fn enveloped(
+    input: &mut impl BufRead,
+    envelope: Envelope,
+    asm: &mut assemble::Assembler<'_, '_>,
+    name: &str,
+    format: TraceFormat,
+    err: &dyn Fn(std::io::Error) -> LogError,
+) -> Result<(), LogError> {
+    let mut line = 1u64;
+    let mut doc = Vec::new();
+    // Each line unwrapped (its parts joined), each whole text one document.
+    let mut parts: [Vec<u8>; 2] = Default::default();
+    let mut scratch = Vec::new();
+    loop {
+        doc.clear();
+        if input.read_until(b'\n', &mut doc).map_err(err)? == 0 {
+            break;
+        }
+        let physical = doc.strip_suffix(b"\n").unwrap_or(&doc);
+        let physical = physical.strip_suffix(b"\r").unwrap_or(physical);
+        let Ok(u) = envelope.unwrap(physical, &mut scratch) else {
+            line += 1;
+            continue;
+        };
+        let part = &mut parts[u.stream.index()];
+        part.extend_from_slice(u.text);
+        if !u.partial {
+            let text = std::mem::take(part);
+            // What else the stream holds (the Collector's own log lines) is no document.
+            if u.stream != super::envelope::Stream::Stderr
+                && matches!(text.trim_ascii_start().first(), Some(b'{' | b'['))
+            {
+                one_document(text.trim_ascii(), asm, name, format, line)
+                    .map_err(DocError::into_error)?;
+            }
+        }
+        line += 1;
+    }
+    Ok(())
+}
+
+/// Documents one after another (whitespace between them): an object a line (the
+/// Collector's files) or pretty-printed, OTLP's; an array, Zipkin's.
+fn documents(
+    input: &mut impl BufRead,
+    asm: &mut assemble::Assembler<'_, '_>,
+    name: &str,
+    format: TraceFormat,
+    err: &dyn Fn(std::io::Error) -> LogError,
+) -> Result<(), LogError> {
+    let mut line = 1u64;
+    let mut doc = Vec::new();
+    loop {
+        // Whitespace between documents (one a line in the Collector's files).
+        let first = loop {
+            let buf = input.fill_buf().map_err(err)?;
+            let Some(&b) = buf.first() else { break None };
+            if b.is_ascii_whitespace() {
+                let n = buf.iter().take_while(|b| b.is_ascii_whitespace()).count();
+                line += buf[..n].iter().filter(|&&b| b == b'\n').count() as u64;
+                input.consume(n);
+            } else {
+                break Some(b);
+            }
+        };
+        let Some(first) = first else { break };
+        if first == b'{' {
+            // One document a line (the Collector's files): the line is parsed from memory,
+            // its strings borrowed; its spans go on once it is whole.
+            doc.clear();
+            input.read_until(b'\n', &mut doc).map_err(err)?;
+            match one_document(&doc, asm, name, format, line) {
+                Ok(()) => {
+                    line += u64::from(doc.last() == Some(&b'\n'));
+                    continue;
+                }
+                // A document that goes on past its line (pretty-printed): read from the stream.
+                Err(DocError::Incomplete(_)) if doc.last() == Some(&b'\n') => {}
+                Err(e) => return Err(e.into_error()),
+            }
+            let mut de = serde_json::Deserializer::from_reader(
+                std::io::Cursor::new(&doc).chain(&mut *input),
+            );
+            if let Err(e) = otlp::document(&mut de, asm) {
+                if let Some(failed) = asm.failed.take() {
+                    return Err(failed);
+                }
+                return Err(not_traces(name, format, line, &e));
+            }
+            continue;
+        }
+        let mut de = serde_json::Deserializer::from_reader(&mut *input);
+        let done = match first {
+            b'[' => zipkin::document(&mut de, asm),
+            _ => {
+                return Err(LogError::Option(format!(
+                    "{name}:{line}: expected a JSON document of {} (an object or an array), found '{}'",
+                    format.describe(),
+                    char::from(first).escape_default()
+                )));
+            }
+        };
+        if let Err(e) = done {
+            if let Some(failed) = asm.failed.take() {
+                return Err(failed);
+            }
+            return Err(not_traces(name, format, line, &e));
+        }
+    }
+    Ok(())
 }
 
 /// Why a document held in memory was not read.

@@ -615,7 +615,9 @@ fn grouped(r: &Reader, t: &mut Tally) -> Result<Grouping, String> {
 }
 
 /// The roles the query mapped, its `--methods` and its `--timeout-status`.
-fn lists_of(r: &Reader) -> Result<(Vec<Role>, Vec<String>, Vec<u16>), String> {
+type Lists = (Vec<Role>, Vec<String>, Vec<u16>);
+
+fn lists_of(r: &Reader) -> Result<Lists, String> {
     let roles: Vec<Role> = r
         .text("roles")?
         .split(',')

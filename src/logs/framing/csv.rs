@@ -139,7 +139,7 @@ pub fn records<R: Read, S: RecordSink>(
 /// A record as [`in_memory`] gives it: its fields, or the line of a record that was bad.
 pub type MemoryRecord = Result<Vec<Vec<u8>>, u64>;
 
-/// `bytes` read as CSV/TSV records in memory, as [`records`] reads a file (the same fast
+/// `bytes` read as CSV/TSV records in memory, as `records` reads a file (the same fast
 /// path, quoted lines and `csv_core`): each record's fields, or the line of one that could
 /// not be framed. For the fuzz targets, which call the splitter without a file.
 pub fn in_memory(bytes: &[u8], delimiter: u8) -> Vec<MemoryRecord> {

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 
 /// The targets with inputs under `tests/fuzz_regressions/`.
 const REGRESSIONS: &[&str] = &[
+    "csv_records",
     "format_alb",
     "format_cloudfront",
     "format_json",

@@ -386,7 +386,6 @@ fn enveloped(
 ) -> Result<(), LogError> {
     let mut line = 1u64;
     let mut doc = Vec::new();
-    // Each line unwrapped (its parts joined), each whole text one document.
     let mut parts: [Vec<u8>; 2] = Default::default();
     let mut scratch = Vec::new();
     loop {

@@ -7,9 +7,10 @@ use crate::model::{Estimate, Scenario};
 use super::evidence::{DuplicatesNote, FewerOutcomes, Gap, Warning};
 use super::intervals::{Intervals, MIN_EVIDENCE};
 use super::{
-    AttemptsRow, DayRow, DeriveOptions, DuplicateEvidence, EndpointRow, FileRead, FormatLines,
-    KeyCoverage, KeyCoverageRow, Observed, ObservedDuplicates, ProcessedTwice,
-    ProxyRetriesObserved, RetriesObserved, SharedAddresses, SkippedLines, TOP_ENDPOINTS,
+    AmplificationObserved, AttemptsRow, DayRow, DeriveOptions, DuplicateEvidence, EndpointRow,
+    FileRead, FormatLines, KeyCoverage, KeyCoverageRow, Observed, ObservedDuplicates,
+    ProcessedTwice, ProxyRetriesObserved, RetriesObserved, SharedAddresses, SkippedLines,
+    TOP_ENDPOINTS,
 };
 
 /// The duplicates the fingerprinted intents showed, beside the model's prediction.
@@ -100,6 +101,19 @@ pub fn warnings(a: &LogAnalysis) -> Vec<Warning> {
                     .to_string(),
                 unit: f.columns.duration_unit.name(),
             });
+        }
+        for f in &a.files {
+            if let Some(inferred) = &f.columns.duration_unit_inferred {
+                out.push(Warning::DurationUnitInferred {
+                    file: f.name.clone(),
+                    field: f
+                        .columns
+                        .header_of(Role::Duration)
+                        .unwrap_or("duration")
+                        .to_string(),
+                    inferred: inferred.clone(),
+                });
+            }
         }
     }
     if a.is_server_log() && a.options.client_timeout.is_none() {
@@ -228,6 +242,7 @@ pub fn observed(
         },
         retries_observed,
         proxy_retries: proxy_retries(a),
+        amplification: proxy_retries(a).map(|p| AmplificationObserved::of(&p, scenario)),
         per_endpoint: endpoints,
     }
 }

@@ -90,27 +90,26 @@ pub fn warnings(a: &LogAnalysis) -> Vec<Warning> {
     let t = &a.tally;
     let mut out = Vec::new();
     if a.options.client_timeout.is_some() {
-        // The timeout is compared with durations in a unit that nothing said.
-        for f in a.files.iter().filter(|f| f.columns.duration_unit_assumed) {
-            out.push(Warning::DurationUnitAssumed {
-                file: f.name.clone(),
-                field: f
-                    .columns
+        // The timeout is compared with durations in a unit that nothing said: assumed, or
+        // inferred from their values.
+        for f in &a.files {
+            let (file, field) = (
+                f.name.clone(),
+                f.columns
                     .header_of(Role::Duration)
                     .unwrap_or("duration")
                     .to_string(),
-                unit: f.columns.duration_unit.name(),
-            });
-        }
-        for f in &a.files {
-            if let Some(inferred) = &f.columns.duration_unit_inferred {
+            );
+            if f.columns.duration_unit_assumed {
+                out.push(Warning::DurationUnitAssumed {
+                    file,
+                    field,
+                    unit: f.columns.duration_unit.name(),
+                });
+            } else if let Some(inferred) = &f.columns.duration_unit_inferred {
                 out.push(Warning::DurationUnitInferred {
-                    file: f.name.clone(),
-                    field: f
-                        .columns
-                        .header_of(Role::Duration)
-                        .unwrap_or("duration")
-                        .to_string(),
+                    file,
+                    field,
                     inferred: inferred.clone(),
                 });
             }

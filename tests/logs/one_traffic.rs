@@ -194,6 +194,31 @@ fn report(path: &str, args: &[&str]) -> (Value, String) {
     (serde_json::from_slice(&out).unwrap(), stderr)
 }
 
+/// The report as text (table, markdown).
+fn rendered(path: &str, args: &[&str], format: &str) -> String {
+    String::from_utf8(run(path, args, format).0).unwrap()
+}
+
+/// The CSV report's one row, by column name.
+fn csv_row(path: &str, args: &[&str]) -> std::collections::HashMap<String, String> {
+    let (csv, _) = run(path, args, "csv");
+    let mut rows = csv::Reader::from_reader(csv.as_slice());
+    let header = rows.headers().unwrap().clone();
+    let row = rows.records().next().unwrap().unwrap();
+    header
+        .iter()
+        .map(String::from)
+        .zip(row.iter().map(String::from))
+        .collect()
+}
+
+/// The timeout rate's kind has no duration-unit mark.
+fn unmarked(j: &Value) -> bool {
+    j["input_kinds"]["timeout_rate"]
+        .get("duration_unit")
+        .is_none()
+}
+
 /// A server's own log, read with the client's timeout.
 const RECEIVER: [&str; 4] = ["--client-timeout", "15s", "--log-side", "server"];
 
@@ -301,8 +326,7 @@ fn a_unit_the_values_leave_one_reading_of_is_inferred_and_said() {
             stderr.contains("give --duration-unit s, ms, us or ns"),
             "{stderr}"
         );
-        let (table, _) = run(&path, &RECEIVER, "table");
-        let table = String::from_utf8(table).unwrap();
+        let table = rendered(&path, &RECEIVER, "table");
         assert!(
             table.contains(&format!(
                 "duration={field} (s, inferred from its values: --duration-unit)"
@@ -314,19 +338,15 @@ fn a_unit_the_values_leave_one_reading_of_is_inferred_and_said() {
             "{table}"
         );
         assert!(table.contains("read in s, inferred from its values) / 1,000 mutating attempts"));
-        let (md, _) = run(&path, &RECEIVER, "markdown");
-        let md = String::from_utf8(md).unwrap();
+        let md = rendered(&path, &RECEIVER, "markdown");
         assert!(
             md.contains(
                 "durations read in s, inferred from their values; --duration-unit settles it"
             ),
             "{md}"
         );
-        let (csv, _) = run(&path, &RECEIVER, "csv");
-        let mut rows = csv::Reader::from_reader(csv.as_slice());
-        let header = rows.headers().unwrap().clone();
-        let row = rows.records().next().unwrap().unwrap();
-        let at = |n: &str| &row[header.iter().position(|h| h == n).unwrap()];
+        let row = csv_row(&path, &RECEIVER);
+        let at = |n: &str| row[n].as_str();
         assert_eq!(at("input_kinds.timeout_rate.duration_unit.unit"), "s");
         assert_eq!(
             at("input_kinds.timeout_rate.duration_unit.kind"),
@@ -336,11 +356,7 @@ fn a_unit_the_values_leave_one_reading_of_is_inferred_and_said() {
         // The flag wins, and then nothing is marked.
         let (j, stderr) = report(&path, &[&RECEIVER[..], &["--duration-unit", "s"]].concat());
         assert_eq!(j["inputs"]["timeout_rate"], 0.041);
-        assert!(
-            j["input_kinds"]["timeout_rate"]
-                .get("duration_unit")
-                .is_none()
-        );
+        assert!(unmarked(&j));
         assert!(!stderr.contains("says no unit"), "{stderr}");
     }
 }
@@ -367,8 +383,7 @@ fn ambiguous_values_keep_the_assumption_and_say_it() {
         stderr.contains("read as ms, so --client-timeout compares with an assumed unit; give --duration-unit s, ms, us or ns"),
         "{stderr}"
     );
-    let (table, _) = run(&path, &RECEIVER, "table");
-    let table = String::from_utf8(table).unwrap();
+    let table = rendered(&path, &RECEIVER, "table");
     assert!(
         table.contains("measured: durations read in ms, assumed; --duration-unit settles it"),
         "{table}"
@@ -377,11 +392,7 @@ fn ambiguous_values_keep_the_assumption_and_say_it() {
     assert_eq!(j["inputs"]["timeout_rate"], 0.041);
     // Without --client-timeout the unit changes no figure: no warning, no mark.
     let (j, stderr) = report(&path, &["--log-side", "server"]);
-    assert!(
-        j["input_kinds"]["timeout_rate"]
-            .get("duration_unit")
-            .is_none()
-    );
+    assert!(unmarked(&j));
     assert!(!stderr.contains("--duration-unit"), "{stderr}");
 }
 
@@ -428,8 +439,7 @@ fn the_proxys_measured_tries_make_the_layers_figure() {
     assert_eq!(a["worst_case"], 12.0);
     assert_eq!(a["modelled_worst_case"], 16.0);
     assert_eq!(j["amplification"]["worst_case"], 4.0);
-    let (table, _) = run(&path, &args, "table");
-    let table = String::from_utf8(table).unwrap();
+    let table = rendered(&path, &args, "table");
     assert!(
         table.contains("the layers figure with the proxy's layer measured: 1.12x expected, 12x at most at the backend an intent, over 2 layers (the model's 16x if the proxy made the client's tries)"),
         "{table}"
@@ -445,17 +455,13 @@ fn the_proxys_measured_tries_make_the_layers_figure() {
     };
     assert!(shown("+ proxy's tries, expected", "1.12x"), "{load:?}");
     assert!(shown("+ proxy's tries, at most", "12x"), "{load:?}");
-    let (md, _) = run(&path, &args, "markdown");
-    let md = String::from_utf8(md).unwrap();
+    let md = rendered(&path, &args, "markdown");
     assert!(
         md.contains("| attempts at 1 layer and the proxy's measured tries, at most | 12x |"),
         "{md}"
     );
-    let (csv, _) = run(&path, &args, "csv");
-    let mut rows = csv::Reader::from_reader(csv.as_slice());
-    let header = rows.headers().unwrap().clone();
-    let row = rows.records().next().unwrap().unwrap();
-    let at = |n: &str| &row[header.iter().position(|h| h == n).unwrap()];
+    let row = csv_row(&path, &args);
+    let at = |n: &str| row[n].as_str();
     assert_eq!(at("observed.amplification.attempts_max"), "3");
     assert_eq!(at("observed.amplification.worst_case"), "12");
     assert_eq!(at("observed.amplification.layers"), "2");
@@ -468,8 +474,7 @@ fn the_proxys_measured_tries_make_the_layers_figure() {
     let path = write(dir.path(), "plain.csv", plain.as_bytes());
     let (j, _) = report(&path, &args);
     assert!(j["observed"]["amplification"].is_null());
-    let (table, _) = run(&path, &args, "table");
-    assert!(!String::from_utf8(table).unwrap().contains("proxy's tries"));
+    assert!(!rendered(&path, &args, "table").contains("proxy's tries"));
 }
 
 /// A known format's duration unit is its documentation's, never inferred nor assumed: Caddy

@@ -347,10 +347,18 @@ fn load(e: &Estimate) -> Section {
     }
 }
 
+impl EstimateReport {
+    /// The layers figure with the proxy's layer measured (`observed.amplification`), after
+    /// the model's in the load section (the explorer adds it for its scenario of the moment).
+    pub fn add_proxy_layer(&mut self, a: &crate::findings::AmplificationObserved) {
+        proxy_layer(self, a);
+    }
+}
+
 /// The layers figure with the proxy's layer measured, after the model's in the load section.
 fn proxy_layer(report: &mut EstimateReport, a: &crate::findings::AmplificationObserved) {
     use FigureId as F;
-    let at = crate::report::words::layers(a.layers - 1);
+    let at = crate::report::words::layers(a.layers.saturating_sub(1));
     let Some(load) = report
         .sections
         .iter_mut()
@@ -516,7 +524,7 @@ impl<'a> LogsReport<'a> {
             .collect();
         let mut estimate_report = EstimateReport::new(e, style);
         if let Some(a) = &findings.observed.amplification {
-            proxy_layer(&mut estimate_report, a);
+            estimate_report.add_proxy_layer(a);
         }
         // Each input's kind on its own line of the Scenario section, by the label it has there.
         estimate_report.kinds = inputs

@@ -13,7 +13,10 @@
 //!   microseconds and nanoseconds are possible only when every value is a whole number
 //!   (writers of those units write integers);
 //! - when exactly one of s, ms, µs and ns is possible, it is the inferred unit; when two or
-//!   more are, the values are ambiguous and the assumption (milliseconds) stays, said as one.
+//!   more are, the values are ambiguous and the assumption (milliseconds) stays, said as one;
+//! - values that each end in `s` after their digits (`1.512s`, as Google Cloud writes
+//!   `latency`) write their unit: seconds, if each is between the bounds; some with it and
+//!   some without is no reading.
 //!
 //! So `0.000412, 0.085, 16.2` is seconds (as milliseconds its first would be 0.4 µs), and
 //! `300000000000, 85000000` nanoseconds (as microseconds the first would be 3.5 days), but
@@ -36,11 +39,20 @@ pub const LONGEST: f64 = 86_400.0;
 pub fn infer(values: &[&[u8]]) -> Option<UnitInference> {
     let mut read: Vec<(f64, &[u8])> = Vec::new();
     let mut fraction = false;
+    // Values that write their unit (`1.512s`, as Google Cloud's `latency`) say seconds.
+    let mut suffixed = 0;
     for v in values {
         let v = v.trim_ascii();
         if v.is_empty() || v == b"-" {
             continue;
         }
+        let v = match v.strip_suffix(b"s") {
+            Some(number) if number.last().is_some_and(u8::is_ascii_digit) => {
+                suffixed += 1;
+                number
+            }
+            _ => v,
+        };
         let plain = v.iter().all(|b| b.is_ascii_digit() || *b == b'.')
             && v.iter().filter(|&&b| b == b'.').count() <= 1
             && v.iter().any(u8::is_ascii_digit);
@@ -52,6 +64,9 @@ pub fn infer(values: &[&[u8]]) -> Option<UnitInference> {
         read.push((n, v));
     }
     if read.len() < MIN_VALUES || read.iter().all(|(n, _)| *n == 0.0) {
+        return None;
+    }
+    if suffixed > 0 && suffixed < read.len() {
         return None;
     }
     let units = [
@@ -68,7 +83,9 @@ pub fn infer(values: &[&[u8]]) -> Option<UnitInference> {
                 *n == 0.0 || (SHORTEST..=LONGEST).contains(&secs)
             })
     };
-    let mut fits = units.into_iter().filter(|&u| possible(u));
+    let seconds = [DurationUnit::Seconds];
+    let units: &[DurationUnit] = if suffixed > 0 { &seconds } else { &units };
+    let mut fits = units.iter().copied().filter(|&u| possible(u));
     let unit = fits.next()?;
     if fits.next().is_some() {
         return None;
@@ -179,6 +196,19 @@ mod tests {
             (i.values, i.min.as_str(), i.max.as_str()),
             (5, "0.000412", "16.2")
         );
+    }
+
+    #[test]
+    fn values_that_write_seconds_are_seconds() {
+        use DurationUnit::*;
+        assert_eq!(
+            unit(&["0.085s", "16.2s", "15s", "0.09s", "1s"]),
+            Some(Seconds)
+        );
+        // As seconds the first would be over a day: no reading.
+        assert_eq!(unit(&["90000s", "16.2s", "15s", "0.09s", "1s"]), None);
+        assert_eq!(unit(&["0.085s", "16.2", "15s", "0.09s", "1s"]), None);
+        assert_eq!(unit(&["0.085ms", "16.2ms", "15ms", "0.09ms", "1ms"]), None);
     }
 
     #[test]

@@ -54,6 +54,7 @@ mod traces;
 pub use analysis::{FileInfo, FormatRead, LogAnalysis};
 pub use analyze::analyze;
 pub use detect::non_access;
+pub use detect::unit::infer as infer_duration_unit;
 pub use envelope::{Envelope, EnvelopeChoice, JsonField};
 pub use error::{BadRow, LogError, RowPlace};
 pub use follow::{DEFAULT_EVERY, FollowOptions, Tick, follow};

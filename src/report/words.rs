@@ -1546,8 +1546,8 @@ pub fn times(value: f64) -> String {
 }
 
 /// What the proxy's measured tries make of the layers figure (`observed.amplification`):
-/// `the layers figure with the proxy's layer measured: 1.04x expected, 8x at most at the
-/// backend an intent, over 2 layers (16x if the proxy made the client's 4 tries)`.
+/// `the layers figure with the proxy's layer measured: 1.12x expected, 12x at most at the
+/// backend an intent, over 2 layers (the model's 16x if the proxy made the client's tries)`.
 pub fn proxy_layer(l: &crate::findings::AmplificationObserved) -> String {
     format!(
         "the layers figure with the proxy's layer measured: {} expected, {} at most at the backend an intent, over {} (the model's {} if the proxy made the client's tries)",

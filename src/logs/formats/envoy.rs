@@ -324,7 +324,10 @@ mod tests {
         f.split(v1_2, &mut out).unwrap();
         assert_eq!(out.get(m.status), Some(&b"504"[..]));
         assert_eq!(out.get(m.duration.unwrap()), Some(&b"15001"[..]));
-        assert_eq!(compile("istio-1.2").unwrap().describe(), "Istio 1.2 (Envoy)");
+        assert_eq!(
+            compile("istio-1.2").unwrap().describe(),
+            "Istio 1.2 (Envoy)"
+        );
     }
 
     /// Envoy's default and Istio's with fields appended: read, the fields named extra_N with

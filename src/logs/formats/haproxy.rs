@@ -235,7 +235,10 @@ impl<'a> Cursor<'a> {
         let Some(space) = memchr::memchr(b' ', rest) else {
             return;
         };
-        let timers = rest[space + 1..].split(|&b| b == b' ').next().unwrap_or_default();
+        let timers = rest[space + 1..]
+            .split(|&b| b == b' ')
+            .next()
+            .unwrap_or_default();
         let slashes = |w: &[u8]| w.iter().filter(|&&b| b == b'/').count();
         if space > 0 && slashes(&rest[..space]) == 0 && slashes(timers) == 4 {
             self.at += space + 1;

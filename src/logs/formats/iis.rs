@@ -134,9 +134,10 @@ impl Iis {
     fn layout(&self, names: &[String]) -> Layout {
         let mut layout = Layout::default();
         let at = |n: &str| names.iter().position(|x| x == n);
-        if let Some((date, time, local)) = DATE_TIME.iter().find_map(|(d, t)| {
-            Some((at(d)?, at(t)?, d.ends_with("-local")))
-        }) {
+        if let Some((date, time, local)) = DATE_TIME
+            .iter()
+            .find_map(|(d, t)| Some((at(d)?, at(t)?, d.ends_with("-local"))))
+        {
             (layout.date, layout.time, layout.local) = (Some(date), Some(time), local);
         }
         for name in names {
@@ -388,14 +389,20 @@ mod tests {
         iis.split(first[2], &mut out).unwrap();
         let line = br#"2012-08-15 17:00:00.675 10.10.28.140 GET /hello/world/6,681965 - 80 - "173.5.0.0" "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_10_1)" - "hello.example.com" 404 " garbage w/ spaces " 0 359"#;
         let f = fields(iis.as_ref(), line).unwrap();
-        assert_eq!(field(iis.as_ref(), &f, "timestamp"), "2012-08-15T17:00:00.675");
+        assert_eq!(
+            field(iis.as_ref(), &f, "timestamp"),
+            "2012-08-15T17:00:00.675"
+        );
         assert_eq!(field(iis.as_ref(), &f, "c-ip"), "173.5.0.0");
         assert_eq!(
             field(iis.as_ref(), &f, "cs(User-Agent)"),
             "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_10_1)"
         );
         assert_eq!(field(iis.as_ref(), &f, "sc-status"), "404");
-        assert_eq!(field(iis.as_ref(), &f, "sc-substatus"), " garbage w/ spaces ");
+        assert_eq!(
+            field(iis.as_ref(), &f, "sc-substatus"),
+            " garbage w/ spaces "
+        );
         assert_eq!(field(iis.as_ref(), &f, "TimeTakenMS"), "359");
         // A quote that does not close a field is part of it.
         let spans: Vec<_> = field_spans(br#"a "b c" "d"e f "#).collect();

@@ -1,6 +1,8 @@
 //! nginx access logs: a `log_format` string (`--log-format`) or one of the presets,
-//! `combined` (nginx's built-in), `main` (the default nginx.conf's) and `upstreaminfo`
-//! (ingress-nginx's default `log-format-upstream`).
+//! `combined` (nginx's built-in), `main` (the default nginx.conf's), `upstreaminfo`
+//! (ingress-nginx's default `log-format-upstream`), and the layouts other servers write in
+//! nginx's shape (issue 35): `traefik` (Traefik's CLF), `npm-proxy` and `npm-standard`
+//! (Nginx Proxy Manager's two), `one-ident` (combined without `$remote_user`).
 //!
 //! Each `$variable` gives a field named as the variable (without `$`), so the aliases find
 //! `$status`, `$upstream_status`, `$request_time` (seconds), `$http_idempotency_key` and
@@ -38,7 +40,11 @@ pub const PRESETS: [(&str, &str, &str); 7] = [
     ("npm-standard", NPM_STANDARD, "Nginx Proxy Manager standard"),
     ("main", MAIN, "nginx main"),
     ("combined", COMBINED, "nginx combined"),
-    ("one-ident", ONE_IDENT, "nginx combined with one ident field"),
+    (
+        "one-ident",
+        ONE_IDENT,
+        "nginx combined with one ident field",
+    ),
 ];
 
 /// nginx's `log_format` strings: every unit and name is told by the variables' names.

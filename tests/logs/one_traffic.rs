@@ -145,34 +145,28 @@ impl Traffic {
 
     /// The receiver's own log in a shape no format documents: `duration`, no unit said.
     fn unknown_json(&self) -> String {
-        let mut out = String::new();
-        for r in &self.requests {
-            let time = jiff::Timestamp::from_second(r.secs as i64).unwrap();
-            out += &format!(
-                "{{\"time\":\"{}\",\"method\":\"{}\",\"path\":\"{}\",\"status\":{},\"duration\":{:.6}}}\n",
-                time.strftime("%Y-%m-%dT%H:%M:%SZ"),
-                r.method,
-                r.path,
-                r.status,
-                r.took
-            );
-        }
-        out
+        self.receiver("", |time, r| {
+            format!(
+                "{{\"time\":\"{time}\",\"method\":\"{}\",\"path\":\"{}\",\"status\":{},\"duration\":{:.6}}}",
+                r.method, r.path, r.status, r.took
+            )
+        })
     }
 
     /// The same as CSV.
     fn unknown_csv(&self) -> String {
-        let mut out = String::from("time,method,path,status,elapsed\n");
+        self.receiver("time,method,path,status,elapsed\n", |time, r| {
+            format!("{time},{},{},{},{:.6}", r.method, r.path, r.status, r.took)
+        })
+    }
+
+    /// The receiver's own log: `head`, then a line a request (given its time, RFC 3339).
+    fn receiver(&self, head: &str, line: impl Fn(&str, &Request) -> String) -> String {
+        let mut out = head.to_string();
         for r in &self.requests {
             let time = jiff::Timestamp::from_second(r.secs as i64).unwrap();
-            out += &format!(
-                "{},{},{},{},{:.6}\n",
-                time.strftime("%Y-%m-%dT%H:%M:%SZ"),
-                r.method,
-                r.path,
-                r.status,
-                r.took
-            );
+            out += &line(&time.strftime("%Y-%m-%dT%H:%M:%SZ").to_string(), r);
+            out.push('\n');
         }
         out
     }

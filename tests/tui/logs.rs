@@ -12,16 +12,17 @@ use dupcost::tui::endpoints::{EndpointAction, LogView};
 use dupcost::tui::{Action, App, Effect};
 
 fn app() -> App {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/samples/access-log.csv");
-    let analysis = logs::analyze(
-        &[LogInput::from(PathBuf::from(path))],
-        &LogOptions::default(),
-    )
-    .unwrap();
+    app_of("samples/access-log.csv")
+}
+
+/// The explorer on `sample` (a path under the crate), as `tui --logs` starts it.
+fn app_of(sample: &str) -> App {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(sample);
+    let analysis = logs::analyze(&[LogInput::from(path)], &LogOptions::default()).unwrap();
     let derived = analysis
         .derive(&Scenario::default(), &Overrides::default())
         .unwrap();
-    let view = LogView::new(&derived, "samples/access-log.csv".into());
+    let view = LogView::new(&derived, sample.into());
     App::new(
         derived.scenario,
         PathBuf::from("dupcost-scenario.json"),
@@ -144,23 +145,8 @@ fn help_lists_the_evidence() {
 /// scenario of the moment; an endpoint explored shows the model's alone.
 #[test]
 fn the_proxys_measured_layer_is_in_the_results() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/samples/haproxy.log");
-    let analysis = logs::analyze(
-        &[LogInput::from(PathBuf::from(path))],
-        &LogOptions::default(),
-    )
-    .unwrap();
-    let derived = analysis
-        .derive(&Scenario::default(), &Overrides::default())
-        .unwrap();
-    let view = LogView::new(&derived, "samples/haproxy.log".into());
-    assert!(view.proxy.is_some());
-    let mut app = App::new(
-        derived.scenario,
-        PathBuf::from("dupcost-scenario.json"),
-        Style::default(),
-    )
-    .with_logs(view);
+    let mut app = app_of("samples/haproxy.log");
+    assert!(app.logs().unwrap().proxy.is_some());
     let text = format!("{}", screen(&app, 120, 40).backend());
     assert!(text.contains("+ proxy's tries, expected"), "{text}");
     assert!(text.contains("+ proxy's tries, at most"), "{text}");

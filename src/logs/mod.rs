@@ -55,12 +55,13 @@ mod traces;
 pub use analysis::{FileInfo, FormatRead, Lacking, LogAnalysis};
 pub use analyze::analyze;
 pub use detect::non_access;
+pub use detect::unit::infer as infer_duration_unit;
 pub use envelope::{Envelope, EnvelopeChoice, JsonField};
 pub use error::{BadRow, LogError, RowPlace};
 pub use follow::{DEFAULT_EVERY, FollowOptions, Tick, follow};
 pub use formats::{
     ColumnMap, DurationUnit, Fields, FlagsStyle, FormatHints, GiveUpMatch, GiveUps, InputFormat,
-    LineFormat, alb, ambassador, apigateway, cloudfront, compile as compile_format,
+    LineFormat, UnitInference, alb, ambassador, apigateway, cloudfront, compile as compile_format,
     duration_unit_from_name, haproxy_format, iis, json,
 };
 pub use framing::json_doc::{Document, Documents, sniff as sniff_document};

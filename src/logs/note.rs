@@ -20,6 +20,8 @@ pub enum FormatNote {
     },
     /// An Envoy preset (`layout`) followed by `extra` fields (`extra_1`, ...) given no role.
     EnvoyAppended { layout: String, extra: usize },
+    /// IIS Advanced Logging's date-local and time-local have no zone, so they are read as UTC.
+    IisLocalTime,
     /// A platform's log with no backend status (Google Cloud's, Cloudflare's without one).
     NoBackendStatus,
     /// API Gateway's give-ups are its 504s (a lower bound); `integration_status`: its layout

@@ -137,6 +137,14 @@ struct Node {
     slot: Option<usize>,
 }
 
+impl Node {
+    /// No keys or items below: a value here is read as text.
+    #[inline(always)]
+    fn is_leaf(&self) -> bool {
+        self.keys.is_empty() && self.items.is_empty()
+    }
+}
+
 /// A JSON-lines log with the paths of its fields.
 #[derive(Debug, Clone)]
 pub struct JsonLines {
@@ -653,12 +661,46 @@ impl JsonLines {
                 Some(ScanKey::Other(key)) => keys.get_hinted(key, &mut hint),
             };
             match child {
+                // A leaf (most of a log's values) is read here, without the call.
+                Some(child) if self.nodes[child].is_leaf() => {
+                    self.scan_leaf(scan, &self.nodes[child], sink)?;
+                }
                 Some(child) => self.scan_node(scan, child, sink)?,
                 None => {
                     scan.skip()?;
                 }
             }
         }
+    }
+
+    /// The value at the cursor as the text of node `n`'s field, if it has one: what
+    /// [`JsonLines::scan_node`] does at a leaf, or with a string where the tree has more.
+    #[inline(always)]
+    fn scan_leaf(&self, scan: &mut Scan, n: &Node, sink: &mut Sink) -> Result<(), Bail> {
+        let leaf = scan.leaf()?;
+        let Some(slot) = n.slot else {
+            // An escaped string is unescaped even when no field wants it, as serde_json
+            // does where it visits (not at a leaf, which it reads raw).
+            if let Leaf::Escaped(text) = leaf
+                && !n.is_leaf()
+            {
+                json_scan::unescape(text, &mut Vec::new())?;
+            }
+            return Ok(());
+        };
+        let fields = self.names.len();
+        match leaf {
+            Leaf::Null => {}
+            Leaf::Text(text) | Leaf::Raw(text) => {
+                sink.leaf(slot, fields, |d| d.extend_from_slice(text.as_bytes()));
+            }
+            Leaf::Escaped(text) => {
+                let mut ok = Ok(());
+                sink.leaf(slot, fields, |d| ok = json_scan::unescape(text, d));
+                ok?;
+            }
+        }
+        Ok(())
     }
 
     /// The value at the cursor, at node `node` of the tree: what serde_json's [`At`] does,
@@ -669,30 +711,9 @@ impl JsonLines {
         let fields = self.names.len();
         let kind = scan.peek()?;
         // A string is its text whether the tree has a leaf here or not (serde_json's
-        // `visit_str`); an escaped one is unescaped even when no field wants it, as
-        // serde_json does where it visits.
-        if n.keys.is_empty() && n.items.is_empty() || kind == Kind::String {
-            let leaf = scan.leaf()?;
-            if let (None, Leaf::Escaped(text)) = (n.slot, leaf) {
-                if !(n.keys.is_empty() && n.items.is_empty()) {
-                    json_scan::unescape(text, &mut Vec::new())?;
-                }
-            }
-            let Some(slot) = n.slot else {
-                return Ok(());
-            };
-            match leaf {
-                Leaf::Null => {}
-                Leaf::Text(text) | Leaf::Raw(text) => {
-                    sink.leaf(slot, fields, |d| d.extend_from_slice(text.as_bytes()));
-                }
-                Leaf::Escaped(text) => {
-                    let mut ok = Ok(());
-                    sink.leaf(slot, fields, |d| ok = json_scan::unescape(text, d));
-                    ok?;
-                }
-            }
-            return Ok(());
+        // `visit_str`).
+        if n.is_leaf() || kind == Kind::String {
+            return self.scan_leaf(scan, n, sink);
         }
         match kind {
             Kind::Object => self.scan_members(scan, node, sink)?,

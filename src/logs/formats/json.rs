@@ -847,9 +847,12 @@ impl JsonLines {
                 scratch: &mut scratch,
             };
             // The scanner first, on text (nearly every line), and serde_json for a line it
-            // does not take whole: its error, or what the scanner declined to read.
+            // does not take whole: its error, or what the scanner declined to read. The text
+            // is checked with simdutf8, 32 bytes a step where the CPU has AVX2 (std's check
+            // was 250 instructions of a 322-byte nginx line).
             let scanned = reader != Reader::Serde
-                && std::str::from_utf8(line).is_ok_and(|text| self.scan(text, &mut sink).is_ok());
+                && simdutf8::basic::from_utf8(line)
+                    .is_ok_and(|text| self.scan(text, &mut sink).is_ok());
             if !scanned {
                 if reader == Reader::Scanner {
                     return Err("the scanner bailed".to_string());

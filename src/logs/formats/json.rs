@@ -71,6 +71,10 @@ struct Keys {
     map: HashMap<Box<str>, usize, FixedState>,
     /// Whether each key of `list` can be the scanner's hint ([`json_scan::is_plain_key`]).
     plain: Vec<bool>,
+    /// For each key of `list` that can be a hint and whose node is a leaf with a field, that
+    /// field: its value can take the scanner's fast lane ([`json_scan::Members::next_plain`]).
+    /// Set by [`JsonLines::index_fast_lane`] once the tree is whole.
+    fast: Vec<Option<usize>>,
 }
 
 impl Keys {
@@ -300,7 +304,22 @@ impl JsonLines {
             Flavour::Traefik => format.alias_top_keys(&TRAEFIK_TIME_KEYS),
             _ => {}
         }
+        format.index_fast_lane();
         Some(format)
+    }
+
+    /// Sets each node's [`Keys::fast`], from the tree as it is now whole.
+    fn index_fast_lane(&mut self) {
+        for n in 0..self.nodes.len() {
+            let keys = &self.nodes[n].keys;
+            let fast = (keys.list.iter().zip(&keys.plain))
+                .map(|(&(_, child), &plain)| {
+                    let child = &self.nodes[child];
+                    child.slot.filter(|_| plain && child.is_leaf())
+                })
+                .collect();
+            self.nodes[n].keys.fast = fast;
+        }
     }
 
     /// Numbers the fields in the order of the tree (a node's children in the order they
@@ -396,6 +415,17 @@ impl Sink<'_> {
             let start = scratch.data.len();
             write(&mut scratch.data);
             scratch.spans[slot] = (start as u32, scratch.data.len() as u32);
+        }
+    }
+
+    /// [`Sink::leaf`] for a value's text as it is, written straight when it is the next field.
+    #[inline(always)]
+    fn text(&mut self, slot: usize, fields: usize, text: &[u8]) {
+        if self.straight && slot == self.next {
+            self.out.push(text);
+            self.next += 1;
+        } else {
+            self.leaf(slot, fields, |d| d.extend_from_slice(text));
         }
     }
 
@@ -647,7 +677,16 @@ impl JsonLines {
         let mut members = scan.object()?;
         // The key after the last one found is the likeliest next: told by one comparison.
         let mut hint = 0;
+        let fields = self.names.len();
         loop {
+            // The fast lane: the expected key, and a plain string or number for its field.
+            if let Some(&Some(slot)) = keys.fast.get(hint)
+                && let Some(text) = members.next_plain(scan, &keys.list[hint].0)
+            {
+                hint += 1;
+                sink.text(slot, fields, text.as_bytes());
+                continue;
+            }
             let key = match keys.list.get(hint) {
                 Some((want, _)) if keys.plain[hint] => members.next_hinted(scan, want)?,
                 _ => members.next(scan)?.map(ScanKey::Other),

@@ -101,6 +101,11 @@ fn format_alb() {
 }
 
 #[test]
+fn duration_unit() {
+    replay_bytes("duration_unit", checks::duration_unit);
+}
+
+#[test]
 fn non_access() {
     replay_bytes("non_access", checks::non_access);
     // The seeds too: real NLB, ALB connection log and HAProxy tcplog records.
@@ -134,6 +139,11 @@ fn format_apache() {
     replay_bytes("format_apache", |b| {
         checks::line_format("apache", &["common", "combined", "vcombined"], b)
     });
+}
+
+#[test]
+fn format_peers() {
+    replay_bytes("format_peers", checks::format_peers);
 }
 
 #[test]

@@ -340,6 +340,21 @@ pub fn format_iis(bytes: &[u8]) {
     native_lines(&Iis::from_lines(&first_lines(bytes)), bytes);
     let fixed: &[u8] = b"#Fields: date time cs-method cs-uri-stem sc-status sc-win32-status cs(User-Agent) cs(Idempotency-Key) time-taken";
     native_lines(&Iis::from_lines(&[fixed]), bytes);
+    // IIS Advanced Logging's names, with its quoted fields (issue 35).
+    let advanced: &[u8] = b"#Fields:   date-local time-local c-ip cs-method cs-uri-stem cs(User-Agent) sc-status sc-substatus sc-win32-status TimeTakenMS";
+    native_lines(&Iis::from_lines(&[advanced]), bytes);
+}
+
+/// The layouts issue 35 added, in memory: Traefik's CLF, Nginx Proxy Manager's `proxy` and
+/// `standard`, nginx combined with one ident field, Istio 1.2's default (see
+/// [`format_lines`]).
+pub fn format_peers(bytes: &[u8]) {
+    line_format(
+        "nginx",
+        &["traefik", "npm-proxy", "npm-standard", "one-ident"],
+        bytes,
+    );
+    line_format("envoy", &["istio-1.2"], bytes);
 }
 
 /// First lines of each platform's JSON records, so the fuzzed lines are read with each
@@ -521,6 +536,35 @@ pub fn non_access(bytes: &[u8]) {
             assert!(
                 alb.split(line, &mut fields).is_err(),
                 "an NLB record read as ALB"
+            );
+        }
+    }
+}
+
+/// A duration unit from values (issue 35), one value a line of `bytes`: never a panic; a
+/// unit inferred from at least 5 values, the same whatever their order, and one that puts
+/// every non-zero plain value between 1 µs and a day.
+pub fn duration_unit(bytes: &[u8]) {
+    let values: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
+    let Some(found) = dupcost::logs::infer_duration_unit(&values) else {
+        return;
+    };
+    assert!(found.values >= 5, "{found:?}");
+    let mut reversed = values.clone();
+    reversed.reverse();
+    let again = dupcost::logs::infer_duration_unit(&reversed).map(|f| f.unit);
+    assert_eq!(again, Some(found.unit), "the order changed the unit");
+    for v in &values {
+        let v = v.trim_ascii();
+        let v = v.strip_suffix(b"s").unwrap_or(v);
+        if let Some(n) = std::str::from_utf8(v)
+            .ok()
+            .and_then(|t| t.parse::<f64>().ok())
+        {
+            let secs = n * found.unit.nanos() / 1e9;
+            assert!(
+                n == 0.0 || (1e-6..=86_400.0).contains(&secs),
+                "{n} as {found:?}"
             );
         }
     }

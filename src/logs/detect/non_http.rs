@@ -12,6 +12,10 @@
 //!   ac/fc/bc/sc/rc sq/bq`: HAProxy's configuration manual, section 8.2.2): no quoted
 //!   request, timers in three parts.
 //!
+//! - Istio's Mixer TCP access log entries (`{"level":"info",...,"instance":
+//!   "tcpaccesslog.logentry.istio-system",...}`, Istio before 1.5 with Mixer's
+//!   `tcpaccesslog` rule), which the `istio-proxy` container writes beside its HTTP entries.
+//!
 //! The records whose request is `- - -` (a classic ELB TCP/SSL listener, Envoy's TCP proxy)
 //! are read by their formats and told at the row (`row::no_request_kind`).
 
@@ -22,6 +26,9 @@ pub fn kind(line: &[u8]) -> Option<&'static str> {
     }
     if alb_connection(line) {
         return Some("ALB connection log records (no HTTP request)");
+    }
+    if mixer_tcp(line) {
+        return Some("Istio Mixer TCP access log entries (no HTTP request)");
     }
     match haproxy_after_date(line) {
         Some(rest) if haproxy_tcplog(rest) => Some("HAProxy tcplog records (TCP, no HTTP request)"),
@@ -70,6 +77,12 @@ fn alb_connection(line: &[u8]) -> bool {
             .iter()
             .all(|&b| b.is_ascii_hexdigit() || b == b'.' || b == b':');
     iso_time(time) && ip_ok && digits(port) && digits(listener)
+}
+
+/// A JSON record of Istio Mixer's `tcpaccesslog` instance.
+fn mixer_tcp(line: &[u8]) -> bool {
+    line.first() == Some(&b'{')
+        && memchr::memmem::find(line, b"\"instance\":\"tcpaccesslog.").is_some()
 }
 
 /// A count of HAProxy's slash-separated timers or counters: `parts` numbers (`-1` or a `+`
@@ -154,6 +167,14 @@ mod tests {
             kind(ssl),
             Some("HAProxy connection errors (SSL handshake, no HTTP request)")
         );
+        // Fluent Bit's test log of an istio-proxy container (its JSON, unwrapped).
+        let mixer = br#"{"level":"info","time":"2018-09-21T02:56:05.979833Z","instance":"tcpaccesslog.logentry.istio-system","connectionDuration":"0s","connectionEvent":"continue","protocol":"tcp","receivedBytes":432,"sentBytes":424}"#;
+        assert_eq!(
+            kind(mixer),
+            Some("Istio Mixer TCP access log entries (no HTTP request)")
+        );
+        let http = br#"{"level":"info","time":"2018-09-21T02:56:05.979833Z","instance":"accesslog.logentry.istio-system","method":"POST","url":"/v1/pay","responseCode":200}"#;
+        assert_eq!(kind(http), None);
         // HTTP lines of the same proxies are none of these.
         let http: [&[u8]; 4] = [
             b"http 2018-07-02T22:23:00.186641Z app/my-loadbalancer/50dc6c495c0c9188 192.168.131.39:2817 10.0.0.1:80 0.000 0.001 0.000 200 200 34 366 \"GET http://www.example.com:80/ HTTP/1.1\" \"curl/7.46.0\" - -",

@@ -22,6 +22,7 @@ pub mod alb;
 pub(super) mod ambassador;
 pub(super) mod apache;
 pub mod apigateway;
+pub mod catalog;
 pub mod cloudfront;
 pub(super) mod csv;
 pub(super) mod envoy;
@@ -65,41 +66,9 @@ pub enum InputFormat {
 }
 
 impl InputFormat {
-    pub const ALL: [InputFormat; 14] = [
-        InputFormat::Auto,
-        InputFormat::Csv,
-        InputFormat::Tsv,
-        InputFormat::Nginx,
-        InputFormat::Apache,
-        InputFormat::Alb,
-        InputFormat::Elb,
-        InputFormat::Cloudfront,
-        InputFormat::Haproxy,
-        InputFormat::Envoy,
-        InputFormat::Json,
-        InputFormat::Iis,
-        InputFormat::Otlp,
-        InputFormat::Zipkin,
-    ];
-
-    /// The name as written in `--input-format`.
+    /// The name as written in `--input-format`: its catalog row's.
     pub fn name(self) -> &'static str {
-        match self {
-            InputFormat::Auto => "auto",
-            InputFormat::Csv => "csv",
-            InputFormat::Tsv => "tsv",
-            InputFormat::Nginx => "nginx",
-            InputFormat::Apache => "apache",
-            InputFormat::Alb => "alb",
-            InputFormat::Elb => "elb",
-            InputFormat::Cloudfront => "cloudfront",
-            InputFormat::Haproxy => "haproxy",
-            InputFormat::Envoy => "envoy",
-            InputFormat::Json => "json",
-            InputFormat::Iis => "iis",
-            InputFormat::Otlp => "otlp",
-            InputFormat::Zipkin => "zipkin",
-        }
+        catalog::entry(self).name
     }
 }
 
@@ -114,11 +83,12 @@ impl FromStr for InputFormat {
 
     fn from_str(s: &str) -> Result<Self, String> {
         let wanted = s.trim().to_ascii_lowercase();
-        InputFormat::ALL
-            .into_iter()
-            .find(|f| f.name() == wanted)
+        catalog::CATALOG
+            .iter()
+            .find(|e| e.name == wanted)
+            .and_then(|e| e.input)
             .ok_or_else(|| {
-                let names: Vec<_> = InputFormat::ALL.iter().map(|f| f.name()).collect();
+                let names: Vec<_> = catalog::names().collect();
                 format!(
                     "unknown input format '{s}': use one of {}",
                     names.join(", ")
@@ -255,19 +225,18 @@ pub(in crate::logs) fn best_of(
 /// string or a preset's name (nginx, apache, envoy, haproxy; `auto` tells which). For the fuzz targets and tools; `dupcost logs` picks a format with `detect::choose`.
 pub fn compile(input: InputFormat, text: &str) -> Result<Box<dyn LineFormat>, String> {
     match input {
-        InputFormat::Haproxy if text.trim().is_empty() => Ok(Box::new(haproxy::Haproxy)),
-        InputFormat::Haproxy => haproxy_format::compile(text),
-        InputFormat::Apache => apache::compile(text),
-        InputFormat::Nginx => nginx::compile(text),
-        InputFormat::Envoy => envoy::compile(text),
         InputFormat::Auto if envoy::is_envoy(text) => envoy::compile(text),
         InputFormat::Auto if haproxy_format::is_haproxy(text) => haproxy_format::compile(text),
         InputFormat::Auto if apigateway::is_apigateway(text) => apigateway::compile(text),
         InputFormat::Auto if apache::is_apache(text) => apache::compile(text),
         InputFormat::Auto => nginx::compile(text),
-        other => Err(format!(
-            "it is for --input-format nginx, apache, envoy or haproxy, not {other}"
-        )),
+        other => match catalog::entry(other).compile {
+            Some(compile) => compile(text),
+            None => Err(format!(
+                "it is for --input-format {}, not {other}",
+                catalog::compiled_names()
+            )),
+        },
     }
 }
 

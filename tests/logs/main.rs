@@ -26,5 +26,6 @@ mod mixed;
 mod platforms;
 mod props;
 mod receiver_logs;
+mod refusals;
 mod suites;
 mod traces;

@@ -545,7 +545,7 @@ fn refusals_name_the_line_the_closest_format_and_the_flag() {
     let path = write(dir.path(), "disagree.log", text(&lines).as_bytes());
     let err = usage_error(&["logs", &path]);
     assert!(
-        err.contains("disagree.log: its first lines are not one log format dupcost knows: line 1 reads as Envoy default, but line 3 'garbage here 1 2 3' does not (expected '[' at column 1"),
+        err.contains("disagree.log: its first lines are not one log format dupcost knows: line 1 reads as Envoy default, but line 3 'garbage here 1 2 3' does not (field 1 (start_time) 'garbage' does not fit: expected '[' at column 1"),
         "{err}"
     );
     assert!(err.contains("--input-format envoy"), "{err}");

@@ -490,9 +490,10 @@ fn flags() -> String {
 /// How the refusal says to read a row's format: by its `--input-format` name, or (a row
 /// only auto detection tells) by leaving the flag out.
 fn name_it(row: &FormatEntry) -> String {
-    match row.input {
-        Some(_) => format!("name that format with --input-format {}", row.name),
-        None => "leave --input-format out to have it told".to_string(),
+    if row.named {
+        format!("name that format with --input-format {}", row.name)
+    } else {
+        "leave --input-format out to have it told".to_string()
     }
 }
 

@@ -72,8 +72,8 @@ pub enum Reading {
 pub struct FormatEntry {
     /// Its `--input-format` name (or, for a row no flag names, the name docs use).
     pub name: &'static str,
-    /// The `--input-format` that names it; `None`: told by auto detection only.
-    pub input: Option<InputFormat>,
+    /// `--input-format NAME` names it (else it is told by auto detection only).
+    pub named: bool,
     /// One line for the docs and `--help`.
     pub describe: &'static str,
     /// Its place in auto detection, if it is told from the first lines.
@@ -145,7 +145,7 @@ fn haproxy_compile(text: &str) -> Result<Box<dyn LineFormat>, String> {
 pub static CATALOG: &[FormatEntry] = &[
     FormatEntry {
         name: "auto",
-        input: Some(InputFormat::Auto),
+        named: true,
         describe: "told from each file's first lines (the default)",
         detect: None,
         reading: Reading::Auto,
@@ -155,7 +155,7 @@ pub static CATALOG: &[FormatEntry] = &[
     },
     FormatEntry {
         name: "csv",
-        input: Some(InputFormat::Csv),
+        named: true,
         describe: "CSV with a header naming the fields (a method and a status at least)",
         detect: None,
         reading: Reading::Csv { delimiter: None },
@@ -165,7 +165,7 @@ pub static CATALOG: &[FormatEntry] = &[
     },
     FormatEntry {
         name: "tsv",
-        input: Some(InputFormat::Tsv),
+        named: true,
         describe: "tab-separated, with a header naming the fields",
         detect: None,
         reading: Reading::Csv {
@@ -177,7 +177,7 @@ pub static CATALOG: &[FormatEntry] = &[
     },
     FormatEntry {
         name: "nginx",
-        input: Some(InputFormat::Nginx),
+        named: true,
         describe: "nginx access log: combined, main, ingress-nginx upstreaminfo, or any log_format",
         detect: Some(Detect {
             order: 80,
@@ -193,7 +193,7 @@ pub static CATALOG: &[FormatEntry] = &[
     },
     FormatEntry {
         name: "apache",
-        input: Some(InputFormat::Apache),
+        named: true,
         describe: "Apache httpd access log: common, combined, vcombined, or any LogFormat",
         detect: Some(Detect {
             order: 90,
@@ -206,7 +206,7 @@ pub static CATALOG: &[FormatEntry] = &[
     },
     FormatEntry {
         name: "alb",
-        input: Some(InputFormat::Alb),
+        named: true,
         describe: "AWS Application Load Balancer access log (classic ELB's told apart)",
         detect: Some(Detect {
             order: 10,
@@ -229,7 +229,7 @@ pub static CATALOG: &[FormatEntry] = &[
     },
     FormatEntry {
         name: "elb",
-        input: Some(InputFormat::Elb),
+        named: true,
         describe: "AWS classic Elastic Load Balancer access log",
         // Told by ALB's sniff, which tells the two apart.
         detect: None,
@@ -246,7 +246,7 @@ pub static CATALOG: &[FormatEntry] = &[
     },
     FormatEntry {
         name: "cloudfront",
-        input: Some(InputFormat::Cloudfront),
+        named: true,
         describe: "Amazon CloudFront standard log (W3C, tab-separated, its #Fields: line)",
         detect: Some(Detect {
             order: 20,
@@ -268,7 +268,7 @@ pub static CATALOG: &[FormatEntry] = &[
     },
     FormatEntry {
         name: "iis",
-        input: Some(InputFormat::Iis),
+        named: true,
         describe: "Microsoft IIS W3C extended log (its #Fields: lines)",
         detect: Some(Detect {
             order: 30,
@@ -287,7 +287,7 @@ pub static CATALOG: &[FormatEntry] = &[
     },
     FormatEntry {
         name: "haproxy",
-        input: Some(InputFormat::Haproxy),
+        named: true,
         describe: "HAProxy option httplog (with or without syslog's prefix), or any log-format",
         detect: Some(Detect {
             order: 60,
@@ -306,7 +306,7 @@ pub static CATALOG: &[FormatEntry] = &[
     },
     FormatEntry {
         name: "envoy",
-        input: Some(InputFormat::Envoy),
+        named: true,
         describe: "Envoy and Istio access logs: their default layouts, or any format string",
         detect: Some(Detect {
             order: 70,
@@ -322,7 +322,7 @@ pub static CATALOG: &[FormatEntry] = &[
     },
     FormatEntry {
         name: "json",
-        input: Some(InputFormat::Json),
+        named: true,
         describe: "JSON lines: Caddy, Traefik, Envoy, Cloudflare, Google Cloud, Kong, API Gateway, ... or any keys (--column)",
         detect: Some(Detect {
             order: 40,
@@ -341,7 +341,7 @@ pub static CATALOG: &[FormatEntry] = &[
     },
     FormatEntry {
         name: "otlp",
-        input: Some(InputFormat::Otlp),
+        named: true,
         describe: "OpenTelemetry traces as OTLP/JSON (Collector file exporter, Tempo, Jaeger v3)",
         detect: None,
         reading: Reading::Trace {
@@ -353,7 +353,7 @@ pub static CATALOG: &[FormatEntry] = &[
     },
     FormatEntry {
         name: "zipkin",
-        input: Some(InputFormat::Zipkin),
+        named: true,
         describe: "Zipkin v2 JSON traces",
         detect: None,
         reading: Reading::Trace {
@@ -365,7 +365,7 @@ pub static CATALOG: &[FormatEntry] = &[
     },
     FormatEntry {
         name: "apigateway",
-        input: None,
+        named: false,
         describe: "AWS API Gateway's text layouts (CLF, CSV, XML; its JSON is JSON lines), told by auto or given with --log-format",
         // Before the CLF formats its own CLF resembles.
         detect: Some(Detect {
@@ -379,11 +379,12 @@ pub static CATALOG: &[FormatEntry] = &[
     },
 ];
 
-/// The row of a format `--input-format` names.
+/// The row of a format `--input-format` names (an `InputFormat` is only ever a named row's:
+/// `FromStr` makes it from the rows, and a test checks each constant's).
 pub fn entry(input: InputFormat) -> &'static FormatEntry {
     CATALOG
         .iter()
-        .find(|e| e.input == Some(input))
+        .find(|e| e.named && e.name == input.name())
         .unwrap_or(&CATALOG[0])
 }
 
@@ -407,7 +408,7 @@ pub fn by_rank() -> impl Iterator<Item = &'static FormatEntry> {
 
 /// The names `--input-format` takes, in order.
 pub fn names() -> impl Iterator<Item = &'static str> {
-    CATALOG.iter().filter(|e| e.input.is_some()).map(|e| e.name)
+    CATALOG.iter().filter(|e| e.named).map(|e| e.name)
 }
 
 /// The names of the line formats a user names (what the refusal offers): no `auto`, no
@@ -415,7 +416,7 @@ pub fn names() -> impl Iterator<Item = &'static str> {
 pub fn line_names() -> Vec<&'static str> {
     CATALOG
         .iter()
-        .filter(|e| e.input.is_some())
+        .filter(|e| e.named)
         .filter(|e| !matches!(e.reading, Reading::Auto | Reading::Trace { .. }))
         .map(|e| e.name)
         .collect()
@@ -436,7 +437,7 @@ pub fn help() -> String {
 pub fn compiled_names() -> String {
     let names: Vec<&str> = CATALOG
         .iter()
-        .filter(|e| e.compile.is_some() && e.input.is_some())
+        .filter(|e| e.compile.is_some() && e.named)
         .map(|e| e.name)
         .collect();
     match names.split_last() {
@@ -450,43 +451,42 @@ pub fn compiled_names() -> String {
 mod tests {
     use super::*;
 
-    /// Every `InputFormat`: the match has no `_`, so a new variant is a compile error here
-    /// until it is listed (and then it must have its row).
-    fn variants() -> Vec<InputFormat> {
-        use InputFormat::*;
-        let all = [
-            Auto, Csv, Tsv, Nginx, Apache, Alb, Elb, Cloudfront, Haproxy, Envoy, Json, Iis, Otlp,
-            Zipkin,
-        ];
-        for (i, v) in all.iter().enumerate() {
-            let at = match v {
-                Auto => 0,
-                Csv => 1,
-                Tsv => 2,
-                Nginx => 3,
-                Apache => 4,
-                Alb => 5,
-                Elb => 6,
-                Cloudfront => 7,
-                Haproxy => 8,
-                Envoy => 9,
-                Json => 10,
-                Iis => 11,
-                Otlp => 12,
-                Zipkin => 13,
-            };
-            assert_eq!(at, i);
-        }
-        all.to_vec()
+    /// The `InputFormat` constants the code names.
+    fn constants() -> [InputFormat; 14] {
+        use InputFormat as F;
+        [
+            F::Auto,
+            F::Csv,
+            F::Tsv,
+            F::Nginx,
+            F::Apache,
+            F::Alb,
+            F::Elb,
+            F::Cloudfront,
+            F::Haproxy,
+            F::Envoy,
+            F::Json,
+            F::Iis,
+            F::Otlp,
+            F::Zipkin,
+        ]
     }
 
     #[test]
-    fn every_input_format_has_one_row_and_every_row_a_unique_name() {
-        for input in variants() {
-            let rows = CATALOG.iter().filter(|e| e.input == Some(input)).count();
+    fn every_constant_is_a_named_row_and_every_row_a_unique_name() {
+        for input in constants() {
+            let rows = CATALOG
+                .iter()
+                .filter(|e| e.named && e.name == input.name())
+                .count();
             assert_eq!(rows, 1, "{input:?}");
             assert_eq!(entry(input).name, input.name());
         }
+        for e in CATALOG.iter().filter(|e| e.named) {
+            let input: InputFormat = e.name.parse().unwrap();
+            assert_eq!(entry(input).name, e.name);
+        }
+        assert!("apigateway".parse::<InputFormat>().is_err());
         let mut names: Vec<&str> = CATALOG.iter().map(|e| e.name).collect();
         names.sort_unstable();
         names.dedup();
@@ -519,8 +519,8 @@ mod tests {
     #[test]
     fn help_names_every_input_format() {
         let help = help();
-        for input in variants() {
-            assert!(help.contains(input.name()), "{help}");
+        for e in CATALOG.iter().filter(|e| e.named) {
+            assert!(help.contains(e.name), "{help}");
         }
     }
 }

@@ -20,6 +20,9 @@ pub type Sniff = fn(&[&[u8]], &[&str]) -> Option<Box<dyn LineFormat>>;
 /// line best is the one the refusal names.
 pub type Candidates = fn(&[&[u8]]) -> Vec<Box<dyn LineFormat>>;
 
+/// A `--log-format` text compiled as a format's.
+pub type Compile = fn(&str) -> Result<Box<dyn LineFormat>, String>;
+
 /// Where a row stands in auto detection.
 #[derive(Clone, Copy)]
 pub struct Detect {
@@ -61,10 +64,7 @@ pub enum Reading {
     },
     /// Built from the first lines and the `--column` paths, when they hold one
     /// (`missing` says what they lack).
-    FromLines {
-        read: fn(&[&[u8]], &[&str]) -> Option<Box<dyn LineFormat>>,
-        missing: &'static str,
-    },
+    FromLines { read: Sniff, missing: &'static str },
 }
 
 /// One format: its name, how it is told, read and refused.
@@ -85,7 +85,7 @@ pub struct FormatEntry {
     /// Its lines' shape at a glance, for the refusal.
     pub looks: Option<Looks>,
     /// `--log-format TEXT` with `--input-format NAME`: TEXT compiled as this format's.
-    pub compile: Option<fn(&str) -> Result<Box<dyn LineFormat>, String>>,
+    pub compile: Option<Compile>,
 }
 
 fn none(_: &[&[u8]]) -> Vec<Box<dyn LineFormat>> {
@@ -95,7 +95,7 @@ fn none(_: &[&[u8]]) -> Vec<Box<dyn LineFormat>> {
 /// Each preset of a template family, compiled.
 fn presets<const N: usize>(
     presets: &[(&str, &str, &str); N],
-    compile: fn(&str) -> Result<Box<dyn LineFormat>, String>,
+    compile: Compile,
 ) -> Vec<Box<dyn LineFormat>> {
     presets
         .iter()

@@ -131,3 +131,21 @@ fn input_format_names_come_from_the_catalog() {
         "{err}"
     );
 }
+
+/// An envelope whose lines are all on stderr (`--envelope cri`, or named with
+/// `--input-format`) leaves no access line to read: the refusal says so, and blames no empty
+/// line (it said "line 5 ''").
+#[test]
+fn no_empty_line_is_blamed() {
+    let line = "2026-11-01T10:00:01.000000000Z stderr F 10.0.0.1 - - [01/Nov/2026:10:00:01 +0000] \"POST / HTTP/1.1\" 200 1\n";
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "cri.log", line.repeat(4).as_bytes());
+    for extra in [&[][..], &["--input-format", "nginx"][..]] {
+        let err = usage_error(&[&["logs", &path, "--envelope", "cri"][..], extra].concat());
+        assert!(
+            err.contains("none of its first lines is an access line to read"),
+            "{err}"
+        );
+        assert!(!err.contains("''"), "{err}");
+    }
+}

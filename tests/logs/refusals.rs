@@ -53,6 +53,14 @@ fn iis_ftp_records_are_no_requests() {
     let err = usage_error(&["logs", &path]);
     assert!(err.contains(&format!("({IIS_FTP}: 5)")), "{err}");
     assert!(!err.contains("vcombined") && !err.contains("''"), "{err}");
+    // Named IIS, its FTP records are still no requests.
+    let err = usage_error(&["logs", &path, "--input-format", "iis"]);
+    assert!(
+        err.contains(&format!(
+            "no log lines in it to read as IIS W3C extended log, only lines that are not access lines ({IIS_FTP}: 5)"
+        )),
+        "{err}"
+    );
 
     let web = "#Software: Microsoft Internet Information Services 10.0
 #Fields: date time s-ip cs-method cs-uri-stem cs-uri-query s-port cs-username c-ip cs(User-Agent) cs(Referer) sc-status sc-substatus sc-win32-status time-taken

@@ -23,6 +23,14 @@ pub type Candidates = fn(&[&[u8]]) -> Vec<Box<dyn LineFormat>>;
 /// A `--log-format` text compiled as a format's.
 pub type Compile = fn(&str) -> Result<Box<dyn LineFormat>, String>;
 
+/// Whose a `--log-format` text is, with no `--input-format`: the rows are asked in `order`,
+/// and the first whose `is` says yes compiles it.
+#[derive(Clone, Copy)]
+pub struct Told {
+    pub order: u8,
+    pub is: fn(&str) -> bool,
+}
+
 /// Where a row stands in auto detection.
 #[derive(Clone, Copy)]
 pub struct Detect {
@@ -86,6 +94,9 @@ pub struct FormatEntry {
     pub looks: Option<Looks>,
     /// `--log-format TEXT` with `--input-format NAME`: TEXT compiled as this format's.
     pub compile: Option<Compile>,
+    /// `--log-format TEXT` alone: where this format stands in telling whose TEXT is, and
+    /// whether it is (then its `compile` reads it).
+    pub told: Option<Told>,
 }
 
 fn none(_: &[&[u8]]) -> Vec<Box<dyn LineFormat>> {
@@ -152,6 +163,7 @@ pub static CATALOG: &[FormatEntry] = &[
         candidates: none,
         looks: None,
         compile: None,
+        told: None,
     },
     FormatEntry {
         name: "csv",
@@ -162,6 +174,7 @@ pub static CATALOG: &[FormatEntry] = &[
         candidates: none,
         looks: None,
         compile: None,
+        told: None,
     },
     FormatEntry {
         name: "tsv",
@@ -174,6 +187,7 @@ pub static CATALOG: &[FormatEntry] = &[
         candidates: none,
         looks: None,
         compile: None,
+        told: None,
     },
     FormatEntry {
         name: "nginx",
@@ -190,6 +204,11 @@ pub static CATALOG: &[FormatEntry] = &[
             test: |l| memchr::memmem::find(l, b"] \"").is_some(),
         }),
         compile: Some(nginx::compile),
+        told: Some(Told {
+            order: 90,
+            // Any text no other format claims.
+            is: |_| true,
+        }),
     },
     FormatEntry {
         name: "apache",
@@ -203,6 +222,10 @@ pub static CATALOG: &[FormatEntry] = &[
         candidates: |_| presets(&apache::PRESETS, apache::compile),
         looks: None,
         compile: Some(apache::compile),
+        told: Some(Told {
+            order: 40,
+            is: apache::is_apache,
+        }),
     },
     FormatEntry {
         name: "alb",
@@ -226,6 +249,7 @@ pub static CATALOG: &[FormatEntry] = &[
             },
         }),
         compile: None,
+        told: None,
     },
     FormatEntry {
         name: "elb",
@@ -243,6 +267,7 @@ pub static CATALOG: &[FormatEntry] = &[
             test: |l| l.len() >= 20 && l[4] == b'-' && l[10] == b'T',
         }),
         compile: None,
+        told: None,
     },
     FormatEntry {
         name: "cloudfront",
@@ -265,6 +290,7 @@ pub static CATALOG: &[FormatEntry] = &[
             },
         }),
         compile: None,
+        told: None,
     },
     FormatEntry {
         name: "iis",
@@ -284,6 +310,7 @@ pub static CATALOG: &[FormatEntry] = &[
             test: |l| l.starts_with(b"#Software: Microsoft") || w3c_date_then(l, b' '),
         }),
         compile: None,
+        told: None,
     },
     FormatEntry {
         name: "haproxy",
@@ -303,6 +330,10 @@ pub static CATALOG: &[FormatEntry] = &[
             },
         }),
         compile: Some(haproxy_compile),
+        told: Some(Told {
+            order: 20,
+            is: haproxy_format::is_haproxy,
+        }),
     },
     FormatEntry {
         name: "envoy",
@@ -319,6 +350,11 @@ pub static CATALOG: &[FormatEntry] = &[
             test: |l| l.starts_with(b"[") && l.get(5) == Some(&b'-'),
         }),
         compile: Some(envoy::compile),
+        told: Some(Told {
+            // Before HAProxy, whose `%ST` is in `%START_TIME%`.
+            order: 10,
+            is: envoy::is_envoy,
+        }),
     },
     FormatEntry {
         name: "json",
@@ -338,6 +374,7 @@ pub static CATALOG: &[FormatEntry] = &[
             test: |l| l.starts_with(b"{"),
         }),
         compile: None,
+        told: None,
     },
     FormatEntry {
         name: "otlp",
@@ -350,6 +387,7 @@ pub static CATALOG: &[FormatEntry] = &[
         candidates: none,
         looks: None,
         compile: None,
+        told: None,
     },
     FormatEntry {
         name: "zipkin",
@@ -362,6 +400,7 @@ pub static CATALOG: &[FormatEntry] = &[
         candidates: none,
         looks: None,
         compile: None,
+        told: None,
     },
     FormatEntry {
         name: "apigateway",
@@ -375,7 +414,11 @@ pub static CATALOG: &[FormatEntry] = &[
         reading: Reading::Auto,
         candidates: |_| presets(&apigateway::PRESETS, apigateway::compile),
         looks: None,
-        compile: None,
+        compile: Some(apigateway::compile),
+        told: Some(Told {
+            order: 30,
+            is: apigateway::is_apigateway,
+        }),
     },
 ];
 
@@ -430,6 +473,19 @@ pub fn help() -> String {
         "What the logs are: {} or {last} [default: auto, told from each file's first lines]",
         rest.join(", ")
     )
+}
+
+/// The format a `--log-format` text with no `--input-format` is: the first row, in
+/// [`Told`]'s order, that says it is.
+pub fn told_by_text(text: &str) -> Option<Compile> {
+    let mut rows: Vec<(Told, Compile)> = CATALOG
+        .iter()
+        .filter_map(|e| Some((e.told?, e.compile?)))
+        .collect();
+    rows.sort_by_key(|(t, _)| t.order);
+    rows.into_iter()
+        .find(|(t, _)| (t.is)(text))
+        .map(|(_, compile)| compile)
 }
 
 /// The formats `--log-format` compiles for, by name, as a sentence ("nginx, apache, haproxy

@@ -233,19 +233,17 @@ pub(in crate::logs) fn best_of(
 /// The line format that `--input-format FORMAT --log-format TEXT` reads: TEXT is a format
 /// string or a preset's name (nginx, apache, envoy, haproxy; `auto` tells which). For the fuzz targets and tools; `dupcost logs` picks a format with `detect::choose`.
 pub fn compile(input: InputFormat, text: &str) -> Result<Box<dyn LineFormat>, String> {
-    match input {
-        InputFormat::Auto if envoy::is_envoy(text) => envoy::compile(text),
-        InputFormat::Auto if haproxy_format::is_haproxy(text) => haproxy_format::compile(text),
-        InputFormat::Auto if apigateway::is_apigateway(text) => apigateway::compile(text),
-        InputFormat::Auto if apache::is_apache(text) => apache::compile(text),
-        InputFormat::Auto => nginx::compile(text),
-        other => match catalog::entry(other).compile {
-            Some(compile) => compile(text),
-            None => Err(format!(
-                "it is for --input-format {}, not {other}",
-                catalog::compiled_names()
-            )),
-        },
+    let compile = if input == InputFormat::Auto {
+        catalog::told_by_text(text)
+    } else {
+        catalog::entry(input).compile
+    };
+    match compile {
+        Some(compile) => compile(text),
+        None => Err(format!(
+            "it is for --input-format {}, not {input}",
+            catalog::compiled_names()
+        )),
     }
 }
 

@@ -78,10 +78,20 @@ fn iis_ftp_records_are_no_requests() {
     assert_eq!(skipped["lines"], 5, "{o}");
 }
 
-/// A file of only HAProxy tcplog lines, longer than the first bytes read (its last line there
-/// cut), is refused naming them: never an empty line blamed ("line 14 ''").
+/// A file of only HAProxy tcplog lines (Elastic's five, in their several shapes; then one
+/// longer than the first bytes read, its last line there cut) is refused naming them, auto or
+/// named `haproxy`: never an empty line blamed ("line 14 ''"), no closest HTTP format.
 #[test]
 fn a_tcplog_file_is_refused_naming_its_records() {
+    let elastic = fixture("suites", "elastic-haproxy-tcplog.log");
+    for extra in [&[][..], &["--input-format", "haproxy"][..]] {
+        let err = usage_error(&[&["logs", &elastic][..], extra].concat());
+        assert!(
+            err.contains("only lines that are not access lines (HAProxy tcplog records (TCP, no HTTP request): 5)"),
+            "{err}"
+        );
+        assert!(!err.contains("closest"), "{err}");
+    }
     let tcplog = "Nov  1 10:00:02 lb1 haproxy[14387]: 10.0.1.2:33313 [01/Nov/2026:10:00:02.443] fnt bck/srv1 0/0/5007 212 -- 0/0/0/0/3 0/0\n";
     let dir = tempfile::tempdir().unwrap();
     let path = write(dir.path(), "tcp.log", tcplog.repeat(5000).as_bytes());

@@ -137,6 +137,11 @@ fn format_apache() {
 }
 
 #[test]
+fn format_peers() {
+    replay_bytes("format_peers", checks::format_peers);
+}
+
+#[test]
 fn format_haproxy() {
     replay_bytes("format_haproxy", |b| {
         checks::line_format("haproxy", &[""], b)

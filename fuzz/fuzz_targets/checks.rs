@@ -367,6 +367,21 @@ pub fn format_iis(bytes: &[u8]) {
     native_lines(&Iis::from_lines(&first_lines(bytes)), bytes);
     let fixed: &[u8] = b"#Fields: date time cs-method cs-uri-stem sc-status sc-win32-status cs(User-Agent) cs(Idempotency-Key) time-taken";
     native_lines(&Iis::from_lines(&[fixed]), bytes);
+    // IIS Advanced Logging's names, with its quoted fields (issue 35).
+    let advanced: &[u8] = b"#Fields:   date-local time-local c-ip cs-method cs-uri-stem cs(User-Agent) sc-status sc-substatus sc-win32-status TimeTakenMS";
+    native_lines(&Iis::from_lines(&[advanced]), bytes);
+}
+
+/// The layouts issue 35 added, in memory: Traefik's CLF, Nginx Proxy Manager's `proxy` and
+/// `standard`, nginx combined with one ident field, Istio 1.2's default (see
+/// [`format_lines`]).
+pub fn format_peers(bytes: &[u8]) {
+    line_format(
+        "nginx",
+        &["traefik", "npm-proxy", "npm-standard", "one-ident"],
+        bytes,
+    );
+    line_format("envoy", &["istio-1.2"], bytes);
 }
 
 /// First lines of each platform's JSON records, so the fuzzed lines are read with each

@@ -632,7 +632,7 @@ fn every_istio_layout_is_detected() {
         .concat(),
     );
     let o = &j["observed"];
-    assert_eq!(o["files"][0]["input_format"], "Istio 1.1-1.4 (Envoy)");
+    assert_eq!(o["files"][0]["input_format"], "Istio 1.1 (Envoy)");
     assert_eq!(
         (o["rows"].as_u64(), o["mutating_attempts"].as_u64()),
         (Some(1), Some(1))

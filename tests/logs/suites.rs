@@ -596,3 +596,256 @@ fn ambassador_access_lines_are_envoys() {
         assert_eq!(o["bad_rows"], 0, "{name}: {stderr}");
     }
 }
+
+/// Matomo log-analytics' IIS Advanced Logging test (`iis_custom.log`): `date-local` and
+/// `time-local`, `TimeTakenMS`, quoted fields (one holding spaces), blank lines between the
+/// directives. Matomo reads three hits, 200, 301 and 404, at 2012-08-15 17:00 (to the
+/// second), taking 109, 0 and 359 ms.
+#[test]
+fn matomo_iis_advanced_logging_sample() {
+    sample(
+        "matomo-iis-advanced.log",
+        Some("IIS W3C extended log"),
+        (3, 0, 0, 0),
+        ["2012-08-15T17:00:00.363Z", "2012-08-15T17:00:00.675Z"],
+    );
+    let out = dupcost()
+        .args(["logs", &fixture("suites", "matomo-iis-advanced.log")])
+        .args(GIVEN)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("duration=TimeTakenMS (ms)")
+            && text.contains("date-local and time-local have no zone"),
+        "{text}"
+    );
+    // Its durations, in ms (Matomo's generation_time_milli): the same lines as POSTs, with a
+    // client that gives up at 300 ms, time out once (the 359 ms one).
+    let posts = std::fs::read_to_string(fixture("suites", "matomo-iis-advanced.log"))
+        .unwrap()
+        .replace(" GET ", " POST ");
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "posts.log", posts.as_bytes());
+    let args = [
+        &GIVEN[..],
+        &["--client-timeout", "300ms", "--log-side", "server"],
+    ]
+    .concat();
+    let (j, stderr) = report(&path, &args);
+    assert_eq!(counts(&j["observed"]), (3, 0, 3, 1), "{stderr}");
+}
+
+/// Matomo's Traefik CLF test: the duration after the router and the server URL is in
+/// milliseconds (`29ms`), as Traefik's docs say.
+#[test]
+fn traefik_clf_samples_read_the_duration_in_ms() {
+    sample(
+        "matomo-traefik.log",
+        Some("Traefik CLF"),
+        (1, 0, 1, 0),
+        ["2012-02-10T21:42:07Z", "2012-02-10T21:42:07Z"],
+    );
+    // Its one POST took 29 ms: timed out for a client that waits 20 ms, not for one that
+    // waits 30 ms (read as seconds it would time out for both; as ns for neither).
+    for (timeout, timed_out) in [("20ms", 1), ("30ms", 0)] {
+        let args = [
+            &GIVEN[..],
+            &["--client-timeout", timeout, "--log-side", "server"],
+        ]
+        .concat();
+        let (j, stderr) = report(&fixture("suites", "matomo-traefik.log"), &args);
+        assert_eq!(j["observed"]["timed_out"], timed_out, "{timeout}: {stderr}");
+    }
+}
+
+/// Matomo's HAProxy test: one POST, syslog's prefix.
+#[test]
+fn matomo_haproxy_sample() {
+    sample(
+        "matomo-haproxy.log",
+        Some("HAProxy httplog"),
+        (1, 0, 1, 0),
+        ["2018-09-25T06:05:27.584Z", "2018-09-25T06:05:27.584Z"],
+    );
+}
+
+/// The CrowdSec hub's Nginx Proxy Manager test: its `proxy` and `standard` formats, an
+/// nginx combined line and two nginx error log lines in one file. CrowdSec parses four
+/// access lines (404, 404, 444, 304) and the two error lines.
+#[test]
+fn crowdsec_nginx_proxy_manager_sample() {
+    let o = sample(
+        "crowdsec-npm.log",
+        None,
+        (4, 0, 0, 0),
+        ["2022-01-24T13:40:19Z", "2022-01-24T16:51:02Z"],
+    );
+    let skipped = &o["files"][0]["skipped"];
+    assert_eq!(skipped[0]["kind"], "nginx error log");
+    assert_eq!(skipped[0]["lines"], 2);
+    let formats: Vec<(&str, u64)> = o["files"][0]["formats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["name"].as_str().unwrap(), f["lines"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(
+        formats,
+        [
+            ("Nginx Proxy Manager proxy", 2),
+            ("nginx combined", 1),
+            ("Nginx Proxy Manager standard", 1)
+        ]
+    );
+}
+
+/// What no sample shows: POSTs in both of Nginx Proxy Manager's formats, one given up by the
+/// client (499) and one that timed out at the upstream (504) among them.
+#[test]
+fn nginx_proxy_manager_give_ups() {
+    let dir = tempfile::tempdir().unwrap();
+    let proxy = |m: u32, status: &str, upstream: &str| {
+        format!(
+            "[01/Nov/2026:10:{m:02}:00 +0000] - {upstream} {status} - POST https api.example.com \"/v1/pay\" [Client 10.0.0.{m}] [Length 17] [Gzip -] [Sent-to 10.0.0.9:8080] \"curl/8.5.0\" \"-\"\n"
+        )
+    };
+    let standard = |m: u32, status: &str| {
+        format!(
+            "[01/Nov/2026:11:{m:02}:00 +0000] {status} - POST https api.example.com \"/v1/pay\" [Client 10.1.0.{m}] [Length 17] [Gzip -] \"curl/8.5.0\" \"-\"\n"
+        )
+    };
+    let text = [
+        proxy(1, "200", "200"),
+        proxy(2, "504", "504"),
+        standard(3, "201"),
+        proxy(4, "200", "200"),
+        standard(5, "499"),
+        standard(6, "200"),
+    ]
+    .concat();
+    let path = write(dir.path(), "npm.log", text.as_bytes());
+    let (j, stderr) = report(&path, &GIVEN);
+    assert_eq!(counts(&j["observed"]), (6, 0, 6, 2), "{stderr}");
+}
+
+/// Elastic's HAProxy tests: a host field between the server and the timers (and `-` for the
+/// client's address), captured headers with and without a second block. Elastic reads each
+/// line as a request (OPTIONS, GET...).
+#[test]
+fn elastic_haproxy_samples() {
+    sample(
+        "elastic-haproxy.log",
+        Some("HAProxy httplog"),
+        (3, 0, 0, 0),
+        ["2009-02-06T12:14:14.655Z", "2021-05-22T02:22:22.222Z"],
+    );
+    sample(
+        "elastic-haproxy-noheaders.log",
+        Some("HAProxy httplog"),
+        (3, 0, 0, 0),
+        ["2018-12-10T12:01:46.395Z", "2018-12-10T15:48:56.017Z"],
+    );
+    let named = [&GIVEN[..], &["--input-format", "haproxy"]].concat();
+    let (j, _) = report(&fixture("suites", "elastic-haproxy.log"), &named);
+    assert_eq!(counts(&j["observed"]), (3, 0, 0, 0));
+}
+
+/// Fluent Bit's Kubernetes test logs: an Apache line in Docker's JSON (Fluent Bit's expected
+/// output has it at 1519234013.360921, 2018-02-21T17:26:53Z), and an istio-proxy container's
+/// Mixer TCP access log entry, which is no HTTP request: never counted.
+#[test]
+fn fluent_bit_samples() {
+    sample(
+        "fluentbit-apache.log",
+        Some("Apache common"),
+        (1, 0, 0, 0),
+        ["2018-02-21T17:26:53Z", "2018-02-21T17:26:53Z"],
+    );
+    let err = common::usage_error(&["logs", &fixture("suites", "fluentbit-istio-tcp.log")]);
+    assert!(err.contains("fluentbit-istio-tcp.log"), "{err}");
+    // Unwrapped, the entries are told for what they are.
+    let text = std::fs::read_to_string(fixture("suites", "fluentbit-istio-tcp.log")).unwrap();
+    let record: Value = serde_json::from_str(&text).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(
+        dir.path(),
+        "istio-proxy.log",
+        record["log"].as_str().unwrap().repeat(3).as_bytes(),
+    );
+    let err = common::usage_error(&["logs", &path]);
+    assert!(
+        err.contains("Istio Mixer TCP access log entries (no HTTP request): 3"),
+        "{err}"
+    );
+}
+
+/// Vector's `parse_nginx_log` examples (vectordotdev/vrl, src/stdlib/parse_nginx_log.rs):
+/// combined (with `"2.75"` after it), error, ingress_upstreaminfo and main, one file. Vector
+/// reads the POST at 2021-04-01T12:02:31Z, the GETs at 2023-03-18T15:00:00Z and
+/// 2024-12-31T17:32:06Z, and the error line as an error, not a request.
+#[test]
+fn vector_nginx_examples() {
+    let lines = [
+        r#"172.17.0.1 - alice [01/Apr/2021:12:02:31 +0000] "POST /not-found HTTP/1.1" 404 153 "http://localhost/somewhere" "Mozilla/5.0 (Windows NT 6.1) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/72.0.3626.119 Safari/537.36" "2.75""#,
+        r#"2021/04/01 13:02:31 [error] 31#31: *1 open() "/usr/share/nginx/html/not-found" failed (2: No such file or directory), client: 172.17.0.1, server: localhost, request: "POST /not-found HTTP/1.1", host: "localhost:8081""#,
+        r#"0.0.0.0 - bob [18/Mar/2023:15:00:00 +0000] "GET /some/path HTTP/2.0" 200 12312 "https://10.0.0.1/some/referer" "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/111.0.0.0 Safari/537.36" 462 0.050 [some-upstream-service-9000] [some-other-upstream-5000] 10.0.50.80:9000 19437 0.049 200 752178adb17130b291aefd8c386279e7"#,
+        r#"172.24.0.3 - alice [31/Dec/2024:17:32:06 +0000] "GET / HTTP/1.1" 200 615 "https://domain.tld/path" "curl/8.11.1" "1.2.3.4, 10.10.1.1""#,
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(
+        dir.path(),
+        "vector.log",
+        (lines.join("\n") + "\n").as_bytes(),
+    );
+    let (j, stderr) = report(&path, &GIVEN);
+    let o = &j["observed"];
+    assert_eq!(counts(o), (3, 0, 1, 0), "{stderr}");
+    assert_eq!(
+        [&o["first_timestamp"], &o["last_timestamp"]],
+        ["2021-04-01T12:02:31Z", "2024-12-31T17:32:06Z"]
+    );
+    assert_eq!(skipped(o), [("nginx error log".to_string(), 1)]);
+}
+
+/// What no sample shows, with known truth: nginx lines with one ident field (`1.2.3.4 -
+/// [time]`), and Istio 1.2's default layout (its pilot's EnvoyTextLogFormat12) with a POST
+/// that timed out upstream (`504 UT`).
+#[test]
+fn one_ident_field_and_istio_1_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let nginx: String = (0..5)
+        .map(|i| {
+            format!(
+                "10.0.0.{i} - [01/Nov/2026:10:0{i}:00 +0000] \"POST /v1/pay HTTP/1.1\" {} 17 \"-\" \"curl/8.5.0\"\n",
+                if i == 2 { 499 } else { 200 }
+            )
+        })
+        .collect();
+    let path = write(dir.path(), "one-ident.log", nginx.as_bytes());
+    let (j, stderr) = report(&path, &GIVEN);
+    let o = &j["observed"];
+    assert_eq!(
+        o["files"][0]["input_format"],
+        "nginx combined with one ident field"
+    );
+    assert_eq!(counts(o), (5, 0, 5, 1), "{stderr}");
+    assert_eq!(o["first_timestamp"], "2026-11-01T10:00:00Z");
+
+    let istio = |m: u32, status: &str, flags: &str, took: u32| {
+        format!(
+            "[2026-11-01T10:{m:02}:01.000Z] \"POST /v1/charges HTTP/1.1\" {status} {flags} \"-\" \"-\" 412 24 {took} - \"-\" \"curl/7.64.0\" \"5c8f6a1e-1b7e-9a3c-8f2d-0a6f3e1d2c{m:02}\" \"api:8080\" \"10.44.1.27:8080\" outbound|8080||api.default.svc.cluster.local - 10.0.45.184:8080 10.44.1.23:46520 -\n"
+        )
+    };
+    let text = [
+        istio(1, "200", "-", 12),
+        istio(2, "504", "UT", 15001),
+        istio(3, "201", "-", 9),
+    ]
+    .concat();
+    let path = write(dir.path(), "istio.log", text.as_bytes());
+    let (j, stderr) = report(&path, &GIVEN);
+    let o = &j["observed"];
+    assert_eq!(o["files"][0]["input_format"], "Istio 1.2 (Envoy)");
+    assert_eq!(counts(o), (3, 0, 3, 1), "{stderr}");
+}

@@ -17,6 +17,9 @@
 //!   of IIS 7 and later): their `cs-method` is an FTP command (`USER`, `PASS`, `RETR`) or
 //!   one of IIS's own (`ControlChannelOpened`, `sent`, `created`), and `x-session` a GUID.
 //!   FTP commands are no HTTP requests, whatever their fields' names say.
+//! - Istio's Mixer TCP access log entries (`{"level":"info",...,"instance":
+//!   "tcpaccesslog.logentry.istio-system",...}`, Istio before 1.5 with Mixer's
+//!   `tcpaccesslog` rule), which the `istio-proxy` container writes beside its HTTP entries.
 //!
 //! The records whose request is `- - -` (a classic ELB TCP/SSL listener, Envoy's TCP proxy)
 //! are read by their formats and told at the row (`row::no_request_kind`).
@@ -31,6 +34,9 @@ pub fn kind(line: &[u8]) -> Option<&'static str> {
     }
     if iis_ftp(line) {
         return Some(IIS_FTP);
+    }
+    if mixer_tcp(line) {
+        return Some("Istio Mixer TCP access log entries (no HTTP request)");
     }
     match haproxy_after_date(line) {
         Some(rest) if haproxy_tcplog(rest) => Some("HAProxy tcplog records (TCP, no HTTP request)"),
@@ -186,6 +192,12 @@ fn alb_connection(line: &[u8]) -> bool {
     iso_time(time) && ip_ok && digits(port) && digits(listener)
 }
 
+/// A JSON record of Istio Mixer's `tcpaccesslog` instance.
+fn mixer_tcp(line: &[u8]) -> bool {
+    line.first() == Some(&b'{')
+        && memchr::memmem::find(line, b"\"instance\":\"tcpaccesslog.").is_some()
+}
+
 /// A count of HAProxy's slash-separated timers or counters: `parts` numbers (`-1` or a `+`
 /// allowed).
 fn slashed(t: &[u8], parts: usize) -> bool {
@@ -273,6 +285,14 @@ mod tests {
         assert_eq!(kind(ftp), Some(IIS_FTP));
         let pass = b"2023-12-29 06:27:23 10.211.55.53 - 10.211.55.52 21 PASS IEUser@ 230 0 0 2cf9cd35-e364-4b1a-ab27-fe9050daa5ea /";
         assert_eq!(kind(pass), Some(IIS_FTP));
+        // Fluent Bit's test log of an istio-proxy container (its JSON, unwrapped).
+        let mixer = br#"{"level":"info","time":"2018-09-21T02:56:05.979833Z","instance":"tcpaccesslog.logentry.istio-system","connectionDuration":"0s","connectionEvent":"continue","protocol":"tcp","receivedBytes":432,"sentBytes":424}"#;
+        assert_eq!(
+            kind(mixer),
+            Some("Istio Mixer TCP access log entries (no HTTP request)")
+        );
+        let http = br#"{"level":"info","time":"2018-09-21T02:56:05.979833Z","instance":"accesslog.logentry.istio-system","method":"POST","url":"/v1/pay","responseCode":200}"#;
+        assert_eq!(kind(http), None);
         // HTTP lines of the same proxies are none of these.
         let http: [&[u8]; 6] = [
             b"2026-03-17 08:01:15 10.0.2.10 GET /Dashboard.aspx - 80 DOMAIN\\jsmith 10.0.1.50 Mozilla/5.0 - 200 0 0 1250",

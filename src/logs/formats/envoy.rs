@@ -19,20 +19,25 @@ pub const DEFAULT: &str = r#"[%START_TIME%] "%REQ(:METHOD)% %REQ(X-ENVOY-ORIGINA
 /// Istio's default `accessLogFormat` (its sidecars' and gateways' text logs).
 pub const ISTIO: &str = r#"[%START_TIME%] "%REQ(:METHOD)% %REQ(X-ENVOY-ORIGINAL-PATH?:PATH)% %PROTOCOL%" %RESPONSE_CODE% %RESPONSE_FLAGS% %RESPONSE_CODE_DETAILS% %CONNECTION_TERMINATION_DETAILS% "%UPSTREAM_TRANSPORT_FAILURE_REASON%" %BYTES_RECEIVED% %BYTES_SENT% %DURATION% %RESP(X-ENVOY-UPSTREAM-SERVICE-TIME)% "%REQ(X-FORWARDED-FOR)%" "%REQ(USER-AGENT)%" "%REQ(X-REQUEST-ID)%" "%REQ(:AUTHORITY)%" "%UPSTREAM_HOST%" %UPSTREAM_CLUSTER% %UPSTREAM_LOCAL_ADDRESS% %DOWNSTREAM_LOCAL_ADDRESS% %DOWNSTREAM_REMOTE_ADDRESS% %REQUESTED_SERVER_NAME% %ROUTE_NAME%"#;
 
-/// Istio 1.5 and 1.6's default (Mixer's policy status, the transport failure reason, the
-/// route name), as Istio's pilot wrote it.
+/// Istio 1.3 to 1.8's default (`EnvoyTextLogFormat13`, then `EnvoyTextLogFormat` of
+/// Istio's pilot until 1.9 added the response code details: Mixer's policy status, the
+/// transport failure reason, the route name).
 pub const ISTIO_1_5: &str = r#"[%START_TIME%] "%REQ(:METHOD)% %REQ(X-ENVOY-ORIGINAL-PATH?:PATH)% %PROTOCOL%" %RESPONSE_CODE% %RESPONSE_FLAGS% "%DYNAMIC_METADATA(istio.mixer:status)%" "%UPSTREAM_TRANSPORT_FAILURE_REASON%" %BYTES_RECEIVED% %BYTES_SENT% %DURATION% %RESP(X-ENVOY-UPSTREAM-SERVICE-TIME)% "%REQ(X-FORWARDED-FOR)%" "%REQ(USER-AGENT)%" "%REQ(X-REQUEST-ID)%" "%REQ(:AUTHORITY)%" "%UPSTREAM_HOST%" %UPSTREAM_CLUSTER% %UPSTREAM_LOCAL_ADDRESS% %DOWNSTREAM_LOCAL_ADDRESS% %DOWNSTREAM_REMOTE_ADDRESS% %REQUESTED_SERVER_NAME% %ROUTE_NAME%"#;
 
-/// Istio 1.1 to 1.4's default (`EnvoyTextLogFormat` of Istio's pilot: Mixer's policy
-/// status, no transport failure reason, no route name).
+/// Istio 1.1's default (Mixer's policy status, no transport failure reason, no route name).
 pub const ISTIO_1_1: &str = r#"[%START_TIME%] "%REQ(:METHOD)% %REQ(X-ENVOY-ORIGINAL-PATH?:PATH)% %PROTOCOL%" %RESPONSE_CODE% %RESPONSE_FLAGS% "%DYNAMIC_METADATA(istio.mixer:status)%" %BYTES_RECEIVED% %BYTES_SENT% %DURATION% %RESP(X-ENVOY-UPSTREAM-SERVICE-TIME)% "%REQ(X-FORWARDED-FOR)%" "%REQ(USER-AGENT)%" "%REQ(X-REQUEST-ID)%" "%REQ(:AUTHORITY)%" "%UPSTREAM_HOST%" %UPSTREAM_CLUSTER% %UPSTREAM_LOCAL_ADDRESS% %DOWNSTREAM_LOCAL_ADDRESS% %DOWNSTREAM_REMOTE_ADDRESS% %REQUESTED_SERVER_NAME%"#;
 
-/// The presets, most particular first: Istio's defaults from today's back to 1.1, then
-/// Envoy's.
-pub const PRESETS: [(&str, &str, &str); 4] = [
+/// Istio 1.2's default (`EnvoyTextLogFormat12` of Istio's pilot: Mixer's policy status and
+/// the transport failure reason, no route name yet).
+pub const ISTIO_1_2: &str = r#"[%START_TIME%] "%REQ(:METHOD)% %REQ(X-ENVOY-ORIGINAL-PATH?:PATH)% %PROTOCOL%" %RESPONSE_CODE% %RESPONSE_FLAGS% "%DYNAMIC_METADATA(istio.mixer:status)%" "%UPSTREAM_TRANSPORT_FAILURE_REASON%" %BYTES_RECEIVED% %BYTES_SENT% %DURATION% %RESP(X-ENVOY-UPSTREAM-SERVICE-TIME)% "%REQ(X-FORWARDED-FOR)%" "%REQ(USER-AGENT)%" "%REQ(X-REQUEST-ID)%" "%REQ(:AUTHORITY)%" "%UPSTREAM_HOST%" %UPSTREAM_CLUSTER% %UPSTREAM_LOCAL_ADDRESS% %DOWNSTREAM_LOCAL_ADDRESS% %DOWNSTREAM_REMOTE_ADDRESS% %REQUESTED_SERVER_NAME%"#;
+
+/// The presets, most particular first: Istio's defaults from today's (1.9 on) back to 1.1,
+/// then Envoy's (which Istio 1.0 wrote).
+pub const PRESETS: [(&str, &str, &str); 5] = [
     ("istio", ISTIO, "Istio (Envoy)"),
-    ("istio-1.5", ISTIO_1_5, "Istio 1.5-1.6 (Envoy)"),
-    ("istio-1.1", ISTIO_1_1, "Istio 1.1-1.4 (Envoy)"),
+    ("istio-1.5", ISTIO_1_5, "Istio 1.3-1.8 (Envoy)"),
+    ("istio-1.2", ISTIO_1_2, "Istio 1.2 (Envoy)"),
+    ("istio-1.1", ISTIO_1_1, "Istio 1.1 (Envoy)"),
     ("envoy", DEFAULT, "Envoy default"),
 ];
 
@@ -292,7 +297,7 @@ mod tests {
     fn older_istio_layouts_read() {
         let v1_2 = br#"[2019-09-24T05:57:56.836Z] "POST /256/vendorRetire/list HTTP/1.1" 200 - "-" 113 6029 110 110 "-" "Apache-HttpClient/4.5.7 (Java/1.8.0_192)" "d17359bf-7b4c-4c44-8dab-003c59fa810b" "s267.tsp" "127.0.0.1:8080" inbound|80|http|s267.tsp.svc.cluster.local - 172.25.193.104:8080 172.25.123.74:33340 -"#;
         let f = sniff(&[v1_2]).unwrap();
-        assert_eq!(f.describe(), "Istio 1.1-1.4 (Envoy)");
+        assert_eq!(f.describe(), "Istio 1.1 (Envoy)");
         let m = ColumnMap::for_format("e.log", f.as_ref(), &[], None).unwrap();
         let mut out = Fields::default();
         f.split(v1_2, &mut out).unwrap();
@@ -304,10 +309,24 @@ mod tests {
         );
         let v1_5 = br#"[2020-03-06T09:31:27.360Z] "POST /status/418 HTTP/1.1" 418 - "-" "-" 0 135 5 2 "-" "curl/7.69.1" "d209e46f-9ed5-9b61-bbdd-43e22662702a" "httpbin:8000" "127.0.0.1:80" inbound|8000|http|httpbin.default.svc.cluster.local 127.0.0.1:55842 10.44.1.27:80 10.44.1.23:37652 outbound_.8000_._.httpbin.default.svc.cluster.local default"#;
         let f = sniff(&[v1_5]).unwrap();
-        assert_eq!(f.describe(), "Istio 1.5-1.6 (Envoy)");
+        assert_eq!(f.describe(), "Istio 1.3-1.8 (Envoy)");
         assert_eq!(
             compile("istio-1.5").unwrap().describe(),
-            "Istio 1.5-1.6 (Envoy)"
+            "Istio 1.3-1.8 (Envoy)"
+        );
+        // Istio 1.2's (EnvoyTextLogFormat12): the transport failure reason after Mixer's
+        // status, no route name; a POST that timed out upstream (UT, 504).
+        let v1_2 = br#"[2019-07-01T10:00:01.000Z] "POST /v1/charges HTTP/1.1" 504 UT "-" "-" 412 24 15001 - "-" "curl/7.64.0" "5c8f6a1e-1b7e-9a3c-8f2d-0a6f3e1d2c4b" "api:8080" "10.44.1.27:8080" outbound|8080||api.default.svc.cluster.local - 10.0.45.184:8080 10.44.1.23:46520 -"#;
+        let f = sniff(&[v1_2]).unwrap();
+        assert_eq!(f.describe(), "Istio 1.2 (Envoy)");
+        let m = ColumnMap::for_format("e.log", f.as_ref(), &[], None).unwrap();
+        let mut out = Fields::default();
+        f.split(v1_2, &mut out).unwrap();
+        assert_eq!(out.get(m.status), Some(&b"504"[..]));
+        assert_eq!(out.get(m.duration.unwrap()), Some(&b"15001"[..]));
+        assert_eq!(
+            compile("istio-1.2").unwrap().describe(),
+            "Istio 1.2 (Envoy)"
         );
     }
 

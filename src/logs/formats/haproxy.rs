@@ -227,6 +227,24 @@ impl<'a> Cursor<'a> {
         Ok(())
     }
 
+    /// A word with no `/` between the server and the timers (a log-format that adds the
+    /// request's host there, as Elastic's HAProxy sample has: `myapp/node2 site.domain.com
+    /// 0/0/0/18/18`): passed over, not read, when the timers follow it.
+    fn extra_word(&mut self) {
+        let rest = &self.line[self.at..];
+        let Some(space) = memchr::memchr(b' ', rest) else {
+            return;
+        };
+        let timers = rest[space + 1..]
+            .split(|&b| b == b' ')
+            .next()
+            .unwrap_or_default();
+        let slashes = |w: &[u8]| w.iter().filter(|&&b| b == b'/').count();
+        if space > 0 && slashes(&rest[..space]) == 0 && slashes(timers) == 4 {
+            self.at += space + 1;
+        }
+    }
+
     /// A `{...}` capture block and its space, if one is next; `{}`-less lines give `-`.
     fn capture(&mut self) -> Option<&'a [u8]> {
         let rest = &self.line[self.at..];
@@ -278,6 +296,7 @@ fn split_parts<'a>(line: &'a [u8], out: &mut Fields) -> Result<&'a [u8], String>
     c.at += 1;
     out.push(c.until(b' ', "the frontend name")?);
     c.slashed(2, "backend/server", out)?;
+    c.extra_word();
     c.slashed(5, "the timers Tq/Tw/Tc/Tr/Ta", out)?;
     let status_at = c.at;
     let status = c.until(b' ', "the status")?;
@@ -365,6 +384,24 @@ mod tests {
         assert_eq!(out.get(m.idempotency_key.unwrap()), Some(&b"k 1"[..]));
         assert_eq!(out.get(m.path.unwrap()), Some(&b"/pay"[..]));
         assert_eq!(out.len(), NAMES.len() + 2);
+    }
+
+    /// Elastic's HAProxy sample: a host field between the server and the timers (and `-`
+    /// for the client's address): passed over, the rest read as httplog's.
+    #[test]
+    fn a_host_field_before_the_timers() {
+        let f = fields(
+            r#"May 22 02:22:22 server1 haproxy[5089]: -:22222 [22/May/2021:02:22:22.222] www-https~ myapp/node2 site.domain.com 0/0/0/18/18 200 200 - - ---- 222/222/2/0/0 0/0 "OPTIONS /api/v2/app/ HTTP/1.1""#,
+        );
+        let get = |n: &str| f[NAMES.iter().position(|x| *x == n).unwrap()].as_str();
+        assert_eq!(get("server_name"), "node2");
+        assert_eq!(get("time_duration"), "18");
+        assert_eq!(get("status_code"), "200");
+        assert_eq!(get("http_method"), "OPTIONS");
+        // A word with a slash there is no host field: the timers must follow the server.
+        let mut out = Fields::default();
+        let bad = br#"10.0.1.2:1 [22/May/2021:02:22:22.222] fe be/srv a/b 0/0/0/18/18 200 200 - - ---- 1/1/1/1/0 0/0 "GET / HTTP/1.1""#;
+        assert!(Haproxy.split(bad, &mut out).is_err());
     }
 
     #[test]

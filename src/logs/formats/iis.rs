@@ -11,6 +11,14 @@
 //! headers (`cs(Idempotency-Key)`, `cs(X-Request-Id)`, `cs(X-Forwarded-For)`) become roles
 //! by the header's name.
 //!
+//! IIS Advanced Logging (the IIS 7 module, `#Software: IIS Advanced Logging Module`) writes
+//! the same directives with names of its own: `date-local` and `time-local` (the server's
+//! local time, no zone written: read as UTC, and the evidence says so), `TimeTakenMS`
+//! (milliseconds, as its name says), and it quotes fields that may hold spaces
+//! (`"Mozilla/5.0 (X11; ...)"`, even `" garbage w/ spaces "`): a quoted field is one field,
+//! read without its quotes. Its `#Fields:` line may have several spaces between names, and
+//! blank lines may sit between its directives.
+//!
 //! What IIS tells about give-ups: `time-taken` is in milliseconds; `sc-win32-status` 64 (the
 //! network name is no longer available) or 1236 (the connection was aborted) is the client
 //! going away, and 12002 with `502` substatus `3` is ARR (IIS as a reverse proxy) timing out
@@ -49,6 +57,8 @@ struct Layout {
     slots: Vec<Option<usize>>,
     date: Option<usize>,
     time: Option<usize>,
+    /// The date and time are Advanced Logging's `date-local` and `time-local` (no zone).
+    local: bool,
     /// Its `#Fields:` line is the FTP service's ([`ftp_fields`]): its lines are FTP
     /// commands, no HTTP request.
     ftp: bool,
@@ -58,6 +68,19 @@ struct Layout {
 /// FTP logging writes (Microsoft, "FTP Logging" of IIS 7 and later).
 pub fn ftp_fields(names: &[String]) -> bool {
     names.iter().any(|n| n == "x-session" || n == "x-fullpath")
+}
+
+/// The date and time names, UTC's (IIS's `date`, `time`) before Advanced Logging's local
+/// ones (`date-local`, `time-local`).
+const DATE_TIME: [(&str, &str); 3] = [
+    ("date", "time"),
+    ("date-UTC", "time-UTC"),
+    ("date-local", "time-local"),
+];
+
+/// A name that is part of the timestamp (not a field of its own).
+fn is_date_time(name: &str) -> bool {
+    DATE_TIME.iter().any(|(d, t)| name == *d || name == *t)
 }
 
 #[derive(Debug, Default)]
@@ -90,7 +113,7 @@ impl Iis {
         let mut fields: Vec<String> = Vec::new();
         for layout in layouts {
             for f in layout {
-                if !fields.contains(f) && f != "date" && f != "time" {
+                if !fields.contains(f) && !is_date_time(f) {
                     fields.push(f.clone());
                 }
             }
@@ -122,12 +145,14 @@ impl Iis {
             ftp: ftp_fields(names),
             ..Layout::default()
         };
-        for (i, name) in names.iter().enumerate() {
-            match name.as_str() {
-                "date" => layout.date = Some(i),
-                "time" => layout.time = Some(i),
-                _ => {}
-            }
+        let at = |n: &str| names.iter().position(|x| x == n);
+        if let Some((date, time, local)) = DATE_TIME
+            .iter()
+            .find_map(|(d, t)| Some((at(d)?, at(t)?, d.ends_with("-local"))))
+        {
+            (layout.date, layout.time, layout.local) = (Some(date), Some(time), local);
+        }
+        for name in names {
             layout
                 .slots
                 .push(self.fields.iter().position(|f| f == name));
@@ -176,11 +201,20 @@ impl LineFormat for Iis {
                 }
             }
         }
+        // Advanced Logging's duration field, in milliseconds as its name says.
+        if has("TimeTakenMS") && !has("time-taken") {
+            columns.push((Role::Duration, "TimeTakenMS".to_string()));
+        }
+        let note = self.first.local.then(|| {
+            "date-local and time-local have no zone (IIS Advanced Logging's local time): \
+             read as UTC"
+                .to_string()
+        });
         FormatHints {
             duration_unit: Some(DurationUnit::Millis),
             flags_style: Some(FlagsStyle::Iis),
             columns,
-            note: None,
+            note,
         }
     }
 
@@ -212,10 +246,8 @@ impl LineFormat for Iis {
         spans.resize(self.fields.len(), None);
         let (mut date, mut time) = (None, None);
         let mut found = 0;
-        let mut start = 0;
-        for (i, field) in line.split(|&b| b == b' ').enumerate() {
-            let span = (start, start + field.len());
-            start = span.1 + 1;
+        for (i, span) in field_spans(line).enumerate() {
+            let field = &line[span.0..span.1];
             found = i + 1;
             if Some(i) == layout.date {
                 date = Some(field);
@@ -238,7 +270,9 @@ impl LineFormat for Iis {
         out.data.extend_from_slice(date);
         out.data.push(b'T');
         out.data.extend_from_slice(time);
-        out.data.push(b'Z');
+        if !layout.local {
+            out.data.push(b'Z');
+        }
         out.ends.push(out.data.len());
         for (slot, span) in spans.iter().enumerate() {
             let field = span.map_or(&b""[..], |(s, e)| &line[s..e]);
@@ -253,17 +287,45 @@ impl LineFormat for Iis {
     }
 }
 
-/// An IIS log, if its first lines have IIS's `#Software:` line, or a `#Fields:` line
-/// (space-separated W3C, not CloudFront's) with `date`, `time` and `cs-method`.
+/// Where each field of a line is: split at single spaces, and a field that starts with `"`
+/// (IIS Advanced Logging's quoted fields) runs to the `"` before the next space or the end,
+/// its span without the quotes.
+fn field_spans(line: &[u8]) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let mut at = Some(0);
+    std::iter::from_fn(move || {
+        let start = at?;
+        let rest = &line[start..];
+        let closing = (rest.first() == Some(&b'"'))
+            .then(|| {
+                (1..rest.len())
+                    .find(|&i| rest[i] == b'"' && matches!(rest.get(i + 1), None | Some(b' ')))
+            })
+            .flatten();
+        let (span, end) = match closing {
+            Some(close) => ((start + 1, start + close), start + close + 1),
+            None => {
+                let end = memchr::memchr(b' ', rest).map_or(line.len(), |i| start + i);
+                ((start, end), end)
+            }
+        };
+        at = (end < line.len()).then_some(end + 1);
+        Some(span)
+    })
+}
+
+/// An IIS log, if its first lines have IIS's `#Software:` line (or IIS Advanced Logging's),
+/// or a `#Fields:` line (space-separated W3C, not CloudFront's) with a date, a time and
+/// `cs-method`.
 pub fn sniff(first_lines: &[&[u8]]) -> Option<Box<dyn LineFormat>> {
-    let software = first_lines
-        .iter()
-        .any(|l| l.starts_with(b"#Software: Microsoft Internet Information Services"));
+    let software = first_lines.iter().any(|l| {
+        l.starts_with(b"#Software: Microsoft Internet Information Services")
+            || l.starts_with(b"#Software: IIS Advanced Logging")
+    });
     let fields = first_lines.iter().find_map(|l| fields_line(l));
     let w3c = fields.as_ref().is_some_and(|f| {
-        ["date", "time", "cs-method"]
-            .iter()
-            .all(|n| f.iter().any(|x| x == n))
+        let has = |n: &str| f.iter().any(|x| x == n);
+        DATE_TIME.iter().any(|(d, t)| has(d) && has(t))
+            && has("cs-method")
             && !f.iter().any(|x| x.starts_with("x-edge-"))
     });
     // The FTP service's log (its lines are FTP commands) is no HTTP access log.
@@ -320,6 +382,47 @@ mod tests {
         assert_eq!(field(&iis, &f, "s-ip"), "", "not in this layout");
         let err = fields(&iis, b"2018-01-01 08:09:11 POST /v1/pay").unwrap_err();
         assert!(err.contains("expected 11 space-separated fields"), "{err}");
+    }
+
+    /// IIS Advanced Logging's names and quoted fields (Matomo log-analytics' iis_custom.log).
+    #[test]
+    fn advanced_logging() {
+        let first: [&[u8]; 3] = [
+            b"#Software: IIS Advanced Logging Module",
+            b"#Start-Date: 2014-11-18 00:00:00.128",
+            b"#Fields:   date-local time-local   s-ip   cs-method cs-uri-stem cs-uri-query s-port cs-username c-ip cs(User-Agent) cs(Referer) cs(Host) sc-status sc-substatus sc-win32-status TimeTakenMS",
+        ];
+        let iis = sniff(&first).unwrap();
+        assert!(iis.skip(first[1]));
+        let hints = iis.hints();
+        assert!(
+            hints
+                .columns
+                .contains(&(Role::Duration, "TimeTakenMS".to_string()))
+        );
+        assert!(hints.note.unwrap().contains("no zone"));
+        let mut out = Fields::default();
+        iis.split(first[2], &mut out).unwrap();
+        let line = br#"2012-08-15 17:00:00.675 10.10.28.140 GET /hello/world/6,681965 - 80 - "173.5.0.0" "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_10_1)" - "hello.example.com" 404 " garbage w/ spaces " 0 359"#;
+        let f = fields(iis.as_ref(), line).unwrap();
+        assert_eq!(
+            field(iis.as_ref(), &f, "timestamp"),
+            "2012-08-15T17:00:00.675"
+        );
+        assert_eq!(field(iis.as_ref(), &f, "c-ip"), "173.5.0.0");
+        assert_eq!(
+            field(iis.as_ref(), &f, "cs(User-Agent)"),
+            "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_10_1)"
+        );
+        assert_eq!(field(iis.as_ref(), &f, "sc-status"), "404");
+        assert_eq!(
+            field(iis.as_ref(), &f, "sc-substatus"),
+            " garbage w/ spaces "
+        );
+        assert_eq!(field(iis.as_ref(), &f, "TimeTakenMS"), "359");
+        // A quote that does not close a field is part of it.
+        let spans: Vec<_> = field_spans(br#"a "b c" "d"e f "#).collect();
+        assert_eq!(spans, [(0, 1), (3, 6), (8, 12), (13, 14), (15, 15)]);
     }
 
     #[test]

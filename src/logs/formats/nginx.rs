@@ -1,6 +1,8 @@
 //! nginx access logs: a `log_format` string (`--log-format`) or one of the presets,
-//! `combined` (nginx's built-in), `main` (the default nginx.conf's) and `upstreaminfo`
-//! (ingress-nginx's default `log-format-upstream`).
+//! `combined` (nginx's built-in), `main` (the default nginx.conf's), `upstreaminfo`
+//! (ingress-nginx's default `log-format-upstream`), and the layouts other servers write in
+//! nginx's shape (issue 35): `traefik` (Traefik's CLF), `npm-proxy` and `npm-standard`
+//! (Nginx Proxy Manager's two), `one-ident` (combined without `$remote_user`).
 //!
 //! Each `$variable` gives a field named as the variable (without `$`), so the aliases find
 //! `$status`, `$upstream_status`, `$request_time` (seconds), `$http_idempotency_key` and
@@ -17,11 +19,32 @@ pub const MAIN: &str = r#"$remote_addr - $remote_user [$time_local] "$request" $
 /// ingress-nginx's default `log-format-upstream`.
 pub const UPSTREAMINFO: &str = r#"$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent" $request_length $request_time [$proxy_upstream_name] [$proxy_alternative_upstream_name] $upstream_addr $upstream_response_length $upstream_response_time $upstream_status $req_id"#;
 
-/// The presets, by name.
-pub const PRESETS: [(&str, &str, &str); 3] = [
+/// Traefik's CLF access log (Traefik's docs, "Access Logs", CLF format): combined, then the
+/// requests Traefik has received, the router's name, the server's URL and the duration in
+/// milliseconds with its `ms`. Its fields are no nginx variables: named for their roles
+/// (`duration_ms`: milliseconds, as Traefik's docs say).
+pub const TRAEFIK: &str = r#"$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent" $requests_total "$router_name" "$server_url" ${duration_ms}ms"#;
+/// Nginx Proxy Manager's `proxy` format (docker/rootfs/etc/nginx/conf.d/include/log.conf).
+pub const NPM_PROXY: &str = r#"[$time_local] $upstream_cache_status $upstream_status $status - $request_method $scheme $host "$request_uri" [Client $remote_addr] [Length $body_bytes_sent] [Gzip $gzip_ratio] [Sent-to $server] "$http_user_agent" "$http_referer""#;
+/// Nginx Proxy Manager's `standard` format (the same file).
+pub const NPM_STANDARD: &str = r#"[$time_local] $status - $request_method $scheme $host "$request_uri" [Client $remote_addr] [Length $body_bytes_sent] [Gzip $gzip_ratio] "$http_user_agent" "$http_referer""#;
+/// combined with one ident field (`1.2.3.4 - [time] "GET / HTTP/1.1" ...`): a `log_format`
+/// that leaves out `$remote_user`, as real logs pasted in issue trackers and READMEs show.
+pub const ONE_IDENT: &str = r#"$remote_addr - [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent""#;
+
+/// The presets, by name, most particular first.
+pub const PRESETS: [(&str, &str, &str); 7] = [
     ("upstreaminfo", UPSTREAMINFO, "ingress-nginx upstreaminfo"),
+    ("traefik", TRAEFIK, "Traefik CLF"),
+    ("npm-proxy", NPM_PROXY, "Nginx Proxy Manager proxy"),
+    ("npm-standard", NPM_STANDARD, "Nginx Proxy Manager standard"),
     ("main", MAIN, "nginx main"),
     ("combined", COMBINED, "nginx combined"),
+    (
+        "one-ident",
+        ONE_IDENT,
+        "nginx combined with one ident field",
+    ),
 ];
 
 /// nginx's `log_format` strings: every unit and name is told by the variables' names.
@@ -65,7 +88,10 @@ fn extended(lines: &[&[u8]]) -> Vec<Box<dyn LineFormat>> {
         return Vec::new();
     };
     let mut out: Vec<Box<dyn LineFormat>> = Vec::new();
-    for (name, body, description) in PRESETS.iter().filter(|(n, ..)| *n != "upstreaminfo") {
+    for (name, body, description) in PRESETS
+        .iter()
+        .filter(|(n, ..)| matches!(*n, "main" | "combined"))
+    {
         let Ok(preset) = FAMILY.build(body, description) else {
             continue;
         };
@@ -284,11 +310,24 @@ fn items(body: &str) -> Result<Vec<Item>, String> {
     Ok(items)
 }
 
+/// nginx variables whose value is one word: never read across a space.
+const WORDS: [&str; 8] = [
+    "status",
+    "request_method",
+    "scheme",
+    "body_bytes_sent",
+    "bytes_sent",
+    "request_length",
+    "request_time",
+    "gzip_ratio",
+];
+
 /// The field an nginx variable gives.
 fn var(name: &str) -> Var {
     let kind = match name {
         "request" => Kind::Request,
         n if n.starts_with("upstream_") => Kind::Multi,
+        n if WORDS.contains(&n) => Kind::Word,
         _ => Kind::Plain,
     };
     Var {

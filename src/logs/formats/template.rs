@@ -21,6 +21,10 @@ pub enum Kind {
     Request,
     /// nginx's upstream lists: `504, 200` and `504 : 200` are one value.
     Multi,
+    /// One field that is one word (a status, a method, a byte count): a value with a space
+    /// is no match, so a line of another layout is not read into it (Nginx Proxy Manager's
+    /// `standard` format is not read from a `proxy` line, whose `- 304 304` would be a status).
+    Word,
 }
 
 /// A variable: the name(s) of the field(s) it gives, and what its value is.
@@ -286,7 +290,8 @@ impl Template {
                     let mut escaped = false;
                     let len = match end {
                         End::Line => {
-                            let space = memchr::memchr(b' ', rest).filter(|_| *kind == Kind::Plain);
+                            let space = memchr::memchr(b' ', rest)
+                                .filter(|_| matches!(kind, Kind::Plain | Kind::Word));
                             if let (Some(space), true) = (space, self.trailing) {
                                 // The template's last value ends where the fields it does
                                 // not name begin.
@@ -316,6 +321,13 @@ impl Template {
                         ));
                     };
                     let value = &rest[..len];
+                    if *kind == Kind::Word && memchr::memchr(b' ', value).is_some() {
+                        return Err(format!(
+                            "expected {name} at column {} to be one word, found '{}'",
+                            at + 1,
+                            shown(value)
+                        ));
+                    }
                     // The line's first value, ended by a space (the client's address) or a
                     // separator (`%v:%p`'s colon, a CSV's comma), is one word: a prefix before
                     // it (a container's time, a pod), or half the line, is not read into it.

@@ -82,7 +82,7 @@ pub struct FormatEntry {
     pub name: &'static str,
     /// `--input-format NAME` names it (else it is told by auto detection only).
     pub named: bool,
-    /// One line for the docs and `--help`.
+    /// One line for the docs (markdown): docs/FORMATS.md's row says exactly this.
     pub describe: &'static str,
     /// Its place in auto detection, if it is told from the first lines.
     pub detect: Option<Detect>,
@@ -192,7 +192,7 @@ pub static CATALOG: &[FormatEntry] = &[
     FormatEntry {
         name: "nginx",
         named: true,
-        describe: "nginx access log: combined, main, ingress-nginx upstreaminfo, or any log_format",
+        describe: "nginx access log: combined, main, ingress-nginx upstreaminfo, Nginx Proxy Manager's, Traefik's CLF, or any `log_format`",
         detect: Some(Detect {
             order: 80,
             sniff: |lines, _| nginx::sniff(lines),
@@ -213,7 +213,7 @@ pub static CATALOG: &[FormatEntry] = &[
     FormatEntry {
         name: "apache",
         named: true,
-        describe: "Apache httpd access log: common, combined, vcombined, or any LogFormat",
+        describe: "Apache httpd access log: common, combined, vcombined, or any `LogFormat`",
         detect: Some(Detect {
             order: 90,
             sniff: |lines, _| apache::sniff(lines),
@@ -272,7 +272,7 @@ pub static CATALOG: &[FormatEntry] = &[
     FormatEntry {
         name: "cloudfront",
         named: true,
-        describe: "Amazon CloudFront standard log (W3C, tab-separated, its #Fields: line)",
+        describe: "Amazon CloudFront standard log (W3C, tab-separated, its `#Fields:` line)",
         detect: Some(Detect {
             order: 20,
             sniff: |lines, _| cloudfront::sniff(lines),
@@ -285,8 +285,7 @@ pub static CATALOG: &[FormatEntry] = &[
         looks: Some(Looks {
             name: "CloudFront (W3C)",
             test: |l| {
-                (l.starts_with(b"#") && !l.starts_with(b"#Software: Microsoft"))
-                    || w3c_date_then(l, b'\t')
+                (l.starts_with(b"#") && !l.starts_with(b"#Software:")) || w3c_date_then(l, b'\t')
             },
         }),
         compile: None,
@@ -295,7 +294,7 @@ pub static CATALOG: &[FormatEntry] = &[
     FormatEntry {
         name: "iis",
         named: true,
-        describe: "Microsoft IIS W3C extended log (its #Fields: lines)",
+        describe: "Microsoft IIS W3C extended log and IIS Advanced Logging (their `#Fields:` lines); not IIS's FTP log",
         detect: Some(Detect {
             order: 30,
             sniff: |lines, _| iis::sniff(lines),
@@ -307,7 +306,8 @@ pub static CATALOG: &[FormatEntry] = &[
         candidates: |lines| vec![iis_lines(lines)],
         looks: Some(Looks {
             name: "IIS (W3C)",
-            test: |l| l.starts_with(b"#Software: Microsoft") || w3c_date_then(l, b' '),
+            // `#Software: Microsoft Internet Information Services` or `IIS Advanced Logging`.
+            test: |l| l.starts_with(b"#Software:") || w3c_date_then(l, b' '),
         }),
         compile: None,
         told: None,
@@ -315,7 +315,7 @@ pub static CATALOG: &[FormatEntry] = &[
     FormatEntry {
         name: "haproxy",
         named: true,
-        describe: "HAProxy option httplog (with or without syslog's prefix), or any log-format",
+        describe: "HAProxy `option httplog` (with or without syslog's prefix), or any `log-format`",
         detect: Some(Detect {
             order: 60,
             sniff: |lines, _| haproxy::sniff(lines),
@@ -359,7 +359,7 @@ pub static CATALOG: &[FormatEntry] = &[
     FormatEntry {
         name: "json",
         named: true,
-        describe: "JSON lines: Caddy, Traefik, Envoy, Cloudflare, Google Cloud, Kong, API Gateway, ... or any keys (--column)",
+        describe: "JSON lines: Caddy, Traefik, Envoy, Cloudflare, Google Cloud, Kong, API Gateway, ... or any keys (`--column`)",
         detect: Some(Detect {
             order: 40,
             sniff: json::sniff,
@@ -405,7 +405,7 @@ pub static CATALOG: &[FormatEntry] = &[
     FormatEntry {
         name: "apigateway",
         named: false,
-        describe: "AWS API Gateway's text layouts (CLF, CSV, XML; its JSON is JSON lines), told by auto or given with --log-format",
+        describe: "(no flag: told by auto, or given with `--log-format`) AWS API Gateway's text layouts: CLF, CSV, XML; its JSON is JSON lines",
         // Before the CLF formats its own CLF resembles.
         detect: Some(Detect {
             order: 50,
@@ -559,17 +559,17 @@ mod tests {
         );
     }
 
-    /// docs/FORMATS.md's table of formats has one row per catalog row, by its name.
+    /// docs/FORMATS.md's table of formats has one row per catalog row, in its order: its
+    /// name and its description, exactly.
     #[test]
     fn the_docs_table_lists_every_row() {
         let docs = include_str!("../../../docs/FORMATS.md");
-        for e in CATALOG {
-            let row = format!("| `{}` |", e.name);
-            assert!(
-                docs.lines().any(|l| l.starts_with(&row)),
-                "docs/FORMATS.md has no row starting {row}"
-            );
-        }
+        let rows: Vec<&str> = docs.lines().filter(|l| l.starts_with("| `")).collect();
+        let want: Vec<String> = CATALOG
+            .iter()
+            .map(|e| format!("| `{}` | {} |", e.name, e.describe))
+            .collect();
+        assert_eq!(rows, want, "docs/FORMATS.md's `--input-format` table");
     }
 
     #[test]

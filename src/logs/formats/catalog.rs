@@ -41,9 +41,8 @@ pub struct Detect {
 
 /// What a line of a format looks like at a glance, for the refusal: a format built from the
 /// first lines, which splits any line by its separators (ALB, ELB, CloudFront, IIS), is
-/// ranked only on a line of its shape,
-/// and a line no format reads a field of is said to look most like the first row whose
-/// shape it has.
+/// ranked only on a line of its shape, and a line no format reads a field of is said to look
+/// most like the first row whose shape it has.
 #[derive(Clone, Copy)]
 pub struct Looks {
     /// What the refusal calls it ("AWS ALB").
@@ -54,7 +53,7 @@ pub struct Looks {
 /// How the format `--input-format` names reads an input.
 #[derive(Clone, Copy)]
 pub enum Reading {
-    /// Told from the first lines (`auto`).
+    /// Told from the first lines (`auto`, and a row no flag names).
     Auto,
     /// CSV or TSV: a header names the fields (`delimiter`: TSV's tab; CSV's is sniffed).
     Csv { delimiter: Option<u8> },

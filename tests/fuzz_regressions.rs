@@ -101,6 +101,11 @@ fn format_alb() {
 }
 
 #[test]
+fn duration_unit() {
+    replay_bytes("duration_unit", checks::duration_unit);
+}
+
+#[test]
 fn non_access() {
     replay_bytes("non_access", checks::non_access);
     // The seeds too: real NLB, ALB connection log and HAProxy tcplog records.

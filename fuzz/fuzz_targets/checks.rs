@@ -568,6 +568,35 @@ pub fn non_access(bytes: &[u8]) {
     }
 }
 
+/// A duration unit from values (issue 35), one value a line of `bytes`: never a panic; a
+/// unit inferred from at least 5 values, the same whatever their order, and one that puts
+/// every non-zero plain value between 1 µs and a day.
+pub fn duration_unit(bytes: &[u8]) {
+    let values: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
+    let Some(found) = dupcost::logs::infer_duration_unit(&values) else {
+        return;
+    };
+    assert!(found.values >= 5, "{found:?}");
+    let mut reversed = values.clone();
+    reversed.reverse();
+    let again = dupcost::logs::infer_duration_unit(&reversed).map(|f| f.unit);
+    assert_eq!(again, Some(found.unit), "the order changed the unit");
+    for v in &values {
+        let v = v.trim_ascii();
+        let v = v.strip_suffix(b"s").unwrap_or(v);
+        if let Some(n) = std::str::from_utf8(v)
+            .ok()
+            .and_then(|t| t.parse::<f64>().ok())
+        {
+            let secs = n * found.unit.nanos() / 1e9;
+            assert!(
+                n == 0.0 || (1e-6..=86_400.0).contains(&secs),
+                "{n} as {found:?}"
+            );
+        }
+    }
+}
+
 /// Traces on arbitrary bytes (issue 39): read as OTLP/JSON (detected, and named) and as
 /// Zipkin (named), through the real reading path. Never a panic; on success the tally
 /// counts what the assembly found (every attempt a mutating row), the evidence adds up, and

@@ -82,6 +82,10 @@ pub struct Observed {
     /// `%UPSTREAM_REQUEST_ATTEMPT_COUNT%`, Traefik's `RetryAttempts`), beside the client's;
     /// `null` without such a column.
     pub proxy_retries: Option<ProxyRetriesObserved>,
+    /// The layers figure with the proxy's layer measured (issue 35): the proxy's tries per
+    /// client attempt, as its log counts them, multiply the scenario's layers above it;
+    /// `null` without a proxy-attempts column.
+    pub amplification: Option<AmplificationObserved>,
     /// The top 10 endpoints by estimated duplicates a month.
     pub per_endpoint: Vec<EndpointRow>,
     /// How attempts were grouped into intents: `key`, `fingerprint` or `none`.
@@ -277,6 +281,50 @@ impl ProxyRetriesObserved {
             max: p.max,
             attempts_per_attempt: 1.0 + mean,
             attempts_max: p.max.saturating_add(1),
+        }
+    }
+}
+
+/// `observed.amplification`: the model's layers figure (`amplification`: the scenario's
+/// `layers` layers, each making the client's r + 1 attempts) with one more layer below them
+/// whose tries are measured, the proxy's (Envoy's `%UPSTREAM_REQUEST_ATTEMPT_COUNT%`,
+/// Traefik's `RetryAttempts`, HAProxy's retries, nginx's `$upstream_addr`s).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct AmplificationObserved {
+    /// The layer measured: `proxy`.
+    pub layer: &'static str,
+    /// Mutating attempts whose proxy tries were read.
+    pub attempts: u64,
+    /// Tries the proxy made at the layer below a client attempt: the mean (1 + its mean
+    /// retries) and the most of one attempt.
+    pub attempts_mean: f64,
+    pub attempts_max: u64,
+    /// The layers counted: the scenario's (`inputs.layers`) and the proxy's.
+    pub layers: u32,
+    /// Expected attempts below the proxy per intent: `amplification.expected` x
+    /// `attempts_mean`.
+    pub expected: f64,
+    /// The most, as measured at the proxy: `amplification.worst_case` x `attempts_max`.
+    pub worst_case: f64,
+    /// The proxy's layer as the model would have had it, making the client's r + 1 attempts
+    /// (`(r + 1)^(layers + 1)` in all, worst case), for comparison.
+    pub modelled_worst_case: f64,
+}
+
+impl AmplificationObserved {
+    /// The proxy's measured tries `p` below the scenario's layers.
+    pub fn of(p: &ProxyRetriesObserved, scenario: &Scenario) -> AmplificationObserved {
+        let model = crate::model::Estimate::new(*scenario).amplification;
+        let per_layer = f64::from(scenario.retries) + 1.0;
+        AmplificationObserved {
+            layer: "proxy",
+            attempts: p.attempts,
+            attempts_mean: p.attempts_per_attempt,
+            attempts_max: p.attempts_max,
+            layers: scenario.layers.saturating_add(1),
+            expected: model.expected * p.attempts_per_attempt,
+            worst_case: model.worst_case * p.attempts_max as f64,
+            modelled_worst_case: model.worst_case * per_layer,
         }
     }
 }

@@ -137,6 +137,13 @@ pub fn derive(
                         f.columns.duration_unit.name(),
                     )
                 }),
+            inferred_unit: a.options.client_timeout.and_then(|_| {
+                a.files.iter().find_map(|f| {
+                    let field = f.columns.header_of(Role::Duration).unwrap_or("duration");
+                    let inferred = f.columns.duration_unit_inferred.clone()?;
+                    Some((field.to_string(), inferred))
+                })
+            }),
         })
     };
     let mut to = pick(
@@ -208,6 +215,11 @@ pub fn derive(
         super::observed::observed(a, options, &scenario, retries_observed, !s.from_flag);
     observed.observed_duplicates = super::observed::observed_duplicates(a, &scenario, &intervals);
     observed.warnings = warnings;
+    // The retries' evidence says what the proxy's measured tries make of the layers figure.
+    let mut r = r;
+    if let Evidence::Retries { layers, .. } = &mut r.evidence {
+        *layers = observed.amplification;
+    }
     let mut sources = *sources;
     for m in [&n, &to, &s, &r].into_iter().chain(&body) {
         if !m.from_flag {
@@ -360,6 +372,7 @@ fn retries(
         evidence: Evidence::Retries {
             how,
             proxy: super::observed::proxy_retries(a),
+            layers: None,
         },
     };
     (m, retries_observed)

@@ -24,6 +24,8 @@ pub enum Evidence {
         how: RetriesEvidence,
         /// The proxy's own retries beside the client's, when a column tells them.
         proxy: Option<super::ProxyRetriesObserved>,
+        /// What the proxy's measured tries make of the layers figure (issue 35).
+        layers: Option<super::AmplificationObserved>,
     },
     BodyBytes {
         /// `--body-bytes`, which wins over the log.
@@ -114,6 +116,9 @@ pub struct TimeoutLog {
     /// The duration field compared with it, and its unit, when that unit is an assumption
     /// (issue 35: nothing says it).
     pub assumed_unit: Option<(String, &'static str)>,
+    /// The duration field compared with it, when its unit was inferred from its values
+    /// (issue 35: `logs::detect::unit`), and what they were.
+    pub inferred_unit: Option<(String, crate::logs::UnitInference)>,
 }
 
 /// Why the log gives no figure.
@@ -288,6 +293,13 @@ pub enum Warning {
         file: String,
         field: String,
         unit: &'static str,
+    },
+    /// `--client-timeout` compared with a duration whose unit was inferred from its first
+    /// values (issue 35): the file, the field and what the values were.
+    DurationUnitInferred {
+        file: String,
+        field: String,
+        inferred: crate::logs::UnitInference,
     },
     /// Traces with no sampling threshold and no `--sample-rate`: taken as every request.
     Unsampled,

@@ -43,6 +43,57 @@ pub struct InputKind {
     pub flag: String,
     /// A second log settles it too: the backend's, joined with `--outcomes FILE`.
     pub outcomes: bool,
+    /// The timeout rate measured with `--client-timeout` against durations whose unit no
+    /// documentation, name or flag said (issue 35): how they were read and the flag that
+    /// settles it; left out of the JSON otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub duration_unit: Option<UnitMark>,
+}
+
+/// How the durations a measured timeout rate compared with `--client-timeout` were read,
+/// when nothing said their unit.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct UnitMark {
+    /// The unit they were read in: `s`, `ms`, `us` or `ns`.
+    pub unit: &'static str,
+    /// `assumed` (milliseconds, nothing said otherwise) or `inferred` (from their values).
+    pub kind: UnitKind,
+    /// The duration field.
+    pub field: String,
+    /// The flag that settles it: `--duration-unit`.
+    pub flag: &'static str,
+}
+
+/// How a duration's unit was had when nothing said it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum UnitKind {
+    Assumed,
+    Inferred,
+}
+
+/// The flag that says a duration's unit.
+pub const DURATION_UNIT_FLAG: &str = "--duration-unit";
+
+/// The mark of a measured timeout rate's durations, from its evidence.
+fn unit_mark(evidence: Option<&Evidence>) -> Option<UnitMark> {
+    let Some(Evidence::TimeoutRate(TimeoutEvidence::Picked(super::evidence::Picked::Measured(
+        log,
+    )))) = evidence
+    else {
+        return None;
+    };
+    let (field, unit, kind) = match (&log.assumed_unit, &log.inferred_unit) {
+        (Some((field, unit)), _) => (field.clone(), *unit, UnitKind::Assumed),
+        (None, Some((field, i))) => (field.clone(), i.unit.name(), UnitKind::Inferred),
+        (None, None) => return None,
+    };
+    Some(UnitMark {
+        unit,
+        kind,
+        field,
+        flag: DURATION_UNIT_FLAG,
+    })
 }
 
 /// Why an input is assumed.
@@ -76,6 +127,7 @@ pub fn of_origin(input: Input, origin: Origin) -> InputKind {
         reason: (kind == Kind::Assumed).then_some(Reason::Default),
         flag: format!("{input}"),
         outcomes: input == Input::SucceededShare,
+        duration_unit: None,
     }
 }
 
@@ -113,6 +165,9 @@ pub fn kind(findings: &Findings, input: Input) -> InputKind {
     InputKind {
         bounds,
         reason,
+        duration_unit: (input == Input::TimeoutRate && kind == Kind::Measured)
+            .then(|| unit_mark(evidence))
+            .flatten(),
         ..base
     }
 }

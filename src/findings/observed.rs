@@ -7,9 +7,10 @@ use crate::model::{Estimate, Scenario};
 use super::evidence::{DuplicatesNote, FewerOutcomes, Gap, Warning};
 use super::intervals::{Intervals, MIN_EVIDENCE};
 use super::{
-    AttemptsRow, DayRow, DeriveOptions, DuplicateEvidence, EndpointRow, FileRead, FormatLines,
-    KeyCoverage, KeyCoverageRow, Observed, ObservedDuplicates, ProcessedTwice,
-    ProxyRetriesObserved, RetriesObserved, SharedAddresses, SkippedLines, TOP_ENDPOINTS,
+    AmplificationObserved, AttemptsRow, DayRow, DeriveOptions, DuplicateEvidence, EndpointRow,
+    FileRead, FormatLines, KeyCoverage, KeyCoverageRow, Observed, ObservedDuplicates,
+    ProcessedTwice, ProxyRetriesObserved, RetriesObserved, SharedAddresses, SkippedLines,
+    TOP_ENDPOINTS,
 };
 
 /// The duplicates the fingerprinted intents showed, beside the model's prediction.
@@ -89,17 +90,29 @@ pub fn warnings(a: &LogAnalysis) -> Vec<Warning> {
     let t = &a.tally;
     let mut out = Vec::new();
     if a.options.client_timeout.is_some() {
-        // The timeout is compared with durations in a unit that nothing said.
-        for f in a.files.iter().filter(|f| f.columns.duration_unit_assumed) {
-            out.push(Warning::DurationUnitAssumed {
-                file: f.name.clone(),
-                field: f
-                    .columns
+        // The timeout is compared with durations in a unit that nothing said: assumed, or
+        // inferred from their values.
+        for f in &a.files {
+            let (file, field) = (
+                f.name.clone(),
+                f.columns
                     .header_of(Role::Duration)
                     .unwrap_or("duration")
                     .to_string(),
-                unit: f.columns.duration_unit.name(),
-            });
+            );
+            if f.columns.duration_unit_assumed {
+                out.push(Warning::DurationUnitAssumed {
+                    file,
+                    field,
+                    unit: f.columns.duration_unit.name(),
+                });
+            } else if let Some(inferred) = &f.columns.duration_unit_inferred {
+                out.push(Warning::DurationUnitInferred {
+                    file,
+                    field,
+                    inferred: inferred.clone(),
+                });
+            }
         }
     }
     if a.is_server_log() && a.options.client_timeout.is_none() {
@@ -228,6 +241,7 @@ pub fn observed(
         },
         retries_observed,
         proxy_retries: proxy_retries(a),
+        amplification: proxy_retries(a).map(|p| AmplificationObserved::of(&p, scenario)),
         per_endpoint: endpoints,
     }
 }

@@ -170,15 +170,22 @@ impl LogAnalysis {
     }
 }
 /// The rules for the rows of one input, from its header (or line format) and the options.
+///
+/// `first` is the input's first bytes (`eof`: all of it), where a duration whose unit nothing
+/// says has it inferred from its values when they leave one reading (`detect::unit`).
 pub(super) fn rules_for(
     name: &str,
     chosen: &Chosen,
     opts: &LogOptions,
+    (first_bytes, eof): (&[u8], bool),
 ) -> Result<RowRules, LogError> {
     let (columns, delimiter, formats, unwrap) = match chosen {
         Chosen::Csv(header) => {
             let refs: Vec<&[u8]> = header.fields.iter().map(Vec::as_slice).collect();
-            let columns = ColumnMap::detect(name, &refs, &opts.columns, opts.duration_unit)?;
+            let mut columns = ColumnMap::detect(name, &refs, &opts.columns, opts.duration_unit)?;
+            detect::unit::settle(&mut columns, |i| {
+                detect::unit::csv_values(header, first_bytes, eof, i)
+            });
             (columns, header.delimiter, None, None)
         }
         Chosen::Lines {
@@ -195,7 +202,10 @@ pub(super) fn rules_for(
                 needs: Vec::new(),
                 timestamp: None,
             };
-            let first = maker.columns(Arc::clone(format))?;
+            let mut first = maker.columns(Arc::clone(format))?;
+            detect::unit::settle(&mut first.columns, |i| {
+                detect::unit::line_values(format.as_ref(), *envelope, first_bytes, eof, i)
+            });
             let unwrap = envelope.map(|envelope| Unwrap {
                 envelope,
                 time_field: first.time_field,

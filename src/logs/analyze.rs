@@ -138,7 +138,7 @@ fn read_source(
         )?;
     }
     let chosen = detect::choose(&mut opened, &choose_options(opts))?;
-    let mut rules = rules_for(&opened.name, &chosen, opts)?;
+    let mut rules = rules_for(&opened.name, &chosen, opts, (&opened.prefix, opened.eof))?;
     if let Some(answers) = answers {
         rules.keep_request_ids = false;
         rules.answers = Some(Arc::clone(answers));

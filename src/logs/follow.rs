@@ -297,7 +297,7 @@ fn choose_each(inputs: &mut [Input], opts: &LogOptions) -> Result<Choices, LogEr
             )));
         }
         let chosen = detect::choose(&mut opened, &choose_options(opts))?;
-        let rule = rules_for(&input.name, &chosen, opts)?;
+        let rule = rules_for(&input.name, &chosen, opts, (&opened.prefix, false))?;
         let (data_start, data_line) = match &chosen {
             Chosen::Csv(h) => (h.data_start as usize, h.data_line),
             Chosen::Lines { .. } => (0, 1),

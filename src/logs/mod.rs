@@ -54,13 +54,14 @@ mod traces;
 pub use analysis::{FileInfo, FormatRead, LogAnalysis};
 pub use analyze::analyze;
 pub use detect::non_access;
+pub use detect::unit::infer as infer_duration_unit;
 pub use envelope::{Envelope, EnvelopeChoice, JsonField};
 pub use error::{BadRow, LogError, RowPlace};
 pub use follow::{DEFAULT_EVERY, FollowOptions, Tick, follow};
 pub use formats::{
     ColumnMap, DurationUnit, Fields, FlagsStyle, FormatHints, GiveUpMatch, GiveUps, InputFormat,
-    LineFormat, UNREAD_FIELDS, alb, apigateway, catalog, cloudfront, compile as compile_format,
-    duration_unit_from_name, haproxy_format, iis, json,
+    LineFormat, UNREAD_FIELDS, UnitInference, alb, apigateway, catalog, cloudfront,
+    compile as compile_format, duration_unit_from_name, haproxy_format, iis, json,
 };
 pub use framing::json_doc::{Document, Documents, sniff as sniff_document};
 pub use framing::json_scan;

@@ -396,6 +396,11 @@ fn describe_file(f: &FileInfo) -> Vec<String> {
                     " ({}, assumed: --duration-unit)",
                     f.columns.duration_unit.name()
                 )
+            } else if r == Role::Duration && f.columns.duration_unit_inferred.is_some() {
+                format!(
+                    " ({}, inferred from its values: --duration-unit)",
+                    f.columns.duration_unit.name()
+                )
             } else if r == Role::Duration {
                 format!(" ({})", f.columns.duration_unit.name())
             } else {
@@ -742,6 +747,53 @@ pub fn csv(r: &LogsReport) -> Vec<u8> {
         (
             "bounds.refunds_per_month.high",
             end(|b| b.refunds_per_month, 1),
+        ),
+    ]);
+    // Issue 35: the timeout rate's durations read in a unit nothing said (assumed or
+    // inferred), as JSON `input_kinds.timeout_rate.duration_unit`; empty otherwise.
+    let mark = r
+        .input(crate::inputs::Input::TimeoutRate)
+        .kind
+        .duration_unit
+        .as_ref();
+    extra.extend([
+        (
+            "input_kinds.timeout_rate.duration_unit.unit",
+            opt(mark.map(|m| m.unit.to_string())),
+        ),
+        (
+            "input_kinds.timeout_rate.duration_unit.kind",
+            opt(mark.map(|m| {
+                serde_json::to_value(m.kind)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_string))
+                    .unwrap_or_default()
+            })),
+        ),
+    ]);
+    // Issue 35: the layers figure with the proxy's layer measured, as JSON
+    // `observed.amplification`; empty without a proxy-attempts column.
+    let a = o.amplification.as_ref();
+    extra.extend([
+        (
+            "observed.amplification.attempts_mean",
+            opt(a.map(|a| a.attempts_mean.to_string())),
+        ),
+        (
+            "observed.amplification.attempts_max",
+            opt(a.map(|a| a.attempts_max.to_string())),
+        ),
+        (
+            "observed.amplification.layers",
+            opt(a.map(|a| a.layers.to_string())),
+        ),
+        (
+            "observed.amplification.expected",
+            opt(a.map(|a| a.expected.to_string())),
+        ),
+        (
+            "observed.amplification.worst_case",
+            opt(a.map(|a| a.worst_case.to_string())),
         ),
     ]);
     super::csv::estimates(&[*e], &extra)

@@ -231,10 +231,17 @@ fn outputs(out: &mut String, report: &EstimateReport, style: &Style) {
         F::ExtraAttemptsPerDay,
         F::AttemptsWorstCase,
         F::AttemptsExpected,
-        F::RetryHorizon,
-        F::LeftPerMonth,
-        F::LiveKeys,
     ];
+    // With the logs, the layers figure with the proxy's layer measured, where it is.
+    let measured = [F::ProxyLayerExpected, F::ProxyLayerWorstCase];
+    load.extend(measured.into_iter().filter(|&id| {
+        report
+            .sections
+            .iter()
+            .flat_map(|s| &s.figures)
+            .any(|f| f.id == id)
+    }));
+    load.extend([F::RetryHorizon, F::LeftPerMonth, F::LiveKeys]);
     load.extend(Store::ALL.map(F::StoreSize));
     pipe_table(out, &["", "value"], "-:", &rows(&load));
 }

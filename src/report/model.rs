@@ -87,6 +87,10 @@ pub enum FigureId {
     ExtraAttemptsPerDay,
     AttemptsWorstCase,
     AttemptsExpected,
+    /// With the logs, the layers figure with the proxy's layer measured
+    /// (`observed.amplification`), where a format logs its tries.
+    ProxyLayerExpected,
+    ProxyLayerWorstCase,
     RetryHorizon,
     KeyTtl,
     LeftPerDay,
@@ -343,6 +347,41 @@ fn load(e: &Estimate) -> Section {
     }
 }
 
+impl EstimateReport {
+    /// The layers figure with the proxy's layer measured (`observed.amplification`), after
+    /// the model's in the load section (the explorer adds it for its scenario of the moment).
+    pub fn add_proxy_layer(&mut self, a: &crate::findings::AmplificationObserved) {
+        proxy_layer(self, a);
+    }
+}
+
+/// The layers figure with the proxy's layer measured, after the model's in the load section.
+fn proxy_layer(report: &mut EstimateReport, a: &crate::findings::AmplificationObserved) {
+    use FigureId as F;
+    let at = crate::report::words::layers(a.layers.saturating_sub(1));
+    let Some(load) = report
+        .sections
+        .iter_mut()
+        .find(|s| s.figures.iter().any(|f| f.id == F::AttemptsExpected))
+    else {
+        return;
+    };
+    load.figures.extend([
+        figure(
+            F::ProxyLayerExpected,
+            "+ proxy's tries, expected".into(),
+            format!("attempts at {at} and the proxy's measured tries, expected"),
+            Value::Times(a.expected),
+        ),
+        figure(
+            F::ProxyLayerWorstCase,
+            "+ proxy's tries, at most".into(),
+            format!("attempts at {at} and the proxy's measured tries, at most"),
+            Value::Times(a.worst_case),
+        ),
+    ]);
+}
+
 /// The retry schedule against the key TTL.
 fn schedule(e: &Estimate) -> Section {
     use FigureId as F;
@@ -484,6 +523,9 @@ impl<'a> LogsReport<'a> {
             })
             .collect();
         let mut estimate_report = EstimateReport::new(e, style);
+        if let Some(a) = &findings.observed.amplification {
+            estimate_report.add_proxy_layer(a);
+        }
         // Each input's kind on its own line of the Scenario section, by the label it has there.
         estimate_report.kinds = inputs
             .iter()

@@ -144,7 +144,7 @@ impl Display for Evidence {
                 timeout_log(log)
             ),
             Evidence::SucceededShare(s) => share(f, s),
-            Evidence::Retries { how, proxy } => {
+            Evidence::Retries { how, proxy, layers } => {
                 retries(f, how)?;
                 if let Some(p) = proxy {
                     write!(
@@ -157,6 +157,9 @@ impl Display for Evidence {
                         p.attempts_per_attempt,
                         p.attempts_max
                     )?;
+                }
+                if let Some(l) = layers {
+                    write!(f, "; {}", proxy_layer(l))?;
                 }
                 Ok(())
             }
@@ -291,6 +294,11 @@ fn timeout_log(l: &TimeoutLog) -> String {
         also.push_str(&format!(" or took {secs}s or more"));
         if let Some((field, unit)) = &l.assumed_unit {
             also.push_str(&format!(", {field} read in {unit}, assumed"));
+        } else if let Some((field, i)) = &l.inferred_unit {
+            also.push_str(&format!(
+                ", {field} read in {}, inferred from its values",
+                i.unit.name()
+            ));
         }
     }
     let how = if l.traced {
@@ -684,6 +692,18 @@ impl Display for Warning {
                 f,
                 "{file}: its duration field {field} says no unit (neither its name nor a format's documentation): read as {unit}, so --client-timeout compares with an assumed unit; give --duration-unit s, ms, us or ns"
             ),
+            Warning::DurationUnitInferred {
+                file,
+                field,
+                inferred,
+            } => write!(
+                f,
+                "{file}: its duration field {field} says no unit (neither its name nor a format's documentation): its first {} values ({} to {}) fit one unit only, {} (a request lasts between 1 µs and a day; µs and ns are written as whole numbers), so --client-timeout compares with it as inferred; if that is wrong, give --duration-unit s, ms, us or ns",
+                inferred.values,
+                inferred.min,
+                inferred.max,
+                inferred.unit.name()
+            ),
             Warning::Unsampled => f.write_str(
                 "no sampling threshold in the spans' tracestate (ot=th) and no --sample-rate: \
                  requests a day counts the traces as every request; if they were head-sampled, \
@@ -978,7 +998,18 @@ pub fn kind_detail(
     use crate::findings::{Kind, kinds::Reason};
     use crate::inputs::Origin;
     Some(match k.kind {
-        Kind::Measured => return None,
+        Kind::Measured => match &k.duration_unit {
+            Some(mark) => format!(
+                "durations read in {}, {}; {} settles it",
+                mark.unit,
+                match mark.kind {
+                    crate::findings::kinds::UnitKind::Assumed => "assumed",
+                    crate::findings::kinds::UnitKind::Inferred => "inferred from their values",
+                },
+                mark.flag
+            ),
+            None => return None,
+        },
         Kind::Given => match (k.origin, preset) {
             (Origin::Scenario, _) => "the scenario file".to_string(),
             (Origin::Preset, Some(name)) => format!("--preset {name}"),
@@ -1512,6 +1543,19 @@ pub fn times(value: f64) -> String {
     } else {
         format!("{}x", human::count(value))
     }
+}
+
+/// What the proxy's measured tries make of the layers figure (`observed.amplification`):
+/// `the layers figure with the proxy's layer measured: 1.12x expected, 12x at most at the
+/// backend an intent, over 2 layers (the model's 16x if the proxy made the client's tries)`.
+pub fn proxy_layer(l: &crate::findings::AmplificationObserved) -> String {
+    format!(
+        "the layers figure with the proxy's layer measured: {} expected, {} at most at the backend an intent, over {} (the model's {} if the proxy made the client's tries)",
+        times(l.expected),
+        times(l.worst_case),
+        layers(l.layers),
+        times(l.modelled_worst_case)
+    )
 }
 
 /// `1 layer`, `5 layers`.

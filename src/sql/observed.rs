@@ -641,6 +641,7 @@ fn column_map(roles: &[Role], flags_style: FlagsStyle) -> Option<ColumnMap> {
         proxy_attempts: None,
         duration_unit: DurationUnit::Seconds,
         duration_unit_assumed: false,
+        duration_unit_inferred: None,
         flags_style,
         headers,
     })

@@ -161,6 +161,9 @@ pub struct LogView {
     pub exploring: Option<usize>,
     /// Whether the arrows and Enter move in the endpoint list.
     pub focused: bool,
+    /// The proxy's own tries, where the log counts them: the layers figure's measured layer
+    /// below the scenario's (`observed.amplification`, for the scenario of the moment).
+    pub proxy: Option<crate::findings::ProxyRetriesObserved>,
 }
 
 impl LogView {
@@ -194,6 +197,7 @@ impl LogView {
             cursor: 0,
             exploring: None,
             focused: false,
+            proxy: derived.observed.proxy_retries,
         }
     }
 

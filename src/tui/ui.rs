@@ -10,6 +10,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph, Widget, Wrap};
 
+use crate::findings::{AmplificationObserved, ProxyRetriesObserved};
 use crate::inputs::Input;
 use crate::model::Estimate;
 use crate::report::model::{EstimateReport, Figure, FigureId, Value};
@@ -538,9 +539,16 @@ fn fitting(rows: &[Row], height: usize) -> Vec<usize> {
 
 /// Every output group of `docs/MODEL.md`, in the `estimate` table's order, each figure with
 /// the report's words for it (`report::model`).
-fn rows(e: &Estimate) -> Vec<Row> {
+///
+/// With `proxy` (the log's own proxy tries, the whole log explored), the layers figure with
+/// the proxy's layer measured follows the model's, for the scenario of the moment.
+fn rows(e: &Estimate, proxy: Option<&ProxyRetriesObserved>) -> Vec<Row> {
     use FigureId as F;
-    let report = EstimateReport::new(e, &crate::report::Style::default());
+    let mut report = EstimateReport::new(e, &crate::report::Style::default());
+    if let Some(p) = proxy {
+        report.add_proxy_layer(&AmplificationObserved::of(p, &e.inputs));
+    }
+    let measured = |id: FigureId| proxy.is_some().then(|| row(report.figure(id)));
     let f = |id: FigureId| row(report.figure(id));
     // A horizon past the key TTL is the screen's warning, in the row's label as in the verdict.
     let mut horizon = f(F::RetryHorizon);
@@ -574,11 +582,17 @@ fn rows(e: &Estimate) -> Vec<Row> {
         ranked(3, f(F::ExtraAttemptsPerDay)),
         ranked(4, f(F::AttemptsWorstCase)),
         f(F::AttemptsExpected),
+    ]
+    .into_iter()
+    .chain(measured(F::ProxyLayerExpected))
+    .chain(measured(F::ProxyLayerWorstCase))
+    .chain([
         heading("Key store (the fix)"),
         ranked(7, horizon),
         ranked(3, f(F::LiveKeys)),
         ranked(9, store),
-    ]
+    ])
+    .collect()
 }
 
 /// What a column of the results holds, which sets its style.
@@ -637,7 +651,12 @@ fn results_panel(app: &App, area: Rect, buf: &mut Buffer, theme: Theme) {
     block.render(area, buf);
 
     let currency = app.style().currency.as_str();
-    let all_rows = rows(app.estimate());
+    // The log's proxy tries, while the whole log is explored (an endpoint has its own).
+    let proxy = app
+        .logs()
+        .filter(|view| view.exploring.is_none())
+        .and_then(|view| view.proxy.as_ref());
+    let all_rows = rows(app.estimate(), proxy);
     let shown = fitting(&all_rows, usize::from(inner.height));
     let pick = |rows: Vec<Row>| -> Vec<Row> {
         let mut rows: Vec<Option<Row>> = rows.into_iter().map(Some).collect();
@@ -652,7 +671,7 @@ fn results_panel(app: &App, area: Rect, buf: &mut Buffer, theme: Theme) {
         "exact",
         now.iter().map(|r| show(r.exact)).collect(),
     )];
-    if let Some(base) = app.baseline().map(|b| pick(rows(b))) {
+    if let Some(base) = app.baseline().map(|b| pick(rows(b, proxy))) {
         let changes = now
             .iter()
             .zip(&base)

@@ -143,6 +143,11 @@ fn csv_adds_observed_columns() {
              bounds.succeeded_share.low,bounds.succeeded_share.high,\
              bounds.duplicates_per_month.low,bounds.duplicates_per_month.high,\
              bounds.refunds_per_month.low,bounds.refunds_per_month.high,\
+             input_kinds.timeout_rate.duration_unit.unit,\
+             input_kinds.timeout_rate.duration_unit.kind,\
+             observed.amplification.attempts_mean,observed.amplification.attempts_max,\
+             observed.amplification.layers,observed.amplification.expected,\
+             observed.amplification.worst_case,\
              inputs.attempt_timeout_seconds,"
         ) && header.ends_with("amplification.worst_case,amplification.expected"),
         "{header}"

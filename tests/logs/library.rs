@@ -149,6 +149,7 @@ fn evidence_and_observed() {
         "per_day",
         "retries_observed",
         "proxy_retries",
+        "amplification",
         "per_endpoint",
         "timed_out_unknown",
         "timed_out_matched",
@@ -165,7 +166,7 @@ fn evidence_and_observed() {
     ] {
         assert!(keys.contains(&k), "{k}");
     }
-    assert_eq!(keys.len(), 25);
+    assert_eq!(keys.len(), 26);
     // A proxy's log: executions are not seen per intent.
     assert_eq!(json["processed_twice"], serde_json::Value::Null);
     // Keyed: coverage, no fingerprint figures; without the backend's log no duplicates seen

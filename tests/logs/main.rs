@@ -23,6 +23,7 @@ mod honest;
 mod keyless_intents;
 mod library;
 mod mixed;
+mod one_traffic;
 mod platforms;
 mod props;
 mod receiver_logs;

@@ -12,16 +12,17 @@ use dupcost::tui::endpoints::{EndpointAction, LogView};
 use dupcost::tui::{Action, App, Effect};
 
 fn app() -> App {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/samples/access-log.csv");
-    let analysis = logs::analyze(
-        &[LogInput::from(PathBuf::from(path))],
-        &LogOptions::default(),
-    )
-    .unwrap();
+    app_of("samples/access-log.csv")
+}
+
+/// The explorer on `sample` (a path under the crate), as `tui --logs` starts it.
+fn app_of(sample: &str) -> App {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(sample);
+    let analysis = logs::analyze(&[LogInput::from(path)], &LogOptions::default()).unwrap();
     let derived = analysis
         .derive(&Scenario::default(), &Overrides::default())
         .unwrap();
-    let view = LogView::new(&derived, "samples/access-log.csv".into());
+    let view = LogView::new(&derived, sample.into());
     App::new(
         derived.scenario,
         PathBuf::from("dupcost-scenario.json"),
@@ -137,4 +138,23 @@ fn help_lists_the_evidence() {
         "{small}"
     );
     insta::assert_snapshot!("logs_help_80x24", screen(&app, 80, 24).backend());
+}
+
+/// A log that counts the proxy's own tries (HAProxy's retries counter) gives the results
+/// panel the layers figure with the proxy's layer measured, after the model's, for the
+/// scenario of the moment; an endpoint explored shows the model's alone.
+#[test]
+fn the_proxys_measured_layer_is_in_the_results() {
+    let mut app = app_of("samples/haproxy.log");
+    assert!(app.logs().unwrap().proxy.is_some());
+    let text = format!("{}", screen(&app, 120, 40).backend());
+    assert!(text.contains("+ proxy's tries, expected"), "{text}");
+    assert!(text.contains("+ proxy's tries, at most"), "{text}");
+    for action in [EndpointAction::ToggleFocus, EndpointAction::Explore] {
+        app.update(Action::Endpoints(action));
+    }
+    assert!(app.logs().unwrap().exploring.is_some());
+    let text = format!("{}", screen(&app, 120, 40).backend());
+    assert!(!text.contains("proxy's tries"), "{text}");
+    assert!(text.contains("at 1 layer, expected"), "{text}");
 }

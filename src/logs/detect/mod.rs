@@ -16,6 +16,7 @@
 
 mod format;
 mod non_http;
+pub mod unit;
 
 pub use format::{ChooseOptions, Chosen, SNIFF_LINES, choose, discover};
 

@@ -270,6 +270,7 @@ impl ColumnMap {
             proxy_attempts,
             duration_unit,
             duration_unit_assumed,
+            duration_unit_inferred: None,
             flags_style: flags.map_or(FlagsStyle::Envoy, |i| FlagsStyle::from_name(header[i])),
         })
     }

@@ -292,6 +292,16 @@ impl FromStr for DurationUnit {
     }
 }
 
+/// A duration unit inferred from a field's first values (issue 35): the unit, how many values
+/// were read, and the smallest and largest as written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnitInference {
+    pub unit: DurationUnit,
+    pub values: usize,
+    pub min: String,
+    pub max: String,
+}
+
 /// Column index of each role in one file's header.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ColumnMap {
@@ -319,6 +329,9 @@ pub struct ColumnMap {
     /// The duration's unit is an assumption (milliseconds): no `--duration-unit`, no
     /// format's documentation and no part of its name says it (issue 35).
     pub duration_unit_assumed: bool,
+    /// The duration's unit was inferred from its first values (nothing else said it, and the
+    /// values leave one reading: `detect::unit`), with what they were; `None` otherwise.
+    pub duration_unit_inferred: Option<UnitInference>,
     /// How the flags column reads, from its name.
     pub flags_style: FlagsStyle,
 }

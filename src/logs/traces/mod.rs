@@ -292,7 +292,7 @@ pub fn read(
     let mut own = opts.clone();
     own.columns.clear();
     own.duration_unit = None;
-    let mut rules = super::analysis::rules_for(&name, &Columns::Csv(header), &own)?;
+    let mut rules = super::analysis::rules_for(&name, &Columns::Csv(header), &own, (&[], true))?;
     // The attempts' statuses: a give-up status as the options say, and the two of ours.
     rules.timeout[0] = true;
     rules.timeout[1] = false;

@@ -365,9 +365,8 @@ fn parse_positive_duration(text: &str) -> Result<std::time::Duration, String> {
 #[derive(Debug, Clone, Args)]
 #[command(next_help_heading = "Reading logs")]
 pub struct LogReadArgs {
-    /// What the logs are: auto, csv, tsv, nginx, apache, alb, elb, cloudfront, iis, haproxy,
-    /// envoy, json, otlp or zipkin [default: auto, told from each file's first lines]
-    #[arg(long, value_name = "FORMAT", default_value_t = logs::InputFormat::Auto, hide_default_value = true)]
+    // Its help names every row of the formats' catalog (`logs::catalog::help`).
+    #[arg(long, value_name = "FORMAT", help = logs::catalog::help(), default_value_t = logs::InputFormat::Auto, hide_default_value = true)]
     pub input_format: logs::InputFormat,
 
     /// What wraps each access line: auto, none, cri, docker, json-log, json-message,

@@ -270,3 +270,23 @@ fn unwrap_compose() {
 fn format_ambassador() {
     replay_bytes("format_ambassador", checks::ambassador);
 }
+
+/// The catalog's target (`format_catalog`: every row's sniff, named reading and refusal
+/// candidates) on each real sample of the formats and suites fixtures.
+#[test]
+fn format_catalog_on_the_fixtures() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let mut read = 0;
+    for folder in ["formats", "suites"] {
+        for entry in std::fs::read_dir(root.join(folder)).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "md") {
+                continue;
+            }
+            eprintln!("checking {}", path.display());
+            checks::format_catalog(&std::fs::read(&path).unwrap());
+            read += 1;
+        }
+    }
+    assert!(read >= 10, "{read} fixtures");
+}

@@ -292,6 +292,33 @@ fn first_lines(bytes: &[u8]) -> Vec<&[u8]> {
     bytes.split(|&b| b == b'\n').take(8).collect()
 }
 
+/// Every row of the formats' catalog on arbitrary lines: its detection's sniff, the format
+/// it reads when named (built from the first lines), and its candidates for the refusal, each
+/// as [`native_lines`] checks; so a new format's row is fuzzed with the rest.
+pub fn format_catalog(bytes: &[u8]) {
+    use dupcost::logs::catalog::{CATALOG, Reading};
+    let first = first_lines(bytes);
+    for row in CATALOG {
+        if let Some(detect) = row.detect {
+            if let Some(format) = (detect.sniff)(&first, &[]) {
+                native_lines(format.as_ref(), bytes);
+            }
+        }
+        match row.reading {
+            Reading::Built { build, .. } => native_lines(build(&first).as_ref(), bytes),
+            Reading::FromLines { read, .. } => {
+                if let Some(format) = read(&first, &[]) {
+                    native_lines(format.as_ref(), bytes);
+                }
+            }
+            Reading::Auto | Reading::Csv { .. } | Reading::Trace { .. } | Reading::Fitting => {}
+        }
+        for format in (row.candidates)(&first) {
+            native_lines(format.as_ref(), bytes);
+        }
+    }
+}
+
 /// ALB and classic ELB lines (sniffed, and each layout forced).
 pub fn format_alb(bytes: &[u8]) {
     use dupcost::logs::alb::{AwsLoadBalancer, Balancer, sniff};

@@ -186,10 +186,26 @@ fn read_source(
     if tally.rows == 0 {
         return Err(match &chosen {
             Chosen::Csv(_) => LogError::HeaderOnly { path: name },
-            Chosen::Lines { format, .. } => LogError::Option(format!(
-                "{name}: no log lines in it to read as {}",
-                format.describe()
-            )),
+            Chosen::Lines { format, .. } => {
+                // What it holds instead (records that are no HTTP request, by kind).
+                let skipped: Vec<String> = tally
+                    .skipped
+                    .iter()
+                    .map(|((_, kind), n)| format!("{kind}: {n}"))
+                    .collect();
+                LogError::Option(format!(
+                    "{name}: no log lines in it to read as {}{}",
+                    format.describe(),
+                    if skipped.is_empty() {
+                        String::new()
+                    } else {
+                        format!(
+                            ", only lines that are not access lines ({})",
+                            skipped.join(", ")
+                        )
+                    }
+                ))
+            }
         });
     }
     if let Some(none) = no_usable_rows(&name, &tally) {

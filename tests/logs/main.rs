@@ -27,5 +27,6 @@ mod one_traffic;
 mod platforms;
 mod props;
 mod receiver_logs;
+mod refusals;
 mod suites;
 mod traces;

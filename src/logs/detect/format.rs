@@ -7,10 +7,11 @@ use std::sync::Arc;
 
 use super::super::envelope::{Envelope, EnvelopeChoice};
 use super::super::error::{LogError, shown};
+use super::super::formats::catalog::{self, FormatEntry, Reading, Sniff};
 use super::super::formats::set::{Discover, MAX_FORMATS};
 use super::super::formats::{
-    ColumnMap, CsvHeader, DurationUnit, Fields, InputFormat, LineFormat, alb, apache, apigateway,
-    cloudfront, compile, csv, envoy, haproxy, haproxy_format, iis, json, nginx, reads,
+    ColumnMap, CsvHeader, DurationUnit, Fields, InputFormat, LineFormat, compile, csv,
+    haproxy_format, reads,
 };
 use super::super::role::Role;
 use super::super::source::Opened;
@@ -107,9 +108,6 @@ fn sniff_lines(lines: &[&[u8]], json_paths: &[&str]) -> Option<Sniffed> {
     Some((first, formats.collect()))
 }
 
-/// A format family's detection: its format that reads the lines, if one does.
-type Sniff = fn(&[&[u8]]) -> Option<Box<dyn LineFormat>>;
-
 /// A format and the others of a file whose first lines take turns.
 type Sniffed = (Box<dyn LineFormat>, Vec<Box<dyn LineFormat>>);
 
@@ -122,35 +120,25 @@ pub fn discover(json_paths: Vec<String>) -> Box<Discover> {
     })
 }
 
-/// The line formats auto detection tries, most particular first: the first that reads at
-/// least 4 in 5 of `lines`.
+/// The line formats auto detection tries, in the catalog's detection order (most
+/// particular first): the first that reads at least 4 in 5 of `lines`.
 fn sniff_one(lines: &[&[u8]], json_paths: &[&str]) -> Option<Box<dyn LineFormat>> {
-    // ALB/ELB, CloudFront and JSON lines first: their lines are the most particular.
-    alb::sniff(lines)
-        .or_else(|| cloudfront::sniff(lines))
-        .or_else(|| iis::sniff(lines))
-        .or_else(|| json::sniff(lines, json_paths))
-        // API Gateway's text layouts, before the CLF formats its own CLF resembles.
-        .or_else(|| apigateway::sniff(lines))
-        .or_else(|| haproxy::sniff(lines))
-        .or_else(|| envoy::sniff(lines))
-        .or_else(|| nginx::sniff(lines))
-        .or_else(|| apache::sniff(lines))
+    catalog::by_detection().find_map(|(_, sniff)| sniff(lines, json_paths))
 }
 
 /// A named format family's format for `lines`: the one that reads 4 in 5 of them, or else
 /// the one that reads 4 in 5 of the lines it reads alone, when those are at least half (the
 /// rest, a server's events among its access lines, are bad rows or skipped, counted with
 /// their line numbers).
-fn fitting(sniff: Sniff, lines: &[&[u8]]) -> Option<Box<dyn LineFormat>> {
-    sniff(lines).or_else(|| {
+fn fitting(sniff: Sniff, lines: &[&[u8]], paths: &[&str]) -> Option<Box<dyn LineFormat>> {
+    sniff(lines, paths).or_else(|| {
         let fit: Vec<&[u8]> = lines
             .iter()
             .copied()
-            .filter(|l| sniff(&[l]).is_some())
+            .filter(|l| sniff(&[l], paths).is_some())
             .collect();
         (!fit.is_empty() && 2 * fit.len() >= lines.len())
-            .then(|| sniff(&fit))
+            .then(|| sniff(&fit, paths))
             .flatten()
     })
 }
@@ -234,49 +222,31 @@ fn choose_format(opened: &mut Opened, opts: &ChooseOptions<'_>) -> Result<Chosen
         Some(format) => Ok(lines(format, false)),
         None => Err(no_format(&name, &prefix, &sample, what)),
     };
-    match opts.input_format {
-        InputFormat::Csv => csv(opened, None),
-        InputFormat::Tsv => csv(opened, Some(b'\t')),
-        InputFormat::Nginx => named(fitting(nginx::sniff, &sample), "nginx"),
-        InputFormat::Apache => named(fitting(apache::sniff, &sample), "apache"),
-        InputFormat::Haproxy => named(fitting(haproxy::sniff, &sample), "haproxy"),
-        InputFormat::Envoy => named(fitting(envoy::sniff, &sample), "envoy"),
-        InputFormat::Alb => named(
-            Some(Box::new(alb::AwsLoadBalancer::new(alb::Balancer::Alb))),
-            "alb",
+    let entry = catalog::entry(opts.input_format);
+    let paths = json_paths(opts);
+    match entry.reading {
+        Reading::Csv { delimiter } => csv(opened, delimiter),
+        Reading::Fitting => named(
+            entry.detect.and_then(|d| fitting(d.sniff, &sample, &paths)),
+            entry.name,
         ),
-        InputFormat::Elb => named(
-            Some(Box::new(alb::AwsLoadBalancer::new(alb::Balancer::Elb))),
-            "elb",
+        Reading::Built { build, .. } => named(Some(build(&sample)), entry.name),
+        Reading::FromLines { read, missing } => named(
+            read(&sample, &paths),
+            &format!("{} ({missing})", entry.name),
         ),
-        InputFormat::Cloudfront => named(
-            Some(Box::new(cloudfront::Cloudfront::from_lines(&sample))),
-            "cloudfront",
-        ),
-        InputFormat::Iis => named(Some(Box::new(iis::Iis::from_lines(&sample))), "iis"),
         // Traces are read before any format is looked for: named, and not found.
-        InputFormat::Otlp => Err(no_format(
+        Reading::Trace { missing } => Err(no_format(
             &name,
             &prefix,
             &sample,
-            "otlp (no OTLP/JSON document with resourceSpans at its start)",
+            &format!("{} ({missing})", entry.name),
         )),
-        InputFormat::Zipkin => Err(no_format(
-            &name,
-            &prefix,
-            &sample,
-            "zipkin (no JSON array of spans with traceId and id at its start)",
-        )),
-        InputFormat::Json => named(
-            json::JsonLines::from_lines(&sample, &json_paths(opts))
-                .map(|f| Box::new(f) as Box<dyn LineFormat>),
-            "json (no line among the first is a JSON object)",
-        ),
-        InputFormat::Auto if envelope.is_some() => match sniff_lines(&sample, &json_paths(opts)) {
+        Reading::Auto if envelope.is_some() => match sniff_lines(&sample, &paths) {
             Some(found) => Ok(sniffed(found)),
             None => Err(no_format(&name, &prefix, &sample, "any")),
         },
-        InputFormat::Auto => {
+        Reading::Auto => {
             // A CSV/TSV header that names the roles comes first: it says what it is.
             let header = csv(opened, None)?;
             if let Chosen::Csv(h) = &header {
@@ -291,7 +261,7 @@ fn choose_format(opened: &mut Opened, opts: &ChooseOptions<'_>) -> Result<Chosen
             let raw = first_lines(&opened.prefix, opened.eof);
             let inner = inner_lines(None, &raw).unwrap_or_default();
             let sample: Vec<&[u8]> = inner.iter().map(Vec::as_slice).collect();
-            match sniff_lines(&sample, &json_paths(opts)) {
+            match sniff_lines(&sample, &paths) {
                 Some(found) => Ok(sniffed(found)),
                 None => Err(no_format(&name, &prefix, &sample, "any")),
             }
@@ -306,11 +276,10 @@ fn pick_envelope(
     raw: &[&[u8]],
     opts: &ChooseOptions<'_>,
 ) -> Result<Option<Envelope>, LogError> {
+    let reading = catalog::entry(opts.input_format).reading;
     match opts.envelope {
         EnvelopeChoice::None => Ok(None),
-        EnvelopeChoice::Named(_)
-            if matches!(opts.input_format, InputFormat::Csv | InputFormat::Tsv) =>
-        {
+        EnvelopeChoice::Named(_) if matches!(reading, Reading::Csv { .. }) => {
             Err(LogError::Option(format!(
                 "--envelope {}: CSV and TSV are read by their header, not inside an envelope; drop --envelope or --input-format {}",
                 opts.envelope, opts.input_format
@@ -332,16 +301,20 @@ fn pick_envelope(
             )))
         }
         EnvelopeChoice::Auto => {
-            if matches!(opts.input_format, InputFormat::Csv | InputFormat::Tsv) {
+            if matches!(reading, Reading::Csv { .. }) {
                 return Ok(None);
             }
             let reads = |lines: &[&[u8]]| inner_reads(lines, opts);
             // Envelopes first: a format string whose first field takes any text would read a
             // whole prefix into it. But ALB, ELB and CloudFront, named, split any line by its
-            // spaces or tabs: when they read the bare lines, there is nothing to unwrap.
+            // spaces or tabs (`bare_first`): when they read the bare lines, there is nothing
+            // to unwrap.
             if matches!(
-                opts.input_format,
-                InputFormat::Alb | InputFormat::Elb | InputFormat::Cloudfront
+                reading,
+                Reading::Built {
+                    bare_first: true,
+                    ..
+                }
             ) && reads(raw)
             {
                 return Ok(None);
@@ -356,20 +329,16 @@ fn inner_reads(lines: &[&[u8]], opts: &ChooseOptions<'_>) -> bool {
     if let Some(text) = opts.log_format {
         return compile(opts.input_format, text).is_ok_and(|f| reads(f.as_ref(), lines) >= ENOUGH);
     }
-    match opts.input_format {
-        InputFormat::Auto => sniff_lines(lines, &json_paths(opts)).is_some(),
-        InputFormat::Nginx => fitting(nginx::sniff, lines).is_some(),
-        InputFormat::Apache => fitting(apache::sniff, lines).is_some(),
-        InputFormat::Haproxy => fitting(haproxy::sniff, lines).is_some(),
-        InputFormat::Envoy => fitting(envoy::sniff, lines).is_some(),
-        InputFormat::Json => json::JsonLines::from_lines(lines, &json_paths(opts)).is_some(),
-        InputFormat::Alb => reads(&alb::AwsLoadBalancer::new(alb::Balancer::Alb), lines) >= ENOUGH,
-        InputFormat::Elb => reads(&alb::AwsLoadBalancer::new(alb::Balancer::Elb), lines) >= ENOUGH,
-        InputFormat::Cloudfront => {
-            reads(&cloudfront::Cloudfront::from_lines(lines), lines) >= ENOUGH
-        }
-        InputFormat::Iis => reads(&iis::Iis::from_lines(lines), lines) >= ENOUGH,
-        InputFormat::Csv | InputFormat::Tsv | InputFormat::Otlp | InputFormat::Zipkin => false,
+    let entry = catalog::entry(opts.input_format);
+    let paths = json_paths(opts);
+    match entry.reading {
+        Reading::Auto => sniff_lines(lines, &paths).is_some(),
+        Reading::Fitting => entry
+            .detect
+            .is_some_and(|d| fitting(d.sniff, lines, &paths).is_some()),
+        Reading::Built { build, .. } => reads(build(lines).as_ref(), lines) >= ENOUGH,
+        Reading::FromLines { read, .. } => read(lines, &paths).is_some(),
+        Reading::Csv { .. } | Reading::Trace { .. } => false,
     }
 }
 
@@ -404,14 +373,21 @@ fn looks_binary(prefix: &[u8]) -> bool {
 
 /// The one line for an input no format reads (issue 22): the line at fault (by its number
 /// when the file is bare), the closest format and the field where it stopped, and the flag
-/// that settles it. `tried` is the family named (`nginx`, `haproxy`, ...) or `any`.
+/// that settles it. `tried` is the catalog row named (`nginx`, `haproxy`, ...) or `any`.
 fn no_format(name: &str, prefix: &[u8], sample: &[&[u8]], tried: &str) -> LogError {
-    if sample.is_empty() {
+    // Nothing but W3C directives (`#Software:`, `#Fields:`) and lines that are no access
+    // line: what they are, never an empty line blamed.
+    if sample.iter().all(|l| l.starts_with(b"#")) {
         if let Some(err) = nothing_to_read(name, prefix) {
             return err;
         }
     }
-    let first = sample.first().copied().unwrap_or_default();
+    let Some(&first) = sample.first() else {
+        return LogError::Option(format!(
+            "{name}: none of its first lines is an access line to read (they are empty, or on stderr inside their envelope); give the access log itself, or {}",
+            flags()
+        ));
+    };
     let at = |line: &[u8]| match line_number(prefix, line) {
         Some(n) => format!("line {n}"),
         None => {
@@ -419,23 +395,27 @@ fn no_format(name: &str, prefix: &[u8], sample: &[&[u8]], tried: &str) -> LogErr
             format!("access line {k} inside its envelope")
         }
     };
-    let flags = "give the server's own format with --log-format '...' (nginx log_format, Apache \
-                 LogFormat, Envoy format string or HAProxy log-format) or name it with \
-                 --input-format (csv, tsv, nginx, apache, alb, elb, cloudfront, iis, haproxy, \
-                 envoy, json)";
     let family = tried.split(' ').next().unwrap_or(tried);
     if family != "any" {
-        let why = match closest_of(candidates(family), first, true) {
-            Some((format, Err(err))) => format!("the closest {family} format, {format}, {err}"),
+        let why = match closest_of(&candidates(Some(family), sample, first), first, true) {
+            Some(Fit {
+                describe,
+                misfit: Some(misfit),
+                ..
+            }) => format!("the closest {family} format, {describe}: {misfit}"),
             _ if family == "json" => "it is not a JSON object".to_string(),
             _ => format!("no {family} format reads it"),
         };
-        let other = match closest_of(candidates("any"), first, false) {
-            Some((format, Ok(()))) => format!(
-                "; it is read as {format}; name that format with --input-format {} (or leave --input-format out to have it told)",
-                input_format_of(&format)
+        let other = match closest_of(&candidates(None, sample, first), first, false) {
+            Some(Fit {
+                row,
+                describe,
+                misfit: None,
+            }) => format!(
+                "; it is read as {describe}; {} (or leave --input-format out to have it told)",
+                name_it(row)
             ),
-            _ => format!("; {flags}"),
+            _ => format!("; {}", flags()),
         };
         return LogError::Option(format!(
             "{name}: not a log format dupcost knows as {tried}: {} '{}' does not fit it: {why}{other}",
@@ -450,42 +430,70 @@ fn no_format(name: &str, prefix: &[u8], sample: &[&[u8]], tried: &str) -> LogErr
             shown(first)
         ));
     }
-    match closest_of(candidates("any"), first, false) {
+    let all = candidates(None, sample, first);
+    match closest_of(&all, first, false) {
         // Its first line is read, but fewer than 4 in 5 of the first lines read alike: name the
         // first line that format does not read, and where it stopped.
-        Some((format, Ok(()))) => {
-            let reader = candidates("any")
-                .into_iter()
-                .find(|f| f.describe() == format);
-            let mut fields = Fields::default();
+        Some(Fit {
+            row,
+            describe,
+            misfit: None,
+        }) => {
+            let reader = all.iter().find(|c| c.format.describe() == describe);
             let misfit = sample.iter().find_map(|line| {
-                fields.clear();
-                let err = reader.as_ref()?.split(line, &mut fields).err()?;
-                Some((line, err))
+                let misfit = fit(reader?.format.as_ref(), line)?;
+                Some((line, misfit))
             });
-            let (line, err) = match misfit {
-                Some((line, err)) => (*line, err),
+            let (line, why) = match misfit {
+                Some((line, misfit)) => (*line, misfit.to_string()),
                 None => (first, "it reads too few of them".to_string()),
             };
             LogError::Option(format!(
-                "{name}: its first lines are not one log format dupcost knows: {} reads as {format}, but {} '{}' does not ({err}) and no other format reads it; name the format with --input-format {} to read the lines that fit it (the others are bad rows), or {flags}",
+                "{name}: its first lines are not one log format dupcost knows: {} reads as {describe}, but {} '{}' does not ({why}) and no other format reads it; {} to read the lines that fit it (the others are bad rows), or {}",
                 at(first),
                 at(line),
                 shown(line),
-                input_format_of(&format)
+                name_it(row),
+                flags()
             ))
         }
-        Some((format, Err(err))) => LogError::Option(format!(
-            "{name}: not a log format dupcost knows: {} '{}' comes closest to {format}, which {err}; {flags}",
-            at(first),
-            shown(first)
-        )),
-        None => LogError::Option(format!(
-            "{name}: not a log format dupcost knows: {} '{}' looks most like {}, and no format reads a field of it; {flags}",
+        Some(Fit {
+            describe,
+            misfit: Some(misfit),
+            ..
+        }) => LogError::Option(format!(
+            "{name}: not a log format dupcost knows: {} '{}' comes closest to {describe}: {misfit}; {}",
             at(first),
             shown(first),
-            closest(first)
+            flags()
         )),
+        None => LogError::Option(format!(
+            "{name}: not a log format dupcost knows: {} '{}' looks most like {}, and no format reads a field of it; {}",
+            at(first),
+            shown(first),
+            closest(first),
+            flags()
+        )),
+    }
+}
+
+/// The flags that settle a refusal: the server's format given, or a catalog row named.
+fn flags() -> String {
+    format!(
+        "give the server's own format with --log-format '...' (nginx log_format, Apache \
+         LogFormat, Envoy format string or HAProxy log-format) or name it with \
+         --input-format ({})",
+        catalog::line_names().join(", ")
+    )
+}
+
+/// How the refusal says to read a row's format: by its `--input-format` name, or (a row
+/// only auto detection tells) by leaving the flag out.
+fn name_it(row: &FormatEntry) -> String {
+    if row.named {
+        format!("name that format with --input-format {}", row.name)
+    } else {
+        "leave --input-format out to have it told".to_string()
     }
 }
 
@@ -507,12 +515,17 @@ fn is_ssl_request_log(line: &[u8]) -> bool {
 }
 
 /// The refusal of an input whose first lines are all lines that are not access lines (TCP
-/// records, a server's own messages): what they are, by kind, never an empty line blamed.
+/// records, FTP commands, a server's own messages; W3C directives aside): what they are, by
+/// kind, never an empty line blamed.
 fn nothing_to_read(name: &str, prefix: &[u8]) -> Option<LogError> {
     let mut kinds: Vec<(&str, usize)> = Vec::new();
-    for line in prefix
-        .split(|&b| b == b'\n')
-        .filter(|l| !l.trim_ascii().is_empty())
+    let mut lines: Vec<&[u8]> = prefix.split(|&b| b == b'\n').collect();
+    if !prefix.ends_with(b"\n") && lines.len() > 1 {
+        lines.pop(); // a line the first bytes cut
+    }
+    for line in lines
+        .into_iter()
+        .filter(|l| !l.trim_ascii().is_empty() && !l.starts_with(b"#"))
     {
         let kind = non_access(line)?;
         match kinds.iter_mut().find(|(k, _)| *k == kind) {
@@ -539,105 +552,147 @@ fn line_number(prefix: &[u8], line: &[u8]) -> Option<u64> {
         .map(|i| i as u64 + 1)
 }
 
-/// The `--input-format` that names a format described as `description`.
-fn input_format_of(description: &str) -> &'static str {
-    let d = description.to_ascii_lowercase();
-    if d.contains("envoy") || d.contains("istio") {
-        "envoy"
-    } else if d.contains("haproxy") {
-        "haproxy"
-    } else if d.contains("apache") {
-        "apache"
-    } else if d.contains("json") {
-        "json"
-    } else {
-        "nginx"
+/// A line format of a catalog row, for the refusal.
+struct Candidate {
+    row: &'static FormatEntry,
+    format: Box<dyn LineFormat>,
+}
+
+/// The line formats of the catalog row named `row`, or of every row (`None`), in the order
+/// auto detection tries them, built from the first lines. Of every row, a format built from
+/// the first lines, which splits any line by its separators (ALB, ELB, CloudFront, IIS), only
+/// when `line` has its shape.
+fn candidates(row: Option<&str>, sample: &[&[u8]], line: &[u8]) -> Vec<Candidate> {
+    let splits_any = |e: &FormatEntry| matches!(e.reading, Reading::Built { .. });
+    let shaped = |e: &FormatEntry| e.looks.is_some_and(|l| (l.test)(line.trim_ascii()));
+    catalog::by_rank()
+        .filter(|e| match row {
+            Some(name) => e.name == name,
+            None => !splits_any(e) || shaped(e),
+        })
+        .flat_map(|row| {
+            (row.candidates)(sample)
+                .into_iter()
+                .map(move |format| Candidate { row, format })
+        })
+        .collect()
+}
+
+/// How far a line format read a line before the field that did not fit.
+#[derive(Debug)]
+struct Misfit {
+    /// The fields it read before.
+    fitted: usize,
+    /// The field that did not fit: its number (1-based) and name, when the format names it.
+    field: Option<(usize, String)>,
+    /// The text where it stopped, when its error names a column.
+    value: Option<String>,
+    /// The column its error names.
+    column: Option<usize>,
+    /// It read all its fields, with more after them.
+    whole: bool,
+    /// The share of its fields it read, in thousandths.
+    share: usize,
+    error: String,
+}
+
+impl std::fmt::Display for Misfit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if let Some((n, name)) = &self.field {
+            write!(f, "field {n} ({name}) ")?;
+            if let Some(value) = &self.value {
+                write!(f, "'{value}' ")?;
+            }
+            return write!(f, "does not fit: {}", self.error);
+        }
+        f.write_str(&self.error)
     }
 }
 
-/// The text formats of a family (`haproxy`, `envoy`, `nginx`, `apache`), or all of them
-/// (`any`), for the refusal.
-fn candidates(family: &str) -> Vec<Box<dyn LineFormat>> {
-    let mut all: Vec<Box<dyn LineFormat>> = Vec::new();
-    let any = family == "any";
-    if any || family == "haproxy" {
-        all.push(Box::new(haproxy::Haproxy));
-    }
-    if any || family == "envoy" {
-        for text in ["istio", "istio-1.5", "istio-1.1", "envoy"] {
-            all.extend(envoy::compile(text).ok());
-        }
-    }
-    if any || family == "nginx" {
-        for (text, ..) in nginx::PRESETS {
-            all.extend(nginx::compile(text).ok());
-        }
-    }
-    if any || family == "apache" {
-        for (text, ..) in apache::PRESETS {
-            all.extend(apache::compile(text).ok());
-        }
-    }
-    all
-}
-
-/// Of `candidates`, the one that reads `line` (the first such), or else the one that read it
-/// furthest before it failed (by the column its error names; one that read all its fields,
-/// with more after them, first), with that error; `any_error`: one whose error names no
-/// column counts too (last).
-fn closest_of(
-    candidates: Vec<Box<dyn LineFormat>>,
-    line: &[u8],
-    any_error: bool,
-) -> Option<(String, Result<(), String>)> {
+/// How `format` reads `line`: `None` when it reads it whole, else where it stopped.
+fn fit(format: &dyn LineFormat, line: &[u8]) -> Option<Misfit> {
     let mut fields = Fields::default();
+    let error = format.split(line, &mut fields).err()?;
+    let fitted = fields.len();
+    let column: Option<usize> = error
+        .split("column ")
+        .nth(1)
+        .and_then(|c| c.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|c| c.parse().ok());
+    let whole = error.starts_with("expected the line to end");
+    let names = format.names();
+    // A format that read no field and names no column stopped at its layout (a count of
+    // fields), not at a field.
+    let field = (fitted > 0 || column.is_some())
+        .then(|| names.get(fitted).map(|n| (fitted + 1, n.clone())))
+        .flatten();
+    let value = column
+        .filter(|c| *c >= 1 && field.is_some())
+        .and_then(|c| line.get(c - 1..))
+        .map(|rest| {
+            let end = memchr::memchr(b' ', rest).unwrap_or(rest.len()).max(1);
+            shown(&rest[..end.min(rest.len())])
+        });
+    Some(Misfit {
+        fitted,
+        share: fitted * 1000 / names.len().max(1),
+        field,
+        value,
+        column,
+        whole,
+        error,
+    })
+}
+
+/// A candidate's fit of a line, for the refusal.
+struct Fit {
+    row: &'static FormatEntry,
+    describe: String,
+    /// `None`: it reads the line.
+    misfit: Option<Misfit>,
+}
+
+/// Of `candidates`, the one that reads `line` (the first such), or else the one whose fields
+/// fitted furthest before the one that did not (one that read all its fields, with more
+/// after them, first; then by the fields read, then by the share of its fields they are
+/// (the fewest left unread); of equals, the one that stopped earliest on the line);
+/// `any_error`: one that read no field and names no column counts too (last).
+fn closest_of(candidates: &[Candidate], line: &[u8], any_error: bool) -> Option<Fit> {
     // Reversed: of equals, max_by_key keeps the last, which is then the first tried.
     candidates
         .iter()
         .rev()
-        .filter_map(|f| {
-            fields.clear();
-            let Err(err) = f.split(line, &mut fields) else {
-                return Some(((true, usize::MAX), f.describe(), Ok(())));
+        .filter_map(|c| {
+            let Some(misfit) = fit(c.format.as_ref(), line) else {
+                return Some(((true, true, usize::MAX, usize::MAX, None), c, None));
             };
-            let column: Option<usize> = err
-                .split("column ")
-                .nth(1)
-                .and_then(|c| c.split(|c: char| !c.is_ascii_digit()).next())
-                .and_then(|c| c.parse().ok());
-            let whole = err.starts_with("expected the line to end");
-            match column {
-                Some(column) if column > 1 => Some(((whole, column), f.describe(), Err(err))),
-                _ if any_error => Some(((false, 0), f.describe(), Err(err))),
-                _ => None,
-            }
+            let column = misfit.column.unwrap_or(0);
+            // Of equal fields fitted, the one with the fewest left, then the one whose fields
+            // took the least of the line (the tighter fit: no text swallowed into one).
+            let rank = (
+                false,
+                misfit.whole,
+                misfit.fitted,
+                misfit.share,
+                misfit.column.map(std::cmp::Reverse),
+            );
+            (misfit.fitted > 0 || column > 1 || any_error).then_some((rank, c, Some(misfit)))
         })
         .max_by_key(|(rank, ..)| *rank)
-        .map(|(_, format, result)| (format, result))
+        .map(|(_, c, misfit)| Fit {
+            row: c.row,
+            describe: c.format.describe(),
+            misfit,
+        })
 }
 
-/// The format a line looks most like, by its shape.
+/// The format a line looks most like, by its shape: the first catalog row's whose
+/// [`catalog::Looks`] it has.
 fn closest(line: &[u8]) -> &'static str {
     let line = line.trim_ascii();
-    let has = |s: &[u8]| memchr::memmem::find(line, s).is_some();
-    if line.starts_with(b"{") {
-        "JSON lines"
-    } else if line.starts_with(b"#Software: Microsoft") {
-        "IIS (W3C)"
-    } else if line.starts_with(b"#") {
-        "CloudFront (W3C)"
-    } else if line.starts_with(b"[") && line.get(5) == Some(&b'-') {
-        "Envoy"
-    } else if has(b"haproxy[") || has(b"/Tw/") {
-        "HAProxy httplog"
-    } else if has(b"] \"") {
-        "nginx combined"
-    } else if line.starts_with(b"http ") || line.starts_with(b"https ") || line.starts_with(b"h2 ")
-    {
-        "AWS ALB"
-    } else {
-        "CSV (no header naming a method and a status)"
-    }
+    catalog::by_rank()
+        .find_map(|e| e.looks.filter(|l| (l.test)(line)).map(|l| l.name))
+        .unwrap_or("CSV (no header naming a method and a status)")
 }
 
 #[cfg(test)]

@@ -12,6 +12,11 @@
 //!   ac/fc/bc/sc/rc sq/bq`: HAProxy's configuration manual, section 8.2.2): no quoted
 //!   request, timers in three parts.
 //!
+//! - IIS FTP log records (`date time c-ip cs-username s-ip s-port cs-method cs-uri-stem
+//!   sc-status sc-win32-status sc-substatus x-session x-fullpath`: Microsoft, "FTP Logging"
+//!   of IIS 7 and later): their `cs-method` is an FTP command (`USER`, `PASS`, `RETR`) or
+//!   one of IIS's own (`ControlChannelOpened`, `sent`, `created`), and `x-session` a GUID.
+//!   FTP commands are no HTTP requests, whatever their fields' names say.
 //! - Istio's Mixer TCP access log entries (`{"level":"info",...,"instance":
 //!   "tcpaccesslog.logentry.istio-system",...}`, Istio before 1.5 with Mixer's
 //!   `tcpaccesslog` rule), which the `istio-proxy` container writes beside its HTTP entries.
@@ -27,6 +32,9 @@ pub fn kind(line: &[u8]) -> Option<&'static str> {
     if alb_connection(line) {
         return Some("ALB connection log records (no HTTP request)");
     }
+    if iis_ftp(line) {
+        return Some(IIS_FTP);
+    }
     if mixer_tcp(line) {
         return Some("Istio Mixer TCP access log entries (no HTTP request)");
     }
@@ -37,6 +45,111 @@ pub fn kind(line: &[u8]) -> Option<&'static str> {
         }
         _ => None,
     }
+}
+
+/// What IIS FTP log records are called where they are counted.
+pub const IIS_FTP: &str = "IIS FTP log records (FTP commands, no HTTP request)";
+
+/// FTP's commands (RFC 959 and its extensions) and the events IIS's FTP service logs in
+/// `cs-method` (`ControlChannelOpened`, `sent` for a file sent, ...).
+const FTP_METHODS: [&str; 58] = [
+    "USER",
+    "PASS",
+    "ACCT",
+    "CWD",
+    "XCWD",
+    "CDUP",
+    "XCUP",
+    "SMNT",
+    "QUIT",
+    "REIN",
+    "PORT",
+    "PASV",
+    "TYPE",
+    "STRU",
+    "MODE",
+    "RETR",
+    "STOR",
+    "STOU",
+    "APPE",
+    "ALLO",
+    "REST",
+    "RNFR",
+    "RNTO",
+    "ABOR",
+    "DELE",
+    "RMD",
+    "XRMD",
+    "MKD",
+    "XMKD",
+    "PWD",
+    "XPWD",
+    "LIST",
+    "NLST",
+    "SITE",
+    "SYST",
+    "STAT",
+    "HELP",
+    "NOOP",
+    "FEAT",
+    "OPTS",
+    "AUTH",
+    "PBSZ",
+    "PROT",
+    "EPRT",
+    "EPSV",
+    "MDTM",
+    "SIZE",
+    "MLSD",
+    "MLST",
+    "HOST",
+    "CLNT",
+    "ControlChannelOpened",
+    "ControlChannelClosed",
+    "DataChannelOpened",
+    "DataChannelClosed",
+    "sent",
+    "created",
+    "deleted",
+];
+
+/// HTTP's methods, which an IIS FTP record never has.
+const HTTP_METHODS: [&[u8]; 9] = [
+    b"GET", b"POST", b"PUT", b"PATCH", b"DELETE", b"HEAD", b"OPTIONS", b"CONNECT", b"TRACE",
+];
+
+/// `2cf9cd35-e364-4b1a-ab27-fe9050daa5ea`: IIS FTP's `x-session`.
+fn guid(t: &[u8]) -> bool {
+    t.len() == 36
+        && t.iter().enumerate().all(|(i, &b)| match i {
+            8 | 13 | 18 | 23 => b == b'-',
+            _ => b.is_ascii_hexdigit(),
+        })
+}
+
+/// `2023-12-29 06:27:23 10.211.55.53 - 10.211.55.52 21 USER anonymous 331 0 0 <guid> -`:
+/// W3C's date and time, an FTP command among the fields, a GUID (the session) after it, and
+/// no HTTP method.
+fn iis_ftp(line: &[u8]) -> bool {
+    let t: Vec<&[u8]> = tokens(line).collect();
+    let (Some(date), Some(time)) = (t.first(), t.get(1)) else {
+        return false;
+    };
+    let w3c = date.len() == 10
+        && date[4] == b'-'
+        && date[7] == b'-'
+        && time.len() >= 8
+        && time[2] == b':'
+        && time[5] == b':';
+    let ftp = |f: &[u8]| {
+        FTP_METHODS
+            .iter()
+            .any(|m| f.eq_ignore_ascii_case(m.as_bytes()))
+    };
+    let command = t.iter().position(|f| ftp(f));
+    w3c && !line.contains(&b'"')
+        && command.is_some_and(|at| t[at..].iter().any(|f| guid(f)))
+        && !t.iter().any(|f| HTTP_METHODS.contains(f))
 }
 
 fn tokens(line: &[u8]) -> impl Iterator<Item = &[u8]> {
@@ -167,6 +280,11 @@ mod tests {
             kind(ssl),
             Some("HAProxy connection errors (SSL handshake, no HTTP request)")
         );
+        // Elastic's IIS FTP test record (packages/iis), and an FTP command with its session.
+        let ftp = b"2022-10-05 10:43:56 172.16.1.1 user1 192.168.2.2 21 ControlChannelClosed - - 0 0 8124db49-68d2-461c-a95b-d92ad1e8af15 -";
+        assert_eq!(kind(ftp), Some(IIS_FTP));
+        let pass = b"2023-12-29 06:27:23 10.211.55.53 - 10.211.55.52 21 PASS IEUser@ 230 0 0 2cf9cd35-e364-4b1a-ab27-fe9050daa5ea /";
+        assert_eq!(kind(pass), Some(IIS_FTP));
         // Fluent Bit's test log of an istio-proxy container (its JSON, unwrapped).
         let mixer = br#"{"level":"info","time":"2018-09-21T02:56:05.979833Z","instance":"tcpaccesslog.logentry.istio-system","connectionDuration":"0s","connectionEvent":"continue","protocol":"tcp","receivedBytes":432,"sentBytes":424}"#;
         assert_eq!(
@@ -176,7 +294,9 @@ mod tests {
         let http = br#"{"level":"info","time":"2018-09-21T02:56:05.979833Z","instance":"accesslog.logentry.istio-system","method":"POST","url":"/v1/pay","responseCode":200}"#;
         assert_eq!(kind(http), None);
         // HTTP lines of the same proxies are none of these.
-        let http: [&[u8]; 4] = [
+        let http: [&[u8]; 6] = [
+            b"2026-03-17 08:01:15 10.0.2.10 GET /Dashboard.aspx - 80 DOMAIN\\jsmith 10.0.1.50 Mozilla/5.0 - 200 0 0 1250",
+            b"2026-03-17 08:01:15 10.0.2.10 POST /list - 80 - 10.0.1.50 curl - 200 0 0 12 2cf9cd35-e364-4b1a-ab27-fe9050daa5ea",
             b"http 2018-07-02T22:23:00.186641Z app/my-loadbalancer/50dc6c495c0c9188 192.168.131.39:2817 10.0.0.1:80 0.000 0.001 0.000 200 200 34 366 \"GET http://www.example.com:80/ HTTP/1.1\" \"curl/7.46.0\" - -",
             b"2015-05-13T23:39:43.945958Z my-loadbalancer 192.168.131.39:2817 10.0.0.1:80 0.000086 0.001048 0.001337 200 200 0 57 \"GET https://www.example.com:443/ HTTP/1.1\" \"curl/7.38.0\" DHE-RSA-AES128-SHA TLSv1.2",
             b"Feb  6 12:14:14 localhost haproxy[14389]: 10.0.1.2:33317 [06/Feb/2009:12:14:14.655] http-in static/srv1 10/0/30/69/109 200 2750 - - ---- 1/1/1/1/0 0/0 {1wt.eu} {} \"GET /index.html HTTP/1.1\"",

@@ -59,6 +59,15 @@ struct Layout {
     time: Option<usize>,
     /// The date and time are Advanced Logging's `date-local` and `time-local` (no zone).
     local: bool,
+    /// Its `#Fields:` line is the FTP service's ([`ftp_fields`]): its lines are FTP
+    /// commands, no HTTP request.
+    ftp: bool,
+}
+
+/// A `#Fields:` line of IIS's FTP service: it has `x-session` or `x-fullpath`, fields only
+/// FTP logging writes (Microsoft, "FTP Logging" of IIS 7 and later).
+pub fn ftp_fields(names: &[String]) -> bool {
+    names.iter().any(|n| n == "x-session" || n == "x-fullpath")
 }
 
 /// The date and time names, UTC's (IIS's `date`, `time`) before Advanced Logging's local
@@ -132,7 +141,10 @@ impl Iis {
     /// Where the fields of a `#Fields:` line go (a name the first lines did not have is not
     /// read).
     fn layout(&self, names: &[String]) -> Layout {
-        let mut layout = Layout::default();
+        let mut layout = Layout {
+            ftp: ftp_fields(names),
+            ..Layout::default()
+        };
         let at = |n: &str| names.iter().position(|x| x == n);
         if let Some((date, time, local)) = DATE_TIME
             .iter()
@@ -227,6 +239,9 @@ impl LineFormat for Iis {
             return Ok(());
         }
         let State { layout, spans } = &mut *state;
+        if layout.ftp {
+            return Err("an IIS FTP record (its #Fields: line is the FTP service's, with x-session): an FTP command, no HTTP request".to_string());
+        }
         spans.clear();
         spans.resize(self.fields.len(), None);
         let (mut date, mut time) = (None, None);
@@ -313,7 +328,8 @@ pub fn sniff(first_lines: &[&[u8]]) -> Option<Box<dyn LineFormat>> {
             && has("cs-method")
             && !f.iter().any(|x| x.starts_with("x-edge-"))
     });
-    if !(software || w3c) {
+    // The FTP service's log (its lines are FTP commands) is no HTTP access log.
+    if !(software || w3c) || fields.as_deref().is_some_and(ftp_fields) {
         return None;
     }
     Some(Box::new(Iis::from_lines(first_lines)))

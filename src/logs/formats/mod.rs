@@ -22,6 +22,7 @@ pub mod alb;
 pub mod ambassador;
 pub(super) mod apache;
 pub mod apigateway;
+pub mod catalog;
 pub mod cloudfront;
 pub(super) mod csv;
 pub(super) mod envoy;
@@ -42,64 +43,41 @@ pub use csv::{CsvHeader, duration_unit_from_name, sniff_delimiter};
 use super::error::LogError;
 use super::role::{Role, normalize};
 
-/// `--input-format`: auto (sniffed from the first lines), or one format named.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum InputFormat {
-    #[default]
-    Auto,
-    Csv,
-    Tsv,
-    Nginx,
-    Apache,
-    Alb,
-    Elb,
-    Cloudfront,
-    Haproxy,
-    Envoy,
-    Json,
-    Iis,
+/// `--input-format`: auto (sniffed from the first lines), or one format named: a row of the
+/// formats' catalog ([`catalog::CATALOG`]), by its name. A new format needs no constant here:
+/// its row makes its name one `--input-format` takes; the constants are the formats the code
+/// names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct InputFormat(&'static str);
+
+#[allow(non_upper_case_globals)]
+impl InputFormat {
+    pub const Auto: InputFormat = InputFormat("auto");
+    pub const Csv: InputFormat = InputFormat("csv");
+    pub const Tsv: InputFormat = InputFormat("tsv");
+    pub const Nginx: InputFormat = InputFormat("nginx");
+    pub const Apache: InputFormat = InputFormat("apache");
+    pub const Alb: InputFormat = InputFormat("alb");
+    pub const Elb: InputFormat = InputFormat("elb");
+    pub const Cloudfront: InputFormat = InputFormat("cloudfront");
+    pub const Haproxy: InputFormat = InputFormat("haproxy");
+    pub const Envoy: InputFormat = InputFormat("envoy");
+    pub const Json: InputFormat = InputFormat("json");
+    pub const Iis: InputFormat = InputFormat("iis");
     /// OpenTelemetry traces as OTLP/JSON (issue 39).
-    Otlp,
+    pub const Otlp: InputFormat = InputFormat("otlp");
     /// Zipkin v2 JSON traces.
-    Zipkin,
+    pub const Zipkin: InputFormat = InputFormat("zipkin");
+
+    /// The name as written in `--input-format`: its catalog row's.
+    pub fn name(self) -> &'static str {
+        self.0
+    }
 }
 
-impl InputFormat {
-    pub const ALL: [InputFormat; 14] = [
-        InputFormat::Auto,
-        InputFormat::Csv,
-        InputFormat::Tsv,
-        InputFormat::Nginx,
-        InputFormat::Apache,
-        InputFormat::Alb,
-        InputFormat::Elb,
-        InputFormat::Cloudfront,
-        InputFormat::Haproxy,
-        InputFormat::Envoy,
-        InputFormat::Json,
-        InputFormat::Iis,
-        InputFormat::Otlp,
-        InputFormat::Zipkin,
-    ];
-
-    /// The name as written in `--input-format`.
-    pub fn name(self) -> &'static str {
-        match self {
-            InputFormat::Auto => "auto",
-            InputFormat::Csv => "csv",
-            InputFormat::Tsv => "tsv",
-            InputFormat::Nginx => "nginx",
-            InputFormat::Apache => "apache",
-            InputFormat::Alb => "alb",
-            InputFormat::Elb => "elb",
-            InputFormat::Cloudfront => "cloudfront",
-            InputFormat::Haproxy => "haproxy",
-            InputFormat::Envoy => "envoy",
-            InputFormat::Json => "json",
-            InputFormat::Iis => "iis",
-            InputFormat::Otlp => "otlp",
-            InputFormat::Zipkin => "zipkin",
-        }
+impl Default for InputFormat {
+    fn default() -> Self {
+        InputFormat::Auto
     }
 }
 
@@ -114,11 +92,12 @@ impl FromStr for InputFormat {
 
     fn from_str(s: &str) -> Result<Self, String> {
         let wanted = s.trim().to_ascii_lowercase();
-        InputFormat::ALL
-            .into_iter()
-            .find(|f| f.name() == wanted)
+        catalog::CATALOG
+            .iter()
+            .find(|e| e.named && e.name == wanted)
+            .map(|e| InputFormat(e.name))
             .ok_or_else(|| {
-                let names: Vec<_> = InputFormat::ALL.iter().map(|f| f.name()).collect();
+                let names: Vec<_> = catalog::names().collect();
                 format!(
                     "unknown input format '{s}': use one of {}",
                     names.join(", ")
@@ -246,19 +225,16 @@ pub(in crate::logs) fn best_of(
 /// The line format that `--input-format FORMAT --log-format TEXT` reads: TEXT is a format
 /// string or a preset's name (nginx, apache, envoy, haproxy; `auto` tells which). For the fuzz targets and tools; `dupcost logs` picks a format with `detect::choose`.
 pub fn compile(input: InputFormat, text: &str) -> Result<Box<dyn LineFormat>, String> {
-    match input {
-        InputFormat::Haproxy if text.trim().is_empty() => Ok(Box::new(haproxy::Haproxy)),
-        InputFormat::Haproxy => haproxy_format::compile(text),
-        InputFormat::Apache => apache::compile(text),
-        InputFormat::Nginx => nginx::compile(text),
-        InputFormat::Envoy => envoy::compile(text),
-        InputFormat::Auto if envoy::is_envoy(text) => envoy::compile(text),
-        InputFormat::Auto if haproxy_format::is_haproxy(text) => haproxy_format::compile(text),
-        InputFormat::Auto if apigateway::is_apigateway(text) => apigateway::compile(text),
-        InputFormat::Auto if apache::is_apache(text) => apache::compile(text),
-        InputFormat::Auto => nginx::compile(text),
-        other => Err(format!(
-            "it is for --input-format nginx, apache, envoy or haproxy, not {other}"
+    let compile = if input == InputFormat::Auto {
+        catalog::told_by_text(text)
+    } else {
+        catalog::entry(input).compile
+    };
+    match compile {
+        Some(compile) => compile(text),
+        None => Err(format!(
+            "it is for --input-format {}, not {input}",
+            catalog::compiled_names()
         )),
     }
 }

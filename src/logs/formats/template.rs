@@ -328,11 +328,12 @@ impl Template {
                             shown(value)
                         ));
                     }
-                    // The line's first value, ended by a space (the client's address), is one
-                    // word: a prefix before it (a container's time, a pod) is not read into it.
+                    // The line's first value, ended by a space (the client's address) or a
+                    // separator (`%v:%p`'s colon, a CSV's comma), is one word: a prefix before
+                    // it (a container's time, a pod), or half the line, is not read into it.
                     if at == 0
                         && *kind == Kind::Plain
-                        && matches!(end, End::Before(needle) if needle[0] == b' ')
+                        && matches!(end, End::Before(_))
                         && memchr::memchr(b' ', value).is_some()
                     {
                         return Err(format!(

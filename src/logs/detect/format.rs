@@ -319,9 +319,40 @@ fn pick_envelope(
             {
                 return Ok(None);
             }
-            Ok(detect_envelope(raw, reads))
+            if let Some(found) = detect_envelope(raw, reads) {
+                return Ok(Some(found));
+            }
+            // Wrapped records that are no HTTP request (a Collector's TCP entries in Docker's
+            // JSON): refused naming them, not read as JSON lines without a method.
+            match Envelope::ALL.iter().find_map(|&e| wrapped_records(e, raw)) {
+                Some(err) => Err(LogError::Option(format!("{name} {err}"))),
+                None => Ok(None),
+            }
         }
     }
+}
+
+/// The words for first lines that `envelope` unwraps (4 in 5 of them) into records that are all
+/// no access line (after the file's name), if they are.
+fn wrapped_records(envelope: Envelope, raw: &[&[u8]]) -> Option<String> {
+    let mut scratch = Vec::new();
+    let mut texts = Vec::new();
+    for line in raw {
+        if let Ok(u) = envelope.unwrap(line, &mut scratch) {
+            if !u.partial && !u.text.trim_ascii().is_empty() {
+                texts.push(u.text.to_vec());
+            }
+        }
+    }
+    if raw.is_empty() || (texts.len() as f64) < ENOUGH * raw.len() as f64 {
+        return None;
+    }
+    let mut joined = texts.join(&b'\n');
+    joined.push(b'\n');
+    let LogError::Option(text) = nothing_to_read("", &joined)? else {
+        return None;
+    };
+    Some(format!("(inside its {} lines){text}", envelope.describe()))
 }
 
 /// The format the options name (or any, with auto) reads `lines`.

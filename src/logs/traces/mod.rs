@@ -35,23 +35,100 @@ use otlp::SpanSink;
 
 pub use span::kept_share;
 
-/// How a trace file is encoded.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum TraceFormat {
-    /// OTLP/JSON: `ExportTraceServiceRequest` documents (the Collector's file exporter, one a
-    /// line), or Tempo's and Jaeger's API answers around them.
-    Otlp,
-    /// Zipkin v2 JSON: an array of spans.
-    Zipkin,
+/// A trace format, as data: its `--input-format` name (its row in the formats' catalog),
+/// its words, what its first bytes look like and how one document of it is read. A new trace
+/// format is its reader's file here, one row of [`TRACE_FORMATS`] and its catalog row.
+pub struct TraceEntry {
+    pub name: &'static str,
+    pub describe: &'static str,
+    /// The byte its documents open with (`{`, `[`): which reader a document goes to.
+    opens: u8,
+    /// Its first bytes (from their first non-space) look like one of its documents.
+    looks: fn(&[u8]) -> bool,
+    /// One whole document's spans, into the sink.
+    document: Reader,
 }
 
+/// One document's reader: its spans into the sink.
+type Reader = fn(
+    &mut serde_json::Deserializer<serde_json::de::SliceRead<'_>>,
+    &mut dyn SpanSink,
+) -> serde_json::Result<()>;
+
+/// The trace formats, in the order their first bytes are told.
+pub static TRACE_FORMATS: &[TraceEntry] = &[
+    // OTLP/JSON: `ExportTraceServiceRequest` documents (the Collector's file exporter, one a
+    // line), or Tempo's and Jaeger's API answers around them: `resourceSpans` (or Tempo's
+    // `batches`, or `trace`/`result` around them) near the start.
+    TraceEntry {
+        name: "otlp",
+        describe: "OTLP/JSON traces",
+        opens: b'{',
+        looks: |head| {
+            let has = |needle: &[u8]| memchr::memmem::find(head, needle).is_some();
+            head.first() == Some(&b'{')
+                && (has(b"\"resourceSpans\"")
+                    || has(b"\"resource_spans\"")
+                    || (has(b"\"batches\"")
+                        && (has(b"\"scopeSpans\"") || has(b"\"instrumentationLibrarySpans\""))))
+        },
+        document: |de, sink| otlp::document(de, sink),
+    },
+    // Zipkin v2 JSON: an array whose first element has Zipkin's `traceId` and `id`.
+    TraceEntry {
+        name: "zipkin",
+        describe: "Zipkin v2 JSON traces",
+        opens: b'[',
+        looks: |head| {
+            let has = |needle: &[u8]| memchr::memmem::find(head, needle).is_some();
+            head.first() == Some(&b'[')
+                && has(b"\"traceId\"")
+                && has(b"\"id\"")
+                && !has(b"\"resourceSpans\"")
+        },
+        document: |de, sink| zipkin::document(de, sink),
+    },
+];
+
+/// How a trace file is encoded: a row of [`TRACE_FORMATS`] (in JSON, its name).
+#[derive(Clone, Copy)]
+pub struct TraceFormat(&'static TraceEntry);
+
 impl TraceFormat {
+    /// The trace format `--input-format` names, if it names one.
+    pub fn named(input: InputFormat) -> Option<TraceFormat> {
+        TRACE_FORMATS
+            .iter()
+            .find(|t| t.name == input.name())
+            .map(TraceFormat)
+    }
+
+    pub fn name(self) -> &'static str {
+        self.0.name
+    }
+
     pub fn describe(self) -> &'static str {
-        match self {
-            TraceFormat::Otlp => "OTLP/JSON traces",
-            TraceFormat::Zipkin => "Zipkin v2 JSON traces",
-        }
+        self.0.describe
+    }
+}
+
+impl PartialEq for TraceFormat {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.name == other.0.name
+    }
+}
+
+impl Eq for TraceFormat {}
+
+impl std::fmt::Debug for TraceFormat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.0.name)
+    }
+}
+
+impl serde::Serialize for TraceFormat {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.0.name)
     }
 }
 
@@ -69,10 +146,8 @@ pub struct Chosen {
 /// input.
 pub fn chosen(prefix: &[u8], eof: bool, opts: &LogOptions) -> Option<Chosen> {
     let named = match opts.input_format {
-        InputFormat::Otlp => Some(TraceFormat::Otlp),
-        InputFormat::Zipkin => Some(TraceFormat::Zipkin),
         InputFormat::Auto => None,
-        _ => return None,
+        other => Some(TraceFormat::named(other)?),
     };
     let make = |found: Option<TraceFormat>, envelope| {
         named.or(found).map(|format| Chosen {
@@ -116,26 +191,15 @@ pub fn chosen(prefix: &[u8], eof: bool, opts: &LogOptions) -> Option<Chosen> {
     }
 }
 
-/// What a file's first bytes say it is, if traces: an object with `resourceSpans` (or
-/// Tempo's `batches`, or `trace`/`result` around them) near its start, or an array whose
-/// first element has Zipkin's `traceId` and `id`.
+/// What a file's first bytes say it is, if traces: the first of [`TRACE_FORMATS`] they look
+/// like.
 pub fn sniff(prefix: &[u8]) -> Option<TraceFormat> {
     let start = prefix.iter().position(|b| !b.is_ascii_whitespace())?;
     let head = &prefix[start..];
-    let has = |needle: &[u8]| memchr::memmem::find(head, needle).is_some();
-    match head.first()? {
-        b'{' if has(b"\"resourceSpans\"")
-            || has(b"\"resource_spans\"")
-            || (has(b"\"batches\"")
-                && (has(b"\"scopeSpans\"") || has(b"\"instrumentationLibrarySpans\""))) =>
-        {
-            Some(TraceFormat::Otlp)
-        }
-        b'[' if has(b"\"traceId\"") && has(b"\"id\"") && !has(b"\"resourceSpans\"") => {
-            Some(TraceFormat::Zipkin)
-        }
-        _ => None,
-    }
+    TRACE_FORMATS
+        .iter()
+        .find(|t| (t.looks)(head))
+        .map(TraceFormat)
 }
 
 /// What reading a trace file found beside its attempts: the evidence of what traces cannot
@@ -514,11 +578,13 @@ fn one_document(
     let mut spans = Collect(Vec::new());
     let parsed = {
         let mut de = serde_json::Deserializer::from_slice(text);
-        match text.iter().find(|b| !b.is_ascii_whitespace()) {
-            Some(b'[') => zipkin::document(&mut de, &mut spans),
-            _ => otlp::document(&mut de, &mut spans),
-        }
-        .and_then(|()| de.end())
+        // By its first byte, as it opens: the first row's reader for anything else.
+        let opens = text.iter().find(|b| !b.is_ascii_whitespace());
+        let reader = TRACE_FORMATS
+            .iter()
+            .find(|t| Some(&t.opens) == opens)
+            .unwrap_or(&TRACE_FORMATS[0]);
+        (reader.document)(&mut de, &mut spans).and_then(|()| de.end())
     };
     match parsed {
         Ok(()) => {}
@@ -570,5 +636,41 @@ fn without_position(message: &str) -> &str {
     match message.rfind(" at line ") {
         Some(i) => &message[..i],
         None => message,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::formats::catalog::{CATALOG, Reading};
+    use super::*;
+
+    /// A trace format is one row here and one catalog row: each has the other.
+    #[test]
+    fn trace_formats_are_the_catalogs_trace_rows() {
+        let traces: Vec<&str> = TRACE_FORMATS.iter().map(|t| t.name).collect();
+        let rows: Vec<&str> = CATALOG
+            .iter()
+            .filter(|e| matches!(e.reading, Reading::Trace { .. }))
+            .map(|e| e.name)
+            .collect();
+        assert_eq!(traces, rows);
+        for name in traces {
+            let input: InputFormat = name.parse().unwrap();
+            assert_eq!(TraceFormat::named(input).map(TraceFormat::name), Some(name));
+        }
+        assert!(TraceFormat::named(InputFormat::Nginx).is_none());
+    }
+
+    #[test]
+    fn first_bytes_tell_the_format() {
+        let otlp = br#"  {"resourceSpans":[{"scopeSpans":[]}]}"#;
+        let zipkin = br#"[{"traceId":"a","id":"b"}]"#;
+        assert_eq!(sniff(otlp).map(TraceFormat::name), Some("otlp"));
+        assert_eq!(sniff(zipkin).map(TraceFormat::name), Some("zipkin"));
+        assert!(sniff(br#"{"method":"POST"}"#).is_none());
+        assert_eq!(
+            serde_json::to_string(&sniff(zipkin)).unwrap(),
+            r#""zipkin""#
+        );
     }
 }

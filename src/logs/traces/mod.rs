@@ -37,7 +37,7 @@ pub use span::kept_share;
 
 /// A trace format, as data: its `--input-format` name (its row in the formats' catalog),
 /// its words, what its first bytes look like and how one document of it is read. A new trace
-/// format is its reader's file here, one row of [`TRACE_FORMATS`] and its catalog row.
+/// format is its reader's file here, one row of `TRACE_FORMATS` and its catalog row.
 pub struct TraceEntry {
     pub name: &'static str,
     pub describe: &'static str,
@@ -90,7 +90,7 @@ pub static TRACE_FORMATS: &[TraceEntry] = &[
     },
 ];
 
-/// How a trace file is encoded: a row of [`TRACE_FORMATS`] (in JSON, its name).
+/// How a trace file is encoded: a row of `TRACE_FORMATS` (in JSON, its name).
 #[derive(Clone, Copy)]
 pub struct TraceFormat(&'static TraceEntry);
 
@@ -191,7 +191,7 @@ pub fn chosen(prefix: &[u8], eof: bool, opts: &LogOptions) -> Option<Chosen> {
     }
 }
 
-/// What a file's first bytes say it is, if traces: the first of [`TRACE_FORMATS`] they look
+/// What a file's first bytes say it is, if traces: the first of `TRACE_FORMATS` they look
 /// like.
 pub fn sniff(prefix: &[u8]) -> Option<TraceFormat> {
     let start = prefix.iter().position(|b| !b.is_ascii_whitespace())?;

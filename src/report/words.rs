@@ -701,6 +701,15 @@ impl Display for Warning {
                 file,
                 field,
                 inferred,
+            } if inferred.written_with_s => write!(
+                f,
+                "{file}: its duration field {field} says no unit (neither its name nor a format's documentation): its first {} values ({} to {}) are each written with an s after the number, so they are read as seconds, inferred, when --client-timeout compares with them; if that is wrong, give --duration-unit s, ms, us or ns",
+                inferred.values, inferred.min, inferred.max
+            ),
+            Warning::DurationUnitInferred {
+                file,
+                field,
+                inferred,
             } => write!(
                 f,
                 "{file}: its duration field {field} says no unit (neither its name nor a format's documentation): its first {} values ({} to {}) fit one unit only, {} (a request lasts between 1 µs and a day; µs and ns are written as whole numbers), so --client-timeout compares with it as inferred; if that is wrong, give --duration-unit s, ms, us or ns",

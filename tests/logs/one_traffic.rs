@@ -506,3 +506,35 @@ fn known_formats_read_durations_in_their_documented_units() {
         assert!(!stderr.contains("--duration-unit"), "{name}: {stderr}");
     }
 }
+
+/// Values that each write an s after the number (`2.5s`) are read as seconds, and the warning
+/// says so by how they are written, not by a range they fit.
+#[test]
+fn values_written_with_an_s_are_seconds_and_said_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut csv = String::from("time,method,path,status,duration\n");
+    for i in 0..60 {
+        csv += &format!(
+            "2026-01-01T00:{:02}:{:02}Z,POST,/pay,200,{}.5s\n",
+            i / 60,
+            i % 60,
+            i % 3
+        );
+    }
+    let path = write(dir.path(), "receiver.csv", csv.as_bytes());
+    let out = dupcost()
+        .args(["logs", &path, "--client-timeout", "2s", "--format", "json"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("are each written with an s after the number, so they are read as seconds")
+            && !stderr.contains("fit one unit only"),
+        "{stderr}"
+    );
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    // A third of the attempts took 2.5 s: timed out at a 2 s client timeout.
+    let rate = report["inputs"]["timeout_rate"].as_f64().unwrap();
+    assert!((rate - 20.0 / 60.0).abs() < 1e-12, "{report:#}");
+}

@@ -97,6 +97,7 @@ pub fn infer(values: &[&[u8]]) -> Option<UnitInference> {
         values: read.len(),
         min: read.iter().min_by(by).map(text).unwrap_or_default(),
         max: read.iter().max_by(by).map(text).unwrap_or_default(),
+        written_with_s: suffixed > 0,
     })
 }
 
@@ -209,6 +210,11 @@ mod tests {
         assert_eq!(unit(&["90000s", "16.2s", "15s", "0.09s", "1s"]), None);
         assert_eq!(unit(&["0.085s", "16.2", "15s", "0.09s", "1s"]), None);
         assert_eq!(unit(&["0.085ms", "16.2ms", "15ms", "0.09ms", "1ms"]), None);
+        // Said as written with an s, not as fitting one unit by range alone.
+        let written = [&b"0.085s"[..], b"16.2s", b"15s", b"0.09s", b"1s"];
+        assert!(infer(&written).unwrap().written_with_s);
+        let ranged = [&b"0.000412"[..], b"16.2", b"0.085", b"1.5", b"2"];
+        assert!(!infer(&ranged).unwrap().written_with_s);
     }
 
     #[test]

@@ -292,6 +292,9 @@ pub struct UnitInference {
     pub values: usize,
     pub min: String,
     pub max: String,
+    /// Every value was written with an `s` after its digits (`1.512s`): seconds by how they
+    /// are written, not only by their range.
+    pub written_with_s: bool,
 }
 
 /// Column index of each role in one file's header.

@@ -15,7 +15,7 @@ use super::super::formats::{
 };
 use super::super::role::Role;
 use super::super::source::Opened;
-use super::{ENOUGH, envelope as detect_envelope, inner_lines, non_access};
+use super::{ENOUGH, envelope as detect_envelope, inner_lines, non_access, unwrapped};
 
 /// Lines read ahead to tell an input's format.
 pub const SNIFF_LINES: usize = 20;
@@ -324,35 +324,17 @@ fn pick_envelope(
             }
             // Wrapped records that are no HTTP request (a Collector's TCP entries in Docker's
             // JSON): refused naming them, not read as JSON lines without a method.
-            match Envelope::ALL.iter().find_map(|&e| wrapped_records(e, raw)) {
-                Some(err) => Err(LogError::Option(format!("{name} {err}"))),
+            let wrapped = Envelope::ALL.iter().find_map(|&e| {
+                let texts = unwrapped(e, raw)?;
+                let within = format!("{name} (inside its {} lines)", e.describe());
+                nothing_to_read(&within, texts.iter().map(Vec::as_slice))
+            });
+            match wrapped {
+                Some(err) => Err(err),
                 None => Ok(None),
             }
         }
     }
-}
-
-/// The words for first lines that `envelope` unwraps (4 in 5 of them) into records that are all
-/// no access line (after the file's name), if they are.
-fn wrapped_records(envelope: Envelope, raw: &[&[u8]]) -> Option<String> {
-    let mut scratch = Vec::new();
-    let mut texts = Vec::new();
-    for line in raw {
-        if let Ok(u) = envelope.unwrap(line, &mut scratch) {
-            if !u.partial && !u.text.trim_ascii().is_empty() {
-                texts.push(u.text.to_vec());
-            }
-        }
-    }
-    if raw.is_empty() || (texts.len() as f64) < ENOUGH * raw.len() as f64 {
-        return None;
-    }
-    let mut joined = texts.join(&b'\n');
-    joined.push(b'\n');
-    let LogError::Option(text) = nothing_to_read("", &joined)? else {
-        return None;
-    };
-    Some(format!("(inside its {} lines){text}", envelope.describe()))
 }
 
 /// The format the options name (or any, with auto) reads `lines`.
@@ -409,7 +391,11 @@ fn no_format(name: &str, prefix: &[u8], sample: &[&[u8]], tried: &str) -> LogErr
     // Nothing but W3C directives (`#Software:`, `#Fields:`) and lines that are no access
     // line: what they are, never an empty line blamed.
     if sample.iter().all(|l| l.starts_with(b"#")) {
-        if let Some(err) = nothing_to_read(name, prefix) {
+        let mut lines: Vec<&[u8]> = prefix.split(|&b| b == b'\n').collect();
+        if !prefix.ends_with(b"\n") && lines.len() > 1 {
+            lines.pop(); // a line the first bytes cut
+        }
+        if let Some(err) = nothing_to_read(name, lines.into_iter()) {
             return err;
         }
     }
@@ -548,16 +534,9 @@ fn is_ssl_request_log(line: &[u8]) -> bool {
 /// The refusal of an input whose first lines are all lines that are not access lines (TCP
 /// records, FTP commands, a server's own messages; W3C directives aside): what they are, by
 /// kind, never an empty line blamed.
-fn nothing_to_read(name: &str, prefix: &[u8]) -> Option<LogError> {
+fn nothing_to_read<'a>(name: &str, lines: impl Iterator<Item = &'a [u8]>) -> Option<LogError> {
     let mut kinds: Vec<(&str, usize)> = Vec::new();
-    let mut lines: Vec<&[u8]> = prefix.split(|&b| b == b'\n').collect();
-    if !prefix.ends_with(b"\n") && lines.len() > 1 {
-        lines.pop(); // a line the first bytes cut
-    }
-    for line in lines
-        .into_iter()
-        .filter(|l| !l.trim_ascii().is_empty() && !l.starts_with(b"#"))
-    {
+    for line in lines.filter(|l| !l.trim_ascii().is_empty() && !l.starts_with(b"#")) {
         let kind = non_access(line)?;
         match kinds.iter_mut().find(|(k, _)| *k == kind) {
             Some((_, n)) => *n += 1,

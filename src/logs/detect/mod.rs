@@ -29,17 +29,20 @@ pub const ENOUGH: f64 = 0.8;
 /// [`ENOUGH`] of them unwrap. Lines that are not access lines are left out, so a file that
 /// starts with its server's start-up messages is still told by its access lines.
 pub fn inner_lines(envelope: Option<Envelope>, lines: &[&[u8]]) -> Option<Vec<Vec<u8>>> {
-    let Some(envelope) = envelope else {
-        return Some(
-            lines
-                .iter()
-                .filter(|l| non_access(l).is_none())
-                .map(|l| l.to_vec())
-                .collect(),
-        );
+    let mut inner = match envelope {
+        Some(envelope) => unwrapped(envelope, lines)?,
+        None => lines.iter().map(|l| l.to_vec()).collect(),
     };
+    inner.retain(|l| non_access(l).is_none());
+    Some(inner)
+}
+
+/// The whole texts `envelope` unwraps the first lines into (a line's parts joined; stderr's
+/// and blank texts left out), access lines or not; `None` when fewer than [`ENOUGH`] of the
+/// lines unwrap.
+pub fn unwrapped(envelope: Envelope, lines: &[&[u8]]) -> Option<Vec<Vec<u8>>> {
     let mut ok = 0;
-    let mut inner = Vec::new();
+    let mut texts = Vec::new();
     let mut parts: [Vec<u8>; 2] = Default::default();
     let mut scratch = Vec::new();
     for line in lines {
@@ -53,14 +56,11 @@ pub fn inner_lines(envelope: Option<Envelope>, lines: &[&[u8]]) -> Option<Vec<Ve
             continue;
         }
         let text = std::mem::take(part);
-        if u.stream != Stream::Stderr
-            && !text.trim_ascii().is_empty()
-            && non_access(&text).is_none()
-        {
-            inner.push(text);
+        if u.stream != Stream::Stderr && !text.trim_ascii().is_empty() {
+            texts.push(text);
         }
     }
-    (!lines.is_empty() && ok as f64 >= ENOUGH * lines.len() as f64).then_some(inner)
+    (!lines.is_empty() && ok as f64 >= ENOUGH * lines.len() as f64).then_some(texts)
 }
 
 /// The envelope of a file whose first lines are `lines`: the first that unwraps them into

@@ -43,7 +43,8 @@ pub struct TraceEntry {
     pub describe: &'static str,
     /// The byte its documents open with (`{`, `[`): which reader a document goes to.
     opens: u8,
-    /// Its first bytes (from their first non-space) look like one of its documents.
+    /// Its first bytes (from their first non-space, which is `opens`) look like one of its
+    /// documents.
     looks: fn(&[u8]) -> bool,
     /// One whole document's spans, into the sink.
     document: Reader,
@@ -66,11 +67,10 @@ pub static TRACE_FORMATS: &[TraceEntry] = &[
         opens: b'{',
         looks: |head| {
             let has = |needle: &[u8]| memchr::memmem::find(head, needle).is_some();
-            head.first() == Some(&b'{')
-                && (has(b"\"resourceSpans\"")
-                    || has(b"\"resource_spans\"")
-                    || (has(b"\"batches\"")
-                        && (has(b"\"scopeSpans\"") || has(b"\"instrumentationLibrarySpans\""))))
+            has(b"\"resourceSpans\"")
+                || has(b"\"resource_spans\"")
+                || (has(b"\"batches\"")
+                    && (has(b"\"scopeSpans\"") || has(b"\"instrumentationLibrarySpans\"")))
         },
         document: |de, sink| otlp::document(de, sink),
     },
@@ -81,10 +81,7 @@ pub static TRACE_FORMATS: &[TraceEntry] = &[
         opens: b'[',
         looks: |head| {
             let has = |needle: &[u8]| memchr::memmem::find(head, needle).is_some();
-            head.first() == Some(&b'[')
-                && has(b"\"traceId\"")
-                && has(b"\"id\"")
-                && !has(b"\"resourceSpans\"")
+            has(b"\"traceId\"") && has(b"\"id\"") && !has(b"\"resourceSpans\"")
         },
         document: |de, sink| zipkin::document(de, sink),
     },
@@ -198,7 +195,7 @@ pub fn sniff(prefix: &[u8]) -> Option<TraceFormat> {
     let head = &prefix[start..];
     TRACE_FORMATS
         .iter()
-        .find(|t| (t.looks)(head))
+        .find(|t| head.first() == Some(&t.opens) && (t.looks)(head))
         .map(TraceFormat)
 }
 

@@ -3,7 +3,8 @@
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::parser::ValueSource;
+use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 use crate::inputs::{self, Input, Origin, ScenarioPatch, Sources};
 use crate::logs::{self, DurationUnit, LogOptions, Role};
@@ -74,6 +75,30 @@ pub struct Cli {
     pub color: ColorChoice,
 }
 
+impl Cli {
+    /// Parses the command line of this process: [`Cli::try_read_from`] over `std::env::args_os`.
+    pub fn try_read() -> Result<Cli, clap::Error> {
+        Cli::try_read_from(std::env::args_os())
+    }
+
+    /// Parses a command line once, in one place: clap's parse, and which scenario inputs came
+    /// from their `DUPCOST_*` variable rather than a flag (clap's `ValueSource`), which the
+    /// parsed struct alone cannot tell.
+    pub fn try_read_from<I, T>(args: I) -> Result<Cli, clap::Error>
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<std::ffi::OsString> + Clone,
+    {
+        let matches = Cli::command().try_get_matches_from(args)?;
+        let mut cli = Cli::from_arg_matches(&matches).map_err(|e| e.format(&mut Cli::command()))?;
+        if let (Some(scenario), Some((_, sub))) = (cli.command.scenario_mut(), matches.subcommand())
+        {
+            scenario.from_env = FromEnv::of(sub);
+        }
+        Ok(cli)
+    }
+}
+
 /// The subcommands.
 // Parsed once per run: the size of the largest variant costs nothing worth a Box.
 #[allow(clippy::large_enum_variant)]
@@ -125,6 +150,18 @@ pub enum Command {
         /// The subcommand whose page to print (estimate, logs, tui, ...)
         subcommand: Option<String>,
     },
+}
+
+impl Command {
+    /// The scenario inputs of a command that takes them (estimate, logs, tui).
+    fn scenario_mut(&mut self) -> Option<&mut ScenarioArgs> {
+        match self {
+            Command::Estimate(args) => Some(&mut args.scenario),
+            Command::Logs(args) => Some(&mut args.scenario),
+            Command::Tui(args) => Some(&mut args.scenario),
+            _ => None,
+        }
+    }
 }
 
 /// `dupcost estimate`.
@@ -813,7 +850,7 @@ pub struct ScenarioArgs {
     // with the TUI.
     #[arg(
         long,
-        env = "DUPCOST_REQUESTS_PER_DAY",
+        env = Input::RequestsPerDay.env_name(),
         allow_hyphen_values = true,
         value_name = "COUNT",
         help = Input::RequestsPerDay.short_help(),
@@ -823,7 +860,7 @@ pub struct ScenarioArgs {
 
     #[arg(
         long,
-        env = "DUPCOST_TIMEOUT_RATE",
+        env = Input::TimeoutRate.env_name(),
         allow_hyphen_values = true,
         value_name = "RATE",
         value_parser = parse_timeout_rate,
@@ -834,7 +871,7 @@ pub struct ScenarioArgs {
 
     #[arg(
         long,
-        env = "DUPCOST_SUCCEEDED_SHARE",
+        env = Input::SucceededShare.env_name(),
         allow_hyphen_values = true,
         value_name = "RATE",
         help = Input::SucceededShare.short_help(),
@@ -844,7 +881,7 @@ pub struct ScenarioArgs {
 
     #[arg(
         long,
-        env = "DUPCOST_ORDER_VALUE",
+        env = Input::OrderValue.env_name(),
         allow_hyphen_values = true,
         value_name = "MONEY",
         help = Input::OrderValue.short_help(),
@@ -854,7 +891,7 @@ pub struct ScenarioArgs {
 
     #[arg(
         long,
-        env = "DUPCOST_RETRIES",
+        env = Input::Retries.env_name(),
         allow_hyphen_values = true,
         value_name = "N",
         value_parser = |text: &str| Input::Retries.parse(text).map(|n| n as u32),
@@ -864,7 +901,7 @@ pub struct ScenarioArgs {
 
     #[arg(
         long,
-        env = "DUPCOST_TTL",
+        env = Input::Ttl.env_name(),
         allow_hyphen_values = true,
         value_name = "DURATION",
         help = Input::Ttl.short_help(),
@@ -873,7 +910,7 @@ pub struct ScenarioArgs {
 
     #[arg(
         long,
-        env = "DUPCOST_KEY_SIZE",
+        env = Input::KeySize.env_name(),
         allow_hyphen_values = true,
         value_name = "SIZE",
         help = Input::KeySize.short_help(),
@@ -882,7 +919,7 @@ pub struct ScenarioArgs {
 
     #[arg(
         long,
-        env = "DUPCOST_DAYS_PER_MONTH",
+        env = Input::DaysPerMonth.env_name(),
         allow_hyphen_values = true,
         value_name = "DAYS",
         help = Input::DaysPerMonth.short_help(),
@@ -892,7 +929,7 @@ pub struct ScenarioArgs {
 
     #[arg(
         long,
-        env = "DUPCOST_ATTEMPT_TIMEOUT",
+        env = Input::AttemptTimeout.env_name(),
         allow_hyphen_values = true,
         value_name = "DURATION",
         value_parser = |text: &str| Input::AttemptTimeout.parse(text),
@@ -902,7 +939,7 @@ pub struct ScenarioArgs {
 
     #[arg(
         long,
-        env = "DUPCOST_BACKOFF",
+        env = Input::Backoff.env_name(),
         allow_hyphen_values = true,
         value_name = "DURATION",
         value_parser = |text: &str| Input::Backoff.parse(text),
@@ -912,7 +949,7 @@ pub struct ScenarioArgs {
 
     #[arg(
         long,
-        env = "DUPCOST_BACKOFF_FACTOR",
+        env = Input::BackoffFactor.env_name(),
         allow_hyphen_values = true,
         value_name = "FACTOR",
         value_parser = |text: &str| Input::BackoffFactor.parse(text),
@@ -922,7 +959,7 @@ pub struct ScenarioArgs {
 
     #[arg(
         long,
-        env = "DUPCOST_BACKOFF_MAX",
+        env = Input::BackoffMax.env_name(),
         allow_hyphen_values = true,
         value_name = "DURATION",
         value_parser = |text: &str| Input::BackoffMax.parse(text),
@@ -932,7 +969,7 @@ pub struct ScenarioArgs {
 
     #[arg(
         long,
-        env = "DUPCOST_JITTER",
+        env = Input::Jitter.env_name(),
         value_name = "KIND",
         value_parser = clap::builder::PossibleValuesParser::new(Jitter::ALL.map(Jitter::name)),
         help = Input::Jitter.short_help(),
@@ -941,7 +978,7 @@ pub struct ScenarioArgs {
 
     #[arg(
         long,
-        env = "DUPCOST_LAYERS",
+        env = Input::Layers.env_name(),
         allow_hyphen_values = true,
         value_name = "N",
         value_parser = |text: &str| Input::Layers.parse(text).map(|n| n as u32),
@@ -951,7 +988,7 @@ pub struct ScenarioArgs {
 
     #[arg(
         long,
-        env = "DUPCOST_KEY_BYTES",
+        env = Input::KeyBytes.env_name(),
         allow_hyphen_values = true,
         value_name = "SIZE",
         help = Input::KeyBytes.short_help(),
@@ -960,7 +997,7 @@ pub struct ScenarioArgs {
 
     #[arg(
         long,
-        env = "DUPCOST_BODY_BYTES",
+        env = Input::BodyBytes.env_name(),
         allow_hyphen_values = true,
         value_name = "SIZE",
         help = Input::BodyBytes.short_help(),
@@ -969,7 +1006,7 @@ pub struct ScenarioArgs {
 
     #[arg(
         long,
-        env = "DUPCOST_STORE",
+        env = Input::Store.env_name(),
         value_name = "STORE",
         value_parser = clap::builder::PossibleValuesParser::new(Store::ALL.map(Store::name)),
         help = Input::Store.short_help(),
@@ -981,7 +1018,7 @@ pub struct ScenarioArgs {
     /// --retries is given (past the list the last delay repeats)
     #[arg(
         long,
-        env = "DUPCOST_SCHEDULE",
+        env = SCHEDULE_ENV,
         allow_hyphen_values = true,
         value_name = "DELAYS",
         conflicts_with_all = ["backoff", "backoff_factor", "backoff_max"], help_heading = "Retries")]
@@ -991,12 +1028,49 @@ pub struct ScenarioArgs {
     ///
     /// stripe, adyen, ... for the key window; svix-webhooks, stripe-webhooks, ... for a webhook
     /// sender. Over --scenario, under every flag.
-    #[arg(long, env = "DUPCOST_PRESET", value_name = "NAME", value_parser = parse_preset)]
+    #[arg(long, env = PRESET_ENV, value_name = "NAME", value_parser = parse_preset)]
     pub preset: Option<&'static crate::presets::Preset>,
 
     /// Load inputs from a JSON file of inputs by their JSON names (flags override it); - reads stdin
     #[arg(long, env = "DUPCOST_SCENARIO", value_name = "FILE")]
     pub scenario: Option<PathBuf>,
+
+    /// Which of the values above came from the environment, not a flag ([`Cli::try_read`]).
+    #[arg(skip)]
+    pub from_env: FromEnv,
+}
+
+/// Which of a command's scenario values came from their `DUPCOST_*` variable rather than a
+/// flag, so that a report names the variable.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FromEnv {
+    /// The inputs, in the order of [`Input::ALL`].
+    pub inputs: Vec<Input>,
+    /// `DUPCOST_SCHEDULE` gave the retry delays.
+    pub schedule: bool,
+    /// `DUPCOST_PRESET` named the preset.
+    pub preset: bool,
+}
+
+/// The environment variable of `--schedule`.
+pub const SCHEDULE_ENV: &str = "DUPCOST_SCHEDULE";
+
+/// The environment variable of `--preset`.
+pub const PRESET_ENV: &str = "DUPCOST_PRESET";
+
+impl FromEnv {
+    /// What the environment gave in `matches`, a subcommand's that flattens [`ScenarioArgs`].
+    fn of(matches: &ArgMatches) -> FromEnv {
+        let env = |id: &str| matches.value_source(id) == Some(ValueSource::EnvVariable);
+        FromEnv {
+            inputs: Input::ALL
+                .into_iter()
+                .filter(|i| env(&i.flag().replace('-', "_")))
+                .collect(),
+            schedule: env("schedule"),
+            preset: env("preset"),
+        }
+    }
 }
 
 /// `--timeout-rate`: a bare fraction that reads as 1% or more (`0.2` is 20%) is taken as
@@ -1056,8 +1130,8 @@ impl ScenarioArgs {
             .transpose()
     }
 
-    /// Where each input comes from: the default, the `--scenario` file, the `--preset` or a
-    /// flag (the environment counts as the flag), in the order of the precedence.
+    /// Where each input comes from: the default, the `--scenario` file, the `--preset`, its
+    /// environment variable or its flag, in the order of the precedence.
     pub fn sources(&self) -> Result<Sources, String> {
         Ok(self.sources_of(self.file_patch()?.as_ref()))
     }
@@ -1065,10 +1139,14 @@ impl ScenarioArgs {
     /// [`ScenarioArgs::sources`] over a scenario file's patch already read.
     fn sources_of(&self, file: Option<&ScenarioPatch>) -> Sources {
         let preset = self.preset.map(|p| p.patch()).unwrap_or_default();
-        Sources::default()
+        let mut sources = Sources::default()
             .given(file.unwrap_or(&ScenarioPatch::default()), Origin::Scenario)
             .given(&preset, Origin::Preset)
-            .given(&self.patch(), Origin::Flag)
+            .given(&self.patch(), Origin::Flag);
+        for &input in &self.from_env.inputs {
+            sources.set(input, Origin::Env);
+        }
+        sources
     }
 
     /// [`ScenarioArgs::resolve`] and [`ScenarioArgs::sources`], the scenario file read once

@@ -1,8 +1,9 @@
 //! Where a scenario's inputs come from, and how they are named.
 //!
 //! Precedence, lowest first: the defaults of `docs/MODEL.md` < `--scenario FILE` <
-//! `--preset NAME` < `DUPCOST_*` environment variables < flags (clap folds the last two into one
-//! [`ScenarioPatch`]).
+//! `--preset NAME` < `DUPCOST_*` environment variables < flags. clap folds the last two into
+//! one [`ScenarioPatch`]; `cli` asks clap which of them gave each value, and [`Sources`] says
+//! [`Origin::Env`] for a value from the environment.
 
 use std::fmt;
 use std::path::Path;
@@ -177,6 +178,30 @@ impl Input {
             Input::KeyBytes => "key-bytes",
             Input::BodyBytes => "body-bytes",
             Input::Store => "store",
+        }
+    }
+
+    /// The environment variable that gives the input when its flag is not given
+    /// (`DUPCOST_TIMEOUT_RATE`): the flag's name in capitals after `DUPCOST_`.
+    pub fn env_name(self) -> &'static str {
+        match self {
+            Input::RequestsPerDay => "DUPCOST_REQUESTS_PER_DAY",
+            Input::TimeoutRate => "DUPCOST_TIMEOUT_RATE",
+            Input::SucceededShare => "DUPCOST_SUCCEEDED_SHARE",
+            Input::OrderValue => "DUPCOST_ORDER_VALUE",
+            Input::Retries => "DUPCOST_RETRIES",
+            Input::Ttl => "DUPCOST_TTL",
+            Input::KeySize => "DUPCOST_KEY_SIZE",
+            Input::DaysPerMonth => "DUPCOST_DAYS_PER_MONTH",
+            Input::AttemptTimeout => "DUPCOST_ATTEMPT_TIMEOUT",
+            Input::Backoff => "DUPCOST_BACKOFF",
+            Input::BackoffFactor => "DUPCOST_BACKOFF_FACTOR",
+            Input::BackoffMax => "DUPCOST_BACKOFF_MAX",
+            Input::Jitter => "DUPCOST_JITTER",
+            Input::Layers => "DUPCOST_LAYERS",
+            Input::KeyBytes => "DUPCOST_KEY_BYTES",
+            Input::BodyBytes => "DUPCOST_BODY_BYTES",
+            Input::Store => "DUPCOST_STORE",
         }
     }
 
@@ -532,8 +557,12 @@ fn schedule_from_json(value: &Value) -> Result<Delays, String> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Origin {
-    /// A flag or its `DUPCOST_*` environment variable.
+    /// A flag on the command line.
     Flag,
+    /// Its `DUPCOST_*` environment variable. The JSON `sources` says `flag` for it as it
+    /// always has (`input_kinds.NAME.env` names the variable).
+    #[serde(rename = "flag")]
+    Env,
     /// Measured from the logs (`dupcost logs`, `estimate --observed`).
     Log,
     /// The default of `docs/MODEL.md`.
@@ -550,6 +579,7 @@ impl Origin {
     pub fn describe(self) -> &'static str {
         match self {
             Origin::Flag => "the flag",
+            Origin::Env => "the environment",
             Origin::Log => "the log",
             Origin::Default => "the default",
             Origin::Scenario => "the scenario file",
@@ -587,6 +617,15 @@ impl Sources {
 
     pub fn get(&self, input: Input) -> Origin {
         self.0[input.index()]
+    }
+
+    /// The name that gave `input`'s value, where a flag or its environment variable did:
+    /// `DUPCOST_RETRIES` from the environment, else `flag` (`--retries`).
+    pub fn given_by(&self, input: Input, flag: &'static str) -> &'static str {
+        match self.get(input) {
+            Origin::Env => input.env_name(),
+            _ => flag,
+        }
     }
 }
 

@@ -19,7 +19,9 @@ pub enum Evidence {
         min: f64,
     },
     TimeoutRate(TimeoutEvidence),
-    SucceededShare(ShareEvidence),
+    /// The share's case, and the name a given share came by (`--succeeded-share`, or
+    /// `DUPCOST_SUCCEEDED_SHARE` from the environment).
+    SucceededShare(ShareEvidence, &'static str),
     Retries {
         how: RetriesEvidence,
         /// The proxy's own retries beside the client's, when a column tells them.
@@ -28,6 +30,8 @@ pub enum Evidence {
         layers: Option<super::AmplificationObserved>,
     },
     BodyBytes {
+        /// The name a given size came by: `--body-bytes` or `DUPCOST_BODY_BYTES`.
+        by: &'static str,
         /// `--body-bytes`, which wins over the log.
         given: Option<u64>,
         /// The mean size of the 2xx mutating responses, and how many there were.

@@ -48,6 +48,11 @@ pub struct InputKind {
     /// settles it; left out of the JSON otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub duration_unit: Option<UnitMark>,
+    /// The environment variable that gave it (`DUPCOST_ORDER_VALUE`), where it was given so
+    /// and not by its flag (`origin` then says `flag`, as it always has); left out of the JSON
+    /// otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub env: Option<&'static str>,
 }
 
 /// How the durations a measured timeout rate compared with `--client-timeout` were read,
@@ -117,7 +122,7 @@ pub enum Reason {
 pub fn of_origin(input: Input, origin: Origin) -> InputKind {
     let kind = match origin {
         Origin::Log => Kind::Measured,
-        Origin::Flag | Origin::Scenario | Origin::Preset => Kind::Given,
+        Origin::Flag | Origin::Env | Origin::Scenario | Origin::Preset => Kind::Given,
         Origin::Default => Kind::Assumed,
     };
     InputKind {
@@ -128,6 +133,7 @@ pub fn of_origin(input: Input, origin: Origin) -> InputKind {
         flag: format!("{input}"),
         outcomes: input == Input::SucceededShare,
         duration_unit: None,
+        env: (origin == Origin::Env).then(|| input.env_name()),
     }
 }
 
@@ -141,7 +147,7 @@ pub fn kind(findings: &Findings, input: Input) -> InputKind {
         .find(|m| m.input == input.json_name())
         .map(|m| &m.evidence);
     let bounds = match (kind, evidence) {
-        (Kind::Assumed, Some(Evidence::SucceededShare(share))) => share_bounds(share),
+        (Kind::Assumed, Some(Evidence::SucceededShare(share, _))) => share_bounds(share),
         (Kind::Assumed, Some(Evidence::TimeoutRate(TimeoutEvidence::TooFew { log, .. }))) => {
             Some(intervals::wilson(log.timed_out, log.mutating))
         }
@@ -149,12 +155,12 @@ pub fn kind(findings: &Findings, input: Input) -> InputKind {
     };
     let reason = (kind == Kind::Assumed).then_some(match evidence {
         Some(Evidence::RequestsShortSpan { .. }) => Reason::ShortSpan,
-        Some(Evidence::SucceededShare(ShareEvidence::NoUpstream { too_few: None, .. })) => {
+        Some(Evidence::SucceededShare(ShareEvidence::NoUpstream { too_few: None, .. }, _)) => {
             Reason::NoOutcomes
         }
-        Some(Evidence::SucceededShare(ShareEvidence::Bounded { .. })) => Reason::UnknownOutcomes,
-        Some(Evidence::SucceededShare(ShareEvidence::NoUpstream { .. }))
-        | Some(Evidence::SucceededShare(ShareEvidence::TooFewKnown { .. }))
+        Some(Evidence::SucceededShare(ShareEvidence::Bounded { .. }, _)) => Reason::UnknownOutcomes,
+        Some(Evidence::SucceededShare(ShareEvidence::NoUpstream { .. }, _))
+        | Some(Evidence::SucceededShare(ShareEvidence::TooFewKnown { .. }, _))
         | Some(Evidence::TimeoutRate(TimeoutEvidence::TooFew { .. }))
         | Some(Evidence::Retries {
             how: super::evidence::RetriesEvidence::TooFew { .. },

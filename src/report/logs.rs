@@ -300,7 +300,9 @@ fn intervals_section(
     let not_measured = |input: &str| match crate::inputs::Input::from_name(input)
         .map(|i| derived.sources.get(i))
     {
-        Some(crate::inputs::Origin::Flag) | None => "given, not measured".to_string(),
+        Some(crate::inputs::Origin::Flag | crate::inputs::Origin::Env) | None => {
+            "given, not measured".to_string()
+        }
         Some(crate::inputs::Origin::Default) => "assumed, not measured".to_string(),
         Some(source) => format!("{}, not measured", source.describe()),
     };

@@ -146,7 +146,7 @@ impl Display for Evidence {
                 origin.value(&rate(*base)),
                 timeout_log(log)
             ),
-            Evidence::SucceededShare(s) => share(f, s),
+            Evidence::SucceededShare(s, by) => share(f, s, by),
             Evidence::Retries { how, proxy, layers } => {
                 retries(f, how)?;
                 if let Some(p) = proxy {
@@ -166,12 +166,17 @@ impl Display for Evidence {
                 }
                 Ok(())
             }
-            Evidence::BodyBytes { given, mean, rows } => {
+            Evidence::BodyBytes {
+                by,
+                given,
+                mean,
+                rows,
+            } => {
                 let size = super::human::size;
                 match given {
                     Some(b) => write!(
                         f,
-                        "saved body {} from --body-bytes (measured: mean of {} 2xx mutating responses, {})",
+                        "saved body {} from {by} (measured: mean of {} 2xx mutating responses, {})",
                         size(*b as f64),
                         count(*rows),
                         size(*mean)
@@ -390,14 +395,10 @@ impl Display for NoUpstream {
     }
 }
 
-fn share(f: &mut Formatter<'_>, s: &ShareEvidence) -> fmt::Result {
-    // The share --succeeded-share gave, with what the log says beside it.
+fn share(f: &mut Formatter<'_>, s: &ShareEvidence, by: &str) -> fmt::Result {
+    // The share --succeeded-share (or its variable, `by`) gave, with what the log says beside it.
     let given_with = |f: &mut Formatter<'_>, value: f64, note: &dyn Display| {
-        write!(
-            f,
-            "succeeded share {} from --succeeded-share ({note})",
-            rate(value)
-        )
+        write!(f, "succeeded share {} from {by} ({note})", rate(value))
     };
     match s {
         ShareEvidence::NoTimeouts { given, no_mutating } => {
@@ -1200,7 +1201,7 @@ pub fn kind_detail(
             (Origin::Scenario, _) => "the scenario file".to_string(),
             (Origin::Preset, Some(name)) => format!("--preset {name}"),
             (Origin::Preset, None) => "the preset".to_string(),
-            _ => k.flag.clone(),
+            _ => k.env.map_or_else(|| k.flag.clone(), str::to_string),
         },
         Kind::Assumed => {
             let why = match k.reason {

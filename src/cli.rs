@@ -1018,7 +1018,7 @@ pub struct ScenarioArgs {
     /// --retries is given (past the list the last delay repeats)
     #[arg(
         long,
-        env = SCHEDULE_ENV,
+        env = inputs::SCHEDULE_ENV,
         allow_hyphen_values = true,
         value_name = "DELAYS",
         conflicts_with_all = ["backoff", "backoff_factor", "backoff_max"], help_heading = "Retries")]
@@ -1028,7 +1028,7 @@ pub struct ScenarioArgs {
     ///
     /// stripe, adyen, ... for the key window; svix-webhooks, stripe-webhooks, ... for a webhook
     /// sender. Over --scenario, under every flag.
-    #[arg(long, env = PRESET_ENV, value_name = "NAME", value_parser = parse_preset)]
+    #[arg(long, env = inputs::PRESET_ENV, value_name = "NAME", value_parser = parse_preset)]
     pub preset: Option<&'static crate::presets::Preset>,
 
     /// Load inputs from a JSON file of inputs by their JSON names (flags override it); - reads stdin
@@ -1051,12 +1051,6 @@ pub struct FromEnv {
     /// `DUPCOST_PRESET` named the preset.
     pub preset: bool,
 }
-
-/// The environment variable of `--schedule`.
-pub const SCHEDULE_ENV: &str = "DUPCOST_SCHEDULE";
-
-/// The environment variable of `--preset`.
-pub const PRESET_ENV: &str = "DUPCOST_PRESET";
 
 impl FromEnv {
     /// What the environment gave in `matches`, a subcommand's that flattens [`ScenarioArgs`].
@@ -1143,9 +1137,7 @@ impl ScenarioArgs {
             .given(file.unwrap_or(&ScenarioPatch::default()), Origin::Scenario)
             .given(&preset, Origin::Preset)
             .given(&self.patch(), Origin::Flag);
-        for &input in &self.from_env.inputs {
-            sources.set(input, Origin::Env);
-        }
+        sources.from_env(&self.from_env.inputs, self.from_env.schedule);
         sources
     }
 

@@ -572,6 +572,8 @@ pub enum Origin {
     Scenario,
     /// A named preset (`--preset`).
     Preset,
+    /// The range of `--sweep`, for the swept input of a sweep.
+    Sweep,
 }
 
 impl Origin {
@@ -584,6 +586,7 @@ impl Origin {
             Origin::Default => "the default",
             Origin::Scenario => "the scenario file",
             Origin::Preset => "the preset",
+            Origin::Sweep => "the sweep",
         }
     }
 
@@ -596,27 +599,92 @@ impl Origin {
     }
 }
 
-/// Where each input came from, in the order of [`Input::ALL`]; serialised as an object by
-/// JSON name (`{"requests_per_day": "log", "order_value": "default", ...}`).
+/// Where each input came from, in the order of [`Input::ALL`], and where the retry delays
+/// (`--schedule`) came from; serialised as an object of the inputs by JSON name
+/// (`{"requests_per_day": "log", "order_value": "default", ...}`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Sources([Origin; Input::ALL.len()]);
+pub struct Sources {
+    inputs: [Origin; Input::ALL.len()],
+    /// The retry delays' origin; `Default` when no schedule is used.
+    schedule: Origin,
+    /// The retries are the schedule's length, given by the layer that gave the schedule.
+    retries_by_schedule: bool,
+}
+
+/// The flag of the retry delays.
+pub const SCHEDULE_FLAG: &str = "--schedule";
+
+/// The environment variable of the retry delays (`--schedule`).
+pub const SCHEDULE_ENV: &str = "DUPCOST_SCHEDULE";
+
+/// The environment variable of `--preset`.
+pub const PRESET_ENV: &str = "DUPCOST_PRESET";
 
 impl Sources {
     /// Every input from the default, then each layer's inputs marked, lowest first:
-    /// `sources.given(&file_patch, Origin::Scenario).given(&flags, Origin::Flag)`.
+    /// `sources.given(&file_patch, Origin::Scenario).given(&flags, Origin::Flag)`. As
+    /// [`ScenarioPatch::apply`] does, a layer's schedule gives the retries too unless the layer
+    /// gives them, and its backoff without a schedule drops an earlier layer's schedule.
     pub fn given(mut self, patch: &ScenarioPatch, source: Origin) -> Sources {
         for (input, _) in &patch.values {
             self.set(*input, source);
         }
+        if patch.schedule.is_some() {
+            self.set_schedule(source);
+        } else if [Input::Backoff, Input::BackoffFactor, Input::BackoffMax]
+            .iter()
+            .any(|&i| patch.get(i).is_some())
+        {
+            self.schedule = Origin::Default;
+        }
         self
     }
 
+    /// Marks the retry delays as from `source`, and the retries with them unless a layer as
+    /// high gave the retries.
+    pub fn set_schedule(&mut self, source: Origin) {
+        self.schedule = source;
+        let layer_gave_retries = self.get(Input::Retries) == source && !self.retries_by_schedule;
+        if !layer_gave_retries {
+            self.set(Input::Retries, source);
+            self.retries_by_schedule = true;
+        }
+    }
+
+    /// Marks what came from the environment rather than a flag (both were given as
+    /// [`Origin::Flag`]): `inputs` and, when `schedule`, the retry delays (and the retries they
+    /// gave).
+    pub fn from_env(&mut self, inputs: &[Input], schedule: bool) {
+        for &input in inputs {
+            self.set(input, Origin::Env);
+        }
+        if schedule {
+            self.schedule = Origin::Env;
+            if self.retries_by_schedule {
+                self.inputs[Input::Retries.index()] = Origin::Env;
+            }
+        }
+    }
+
     pub fn set(&mut self, input: Input, source: Origin) {
-        self.0[input.index()] = source;
+        self.inputs[input.index()] = source;
+        if input == Input::Retries {
+            self.retries_by_schedule = false;
+        }
+    }
+
+    /// Where the retry delays came from (`Default` when none are used).
+    pub fn schedule(&self) -> Origin {
+        self.schedule
+    }
+
+    /// Whether the retries are the schedule's length.
+    pub fn retries_by_schedule(&self) -> bool {
+        self.retries_by_schedule
     }
 
     pub fn get(&self, input: Input) -> Origin {
-        self.0[input.index()]
+        self.inputs[input.index()]
     }
 
     /// The name that gave `input`'s value, where a flag or its environment variable did:

@@ -7,7 +7,7 @@
 
 use serde::Serialize;
 
-use crate::inputs::{Input, Origin};
+use crate::inputs::{Input, Origin, SCHEDULE_ENV, SCHEDULE_FLAG, Sources};
 use crate::model::{Estimate, Scenario};
 
 use super::evidence::{Evidence, ShareEvidence, TimeoutEvidence};
@@ -53,6 +53,10 @@ pub struct InputKind {
     /// otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub env: Option<&'static str>,
+    /// The retries are the length of the retry delays (`--schedule`, a preset's or the
+    /// scenario file's), given where those were; left out of the JSON otherwise.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub from_schedule: bool,
 }
 
 /// How the durations a measured timeout rate compared with `--client-timeout` were read,
@@ -122,7 +126,9 @@ pub enum Reason {
 pub fn of_origin(input: Input, origin: Origin) -> InputKind {
     let kind = match origin {
         Origin::Log => Kind::Measured,
-        Origin::Flag | Origin::Env | Origin::Scenario | Origin::Preset => Kind::Given,
+        Origin::Flag | Origin::Env | Origin::Scenario | Origin::Preset | Origin::Sweep => {
+            Kind::Given
+        }
         Origin::Default => Kind::Assumed,
     };
     InputKind {
@@ -134,12 +140,46 @@ pub fn of_origin(input: Input, origin: Origin) -> InputKind {
         outcomes: input == Input::SucceededShare,
         duration_unit: None,
         env: (origin == Origin::Env).then(|| input.env_name()),
+        from_schedule: false,
     }
+}
+
+/// The kind of `input` where no log was read, from `sources`: [`of_origin`], and the retries
+/// marked as the retry delays' length where the delays gave them.
+pub fn of_sources(input: Input, sources: &Sources) -> InputKind {
+    let mut k = of_origin(input, sources.get(input));
+    if input == Input::Retries && sources.retries_by_schedule() && k.kind == Kind::Given {
+        k.from_schedule = true;
+        k.env = k.env.map(|_| SCHEDULE_ENV);
+    }
+    k
+}
+
+/// The kind of the retry delays (`schedule_seconds`), when the scenario uses some: given by
+/// `--schedule`, its variable, the scenario file or a preset.
+pub fn of_schedule(sources: &Sources, used: bool) -> Option<InputKind> {
+    let origin = sources.schedule();
+    let kind = match origin {
+        Origin::Default => Kind::Assumed,
+        Origin::Log => Kind::Measured,
+        _ => Kind::Given,
+    };
+    used.then(|| InputKind {
+        kind,
+        origin,
+        bounds: None,
+        reason: (kind == Kind::Assumed).then_some(Reason::Default),
+        flag: SCHEDULE_FLAG.to_string(),
+        outcomes: false,
+        duration_unit: None,
+        env: (origin == Origin::Env).then_some(SCHEDULE_ENV),
+        from_schedule: false,
+    })
 }
 
 /// The kind of `input` in `findings`.
 pub fn kind(findings: &Findings, input: Input) -> InputKind {
-    let base = of_origin(input, findings.sources.get(input));
+    let base = of_sources(input, &findings.sources);
     let kind = base.kind;
     let evidence = findings
         .measured

@@ -457,7 +457,7 @@ fn inputs(
                     Cell::Text(words::SWEPT.to_string()),
                 ],
                 _ => {
-                    let k = crate::findings::kinds::of_origin(input, sources.get(input));
+                    let k = crate::findings::kinds::of_sources(input, sources);
                     vec![
                         label,
                         Cell::Figure(crate::report::words::input_value(

@@ -1183,7 +1183,6 @@ pub fn kind_detail(
     preset: Option<&str>,
 ) -> Option<String> {
     use crate::findings::{Kind, kinds::Reason};
-    use crate::inputs::Origin;
     Some(match k.kind {
         Kind::Measured => match &k.duration_unit {
             Some(mark) => format!(
@@ -1197,12 +1196,8 @@ pub fn kind_detail(
             ),
             None => return None,
         },
-        Kind::Given => match (k.origin, preset) {
-            (Origin::Scenario, _) => "the scenario file".to_string(),
-            (Origin::Preset, Some(name)) => format!("--preset {name}"),
-            (Origin::Preset, None) => "the preset".to_string(),
-            _ => k.env.map_or_else(|| k.flag.clone(), str::to_string),
-        },
+        Kind::Given if k.from_schedule => format!("one retry per delay of {}", given_by(k, preset)),
+        Kind::Given => given_by(k, preset),
         Kind::Assumed => {
             let why = match k.reason {
                 Some(Reason::TooFew) => "the scenario's, the log has too few",
@@ -1222,6 +1217,36 @@ pub fn kind_detail(
             format!("{why}{bounds}; {settle} settles it")
         }
     })
+}
+
+/// What gave a given input: `--ttl`, `DUPCOST_TTL`, `the scenario file`, `--preset stripe`;
+/// for the retries a schedule gave, what gave the schedule.
+fn given_by(k: &crate::findings::InputKind, preset: Option<&str>) -> String {
+    use crate::inputs::Origin;
+    match (k.origin, preset) {
+        (Origin::Scenario, _) => "the scenario file".to_string(),
+        (Origin::Preset, Some(name)) => format!("--preset {name}"),
+        (Origin::Preset, None) => "the preset".to_string(),
+        (Origin::Sweep, _) => "--sweep".to_string(),
+        _ => match k.env {
+            Some(env) => env.to_string(),
+            None if k.from_schedule => crate::inputs::SCHEDULE_FLAG.to_string(),
+            None => k.flag.clone(),
+        },
+    }
+}
+
+/// The label of the retry delays' line, where a schedule replaces the backoff inputs.
+pub const RETRY_DELAYS: &str = "retry delays";
+
+/// The retry delays' kind as their line says it: `given: --schedule`, `given: --preset
+/// svix-webhooks`, `given: DUPCOST_SCHEDULE`.
+pub fn schedule_kind_text(k: &crate::findings::InputKind, preset: Option<&str>) -> String {
+    use crate::findings::Kind;
+    match k.kind {
+        Kind::Given => format!("given: {}", given_by(k, preset)),
+        kind => format!("{}: the default; {} settles it", kind_name(kind), k.flag),
+    }
 }
 
 /// `0% to 100%` for a share, `120 to 155` for a count.
@@ -1623,7 +1648,7 @@ pub fn input_lines(e: &Estimate, style: &Style) -> Vec<(&'static str, String)> {
                     if let Some(t) = style.preset.as_ref().filter(|t| t.schedule) {
                         text = format!("{text} ({})", t.name);
                     }
-                    lines.push(("retry delays", text));
+                    lines.push((RETRY_DELAYS, text));
                     continue;
                 }
                 Input::BackoffFactor | Input::BackoffMax | Input::Jitter

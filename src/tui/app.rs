@@ -261,7 +261,7 @@ impl App {
                 .find(|(i, ..)| *i == input)
                 .map(|(_, k, text)| (*k, text.clone()));
         }
-        let k = crate::findings::kinds::of_origin(input, self.sources?.get(input));
+        let k = crate::findings::kinds::of_sources(input, &self.sources?);
         let text = words::kind_text(input, &k, self.start_preset);
         Some((k.kind, text))
     }

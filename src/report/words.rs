@@ -1196,7 +1196,7 @@ pub fn kind_detail(
             ),
             None => return None,
         },
-        Kind::Given if k.from_schedule => format!("one retry per delay of {}", given_by(k, preset)),
+        Kind::Given if k.from_schedule => format!("one per delay of {}", given_by(k, preset)),
         Kind::Given => given_by(k, preset),
         Kind::Assumed => {
             let why = match k.reason {

@@ -33,7 +33,8 @@ fn each_input_of_the_table_says_where_it_came_from() {
     assert!(line(&table, "order value").ends_with("$85  given: --order-value"));
     assert!(line(&table, "key TTL").ends_with("1d (stripe)  given: --preset stripe"));
     assert!(line(&table, "retries").ends_with("5  given: the scenario file"));
-    assert!(line(&table, "timeout rate").ends_with("0.5%  given: --timeout-rate"));
+    // From the environment, it names the variable, not the flag.
+    assert!(line(&table, "timeout rate").ends_with("0.5%  given: DUPCOST_TIMEOUT_RATE"));
     assert!(
         line(&table, "succeeded share").ends_with(
             "50%  assumed: the default; --succeeded-share or --outcomes FILE settles it"

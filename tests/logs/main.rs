@@ -28,5 +28,6 @@ mod platforms;
 mod props;
 mod receiver_logs;
 mod refusals;
+mod sources;
 mod suites;
 mod traces;

@@ -1,0 +1,63 @@
+//! A `dupcost logs` report names a `DUPCOST_*` variable that gave an input, in its evidence,
+//! its kind lines and JSON `input_kinds` (its `sources` still says `flag`). The real binary,
+//! with the environment set on the command.
+
+use serde_json::Value;
+
+use crate::common::{dupcost, succeed};
+
+fn stdout(cmd: &mut assert_cmd::Command) -> String {
+    String::from_utf8(succeed(cmd).stdout).unwrap()
+}
+
+fn json(cmd: &mut assert_cmd::Command) -> Value {
+    serde_json::from_slice(&succeed(cmd.args(["--format", "json"])).stdout).unwrap()
+}
+
+/// The Scenario line of `label`.
+fn line<'a>(table: &'a str, label: &str) -> &'a str {
+    table
+        .lines()
+        .find(|l| l.trim_start().starts_with(label))
+        .unwrap_or_else(|| panic!("no line {label} in:\n{table}"))
+}
+
+#[test]
+fn the_logs_report_names_the_variable_too() {
+    // The logs' evidence: a given figure is "from DUPCOST_RETRIES", its kind "given:
+    // DUPCOST_RETRIES".
+    let out = stdout(
+        dupcost()
+            .args(["logs", "samples/nginx.json"])
+            .env("DUPCOST_RETRIES", "2")
+            .env("DUPCOST_SUCCEEDED_SHARE", "40%")
+            .env("DUPCOST_ORDER_VALUE", "12"),
+    );
+    assert!(out.contains("retries 2 from DUPCOST_RETRIES"), "{out}");
+    assert!(
+        out.contains("succeeded share 40% from DUPCOST_SUCCEEDED_SHARE"),
+        "{out}"
+    );
+    assert!(
+        line(&out, "order value").ends_with("$12  given: DUPCOST_ORDER_VALUE"),
+        "{out}"
+    );
+    let v = json(
+        dupcost()
+            .args(["logs", "samples/nginx.json"])
+            .env("DUPCOST_RETRIES", "2"),
+    );
+    assert_eq!(v["sources"]["retries"], "flag");
+    assert_eq!(v["input_kinds"]["retries"]["env"], "DUPCOST_RETRIES");
+}
+
+#[test]
+fn a_flag_over_the_variable_is_named_as_the_flag() {
+    let out = stdout(
+        dupcost()
+            .args(["logs", "samples/nginx.json", "--retries", "1"])
+            .env("DUPCOST_RETRIES", "2"),
+    );
+    assert!(out.contains("retries 1 from --retries"), "{out}");
+    assert!(!out.contains("DUPCOST_RETRIES"), "{out}");
+}

@@ -1137,7 +1137,8 @@ impl ScenarioArgs {
             .given(file.unwrap_or(&ScenarioPatch::default()), Origin::Scenario)
             .given(&preset, Origin::Preset)
             .given(&self.patch(), Origin::Flag);
-        sources.from_env(&self.from_env.inputs, self.from_env.schedule);
+        let env = &self.from_env;
+        sources.from_env(&env.inputs, env.schedule, env.preset);
         sources
     }
 
@@ -1295,11 +1296,54 @@ pub fn one_line_error(error: &clap::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::CommandFactory;
 
     #[test]
     fn definition_is_consistent() {
         Cli::command().debug_assert();
+    }
+
+    /// Each input's argument is found by the id `FromEnv::of` asks clap about, and reads the
+    /// variable the reports name.
+    #[test]
+    fn every_input_reads_the_variable_its_reports_name() {
+        for sub in ["estimate", "logs", "tui"] {
+            let cmd = Cli::command();
+            let cmd = cmd.find_subcommand(sub).expect(sub);
+            for input in Input::ALL {
+                let id = input.flag().replace('-', "_");
+                let arg = cmd
+                    .get_arguments()
+                    .find(|a| a.get_id() == id.as_str())
+                    .unwrap_or_else(|| panic!("{sub}: no argument {id}"));
+                assert_eq!(arg.get_env(), Some(std::ffi::OsStr::new(input.env_name())));
+            }
+            for (id, env) in [
+                ("schedule", inputs::SCHEDULE_ENV),
+                ("preset", inputs::PRESET_ENV),
+            ] {
+                let arg = cmd.get_arguments().find(|a| a.get_id() == id).unwrap();
+                assert_eq!(arg.get_env(), Some(std::ffi::OsStr::new(env)));
+            }
+        }
+    }
+
+    /// Without the environment every value is the command line's: `FromEnv` stays empty (the
+    /// variables themselves are tested on the binary, tests/estimate/sources.rs).
+    #[test]
+    fn flags_are_not_taken_for_the_environment() {
+        if std::env::vars_os().any(|(k, _)| k.to_string_lossy().starts_with("DUPCOST_")) {
+            panic!("run the unit tests without DUPCOST_* variables set");
+        }
+        let cli =
+            Cli::try_read_from(["dupcost", "estimate", "--ttl", "2d", "--schedule", "5s"]).unwrap();
+        let Command::Estimate(args) = cli.command else {
+            panic!("estimate")
+        };
+        assert_eq!(args.scenario.from_env, FromEnv::default());
+        let sources = args.scenario.sources().unwrap();
+        assert_eq!(sources.get(Input::Ttl), Origin::Flag);
+        assert_eq!(sources.schedule(), Origin::Flag);
+        assert!(sources.retries_by_schedule());
     }
 
     #[test]

@@ -609,6 +609,8 @@ pub struct Sources {
     schedule: Origin,
     /// The retries are the schedule's length, given by the layer that gave the schedule.
     retries_by_schedule: bool,
+    /// `DUPCOST_PRESET` named the preset, not `--preset`.
+    preset_from_env: bool,
 }
 
 /// The flag of the retry delays.
@@ -653,8 +655,9 @@ impl Sources {
 
     /// Marks what came from the environment rather than a flag (both were given as
     /// [`Origin::Flag`]): `inputs` and, when `schedule`, the retry delays (and the retries they
-    /// gave).
-    pub fn from_env(&mut self, inputs: &[Input], schedule: bool) {
+    /// gave), and when `preset`, that `DUPCOST_PRESET` named the preset.
+    pub fn from_env(&mut self, inputs: &[Input], schedule: bool, preset: bool) {
+        self.preset_from_env = preset;
         for &input in inputs {
             self.set(input, Origin::Env);
         }
@@ -676,6 +679,11 @@ impl Sources {
     /// Where the retry delays came from (`Default` when none are used).
     pub fn schedule(&self) -> Origin {
         self.schedule
+    }
+
+    /// Whether `DUPCOST_PRESET` named the preset.
+    pub fn preset_from_env(&self) -> bool {
+        self.preset_from_env
     }
 
     /// Whether the retries are the schedule's length.
@@ -798,6 +806,47 @@ mod tests {
         assert_eq!(v["ttl_seconds"], "default");
         assert_eq!(serde_json::to_value(Origin::Preset).unwrap(), "preset");
         assert_eq!(serde_json::to_value(Origin::Log).unwrap(), "log");
+    }
+
+    /// A layer's schedule gives the retries unless that layer gives them; a later layer's
+    /// backoff drops the schedule; the environment's marks replace the flags' where it gave them.
+    #[test]
+    fn the_schedule_gives_the_retries_unless_its_layer_does() {
+        let file = ScenarioPatch::from_json(r#"{"retries": 5}"#).unwrap();
+        let preset = ScenarioPatch::from_json(r#"{"schedule_seconds": [5, 60]}"#).unwrap();
+        let s = Sources::default()
+            .given(&file, Origin::Scenario)
+            .given(&preset, Origin::Preset);
+        assert_eq!(s.get(Input::Retries), Origin::Preset);
+        assert_eq!(s.schedule(), Origin::Preset);
+        assert!(s.retries_by_schedule());
+
+        let both = ScenarioPatch::from_json(r#"{"schedule_seconds": [5], "retries": 2}"#).unwrap();
+        let s = Sources::default().given(&both, Origin::Flag);
+        assert_eq!(
+            (s.get(Input::Retries), s.schedule()),
+            (Origin::Flag, Origin::Flag)
+        );
+        assert!(!s.retries_by_schedule());
+
+        let mut backoff = ScenarioPatch::default();
+        backoff.set(Input::Backoff, 2.0);
+        let s = Sources::default()
+            .given(&preset, Origin::Preset)
+            .given(&backoff, Origin::Flag);
+        assert_eq!(s.schedule(), Origin::Default);
+        // The retries stay the preset's schedule's length, as `apply` leaves them.
+        assert_eq!(s.get(Input::Retries), Origin::Preset);
+
+        let mut s = Sources::default().given(&preset, Origin::Flag);
+        s.from_env(&[Input::Ttl], true, false);
+        assert_eq!(s.schedule(), Origin::Env);
+        assert_eq!(s.get(Input::Retries), Origin::Env);
+        assert!(s.retries_by_schedule());
+        assert_eq!(s.get(Input::Ttl), Origin::Env);
+        assert_eq!(s.given_by(Input::Ttl, "--ttl"), "DUPCOST_TTL");
+        // The JSON `sources` says `flag` for the environment, as it always has.
+        assert_eq!(serde_json::to_value(s).unwrap()["ttl_seconds"], "flag");
     }
 
     #[test]

@@ -7,7 +7,7 @@
 
 use serde::Serialize;
 
-use crate::inputs::{Input, Origin, SCHEDULE_ENV, SCHEDULE_FLAG, Sources};
+use crate::inputs::{Input, Origin, PRESET_ENV, SCHEDULE_ENV, SCHEDULE_FLAG, Sources};
 use crate::model::{Estimate, Scenario};
 
 use super::evidence::{Evidence, ShareEvidence, TimeoutEvidence};
@@ -152,7 +152,13 @@ pub fn of_sources(input: Input, sources: &Sources) -> InputKind {
         k.from_schedule = true;
         k.env = k.env.map(|_| SCHEDULE_ENV);
     }
+    k.env = k.env.or(preset_env(k.origin, sources));
     k
+}
+
+/// `DUPCOST_PRESET`, for a value its preset gave.
+fn preset_env(origin: Origin, sources: &Sources) -> Option<&'static str> {
+    (origin == Origin::Preset && sources.preset_from_env()).then_some(PRESET_ENV)
 }
 
 /// The kind of the retry delays (`schedule_seconds`), when the scenario uses some: given by
@@ -172,7 +178,9 @@ pub fn of_schedule(sources: &Sources, used: bool) -> Option<InputKind> {
         flag: SCHEDULE_FLAG.to_string(),
         outcomes: false,
         duration_unit: None,
-        env: (origin == Origin::Env).then_some(SCHEDULE_ENV),
+        env: (origin == Origin::Env)
+            .then_some(SCHEDULE_ENV)
+            .or(preset_env(origin, sources)),
         from_schedule: false,
     })
 }

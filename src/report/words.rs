@@ -1225,7 +1225,10 @@ fn given_by(k: &crate::findings::InputKind, preset: Option<&str>) -> String {
     use crate::inputs::Origin;
     match (k.origin, preset) {
         (Origin::Scenario, _) => "the scenario file".to_string(),
-        (Origin::Preset, Some(name)) => format!("--preset {name}"),
+        (Origin::Preset, Some(name)) => match k.env {
+            Some(env) => format!("{env}={name}"),
+            None => format!("--preset {name}"),
+        },
         (Origin::Preset, None) => "the preset".to_string(),
         (Origin::Sweep, _) => "--sweep".to_string(),
         _ => match k.env {

@@ -60,6 +60,21 @@ fn an_environment_variable_is_named_in_every_renderer() {
 }
 
 #[test]
+fn a_preset_named_by_its_variable_says_so() {
+    let table = stdout(dupcost().args(["estimate"]).env("DUPCOST_PRESET", "stripe"));
+    assert!(
+        line(&table, "key TTL").ends_with("1d (stripe)  given: DUPCOST_PRESET=stripe"),
+        "{table}"
+    );
+    let v = json(dupcost().args(["estimate"]).env("DUPCOST_PRESET", "stripe"));
+    assert_eq!(v["input_kinds"]["ttl_seconds"]["origin"], "preset");
+    assert_eq!(v["input_kinds"]["ttl_seconds"]["env"], "DUPCOST_PRESET");
+    // Named by the flag, it is the flag.
+    let table = stdout(dupcost().args(["estimate", "--preset", "stripe"]));
+    assert!(line(&table, "key TTL").ends_with("given: --preset stripe"));
+}
+
+#[test]
 fn a_flag_over_its_variable_is_the_flag() {
     let table = stdout(
         dupcost()

@@ -119,3 +119,21 @@ pub fn venv_python(import: &str, what: &str) -> Option<std::path::PathBuf> {
     eprintln!("skipped: {why}");
     None
 }
+
+/// Runs the command expecting success; returns its stdout as text.
+pub fn stdout_of(cmd: &mut Command) -> String {
+    String::from_utf8(succeed(cmd).stdout).expect("UTF-8 output")
+}
+
+/// Runs the command with `--format json` expecting success, and parses its output.
+pub fn json_of(cmd: &mut Command) -> serde_json::Value {
+    serde_json::from_slice(&succeed(cmd.args(["--format", "json"])).stdout).expect("valid JSON")
+}
+
+/// The line of a table report that starts with `label` (a Scenario line: `  key TTL  1d ...`).
+pub fn line<'a>(table: &'a str, label: &str) -> &'a str {
+    table
+        .lines()
+        .find(|l| l.trim_start().starts_with(label))
+        .unwrap_or_else(|| panic!("no line {label} in:\n{table}"))
+}

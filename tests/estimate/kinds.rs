@@ -6,19 +6,7 @@
 
 use crate::common;
 
-use crate::common::{dupcost, succeed};
-
-fn stdout(cmd: &mut assert_cmd::Command) -> String {
-    String::from_utf8(succeed(cmd).stdout).unwrap()
-}
-
-/// The Scenario line of `label` in the table.
-fn line<'a>(table: &'a str, label: &str) -> &'a str {
-    table
-        .lines()
-        .find(|l| l.trim_start().starts_with(label))
-        .unwrap_or_else(|| panic!("no line {label} in:\n{table}"))
-}
+use crate::common::{dupcost, line, stdout_of as stdout, succeed};
 
 #[test]
 fn each_input_of_the_table_says_where_it_came_from() {

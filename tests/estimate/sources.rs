@@ -3,25 +3,7 @@
 //! sweep's swept input by `--sweep`, in the table, the markdown and the JSON. The real binary,
 //! with the environment set on the command as a user's shell sets it.
 
-use serde_json::Value;
-
-use crate::common::{dupcost, succeed};
-
-fn stdout(cmd: &mut assert_cmd::Command) -> String {
-    String::from_utf8(succeed(cmd).stdout).unwrap()
-}
-
-fn json(cmd: &mut assert_cmd::Command) -> Value {
-    serde_json::from_slice(&succeed(cmd.args(["--format", "json"])).stdout).unwrap()
-}
-
-/// The Scenario line of `label` in the table.
-fn line<'a>(table: &'a str, label: &str) -> &'a str {
-    table
-        .lines()
-        .find(|l| l.trim_start().starts_with(label))
-        .unwrap_or_else(|| panic!("no line {label} in:\n{table}"))
-}
+use crate::common::{dupcost, json_of as json, line, stdout_of};
 
 #[test]
 fn an_environment_variable_is_named_in_every_renderer() {
@@ -32,12 +14,12 @@ fn an_environment_variable_is_named_in_every_renderer() {
             .env("DUPCOST_TTL", "2d");
         cmd
     };
-    let table = stdout(&mut estimate());
+    let table = stdout_of(&mut estimate());
     assert!(line(&table, "timeout rate").ends_with("0.5%  given: DUPCOST_TIMEOUT_RATE"));
     assert!(line(&table, "key TTL").ends_with("2d  given: DUPCOST_TTL"));
     assert!(line(&table, "retries").ends_with("2  given: --retries"));
 
-    let md = stdout(estimate().args(["--format", "markdown"]));
+    let md = stdout_of(estimate().args(["--format", "markdown"]));
     assert!(
         md.contains(
             "| timeout rate | 0.5% | given: DUPCOST\\_TIMEOUT\\_RATE | `--timeout-rate` |\n"
@@ -61,7 +43,7 @@ fn an_environment_variable_is_named_in_every_renderer() {
 
 #[test]
 fn a_preset_named_by_its_variable_says_so() {
-    let table = stdout(dupcost().args(["estimate"]).env("DUPCOST_PRESET", "stripe"));
+    let table = stdout_of(dupcost().args(["estimate"]).env("DUPCOST_PRESET", "stripe"));
     assert!(
         line(&table, "key TTL").ends_with("1d (stripe)  given: DUPCOST_PRESET=stripe"),
         "{table}"
@@ -70,13 +52,13 @@ fn a_preset_named_by_its_variable_says_so() {
     assert_eq!(v["input_kinds"]["ttl_seconds"]["origin"], "preset");
     assert_eq!(v["input_kinds"]["ttl_seconds"]["env"], "DUPCOST_PRESET");
     // Named by the flag, it is the flag.
-    let table = stdout(dupcost().args(["estimate", "--preset", "stripe"]));
+    let table = stdout_of(dupcost().args(["estimate", "--preset", "stripe"]));
     assert!(line(&table, "key TTL").ends_with("given: --preset stripe"));
 }
 
 #[test]
 fn a_flag_over_its_variable_is_the_flag() {
-    let table = stdout(
+    let table = stdout_of(
         dupcost()
             .args(["estimate", "--timeout-rate", "1%"])
             .env("DUPCOST_TIMEOUT_RATE", "0.5%"),
@@ -92,7 +74,7 @@ fn a_flag_over_its_variable_is_the_flag() {
 
 #[test]
 fn the_retry_delays_and_their_retries_say_what_gave_them() {
-    let table = stdout(dupcost().args(["estimate", "--schedule", "5s,5m"]));
+    let table = stdout_of(dupcost().args(["estimate", "--schedule", "5s,5m"]));
     assert!(
         line(&table, "retry delays").ends_with("5s, 5m  given: --schedule"),
         "{table}"
@@ -103,13 +85,13 @@ fn the_retry_delays_and_their_retries_say_what_gave_them() {
         "{table}"
     );
 
-    let table = stdout(dupcost().args(["estimate", "--preset", "svix-webhooks"]));
+    let table = stdout_of(dupcost().args(["estimate", "--preset", "svix-webhooks"]));
     assert!(
         line(&table, "retry delays").ends_with("(svix-webhooks)  given: --preset svix-webhooks")
     );
     assert!(line(&table, "retries").ends_with("7  given: one per delay of --preset svix-webhooks"));
 
-    let table = stdout(
+    let table = stdout_of(
         dupcost()
             .args(["estimate", "--retries", "4"])
             .env("DUPCOST_SCHEDULE", "1s,2s"),
@@ -119,11 +101,11 @@ fn the_retry_delays_and_their_retries_say_what_gave_them() {
 
     let dir = tempfile::tempdir().unwrap();
     let file = crate::common::write(dir.path(), "s.json", br#"{"schedule_seconds": [5, 60]}"#);
-    let table = stdout(dupcost().args(["estimate", "--scenario", &file]));
+    let table = stdout_of(dupcost().args(["estimate", "--scenario", &file]));
     assert!(line(&table, "retry delays").ends_with("given: the scenario file"));
     assert!(line(&table, "retries").ends_with("2  given: one per delay of the scenario file"));
 
-    let md = stdout(dupcost().args(["estimate", "--schedule", "5s,5m", "--format", "markdown"]));
+    let md = stdout_of(dupcost().args(["estimate", "--schedule", "5s,5m", "--format", "markdown"]));
     assert!(
         md.contains("| retry delays | 5s, 5m | given: --schedule | `--schedule` |\n"),
         "{md}"
@@ -152,7 +134,7 @@ fn a_backoff_flag_over_a_scenario_schedule_drops_its_mark() {
     // The flags' backoff replaces the file's schedule (`ScenarioPatch::apply`): no delays line.
     let dir = tempfile::tempdir().unwrap();
     let file = crate::common::write(dir.path(), "s.json", br#"{"schedule_seconds": [5, 60]}"#);
-    let table = stdout(dupcost().args(["estimate", "--scenario", &file, "--backoff", "2s"]));
+    let table = stdout_of(dupcost().args(["estimate", "--scenario", &file, "--backoff", "2s"]));
     assert!(!table.contains("retry delays"), "{table}");
     assert!(
         line(&table, "backoff").ends_with("2s  given: --backoff"),
@@ -164,7 +146,7 @@ fn a_backoff_flag_over_a_scenario_schedule_drops_its_mark() {
 
 #[test]
 fn a_swept_input_is_given_by_the_sweep() {
-    let md = stdout(dupcost().args([
+    let md = stdout_of(dupcost().args([
         "estimate",
         "--sweep",
         "retries=0..2",

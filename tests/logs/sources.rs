@@ -2,31 +2,13 @@
 //! its kind lines and JSON `input_kinds` (its `sources` still says `flag`). The real binary,
 //! with the environment set on the command.
 
-use serde_json::Value;
-
-use crate::common::{dupcost, succeed};
-
-fn stdout(cmd: &mut assert_cmd::Command) -> String {
-    String::from_utf8(succeed(cmd).stdout).unwrap()
-}
-
-fn json(cmd: &mut assert_cmd::Command) -> Value {
-    serde_json::from_slice(&succeed(cmd.args(["--format", "json"])).stdout).unwrap()
-}
-
-/// The Scenario line of `label`.
-fn line<'a>(table: &'a str, label: &str) -> &'a str {
-    table
-        .lines()
-        .find(|l| l.trim_start().starts_with(label))
-        .unwrap_or_else(|| panic!("no line {label} in:\n{table}"))
-}
+use crate::common::{dupcost, json_of as json, line, stdout_of};
 
 #[test]
 fn the_logs_report_names_the_variable_too() {
     // The logs' evidence: a given figure is "from DUPCOST_RETRIES", its kind "given:
     // DUPCOST_RETRIES".
-    let out = stdout(
+    let out = stdout_of(
         dupcost()
             .args(["logs", "samples/nginx.json"])
             .env("DUPCOST_RETRIES", "2")
@@ -53,7 +35,7 @@ fn the_logs_report_names_the_variable_too() {
 
 #[test]
 fn a_flag_over_the_variable_is_named_as_the_flag() {
-    let out = stdout(
+    let out = stdout_of(
         dupcost()
             .args(["logs", "samples/nginx.json", "--retries", "1"])
             .env("DUPCOST_RETRIES", "2"),

@@ -184,11 +184,7 @@ fn inputs_table(
         }
         rows.push(row);
         if let (Input::AttemptTimeout, Some(delays)) = (input, e.inputs.schedule_seconds) {
-            let value = crate::report::words::schedule_text(&delays);
-            let value = match style.preset.as_ref().filter(|t| t.schedule) {
-                Some(t) => format!("{value} ({})", t.name),
-                None => value,
-            };
+            let value = crate::report::words::schedule_value(&delays, style);
             let mut row = vec![
                 crate::report::words::RETRY_DELAYS.to_string(),
                 escape(&value),

@@ -1245,10 +1245,25 @@ pub const RETRY_DELAYS: &str = "retry delays";
 /// The retry delays' kind as their line says it: `given: --schedule`, `given: --preset
 /// svix-webhooks`, `given: DUPCOST_SCHEDULE`.
 pub fn schedule_kind_text(k: &crate::findings::InputKind, preset: Option<&str>) -> String {
-    use crate::findings::Kind;
+    format!("{}: {}", kind_name(k.kind), schedule_kind_detail(k, preset))
+}
+
+/// What [`schedule_kind_text`] says after the kind's name: `--schedule`, `--preset
+/// svix-webhooks`.
+pub fn schedule_kind_detail(k: &crate::findings::InputKind, preset: Option<&str>) -> String {
     match k.kind {
-        Kind::Given => format!("given: {}", given_by(k, preset)),
-        kind => format!("{}: the default; {} settles it", kind_name(kind), k.flag),
+        crate::findings::Kind::Given => given_by(k, preset),
+        _ => format!("the default; {} settles it", k.flag),
+    }
+}
+
+/// The retry delays as their line shows them: `5s, 5m (svix-webhooks)` when the preset set
+/// them.
+pub fn schedule_value(delays: &crate::model::Delays, style: &Style) -> String {
+    let text = schedule_text(delays);
+    match style.preset.as_ref().filter(|t| t.schedule) {
+        Some(t) => format!("{text} ({})", t.name),
+        None => text,
     }
 }
 
@@ -1647,11 +1662,7 @@ pub fn input_lines(e: &Estimate, style: &Style) -> Vec<(&'static str, String)> {
         if let Some(delays) = e.inputs.schedule_seconds {
             match input {
                 Input::Backoff => {
-                    let mut text = schedule_text(&delays);
-                    if let Some(t) = style.preset.as_ref().filter(|t| t.schedule) {
-                        text = format!("{text} ({})", t.name);
-                    }
-                    lines.push((RETRY_DELAYS, text));
+                    lines.push((RETRY_DELAYS, schedule_value(&delays, style)));
                     continue;
                 }
                 Input::BackoffFactor | Input::BackoffMax | Input::Jitter

@@ -111,6 +111,16 @@ fn the_retry_delays_and_their_retries_say_what_gave_them() {
         "{md}"
     );
 
+    let html =
+        stdout_of(dupcost().args(["estimate", "--preset", "svix-webhooks", "--format", "html"]));
+    assert!(
+        html.contains(
+            "<tr><th scope=\"row\">retry delays</th><td class=\"n\">5s, 5m, 30m, 2h, 5h, 10h, 10h \
+             (svix-webhooks)</td><td><span class=\"kind kind-given\">given</span></td><td>--preset \
+             svix-webhooks</td></tr>"
+        ),
+        "{html}"
+    );
     let v = json(
         dupcost()
             .args(["estimate"])

@@ -94,6 +94,9 @@ impl Cli {
         if let (Some(scenario), Some((_, sub))) = (cli.command.scenario_mut(), matches.subcommand())
         {
             scenario.from_env = FromEnv::of(sub);
+            if let Some(note) = timeout_rate_note(sub) {
+                eprintln!("{note}");
+            }
         }
         Ok(cli)
     }
@@ -1068,14 +1071,24 @@ impl FromEnv {
 }
 
 /// `--timeout-rate`: a bare fraction that reads as 1% or more (`0.2` is 20%) is taken as
-/// written, with a note on stderr naming the percentage form, since the figure people quote is
-/// a percentage (the article's 0.2%). See docs/MODEL.md, "Numbers as people type them".
+/// written, with a note on stderr naming the percentage form ([`timeout_rate_note`]), since
+/// the figure people quote is a percentage (the article's 0.2%). See docs/MODEL.md, "Numbers
+/// as people type them".
 fn parse_timeout_rate(text: &str) -> Result<Rate, String> {
-    let rate = text.parse::<Rate>()?;
-    if let Some(note) = crate::units::bare_fraction_note(text) {
-        eprintln!("note: --timeout-rate: {note}");
-    }
-    Ok(rate)
+    text.parse::<Rate>()
+}
+
+/// The note on a bare fraction given as the timeout rate, naming where it was given: `note:
+/// --timeout-rate: read 0.2 as 20%; ...` or `note: DUPCOST_TIMEOUT_RATE: ...`.
+fn timeout_rate_note(matches: &ArgMatches) -> Option<String> {
+    let id = Input::TimeoutRate.flag().replace('-', "_");
+    let raw = matches.get_raw(&id)?.next()?.to_str()?;
+    let note = crate::units::bare_fraction_note(raw)?;
+    let by = match matches.value_source(&id) {
+        Some(ValueSource::EnvVariable) => Input::TimeoutRate.env_name().to_string(),
+        _ => Input::TimeoutRate.to_string(),
+    };
+    Some(format!("note: {by}: {note}"))
 }
 
 fn parse_preset(name: &str) -> Result<&'static crate::presets::Preset, String> {

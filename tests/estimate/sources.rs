@@ -3,7 +3,7 @@
 //! sweep's swept input by `--sweep`, in the table, the markdown and the JSON. The real binary,
 //! with the environment set on the command as a user's shell sets it.
 
-use crate::common::{dupcost, json_of as json, line, stdout_of};
+use crate::common::{dupcost, json_of as json, line, stdout_of, succeed};
 
 #[test]
 fn an_environment_variable_is_named_in_every_renderer() {
@@ -54,6 +54,25 @@ fn a_preset_named_by_its_variable_says_so() {
     // Named by the flag, it is the flag.
     let table = stdout_of(dupcost().args(["estimate", "--preset", "stripe"]));
     assert!(line(&table, "key TTL").ends_with("given: --preset stripe"));
+}
+
+#[test]
+fn the_bare_fraction_note_names_the_variable() {
+    let out = succeed(
+        dupcost()
+            .args(["estimate"])
+            .env("DUPCOST_TIMEOUT_RATE", "0.02"),
+    );
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "note: DUPCOST_TIMEOUT_RATE: read 0.02 as 2%; write 0.02% for 0.2 in a thousand\n"
+    );
+    let out = succeed(dupcost().args(["estimate", "--timeout-rate", "0.02"]));
+    assert!(
+        String::from_utf8(out.stderr)
+            .unwrap()
+            .starts_with("note: --timeout-rate: read 0.02")
+    );
 }
 
 #[test]

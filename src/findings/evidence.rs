@@ -269,6 +269,8 @@ pub enum GivenBy {
     Flag(&'static str),
     /// A `--preset` whose published schedule sets it.
     Preset(&'static str),
+    /// The same preset, named by `DUPCOST_PRESET`.
+    PresetEnv(&'static str),
 }
 
 /// Retries per intent as the log showed them.

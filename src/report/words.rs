@@ -615,6 +615,7 @@ fn retries(f: &mut Formatter<'_>, how: &RetriesEvidence) -> fmt::Result {
             let by = match by {
                 GivenBy::Flag(flag) => flag.to_string(),
                 GivenBy::Preset(name) => format!("--preset {name}"),
+                GivenBy::PresetEnv(name) => format!("{}={name}", crate::inputs::PRESET_ENV),
             };
             write!(f, "retries {value} from {by}")?;
             if let Some(log) = log {

@@ -43,3 +43,27 @@ fn a_flag_over_the_variable_is_named_as_the_flag() {
     assert!(out.contains("retries 1 from --retries"), "{out}");
     assert!(!out.contains("DUPCOST_RETRIES"), "{out}");
 }
+
+#[test]
+fn a_senders_preset_named_by_its_variable_is_named_so() {
+    let out = stdout_of(
+        dupcost()
+            .args(["logs", "samples/nginx.json"])
+            .env("DUPCOST_PRESET", "svix-webhooks"),
+    );
+    assert!(
+        out.contains("retries 7 from DUPCOST_PRESET=svix-webhooks"),
+        "{out}"
+    );
+    // The Scenario line (the evidence's line starts with `retries` too).
+    assert!(
+        out.contains("retries                                    7  given: one per delay of DUPCOST_PRESET=svix-webhooks\n"),
+        "{out}"
+    );
+    let out =
+        stdout_of(dupcost().args(["logs", "samples/nginx.json", "--preset", "svix-webhooks"]));
+    assert!(
+        out.contains("retries 7 from --preset svix-webhooks"),
+        "{out}"
+    );
+}

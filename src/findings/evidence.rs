@@ -341,6 +341,8 @@ pub enum Warning {
     },
     /// `--preset`'s attempt timeout taken as the client timeout.
     ClientTimeoutFromPreset {
+        /// `DUPCOST_PRESET` named the preset, not `--preset`.
+        env: bool,
         secs: f64,
         preset: &'static str,
     },

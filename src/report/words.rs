@@ -771,10 +771,15 @@ impl Display for Warning {
                 "{} of the backend log skipped in all",
                 plural(*rows, "bad row")
             ),
-            Warning::ClientTimeoutFromPreset { secs, preset } => write!(
+            Warning::ClientTimeoutFromPreset { env, secs, preset } => write!(
                 f,
-                "client timeout {secs}s from --preset {preset} (the sender's per-attempt timeout; \
-                 --client-timeout to change)"
+                "client timeout {secs}s from {} (the sender's per-attempt timeout; \
+                 --client-timeout to change)",
+                if *env {
+                    format!("{}={preset}", crate::inputs::PRESET_ENV)
+                } else {
+                    format!("--preset {preset}")
+                }
             ),
             Warning::RetryWindowWidened { horizon } => write!(
                 f,

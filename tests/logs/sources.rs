@@ -60,6 +60,19 @@ fn a_senders_preset_named_by_its_variable_is_named_so() {
         out.contains("retries                                    7  given: one per delay of DUPCOST_PRESET=svix-webhooks\n"),
         "{out}"
     );
+    // The sender's timeout, taken as the client timeout, is warned of by what named it.
+    let run = crate::common::succeed(
+        dupcost()
+            .args(["logs", "samples/nginx.json"])
+            .env("DUPCOST_PRESET", "svix-webhooks"),
+    );
+    let stderr = String::from_utf8(run.stderr).unwrap();
+    assert!(
+        stderr.contains(
+            "warning: client timeout 15s from DUPCOST_PRESET=svix-webhooks (the sender's"
+        ),
+        "{stderr}"
+    );
     let out =
         stdout_of(dupcost().args(["logs", "samples/nginx.json", "--preset", "svix-webhooks"]));
     assert!(

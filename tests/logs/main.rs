@@ -29,4 +29,5 @@ mod props;
 mod receiver_logs;
 mod refusals;
 mod suites;
+mod support;
 mod traces;

@@ -3,6 +3,8 @@
 
 use std::path::Path;
 
+pub mod tmux;
+
 use assert_cmd::Command;
 use dupcost::tui::App;
 use ratatui::Terminal;

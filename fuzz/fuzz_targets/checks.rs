@@ -337,8 +337,7 @@ pub fn format_catalog(bytes: &[u8]) {
 fn fixed_candidates() -> &'static [Option<Vec<Box<dyn dupcost::logs::LineFormat>>>] {
     use dupcost::logs::catalog::CATALOG;
     use std::sync::OnceLock;
-    static FIXED: OnceLock<Vec<Option<Vec<Box<dyn dupcost::logs::LineFormat>>>>> =
-        OnceLock::new();
+    static FIXED: OnceLock<Vec<Option<Vec<Box<dyn dupcost::logs::LineFormat>>>>> = OnceLock::new();
     FIXED.get_or_init(|| {
         let probes = sample_files();
         CATALOG

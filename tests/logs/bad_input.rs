@@ -6,7 +6,6 @@
 //! an empty file, a header with no rows, only GET rows, no timeouts, gzip magic followed by
 //! garbage, `--strict` on a bad row, and a closed stdout on a file read.
 
-
 use std::io::Write;
 use std::process::{Command, Stdio};
 

@@ -10,10 +10,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use crate::keyless::{KeylessConfig, KeylessTruth, generate_keyless};
+use crate::support::{analyze, one_thread, output};
 use dupcost::findings::Overrides;
 use dupcost::logs::{self, Intents, LogAnalysis, LogOptions};
 use dupcost::model::Scenario;
-use crate::support::{analyze, one_thread, output};
 use proptest::prelude::*;
 
 fn write(dir: &Path, name: &str, cfg: &KeylessConfig) -> (PathBuf, KeylessTruth) {

@@ -5,8 +5,8 @@ use crate::generator;
 use std::io::Write;
 use std::path::Path;
 
-use crate::generator::{Config, Format, RowSize, Truth};
 use crate::common::write_path;
+use crate::generator::{Config, Format, RowSize, Truth};
 use crate::support::generated;
 use dupcost::findings::Overrides;
 use dupcost::logs::{self, LogError, LogInput, LogOptions};

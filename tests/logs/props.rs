@@ -13,12 +13,12 @@ use crate::generator;
 
 use std::path::PathBuf;
 
+use crate::common::write_path;
 use crate::generator::{Config, Format};
+use crate::support::{analyze, generate, one_thread};
 use dupcost::findings::{self, DeriveOptions, Overrides};
 use dupcost::logs::{Intents, LogInput, LogOptions, Tally};
 use dupcost::model::Scenario;
-use crate::common::write_path;
-use crate::support::{analyze, generate, one_thread};
 use proptest::prelude::*;
 
 const FORMATS: [Format; 7] = [

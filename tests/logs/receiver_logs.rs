@@ -6,8 +6,8 @@
 use std::path::{Path, PathBuf};
 
 use crate::common::{dupcost, json, succeed};
-use crate::support::group;
 use crate::receiver::{ReceiverConfig, ReceiverTruth, generate_receiver};
+use crate::support::group;
 
 const SVIX: [f64; 7] = [5.0, 300.0, 1800.0, 7200.0, 18000.0, 36000.0, 36000.0];
 

@@ -324,6 +324,9 @@ pub fn format_catalog(bytes: &[u8]) {
     }
 }
 
+/// Line formats, as a catalog row's candidates are.
+type Formats = Vec<Box<dyn dupcost::logs::LineFormat>>;
+
 /// Each catalog row's refusal candidates compiled once when they are the same whatever the
 /// lines (a family's presets: nginx, Apache, Envoy, API Gateway; HAProxy's, ALB's, ELB's one
 /// format), `None` for a row that builds them from the input's first lines (CloudFront's and
@@ -332,12 +335,12 @@ pub fn format_catalog(bytes: &[u8]) {
 /// A row's candidates count as the same whatever the lines when they are equal (by `Debug`)
 /// built from no lines and from the first lines of every bundled sample and every formats
 /// and suites fixture. Compiling every preset of every row at each input had held the target
-/// to 158 executions a second (CONTRIBUTING.md's fuzzing table). What a row builds from the
+/// to 158-227 executions a second (CONTRIBUTING.md's fuzzing notes). What a row builds from the
 /// lines is still built from each input by its sniff and its named reading.
-fn fixed_candidates() -> &'static [Option<Vec<Box<dyn dupcost::logs::LineFormat>>>] {
+fn fixed_candidates() -> &'static [Option<Formats>] {
     use dupcost::logs::catalog::CATALOG;
     use std::sync::OnceLock;
-    static FIXED: OnceLock<Vec<Option<Vec<Box<dyn dupcost::logs::LineFormat>>>>> = OnceLock::new();
+    static FIXED: OnceLock<Vec<Option<Formats>>> = OnceLock::new();
     FIXED.get_or_init(|| {
         let probes = sample_files();
         CATALOG

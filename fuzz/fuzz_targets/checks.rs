@@ -712,7 +712,8 @@ pub fn traces(bytes: &[u8]) {
 /// The JSON scanner against serde_json on arbitrary bytes: a value the scanner skips whole,
 /// serde_json reads, with the same text; and a JSON-lines format's fields, read by the
 /// scanner (serde_json for any line it declines), equal serde_json's alone, line by line, for
-/// trees from the input's first lines and a fixed one. Returns how many lines the scanner took.
+/// trees from the input's first lines and a fixed one, and so are the fields of any line the
+/// first lines' shape takes. Returns how many lines the scanner took.
 pub fn json_scan(bytes: &[u8]) -> usize {
     use dupcost::logs::json::{JsonLines, Reader};
     use dupcost::logs::json_scan::Scan;
@@ -745,6 +746,10 @@ pub fn json_scan(bytes: &[u8]) -> usize {
             if let Ok(fields) = read(format, line, Reader::Scanner) {
                 assert_eq!(Ok(fields), serde, "{line:?}");
                 took += 1;
+            }
+            // The shape of the first lines (a line of their layout) reads as serde_json does.
+            if let Ok(fields) = read(format, line, Reader::Shape) {
+                assert_eq!(Ok(fields), serde, "{line:?}");
             }
         }
     }

@@ -3,6 +3,8 @@
 
 use std::path::Path;
 
+pub mod tmux;
+
 use assert_cmd::Command;
 use dupcost::tui::App;
 use ratatui::Terminal;
@@ -80,9 +82,14 @@ pub fn fixture(folder: &str, name: &str) -> String {
 
 /// Writes `bytes` to `dir/name` and returns its path as a string.
 pub fn write(dir: &Path, name: &str, bytes: &[u8]) -> String {
+    write_path(dir, name, bytes).to_str().unwrap().to_string()
+}
+
+/// Writes `bytes` to `dir/name` and returns its path.
+pub fn write_path(dir: &Path, name: &str, bytes: &[u8]) -> std::path::PathBuf {
     let path = dir.join(name);
     std::fs::write(&path, bytes).unwrap();
-    path.to_str().unwrap().to_string()
+    path
 }
 
 /// Asserts that two reports' `observed` objects (or any two JSON objects) agree on each of

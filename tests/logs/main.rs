@@ -30,4 +30,5 @@ mod receiver_logs;
 mod refusals;
 mod sources;
 mod suites;
+mod support;
 mod traces;

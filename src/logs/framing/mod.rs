@@ -9,6 +9,7 @@
 mod csv;
 pub mod json_doc;
 pub mod json_scan;
+pub mod json_shape;
 mod line_buffer;
 mod lines;
 

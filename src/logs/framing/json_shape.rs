@@ -1,0 +1,172 @@
+//! A JSON line's shape: the bytes between its values as its logger writes them on every line
+//! (`{"time_local":"`, `","remote_addr":"`, ..., `"}`), each value's kind and its field.
+//!
+//! A logger with a fixed layout (nginx `escape=json`, a service's structured log) writes the
+//! same keys in the same order, with the same spacing, on every line. Such a line is read by
+//! comparing the bytes between its values with the shape's and finding each string's end:
+//! no key is looked up, no member's comma or colon checked on its own. Anything else (an
+//! escape, a control character, another key, a value of another kind, other whitespace, a
+//! missing or extra member) is a [`Bail`] with the fields as they were, and the line goes
+//! to the scanner, which reads every line. A line the shape takes is one the scanner reads
+//! to the same fields (a property test holds the two equal).
+
+use super::json_scan::{self, Bail, Kind, Leaf, Scan};
+use crate::logs::formats::Fields;
+
+/// A JSON line's layout, from one line of the log (see [`Shape::of`]).
+#[derive(Debug, Clone)]
+pub struct Shape {
+    steps: Vec<Value>,
+    /// The bytes after the last value: a string's closing quote is its value's, so this is
+    /// the objects' closing braces (and any spaces between them).
+    tail: Box<[u8]>,
+    /// The fields of a line, those after the last value's being empty.
+    fields: usize,
+}
+
+/// One value of the shape.
+#[derive(Debug, Clone)]
+struct Value {
+    /// The bytes before it since the last value: a comma, the key, the colon, a string's
+    /// opening quote (and for the first, the object's brace).
+    before: Box<[u8]>,
+    /// A string (without escapes), or a number.
+    string: bool,
+    /// The fields before this value's since the last value's, which a line of this shape
+    /// leaves empty (paths that other lines have).
+    gap: usize,
+}
+
+impl Shape {
+    /// The shape of `line`, one JSON object whose every value is a string without escapes, a
+    /// number or an object of those, and whose every value's path is a field: `field(path)`
+    /// gives it. The fields must come in their numbers' order (at most `fields`), so that a
+    /// line of this shape is written straight to them. `None` for any other line.
+    pub fn of<'a>(
+        line: &'a str,
+        fields: usize,
+        mut field: impl FnMut(&[&'a str]) -> Option<usize>,
+    ) -> Option<Shape> {
+        let mut scan = Scan::new(line);
+        let mut shape = Shape {
+            steps: Vec::new(),
+            tail: Box::default(),
+            fields,
+        };
+        let mut walk = Walk {
+            line,
+            path: Vec::new(),
+            done: 0,
+            next_field: 0,
+        };
+        walk.object(&mut scan, &mut shape, &mut field).ok()?;
+        scan.end().ok()?;
+        shape.tail = line.as_bytes()[walk.done..].trim_ascii_end().into();
+        (!shape.steps.is_empty() && walk.next_field <= fields).then_some(shape)
+    }
+
+    /// Reads `line` into `out` when it is a line of this shape; otherwise bails with `out`
+    /// as it was, for the scanner to read the line. A line the shape takes is UTF-8: the
+    /// bytes between its values are the first line's, and each string with a byte above
+    /// ASCII is checked (the only check a line of ASCII needs: none).
+    #[inline]
+    pub fn read(&self, line: &[u8], out: &mut Fields) -> Result<(), Bail> {
+        let (data, ends) = (out.data.len(), out.ends.len());
+        let read = self.read_into(line, out);
+        if read.is_err() {
+            out.data.truncate(data);
+            out.ends.truncate(ends);
+        }
+        read
+    }
+
+    #[inline(always)]
+    fn read_into(&self, bytes: &[u8], out: &mut Fields) -> Result<(), Bail> {
+        // Every value is a part of the line: room for all of them, and a block's more.
+        out.data.reserve(bytes.len() + 16);
+        out.ends.reserve(self.fields);
+        let first = out.ends.len();
+        let mut at = 0;
+        for value in &self.steps {
+            let start = at + value.before.len();
+            if bytes.len() < start || !json_scan::same(&bytes[at..start], &value.before) {
+                return Err(Bail);
+            }
+            for _ in 0..value.gap {
+                out.push(b"");
+            }
+            if value.string {
+                let end = json_scan::plain_string_end_in_bytes(bytes, start).ok_or(Bail)?;
+                out.push_range(bytes, start, end);
+                at = end + 1;
+            } else {
+                let end = json_scan::number_end(bytes, start)?;
+                out.push_range(bytes, start, end);
+                at = end;
+            }
+        }
+        let rest = &bytes[at..];
+        if !rest.starts_with(&self.tail)
+            || !rest[self.tail.len()..].iter().all(|&b| json_scan::is_ws(b))
+        {
+            return Err(Bail);
+        }
+        while out.ends.len() - first < self.fields {
+            out.push(b"");
+        }
+        Ok(())
+    }
+}
+
+/// The walk over a line that [`Shape::of`] makes.
+struct Walk<'a> {
+    line: &'a str,
+    path: Vec<&'a str>,
+    /// Where the last value ended.
+    done: usize,
+    /// The field after the last value's.
+    next_field: usize,
+}
+
+impl<'a> Walk<'a> {
+    fn object(
+        &mut self,
+        scan: &mut Scan<'a>,
+        shape: &mut Shape,
+        field: &mut impl FnMut(&[&'a str]) -> Option<usize>,
+    ) -> Result<(), Bail> {
+        let mut members = scan.object()?;
+        while let Some(key) = members.next(scan)? {
+            self.path.push(key);
+            match scan.peek()? {
+                // An object where the tree has a leaf is a field's text: not a shape's.
+                Kind::Object if field(&self.path).is_some() => return Err(Bail),
+                Kind::Object => self.object(scan, shape, field)?,
+                kind @ (Kind::String | Kind::Number) => {
+                    let slot = field(&self.path).ok_or(Bail)?;
+                    if slot < self.next_field {
+                        return Err(Bail);
+                    }
+                    let start = scan.position();
+                    let string = kind == Kind::String;
+                    match scan.leaf()? {
+                        Leaf::Text(_) | Leaf::Raw(_) => {}
+                        Leaf::Escaped(_) | Leaf::Null => return Err(Bail),
+                    }
+                    // A string's opening quote is before its value; its closing quote ends it.
+                    let value_start = start + usize::from(string);
+                    shape.steps.push(Value {
+                        before: self.line.as_bytes()[self.done..value_start].into(),
+                        string,
+                        gap: slot - self.next_field,
+                    });
+                    self.done = scan.position();
+                    self.next_field = slot + 1;
+                }
+                _ => return Err(Bail),
+            }
+            self.path.pop();
+        }
+        Ok(())
+    }
+}

@@ -331,7 +331,9 @@ impl JsonLines {
                 .iter()
                 .filter(|t| {
                     fields.clear();
-                    shape.read(t.as_bytes(), &mut fields).is_ok()
+                    shape
+                        .read(t.as_bytes(), &mut fields.data, &mut fields.ends)
+                        .is_ok()
                 })
                 .count();
             if best.as_ref().is_none_or(|(most, _)| shared > *most) {
@@ -917,7 +919,7 @@ impl JsonLines {
         // and without checking the whole line's UTF-8 (the shape checks what it must).
         if matches!(reader, Reader::Auto | Reader::Shape)
             && let Some(shape) = &self.shape
-            && shape.read(line, out).is_ok()
+            && shape.read(line, &mut out.data, &mut out.ends).is_ok()
         {
             return Ok(());
         }

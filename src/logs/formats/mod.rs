@@ -128,30 +128,6 @@ impl Fields {
         self.ends.push(self.data.len());
     }
 
-    /// Appends `bytes[from..to]` as one field. A field of at most 16 bytes, with 16 bytes of
-    /// `bytes` from `from` and room for 16 in the data (reserved for the line beforehand), is
-    /// copied as one 16-byte block instead of by a call to `memcpy`: most of a JSON line's
-    /// values are that short.
-    #[inline(always)]
-    pub fn push_range(&mut self, bytes: &[u8], from: usize, to: usize) {
-        debug_assert!(from <= to && to <= bytes.len());
-        let len = to - from;
-        let at = self.data.len();
-        if len <= 16 && from + 16 <= bytes.len() && self.data.capacity() - at >= 16 {
-            // SAFETY: the 16 bytes read are in `bytes` (`from + 16 <= bytes.len()`), the 16
-            // written are within the data's capacity, and the new length covers only the
-            // `len <= 16` bytes just written.
-            unsafe {
-                let dst = self.data.as_mut_ptr().add(at);
-                std::ptr::copy_nonoverlapping(bytes.as_ptr().add(from), dst, 16);
-                self.data.set_len(at + len);
-            }
-        } else {
-            self.data.extend_from_slice(&bytes[from..to]);
-        }
-        self.ends.push(self.data.len());
-    }
-
     /// Appends one field that `write` writes into the data (to unescape it on the way).
     #[inline]
     pub fn push_with(&mut self, write: impl FnOnce(&mut Vec<u8>)) {

@@ -225,38 +225,36 @@ fn special<const ABOVE_ASCII: bool>(bytes: &[u8], mut i: usize) -> usize {
 /// escape or control character comes first: a string read as written.
 #[inline(always)]
 pub fn plain_string_end(bytes: &[u8], from: usize) -> Option<usize> {
-    string_end::<false>(bytes, from)
+    string_end::<false>(bytes, from).map(|(i, _)| i)
 }
 
 /// [`plain_string_end`] in bytes not yet checked as UTF-8: a string with a byte above ASCII
 /// must be UTF-8 too (serde_json refuses a line that is not), checked from that byte.
 #[inline(always)]
 pub fn plain_string_end_in_bytes(bytes: &[u8], from: usize) -> Option<usize> {
-    let i = string_end::<true>(bytes, from)?;
-    if bytes[i] == b'"' {
-        return Some(i);
+    match string_end::<true>(bytes, from)? {
+        (i, false) => Some(i),
+        (i, true) => {
+            let (end, _) = string_end::<false>(bytes, i)?;
+            simdutf8::basic::from_utf8(&bytes[i..end]).ok()?;
+            Some(end)
+        }
     }
-    let end = string_end::<false>(bytes, i)?;
-    simdutf8::basic::from_utf8(&bytes[i..end]).ok()?;
-    Some(end)
 }
 
 /// The first quote, backslash, control character (or, with `ABOVE_ASCII`, byte above
-/// ASCII) from `from`, if it is a quote (or a byte above ASCII).
+/// ASCII) from `from`: its place when it is a quote (`false`) or a byte above ASCII (`true`).
 #[inline(always)]
-fn string_end<const ABOVE_ASCII: bool>(bytes: &[u8], from: usize) -> Option<usize> {
-    let mut i = special::<ABOVE_ASCII>(bytes, from);
+fn string_end<const ABOVE_ASCII: bool>(bytes: &[u8], from: usize) -> Option<(usize, bool)> {
     // The last bytes, fewer than a block, one at a time.
-    while let Some(&b) = bytes.get(i) {
-        if b == b'"' || b == b'\\' || b < 0x20 || (ABOVE_ASCII && b >= 0x80) {
-            break;
+    let mut i = special::<ABOVE_ASCII>(bytes, from);
+    loop {
+        match *bytes.get(i)? {
+            b'"' => return Some((i, false)),
+            b'\\' | 0..0x20 => return None,
+            0x80.. if ABOVE_ASCII => return Some((i, true)),
+            _ => i += 1,
         }
-        i += 1;
-    }
-    match bytes.get(i) {
-        Some(b'"') => Some(i),
-        Some(&b) if ABOVE_ASCII && b >= 0x80 => Some(i),
-        _ => None,
     }
 }
 

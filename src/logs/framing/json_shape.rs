@@ -11,7 +11,6 @@
 //! to the same fields (a property test holds the two equal).
 
 use super::json_scan::{self, Bail, Kind, Leaf, Scan};
-use crate::logs::formats::Fields;
 
 /// A JSON line's layout, from one line of the log (see [`Shape::of`]).
 #[derive(Debug, Clone)]
@@ -30,6 +29,10 @@ struct Value {
     /// The bytes before it since the last value: a comma, the key, the colon, a string's
     /// opening quote (and for the first, the object's brace).
     before: Box<[u8]>,
+    /// The first 32 bytes of `before`, zero after its end: compared 16 at a time.
+    head: [u8; 32],
+    /// The bits of `head`'s bytes that are `before`'s (none when it is longer than 32).
+    want: u32,
     /// A string (without escapes), or a number.
     string: bool,
     /// The fields before this value's since the last value's, which a line of this shape
@@ -69,10 +72,13 @@ impl Shape {
     /// as it was, for the scanner to read the line. A line the shape takes is UTF-8: the
     /// bytes between its values are the first line's, and each string with a byte above
     /// ASCII is checked (the only check a line of ASCII needs: none).
+    /// The fields go to `data`, back to back, each ending at its entry of `ends` (the
+    /// framing's fields).
     #[inline]
-    pub fn read(&self, line: &[u8], out: &mut Fields) -> Result<(), Bail> {
+    pub fn read(&self, line: &[u8], data: &mut Vec<u8>, ends: &mut Vec<usize>) -> Result<(), Bail> {
+        let mut out = Out { data, ends };
         let (data, ends) = (out.data.len(), out.ends.len());
-        let read = self.read_into(line, out);
+        let read = self.read_into(line, &mut out);
         if read.is_err() {
             out.data.truncate(data);
             out.ends.truncate(ends);
@@ -81,17 +87,17 @@ impl Shape {
     }
 
     #[inline(always)]
-    fn read_into(&self, bytes: &[u8], out: &mut Fields) -> Result<(), Bail> {
+    fn read_into(&self, bytes: &[u8], out: &mut Out) -> Result<(), Bail> {
         // Every value is a part of the line: room for all of them, and a block's more.
         out.data.reserve(bytes.len() + 16);
         out.ends.reserve(self.fields);
         let first = out.ends.len();
         let mut at = 0;
         for value in &self.steps {
-            let start = at + value.before.len();
-            if bytes.len() < start || !json_scan::same(&bytes[at..start], &value.before) {
+            if !value.is_at(bytes, at) {
                 return Err(Bail);
             }
+            let start = at + value.before.len();
             for _ in 0..value.gap {
                 out.push(b"");
             }
@@ -115,6 +121,72 @@ impl Shape {
             out.push(b"");
         }
         Ok(())
+    }
+}
+
+/// Where a line's fields go.
+struct Out<'o> {
+    data: &'o mut Vec<u8>,
+    ends: &'o mut Vec<usize>,
+}
+
+impl Out<'_> {
+    #[inline(always)]
+    fn push(&mut self, field: &[u8]) {
+        self.data.extend_from_slice(field);
+        self.ends.push(self.data.len());
+    }
+
+    /// Appends `bytes[from..to]` as one field. A field of at most 16 bytes, with 16 bytes of
+    /// `bytes` from `from` and room for 16 in the data (reserved for the line beforehand), is
+    /// copied as one 16-byte block instead of by a call to `memcpy`: most of a JSON line's
+    /// values are that short.
+    #[inline(always)]
+    fn push_range(&mut self, bytes: &[u8], from: usize, to: usize) {
+        debug_assert!(from <= to && to <= bytes.len());
+        let len = to - from;
+        let at = self.data.len();
+        if len <= 16 && from + 16 <= bytes.len() && self.data.capacity() - at >= 16 {
+            // SAFETY: the 16 bytes read are in `bytes` (`from + 16 <= bytes.len()`), the 16
+            // written are within the data's capacity, and the new length covers only the
+            // `len <= 16` bytes just written.
+            unsafe {
+                let dst = self.data.as_mut_ptr().add(at);
+                std::ptr::copy_nonoverlapping(bytes.as_ptr().add(from), dst, 16);
+                self.data.set_len(at + len);
+            }
+        } else {
+            self.data.extend_from_slice(&bytes[from..to]);
+        }
+        self.ends.push(self.data.len());
+    }
+}
+
+impl Value {
+    /// Whether `bytes` has this value's `before` at `at`.
+    #[inline(always)]
+    fn is_at(&self, bytes: &[u8], at: usize) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        if self.want != 0 && at + 32 <= bytes.len() {
+            use std::arch::x86_64::{__m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8};
+            // SAFETY: the loads read `bytes[at..at + 32]` (in bounds: checked above) and the
+            // 32 bytes of `head`; SSE2 is part of the x86_64 baseline.
+            let same = unsafe {
+                let line = bytes.as_ptr().add(at);
+                let head = self.head.as_ptr();
+                let low = _mm_cmpeq_epi8(
+                    _mm_loadu_si128(line as *const __m128i),
+                    _mm_loadu_si128(head as *const __m128i),
+                );
+                let high = _mm_cmpeq_epi8(
+                    _mm_loadu_si128(line.add(16) as *const __m128i),
+                    _mm_loadu_si128(head.add(16) as *const __m128i),
+                );
+                _mm_movemask_epi8(low) as u16 as u32 | (_mm_movemask_epi8(high) as u32) << 16
+            };
+            return same & self.want == self.want;
+        }
+        bytes.get(at..at + self.before.len()) == Some(&self.before[..])
     }
 }
 
@@ -155,8 +227,19 @@ impl<'a> Walk<'a> {
                     }
                     // A string's opening quote is before its value; its closing quote ends it.
                     let value_start = start + usize::from(string);
+                    let before = &self.line.as_bytes()[self.done..value_start];
+                    let mut head = [0u8; 32];
+                    let want = match before.len() {
+                        n @ 0..=32 => {
+                            head[..n].copy_from_slice(before);
+                            ((1u64 << n) - 1) as u32
+                        }
+                        _ => 0,
+                    };
                     shape.steps.push(Value {
-                        before: self.line.as_bytes()[self.done..value_start].into(),
+                        before: before.into(),
+                        head,
+                        want,
                         string,
                         gap: slot - self.next_field,
                     });

@@ -893,6 +893,14 @@ impl LineFormat for JsonLines {
     fn split(&self, line: &[u8], out: &mut Fields) -> Result<(), String> {
         self.split_by(line, out, Reader::Auto)
     }
+
+    /// A line of the log's shape, its values where they are in the line.
+    #[inline]
+    fn split_in_place(&self, line: &[u8], starts: &mut Vec<usize>, ends: &mut Vec<usize>) -> bool {
+        self.shape
+            .as_ref()
+            .is_some_and(|shape| shape.spans(line, starts, ends).is_ok())
+    }
 }
 
 /// Which parser [`JsonLines::split_by`] reads a line with.

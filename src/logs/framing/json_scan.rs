@@ -202,6 +202,30 @@ fn special<const ABOVE_ASCII: bool>(bytes: &[u8], mut i: usize) -> usize {
                 }
                 i += 16;
             }
+            // The last bytes, fewer than a block: the block that ends with them, without the
+            // bytes before `i` (a string's end near its line's end, where most lines' last
+            // value ends).
+            if i < bytes.len() && bytes.len() >= 16 {
+                let last = bytes.len() - 16;
+                // In bounds: last + 16 == len.
+                let v = _mm_loadu_si128(bytes.as_ptr().add(last) as *const __m128i);
+                let control = _mm_cmpeq_epi8(_mm_min_epu8(v, below_space), v);
+                let hits = _mm_or_si128(
+                    _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
+                    control,
+                );
+                let mut mask = _mm_movemask_epi8(hits) as u32;
+                if ABOVE_ASCII {
+                    mask |= _mm_movemask_epi8(v) as u32;
+                }
+                // `i - last` < 16: the bytes before `i` shifted out.
+                mask >>= i - last;
+                return if mask != 0 {
+                    i + mask.trailing_zeros() as usize
+                } else {
+                    bytes.len()
+                };
+            }
         }
     }
     // Eight bytes at a time.

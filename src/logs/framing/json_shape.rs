@@ -68,30 +68,48 @@ impl Shape {
         (!shape.steps.is_empty() && walk.next_field <= fields).then_some(shape)
     }
 
-    /// Reads `line` into `out` when it is a line of this shape; otherwise bails with `out`
-    /// as it was, for the scanner to read the line. A line the shape takes is UTF-8: the
+    /// Reads `line` into `data` and `ends` (the framing's fields: back to back, each ending
+    /// at its entry of `ends`) when it is a line of this shape; otherwise bails with them as
+    /// they were, for the scanner to read the line. A line the shape takes is UTF-8: the
     /// bytes between its values are the first line's, and each string with a byte above
     /// ASCII is checked (the only check a line of ASCII needs: none).
-    /// The fields go to `data`, back to back, each ending at its entry of `ends` (the
-    /// framing's fields).
     #[inline]
     pub fn read(&self, line: &[u8], data: &mut Vec<u8>, ends: &mut Vec<usize>) -> Result<(), Bail> {
-        let mut out = Out { data, ends };
-        let (data, ends) = (out.data.len(), out.ends.len());
-        let read = self.read_into(line, &mut out);
+        let (had_data, had_ends) = (data.len(), ends.len());
+        // Every value is a part of the line: room for all of them, and a block's more.
+        data.reserve(line.len() + 16);
+        ends.reserve(self.fields);
+        let read = self.read_into(
+            line,
+            &mut Copies {
+                data,
+                ends,
+                first: had_ends,
+            },
+        );
         if read.is_err() {
-            out.data.truncate(data);
-            out.ends.truncate(ends);
+            data.truncate(had_data);
+            ends.truncate(had_ends);
         }
         read
     }
 
+    /// [`Shape::read`] without copying: field `i` is `line[starts[i]..ends[i]]` (both
+    /// cleared first).
+    #[inline]
+    pub fn spans(
+        &self,
+        line: &[u8],
+        starts: &mut Vec<usize>,
+        ends: &mut Vec<usize>,
+    ) -> Result<(), Bail> {
+        starts.clear();
+        ends.clear();
+        self.read_into(line, &mut Spans { starts, ends })
+    }
+
     #[inline(always)]
-    fn read_into(&self, bytes: &[u8], out: &mut Out) -> Result<(), Bail> {
-        // Every value is a part of the line: room for all of them, and a block's more.
-        out.data.reserve(bytes.len() + 16);
-        out.ends.reserve(self.fields);
-        let first = out.ends.len();
+    fn read_into(&self, bytes: &[u8], out: &mut impl Out) -> Result<(), Bail> {
         let mut at = 0;
         for value in &self.steps {
             if !value.is_at(bytes, at) {
@@ -99,66 +117,92 @@ impl Shape {
             }
             let start = at + value.before.len();
             for _ in 0..value.gap {
-                out.push(b"");
+                out.field(bytes, start, start);
             }
             if value.string {
                 let end = json_scan::plain_string_end_in_bytes(bytes, start).ok_or(Bail)?;
-                out.push_range(bytes, start, end);
+                out.field(bytes, start, end);
                 at = end + 1;
             } else {
                 let end = json_scan::number_end(bytes, start)?;
-                out.push_range(bytes, start, end);
+                out.field(bytes, start, end);
                 at = end;
             }
         }
+        // The closing braces (a byte or two: compared without a call), then only whitespace.
         let rest = &bytes[at..];
-        if !rest.starts_with(&self.tail)
+        if rest.len() < self.tail.len()
+            || !rest.iter().zip(&self.tail).all(|(a, b)| a == b)
             || !rest[self.tail.len()..].iter().all(|&b| json_scan::is_ws(b))
         {
             return Err(Bail);
         }
-        while out.ends.len() - first < self.fields {
-            out.push(b"");
+        for _ in out.fields()..self.fields {
+            out.field(bytes, at, at);
         }
         Ok(())
     }
 }
 
-/// Where a line's fields go.
-struct Out<'o> {
-    data: &'o mut Vec<u8>,
-    ends: &'o mut Vec<usize>,
+/// Where a line's fields go: `line[from..to]` each.
+trait Out {
+    fn field(&mut self, line: &[u8], from: usize, to: usize);
+    /// The fields so far.
+    fn fields(&self) -> usize;
 }
 
-impl Out<'_> {
-    #[inline(always)]
-    fn push(&mut self, field: &[u8]) {
-        self.data.extend_from_slice(field);
-        self.ends.push(self.data.len());
-    }
+/// The fields copied back to back, as the framing's [`Fields`](crate::logs::formats::Fields).
+struct Copies<'o> {
+    data: &'o mut Vec<u8>,
+    ends: &'o mut Vec<usize>,
+    /// The entries of `ends` before this line's.
+    first: usize,
+}
 
-    /// Appends `bytes[from..to]` as one field. A field of at most 16 bytes, with 16 bytes of
-    /// `bytes` from `from` and room for 16 in the data (reserved for the line beforehand), is
-    /// copied as one 16-byte block instead of by a call to `memcpy`: most of a JSON line's
-    /// values are that short.
+impl Out for Copies<'_> {
+    /// A field of at most 16 bytes, with 16 bytes of the line from `from` and room for 16 in
+    /// the data (reserved for the line beforehand), is copied as one 16-byte block instead of
+    /// by a call to `memcpy`: most of a JSON line's values are that short.
     #[inline(always)]
-    fn push_range(&mut self, bytes: &[u8], from: usize, to: usize) {
-        debug_assert!(from <= to && to <= bytes.len());
+    fn field(&mut self, line: &[u8], from: usize, to: usize) {
+        debug_assert!(from <= to && to <= line.len());
         let len = to - from;
         let at = self.data.len();
-        if len <= 16 && from + 16 <= bytes.len() && self.data.capacity() - at >= 16 {
-            // SAFETY: the 16 bytes read are in `bytes` (`from + 16 <= bytes.len()`), the 16
+        if len <= 16 && from + 16 <= line.len() && self.data.capacity() - at >= 16 {
+            // SAFETY: the 16 bytes read are in `line` (`from + 16 <= line.len()`), the 16
             // written are within the data's capacity, and the new length covers only the
             // `len <= 16` bytes just written.
             unsafe {
                 let dst = self.data.as_mut_ptr().add(at);
-                std::ptr::copy_nonoverlapping(bytes.as_ptr().add(from), dst, 16);
+                std::ptr::copy_nonoverlapping(line.as_ptr().add(from), dst, 16);
                 self.data.set_len(at + len);
             }
         } else {
-            self.data.extend_from_slice(&bytes[from..to]);
+            self.data.extend_from_slice(&line[from..to]);
         }
         self.ends.push(self.data.len());
+    }
+
+    fn fields(&self) -> usize {
+        self.ends.len() - self.first
+    }
+}
+
+/// The fields as the places of their bytes in the line.
+struct Spans<'o> {
+    starts: &'o mut Vec<usize>,
+    ends: &'o mut Vec<usize>,
+}
+
+impl Out for Spans<'_> {
+    #[inline(always)]
+    fn field(&mut self, _line: &[u8], from: usize, to: usize) {
+        self.starts.push(from);
+        self.ends.push(to);
+    }
+
+    fn fields(&self) -> usize {
+        self.ends.len()
     }
 }
 

@@ -34,6 +34,27 @@ pub trait RecordSink {
         line: u64,
     ) -> Result<(), LogError>;
 
+    /// One record from line `line` whose field `i` is `bytes[starts[i]..ends[i]]` (a JSON
+    /// line read in place).
+    fn record_in_place(
+        &mut self,
+        bytes: &[u8],
+        starts: &[usize],
+        ends: &[usize],
+        line: u64,
+    ) -> Result<(), LogError> {
+        let mut data = Vec::with_capacity(bytes.len());
+        let ends: Vec<usize> = starts
+            .iter()
+            .zip(ends)
+            .map(|(&s, &e)| {
+                data.extend_from_slice(&bytes[s..e]);
+                data.len()
+            })
+            .collect();
+        self.record(&data, &ends, 0, line)
+    }
+
     /// A record at `line` that could not be framed (too long, too many fields); an error
     /// stops the reading (`--strict`).
     fn bad(&mut self, line: u64, reason: impl FnOnce() -> String) -> Result<(), LogError>;

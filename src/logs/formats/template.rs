@@ -8,6 +8,12 @@
 //! escaped as `\"` (Apache) or `\x22` (nginx); nginx's multi-value upstream variables
 //! (`504, 200`, `0.010 : 0.002`) run on over `, ` and ` : `. A request line (`$request`,
 //! `%r`) becomes three fields: method, path and protocol.
+//!
+//! A quoted variable also takes a bare `-` for its quoted value (`... 2814 - "Mozilla..."`):
+//! nginx never writes one, but Traefik's older CLF (Elastic's sample) and other loggers
+//! write the missing referer so. Such a variable owns its quotes: the literals around it
+//! are compiled without them, and the variable reads `"..."` or a `-` followed by the next
+//! literal; the value before it ends where the literal is followed by either.
 
 use super::{Fields, FormatHints, LineFormat};
 use crate::logs::error::shown;
@@ -58,18 +64,57 @@ pub const REQUEST_NAMES: [&str; 3] = ["request_method", "request_uri", "server_p
 enum Step {
     /// A literal that must come next.
     Lit(Vec<u8>),
-    /// A variable: how its value ends, then what it is.
-    Var { end: End, kind: Kind, name: String },
+    /// A variable: how its value ends, then what it is; `quoted`: it owns the quotes around
+    /// it (`"..."`, or a bare `-`), which the literals beside it were compiled without.
+    Var {
+        end: End,
+        kind: Kind,
+        name: String,
+        quoted: bool,
+    },
 }
 
 #[derive(Debug)]
 enum End {
     /// At the end of the line.
     Line,
-    /// Where this literal is next found.
-    Before(Vec<u8>),
-    /// At the next unescaped quote that this literal (starting with the quote) follows.
-    Quote(Vec<u8>),
+    /// Where this literal is next found (followed by the opening of a quoted variable, when
+    /// one comes after it).
+    Before(Vec<u8>, Option<Opening>),
+    /// At the next unescaped quote that this literal (starting with the quote) follows (and
+    /// then the opening of a quoted variable, when one comes after it).
+    Quote(Vec<u8>, Option<Opening>),
+}
+
+/// How a quoted variable starts: with its quote, or with a bare `-` that `close` (the literal
+/// after the variable, without its quote) follows.
+#[derive(Debug)]
+struct Opening {
+    close: Vec<u8>,
+}
+
+impl Opening {
+    /// `rest` starts with the variable: its quote, or a bare `-` then `close` (a `-` ending
+    /// the line, or before a space, when nothing follows the variable).
+    #[inline]
+    fn at(&self, rest: &[u8]) -> bool {
+        match rest.first() {
+            Some(b'"') => true,
+            Some(b'-') => bare(&rest[1..], &self.close),
+            _ => false,
+        }
+    }
+}
+
+/// What follows a bare `-` of a quoted variable is `close`, the literal after it (or, with no
+/// literal after it, the line ends or a space begins the fields it does not name).
+#[inline]
+fn bare(after: &[u8], close: &[u8]) -> bool {
+    if close.is_empty() {
+        after.first().is_none_or(|&b| b == b' ')
+    } else {
+        starts(after, close)
+    }
 }
 
 /// One kind of format string (nginx `log_format`, Apache `LogFormat`, Envoy's): its presets as
@@ -210,11 +255,32 @@ impl Template {
         if !joined.iter().any(|i| matches!(i, Item::Var(_))) {
             return Err("no variables in it".into());
         }
+        let quoted = owned_quotes(&joined);
+        // The literals without the quotes their variables own.
+        let lits: Vec<Vec<u8>> = joined
+            .iter()
+            .enumerate()
+            .map(|(i, item)| match item {
+                Item::Lit(l) => {
+                    let from = usize::from(i > 0 && quoted[i - 1]);
+                    let to = l.len() - usize::from(quoted.get(i + 1) == Some(&true));
+                    l[from..to].to_vec()
+                }
+                Item::Var(_) => Vec::new(),
+            })
+            .collect();
+        // How the quoted variable at `i` (if it is one) opens.
+        let opening = |i: usize| {
+            quoted.get(i).is_some_and(|q| *q).then(|| Opening {
+                close: lits.get(i + 1).cloned().unwrap_or_default(),
+            })
+        };
         let mut steps = Vec::new();
         let mut names = Vec::new();
         for (i, item) in joined.iter().enumerate() {
             match item {
-                Item::Lit(l) => steps.push(Step::Lit(l.clone())),
+                Item::Lit(_) if lits[i].is_empty() => {}
+                Item::Lit(_) => steps.push(Step::Lit(lits[i].clone())),
                 Item::Var(v) => {
                     let after_quote = matches!(
                         i.checked_sub(1).map(|p| &joined[p]),
@@ -222,10 +288,13 @@ impl Template {
                     );
                     let end = match joined.get(i + 1) {
                         None => End::Line,
-                        Some(Item::Lit(l)) if after_quote && l.starts_with(b"\"") => {
-                            End::Quote(l.clone())
+                        Some(Item::Lit(_)) if quoted[i] => {
+                            End::Quote([b"\"", &lits[i + 1][..]].concat(), opening(i + 2))
                         }
-                        Some(Item::Lit(l)) => End::Before(l.clone()),
+                        Some(Item::Lit(l)) if after_quote && l.starts_with(b"\"") => {
+                            End::Quote(lits[i + 1].clone(), opening(i + 2))
+                        }
+                        Some(Item::Lit(_)) => End::Before(lits[i + 1].clone(), opening(i + 2)),
                         Some(Item::Var(_)) => unreachable!("joined above"),
                     };
                     match v.kind {
@@ -236,6 +305,7 @@ impl Template {
                         end,
                         kind: v.kind,
                         name: v.name.clone(),
+                        quoted: quoted[i],
                     });
                 }
             }
@@ -283,8 +353,41 @@ impl Template {
                     }
                     at += l.len();
                 }
-                Step::Var { end, kind, name } => {
-                    let rest = &line[at..];
+                Step::Var {
+                    end,
+                    kind,
+                    name,
+                    quoted: owns,
+                } => {
+                    let mut rest = &line[at..];
+                    if *owns {
+                        let close = match end {
+                            End::Quote(lit, _) => &lit[1..],
+                            _ => &[][..],
+                        };
+                        match rest.first() {
+                            Some(b'"') => {
+                                at += 1;
+                                rest = &rest[1..];
+                            }
+                            Some(b'-') if bare(&rest[1..], close) => {
+                                // A bare `-` for the quoted value.
+                                match kind {
+                                    Kind::Request => request(b"-", false, out),
+                                    _ => out.push(b"-"),
+                                }
+                                at += 1;
+                                continue;
+                            }
+                            _ => {
+                                return Err(format!(
+                                    "expected '\"' (or a bare '-') before {name} at column {}, found '{}'",
+                                    at + 1,
+                                    shown(rest)
+                                ));
+                            }
+                        }
+                    }
                     // Whether a quoted value has a backslash: its search for the closing quote
                     // stops at each, so it knows without a second look.
                     let mut escaped = false;
@@ -306,15 +409,21 @@ impl Template {
                                 Some(rest.len())
                             }
                         }
-                        End::Before(needle) => before(needle, rest, *kind),
-                        End::Quote(lit) => quoted(rest, lit, &mut escaped),
+                        End::Before(needle, opening) => before(needle, opening, rest, *kind),
+                        End::Quote(lit, opening) => quoted(rest, lit, opening, &mut escaped),
                     };
                     let Some(len) = len else {
+                        // The literal as the format string writes it, with the quote of the
+                        // variable after it.
+                        let written = |lit: &[u8], opening: &Option<Opening>| {
+                            let quote: &[u8] = if opening.is_some() { b"\"" } else { b"" };
+                            shown(&[lit, quote].concat())
+                        };
                         return Err(format!(
                             "expected {} after {name} from column {}",
                             match end {
-                                End::Before(needle) => format!("'{}'", shown(needle)),
-                                End::Quote(l) => format!("a closing '{}'", shown(l)),
+                                End::Before(needle, o) => format!("'{}'", written(needle, o)),
+                                End::Quote(l, o) => format!("a closing '{}'", written(l, o)),
                                 End::Line => "the end of the line".into(),
                             },
                             at + 1
@@ -333,7 +442,7 @@ impl Template {
                     // it (a container's time, a pod), or half the line, is not read into it.
                     if at == 0
                         && *kind == Kind::Plain
-                        && matches!(end, End::Before(_))
+                        && matches!(end, End::Before(..))
                         && memchr::memchr(b' ', value).is_some()
                     {
                         return Err(format!(
@@ -344,12 +453,13 @@ impl Template {
                     match kind {
                         // (An unquoted request line was not searched: its path is looked at.)
                         Kind::Request => {
-                            request(value, escaped || !matches!(end, End::Quote(_)), out)
+                            request(value, escaped || !matches!(end, End::Quote(..)), out)
                         }
                         _ if escaped => out.push_with(|data| unescape(value, data)),
                         _ => out.push(value),
                     }
-                    at += len;
+                    // (and the closing quote of a variable that owns its quotes)
+                    at += len + usize::from(*owns);
                 }
             }
         }
@@ -364,17 +474,45 @@ impl Template {
     }
 }
 
+/// Which of `items` (joined: no two literals or variables in a row) own the quotes around
+/// them: a variable between a literal ending in `"` and one starting with it, when the
+/// literals keep a byte each without those quotes where another variable is beyond them
+/// (`$a"$b"` is read as before: `$a`'s value ends at the quote).
+fn owned_quotes(items: &[Item]) -> Vec<bool> {
+    let mut owned = vec![false; items.len()];
+    for i in 0..items.len() {
+        let (Some(Item::Lit(open)), Item::Var(_), Some(Item::Lit(close))) = (
+            i.checked_sub(1).map(|p| &items[p]),
+            &items[i],
+            items.get(i + 1),
+        ) else {
+            continue;
+        };
+        let shared = usize::from(i >= 2 && owned[i - 2]);
+        owned[i] = open.ends_with(b"\"")
+            && close.starts_with(b"\"")
+            && (i == 1 || open.len() > 1 + shared)
+            && (i + 2 == items.len() || close.len() > 1);
+    }
+    owned
+}
+
 /// The length of a value that ends where the literal `needle` is next found; a multi-value
 /// runs on over `, ` and ` : `. The literal's first byte is looked for with `memchr` and the
 /// rest compared: the literals are short and their first byte rare in the value before them,
 /// where a `memmem` search costs more to start than it saves.
 #[inline]
-fn before(needle: &[u8], rest: &[u8], kind: Kind) -> Option<usize> {
+fn before(needle: &[u8], opening: &Option<Opening>, rest: &[u8], kind: Kind) -> Option<usize> {
     let multi = kind == Kind::Multi && needle[0] == b' ';
     let mut from = 0;
     loop {
         let end = from + find_byte(needle[0], &rest[from..])?;
-        if !starts(&rest[end..], needle) || (multi && continues(rest, end)) {
+        if !starts(&rest[end..], needle)
+            || (multi && continues(rest, end))
+            || opening
+                .as_ref()
+                .is_some_and(|o| !o.at(&rest[end + needle.len()..]))
+        {
             from = end + 1;
             continue;
         }
@@ -409,9 +547,9 @@ fn continues(rest: &[u8], space: usize) -> bool {
 }
 
 /// The length of a quoted value: up to the first quote not escaped by a backslash that
-/// `lit` (starting with the quote) follows.
+/// `lit` (starting with the quote) follows, and then the `opening` of a quoted variable.
 #[inline]
-fn quoted(rest: &[u8], lit: &[u8], escaped: &mut bool) -> Option<usize> {
+fn quoted(rest: &[u8], lit: &[u8], opening: &Option<Opening>, escaped: &mut bool) -> Option<usize> {
     let mut at = 0;
     loop {
         let i = at + memchr::memchr2(b'"', b'\\', &rest[at..])?;
@@ -423,7 +561,11 @@ fn quoted(rest: &[u8], lit: &[u8], escaped: &mut bool) -> Option<usize> {
             }
             continue;
         }
-        if starts(&rest[i..], lit) {
+        if starts(&rest[i..], lit)
+            && opening
+                .as_ref()
+                .is_none_or(|o| o.at(&rest[i + lit.len()..]))
+        {
             return Some(i);
         }
         at = i + 1;
@@ -583,6 +725,66 @@ mod tests {
         assert_eq!(fields[6], "502 : 200");
         let err = split(&t, "1.2.3.4 01/Nov").unwrap_err();
         assert!(err.contains("expected ' ['"), "{err}");
+    }
+
+    /// combined's quoted referer, user agent and request take a bare `-` (Traefik's older
+    /// CLF writes the missing referer so); a `-` that begins a value is no bare `-`, and a
+    /// field with neither its quote nor a bare `-` is not read.
+    #[test]
+    fn a_quoted_variable_takes_a_bare_dash() {
+        let combined = crate::logs::formats::nginx::COMBINED;
+        let f = crate::logs::formats::nginx::compile(combined).unwrap();
+        let split = |line: &str| {
+            let mut out = Fields::default();
+            f.split(line.as_bytes(), &mut out).map(|_| {
+                (0..out.len())
+                    .map(|i| String::from_utf8_lossy(out.get(i).unwrap()).into_owned())
+                    .collect::<Vec<_>>()
+            })
+        };
+        let t = "1.2.3.4 - - [01/Nov/2026:10:00:01 +0000]";
+        let fields = split(&format!(r#"{t} "POST /a HTTP/1.1" 200 5 - "x - y""#)).unwrap();
+        assert_eq!(fields[8..], ["-", "x - y"]);
+        let fields = split(&format!(r#"{t} "GET / HTTP/1.1" 200 5 "-x" -"#)).unwrap();
+        assert_eq!(fields[8..], ["-x", "-"]);
+        let fields = split(&format!(r#"{t} - 400 0 - -"#)).unwrap();
+        assert_eq!(fields[3..6], ["-", "", ""]);
+        assert_eq!(fields[8..], ["-", "-"]);
+        // The quoted form reads as before: a `-` inside quotes, a quote inside a value.
+        let fields = split(&format!(r#"{t} "GET / HTTP/1.1" 200 5 "-" "a \"-\" b""#)).unwrap();
+        assert_eq!(fields[8..], ["-", r#"a "-" b"#]);
+        for bad in [
+            format!(r#"{t} "GET / HTTP/1.1" 200 5 -x "ua""#),
+            format!(r#"{t} "GET / HTTP/1.1" 200 5 x "ua""#),
+            format!(r#"{t} "GET / HTTP/1.1" 200 5 - ua"#),
+            format!(r#"{t} "GET / HTTP/1.1" 200 5 - - more"#),
+        ] {
+            assert!(split(&bad).is_err(), "{bad}");
+        }
+        let err = split(&format!(r#"{t} "GET / HTTP/1.1" 200 5 - ua"#)).unwrap_err();
+        assert!(
+            err.contains("expected '\"' (or a bare '-') before http_user_agent at column 67"),
+            "{err}"
+        );
+        // A refusal names the literal with its quote, as the format string writes it.
+        let err = split(&format!("{t} GET / HTTP/1.1 200 5")).unwrap_err();
+        assert!(err.contains(r#"expected '] "' after time_local"#), "{err}");
+    }
+
+    /// A quoted variable right after another variable (`$a"$b"`) keeps its quotes in the
+    /// literals: `$a` ends at the quote, as before.
+    #[test]
+    fn quotes_next_to_a_variable_stay_literals() {
+        let t = Template::new(vec![
+            Item::Var(Var::plain("a")),
+            lit("\""),
+            Item::Var(Var::plain("b")),
+            lit("\" "),
+            Item::Var(Var::plain("c")),
+        ])
+        .unwrap();
+        assert_eq!(split(&t, r#"x"y z" w"#).unwrap(), ["x", "y z", "w"]);
+        assert!(split(&t, "x- w").is_err());
     }
 
     #[test]

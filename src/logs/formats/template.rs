@@ -15,8 +15,10 @@
 //! second set of steps, where such a variable owns its quotes: the literals around it are
 //! compiled without them, the variable reads `"..."` or a `-` followed by the next literal,
 //! and the value before it ends where the literal is followed by either. A line that reads
-//! with the quotes is read as it always was, at its cost (the second steps, on every line,
-//! cost 7% more instructions a line of nginx).
+//! with the quotes is read as it always was. (The second steps' checks are compiled out of
+//! the first reading, `run::<false>`, yet a line of nginx costs 5.5% more instructions than
+//! before them, 4,564 against 4,325; read by the second steps alone, 4,632: see
+//! docs/PERFORMANCE.md.)
 
 use super::{Fields, FormatHints, LineFormat};
 use crate::logs::error::shown;
@@ -82,11 +84,11 @@ enum End {
     /// At the end of the line.
     Line,
     /// Where this literal is next found (followed by the opening of a quoted variable, when
-    /// one comes after it).
-    Before(Vec<u8>, Option<Opening>),
+    /// one comes after it in the bare-dash steps: their [`Opening`]).
+    Before(Vec<u8>),
     /// At the next unescaped quote that this literal (starting with the quote) follows (and
-    /// then the opening of a quoted variable, when one comes after it).
-    Quote(Vec<u8>, Option<Opening>),
+    /// then the opening of a quoted variable, as for `Before`).
+    Quote(Vec<u8>),
 }
 
 /// How a quoted variable starts: with its quote, or with a bare `-` that `close` (the literal
@@ -232,9 +234,10 @@ impl LineFormat for TemplateFormat {
 pub struct Template {
     steps: Vec<Step>,
     /// The steps with the quoted variables owning their quotes, taking a bare `-` for a
-    /// quoted value: tried on a line the steps do not read (when any variable is quoted), so
-    /// every line the quotes' literals read is read exactly as it always was, at its cost.
-    bare: Option<Vec<Step>>,
+    /// quoted value, and the opening of the quoted variable after each step's value: tried
+    /// on a line the steps do not read (when any variable is quoted), so every line the
+    /// quotes' literals read is read exactly as it always was, at its cost.
+    bare: Option<(Vec<Step>, Vec<Option<Opening>>)>,
     names: Vec<String>,
     /// A line may go on after the template, past a space: fields the format does not name,
     /// not read (a preset with fields appended, when auto detection found it).
@@ -274,7 +277,7 @@ impl Template {
             .collect();
         let owned = owned_quotes(&joined);
         Ok(Template {
-            steps: steps(&joined, &vec![false; joined.len()]),
+            steps: steps(&joined, &vec![false; joined.len()]).0,
             bare: owned.contains(&true).then(|| steps(&joined, &owned)),
             names,
             trailing: false,
@@ -304,35 +307,57 @@ impl Template {
     #[inline]
     pub fn read(&self, line: &[u8], out: &mut Fields) -> Result<usize, String> {
         let (data, ends) = (out.data.len(), out.ends.len());
-        let error = match self.run(&self.steps, line, out) {
-            Ok(at) => return Ok(at),
-            Err(error) => error,
-        };
-        let Some(bare) = &self.bare else {
+        match self.run::<false>(&self.steps, &[], line, out) {
+            Ok(at) => Ok(at),
+            Err(error) => self.read_bare(line, out, error, (data, ends)),
+        }
+    }
+
+    /// A line the steps did not read (`error`; `out` filled from `from`), read by the
+    /// bare-dash steps, if any: out of line, so that the steps' loop inlined in
+    /// [`Template::read`] stays as it is.
+    #[cold]
+    #[inline(never)]
+    fn read_bare(
+        &self,
+        line: &[u8],
+        out: &mut Fields,
+        error: String,
+        from: (usize, usize),
+    ) -> Result<usize, String> {
+        let Some((bare, openings)) = &self.bare else {
             return Err(error);
         };
         let fitted = out.ends.len();
         let undo = |out: &mut Fields| {
-            out.data.truncate(data);
-            out.ends.truncate(ends);
+            out.data.truncate(from.0);
+            out.ends.truncate(from.1);
         };
         undo(out);
-        match self.run(bare, line, out) {
+        match self.run::<true>(bare, openings, line, out) {
             Ok(at) => Ok(at),
             // Of two misfits, the one that read further names the field at fault.
             Err(bare_error) if out.ends.len() > fitted => Err(bare_error),
             Err(_) => {
                 undo(out);
-                self.run(&self.steps, line, out)
+                self.run::<false>(&self.steps, &[], line, out)
             }
         }
     }
 
-    /// Reads `line` by `steps` into `out`: where the template's part of it ends.
+    /// Reads `line` by `steps` into `out`: where the template's part of it ends. `BARE`: the
+    /// bare-dash steps, with the `openings` after each step (the steps' loop has no check of
+    /// them otherwise).
     #[inline(always)]
-    fn run(&self, steps: &[Step], line: &[u8], out: &mut Fields) -> Result<usize, String> {
+    fn run<const BARE: bool>(
+        &self,
+        steps: &[Step],
+        openings: &[Option<Opening>],
+        line: &[u8],
+        out: &mut Fields,
+    ) -> Result<usize, String> {
         let mut at = 0;
-        for step in steps {
+        for (k, step) in steps.iter().enumerate() {
             match step {
                 Step::Lit(l) => {
                     if !starts(&line[at..], l) {
@@ -352,9 +377,10 @@ impl Template {
                     quoted: owns,
                 } => {
                     let mut rest = &line[at..];
-                    if *owns {
+                    let opening = if BARE { &openings[k] } else { &None };
+                    if BARE && *owns {
                         let close = match end {
-                            End::Quote(lit, _) => &lit[1..],
+                            End::Quote(lit) => &lit[1..],
                             _ => &[][..],
                         };
                         match rest.first() {
@@ -401,21 +427,21 @@ impl Template {
                                 Some(rest.len())
                             }
                         }
-                        End::Before(needle, opening) => before(needle, opening, rest, *kind),
-                        End::Quote(lit, opening) => quoted(rest, lit, opening, &mut escaped),
+                        End::Before(needle) => before(needle, opening, rest, *kind),
+                        End::Quote(lit) => quoted(rest, lit, opening, &mut escaped),
                     };
                     let Some(len) = len else {
                         // The literal as the format string writes it, with the quote of the
                         // variable after it.
-                        let written = |lit: &[u8], opening: &Option<Opening>| {
+                        let written = |lit: &[u8]| {
                             let quote: &[u8] = if opening.is_some() { b"\"" } else { b"" };
                             shown(&[lit, quote].concat())
                         };
                         return Err(format!(
                             "expected {} after {name} from column {}",
                             match end {
-                                End::Before(needle, o) => format!("'{}'", written(needle, o)),
-                                End::Quote(l, o) => format!("a closing '{}'", written(l, o)),
+                                End::Before(needle) => format!("'{}'", written(needle)),
+                                End::Quote(l) => format!("a closing '{}'", written(l)),
                                 End::Line => "the end of the line".into(),
                             },
                             at + 1
@@ -451,7 +477,7 @@ impl Template {
                         _ => out.push(value),
                     }
                     // (and the closing quote of a variable that owns its quotes)
-                    at += len + usize::from(*owns);
+                    at += len + usize::from(BARE && *owns);
                 }
             }
         }
@@ -468,7 +494,7 @@ impl Template {
 
 /// The steps that read `items`, the variables marked in `quoted` owning their quotes (read
 /// `"..."` or a bare `-`; the literals beside them without those quotes).
-fn steps(items: &[Item], quoted: &[bool]) -> Vec<Step> {
+fn steps(items: &[Item], quoted: &[bool]) -> (Vec<Step>, Vec<Option<Opening>>) {
     // The literals without the quotes their variables own.
     let lits: Vec<Vec<u8>> = items
         .iter()
@@ -489,10 +515,14 @@ fn steps(items: &[Item], quoted: &[bool]) -> Vec<Step> {
         })
     };
     let mut steps = Vec::new();
+    let mut openings = Vec::new();
     for (i, item) in items.iter().enumerate() {
         match item {
             Item::Lit(_) if lits[i].is_empty() => {}
-            Item::Lit(_) => steps.push(Step::Lit(lits[i].clone())),
+            Item::Lit(_) => {
+                steps.push(Step::Lit(lits[i].clone()));
+                openings.push(None);
+            }
             Item::Var(v) => {
                 let after_quote = matches!(
                     i.checked_sub(1).map(|p| &items[p]),
@@ -501,12 +531,12 @@ fn steps(items: &[Item], quoted: &[bool]) -> Vec<Step> {
                 let end = match items.get(i + 1) {
                     None => End::Line,
                     Some(Item::Lit(_)) if quoted[i] => {
-                        End::Quote([b"\"", &lits[i + 1][..]].concat(), opening(i + 2))
+                        End::Quote([b"\"", &lits[i + 1][..]].concat())
                     }
                     Some(Item::Lit(l)) if after_quote && l.starts_with(b"\"") => {
-                        End::Quote(lits[i + 1].clone(), opening(i + 2))
+                        End::Quote(lits[i + 1].clone())
                     }
-                    Some(Item::Lit(_)) => End::Before(lits[i + 1].clone(), opening(i + 2)),
+                    Some(Item::Lit(_)) => End::Before(lits[i + 1].clone()),
                     Some(Item::Var(_)) => unreachable!("joined: no two variables in a row"),
                 };
                 steps.push(Step::Var {
@@ -515,10 +545,11 @@ fn steps(items: &[Item], quoted: &[bool]) -> Vec<Step> {
                     name: v.name.clone(),
                     quoted: quoted[i],
                 });
+                openings.push(opening(i + 2));
             }
         }
     }
-    steps
+    (steps, openings)
 }
 
 /// Which of `items` (joined: no two literals or variables in a row) own the quotes around
@@ -548,7 +579,7 @@ fn owned_quotes(items: &[Item]) -> Vec<bool> {
 /// runs on over `, ` and ` : `. The literal's first byte is looked for with `memchr` and the
 /// rest compared: the literals are short and their first byte rare in the value before them,
 /// where a `memmem` search costs more to start than it saves.
-#[inline]
+#[inline(always)]
 fn before(needle: &[u8], opening: &Option<Opening>, rest: &[u8], kind: Kind) -> Option<usize> {
     let multi = kind == Kind::Multi && needle[0] == b' ';
     let mut from = 0;
@@ -595,7 +626,7 @@ fn continues(rest: &[u8], space: usize) -> bool {
 
 /// The length of a quoted value: up to the first quote not escaped by a backslash that
 /// `lit` (starting with the quote) follows, and then the `opening` of a quoted variable.
-#[inline]
+#[inline(always)]
 fn quoted(rest: &[u8], lit: &[u8], opening: &Option<Opening>, escaped: &mut bool) -> Option<usize> {
     let mut at = 0;
     loop {
@@ -622,7 +653,7 @@ fn quoted(rest: &[u8], lit: &[u8], opening: &Option<Opening>, escaped: &mut bool
 /// A request line as three fields: method, path (the rest but the last word when that is a
 /// protocol) and protocol; `-` or a line without a space is all method. `escaped`: the value
 /// may hold a backslash (else its path is not searched for one).
-#[inline]
+#[inline(always)]
 fn request(value: &[u8], escaped: bool, out: &mut Fields) {
     let Some(first) = memchr::memchr(b' ', value) else {
         out.push(value);

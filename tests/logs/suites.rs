@@ -49,6 +49,16 @@ fn skipped(o: &Value) -> Vec<(String, u64)> {
         .collect()
 }
 
+/// The formats the first file's lines were read as, as `(name, lines)`.
+fn formats(o: &Value) -> Vec<(&str, u64)> {
+    o["files"][0]["formats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["name"].as_str().unwrap(), f["lines"].as_u64().unwrap()))
+        .collect()
+}
+
 fn counts(o: &Value) -> (u64, u64, u64, u64) {
     let n = |k: &str| o[k].as_u64().unwrap();
     (
@@ -129,13 +139,7 @@ fn elastic_traefik_common_sample_reads_a_dash_status() {
         (8, 0, 0, 0),
         ["2000-10-10T20:55:36Z", "2024-04-15T13:04:10Z"],
     );
-    let formats: Vec<(&str, u64)> = o["files"][0]["formats"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| (f["name"].as_str().unwrap(), f["lines"].as_u64().unwrap()))
-        .collect();
-    assert_eq!(formats, [("Traefik CLF", 7), ("Apache common", 1)]);
+    assert_eq!(formats(&o), [("Traefik CLF", 7), ("Apache common", 1)]);
     assert!(
         o["files"][0]["formats"][0]["roles"]
             .as_array()
@@ -742,14 +746,8 @@ fn crowdsec_nginx_proxy_manager_sample() {
     let skipped = &o["files"][0]["skipped"];
     assert_eq!(skipped[0]["kind"], "nginx error log");
     assert_eq!(skipped[0]["lines"], 2);
-    let formats: Vec<(&str, u64)> = o["files"][0]["formats"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| (f["name"].as_str().unwrap(), f["lines"].as_u64().unwrap()))
-        .collect();
     assert_eq!(
-        formats,
+        formats(&o),
         [
             ("Nginx Proxy Manager proxy", 2),
             ("nginx combined", 1),

@@ -3,7 +3,8 @@
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::parser::ValueSource;
+use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 use crate::inputs::{self, Input, Origin, ScenarioPatch, Sources};
 use crate::logs::{self, DurationUnit, LogOptions, Role};
@@ -74,6 +75,33 @@ pub struct Cli {
     pub color: ColorChoice,
 }
 
+impl Cli {
+    /// Parses the command line of this process: [`Cli::try_read_from`] over `std::env::args_os`.
+    pub fn try_read() -> Result<Cli, clap::Error> {
+        Cli::try_read_from(std::env::args_os())
+    }
+
+    /// Parses a command line once, in one place: clap's parse, and which scenario inputs came
+    /// from their `DUPCOST_*` variable rather than a flag (clap's `ValueSource`), which the
+    /// parsed struct alone cannot tell.
+    pub fn try_read_from<I, T>(args: I) -> Result<Cli, clap::Error>
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<std::ffi::OsString> + Clone,
+    {
+        let matches = Cli::command().try_get_matches_from(args)?;
+        let mut cli = Cli::from_arg_matches(&matches).map_err(|e| e.format(&mut Cli::command()))?;
+        if let (Some(scenario), Some((_, sub))) = (cli.command.scenario_mut(), matches.subcommand())
+        {
+            scenario.from_env = FromEnv::of(sub);
+            if let Some(note) = timeout_rate_note(sub) {
+                eprintln!("{note}");
+            }
+        }
+        Ok(cli)
+    }
+}
+
 /// The subcommands.
 // Parsed once per run: the size of the largest variant costs nothing worth a Box.
 #[allow(clippy::large_enum_variant)]
@@ -125,6 +153,18 @@ pub enum Command {
         /// The subcommand whose page to print (estimate, logs, tui, ...)
         subcommand: Option<String>,
     },
+}
+
+impl Command {
+    /// The scenario inputs of a command that takes them (estimate, logs, tui).
+    fn scenario_mut(&mut self) -> Option<&mut ScenarioArgs> {
+        match self {
+            Command::Estimate(args) => Some(&mut args.scenario),
+            Command::Logs(args) => Some(&mut args.scenario),
+            Command::Tui(args) => Some(&mut args.scenario),
+            _ => None,
+        }
+    }
 }
 
 /// `dupcost estimate`.
@@ -813,7 +853,7 @@ pub struct ScenarioArgs {
     // with the TUI.
     #[arg(
         long,
-        env = "DUPCOST_REQUESTS_PER_DAY",
+        env = Input::RequestsPerDay.env_name(),
         allow_hyphen_values = true,
         value_name = "COUNT",
         help = Input::RequestsPerDay.short_help(),
@@ -823,7 +863,7 @@ pub struct ScenarioArgs {
 
     #[arg(
         long,
-        env = "DUPCOST_TIMEOUT_RATE",
+        env = Input::TimeoutRate.env_name(),
         allow_hyphen_values = true,
         value_name = "RATE",
         value_parser = parse_timeout_rate,
@@ -834,7 +874,7 @@ pub struct ScenarioArgs {
 
     #[arg(
         long,
-        env = "DUPCOST_SUCCEEDED_SHARE",
+        env = Input::SucceededShare.env_name(),
         allow_hyphen_values = true,
         value_name = "RATE",
         help = Input::SucceededShare.short_help(),
@@ -844,7 +884,7 @@ pub struct ScenarioArgs {
 
     #[arg(
         long,
-        env = "DUPCOST_ORDER_VALUE",
+        env = Input::OrderValue.env_name(),
         allow_hyphen_values = true,
         value_name = "MONEY",
         help = Input::OrderValue.short_help(),
@@ -854,7 +894,7 @@ pub struct ScenarioArgs {
 
     #[arg(
         long,
-        env = "DUPCOST_RETRIES",
+        env = Input::Retries.env_name(),
         allow_hyphen_values = true,
         value_name = "N",
         value_parser = |text: &str| Input::Retries.parse(text).map(|n| n as u32),
@@ -864,7 +904,7 @@ pub struct ScenarioArgs {
 
     #[arg(
         long,
-        env = "DUPCOST_TTL",
+        env = Input::Ttl.env_name(),
         allow_hyphen_values = true,
         value_name = "DURATION",
         help = Input::Ttl.short_help(),
@@ -873,7 +913,7 @@ pub struct ScenarioArgs {
 
     #[arg(
         long,
-        env = "DUPCOST_KEY_SIZE",
+        env = Input::KeySize.env_name(),
         allow_hyphen_values = true,
         value_name = "SIZE",
         help = Input::KeySize.short_help(),
@@ -882,7 +922,7 @@ pub struct ScenarioArgs {
 
     #[arg(
         long,
-        env = "DUPCOST_DAYS_PER_MONTH",
+        env = Input::DaysPerMonth.env_name(),
         allow_hyphen_values = true,
         value_name = "DAYS",
         help = Input::DaysPerMonth.short_help(),
@@ -892,7 +932,7 @@ pub struct ScenarioArgs {
 
     #[arg(
         long,
-        env = "DUPCOST_ATTEMPT_TIMEOUT",
+        env = Input::AttemptTimeout.env_name(),
         allow_hyphen_values = true,
         value_name = "DURATION",
         value_parser = |text: &str| Input::AttemptTimeout.parse(text),
@@ -902,7 +942,7 @@ pub struct ScenarioArgs {
 
     #[arg(
         long,
-        env = "DUPCOST_BACKOFF",
+        env = Input::Backoff.env_name(),
         allow_hyphen_values = true,
         value_name = "DURATION",
         value_parser = |text: &str| Input::Backoff.parse(text),
@@ -912,7 +952,7 @@ pub struct ScenarioArgs {
 
     #[arg(
         long,
-        env = "DUPCOST_BACKOFF_FACTOR",
+        env = Input::BackoffFactor.env_name(),
         allow_hyphen_values = true,
         value_name = "FACTOR",
         value_parser = |text: &str| Input::BackoffFactor.parse(text),
@@ -922,7 +962,7 @@ pub struct ScenarioArgs {
 
     #[arg(
         long,
-        env = "DUPCOST_BACKOFF_MAX",
+        env = Input::BackoffMax.env_name(),
         allow_hyphen_values = true,
         value_name = "DURATION",
         value_parser = |text: &str| Input::BackoffMax.parse(text),
@@ -932,7 +972,7 @@ pub struct ScenarioArgs {
 
     #[arg(
         long,
-        env = "DUPCOST_JITTER",
+        env = Input::Jitter.env_name(),
         value_name = "KIND",
         value_parser = clap::builder::PossibleValuesParser::new(Jitter::ALL.map(Jitter::name)),
         help = Input::Jitter.short_help(),
@@ -941,7 +981,7 @@ pub struct ScenarioArgs {
 
     #[arg(
         long,
-        env = "DUPCOST_LAYERS",
+        env = Input::Layers.env_name(),
         allow_hyphen_values = true,
         value_name = "N",
         value_parser = |text: &str| Input::Layers.parse(text).map(|n| n as u32),
@@ -951,7 +991,7 @@ pub struct ScenarioArgs {
 
     #[arg(
         long,
-        env = "DUPCOST_KEY_BYTES",
+        env = Input::KeyBytes.env_name(),
         allow_hyphen_values = true,
         value_name = "SIZE",
         help = Input::KeyBytes.short_help(),
@@ -960,7 +1000,7 @@ pub struct ScenarioArgs {
 
     #[arg(
         long,
-        env = "DUPCOST_BODY_BYTES",
+        env = Input::BodyBytes.env_name(),
         allow_hyphen_values = true,
         value_name = "SIZE",
         help = Input::BodyBytes.short_help(),
@@ -969,7 +1009,7 @@ pub struct ScenarioArgs {
 
     #[arg(
         long,
-        env = "DUPCOST_STORE",
+        env = Input::Store.env_name(),
         value_name = "STORE",
         value_parser = clap::builder::PossibleValuesParser::new(Store::ALL.map(Store::name)),
         help = Input::Store.short_help(),
@@ -981,7 +1021,7 @@ pub struct ScenarioArgs {
     /// --retries is given (past the list the last delay repeats)
     #[arg(
         long,
-        env = "DUPCOST_SCHEDULE",
+        env = inputs::SCHEDULE_ENV,
         allow_hyphen_values = true,
         value_name = "DELAYS",
         conflicts_with_all = ["backoff", "backoff_factor", "backoff_max"], help_heading = "Retries")]
@@ -991,23 +1031,64 @@ pub struct ScenarioArgs {
     ///
     /// stripe, adyen, ... for the key window; svix-webhooks, stripe-webhooks, ... for a webhook
     /// sender. Over --scenario, under every flag.
-    #[arg(long, env = "DUPCOST_PRESET", value_name = "NAME", value_parser = parse_preset)]
+    #[arg(long, env = inputs::PRESET_ENV, value_name = "NAME", value_parser = parse_preset)]
     pub preset: Option<&'static crate::presets::Preset>,
 
     /// Load inputs from a JSON file of inputs by their JSON names (flags override it); - reads stdin
     #[arg(long, env = "DUPCOST_SCENARIO", value_name = "FILE")]
     pub scenario: Option<PathBuf>,
+
+    /// Which of the values above came from the environment, not a flag ([`Cli::try_read`]).
+    #[arg(skip)]
+    pub from_env: FromEnv,
+}
+
+/// Which of a command's scenario values came from their `DUPCOST_*` variable rather than a
+/// flag, so that a report names the variable.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FromEnv {
+    /// The inputs, in the order of [`Input::ALL`].
+    pub inputs: Vec<Input>,
+    /// `DUPCOST_SCHEDULE` gave the retry delays.
+    pub schedule: bool,
+    /// `DUPCOST_PRESET` named the preset.
+    pub preset: bool,
+}
+
+impl FromEnv {
+    /// What the environment gave in `matches`, a subcommand's that flattens [`ScenarioArgs`].
+    fn of(matches: &ArgMatches) -> FromEnv {
+        let env = |id: &str| matches.value_source(id) == Some(ValueSource::EnvVariable);
+        FromEnv {
+            inputs: Input::ALL
+                .into_iter()
+                .filter(|i| env(&i.flag().replace('-', "_")))
+                .collect(),
+            schedule: env("schedule"),
+            preset: env("preset"),
+        }
+    }
 }
 
 /// `--timeout-rate`: a bare fraction that reads as 1% or more (`0.2` is 20%) is taken as
-/// written, with a note on stderr naming the percentage form, since the figure people quote is
-/// a percentage (the article's 0.2%). See docs/MODEL.md, "Numbers as people type them".
+/// written, with a note on stderr naming the percentage form ([`timeout_rate_note`]), since
+/// the figure people quote is a percentage (the article's 0.2%). See docs/MODEL.md, "Numbers
+/// as people type them".
 fn parse_timeout_rate(text: &str) -> Result<Rate, String> {
-    let rate = text.parse::<Rate>()?;
-    if let Some(note) = crate::units::bare_fraction_note(text) {
-        eprintln!("note: --timeout-rate: {note}");
-    }
-    Ok(rate)
+    text.parse::<Rate>()
+}
+
+/// The note on a bare fraction given as the timeout rate, naming where it was given: `note:
+/// --timeout-rate: read 0.2 as 20%; ...` or `note: DUPCOST_TIMEOUT_RATE: ...`.
+fn timeout_rate_note(matches: &ArgMatches) -> Option<String> {
+    let id = Input::TimeoutRate.flag().replace('-', "_");
+    let raw = matches.get_raw(&id)?.next()?.to_str()?;
+    let note = crate::units::bare_fraction_note(raw)?;
+    let by = match matches.value_source(&id) {
+        Some(ValueSource::EnvVariable) => Input::TimeoutRate.env_name().to_string(),
+        _ => Input::TimeoutRate.to_string(),
+    };
+    Some(format!("note: {by}: {note}"))
 }
 
 fn parse_preset(name: &str) -> Result<&'static crate::presets::Preset, String> {
@@ -1056,8 +1137,8 @@ impl ScenarioArgs {
             .transpose()
     }
 
-    /// Where each input comes from: the default, the `--scenario` file, the `--preset` or a
-    /// flag (the environment counts as the flag), in the order of the precedence.
+    /// Where each input comes from: the default, the `--scenario` file, the `--preset`, its
+    /// environment variable or its flag, in the order of the precedence.
     pub fn sources(&self) -> Result<Sources, String> {
         Ok(self.sources_of(self.file_patch()?.as_ref()))
     }
@@ -1065,10 +1146,13 @@ impl ScenarioArgs {
     /// [`ScenarioArgs::sources`] over a scenario file's patch already read.
     fn sources_of(&self, file: Option<&ScenarioPatch>) -> Sources {
         let preset = self.preset.map(|p| p.patch()).unwrap_or_default();
-        Sources::default()
+        let mut sources = Sources::default()
             .given(file.unwrap_or(&ScenarioPatch::default()), Origin::Scenario)
             .given(&preset, Origin::Preset)
-            .given(&self.patch(), Origin::Flag)
+            .given(&self.patch(), Origin::Flag);
+        let env = &self.from_env;
+        sources.from_env(&env.inputs, env.schedule, env.preset);
+        sources
     }
 
     /// [`ScenarioArgs::resolve`] and [`ScenarioArgs::sources`], the scenario file read once
@@ -1225,11 +1309,54 @@ pub fn one_line_error(error: &clap::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::CommandFactory;
 
     #[test]
     fn definition_is_consistent() {
         Cli::command().debug_assert();
+    }
+
+    /// Each input's argument is found by the id `FromEnv::of` asks clap about, and reads the
+    /// variable the reports name.
+    #[test]
+    fn every_input_reads_the_variable_its_reports_name() {
+        for sub in ["estimate", "logs", "tui"] {
+            let cmd = Cli::command();
+            let cmd = cmd.find_subcommand(sub).expect(sub);
+            for input in Input::ALL {
+                let id = input.flag().replace('-', "_");
+                let arg = cmd
+                    .get_arguments()
+                    .find(|a| a.get_id() == id.as_str())
+                    .unwrap_or_else(|| panic!("{sub}: no argument {id}"));
+                assert_eq!(arg.get_env(), Some(std::ffi::OsStr::new(input.env_name())));
+            }
+            for (id, env) in [
+                ("schedule", inputs::SCHEDULE_ENV),
+                ("preset", inputs::PRESET_ENV),
+            ] {
+                let arg = cmd.get_arguments().find(|a| a.get_id() == id).unwrap();
+                assert_eq!(arg.get_env(), Some(std::ffi::OsStr::new(env)));
+            }
+        }
+    }
+
+    /// Without the environment every value is the command line's: `FromEnv` stays empty (the
+    /// variables themselves are tested on the binary, tests/estimate/sources.rs).
+    #[test]
+    fn flags_are_not_taken_for_the_environment() {
+        if std::env::vars_os().any(|(k, _)| k.to_string_lossy().starts_with("DUPCOST_")) {
+            panic!("run the unit tests without DUPCOST_* variables set");
+        }
+        let cli =
+            Cli::try_read_from(["dupcost", "estimate", "--ttl", "2d", "--schedule", "5s"]).unwrap();
+        let Command::Estimate(args) = cli.command else {
+            panic!("estimate")
+        };
+        assert_eq!(args.scenario.from_env, FromEnv::default());
+        let sources = args.scenario.sources().unwrap();
+        assert_eq!(sources.get(Input::Ttl), Origin::Flag);
+        assert_eq!(sources.schedule(), Origin::Flag);
+        assert!(sources.retries_by_schedule());
     }
 
     #[test]

@@ -1,8 +1,9 @@
 //! Where a scenario's inputs come from, and how they are named.
 //!
 //! Precedence, lowest first: the defaults of `docs/MODEL.md` < `--scenario FILE` <
-//! `--preset NAME` < `DUPCOST_*` environment variables < flags (clap folds the last two into one
-//! [`ScenarioPatch`]).
+//! `--preset NAME` < `DUPCOST_*` environment variables < flags. clap folds the last two into
+//! one [`ScenarioPatch`]; `cli` asks clap which of them gave each value, and [`Sources`] says
+//! [`Origin::Env`] for a value from the environment.
 
 use std::fmt;
 use std::path::Path;
@@ -177,6 +178,30 @@ impl Input {
             Input::KeyBytes => "key-bytes",
             Input::BodyBytes => "body-bytes",
             Input::Store => "store",
+        }
+    }
+
+    /// The environment variable that gives the input when its flag is not given
+    /// (`DUPCOST_TIMEOUT_RATE`): the flag's name in capitals after `DUPCOST_`.
+    pub fn env_name(self) -> &'static str {
+        match self {
+            Input::RequestsPerDay => "DUPCOST_REQUESTS_PER_DAY",
+            Input::TimeoutRate => "DUPCOST_TIMEOUT_RATE",
+            Input::SucceededShare => "DUPCOST_SUCCEEDED_SHARE",
+            Input::OrderValue => "DUPCOST_ORDER_VALUE",
+            Input::Retries => "DUPCOST_RETRIES",
+            Input::Ttl => "DUPCOST_TTL",
+            Input::KeySize => "DUPCOST_KEY_SIZE",
+            Input::DaysPerMonth => "DUPCOST_DAYS_PER_MONTH",
+            Input::AttemptTimeout => "DUPCOST_ATTEMPT_TIMEOUT",
+            Input::Backoff => "DUPCOST_BACKOFF",
+            Input::BackoffFactor => "DUPCOST_BACKOFF_FACTOR",
+            Input::BackoffMax => "DUPCOST_BACKOFF_MAX",
+            Input::Jitter => "DUPCOST_JITTER",
+            Input::Layers => "DUPCOST_LAYERS",
+            Input::KeyBytes => "DUPCOST_KEY_BYTES",
+            Input::BodyBytes => "DUPCOST_BODY_BYTES",
+            Input::Store => "DUPCOST_STORE",
         }
     }
 
@@ -532,8 +557,12 @@ fn schedule_from_json(value: &Value) -> Result<Delays, String> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Origin {
-    /// A flag or its `DUPCOST_*` environment variable.
+    /// A flag on the command line.
     Flag,
+    /// Its `DUPCOST_*` environment variable. The JSON `sources` says `flag` for it as it
+    /// always has (`input_kinds.NAME.env` names the variable).
+    #[serde(rename = "flag")]
+    Env,
     /// Measured from the logs (`dupcost logs`, `estimate --observed`).
     Log,
     /// The default of `docs/MODEL.md`.
@@ -543,6 +572,8 @@ pub enum Origin {
     Scenario,
     /// A named preset (`--preset`).
     Preset,
+    /// The range of `--sweep`, for the swept input of a sweep.
+    Sweep,
 }
 
 impl Origin {
@@ -550,10 +581,12 @@ impl Origin {
     pub fn describe(self) -> &'static str {
         match self {
             Origin::Flag => "the flag",
+            Origin::Env => "the environment",
             Origin::Log => "the log",
             Origin::Default => "the default",
             Origin::Scenario => "the scenario file",
             Origin::Preset => "the preset",
+            Origin::Sweep => "the sweep",
         }
     }
 
@@ -566,27 +599,109 @@ impl Origin {
     }
 }
 
-/// Where each input came from, in the order of [`Input::ALL`]; serialised as an object by
-/// JSON name (`{"requests_per_day": "log", "order_value": "default", ...}`).
+/// Where each input came from, in the order of [`Input::ALL`], and where the retry delays
+/// (`--schedule`) came from; serialised as an object of the inputs by JSON name
+/// (`{"requests_per_day": "log", "order_value": "default", ...}`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Sources([Origin; Input::ALL.len()]);
+pub struct Sources {
+    inputs: [Origin; Input::ALL.len()],
+    /// The retry delays' origin; `Default` when no schedule is used.
+    schedule: Origin,
+    /// The retries are the schedule's length, given by the layer that gave the schedule.
+    retries_by_schedule: bool,
+    /// `DUPCOST_PRESET` named the preset, not `--preset`.
+    preset_from_env: bool,
+}
+
+/// The flag of the retry delays.
+pub const SCHEDULE_FLAG: &str = "--schedule";
+
+/// The environment variable of the retry delays (`--schedule`).
+pub const SCHEDULE_ENV: &str = "DUPCOST_SCHEDULE";
+
+/// The environment variable of `--preset`.
+pub const PRESET_ENV: &str = "DUPCOST_PRESET";
 
 impl Sources {
     /// Every input from the default, then each layer's inputs marked, lowest first:
-    /// `sources.given(&file_patch, Origin::Scenario).given(&flags, Origin::Flag)`.
+    /// `sources.given(&file_patch, Origin::Scenario).given(&flags, Origin::Flag)`. As
+    /// [`ScenarioPatch::apply`] does, a layer's schedule gives the retries too unless the layer
+    /// gives them, and its backoff without a schedule drops an earlier layer's schedule.
     pub fn given(mut self, patch: &ScenarioPatch, source: Origin) -> Sources {
         for (input, _) in &patch.values {
             self.set(*input, source);
         }
+        if patch.schedule.is_some() {
+            self.set_schedule(source);
+        } else if [Input::Backoff, Input::BackoffFactor, Input::BackoffMax]
+            .iter()
+            .any(|&i| patch.get(i).is_some())
+        {
+            self.schedule = Origin::Default;
+        }
         self
     }
 
+    /// Marks the retry delays as from `source`, and the retries with them unless a layer as
+    /// high gave the retries.
+    pub fn set_schedule(&mut self, source: Origin) {
+        self.schedule = source;
+        let layer_gave_retries = self.get(Input::Retries) == source && !self.retries_by_schedule;
+        if !layer_gave_retries {
+            self.set(Input::Retries, source);
+            self.retries_by_schedule = true;
+        }
+    }
+
+    /// Marks what came from the environment rather than a flag (both were given as
+    /// [`Origin::Flag`]): `inputs` and, when `schedule`, the retry delays (and the retries they
+    /// gave), and when `preset`, that `DUPCOST_PRESET` named the preset.
+    pub fn from_env(&mut self, inputs: &[Input], schedule: bool, preset: bool) {
+        self.preset_from_env = preset;
+        for &input in inputs {
+            self.set(input, Origin::Env);
+        }
+        if schedule {
+            self.schedule = Origin::Env;
+            if self.retries_by_schedule {
+                self.inputs[Input::Retries.index()] = Origin::Env;
+            }
+        }
+    }
+
     pub fn set(&mut self, input: Input, source: Origin) {
-        self.0[input.index()] = source;
+        self.inputs[input.index()] = source;
+        if input == Input::Retries {
+            self.retries_by_schedule = false;
+        }
+    }
+
+    /// Where the retry delays came from (`Default` when none are used).
+    pub fn schedule(&self) -> Origin {
+        self.schedule
+    }
+
+    /// Whether `DUPCOST_PRESET` named the preset.
+    pub fn preset_from_env(&self) -> bool {
+        self.preset_from_env
+    }
+
+    /// Whether the retries are the schedule's length.
+    pub fn retries_by_schedule(&self) -> bool {
+        self.retries_by_schedule
     }
 
     pub fn get(&self, input: Input) -> Origin {
-        self.0[input.index()]
+        self.inputs[input.index()]
+    }
+
+    /// The name that gave `input`'s value, where a flag or its environment variable did:
+    /// `DUPCOST_RETRIES` from the environment, else `flag` (`--retries`).
+    pub fn given_by(&self, input: Input, flag: &'static str) -> &'static str {
+        match self.get(input) {
+            Origin::Env => input.env_name(),
+            _ => flag,
+        }
     }
 }
 
@@ -691,6 +806,47 @@ mod tests {
         assert_eq!(v["ttl_seconds"], "default");
         assert_eq!(serde_json::to_value(Origin::Preset).unwrap(), "preset");
         assert_eq!(serde_json::to_value(Origin::Log).unwrap(), "log");
+    }
+
+    /// A layer's schedule gives the retries unless that layer gives them; a later layer's
+    /// backoff drops the schedule; the environment's marks replace the flags' where it gave them.
+    #[test]
+    fn the_schedule_gives_the_retries_unless_its_layer_does() {
+        let file = ScenarioPatch::from_json(r#"{"retries": 5}"#).unwrap();
+        let preset = ScenarioPatch::from_json(r#"{"schedule_seconds": [5, 60]}"#).unwrap();
+        let s = Sources::default()
+            .given(&file, Origin::Scenario)
+            .given(&preset, Origin::Preset);
+        assert_eq!(s.get(Input::Retries), Origin::Preset);
+        assert_eq!(s.schedule(), Origin::Preset);
+        assert!(s.retries_by_schedule());
+
+        let both = ScenarioPatch::from_json(r#"{"schedule_seconds": [5], "retries": 2}"#).unwrap();
+        let s = Sources::default().given(&both, Origin::Flag);
+        assert_eq!(
+            (s.get(Input::Retries), s.schedule()),
+            (Origin::Flag, Origin::Flag)
+        );
+        assert!(!s.retries_by_schedule());
+
+        let mut backoff = ScenarioPatch::default();
+        backoff.set(Input::Backoff, 2.0);
+        let s = Sources::default()
+            .given(&preset, Origin::Preset)
+            .given(&backoff, Origin::Flag);
+        assert_eq!(s.schedule(), Origin::Default);
+        // The retries stay the preset's schedule's length, as `apply` leaves them.
+        assert_eq!(s.get(Input::Retries), Origin::Preset);
+
+        let mut s = Sources::default().given(&preset, Origin::Flag);
+        s.from_env(&[Input::Ttl], true, false);
+        assert_eq!(s.schedule(), Origin::Env);
+        assert_eq!(s.get(Input::Retries), Origin::Env);
+        assert!(s.retries_by_schedule());
+        assert_eq!(s.get(Input::Ttl), Origin::Env);
+        assert_eq!(s.given_by(Input::Ttl, "--ttl"), "DUPCOST_TTL");
+        // The JSON `sources` says `flag` for the environment, as it always has.
+        assert_eq!(serde_json::to_value(s).unwrap()["ttl_seconds"], "flag");
     }
 
     #[test]

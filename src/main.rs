@@ -3,12 +3,11 @@
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use clap::Parser;
 use dupcost::cli::{self, Cli, Command};
 use dupcost::commands;
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match Cli::try_read() {
         Ok(cli) => cli,
         Err(e) if !e.use_stderr() => {
             // --help and --version: print them and succeed.

@@ -11,6 +11,7 @@ mod probe_server;
 
 use std::net::TcpListener;
 
+use common::tmux::Tmux;
 use common::{dupcost, usage_error};
 use probe_server::{Kind, Server};
 use serde_json::Value;
@@ -512,77 +513,6 @@ fn bad_flags_are_one_line_and_exit_2() {
     }
 }
 
-/// A private tmux server running one shell script in a terminal, killed when dropped.
-struct Terminal {
-    socket: String,
-}
-
-impl Terminal {
-    /// Runs `script` in a terminal, or `None` without tmux (which fails in CI).
-    fn start(script: &std::path::Path) -> Option<Terminal> {
-        let present = std::process::Command::new("tmux")
-            .arg("-V")
-            .output()
-            .is_ok_and(|o| o.status.success());
-        if !present {
-            assert!(std::env::var_os("CI").is_none(), "tmux is required in CI");
-            eprintln!("skipped: tmux is not installed");
-            return None;
-        }
-        static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-        let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let terminal = Terminal {
-            socket: format!("dupcost-probe-{}-{n}", std::process::id()),
-        };
-        let command = format!("sh {}", script.display());
-        terminal.tmux(&[
-            "new-session",
-            "-d",
-            "-s",
-            "probe",
-            "-x",
-            "100",
-            "-y",
-            "30",
-            &command,
-        ]);
-        Some(terminal)
-    }
-
-    fn tmux(&self, args: &[&str]) -> String {
-        let out = std::process::Command::new("tmux")
-            .args(["-L", &self.socket])
-            .args(args)
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "tmux {args:?}");
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    }
-
-    fn wait_for(&self, what: &str, ok: impl Fn(&str) -> bool) -> String {
-        let start = std::time::Instant::now();
-        loop {
-            let screen = self.tmux(&["capture-pane", "-p", "-J", "-t", "probe"]);
-            if ok(&screen) {
-                return screen;
-            }
-            assert!(
-                start.elapsed() < std::time::Duration::from_secs(20),
-                "timed out waiting for {what}; the screen:\n{screen}"
-            );
-            std::thread::sleep(std::time::Duration::from_millis(50));
-        }
-    }
-}
-
-impl Drop for Terminal {
-    fn drop(&mut self) {
-        let _ = std::process::Command::new("tmux")
-            .args(["-L", &self.socket, "kill-server"])
-            .output();
-    }
-}
-
 /// On a terminal the probe shows what it will send and sends nothing until told yes.
 #[test]
 fn on_a_terminal_it_asks_first() {
@@ -600,9 +530,10 @@ fn on_a_terminal_it_asks_first() {
             ),
         )
         .unwrap();
-        let Some(terminal) = Terminal::start(&script) else {
+        if !Tmux::present() {
             return;
-        };
+        }
+        let terminal = Tmux::start("probe", &script, 100, 30).joining_wrapped_lines();
         let screen = terminal.wait_for("the question", |s| s.contains("Send them? [y/N]"));
         assert!(
             screen.contains(&format!("will send 7 POST requests to {}", server.url)),
@@ -618,7 +549,7 @@ fn on_a_terminal_it_asks_first() {
             "{screen}"
         );
         assert_eq!(server.requests(), 0, "nothing before the answer");
-        terminal.tmux(&["send-keys", "-t", "probe", answer, "Enter"]);
+        terminal.keys(&[answer, "Enter"]);
         let screen = terminal.wait_for("the exit code", |s| s.contains("exit="));
         assert!(
             screen.contains(&format!("exit={code}")),

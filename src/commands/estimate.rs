@@ -16,7 +16,10 @@ pub fn run(args: &EstimateArgs, color: bool) -> Result<Vec<u8>> {
     if let Some(path) = &args.observed {
         return observed(path, args, color);
     }
-    let (scenario, sources) = args.scenario.resolve_with_sources().map_err(Error::Usage)?;
+    let (scenario, mut sources) = args.scenario.resolve_with_sources().map_err(Error::Usage)?;
+    if let Some(sweep) = &args.sweep {
+        sources.set(sweep.input, crate::inputs::Origin::Sweep);
+    }
     let style = Style {
         currency: args.output.currency(&args.scenario),
         color,
@@ -65,7 +68,7 @@ pub fn run(args: &EstimateArgs, color: bool) -> Result<Vec<u8>> {
             };
             match args.output.format {
                 Format::Table => report::table::sweep(sweep.input, &estimates, &style),
-                Format::Json => report::json::sweep(&estimates),
+                Format::Json => report::json::sweep(&estimates, &style),
                 Format::Csv => report::csv::estimates(&estimates, &[]),
                 Format::Markdown => {
                     report::markdown::sweep(sweep.input, &estimates, &style, &charts)

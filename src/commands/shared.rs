@@ -127,6 +127,7 @@ pub fn sender_options(
         if let Some(secs) = preset.attempt_timeout() {
             options.client_timeout = Some(std::time::Duration::from_secs_f64(secs));
             notes.push(Warning::ClientTimeoutFromPreset {
+                env: scenario.from_env.preset,
                 secs,
                 preset: preset.name,
             });

@@ -3,8 +3,12 @@
 use crate::cli::SqlArgs;
 use crate::error::{Error, Result};
 
-/// The query, ending in a newline.
+/// The query, ending in a newline; a duration read in an assumed unit is warned of on stderr.
 pub fn run(args: &SqlArgs) -> Result<Vec<u8>> {
-    let query = crate::sql::build(&args.options()).map_err(Error::Usage)?;
+    let (query, warnings) =
+        crate::sql::build_with_warnings(&args.options()).map_err(Error::Usage)?;
+    for warning in warnings {
+        eprintln!("warning: {warning}");
+    }
     Ok(query.into_bytes())
 }

@@ -41,7 +41,7 @@ pub fn derive(
     let t = &a.tally;
     let c = t.counts;
     let mut warnings = super::observed::warnings(a);
-    let (n, n_interval) = requests_per_day(a, options, given)?;
+    let (n, n_interval) = requests_per_day(a, options, given, sources)?;
     let to = timeout_rate(a, base, given, sources)?;
 
     // succeeded_share
@@ -50,7 +50,7 @@ pub fn derive(
     // retries
     let (r, retries_observed) = retries(a, base, given, sources, &mut warnings);
 
-    let body = body_bytes(a, given);
+    let body = body_bytes(a, given, sources);
 
     let scenario = Scenario {
         requests_per_day: n.value,
@@ -106,6 +106,7 @@ fn requests_per_day(
     a: &LogAnalysis,
     options: &DeriveOptions,
     given: &Overrides,
+    sources: &Sources,
 ) -> Result<(Measured, Option<[f64; 2]>), Refusal> {
     let t = &a.tally;
     let days = a.days_covered();
@@ -155,6 +156,7 @@ fn requests_per_day(
         Some(m) => m,
         None => pick(
             ("requests_per_day", "--requests-per-day"),
+            sources.given_by(Input::RequestsPerDay, "--requests-per-day"),
             "requests a day",
             given.requests_per_day,
             n_measured,
@@ -220,6 +222,7 @@ fn timeout_rate(
     };
     let mut to = pick(
         ("timeout_rate", "--timeout-rate"),
+        sources.given_by(Input::TimeoutRate, "--timeout-rate"),
         "timeout rate",
         given.timeout_rate,
         t_measured,
@@ -245,7 +248,7 @@ fn timeout_rate(
 }
 
 /// `--body-bytes`: the mean response of 2xx mutating requests, when the log has sizes.
-fn body_bytes(a: &LogAnalysis, given: &Overrides) -> Option<Measured> {
+fn body_bytes(a: &LogAnalysis, given: &Overrides, sources: &Sources) -> Option<Measured> {
     let t = &a.tally;
     t.response_bytes.mean().map(|mean| {
         let value = given.body_bytes.map_or(mean.round(), |b| b as f64);
@@ -256,6 +259,7 @@ fn body_bytes(a: &LogAnalysis, given: &Overrides) -> Option<Measured> {
             measured: Some(mean.round()),
             from_flag: given.body_bytes.is_some(),
             evidence: Evidence::BodyBytes {
+                by: sources.given_by(Input::BodyBytes, "--body-bytes"),
                 given: given.body_bytes,
                 mean,
                 rows: t.response_bytes.rows,
@@ -344,7 +348,7 @@ fn retries(
                 true,
                 RetriesEvidence::Given {
                     value: r,
-                    by: GivenBy::Flag("--retries"),
+                    by: GivenBy::Flag(sources.given_by(Input::Retries, "--retries")),
                     log,
                 },
             )
@@ -427,7 +431,10 @@ fn succeeded_share(
             value,
             measured,
             from_flag,
-            evidence: Evidence::SucceededShare(evidence),
+            evidence: Evidence::SucceededShare(
+                evidence,
+                sources.given_by(Input::SucceededShare, "--succeeded-share"),
+            ),
         };
     if c.timed_out == 0 {
         // With no timeouts the share multiplies nothing: it cannot change the result.
@@ -607,9 +614,11 @@ fn fingerprint_facts(a: &LogAnalysis) -> FingerprintFacts {
     }
 }
 
-/// The measured value, or the flag's, or the refusal naming the flag.
+/// The measured value, or the flag's (given by `by`: the flag or its environment variable),
+/// or the refusal naming the flag.
 fn pick<T>(
     (name, flag): (&'static str, &'static str),
+    by: &'static str,
     figure: &'static str,
     given: Option<f64>,
     measured: Result<T, Shortfall>,
@@ -625,7 +634,7 @@ fn pick<T>(
             from_flag: true,
             evidence: evidence(Picked::Given {
                 value: v,
-                flag,
+                flag: by,
                 log,
             }),
         }),

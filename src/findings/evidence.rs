@@ -19,7 +19,9 @@ pub enum Evidence {
         min: f64,
     },
     TimeoutRate(TimeoutEvidence),
-    SucceededShare(ShareEvidence),
+    /// The share's case, and the name a given share came by (`--succeeded-share`, or
+    /// `DUPCOST_SUCCEEDED_SHARE` from the environment).
+    SucceededShare(ShareEvidence, &'static str),
     Retries {
         how: RetriesEvidence,
         /// The proxy's own retries beside the client's, when a column tells them.
@@ -28,6 +30,8 @@ pub enum Evidence {
         layers: Option<super::AmplificationObserved>,
     },
     BodyBytes {
+        /// The name a given size came by: `--body-bytes` or `DUPCOST_BODY_BYTES`.
+        by: &'static str,
         /// `--body-bytes`, which wins over the log.
         given: Option<u64>,
         /// The mean size of the 2xx mutating responses, and how many there were.
@@ -265,6 +269,8 @@ pub enum GivenBy {
     Flag(&'static str),
     /// A `--preset` whose published schedule sets it.
     Preset(&'static str),
+    /// The same preset, named by `DUPCOST_PRESET`.
+    PresetEnv(&'static str),
 }
 
 /// Retries per intent as the log showed them.
@@ -335,6 +341,8 @@ pub enum Warning {
     },
     /// `--preset`'s attempt timeout taken as the client timeout.
     ClientTimeoutFromPreset {
+        /// `DUPCOST_PRESET` named the preset, not `--preset`.
+        env: bool,
         secs: f64,
         preset: &'static str,
     },

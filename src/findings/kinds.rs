@@ -7,7 +7,7 @@
 
 use serde::Serialize;
 
-use crate::inputs::{Input, Origin};
+use crate::inputs::{Input, Origin, PRESET_ENV, SCHEDULE_ENV, SCHEDULE_FLAG, Sources};
 use crate::model::{Estimate, Scenario};
 
 use super::evidence::{Evidence, ShareEvidence, TimeoutEvidence};
@@ -48,6 +48,15 @@ pub struct InputKind {
     /// settles it; left out of the JSON otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub duration_unit: Option<UnitMark>,
+    /// The environment variable that gave it (`DUPCOST_ORDER_VALUE`), where it was given so
+    /// and not by its flag (`origin` then says `flag`, as it always has); left out of the JSON
+    /// otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub env: Option<&'static str>,
+    /// The retries are the length of the retry delays (`--schedule`, a preset's or the
+    /// scenario file's), given where those were; left out of the JSON otherwise.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub from_schedule: bool,
 }
 
 /// How the durations a measured timeout rate compared with `--client-timeout` were read,
@@ -117,7 +126,9 @@ pub enum Reason {
 pub fn of_origin(input: Input, origin: Origin) -> InputKind {
     let kind = match origin {
         Origin::Log => Kind::Measured,
-        Origin::Flag | Origin::Scenario | Origin::Preset => Kind::Given,
+        Origin::Flag | Origin::Env | Origin::Scenario | Origin::Preset | Origin::Sweep => {
+            Kind::Given
+        }
         Origin::Default => Kind::Assumed,
     };
     InputKind {
@@ -128,12 +139,55 @@ pub fn of_origin(input: Input, origin: Origin) -> InputKind {
         flag: format!("{input}"),
         outcomes: input == Input::SucceededShare,
         duration_unit: None,
+        env: (origin == Origin::Env).then(|| input.env_name()),
+        from_schedule: false,
     }
+}
+
+/// The kind of `input` where no log was read, from `sources`: [`of_origin`], and the retries
+/// marked as the retry delays' length where the delays gave them.
+pub fn of_sources(input: Input, sources: &Sources) -> InputKind {
+    let mut k = of_origin(input, sources.get(input));
+    if input == Input::Retries && sources.retries_by_schedule() && k.kind == Kind::Given {
+        k.from_schedule = true;
+        k.env = k.env.map(|_| SCHEDULE_ENV);
+    }
+    k.env = k.env.or(preset_env(k.origin, sources));
+    k
+}
+
+/// `DUPCOST_PRESET`, for a value its preset gave.
+fn preset_env(origin: Origin, sources: &Sources) -> Option<&'static str> {
+    (origin == Origin::Preset && sources.preset_from_env()).then_some(PRESET_ENV)
+}
+
+/// The kind of the retry delays (`schedule_seconds`), when the scenario uses some: given by
+/// `--schedule`, its variable, the scenario file or a preset.
+pub fn of_schedule(sources: &Sources, used: bool) -> Option<InputKind> {
+    let origin = sources.schedule();
+    let kind = match origin {
+        Origin::Default => Kind::Assumed,
+        Origin::Log => Kind::Measured,
+        _ => Kind::Given,
+    };
+    used.then(|| InputKind {
+        kind,
+        origin,
+        bounds: None,
+        reason: (kind == Kind::Assumed).then_some(Reason::Default),
+        flag: SCHEDULE_FLAG.to_string(),
+        outcomes: false,
+        duration_unit: None,
+        env: (origin == Origin::Env)
+            .then_some(SCHEDULE_ENV)
+            .or(preset_env(origin, sources)),
+        from_schedule: false,
+    })
 }
 
 /// The kind of `input` in `findings`.
 pub fn kind(findings: &Findings, input: Input) -> InputKind {
-    let base = of_origin(input, findings.sources.get(input));
+    let base = of_sources(input, &findings.sources);
     let kind = base.kind;
     let evidence = findings
         .measured
@@ -141,7 +195,7 @@ pub fn kind(findings: &Findings, input: Input) -> InputKind {
         .find(|m| m.input == input.json_name())
         .map(|m| &m.evidence);
     let bounds = match (kind, evidence) {
-        (Kind::Assumed, Some(Evidence::SucceededShare(share))) => share_bounds(share),
+        (Kind::Assumed, Some(Evidence::SucceededShare(share, _))) => share_bounds(share),
         (Kind::Assumed, Some(Evidence::TimeoutRate(TimeoutEvidence::TooFew { log, .. }))) => {
             Some(intervals::wilson(log.timed_out, log.mutating))
         }
@@ -149,12 +203,12 @@ pub fn kind(findings: &Findings, input: Input) -> InputKind {
     };
     let reason = (kind == Kind::Assumed).then_some(match evidence {
         Some(Evidence::RequestsShortSpan { .. }) => Reason::ShortSpan,
-        Some(Evidence::SucceededShare(ShareEvidence::NoUpstream { too_few: None, .. })) => {
+        Some(Evidence::SucceededShare(ShareEvidence::NoUpstream { too_few: None, .. }, _)) => {
             Reason::NoOutcomes
         }
-        Some(Evidence::SucceededShare(ShareEvidence::Bounded { .. })) => Reason::UnknownOutcomes,
-        Some(Evidence::SucceededShare(ShareEvidence::NoUpstream { .. }))
-        | Some(Evidence::SucceededShare(ShareEvidence::TooFewKnown { .. }))
+        Some(Evidence::SucceededShare(ShareEvidence::Bounded { .. }, _)) => Reason::UnknownOutcomes,
+        Some(Evidence::SucceededShare(ShareEvidence::NoUpstream { .. }, _))
+        | Some(Evidence::SucceededShare(ShareEvidence::TooFewKnown { .. }, _))
         | Some(Evidence::TimeoutRate(TimeoutEvidence::TooFew { .. }))
         | Some(Evidence::Retries {
             how: super::evidence::RetriesEvidence::TooFew { .. },

@@ -76,8 +76,8 @@ pub fn given_sources(given: &Overrides) -> Sources {
 }
 
 impl Findings {
-    /// Says that `input`, given, came from the `--preset` called `name` rather than its flag
-    /// (a sender's published schedule gives its retries).
+    /// Says that `input`, given, came from the `--preset` (or `DUPCOST_PRESET`) called `name`
+    /// rather than its flag (a sender's published schedule gives its retries).
     pub fn given_by_preset(&mut self, input: Input, name: &'static str) {
         for m in self
             .measured
@@ -89,7 +89,11 @@ impl Findings {
                 ..
             } = &mut m.evidence
             {
-                *by = evidence::GivenBy::Preset(name);
+                *by = if self.sources.preset_from_env() {
+                    evidence::GivenBy::PresetEnv(name)
+                } else {
+                    evidence::GivenBy::Preset(name)
+                };
             }
         }
     }

@@ -59,6 +59,7 @@ pub use detect::unit::infer as infer_duration_unit;
 pub use envelope::{Envelope, EnvelopeChoice, JsonField};
 pub use error::{BadRow, LogError, RowPlace};
 pub use follow::{DEFAULT_EVERY, FollowOptions, Tick, follow};
+pub use formats::csv::duration_unit_named;
 pub use formats::{
     ColumnMap, DurationUnit, Fields, FlagsStyle, FormatHints, GiveUpMatch, GiveUps, InputFormat,
     LineFormat, UnitInference, alb, ambassador, apigateway, catalog, cloudfront,

@@ -445,7 +445,7 @@ fn inputs(
 ) {
     let preset = style.preset.as_ref().map(|t| t.name);
     page.heading("inputs", words::INPUTS);
-    let rows: Vec<Vec<Cell>> = Input::ALL
+    let mut rows: Vec<Vec<Cell>> = Input::ALL
         .into_iter()
         .map(|input| {
             let label = Cell::Text(input.label().to_string());
@@ -457,7 +457,7 @@ fn inputs(
                     Cell::Text(words::SWEPT.to_string()),
                 ],
                 _ => {
-                    let k = crate::findings::kinds::of_origin(input, sources.get(input));
+                    let k = crate::findings::kinds::of_sources(input, sources);
                     vec![
                         label,
                         Cell::Figure(crate::report::words::input_value(
@@ -474,6 +474,27 @@ fn inputs(
             }
         })
         .collect();
+    // A schedule of retry delays, with its kind, after the attempt timeout.
+    let schedule = e
+        .inputs
+        .schedule_seconds
+        .zip(crate::findings::kinds::of_schedule(
+            sources,
+            e.inputs.schedule_seconds.is_some(),
+        ));
+    if let Some((delays, k)) = schedule {
+        let at = Input::ALL
+            .iter()
+            .position(|&i| i == Input::AttemptTimeout)
+            .map_or(rows.len(), |i| i + 1);
+        let row = vec![
+            Cell::Text(super::words::RETRY_DELAYS.to_string()),
+            Cell::Figure(super::words::schedule_value(&delays, style)),
+            Cell::Kind(k.kind, None),
+            Cell::Text(super::words::schedule_kind_detail(&k, preset)),
+        ];
+        rows.insert(at, row);
+    }
     page.table("", &words::INPUT_COLUMNS, &rows);
 }
 

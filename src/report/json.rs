@@ -8,37 +8,68 @@ use crate::model::Estimate;
 /// estimate's own keys when the scenario started from one, then `input_kinds` (each input
 /// given or assumed, by JSON name) when the style knows where each input came from.
 pub fn estimate(e: &Estimate, style: &super::Style) -> Vec<u8> {
-    #[derive(Serialize)]
-    struct Report<'a> {
-        #[serde(flatten)]
-        estimate: &'a Estimate,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        preset: Option<&'a super::PresetTrace>,
-        /// Each input's kind by JSON name: given (by the flag, scenario file or preset) or
-        /// assumed (the default), with the flag that settles it, as `dupcost logs` has it.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        input_kinds: Option<serde_json::Map<String, serde_json::Value>>,
-    }
-    let input_kinds = style.sources.map(|sources| {
-        crate::inputs::Input::ALL
-            .into_iter()
-            .map(|input| {
-                let kind = crate::findings::kinds::of_origin(input, sources.get(input));
-                let value = serde_json::to_value(&kind).expect("a kind serializes");
-                (input.json_name().to_string(), value)
-            })
-            .collect()
-    });
-    to_bytes(&Report {
-        estimate: e,
-        preset: style.preset.as_ref(),
-        input_kinds,
-    })
+    to_bytes(&Report::new(e, style))
 }
 
-/// A sweep as a JSON array of estimate objects.
-pub fn sweep(estimates: &[Estimate]) -> Vec<u8> {
-    to_bytes(estimates)
+/// An estimate's object: the estimate, its preset, its inputs' kinds.
+#[derive(Serialize)]
+struct Report<'a> {
+    #[serde(flatten)]
+    estimate: &'a Estimate,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    preset: Option<&'a super::PresetTrace>,
+    /// Each input's kind by JSON name: given (by the flag, its variable, the scenario file, the
+    /// preset or the sweep) or assumed (the default), with the flag that settles it, as
+    /// `dupcost logs` has it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    input_kinds: Option<serde_json::Map<String, serde_json::Value>>,
+}
+
+impl<'a> Report<'a> {
+    fn new(e: &'a Estimate, style: &'a super::Style) -> Report<'a> {
+        let input_kinds = style.sources.map(|sources| {
+            let kinds = crate::inputs::Input::ALL
+                .into_iter()
+                .map(|input| {
+                    let kind = crate::findings::kinds::of_sources(input, &sources);
+                    (input.json_name(), kind)
+                })
+                .collect();
+            kinds_object(kinds, &sources, e)
+        });
+        Report {
+            estimate: e,
+            preset: style.preset.as_ref(),
+            input_kinds,
+        }
+    }
+}
+
+/// `input_kinds`: each input's kind by JSON name, then the retry delays'
+/// (`schedule_seconds`) where a schedule is used.
+pub fn kinds_object(
+    kinds: Vec<(&'static str, crate::findings::InputKind)>,
+    sources: &crate::inputs::Sources,
+    e: &Estimate,
+) -> serde_json::Map<String, serde_json::Value> {
+    let schedule =
+        crate::findings::kinds::of_schedule(sources, e.inputs.schedule_seconds.is_some())
+            .map(|k| (crate::inputs::SCHEDULE_JSON_NAME, k));
+    kinds
+        .into_iter()
+        .chain(schedule)
+        .map(|(name, kind)| {
+            let value = serde_json::to_value(&kind).expect("a kind serializes");
+            (name.to_string(), value)
+        })
+        .collect()
+}
+
+/// A sweep as a JSON array of estimate objects, each as [`estimate`] writes it (the swept
+/// input given by `--sweep`).
+pub fn sweep(estimates: &[Estimate], style: &super::Style) -> Vec<u8> {
+    let reports: Vec<Report> = estimates.iter().map(|e| Report::new(e, style)).collect();
+    to_bytes(&reports)
 }
 
 /// Any serializable report (used by `logs`, which adds `observed`) as pretty JSON.

@@ -300,7 +300,9 @@ fn intervals_section(
     let not_measured = |input: &str| match crate::inputs::Input::from_name(input)
         .map(|i| derived.sources.get(i))
     {
-        Some(crate::inputs::Origin::Flag) | None => "given, not measured".to_string(),
+        Some(crate::inputs::Origin::Flag | crate::inputs::Origin::Env) | None => {
+            "given, not measured".to_string()
+        }
         Some(crate::inputs::Origin::Default) => "assumed, not measured".to_string(),
         Some(source) => format!("{}, not measured", source.describe()),
     };
@@ -565,14 +567,12 @@ pub fn json(r: &LogsReport) -> Vec<u8> {
         /// when the share is measured or given.
         bounds: Option<&'a crate::findings::OutputBounds>,
     }
-    let input_kinds = r
+    let kinds = r
         .inputs
         .iter()
-        .map(|row| {
-            let value = serde_json::to_value(&row.kind).expect("a kind serializes");
-            (row.input.json_name().to_string(), value)
-        })
+        .map(|row| (row.input.json_name(), row.kind.clone()))
         .collect();
+    let input_kinds = super::json::kinds_object(kinds, &derived.sources, e);
     super::json::to_bytes(&Report {
         estimate: e,
         observed: &derived.observed,

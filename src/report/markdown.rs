@@ -40,22 +40,7 @@ pub fn estimate(e: &Estimate, style: &Style, charts: &[ChartLink]) -> Vec<u8> {
         .unwrap_or(&report.verdict);
     let _ = writeln!(out, "**Verdict:** {}\n", escape(text));
     out.push_str("## Inputs\n\n");
-    let rows: Vec<Vec<String>> = Input::ALL
-        .into_iter()
-        .map(|input| {
-            let mut row = input_row(e, input, style);
-            // Where the style knows each input's source, its kind follows its value.
-            if let Some((_, kind)) = report.kinds.iter().find(|(l, _)| *l == input.label()) {
-                row.insert(2, escape(kind));
-            }
-            row
-        })
-        .collect();
-    if report.kinds.is_empty() {
-        pipe_table(&mut out, &["input", "value", "flag"], "-:-", &rows);
-    } else {
-        pipe_table(&mut out, &["input", "value", "kind", "flag"], "-:--", &rows);
-    }
+    inputs_table(&mut out, e, &report, style, None);
     outputs(&mut out, &report, style);
     chart_section(&mut out, charts);
     out.into_bytes()
@@ -140,22 +125,14 @@ pub fn sweep(input: Input, estimates: &[Estimate], style: &Style, charts: &[Char
         say::sweep_verdict(input, estimates, c)
     );
     out.push_str("## Inputs\n\n");
-    let rows: Vec<Vec<String>> = Input::ALL
-        .into_iter()
-        .map(|i| {
-            let mut row = input_row(first, i, style);
-            if i == input {
-                row[1] = format!(
-                    "{} to {} ({} values)",
-                    shown(first),
-                    shown(last),
-                    estimates.len()
-                );
-            }
-            row
-        })
-        .collect();
-    pipe_table(&mut out, &["input", "value", "flag"], "-:-", &rows);
+    let range = format!(
+        "{} to {} ({} values)",
+        shown(first),
+        shown(last),
+        estimates.len()
+    );
+    let report = EstimateReport::new(first, style);
+    inputs_table(&mut out, first, &report, style, Some((input, range)));
     out.push_str("## Outputs\n\n");
     let rows: Vec<Vec<String>> = estimates
         .iter()
@@ -176,6 +153,52 @@ pub fn sweep(input: Input, estimates: &[Estimate], style: &Style, charts: &[Char
     pipe_table(&mut out, &headers, "::::::::", &rows);
     chart_section(&mut out, charts);
     out.into_bytes()
+}
+
+/// The Inputs table: each input's value (a swept one's range), its kind where the style knows
+/// each input's source, and its flag; the retry delays after the attempt timeout where a
+/// schedule replaces the backoff.
+fn inputs_table(
+    out: &mut String,
+    e: &Estimate,
+    report: &EstimateReport,
+    style: &Style,
+    swept: Option<(Input, String)>,
+) {
+    let kind = |label: &str| {
+        report
+            .kinds
+            .iter()
+            .find(|(l, _)| *l == label)
+            .map(|(_, k)| escape(k))
+    };
+    let mut rows: Vec<Vec<String>> = Vec::new();
+    for input in Input::ALL {
+        let mut row = input_row(e, input, style);
+        if let Some((_, range)) = swept.as_ref().filter(|(i, _)| *i == input) {
+            row[1] = range.clone();
+        }
+        // Where the style knows each input's source, its kind follows its value.
+        if let Some(k) = kind(input.label()) {
+            row.insert(2, k);
+        }
+        rows.push(row);
+        if let (Input::AttemptTimeout, Some(delays)) = (input, e.inputs.schedule_seconds) {
+            let value = crate::report::words::schedule_value(&delays, style);
+            let mut row = vec![
+                crate::report::words::RETRY_DELAYS.to_string(),
+                escape(&value),
+            ];
+            row.extend(kind(crate::report::words::RETRY_DELAYS));
+            row.push(format!("`{}`", crate::inputs::SCHEDULE_FLAG));
+            rows.push(row);
+        }
+    }
+    if report.kinds.is_empty() {
+        pipe_table(out, &["input", "value", "flag"], "-:-", &rows);
+    } else {
+        pipe_table(out, &["input", "value", "kind", "flag"], "-:--", &rows);
+    }
 }
 
 /// `| order value | $40 | --order-value |`.

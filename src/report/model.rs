@@ -151,17 +151,13 @@ impl EstimateReport {
             let preset = style.preset.as_ref().map(|t| t.name);
             let kinds: Vec<(Input, InputKind)> = Input::ALL
                 .into_iter()
-                .map(|input| {
-                    (
-                        input,
-                        crate::findings::kinds::of_origin(input, sources.get(input)),
-                    )
-                })
+                .map(|input| (input, crate::findings::kinds::of_sources(input, sources)))
                 .collect();
             report.kinds = kinds
                 .iter()
                 .map(|(input, k)| (input.label(), super::words::kind_text(*input, k, preset)))
                 .collect();
+            report.mark_schedule(e, sources, preset);
             let assumed: Vec<(Input, &InputKind)> = kinds
                 .iter()
                 .filter(|(_, k)| k.kind == Kind::Assumed)
@@ -172,6 +168,15 @@ impl EstimateReport {
             }
         }
         report
+    }
+
+    /// The retry delays' kind on their line, where a schedule replaces the backoff inputs.
+    pub fn mark_schedule(&mut self, e: &Estimate, sources: &Sources, preset: Option<&str>) {
+        let used = e.inputs.schedule_seconds.is_some();
+        if let Some(k) = crate::findings::kinds::of_schedule(sources, used) {
+            let text = super::words::schedule_kind_text(&k, preset);
+            self.kinds.push((super::words::RETRY_DELAYS, text));
+        }
     }
 
     /// The figure `id`; every output of the model is in the report.
@@ -531,6 +536,7 @@ impl<'a> LogsReport<'a> {
             .iter()
             .map(|row| (row.input.label(), row.kind_text.clone()))
             .collect();
+        estimate_report.mark_schedule(e, &findings.sources, style.preset.as_ref().map(|t| t.name));
         let assumed: Vec<(Input, &InputKind)> = inputs
             .iter()
             .filter(|row| row.kind.kind == Kind::Assumed)

@@ -146,7 +146,7 @@ impl Display for Evidence {
                 origin.value(&rate(*base)),
                 timeout_log(log)
             ),
-            Evidence::SucceededShare(s) => share(f, s),
+            Evidence::SucceededShare(s, by) => share(f, s, by),
             Evidence::Retries { how, proxy, layers } => {
                 retries(f, how)?;
                 if let Some(p) = proxy {
@@ -166,12 +166,17 @@ impl Display for Evidence {
                 }
                 Ok(())
             }
-            Evidence::BodyBytes { given, mean, rows } => {
+            Evidence::BodyBytes {
+                by,
+                given,
+                mean,
+                rows,
+            } => {
                 let size = super::human::size;
                 match given {
                     Some(b) => write!(
                         f,
-                        "saved body {} from --body-bytes (measured: mean of {} 2xx mutating responses, {})",
+                        "saved body {} from {by} (measured: mean of {} 2xx mutating responses, {})",
                         size(*b as f64),
                         count(*rows),
                         size(*mean)
@@ -390,14 +395,10 @@ impl Display for NoUpstream {
     }
 }
 
-fn share(f: &mut Formatter<'_>, s: &ShareEvidence) -> fmt::Result {
-    // The share --succeeded-share gave, with what the log says beside it.
+fn share(f: &mut Formatter<'_>, s: &ShareEvidence, by: &str) -> fmt::Result {
+    // The share --succeeded-share (or its variable, `by`) gave, with what the log says beside it.
     let given_with = |f: &mut Formatter<'_>, value: f64, note: &dyn Display| {
-        write!(
-            f,
-            "succeeded share {} from --succeeded-share ({note})",
-            rate(value)
-        )
+        write!(f, "succeeded share {} from {by} ({note})", rate(value))
     };
     match s {
         ShareEvidence::NoTimeouts { given, no_mutating } => {
@@ -614,6 +615,7 @@ fn retries(f: &mut Formatter<'_>, how: &RetriesEvidence) -> fmt::Result {
             let by = match by {
                 GivenBy::Flag(flag) => flag.to_string(),
                 GivenBy::Preset(name) => format!("--preset {name}"),
+                GivenBy::PresetEnv(name) => format!("{}={name}", crate::inputs::PRESET_ENV),
             };
             write!(f, "retries {value} from {by}")?;
             if let Some(log) = log {
@@ -769,10 +771,15 @@ impl Display for Warning {
                 "{} of the backend log skipped in all",
                 plural(*rows, "bad row")
             ),
-            Warning::ClientTimeoutFromPreset { secs, preset } => write!(
+            Warning::ClientTimeoutFromPreset { env, secs, preset } => write!(
                 f,
-                "client timeout {secs}s from --preset {preset} (the sender's per-attempt timeout; \
-                 --client-timeout to change)"
+                "client timeout {secs}s from {} (the sender's per-attempt timeout; \
+                 --client-timeout to change)",
+                if *env {
+                    format!("{}={preset}", crate::inputs::PRESET_ENV)
+                } else {
+                    format!("--preset {preset}")
+                }
             ),
             Warning::RetryWindowWidened { horizon } => write!(
                 f,
@@ -1182,7 +1189,6 @@ pub fn kind_detail(
     preset: Option<&str>,
 ) -> Option<String> {
     use crate::findings::{Kind, kinds::Reason};
-    use crate::inputs::Origin;
     Some(match k.kind {
         Kind::Measured => match &k.duration_unit {
             Some(mark) => format!(
@@ -1196,12 +1202,8 @@ pub fn kind_detail(
             ),
             None => return None,
         },
-        Kind::Given => match (k.origin, preset) {
-            (Origin::Scenario, _) => "the scenario file".to_string(),
-            (Origin::Preset, Some(name)) => format!("--preset {name}"),
-            (Origin::Preset, None) => "the preset".to_string(),
-            _ => k.flag.clone(),
-        },
+        Kind::Given if k.from_schedule => format!("one per delay of {}", given_by(k, preset)),
+        Kind::Given => given_by(k, preset),
         Kind::Assumed => {
             let why = match k.reason {
                 Some(Reason::TooFew) => "the scenario's, the log has too few",
@@ -1221,6 +1223,54 @@ pub fn kind_detail(
             format!("{why}{bounds}; {settle} settles it")
         }
     })
+}
+
+/// What gave a given input: `--ttl`, `DUPCOST_TTL`, `the scenario file`, `--preset stripe`;
+/// for the retries a schedule gave, what gave the schedule.
+fn given_by(k: &crate::findings::InputKind, preset: Option<&str>) -> String {
+    use crate::inputs::Origin;
+    match (k.origin, preset) {
+        (Origin::Scenario, _) => "the scenario file".to_string(),
+        (Origin::Preset, Some(name)) => match k.env {
+            Some(env) => format!("{env}={name}"),
+            None => format!("--preset {name}"),
+        },
+        (Origin::Preset, None) => "the preset".to_string(),
+        (Origin::Sweep, _) => "--sweep".to_string(),
+        _ => match k.env {
+            Some(env) => env.to_string(),
+            None if k.from_schedule => crate::inputs::SCHEDULE_FLAG.to_string(),
+            None => k.flag.clone(),
+        },
+    }
+}
+
+/// The label of the retry delays' line, where a schedule replaces the backoff inputs.
+pub const RETRY_DELAYS: &str = "retry delays";
+
+/// The retry delays' kind as their line says it: `given: --schedule`, `given: --preset
+/// svix-webhooks`, `given: DUPCOST_SCHEDULE`.
+pub fn schedule_kind_text(k: &crate::findings::InputKind, preset: Option<&str>) -> String {
+    format!("{}: {}", kind_name(k.kind), schedule_kind_detail(k, preset))
+}
+
+/// What [`schedule_kind_text`] says after the kind's name: `--schedule`, `--preset
+/// svix-webhooks`.
+pub fn schedule_kind_detail(k: &crate::findings::InputKind, preset: Option<&str>) -> String {
+    match k.kind {
+        crate::findings::Kind::Given => given_by(k, preset),
+        _ => format!("the default; {} settles it", k.flag),
+    }
+}
+
+/// The retry delays as their line shows them: `5s, 5m (svix-webhooks)` when the preset set
+/// them.
+pub fn schedule_value(delays: &crate::model::Delays, style: &Style) -> String {
+    let text = schedule_text(delays);
+    match style.preset.as_ref().filter(|t| t.schedule) {
+        Some(t) => format!("{text} ({})", t.name),
+        None => text,
+    }
 }
 
 /// `0% to 100%` for a share, `120 to 155` for a count.
@@ -1618,11 +1668,7 @@ pub fn input_lines(e: &Estimate, style: &Style) -> Vec<(&'static str, String)> {
         if let Some(delays) = e.inputs.schedule_seconds {
             match input {
                 Input::Backoff => {
-                    let mut text = schedule_text(&delays);
-                    if let Some(t) = style.preset.as_ref().filter(|t| t.schedule) {
-                        text = format!("{text} ({})", t.name);
-                    }
-                    lines.push(("retry delays", text));
+                    lines.push((RETRY_DELAYS, schedule_value(&delays, style)));
                     continue;
                 }
                 Input::BackoffFactor | Input::BackoffMax | Input::Jitter

@@ -21,4 +21,4 @@ mod traces;
 pub use dialect::Engine;
 pub use observed::{COLUMNS, read as read_observed, read_path as read_observed_path};
 pub use preset::Preset;
-pub use query::{QueryOptions, ROLES, build, engine_name};
+pub use query::{QueryOptions, ROLES, build, build_with_warnings, engine_name};

@@ -27,8 +27,8 @@
 //! `endpoint` row per method and route (see [`super::observed::COLUMNS`]).
 
 use crate::logs::{
-    FlagsStyle, GiveUpMatch, GiveUps, Grouping, Intents, LogOptions, LogSide, MAX_ENDPOINTS,
-    PROXY_GIVE_UPS, Role,
+    DurationUnit, FlagsStyle, GiveUpMatch, GiveUps, Grouping, Intents, LogOptions, LogSide,
+    MAX_ENDPOINTS, PROXY_GIVE_UPS, Role,
 };
 
 use super::dialect::Engine;
@@ -94,6 +94,11 @@ pub struct QueryOptions {
 /// `--outcomes-table`), the intents' (by key or by fingerprint), the endpoints', and the one
 /// result table.
 pub fn build(o: &QueryOptions) -> Result<String, String> {
+    build_with_warnings(o).map(|(query, _)| query)
+}
+
+/// [`build`], and the warnings to say on stderr: a duration column read in an assumed unit.
+pub fn build_with_warnings(o: &QueryOptions) -> Result<(String, Vec<String>), String> {
     let p = resolve(o)?;
     let e = p.e;
     let flags_gave_up = p.flags_gave_up();
@@ -115,8 +120,34 @@ pub fn build(o: &QueryOptions) -> Result<String, String> {
         "dupcost sql --engine {}: the figures `dupcost logs` measures, for `dupcost estimate --observed FILE`",
         engine_name(e)
     );
-    Ok(format!(
-        "{comment}
+    let unit = p.duration_unit.as_ref().map(|(column, unit, from)| {
+        let limit = crate::units::Seconds(p.client_timeout.map_or(0.0, |(l, _)| l.as_secs_f64()));
+        // One comment line, whatever the column expression holds.
+        let column: String = column
+            .chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .collect();
+        let how = match from {
+            UnitFrom::Flag => "given by --duration-unit".to_string(),
+            UnitFrom::Name => "from its name (--duration-unit overrides it)".to_string(),
+            UnitFrom::Assumed => {
+                "assumed: its name says no unit; --duration-unit settles it".to_string()
+            }
+        };
+        let line = format!(
+            "--client-timeout {limit}: the duration column {column} is read in {}, {how}",
+            unit.name()
+        );
+        (*from == UnitFrom::Assumed, line)
+    });
+    let warnings = unit
+        .iter()
+        .filter(|(assumed, _)| *assumed)
+        .map(|(_, line)| line.clone())
+        .collect();
+    let unit_comment = unit.map_or(String::new(), |(_, line)| format!("\n{}", e.comment(&line)));
+    let query = format!(
+        "{comment}{unit_comment}
 WITH {rows},{backend_ctes}{intents_ctes},
 {endpoints}
 {result}",
@@ -125,7 +156,19 @@ WITH {rows},{backend_ctes}{intents_ctes},
         backend_ctes = outcomes.ctes,
         endpoints = endpoint_ctes(),
         result = result_select(&p, &outcomes.stats),
-    ))
+    );
+    Ok((query, warnings))
+}
+
+/// Where the duration column's unit came from, as `dupcost logs` tells it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum UnitFrom {
+    /// `--duration-unit`.
+    Flag,
+    /// The column's name (`_ms`, `request_time`).
+    Name,
+    /// Nothing said it: milliseconds, assumed.
+    Assumed,
 }
 
 /// The options resolved into what the query is written from: the roles' expressions, how
@@ -142,6 +185,8 @@ struct Plan<'a> {
     traced: bool,
     /// `--client-timeout`, and its limit in the duration column's unit.
     client_timeout: Option<(std::time::Duration, f64)>,
+    /// With `--client-timeout`: the duration column, its unit and where the unit came from.
+    duration_unit: Option<(String, DurationUnit, UnitFrom)>,
     /// `--methods`, trimmed and upper-case.
     methods: Vec<String>,
     /// `--retry-window` in microseconds.
@@ -176,14 +221,23 @@ fn resolve(o: &QueryOptions) -> Result<Plan<'_>, String> {
                     .is_some_and(|x| crate::logs::is_event_id(bare_name(x)))
         }
     };
+    let mut duration_unit = None;
     let client_timeout = match (o.log.client_timeout, expr(Role::Duration)) {
         (Some(_), None) => {
             return Err("--client-timeout needs the request's duration: give its column with --column duration=EXPR".into());
         }
         (Some(limit), Some(x)) => {
-            let unit = o.log.duration_unit.unwrap_or_else(|| {
-                crate::logs::duration_unit_from_name(bare_name(x).as_bytes(), false)
-            });
+            let (unit, from) = match o.log.duration_unit {
+                Some(unit) => (unit, UnitFrom::Flag),
+                None => match crate::logs::duration_unit_named(bare_name(x).as_bytes(), false) {
+                    Some(unit) => (unit, UnitFrom::Name),
+                    None => (
+                        crate::logs::duration_unit_from_name(bare_name(x).as_bytes(), false),
+                        UnitFrom::Assumed,
+                    ),
+                },
+            };
+            duration_unit = Some((bare_name(x).to_string(), unit, from));
             Some((limit, limit.as_nanos() as f64 / unit.nanos()))
         }
         (None, _) => None,
@@ -215,6 +269,7 @@ fn resolve(o: &QueryOptions) -> Result<Plan<'_>, String> {
         server,
         traced: o.preset == Preset::OtelTraces,
         client_timeout,
+        duration_unit,
         methods,
         window: i64::try_from(o.log.retry_window.as_micros()).unwrap_or(i64::MAX),
         statuses: o.log.timeout_statuses.iter().map(u16::to_string).collect(),

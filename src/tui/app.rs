@@ -261,7 +261,25 @@ impl App {
                 .find(|(i, ..)| *i == input)
                 .map(|(_, k, text)| (*k, text.clone()));
         }
-        let k = crate::findings::kinds::of_origin(input, self.sources?.get(input));
+        let sources = self.sources?;
+        // A published schedule stands in for the backoff inputs: their rows say its kind.
+        let schedule = self.scenario().schedule_seconds;
+        if matches!(
+            input,
+            Input::Backoff | Input::BackoffFactor | Input::BackoffMax
+        ) && schedule.is_some()
+        {
+            let k = crate::findings::kinds::of_schedule(&sources, true)?;
+            return Some(if schedule == self.start.schedule_seconds {
+                (k.kind, words::schedule_kind_text(&k, self.start_preset))
+            } else {
+                (
+                    crate::findings::Kind::Given,
+                    words::KIND_SET_HERE.to_string(),
+                )
+            });
+        }
+        let k = crate::findings::kinds::of_sources(input, &sources);
         let text = words::kind_text(input, &k, self.start_preset);
         Some((k.kind, text))
     }

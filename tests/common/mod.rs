@@ -3,6 +3,8 @@
 
 use std::path::Path;
 
+pub mod tmux;
+
 use assert_cmd::Command;
 use dupcost::tui::App;
 use ratatui::Terminal;
@@ -80,9 +82,14 @@ pub fn fixture(folder: &str, name: &str) -> String {
 
 /// Writes `bytes` to `dir/name` and returns its path as a string.
 pub fn write(dir: &Path, name: &str, bytes: &[u8]) -> String {
+    write_path(dir, name, bytes).to_str().unwrap().to_string()
+}
+
+/// Writes `bytes` to `dir/name` and returns its path.
+pub fn write_path(dir: &Path, name: &str, bytes: &[u8]) -> std::path::PathBuf {
     let path = dir.join(name);
     std::fs::write(&path, bytes).unwrap();
-    path.to_str().unwrap().to_string()
+    path
 }
 
 /// Asserts that two reports' `observed` objects (or any two JSON objects) agree on each of
@@ -118,4 +125,22 @@ pub fn venv_python(import: &str, what: &str) -> Option<std::path::PathBuf> {
     }
     eprintln!("skipped: {why}");
     None
+}
+
+/// Runs the command expecting success; returns its stdout as text.
+pub fn stdout_of(cmd: &mut Command) -> String {
+    String::from_utf8(succeed(cmd).stdout).expect("UTF-8 output")
+}
+
+/// Runs the command with `--format json` expecting success, and parses its output.
+pub fn json_of(cmd: &mut Command) -> serde_json::Value {
+    serde_json::from_slice(&succeed(cmd.args(["--format", "json"])).stdout).expect("valid JSON")
+}
+
+/// The line of a table report that starts with `label` (a Scenario line: `  key TTL  1d ...`).
+pub fn line<'a>(table: &'a str, label: &str) -> &'a str {
+    table
+        .lines()
+        .find(|l| l.trim_start().starts_with(label))
+        .unwrap_or_else(|| panic!("no line {label} in:\n{table}"))
 }

@@ -6,19 +6,7 @@
 
 use crate::common;
 
-use crate::common::{dupcost, succeed};
-
-fn stdout(cmd: &mut assert_cmd::Command) -> String {
-    String::from_utf8(succeed(cmd).stdout).unwrap()
-}
-
-/// The Scenario line of `label` in the table.
-fn line<'a>(table: &'a str, label: &str) -> &'a str {
-    table
-        .lines()
-        .find(|l| l.trim_start().starts_with(label))
-        .unwrap_or_else(|| panic!("no line {label} in:\n{table}"))
-}
+use crate::common::{dupcost, line, stdout_of as stdout, succeed};
 
 #[test]
 fn each_input_of_the_table_says_where_it_came_from() {
@@ -33,7 +21,8 @@ fn each_input_of_the_table_says_where_it_came_from() {
     assert!(line(&table, "order value").ends_with("$85  given: --order-value"));
     assert!(line(&table, "key TTL").ends_with("1d (stripe)  given: --preset stripe"));
     assert!(line(&table, "retries").ends_with("5  given: the scenario file"));
-    assert!(line(&table, "timeout rate").ends_with("0.5%  given: --timeout-rate"));
+    // From the environment, it names the variable, not the flag.
+    assert!(line(&table, "timeout rate").ends_with("0.5%  given: DUPCOST_TIMEOUT_RATE"));
     assert!(
         line(&table, "succeeded share").ends_with(
             "50%  assumed: the default; --succeeded-share or --outcomes FILE settles it"

@@ -9,3 +9,4 @@ mod cli;
 mod kinds;
 mod model;
 mod presets;
+mod sources;

@@ -6,36 +6,11 @@
 //! an empty file, a header with no rows, only GET rows, no timeouts, gzip magic followed by
 //! garbage, `--strict` on a bad row, and a closed stdout on a file read.
 
-use crate::common;
-
 use std::io::Write;
 use std::process::{Command, Stdio};
 
 use crate::common::{dupcost, write};
-
-/// `dupcost logs ARGS` fails with exit code 2 and one stderr line containing `needles`.
-fn fails(args: &[&str], needles: &[&str]) -> String {
-    let err = common::usage_error(&[&["logs"], args].concat());
-    assert!(err.starts_with("error: "), "{err}");
-    for n in needles {
-        assert!(err.contains(n), "{args:?}: {err:?} lacks {n:?}");
-    }
-    err
-}
-
-/// `dupcost logs ARGS --format json` succeeds: its JSON and its stderr.
-fn succeeds(args: &[&str]) -> (serde_json::Value, String) {
-    let out = dupcost()
-        .arg("logs")
-        .args(args)
-        .args(["--format", "json"])
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8(out.stderr).unwrap();
-    assert!(out.status.success(), "{args:?}: {stderr}");
-    assert!(!stderr.contains("panicked"), "{stderr}");
-    (serde_json::from_slice(&out.stdout).unwrap(), stderr)
-}
+use crate::support::{fails, report};
 
 const HEADER: &str = "timestamp,method,path,status,upstream_status,idempotency_key\n";
 
@@ -86,7 +61,7 @@ fn truncated_mid_row() {
     // Cut in the middle of the third row's fields: that row is bad, the rest is used.
     let cut = format!("{good}2026-11-02T01:00:00Z,POST,/v1/or");
     let f = write(d, "cut.csv", cut.as_bytes());
-    let (json, stderr) = succeeds(&[&f]);
+    let (json, stderr) = report(&[&f]);
     let o = &json["observed"];
     assert_eq!(o["rows"], 3);
     assert_eq!(o["bad_rows"], 1);
@@ -97,7 +72,7 @@ fn truncated_mid_row() {
     // Cut inside a quoted field: the unterminated quote makes the last row bad.
     let quoted = format!("{good}2026-11-02T01:00:00Z,POST,\"/v1/orders,50");
     let f = write(d, "quote.csv", quoted.as_bytes());
-    let (json, stderr) = succeeds(&[&f]);
+    let (json, stderr) = report(&[&f]);
     assert_eq!(json["observed"]["bad_rows"], 1);
     assert_eq!(json["observed"]["mutating_attempts"], 2);
     assert!(stderr.contains("quote.csv:4"), "{stderr}");
@@ -144,7 +119,7 @@ fn a_10_mb_line_is_a_bad_row_or_a_clear_error() {
     bytes.extend_from_slice(&long);
     bytes.extend_from_slice(b"\n2026-11-02T00:00:00Z,POST,/v1/orders,200,200,b\n");
     let f = write(d, "long-row.csv", &bytes);
-    let (json, stderr) = succeeds(&[&f]);
+    let (json, stderr) = report(&[&f]);
     assert_eq!(json["observed"]["bad_rows"], 1);
     assert_eq!(json["observed"]["mutating_attempts"], 2);
     assert!(
@@ -159,7 +134,7 @@ fn a_10_mb_line_is_a_bad_row_or_a_clear_error() {
     bytes.extend_from_slice(&long);
     bytes.extend_from_slice(b"\",504,200,c\n2026-11-02T00:00:00Z,POST,/v1/orders,200,200,b\n");
     let f = write(d, "long-field.csv", &bytes);
-    let (json, _) = succeeds(&[&f]);
+    let (json, _) = report(&[&f]);
     assert_eq!(json["observed"]["bad_rows"], 1);
     assert_eq!(json["observed"]["mutating_attempts"], 2);
     // A 10 MB header line: a clear error, not a buffer of 10 MB.
@@ -180,7 +155,7 @@ fn mixed_delimiters() {
          2026-11-02T00:00:00Z,POST,/v1/orders,200,200,d\n"
     );
     let f = write(d, "mixed.csv", text.as_bytes());
-    let (json, stderr) = succeeds(&[&f]);
+    let (json, stderr) = report(&[&f]);
     assert_eq!(json["observed"]["rows"], 4);
     assert_eq!(json["observed"]["bad_rows"], 2);
     assert_eq!(json["observed"]["mutating_attempts"], 2);
@@ -223,7 +198,7 @@ fn timestamps_going_backwards_still_work() {
     let forwards = format!("{HEADER}{}\n", fwd.join("\n"));
     let b = write(dir.path(), "backwards.csv", backwards.as_bytes());
     let f = write(dir.path(), "forwards.csv", forwards.as_bytes());
-    let (json, stderr) = succeeds(&[&b]);
+    let (json, stderr) = report(&[&b]);
     // The figures hold, and the reader says the clock ran backwards (issue 10).
     let warning = "timestamps run backwards by up to 2days (more than the retry window, 1h)";
     assert!(
@@ -247,7 +222,7 @@ fn timestamps_going_backwards_still_work() {
     assert_eq!(o["last_timestamp"], "2026-11-03T00:00:00Z");
     assert_eq!(o["retries_observed"]["max"], 1);
     assert_eq!(o["per_day"].as_array().unwrap().len(), 3);
-    let (mut forward, _) = succeeds(&[&f]);
+    let (mut forward, _) = report(&[&f]);
     assert_eq!(forward["observed"]["warnings"], serde_json::json!([]));
     let mut json = json;
     json["observed"]["warnings"] = serde_json::json!([]);
@@ -272,7 +247,7 @@ fn the_same_key_on_different_methods_or_paths() {
             rows.join("\n")
         );
         let f = write(dir.path(), "keys.csv", text.as_bytes());
-        let (json, _) = succeeds(&[&f]);
+        let (json, _) = report(&[&f]);
         // The last row, unkeyed, is one intent of its own.
         json["observed"]["intents"].as_u64().unwrap() - 1
     };

@@ -4,35 +4,16 @@ use crate::common;
 use crate::generator;
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use crate::common::{dupcost, succeed};
-use crate::generator::{Config, Format, Truth};
-
-fn log(dir: &Path, name: &str, cfg: &Config) -> (PathBuf, Truth) {
-    let path = dir.join(name);
-    let truth = generator::generate(cfg, std::fs::File::create(&path).unwrap()).unwrap();
-    (path, truth)
-}
-
-fn json_of(args: &[&str]) -> serde_json::Value {
-    common::json(&[&["logs"], args].concat())
-}
-
-/// `dupcost logs ARGS` fails with exit code 2 and one line on stderr containing `needles`.
-fn fails(args: &[&str], needles: &[&str]) {
-    let err = common::usage_error(&[&["logs"], args].concat());
-    assert!(err.starts_with("error: "), "{err}");
-    for n in needles {
-        assert!(err.contains(n), "{args:?}: {err} lacks {n}");
-    }
-}
+use crate::generator::{Config, Format};
+use crate::support::{fails, generated, json};
 
 #[test]
 fn json_is_the_estimate_plus_observed() {
     let dir = tempfile::tempdir().unwrap();
-    let (path, truth) = log(
+    let (path, truth) = generated(
         dir.path(),
         "a.csv",
         &Config {
@@ -41,7 +22,7 @@ fn json_is_the_estimate_plus_observed() {
             ..Config::default()
         },
     );
-    let v = json_of(&[path.to_str().unwrap()]);
+    let v = json(&[path.to_str().unwrap()]);
     let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
     assert_eq!(
         keys,
@@ -157,7 +138,7 @@ fn csv_adds_observed_columns() {
 
 #[test]
 fn flags_override_measured_inputs() {
-    let v = json_of(&[
+    let v = json(&[
         "samples/access-log.csv",
         "--timeout-rate",
         "1%",
@@ -322,9 +303,9 @@ fn body_bytes_is_the_mean_2xx_mutating_response() {
     )
     .unwrap();
     let file = path.to_str().unwrap();
-    let v = json_of(&[file]);
+    let v = json(&[file]);
     assert_eq!(v["inputs"]["body_bytes"], 200);
-    let v = json_of(&[file, "--body-bytes", "1kB"]);
+    let v = json(&[file, "--body-bytes", "1kB"]);
     assert_eq!(v["inputs"]["body_bytes"], 1000);
     let out = common::dupcost().args(["logs", file]).output().unwrap();
     let text = String::from_utf8(out.stdout).unwrap();

@@ -863,3 +863,49 @@ fn fingerprints_are_the_same_inside_every_envelope() {
         }
     }
 }
+
+/// nginx `escape=json` lines are read in place when bare (the log's shape, no copy) and
+/// copied out of every envelope: the same figures either way, with lines of another spacing,
+/// key order or escapes among them (read by the scanner).
+#[test]
+fn json_lines_read_in_place_give_the_figures_read_through_envelopes() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = Config {
+        rows: 1500,
+        seed: 38,
+        format: Format::NginxJson,
+        unknown_share: 0.4,
+        ..Config::default()
+    };
+    let mut bare = Vec::new();
+    let truth = generator::generate(&cfg, &mut bare).unwrap();
+    let bare = String::from_utf8(bare).unwrap();
+    // Every ninth line is written otherwise: a space after each colon, or its URI escaped.
+    let lines: Vec<String> = bare
+        .lines()
+        .enumerate()
+        .map(|(n, line)| match n % 9 {
+            4 => line.replace("\":\"", "\": \""),
+            7 => line.replace("\"request_uri\":\"/", "\"request_uri\":\"\\/"),
+            _ => line.to_string(),
+        })
+        .collect();
+    let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+    let bare_path = write(dir.path(), "bare.log", (lines.join("\n") + "\n").as_bytes());
+    let read = |path: &str| json(&["logs", path, "--max-unknown", "1"]);
+    let want = read(&bare_path);
+    assert_eq!(want["observed"]["rows"], truth.rows);
+    assert_eq!(want["observed"]["bad_rows"], 0);
+    assert_eq!(
+        want["observed"]["files"][0]["input_format"],
+        "JSON lines (nginx escape=json)"
+    );
+    for envelope in ["cri", "docker", "syslog5424"] {
+        let path = write(
+            dir.path(),
+            &format!("{envelope}.log"),
+            wrap(envelope, &lines).as_bytes(),
+        );
+        assert_eq!(figures(&read(&path)), figures(&want), "{envelope}");
+    }
+}

@@ -115,11 +115,14 @@ fn a_preset_is_marked_where_it_set_a_value() {
     );
     // No preset, no `preset` key (a field added, none renamed).
     assert!(json(&["estimate"]).get("preset").is_none());
-    // A sender's schedule is marked on the retry delays line.
+    // A sender's schedule is marked on the retry delays line, which says its kind after it.
     let out = succeed(dupcost().args(["estimate", "--preset", "svix-webhooks"]));
     let table = String::from_utf8(out.stdout).unwrap();
     let delays = table.lines().find(|l| l.contains("retry delays")).unwrap();
-    assert!(delays.ends_with("(svix-webhooks)"), "{delays}");
+    assert!(
+        delays.ends_with("(svix-webhooks)  given: --preset svix-webhooks"),
+        "{delays}"
+    );
 }
 
 /// The currency follows the value: `€85` and `85 EUR` print euros; `--currency` still wins.

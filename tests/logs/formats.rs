@@ -2,28 +2,19 @@
 //! writes it, detected or named, mapped to the same roles as a CSV of the same rows; and
 //! the inputs no format reads, refused in one line.
 
-use crate::generator;
-
 use std::path::Path;
 
 use crate::common::{dupcost, fixture, json, usage_error, write};
 use crate::generator::{APACHE_LOG_FORMAT, Config, Format, NGINX_LOG_FORMAT, Truth};
+use crate::support::output;
 use dupcost::logs::{self, LogInput, LogOptions};
-
-/// The table report's stdout and stderr for `dupcost logs ARGS`, which must succeed.
-fn table(args: &[&str]) -> (String, String) {
-    let out = dupcost().arg("logs").args(args).output().unwrap();
-    let stderr = String::from_utf8(out.stderr).unwrap();
-    assert!(out.status.success(), "{args:?}: {stderr}");
-    (String::from_utf8(out.stdout).unwrap(), stderr)
-}
 
 /// ingress-nginx's default format is detected; `504, 200` is a retried upstream that
 /// answered 200 (succeeded), `-` on the 499 is unknown.
 #[test]
 fn ingress_nginx_upstreaminfo_is_detected_and_read() {
     let log = fixture("formats", "nginx_upstreaminfo.log");
-    let (out, _) = table(&[&log, "--min-span", "1m", "--max-unknown", "0.7"]);
+    let (out, _) = output(&[&log, "--min-span", "1m", "--max-unknown", "0.7"]);
     assert!(
         out.contains("nginx_upstreaminfo.log as ingress-nginx upstreaminfo (detected)"),
         "{out}"
@@ -92,7 +83,7 @@ fn combined_with_fields_appended_reads_the_combined_fields_and_says_so() {
     let sample = "samples/nginx.log";
     // 23 timed-out attempts are too few to demand the succeeded share (issue 24): the
     // default stands, and the evidence says what would read it.
-    let (err, _) = table(&[sample]);
+    let (err, _) = output(&[sample]);
     assert!(
         err.contains(
             "succeeded share: not measured from 23 timed-out attempts: too few (needs 30), and "
@@ -106,7 +97,7 @@ fn combined_with_fields_appended_reads_the_combined_fields_and_says_so() {
         err.contains(r#"--log-format 'combined $request_time $upstream_status "$request_id"'"#),
         "{err}"
     );
-    let (out, _) = table(&[sample, "--succeeded-share", "50%"]);
+    let (out, _) = output(&[sample, "--succeeded-share", "50%"]);
     assert!(
         out.contains("as nginx combined with 3 more fields (extra_1, extra_2, extra_3) (detected)"),
         "{out}"
@@ -137,7 +128,7 @@ fn combined_with_fields_appended_reads_the_combined_fields_and_says_so() {
 /// the rest not, and says so.
 #[test]
 fn apache_common_with_fields_appended_is_read_as_common() {
-    let (out, _) = table(&["samples/apache.log", "--succeeded-share", "50%"]);
+    let (out, _) = output(&["samples/apache.log", "--succeeded-share", "50%"]);
     assert!(
         out.contains("as Apache common with more fields (not read) (detected)"),
         "{out}"
@@ -167,7 +158,7 @@ fn bad_lines_name_their_place() {
     let mut text = std::fs::read_to_string(fixture("formats", "nginx_upstreaminfo.log")).unwrap();
     text.push_str("this is not an nginx line\n");
     let f = write(dir.path(), "bad.log", text.as_bytes());
-    let (_, stderr) = table(&[&f, "--min-span", "1m", "--max-unknown", "0.7"]);
+    let (_, stderr) = output(&[&f, "--min-span", "1m", "--max-unknown", "0.7"]);
     assert!(stderr.contains("bad.log:7: expected"), "{stderr}");
 }
 
@@ -188,7 +179,7 @@ fn haproxy_envoy_and_istio_fixtures_read() {
     ] {
         let log = fixture("formats", file);
         let args = [&log, "--min-span", "1m", "--succeeded-share", "0.5"];
-        let (out, _) = table(&args);
+        let (out, _) = output(&args);
         assert!(
             out.contains(&format!("{file} as {described} (detected)")),
             "{out}"
@@ -251,12 +242,11 @@ impl Described for Format {
 /// Writes a generated log of `format` (same seed: the same rows for a raw format and its
 /// CSV sibling).
 fn generated(dir: &Path, format: Format, cfg: &Config) -> (String, Truth) {
-    let path = dir.join(format!("{format:?}.log"));
     let cfg = Config {
         format,
         ..cfg.clone()
     };
-    let truth = generator::generate(&cfg, std::fs::File::create(&path).unwrap()).unwrap();
+    let (path, truth) = crate::support::generated(dir, &format!("{format:?}.log"), &cfg);
     (path.to_str().unwrap().to_string(), truth)
 }
 

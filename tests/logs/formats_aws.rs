@@ -3,12 +3,11 @@
 //! the same rows; hand-made fixtures shaped like the published samples give their worked
 //! figures; real-world quirks and bad input.
 
-use crate::generator;
-
 use std::io::Write;
 
 use crate::common::{dupcost, fixture, json, same_keys, usage_error, write};
-use crate::generator::{Config, Format, Truth};
+use crate::generator::{Config, Format};
+use crate::support::{generate, platform_config};
 use dupcost::logs::{self, Intents, LogInput, LogOptions};
 
 const NATIVE: [Format; 7] = [
@@ -21,30 +20,12 @@ const NATIVE: [Format; 7] = [
     Format::NginxJson,
 ];
 
-fn generate(cfg: &Config) -> (Vec<u8>, Truth) {
-    let mut bytes = Vec::new();
-    let truth = generator::generate(cfg, &mut bytes).unwrap();
-    (bytes, truth)
-}
-
-fn config(format: Format) -> Config {
-    Config {
-        rows: 4_000,
-        seed: 11,
-        format,
-        unknown_share: 0.2,
-        bad_every: 700,
-        request_ids: true,
-        ..Config::default()
-    }
-}
-
 /// The generator's truth, read back from each native format by the library.
 #[test]
 fn native_formats_give_the_true_figures() {
     let dir = tempfile::tempdir().unwrap();
     for format in NATIVE {
-        let (bytes, truth) = generate(&config(format));
+        let (bytes, truth) = generate(&platform_config(format));
         let path = write(dir.path(), "log", &bytes);
         // By key (or none): the generator's truth counts a keyless attempt as its own intent.
         let options = LogOptions {
@@ -96,8 +77,8 @@ fn native_formats_equal_the_csv_path() {
         (Format::Nginx, Format::NginxJson),
         (Format::Csv, Format::CaddyJson),
     ] {
-        let (a, truth_a) = generate(&config(csv));
-        let (b, truth_b) = generate(&config(native));
+        let (a, truth_a) = generate(&platform_config(csv));
+        let (b, truth_b) = generate(&platform_config(native));
         assert_eq!(truth_a.rows, truth_b.rows);
         let a = write(dir.path(), "a.csv", &a);
         let b = write(dir.path(), "b.log", &b);
@@ -162,7 +143,7 @@ fn gzipped_alb_files_in_one_call() {
     let dir = tempfile::tempdir().unwrap();
     let (bytes, truth) = generate(&Config {
         bad_every: 0,
-        ..config(Format::AlbLog)
+        ..platform_config(Format::AlbLog)
     });
     let text = String::from_utf8(bytes).unwrap();
     let lines: Vec<&str> = text.lines().collect();

@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 
 use crate::common::{dupcost, succeed};
 use crate::generator::{Config, Format, Truth};
+use crate::support::{fails, group, json, output};
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/proxies");
 
@@ -31,27 +32,6 @@ fn log(dir: &Path, cfg: &Config, backend: Option<&str>) -> (PathBuf, Option<Path
     )
     .unwrap();
     (path, b, truth)
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    common::json(&[&["logs"], args].concat())
-}
-
-fn table(args: &[&str]) -> (String, String) {
-    let out = succeed(dupcost().arg("logs").args(args));
-    (
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
-}
-
-/// `dupcost logs ARGS` exits 2 with one line naming every needle.
-fn fails(args: &[&str], needles: &[&str]) -> String {
-    let err = common::usage_error(&[&["logs"], args].concat());
-    for n in needles {
-        assert!(err.contains(n), "{args:?}: {err} lacks {n}");
-    }
-    err
 }
 
 fn close(a: &serde_json::Value, b: f64) -> bool {
@@ -93,7 +73,7 @@ fn unknown_outcomes_in_each_proxys_style() {
         let all = truth.timed_out as f64;
         assert!(lo <= truth.timed_out_succeeded as f64 / all, "{format:?}");
         assert!(hi >= (truth.timed_out_succeeded + truth.timed_out_unknown) as f64 / all);
-        let (text, _) = table(&[path.to_str().unwrap()]);
+        let (text, _) = output(&[path.to_str().unwrap()]);
         let shown = format!("{} of {} unknown", truth.timed_out_unknown, truth.timed_out);
         assert!(text.contains(&shown), "{format:?}: {text}");
     }
@@ -150,7 +130,7 @@ fn too_many_unknowns_give_the_bounds_not_a_figure() {
         &v["inputs"]["succeeded_share"],
         truth.succeeded_share()
     ));
-    let (text, _) = table(&[p, "--succeeded-share", "40%"]);
+    let (text, _) = output(&[p, "--succeeded-share", "40%"]);
     assert!(
         text.contains(&format!(
             "succeeded share 40% from --succeeded-share (measured: between {low} to {high}"
@@ -209,7 +189,7 @@ fn the_backend_log_settles_the_outcomes() {
                 &v["inputs"]["succeeded_share"],
                 truth.timed_out_truly_succeeded as f64 / truth.timed_out as f64
             ));
-            let (text, _) = table(&[p, "--outcomes", b.to_str().unwrap()]);
+            let (text, _) = output(&[p, "--outcomes", b.to_str().unwrap()]);
             let evidence = format!(
                 " = {} answered 2xx by the backend / {} timed out ({} never reached it, 0 outside the backend log's span)",
                 truth.timed_out_truly_succeeded, truth.timed_out, never
@@ -273,7 +253,7 @@ fn status_0_and_give_up_flags_count_as_timeouts() {
     assert_eq!(v["observed"]["timed_out"], 3);
     assert_eq!(v["observed"]["mutating_attempts"], 7);
     // Three timed-out attempts are too few to ask for the share: the default, and why.
-    let (text, _) = table(&[&fixture("envoy.csv")]);
+    let (text, _) = output(&[&fixture("envoy.csv")]);
     assert!(
         text.contains(
             "succeeded share: not measured from 3 timed-out attempts: too few (needs 30), and "
@@ -336,7 +316,7 @@ fn short_spans_are_not_scaled_to_a_day() {
         ],
     );
     // Without it the span is scaled all the same, marked assumed, naming what settles it.
-    let (text, _) = table(&[&second]);
+    let (text, _) = output(&[&second]);
     assert!(
         text.contains("assumed: the log's timestamps span only 800ms, less than --min-span 1h"),
         "{text}"
@@ -417,7 +397,7 @@ fn backwards_clocks_and_missing_days_are_warned_about() {
         .map(|l| format!("{l}\n"))
         .collect();
     std::fs::write(&path, kept).unwrap();
-    let (_, stderr) = table(&[path.to_str().unwrap()]);
+    let (_, stderr) = output(&[path.to_str().unwrap()]);
     assert!(
         stderr.contains("warning: no mutating requests on 2 days inside the log's span (2026-11-03 to 2026-11-04)"),
         "{stderr}"
@@ -473,7 +453,7 @@ fn intervals_bracket_every_figure() {
     let half = z * (p_hat * (1.0 - p_hat) / n + z * z / (4.0 * n * n)).sqrt() / (1.0 + z * z / n);
     assert!(close(&i["timeout_rate"][0], centre - half));
     assert!(close(&i["timeout_rate"][1], centre + half));
-    let (text, _) = table(&[p]);
+    let (text, _) = output(&[p]);
     assert!(
         text.lines()
             .any(|l| l.starts_with("  refunds $") && l.contains(" a month (95%: $")),
@@ -523,9 +503,9 @@ fn messages_point_at_the_fix() {
             "--timestamp-format",
         ],
     );
-    let (auto, _) = table(&[&fixture("haproxy.csv"), "--succeeded-share", "50%"]);
+    let (auto, _) = output(&[&fixture("haproxy.csv"), "--succeeded-share", "50%"]);
     assert!(auto.contains("/ 6 mutating attempts"), "{auto}");
-    let (text, _) = table(&[
+    let (text, _) = output(&[
         &fixture("haproxy.csv"),
         "--timestamp-format",
         "%d/%b/%Y:%H:%M:%S%.f",
@@ -538,7 +518,7 @@ fn messages_point_at_the_fix() {
         "none.csv",
         "timestamp,method,status\n2026-11-01T00:00:00Z,POST,201\n2026-11-01T02:00:00Z,GET,200\n",
     );
-    let (text, _) = table(&[&f]);
+    let (text, _) = output(&[&f]);
     assert!(text.contains("succeeded share not measured: no timed-out mutating attempts in the log, so it cannot change the result"), "{text}");
     // Plurals, tiny figures, the methods in the per-day header.
     assert!(
@@ -553,13 +533,13 @@ fn messages_point_at_the_fix() {
         text.contains("Per day (UTC; mutating = POST, PUT, PATCH, DELETE)"),
         "{text}"
     );
-    let (text, _) = table(&[&f, "--methods", "POST"]);
+    let (text, _) = output(&[&f, "--methods", "POST"]);
     assert!(text.contains("Per day (UTC; mutating = POST)"), "{text}");
     let f = write(
         "slow.csv",
         "timestamp,method,status\n2025-01-01T00:00:00Z,POST,201\n2026-04-11T00:00:00Z,POST,201\n",
     );
-    let (text, _) = table(&[&f]);
+    let (text, _) = output(&[&f]);
     assert!(text.contains("requests a day 0.0043 = 2 intents"), "{text}");
     // --since/--until: rows kept and filtered out.
     let (path, _, _) = log(
@@ -579,7 +559,7 @@ fn messages_point_at_the_fix() {
     ]);
     let filtered = v["observed"]["rows_filtered"].as_u64().unwrap();
     assert!(filtered > 1_000, "{filtered}");
-    let (text, _) = table(&[
+    let (text, _) = output(&[
         path.to_str().unwrap(),
         "--since",
         "2026-11-03",
@@ -595,23 +575,19 @@ fn messages_point_at_the_fix() {
     assert!(text.contains(&shown), "{shown}: {text}");
 }
 
-fn group(n: u64) -> String {
-    dupcost::report::human::group_thousands(&n.to_string())
-}
-
 /// The hand-made fixtures shaped like real proxies' logs, with their backends' logs.
 #[test]
 fn logs_shaped_like_real_ones() {
     // ingress-nginx: 499 with upstream `-`, 504 with its own 504, 504 retried to a 201. One
     // known outcome is too little evidence (issue 24): the default stands, with the bounds.
-    let (text, _) = table(&[&fixture("ingress-nginx.csv")]);
+    let (text, _) = output(&[&fixture("ingress-nginx.csv")]);
     assert!(
         text.contains("succeeded share: measured 100% from 1 timed-out attempt with a known outcome: too few (needs 30); using the default 50% (the log: ")
             && text.contains("3 of 4 unknown")
             && text.contains("25% to 100%"),
         "{text}"
     );
-    let (text, _) = table(&[
+    let (text, _) = output(&[
         &fixture("ingress-nginx.csv"),
         "--outcomes",
         &fixture("ingress-nginx-backend.jsonl"),
@@ -634,7 +610,7 @@ fn logs_shaped_like_real_ones() {
     assert_eq!(v["sources"]["succeeded_share"], "default");
     assert_eq!(v["inputs"]["succeeded_share"], 0.5);
     // Traefik: 499 echoed, 0 and 504 echoed: all unknown, and too few to ask for more.
-    let (text, _) = table(&[&fixture("traefik.csv")]);
+    let (text, _) = output(&[&fixture("traefik.csv")]);
     assert!(
         text.contains("succeeded share: not measured from 0 timed-out attempts with a known outcome: too few (needs 30); using the default 50% (3 timed out, all with an unknown outcome)"),
         "{text}"
@@ -717,7 +693,7 @@ fn endpoint_shares_follow_the_whole_logs_rules() {
     std::fs::write(&path, text).unwrap();
     let path = path.to_str().unwrap();
     let shares = |extra: &[&str]| -> Vec<String> {
-        let (out, _) = table(&[&[path, "--min-span", "30m"], extra].concat());
+        let (out, _) = output(&[&[path, "--min-span", "30m"], extra].concat());
         ["POST /a", "POST /b"]
             .into_iter()
             .map(|name| {
@@ -743,7 +719,7 @@ fn endpoint_shares_follow_the_whole_logs_rules() {
 #[test]
 fn five_rows_keep_the_defaults_with_a_note() {
     let path = fixture("ingress-nginx-5.log");
-    let (text, _) = table(&[&path]);
+    let (text, _) = output(&[&path]);
     for line in [
         "retries: measured 0 retries from 2 timed-out fingerprinted intents: too few (needs 30); using the default 3",
         "timeout rate: measured 40% from 5 mutating attempts: too few (needs 30); using the default 0.2%",
@@ -774,7 +750,7 @@ fn five_rows_keep_the_defaults_with_a_note() {
     assert_eq!(s["retries"], "scenario");
     assert_eq!(s["order_value"], "scenario");
     assert_eq!(s["timeout_rate"], "flag");
-    let (text, _) = table(&[&path, "--scenario", file]);
+    let (text, _) = output(&[&path, "--scenario", file]);
     assert!(
         text.contains("too few (needs 30); using the scenario file's 5"),
         "{text}"

@@ -10,8 +10,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use crate::keyless::{KeylessConfig, KeylessTruth, generate_keyless};
+use crate::support::{analyze, one_thread, output};
 use dupcost::findings::Overrides;
-use dupcost::logs::{self, Intents, LogAnalysis, LogInput, LogOptions};
+use dupcost::logs::{self, Intents, LogAnalysis, LogOptions};
 use dupcost::model::Scenario;
 use proptest::prelude::*;
 
@@ -19,18 +20,6 @@ fn write(dir: &Path, name: &str, cfg: &KeylessConfig) -> (PathBuf, KeylessTruth)
     let path = dir.join(name);
     let truth = generate_keyless(cfg, std::fs::File::create(&path).unwrap()).unwrap();
     (path, truth)
-}
-
-fn analyze(paths: &[PathBuf], opts: &LogOptions) -> LogAnalysis {
-    let sources: Vec<LogInput> = paths.iter().cloned().map(LogInput::Path).collect();
-    logs::analyze(&sources, opts).unwrap()
-}
-
-fn one_thread() -> LogOptions {
-    LogOptions {
-        threads: 1,
-        ..LogOptions::default()
-    }
 }
 
 /// The histogram of attempts per intent as the tally has it (the unkeyed intents have 1).
@@ -587,7 +576,7 @@ fn the_backend_log_settles_duplicates_per_intent() {
         assert!(e["outcomes"].as_u64().unwrap() > 0);
         // Read twice, the counts are those of the attempts' join.
         assert_eq!(o["timed_out"], truth.timed_out);
-        let (text, _) = logs_table(&[p, "--outcomes", b]);
+        let (text, _) = output(&[p, "--outcomes", b]);
         assert!(
             text.contains(&format!(
                 "  seen executed twice: {}, ",
@@ -627,13 +616,4 @@ fn the_backend_log_settles_duplicates_per_intent() {
         read_twice["observed"]["timed_out_succeeded"]
     );
     assert!(d["count"].as_u64() < read_twice["observed"]["observed_duplicates"]["count"].as_u64());
-}
-
-/// `dupcost logs ARGS` as a table: stdout and stderr.
-fn logs_table(args: &[&str]) -> (String, String) {
-    let out = common::succeed(common::dupcost().arg("logs").args(args));
-    (
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
 }

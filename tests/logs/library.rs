@@ -3,19 +3,14 @@
 use crate::generator;
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
+use crate::common::write_path;
 use crate::generator::{Config, Format, RowSize, Truth};
+use crate::support::generated;
 use dupcost::findings::Overrides;
 use dupcost::logs::{self, LogError, LogInput, LogOptions};
 use dupcost::model::Scenario;
-
-fn write_log(dir: &Path, name: &str, cfg: &Config) -> (PathBuf, Truth) {
-    let path = dir.join(name);
-    let file = std::fs::File::create(&path).unwrap();
-    let truth = generator::generate(cfg, file).unwrap();
-    (path, truth)
-}
 
 fn analyze(path: &Path, opts: &LogOptions) -> Result<logs::LogAnalysis, LogError> {
     logs::analyze(&[LogInput::Path(path.to_path_buf())], opts)
@@ -67,7 +62,7 @@ fn every_format_gives_the_true_figures() {
             format,
             ..Config::default()
         };
-        let (path, truth) = write_log(dir.path(), "log", &cfg);
+        let (path, truth) = generated(dir.path(), "log", &cfg);
         let a = analyze(&path, &LogOptions::default()).unwrap();
         check(&a, &truth);
         let d = derived(&a);
@@ -91,7 +86,7 @@ fn every_format_gives_the_true_figures() {
 #[test]
 fn evidence_and_observed() {
     let dir = tempfile::tempdir().unwrap();
-    let (path, truth) = write_log(
+    let (path, truth) = generated(
         dir.path(),
         "log.csv",
         &Config {
@@ -203,7 +198,7 @@ fn crlf_tricky_quotes_and_non_utf8() {
             format,
             ..Config::default()
         };
-        let (path, truth) = write_log(dir.path(), "q.csv", &cfg);
+        let (path, truth) = generated(dir.path(), "q.csv", &cfg);
         check(&analyze(&path, &LogOptions::default()).unwrap(), &truth);
     }
 }
@@ -243,7 +238,7 @@ fn bad_rows_are_counted_and_sampled() {
         bad_every: 100,
         ..Config::default()
     };
-    let (path, truth) = write_log(dir.path(), "bad.csv", &cfg);
+    let (path, truth) = generated(dir.path(), "bad.csv", &cfg);
     let a = analyze(&path, &LogOptions::default()).unwrap();
     check(&a, &truth);
     assert_eq!(a.tally.bad_samples.len(), 5);
@@ -303,7 +298,7 @@ fn chunked_reading_equals_one_thread() {
             bad_every: 997,
             ..Config::default()
         };
-        let (path, truth) = write_log(dir.path(), "c.csv", &cfg);
+        let (path, truth) = generated(dir.path(), "c.csv", &cfg);
         let one = analyze(
             &path,
             &LogOptions {
@@ -347,7 +342,7 @@ fn race_shapes_give_the_true_figures() {
             bad_every: 997,
             ..Config::default()
         };
-        let (path, truth) = write_log(dir.path(), "race.csv", &cfg);
+        let (path, truth) = generated(dir.path(), "race.csv", &cfg);
         let one = analyze(
             &path,
             &LogOptions {
@@ -412,7 +407,7 @@ fn rotated_files_merge_in_time_order() {
 #[test]
 fn filters() {
     let dir = tempfile::tempdir().unwrap();
-    let (path, truth) = write_log(
+    let (path, truth) = generated(
         dir.path(),
         "f.csv",
         &Config {
@@ -468,12 +463,6 @@ fn filters() {
     assert!(a.tally.endpoints.values().all(|e| e.method == "POST"));
 }
 
-fn write(dir: &Path, name: &str, text: &[u8]) -> PathBuf {
-    let p = dir.join(name);
-    std::fs::write(&p, text).unwrap();
-    p
-}
-
 #[test]
 fn errors_name_their_culprit() {
     let dir = tempfile::tempdir().unwrap();
@@ -481,19 +470,19 @@ fn errors_name_their_culprit() {
     let msg = |p: &Path| analyze(p, &LogOptions::default()).unwrap_err().to_string();
     assert!(msg(&d.join("nope.csv")).contains("nope.csv: no such file"));
     assert!(msg(d).contains("is a directory"));
-    assert!(msg(&write(d, "empty.csv", b"")).contains("empty.csv: the file is empty"));
-    assert!(msg(&write(d, "ws.csv", b"\n\n")).contains("the file is empty"));
+    assert!(msg(&write_path(d, "empty.csv", b"")).contains("empty.csv: the file is empty"));
+    assert!(msg(&write_path(d, "ws.csv", b"\n\n")).contains("the file is empty"));
     assert!(
-        msg(&write(d, "h.csv", b"timestamp,method,status\n"))
+        msg(&write_path(d, "h.csv", b"timestamp,method,status\n"))
             .contains("h.csv: the header has no data rows")
     );
-    let m = msg(&write(d, "m.csv", b"when,verb,path\n1,POST,/a\n"));
+    let m = msg(&write_path(d, "m.csv", b"when,verb,path\n1,POST,/a\n"));
     assert!(m.contains("no status column"), "{m}");
     assert!(
         m.contains("headers found: when, verb, path") && m.contains("--column"),
         "{m}"
     );
-    let m = msg(&write(
+    let m = msg(&write_path(
         d,
         "all-bad.csv",
         b"timestamp,method,status\nyesterday,POST,200\n",
@@ -511,14 +500,14 @@ fn errors_name_their_culprit() {
     )
     .unwrap();
     let gz = enc.finish().unwrap();
-    let m = msg(&write(d, "trunc.gz", &gz[..gz.len() / 2]));
+    let m = msg(&write_path(d, "trunc.gz", &gz[..gz.len() / 2]));
     assert!(m.contains("trunc.gz: corrupt or truncated gzip"), "{m}");
     let mut bad = gz.clone();
     bad[20..40].fill(0xff);
-    let m = msg(&write(d, "corrupt.gz", &bad));
+    let m = msg(&write_path(d, "corrupt.gz", &bad));
     assert!(m.contains("corrupt.gz: corrupt or truncated gzip"), "{m}");
     // --column naming a header that is not there.
-    let p = write(
+    let p = write_path(
         d,
         "ok.csv",
         b"timestamp,method,status\n2026-11-01T00:00:00Z,POST,504\n",
@@ -554,7 +543,7 @@ fn underivable_figures_name_their_flag_unless_given() {
     let d = dir.path();
     let base = Scenario::default();
     let derive = |text: &[u8], given: Overrides| {
-        let p = write(d, "x.csv", text);
+        let p = write_path(d, "x.csv", text);
         analyze(&p, &LogOptions::default())
             .unwrap()
             .derive(&base, &given)
@@ -569,7 +558,7 @@ fn underivable_figures_name_their_flag_unless_given() {
     );
     // Without timeouts the succeeded share cannot change the result: it is not demanded.
     let ok = b"timestamp,method,status,upstream_status\n2026-11-01T00:00:00Z,POST,200,200\n2026-11-02T00:00:00Z,POST,200,200\n";
-    let p = write(d, "ok.csv", ok);
+    let p = write_path(d, "ok.csv", ok);
     let measured = analyze(&p, &LogOptions::default())
         .unwrap()
         .derive(&base, &Overrides::default())
@@ -594,7 +583,7 @@ fn underivable_figures_name_their_flag_unless_given() {
     );
     // One timed-out attempt is too few to ask for the succeeded share: the default stands,
     // and the evidence says why and what would measure it.
-    let p = write(
+    let p = write_path(
         d,
         "one.csv",
         b"timestamp,method,status\n2026-11-01T00:00:00Z,POST,504\n2026-11-02T00:00:00Z,POST,200\n",
@@ -620,7 +609,7 @@ fn underivable_figures_name_their_flag_unless_given() {
         many.push_str(&format!("2026-11-01T00:{i:02}:00Z,POST,504\n"));
     }
     many.push_str("2026-11-02T00:00:00Z,POST,200\n");
-    let p = write(d, "many.csv", many.as_bytes());
+    let p = write_path(d, "many.csv", many.as_bytes());
     let a = analyze(&p, &LogOptions::default()).unwrap();
     let assumed = a.derive(&base, &Overrides::default()).unwrap();
     assert_eq!(assumed.scenario.succeeded_share, base.succeeded_share);
@@ -784,7 +773,7 @@ fn distinct_routes_are_capped() {
             format!("2026-11-01T00:00:00Z,POST,/posts/{slug},504,200\n").as_bytes(),
         );
     }
-    let path = write(dir.path(), "slugs.csv", &text);
+    let path = write_path(dir.path(), "slugs.csv", &text);
     let a = analyze(&path, &LogOptions::default()).unwrap();
     assert_eq!(a.tally.endpoints.len(), logs::MAX_ENDPOINTS + 1);
     let other = a
@@ -801,7 +790,7 @@ fn distinct_routes_are_capped() {
 fn odd_delimiters_and_timestamp_formats() {
     let dir = tempfile::tempdir().unwrap();
     // Semicolons and pipes are sniffed; a custom strftime format and epoch milliseconds.
-    let semi = write(dir.path(), "s.csv", b"ts;method;status;upstream_status\n01.11.2026 00:00:00;POST;504;200\n02.11.2026 00:00:00;POST;200;200\n");
+    let semi = write_path(dir.path(), "s.csv", b"ts;method;status;upstream_status\n01.11.2026 00:00:00;POST;504;200\n02.11.2026 00:00:00;POST;200;200\n");
     let opts = LogOptions {
         timestamp_format: Some("%d.%m.%Y %H:%M:%S".into()),
         ..LogOptions::default()
@@ -809,7 +798,7 @@ fn odd_delimiters_and_timestamp_formats() {
     let a = analyze(&semi, &opts).unwrap();
     assert_eq!((a.files[0].delimiter, a.tally.counts.timed_out), (b';', 1));
     assert_eq!(a.days_covered(), Some(1.0));
-    let pipe = write(
+    let pipe = write_path(
         dir.path(),
         "p.csv",
         b"msec|verb|code|origin_status\n1793491200000|PUT|499|201\n1793577600000|PUT|200|200\n",
@@ -828,7 +817,7 @@ fn odd_delimiters_and_timestamp_formats() {
     );
     assert_eq!(a.days_covered(), Some(1.0));
     // Any one-character delimiter can be given.
-    let q = write(dir.path(), "q.csv", b"method'status\nPOST'504\n");
+    let q = write_path(dir.path(), "q.csv", b"method'status\nPOST'504\n");
     let opts = LogOptions {
         delimiter: Some(b'\''),
         ..LogOptions::default()
@@ -842,7 +831,7 @@ fn odd_delimiters_and_timestamp_formats() {
 #[test]
 fn a_request_id_is_never_an_intent_key() {
     let dir = tempfile::tempdir().unwrap();
-    let p = write(dir.path(), "r.csv", b"timestamp,method,status,upstream_status,request_id\n2026-11-01T00:00:00Z,POST,504,200,a\n2026-11-01T00:00:40Z,POST,200,200,b\n2026-11-02T00:00:00Z,POST,200,200,c\n");
+    let p = write_path(dir.path(), "r.csv", b"timestamp,method,status,upstream_status,request_id\n2026-11-01T00:00:00Z,POST,504,200,a\n2026-11-01T00:00:40Z,POST,200,200,b\n2026-11-02T00:00:00Z,POST,200,200,c\n");
     let a = analyze(&p, &LogOptions::default()).unwrap();
     assert_eq!(a.files[0].columns.idempotency_key, None);
     assert_eq!(a.files[0].columns.request_id, Some(4));
@@ -891,7 +880,7 @@ fn months_of_sparse_traffic_give_the_true_figures() {
             days: 200.0,
             ..Config::default()
         };
-        let (path, truth) = write_log(dir.path(), "months.csv", &cfg);
+        let (path, truth) = generated(dir.path(), "months.csv", &cfg);
         assert!(truth.days_covered() > 180.0, "{}", truth.days_covered());
         assert!(truth.per_day.len() > 180, "{}", truth.per_day.len());
         for threads in [1, 3] {

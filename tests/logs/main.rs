@@ -28,5 +28,7 @@ mod platforms;
 mod props;
 mod receiver_logs;
 mod refusals;
+mod sources;
 mod suites;
+mod support;
 mod traces;

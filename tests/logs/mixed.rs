@@ -10,8 +10,9 @@
 use crate::common;
 use crate::generator;
 
-use crate::common::{dupcost, json, usage_error, write};
+use crate::common::{dupcost, usage_error, write};
 use crate::generator::{Config, Format};
+use crate::support;
 use serde_json::{Value, json as j};
 
 /// The generated traffic as Envoy's default text lines, the same as Istio's, and its
@@ -120,24 +121,14 @@ fn figures(j: &Value) -> Value {
     })
 }
 
+/// `dupcost logs PATH ARGS` as JSON.
 fn logs(path: &str, extra: &[&str]) -> Value {
-    let mut args = vec!["logs", path];
-    args.extend(extra);
-    json(&args)
+    support::json(&[&[path][..], extra].concat())
 }
 
 /// `dupcost logs PATH ARGS` as a table: its stdout and stderr.
 fn table(path: &str, extra: &[&str]) -> (String, String) {
-    let out = dupcost().args(["logs", path]).args(extra).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    (
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
+    support::output(&[&[path][..], extra].concat())
 }
 
 const SHARE: [&str; 2] = ["--succeeded-share", "0.5"];

@@ -7,6 +7,7 @@
 //! the proxy's own tries become the layers figure's measured layer.
 
 use crate::common::{dupcost, write};
+use crate::support;
 use serde_json::Value;
 
 /// The client's timeout, in seconds.
@@ -172,31 +173,25 @@ impl Traffic {
     }
 }
 
-fn run(path: &str, args: &[&str], format: &str) -> (Vec<u8>, String) {
-    let out = dupcost()
-        .args(["logs", path, "--format", format])
-        .args(args)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8(out.stderr).unwrap();
-    assert!(out.status.success(), "{path}: {stderr}");
-    (out.stdout, stderr)
+/// `dupcost logs PATH ARGS` as JSON, and its stderr.
+fn report(path: &str, args: &[&str]) -> (Value, String) {
+    support::report(&[&[path][..], args].concat())
 }
 
-fn report(path: &str, args: &[&str]) -> (Value, String) {
-    let (out, stderr) = run(path, args, "json");
-    (serde_json::from_slice(&out).unwrap(), stderr)
+/// `dupcost logs PATH --format FORMAT ARGS`: its stdout.
+fn run(path: &str, args: &[&str], format: &str) -> String {
+    support::output(&[&[path, "--format", format][..], args].concat()).0
 }
 
 /// The report as text (table, markdown).
 fn rendered(path: &str, args: &[&str], format: &str) -> String {
-    String::from_utf8(run(path, args, format).0).unwrap()
+    run(path, args, format)
 }
 
 /// The CSV report's one row, by column name.
 fn csv_row(path: &str, args: &[&str]) -> std::collections::HashMap<String, String> {
-    let (csv, _) = run(path, args, "csv");
-    let mut rows = csv::Reader::from_reader(csv.as_slice());
+    let csv = run(path, args, "csv");
+    let mut rows = csv::Reader::from_reader(csv.as_bytes());
     let header = rows.headers().unwrap().clone();
     let row = rows.records().next().unwrap().unwrap();
     header

@@ -3,26 +3,10 @@
 //! same figures with no flags; the real published samples in tests/fixtures/platforms read
 //! with every line accounted for; each platform's give-up fields.
 
-use crate::generator;
-
 use crate::common::{dupcost, fixture, json, same_keys, usage_error, write};
-use crate::generator::{Config, Format, Truth};
+use crate::generator::Format;
+use crate::support::{generate, platform_config};
 use serde_json::Value;
-
-fn generate(format: Format) -> (Vec<u8>, Truth) {
-    let cfg = Config {
-        rows: 4_000,
-        seed: 11,
-        format,
-        unknown_share: 0.2,
-        bad_every: 700,
-        request_ids: true,
-        ..Config::default()
-    };
-    let mut bytes = Vec::new();
-    let truth = generator::generate(&cfg, &mut bytes).unwrap();
-    (bytes, truth)
-}
 
 const ARGS: [&str; 6] = [
     "--max-unknown",
@@ -43,7 +27,7 @@ fn observed(path: &str) -> Value {
 #[test]
 fn platforms_give_the_csv_figures() {
     let dir = tempfile::tempdir().unwrap();
-    let (csv, truth) = generate(Format::Csv);
+    let (csv, truth) = generate(&platform_config(Format::Csv));
     let csv = write(dir.path(), "a.csv", &csv);
     let jc = observed(&csv);
     let c = &jc["observed"];
@@ -67,7 +51,7 @@ fn platforms_give_the_csv_figures() {
         (Format::ApiGatewayCsv, "AWS API Gateway access log (CSV)"),
         (Format::ApiGatewayXml, "AWS API Gateway access log (XML)"),
     ] {
-        let (bytes, t) = generate(format);
+        let (bytes, t) = generate(&platform_config(format));
         assert_eq!((t.rows, t.timed_out), (truth.rows, truth.timed_out));
         let path = write(dir.path(), "b.log", &bytes);
         let j = observed(&path);
@@ -201,7 +185,7 @@ fn the_evidence_names_the_platform_fields() {
             ],
         ),
     ] {
-        let (bytes, _) = generate(format);
+        let (bytes, _) = generate(&platform_config(format));
         let path = write(dir.path(), "b.log", &bytes);
         let out = dupcost().args(["logs", &path]).args(ARGS).output().unwrap();
         assert!(out.status.success(), "{format:?}");
@@ -934,7 +918,7 @@ fn envoy_appended_fields_are_detected_never_guessed() {
     ];
     same_keys(&named["observed"], &given["observed"], &keys, "named");
 
-    let (bytes, truth) = generate(Format::EnvoyLog);
+    let (bytes, truth) = generate(&platform_config(Format::EnvoyLog));
     let text = String::from_utf8(bytes).unwrap();
     let appended: Vec<String> = text
         .lines()
@@ -973,7 +957,7 @@ fn envoy_appended_fields_are_detected_never_guessed() {
 #[test]
 fn haproxy_appended_fields_are_detected_never_guessed() {
     let dir = tempfile::tempdir().unwrap();
-    let (bytes, truth) = generate(Format::HaproxyLog);
+    let (bytes, truth) = generate(&platform_config(Format::HaproxyLog));
     let text = String::from_utf8(bytes).unwrap();
     let appended: Vec<String> = text
         .lines()
@@ -1117,7 +1101,7 @@ fn proxy_measured_retries() {
 #[test]
 fn haproxy_log_format_equals_httplog() {
     let dir = tempfile::tempdir().unwrap();
-    let (bytes, truth) = generate(Format::HaproxyLog);
+    let (bytes, truth) = generate(&platform_config(Format::HaproxyLog));
     let path = write(dir.path(), "haproxy.log", &bytes);
     let format = "%ci:%cp [%tr] %ft %b/%s %TR/%Tw/%Tc/%Tr/%Ta %ST %B %CC %CS %tsc %ac/%fc/%bc/%sc/%rc %sq/%bq %{+Q}r";
     let a = observed(&path);

@@ -11,11 +11,13 @@
 use crate::common;
 use crate::generator;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use crate::generator::{Config, Format, Truth};
+use crate::common::write_path;
+use crate::generator::{Config, Format};
+use crate::support::{analyze, generate, one_thread};
 use dupcost::findings::{self, DeriveOptions, Overrides};
-use dupcost::logs::{self, Intents, LogAnalysis, LogInput, LogOptions, Tally};
+use dupcost::logs::{Intents, LogInput, LogOptions, Tally};
 use dupcost::model::Scenario;
 use proptest::prelude::*;
 
@@ -73,30 +75,6 @@ fn config() -> impl Strategy<Value = Config> {
         )
 }
 
-fn generate(cfg: &Config) -> (Vec<u8>, Truth) {
-    let mut bytes = Vec::new();
-    let truth = generator::generate(cfg, &mut bytes).unwrap();
-    (bytes, truth)
-}
-
-fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
-    let path = dir.join(name);
-    std::fs::write(&path, bytes).unwrap();
-    path
-}
-
-fn analyze(paths: &[PathBuf], opts: &LogOptions) -> LogAnalysis {
-    let sources: Vec<LogInput> = paths.iter().cloned().map(LogInput::Path).collect();
-    logs::analyze(&sources, opts).unwrap()
-}
-
-fn one_thread() -> LogOptions {
-    LogOptions {
-        threads: 1,
-        ..LogOptions::default()
-    }
-}
-
 /// Splits a log (without quoted newlines) into its header line and its data lines.
 fn lines(bytes: &[u8]) -> (&[u8], Vec<&[u8]>) {
     let mut lines: Vec<&[u8]> = bytes.split_inclusive(|&b| b == b'\n').collect();
@@ -134,7 +112,7 @@ proptest! {
         // The generator's truth counts an attempt without a key as an intent: grouping by
         // key (HAProxy's client_ip would group its retries by fingerprint; see logs_keyless).
         let by_key = LogOptions { intents: Intents::Key, ..one_thread() };
-        let a = analyze(&[write(dir.path(), "g.log", &bytes)], &by_key);
+        let a = analyze(&[write_path(dir.path(), "g.log", &bytes)], &by_key);
         let t = &a.tally;
         prop_assert_eq!(t.rows, truth.rows);
         prop_assert_eq!(t.bad_rows, 0);
@@ -237,9 +215,9 @@ proptest! {
         let mut backend = Vec::new();
         generator::generate_with_backend(&cfg, &mut bytes, cfg.request_ids.then_some(&mut backend))
             .unwrap();
-        let whole_path = write(dir.path(), "whole.log", &bytes);
+        let whole_path = write_path(dir.path(), "whole.log", &bytes);
         let outcomes = if cfg.request_ids || cfg.format.has_request_id() {
-            vec![LogInput::Path(write(dir.path(), "backend.csv", &backend))]
+            vec![LogInput::Path(write_path(dir.path(), "backend.csv", &backend))]
         } else {
             Vec::new()
         };
@@ -278,7 +256,7 @@ proptest! {
             .map(|(i, w)| {
                 let mut piece = header.to_vec();
                 rows[w[0]..w[1]].iter().for_each(|r| piece.extend_from_slice(r));
-                write(dir.path(), &format!("piece-{i}.log"), &piece)
+                write_path(dir.path(), &format!("piece-{i}.log"), &piece)
             })
             .collect();
         if reverse {
@@ -304,7 +282,7 @@ proptest! {
         let dir = tempfile::tempdir().unwrap();
         let (bytes, _) = generate(&cfg);
         let (header, mut rows) = lines(&bytes);
-        let whole = analyze(&[write(dir.path(), "whole.log", &bytes)], &one_thread());
+        let whole = analyze(&[write_path(dir.path(), "whole.log", &bytes)], &one_thread());
         rows.shuffle(&mut rand_chacha::ChaCha8Rng::seed_from_u64(seed));
         let mut shuffled = header.to_vec();
         for r in &rows {
@@ -314,7 +292,7 @@ proptest! {
                 shuffled.extend_from_slice(if cfg.crlf { b"\r\n" } else { b"\n" });
             }
         }
-        let shuffled_path = write(dir.path(), "shuffled.log", &shuffled);
+        let shuffled_path = write_path(dir.path(), "shuffled.log", &shuffled);
         let a = analyze(std::slice::from_ref(&shuffled_path), &one_thread());
         prop_assert_eq!(order_free(&a.tally), order_free(&whole.tally));
         // How far the clock ran backwards is measured the same in pieces on threads.
@@ -341,7 +319,7 @@ fn binary_observed_equals_for_whole_and_pieces() {
         ..Config::default()
     };
     let (bytes, _) = generate(&cfg);
-    let whole = write(dir.path(), "whole.csv", &bytes);
+    let whole = write_path(dir.path(), "whole.csv", &bytes);
     let (header, rows) = lines(&bytes);
     let thirds = [0, rows.len() / 3, 2 * rows.len() / 3, rows.len()];
     let mut pieces = Vec::new();
@@ -350,7 +328,7 @@ fn binary_observed_equals_for_whole_and_pieces() {
         rows[w[0]..w[1]]
             .iter()
             .for_each(|r| piece.extend_from_slice(r));
-        pieces.push(write(dir.path(), &format!("p{i}.csv"), &piece));
+        pieces.push(write_path(dir.path(), &format!("p{i}.csv"), &piece));
     }
     let observed = |paths: &[PathBuf]| {
         let mut args = vec!["logs".to_string()];

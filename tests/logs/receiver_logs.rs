@@ -5,8 +5,9 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::common::{dupcost, succeed};
+use crate::common::{dupcost, json, succeed};
 use crate::receiver::{ReceiverConfig, ReceiverTruth, generate_receiver};
+use crate::support::group;
 
 const SVIX: [f64; 7] = [5.0, 300.0, 1800.0, 7200.0, 18000.0, 36000.0, 36000.0];
 
@@ -28,24 +29,6 @@ fn write(dir: &Path, name: &str, cfg: &ReceiverConfig) -> (PathBuf, ReceiverTrut
     let path = dir.join(name);
     let truth = generate_receiver(cfg, std::fs::File::create(&path).unwrap()).unwrap();
     (path, truth)
-}
-
-fn report(args: &[&str]) -> serde_json::Value {
-    let out = succeed(dupcost().args(args).args(["--format", "json"]));
-    serde_json::from_slice(&out.stdout).unwrap()
-}
-
-/// `1290` as the reports write it: `1,290`.
-fn group(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 fn within(measured: f64, truth: f64, what: &str) {
@@ -103,7 +86,7 @@ fn the_client_timeout_alone_measures_a_receivers_log() {
         "hooks.csv",
         &config(&[5.0, 300.0, 1800.0], true),
     );
-    let v = report(&["logs", path.to_str().unwrap(), "--client-timeout", "15s"]);
+    let v = json(&["logs", path.to_str().unwrap(), "--client-timeout", "15s"]);
     assert_truth(&v, &truth);
     let why = v["observed"]["files"][0]["log_side_why"].as_str().unwrap();
     assert!(why.starts_with("detected"), "{why}");
@@ -114,7 +97,7 @@ fn the_client_timeout_alone_measures_a_receivers_log() {
 fn the_senders_preset_measures_a_receivers_log_over_the_whole_schedule() {
     let dir = tempfile::tempdir().unwrap();
     let (path, truth) = write(dir.path(), "hooks.jsonl", &config(&SVIX, false));
-    let v = report(&["logs", path.to_str().unwrap(), "--preset", "svix-webhooks"]);
+    let v = json(&["logs", path.to_str().unwrap(), "--preset", "svix-webhooks"]);
     assert_truth(&v, &truth);
     // The sender's published budget, not the most the log happened to show.
     assert_eq!(v["inputs"]["retries"], 7);
@@ -137,7 +120,7 @@ fn the_senders_preset_measures_a_receivers_log_over_the_whole_schedule() {
     );
     assert!(table.contains(&line), "{line} in {table}");
     // With a window under the 2 h delay the later redeliveries split events in two.
-    let split = report(&[
+    let split = json(&[
         "logs",
         path.to_str().unwrap(),
         "--preset",
@@ -192,7 +175,7 @@ fn whose_log_it_is_can_be_told_and_is_said() {
     )
     .unwrap();
     let plain = plain.to_str().unwrap();
-    let v = report(&[
+    let v = json(&[
         "logs",
         plain,
         "--client-timeout",
@@ -210,7 +193,7 @@ fn whose_log_it_is_can_be_told_and_is_said() {
     );
     // Assumed a proxy's: its two timeouts are too few to need the outcome (the minimum-evidence
     // rule), so the default share stands, and the note names --log-side server.
-    let v = report(&["logs", plain, "--client-timeout", "30s", "--min-span", "1m"]);
+    let v = json(&["logs", plain, "--client-timeout", "30s", "--min-span", "1m"]);
     assert_eq!(v["sources"]["succeeded_share"], "default");
     assert_eq!(v["observed"]["files"][0]["log_side"], "proxy");
     let out =
@@ -261,7 +244,7 @@ fn csv_has_the_processed_twice_figures() {
         }
     };
     let column = csv("server");
-    let v = report(&[
+    let v = json(&[
         "logs",
         plain,
         "--client-timeout",

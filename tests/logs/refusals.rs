@@ -3,20 +3,13 @@
 //! fit; records that are no HTTP request (IIS FTP, HAProxy tcplog) named as what they are,
 //! and never an empty line blamed.
 
-use crate::common::{dupcost, fixture, usage_error, write};
+use crate::common::{fixture, usage_error, write};
 
 /// `dupcost logs PATH ARGS --format json` with the rate given: its JSON and its stderr.
 fn report(path: &str, args: &[&str]) -> (serde_json::Value, String) {
-    let out = dupcost()
-        .args(["logs", path, "--format", "json", "--min-span", "0s"])
-        .args(["--succeeded-share", "0.5", "--requests-per-day", "10"])
-        .args(["--timeout-rate", "1%"])
-        .args(args)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8(out.stderr).unwrap();
-    assert!(out.status.success(), "{stderr}");
-    (serde_json::from_slice(&out.stdout).unwrap(), stderr)
+    let given = [path, "--min-span", "0s", "--succeeded-share", "0.5"];
+    let rate = ["--requests-per-day", "10", "--timeout-rate", "1%"];
+    crate::support::report(&[&given[..], &rate, args].concat())
 }
 
 const IIS_FTP: &str = "IIS FTP log records (FTP commands, no HTTP request)";

@@ -24,14 +24,7 @@ const GIVEN: [&str; 8] = [
 
 /// The JSON report of `dupcost logs PATH ARGS`, and its stderr; it must succeed.
 fn report(path: &str, args: &[&str]) -> (Value, String) {
-    let out = dupcost()
-        .args(["logs", path, "--format", "json"])
-        .args(args)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8(out.stderr).unwrap();
-    assert!(out.status.success(), "{path}: {stderr}");
-    (serde_json::from_slice(&out.stdout).unwrap(), stderr)
+    crate::support::report(&[&[path][..], args].concat())
 }
 
 /// The lines skipped by kind, as `(kind, lines)`.

@@ -27,15 +27,9 @@ fn python() -> Option<PathBuf> {
     )
 }
 
+/// `dupcost logs FILE ARGS` as JSON.
 fn report(file: &Path, args: &[&str]) -> Value {
-    let out = succeed(
-        dupcost()
-            .arg("logs")
-            .arg(file)
-            .args(args)
-            .args(["--format", "json"]),
-    );
-    serde_json::from_slice(&out.stdout).expect("valid JSON")
+    crate::support::json(&[&[file.to_str().unwrap()][..], args].concat())
 }
 
 fn gzip(path: &Path) -> PathBuf {

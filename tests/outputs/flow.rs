@@ -61,7 +61,12 @@ fn every_json_output_round_trips_through_scenario() {
     let sweep = json(&["estimate", "--sweep", "timeout-rate=0.1%..2%:20"]);
     let element = &sweep[17];
     assert_eq!(element["inputs"]["timeout_rate"], 0.018);
-    assert_eq!(estimate_from(element, dir.path(), "element.json"), *element);
+    // Each element is an estimate with its inputs' kinds (the swept one given by the sweep).
+    assert_eq!(element["input_kinds"]["timeout_rate"]["origin"], "sweep");
+    assert_eq!(
+        estimate_from(element, dir.path(), "element.json"),
+        estimate_part(element)
+    );
 
     let logs = json(&["logs", SAMPLE]);
     assert_eq!(
@@ -137,6 +142,8 @@ fn sweep_steps_not_exact_in_binary_stay_clean() {
         .lines()
         .filter_map(|l| l.trim().strip_prefix("\"timeout_rate\": "))
         .map(|v| v.trim_end_matches(','))
+        // Not the object of `input_kinds.timeout_rate`.
+        .filter(|v| *v != "{")
         .collect();
     assert_eq!(swept, expected, "the inputs as typed, without binary noise");
 
@@ -307,7 +314,12 @@ fn markdown_sweep() {
         "markdown",
     ]);
     insta::assert_snapshot!(text);
-    assert_tables(&text, &[(18, 3), (7, 7)]);
+    // The inputs with their kinds (the swept retries given by --sweep), then the outputs.
+    assert_tables(&text, &[(18, 4), (7, 7)]);
+    assert!(
+        text.contains("| retries | 0 to 5 (6 values) | given: --sweep |"),
+        "{text}"
+    );
     assert!(text.contains("retries from 0 to 5"), "{text}");
 }
 

@@ -15,3 +15,4 @@ mod receiver;
 mod cli;
 mod engines;
 mod golden;
+mod units;

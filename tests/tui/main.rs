@@ -9,4 +9,5 @@ mod follow;
 mod logs;
 mod presets;
 mod screens;
+mod sources;
 mod terminal;

@@ -193,6 +193,17 @@ pub trait LineFormat: Send + Sync + fmt::Debug {
     /// what was expected) makes the line a bad row: counted, the first five reported as
     /// file:line.
     fn split(&self, line: &[u8], out: &mut Fields) -> Result<(), String>;
+    /// [`LineFormat::split`] without copying, for a line the format can read in place
+    /// (a JSON line of the log's shape): field `i` is `line[starts[i]..ends[i]]`. `false`
+    /// when it cannot (the line is then split).
+    fn split_in_place(
+        &self,
+        _line: &[u8],
+        _starts: &mut Vec<usize>,
+        _ends: &mut Vec<usize>,
+    ) -> bool {
+        false
+    }
 }
 
 /// A line format that reads `lines`: the share of them it splits without error.

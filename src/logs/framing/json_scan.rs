@@ -117,7 +117,7 @@ pub fn is_plain_key(key: &str) -> bool {
 
 /// `a == b` for slices of the same length, without a call for short ones (keys).
 #[inline(always)]
-fn same(a: &[u8], b: &[u8]) -> bool {
+pub fn same(a: &[u8], b: &[u8]) -> bool {
     debug_assert_eq!(a.len(), b.len());
     let n = a.len();
     let word = |s: &[u8], i: usize| u64::from_le_bytes(s[i..i + 8].try_into().unwrap());
@@ -168,9 +168,10 @@ fn zero_bytes(w: u64) -> u64 {
 }
 
 /// The place of the first quote, backslash or control character in `bytes` from `i` (or
-/// where fewer than a block's bytes are left: the caller reads those one at a time).
+/// where fewer than a block's bytes are left: the caller reads those one at a time); with
+/// `ABOVE_ASCII`, of the first byte above ASCII too.
 #[inline(always)]
-fn special(bytes: &[u8], mut i: usize) -> usize {
+fn special<const ABOVE_ASCII: bool>(bytes: &[u8], mut i: usize) -> usize {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::{
@@ -192,20 +193,50 @@ fn special(bytes: &[u8], mut i: usize) -> usize {
                     _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
                     control,
                 );
-                let mask = _mm_movemask_epi8(hits) as u32;
+                let mut mask = _mm_movemask_epi8(hits) as u32;
+                if ABOVE_ASCII {
+                    mask |= _mm_movemask_epi8(v) as u32;
+                }
                 if mask != 0 {
                     return i + mask.trailing_zeros() as usize;
                 }
                 i += 16;
+            }
+            // The last bytes, fewer than a block: the block that ends with them, without the
+            // bytes before `i` (a string's end near its line's end, where most lines' last
+            // value ends).
+            if i < bytes.len() && bytes.len() >= 16 {
+                let last = bytes.len() - 16;
+                // In bounds: last + 16 == len.
+                let v = _mm_loadu_si128(bytes.as_ptr().add(last) as *const __m128i);
+                let control = _mm_cmpeq_epi8(_mm_min_epu8(v, below_space), v);
+                let hits = _mm_or_si128(
+                    _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
+                    control,
+                );
+                let mut mask = _mm_movemask_epi8(hits) as u32;
+                if ABOVE_ASCII {
+                    mask |= _mm_movemask_epi8(v) as u32;
+                }
+                // `i - last` < 16: the bytes before `i` shifted out.
+                mask >>= i - last;
+                return if mask != 0 {
+                    i + mask.trailing_zeros() as usize
+                } else {
+                    bytes.len()
+                };
             }
         }
     }
     // Eight bytes at a time.
     while let Some(chunk) = bytes.get(i..i + 8) {
         let w = u64::from_le_bytes(chunk.try_into().unwrap());
-        let hits = zero_bytes(w ^ (LO * b'"' as u64))
+        let mut hits = zero_bytes(w ^ (LO * b'"' as u64))
             | zero_bytes(w ^ (LO * b'\\' as u64))
             | (w.wrapping_sub(LO * 0x20) & !w & HI);
+        if ABOVE_ASCII {
+            hits |= w & HI;
+        }
         if hits != 0 {
             return i + hits.trailing_zeros() as usize / 8;
         }
@@ -214,8 +245,91 @@ fn special(bytes: &[u8], mut i: usize) -> usize {
     i
 }
 
+/// The closing quote of a string whose text starts at `from` (past its opening quote), if no
+/// escape or control character comes first: a string read as written.
 #[inline(always)]
-fn is_ws(b: u8) -> bool {
+pub fn plain_string_end(bytes: &[u8], from: usize) -> Option<usize> {
+    string_end::<false>(bytes, from).map(|(i, _)| i)
+}
+
+/// [`plain_string_end`] in bytes not yet checked as UTF-8: a string with a byte above ASCII
+/// must be UTF-8 too (serde_json refuses a line that is not), checked from that byte.
+#[inline(always)]
+pub fn plain_string_end_in_bytes(bytes: &[u8], from: usize) -> Option<usize> {
+    match string_end::<true>(bytes, from)? {
+        (i, false) => Some(i),
+        (i, true) => {
+            let (end, _) = string_end::<false>(bytes, i)?;
+            simdutf8::basic::from_utf8(&bytes[i..end]).ok()?;
+            Some(end)
+        }
+    }
+}
+
+/// The first quote, backslash, control character (or, with `ABOVE_ASCII`, byte above
+/// ASCII) from `from`: its place when it is a quote (`false`) or a byte above ASCII (`true`).
+#[inline(always)]
+fn string_end<const ABOVE_ASCII: bool>(bytes: &[u8], from: usize) -> Option<(usize, bool)> {
+    // The last bytes, fewer than a block, one at a time.
+    let mut i = special::<ABOVE_ASCII>(bytes, from);
+    loop {
+        match *bytes.get(i)? {
+            b'"' => return Some((i, false)),
+            b'\\' | 0..0x20 => return None,
+            0x80.. if ABOVE_ASCII => return Some((i, true)),
+            _ => i += 1,
+        }
+    }
+}
+
+/// The end of the number that starts at `i` in `bytes`, checked as serde_json checks one.
+#[inline]
+pub fn number_end(bytes: &[u8], mut i: usize) -> Result<usize, Bail> {
+    let at = |i: usize| bytes.get(i).copied().unwrap_or(0);
+    if at(i) == b'-' {
+        i += 1;
+    }
+    match at(i) {
+        b'0' => {
+            i += 1;
+            if at(i).is_ascii_digit() {
+                return Err(Bail);
+            }
+        }
+        b'1'..=b'9' => {
+            i += 1;
+            while at(i).is_ascii_digit() {
+                i += 1;
+            }
+        }
+        _ => return Err(Bail),
+    }
+    if at(i) == b'.' {
+        i += 1;
+        if !at(i).is_ascii_digit() {
+            return Err(Bail);
+        }
+        while at(i).is_ascii_digit() {
+            i += 1;
+        }
+    }
+    if matches!(at(i), b'e' | b'E') {
+        i += 1;
+        if matches!(at(i), b'+' | b'-') {
+            i += 1;
+        }
+        if !at(i).is_ascii_digit() {
+            return Err(Bail);
+        }
+        while at(i).is_ascii_digit() {
+            i += 1;
+        }
+    }
+    Ok(i)
+}
+
+#[inline(always)]
+pub fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\n' | b'\t' | b'\r')
 }
 
@@ -318,7 +432,7 @@ impl<'a> Scan<'a> {
         let mut i = start;
         let mut escaped = false;
         loop {
-            i = special(bytes, i);
+            i = special::<false>(bytes, i);
             let b = *bytes.get(i).ok_or(Bail)?;
             match b {
                 b'"' => {
@@ -360,49 +474,7 @@ impl<'a> Scan<'a> {
     /// Skips the number at the cursor, checking it as serde_json does.
     #[inline]
     fn number(&mut self) -> Result<(), Bail> {
-        let bytes = self.bytes();
-        let mut i = self.pos;
-        let at = |i: usize| bytes.get(i).copied().unwrap_or(0);
-        if at(i) == b'-' {
-            i += 1;
-        }
-        match at(i) {
-            b'0' => {
-                i += 1;
-                if at(i).is_ascii_digit() {
-                    return Err(Bail);
-                }
-            }
-            b'1'..=b'9' => {
-                i += 1;
-                while at(i).is_ascii_digit() {
-                    i += 1;
-                }
-            }
-            _ => return Err(Bail),
-        }
-        if at(i) == b'.' {
-            i += 1;
-            if !at(i).is_ascii_digit() {
-                return Err(Bail);
-            }
-            while at(i).is_ascii_digit() {
-                i += 1;
-            }
-        }
-        if matches!(at(i), b'e' | b'E') {
-            i += 1;
-            if matches!(at(i), b'+' | b'-') {
-                i += 1;
-            }
-            if !at(i).is_ascii_digit() {
-                return Err(Bail);
-            }
-            while at(i).is_ascii_digit() {
-                i += 1;
-            }
-        }
-        self.pos = i;
+        self.pos = number_end(self.bytes(), self.pos)?;
         Ok(())
     }
 
@@ -613,17 +685,7 @@ impl Members {
         let value = end + 2;
         let (from, to, past) = match bytes[value] {
             b'"' => {
-                let mut i = special(bytes, value + 1);
-                // The last bytes, fewer than a block, one at a time.
-                while let Some(&b) = bytes.get(i) {
-                    if b == b'"' || b == b'\\' || b < 0x20 {
-                        break;
-                    }
-                    i += 1;
-                }
-                if bytes.get(i) != Some(&b'"') {
-                    return None;
-                }
+                let i = plain_string_end(bytes, value + 1)?;
                 (value + 1, i, i + 1)
             }
             b'-' | b'0'..=b'9' => {
@@ -852,7 +914,7 @@ mod tests {
         fn special_bytes_found(bytes in prop::collection::vec(prop_oneof![Just(b'"'), Just(b'\\'), 0u8..0x20, 0x20u8..=0xff, 0x20u8..=0x7f, 0x20u8..=0x7f], 0..80), from in 0usize..40) {
             let from = from.min(bytes.len());
             let first = bytes[from..].iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20).map(|p| p + from);
-            let found = special(&bytes, from);
+            let found = special::<false>(&bytes, from);
             match first {
                 Some(at) => prop_assert!(found == at || found < at && bytes.len() - found < 8, "{found} {at}"),
                 None => prop_assert!(bytes.len() - found < 8),

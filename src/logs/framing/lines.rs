@@ -44,6 +44,8 @@ pub fn lines<R: Read, S: LineSink>(
         ));
     };
     let mut fields = Fields::default();
+    // A line read in place: its fields' places.
+    let (mut starts, mut ends) = (Vec::new(), Vec::new());
     let mut scratch = Vec::new();
     // Parts of a line (CRI `P`, Docker entries without a newline) per stream, and the line
     // number of each first part.
@@ -89,6 +91,10 @@ pub fn lines<R: Read, S: LineSink>(
         }
         let Some(unwrap) = unwrap else {
             if format.format.skip(line) {
+                continue;
+            }
+            if format.format.split_in_place(line, &mut starts, &mut ends) {
+                sink.record_in_place(line, &starts, &ends, n)?;
                 continue;
             }
             fields.clear();

@@ -9,6 +9,7 @@
 mod csv;
 pub mod json_doc;
 pub mod json_scan;
+pub mod json_shape;
 mod line_buffer;
 mod lines;
 
@@ -32,6 +33,27 @@ pub trait RecordSink {
         gap: usize,
         line: u64,
     ) -> Result<(), LogError>;
+
+    /// One record from line `line` whose field `i` is `bytes[starts[i]..ends[i]]` (a JSON
+    /// line read in place).
+    fn record_in_place(
+        &mut self,
+        bytes: &[u8],
+        starts: &[usize],
+        ends: &[usize],
+        line: u64,
+    ) -> Result<(), LogError> {
+        let mut data = Vec::with_capacity(bytes.len());
+        let ends: Vec<usize> = starts
+            .iter()
+            .zip(ends)
+            .map(|(&s, &e)| {
+                data.extend_from_slice(&bytes[s..e]);
+                data.len()
+            })
+            .collect();
+        self.record(&data, &ends, 0, line)
+    }
 
     /// A record at `line` that could not be framed (too long, too many fields); an error
     /// stops the reading (`--strict`).

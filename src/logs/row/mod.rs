@@ -422,15 +422,49 @@ impl RecordSink for Row<'_> {
             if ends.len() == 1 && data.is_empty() {
                 return Ok(());
             }
-            let (want, got) = (self.fields, ends.len());
-            return self.bad(line, || format!("expected {want} fields, found {got}"));
+            return self.wrong_count(ends.len(), line);
         }
+        self.row(data, line, |i| field_of(data, ends, gap, i))
+    }
+
+    /// [`RecordSink::record`] of a line read in place.
+    #[inline]
+    fn record_in_place(
+        &mut self,
+        bytes: &[u8],
+        starts: &[usize],
+        ends: &[usize],
+        line: u64,
+    ) -> Result<(), LogError> {
+        if ends.len() != self.fields || starts.len() != ends.len() {
+            return self.wrong_count(ends.len(), line);
+        }
+        self.row(bytes, line, |i| &bytes[starts[i]..ends[i]])
+    }
+}
+
+impl Row<'_> {
+    /// A record of `got` fields where the format has another number: a bad row.
+    #[cold]
+    fn wrong_count(&mut self, got: usize, line: u64) -> Result<(), LogError> {
+        let want = self.fields;
+        self.bad(line, || format!("expected {want} fields, found {got}"))
+    }
+
+    /// The row of a record whose fields are in `data`, field `i` being `field(i)`: what it
+    /// means, and whether it counts.
+    #[inline(always)]
+    fn row<'d>(
+        &mut self,
+        data: &'d [u8],
+        line: u64,
+        field: impl Fn(usize) -> &'d [u8] + Copy,
+    ) -> Result<(), LogError> {
         if self.run.0 == 0 {
             self.run.1 = line;
         }
         self.run.0 += 1;
         self.run.2 = line;
-        let field = |i: usize| field_of(data, ends, gap, i);
         let rules = self.rules;
         let cols = match &self.other {
             Some(other) => &other.columns,

@@ -1,4 +1,5 @@
 -- dupcost sql --engine duckdb: the figures `dupcost logs` measures, for `dupcost estimate --observed FILE`
+-- --client-timeout 30s: the duration column request_time is read in s, from its name (--duration-unit overrides it)
 WITH src AS (
   SELECT
     CAST("timestamp" AS VARCHAR) AS ts_text,

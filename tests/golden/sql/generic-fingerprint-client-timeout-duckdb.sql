@@ -1,4 +1,5 @@
 -- dupcost sql --engine duckdb: the figures `dupcost logs` measures, for `dupcost estimate --observed FILE`
+-- --client-timeout 1.5s: the duration column duration_ms is read in ms, from its name (--duration-unit overrides it)
 WITH src AS (
   SELECT
     CAST("timestamp" AS VARCHAR) AS ts_text,

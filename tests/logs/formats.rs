@@ -67,7 +67,7 @@ fn a_file_no_format_reads_is_refused_naming_the_closest() {
     assert!(err.contains("odd.log"), "{err}");
     assert!(
         err.contains(
-            "line 1 '1.2.3.4 - - [01/Nov/2026:10:00:01 +0000]…' comes closest to Apache common: field 4 (time_local) '01/Nov/2026:10:00:01' does not fit: expected '] \"' after time_local from column 14"
+            "line 1 '1.2.3.4 - - [01/Nov/2026:10:00:01 +0000]…' comes closest to Apache common: field time_local at column 14 '01/Nov/2026:10:00:01' does not fit: expected '] \"' after time_local from column 14"
         ),
         "{err}"
     );

@@ -493,7 +493,7 @@ fn refusals_name_the_line_the_closest_format_and_the_flag() {
     // Of nginx's formats, Nginx Proxy Manager's `[$time_local] ...` reads furthest into
     // Envoy's `[START_TIME] "..."`: its status is no word with a space.
     assert!(
-        err.contains("the closest nginx format, Nginx Proxy Manager proxy: field 4 (status) 'HTTP/1.1\"' does not fit: expected status at column 45 to be one word"),
+        err.contains("the closest nginx format, Nginx Proxy Manager proxy: field status at column 45 'HTTP/1.1\"' does not fit: expected status at column 45 to be one word"),
         "{err}"
     );
     assert!(
@@ -541,7 +541,7 @@ fn refusals_name_the_line_the_closest_format_and_the_flag() {
     let path = write(dir.path(), "disagree.log", text(&lines).as_bytes());
     let err = usage_error(&["logs", &path]);
     assert!(
-        err.contains("disagree.log: its first lines are not one log format dupcost knows: line 1 reads as Envoy default, but line 3 'garbage here 1 2 3' does not (field 1 (start_time) 'garbage' does not fit: expected '[' at column 1"),
+        err.contains("disagree.log: its first lines are not one log format dupcost knows: line 1 reads as Envoy default, but line 3 'garbage here 1 2 3' does not (field start_time at column 1 'garbage' does not fit: expected '[' at column 1"),
         "{err}"
     );
     assert!(err.contains("--input-format envoy"), "{err}");

@@ -108,19 +108,19 @@ fn the_refusal_names_the_closest_format_and_its_field() {
             // CLF without the request's quotes: Apache common read 3 of its 7 fields.
             "clf.log",
             "1.2.3.4 - - [01/Nov/2026:10:00:01 +0000] POST / HTTP/1.1 200 5\n",
-            "comes closest to Apache common: field 4 (time_local) '01/Nov/2026:10:00:01' does not fit: expected '] \"' after time_local from column 14",
+            "comes closest to Apache common: field time_local at column 14 '01/Nov/2026:10:00:01' does not fit: expected '] \"' after time_local from column 14",
         ),
         (
             // An ALB line cut short: ALB, not a text format.
             "alb.log",
             "http 2018-07-02T22:23:00.186641Z app/my-loadbalancer/50dc6c495c0c9188 192.168.131.39:2817 10.0.0.1:80 0.000 0.001\n",
-            "comes closest to AWS ALB: field 10 (response_processing_time) does not fit: expected an AWS ALB line of at least 13 space-separated fields up to the quoted request, found 7",
+            "comes closest to AWS ALB: field response_processing_time is missing: expected an AWS ALB line of at least 13 space-separated fields up to the quoted request, found 7 (the line ends at column 114)",
         ),
         (
             // An Envoy line cut after its duration.
             "envoy.log",
             "[2026-11-01T10:00:01.310Z] \"POST /v1/charges HTTP/1.1\" 200 - 154 17 118\n",
-            "comes closest to Envoy default: field 9 (duration) '118' does not fit: expected ' ' after duration from column 69",
+            "comes closest to Envoy default: field duration at column 69 '118' does not fit: expected ' ' after duration from column 69",
         ),
     ];
     for (name, line, want) in cases {
@@ -130,6 +130,60 @@ fn the_refusal_names_the_closest_format_and_its_field() {
         assert!(err.contains("line 1 '"), "{name}: {err}");
         assert!(!err.contains("vcombined"), "{name}: {err}");
     }
+}
+
+/// The field a refusal blames is placed by its column on the line (the byte offset + 1, as
+/// ripgrep counts), which is where a user finds its text: never by its number among the
+/// format's own fields, which are not the line's (an ALB `client:port` is two of them, its
+/// quoted request three: the trace id below was "field 22", the 18th field as AWS lists
+/// them, awk's `$20`). A field the line ends before is named missing, with the column where
+/// the line ends.
+#[test]
+fn the_refusal_places_the_field_by_its_column_on_the_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let alb = "http 2018-07-02T22:23:00.186641Z app/my-loadbalancer/50dc6c495c0c9188 192.168.131.39:2817 10.0.0.1:80 0.000 0.001 0.000 200 200 34 366 \"GET http://www.example.com:80/ HTTP/1.1\" \"curl/7.46.0\" - - arn:aws:elasticloadbalancing:us-east-2:123456789012:targetgroup/my-targets/73e2d6bc24d8a067 \"Root=1-58337262-36d228ad5d99923122bbe354";
+    let haproxy = "Feb  6 12:14:14 localhost haproxy[14389]: 10.0.1.2:33317 [06/Feb/2009:12:14:14.655] http-in static/srv1 10/0/30/69/109 2OO 2750 - - ---- 1/1/1/1/0 0/0 {1wt.eu} {} \"GET /index.html HTTP/1.1\"";
+    let short = &alb[..113];
+    let cases: [(&str, &str, &str); 3] = [
+        (
+            // The trace id's quote is not closed.
+            "alb.log",
+            alb,
+            "comes closest to AWS ALB: field trace_id at column 288 '\"Root=1-58337262-36d228ad5d99923122bbe35…' does not fit: a quoted field opened at column 288 is not closed",
+        ),
+        (
+            "short-alb.log",
+            short,
+            "comes closest to AWS ALB: field response_processing_time is missing: expected an AWS ALB line of at least 13 space-separated fields up to the quoted request, found 7 (the line ends at column 114)",
+        ),
+        (
+            // A letter O for a zero in the status.
+            "haproxy.log",
+            haproxy,
+            "comes closest to HAProxy httplog: field status_code at column 120 '2OO' does not fit: expected a status at column 120",
+        ),
+    ];
+    for (name, line, want) in cases {
+        let path = write(dir.path(), name, format!("{line}\n").as_bytes());
+        let err = usage_error(&["logs", &path]);
+        assert!(err.contains(want), "{name}: {err}");
+        // What a user finds at that column is the text the refusal shows.
+        if let Some((column, text)) = want
+            .split_once(" at column ")
+            .and_then(|(_, rest)| rest.split_once(" '"))
+            .and_then(|(c, rest)| Some((c.parse::<usize>().ok()?, rest.split_once("' ")?.0)))
+        {
+            let text = text.trim_end_matches('…');
+            assert!(line[column - 1..].starts_with(text), "{name}: {column}");
+        }
+        assert!(!err.contains("field 2"), "{name}: no field number: {err}");
+    }
+    assert_eq!(short.len() + 1, 114);
+    let trace = alb
+        .split(' ')
+        .position(|w| w.starts_with("\"Root="))
+        .unwrap();
+    assert_eq!((trace + 1, alb.find("\"Root=").unwrap() + 1), (20, 288));
 }
 
 /// Every catalog name `--input-format` takes is listed in the refusal's flags and accepted;

@@ -42,6 +42,16 @@ fn skipped(o: &Value) -> Vec<(String, u64)> {
         .collect()
 }
 
+/// The formats the first file's lines were read as, as `(name, lines)`.
+fn formats(o: &Value) -> Vec<(&str, u64)> {
+    o["files"][0]["formats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["name"].as_str().unwrap(), f["lines"].as_u64().unwrap()))
+        .collect()
+}
+
 fn counts(o: &Value) -> (u64, u64, u64, u64) {
     let n = |k: &str| o[k].as_u64().unwrap();
     (
@@ -111,15 +121,67 @@ fn elastic_traefik_json_sample_reads_start_local() {
 }
 
 /// Elastic's Traefik CLF test: its last line has `-` for the status and the size (no
-/// response was sent): a request, not a bad row.
+/// response was sent): a request, not a bad row. Three lines write a bare `-` for the
+/// referer (Traefik's older CLF; now it writes `"-"`): read as Traefik's CLF all the same,
+/// not as Apache combined with more fields unread. One line is Apache common.
 #[test]
 fn elastic_traefik_common_sample_reads_a_dash_status() {
-    sample(
+    let o = sample(
         "elastic-traefik-common.log",
         None,
         (8, 0, 0, 0),
         ["2000-10-10T20:55:36Z", "2024-04-15T13:04:10Z"],
     );
+    assert_eq!(formats(&o), [("Traefik CLF", 7), ("Apache common", 1)]);
+    assert!(
+        o["files"][0]["formats"][0]["roles"]
+            .as_array()
+            .unwrap()
+            .contains(&"duration".into())
+    );
+}
+
+/// The same sample's durations are read, in milliseconds, as Elastic's expected output has
+/// them (`event.duration` 2, 3, 247, 0, 13, 8 and 0 ms): its seven GETs counted as the
+/// intents (`--methods GET`), those that took the client's timeout or more time out, and the
+/// line with no status (no response sent) times out at any timeout. Read as seconds, each
+/// of the five with 2 ms or more would time out at 1 s; as nanoseconds, none but that one.
+/// The Apache common line has no duration: a bad row where a timeout needs one.
+#[test]
+fn elastic_traefik_common_sample_reads_its_durations_in_ms() {
+    let path = fixture("suites", "elastic-traefik-common.log");
+    for (timeout, timed_out) in [("5ms", 4), ("10ms", 3), ("300ms", 1), ("1s", 1)] {
+        let args = [
+            "--requests-per-day",
+            "1000",
+            "--succeeded-share",
+            "50%",
+            "--min-span",
+            "0s",
+            "--methods",
+            "GET",
+            "--log-side",
+            "server",
+            "--client-timeout",
+            timeout,
+        ];
+        let (j, stderr) = report(&path, &args);
+        let o = &j["observed"];
+        assert_eq!(counts(o), (8, 1, 7, timed_out), "{timeout}: {stderr}");
+        assert!(
+            stderr.contains("elastic-traefik-common.log:7: read as Apache common, a second format in this file, which cannot be counted beside the first: it has no duration"),
+            "{stderr}"
+        );
+        let out = dupcost().args(["logs", &path]).args(args).output().unwrap();
+        let table = String::from_utf8(out.stdout).unwrap();
+        assert!(table.contains("duration=duration_ms (ms)"), "{table}");
+        let rate = format!("= {timed_out} timed out (status 0, 408, 460, 499, 504 or took");
+        assert!(table.contains(&rate), "{timeout}: {table}");
+        assert!(
+            table.contains("/ 7 mutating attempts)"),
+            "{timeout}: {table}"
+        );
+    }
 }
 
 /// Records with no HTTP request, as each proxy writes them beside its requests: skipped by
@@ -677,14 +739,8 @@ fn crowdsec_nginx_proxy_manager_sample() {
     let skipped = &o["files"][0]["skipped"];
     assert_eq!(skipped[0]["kind"], "nginx error log");
     assert_eq!(skipped[0]["lines"], 2);
-    let formats: Vec<(&str, u64)> = o["files"][0]["formats"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| (f["name"].as_str().unwrap(), f["lines"].as_u64().unwrap()))
-        .collect();
     assert_eq!(
-        formats,
+        formats(&o),
         [
             ("Nginx Proxy Manager proxy", 2),
             ("nginx combined", 1),

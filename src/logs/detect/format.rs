@@ -593,12 +593,18 @@ fn candidates(row: Option<&str>, sample: &[&[u8]], line: &[u8]) -> Vec<Candidate
 struct Misfit {
     /// The fields it read before.
     fitted: usize,
-    /// The field that did not fit: its number (1-based) and name, when the format names it.
-    field: Option<(usize, String)>,
+    /// The name of the field that did not fit, when the format names it. Not its number
+    /// among the format's fields: those are not what a user counts on the line (an ALB
+    /// `client:port` is two, a quoted request line three), and a count of the line's words
+    /// is no better (the quoted request is three of them, a user agent a dozen): the column
+    /// is what says where, as ripgrep and compilers say it.
+    field: Option<String>,
     /// The text where it stopped, when its error names a column.
     value: Option<String>,
-    /// The column its error names.
+    /// The column its error names (the byte offset on the line + 1).
     column: Option<usize>,
+    /// The column is past the line's end: the field is missing.
+    missing: bool,
     /// It read all its fields, with more after them.
     whole: bool,
     /// The share of its fields it read, in thousandths.
@@ -608,14 +614,18 @@ struct Misfit {
 
 impl std::fmt::Display for Misfit {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if let Some((n, name)) = &self.field {
-            write!(f, "field {n} ({name}) ")?;
-            if let Some(value) = &self.value {
-                write!(f, "'{value}' ")?;
-            }
-            return write!(f, "does not fit: {}", self.error);
+        let Some(name) = &self.field else {
+            return f.write_str(&self.error);
+        };
+        match (self.column, &self.value) {
+            (Some(_), _) if self.missing => write!(f, "field {name} is missing: {}", self.error),
+            (Some(column), Some(value)) => write!(
+                f,
+                "field {name} at column {column} '{value}' does not fit: {}",
+                self.error
+            ),
+            _ => write!(f, "field {name} does not fit: {}", self.error),
         }
-        f.write_str(&self.error)
     }
 }
 
@@ -634,8 +644,9 @@ fn fit(format: &dyn LineFormat, line: &[u8]) -> Option<Misfit> {
     // A format that read no field and names no column stopped at its layout (a count of
     // fields), not at a field.
     let field = (fitted > 0 || column.is_some())
-        .then(|| names.get(fitted).map(|n| (fitted + 1, n.clone())))
+        .then(|| names.get(fitted).cloned())
         .flatten();
+    let missing = column.is_some_and(|c| c > line.len());
     let value = column
         .filter(|c| *c >= 1 && field.is_some())
         .and_then(|c| line.get(c - 1..))
@@ -649,6 +660,7 @@ fn fit(format: &dyn LineFormat, line: &[u8]) -> Option<Misfit> {
         field,
         value,
         column,
+        missing,
         whole,
         error,
     })

@@ -300,9 +300,10 @@ impl LineFormat for AwsLoadBalancer {
         if raw <= shape.request {
             return Err(format!(
                 "expected an {} line of at least {} space-separated fields up to the quoted \
-                 request, found {raw}",
+                 request, found {raw} (the line ends at column {})",
                 self.describe(),
-                shape.request + 1
+                shape.request + 1,
+                line.len() + 1
             ));
         }
         // Older logs end earlier: their later fields are empty.

@@ -22,7 +22,8 @@ pub const UPSTREAMINFO: &str = r#"$remote_addr - $remote_user [$time_local] "$re
 /// Traefik's CLF access log (Traefik's docs, "Access Logs", CLF format): combined, then the
 /// requests Traefik has received, the router's name, the server's URL and the duration in
 /// milliseconds with its `ms`. Its fields are no nginx variables: named for their roles
-/// (`duration_ms`: milliseconds, as Traefik's docs say).
+/// (`duration_ms`: milliseconds, as Traefik's docs say). Older Traefik wrote a bare `-` for
+/// a missing referer (Elastic's sample): any quoted variable takes one (`template`).
 pub const TRAEFIK: &str = r#"$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent" $requests_total "$router_name" "$server_url" ${duration_ms}ms"#;
 /// Nginx Proxy Manager's `proxy` format (docker/rootfs/etc/nginx/conf.d/include/log.conf).
 pub const NPM_PROXY: &str = r#"[$time_local] $upstream_cache_status $upstream_status $status - $request_method $scheme $host "$request_uri" [Client $remote_addr] [Length $body_bytes_sent] [Gzip $gzip_ratio] [Sent-to $server] "$http_user_agent" "$http_referer""#;

@@ -184,9 +184,9 @@ fn special<const ABOVE_ASCII: bool>(bytes: &[u8], mut i: usize) -> usize {
             let quote = _mm_set1_epi8(b'"' as i8);
             let backslash = _mm_set1_epi8(b'\\' as i8);
             let below_space = _mm_set1_epi8(0x1f);
-            while i + 16 <= bytes.len() {
-                // In bounds: i + 16 <= len.
-                let v = _mm_loadu_si128(bytes.as_ptr().add(i) as *const __m128i);
+            // The bits of the block's quotes, backslashes and control characters (and bytes
+            // above ASCII).
+            let special_bits = |v: __m128i| {
                 // A byte at or below 0x1f is its own minimum with 0x1f.
                 let control = _mm_cmpeq_epi8(_mm_min_epu8(v, below_space), v);
                 let hits = _mm_or_si128(
@@ -197,6 +197,11 @@ fn special<const ABOVE_ASCII: bool>(bytes: &[u8], mut i: usize) -> usize {
                 if ABOVE_ASCII {
                     mask |= _mm_movemask_epi8(v) as u32;
                 }
+                mask
+            };
+            while i + 16 <= bytes.len() {
+                // In bounds: i + 16 <= len.
+                let mask = special_bits(_mm_loadu_si128(bytes.as_ptr().add(i) as *const __m128i));
                 if mask != 0 {
                     return i + mask.trailing_zeros() as usize;
                 }
@@ -208,18 +213,10 @@ fn special<const ABOVE_ASCII: bool>(bytes: &[u8], mut i: usize) -> usize {
             if i < bytes.len() && bytes.len() >= 16 {
                 let last = bytes.len() - 16;
                 // In bounds: last + 16 == len.
-                let v = _mm_loadu_si128(bytes.as_ptr().add(last) as *const __m128i);
-                let control = _mm_cmpeq_epi8(_mm_min_epu8(v, below_space), v);
-                let hits = _mm_or_si128(
-                    _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
-                    control,
-                );
-                let mut mask = _mm_movemask_epi8(hits) as u32;
-                if ABOVE_ASCII {
-                    mask |= _mm_movemask_epi8(v) as u32;
-                }
                 // `i - last` < 16: the bytes before `i` shifted out.
-                mask >>= i - last;
+                let mask =
+                    special_bits(_mm_loadu_si128(bytes.as_ptr().add(last) as *const __m128i))
+                        >> (i - last);
                 return if mask != 0 {
                     i + mask.trailing_zeros() as usize
                 } else {

@@ -193,16 +193,17 @@ pub trait LineFormat: Send + Sync + fmt::Debug {
     /// what was expected) makes the line a bad row: counted, the first five reported as
     /// file:line.
     fn split(&self, line: &[u8], out: &mut Fields) -> Result<(), String>;
-    /// [`LineFormat::split`] without copying, for a line the format can read in place
-    /// (a JSON line of the log's shape): field `i` is `line[starts[i]..ends[i]]`. `false`
-    /// when it cannot (the line is then split).
+    /// A line read in place where the format can (a JSON line of the log's shape): `Ok(true)`,
+    /// field `i` being `line[starts[i]..ends[i]]`; else [`LineFormat::split`] into `out`,
+    /// `Ok(false)`. One call a line either way: the hot loop's.
     fn split_in_place(
         &self,
-        _line: &[u8],
+        line: &[u8],
         _starts: &mut Vec<usize>,
         _ends: &mut Vec<usize>,
-    ) -> bool {
-        false
+        out: &mut Fields,
+    ) -> Result<bool, String> {
+        self.split(line, out).map(|()| false)
     }
 }
 

@@ -117,7 +117,7 @@ pub fn is_plain_key(key: &str) -> bool {
 
 /// `a == b` for slices of the same length, without a call for short ones (keys).
 #[inline(always)]
-pub fn same(a: &[u8], b: &[u8]) -> bool {
+fn same(a: &[u8], b: &[u8]) -> bool {
     debug_assert_eq!(a.len(), b.len());
     let n = a.len();
     let word = |s: &[u8], i: usize| u64::from_le_bytes(s[i..i + 8].try_into().unwrap());

@@ -93,13 +93,13 @@ pub fn lines<R: Read, S: LineSink>(
             if format.format.skip(line) {
                 continue;
             }
-            if format.format.split_in_place(line, &mut starts, &mut ends) {
-                sink.record_in_place(line, &starts, &ends, n)?;
-                continue;
-            }
             fields.clear();
-            match format.format.split(line, &mut fields) {
-                Ok(()) => sink.record(&fields.data, &fields.ends, 0, n)?,
+            match format
+                .format
+                .split_in_place(line, &mut starts, &mut ends, &mut fields)
+            {
+                Ok(true) => sink.record_in_place(line, &starts, &ends, n)?,
+                Ok(false) => sink.record(&fields.data, &fields.ends, 0, n)?,
                 Err(reason) => {
                     let misfit = Misfit {
                         line,

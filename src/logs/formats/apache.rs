@@ -7,7 +7,7 @@
 //! `duration_us` (microseconds), `%T` → `request_time` (seconds), `%{ms}T` → `duration_ms`,
 //! `%{Idempotency-Key}i` → `http_idempotency_key`, `%{UNIQUE_ID}e` → `unique_id`.
 
-use super::template::{Family, Item, Kind, Var};
+use super::template::{Compiled, Family, Item, Kind, Var};
 use super::{FormatHints, LineFormat};
 
 pub const COMMON: &str = r#"%h %l %u %t "%r" %>s %b"#;
@@ -29,11 +29,13 @@ pub fn is_apache(text: &str) -> bool {
 }
 
 /// Apache's `LogFormat` strings.
-const FAMILY: Family = Family {
+static FAMILY: Family = Family {
     presets: &PRESETS,
     items,
     hints: FormatHints::default,
     custom: "Apache LogFormat",
+    appended: (&["combined", "common"], "e.g. %D, %{Idempotency-Key}i"),
+    compiled: Compiled::new(),
 };
 
 /// A preset's name or a `LogFormat` string, compiled. A string pasted from httpd.conf
@@ -45,12 +47,7 @@ pub fn compile(text: &str) -> Result<Box<dyn LineFormat>, String> {
 /// The presets that read the first lines, most particular first; then `combined` or `common`
 /// with fields appended (%D, a header), read as the preset, the rest not, as for nginx.
 pub fn sniff(lines: &[&[u8]]) -> Option<Box<dyn LineFormat>> {
-    super::best_of(FAMILY.presets(), lines).or_else(|| {
-        super::best_of(
-            FAMILY.appended(&["combined", "common"], "e.g. %D, %{Idempotency-Key}i"),
-            lines,
-        )
-    })
+    Family::best_of(FAMILY.presets(), lines).or_else(|| Family::best_of(FAMILY.appended(), lines))
 }
 
 /// `LogFormat "%h \"%r\"" name` → `%h "%r"`; a bare string with `\"` has them unescaped.

@@ -10,7 +10,7 @@
 //! no upstream status: a timed-out request's outcome at the backend is unknown unless the
 //! backend's own log is joined (`--outcomes`).
 
-use super::template::{Family, Item, Var};
+use super::template::{Compiled, Family, Item, Var};
 use super::{DurationUnit, FlagsStyle, FormatHints, LineFormat};
 
 /// Envoy's default format.
@@ -57,7 +57,7 @@ pub fn is_envoy(text: &str) -> bool {
 }
 
 /// Envoy's format strings: durations in ms, its response flags.
-const FAMILY: Family = Family {
+static FAMILY: Family = Family {
     presets: &PRESETS,
     items,
     hints: || FormatHints {
@@ -66,6 +66,8 @@ const FAMILY: Family = Family {
         ..FormatHints::default()
     },
     custom: "Envoy format string",
+    appended: (&[], ""),
+    compiled: Compiled::new(),
 };
 
 /// A preset's name (`envoy`, `istio`) or an Envoy format string, compiled.
@@ -96,7 +98,7 @@ fn sniff_bare(lines: &[&[u8]]) -> Option<Box<dyn LineFormat>> {
     {
         return None;
     }
-    super::best_of(FAMILY.presets(), lines).or_else(|| super::best_of(extended(lines), lines))
+    Family::best_of(FAMILY.presets(), lines).or_else(|| super::best_of(extended(lines), lines))
 }
 
 /// The presets followed by the fields the first line has after them (an appended

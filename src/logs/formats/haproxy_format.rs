@@ -14,7 +14,7 @@
 
 use std::sync::Arc;
 
-use super::template::{Family, Item, Kind, Var};
+use super::template::{Compiled, Family, Item, Kind, Var};
 use super::{DurationUnit, Fields, FlagsStyle, FormatHints, LineFormat};
 use crate::logs::role::Role;
 
@@ -210,7 +210,7 @@ fn fetch_name(fetch: &str) -> String {
     }
 }
 
-const FAMILY: Family = Family {
+static FAMILY: Family = Family {
     presets: &PRESETS,
     items,
     hints: || FormatHints {
@@ -220,6 +220,8 @@ const FAMILY: Family = Family {
         notes: vec![crate::logs::FormatNote::UtcAcceptDate],
     },
     custom: "HAProxy log-format",
+    appended: (&[], ""),
+    compiled: Compiled::new(),
 };
 
 /// A log-format line, with the syslog prefix read off when it has one.

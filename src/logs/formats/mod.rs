@@ -224,6 +224,9 @@ pub(in crate::logs) fn reads(format: &dyn LineFormat, lines: &[&[u8]]) -> f64 {
     ok as f64 / records.len() as f64
 }
 
+/// The share of a sniff's lines a format must read to be taken.
+pub(in crate::logs) const BEST_OF: f64 = 0.8;
+
 /// The first of `candidates` that reads at least 80% of `lines` (and the first of them).
 pub(in crate::logs) fn best_of(
     candidates: Vec<Box<dyn LineFormat>>,
@@ -231,7 +234,7 @@ pub(in crate::logs) fn best_of(
 ) -> Option<Box<dyn LineFormat>> {
     candidates
         .into_iter()
-        .find(|f| reads(f.as_ref(), lines) >= 0.8)
+        .find(|f| reads(f.as_ref(), lines) >= BEST_OF)
 }
 
 /// The line format that `--input-format FORMAT --log-format TEXT` reads: TEXT is a format

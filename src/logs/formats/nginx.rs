@@ -9,7 +9,7 @@
 //! `$request_id`/`$req_id`; `$request` gives `request_method`, `request_uri` and
 //! `server_protocol`; the `$upstream_*` variables keep their lists (`504, 200`).
 
-use super::template::{Family, Item, Kind, Var};
+use super::template::{Compiled, Family, Item, Kind, Var};
 use super::{FormatHints, LineFormat};
 
 /// nginx's built-in `combined`.
@@ -49,11 +49,16 @@ pub const PRESETS: [(&str, &str, &str); 7] = [
 ];
 
 /// nginx's `log_format` strings: every unit and name is told by the variables' names.
-const FAMILY: Family = Family {
+static FAMILY: Family = Family {
     presets: &PRESETS,
     items,
     hints: FormatHints::default,
     custom: "nginx log_format",
+    appended: (
+        &["main", "combined"],
+        "e.g. $request_time, $upstream_status",
+    ),
+    compiled: Compiled::new(),
 };
 
 /// A preset's name or a `log_format` body, compiled. The body may be pasted as it stands in
@@ -67,17 +72,9 @@ pub fn compile(text: &str) -> Result<Box<dyn LineFormat>, String> {
 /// their names cannot be guessed, so the preset's fields are read and the rest is not, and
 /// the evidence (and any error a missing field causes) says to give the log_format.
 pub fn sniff(lines: &[&[u8]]) -> Option<Box<dyn LineFormat>> {
-    super::best_of(FAMILY.presets(), lines)
+    Family::best_of(FAMILY.presets(), lines)
         .or_else(|| super::best_of(extended(lines), lines))
-        .or_else(|| {
-            super::best_of(
-                FAMILY.appended(
-                    &["main", "combined"],
-                    "e.g. $request_time, $upstream_status",
-                ),
-                lines,
-            )
-        })
+        .or_else(|| Family::best_of(FAMILY.appended(), lines))
 }
 
 /// `main` and `combined` followed by the fields the first line has after them, each read as
@@ -89,15 +86,12 @@ fn extended(lines: &[&[u8]]) -> Vec<Box<dyn LineFormat>> {
         return Vec::new();
     };
     let mut out: Vec<Box<dyn LineFormat>> = Vec::new();
-    for (name, body, description) in PRESETS
-        .iter()
-        .filter(|(n, ..)| matches!(*n, "main" | "combined"))
-    {
-        let Ok(preset) = FAMILY.build(body, description) else {
+    // main and combined, reading a line that goes on past them.
+    for (name, trailing) in FAMILY.appended() {
+        let Some((_, body, description)) = PRESETS.iter().find(|(n, ..)| n == name) else {
             continue;
         };
-        let trailing = preset.template.with_trailing();
-        let Ok(at) = trailing.read(first, &mut super::Fields::default()) else {
+        let Ok(at) = trailing.template.read(first, &mut super::Fields::default()) else {
             continue;
         };
         let extras = words(&first[at..]);

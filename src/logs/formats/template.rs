@@ -22,6 +22,7 @@
 
 use super::{Fields, FormatHints, LineFormat};
 use crate::logs::error::shown;
+use std::sync::OnceLock;
 
 /// What a variable's value is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -65,7 +66,7 @@ pub enum Item {
 /// The three fields of a request line, named as nginx names them.
 pub const REQUEST_NAMES: [&str; 3] = ["request_method", "request_uri", "server_protocol"];
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 enum Step {
     /// A literal that must come next.
     Lit(Vec<u8>),
@@ -79,7 +80,7 @@ enum Step {
     },
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 enum End {
     /// At the end of the line.
     Line,
@@ -93,7 +94,7 @@ enum End {
 
 /// How a quoted variable starts: with its quote, or with a bare `-` that `close` (the literal
 /// after the variable, without its quote) follows.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 struct Opening {
     close: Vec<u8>,
 }
@@ -123,13 +124,41 @@ fn bare(after: &[u8], close: &[u8]) -> bool {
 }
 
 /// One kind of format string (nginx `log_format`, Apache `LogFormat`, Envoy's): its presets as
-/// (name, body, description), how a string becomes items, what its names cannot tell, and
-/// what a string that is no preset is called.
+/// (name, body, description), how a string becomes items, what its names cannot tell, what a
+/// string that is no preset is called, and which presets a line may go on past (with
+/// examples of such fields for the evidence). A `static`: its presets are compiled once a
+/// process, when sniffing first asks for them.
 pub struct Family {
     pub presets: &'static [(&'static str, &'static str, &'static str)],
     pub items: fn(&str) -> Result<Vec<Item>, String>,
     pub hints: fn() -> FormatHints,
     pub custom: &'static str,
+    /// The presets, by name, that [`Family::appended`] reads with fields after them, and
+    /// examples of such fields (none: the family's sniff does not try them).
+    pub appended: (&'static [&'static str], &'static str),
+    /// The presets and the appended ones, compiled at their first use.
+    pub compiled: Compiled,
+}
+
+/// A family's compiled presets (name and format), each list compiled once a process.
+pub struct Compiled {
+    presets: OnceLock<Vec<(&'static str, TemplateFormat)>>,
+    appended: OnceLock<Vec<(&'static str, TemplateFormat)>>,
+}
+
+impl Compiled {
+    pub const fn new() -> Compiled {
+        Compiled {
+            presets: OnceLock::new(),
+            appended: OnceLock::new(),
+        }
+    }
+}
+
+impl Default for Compiled {
+    fn default() -> Compiled {
+        Compiled::new()
+    }
 }
 
 impl Family {
@@ -170,39 +199,58 @@ impl Family {
         Ok(Box::new(self.build(&body, description)?))
     }
 
-    /// Every preset, compiled, most particular first.
-    pub fn presets(&self) -> Vec<Box<dyn LineFormat>> {
-        self.presets
-            .iter()
-            .filter_map(|(_, body, description)| self.build(body, description).ok())
-            .map(|f| Box::new(f) as Box<dyn LineFormat>)
-            .collect()
+    /// Every preset, compiled (once a process), most particular first.
+    pub fn presets(&'static self) -> &'static [(&'static str, TemplateFormat)] {
+        self.compiled.presets.get_or_init(|| {
+            self.presets
+                .iter()
+                .filter_map(|(name, body, description)| {
+                    Some((*name, self.build(body, description).ok()?))
+                })
+                .collect()
+        })
     }
 
-    /// The presets named, reading lines that go on past them with fields they do not name
-    /// (not read, and said so in the evidence with `examples` of such fields).
-    pub fn appended(&self, names: &[&str], examples: &'static str) -> Vec<Box<dyn LineFormat>> {
-        self.presets
+    /// The presets [`Family::appended`] names (compiled once a process), reading lines that
+    /// go on past them with fields they do not name (not read, and said so in the evidence
+    /// with examples of such fields).
+    pub fn appended(&'static self) -> &'static [(&'static str, TemplateFormat)] {
+        let (names, examples) = self.appended;
+        self.compiled.appended.get_or_init(|| {
+            self.presets()
+                .iter()
+                .filter(|(name, _)| names.contains(name))
+                .map(|(name, f)| {
+                    let format = TemplateFormat {
+                        template: f.template.clone().with_trailing(),
+                        description: format!("{} {}", f.description, super::UNREAD_FIELDS),
+                        hints: FormatHints {
+                            notes: vec![crate::logs::FormatNote::UnreadFields { examples }],
+                            ..f.hints.clone()
+                        },
+                    };
+                    (*name, format)
+                })
+                .collect()
+        })
+    }
+
+    /// The first of `formats` (a family's [`Family::presets`] or [`Family::appended`]) that
+    /// reads at least 4 in 5 of `lines`, as `best_of` tells.
+    pub fn best_of(
+        formats: &[(&'static str, TemplateFormat)],
+        lines: &[&[u8]],
+    ) -> Option<Box<dyn LineFormat>> {
+        formats
             .iter()
-            .filter(|(name, ..)| names.contains(name))
-            .filter_map(|(_, body, description)| self.build(body, description).ok())
-            .map(|f| {
-                Box::new(TemplateFormat {
-                    template: f.template.with_trailing(),
-                    description: format!("{} {}", f.description, super::UNREAD_FIELDS),
-                    hints: FormatHints {
-                        notes: vec![crate::logs::FormatNote::UnreadFields { examples }],
-                        ..f.hints
-                    },
-                }) as Box<dyn LineFormat>
-            })
-            .collect()
+            .find(|(_, f)| super::reads(f, lines) >= super::BEST_OF)
+            .map(|(_, f)| Box::new(f.clone()) as Box<dyn LineFormat>)
     }
 }
 
 /// A line format read by a compiled template: an nginx `log_format`, an Apache `LogFormat` or
 /// an Envoy format string, with what its names cannot tell.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct TemplateFormat {
     pub template: Template,
     /// For the evidence: "nginx combined", "Envoy format string".
@@ -230,7 +278,7 @@ impl LineFormat for TemplateFormat {
 }
 
 /// A compiled format: the steps a line is read by, and the names of the fields it gives.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Template {
     steps: Vec<Step>,
     /// The steps with the quoted variables owning their quotes, taking a bare `-` for a
@@ -307,10 +355,20 @@ impl Template {
     #[inline]
     pub fn read(&self, line: &[u8], out: &mut Fields) -> Result<usize, String> {
         let (data, ends) = (out.data.len(), out.ends.len());
-        match self.run::<false>(&self.steps, &[], line, out) {
+        match self.first(line, out) {
             Ok(at) => Ok(at),
             Err(error) => self.read_bare(line, out, error, (data, ends)),
         }
+    }
+
+    /// The first reading, by the steps with the quotes in their literals: a function of its
+    /// own, so that its loop keeps its state in registers as it did before the bare-dash
+    /// steps. Inlined in [`Template::read`], with the field counts to undo live beside it,
+    /// its code spilled and reloaded the loop's state: 4,587 instructions a line of nginx
+    /// against 4,368 (docs/PERFORMANCE.md).
+    #[inline(never)]
+    fn first(&self, line: &[u8], out: &mut Fields) -> Result<usize, String> {
+        self.run::<false>(&self.steps, &[], line, out)
     }
 
     /// A line the steps did not read (`error`; `out` filled from `from`), read by the
@@ -340,7 +398,7 @@ impl Template {
             Err(bare_error) if out.ends.len() > fitted => Err(bare_error),
             Err(_) => {
                 undo(out);
-                self.run::<false>(&self.steps, &[], line, out)
+                self.first(line, out)
             }
         }
     }
@@ -378,6 +436,11 @@ impl Template {
                 } => {
                     let mut rest = &line[at..];
                     let opening = if BARE { &openings[k] } else { &None };
+                    // What may follow the end of the value: the opening of the quoted variable
+                    // after it, in the bare-dash steps; anything in the first reading, where
+                    // this is `true` when compiled (so `before` and `quoted` are as they were).
+                    let then =
+                        move |after: &[u8]| !BARE || opening.as_ref().is_none_or(|o| o.at(after));
                     if BARE && *owns {
                         let close = match end {
                             End::Quote(lit) => &lit[1..],
@@ -427,8 +490,8 @@ impl Template {
                                 Some(rest.len())
                             }
                         }
-                        End::Before(needle) => before(needle, opening, rest, *kind),
-                        End::Quote(lit) => quoted(rest, lit, opening, &mut escaped),
+                        End::Before(needle) => before(needle, rest, *kind, then),
+                        End::Quote(lit) => quoted(rest, lit, &mut escaped, then),
                     };
                     let Some(len) = len else {
                         // The literal as the format string writes it, with the quote of the
@@ -579,17 +642,22 @@ fn owned_quotes(items: &[Item]) -> Vec<bool> {
 /// runs on over `, ` and ` : `. The literal's first byte is looked for with `memchr` and the
 /// rest compared: the literals are short and their first byte rare in the value before them,
 /// where a `memmem` search costs more to start than it saves.
-#[inline(always)]
-fn before(needle: &[u8], opening: &Option<Opening>, rest: &[u8], kind: Kind) -> Option<usize> {
+///
+/// `then`: whether what follows the literal may (the opening of a quoted variable, in the
+/// bare-dash steps). Generic and `#[inline]`, not `#[inline(always)]`: each reading's copy is
+/// optimised alone before it is inlined, so the first reading's loop is unswitched on `multi`
+/// as before the bare-dash steps, and its state stays in registers (forced inline early, the
+/// whole of `Template::read` was optimised at once: 4,587 instructions a line of nginx against
+/// 4,368; docs/PERFORMANCE.md).
+#[inline]
+fn before(needle: &[u8], rest: &[u8], kind: Kind, then: impl Fn(&[u8]) -> bool) -> Option<usize> {
     let multi = kind == Kind::Multi && needle[0] == b' ';
     let mut from = 0;
     loop {
         let end = from + find_byte(needle[0], &rest[from..])?;
         if !starts(&rest[end..], needle)
             || (multi && continues(rest, end))
-            || opening
-                .as_ref()
-                .is_some_and(|o| !o.at(&rest[end + needle.len()..]))
+            || !then(&rest[end + needle.len()..])
         {
             from = end + 1;
             continue;
@@ -626,8 +694,14 @@ fn continues(rest: &[u8], space: usize) -> bool {
 
 /// The length of a quoted value: up to the first quote not escaped by a backslash that
 /// `lit` (starting with the quote) follows, and then the `opening` of a quoted variable.
-#[inline(always)]
-fn quoted(rest: &[u8], lit: &[u8], opening: &Option<Opening>, escaped: &mut bool) -> Option<usize> {
+/// (`then` and `#[inline]` as for [`before`].)
+#[inline]
+fn quoted(
+    rest: &[u8],
+    lit: &[u8],
+    escaped: &mut bool,
+    then: impl Fn(&[u8]) -> bool,
+) -> Option<usize> {
     let mut at = 0;
     loop {
         let i = at + memchr::memchr2(b'"', b'\\', &rest[at..])?;
@@ -639,11 +713,7 @@ fn quoted(rest: &[u8], lit: &[u8], opening: &Option<Opening>, escaped: &mut bool
             }
             continue;
         }
-        if starts(&rest[i..], lit)
-            && opening
-                .as_ref()
-                .is_none_or(|o| o.at(&rest[i + lit.len()..]))
-        {
+        if starts(&rest[i..], lit) && then(&rest[i + lit.len()..]) {
             return Some(i);
         }
         at = i + 1;
@@ -653,7 +723,7 @@ fn quoted(rest: &[u8], lit: &[u8], opening: &Option<Opening>, escaped: &mut bool
 /// A request line as three fields: method, path (the rest but the last word when that is a
 /// protocol) and protocol; `-` or a line without a space is all method. `escaped`: the value
 /// may hold a backslash (else its path is not searched for one).
-#[inline(always)]
+#[inline]
 fn request(value: &[u8], escaped: bool, out: &mut Fields) {
     let Some(first) = memchr::memchr(b' ', value) else {
         out.push(value);

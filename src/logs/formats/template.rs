@@ -16,9 +16,9 @@
 //! compiled without them, the variable reads `"..."` or a `-` followed by the next literal,
 //! and the value before it ends where the literal is followed by either. A line that reads
 //! with the quotes is read as it always was. (The second steps' checks are compiled out of
-//! the first reading, `run::<false>`, yet a line of nginx costs 5.5% more instructions than
-//! before them, 4,564 against 4,325; read by the second steps alone, 4,632: see
-//! docs/PERFORMANCE.md.)
+//! the first reading, `run::<false>`, whose helpers LLVM inlines after optimising them on
+//! their own: a line of nginx costs 0.8% more instructions than before the second steps,
+//! 4,404 against 4,368, where forcing them inline had cost 5%: see docs/PERFORMANCE.md.)
 
 use super::{Fields, FormatHints, LineFormat};
 use crate::logs::error::shown;
@@ -362,10 +362,8 @@ impl Template {
     }
 
     /// The first reading, by the steps with the quotes in their literals: a function of its
-    /// own, so that its loop keeps its state in registers as it did before the bare-dash
-    /// steps. Inlined in [`Template::read`], with the field counts to undo live beside it,
-    /// its code spilled and reloaded the loop's state: 4,587 instructions a line of nginx
-    /// against 4,368 (docs/PERFORMANCE.md).
+    /// own, so that the field counts [`Template::read`] keeps for the undo are not live across
+    /// its loop (3.9 M instructions fewer over 230,000 lines of nginx; docs/PERFORMANCE.md).
     #[inline(never)]
     fn first(&self, line: &[u8], out: &mut Fields) -> Result<usize, String> {
         self.run::<false>(&self.steps, &[], line, out)
@@ -643,12 +641,13 @@ fn owned_quotes(items: &[Item]) -> Vec<bool> {
 /// rest compared: the literals are short and their first byte rare in the value before them,
 /// where a `memmem` search costs more to start than it saves.
 ///
-/// `then`: whether what follows the literal may (the opening of a quoted variable, in the
-/// bare-dash steps). Generic and `#[inline]`, not `#[inline(always)]`: each reading's copy is
-/// optimised alone before it is inlined, so the first reading's loop is unswitched on `multi`
-/// as before the bare-dash steps, and its state stays in registers (forced inline early, the
-/// whole of `Template::read` was optimised at once: 4,587 instructions a line of nginx against
-/// 4,368; docs/PERFORMANCE.md).
+/// `then`: whether what may follow the literal does (the opening of a quoted variable, in the
+/// bare-dash steps; always, in the first reading). Generic and `#[inline]`, not
+/// `#[inline(always)]`: each reading's copy is optimised on its own, its `then` folded away
+/// in the first reading's, before LLVM inlines it, as it was before the bare-dash steps.
+/// Forced inline, the helpers were inlined unoptimised into the steps' loop and optimised
+/// with it: the loop spilled and reloaded its state around them, 4,570 instructions a line
+/// of nginx against 4,404 now (docs/PERFORMANCE.md).
 #[inline]
 fn before(needle: &[u8], rest: &[u8], kind: Kind, then: impl Fn(&[u8]) -> bool) -> Option<usize> {
     let multi = kind == Kind::Multi && needle[0] == b' ';

@@ -7,7 +7,9 @@
 
 use serde::Serialize;
 
-use crate::inputs::{Input, Origin, PRESET_ENV, SCHEDULE_ENV, SCHEDULE_FLAG, Sources};
+use crate::inputs::{
+    Input, Origin, PRESET_ENV, SCHEDULE_ENV, SCHEDULE_FLAG, SCHEDULE_JSON_NAME, Sources,
+};
 use crate::model::{Estimate, Scenario};
 
 use super::evidence::{Evidence, ShareEvidence, TimeoutEvidence};
@@ -57,6 +59,23 @@ pub struct InputKind {
     /// scenario file's), given where those were; left out of the JSON otherwise.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub from_schedule: bool,
+    /// The input the scenario uses instead of this one (`schedule_seconds`: a schedule of
+    /// retry delays replaces the backoff, its factor and its cap), so that its value, and
+    /// what the kind says of it, reaches no figure; left out of the JSON otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replaced_by: Option<&'static str>,
+}
+
+/// The input `scenario` uses instead of `input`, by JSON name: the retry delays
+/// (`schedule_seconds`) for the backoff, its factor and its cap, where a schedule is used.
+/// The jitter is not replaced: it randomises the schedule's delays as it does the backoff's.
+/// Every renderer leaves out an input so replaced (the one place that decides it).
+pub fn replaced_by(input: Input, scenario: &Scenario) -> Option<&'static str> {
+    let backoff = matches!(
+        input,
+        Input::Backoff | Input::BackoffFactor | Input::BackoffMax
+    );
+    (backoff && scenario.schedule_seconds.is_some()).then_some(SCHEDULE_JSON_NAME)
 }
 
 /// How the durations a measured timeout rate compared with `--client-timeout` were read,
@@ -141,13 +160,16 @@ pub fn of_origin(input: Input, origin: Origin) -> InputKind {
         duration_unit: None,
         env: (origin == Origin::Env).then(|| input.env_name()),
         from_schedule: false,
+        replaced_by: None,
     }
 }
 
-/// The kind of `input` where no log was read, from `sources`: [`of_origin`], and the retries
-/// marked as the retry delays' length where the delays gave them.
-pub fn of_sources(input: Input, sources: &Sources) -> InputKind {
+/// The kind of `input` where no log was read, from `sources`: [`of_origin`], the retries
+/// marked as the retry delays' length where the delays gave them, and the inputs `scenario`
+/// does not use marked [`replaced_by`] what it uses instead.
+pub fn of_sources(input: Input, sources: &Sources, scenario: &Scenario) -> InputKind {
     let mut k = of_origin(input, sources.get(input));
+    k.replaced_by = replaced_by(input, scenario);
     if input == Input::Retries && sources.retries_by_schedule() && k.kind == Kind::Given {
         k.from_schedule = true;
         k.env = k.env.map(|_| SCHEDULE_ENV);
@@ -182,12 +204,13 @@ pub fn of_schedule(sources: &Sources, used: bool) -> Option<InputKind> {
             .then_some(SCHEDULE_ENV)
             .or(preset_env(origin, sources)),
         from_schedule: false,
+        replaced_by: None,
     })
 }
 
 /// The kind of `input` in `findings`.
 pub fn kind(findings: &Findings, input: Input) -> InputKind {
-    let base = of_sources(input, &findings.sources);
+    let base = of_sources(input, &findings.sources, &findings.scenario);
     let kind = base.kind;
     let evidence = findings
         .measured

@@ -1215,14 +1215,19 @@ pub fn kind_detail(
             let bounds = k.bounds.map_or(String::new(), |[lo, hi]| {
                 format!("; the log allows {}", bounds_of(input, lo, hi))
             });
-            let settle = if k.outcomes {
-                format!("{} or --outcomes FILE", k.flag)
-            } else {
-                k.flag.to_string()
-            };
-            format!("{why}{bounds}; {settle} settles it")
+            format!("{why}{bounds}; {} settles it", settled_by(k))
         }
     })
+}
+
+/// What settles an assumed input: its flag (`--ttl`), or its flag or a second log
+/// (`--succeeded-share or --outcomes FILE`).
+fn settled_by(k: &crate::findings::InputKind) -> String {
+    if k.outcomes {
+        format!("{} or --outcomes FILE", k.flag)
+    } else {
+        k.flag.to_string()
+    }
 }
 
 /// What gave a given input: `--ttl`, `DUPCOST_TTL`, `the scenario file`, `--preset stripe`;
@@ -1440,6 +1445,69 @@ pub mod sections {
         "extra attempts a day",
         "key store",
     ];
+    /// `0 to 5`: the swept input's first and last values.
+    pub fn sweep_span(
+        input: Input,
+        estimates: &[crate::model::Estimate],
+        currency: &str,
+    ) -> String {
+        let shown = |e: &crate::model::Estimate| {
+            crate::report::words::input_value(input, input.get(&e.inputs), currency)
+        };
+        match (estimates.first(), estimates.last()) {
+            (Some(first), Some(last)) => format!("{} to {}", shown(first), shown(last)),
+            _ => String::new(),
+        }
+    }
+
+    /// `0 to 5 (6 values)`: the swept input's range, as its line of inputs says it.
+    pub fn sweep_range(
+        input: Input,
+        estimates: &[crate::model::Estimate],
+        currency: &str,
+    ) -> String {
+        let span = sweep_span(input, estimates, currency);
+        format!("{span} ({} values)", estimates.len())
+    }
+
+    /// The marks under a sweep's compact table, one line a kind, as the Scenario lines of the
+    /// full form say them: `given: retries 0 to 5 (--sweep); order value $85
+    /// (--order-value)`, `assumed, the default, each settled by its flag: requests per day
+    /// 20,000 (--requests-per-day); ...`.
+    pub fn sweep_marks(marks: &[crate::report::model::Mark]) -> Vec<String> {
+        use crate::findings::{Kind, kinds::Reason};
+        let item = |m: &crate::report::model::Mark, detail: Option<&str>| match detail {
+            Some(d) => format!("{} {} ({d})", m.label, m.value),
+            None => format!("{} {}", m.label, m.value),
+        };
+        // The defaults say only the flag that settles each: the line says the rest once.
+        let by_default = |m: &crate::report::model::Mark| m.kind.reason == Some(Reason::Default);
+        let mut lines = Vec::new();
+        for kind in [Kind::Measured, Kind::Given, Kind::Assumed] {
+            let of_kind = marks.iter().filter(|m| m.kind.kind == kind);
+            let (defaults, others): (Vec<_>, Vec<_>) = of_kind.partition(|m| by_default(m));
+            if !others.is_empty() {
+                let items: Vec<String> = others
+                    .iter()
+                    .map(|m| item(m, m.detail.as_deref()))
+                    .collect();
+                lines.push(format!("{}: {}", super::kind_name(kind), items.join("; ")));
+            }
+            if !defaults.is_empty() {
+                let items: Vec<String> = defaults
+                    .iter()
+                    .map(|m| item(m, Some(&super::settled_by(&m.kind))))
+                    .collect();
+                lines.push(format!(
+                    "{}, the default, each settled by its flag: {}",
+                    super::kind_name(kind),
+                    items.join("; ")
+                ));
+            }
+        }
+        lines
+    }
+
     pub const PER_DAY_TITLE: &str = "Per day (UTC)";
     pub const PER_ENDPOINT_TITLE: &str = "Top endpoints (by duplicates a month)";
     pub const KEYS_FIRST_TITLE: &str = "Add keys here first";
@@ -1664,21 +1732,14 @@ pub mod page {
 pub fn input_lines(e: &Estimate, style: &Style) -> Vec<(&'static str, String)> {
     let mut lines = Vec::with_capacity(Input::ALL.len());
     for input in Input::ALL {
-        // A published schedule (`--schedule`) replaces the backoff inputs.
-        if let Some(delays) = e.inputs.schedule_seconds {
-            match input {
-                Input::Backoff => {
-                    lines.push((RETRY_DELAYS, schedule_value(&delays, style)));
-                    continue;
-                }
-                Input::BackoffFactor | Input::BackoffMax | Input::Jitter
-                    if e.inputs.jitter == crate::model::Jitter::None =>
-                {
-                    continue;
-                }
-                Input::BackoffFactor | Input::BackoffMax => continue,
-                _ => {}
+        // A published schedule (`--schedule`) replaces the backoff inputs: its delays take
+        // the backoff's line, the factor and the cap are left out (the jitter stays: it
+        // randomises the schedule's delays too).
+        if crate::findings::kinds::replaced_by(input, &e.inputs).is_some() {
+            if let (Input::Backoff, Some(delays)) = (input, e.inputs.schedule_seconds) {
+                lines.push((RETRY_DELAYS, schedule_value(&delays, style)));
             }
+            continue;
         }
         let value = input_value(input, input.get(&e.inputs), &style.currency);
         lines.push((

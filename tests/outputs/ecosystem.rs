@@ -89,7 +89,10 @@ fn sweep_plot_writes_an_svg_with_the_series() {
     let table = String::from_utf8(out.stdout).unwrap();
     let (rows, marks) = table.split_once("\n\n").expect("marks under the rows");
     assert_eq!(rows.lines().count(), 21, "the table still prints");
-    assert!(marks.starts_with("given: timeout rate 0.1% to 2% (--sweep)\n"), "{marks}");
+    assert!(
+        marks.starts_with("given: timeout rate 0.1% to 2% (--sweep)\n"),
+        "{marks}"
+    );
     let svg = std::fs::read_to_string(&path).unwrap();
     assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
     for needle in [

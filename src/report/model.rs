@@ -539,6 +539,38 @@ pub fn marks(e: &Estimate, style: &super::Style, swept: Option<(Input, &str)>) -
     marks
 }
 
+/// The marks under a sweep's compact table, one paragraph a kind (measured, given, assumed),
+/// as the Scenario lines of the full form say them: `given: retries 0 to 5 (--sweep); order
+/// value $85 (--order-value)`, then the defaults, each with only the flag that settles it.
+pub fn sweep_marks(marks: &[Mark]) -> Vec<String> {
+    use super::words::sections::{mark_item, marks_line};
+    let mut lines = Vec::new();
+    for kind in [Kind::Measured, Kind::Given, Kind::Assumed] {
+        let (defaults, others): (Vec<&Mark>, Vec<&Mark>) = marks
+            .iter()
+            .filter(|m| m.kind.kind == kind)
+            .partition(|m| m.kind.reason == Some(crate::findings::kinds::Reason::Default));
+        if !others.is_empty() {
+            let items: Vec<String> = others
+                .iter()
+                .map(|m| mark_item(m.label, &m.value, m.detail.as_deref()))
+                .collect();
+            lines.push(marks_line(kind, false, &items));
+        }
+        if !defaults.is_empty() {
+            let items: Vec<String> = defaults
+                .iter()
+                .map(|m| {
+                    let flag = super::words::settled_by(&m.kind);
+                    mark_item(m.label, &m.value, Some(&flag))
+                })
+                .collect();
+            lines.push(marks_line(kind, true, &items));
+        }
+    }
+    lines
+}
+
 /// The retry delays of a schedule (`--schedule`, a preset's, the scenario file's), where the
 /// scenario uses one: a line of its own after the attempt timeout, in place of the backoff.
 #[derive(Debug, Clone, PartialEq)]

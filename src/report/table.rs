@@ -160,7 +160,7 @@ pub fn sweep(input: Input, estimates: &[Estimate], style: &Style) -> Vec<u8> {
     if let Some(first) = estimates.first() {
         let span = say::sweep_span(input, estimates, c);
         let marks = crate::report::model::marks(first, style, Some((input, &span)));
-        let lines = say::sweep_marks(&marks);
+        let lines = crate::report::model::sweep_marks(&marks);
         if !lines.is_empty() {
             out.push('\n');
         }

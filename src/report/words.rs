@@ -1222,7 +1222,7 @@ pub fn kind_detail(
 
 /// What settles an assumed input: its flag (`--ttl`), or its flag or a second log
 /// (`--succeeded-share or --outcomes FILE`).
-fn settled_by(k: &crate::findings::InputKind) -> String {
+pub fn settled_by(k: &crate::findings::InputKind) -> String {
     if k.outcomes {
         format!("{} or --outcomes FILE", k.flag)
     } else {
@@ -1470,42 +1470,27 @@ pub mod sections {
         format!("{span} ({} values)", estimates.len())
     }
 
-    /// The marks under a sweep's compact table, one line a kind, as the Scenario lines of the
-    /// full form say them: `given: retries 0 to 5 (--sweep); order value $85
-    /// (--order-value)`, `assumed, the default, each settled by its flag: requests per day
-    /// 20,000 (--requests-per-day); ...`.
-    pub fn sweep_marks(marks: &[crate::report::model::Mark]) -> Vec<String> {
-        use crate::findings::{Kind, kinds::Reason};
-        let item = |m: &crate::report::model::Mark, detail: Option<&str>| match detail {
-            Some(d) => format!("{} {} ({d})", m.label, m.value),
-            None => format!("{} {}", m.label, m.value),
-        };
-        // The defaults say only the flag that settles each: the line says the rest once.
-        let by_default = |m: &crate::report::model::Mark| m.kind.reason == Some(Reason::Default);
-        let mut lines = Vec::new();
-        for kind in [Kind::Measured, Kind::Given, Kind::Assumed] {
-            let of_kind = marks.iter().filter(|m| m.kind.kind == kind);
-            let (defaults, others): (Vec<_>, Vec<_>) = of_kind.partition(|m| by_default(m));
-            if !others.is_empty() {
-                let items: Vec<String> = others
-                    .iter()
-                    .map(|m| item(m, m.detail.as_deref()))
-                    .collect();
-                lines.push(format!("{}: {}", super::kind_name(kind), items.join("; ")));
-            }
-            if !defaults.is_empty() {
-                let items: Vec<String> = defaults
-                    .iter()
-                    .map(|m| item(m, Some(&super::settled_by(&m.kind))))
-                    .collect();
-                lines.push(format!(
-                    "{}, the default, each settled by its flag: {}",
-                    super::kind_name(kind),
-                    items.join("; ")
-                ));
-            }
+    /// One input in a sweep's marks: `order value $85 (--order-value)`.
+    pub fn mark_item(label: &str, value: &str, detail: Option<&str>) -> String {
+        match detail {
+            Some(d) => format!("{label} {value} ({d})"),
+            None => format!("{label} {value}"),
         }
-        lines
+    }
+
+    /// One kind's paragraph of a sweep's marks: `given: ITEM; ITEM`, or for the defaults
+    /// (whose items name only their flags) `assumed, the default, each settled by its flag:
+    /// ITEM; ...`.
+    pub fn marks_line(kind: crate::findings::Kind, defaults: bool, items: &[String]) -> String {
+        let name = super::kind_name(kind);
+        if defaults {
+            format!(
+                "{name}, the default, each settled by its flag: {}",
+                items.join("; ")
+            )
+        } else {
+            format!("{name}: {}", items.join("; "))
+        }
     }
 
     pub const PER_DAY_TITLE: &str = "Per day (UTC)";

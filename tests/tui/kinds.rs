@@ -5,28 +5,17 @@
 use std::path::PathBuf;
 
 use crate::common::screen;
-use dupcost::findings::Overrides;
+use crate::logs::app_of;
 use dupcost::inputs::Input;
-use dupcost::logs::{self, LogInput, LogOptions};
 use dupcost::model::Scenario;
 use dupcost::report::Style;
-use dupcost::tui::endpoints::LogView;
 use dupcost::tui::{Action, App};
 
-/// The explorer on `sample` (a path under the crate), as `tui --logs` starts it.
-fn app_of(sample: &str) -> App {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(sample);
-    let analysis = logs::analyze(&[LogInput::from(path)], &LogOptions::default()).unwrap();
-    let derived = analysis
-        .derive(&Scenario::default(), &Overrides::default())
-        .unwrap();
-    let view = LogView::new(&derived, sample.into());
-    App::new(
-        derived.scenario,
-        PathBuf::from("dupcost-scenario.json"),
-        Style::default(),
-    )
-    .with_logs(view)
+/// Moves the selection down to `input`.
+fn select(app: &mut App, input: Input) {
+    while app.selected() != input {
+        app.update(Action::SelectNext);
+    }
 }
 
 /// The selected input's kind words as the screen shows them: the rows of the panel below
@@ -52,6 +41,19 @@ fn kind_panel_text(terminal: &ratatui::Terminal<ratatui::backend::TestBackend>) 
         .join(" ")
 }
 
+/// The screen at 80x24, its panel below the inputs starting with `text` (spaces collapsed).
+fn panel_starts(app: &App, text: &str) -> ratatui::Terminal<ratatui::backend::TestBackend> {
+    let terminal = screen(app, 80, 24);
+    let shown = kind_panel_text(&terminal);
+    assert!(
+        shown.starts_with(text),
+        "{}: {shown}\n{}",
+        app.selected(),
+        terminal.backend()
+    );
+    terminal
+}
+
 #[test]
 fn the_logs_kind_words_read_whole_at_80_columns() {
     // The sample's timestamps span 24 minutes and its timeouts are too few: the requests a
@@ -74,18 +76,10 @@ fn the_logs_kind_words_read_whole_at_80_columns() {
              --succeeded-share or --outcomes FILE settles it",
         ),
     ] {
-        while app.selected() != input {
-            app.update(Action::SelectNext);
-        }
+        select(&mut app, input);
         let (_, words) = app.kind(input).expect("a kind");
         assert_eq!(words, format!("assumed: {kind}"));
-        let terminal = screen(&app, 80, 24);
-        let shown = kind_panel_text(&terminal);
-        assert!(
-            shown.starts_with(&format!("{words}.")),
-            "{input}: {shown}\n{}",
-            terminal.backend()
-        );
+        let terminal = panel_starts(&app, &format!("{words}."));
         if input == Input::TimeoutRate {
             insta::assert_snapshot!("logs_timeout_rate_kind_80x24", terminal.backend());
         }
@@ -95,31 +89,18 @@ fn the_logs_kind_words_read_whole_at_80_columns() {
 #[test]
 fn the_details_show_the_kind_words_whole_at_80_columns() {
     let sources = dupcost::inputs::Sources::default();
-    let app = App::new(
+    let mut app = App::new(
         Scenario::default(),
         PathBuf::from("dupcost-scenario.json"),
         Style::default(),
     )
     .with_sources(sources);
-    let mut app = app;
     // Every input's meaning and kind words whole (the longest is the succeeded share's).
     for input in Input::ALL {
-        while app.selected() != input {
-            app.update(Action::SelectNext);
-        }
+        select(&mut app, input);
         let (_, words) = app.kind(input).expect("a kind");
-        let terminal = screen(&app, 80, 24);
-        let shown = kind_panel_text(&terminal);
-        let meaning = input
-            .meaning()
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ");
-        assert!(
-            shown.starts_with(&format!("{meaning} kind {words}")),
-            "{input}: {shown}\n{}",
-            terminal.backend()
-        );
+        let meaning = input.meaning().split_whitespace().collect::<Vec<_>>();
+        let terminal = panel_starts(&app, &format!("{} kind {words}", meaning.join(" ")));
         if input == Input::SucceededShare {
             insta::assert_snapshot!("details_kind_80x24", terminal.backend());
         }

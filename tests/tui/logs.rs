@@ -16,7 +16,7 @@ fn app() -> App {
 }
 
 /// The explorer on `sample` (a path under the crate), as `tui --logs` starts it.
-fn app_of(sample: &str) -> App {
+pub(crate) fn app_of(sample: &str) -> App {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(sample);
     let analysis = logs::analyze(&[LogInput::from(path)], &LogOptions::default()).unwrap();
     let derived = analysis

@@ -319,25 +319,20 @@ fn a_short_log_without_timeouts_assumes_the_succeeded_share_everywhere() {
         "the verdict names the assumption: {text}"
     );
     // Markdown and HTML say the same kind.
-    let md =
-        String::from_utf8(succeed(dupcost().args(["logs", &log, "--format", "markdown"])).stdout)
-            .unwrap();
+    let md = table(&["logs", &log, "--format", "markdown"]).0;
     assert!(
         md.contains(
             "assumed: the default, no timed-out attempt in the log; the log allows 0% to 100%"
         ),
         "{md}"
     );
-    let html =
-        String::from_utf8(succeed(dupcost().args(["logs", &log, "--format", "html"])).stdout)
-            .unwrap();
+    let html = table(&["logs", &log, "--format", "html"]).0;
     assert!(
         html.contains("the default, no timed-out attempt in the log; the log allows 0% to 100%"),
         "{html}"
     );
     // CSV: the share's bounds and the duplicates over them.
-    let csv = String::from_utf8(succeed(dupcost().args(["logs", &log, "--format", "csv"])).stdout)
-        .unwrap();
+    let csv = table(&["logs", &log, "--format", "csv"]).0;
     let mut rows = csv.lines();
     let header: Vec<&str> = rows.next().unwrap().split(',').collect();
     let values: Vec<&str> = rows.next().unwrap().split(',').collect();

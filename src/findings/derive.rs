@@ -43,7 +43,7 @@ pub fn derive(
     let mut warnings = super::observed::warnings(a);
     let (n, n_interval) = requests_per_day(a, options, base, given, sources)?;
     let to = timeout_rate(a, options, base, given, sources)?;
-    if let (0, Some(d)) = (c.mutating, a.days_covered().filter(|d| *d > 0.0)) {
+    if let (0, Some(d)) = (c.mutating, a.days_covered()) {
         warnings.push(Warning::NoMutating {
             methods: a.options.methods.join(", "),
             span: d * 86_400.0,

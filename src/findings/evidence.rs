@@ -304,8 +304,8 @@ pub enum Grouped {
 pub enum Warning {
     /// A server's own log without `--client-timeout`.
     ServerLogNoClientTimeout,
-    /// No mutating request in a log that spans time (the methods counted, joined, and the
-    /// span in seconds): requests a day is a measured 0.
+    /// No mutating request in a log with timestamps (the methods counted, joined, and the
+    /// span in seconds): requests a day is 0 from a span, the scenario's from none.
     NoMutating {
         methods: String,
         span: f64,

@@ -766,15 +766,26 @@ impl Display for Warning {
                  count as timeouts; give the client's (or webhook sender's) timeout with \
                  --client-timeout, or its --preset",
             ),
-            Warning::NoMutating { methods, span } => write!(
-                f,
-                "no mutating ({methods}) requests in the log's {}: requests a day from it is 0, and so is every cost; if this API changes things by other methods, name them with --methods (or map the method column with --column method=HEADER); --requests-per-day gives the traffic instead",
-                if *span >= 86_400.0 {
-                    format!("{} days", count_f(span / 86_400.0))
+            Warning::NoMutating { methods, span } => {
+                let what = if *span <= 0.0 {
+                    format!(
+                        "no mutating ({methods}) requests in the log, whose timestamps span no time: requests a day is the scenario's, assumed"
+                    )
                 } else {
-                    duration_text(*span)
-                }
-            ),
+                    let span = if *span >= 86_400.0 {
+                        format!("{} days", count_f(span / 86_400.0))
+                    } else {
+                        duration_text(*span)
+                    };
+                    format!(
+                        "no mutating ({methods}) requests in the log's {span}: requests a day from it is 0, and so is every cost"
+                    )
+                };
+                write!(
+                    f,
+                    "{what}; if this API changes things by other methods, name them with --methods (or map the method column with --column method=HEADER); --requests-per-day gives the traffic instead"
+                )
+            }
             Warning::MissingDays { days, first, last } => write!(
                 f,
                 "no mutating requests on {} inside the log's span ({first}{}): are files missing? requests a day counts them as days with none",

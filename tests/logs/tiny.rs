@@ -398,3 +398,36 @@ fn a_measured_zero_timeout_rate_is_where_the_share_cannot_change_the_result() {
         "{text}"
     );
 }
+
+/// One GET and nothing else: no mutating request and no span, so the span of no time rules
+/// (the scenario's requests a day, assumed, at least the log's 0), and the warning says so.
+#[test]
+fn no_mutating_request_and_no_span_takes_the_scenario_assumed() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("get.csv");
+    std::fs::write(
+        &log,
+        "timestamp,method,path,status\n2026-11-01T00:00:00Z,GET,/v1/orders/1,200\n",
+    )
+    .unwrap();
+    let log = log.to_str().unwrap();
+    let j = json(&["logs", log]);
+    let k = &j["input_kinds"]["requests_per_day"];
+    assert_eq!(
+        (&k["kind"], &k["reason"], &k["bounds"]),
+        (&json!("assumed"), &json!("zero_span"), &json!([0.0, null]))
+    );
+    assert_eq!(j["inputs"]["requests_per_day"], REQUESTS_PER_DAY);
+    assert_close(
+        "duplicates",
+        &j["duplicates"]["per_month"],
+        per_month(REQUESTS_PER_DAY, TIMEOUT_RATE, SUCCEEDED_SHARE, RETRIES),
+    );
+    let (_, stderr) = table(&["logs", log]);
+    assert!(
+        stderr.contains("whose timestamps span no time: requests a day is the scenario's, assumed")
+            && stderr.contains("--methods")
+            && stderr.contains("--requests-per-day"),
+        "{stderr}"
+    );
+}

@@ -58,6 +58,16 @@ fn table(args: &[&str]) -> (String, String) {
     )
 }
 
+/// `text` written to a file `name` in a new directory (kept while the first is alive), and its
+/// path.
+fn temp_log(name: &str, text: &str) -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(name);
+    std::fs::write(&path, text).unwrap();
+    let path = path.to_str().unwrap().to_string();
+    (dir, path)
+}
+
 /// The line of the Scenario block that starts with `label`, spaces squeezed.
 fn scenario_line(text: &str, label: &str) -> String {
     let block = text.split("\nScenario\n").nth(1).expect("a Scenario block");
@@ -131,14 +141,12 @@ fn one_row_gives_the_default_requests_a_day_assumed_at_least_its_own() {
 /// intents than the scenario's figure, the figure is raised to them.
 #[test]
 fn equal_timestamps_are_no_span_and_raise_a_smaller_figure_to_what_the_log_proves() {
-    let dir = tempfile::tempdir().unwrap();
-    let log = dir.path().join("same.csv");
     let mut text = String::from("timestamp,method,path,status,idempotency_key\n");
     for i in 0..5 {
         text.push_str(&format!("2026-11-01T00:00:00Z,POST,/v1/orders,201,k{i}\n"));
     }
-    std::fs::write(&log, text).unwrap();
-    let log = log.to_str().unwrap();
+    let (dir, log) = temp_log("same.csv", &text);
+    let log = log.as_str();
     let j = json(&["logs", log]);
     assert_eq!(j["input_kinds"]["requests_per_day"]["reason"], "zero_span");
     assert_eq!(
@@ -168,14 +176,11 @@ fn equal_timestamps_are_no_span_and_raise_a_smaller_figure_to_what_the_log_prove
 /// --requests-per-day.
 #[test]
 fn no_mutating_request_over_days_measures_zero_with_the_rule_of_three() {
-    let dir = tempfile::tempdir().unwrap();
-    let log = dir.path().join("gets.csv");
-    std::fs::write(
-        &log,
+    let (_dir, log) = temp_log(
+        "gets.csv",
         "timestamp,method,path,status,upstream_status\n2026-11-01T00:00:00Z,GET,/v1/orders/1,200,200\n2026-11-03T00:00:00Z,GET,/v1/orders/2,200,200\n",
-    )
-    .unwrap();
-    let log = log.to_str().unwrap();
+    );
+    let log = log.as_str();
     let j = json(&["logs", log]);
     let k = &j["input_kinds"]["requests_per_day"];
     assert_eq!(
@@ -354,8 +359,6 @@ fn a_short_log_without_timeouts_assumes_the_succeeded_share_everywhere() {
 /// the verdict's assumptions.
 #[test]
 fn a_measured_zero_timeout_rate_is_where_the_share_cannot_change_the_result() {
-    let dir = tempfile::tempdir().unwrap();
-    let log = dir.path().join("forty.csv");
     let mut text = String::from("timestamp,method,path,status,upstream_status\n");
     for i in 0..40 {
         text.push_str(&format!(
@@ -364,8 +367,8 @@ fn a_measured_zero_timeout_rate_is_where_the_share_cannot_change_the_result() {
             (i % 20) * 3
         ));
     }
-    std::fs::write(&log, text).unwrap();
-    let log = log.to_str().unwrap();
+    let (_dir, log) = temp_log("forty.csv", &text);
+    let log = log.as_str();
     let j = json(&["logs", log]);
     assert_eq!(j["input_kinds"]["timeout_rate"]["kind"], "measured");
     assert_eq!(j["inputs"]["timeout_rate"], 0.0);
@@ -403,14 +406,11 @@ fn a_measured_zero_timeout_rate_is_where_the_share_cannot_change_the_result() {
 /// (the scenario's requests a day, assumed, at least the log's 0), and the warning says so.
 #[test]
 fn no_mutating_request_and_no_span_takes_the_scenario_assumed() {
-    let dir = tempfile::tempdir().unwrap();
-    let log = dir.path().join("get.csv");
-    std::fs::write(
-        &log,
+    let (_dir, log) = temp_log(
+        "get.csv",
         "timestamp,method,path,status\n2026-11-01T00:00:00Z,GET,/v1/orders/1,200\n",
-    )
-    .unwrap();
-    let log = log.to_str().unwrap();
+    );
+    let log = log.as_str();
     let j = json(&["logs", log]);
     let k = &j["input_kinds"]["requests_per_day"];
     assert_eq!(

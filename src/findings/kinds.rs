@@ -37,7 +37,8 @@ pub struct InputKind {
     /// `[low, high]` in JSON units: what the log allows an assumed input to be (the
     /// succeeded share between "every unknown failed" and "every unknown succeeded", widened
     /// to their 95% intervals, 0 to 1 with no outcome known; a thin timeout rate's 95%
-    /// interval); `null` when the log says nothing of it.
+    /// interval; requests a day from a short span or none, at least the log's intents, with
+    /// `null` for no upper bound); `null` when the log says nothing of it.
     pub bounds: Option<[f64; 2]>,
     /// Why an assumed input is assumed; `null` for a measured or given one.
     pub reason: Option<Reason>,
@@ -138,6 +139,15 @@ pub enum Reason {
     UnknownOutcomes,
     /// The log's timestamps span less than `--min-span`, scaled to a day all the same.
     ShortSpan,
+    /// The log's timestamps span no time (one row, or all equal): the scenario's figure, at
+    /// least the log's intents.
+    ZeroSpan,
+    /// No timed-out attempt in the log to tell it, and the timeout rate used is not 0: the
+    /// scenario's share, which changes every figure.
+    NoTimeouts,
+    /// No timed-out attempt in the log to tell it, and the timeout rate used is 0: the
+    /// scenario's share, which changes no figure.
+    NoEffect,
 }
 
 /// The kind of `input` where no log was read (`dupcost estimate`): given by where its value
@@ -222,10 +232,30 @@ pub fn kind(findings: &Findings, input: Input) -> InputKind {
         (Kind::Assumed, Some(Evidence::TimeoutRate(TimeoutEvidence::TooFew { log, .. }))) => {
             Some(intervals::wilson(log.timed_out, log.mutating))
         }
+        // What a short span proves: its intents, at least, in a day; no upper bound (JSON
+        // `null`), but for none seen over some time: the rule of three at that pace.
+        (Kind::Assumed, Some(Evidence::RequestsShortSpan { log, span, .. })) => {
+            let high = if log.intents == 0 && *span > 0.0 {
+                intervals::RULE_OF_THREE * 86_400.0 / span
+            } else {
+                f64::INFINITY
+            };
+            Some([log.intents as f64 * log.sampled.unwrap_or(1.0), high])
+        }
         _ => None,
     };
     let reason = (kind == Kind::Assumed).then_some(match evidence {
+        Some(Evidence::RequestsShortSpan {
+            scenario: Some(_), ..
+        }) => Reason::ZeroSpan,
         Some(Evidence::RequestsShortSpan { .. }) => Reason::ShortSpan,
+        Some(Evidence::SucceededShare(
+            ShareEvidence::NoTimeouts {
+                no_effect: true, ..
+            },
+            _,
+        )) => Reason::NoEffect,
+        Some(Evidence::SucceededShare(ShareEvidence::NoTimeouts { .. }, _)) => Reason::NoTimeouts,
         Some(Evidence::SucceededShare(ShareEvidence::NoUpstream { too_few: None, .. }, _)) => {
             Reason::NoOutcomes
         }
@@ -252,11 +282,11 @@ pub fn kind(findings: &Findings, input: Input) -> InputKind {
 /// What the log allows the succeeded share to be, when it does not measure it.
 fn share_bounds(share: &ShareEvidence) -> Option<[f64; 2]> {
     match share {
-        ShareEvidence::NoUpstream { .. } => Some([0.0, 1.0]),
+        ShareEvidence::NoUpstream { .. } | ShareEvidence::NoTimeouts { .. } => Some([0.0, 1.0]),
         ShareEvidence::TooFewKnown { log, .. }
         | ShareEvidence::TooManyUnknown { log, .. }
         | ShareEvidence::Bounded { log, .. } => Some(log.interval()),
-        ShareEvidence::NoTimeouts { .. } | ShareEvidence::Measured { .. } => None,
+        ShareEvidence::Measured { .. } => None,
     }
 }
 

@@ -120,7 +120,26 @@ impl Display for Evidence {
                 |v| format!("requests a day {}", count_f(v)),
                 requests_log,
             ),
-            Evidence::RequestsShortSpan { log, span, min } => write!(
+            Evidence::RequestsShortSpan {
+                log,
+                scenario: Some(scenario),
+                ..
+            } => write!(
+                f,
+                "requests a day {}: assumed: the log's timestamps span no time (first = last), so no pace scales its {} to a day; using {}{} (--requests-per-day, or a log that spans time, settles it)",
+                count_f(log.value.max(scenario.base)),
+                plural(log.intents, "intent"),
+                scenario.origin.value(&count_f(scenario.base)),
+                if log.value > scenario.base {
+                    format!(
+                        ", raised to the {} the log proves in a day",
+                        count_f(log.value)
+                    )
+                } else {
+                    format!(", at least the {} the log proves", count_f(log.value))
+                }
+            ),
+            Evidence::RequestsShortSpan { log, span, min, .. } => write!(
                 f,
                 "{}: assumed: the log's timestamps span only {}, less than --min-span {}, scaled to a day as if the day ran at that pace (--requests-per-day, or a longer log, settles it)",
                 requests_log(&RequestsLog {
@@ -137,6 +156,15 @@ impl Display for Evidence {
             ),
             Evidence::TimeoutRate(TimeoutEvidence::Picked(p)) => {
                 picked(f, p, |v| format!("timeout rate {}", rate(v)), timeout_log)
+            }
+            Evidence::TimeoutRate(TimeoutEvidence::TooFew { base, origin, log })
+                if log.mutating == 0 =>
+            {
+                write!(
+                    f,
+                    "timeout rate: not measured: no mutating attempts in the log; using {}, assumed (the log allows 0% to 100%)",
+                    origin.value(&rate(*base)),
+                )
             }
             Evidence::TimeoutRate(TimeoutEvidence::TooFew { base, origin, log }) => write!(
                 f,
@@ -401,21 +429,29 @@ fn share(f: &mut Formatter<'_>, s: &ShareEvidence, by: &str) -> fmt::Result {
         write!(f, "succeeded share {} from {by} ({note})", rate(value))
     };
     match s {
-        ShareEvidence::NoTimeouts { given, no_mutating } => {
+        ShareEvidence::NoTimeouts {
+            given,
+            no_mutating,
+            scenario,
+            no_effect,
+        } => {
             let why = if *no_mutating {
                 "no mutating requests"
             } else {
                 "no timed-out mutating attempts"
             };
+            // It changes no figure only where the timeout rate used is 0.
+            let effect = if *no_effect {
+                "so it cannot change the result (the timeout rate used is 0; only the 95% intervals' upper ends use it)"
+            } else {
+                "yet the timeout rate used is not 0, so it changes every figure"
+            };
             match given {
-                Some(v) => given_with(
-                    f,
-                    *v,
-                    &format_args!("{why} in the log, so it cannot change the result"),
-                ),
+                Some(v) => given_with(f, *v, &format_args!("{why} in the log to measure it")),
                 None => write!(
                     f,
-                    "succeeded share not measured: {why} in the log, so it cannot change the result"
+                    "succeeded share not measured: {why} in the log to tell it, {effect}; using {}, assumed (the log allows 0% to 100%)",
+                    scenario.origin.value(&rate(scenario.base))
                 ),
             }
         }
@@ -730,6 +766,26 @@ impl Display for Warning {
                  count as timeouts; give the client's (or webhook sender's) timeout with \
                  --client-timeout, or its --preset",
             ),
+            Warning::NoMutating { methods, span } => {
+                let what = if *span <= 0.0 {
+                    format!(
+                        "no mutating ({methods}) requests in the log, whose timestamps span no time: requests a day is the scenario's, assumed"
+                    )
+                } else {
+                    let span = if *span >= 86_400.0 {
+                        format!("{} days", count_f(span / 86_400.0))
+                    } else {
+                        duration_text(*span)
+                    };
+                    format!(
+                        "no mutating ({methods}) requests in the log's {span}: requests a day from it is 0, and so is every cost"
+                    )
+                };
+                write!(
+                    f,
+                    "{what}; if this API changes things by other methods, name them with --methods (or map the method column with --column method=HEADER); --requests-per-day gives the traffic instead"
+                )
+            }
             Warning::MissingDays { days, first, last } => write!(
                 f,
                 "no mutating requests on {} inside the log's span ({first}{}): are files missing? requests a day counts them as days with none",
@@ -1210,6 +1266,11 @@ pub fn kind_detail(
                 Some(Reason::NoOutcomes) => "no outcome is known",
                 Some(Reason::UnknownOutcomes) => "most outcomes are unknown",
                 Some(Reason::ShortSpan) => "scaled from a short span",
+                Some(Reason::ZeroSpan) => "the default, the log's timestamps span no time",
+                Some(Reason::NoTimeouts) => "the default, no timed-out attempt in the log",
+                Some(Reason::NoEffect) => {
+                    "the default, no timed-out attempt in the log; the timeout rate used is 0, so it changes no figure but the intervals"
+                }
                 Some(Reason::Default) | None => "the default",
             };
             let bounds = k.bounds.map_or(String::new(), |[lo, hi]| {
@@ -1283,6 +1344,7 @@ fn bounds_of(input: crate::inputs::Input, lo: f64, hi: f64) -> String {
     use crate::inputs::Input;
     match input {
         Input::TimeoutRate | Input::SucceededShare => format!("{} to {}", pct3(lo), pct3(hi)),
+        _ if hi.is_infinite() => format!("at least {}", count_f(lo)),
         _ => format!("{} to {}", count_f(lo), count_f(hi)),
     }
 }
@@ -1322,6 +1384,8 @@ pub fn verdict_assumptions(
     use crate::inputs::Input;
     let parts: Vec<String> = assumed
         .iter()
+        // A share that changes no figure is no assumption of the verdict's.
+        .filter(|(_, k)| k.reason != Some(crate::findings::kinds::Reason::NoEffect))
         .filter_map(|(input, k)| {
             let v = input.get(&e.inputs);
             let what = match input {

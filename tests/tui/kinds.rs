@@ -63,7 +63,7 @@ fn the_logs_kind_words_read_whole_at_80_columns() {
     for (input, kind) in [
         (
             Input::RequestsPerDay,
-            "scaled from a short span; --requests-per-day settles it",
+            "scaled from a short span; the log allows at least 25; --requests-per-day settles it",
         ),
         (
             Input::TimeoutRate,

@@ -41,11 +41,17 @@ pub fn derive(
     let t = &a.tally;
     let c = t.counts;
     let mut warnings = super::observed::warnings(a);
-    let (n, n_interval) = requests_per_day(a, options, given, sources)?;
-    let to = timeout_rate(a, base, given, sources)?;
+    let (n, n_interval) = requests_per_day(a, options, base, given, sources)?;
+    let to = timeout_rate(a, options, base, given, sources)?;
+    if let (0, Some(d)) = (c.mutating, a.days_covered()) {
+        warnings.push(Warning::NoMutating {
+            methods: a.options.methods.join(", "),
+            span: d * 86_400.0,
+        });
+    }
 
     // succeeded_share
-    let (s, s_interval) = succeeded_share(a, options, base, given, sources)?;
+    let (s, s_interval) = succeeded_share(a, options, base, given, sources, to.value)?;
 
     // retries
     let (r, retries_observed) = retries(a, base, given, sources, &mut warnings);
@@ -99,12 +105,16 @@ pub fn derive(
 }
 
 /// `--requests-per-day` from the log: its intents over the days it spans (scaled for
-/// sampled traces), and the interval of a measured figure. A span shorter than `--min-span`
-/// is still scaled to a day, marked assumed, unless a flag gives the figure or scripts ask
-/// for the refusal.
+/// sampled traces), and the interval of a measured figure; a log that spans time without a
+/// mutating request measures 0 (its interval by the rule of three). A span shorter than
+/// `--min-span` is still scaled to a day, marked assumed, and a span of no time takes the
+/// scenario's figure (at least the log's intents), marked assumed, unless a flag gives the
+/// figure or scripts ask for the refusal. Without timestamps, or with no mutating request and
+/// no span to measure 0 over, it is refused.
 fn requests_per_day(
     a: &LogAnalysis,
     options: &DeriveOptions,
+    base: &Scenario,
     given: &Overrides,
     sources: &Sources,
 ) -> Result<(Measured, Option<[f64; 2]>), Refusal> {
@@ -120,7 +130,7 @@ fn requests_per_day(
         sampled: Some(a.sampling_scale()).filter(|&k| k != 1.0),
     };
     let n_measured = match days {
-        _ if t.counts.mutating == 0 => Err(no_mutating(a)),
+        None if t.counts.mutating == 0 => Err(no_mutating(a)),
         None => Err(no_timestamp(a)),
         Some(d) if d <= 0.0 => Err(Shortfall::ZeroSpan),
         Some(d) if d * 86_400.0 < options.min_span.as_secs_f64() => Err(Shortfall::TooShort {
@@ -147,6 +157,29 @@ fn requests_per_day(
                     log,
                     span: *span,
                     min: *min,
+                    scenario: None,
+                },
+            })
+        }
+        // No span, so no pace: the scenario's figure, at least what the log proves (its
+        // intents in a day).
+        (Err(Shortfall::ZeroSpan), Some(_), None) if !options.require_measured => {
+            let log = log(1.0);
+            let value = base.requests_per_day.max(log.value);
+            Some(Measured {
+                input: "requests_per_day",
+                flag: "--requests-per-day",
+                value,
+                measured: None,
+                from_flag: true,
+                evidence: Evidence::RequestsShortSpan {
+                    log,
+                    span: 0.0,
+                    min: options.min_span.as_secs_f64(),
+                    scenario: Some(ScenarioShare {
+                        base: base.requests_per_day,
+                        origin: sources.get(Input::RequestsPerDay),
+                    }),
                 },
             })
         }
@@ -175,50 +208,35 @@ fn no_mutating(a: &LogAnalysis) -> Shortfall {
 }
 
 /// `--timeout-rate` from the log: its timed-out share of mutating attempts; below the
-/// minimum evidence, the scenario's.
+/// minimum evidence, or with no mutating attempt, the scenario's.
 fn timeout_rate(
     a: &LogAnalysis,
+    options: &DeriveOptions,
     base: &Scenario,
     given: &Overrides,
     sources: &Sources,
 ) -> Result<Measured, Refusal> {
     let c = a.tally.counts;
+    // No mutating attempt: nothing measured, the scenario's rate (0 of 0 allows 0 to 1),
+    // unless scripts ask for the refusal.
+    if let (0, None, false) = (c.mutating, given.timeout_rate, options.require_measured) {
+        return Ok(Measured {
+            input: "timeout_rate",
+            flag: "--timeout-rate",
+            value: base.timeout_rate,
+            measured: None,
+            from_flag: true,
+            evidence: Evidence::TimeoutRate(TimeoutEvidence::TooFew {
+                base: base.timeout_rate,
+                origin: sources.get(Input::TimeoutRate),
+                log: timeout_log(a, 0.0),
+            }),
+        });
+    }
     let t_measured = if c.mutating == 0 {
         Err(no_mutating(a))
     } else {
-        Ok(TimeoutLog {
-            value: c.timed_out as f64 / c.mutating as f64,
-            timed_out: c.timed_out,
-            mutating: c.mutating,
-            statuses: a.options.timeout_statuses.clone(),
-            traced: a.all_traces(),
-            flags: a
-                .files
-                .iter()
-                .find(|f| f.columns.flags.is_some())
-                .map(|f| f.columns.flags_style),
-            client_timeout: a.options.client_timeout.map(|d| d.as_secs_f64()),
-            assumed_unit: a
-                .options
-                .client_timeout
-                .and(a.files.iter().find(|f| f.columns.duration_unit_assumed))
-                .map(|f| {
-                    (
-                        f.columns
-                            .header_of(Role::Duration)
-                            .unwrap_or("duration")
-                            .to_string(),
-                        f.columns.duration_unit.name(),
-                    )
-                }),
-            inferred_unit: a.options.client_timeout.and_then(|_| {
-                a.files.iter().find_map(|f| {
-                    let field = f.columns.header_of(Role::Duration).unwrap_or("duration");
-                    let inferred = f.columns.duration_unit_inferred.clone()?;
-                    Some((field.to_string(), inferred))
-                })
-            }),
-        })
+        Ok(timeout_log(a, c.timed_out as f64 / c.mutating as f64))
     };
     let mut to = pick(
         ("timeout_rate", "--timeout-rate"),
@@ -245,6 +263,44 @@ fn timeout_rate(
         }
     }
     Ok(to)
+}
+
+/// The log's timed-out mutating attempts, `value` their share, with what counted as timed out.
+fn timeout_log(a: &LogAnalysis, value: f64) -> TimeoutLog {
+    let c = a.tally.counts;
+    TimeoutLog {
+        value,
+        timed_out: c.timed_out,
+        mutating: c.mutating,
+        statuses: a.options.timeout_statuses.clone(),
+        traced: a.all_traces(),
+        flags: a
+            .files
+            .iter()
+            .find(|f| f.columns.flags.is_some())
+            .map(|f| f.columns.flags_style),
+        client_timeout: a.options.client_timeout.map(|d| d.as_secs_f64()),
+        assumed_unit: a
+            .options
+            .client_timeout
+            .and(a.files.iter().find(|f| f.columns.duration_unit_assumed))
+            .map(|f| {
+                (
+                    f.columns
+                        .header_of(Role::Duration)
+                        .unwrap_or("duration")
+                        .to_string(),
+                    f.columns.duration_unit.name(),
+                )
+            }),
+        inferred_unit: a.options.client_timeout.and_then(|_| {
+            a.files.iter().find_map(|f| {
+                let field = f.columns.header_of(Role::Duration).unwrap_or("duration");
+                let inferred = f.columns.duration_unit_inferred.clone()?;
+                Some((field.to_string(), inferred))
+            })
+        }),
+    }
 }
 
 /// `--body-bytes`: the mean response of 2xx mutating requests, when the log has sizes.
@@ -418,6 +474,7 @@ fn succeeded_share(
     base: &Scenario,
     given: &Overrides,
     sources: &Sources,
+    timeout_rate: f64,
 ) -> Result<(Measured, Option<[f64; 2]>), Refusal> {
     let scenario = ScenarioShare {
         base: base.succeeded_share,
@@ -437,15 +494,20 @@ fn succeeded_share(
             ),
         };
     if c.timed_out == 0 {
-        // With no timeouts the share multiplies nothing: it cannot change the result.
+        // No timed-out attempt tells the share: the scenario's, assumed. It multiplies every
+        // figure unless the timeout rate used is 0 (measured 0 from enough attempts, or given).
         let evidence = ShareEvidence::NoTimeouts {
             given: given.succeeded_share,
             no_mutating: c.mutating == 0,
+            scenario,
+            no_effect: timeout_rate == 0.0,
         };
-        let m = match given.succeeded_share {
-            Some(v) => make(v, None, true, evidence),
-            None => make(base.succeeded_share, None, false, evidence),
-        };
+        let m = make(
+            given.succeeded_share.unwrap_or(base.succeeded_share),
+            None,
+            true,
+            evidence,
+        );
         return Ok((m, None));
     }
     if !a.has_outcomes() {

@@ -12,11 +12,16 @@ use super::RetriesObserved;
 pub enum Evidence {
     RequestsPerDay(Picked<RequestsLog>),
     /// The log's intents over a span shorter than `--min-span` (both in seconds), scaled to a
-    /// day all the same: an assumption that the day runs at that pace.
+    /// day all the same: an assumption that the day runs at that pace. A span of no time
+    /// (`span` 0: one row, or every timestamp equal) has no pace: `scenario` is then the
+    /// scenario's figure used (the default, the `--scenario` file's), raised to the log's
+    /// intents where below them, and `log.value` is what the log proves: its intents, at least,
+    /// in a day.
     RequestsShortSpan {
         log: RequestsLog,
         span: f64,
         min: f64,
+        scenario: Option<ScenarioShare>,
     },
     TimeoutRate(TimeoutEvidence),
     /// The share's case, and the name a given share came by (`--succeeded-share`, or
@@ -158,9 +163,14 @@ pub struct NoUpstream {
 pub enum ShareEvidence {
     /// No timed-out attempts (`no_mutating`: not even mutating ones): the share multiplies
     /// nothing.
+    /// `scenario` is the share used when none is given (the default, the `--scenario`
+    /// file's); `no_effect`: the timeout rate used is 0, so the share truly cannot change a
+    /// figure (else it is assumed and changes every one).
     NoTimeouts {
         given: Option<f64>,
         no_mutating: bool,
+        scenario: ScenarioShare,
+        no_effect: bool,
     },
     /// No outcomes in the log; `too_few`: the scenario's share used, as too few attempts
     /// timed out to measure it anyway; `assumed`: the scenario's share used, between the
@@ -197,7 +207,8 @@ pub enum ShareEvidence {
     },
 }
 
-/// The scenario's figure used instead of the log's, and where it came from.
+/// The scenario's figure used instead of the log's, and where it came from (the succeeded
+/// share's, or requests a day's over a span of no time).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ScenarioShare {
     pub base: f64,
@@ -293,6 +304,12 @@ pub enum Grouped {
 pub enum Warning {
     /// A server's own log without `--client-timeout`.
     ServerLogNoClientTimeout,
+    /// No mutating request in a log with timestamps (the methods counted, joined, and the
+    /// span in seconds): requests a day is 0 from a span, the scenario's from none.
+    NoMutating {
+        methods: String,
+        span: f64,
+    },
     /// `--client-timeout` compared with a duration whose unit nothing says (issue 35): the
     /// file, the field and the unit assumed.
     DurationUnitAssumed {

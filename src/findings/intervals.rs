@@ -5,7 +5,8 @@
 //! * Requests a day `I / D` (intents over days covered): the wider of two standard errors,
 //!   the count's (Poisson: `sqrt(I) / D`) and the per-day spread's (the standard deviation
 //!   of the daily intents over the whole days inside the span, a day with no rows counting
-//!   0, over the square root of their number; needs at least 2 such days), times 1.96.
+//!   0, over the square root of their number; needs at least 2 such days), times 1.96. None
+//!   seen over a span: 0 to `-ln(0.05) / D`, about 3 / D (the rule of three).
 //! * Duplicates and refunds a month: the model run at every corner of the box the inputs'
 //!   intervals make (8 runs), keeping the lowest and highest.
 
@@ -62,11 +63,20 @@ pub fn wilson(k: u64, n: u64) -> [f64; 2] {
     [low, high]
 }
 
+/// The 95% upper bound of a count seen 0 times, as a count: `-ln(0.05)`, about 3 (the
+/// rule of three).
+pub const RULE_OF_THREE: f64 = 2.995_732_273_553_991;
+
 /// The interval of `intents / days`, from the count and the spread of `daily` (the intents
 /// of each whole day inside the span).
 pub fn per_day(intents: u64, days: f64, daily: &[f64]) -> [f64; 2] {
     if days <= 0.0 {
         return [0.0, 0.0];
+    }
+    if intents == 0 {
+        // None seen: the count's standard error is 0, yet the log does not prove none. The
+        // rule of three: 3 over the span is the 95% upper bound of a Poisson rate seen 0 times.
+        return [0.0, RULE_OF_THREE / days];
     }
     let n = intents as f64 / days;
     let count_se = (intents as f64).sqrt() / days;

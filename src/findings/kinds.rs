@@ -7,7 +7,9 @@
 
 use serde::Serialize;
 
-use crate::inputs::{Input, Origin, PRESET_ENV, SCHEDULE_ENV, SCHEDULE_FLAG, Sources};
+use crate::inputs::{
+    Input, Origin, PRESET_ENV, SCHEDULE_ENV, SCHEDULE_FLAG, SCHEDULE_JSON_NAME, Sources,
+};
 use crate::model::{Estimate, Scenario};
 
 use super::evidence::{Evidence, ShareEvidence, TimeoutEvidence};
@@ -35,7 +37,8 @@ pub struct InputKind {
     /// `[low, high]` in JSON units: what the log allows an assumed input to be (the
     /// succeeded share between "every unknown failed" and "every unknown succeeded", widened
     /// to their 95% intervals, 0 to 1 with no outcome known; a thin timeout rate's 95%
-    /// interval); `null` when the log says nothing of it.
+    /// interval; requests a day from a short span or none, at least the log's intents, with
+    /// `null` for no upper bound); `null` when the log says nothing of it.
     pub bounds: Option<[f64; 2]>,
     /// Why an assumed input is assumed; `null` for a measured or given one.
     pub reason: Option<Reason>,
@@ -57,6 +60,23 @@ pub struct InputKind {
     /// scenario file's), given where those were; left out of the JSON otherwise.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub from_schedule: bool,
+    /// The input the scenario uses instead of this one (`schedule_seconds`: a schedule of
+    /// retry delays replaces the backoff, its factor and its cap), so that its value, and
+    /// what the kind says of it, reaches no figure; left out of the JSON otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replaced_by: Option<&'static str>,
+}
+
+/// The input `scenario` uses instead of `input`, by JSON name: the retry delays
+/// (`schedule_seconds`) for the backoff, its factor and its cap, where a schedule is used.
+/// The jitter is not replaced: it randomises the schedule's delays as it does the backoff's.
+/// Every renderer leaves out an input so replaced (the one place that decides it).
+pub fn replaced_by(input: Input, scenario: &Scenario) -> Option<&'static str> {
+    let backoff = matches!(
+        input,
+        Input::Backoff | Input::BackoffFactor | Input::BackoffMax
+    );
+    (backoff && scenario.schedule_seconds.is_some()).then_some(SCHEDULE_JSON_NAME)
 }
 
 /// How the durations a measured timeout rate compared with `--client-timeout` were read,
@@ -119,6 +139,15 @@ pub enum Reason {
     UnknownOutcomes,
     /// The log's timestamps span less than `--min-span`, scaled to a day all the same.
     ShortSpan,
+    /// The log's timestamps span no time (one row, or all equal): the scenario's figure, at
+    /// least the log's intents.
+    ZeroSpan,
+    /// No timed-out attempt in the log to tell it, and the timeout rate used is not 0: the
+    /// scenario's share, which changes every figure.
+    NoTimeouts,
+    /// No timed-out attempt in the log to tell it, and the timeout rate used is 0: the
+    /// scenario's share, which changes no figure.
+    NoEffect,
 }
 
 /// The kind of `input` where no log was read (`dupcost estimate`): given by where its value
@@ -141,13 +170,16 @@ pub fn of_origin(input: Input, origin: Origin) -> InputKind {
         duration_unit: None,
         env: (origin == Origin::Env).then(|| input.env_name()),
         from_schedule: false,
+        replaced_by: None,
     }
 }
 
-/// The kind of `input` where no log was read, from `sources`: [`of_origin`], and the retries
-/// marked as the retry delays' length where the delays gave them.
-pub fn of_sources(input: Input, sources: &Sources) -> InputKind {
+/// The kind of `input` where no log was read, from `sources`: [`of_origin`], the retries
+/// marked as the retry delays' length where the delays gave them, and the inputs `scenario`
+/// does not use marked [`replaced_by`] what it uses instead.
+pub fn of_sources(input: Input, sources: &Sources, scenario: &Scenario) -> InputKind {
     let mut k = of_origin(input, sources.get(input));
+    k.replaced_by = replaced_by(input, scenario);
     if input == Input::Retries && sources.retries_by_schedule() && k.kind == Kind::Given {
         k.from_schedule = true;
         k.env = k.env.map(|_| SCHEDULE_ENV);
@@ -182,12 +214,13 @@ pub fn of_schedule(sources: &Sources, used: bool) -> Option<InputKind> {
             .then_some(SCHEDULE_ENV)
             .or(preset_env(origin, sources)),
         from_schedule: false,
+        replaced_by: None,
     })
 }
 
 /// The kind of `input` in `findings`.
 pub fn kind(findings: &Findings, input: Input) -> InputKind {
-    let base = of_sources(input, &findings.sources);
+    let base = of_sources(input, &findings.sources, &findings.scenario);
     let kind = base.kind;
     let evidence = findings
         .measured
@@ -199,10 +232,30 @@ pub fn kind(findings: &Findings, input: Input) -> InputKind {
         (Kind::Assumed, Some(Evidence::TimeoutRate(TimeoutEvidence::TooFew { log, .. }))) => {
             Some(intervals::wilson(log.timed_out, log.mutating))
         }
+        // What a short span proves: its intents, at least, in a day; no upper bound (JSON
+        // `null`), but for none seen over some time: the rule of three at that pace.
+        (Kind::Assumed, Some(Evidence::RequestsShortSpan { log, span, .. })) => {
+            let high = if log.intents == 0 && *span > 0.0 {
+                intervals::RULE_OF_THREE * 86_400.0 / span
+            } else {
+                f64::INFINITY
+            };
+            Some([log.intents as f64 * log.sampled.unwrap_or(1.0), high])
+        }
         _ => None,
     };
     let reason = (kind == Kind::Assumed).then_some(match evidence {
+        Some(Evidence::RequestsShortSpan {
+            scenario: Some(_), ..
+        }) => Reason::ZeroSpan,
         Some(Evidence::RequestsShortSpan { .. }) => Reason::ShortSpan,
+        Some(Evidence::SucceededShare(
+            ShareEvidence::NoTimeouts {
+                no_effect: true, ..
+            },
+            _,
+        )) => Reason::NoEffect,
+        Some(Evidence::SucceededShare(ShareEvidence::NoTimeouts { .. }, _)) => Reason::NoTimeouts,
         Some(Evidence::SucceededShare(ShareEvidence::NoUpstream { too_few: None, .. }, _)) => {
             Reason::NoOutcomes
         }
@@ -229,11 +282,11 @@ pub fn kind(findings: &Findings, input: Input) -> InputKind {
 /// What the log allows the succeeded share to be, when it does not measure it.
 fn share_bounds(share: &ShareEvidence) -> Option<[f64; 2]> {
     match share {
-        ShareEvidence::NoUpstream { .. } => Some([0.0, 1.0]),
+        ShareEvidence::NoUpstream { .. } | ShareEvidence::NoTimeouts { .. } => Some([0.0, 1.0]),
         ShareEvidence::TooFewKnown { log, .. }
         | ShareEvidence::TooManyUnknown { log, .. }
         | ShareEvidence::Bounded { log, .. } => Some(log.interval()),
-        ShareEvidence::NoTimeouts { .. } | ShareEvidence::Measured { .. } => None,
+        ShareEvidence::Measured { .. } => None,
     }
 }
 

@@ -39,7 +39,7 @@
 //! so a report covers between the window and a twelfth more, and names the span it covers.
 //! Buckets that leave the window are dropped: memory is bounded by the window's intents.
 //! Without a window, intents whose retry window has closed are counted and forgotten by the
-//! tally itself (see [`super::tally`]), so memory is bounded by about 1.75 retry windows.
+//! tally itself (see [`super::tally`]), so memory is bounded by about 2.25 retry windows.
 
 use std::collections::VecDeque;
 use std::fs::File;

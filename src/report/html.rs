@@ -44,7 +44,7 @@ pub fn estimate(e: &Estimate, sources: &Sources, style: &Style) -> Vec<u8> {
 pub fn sweep(input: Input, estimates: &[Estimate], sources: &Sources, style: &Style) -> Vec<u8> {
     let c = style.currency.as_str();
     let title = words::by(input);
-    let (Some(first), Some(last)) = (estimates.first(), estimates.last()) else {
+    let Some(first) = estimates.first() else {
         return Page::new(&title, "", Tone::Fine).finish(words::FOOTER);
     };
     let shown = |e: &Estimate| crate::report::words::input_value(input, input.get(&e.inputs), c);
@@ -89,12 +89,7 @@ pub fn sweep(input: Input, estimates: &[Estimate], sources: &Sources, style: &St
         ),
     ]);
     page.end_header();
-    let range = format!(
-        "{} to {} ({} values)",
-        shown(first),
-        shown(last),
-        estimates.len()
-    );
+    let range = say::sweep_range(input, estimates, c);
     inputs(&mut page, first, sources, style, Some((input, &range)));
     page.heading("outputs", words::OUTPUTS);
     let rows: Vec<Vec<Cell>> = estimates
@@ -138,12 +133,24 @@ pub fn logs(r: &LogsReport, style: &Style) -> Vec<u8> {
     page.note(&say::read_summary(o));
     page.end_header();
     page.heading("inputs", words::INPUTS);
+    // A schedule's retry delays after the attempt timeout, in place of the backoff.
+    let delays = r.retry_delays.as_ref().map(|d| {
+        vec![
+            Cell::Text(super::words::RETRY_DELAYS.to_string()),
+            Cell::Figure(d.value.clone()),
+            Cell::Kind(
+                d.kind.kind,
+                Some(super::words::schedule_kind_detail(&d.kind, preset)),
+            ),
+            Cell::Text(words::NOT_IN_LOGS.to_string()),
+            Cell::Figure(String::new()),
+        ]
+    });
     let rows: Vec<Vec<Cell>> = r
-        .inputs
-        .iter()
-        .map(|row| {
+        .shown_inputs()
+        .flat_map(|row| {
             let input = row.input;
-            vec![
+            let cells = vec![
                 Cell::Text(input.label().to_string()),
                 Cell::Figure(row.value.clone()),
                 Cell::Kind(
@@ -159,7 +166,9 @@ pub fn logs(r: &LogsReport, style: &Style) -> Vec<u8> {
                         .map(|(lo, hi)| evidence::interval_text(input, lo, hi, c))
                         .unwrap_or_default(),
                 ),
-            ]
+            ];
+            let after = delays.clone().filter(|_| input == Input::AttemptTimeout);
+            std::iter::once(cells).chain(after)
         })
         .collect();
     page.table("", &words::LOGS_INPUTS, &rows);
@@ -445,8 +454,11 @@ fn inputs(
 ) {
     let preset = style.preset.as_ref().map(|t| t.name);
     page.heading("inputs", words::INPUTS);
+    // An input the scenario does not use (the backoff under a schedule) is left out.
+    let used = |input: &Input| crate::findings::kinds::replaced_by(*input, &e.inputs).is_none();
     let mut rows: Vec<Vec<Cell>> = Input::ALL
         .into_iter()
+        .filter(used)
         .map(|input| {
             let label = Cell::Text(input.label().to_string());
             match swept {
@@ -457,7 +469,7 @@ fn inputs(
                     Cell::Text(words::SWEPT.to_string()),
                 ],
                 _ => {
-                    let k = crate::findings::kinds::of_sources(input, sources);
+                    let k = crate::findings::kinds::of_sources(input, sources, &e.inputs);
                     vec![
                         label,
                         Cell::Figure(crate::report::words::input_value(
@@ -485,6 +497,7 @@ fn inputs(
     if let Some((delays, k)) = schedule {
         let at = Input::ALL
             .iter()
+            .filter(|i| used(i))
             .position(|&i| i == Input::AttemptTimeout)
             .map_or(rows.len(), |i| i + 1);
         let row = vec![
@@ -624,6 +637,7 @@ pub fn escape(text: &str) -> String {
 pub use crate::findings::Kind;
 
 /// A table cell: its text and whether it is a figure (right-aligned).
+#[derive(Clone)]
 pub enum Cell {
     Text(String),
     Figure(String),

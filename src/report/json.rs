@@ -31,7 +31,7 @@ impl<'a> Report<'a> {
             let kinds = crate::inputs::Input::ALL
                 .into_iter()
                 .map(|input| {
-                    let kind = crate::findings::kinds::of_sources(input, &sources);
+                    let kind = crate::findings::kinds::of_sources(input, &sources, &e.inputs);
                     (input.json_name(), kind)
                 })
                 .collect();

@@ -176,7 +176,12 @@ fn intents_section(
             )
         })
         .collect();
-    let _ = writeln!(out, "  attempts per intent: {}", bars.join(", "));
+    let bars = if bars.is_empty() {
+        "none (no mutating attempt)".to_string()
+    } else {
+        bars.join(", ")
+    };
+    let _ = writeln!(out, "  attempts per intent: {bars}");
     if let Some(d) = &o.observed_duplicates {
         let per_day = d
             .per_day

@@ -59,31 +59,44 @@ pub fn logs(r: &LogsReport, style: &Style, charts: &[ChartLink]) -> Vec<u8> {
 
     out.push_str("## Inputs\n\n");
     let with_intervals = r.inputs.iter().any(|row| row.interval.is_some());
-    let rows: Vec<Vec<String>> = r
-        .inputs
-        .iter()
-        .map(|row| {
-            let input = row.input;
-            let evidence = match &row.evidence {
-                Some(text) => escape(text),
-                None => format!("not in logs: the scenario's (`{input}`)"),
-            };
+    let mut rows: Vec<Vec<String>> = Vec::new();
+    for row in r.shown_inputs() {
+        let input = row.input;
+        let evidence = match &row.evidence {
+            Some(text) => escape(text),
+            None => format!("not in logs: the scenario's (`{input}`)"),
+        };
+        let mut cells = vec![
+            input.label().to_string(),
+            row.value.clone(),
+            escape(&row.kind_text),
+            evidence,
+        ];
+        if with_intervals {
+            cells.push(
+                row.interval
+                    .map(|(lo, hi)| evidence::interval_text(input, lo, hi, &style.currency))
+                    .unwrap_or_default(),
+            );
+        }
+        rows.push(cells);
+        // A schedule's retry delays after the attempt timeout, in place of the backoff.
+        if let (Input::AttemptTimeout, Some(delays)) = (input, &r.retry_delays) {
             let mut cells = vec![
-                input.label().to_string(),
-                row.value.clone(),
-                escape(&row.kind_text),
-                evidence,
+                crate::report::words::RETRY_DELAYS.to_string(),
+                escape(&delays.value),
+                escape(&delays.kind_text),
+                format!(
+                    "not in logs: the scenario's (`{}`)",
+                    crate::inputs::SCHEDULE_FLAG
+                ),
             ];
             if with_intervals {
-                cells.push(
-                    row.interval
-                        .map(|(lo, hi)| evidence::interval_text(input, lo, hi, &style.currency))
-                        .unwrap_or_default(),
-                );
+                cells.push(String::new());
             }
-            cells
-        })
-        .collect();
+            rows.push(cells);
+        }
+    }
     let (headers, align): (&[&str], &str) = if with_intervals {
         (
             &["input", "value", "kind", "evidence", "95% interval"],
@@ -115,7 +128,7 @@ pub fn logs(r: &LogsReport, style: &Style, charts: &[ChartLink]) -> Vec<u8> {
 pub fn sweep(input: Input, estimates: &[Estimate], style: &Style, charts: &[ChartLink]) -> Vec<u8> {
     let c = style.currency.as_str();
     let mut out = format!("# What missing idempotency costs, by {}\n\n", input.label());
-    let (Some(first), Some(last)) = (estimates.first(), estimates.last()) else {
+    let Some(first) = estimates.first() else {
         return out.into_bytes();
     };
     let shown = |e: &Estimate| crate::report::words::input_value(input, input.get(&e.inputs), c);
@@ -125,12 +138,7 @@ pub fn sweep(input: Input, estimates: &[Estimate], style: &Style, charts: &[Char
         say::sweep_verdict(input, estimates, c)
     );
     out.push_str("## Inputs\n\n");
-    let range = format!(
-        "{} to {} ({} values)",
-        shown(first),
-        shown(last),
-        estimates.len()
-    );
+    let range = say::sweep_range(input, estimates, c);
     let report = EstimateReport::new(first, style);
     inputs_table(&mut out, first, &report, style, Some((input, range)));
     out.push_str("## Outputs\n\n");
@@ -174,6 +182,10 @@ fn inputs_table(
     };
     let mut rows: Vec<Vec<String>> = Vec::new();
     for input in Input::ALL {
+        // An input the scenario does not use (the backoff under a schedule) is left out.
+        if crate::findings::kinds::replaced_by(input, &e.inputs).is_some() {
+            continue;
+        }
         let mut row = input_row(e, input, style);
         if let Some((_, range)) = swept.as_ref().filter(|(i, _)| *i == input) {
             row[1] = range.clone();

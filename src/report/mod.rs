@@ -84,6 +84,31 @@ pub fn fields(e: &Estimate) -> Vec<(&'static str, Field)> {
     e.fields()
 }
 
+/// Words in lines of at most `width` characters (a longer word gets a line of its own);
+/// continuation lines are indented by two.
+pub(crate) fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        let limit = if lines.is_empty() { width } else { width - 2 };
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > limit {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+        .into_iter()
+        .enumerate()
+        .map(|(i, l)| if i == 0 { l } else { format!("  {l}") })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -126,5 +151,16 @@ mod tests {
             }
             v => out.push((prefix.to_string(), Field::Number(v.as_f64().unwrap()))),
         }
+    }
+
+    #[test]
+    fn wrapping_keeps_every_word_and_the_width() {
+        let text = "one two three four five six seven eight nine ten eleven twelve";
+        let lines = wrap(text, 20);
+        assert!(lines.iter().all(|l| l.chars().count() <= 20), "{lines:?}");
+        let words: Vec<&str> = lines.iter().flat_map(|l| l.split_whitespace()).collect();
+        assert_eq!(words.join(" "), text);
+        assert!(lines[1].starts_with("  "));
+        assert_eq!(wrap("", 10), Vec::<String>::new());
     }
 }

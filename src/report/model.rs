@@ -151,16 +151,22 @@ impl EstimateReport {
             let preset = style.preset.as_ref().map(|t| t.name);
             let kinds: Vec<(Input, InputKind)> = Input::ALL
                 .into_iter()
-                .map(|input| (input, crate::findings::kinds::of_sources(input, sources)))
+                .map(|input| {
+                    (
+                        input,
+                        crate::findings::kinds::of_sources(input, sources, &e.inputs),
+                    )
+                })
                 .collect();
             report.kinds = kinds
                 .iter()
+                .filter(|(_, k)| k.replaced_by.is_none())
                 .map(|(input, k)| (input.label(), super::words::kind_text(*input, k, preset)))
                 .collect();
             report.mark_schedule(e, sources, preset);
             let assumed: Vec<(Input, &InputKind)> = kinds
                 .iter()
-                .filter(|(_, k)| k.kind == Kind::Assumed)
+                .filter(|(_, k)| k.kind == Kind::Assumed && k.replaced_by.is_none())
                 .map(|(input, k)| (*input, k))
                 .collect();
             if let Some(clause) = super::words::verdict_assumptions(&assumed, e, &style.currency) {
@@ -474,6 +480,109 @@ pub struct InputRow {
     pub kind_text: String,
 }
 
+/// An input's mark where a compact form (a sweep's table) lists the inputs under its rows
+/// instead of beside their values: its label, its value, its kind and what the kind says
+/// after its name (`--ttl`, `the default; --ttl settles it`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Mark {
+    pub label: &'static str,
+    /// Its value as the reports show it; a swept input's range.
+    pub value: String,
+    pub kind: InputKind,
+    /// What its kind's words say after the kind's name; `None` for a measured input.
+    pub detail: Option<String>,
+}
+
+/// The marks of every input `e` uses, in the order of its Scenario lines (the retry delays in
+/// the backoff's place where a schedule replaces it), the swept input's value its `range`;
+/// empty where the style does not know where each input came from.
+pub fn marks(e: &Estimate, style: &super::Style, swept: Option<(Input, &str)>) -> Vec<Mark> {
+    let Some(sources) = &style.sources else {
+        return Vec::new();
+    };
+    let preset = style.preset.as_ref().map(|t| t.name);
+    let mut marks = Vec::new();
+    for input in Input::ALL {
+        let kind = crate::findings::kinds::of_sources(input, sources, &e.inputs);
+        if kind.replaced_by.is_some() {
+            // The schedule's delays stand where the backoff stood.
+            let delays = e
+                .inputs
+                .schedule_seconds
+                .filter(|_| input == Input::Backoff);
+            let schedule = crate::findings::kinds::of_schedule(sources, delays.is_some());
+            if let (Some(delays), Some(kind)) = (delays, schedule) {
+                marks.push(Mark {
+                    label: super::words::RETRY_DELAYS,
+                    value: super::words::schedule_value(&delays, style),
+                    detail: Some(super::words::schedule_kind_detail(&kind, preset)),
+                    kind,
+                });
+            }
+            continue;
+        }
+        let value = match swept {
+            Some((i, range)) if i == input => range.to_string(),
+            _ => super::PresetTrace::mark(
+                style.preset.as_ref(),
+                input,
+                super::words::input_value(input, input.get(&e.inputs), &style.currency),
+            ),
+        };
+        marks.push(Mark {
+            label: input.label(),
+            value,
+            detail: super::words::kind_detail(input, &kind, preset),
+            kind,
+        });
+    }
+    marks
+}
+
+/// The marks under a sweep's compact table, one paragraph a kind (measured, given, assumed),
+/// as the Scenario lines of the full form say them: `given: retries 0 to 5 (--sweep); order
+/// value $85 (--order-value)`, then the defaults, each with only the flag that settles it.
+pub fn sweep_marks(marks: &[Mark]) -> Vec<String> {
+    use super::words::sections::{mark_item, marks_line};
+    let mut lines = Vec::new();
+    for kind in [Kind::Measured, Kind::Given, Kind::Assumed] {
+        let (defaults, others): (Vec<&Mark>, Vec<&Mark>) = marks
+            .iter()
+            .filter(|m| m.kind.kind == kind)
+            .partition(|m| m.kind.reason == Some(crate::findings::kinds::Reason::Default));
+        if !others.is_empty() {
+            let items: Vec<String> = others
+                .iter()
+                .map(|m| mark_item(m.label, &m.value, m.detail.as_deref()))
+                .collect();
+            lines.push(marks_line(kind, false, &items));
+        }
+        if !defaults.is_empty() {
+            let items: Vec<String> = defaults
+                .iter()
+                .map(|m| {
+                    let flag = super::words::settled_by(&m.kind);
+                    mark_item(m.label, &m.value, Some(&flag))
+                })
+                .collect();
+            lines.push(marks_line(kind, true, &items));
+        }
+    }
+    lines
+}
+
+/// The retry delays of a schedule (`--schedule`, a preset's, the scenario file's), where the
+/// scenario uses one: a line of its own after the attempt timeout, in place of the backoff.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RetryDelays {
+    /// The delays as the reports show them (`5s, 5m, 30m`).
+    pub value: String,
+    /// Given (by what) or assumed.
+    pub kind: InputKind,
+    /// [`RetryDelays::kind`] as its line says it (`given: --schedule`).
+    pub kind_text: String,
+}
+
 /// The report of `dupcost logs` (and `estimate --observed`, `logs --follow`, the explorer's
 /// `--logs`): the findings worded once, then the estimate.
 #[derive(Debug, Clone)]
@@ -496,6 +605,8 @@ pub struct LogsReport<'a> {
     pub preset: Option<super::PresetTrace>,
     /// The duplicates and refunds over an assumed succeeded share's bounds, and in words.
     pub output_bounds: Option<(OutputBounds, String)>,
+    /// The retry delays' line, where a schedule replaces the backoff inputs.
+    pub retry_delays: Option<RetryDelays>,
 }
 
 impl<'a> LogsReport<'a> {
@@ -534,12 +645,13 @@ impl<'a> LogsReport<'a> {
         // Each input's kind on its own line of the Scenario section, by the label it has there.
         estimate_report.kinds = inputs
             .iter()
+            .filter(|row| row.kind.replaced_by.is_none())
             .map(|row| (row.input.label(), row.kind_text.clone()))
             .collect();
         estimate_report.mark_schedule(e, &findings.sources, style.preset.as_ref().map(|t| t.name));
         let assumed: Vec<(Input, &InputKind)> = inputs
             .iter()
-            .filter(|row| row.kind.kind == Kind::Assumed)
+            .filter(|row| row.kind.kind == Kind::Assumed && row.kind.replaced_by.is_none())
             .map(|row| (row.input, &row.kind))
             .collect();
         if let Some(clause) = super::words::verdict_assumptions(&assumed, e, &style.currency) {
@@ -547,6 +659,15 @@ impl<'a> LogsReport<'a> {
         }
         let output_bounds = OutputBounds::of(findings)
             .map(|b| (b, super::words::output_bounds_text(&b, e, &style.currency)));
+        let preset = style.preset.as_ref().map(|t| t.name);
+        let retry_delays = e.inputs.schedule_seconds.and_then(|delays| {
+            let kind = crate::findings::kinds::of_schedule(&findings.sources, true)?;
+            Some(RetryDelays {
+                value: super::words::schedule_value(&delays, style),
+                kind_text: super::words::schedule_kind_text(&kind, preset),
+                kind,
+            })
+        });
         LogsReport {
             estimate: e,
             findings,
@@ -574,7 +695,16 @@ impl<'a> LogsReport<'a> {
             estimate_report,
             preset: style.preset.clone(),
             output_bounds,
+            retry_delays,
         }
+    }
+
+    /// The rows a report shows: every input but those the scenario replaced (the backoff
+    /// under a schedule, whose kind says `replaced_by`; JSON still lists them).
+    pub fn shown_inputs(&self) -> impl Iterator<Item = &InputRow> {
+        self.inputs
+            .iter()
+            .filter(|row| row.kind.replaced_by.is_none())
     }
 
     /// The row of `input`.

@@ -10,10 +10,13 @@ use crate::units::Seconds;
 
 use super::model::EstimateReport;
 use super::words::input_value;
+use super::words::sections as say;
 use super::{Style, human};
 
 const LABEL: usize = 30;
 const VALUE: usize = 16;
+/// The width a sweep's marks are wrapped to (its table's rows are about as wide).
+const MARKS_WIDTH: usize = 96;
 
 /// Writes headings and highlights, in colour only when asked.
 struct Painter<'a> {
@@ -151,6 +154,20 @@ pub fn sweep(input: Input, estimates: &[Estimate], style: &Style) -> Vec<u8> {
     for row in &rows {
         out.push_str(&line(row));
         out.push('\n');
+    }
+    // The compact form has no input lines: each input's kind under the rows, as the full
+    // form's Scenario lines say it.
+    if let Some(first) = estimates.first() {
+        let span = say::sweep_span(input, estimates, c);
+        let marks = crate::report::model::marks(first, style, Some((input, &span)));
+        let lines = crate::report::model::sweep_marks(&marks);
+        if !lines.is_empty() {
+            out.push('\n');
+        }
+        for line in lines.iter().flat_map(|text| super::wrap(text, MARKS_WIDTH)) {
+            out.push_str(&line);
+            out.push('\n');
+        }
     }
     out.into_bytes()
 }

@@ -120,7 +120,26 @@ impl Display for Evidence {
                 |v| format!("requests a day {}", count_f(v)),
                 requests_log,
             ),
-            Evidence::RequestsShortSpan { log, span, min } => write!(
+            Evidence::RequestsShortSpan {
+                log,
+                scenario: Some(scenario),
+                ..
+            } => write!(
+                f,
+                "requests a day {}: assumed: the log's timestamps span no time (first = last), so no pace scales its {} to a day; using {}{} (--requests-per-day, or a log that spans time, settles it)",
+                count_f(log.value.max(scenario.base)),
+                plural(log.intents, "intent"),
+                scenario.origin.value(&count_f(scenario.base)),
+                if log.value > scenario.base {
+                    format!(
+                        ", raised to the {} the log proves in a day",
+                        count_f(log.value)
+                    )
+                } else {
+                    format!(", at least the {} the log proves", count_f(log.value))
+                }
+            ),
+            Evidence::RequestsShortSpan { log, span, min, .. } => write!(
                 f,
                 "{}: assumed: the log's timestamps span only {}, less than --min-span {}, scaled to a day as if the day ran at that pace (--requests-per-day, or a longer log, settles it)",
                 requests_log(&RequestsLog {
@@ -137,6 +156,15 @@ impl Display for Evidence {
             ),
             Evidence::TimeoutRate(TimeoutEvidence::Picked(p)) => {
                 picked(f, p, |v| format!("timeout rate {}", rate(v)), timeout_log)
+            }
+            Evidence::TimeoutRate(TimeoutEvidence::TooFew { base, origin, log })
+                if log.mutating == 0 =>
+            {
+                write!(
+                    f,
+                    "timeout rate: not measured: no mutating attempts in the log; using {}, assumed (the log allows 0% to 100%)",
+                    origin.value(&rate(*base)),
+                )
             }
             Evidence::TimeoutRate(TimeoutEvidence::TooFew { base, origin, log }) => write!(
                 f,
@@ -401,21 +429,29 @@ fn share(f: &mut Formatter<'_>, s: &ShareEvidence, by: &str) -> fmt::Result {
         write!(f, "succeeded share {} from {by} ({note})", rate(value))
     };
     match s {
-        ShareEvidence::NoTimeouts { given, no_mutating } => {
+        ShareEvidence::NoTimeouts {
+            given,
+            no_mutating,
+            scenario,
+            no_effect,
+        } => {
             let why = if *no_mutating {
                 "no mutating requests"
             } else {
                 "no timed-out mutating attempts"
             };
+            // It changes no figure only where the timeout rate used is 0.
+            let effect = if *no_effect {
+                "so it cannot change the result (the timeout rate used is 0; only the 95% intervals' upper ends use it)"
+            } else {
+                "yet the timeout rate used is not 0, so it changes every figure"
+            };
             match given {
-                Some(v) => given_with(
-                    f,
-                    *v,
-                    &format_args!("{why} in the log, so it cannot change the result"),
-                ),
+                Some(v) => given_with(f, *v, &format_args!("{why} in the log to measure it")),
                 None => write!(
                     f,
-                    "succeeded share not measured: {why} in the log, so it cannot change the result"
+                    "succeeded share not measured: {why} in the log to tell it, {effect}; using {}, assumed (the log allows 0% to 100%)",
+                    scenario.origin.value(&rate(scenario.base))
                 ),
             }
         }
@@ -730,6 +766,26 @@ impl Display for Warning {
                  count as timeouts; give the client's (or webhook sender's) timeout with \
                  --client-timeout, or its --preset",
             ),
+            Warning::NoMutating { methods, span } => {
+                let what = if *span <= 0.0 {
+                    format!(
+                        "no mutating ({methods}) requests in the log, whose timestamps span no time: requests a day is the scenario's, assumed"
+                    )
+                } else {
+                    let span = if *span >= 86_400.0 {
+                        format!("{} days", count_f(span / 86_400.0))
+                    } else {
+                        duration_text(*span)
+                    };
+                    format!(
+                        "no mutating ({methods}) requests in the log's {span}: requests a day from it is 0, and so is every cost"
+                    )
+                };
+                write!(
+                    f,
+                    "{what}; if this API changes things by other methods, name them with --methods (or map the method column with --column method=HEADER); --requests-per-day gives the traffic instead"
+                )
+            }
             Warning::MissingDays { days, first, last } => write!(
                 f,
                 "no mutating requests on {} inside the log's span ({first}{}): are files missing? requests a day counts them as days with none",
@@ -1210,19 +1266,29 @@ pub fn kind_detail(
                 Some(Reason::NoOutcomes) => "no outcome is known",
                 Some(Reason::UnknownOutcomes) => "most outcomes are unknown",
                 Some(Reason::ShortSpan) => "scaled from a short span",
+                Some(Reason::ZeroSpan) => "the default, the log's timestamps span no time",
+                Some(Reason::NoTimeouts) => "the default, no timed-out attempt in the log",
+                Some(Reason::NoEffect) => {
+                    "the default, no timed-out attempt in the log; the timeout rate used is 0, so it changes no figure but the intervals"
+                }
                 Some(Reason::Default) | None => "the default",
             };
             let bounds = k.bounds.map_or(String::new(), |[lo, hi]| {
                 format!("; the log allows {}", bounds_of(input, lo, hi))
             });
-            let settle = if k.outcomes {
-                format!("{} or --outcomes FILE", k.flag)
-            } else {
-                k.flag.to_string()
-            };
-            format!("{why}{bounds}; {settle} settles it")
+            format!("{why}{bounds}; {} settles it", settled_by(k))
         }
     })
+}
+
+/// What settles an assumed input: its flag (`--ttl`), or its flag or a second log
+/// (`--succeeded-share or --outcomes FILE`).
+pub fn settled_by(k: &crate::findings::InputKind) -> String {
+    if k.outcomes {
+        format!("{} or --outcomes FILE", k.flag)
+    } else {
+        k.flag.to_string()
+    }
 }
 
 /// What gave a given input: `--ttl`, `DUPCOST_TTL`, `the scenario file`, `--preset stripe`;
@@ -1278,6 +1344,7 @@ fn bounds_of(input: crate::inputs::Input, lo: f64, hi: f64) -> String {
     use crate::inputs::Input;
     match input {
         Input::TimeoutRate | Input::SucceededShare => format!("{} to {}", pct3(lo), pct3(hi)),
+        _ if hi.is_infinite() => format!("at least {}", count_f(lo)),
         _ => format!("{} to {}", count_f(lo), count_f(hi)),
     }
 }
@@ -1317,6 +1384,8 @@ pub fn verdict_assumptions(
     use crate::inputs::Input;
     let parts: Vec<String> = assumed
         .iter()
+        // A share that changes no figure is no assumption of the verdict's.
+        .filter(|(_, k)| k.reason != Some(crate::findings::kinds::Reason::NoEffect))
         .filter_map(|(input, k)| {
             let v = input.get(&e.inputs);
             let what = match input {
@@ -1440,6 +1509,54 @@ pub mod sections {
         "extra attempts a day",
         "key store",
     ];
+    /// `0 to 5`: the swept input's first and last values.
+    pub fn sweep_span(
+        input: Input,
+        estimates: &[crate::model::Estimate],
+        currency: &str,
+    ) -> String {
+        let shown = |e: &crate::model::Estimate| {
+            crate::report::words::input_value(input, input.get(&e.inputs), currency)
+        };
+        match (estimates.first(), estimates.last()) {
+            (Some(first), Some(last)) => format!("{} to {}", shown(first), shown(last)),
+            _ => String::new(),
+        }
+    }
+
+    /// `0 to 5 (6 values)`: the swept input's range, as its line of inputs says it.
+    pub fn sweep_range(
+        input: Input,
+        estimates: &[crate::model::Estimate],
+        currency: &str,
+    ) -> String {
+        let span = sweep_span(input, estimates, currency);
+        format!("{span} ({} values)", estimates.len())
+    }
+
+    /// One input in a sweep's marks: `order value $85 (--order-value)`.
+    pub fn mark_item(label: &str, value: &str, detail: Option<&str>) -> String {
+        match detail {
+            Some(d) => format!("{label} {value} ({d})"),
+            None => format!("{label} {value}"),
+        }
+    }
+
+    /// One kind's paragraph of a sweep's marks: `given: ITEM; ITEM`, or for the defaults
+    /// (whose items name only their flags) `assumed, the default, each settled by its flag:
+    /// ITEM; ...`.
+    pub fn marks_line(kind: crate::findings::Kind, defaults: bool, items: &[String]) -> String {
+        let name = super::kind_name(kind);
+        if defaults {
+            format!(
+                "{name}, the default, each settled by its flag: {}",
+                items.join("; ")
+            )
+        } else {
+            format!("{name}: {}", items.join("; "))
+        }
+    }
+
     pub const PER_DAY_TITLE: &str = "Per day (UTC)";
     pub const PER_ENDPOINT_TITLE: &str = "Top endpoints (by duplicates a month)";
     pub const KEYS_FIRST_TITLE: &str = "Add keys here first";
@@ -1664,21 +1781,14 @@ pub mod page {
 pub fn input_lines(e: &Estimate, style: &Style) -> Vec<(&'static str, String)> {
     let mut lines = Vec::with_capacity(Input::ALL.len());
     for input in Input::ALL {
-        // A published schedule (`--schedule`) replaces the backoff inputs.
-        if let Some(delays) = e.inputs.schedule_seconds {
-            match input {
-                Input::Backoff => {
-                    lines.push((RETRY_DELAYS, schedule_value(&delays, style)));
-                    continue;
-                }
-                Input::BackoffFactor | Input::BackoffMax | Input::Jitter
-                    if e.inputs.jitter == crate::model::Jitter::None =>
-                {
-                    continue;
-                }
-                Input::BackoffFactor | Input::BackoffMax => continue,
-                _ => {}
+        // A published schedule (`--schedule`) replaces the backoff inputs: its delays take
+        // the backoff's line, the factor and the cap are left out (the jitter stays: it
+        // randomises the schedule's delays too).
+        if crate::findings::kinds::replaced_by(input, &e.inputs).is_some() {
+            if let (Input::Backoff, Some(delays)) = (input, e.inputs.schedule_seconds) {
+                lines.push((RETRY_DELAYS, schedule_value(&delays, style)));
             }
+            continue;
         }
         let value = input_value(input, input.get(&e.inputs), &style.currency);
         lines.push((

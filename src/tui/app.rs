@@ -264,11 +264,7 @@ impl App {
         let sources = self.sources?;
         // A published schedule stands in for the backoff inputs: their rows say its kind.
         let schedule = self.scenario().schedule_seconds;
-        if matches!(
-            input,
-            Input::Backoff | Input::BackoffFactor | Input::BackoffMax
-        ) && schedule.is_some()
-        {
+        if crate::findings::kinds::replaced_by(input, self.scenario()).is_some() {
             let k = crate::findings::kinds::of_schedule(&sources, true)?;
             return Some(if schedule == self.start.schedule_seconds {
                 (k.kind, words::schedule_kind_text(&k, self.start_preset))
@@ -279,7 +275,7 @@ impl App {
                 )
             });
         }
-        let k = crate::findings::kinds::of_sources(input, &sources);
+        let k = crate::findings::kinds::of_sources(input, &sources, self.scenario());
         let text = words::kind_text(input, &k, self.start_preset);
         Some((k.kind, text))
     }

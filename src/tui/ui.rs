@@ -35,6 +35,11 @@ const BELOW_INPUTS_MIN: u16 = 5;
 const DETAILS_HEIGHT: u16 = 8;
 /// The editor below the inputs: its text, an error of up to four wrapped lines, its keys.
 const EDITOR_HEIGHT: u16 = 8;
+/// The fewest rows the inputs keep (a few inputs and the border) when the panel below them
+/// grows to show the selected input's kind words whole.
+const INPUTS_MIN: u16 = 5;
+/// The words before an input's kind in its details.
+const KIND_LABEL: &str = "kind   ";
 /// The top (inputs beside results) on the smallest screen; the rest of it goes to the verdict.
 const TOP_MIN: u16 = 14;
 const CHART_MIN_HEIGHT: u16 = 10;
@@ -92,10 +97,13 @@ impl Areas {
         let left_width = (area.width * 3 / 8).clamp(30, 44);
         let [left, results] =
             Layout::horizontal([Constraint::Length(left_width), Constraint::Fill(1)]).areas(top);
+        // The panel below the inputs shows the selected input's kind words whole (the flag
+        // that settles it is their end): it grows for them, the inputs scroll.
         let below = if app.editor().is_some() {
             EDITOR_HEIGHT
         } else {
-            BELOW_INPUTS_MIN
+            let wanted = kind_room(app, left_width.saturating_sub(2));
+            BELOW_INPUTS_MIN.max(wanted.min(left.height.saturating_sub(INPUTS_MIN)))
         };
         let inputs_height = INPUTS_HEIGHT.min(left.height.saturating_sub(below));
         let [inputs, below_inputs] =
@@ -194,6 +202,33 @@ impl Widget for &App {
     }
 }
 
+/// The rows `input`'s kind words take in the panel below the inputs, `width` its inner
+/// width: after `kind   ` in its details, before the evidence (and a full stop) with the
+/// logs, which show no words for a measured input; 0 where its kind is not known.
+fn kind_height(app: &App, input: Input, width: u16) -> u16 {
+    match (app.kind(input), app.logs()) {
+        (Some((crate::findings::Kind::Measured, _)), Some(_)) | (None, _) => 0,
+        (Some((_, words)), Some(_)) => wrapped_height(&format!("{words}."), width),
+        (Some((_, words)), None) => wrapped_height(&format!("{KIND_LABEL}{words}"), width),
+    }
+}
+
+/// The rows the panel below the inputs needs so that every input's kind words read whole
+/// (after its meaning in its details), borders included; the most any input needs, so
+/// that the layout stands still as the selection moves. 0 where no kind is known.
+fn kind_room(app: &App, width: u16) -> u16 {
+    let logs = app.logs().is_some();
+    Input::ALL
+        .into_iter()
+        .map(|input| match kind_height(app, input, width) {
+            0 => 0,
+            kind if logs => kind + 2,
+            kind => wrapped_height(input.meaning(), width) + kind + 2,
+        })
+        .max()
+        .unwrap_or(0)
+}
+
 /// Below the inputs with `--logs`: the selected input's evidence (what the logs measured, or
 /// that they did not), then the endpoints; while the endpoints have the keys (Tab), the list
 /// alone. Where the two do not fit, the evidence (live, the endpoints).
@@ -220,7 +255,10 @@ fn logs_panels(
         Some(crate::findings::Kind::Assumed) => "assumed",
     };
     let width = area.width.saturating_sub(2).max(1);
-    let evidence_height = (wrapped_height(&text, width) + 2).min(6);
+    // A few lines of it, and its kind words (which come first) whole.
+    let evidence_height = (wrapped_height(&text, width) + 2)
+        .min(6)
+        .max(kind_height(app, input, width) + 2);
     let endpoints_min = 4;
     let paragraph = |area: Rect, buf: &mut Buffer| {
         Paragraph::new(text.clone())
@@ -406,8 +444,16 @@ fn details_panel(app: &App, area: Rect, buf: &mut Buffer, theme: Theme) {
     let down = steps::step(input, value, Direction::Down);
     let up = steps::step(input, value, Direction::Up);
     let key = |k: &'static str| Span::styled(k, theme.highlight());
-    let mut lines = vec![
-        Line::raw(input.meaning()),
+    let mut lines = vec![Line::raw(input.meaning())];
+    // Its kind after its meaning: the panel has room for both whole (the flag that settles
+    // an assumed input ends its words); the keys after them, as room allows.
+    if let Some((_, text)) = app.kind(input) {
+        lines.push(Line::from(vec![
+            Span::styled(KIND_LABEL, theme.dim()),
+            Span::raw(text),
+        ]));
+    }
+    lines.extend([
         Line::from(vec![
             Span::styled("flag   ", theme.dim()),
             Span::raw(format!("{input}")),
@@ -417,18 +463,11 @@ fn details_panel(app: &App, area: Rect, buf: &mut Buffer, theme: Theme) {
             Span::raw(format!("{} / {}", shown(down), shown(up))),
         ]),
         Line::from(vec![key("Enter  "), Span::raw(input.forms())]),
-    ];
+    ]);
     if let Some(base) = app.baseline() {
         lines.push(Line::from(vec![
             Span::styled("pinned ", theme.dim()),
             Span::raw(shown(input.get(&base.inputs))),
-        ]));
-    }
-    // Its kind last: the keys stay on the smallest screens.
-    if let Some((_, text)) = app.kind(input) {
-        lines.push(Line::from(vec![
-            Span::styled("kind   ", theme.dim()),
-            Span::raw(text),
         ]));
     }
     Paragraph::new(lines)

@@ -251,9 +251,23 @@ fn input_errors_exit_2_with_one_line() {
     // Without timeouts the share cannot change the result, so it is not demanded.
     let up = w("up.csv", b"timestamp,method,status,upstream_status\n2026-11-01T00:00:00Z,POST,200,200\n2026-11-02T00:00:00Z,POST,200,200\n");
     succeed(dupcost().args(["logs", &up]));
+    // No mutating request over a day: reported (a measured 0, tests/logs/tiny.rs), but refused
+    // where scripts ask for a measure, and without timestamps (no span to measure 0 over).
     let gets = w("gets.csv", b"timestamp,method,status,upstream_status\n2026-11-01T00:00:00Z,GET,200,200\n2026-11-02T00:00:00Z,GET,504,200\n");
+    succeed(dupcost().args(["logs", &gets]));
     fails(
-        &[&gets],
+        &[&gets, "--require-measured"],
+        &[
+            "no mutating (POST, PUT, PATCH, DELETE) requests",
+            "--timeout-rate",
+        ],
+    );
+    let untimed = w(
+        "untimed.csv",
+        b"method,status,upstream_status\nGET,200,200\n",
+    );
+    fails(
+        &[&untimed],
         &[
             "no mutating (POST, PUT, PATCH, DELETE) requests",
             "--requests-per-day",

@@ -672,12 +672,30 @@ fn real_published_access_lines_are_read_through_their_envelopes() {
     assert_eq!(j["observed"]["rows"], 1);
     assert_eq!(j["observed"]["mutating_attempts"], 1);
     assert_eq!(j["observed"]["first_timestamp"], "2022-11-04T10:24:57Z");
-    // A GET only: read (one row), then refused for what it cannot tell, naming the flag.
+    // A GET only: read (one row); the timeout rate it cannot tell is the default, assumed
+    // from 0 of 0 (0% to 100%), and refused only where scripts ask for a measure.
+    let j = json(&[
+        "logs",
+        &fixture("envelopes", "fluent-bit-docker-apache.log"),
+        "--requests-per-day",
+        "1000",
+    ]);
+    let k = &j["input_kinds"]["timeout_rate"];
+    assert_eq!(
+        (&k["kind"], &k["reason"], &k["bounds"]),
+        (
+            &"assumed".into(),
+            &"too_few".into(),
+            &serde_json::json!([0.0, 1.0])
+        ),
+        "{k}"
+    );
     let err = usage_error(&[
         "logs",
         &fixture("envelopes", "fluent-bit-docker-apache.log"),
         "--requests-per-day",
         "1000",
+        "--require-measured",
     ]);
     assert!(
         err.contains("no mutating") && err.contains("--timeout-rate"),

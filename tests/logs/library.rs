@@ -550,13 +550,23 @@ fn underivable_figures_name_their_flag_unless_given() {
             .map(|d| d.scenario)
     };
     let err = |text: &[u8]| derive(text, Overrides::default()).unwrap_err().to_string();
-    let m = err(b"timestamp,method,status,upstream_status\n2026-11-01T00:00:00Z,GET,200,200\n2026-11-02T00:00:00Z,GET,200,200\n");
+    // No mutating request over a day: a measured 0 a day, the timeout rate the default.
+    let gets = b"timestamp,method,status,upstream_status\n2026-11-01T00:00:00Z,GET,200,200\n2026-11-02T00:00:00Z,GET,200,200\n";
+    let s = derive(gets, Overrides::default()).unwrap();
+    assert_eq!(
+        (s.requests_per_day, s.timeout_rate, s.succeeded_share),
+        (0.0, base.timeout_rate, base.succeeded_share)
+    );
+    // Without timestamps there is no span to measure 0 over: refused, naming the flag.
+    let m = err(b"method,status,upstream_status\nGET,200,200\n");
     assert!(
         m.contains("no mutating (POST, PUT, PATCH, DELETE) requests")
             && m.contains("--requests-per-day"),
         "{m}"
     );
-    // Without timeouts the succeeded share cannot change the result: it is not demanded.
+    // Without timeouts the succeeded share is not demanded: the default, assumed, which
+    // changes every figure where the timeout rate used is not 0 (here the default: two
+    // attempts are too few).
     let ok = b"timestamp,method,status,upstream_status\n2026-11-01T00:00:00Z,POST,200,200\n2026-11-02T00:00:00Z,POST,200,200\n";
     let p = write_path(d, "ok.csv", ok);
     let measured = analyze(&p, &LogOptions::default())
@@ -565,8 +575,9 @@ fn underivable_figures_name_their_flag_unless_given() {
         .unwrap();
     assert_eq!(
         measured.measured[2].evidence.to_string(),
-        "succeeded share not measured: no timed-out mutating attempts in the log, so it cannot change the result"
+        "succeeded share not measured: no timed-out mutating attempts in the log to tell it, yet the timeout rate used is not 0, so it changes every figure; using the default 50%, assumed (the log allows 0% to 100%)"
     );
+    assert!(measured.measured[2].from_flag, "not from the log");
     assert_eq!(measured.scenario.succeeded_share, base.succeeded_share);
     let s = derive(
         ok,
@@ -656,11 +667,13 @@ fn underivable_figures_name_their_flag_unless_given() {
         (s.requests_per_day, s.timeout_rate, s.succeeded_share),
         (100.0, base.timeout_rate, base.succeeded_share)
     );
-    let m = err(b"timestamp,method,status,upstream_status\n2026-11-01T00:00:00Z,POST,504,200\n");
-    assert!(
-        m.contains("span no time") && m.contains("--requests-per-day"),
-        "{m}"
-    );
+    // A span of no time: the default requests a day (at least the log's 1), assumed.
+    let s = derive(
+        b"timestamp,method,status,upstream_status\n2026-11-01T00:00:00Z,POST,504,200\n",
+        Overrides::default(),
+    )
+    .unwrap();
+    assert_eq!(s.requests_per_day, base.requests_per_day);
     // A given flag wins over a measured figure.
     let s = derive(b"timestamp,method,status,upstream_status,idempotency_key\n2026-11-01T00:00:00Z,POST,504,200,k\n2026-11-01T00:00:40Z,POST,200,200,k\n2026-11-02T00:00:00Z,POST,200,200,j\n",
         Overrides { timeout_rate: Some(0.01), retries: Some(7), ..Overrides::default() }).unwrap();

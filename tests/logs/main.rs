@@ -31,4 +31,5 @@ mod refusals;
 mod sources;
 mod suites;
 mod support;
+mod tiny;
 mod traces;

@@ -162,8 +162,13 @@ proptest! {
         }
         let d = derived.unwrap();
         if truth.timed_out == 0 {
+            // Nothing measured the share: assumed, and said to change nothing only where the
+            // timeout rate used is 0.
             prop_assert_eq!(d.measured[2].measured, None);
-            prop_assert!(d.measured[2].evidence.to_string().contains("cannot change the result"));
+            prop_assert!(d.measured[2].from_flag);
+            let text = d.measured[2].evidence.to_string();
+            prop_assert!(text.contains("assumed"), "{}", text);
+            prop_assert_eq!(text.contains("cannot change the result"), d.scenario.timeout_rate == 0.0, "{}", text);
             return Ok(());
         }
         let s = &d.scenario;

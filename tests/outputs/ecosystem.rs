@@ -85,10 +85,13 @@ fn sweep_plot_writes_an_svg_with_the_series() {
             .args(["estimate", "--sweep", "timeout-rate=0.1%..2%:20", "--plot"])
             .arg(&path),
     );
-    assert_eq!(
-        String::from_utf8(out.stdout).unwrap().lines().count(),
-        21,
-        "the table still prints"
+    // The table still prints: its header and a row a value, then the inputs' marks.
+    let table = String::from_utf8(out.stdout).unwrap();
+    let (rows, marks) = table.split_once("\n\n").expect("marks under the rows");
+    assert_eq!(rows.lines().count(), 21, "the table still prints");
+    assert!(
+        marks.starts_with("given: timeout rate 0.1% to 2% (--sweep)\n"),
+        "{marks}"
     );
     let svg = std::fs::read_to_string(&path).unwrap();
     assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));

@@ -11,4 +11,5 @@ mod ecosystem;
 mod flow;
 mod golden;
 mod html;
+mod marks;
 mod readme;

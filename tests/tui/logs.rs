@@ -16,7 +16,7 @@ fn app() -> App {
 }
 
 /// The explorer on `sample` (a path under the crate), as `tui --logs` starts it.
-fn app_of(sample: &str) -> App {
+pub(crate) fn app_of(sample: &str) -> App {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(sample);
     let analysis = logs::analyze(&[LogInput::from(path)], &LogOptions::default()).unwrap();
     let derived = analysis
@@ -157,4 +157,25 @@ fn the_proxys_measured_layer_is_in_the_results() {
     let text = format!("{}", screen(&app, 120, 40).backend());
     assert!(!text.contains("proxy's tries"), "{text}");
     assert!(text.contains("at 1 layer, expected"), "{text}");
+}
+
+/// A tiny log (tests/logs/tiny.rs): the succeeded share nothing measured is assumed in the
+/// explorer too, its letter and its panel, as in every report.
+#[test]
+fn a_tiny_log_without_timeouts_shows_the_share_assumed() {
+    let mut app = app_of("tests/fixtures/tiny/first-twenty.csv");
+    app.update(Action::SelectNext);
+    app.update(Action::SelectNext);
+    let shown = screen(&app, 120, 40).backend().to_string();
+    let row = shown
+        .lines()
+        .find(|l| l.contains("succeeded share") && l.contains("50%"))
+        .unwrap_or_else(|| panic!("no succeeded share row: {shown}"));
+    assert!(row.contains("50% a"), "{row}");
+    assert!(shown.contains("succeeded share · assumed"), "{shown}");
+    assert!(!shown.contains("succeeded share · measured"), "{shown}");
+    assert!(
+        shown.contains("assumed: the default, no timed-out attempt"),
+        "{shown}"
+    );
 }

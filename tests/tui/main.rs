@@ -6,6 +6,7 @@
 mod common;
 
 mod follow;
+mod kinds;
 mod logs;
 mod presets;
 mod screens;

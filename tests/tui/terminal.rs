@@ -523,23 +523,31 @@ fn a_newcomer_at_80x24_edits_and_backs_out() {
     quit_restored(&tmux, "modes:");
 }
 
+/// `tui --logs SAMPLE` (a path under the crate) in a terminal of `width` x `height`; `None`
+/// when the test is skipped for want of tmux.
+fn logs_session(sample: &str, width: u16, height: u16) -> Option<(tempfile::TempDir, Tmux)> {
+    let (dir, script) = session_dir()?;
+    let sample = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(sample);
+    std::fs::write(
+        &script,
+        format!(
+            "'{}' tui --logs '{}'\nsleep 600\n",
+            env!("CARGO_BIN_EXE_dupcost"),
+            sample.display()
+        ),
+    )
+    .unwrap();
+    let tmux = Tmux::start(SESSION, &script, width, height);
+    Some((dir, tmux))
+}
+
 /// With `--logs` at 120x40 the selected input's evidence is on screen, and follows the
 /// selection.
 #[test]
 fn logs_show_the_selected_inputs_evidence() {
-    let Some((_dir, script)) = session_dir() else {
+    let Some((_dir, tmux)) = logs_session("samples/access-log.csv", 120, 40) else {
         return;
     };
-    let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/samples/access-log.csv");
-    std::fs::write(
-        &script,
-        format!(
-            "'{}' tui --logs '{sample}'\nsleep 600\n",
-            env!("CARGO_BIN_EXE_dupcost")
-        ),
-    )
-    .unwrap();
-    let tmux = Tmux::start(SESSION, &script, 120, 40);
     let screen = tmux.wait_for("the evidence", |s| {
         s.contains("requests per day · measured")
     });
@@ -549,5 +557,30 @@ fn logs_show_the_selected_inputs_evidence() {
         s.contains("timeout rate · measured")
     });
     assert!(screen.contains("timed out"), "{screen}");
+    tmux.keys(&["q"]);
+}
+
+/// With `--logs` at 80x24, an input the log did not settle shows its kind words whole in the
+/// real terminal: why it is assumed, the bounds the log allows, the flag that settles it.
+#[test]
+fn logs_at_80x24_show_an_assumed_inputs_kind_whole() {
+    let Some((_dir, tmux)) = logs_session("samples/ingress-nginx.cri.log", 80, 24) else {
+        return;
+    };
+    tmux.wait_for("the requests a day's kind", |s| {
+        s.contains("requests per day · assumed") && s.contains("--requests-per-day")
+    });
+    tmux.keys(&["Down"]);
+    let screen = tmux.wait_for("the timeout rate's kind", |s| {
+        s.contains("timeout rate · assumed")
+    });
+    for words in [
+        "│assumed: the scenario's, the│",
+        "│log has too few; the log    │",
+        "│allows 5.7% to 31.5%;       │",
+        "│--timeout-rate settles it.  │",
+    ] {
+        assert!(screen.contains(words), "{words} not in\n{screen}");
+    }
     tmux.keys(&["q"]);
 }

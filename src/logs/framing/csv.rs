@@ -1,9 +1,9 @@
 //! CSV and TSV records: the SIMD line splitter, with `csv_core` for quoted records.
 //!
-//! Records are split into one reused array of field ends (and, for quoted records, one reused
-//! output buffer of [`MAX_RECORD`] bytes), so a row costs no allocation and no record can grow
-//! past the cap: an over-long record is counted as a bad row and the reader skips to the next
-//! line. (`csv::Reader` would buffer a record of any size and cannot resume after refusing
+//! Records are split into reused arrays of field starts and ends, read in place (and, for the
+//! quoted records `csv_core` reads, one reused output buffer of [`MAX_RECORD`] bytes), so a
+//! row costs no allocation and no record can grow past the cap: an over-long record is
+//! counted as a bad row and the reader skips to the next line. (`csv::Reader` would buffer a record of any size and cannot resume after refusing
 //! one, which is why its core is used directly.)
 
 use std::io::{self, Read};
@@ -39,6 +39,7 @@ pub fn records<R: Read, S: RecordSink>(
     let mut core = ReaderBuilder::new().delimiter(delimiter).build();
     let mut out = vec![0u8; MAX_RECORD];
     let mut ends = vec![0usize; MAX_FIELDS];
+    let mut starts = vec![0usize; MAX_FIELDS];
     // The fast path needs a delimiter that is not itself a quote or a line end.
     let fast = !matches!(delimiter, b'"' | b'\n' | b'\r');
     #[cfg(target_arch = "x86_64")]
@@ -80,7 +81,13 @@ pub fn records<R: Read, S: RecordSink>(
                 && avail.get(start) == Some(&b'"')
             {
                 quoted_line(
-                    avail, lines.eof, start, fields, delimiter, &mut out, &mut ends,
+                    avail,
+                    lines.eof,
+                    start,
+                    fields,
+                    delimiter,
+                    &mut starts,
+                    &mut ends,
                 )
             } else {
                 None
@@ -93,10 +100,10 @@ pub fn records<R: Read, S: RecordSink>(
             lines.at += q.consumed;
             lines.line += 1;
             // A line of one empty field (`""`) is a blank line, as `csv_core` reads it.
-            if q.fields == 1 && q.len == 0 {
+            if q.fields == 1 && starts[0] == ends[0] {
                 continue;
             }
-            sink.record(&out[..q.len], &ends[..q.fields], 1, n)?;
+            sink.record_in_place(&avail[..q.len], &starts[..q.fields], &ends[..q.fields], n)?;
             continue;
         }
         let (line_len, consumed) = match line_end {
@@ -341,11 +348,12 @@ fn split_line_bytewise(
     (fields, None, true)
 }
 
-/// A line read by [`quoted_line`]: its bytes, quotes taken off, are `out[..len]`, and field
-/// `i` ends at `ends[i]`, the delimiter after it (as for a line without quotes).
+/// A line read by [`quoted_line`]: field `i` is `line[starts[i]..ends[i]]`, its quotes left
+/// out, where `line` is its bytes before the newline.
 #[derive(Debug, PartialEq)]
 struct QuotedLine {
     fields: usize,
+    /// The line's bytes, its newline left out.
     len: usize,
     /// Input bytes of the line, its newline included.
     consumed: usize,
@@ -354,19 +362,20 @@ struct QuotedLine {
 /// The line at the start of `bytes` when its quotes only enclose whole fields: each field
 /// either has no quote, or starts with one and ends with the next one, right before a
 /// delimiter or the line's end. [`split_line`] found the first quote at `quote` and the
-/// `fields` delimiters before it (in `ends`). The line's bytes, quotes taken off, go to
-/// `out`, and the ends of its fields to `ends`: the fields are those `csv_core` gives (a
-/// property test holds the two equal). `None` for anything else (a doubled quote, a quote
-/// inside a field, a newline or `\r` inside quotes, a CRLF line end, a line not wholly in
-/// `bytes` before the end of the input, too many fields or bytes), which `csv_core` then
-/// reads. `eof`: `bytes` runs to the end of the input.
+/// `fields` delimiters before it (in `ends`). Where each field starts and ends in the line,
+/// quotes left out, goes to `starts` and `ends`, so the record is read in place, not copied:
+/// the fields are those `csv_core` gives (a property test holds the two equal). `None` for
+/// anything else (a doubled quote, a quote inside a field, a newline or `\r` inside quotes,
+/// a CRLF line end, a line not wholly in `bytes` before the end of the input, too many fields
+/// or more than [`MAX_RECORD`] bytes), which `csv_core` then reads. `eof`: `bytes` runs to
+/// the end of the input.
 fn quoted_line(
     bytes: &[u8],
     eof: bool,
     quote: usize,
     fields: usize,
     delimiter: u8,
-    out: &mut [u8],
+    starts: &mut [usize],
     ends: &mut [usize],
 ) -> Option<QuotedLine> {
     // The line's end, and any `\r` in it, in one search (there is no newline before the
@@ -378,57 +387,57 @@ fn quoted_line(
         None => return None,
     };
     let field_start = if fields == 0 { 0 } else { ends[fields - 1] + 1 };
-    if field_start != quote || quote > line.len() || line.len() > out.len() {
+    if field_start != quote || quote > line.len() || line.len() > MAX_RECORD {
         return None;
     }
-    let limit = ends.len().min(MAX_FIELDS) - 1;
-    // Up to the first quote, the line is as it was split.
-    out[..quote].copy_from_slice(&line[..quote]);
-    // `at` is where the next field starts in `line`, `len` in `out`.
-    let (mut at, mut len, mut fields) = (quote, quote, fields);
+    let limit = ends.len().min(starts.len()).min(MAX_FIELDS) - 1;
+    // Up to the first quote, the line is as it was split: each field starts after the
+    // delimiter before it.
+    for i in 0..fields {
+        starts[i] = if i == 0 { 0 } else { ends[i - 1] + 1 };
+    }
+    // `at` is where the next field starts.
+    let (mut at, mut fields) = (quote, fields);
     loop {
         if fields >= limit {
             return None;
         }
-        // The field's bytes, and whether a delimiter follows.
-        let (value, more) = if line.get(at) == Some(&b'"') {
+        // The field's place, and whether a delimiter follows.
+        let (start, end, more) = if line.get(at) == Some(&b'"') {
             let close = at + 1 + memchr::memchr(b'"', &line[at + 1..])?;
-            let value = &line[at + 1..close];
             let more = match line.get(close + 1) {
                 None => false,
                 Some(&b) if b == delimiter => true,
                 Some(_) => return None,
             };
+            let place = (at + 1, close, more);
             at = close + 2;
-            (value, more)
+            place
         } else {
             match memchr::memchr2(delimiter, b'"', &line[at..]) {
                 None => {
-                    let value = &line[at..];
+                    let place = (at, line.len(), false);
                     at = line.len() + 1;
-                    (value, false)
+                    place
                 }
                 Some(i) if line[at + i] == delimiter => {
-                    let value = &line[at..at + i];
+                    let place = (at, at + i, true);
                     at += i + 1;
-                    (value, true)
+                    place
                 }
                 Some(_) => return None,
             }
         };
-        out[len..len + value.len()].copy_from_slice(value);
-        len += value.len();
-        ends[fields] = len;
+        starts[fields] = start;
+        ends[fields] = end;
         fields += 1;
         if !more {
             return Some(QuotedLine {
                 fields,
-                len,
+                len: line.len(),
                 consumed,
             });
         }
-        out[len] = delimiter;
-        len += 1;
     }
 }
 
@@ -506,16 +515,16 @@ mod tests {
     /// The line at the start of `bytes` read as `records` reads a line with a quote: its
     /// fields and the input consumed, or `None` when it goes to `csv_core`.
     fn read_quoted(bytes: &[u8], eof: bool) -> Option<(Vec<Vec<u8>>, usize)> {
-        let mut out = vec![0u8; 4096];
+        let mut starts = vec![0usize; MAX_FIELDS];
         let mut ends = vec![0usize; MAX_FIELDS];
         let (fields, _, simple) = split_line(bytes, b',', &mut ends);
         let quote = memchr::memchr(b'"', bytes)?;
         if simple || fields >= MAX_FIELDS - 1 {
             return None;
         }
-        let q = quoted_line(bytes, eof, quote, fields, b',', &mut out, &mut ends)?;
+        let q = quoted_line(bytes, eof, quote, fields, b',', &mut starts, &mut ends)?;
         let fields = (0..q.fields)
-            .map(|i| out[if i == 0 { 0 } else { ends[i - 1] + 1 }..ends[i]].to_vec())
+            .map(|i| bytes[starts[i]..ends[i]].to_vec())
             .collect();
         Some((fields, q.consumed))
     }

@@ -30,7 +30,7 @@ use super::formats::{ColumnMap, FlagsStyle};
 use super::framing::{self, RecordSink};
 use super::source::{MovableStop, Piece};
 use super::tally::{BackendAnswers, Fate, FingerprintAttempt, IntentBy, KeyedAttempt, Tally};
-use super::timestamp::{LastSecond, TimestampFormat};
+use super::timestamp::{LastMinute, TimestampFormat};
 use methods::{find_packed, pack};
 use values::{outcome, parse_count, parse_duration, trim};
 
@@ -289,7 +289,7 @@ struct Row<'a> {
     endpoints: FixedState,
     fingerprints: FixedState,
     fields: usize,
-    last_second: LastSecond,
+    last_minute: LastMinute,
     /// The methods for [`find_packed`], if none is longer than 8 bytes.
     packed_methods: Option<Vec<(u64, usize)>>,
     /// 1 when the proxy-attempts column counts tries (Envoy: 1 = not retried), 0 when it
@@ -323,7 +323,7 @@ impl<'a> Row<'a> {
             endpoints: FixedState::with_seed(ENDPOINT_SEED),
             fingerprints: FixedState::with_seed(FINGERPRINT_SEED),
             fields: rules.columns.headers.len(),
-            last_second: LastSecond::default(),
+            last_minute: LastMinute::default(),
             packed_methods: rules
                 .methods
                 .iter()
@@ -496,7 +496,7 @@ impl Row<'_> {
         let ts = match cols.timestamp {
             Some(i) => match rules
                 .timestamps
-                .parse_after(field(i), &mut self.last_second)
+                .parse_after(field(i), &mut self.last_minute)
             {
                 Some(ts) => ts,
                 None => {

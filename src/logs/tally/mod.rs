@@ -11,10 +11,10 @@
 //!
 //! A key is retired (counted as one intent with its attempts, and forgotten) once the log's
 //! clock (the latest timestamp seen so far) is more than `W + G` past its last row, where the
-//! grace `G` is `W / 4`; the open intents are looked at each time the clock moves by `W / 2`
+//! grace `G` is `W / 4`; the open intents are looked at each time the clock moves by `W`
 //! and their table is at least half full (a look reads the whole table, and the table grows
 //! only past 70%). Memory is therefore bounded by the table that holds the intents of about
-//! `1.75 W` of the busiest traffic (plus, per piece
+//! `2.25 W` of the busiest traffic (plus, per piece
 //! that may follow another, the first intents of its first `1.25 W`; see
 //! [`Tally::without_predecessor`]), whatever the file size. This is exact as long as
 //! no row is more than `G` older than the latest row before it (access logs are written in
@@ -540,7 +540,7 @@ impl Tally {
         if ts > self.watermark {
             self.watermark = ts;
             // A sweep reads every slot: it waits until the table is half full, so a table
-            // sized for the busiest hours is not read through every `W / 2` of the quiet ones.
+            // sized for the busiest hours is not read through every `W` of the quiet ones.
             if ts >= self.next_sweep && self.open.half_full() {
                 self.sweep();
             }
@@ -781,29 +781,24 @@ impl Tally {
     }
 
     /// Retires the open intents whose last row is more than `W + G` behind the clock, and
-    /// sets the next look at `W / 2` later (if the table is half full by then): a scan of the
+    /// sets the next look at `W` later (if the table is half full by then): a scan of the
     /// table in slot order, cheaper than a queue of attempts whose every entry costs a random
-    /// lookup.
+    /// lookup. Looks `I` apart read a table of the intents of `W + G + I` for the intents of
+    /// `I`: at `I = W` that is 2.25 slots' worth a row where `W / 2` read 3.5 (measured: 3.4%
+    /// less CPU on the benchmark log, for at most 2.25 W of intents held instead of 1.75 W).
     fn sweep(&mut self) {
         let limit = self
             .watermark
             .saturating_sub(self.window)
             .saturating_sub(self.grace);
-        self.next_sweep = self.watermark.saturating_add((self.window / 2).max(1));
+        self.next_sweep = self.watermark.saturating_add(self.window.max(1));
         self.settle_queued();
         // Nearly every intent retired has one attempt and is no head: those are counted in
         // bulk ([`Tally::count_singles`]), without a trip through [`Tally::retire`] each.
         let mut singles = [[0u64; 2]; 2];
         let mut done = Vec::new();
-        self.open.retain_from(limit, |k, it| {
-            if it.attempts == 1 && !it.head {
-                let fingerprint = it.facts & Facts::FINGERPRINT != 0;
-                let timed_out = it.facts & Facts::TIMED_OUT != 0;
-                singles[usize::from(fingerprint)][usize::from(timed_out)] += 1;
-            } else {
-                done.push((k, it));
-            }
-        });
+        self.open
+            .retain_from(limit, &mut singles, |k, it| done.push((k, it)));
         for (fingerprint, counts) in singles.into_iter().enumerate() {
             for (timed_out, n) in counts.into_iter().enumerate() {
                 self.count_singles(fingerprint == 1, timed_out == 1, n);

@@ -308,7 +308,7 @@ fn endpoint_rows(
                 keyed_attempts: e.keyed_attempts,
                 proxy_retries: t
                     .proxy_retries_by_endpoint
-                    .get(key)
+                    .get(&key)
                     .filter(|p| p.attempts > 0)
                     .map(ProxyRetriesObserved::of),
             }

@@ -202,10 +202,9 @@ impl ProxyRetries {
     }
 }
 
-/// One endpoint (method and route template). Its counts come first, in the cache line a row
-/// touches (`EndpointMap`); the names, read once per report, after them.
+/// One endpoint (method and route template) and its counts. (`EndpointMap` keeps the counts
+/// and the names apart: a row touches only the counts.)
 #[derive(Debug, Clone, PartialEq, Eq)]
-#[repr(C)]
 pub struct Endpoint {
     pub counts: Counts,
     /// Intents whose first attempt was on this endpoint (keyed and unkeyed).

@@ -182,7 +182,8 @@ pub struct EstimateArgs {
         value_name = "NAME=FROM..TO[:STEPS]",
         help = "Vary one input over a range: NAME=FROM..TO[:STEPS], e.g. retries=0..5 or \
                 timeout-rate=0.1%..2%:20. STEPS counts the values, ends included (default: every \
-                whole number for retries, TTL and key size; 11 values otherwise)"
+                whole number for retries, TTL and key size, up to 101 of them; 11 values \
+                otherwise)"
     )]
     pub sweep: Option<Sweep>,
 

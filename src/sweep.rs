@@ -9,6 +9,9 @@ use crate::model::{Estimate, Scenario};
 pub const MAX_STEPS: usize = 10_000;
 /// Values in a sweep of a continuous input when no `:STEPS` is given.
 pub const DEFAULT_STEPS: usize = 11;
+/// A whole-number input without `:STEPS` takes every whole value up to this many (retries
+/// `0..100`); a wider range takes [`DEFAULT_STEPS`] (`ttl=1h..3h` would be 7,201 seconds).
+pub const MAX_WHOLE_VALUES: usize = 101;
 
 /// A parsed `--sweep` argument.
 #[derive(Debug, Clone, PartialEq)]
@@ -17,7 +20,8 @@ pub struct Sweep {
     pub from: f64,
     pub to: f64,
     /// How many values, ends included; `None` takes every whole number for whole-number
-    /// inputs and [`DEFAULT_STEPS`] values for the others.
+    /// inputs of at most [`MAX_WHOLE_VALUES`] of them, and [`DEFAULT_STEPS`] values for the
+    /// others.
     pub steps: Option<usize>,
 }
 
@@ -66,11 +70,6 @@ impl FromStr for Sweep {
                 .validate()
                 .map_err(|e| format!("'{s}': {}", e.problem))?;
         }
-        if sweep.steps.is_none() && input.is_integer() && (to - from).abs() >= MAX_STEPS as f64 {
-            return Err(format!(
-                "'{s}' has more than {MAX_STEPS} values: add :STEPS"
-            ));
-        }
         Ok(sweep)
     }
 }
@@ -80,7 +79,9 @@ impl Sweep {
     pub fn values(&self) -> Vec<f64> {
         let steps = match self.steps {
             Some(steps) => steps,
-            None if self.input.is_integer() => (self.to - self.from).abs() as usize + 1,
+            None if self.input.is_integer() && self.whole_values() <= MAX_WHOLE_VALUES => {
+                self.whole_values()
+            }
             None => DEFAULT_STEPS,
         };
         let mut values: Vec<f64> = if steps == 1 || self.from == self.to {
@@ -103,6 +104,11 @@ impl Sweep {
             values.dedup();
         }
         values
+    }
+
+    /// The whole numbers from `from` to `to`, ends included.
+    fn whole_values(&self) -> usize {
+        ((self.to - self.from).abs().min(MAX_STEPS as f64) as usize).saturating_add(1)
     }
 
     /// One estimate per swept value, everything else as in `base`.
@@ -188,6 +194,26 @@ mod tests {
             big.values(),
             vec![1000.0, 500_750.0, 1_000_500.0, 1_500_250.0, 2_000_000.0]
         );
+    }
+
+    /// A wide whole-number range without `:STEPS` takes 11 values, not one per second or byte.
+    #[test]
+    fn wide_whole_ranges_take_the_default_steps() {
+        let ttl: Sweep = "ttl=1h..3h".parse().unwrap();
+        let values = ttl.values();
+        assert_eq!(values.len(), DEFAULT_STEPS);
+        assert_eq!(
+            (values[0], values[1], values[10]),
+            (3600.0, 4320.0, 10_800.0)
+        );
+        let retries: Sweep = "retries=0..100".parse().unwrap();
+        assert_eq!(retries.values().len(), MAX_WHOLE_VALUES);
+        let bytes: Sweep = "key-size=100..2000".parse().unwrap();
+        assert_eq!(bytes.values().len(), DEFAULT_STEPS);
+        let seconds: Sweep = "ttl=10s..20s".parse().unwrap();
+        assert_eq!(seconds.values().len(), 11);
+        let every: Sweep = "ttl=10s..1m".parse().unwrap();
+        assert_eq!(every.values().len(), 51);
     }
 
     #[test]

@@ -512,22 +512,20 @@ pub fn marks(e: &Estimate, style: &super::Style, swept: Option<(Input, &str)>) -
                 .filter(|_| input == Input::Backoff);
             let schedule = crate::findings::kinds::of_schedule(sources, delays.is_some());
             if let (Some(delays), Some(kind)) = (delays, schedule) {
+                // The kind's words name the preset: the value goes without it.
                 marks.push(Mark {
                     label: super::words::RETRY_DELAYS,
-                    value: super::words::schedule_value(&delays, style),
+                    value: super::words::schedule_text(&delays),
                     detail: Some(super::words::schedule_kind_detail(&kind, preset)),
                     kind,
                 });
             }
             continue;
         }
+        // A preset's value goes without the preset's name: its kind's words give it.
         let value = match swept {
             Some((i, range)) if i == input => range.to_string(),
-            _ => super::PresetTrace::mark(
-                style.preset.as_ref(),
-                input,
-                super::words::input_value(input, input.get(&e.inputs), &style.currency),
-            ),
+            _ => super::words::input_value(input, input.get(&e.inputs), &style.currency),
         };
         marks.push(Mark {
             label: input.label(),

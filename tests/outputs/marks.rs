@@ -207,3 +207,37 @@ fn a_sweep_under_a_schedule_marks_the_delays_not_the_backoff() {
         assert!(!marks.contains(&format!("{label} ")), "{label} in\n{table}");
     }
 }
+
+/// A preset's values are marked once: `attempt timeout 15s (--preset svix-webhooks)`, not with
+/// the preset's name after the value as well.
+#[test]
+fn a_sweep_under_a_preset_names_the_preset_once() {
+    let table = stdout(
+        dupcost()
+            .args(["estimate", "--preset", "svix-webhooks"])
+            .args(["--sweep", "retries=0..3"]),
+    );
+    let marks = marks_of(&table).join("\n");
+    assert!(
+        marks.starts_with(
+            "given: retries 0 to 3 (--sweep); attempt timeout 15s (--preset svix-webhooks); \
+             retry delays 5s, 5m, 30m, 2h, 5h, 10h, 10h (--preset svix-webhooks)\n"
+        ),
+        "{table}"
+    );
+    assert!(!marks.contains("(svix-webhooks)"), "{table}");
+}
+
+/// Without `:STEPS`, a wide whole-number range takes 11 values, not one a second.
+#[test]
+fn a_wide_ttl_sweep_takes_eleven_values() {
+    let v = json(&["estimate", "--sweep", "ttl=1h..3h"]);
+    let ttls: Vec<f64> = v
+        .as_array()
+        .unwrap_or_else(|| panic!("an array of estimates: {v}"))
+        .iter()
+        .map(|e| e["inputs"]["ttl_seconds"].as_f64().unwrap())
+        .collect();
+    assert_eq!(ttls.len(), 11, "{v}");
+    assert_eq!((ttls[0], ttls[1], ttls[10]), (3600.0, 4320.0, 10_800.0));
+}

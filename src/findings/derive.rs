@@ -183,6 +183,25 @@ fn requests_per_day(
                 },
             })
         }
+        // No timestamps, so no time for the intents to have come in: the scenario's figure,
+        // bounded by nothing (a minute's intents or a year's), as the order value is.
+        (Err(missing @ Shortfall::NoTimestamp { .. }), None, None) if !options.require_measured => {
+            Some(Measured {
+                input: "requests_per_day",
+                flag: "--requests-per-day",
+                value: base.requests_per_day,
+                measured: None,
+                from_flag: true,
+                evidence: Evidence::RequestsNoTimestamps {
+                    intents: t.intents(),
+                    missing: missing.clone(),
+                    scenario: ScenarioShare {
+                        base: base.requests_per_day,
+                        origin: sources.get(Input::RequestsPerDay),
+                    },
+                },
+            })
+        }
         _ => None,
     };
     let n = match short {

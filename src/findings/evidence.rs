@@ -23,6 +23,13 @@ pub enum Evidence {
         min: f64,
         scenario: Option<ScenarioShare>,
     },
+    /// The log has no timestamps, so nothing says over what time its intents came: the
+    /// scenario's figure, assumed, with no bounds (`missing` says which file lacks them).
+    RequestsNoTimestamps {
+        intents: u64,
+        missing: Shortfall,
+        scenario: ScenarioShare,
+    },
     TimeoutRate(TimeoutEvidence),
     /// The share's case, and the name a given share came by (`--succeeded-share`, or
     /// `DUPCOST_SUCCEEDED_SHARE` from the environment).

@@ -142,6 +142,9 @@ pub enum Reason {
     /// The log's timestamps span no time (one row, or all equal): the scenario's figure, at
     /// least the log's intents.
     ZeroSpan,
+    /// The log has no timestamps: the scenario's figure, with no bounds (nothing says over
+    /// what time the log's intents came).
+    NoTimestamps,
     /// No timed-out attempt in the log to tell it, and the timeout rate used is not 0: the
     /// scenario's share, which changes every figure.
     NoTimeouts,
@@ -249,6 +252,7 @@ pub fn kind(findings: &Findings, input: Input) -> InputKind {
             scenario: Some(_), ..
         }) => Reason::ZeroSpan,
         Some(Evidence::RequestsShortSpan { .. }) => Reason::ShortSpan,
+        Some(Evidence::RequestsNoTimestamps { .. }) => Reason::NoTimestamps,
         Some(Evidence::SucceededShare(
             ShareEvidence::NoTimeouts {
                 no_effect: true, ..

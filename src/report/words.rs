@@ -139,6 +139,17 @@ impl Display for Evidence {
                     format!(", at least the {} the log proves", count_f(log.value))
                 }
             ),
+            Evidence::RequestsNoTimestamps {
+                intents,
+                missing,
+                scenario,
+            } => write!(
+                f,
+                "requests a day {}: assumed: {missing}, so nothing says over what time its {} came, a minute or a year; using {} (--requests-per-day, or --column timestamp=HEADER, settles it)",
+                count_f(scenario.base),
+                plural(*intents, "intent"),
+                scenario.origin.value(&count_f(scenario.base)),
+            ),
             Evidence::RequestsShortSpan { log, span, min, .. } => write!(
                 f,
                 "{}: assumed: the log's timestamps span only {}, less than --min-span {}, scaled to a day as if the day ran at that pace (--requests-per-day, or a longer log, settles it)",
@@ -1267,6 +1278,7 @@ pub fn kind_detail(
                 Some(Reason::UnknownOutcomes) => "most outcomes are unknown",
                 Some(Reason::ShortSpan) => "scaled from a short span",
                 Some(Reason::ZeroSpan) => "the default, the log's timestamps span no time",
+                Some(Reason::NoTimestamps) => "the default, the log has no timestamps",
                 Some(Reason::NoTimeouts) => "the default, no timed-out attempt in the log",
                 Some(Reason::NoEffect) => {
                     "the default, no timed-out attempt in the log; the timeout rate used is 0, so it changes no figure but the intervals"

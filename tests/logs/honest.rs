@@ -482,7 +482,7 @@ fn messages_point_at_the_fix() {
         "when,method,status,upstream_status\nx,POST,504,201\n",
     );
     fails(
-        &[&f],
+        &[&f, "--require-measured"],
         &[
             "no timestamp column",
             "headers found: when, method, status, upstream_status",

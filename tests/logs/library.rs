@@ -647,7 +647,33 @@ fn underivable_figures_name_their_flag_unless_given() {
             && m.contains("--outcomes"),
         "{m}"
     );
-    let m = err(b"method,status,upstream_status\nPOST,504,200\n");
+    // No timestamp column: the default requests a day, assumed with no bounds; scripts that
+    // ask for a measure are refused, naming the headers and both flags.
+    let p = write_path(
+        d,
+        "nots.csv",
+        b"method,status,upstream_status\nPOST,504,200\n",
+    );
+    let a = analyze(&p, &LogOptions::default()).unwrap();
+    let assumed = a.derive(&base, &Overrides::default()).unwrap();
+    assert_eq!(assumed.scenario.requests_per_day, base.requests_per_day);
+    let kind = dupcost::findings::kinds::kind(&assumed, dupcost::inputs::Input::RequestsPerDay);
+    assert_eq!(kind.kind, dupcost::findings::Kind::Assumed);
+    assert_eq!(kind.bounds, None);
+    let strict = dupcost::findings::DeriveOptions {
+        require_measured: true,
+        ..Default::default()
+    };
+    let none = Overrides::default();
+    let m = dupcost::findings::derive(
+        &a,
+        &strict,
+        &base,
+        &none,
+        &dupcost::findings::given_sources(&none),
+    )
+    .unwrap_err()
+    .to_string();
     assert!(
         m.contains("no timestamp column")
             && m.contains("headers found: method, status, upstream_status")

@@ -431,3 +431,37 @@ fn no_mutating_request_and_no_span_takes_the_scenario_assumed() {
         "{stderr}"
     );
 }
+
+/// No timestamp column: nothing says over what time the intents came, so requests a day is
+/// the default, assumed with no bounds (as the order value is), and the rest of the report
+/// stands on what the rows tell; `--require-measured` is still refused.
+#[test]
+fn no_timestamp_column_takes_the_default_requests_a_day_unbounded() {
+    let (_dir, log) = temp_log(
+        "nots.csv",
+        "method,path,status,upstream_status\nPOST,/v1/orders,201,201\nPOST,/v1/orders,504,201\nGET,/v1/x,200,200\n",
+    );
+    let j = json(&["logs", &log]);
+    let k = &j["input_kinds"]["requests_per_day"];
+    assert_eq!(k["kind"], "assumed", "{k}");
+    assert_eq!(k["reason"], "no_timestamps", "{k}");
+    assert_eq!(k["bounds"], Value::Null, "{k}");
+    assert_eq!(k["flag"], "--requests-per-day", "{k}");
+    assert_eq!(j["inputs"]["requests_per_day"], REQUESTS_PER_DAY);
+    // Two mutating attempts: too few for the timeout rate, which stays the default.
+    assert_eq!(j["inputs"]["timeout_rate"], TIMEOUT_RATE);
+    let s = j["inputs"]["succeeded_share"].as_f64().unwrap();
+    let want = per_month(REQUESTS_PER_DAY, TIMEOUT_RATE, s, RETRIES);
+    assert_close("duplicates", &j["duplicates"]["per_month"], want);
+    let (text, _) = table(&["logs", &log]);
+    assert_eq!(
+        scenario_line(&text, "requests per day"),
+        "requests per day 20,000 assumed: the default, the log has no timestamps; --requests-per-day settles it"
+    );
+    assert!(
+        text.contains("so nothing says over what time its 2 intents came, a minute or a year; using the default 20,000 (--requests-per-day, or --column timestamp=HEADER, settles it)"),
+        "{text}"
+    );
+    let err = super::common::usage_error(&["logs", &log, "--require-measured"]);
+    assert!(err.contains("no timestamp column"), "{err}");
+}

@@ -133,11 +133,8 @@ pub fn sniff(lines: &[&[u8]]) -> Option<Box<dyn LineFormat>> {
         return None;
     }
     let mut fields = Fields::default();
-    PRESETS
+    COMPILED
         .iter()
-        .filter_map(|(name, body, description)| {
-            Some((name.contains("http"), build(body, description).ok()?))
-        })
         .find(|(http, f)| {
             let Some(id) = f.template.names().iter().position(|n| n == "requestId") else {
                 return false;
@@ -154,8 +151,20 @@ pub fn sniff(lines: &[&[u8]]) -> Option<Box<dyn LineFormat>> {
                 .count();
             ok * 5 >= lines.len() * 4
         })
-        .map(|(_, f)| Box::new(f) as Box<dyn LineFormat>)
+        .map(|(_, f)| Box::new(f.clone()) as Box<dyn LineFormat>)
 }
+
+/// The presets compiled once a process, each with whether it is an HTTP API's: detection tries
+/// them on every file, and on every line of a file whose lines change format.
+static COMPILED: std::sync::LazyLock<Vec<(bool, TemplateFormat)>> =
+    std::sync::LazyLock::new(|| {
+        PRESETS
+            .iter()
+            .filter_map(|(name, body, description)| {
+                Some((name.contains("http"), build(body, description).ok()?))
+            })
+            .collect()
+    });
 
 /// A REST API's request id (a UUID, `_REPLACED_INVALID_REQUEST_ID` after a client's id that
 /// was not one) or, `http`, an HTTP API's (`Fd8E2jYtIAMESzQ=`): what tells API Gateway's CLF

@@ -133,8 +133,15 @@ pub fn sniff(lines: &[&[u8]]) -> Option<Box<dyn LineFormat>> {
         return None;
     }
     let mut fields = Fields::default();
-    COMPILED
+    PRESETS
         .iter()
+        .zip(&COMPILED)
+        .filter_map(|((name, body, description), compiled)| {
+            let f = compiled
+                .get_or_init(|| build(body, description).ok())
+                .as_ref()?;
+            Some((name.contains("http"), f))
+        })
         .find(|(http, f)| {
             let Some(id) = f.template.names().iter().position(|n| n == "requestId") else {
                 return false;
@@ -154,17 +161,11 @@ pub fn sniff(lines: &[&[u8]]) -> Option<Box<dyn LineFormat>> {
         .map(|(_, f)| Box::new(f.clone()) as Box<dyn LineFormat>)
 }
 
-/// The presets compiled once a process, each with whether it is an HTTP API's: detection tries
-/// them on every file, and on every line of a file whose lines change format.
-static COMPILED: std::sync::LazyLock<Vec<(bool, TemplateFormat)>> =
-    std::sync::LazyLock::new(|| {
-        PRESETS
-            .iter()
-            .filter_map(|(name, body, description)| {
-                Some((name.contains("http"), build(body, description).ok()?))
-            })
-            .collect()
-    });
+/// Each preset compiled once a process, when detection first tries it: detection tries them on
+/// every file, and on every line of a file whose lines change format, in order until one
+/// reads the lines (so a file of the first preset compiles no other).
+static COMPILED: [std::sync::OnceLock<Option<TemplateFormat>>; PRESETS.len()] =
+    [const { std::sync::OnceLock::new() }; PRESETS.len()];
 
 /// A REST API's request id (a UUID, `_REPLACED_INVALID_REQUEST_ID` after a client's id that
 /// was not one) or, `http`, an HTTP API's (`Fd8E2jYtIAMESzQ=`): what tells API Gateway's CLF

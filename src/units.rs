@@ -460,6 +460,34 @@ pub(crate) fn round_significant(value: f64, digits: i32) -> f64 {
     (value / scale).round() * scale
 }
 
+/// The bounds `[low, high]` rounded outward to `digits` significant figures (`low` down,
+/// `high` up), so the rounded interval still holds every value the exact one does:
+/// `[20_282.4, 20_282.4]` to 3 is `[20_200, 20_300]`, where rounding each to nearest gave
+/// `[20_300, 20_300]`, an interval without its own figure.
+pub(crate) fn round_outward(bounds: [f64; 2], digits: i32) -> [f64; 2] {
+    let towards = |value: f64, up: bool| {
+        if value == 0.0 || !value.is_finite() {
+            return value;
+        }
+        let exponent = value.abs().log10().floor() as i32 + 1 - digits;
+        // Divided by a whole power of ten below 1, not multiplied by its inexact inverse:
+        // 13 / 1000 is 0.013, 13 * 0.001 is 0.013000000000000001.
+        let p = 10f64.powi(exponent.abs());
+        let scaled = if exponent < 0 { value * p } else { value / p };
+        // A scaled value a hair off a whole number (binary fractions) is that number.
+        let whole = scaled.round();
+        let n = if (scaled - whole).abs() < 1e-9 {
+            whole
+        } else if up {
+            scaled.ceil()
+        } else {
+            scaled.floor()
+        };
+        if exponent < 0 { n / p } else { n * p }
+    };
+    [towards(bounds[0], false), towards(bounds[1], true)]
+}
+
 /// `value` rounded to `digits` significant figures, without trailing zeros (`0.2`, `1.94`).
 pub(crate) fn significant(value: f64, digits: i32) -> String {
     if value == 0.0 || !value.is_finite() {
@@ -496,6 +524,10 @@ mod tests {
         assert_eq!(round_significant(10_103.1, 3), 10_100.0);
         assert_eq!(round_significant(-0.012_345, 2), -0.012);
         assert_eq!(round_significant(0.0, 3), 0.0);
+        assert_eq!(round_outward([20_282.4, 20_282.4], 3), [20_200.0, 20_300.0]);
+        assert_eq!(round_outward([19_149.0, 29_751.0], 3), [19_100.0, 29_800.0]);
+        assert_eq!(round_outward([24_000.0, 24_000.0], 3), [24_000.0, 24_000.0]);
+        assert_eq!(round_outward([0.0, 0.012_31], 2), [0.0, 0.013]);
         assert!(round_significant(f64::NAN, 3).is_nan());
     }
 

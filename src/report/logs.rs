@@ -365,8 +365,10 @@ fn intervals_section(
             "{} a month",
             human::money(e.refund_cost.per_month, currency)
         ),
-        i.refund_cost_per_month,
-        &|v| human::money(crate::units::round_significant(v, 3), currency),
+        // Rounded outward, so the interval holds its figure (`$20,282 (95%: $20,200 to
+        // $20,300)`, where rounding each bound to nearest gave `$20,300 to $20,300`).
+        crate::units::round_outward(i.refund_cost_per_month, 3),
+        &|v| human::money(v, currency),
         None,
     );
     out.push('\n');

@@ -1487,7 +1487,7 @@ pub mod sections {
     use crate::inputs::Input;
     use crate::model::Estimate;
     use crate::report::human;
-    use crate::units::{Rate, round_significant};
+    use crate::units::Rate;
 
     use super::{count, plural};
 
@@ -1590,14 +1590,15 @@ pub mod sections {
 
     /// What the inputs' 95% intervals make of the duplicates and the refunds.
     pub fn over_intervals(i: &Intervals, currency: &str) -> String {
+        let refunds = crate::units::round_outward(i.refund_cost_per_month, 3);
         format!(
             "Over the inputs' 95% intervals, duplicate charges range from {} to {} a month and \
              refunds from {} to {} a month.",
             human::count(i.duplicates_per_month[0]),
             human::count(i.duplicates_per_month[1]),
-            // To 3 significant figures, as the table report's intervals.
-            human::money(round_significant(i.refund_cost_per_month[0], 3), currency),
-            human::money(round_significant(i.refund_cost_per_month[1], 3), currency),
+            // To 3 significant figures, outward, as the table report's intervals.
+            human::money(refunds[0], currency),
+            human::money(refunds[1], currency),
         )
     }
 

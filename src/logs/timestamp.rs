@@ -33,7 +33,7 @@ impl TimestampFormat {
     }
 
     /// [`TimestampFormat::parse`] for the next row of a reader that keeps `last`: the same
-    /// result, quicker when the row is in the same second as the last one.
+    /// result, quicker when the row is in the same minute as the last one.
     #[inline]
     pub fn parse_after(&self, field: &[u8], last: &mut LastMinute) -> Option<i64> {
         let field = trim(field);
@@ -357,9 +357,7 @@ impl LastMinute {
         let (h, mi, s) = clock(b, 11)?;
         Some(midnight + time_micros(h, mi, s)?)
     }
-}
 
-impl LastMinute {
     /// The microseconds of the minute of `b`, whose first 19 bytes must be exactly
     /// `YYYY-MM-DDTHH:MM:SS` (as for [`LastMinute::seconds`]); remembered as the last minute.
     #[cold]

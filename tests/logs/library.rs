@@ -550,6 +550,23 @@ fn underivable_figures_name_their_flag_unless_given() {
             .map(|d| d.scenario)
     };
     let err = |text: &[u8]| derive(text, Overrides::default()).unwrap_err().to_string();
+    // What scripts that ask for a measure (`require_measured`) are told of `a`.
+    let refused = |a: &dupcost::logs::LogAnalysis| {
+        let strict = dupcost::findings::DeriveOptions {
+            require_measured: true,
+            ..Default::default()
+        };
+        let none = Overrides::default();
+        dupcost::findings::derive(
+            a,
+            &strict,
+            &base,
+            &none,
+            &dupcost::findings::given_sources(&none),
+        )
+        .unwrap_err()
+        .to_string()
+    };
     // No mutating request over a day: a measured 0 a day, the timeout rate the default.
     let gets = b"timestamp,method,status,upstream_status\n2026-11-01T00:00:00Z,GET,200,200\n2026-11-02T00:00:00Z,GET,200,200\n";
     let s = derive(gets, Overrides::default()).unwrap();
@@ -627,20 +644,7 @@ fn underivable_figures_name_their_flag_unless_given() {
     let kind = dupcost::findings::kinds::kind(&assumed, dupcost::inputs::Input::SucceededShare);
     assert_eq!(kind.kind, dupcost::findings::Kind::Assumed);
     assert_eq!(kind.bounds, Some([0.0, 1.0]));
-    let strict = dupcost::findings::DeriveOptions {
-        require_measured: true,
-        ..Default::default()
-    };
-    let none = Overrides::default();
-    let m = dupcost::findings::derive(
-        &a,
-        &strict,
-        &base,
-        &none,
-        &dupcost::findings::given_sources(&none),
-    )
-    .unwrap_err()
-    .to_string();
+    let m = refused(&a);
     assert!(
         m.contains("no upstream status column")
             && m.contains("--succeeded-share")
@@ -660,20 +664,7 @@ fn underivable_figures_name_their_flag_unless_given() {
     let kind = dupcost::findings::kinds::kind(&assumed, dupcost::inputs::Input::RequestsPerDay);
     assert_eq!(kind.kind, dupcost::findings::Kind::Assumed);
     assert_eq!(kind.bounds, None);
-    let strict = dupcost::findings::DeriveOptions {
-        require_measured: true,
-        ..Default::default()
-    };
-    let none = Overrides::default();
-    let m = dupcost::findings::derive(
-        &a,
-        &strict,
-        &base,
-        &none,
-        &dupcost::findings::given_sources(&none),
-    )
-    .unwrap_err()
-    .to_string();
+    let m = refused(&a);
     assert!(
         m.contains("no timestamp column")
             && m.contains("headers found: method, status, upstream_status")

@@ -3,8 +3,9 @@
 //! Records are split into reused arrays of field starts and ends, read in place (and, for the
 //! quoted records `csv_core` reads, one reused output buffer of [`MAX_RECORD`] bytes), so a
 //! row costs no allocation and no record can grow past the cap: an over-long record is
-//! counted as a bad row and the reader skips to the next line. (`csv::Reader` would buffer a record of any size and cannot resume after refusing
-//! one, which is why its core is used directly.)
+//! counted as a bad row and the reader skips to the next line. (`csv::Reader` would buffer a
+//! record of any size and cannot resume after refusing one, which is why its core is used
+//! directly.)
 
 use std::io::{self, Read};
 

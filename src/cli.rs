@@ -343,6 +343,27 @@ pub struct LogArgs {
 
     #[command(flatten)]
     pub follow: FollowArgs,
+
+    /// With --follow: serve the report as Prometheus metrics at http://ADDR/metrics
+    ///
+    /// Listens only on ADDR (IP:PORT; port 0 picks a free one, named on stderr). The reports
+    /// then go to /metrics instead of stdout. Every value is a figure of the report `dupcost
+    /// logs --format json` gives of the same lines; the names: docs/METRICS.md.
+    #[arg(
+        long,
+        value_name = "ADDR",
+        value_parser = parse_listen_addr,
+        requires = "follow",
+        help_heading = "Following"
+    )]
+    pub metrics: Option<std::net::SocketAddr>,
+}
+
+/// `--metrics`'s address: an IP and a port, nothing resolved.
+fn parse_listen_addr(text: &str) -> Result<std::net::SocketAddr, String> {
+    text.parse().map_err(|_| {
+        format!("'{text}' is not an address to listen on: give IP:PORT, e.g. 127.0.0.1:9464")
+    })
 }
 
 /// An input's help where the logs measure it: its meaning and forms, and where its value

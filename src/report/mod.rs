@@ -7,6 +7,7 @@ pub mod human;
 pub mod json;
 pub mod logs;
 pub mod markdown;
+pub mod metrics;
 pub mod model;
 pub mod probe;
 pub mod svg;

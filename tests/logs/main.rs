@@ -22,6 +22,7 @@ mod formats_aws;
 mod honest;
 mod keyless_intents;
 mod library;
+mod metrics;
 mod mixed;
 mod one_traffic;
 mod platforms;

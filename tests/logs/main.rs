@@ -26,6 +26,7 @@ mod metrics;
 mod mixed;
 mod one_traffic;
 mod platforms;
+mod prometheus;
 mod props;
 mod receiver_logs;
 mod refusals;

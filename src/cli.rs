@@ -834,7 +834,7 @@ pub struct ProbeArgs {
     #[arg(long)]
     pub insecure: bool,
 
-    /// Output format: a table for people, json for scripts, markdown for documents
+    /// Output format: a table for people, json for scripts, markdown for documents, junit for CI
     #[arg(long, short = 'f', value_enum, default_value_t = ProbeFormat::Table, help_heading = "Output")]
     pub format: ProbeFormat,
 
@@ -864,6 +864,8 @@ pub enum ProbeFormat {
     Markdown,
     /// One self-contained page to send to the people who decide (nothing fetched, no script)
     Html,
+    /// JUnit XML for CI: a test case a check, a failure with its evidence
+    Junit,
 }
 
 /// The inputs of the model. Each also reads `DUPCOST_<FLAG>` from the environment; precedence,

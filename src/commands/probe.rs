@@ -62,6 +62,7 @@ pub fn run(args: &ProbeArgs, color: bool) -> Result<Probed> {
         ProbeFormat::Table => crate::report::probe::table(&probe, &estimate, &style),
         ProbeFormat::Json => crate::report::probe::to_json(&probe),
         ProbeFormat::Markdown => crate::report::probe::markdown(&probe, &estimate, &style),
+        ProbeFormat::Junit => report::junit::junit(&probe, &estimate, &style),
         ProbeFormat::Html => report::html::probe(
             &probe,
             &estimate,

@@ -5,6 +5,7 @@ pub mod evidence;
 pub mod html;
 pub mod human;
 pub mod json;
+pub mod junit;
 pub mod logs;
 pub mod markdown;
 pub mod metrics;

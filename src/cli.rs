@@ -353,7 +353,7 @@ fn measured_help(arg: clap::Arg, input: Input) -> clap::Arg {
         .long_help(format!("{} As {} {from}", input.meaning(), input.forms()))
 }
 
-/// `--follow`: a growing log reported on as it grows (issue 25). Shared with the TUI.
+/// `--follow`: a growing log reported on as it grows. Shared with the TUI.
 #[derive(Debug, Clone, Args)]
 #[command(next_help_heading = "Following")]
 pub struct FollowArgs {

@@ -1,4 +1,4 @@
-//! `dupcost logs FILE... --follow`: a report on every tick while the log grows (issue 25).
+//! `dupcost logs FILE... --follow`: a report on every tick while the log grows.
 //!
 //! On a terminal (and `--format table`) each report is redrawn in place, its lines that
 //! changed since the last one marked with `*`. Piped, or with `--format json`, each report is

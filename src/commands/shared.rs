@@ -79,8 +79,8 @@ pub fn measure(
     let sources = scenario.sources().map_err(Error::Usage)?;
     let mut derived = findings::derive(&analysis, &read.derive_options(), &base, &given, &sources)?;
     if let Some(name) = retries_from_preset {
-        // The one place the preset is named as the source of a log report's input (issue 24's
-        // `sources` can mark it `preset` here).
+        // The one place the preset is named as the source of a log report's input: `sources`
+        // can mark it `preset` here.
         derived.given_by_preset(Input::Retries, name);
     }
     derived.observed.warnings.extend(notes);

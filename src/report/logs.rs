@@ -568,7 +568,7 @@ pub fn json(r: &LogsReport) -> Vec<u8> {
         #[serde(skip_serializing_if = "Option::is_none")]
         preset: Option<&'a super::PresetTrace>,
         /// Each input's kind by JSON name: measured, given or assumed, with an assumed one's
-        /// bounds and the flag that settles it (issue 33).
+        /// bounds and the flag that settles it.
         input_kinds: serde_json::Map<String, serde_json::Value>,
         /// Duplicates and refunds a month over an assumed succeeded share's bounds; `null`
         /// when the share is measured or given.
@@ -689,7 +689,8 @@ fn interval_columns(i: &Intervals) -> Vec<(&'static str, String)> {
     ]
 }
 
-/// The `observed.*` columns added since (issue 13 on), after every column shipped before.
+/// The `observed.*` columns added after the first release, after every column shipped
+/// before it, so a column keeps its position.
 fn later_observed_columns(o: &Observed) -> Vec<(&'static str, String)> {
     vec![
         // Issue 13, after every column shipped before.

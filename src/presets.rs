@@ -25,7 +25,7 @@ use crate::model::{Delays, Estimate, Scenario};
 /// A value read on another day says its own.
 pub const READ_ON: &str = "2026-12-02";
 
-/// An earlier reading (issue 26), of the pages not read again on [`READ_ON`].
+/// The day of an earlier reading, for the pages not read again on [`READ_ON`].
 const READ_BEFORE: &str = "2026-12-01";
 
 /// Whose behaviour a preset describes.
@@ -877,7 +877,8 @@ pub const UNCONFIRMED: &[(&str, &str)] = &[
     (
         "mollie-webhooks",
         "the stored copies of docs.mollie.com's webhook pages show no timeout and no retry \
-         schedule (issue 36 quotes 15 s and 10 calls over 26 hours; not found, so not used)",
+         schedule (15 s and 10 calls over 26 hours have been quoted for it; not found there, so \
+         not used)",
     ),
 ];
 

@@ -14,9 +14,23 @@ use super::Style;
 use crate::model::Estimate;
 use crate::probe::{Check, Grade, Probe};
 
+/// `--format junit`: a probe's report; any other run is refused.
+pub struct Junit;
+
+impl super::Renderer for Junit {
+    fn render(&self, r: &super::Report) -> Result<Vec<u8>, String> {
+        match &r.run {
+            super::Run::Probe {
+                probe, estimate, ..
+            } => Ok(junit(probe, estimate, r.style)),
+            _ => Err("--format junit is for dupcost probe's checks".to_string()),
+        }
+    }
+}
+
 /// The report's bytes.
 pub fn junit(probe: &Probe, estimate: &Estimate, style: &Style) -> Vec<u8> {
-    let costs = super::probe::costs(probe, estimate, &style.currency);
+    let costs = super::words::probe::costs(probe, estimate, &style.currency);
     let skipped = probe.checks.iter().filter(|c| skips(c)).count();
     let failures = probe
         .checks
@@ -94,7 +108,7 @@ pub fn junit(probe: &Probe, estimate: &Estimate, style: &Style) -> Vec<u8> {
                     let _ = writeln!(
                         evidence,
                         "{}",
-                        super::probe::scenario_line(estimate, &style.currency)
+                        super::words::probe::scenario_line(estimate, &style.currency)
                     );
                 }
                 let _ = writeln!(

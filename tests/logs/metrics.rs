@@ -590,3 +590,26 @@ fn metrics_flag_errors_are_one_line() {
     ]);
     assert!(err.contains(&format!("--metrics {addr}")), "{err}");
 }
+
+/// A log that starts empty: the follower's own series at once (waiting, no row), the report's
+/// as soon as the lines give one, equal to the batch report.
+#[test]
+fn a_log_that_starts_empty_waits_then_reports() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("access.csv");
+    std::fs::write(&path, "").unwrap();
+    let served = Served::start(tmp.path(), &["access.csv", "--input-format", "csv"]);
+    let first = parse(&served.scrape(None).1);
+    assert_eq!(first.get("dupcost_rows_total"), Some(&0.0), "{first:?}");
+    assert_eq!(first.get("dupcost_report_waiting"), Some(&1.0), "{first:?}");
+    assert!(
+        !first.contains_key("dupcost_duplicates_per_day"),
+        "{first:?}"
+    );
+    let (header, rows) = sample();
+    append(&path, &format!("{header}{}", rows.concat()));
+    let got = served.wait_rows(3000);
+    let want = expected(&logs_once(tmp.path(), "access.csv"), 3000);
+    assert_eq!(got, want);
+    served.stop();
+}

@@ -37,13 +37,15 @@ impl Served {
             .spawn()
             .unwrap();
         let mut stderr = BufReader::new(child.stderr.take().unwrap());
-        let mut first = String::new();
-        stderr.read_line(&mut first).unwrap();
-        let url = first
-            .trim()
-            .strip_prefix("serving metrics at ")
-            .unwrap_or_else(|| panic!("the address on stderr's first line: {first:?}"))
-            .to_string();
+        // Warnings about the flags may come first; then the address, before any row is read.
+        let url = loop {
+            let mut line = String::new();
+            let read = stderr.read_line(&mut line).unwrap();
+            assert!(read > 0, "stderr ended before the address");
+            if let Some(url) = line.trim().strip_prefix("serving metrics at ") {
+                break url.to_string();
+            }
+        };
         // Keep reading stderr, so a warning cannot block the follower.
         std::thread::spawn(move || for _ in stderr.lines() {});
         Served { child, url }

@@ -582,6 +582,25 @@ mod tests {
         );
     }
 
+    proptest::proptest! {
+        /// Every finite value reads back as the same double in both formats: the exposition
+        /// carries the report's figures to the last bit.
+        #[test]
+        fn values_read_back_to_the_same_bits(bits in proptest::prelude::any::<u64>()) {
+            let v = f64::from_bits(bits);
+            proptest::prop_assume!(v.is_finite());
+            let e = Arc::new(Exposition {
+                families: vec![gauge("dupcost_x", "x", Value::Real(v))],
+            });
+            for format in [Format::Text, Format::OpenMetrics] {
+                let text = e.encode(format);
+                let line = text.lines().find(|l| l.starts_with("dupcost_x ")).unwrap();
+                let read: f64 = line["dupcost_x ".len()..].parse().unwrap();
+                proptest::prop_assert_eq!(read.to_bits(), v.to_bits(), "{}", line);
+            }
+        }
+    }
+
     #[test]
     fn a_route_label_is_escaped() {
         let e = Exposition {

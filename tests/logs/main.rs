@@ -24,6 +24,7 @@ mod keyless_intents;
 mod library;
 mod mixed;
 mod one_traffic;
+mod per_line;
 mod platforms;
 mod props;
 mod receiver_logs;

@@ -25,7 +25,7 @@ use crate::model::{Delays, Estimate, Scenario};
 /// A value read on another day says its own.
 pub const READ_ON: &str = "2026-12-02";
 
-/// An earlier reading (issue 26), of the pages not read again on [`READ_ON`].
+/// The day of an earlier reading, for the pages not read again on [`READ_ON`].
 const READ_BEFORE: &str = "2026-12-01";
 
 /// Whose behaviour a preset describes.

@@ -1,4 +1,4 @@
-//! `dupcost logs FILE... --follow`: a report on every tick while the log grows (issue 25).
+//! `dupcost logs FILE... --follow`: a report on every tick while the log grows.
 //!
 //! On a terminal (and `--format table`) each report is redrawn in place, its lines that
 //! changed since the last one marked with `*`. Piped, or with `--format json`, each report is
@@ -93,7 +93,7 @@ pub fn json_line(m: &Measured) -> Vec<u8> {
     let mut value = match &m.derived {
         Some(d) => {
             let estimate = Estimate::new(d.scenario);
-            let bytes = report::logs::json(&LogsReport::new(&estimate, d, &Style::default()));
+            let bytes = report::json::logs(&LogsReport::new(&estimate, d, &Style::default()));
             serde_json::from_slice::<serde_json::Value>(&bytes)
                 .unwrap_or_else(|_| serde_json::json!({}))
         }
@@ -157,7 +157,7 @@ fn table(tick: &Tick, m: &Measured, previous: &[String], style: &Style) -> (Vec<
                 color: false,
                 ..style.clone()
             };
-            let body = report::logs::table(
+            let body = report::table::logs::table(
                 &LogsReport::new(&estimate, d, &style),
                 &tick.analysis.files,
                 &tick.analysis.options.methods,

@@ -42,12 +42,12 @@ pub struct FileInfo {
     /// Lines that are not access lines, skipped: ("stderr " or "", kind, count).
     pub skipped: Vec<(String, String, u64)>,
     /// The line formats its lines were read with, in the order of their first lines (one
-    /// file, several shapes: issue 22); empty for CSV/TSV.
+    /// file, several shapes); empty for CSV/TSV.
     pub formats: Vec<FormatRead>,
     /// Its formats took turns line by line (two containers' logs in one), rather than one
     /// after another (a configuration changed mid-file).
     pub interleaved: bool,
-    /// What reading its spans found, when it was traces (issue 39).
+    /// What reading its spans found, when it was traces.
     pub traces: Option<super::TraceRead>,
 }
 

@@ -1,5 +1,5 @@
 //! The format of an input, told from its first lines or named by the flags: the one
-//! [`choose`] (issue 22: detection in its own room, beside the envelopes'). When no format
+//! [`choose`] (detection in its own room, beside the envelopes'). When no format
 //! reads the first lines, the refusal names the line, the closest format, the field that did
 //! not fit and the flag that settles it.
 
@@ -384,7 +384,7 @@ fn looks_binary(prefix: &[u8]) -> bool {
     odd * 10 > text.chars().count().max(1)
 }
 
-/// The one line for an input no format reads (issue 22): the line at fault (by its number
+/// The one line for an input no format reads: the line at fault (by its number
 /// when the file is bare), the closest format and the field where it stopped, and the flag
 /// that settles it. `tried` is the catalog row named (`nginx`, `haproxy`, ...) or `any`.
 fn no_format(name: &str, prefix: &[u8], sample: &[&[u8]], tried: &str) -> LogError {

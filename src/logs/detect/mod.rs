@@ -1,5 +1,5 @@
 //! Detection, in its own room: what a file's first lines are, for the envelopes and the
-//! formats alike (issue 22).
+//! formats alike.
 //!
 //! - [`envelope`]: the envelope around the access lines, if any: the first envelope (in
 //!   [`Envelope::ALL`]'s order) that unwraps at least 80% of the first lines into lines a
@@ -68,7 +68,7 @@ pub fn unwrapped(envelope: Envelope, lines: &[&[u8]]) -> Option<Vec<Vec<u8>>> {
 ///
 /// rsyslog's `<RFC 3339 time> host tag[pid]: <line>` also unwraps as a timestamped line
 /// (`host tag: <line>` after the time), and a format whose first field takes any text reads
-/// that with the host and tag in it (issue 22). So when [`ENOUGH`] of the lines have
+/// that with the host and tag in it. So when [`ENOUGH`] of the lines have
 /// syslog's `host tag[pid]:` after their time, syslog is tried before the timestamped lines.
 pub fn envelope(lines: &[&[u8]], reads: impl Fn(&[&[u8]]) -> bool) -> Option<Envelope> {
     let syslog = lines.iter().filter(|l| syslog_after_time(l)).count();

@@ -1,4 +1,4 @@
-//! Records that are no HTTP request, by their shape (issue 35): a load balancer's or proxy's
+//! Records that are no HTTP request, by their shape: a load balancer's or proxy's
 //! TCP and TLS connection records, written to the same log as its HTTP requests. A format
 //! refuses them (they have no request line), and [`kind`] names them, so they are skipped
 //! and counted by kind, as stderr lines are, never rows and never bad rows.

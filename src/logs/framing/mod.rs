@@ -66,8 +66,8 @@ pub trait RecordSink {
     }
 }
 
-/// What the line framing asks of the row stage besides records (issue 22: one file, several
-/// shapes): the format a line is tried with first (the one that read the line before), and
+/// What the line framing asks of the row stage besides records when one
+/// file holds several line formats: the format a line is tried with first (the one that read the line before), and
 /// the file's other formats for a line it does not read.
 pub trait LineSink: RecordSink {
     /// The format the next line is tried with first (`None` for an input that has no line

@@ -1,4 +1,4 @@
-//! One file, several shapes (issue 22): the row stage's side of a file read with more than one
+//! One file, several shapes: the row stage's side of a file read with more than one
 //! line format. The framing tries each line with the format of the line before; a line it
 //! does not read comes here ([`LineSink::other_format`]), and is tried with the file's other
 //! formats in the order they were found, then (for what may be an access line) with a format

@@ -438,8 +438,8 @@ impl RecordSink for Row<'_> {
 
     /// One record: what it means, and whether it counts. Compiled as a function of its own
     /// (as [`Row::row_in_place`] is): inlined into the CSV reading's loop, its helpers (the
-    /// timestamp, the tally's attempt, the route) were no longer inlined into it, 4% more
-    /// instructions a CSV row.
+    /// timestamp, the tally's attempt, the route) are no longer inlined into it, and a CSV
+    /// row costs more.
     #[inline(never)]
     fn record(
         &mut self,

@@ -1,5 +1,4 @@
-//! Which of a file's line formats read which of its lines (issue 22: one file, several
-//! shapes), mergeable like the rest of the tally: a piece counts its own lines, from 1, and
+//! Which of a file's line formats read which of its lines, mergeable like the rest of the tally: a piece counts its own lines, from 1, and
 //! [`FormatsUsed::merge`] moves the next piece's line numbers past this piece's lines.
 
 /// The lines one format of a file read.

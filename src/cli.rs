@@ -344,6 +344,27 @@ pub struct LogArgs {
 
     #[command(flatten)]
     pub follow: FollowArgs,
+
+    /// With --follow: serve the report as Prometheus metrics at http://ADDR/metrics
+    ///
+    /// Listens only on ADDR (IP:PORT; port 0 picks a free one, named on stderr). The reports
+    /// then go to /metrics instead of stdout. Every value is a figure of the report `dupcost
+    /// logs --format json` gives of the same lines; the names: docs/METRICS.md.
+    #[arg(
+        long,
+        value_name = "ADDR",
+        value_parser = parse_listen_addr,
+        requires = "follow",
+        help_heading = "Following"
+    )]
+    pub metrics: Option<std::net::SocketAddr>,
+}
+
+/// `--metrics`'s address: an IP and a port, nothing resolved.
+fn parse_listen_addr(text: &str) -> Result<std::net::SocketAddr, String> {
+    text.parse().map_err(|_| {
+        format!("'{text}' is not an address to listen on: give IP:PORT, e.g. 127.0.0.1:9464")
+    })
 }
 
 /// An input's help where the logs measure it: its meaning and forms, and where its value
@@ -814,7 +835,7 @@ pub struct ProbeArgs {
     #[arg(long)]
     pub insecure: bool,
 
-    /// Output format: a table for people, json for scripts, markdown for documents
+    /// Output format: a table for people, json for scripts, markdown for documents, junit for CI
     #[arg(long, short = 'f', value_parser = probe_format(), default_value = "table", help_heading = "Output")]
     pub format: Format,
 
@@ -835,9 +856,19 @@ pub struct ProbeArgs {
 
 /// `dupcost probe --format`: every [`Format`] but CSV (a probe's checks are not rows of figures).
 fn probe_format() -> impl clap::builder::TypedValueParser<Value = Format> {
+    formats_but(Format::Csv)
+}
+
+/// `--format` of the reports of figures: every [`Format`] but JUnit (the probe's, for CI).
+fn report_format() -> impl clap::builder::TypedValueParser<Value = Format> {
+    formats_but(Format::Junit)
+}
+
+/// The [`Format`]s but `left_out`, as a value parser.
+fn formats_but(left_out: Format) -> impl clap::builder::TypedValueParser<Value = Format> {
     let values = Format::value_variants()
         .iter()
-        .filter(|f| **f != Format::Csv)
+        .filter(move |f| **f != left_out)
         .filter_map(ValueEnum::to_possible_value);
     use clap::builder::TypedValueParser;
     clap::builder::PossibleValuesParser::new(values)
@@ -1203,7 +1234,7 @@ fn choice(input: Input, name: &Option<String>) -> Option<f64> {
 #[command(next_help_heading = "Output")]
 pub struct OutputArgs {
     /// Output format: a table for people, json / csv for scripts, markdown for documents
-    #[arg(long, short = 'f', value_enum, default_value_t = Format::Table, env = "DUPCOST_FORMAT")]
+    #[arg(long, short = 'f', value_parser = report_format(), default_value = "table", env = "DUPCOST_FORMAT")]
     pub format: Format,
 
     /// Currency symbol shown before money in tables [default: the one --order-value is

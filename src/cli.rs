@@ -854,20 +854,25 @@ pub struct ProbeArgs {
     pub scenario: ScenarioArgs,
 }
 
-/// `dupcost probe --format`: every [`Format`] but CSV (a probe's checks are not rows of
-/// figures), and JUnit, which only a probe writes.
+/// `dupcost probe --format`: every [`Format`] but CSV (a probe's checks are not rows of figures).
 fn probe_format() -> impl clap::builder::TypedValueParser<Value = Format> {
+    formats_but(Format::Csv)
+}
+
+/// `--format` of the reports of figures: every [`Format`] but JUnit (the probe's, for CI).
+fn report_format() -> impl clap::builder::TypedValueParser<Value = Format> {
+    formats_but(Format::Junit)
+}
+
+/// The [`Format`]s but `left_out`, as a value parser.
+fn formats_but(left_out: Format) -> impl clap::builder::TypedValueParser<Value = Format> {
     let values = Format::value_variants()
         .iter()
-        .filter(|f| **f != Format::Csv)
-        .filter_map(ValueEnum::to_possible_value)
-        .chain([clap::builder::PossibleValue::new("junit")
-            .help("JUnit XML for CI: a test case a check, a failure with its evidence")]);
+        .filter(move |f| **f != left_out)
+        .filter_map(ValueEnum::to_possible_value);
     use clap::builder::TypedValueParser;
-    clap::builder::PossibleValuesParser::new(values).map(|name| match name.as_str() {
-        "junit" => Format::Junit,
-        _ => Format::from_str(&name, true).expect("one of the formats"),
-    })
+    clap::builder::PossibleValuesParser::new(values)
+        .map(|name| Format::from_str(&name, true).expect("one of the formats"))
 }
 
 /// The inputs of the model. Each also reads `DUPCOST_<FLAG>` from the environment; precedence,
@@ -1229,7 +1234,7 @@ fn choice(input: Input, name: &Option<String>) -> Option<f64> {
 #[command(next_help_heading = "Output")]
 pub struct OutputArgs {
     /// Output format: a table for people, json / csv for scripts, markdown for documents
-    #[arg(long, short = 'f', value_enum, default_value_t = Format::Table, env = "DUPCOST_FORMAT")]
+    #[arg(long, short = 'f', value_parser = report_format(), default_value = "table", env = "DUPCOST_FORMAT")]
     pub format: Format,
 
     /// Currency symbol shown before money in tables [default: the one --order-value is

@@ -10,26 +10,27 @@
 
 use std::fmt::Write;
 
-use super::Style;
+use super::{Renderer, Report, Run, Style};
 use crate::model::Estimate;
 use crate::probe::{Check, Grade, Probe};
 
-/// `--format junit`: a probe's report; any other run is refused.
+/// The JUnit renderer: a probe's checks; the reports of figures have no test cases.
 pub struct Junit;
 
-impl super::Renderer for Junit {
-    fn render(&self, r: &super::Report) -> Result<Vec<u8>, String> {
-        match &r.run {
-            super::Run::Probe {
+impl Renderer for Junit {
+    fn render(&self, report: &Report) -> Result<Vec<u8>, String> {
+        match &report.run {
+            Run::Probe {
                 probe, estimate, ..
-            } => Ok(junit(probe, estimate, r.style)),
-            _ => Err("--format junit is for dupcost probe's checks".to_string()),
+            } => Ok(junit(probe, estimate, report.style)),
+            _ => Err("--format junit is dupcost probe's: use table, json, csv, markdown or html"
+                .to_string()),
         }
     }
 }
 
 /// The report's bytes.
-pub fn junit(probe: &Probe, estimate: &Estimate, style: &Style) -> Vec<u8> {
+fn junit(probe: &Probe, estimate: &Estimate, style: &Style) -> Vec<u8> {
     let costs = super::words::probe::costs(probe, estimate, &style.currency);
     let skipped = probe.checks.iter().filter(|c| skips(c)).count();
     let failures = probe

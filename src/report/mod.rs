@@ -40,8 +40,7 @@ pub enum Format {
     /// One self-contained page to send to the people who decide (inline style and charts,
     /// nothing fetched, no script; prints on A4, reads in light and dark)
     Html,
-    /// JUnit XML for CI (`dupcost probe` only: its parser offers it)
-    #[value(skip)]
+    /// JUnit XML for CI: a test case a check of `dupcost probe`, a failure with its evidence
     Junit,
 }
 

@@ -25,6 +25,7 @@ mod library;
 mod metrics;
 mod mixed;
 mod one_traffic;
+mod per_line;
 mod platforms;
 mod prometheus;
 mod props;

@@ -336,12 +336,14 @@ fn report_families(r: &LogsReport, currency: &str) -> Vec<Family> {
             "Mutating attempts that carried an idempotency key (observed.key_coverage.keyed_attempts)",
             Value::Count(k.keyed_attempts),
         ));
-        families.push(gauge(
-            "dupcost_key_coverage_ratio",
-            "Share of mutating attempts that carried an idempotency key (observed.key_coverage.share)",
-            Value::Real(k.share),
-        ));
     }
+    // A name of the contract, so always there: NaN where the report has null (no key column,
+    // attempts grouped by fingerprint), which no comparison and no alert takes for a share.
+    families.push(gauge(
+        "dupcost_key_coverage_ratio",
+        "Share of mutating attempts that carried an idempotency key (observed.key_coverage.share; NaN where it is null: no key column)",
+        Value::Real(o.key_coverage.as_ref().map_or(f64::NAN, |k| k.share)),
+    ));
     families.extend(endpoint_families(r, currency));
     let i = r.intervals;
     families.extend([

@@ -230,6 +230,9 @@ pub struct TraceRead {
     /// HTTP span that finished with no status and no error: Brave writes only other
     /// statuses).
     pub status_implied: u64,
+    /// Spans that came after their trace was judged (Zipkin: a file not in time order by
+    /// more than the 10 minutes a trace waits): read as a trace of their own.
+    pub late: u64,
     /// Timed-out attempts with no server span, in a trace that is whole, to a server traced
     /// elsewhere in the file: they never arrived.
     pub never_reached: u64,
@@ -364,6 +367,7 @@ pub fn read(
             .client_timeout
             .map(|d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX)),
         sample_rate: opts.sample_rate,
+        remember_judged: format.name() == "zipkin",
     };
     let mut asm = assemble::Assembler::new(assembly, &mut rows);
     let err = source::io_error(&name, gzip);

@@ -1,4 +1,4 @@
-//! OpenTelemetry traces read as the model's attempts (issue 39, docs/MODEL.md "From
+//! OpenTelemetry traces read as the model's attempts (docs/MODEL.md "From
 //! traces"): a trace sees both ends at once, the client span that timed out and the server
 //! span under it that says whether the work ran, so the succeeded share is measured.
 //!

@@ -306,6 +306,12 @@ pub fn traces_evidence(t: &TraceRead) -> Vec<String> {
             plural(t.cut, "trace")
         ));
     }
+    if t.late > 0 {
+        out.push(format!(
+            "{} came after the rest of their trace was judged (the file is out of time order by more than 10 minutes): each read as a trace of its own, which cuts both; give the spans in time order",
+            plural(t.late, "span")
+        ));
+    }
     if t.merged > 0 {
         out.push(format!(
             "{} reported in parts: merged into the span with their id (Zipkin: the same id and local endpoint)",

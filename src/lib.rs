@@ -21,6 +21,7 @@ pub mod probe;
 pub mod report;
 pub mod run;
 pub mod scenario_file;
+pub mod serve;
 pub mod sql;
 pub mod sweep;
 pub mod tui;

@@ -33,13 +33,11 @@ pub fn run(args: &EstimateArgs, color: bool) -> Result<Vec<u8>> {
                 Some(dir) => plot::write_dir(dir, &plot::estimate_plots(&estimate, c))?,
                 None => Vec::new(),
             };
-            match run.output.format {
-                Format::Table => report::table::estimate(&estimate, style),
-                Format::Json => report::json::estimate(&estimate, style),
-                Format::Csv => report::csv::estimates(&[estimate], &[]),
-                Format::Markdown => report::markdown::estimate(&estimate, style, &charts),
-                Format::Html => report::html::estimate(&estimate, sources, style),
-            }
+            let shown = report::Run::Estimate {
+                estimate: &estimate,
+                sources,
+            };
+            render(shown, style, &charts, run.output.format)?
         }
         Some(sweep) => {
             let estimates = sweep.run(&scenario);
@@ -57,18 +55,30 @@ pub fn run(args: &EstimateArgs, color: bool) -> Result<Vec<u8>> {
                 }
                 None => Vec::new(),
             };
-            match run.output.format {
-                Format::Table => report::table::sweep(sweep.input, &estimates, style),
-                Format::Json => report::json::sweep(&estimates, style),
-                Format::Csv => report::csv::estimates(&estimates, &[]),
-                Format::Markdown => {
-                    report::markdown::sweep(sweep.input, &estimates, style, &charts)
-                }
-                Format::Html => report::html::sweep(sweep.input, &estimates, sources, style),
-            }
+            let shown = report::Run::Sweep {
+                input: sweep.input,
+                estimates: &estimates,
+                sources,
+            };
+            render(shown, style, &charts, run.output.format)?
         }
     };
     Ok(bytes)
+}
+
+/// A run's report in `format`.
+fn render(
+    shown: report::Run,
+    style: &report::Style,
+    charts: &[report::markdown::ChartLink],
+    format: Format,
+) -> Result<Vec<u8>> {
+    let report = report::Report {
+        run: shown,
+        style,
+        charts,
+    };
+    report.render(format).map_err(Error::Usage)
 }
 
 /// `--plot-y`'s value as a file name part.

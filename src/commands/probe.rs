@@ -6,11 +6,11 @@
 
 use std::io::{self, BufRead, IsTerminal, Read, Write};
 
-use crate::cli::{ProbeArgs, ProbeFormat};
+use crate::cli::ProbeArgs;
 use crate::error::{Error, Result};
 use crate::model::Estimate;
 use crate::probe::{self, Budget, Grade, Http, MAX_REQUESTS, Options, Plan, Probe, Request};
-use crate::report;
+use crate::report::{self, Report};
 
 /// A probe's report, and whether a check failed (exit code 1, the report still written).
 pub struct Probed {
@@ -52,13 +52,17 @@ pub fn run(args: &ProbeArgs, color: bool) -> Result<Probed> {
         probe::run(&request, &options, &budget).map_err(|e| Error::Failure(e.to_string()))?;
     let probe = Probe::new(&request, checks);
     let estimate = Estimate::new(run.scenario);
-    let style = &run.style;
-    let bytes = match args.format {
-        ProbeFormat::Table => report::probe::table(&probe, &estimate, style),
-        ProbeFormat::Json => report::probe::to_json(&probe),
-        ProbeFormat::Markdown => report::probe::markdown(&probe, &estimate, style),
-        ProbeFormat::Html => report::html::probe(&probe, &estimate, &run.sources, style),
+    let shown = report::Run::Probe {
+        probe: &probe,
+        estimate: &estimate,
+        sources: &run.sources,
     };
+    let report = Report {
+        run: shown,
+        style: &run.style,
+        charts: &[],
+    };
+    let bytes = report.render(args.format).map_err(Error::Usage)?;
     Ok(Probed {
         bytes,
         failed: probe.verdict == Grade::Fail,

@@ -10,7 +10,7 @@ use crate::inputs;
 use crate::logs::{self, Tick};
 use crate::model::Estimate;
 use crate::report::model::LogsReport;
-use crate::report::{self, Style};
+use crate::report::{self, Report, Style};
 use crate::run::Run;
 
 use super::plot::{self, Plot};
@@ -25,15 +25,15 @@ pub fn render(
     (files, methods): (&[logs::FileInfo], &[String]),
     style: &Style,
     charts: &[report::markdown::ChartLink],
-) -> Vec<u8> {
-    let r = LogsReport::new(estimate, derived, style);
-    match format {
-        Format::Table => report::logs::table(&r, files, methods, style),
-        Format::Json => report::logs::json(&r),
-        Format::Csv => report::logs::csv(&r),
-        Format::Markdown => report::markdown::logs(&r, style, charts),
-        Format::Html => report::html::logs(&r, style),
-    }
+) -> Result<Vec<u8>> {
+    let logs = LogsReport::new(estimate, derived, style);
+    let run = report::Run::Logs {
+        report: &logs,
+        files,
+        methods,
+    };
+    let report = Report { run, style, charts };
+    report.render(format).map_err(Error::Usage)
 }
 
 /// The charts of a logs report, by file name: the estimate's, then the log's own.
@@ -82,14 +82,14 @@ pub fn report(
         std::fs::write(path, inputs::to_scenario_json(&derived.scenario))
             .map_err(|e| Error::Usage(format!("--save-scenario {}: {e}", path.display())))?;
     }
-    Ok(render(
+    render(
         run.output.format,
         &estimate,
         derived,
         (files, methods),
         style,
         &charts,
-    ))
+    )
 }
 
 /// What `follow` adds to a JSON report: where the follower is.

@@ -63,6 +63,108 @@ Examples:
 The result is one small table (a total row, a row per day, a row per endpoint): export it
 as CSV or JSON lines and give it to dupcost estimate --observed.";
 
+// Each command's `-h` fits a screen: it starts with a few examples (`*_FIRST`) and shows the
+// flags that move the money and the few most asked for (`*_SHORT`, by argument id); `--help`
+// lists every flag, and the full examples at its end.
+
+const ESTIMATE_FIRST: &str = "\
+Examples:
+  dupcost estimate --requests-per-day 1.5M --timeout-rate 0.5% --order-value '$12.50'
+  dupcost estimate --preset stripe --retries 0
+  dupcost estimate --sweep retries=0..5 --format csv > sweep.csv";
+
+const ESTIMATE_SHORT: [&str; 9] = [
+    "order_value",
+    "requests_per_day",
+    "timeout_rate",
+    "succeeded_share",
+    "retries",
+    "preset",
+    "scenario",
+    "format",
+    "sweep",
+];
+
+const LOGS_FIRST: &str = "\
+Examples:
+  dupcost logs access.log --order-value '$85'
+  cat access.log | dupcost logs --format json
+  dupcost logs --log-format combined --client-timeout 30s nginx.log";
+
+const LOGS_SHORT: [&str; 8] = [
+    "files",
+    "order_value",
+    "requests_per_day",
+    "timeout_rate",
+    "succeeded_share",
+    "retries",
+    "log_format",
+    "format",
+];
+
+const TUI_FIRST: &str = "\
+Examples:
+  dupcost tui --order-value '$40'
+  dupcost tui --logs access.log
+  dupcost tui --scenario checkout.json --save-to review.json";
+
+const TUI_LOG_FLAGS: &str = "\
+--logs reads logs as dupcost logs does, with its flags (--input-format, --column, --since, ...):
+see dupcost logs -h. dupcost tui --help lists every flag.";
+
+const TUI_SHORT: [&str; 8] = [
+    "order_value",
+    "requests_per_day",
+    "timeout_rate",
+    "succeeded_share",
+    "retries",
+    "preset",
+    "scenario",
+    "from_logs",
+];
+
+const SQL_FIRST: &str = "\
+Examples:
+  dupcost sql --engine trino --preset athena-alb --table alb_access_logs > dupcost.sql
+  dupcost sql --engine duckdb --table \"read_csv('access.csv')\" --since 2026-11-01
+  dupcost estimate --observed result.csv";
+
+const SQL_SHORT: [&str; 8] = [
+    "engine",
+    "table",
+    "preset",
+    "column",
+    "since",
+    "until",
+    "path",
+    "client_timeout",
+];
+
+const PROBE_FIRST: &str = "\
+Examples:
+  dupcost probe http://127.0.0.1:8080/v1/orders --data '{\"amount\": 40}'
+  dupcost probe https://staging.example.com/v1/payments --data @payment.json --id /id --yes
+  dupcost probe http://localhost:8080/orders --order-value 12 --format json";
+
+const PROBE_SHORT: [&str; 10] = [
+    "url",
+    "data",
+    "header",
+    "id",
+    "yes",
+    "concurrency",
+    "rounds",
+    "format",
+    "order_value",
+    "requests_per_day",
+];
+
+/// Keeps `arg` in `-h` only when its id is among `shown`.
+fn short(arg: clap::Arg, shown: &[&str]) -> clap::Arg {
+    let keep = shown.contains(&arg.get_id().as_str());
+    arg.hide_short_help(!keep)
+}
+
 /// `dupcost`: the command line.
 #[derive(Debug, Parser)]
 #[command(name = "dupcost", version, about = ABOUT, long_about = LONG_ABOUT, propagate_version = true)]
@@ -72,7 +174,7 @@ pub struct Cli {
     pub command: Command,
 
     /// When to use colour: auto (only on a terminal, never with NO_COLOR), always or never.
-    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN", hide_short_help = true)]
     pub color: ColorChoice,
 }
 
@@ -109,7 +211,11 @@ impl Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Estimate duplicates, refunds, unanswered customers and the key store from flags.
-    #[command(after_long_help = ESTIMATE_EXAMPLES)]
+    #[command(
+        before_help = ESTIMATE_FIRST,
+        after_long_help = ESTIMATE_EXAMPLES,
+        mut_args(|a| short(a, &ESTIMATE_SHORT))
+    )]
     Estimate(EstimateArgs),
 
     /// Measure the inputs from access logs (nginx, Apache, Envoy, HAProxy, AWS, JSON, CSV ...)
@@ -118,20 +224,37 @@ pub enum Command {
     /// Reads nginx, Apache, Envoy and Istio, HAProxy, AWS ALB/ELB/CloudFront/API Gateway, IIS,
     /// JSON lines (Caddy, Traefik, Kong, GCP, Azure, Cloudflare ...) and CSV/TSV logs, plain or
     /// gzip, inside container envelopes or not, each told from its first lines.
-    #[command(after_long_help = LOGS_EXAMPLES)]
+    #[command(
+        before_help = LOGS_FIRST,
+        after_long_help = LOGS_EXAMPLES,
+        mut_args(|a| short(a, &LOGS_SHORT))
+    )]
     Logs(LogArgs),
     /// Explore a scenario in the terminal: move the inputs and watch the costs move.
-    #[command(after_long_help = TUI_EXAMPLES)]
+    #[command(
+        before_help = TUI_FIRST,
+        after_help = TUI_LOG_FLAGS,
+        after_long_help = TUI_EXAMPLES,
+        mut_args(|a| short(a, &TUI_SHORT))
+    )]
     Tui(TuiArgs),
 
     /// Print one SQL query that measures what `dupcost logs` does, for logs too big for one
     /// machine; run it in the engine and read its result with `dupcost estimate --observed`.
-    #[command(after_long_help = SQL_EXAMPLES)]
+    #[command(
+        before_help = SQL_FIRST,
+        after_long_help = SQL_EXAMPLES,
+        mut_args(|a| short(a, &SQL_SHORT))
+    )]
     Sql(SqlArgs),
 
     /// Send real requests to an endpoint you own and check whether its idempotency holds:
     /// a replay, concurrent retries with one key, a key reused with another payload, no key.
-    #[command(after_long_help = PROBE_EXAMPLES)]
+    #[command(
+        before_help = PROBE_FIRST,
+        after_long_help = PROBE_EXAMPLES,
+        mut_args(|a| short(a, &PROBE_SHORT))
+    )]
     Probe(ProbeArgs),
     /// List every --preset: the payment APIs' key windows and the webhook senders' timeouts and
     /// retry schedules, each value with the documentation it comes from
@@ -181,7 +304,9 @@ pub struct EstimateArgs {
     #[arg(
         long,
         value_name = "NAME=FROM..TO[:STEPS]",
-        help = "Vary one input over a range: NAME=FROM..TO[:STEPS], e.g. retries=0..5 or \
+        help_heading = "Sweep and charts",
+        help = "Vary one input over a range, e.g. retries=0..5 or timeout-rate=0.1%..2%:20",
+        long_help = "Vary one input over a range: NAME=FROM..TO[:STEPS], e.g. retries=0..5 or \
                 timeout-rate=0.1%..2%:20. STEPS counts the values, ends included (default: every \
                 whole number for retries, TTL and key size, up to 101 of them; 11 values \
                 otherwise)"
@@ -191,17 +316,22 @@ pub struct EstimateArgs {
     /// Also write SVG charts: FILE.svg charts a --sweep; a directory gets the report's charts
     /// (duplicates by retries, refunds by timeout rate; a sweep's figure), which --format
     /// markdown links. Charts are SVG only: another image name (out.png) is refused
-    #[arg(long, value_name = "FILE.svg|DIR")]
+    #[arg(long, value_name = "FILE.svg|DIR", help_heading = "Sweep and charts")]
     pub plot: Option<PathBuf>,
 
     /// With --plot: the figure to chart
-    #[arg(long, value_enum, default_value_t = SweepFigure::Refunds, value_name = "FIGURE", requires = "plot")]
+    #[arg(long, value_enum, default_value_t = SweepFigure::Refunds, value_name = "FIGURE", requires = "plot", help_heading = "Sweep and charts")]
     pub plot_y: SweepFigure,
 
     /// The result of the query `dupcost sql` printed, as the engine exported it (CSV or JSON
     /// lines; - reads stdin): the report `dupcost logs` gives, measured inputs and evidence
     /// included; flags still win over what it measured
-    #[arg(long, value_name = "FILE", conflicts_with = "sweep")]
+    #[arg(
+        long,
+        value_name = "FILE",
+        conflicts_with = "sweep",
+        help_heading = "Measured by an engine"
+    )]
     pub observed: Option<PathBuf>,
 
     /// With --observed: most timed-out attempts with an unknown outcome for a measured
@@ -211,7 +341,8 @@ pub struct EstimateArgs {
         value_name = "RATE",
         default_value = Rate(crate::findings::DEFAULT_MAX_UNKNOWN).to_string(),
         value_parser = parse_rate,
-        requires = "observed"
+        requires = "observed",
+        help_heading = "Measured by an engine"
     )]
     pub max_unknown: f64,
 
@@ -221,7 +352,8 @@ pub struct EstimateArgs {
         value_name = "DURATION",
         default_value = duration_default(crate::findings::DEFAULT_MIN_SPAN),
         value_parser = parse_std_duration,
-        requires = "observed"
+        requires = "observed",
+        help_heading = "Measured by an engine"
     )]
     pub min_span: std::time::Duration,
 }
@@ -296,16 +428,19 @@ pub struct SqlArgs {
     mut_arg("body_bytes", |a| measured_help(a, Input::BodyBytes))
 )]
 pub struct LogArgs {
+    /// Access logs, plain or gzip; - or none reads stdin
+    ///
     /// Access logs in any format --input-format names, plain or gzip, told from their first
-    /// lines (docs/FORMATS.md); - reads stdin
-    #[arg(required = true, value_name = "FILE")]
+    /// lines (docs/FORMATS.md); - reads stdin, as does no FILE when stdin is not a terminal.
+    #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
+
+    // The scenario before the reading flags: help lists the flags that move the money first.
+    #[command(flatten)]
+    pub scenario: ScenarioArgs,
 
     #[command(flatten)]
     pub read: LogReadArgs,
-
-    #[command(flatten)]
-    pub scenario: ScenarioArgs,
 
     #[command(flatten)]
     pub output: OutputArgs,
@@ -350,7 +485,7 @@ fn parse_listen_addr(text: &str) -> Result<std::net::SocketAddr, String> {
 /// comes from instead of the model's default.
 fn measured_help(arg: clap::Arg, input: Input) -> clap::Arg {
     let from = "[default: measured from the logs; a flag overrides them]";
-    arg.help(format!("{} {from}", input.meaning()))
+    arg.help(format!("{} [default: measured]", input.meaning()))
         .long_help(format!("{} As {} {from}", input.meaning(), input.forms()))
 }
 
@@ -406,6 +541,8 @@ pub struct LogReadArgs {
     #[arg(long, value_name = "ENVELOPE", default_value_t = logs::EnvelopeChoice::Auto, hide_default_value = true)]
     pub envelope: logs::EnvelopeChoice,
 
+    /// The server's own format string (nginx, Apache, Envoy, HAProxy) or a preset: combined, main
+    ///
     /// The server's own format: an nginx log_format ('$remote_addr ... $request_time'), an
     /// Apache LogFormat ('%h %l %u %t "%r" %>s %b %D'), an Envoy format string, an HAProxy
     /// log-format ('%ci:%cp [%tr] ... %{+Q}r'), or a preset: combined, common, vcombined,

@@ -3,6 +3,7 @@
 //! report's style. Standard input is read at most once a run: two flags that both name it
 //! are refused before anything is read.
 
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 use crate::cli::{
@@ -13,6 +14,8 @@ use crate::error::{Error, Result};
 use crate::findings::{DeriveOptions, Overrides, Warning};
 use crate::inputs::{self, Input, Origin, ScenarioPatch, Sources};
 use crate::logs::{self, FollowOptions, LogInput, LogOptions};
+use crate::model::Scenario;
+use crate::report::human::group_thousands;
 use crate::report::svg::SweepFigure;
 use crate::report::{PresetTrace, Style};
 
@@ -64,10 +67,25 @@ pub fn estimate(args: &EstimateArgs, color: bool) -> Result<Run> {
 
 /// `dupcost logs FILE...`, with or without `--follow`.
 pub fn logs(args: &LogArgs, color: bool) -> Result<Run> {
-    let inputs: Vec<LogInput> = args.files.iter().cloned().map(LogInput::from).collect();
+    // No FILE reads a log piped in, as grep does; on a terminal there is nothing to read.
+    let files = match args.files.as_slice() {
+        [] if std::io::stdin().is_terminal() => {
+            return Err(Error::Usage(
+                "no log to read: name its FILE (- for stdin), or pipe one in: cat access.log | \
+                 dupcost logs"
+                    .to_string(),
+            ));
+        }
+        [] => vec![PathBuf::from("-")],
+        files => files.to_vec(),
+    };
+    let inputs: Vec<LogInput> = files.iter().cloned().map(LogInput::from).collect();
     stdin_once(&[
         ("--scenario -", scenario_from_stdin(&args.scenario)),
-        ("FILE -", inputs.contains(&LogInput::Stdin)),
+        (
+            "the log (FILE - or none)",
+            inputs.contains(&LogInput::Stdin),
+        ),
         (
             "--outcomes -",
             args.read.outcomes.iter().any(|p| is_stdin(p)),
@@ -82,7 +100,7 @@ pub fn logs(args: &LogArgs, color: bool) -> Result<Run> {
         save_scenario: args.save_scenario.clone(),
     };
     let follow = args.follow.follow.then(|| follow_options(&args.follow));
-    run.logs = Some(logs_of(&run, &args.files, inputs, &args.read, follow));
+    run.logs = Some(logs_of(&run, &files, inputs, &args.read, follow));
     Ok(run)
 }
 
@@ -151,6 +169,9 @@ fn scenario(args: &ScenarioArgs, currency: Option<&str>, color: bool) -> Result<
         .given(&flags, Origin::Flag);
     let env = &args.from_env;
     sources.from_env(&env.inputs, env.schedule, env.preset);
+    for warning in implausible(&scenario, &sources) {
+        eprintln!("warning: {warning}");
+    }
     let retries_from_preset = match (given.retries, args.preset) {
         (None, Some(preset)) if preset.sets_retries() => {
             given.retries = Some(scenario.retries);
@@ -396,6 +417,42 @@ fn check_plot(path: Option<&Path>) -> Result<()> {
         }
         _ => Ok(()),
     }
+}
+
+/// Most requests a day a given figure is taken without a warning: more than any single API
+/// serves, so more likely a typo or a count of another period.
+const PLAUSIBLE_REQUESTS_PER_DAY: f64 = 1e9;
+
+/// Warnings on given inputs that are valid but most likely not what was meant: an order value
+/// of 0 (an unquoted `--order-value $40` reaches dupcost as `0`: the shell reads `$4` as an
+/// empty variable), and over a billion requests a day.
+fn implausible(scenario: &Scenario, sources: &Sources) -> Vec<String> {
+    let given = |input: Input| match sources.get(input) {
+        Origin::Flag => Some(input.to_string()),
+        Origin::Env => Some(input.env_name().to_string()),
+        Origin::Scenario => Some(format!("the scenario file's {}", input.json_name())),
+        Origin::Preset | Origin::Default | Origin::Log | Origin::Sweep => None,
+    };
+    let mut warnings = Vec::new();
+    if let (0.0, Some(by)) = (scenario.order_value, given(Input::OrderValue)) {
+        let trap = match sources.get(Input::OrderValue) {
+            Origin::Flag | Origin::Env => {
+                ": if you typed $40 unquoted, the shell read $4 as an empty variable; write '$40' \
+                 in single quotes, or 40"
+            }
+            _ => "",
+        };
+        warnings.push(format!("{by} is 0, so every refund costs nothing{trap}"));
+    }
+    let n = scenario.requests_per_day;
+    if let (true, Some(by)) = (n > PLAUSIBLE_REQUESTS_PER_DAY, given(Input::RequestsPerDay)) {
+        warnings.push(format!(
+            "{by} {} is over a billion requests a day ({} a second): check it is a day's count",
+            group_thousands(&format!("{n:.0}")),
+            group_thousands(&format!("{:.0}", n / 86_400.0)),
+        ));
+    }
+    warnings
 }
 
 fn is_stdin(path: &Path) -> bool {

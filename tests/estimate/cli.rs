@@ -688,3 +688,45 @@ fn environment_sets_the_new_inputs() {
     assert_eq!(v["inputs"]["attempt_timeout_seconds"], 2.5);
     assert_eq!(v["inputs"]["store"], "redis");
 }
+
+/// A duration typed without a unit is refused with the unit that fits its number.
+#[test]
+fn a_bare_duration_suggests_the_unit_that_fits() {
+    for (flag, value, suggested) in [
+        ("--attempt-timeout", "1500", "did you mean 1500ms?"),
+        ("--attempt-timeout", "30", "did you mean 30s?"),
+        ("--backoff", "2", "did you mean 2s?"),
+        ("--ttl", "48", "did you mean 48h?"),
+        ("--ttl", "86400", "did you mean 86400s?"),
+    ] {
+        let err = usage_error(&["estimate", flag, value]);
+        assert!(err.contains(suggested), "{flag} {value}: {err}");
+        assert!(
+            !err.contains(&format!("{value}h or")),
+            "{flag} {value}: {err}"
+        );
+    }
+}
+
+/// Valid inputs that are most likely not what was meant are used, with one warning each on
+/// stderr: an order value of 0 names the unquoted-`$` trap; over a billion requests a day.
+#[test]
+fn implausible_inputs_warn() {
+    let stderr = |args: &[&str]| {
+        let out = succeed(dupcost().arg("estimate").args(args));
+        String::from_utf8(out.stderr).unwrap()
+    };
+    let zero = stderr(&["--order-value", "0"]);
+    assert_eq!(zero.lines().count(), 1, "{zero}");
+    assert!(zero.starts_with("warning: --order-value is 0"), "{zero}");
+    assert!(zero.contains("'$40'"), "{zero}");
+    let zero_env = {
+        let out = succeed(dupcost().arg("estimate").env("DUPCOST_ORDER_VALUE", "0"));
+        String::from_utf8(out.stderr).unwrap()
+    };
+    assert!(zero_env.contains("DUPCOST_ORDER_VALUE is 0"), "{zero_env}");
+    let huge = stderr(&["--requests-per-day", "2e9"]);
+    assert_eq!(huge.lines().count(), 1, "{huge}");
+    assert!(huge.contains("over a billion requests a day"), "{huge}");
+    assert!(stderr(&["--requests-per-day", "1e9", "--order-value", "40"]).is_empty());
+}

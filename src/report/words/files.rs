@@ -203,10 +203,10 @@ impl Display for LogError {
             LogError::Gzip { path, source } => {
                 write!(f, "{path}: corrupt or truncated gzip data: {source}")
             }
-            LogError::Empty { path } => write!(
-                f,
-                "{path}: the file is empty: expected a header row naming the columns"
+            LogError::Empty { path } if path == "-" => f.write_str(
+                "stdin is empty: pipe a log in (cat access.log | dupcost logs) or name its FILE",
             ),
+            LogError::Empty { path } => write!(f, "{path}: the file is empty: no lines to read"),
             LogError::HeaderOnly { path } => {
                 write!(f, "{path}: the header has no data rows after it")
             }

@@ -22,6 +22,7 @@ use serde_json::{Value, json};
 /// The venv's python, when it has the OpenTelemetry SDK and chDB.
 fn python() -> Option<PathBuf> {
     common::venv_python(
+        "traces from an instrumented client and server (tests/logs/traces.rs)",
         "chdb, opentelemetry.sdk, opentelemetry.exporter.zipkin.json, opentelemetry.instrumentation.requests, opentelemetry.instrumentation.wsgi",
         "chDB and the OpenTelemetry SDK (tests/sql/requirements.txt, tests/traces/requirements.txt)",
     )

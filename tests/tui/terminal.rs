@@ -23,7 +23,7 @@ const AFTER_EXIT: &str = "echo \"exit=$?\"\n\
 /// A temporary directory and the path of the session script a terminal test writes there, or
 /// `None` when the test is skipped for want of tmux (see [`Tmux::present`]).
 fn session_dir() -> Option<(tempfile::TempDir, std::path::PathBuf)> {
-    if !Tmux::present() {
+    if !Tmux::present("the explorer in a terminal (tests/tui/terminal.rs)") {
         return None;
     }
     let dir = tempfile::tempdir().unwrap();

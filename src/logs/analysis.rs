@@ -391,9 +391,11 @@ pub(super) fn formats_read(rules: &RowRules, used: super::tally::FormatsUsed) ->
         .enumerate()
         .map(|(i, found)| {
             let u = used.used.get(i).copied().unwrap_or_default();
+            // A refused format is said only where it made bad rows: one that a line's
+            // envelope read past (a shipper's JSON around a line of the file's format) is not.
             let (columns, refused) = match &found {
                 Found::Read(f) => (Some(f.columns.clone()), None),
-                Found::Refused { why, .. } => (None, Some(why.clone())),
+                Found::Refused { why, .. } => (None, (u.refused > 0).then(|| why.clone())),
             };
             FormatRead {
                 name: found.name(),

@@ -457,16 +457,33 @@ fn no_format(name: &str, prefix: &[u8], sample: &[&[u8]], tried: &str) -> LogErr
             misfit: None,
         }) => {
             let reader = all.iter().find(|c| c.format.describe() == describe);
-            let misfit = sample.iter().find_map(|line| {
+            // The lines no format reads alone are the ones at fault: a line another format
+            // reads (a combined line among common ones) is never blamed before them.
+            let unread: Vec<&[u8]> = sample
+                .iter()
+                .copied()
+                .filter(|l| sniff_one(&[l], &[]).is_none())
+                .collect();
+            let misfit = unread.iter().chain(sample).find_map(|line| {
                 let misfit = fit(reader?.format.as_ref(), line)?;
-                Some((line, misfit))
+                Some((*line, misfit))
             });
             let (line, why) = match misfit {
-                Some((line, misfit)) => (*line, misfit.to_string()),
+                Some((line, misfit)) => (line, misfit.to_string()),
                 None => (first, "it reads too few of them".to_string()),
             };
+            let others: Vec<String> = unread
+                .iter()
+                .filter(|l| **l != line)
+                .map(|l| format!("{} '{}'", at(l), shown(l)))
+                .collect();
+            let nor = match others.len() {
+                0 => String::new(),
+                n if n <= 4 => format!("; nor is {}", others.join(", ")),
+                n => format!("; nor is {} and {} more", others[..4].join(", "), n - 4),
+            };
             LogError::Option(format!(
-                "{name}: its first lines are not one log format dupcost knows: {} reads as {describe}, but {} '{}' does not ({why}) and no other format reads it; {} to read the lines that fit it (the others are bad rows), or {}",
+                "{name}: its first lines are not one log format dupcost knows: {} reads as {describe}, but {} '{}' does not ({why}) and no other format reads it{nor}; {} to read the lines that fit it (the others are bad rows), or {}",
                 at(first),
                 at(line),
                 shown(line),

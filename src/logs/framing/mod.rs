@@ -84,6 +84,10 @@ pub trait LineSink: RecordSink {
         discover: bool,
     ) -> Result<Other, LogError>;
 
+    /// A line the file's format `index` reads, made a bad row because that format is
+    /// refused.
+    fn refused(&mut self, _index: usize) {}
+
     /// The reading ended before line `next_line` (the piece's line numbers).
     fn ended(&mut self, _next_line: u64) {}
 }
@@ -97,6 +101,7 @@ pub enum Other {
     Skip,
     /// No format of the file reads it: the names of the others tried ("" when none).
     None(String),
-    /// A format found for it cannot be counted beside the file's first: why.
-    Refused(String),
+    /// A format found for it (the file's format `index`) cannot be counted beside the
+    /// file's first: why.
+    Refused { why: String, index: usize },
 }

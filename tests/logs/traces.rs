@@ -853,6 +853,7 @@ fn traces_inside_an_envelope() {
 #[test]
 fn real_sdk_spans_through_zipkin_error_tags_and_shared_spans() {
     let Some(python) = common::venv_python(
+        "traces through the Zipkin exporter (tests/logs/traces.rs)",
         "opentelemetry.sdk, opentelemetry.exporter.zipkin.json, opentelemetry.instrumentation.requests, opentelemetry.instrumentation.wsgi",
         "the OpenTelemetry SDK (tests/traces/requirements.txt)",
     ) else {

@@ -530,7 +530,7 @@ fn on_a_terminal_it_asks_first() {
             ),
         )
         .unwrap();
-        if !Tmux::present() {
+        if !Tmux::present("the probe's question in a terminal (tests/probe.rs)") {
             return;
         }
         let terminal = Tmux::start("probe", &script, 100, 30).joining_wrapped_lines();

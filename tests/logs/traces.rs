@@ -22,6 +22,7 @@ use serde_json::{Value, json};
 /// The venv's python, when it has the OpenTelemetry SDK and chDB.
 fn python() -> Option<PathBuf> {
     common::venv_python(
+        "traces from an instrumented client and server (tests/logs/traces.rs)",
         "chdb, opentelemetry.sdk, opentelemetry.exporter.zipkin.json, opentelemetry.instrumentation.requests, opentelemetry.instrumentation.wsgi",
         "chDB and the OpenTelemetry SDK (tests/sql/requirements.txt, tests/traces/requirements.txt)",
     )
@@ -852,6 +853,7 @@ fn traces_inside_an_envelope() {
 #[test]
 fn real_sdk_spans_through_zipkin_error_tags_and_shared_spans() {
     let Some(python) = common::venv_python(
+        "traces through the Zipkin exporter (tests/logs/traces.rs)",
         "opentelemetry.sdk, opentelemetry.exporter.zipkin.json, opentelemetry.instrumentation.requests, opentelemetry.instrumentation.wsgi",
         "the OpenTelemetry SDK (tests/traces/requirements.txt)",
     ) else {

@@ -1,6 +1,6 @@
 //! `dupcost estimate`: the model run from flags, once or over a sweep.
 
-use crate::cli::{EstimateArgs, Format};
+use crate::cli::{EstimateArgs, OutputArgs};
 use crate::error::{Error, Result};
 use crate::model::Estimate;
 use crate::report::markdown::ChartLink;
@@ -47,7 +47,7 @@ pub fn run(args: &EstimateArgs, color: bool) -> Result<Vec<u8>> {
                 estimate: &estimate,
                 sources: &sources,
             };
-            render(run, &style, &charts, args.output.format)?
+            render(run, &style, &charts, &args.output)?
         }
         Some(sweep) => {
             let estimates = sweep.run(&scenario);
@@ -70,16 +70,21 @@ pub fn run(args: &EstimateArgs, color: bool) -> Result<Vec<u8>> {
                 estimates: &estimates,
                 sources: &sources,
             };
-            render(run, &style, &charts, args.output.format)?
+            render(run, &style, &charts, &args.output)?
         }
     };
     Ok(bytes)
 }
 
 /// A run's report in `format`.
-fn render(run: Run, style: &Style, charts: &[ChartLink], format: Format) -> Result<Vec<u8>> {
-    let report = Report { run, style, charts };
-    report.render(format).map_err(Error::Usage)
+fn render(run: Run, style: &Style, charts: &[ChartLink], output: &OutputArgs) -> Result<Vec<u8>> {
+    let report = Report {
+        run,
+        style,
+        charts,
+        explain: output.explain,
+    };
+    report.render(output.format).map_err(Error::Usage)
 }
 
 /// `--observed FILE`: the report of `dupcost logs`, from an engine's result of `dupcost sql`.
@@ -139,7 +144,7 @@ fn observed(path: &std::path::Path, args: &EstimateArgs, color: bool) -> Result<
     // No file was read as a log: the table's "read FILE" lines would describe the result's
     // CSV, not the logs; the warning above says where the figures come from.
     shared::render(
-        args.output.format,
+        &args.output,
         &estimate,
         &derived,
         (&[], &analysis.options.methods),

@@ -36,7 +36,7 @@ pub fn run(args: &LogArgs, color: bool) -> Result<Vec<u8>> {
             .map_err(|e| Error::Usage(format!("--save-scenario {}: {e}", path.display())))?;
     }
     shared::render(
-        args.output.format,
+        &args.output,
         &estimate,
         &derived,
         (&analysis.files, &analysis.options.methods),

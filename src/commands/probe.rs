@@ -68,6 +68,7 @@ pub fn run(args: &ProbeArgs, color: bool) -> Result<Probed> {
         run,
         style: &style,
         charts: &[],
+        explain: false,
     };
     let bytes = report.render(args.format).map_err(Error::Usage)?;
     Ok(Probed {

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use crate::cli::{Format, LogReadArgs, ScenarioArgs};
+use crate::cli::{LogReadArgs, OutputArgs, ScenarioArgs};
 use crate::error::{Error, Result};
 use crate::findings::{self, DeriveOptions, Findings, Overrides, Warning};
 use crate::inputs::{self, Input};
@@ -23,7 +23,7 @@ use super::plot::{self, Plot};
 /// --observed` (which reads the same measurement from an engine's result). The table tells
 /// how each of `files` was read, and which `methods` were counted.
 pub fn render(
-    format: Format,
+    output: &OutputArgs,
     estimate: &Estimate,
     derived: &Findings,
     (files, methods): (&[logs::FileInfo], &[String]),
@@ -36,8 +36,13 @@ pub fn render(
         files,
         methods,
     };
-    let report = Report { run, style, charts };
-    report.render(format).map_err(Error::Usage)
+    let report = Report {
+        run,
+        style,
+        charts,
+        explain: output.explain,
+    };
+    report.render(output.format).map_err(Error::Usage)
 }
 
 /// The charts of a logs report, by file name: the estimate's, then the log's own.

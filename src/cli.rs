@@ -6,9 +6,9 @@ use std::path::PathBuf;
 use clap::parser::ValueSource;
 use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
-use crate::inputs::{self, Input, Origin, ScenarioPatch, Sources};
-use crate::logs::{self, DurationUnit, LogOptions, Role};
-use crate::model::{Jitter, Scenario, Store};
+use crate::inputs::{self, Input};
+use crate::logs::{self, DurationUnit, Role};
+use crate::model::{Jitter, Store};
 pub use crate::report::Format;
 use crate::report::svg::SweepFigure;
 use crate::sweep::Sweep;
@@ -285,27 +285,6 @@ pub struct SqlArgs {
     pub log_side: String,
 }
 
-impl SqlArgs {
-    /// The query's options; the filters are [`LogOptions`], with their meaning for `logs`.
-    pub fn options(&self) -> crate::sql::QueryOptions {
-        crate::sql::QueryOptions {
-            engine: self.engine,
-            table: self.table.clone(),
-            preset: self.preset,
-            columns: self.column.clone(),
-            log: self.filters.apply(LogOptions {
-                path: self.path.clone(),
-                client_timeout: self.client_timeout,
-                duration_unit: self.duration_unit,
-                log_side: self.log_side.parse().unwrap_or_default(),
-                ..LogOptions::default()
-            }),
-            outcomes_table: self.outcomes_table.clone(),
-            outcomes_columns: self.outcomes_column.clone(),
-        }
-    }
-}
-
 /// `dupcost logs`. The inputs the logs measure show "[default: measured from the logs]", not
 /// the model's default (which a flag replaces, and the logs do first).
 #[derive(Debug, Args)]
@@ -344,6 +323,27 @@ pub struct LogArgs {
 
     #[command(flatten)]
     pub follow: FollowArgs,
+
+    /// With --follow: serve the report as Prometheus metrics at http://ADDR/metrics
+    ///
+    /// Listens only on ADDR (IP:PORT; port 0 picks a free one, named on stderr). The reports
+    /// then go to /metrics instead of stdout. Every value is a figure of the report `dupcost
+    /// logs --format json` gives of the same lines; the names: docs/METRICS.md.
+    #[arg(
+        long,
+        value_name = "ADDR",
+        value_parser = parse_listen_addr,
+        requires = "follow",
+        help_heading = "Following"
+    )]
+    pub metrics: Option<std::net::SocketAddr>,
+}
+
+/// `--metrics`'s address: an IP and a port, nothing resolved.
+fn parse_listen_addr(text: &str) -> Result<std::net::SocketAddr, String> {
+    text.parse().map_err(|_| {
+        format!("'{text}' is not an address to listen on: give IP:PORT, e.g. 127.0.0.1:9464")
+    })
 }
 
 /// An input's help where the logs measure it: its meaning and forms, and where its value
@@ -354,7 +354,7 @@ fn measured_help(arg: clap::Arg, input: Input) -> clap::Arg {
         .long_help(format!("{} As {} {from}", input.meaning(), input.forms()))
 }
 
-/// `--follow`: a growing log reported on as it grows (issue 25). Shared with the TUI.
+/// `--follow`: a growing log reported on as it grows. Shared with the TUI.
 #[derive(Debug, Clone, Args)]
 #[command(next_help_heading = "Following")]
 pub struct FollowArgs {
@@ -381,17 +381,6 @@ pub struct FollowArgs {
     /// Requests a day are then scaled from the window, and the report names it.
     #[arg(long, value_name = "DURATION", value_parser = parse_positive_duration, requires = "follow")]
     pub window: Option<std::time::Duration>,
-}
-
-impl FollowArgs {
-    /// The library's options.
-    pub fn options(&self) -> logs::FollowOptions {
-        logs::FollowOptions {
-            every: self.every,
-            window: self.window,
-            ..logs::FollowOptions::default()
-        }
-    }
 }
 
 fn parse_positive_duration(text: &str) -> Result<std::time::Duration, String> {
@@ -525,46 +514,6 @@ pub struct LogReadArgs {
     pub require_measured: bool,
 }
 
-impl LogReadArgs {
-    /// How the findings are derived from what was read (`--max-unknown`, `--min-span`).
-    pub fn derive_options(&self) -> crate::findings::DeriveOptions {
-        crate::findings::DeriveOptions {
-            max_unknown: self.max_unknown,
-            min_span: self.min_span,
-            require_measured: self.require_measured,
-        }
-    }
-
-    /// The library's options; a progress bar is shown when stderr is a terminal.
-    pub fn options(&self) -> LogOptions {
-        self.filters.apply(LogOptions {
-            input_format: self.input_format,
-            envelope: self.envelope,
-            log_format: self.log_format.clone(),
-            haproxy_captures: self.haproxy_captures.clone(),
-            delimiter: self.delimiter,
-            columns: self.column.clone(),
-            duration_unit: self.duration_unit,
-            timestamp_format: self.timestamp_format.clone(),
-            client_timeout: self.client_timeout,
-            sample_rate: self.sample_rate,
-            path: self.path.clone(),
-            strict: self.strict,
-            progress: true,
-            threads: self.threads,
-            outcomes: self
-                .outcomes
-                .iter()
-                .cloned()
-                .map(logs::LogInput::from)
-                .collect(),
-            outcomes_columns: self.outcomes_column.clone(),
-            log_side: self.log_side.parse().unwrap_or_default(),
-            ..LogOptions::default()
-        })
-    }
-}
-
 /// The filters `logs` and `sql` share: the same flags with the same meaning, so a query
 /// counts what `logs` counts.
 #[derive(Debug, Clone, Args)]
@@ -615,22 +564,6 @@ pub struct FilterArgs {
         default_value_t = logs::DEFAULT_SHARED_RATE,
         value_parser = clap::value_parser!(u8).range(1..), help_heading = "Intents")]
     pub shared_address_rate: u8,
-}
-
-impl FilterArgs {
-    /// `options` with these filters.
-    pub fn apply(&self, options: LogOptions) -> LogOptions {
-        LogOptions {
-            since: self.since,
-            until: self.until,
-            methods: self.methods.clone(),
-            timeout_statuses: self.timeout_status.clone(),
-            retry_window: self.retry_window,
-            intents: self.intents.parse().unwrap_or_default(),
-            shared_address_rate: self.shared_address_rate,
-            ..options
-        }
-    }
 }
 
 /// A default duration as the flag shows and parses it (`1h`).
@@ -814,7 +747,7 @@ pub struct ProbeArgs {
     #[arg(long)]
     pub insecure: bool,
 
-    /// Output format: a table for people, json for scripts, markdown for documents
+    /// Output format: a table for people, json for scripts, markdown for documents, junit for CI
     #[arg(long, short = 'f', value_parser = probe_format(), default_value = "table", help_heading = "Output")]
     pub format: Format,
 
@@ -835,9 +768,19 @@ pub struct ProbeArgs {
 
 /// `dupcost probe --format`: every [`Format`] but CSV (a probe's checks are not rows of figures).
 fn probe_format() -> impl clap::builder::TypedValueParser<Value = Format> {
+    formats_but(Format::Csv)
+}
+
+/// `--format` of the reports of figures: every [`Format`] but JUnit (the probe's, for CI).
+fn report_format() -> impl clap::builder::TypedValueParser<Value = Format> {
+    formats_but(Format::Junit)
+}
+
+/// The [`Format`]s but `left_out`, as a value parser.
+fn formats_but(left_out: Format) -> impl clap::builder::TypedValueParser<Value = Format> {
     let values = Format::value_variants()
         .iter()
-        .filter(|f| **f != Format::Csv)
+        .filter(move |f| **f != left_out)
         .filter_map(ValueEnum::to_possible_value);
     use clap::builder::TypedValueParser;
     clap::builder::PossibleValuesParser::new(values)
@@ -1095,115 +1038,12 @@ fn parse_preset(name: &str) -> Result<&'static crate::presets::Preset, String> {
     crate::presets::find(name)
 }
 
-impl ScenarioArgs {
-    /// The inputs given by flags or environment variables.
-    pub fn patch(&self) -> ScenarioPatch {
-        let mut patch = ScenarioPatch::default();
-        let given = [
-            (Input::RequestsPerDay, self.requests_per_day.map(|v| v.0)),
-            (Input::TimeoutRate, self.timeout_rate.map(|v| v.0)),
-            (Input::SucceededShare, self.succeeded_share.map(|v| v.0)),
-            (Input::OrderValue, self.order_value.as_ref().map(|v| v.0)),
-            (Input::Retries, self.retries.map(f64::from)),
-            (Input::Ttl, self.ttl.map(|v| v.0 as f64)),
-            (Input::KeySize, self.key_size.map(|v| v.0 as f64)),
-            (Input::DaysPerMonth, self.days_per_month.map(|v| v.0)),
-            (Input::AttemptTimeout, self.attempt_timeout),
-            (Input::Backoff, self.backoff),
-            (Input::BackoffFactor, self.backoff_factor),
-            (Input::BackoffMax, self.backoff_max),
-            (Input::Jitter, choice(Input::Jitter, &self.jitter)),
-            (Input::Layers, self.layers.map(f64::from)),
-            (Input::KeyBytes, self.key_bytes.map(|v| v.0 as f64)),
-            (Input::BodyBytes, self.body_bytes.map(|v| v.0 as f64)),
-            (Input::Store, choice(Input::Store, &self.store)),
-        ];
-        for (input, value) in given {
-            if let Some(value) = value {
-                patch.set(input, value);
-            }
-        }
-        if let Some(delays) = self.schedule {
-            patch.set_schedule(delays);
-        }
-        patch
-    }
-
-    /// The scenario file's inputs, if one was named.
-    pub fn file_patch(&self) -> Result<Option<ScenarioPatch>, String> {
-        self.scenario
-            .as_deref()
-            .map(ScenarioPatch::from_file)
-            .transpose()
-    }
-
-    /// Where each input comes from: the default, the `--scenario` file, the `--preset`, its
-    /// environment variable or its flag, in the order of the precedence.
-    pub fn sources(&self) -> Result<Sources, String> {
-        Ok(self.sources_of(self.file_patch()?.as_ref()))
-    }
-
-    /// [`ScenarioArgs::sources`] over a scenario file's patch already read.
-    fn sources_of(&self, file: Option<&ScenarioPatch>) -> Sources {
-        let preset = self.preset.map(|p| p.patch()).unwrap_or_default();
-        let mut sources = Sources::default()
-            .given(file.unwrap_or(&ScenarioPatch::default()), Origin::Scenario)
-            .given(&preset, Origin::Preset)
-            .given(&self.patch(), Origin::Flag);
-        let env = &self.from_env;
-        sources.from_env(&env.inputs, env.schedule, env.preset);
-        sources
-    }
-
-    /// [`ScenarioArgs::resolve`] and [`ScenarioArgs::sources`], the scenario file read once
-    /// (`--scenario -` is stdin, which reads once).
-    pub fn resolve_with_sources(&self) -> Result<(Scenario, Sources), String> {
-        let file = self.file_patch()?;
-        let sources = self.sources_of(file.as_ref());
-        Ok((self.resolve_patch(file.as_ref())?, sources))
-    }
-
-    /// The preset's trace for the report: its name and the inputs it set that no flag or
-    /// environment variable overrode.
-    pub fn preset_trace(&self) -> Option<crate::report::PresetTrace> {
-        let preset = self.preset?;
-        let (given, flags) = (preset.patch(), self.patch());
-        let inputs = Input::ALL
-            .into_iter()
-            .filter(|&i| given.get(i).is_some() && flags.get(i).is_none())
-            .collect();
-        Some(crate::report::PresetTrace {
-            name: preset.name,
-            inputs,
-            schedule: given.schedule().is_some() && flags.schedule().is_none(),
-        })
-    }
-
-    /// Defaults < scenario file < preset < environment < flags, validated. The one place a
-    /// preset is applied.
-    pub fn resolve(&self) -> Result<Scenario, String> {
-        self.resolve_patch(self.file_patch()?.as_ref())
-    }
-
-    fn resolve_patch(&self, file: Option<&ScenarioPatch>) -> Result<Scenario, String> {
-        let file = self.scenario.as_deref().zip(file);
-        let preset = self.preset.map(|p| (p.name, p.patch()));
-        let preset = preset.as_ref().map(|(name, patch)| (*name, patch));
-        inputs::resolve_with_preset(file, preset, &self.patch())
-    }
-}
-
-/// A choice flag's name as its input's number (clap has checked the name).
-fn choice(input: Input, name: &Option<String>) -> Option<f64> {
-    name.as_deref().and_then(|n| input.parse(n).ok())
-}
-
 /// How results are printed.
 #[derive(Debug, Clone, Args)]
 #[command(next_help_heading = "Output")]
 pub struct OutputArgs {
     /// Output format: a table for people, json / csv for scripts, markdown for documents
-    #[arg(long, short = 'f', value_enum, default_value_t = Format::Table, env = "DUPCOST_FORMAT")]
+    #[arg(long, short = 'f', value_parser = report_format(), default_value = "table", env = "DUPCOST_FORMAT")]
     pub format: Format,
 
     /// Currency symbol shown before money in tables [default: the one --order-value is
@@ -1215,21 +1055,6 @@ pub struct OutputArgs {
     /// intervals and every input with its kind (the table otherwise leads with the answer)
     #[arg(long, env = "DUPCOST_EXPLAIN", value_parser = clap::builder::BoolishValueParser::new())]
     pub explain: bool,
-}
-
-impl OutputArgs {
-    /// The symbol shown before money: `--currency`, else the currency `--order-value` was
-    /// written with, else `$`.
-    pub fn currency(&self, scenario: &ScenarioArgs) -> String {
-        currency(self.currency.as_deref(), scenario)
-    }
-}
-
-/// `--currency` wins; else the currency of `--order-value` (`€85`, `85 EUR`); else `$`.
-pub fn currency(flag: Option<&str>, scenario: &ScenarioArgs) -> String {
-    flag.map(str::to_string)
-        .or_else(|| scenario.order_value.as_ref().and_then(|v| v.1.clone()))
-        .unwrap_or_else(|| "$".to_string())
 }
 
 /// `dupcost presets --format`.
@@ -1298,6 +1123,7 @@ pub fn one_line_error(error: &clap::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::inputs::Origin;
 
     #[test]
     fn definition_is_consistent() {
@@ -1342,7 +1168,7 @@ mod tests {
             panic!("estimate")
         };
         assert_eq!(args.scenario.from_env, FromEnv::default());
-        let sources = args.scenario.sources().unwrap();
+        let sources = crate::run::resolve::estimate(&args, false).unwrap().sources;
         assert_eq!(sources.get(Input::Ttl), Origin::Flag);
         assert_eq!(sources.schedule(), Origin::Flag);
         assert!(sources.retries_by_schedule());

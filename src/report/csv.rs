@@ -181,7 +181,8 @@ fn interval_columns(i: &Intervals) -> Vec<(&'static str, String)> {
     ]
 }
 
-/// The `observed.*` columns added since (issue 13 on), after every column shipped before.
+/// The `observed.*` columns added after the first release, after every column shipped
+/// before it, so a column keeps its position.
 fn later_observed_columns(o: &Observed) -> Vec<(&'static str, String)> {
     vec![
         // Issue 13, after every column shipped before.

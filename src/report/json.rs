@@ -100,7 +100,7 @@ pub fn logs(r: &LogsReport) -> Vec<u8> {
         #[serde(skip_serializing_if = "Option::is_none")]
         preset: Option<&'a super::PresetTrace>,
         /// Each input's kind by JSON name: measured, given or assumed, with an assumed one's
-        /// bounds and the flag that settles it (issue 33).
+        /// bounds and the flag that settles it.
         input_kinds: serde_json::Map<String, serde_json::Value>,
         /// Duplicates and refunds a month over an assumed succeeded share's bounds; `null`
         /// when the share is measured or given.

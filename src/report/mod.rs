@@ -12,7 +12,9 @@ pub mod headline;
 pub mod html;
 pub mod human;
 pub mod json;
+pub mod junit;
 pub mod markdown;
+pub mod metrics;
 pub mod model;
 pub mod svg;
 pub mod table;
@@ -39,6 +41,8 @@ pub enum Format {
     /// One self-contained page to send to the people who decide (inline style and charts,
     /// nothing fetched, no script; prints on A4, reads in light and dark)
     Html,
+    /// JUnit XML for CI: a test case a check of `dupcost probe`, a failure with its evidence
+    Junit,
 }
 
 /// What one run found, whatever the format: the value every renderer writes out.
@@ -93,6 +97,7 @@ pub fn renderer(format: Format) -> &'static dyn Renderer {
         Format::Csv => &csv::Csv,
         Format::Markdown => &markdown::Markdown,
         Format::Html => &html::Html,
+        Format::Junit => &junit::Junit,
     }
 }
 

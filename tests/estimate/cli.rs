@@ -403,6 +403,57 @@ fn scenario_from_stdin_and_json_round_trip() {
     assert_eq!(v, again);
 }
 
+/// `--scenario -` reads standard input once, in every command that takes a scenario: the
+/// file's values are used and marked as the scenario file's.
+#[test]
+fn scenario_from_stdin_serves_every_command() {
+    let scenario = r#"{"order_value": 85, "ttl_seconds": "2d"}"#;
+    let result = "tests/fixtures/sql/access-log-result.csv";
+    let commands: [&[&str]; 3] = [
+        &["estimate"],
+        &["logs", "samples/access-log.csv"],
+        &["estimate", "--observed", result],
+    ];
+    for args in commands {
+        let out = succeed(
+            dupcost()
+                .args(args)
+                .args(["--scenario", "-", "--format", "json"])
+                .write_stdin(scenario),
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["inputs"]["order_value"], 85.0, "{args:?}");
+        assert_eq!(v["inputs"]["ttl_seconds"], 172_800.0, "{args:?}");
+        assert_eq!(
+            v["input_kinds"]["order_value"]["origin"], "scenario",
+            "{args:?}"
+        );
+    }
+}
+
+/// Two readers of standard input are refused before either reads it, naming both.
+#[test]
+fn stdin_is_read_by_one_flag() {
+    let cases: [&[&str]; 4] = [
+        &["logs", "-", "--scenario", "-"],
+        &["estimate", "--observed", "-", "--scenario", "-"],
+        &["tui", "--logs", "-", "--scenario", "-"],
+        &[
+            "probe",
+            "http://127.0.0.1:9/",
+            "--data",
+            "@-",
+            "--scenario",
+            "-",
+        ],
+    ];
+    for args in cases {
+        let err = usage_error(args);
+        assert!(err.contains("--scenario -"), "{args:?}: {err}");
+        assert!(err.contains("can be read only once"), "{args:?}: {err}");
+    }
+}
+
 #[test]
 fn bad_flag_values_name_the_flag() {
     let cases: &[(&[&str], &str)] = &[

@@ -306,10 +306,28 @@ pub fn traces_evidence(t: &TraceRead) -> Vec<String> {
             plural(t.cut, "trace")
         ));
     }
+    if t.merged > 0 {
+        out.push(format!(
+            "{} reported in parts: merged into the span with their id (Zipkin: the same id and local endpoint)",
+            plural(t.merged, "span")
+        ));
+    }
+    if t.shared_joined > 0 {
+        out.push(format!(
+            "{} joined to the CLIENT span that shares their id (Zipkin's shared spans): each the answer to that attempt",
+            plural(t.shared_joined, "SERVER span")
+        ));
+    }
     if t.server_without_client > 0 {
         out.push(format!(
-            "{} with no traced CLIENT span above them (an uninstrumented caller, or a cut trace): not attempts",
+            "{} with no traced CLIENT span above them or sharing their id (the trace's root, an uninstrumented caller, or a cut trace): not attempts",
             plural(t.server_without_client, "SERVER span")
+        ));
+    }
+    if t.status_implied > 0 {
+        out.push(format!(
+            "{} read as 2xx where a Zipkin HTTP span finished with no status and no error (Brave writes http.status_code only when it is not 2xx): inferred",
+            plural(t.status_implied, "attempt")
         ));
     }
     if t.server_untraced > 0 {

@@ -1187,6 +1187,11 @@ pub struct OutputArgs {
     /// written with (€85, 85 EUR), else $]
     #[arg(long, env = "DUPCOST_CURRENCY", value_name = "SYMBOL")]
     pub currency: Option<String>,
+
+    /// The whole report in the table: the evidence, the columns read, per day, intents,
+    /// intervals and every input with its kind (the table otherwise leads with the answer)
+    #[arg(long, env = "DUPCOST_EXPLAIN", value_parser = clap::builder::BoolishValueParser::new())]
+    pub explain: bool,
 }
 
 /// `dupcost presets --format`.

@@ -1,9 +1,10 @@
 //! `dupcost estimate`: the model run from flags, once or over a sweep.
 
-use crate::cli::{EstimateArgs, Format};
+use crate::cli::EstimateArgs;
 use crate::error::{Error, Result};
 use crate::model::Estimate;
 use crate::report;
+use crate::run::Output;
 
 use super::plot::{self, Plot};
 use super::shared;
@@ -37,7 +38,7 @@ pub fn run(args: &EstimateArgs, color: bool) -> Result<Vec<u8>> {
                 estimate: &estimate,
                 sources,
             };
-            render(shown, style, &charts, run.output.format)?
+            render(shown, style, &charts, &run.output)?
         }
         Some(sweep) => {
             let estimates = sweep.run(&scenario);
@@ -60,7 +61,7 @@ pub fn run(args: &EstimateArgs, color: bool) -> Result<Vec<u8>> {
                 estimates: &estimates,
                 sources,
             };
-            render(shown, style, &charts, run.output.format)?
+            render(shown, style, &charts, &run.output)?
         }
     };
     Ok(bytes)
@@ -71,14 +72,15 @@ fn render(
     shown: report::Run,
     style: &report::Style,
     charts: &[report::markdown::ChartLink],
-    format: Format,
+    output: &Output,
 ) -> Result<Vec<u8>> {
     let report = report::Report {
         run: shown,
         style,
         charts,
+        explain: output.explain,
     };
-    report.render(format).map_err(Error::Usage)
+    report.render(output.format).map_err(Error::Usage)
 }
 
 /// `--plot-y`'s value as a file name part.

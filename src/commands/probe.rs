@@ -61,6 +61,7 @@ pub fn run(args: &ProbeArgs, color: bool) -> Result<Probed> {
         run: shown,
         style: &run.style,
         charts: &[],
+        explain: false,
     };
     let bytes = report.render(args.format).map_err(Error::Usage)?;
     Ok(Probed {

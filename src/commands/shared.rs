@@ -3,7 +3,6 @@
 
 use serde::Serialize;
 
-use crate::cli::Format;
 use crate::error::{Error, Result};
 use crate::findings::Findings;
 use crate::inputs;
@@ -11,7 +10,7 @@ use crate::logs::{self, Tick};
 use crate::model::Estimate;
 use crate::report::model::LogsReport;
 use crate::report::{self, Report, Style};
-use crate::run::Run;
+use crate::run::{Output, Run};
 
 use super::plot::{self, Plot};
 
@@ -19,7 +18,7 @@ use super::plot::{self, Plot};
 /// --observed` (which reads the same measurement from an engine's result). The table tells
 /// how each of `files` was read, and which `methods` were counted.
 pub fn render(
-    format: Format,
+    output: &Output,
     estimate: &Estimate,
     derived: &Findings,
     (files, methods): (&[logs::FileInfo], &[String]),
@@ -32,8 +31,13 @@ pub fn render(
         files,
         methods,
     };
-    let report = Report { run, style, charts };
-    report.render(format).map_err(Error::Usage)
+    let report = Report {
+        run,
+        style,
+        charts,
+        explain: output.explain,
+    };
+    report.render(output.format).map_err(Error::Usage)
 }
 
 /// The charts of a logs report, by file name: the estimate's, then the log's own.
@@ -83,7 +87,7 @@ pub fn report(
             .map_err(|e| Error::Usage(format!("--save-scenario {}: {e}", path.display())))?;
     }
     render(
-        run.output.format,
+        &run.output,
         &estimate,
         derived,
         (files, methods),

@@ -63,6 +63,8 @@ pub struct Output {
     pub plot_y: SweepFigure,
     /// `--save-scenario FILE`.
     pub save_scenario: Option<PathBuf>,
+    /// `--explain`: the table says everything, not the answer first.
+    pub explain: bool,
 }
 
 /// What is measured, and how.

@@ -36,6 +36,7 @@ pub fn estimate(args: &EstimateArgs, color: bool) -> Result<Run> {
         plot: args.plot.clone(),
         plot_y: args.plot_y,
         save_scenario: None,
+        explain: args.output.explain,
     };
     run.sweep = args.sweep.clone();
     match &args.observed {
@@ -98,6 +99,7 @@ pub fn logs(args: &LogArgs, color: bool) -> Result<Run> {
         plot: args.plot.clone(),
         plot_y: SweepFigure::Refunds,
         save_scenario: args.save_scenario.clone(),
+        explain: args.output.explain,
     };
     let follow = args.follow.follow.then(|| follow_options(&args.follow));
     run.logs = Some(logs_of(&run, &files, inputs, &args.read, follow));
@@ -192,6 +194,7 @@ fn scenario(args: &ScenarioArgs, currency: Option<&str>, color: bool) -> Result<
             plot: None,
             plot_y: SweepFigure::Refunds,
             save_scenario: None,
+            explain: false,
         },
         logs: None,
     })

@@ -4,21 +4,19 @@
 //!
 //! Counts keep 3 significant figures and money whole units, as the reports print them, up
 //! to a million; past it they read `1.20M`, `$4.50bn`, `1.20tn` (3 significant figures and
-//! the short scale). A count below 0.0001 reads `<0.0001`: it is not zero, and its digits
-//! would only be zeros.
+//! the short scale). Below a million a count is the reports' own (`report::human::count`):
+//! under a thousandth it reads `<0.001`, not zero, as in every other format.
 
 use crate::report::human;
 use crate::report::model::Value;
 
 /// Where the short scale starts: below it every digit of a whole figure is shown.
 const SHORT_SCALE: f64 = 1e6;
-/// Below this a count (or a factor) reads as under it.
-const TINY: f64 = 1e-4;
 
 /// The short scale's steps, largest first.
 const SCALE: [(f64, &str); 3] = [(1e12, "tn"), (1e9, "bn"), (1e6, "M")];
 
-/// `value` as a cell: `20.0`, `601`, `$24,048`, `1.20M`, `$1.20tn`, `<0.0001`, `20 MB`.
+/// `value` as a cell: `20.0`, `601`, `$24,048`, `1.20M`, `$1.20tn`, `<0.001`, `20 MB`.
 pub fn show(value: Value, currency: &str) -> String {
     match value {
         Value::Count(v) => count(v),
@@ -28,7 +26,7 @@ pub fn show(value: Value, currency: &str) -> String {
     }
 }
 
-/// The change from `base` as a cell: `+20.0`, `-$72`, `±0`, `-0.000472`, `+<0.0001x`.
+/// The change from `base` as a cell: `+20.0`, `-$72`, `±0`, `-0.0601`, `+<0.001x`.
 pub fn delta(value: Value, base: Value, currency: &str) -> String {
     let d = value.number() - base.number();
     let sign = if d > 0.0 { "+" } else { "-" };
@@ -43,30 +41,18 @@ pub fn delta(value: Value, base: Value, currency: &str) -> String {
     }
 }
 
-/// A count: 3 significant figures, grouped below a million, on the short scale above.
+/// A count: the reports' own figure below a million (3 significant figures, grouped,
+/// `<0.001` under a thousandth), on the short scale above.
 pub fn count(v: f64) -> String {
-    if !v.is_finite() {
-        return v.to_string();
-    }
-    if v == 0.0 {
-        return "0".to_string();
+    if !v.is_finite() || v == 0.0 {
+        return human::count(v);
     }
     let sign = if v < 0.0 { "-" } else { "" };
-    let a = v.abs();
-    if a < TINY {
-        return format!("{sign}<{TINY}");
-    }
-    let rounded = crate::units::round_significant(a, 3);
+    let rounded = crate::units::round_significant(v.abs(), 3);
     if rounded >= SHORT_SCALE {
         return format!("{sign}{}", short_scale(rounded));
     }
-    // 3 significant figures as plain decimals: 0.000472, 0.0800, 20.0, 601, 20,000.
-    let magnitude = rounded.log10().floor() as i32;
-    let decimals = (2 - magnitude).max(0) as usize;
-    format!(
-        "{sign}{}",
-        human::group_thousands(&format!("{rounded:.decimals$}"))
-    )
+    human::count(v)
 }
 
 /// Money in whole units below a million (`$24,048`), on the short scale above (`$1.20M`).
@@ -125,8 +111,9 @@ mod tests {
         assert_eq!(count(4.5e10), "45.0bn");
         assert_eq!(count(1.2e16), "12,000tn");
         assert_eq!(count(0.0800), "0.0800");
-        assert_eq!(count(4.72e-4), "0.000472");
-        assert_eq!(count(3.2e-7), "<0.0001");
+        assert_eq!(count(4.72e-3), "0.00472");
+        assert_eq!(count(4.72e-4), "<0.001");
+        assert_eq!(count(3.2e-7), "<0.001");
         assert_eq!(count(-601.0), "-601");
         assert_eq!(count(0.0), "0");
     }
@@ -144,9 +131,9 @@ mod tests {
         let c = |v| Value::Count(v);
         assert_eq!(delta(c(20.0), c(20.0), "$"), "±0");
         assert_eq!(delta(c(19.9399), c(20.0), "$"), "-0.0601");
-        assert_eq!(delta(c(1.0), c(1.000472), "$"), "-0.000472");
+        assert_eq!(delta(c(1.0), c(1.00472), "$"), "-0.00472");
         let t = |v| Value::Times(v);
-        assert_eq!(delta(t(1.0), t(1.000_000_027), "$"), "-<0.0001x");
+        assert_eq!(delta(t(1.0), t(1.000_000_027), "$"), "-<0.001x");
         assert_eq!(delta(t(2.0), t(4.0), "$"), "-2x");
         let m = |v| Value::Money(v);
         assert_eq!(delta(m(23_976.0), m(24_048.0), "$"), "-$72");

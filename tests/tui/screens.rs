@@ -137,7 +137,7 @@ fn wide_and_tiny_figures_read_plainly_in_their_columns() {
             shown.contains("vs baseline") || shown.contains("change"),
             "{shown}"
         );
-        assert!(shown.contains("<0.0001x"), "{width}x{height}:\n{shown}");
+        assert!(shown.contains("<0.001x"), "{width}x{height}:\n{shown}");
     }
 }
 

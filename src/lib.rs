@@ -19,6 +19,7 @@ pub mod model;
 pub mod presets;
 pub mod probe;
 pub mod report;
+pub mod run;
 pub mod scenario_file;
 pub mod serve;
 pub mod sql;

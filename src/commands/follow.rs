@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use crate::cli::{Format, LogArgs};
 use crate::error::{Error, Result};
-use crate::logs::{self, LogInput, Tick};
+use crate::logs::{self, Tick};
 use crate::model::Estimate;
 use crate::report::metrics::{Exposition, FollowFigures};
 use crate::report::model::LogsReport;
@@ -23,51 +23,62 @@ use crate::report::words::{count, plural, seconds_text};
 use crate::report::{self, Style};
 use crate::serve::MetricsServer;
 
-use super::shared::{Measured, Setup, measure_tick};
+use crate::run::{self, LogSource, Logs};
+
+use super::shared::{Measured, measure_tick};
 
 pub fn run(args: &LogArgs, color: bool) -> Result<Vec<u8>> {
-    let format = args.output.format;
+    let run = run::resolve::logs(args, color)?;
+    let format = run.output.format;
     if matches!(format, Format::Csv | Format::Markdown | Format::Html) {
         return Err(Error::Usage(
             "--follow writes a table on a terminal or JSON lines (--format json); not csv, markdown or html".into(),
         ));
     }
-    if args.plot.is_some() || args.save_scenario.is_some() {
+    if run.output.plot.is_some() || run.output.save_scenario.is_some() {
         return Err(Error::Usage(
             "--plot and --save-scenario write a finished log's figures: run dupcost logs without --follow".into(),
         ));
     }
-    let setup = Setup::new(&args.scenario, &args.read)?;
-    let sources: Vec<LogInput> = args.files.iter().cloned().map(LogInput::from).collect();
-    let follow = args.follow.options();
+    let Some(
+        logs @ Logs {
+            source: LogSource::Files(sources),
+            follow: Some(follow),
+            ..
+        },
+    ) = &run.logs
+    else {
+        return Err(Error::Usage(
+            "--follow follows log files: give the log to follow".into(),
+        ));
+    };
+    // What the resolution changed in reading, said once; each report carries it too.
+    for note in &logs.notes {
+        eprintln!("warning: {note}");
+    }
     let stop = stop_on_signals()?;
     let terminal = format == Format::Table && io::stdout().is_terminal();
-    let style = Style {
-        currency: args.output.currency(&args.scenario),
-        color,
-        preset: args.scenario.preset_trace(),
-        sources: None,
-    };
+    let style = &run.style;
     let metrics = match args.metrics {
-        Some(addr) => Some(serve_metrics(addr, &follow)?),
+        Some(addr) => Some(serve_metrics(addr, follow)?),
         None => None,
     };
     let mut previous: Vec<String> = Vec::new();
     let mut warned = 0usize;
     let mut broken = false;
-    let result = logs::follow(&sources, &setup.options, &follow, &stop, |tick| {
+    let result = logs::follow(sources, &logs.options, follow, &stop, |tick| {
         // The examples of bad rows, once each.
         for bad in tick.analysis.tally.bad_samples.iter().skip(warned) {
             eprintln!("warning: skipped bad row {bad}");
         }
         warned = warned.max(tick.analysis.tally.bad_samples.len());
-        let measured = measure_tick(&tick, follow.every, &setup);
+        let measured = measure_tick(&tick, &run);
         if let Some(server) = &metrics {
             server.publish(exposition(&measured, tick.rows_read, &style.currency));
             return true;
         }
         let bytes = if terminal {
-            let (bytes, lines) = table(&tick, &measured, &previous, &style);
+            let (bytes, lines) = table(&tick, &measured, &previous, style);
             previous = lines;
             bytes
         } else {

@@ -23,8 +23,10 @@ impl Renderer for Junit {
             Run::Probe {
                 probe, estimate, ..
             } => Ok(junit(probe, estimate, report.style)),
-            _ => Err("--format junit is dupcost probe's: use table, json, csv, markdown or html"
-                .to_string()),
+            _ => Err(
+                "--format junit is dupcost probe's: use table, json, csv, markdown or html"
+                    .to_string(),
+            ),
         }
     }
 }

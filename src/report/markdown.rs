@@ -14,6 +14,7 @@ use crate::model::{Estimate, Store};
 use crate::probe::Probe;
 use crate::units::Rate;
 
+use super::headline::Headline;
 use super::model::{EstimateReport, FigureId, LogsReport, per_day_rows, share};
 use super::words::probe as words;
 use super::words::sections as say;
@@ -40,11 +41,39 @@ pub fn estimate(e: &Estimate, style: &Style, charts: &[ChartLink]) -> Vec<u8> {
         .strip_prefix("Verdict: ")
         .unwrap_or(&report.verdict);
     let _ = writeln!(out, "**Verdict:** {}\n", escape(text));
+    answer(&mut out, &Headline::of_estimate(e, style));
     out.push_str("## Inputs\n\n");
     inputs_table(&mut out, e, &report, style, None);
     outputs(&mut out, &report, style);
     chart_section(&mut out, charts);
     out.into_bytes()
+}
+
+/// The answer first, under the verdict: the money with its range, the customers left
+/// unanswered, the fix and a log's costliest endpoints.
+fn answer(out: &mut String, h: &Headline) {
+    for f in [&h.duplicates, &h.refunds, &h.unanswered, &h.fix] {
+        let range = f
+            .range
+            .as_ref()
+            .map_or(String::new(), |r| format!(" ({r})"));
+        let _ = writeln!(
+            out,
+            "- **{}:** {}{}",
+            f.label,
+            escape(&f.value),
+            escape(&range)
+        );
+    }
+    if !h.endpoints.is_empty() {
+        let _ = writeln!(
+            out,
+            "- **costliest endpoints:** {}",
+            escape(&h.endpoints.join("; "))
+        );
+    }
+    // What the money rests on is in the verdict above.
+    out.push('\n');
 }
 
 /// The report of `dupcost logs`: the measured inputs with their evidence, the estimate, and
@@ -56,6 +85,7 @@ pub fn logs(r: &LogsReport, style: &Style, charts: &[ChartLink]) -> Vec<u8> {
     let text = &r.estimate_report.verdict;
     let text = text.strip_prefix("Verdict: ").unwrap_or(text);
     let _ = writeln!(out, "**Verdict:** {}\n", escape(text));
+    answer(&mut out, &Headline::of_logs(r, style));
     let _ = writeln!(out, "{}\n", say::read_summary(o));
 
     out.push_str("## Inputs\n\n");

@@ -336,12 +336,14 @@ fn report_families(r: &LogsReport, currency: &str) -> Vec<Family> {
             "Mutating attempts that carried an idempotency key (observed.key_coverage.keyed_attempts)",
             Value::Count(k.keyed_attempts),
         ));
-        families.push(gauge(
-            "dupcost_key_coverage_ratio",
-            "Share of mutating attempts that carried an idempotency key (observed.key_coverage.share)",
-            Value::Real(k.share),
-        ));
     }
+    // A name of the contract, so always there: NaN where the report has null (no key column,
+    // attempts grouped by fingerprint), which no comparison and no alert takes for a share.
+    families.push(gauge(
+        "dupcost_key_coverage_ratio",
+        "Share of mutating attempts that carried an idempotency key (observed.key_coverage.share; NaN where it is null: no key column)",
+        Value::Real(o.key_coverage.as_ref().map_or(f64::NAN, |k| k.share)),
+    ));
     families.extend(endpoint_families(r, currency));
     let i = r.intervals;
     families.extend([
@@ -580,6 +582,25 @@ mod tests {
                 "dupcost_window_seconds 3600.0"
             ]
         );
+    }
+
+    proptest::proptest! {
+        /// Every finite value reads back as the same double in both formats: the exposition
+        /// carries the report's figures to the last bit.
+        #[test]
+        fn values_read_back_to_the_same_bits(bits in proptest::prelude::any::<u64>()) {
+            let v = f64::from_bits(bits);
+            proptest::prop_assume!(v.is_finite());
+            let e = Arc::new(Exposition {
+                families: vec![gauge("dupcost_x", "x", Value::Real(v))],
+            });
+            for format in [Format::Text, Format::OpenMetrics] {
+                let text = e.encode(format);
+                let line = text.lines().find(|l| l.starts_with("dupcost_x ")).unwrap();
+                let read: f64 = line["dupcost_x ".len()..].parse().unwrap();
+                proptest::prop_assert_eq!(read.to_bits(), v.to_bits(), "{}", line);
+            }
+        }
     }
 
     #[test]

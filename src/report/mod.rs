@@ -8,6 +8,7 @@
 
 pub mod csv;
 pub mod evidence;
+pub mod headline;
 pub mod html;
 pub mod human;
 pub mod json;
@@ -50,6 +51,8 @@ pub struct Report<'a> {
     pub style: &'a Style,
     /// The charts `--plot DIR` wrote, which the markdown links to.
     pub charts: &'a [ChartLink],
+    /// `--explain`: the table says everything, not the answer first.
+    pub explain: bool,
 }
 
 /// The kinds of run that report.

@@ -19,6 +19,9 @@ pub fn dupcost() -> Command {
         }
     }
     cmd.env_remove("NO_COLOR");
+    // The tests of what the report says read the whole of it; the answer-first table is
+    // tested where a test removes this (the goldens, tests/outputs/answer.rs).
+    cmd.env("DUPCOST_EXPLAIN", "1");
     cmd
 }
 

@@ -4,7 +4,7 @@
 //! lines; no request line lost, and a refusal names the lines that fit no format. Then the
 //! formats' edge cases the published samples show: Istio's undecodable request
 //! (`"- - HTTP/1.1"`), Traefik's routerless `-` status, an HAProxy `log-format` as
-//! haproxy.cfg holds it, IIS Advanced Logging lines longer than their `#Fields:` line. All
+//! haproxy.cfg holds it, IIS Advanced Logging's doubled quotes inside a quoted field. All
 //! on lines made here, shaped like those samples.
 
 use crate::common::{usage_error, write};
@@ -355,20 +355,25 @@ fn haproxy_log_format_as_its_cfg_line() {
     assert_eq!(counts(&j["observed"]), (6, 0, 6, 2), "{stderr}");
 }
 
-/// IIS Advanced Logging lines with more fields than their `#Fields:` line (19 against 16):
-/// the 16 named are read, none a bad row.
+/// IIS Advanced Logging's quoted fields with a quote inside, doubled (`" ""garbage"" w/
+/// spaces "`, Matomo's later sample: 19 fields split at spaces against a `#Fields:` of 16):
+/// one field, so the fields after it keep their names; none a bad row.
 #[test]
-fn iis_advanced_logging_lines_longer_than_their_fields_line() {
+fn iis_advanced_logging_doubled_quotes_keep_the_fields_in_place() {
     let dir = tempfile::tempdir().unwrap();
     let mut log = String::from(
         "#Software: IIS Advanced Logging Module\n\n#Version: 1.0\n#Start-Date: 2026-11-18 00:00:00.128\n#Fields:   date-local time-local   s-ip   cs-method cs-uri-stem cs-uri-query s-port cs-username c-ip cs(User-Agent) cs(Referer) cs(Host) sc-status sc-substatus sc-win32-status TimeTakenMS\n",
     );
     for (i, (status, win32)) in [(201, 0), (200, 64), (201, 0)].iter().enumerate() {
         log += &format!(
-            "2026-11-18 17:00:0{i}.363 1.2.3.4 POST /v1/orders - 443 - \"70.95.0.{i}\" \"curl/8.5 (x)\" - \"api.example.com\" {status} 0 {win32} 109 \"ARR\" 7 -\n"
+            "2026-11-18 17:00:0{i}.363 1.2.3.4 POST /v1/orders - 443 - \"70.95.0.{i}\" \"curl/8.5 (x)\" - \"api.example.com\" {status} \" \"\"garbage\"\" w/ spaces \" {win32} 30109\n"
         );
     }
     let path = write(dir.path(), "iis.log", log.as_bytes());
+    // The client gave up on the second (win32 64); with a 30 s client timeout, every one
+    // took 30.109 s: the durations are read where they are, not from a shifted field.
     let (j, stderr) = report(&path, &[]);
     assert_eq!(counts(&j["observed"]), (3, 0, 3, 1), "{stderr}");
+    let (j, stderr) = report(&path, &["--client-timeout", "30s"]);
+    assert_eq!(counts(&j["observed"]), (3, 0, 3, 3), "{stderr}");
 }

@@ -1112,6 +1112,7 @@ fn a_week_of_brave_traces_gives_its_truth() {
         tries.iter().filter(|t| t.1.is_some()).count() * 2
     );
     assert_eq!(t["cut"], 0);
+    assert_eq!(t["late"], 0);
     assert!(t["merged"].as_u64().unwrap() > 0);
     assert!(t["status_implied"].as_u64().unwrap() > 0);
     let text = String::from_utf8(succeed(dupcost().arg("logs").arg(&file)).stdout).unwrap();
@@ -1122,4 +1123,29 @@ fn a_week_of_brave_traces_gives_its_truth() {
     ] {
         assert!(text.contains(said), "{said}: {text}");
     }
+}
+
+/// The same week as a reporter's batches by service (every gateway span, then every orders
+/// span, ...): a trace's other spans come days after it was judged. Not silent: the late
+/// spans are counted and said.
+#[test]
+fn zipkin_spans_out_of_time_order_are_counted_and_said() {
+    let (mut spans, _) = brave_week();
+    spans.sort_by_key(|s| {
+        s["localEndpoint"]["serviceName"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("by-service.json");
+    std::fs::write(&file, Value::Array(spans).to_string()).unwrap();
+    let r = report(&file, &[]);
+    let t = &r["observed"]["files"][0]["traces"];
+    assert!(t["late"].as_u64().unwrap() > 1000, "{t}");
+    let text = String::from_utf8(succeed(dupcost().arg("logs").arg(&file)).stdout).unwrap();
+    assert!(
+        text.contains("came after the rest of their trace was judged"),
+        "{text}"
+    );
 }

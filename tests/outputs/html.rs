@@ -415,10 +415,20 @@ fn pages_open_in_chromium_alone_and_show_the_verdict_first() {
             let v = &found["verdict"][screen];
             assert_eq!(v["visible"], true, "{name} {screen}: {found:#}");
             assert_eq!(v["in_first_screen"], true, "{name} {screen}: {found:#}");
+            assert_eq!(v["flags_whole"], true, "{name} {screen}: {found:#}");
             assert_eq!(
                 v["text"].as_str(),
                 Some(verdict(&page.html).as_str()),
                 "{name}"
+            );
+        }
+        // The money's card carries the range the evidence allows: an estimate's assumed
+        // share, a log's bounds and 95% interval.
+        if name.starts_with("estimate") || name.starts_with("logs") {
+            let refunds = found["cards"][0].as_str().unwrap_or_default();
+            assert!(
+                refunds.contains("refunds a month") && refunds.contains(" to "),
+                "{name}: {found:#}"
             );
         }
         let pages = found["print_pages"].as_u64().unwrap();

@@ -754,7 +754,7 @@ fn logs_tally(case: &Case) -> Tally {
     };
     let options = LogOptions {
         progress: false,
-        ..args.read.options()
+        ..dupcost::run::log_options(&args.read)
     };
     logs::analyze(&[LogInput::Path(case.logs_file.clone())], &options)
         .unwrap()

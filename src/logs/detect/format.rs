@@ -462,7 +462,10 @@ fn no_format(name: &str, prefix: &[u8], sample: &[&[u8]], tried: &str) -> LogErr
             let unread: Vec<&[u8]> = sample
                 .iter()
                 .copied()
-                .filter(|l| sniff_one(&[l], &[]).is_none())
+                .filter(|l| {
+                    sniff_one(&[l], &[]).is_none()
+                        && all.iter().all(|c| fit(c.format.as_ref(), l).is_some())
+                })
                 .collect();
             let misfit = unread.iter().chain(sample).find_map(|line| {
                 let misfit = fit(reader?.format.as_ref(), line)?;

@@ -49,6 +49,9 @@ pub struct Rules {
     pub client_timeout: Option<i64>,
     /// `--sample-rate`: the share of traces kept, for every trace.
     pub sample_rate: Option<f64>,
+    /// Remember which traces were judged, to count a span that comes after its trace was
+    /// (Zipkin: a reporter's batches come by service, the API's traces newest first).
+    pub remember_judged: bool,
 }
 
 struct Pending {
@@ -78,6 +81,8 @@ pub struct Assembler<'r, 'a> {
     watermark: i64,
     since_sweep: u32,
     peers_traced: HashSet<Box<str>>,
+    /// The traces judged, by a hash of their id, when the rules ask to remember them.
+    judged: HashSet<u64>,
     held: Vec<Held>,
     fields: Fields,
     /// Rows handed to the row stage (their "line" in its messages).
@@ -90,6 +95,12 @@ pub struct Assembler<'r, 'a> {
 impl SpanSink for Assembler<'_, '_> {
     fn span(&mut self, span: Span) -> Result<(), String> {
         self.read.spans += 1;
+        if self.rules.remember_judged
+            && !self.open.contains_key(&span.trace)
+            && self.judged.contains(&trace_hash(span.trace))
+        {
+            self.read.late += 1;
+        }
         self.watermark = self.watermark.max(span.end);
         let p = self.open.entry(span.trace).or_insert_with(|| Pending {
             spans: Vec::new(),
@@ -118,6 +129,7 @@ impl<'r, 'a> Assembler<'r, 'a> {
             watermark: i64::MIN,
             since_sweep: 0,
             peers_traced: HashSet::new(),
+            judged: HashSet::new(),
             held: Vec::new(),
             fields: Fields::default(),
             row: 0,
@@ -201,6 +213,11 @@ impl<'r, 'a> Assembler<'r, 'a> {
         self.read.merged += merged;
         spans.sort_by_key(|s| s.start);
         self.read.traces += 1;
+        if self.rules.remember_judged
+            && let Some(s) = spans.first()
+        {
+            self.judged.insert(trace_hash(s.trace));
+        }
         let mut by_id: HashMap<u64, Vec<usize>> = HashMap::new();
         let mut children: HashMap<u64, Vec<usize>> = HashMap::new();
         for (i, s) in spans.iter().enumerate() {
@@ -368,6 +385,11 @@ impl<'r, 'a> Assembler<'r, 'a> {
         self.read.adjusted_intents += n as f64 / kept.filter(|&k| k > 0.0).unwrap_or(1.0);
         Ok(())
     }
+}
+
+/// A trace id in 64 bits, for the set of traces judged.
+fn trace_hash(trace: u128) -> u64 {
+    (trace as u64) ^ ((trace >> 64) as u64).rotate_left(17)
 }
 
 /// A span's HTTP status, and whether it is implied: a Zipkin v2 HTTP span that finished

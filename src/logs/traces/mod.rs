@@ -230,6 +230,9 @@ pub struct TraceRead {
     /// HTTP span that finished with no status and no error: Brave writes only other
     /// statuses).
     pub status_implied: u64,
+    /// Spans that came after their trace was judged (Zipkin: a file not in time order by
+    /// more than the 10 minutes a trace waits): read as a trace of their own.
+    pub late: u64,
     /// Timed-out attempts with no server span, in a trace that is whole, to a server traced
     /// elsewhere in the file: they never arrived.
     pub never_reached: u64,
@@ -364,6 +367,7 @@ pub fn read(
             .client_timeout
             .map(|d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX)),
         sample_rate: opts.sample_rate,
+        remember_judged: format.name() == "zipkin",
     };
     let mut asm = assemble::Assembler::new(assembly, &mut rows);
     let err = source::io_error(&name, gzip);
@@ -557,6 +561,41 @@ fn documents(
     Ok(())
 }
 
+/// One document through each span reader, for the `span_reader` fuzz target and its
+/// replayed regressions: the spans OTLP/JSON's scanner reads (`None` where it declines), those
+/// its serde reader reads (or serde's error), and those Zipkin's reader reads (or its error),
+/// each span as its `Debug` text.
+#[doc(hidden)]
+pub fn span_readers(text: &str) -> SpanReadings {
+    let debug = |spans: Collect| spans.0.iter().map(|s| format!("{s:?}")).collect();
+    let mut scanned = Collect(Vec::new());
+    let scan = otlp::scan_document(text, &mut scanned)
+        .ok()
+        .map(|()| debug(scanned));
+    let with = |reader: Reader| {
+        let mut spans = Collect(Vec::new());
+        let mut de = serde_json::Deserializer::from_slice(text.as_bytes());
+        reader(&mut de, &mut spans)
+            .and_then(|()| de.end())
+            .map(|()| debug(spans))
+            .map_err(|e| e.to_string())
+    };
+    SpanReadings {
+        scan,
+        serde: with(TRACE_FORMATS[0].document),
+        zipkin: with(TRACE_FORMATS[1].document),
+    }
+}
+
+/// What [`span_readers`] found.
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct SpanReadings {
+    pub scan: Option<Vec<String>>,
+    pub serde: Result<Vec<String>, String>,
+    pub zipkin: Result<Vec<String>, String>,
+}
+
 /// Why a document held in memory was not read.
 enum DocError {
     /// It ends past the bytes given (a pretty-printed document's first line).
@@ -582,7 +621,17 @@ fn one_document(
     line: u64,
 ) -> Result<(), DocError> {
     let mut spans = Collect(Vec::new());
-    let parsed = {
+    // OTLP/JSON (a Collector's line): scanned in place; what the scanner declines, and every
+    // other format, is read with serde.
+    let scanned = text.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{')
+        && std::str::from_utf8(text)
+            .is_ok_and(|text| otlp::scan_document(text, &mut spans).is_ok());
+    if !scanned {
+        spans.0.clear();
+    }
+    let parsed = if scanned {
+        Ok(())
+    } else {
         let mut de = serde_json::Deserializer::from_slice(text);
         // By its first byte, as it opens: the first row's reader for anything else.
         let opens = text.iter().find(|b| !b.is_ascii_whitespace());

@@ -54,6 +54,60 @@ pub struct Span {
     pub status_if_not_2xx: bool,
 }
 
+/// The attributes a span is read by, each under the names it has had.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Attribute {
+    Method,
+    Status,
+    Url,
+    Path,
+    ErrorType,
+    ErrorMessage,
+    StatusCode,
+    Resend,
+    Key,
+    Host,
+    Port,
+}
+
+impl Attribute {
+    fn of(key: &str) -> Option<Attribute> {
+        Some(match key {
+            "http.request.method" | "http.method" => Attribute::Method,
+            "http.response.status_code" | "http.status_code" => Attribute::Status,
+            "url.full" | "http.url" => Attribute::Url,
+            // `http.path`: Brave's (Zipkin) name of the path.
+            "url.path" | "http.target" | "http.path" => Attribute::Path,
+            "error.type" => Attribute::ErrorType,
+            // Zipkin's `error` tag holds the message (Brave: the exception's message, or the
+            // status; OpenTelemetry's Zipkin exporter: the status description);
+            // `otel.status_description` is that exporter's description of an error status.
+            "error" | "otel.status_description" => Attribute::ErrorMessage,
+            "otel.status_code" => Attribute::StatusCode,
+            "http.request.resend_count" => Attribute::Resend,
+            "http.request.header.idempotency-key" | "http.request.header.idempotency_key" => {
+                Attribute::Key
+            }
+            "server.address" | "net.peer.name" => Attribute::Host,
+            "server.port" | "net.peer.port" => Attribute::Port,
+            _ => return None,
+        })
+    }
+}
+
+/// Whether [`Reading::attribute`] reads an attribute of this name (the others can be skipped
+/// unread).
+pub fn reads(key: &str) -> bool {
+    Attribute::of(key).is_some()
+}
+
+/// Whether [`Reading::event_attribute`] reads an event's attribute of this name.
+pub fn event_reads(key: &str) -> bool {
+    key == EXCEPTION_TYPE
+}
+
+const EXCEPTION_TYPE: &str = "exception.type";
+
 /// Where a span's attributes put the peer's host and port until the span is finished.
 #[derive(Debug, Default)]
 pub struct Reading {
@@ -67,17 +121,20 @@ pub struct Reading {
 impl Reading {
     /// One attribute, by its semantic-conventions name, with its value as text.
     pub fn attribute(&mut self, key: &str, value: &str) {
+        let Some(attribute) = Attribute::of(key) else {
+            return;
+        };
         let s = &mut self.span;
-        match key {
-            "http.request.method" | "http.method" => {
+        match attribute {
+            Attribute::Method => {
                 s.method = Some(value.trim().to_ascii_uppercase().into());
                 s.http = true;
             }
-            "http.response.status_code" | "http.status_code" => {
+            Attribute::Status => {
                 s.status = value.trim().parse().ok().filter(|&v: &u16| v < 1000);
                 s.http = true;
             }
-            "url.full" | "http.url" => {
+            Attribute::Url => {
                 let (host, path) = split_url(value);
                 if s.path.is_none() {
                     s.path = Some(path.into());
@@ -85,36 +142,31 @@ impl Reading {
                 self.url_host = host.map(str::to_string);
                 s.http = true;
             }
-            // `http.path`: Brave's (Zipkin) name of the path.
-            "url.path" | "http.target" | "http.path" => {
+            Attribute::Path => {
                 s.path = Some(value.into());
                 s.http = true;
             }
-            "error.type" => s.timeout_named |= names_timeout(value),
-            // Zipkin's `error` tag holds the message (Brave: the exception's message, or the
-            // status; OpenTelemetry's Zipkin exporter: the status description);
-            // `otel.status_description` is that exporter's description of an error status.
-            "error" | "otel.status_description" => {
+            Attribute::ErrorType => s.timeout_named |= names_timeout(value),
+            Attribute::ErrorMessage => {
                 s.error = true;
                 s.timeout_named |= names_timeout(value);
             }
-            "otel.status_code" => s.error |= value.trim().eq_ignore_ascii_case("error"),
-            "http.request.resend_count" => s.resend = value.trim().parse().ok(),
-            "http.request.header.idempotency-key" | "http.request.header.idempotency_key" => {
+            Attribute::StatusCode => s.error |= value.trim().eq_ignore_ascii_case("error"),
+            Attribute::Resend => s.resend = value.trim().parse().ok(),
+            Attribute::Key => {
                 let v = value.trim();
                 if !v.is_empty() {
                     s.key = Some(v.into());
                 }
             }
-            "server.address" | "net.peer.name" => self.host = Some(value.to_string()),
-            "server.port" | "net.peer.port" => self.port = Some(value.to_string()),
-            _ => {}
+            Attribute::Host => self.host = Some(value.to_string()),
+            Attribute::Port => self.port = Some(value.to_string()),
         }
     }
 
     /// An event recorded on the span: an exception's type may name a timeout.
     pub fn event_attribute(&mut self, event: &str, key: &str, value: &str) {
-        if event == "exception" && key == "exception.type" {
+        if event == "exception" && key == EXCEPTION_TYPE {
             self.span.timeout_named |= names_timeout(value);
         }
     }

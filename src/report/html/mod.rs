@@ -20,6 +20,7 @@ use crate::inputs::{Input, Sources};
 use crate::model::Estimate;
 use crate::probe::Probe;
 
+use crate::report::headline::Headline;
 use crate::report::model::{EstimateReport, Figure, FigureId, LogsReport};
 use crate::report::svg::{self, SweepFigure};
 use crate::report::words::sections as say;
@@ -32,7 +33,9 @@ pub fn estimate(e: &Estimate, sources: &Sources, style: &Style) -> Vec<u8> {
     let c = style.currency.as_str();
     let report = EstimateReport::new(e, style);
     let mut page = Page::new(words::ESTIMATE, &verdict(&report.verdict), Tone::of(e));
-    page.figures(&headline(&report, e, c));
+    let answer = Headline::of_estimate(e, style);
+    page.cards(&headline(&report, e, c, &answer));
+    page.list(&answer_list(&answer));
     page.end_header();
     inputs(&mut page, e, sources, style, None);
     outputs(&mut page, &report, c);
@@ -131,7 +134,9 @@ pub fn logs(r: &LogsReport, style: &Style) -> Vec<u8> {
     let report = &r.estimate_report;
     let preset = style.preset.as_ref().map(|t| t.name);
     let mut page = Page::new(words::LOGS, &verdict(&report.verdict), Tone::of(e));
-    page.figures(&headline(report, e, c));
+    let answer = Headline::of_logs(r, style);
+    page.cards(&headline(report, e, c, &answer));
+    page.list(&answer_list(&answer));
     page.note(&say::read_summary(o));
     page.end_header();
     page.heading("inputs", words::INPUTS);
@@ -269,10 +274,20 @@ pub fn probe(probe: &Probe, e: &Estimate, sources: &Sources, style: &Style) -> V
 
 /// The headline figures under the verdict: the money, the duplicates, and the key store
 /// that stops them, each under the report's own label.
-fn headline(report: &EstimateReport, e: &Estimate, c: &str) -> Vec<(String, String)> {
+fn headline(
+    report: &EstimateReport,
+    e: &Estimate,
+    c: &str,
+    answer: &Headline,
+) -> Vec<(String, String, Option<String>)> {
     let card = |id: FigureId| {
         let f = report.figure(id);
-        (f.standalone.clone(), f.value.show(c))
+        let range = match id {
+            FigureId::RefundsPerMonth => answer.refunds.range.clone(),
+            FigureId::DuplicatesPerMonth => answer.duplicates.range.clone(),
+            _ => None,
+        };
+        (f.standalone.clone(), f.value.show(c), range)
     };
     let keys = report.figure(FigureId::LiveKeys);
     let store = report.figure(FigureId::StoreSize(e.inputs.store));
@@ -288,8 +303,25 @@ fn headline(report: &EstimateReport, e: &Estimate, c: &str) -> Vec<(String, Stri
                 keys.standalone
             ),
             store.value.show(c),
+            Some(answer.ttl.clone()),
         ),
     ]
+}
+
+/// What the cards leave out of the answer: the customers left unanswered, the fix, and a
+/// log's costliest endpoints.
+fn answer_list(answer: &Headline) -> Vec<String> {
+    let mut items = vec![
+        format!("{}: {}", answer.unanswered.label, answer.unanswered.value),
+        format!("{}: {}", answer.fix.label, answer.fix.value),
+    ];
+    if !answer.endpoints.is_empty() {
+        items.push(format!(
+            "costliest endpoints: {}",
+            answer.endpoints.join("; ")
+        ));
+    }
+    items
 }
 
 /// The estimate's sections, each a table under its title: exact and rule of thumb side by

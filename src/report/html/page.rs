@@ -32,6 +32,8 @@ padding:.6rem .9rem}
 .figures .value{display:block;font-size:1.55rem;font-weight:700;
 font-variant-numeric:tabular-nums;line-height:1.2}
 .figures .label{display:block;color:var(--muted);font-size:.9rem}
+.figures .range{display:block;font-size:.85rem;font-variant-numeric:tabular-nums}
+.flag{white-space:nowrap}
 h2{font-size:1.2rem;margin:2rem 0 .5rem;padding-bottom:.25rem;border-bottom:1px solid var(--line)}
 h3{font-size:1rem;margin:1.25rem 0 .25rem}
 p{margin:.5rem 0}
@@ -94,6 +96,14 @@ details>summary{display:none}
 pre{white-space:pre-wrap;word-break:break-all}
 }
 "#;
+
+/// Escaped `text` with each flag (`--succeeded-share`) kept on one line: a browser would
+/// otherwise break it at its hyphens.
+fn unbroken_flags(text: &str) -> String {
+    let flag = regex::Regex::new(r"--[a-z][a-z0-9-]*").expect("a valid pattern");
+    flag.replace_all(text, "<span class=\"flag\">$0</span>")
+        .into_owned()
+}
 
 /// The policy that keeps the page from fetching anything: only its own inline style.
 const POLICY: &str = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; \
@@ -179,18 +189,31 @@ impl Page {
             } else {
                 ""
             },
-            escape(verdict),
+            unbroken_flags(&escape(verdict)),
         );
         Page { out, charts: 0 }
     }
 
     /// The headline figures, as cards under the verdict: `(label, value)`.
     pub fn figures(&mut self, figures: &[(String, String)]) {
+        let cards: Vec<(String, String, Option<String>)> = figures
+            .iter()
+            .map(|(label, value)| (label.clone(), value.clone(), None))
+            .collect();
+        self.cards(&cards);
+    }
+
+    /// The headline figures as cards, each with the range the evidence allows under its
+    /// value where there is one: `(label, value, range)`.
+    pub fn cards(&mut self, cards: &[(String, String, Option<String>)]) {
         self.out.push_str("<ul class=\"figures\">\n");
-        for (label, value) in figures {
+        for (label, value, range) in cards {
+            let range = range.as_deref().map_or(String::new(), |r| {
+                format!("<span class=\"range\">{}</span>", escape(r))
+            });
             let _ = writeln!(
                 self.out,
-                "<li><span class=\"value\">{}</span><span class=\"label\">{}</span></li>",
+                "<li><span class=\"value\">{}</span>{range}<span class=\"label\">{}</span></li>",
                 escape(value),
                 escape(label)
             );

@@ -203,10 +203,10 @@ impl Display for LogError {
             LogError::Gzip { path, source } => {
                 write!(f, "{path}: corrupt or truncated gzip data: {source}")
             }
-            LogError::Empty { path } => write!(
-                f,
-                "{path}: the file is empty: expected a header row naming the columns"
+            LogError::Empty { path } if path == "-" => f.write_str(
+                "stdin is empty: pipe a log in (cat access.log | dupcost logs) or name its FILE",
             ),
+            LogError::Empty { path } => write!(f, "{path}: the file is empty: no lines to read"),
             LogError::HeaderOnly { path } => {
                 write!(f, "{path}: the header has no data rows after it")
             }
@@ -304,6 +304,12 @@ pub fn traces_evidence(t: &TraceRead) -> Vec<String> {
         out.push(format!(
             "{} not whole in the file (no root span, or a span whose parent is not in it: cut at the file's edges): their attempts without a server span are unknown",
             plural(t.cut, "trace")
+        ));
+    }
+    if t.late > 0 {
+        out.push(format!(
+            "{} came after the rest of their trace was judged (the file is out of time order by more than 10 minutes): each read as a trace of its own, which cuts both; give the spans in time order",
+            plural(t.late, "span")
         ));
     }
     if t.merged > 0 {

@@ -31,8 +31,13 @@ pub fn count(n: u64) -> String {
 /// A rate a day: whole with separators from 100 up, else 3 significant figures (so 0.0043
 /// is not shown as 0).
 pub fn count_f(v: f64) -> String {
-    if v >= 100.0 {
+    if v >= 1e15 {
+        // Past u64's digits and anyone's reading: named (`1.00 quadrillion`).
+        human::count(v)
+    } else if v >= 100.0 {
         count(v.round() as u64)
+    } else if v > 0.0 && v < 0.001 {
+        "under 0.001".to_string()
     } else if v > 0.0 {
         crate::units::significant(v, 3)
     } else {
@@ -59,6 +64,9 @@ pub fn plural_verb(n: u64, phrase: &str) -> String {
 
 /// A share to 3 significant figures: `47.9%`.
 pub fn pct3(v: f64) -> String {
+    if v > 0.0 && v < 1e-5 {
+        return "under 0.001%".to_string();
+    }
     format!("{}%", crate::units::significant(v * 100.0, 3))
 }
 

@@ -172,7 +172,7 @@ fn combined_with_appended_variables_measures_the_succeeded_share() {
         "{table}"
     );
     assert!(
-        table.contains("9 with upstream 2xx / 20 timed out"),
+        table.contains("3 of 23 timed-out attempts (13%) have no known outcome"),
         "{table}"
     );
 }

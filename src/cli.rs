@@ -9,6 +9,7 @@ use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand,
 use crate::inputs::{self, Input, Origin, ScenarioPatch, Sources};
 use crate::logs::{self, DurationUnit, LogOptions, Role};
 use crate::model::{Jitter, Scenario, Store};
+pub use crate::report::Format;
 use crate::report::svg::SweepFigure;
 use crate::sweep::Sweep;
 use crate::units::{Count, Duration, Priced, Rate, Size};
@@ -343,6 +344,27 @@ pub struct LogArgs {
 
     #[command(flatten)]
     pub follow: FollowArgs,
+
+    /// With --follow: serve the report as Prometheus metrics at http://ADDR/metrics
+    ///
+    /// Listens only on ADDR (IP:PORT; port 0 picks a free one, named on stderr). The reports
+    /// then go to /metrics instead of stdout. Every value is a figure of the report `dupcost
+    /// logs --format json` gives of the same lines; the names: docs/METRICS.md.
+    #[arg(
+        long,
+        value_name = "ADDR",
+        value_parser = parse_listen_addr,
+        requires = "follow",
+        help_heading = "Following"
+    )]
+    pub metrics: Option<std::net::SocketAddr>,
+}
+
+/// `--metrics`'s address: an IP and a port, nothing resolved.
+fn parse_listen_addr(text: &str) -> Result<std::net::SocketAddr, String> {
+    text.parse().map_err(|_| {
+        format!("'{text}' is not an address to listen on: give IP:PORT, e.g. 127.0.0.1:9464")
+    })
 }
 
 /// An input's help where the logs measure it: its meaning and forms, and where its value
@@ -353,7 +375,7 @@ fn measured_help(arg: clap::Arg, input: Input) -> clap::Arg {
         .long_help(format!("{} As {} {from}", input.meaning(), input.forms()))
 }
 
-/// `--follow`: a growing log reported on as it grows (issue 25). Shared with the TUI.
+/// `--follow`: a growing log reported on as it grows. Shared with the TUI.
 #[derive(Debug, Clone, Args)]
 #[command(next_help_heading = "Following")]
 pub struct FollowArgs {
@@ -813,9 +835,9 @@ pub struct ProbeArgs {
     #[arg(long)]
     pub insecure: bool,
 
-    /// Output format: a table for people, json for scripts, markdown for documents
-    #[arg(long, short = 'f', value_enum, default_value_t = ProbeFormat::Table, help_heading = "Output")]
-    pub format: ProbeFormat,
+    /// Output format: a table for people, json for scripts, markdown for documents, junit for CI
+    #[arg(long, short = 'f', value_parser = probe_format(), default_value = "table", help_heading = "Output")]
+    pub format: Format,
 
     /// Currency symbol shown before money [default: the one --order-value is written with
     /// (€85, 85 EUR), else $]
@@ -832,17 +854,25 @@ pub struct ProbeArgs {
     pub scenario: ScenarioArgs,
 }
 
-/// `dupcost probe --format`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ProbeFormat {
-    /// Aligned, for people
-    Table,
-    /// The JSON contract of docs/MODEL.md
-    Json,
-    /// A report to paste into a pull request (CommonMark, pipe tables)
-    Markdown,
-    /// One self-contained page to send to the people who decide (nothing fetched, no script)
-    Html,
+/// `dupcost probe --format`: every [`Format`] but CSV (a probe's checks are not rows of figures).
+fn probe_format() -> impl clap::builder::TypedValueParser<Value = Format> {
+    formats_but(Format::Csv)
+}
+
+/// `--format` of the reports of figures: every [`Format`] but JUnit (the probe's, for CI).
+fn report_format() -> impl clap::builder::TypedValueParser<Value = Format> {
+    formats_but(Format::Junit)
+}
+
+/// The [`Format`]s but `left_out`, as a value parser.
+fn formats_but(left_out: Format) -> impl clap::builder::TypedValueParser<Value = Format> {
+    let values = Format::value_variants()
+        .iter()
+        .filter(move |f| **f != left_out)
+        .filter_map(ValueEnum::to_possible_value);
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(values)
+        .map(|name| Format::from_str(&name, true).expect("one of the formats"))
 }
 
 /// The inputs of the model. Each also reads `DUPCOST_<FLAG>` from the environment; precedence,
@@ -1204,7 +1234,7 @@ fn choice(input: Input, name: &Option<String>) -> Option<f64> {
 #[command(next_help_heading = "Output")]
 pub struct OutputArgs {
     /// Output format: a table for people, json / csv for scripts, markdown for documents
-    #[arg(long, short = 'f', value_enum, default_value_t = Format::Table, env = "DUPCOST_FORMAT")]
+    #[arg(long, short = 'f', value_parser = report_format(), default_value = "table", env = "DUPCOST_FORMAT")]
     pub format: Format,
 
     /// Currency symbol shown before money in tables [default: the one --order-value is
@@ -1226,22 +1256,6 @@ pub fn currency(flag: Option<&str>, scenario: &ScenarioArgs) -> String {
     flag.map(str::to_string)
         .or_else(|| scenario.order_value.as_ref().and_then(|v| v.1.clone()))
         .unwrap_or_else(|| "$".to_string())
-}
-
-/// Output formats.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Format {
-    /// Aligned, rounded, for people
-    Table,
-    /// The JSON contract of docs/MODEL.md, unrounded
-    Json,
-    /// A header of dotted names and one row per estimate
-    Csv,
-    /// A report to paste into a design document or a pull request (CommonMark, pipe tables)
-    Markdown,
-    /// One self-contained page to send to the people who decide (inline style and charts,
-    /// nothing fetched, no script; prints on A4, reads in light and dark)
-    Html,
 }
 
 /// `dupcost presets --format`.

@@ -20,6 +20,7 @@ pub mod presets;
 pub mod probe;
 pub mod report;
 pub mod scenario_file;
+pub mod serve;
 pub mod sql;
 pub mod sweep;
 pub mod tui;

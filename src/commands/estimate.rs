@@ -3,7 +3,8 @@
 use crate::cli::{EstimateArgs, Format};
 use crate::error::{Error, Result};
 use crate::model::Estimate;
-use crate::report::{self, Style};
+use crate::report::markdown::ChartLink;
+use crate::report::{self, Report, Run, Style};
 
 use crate::findings::{self, DeriveOptions, Warning};
 
@@ -42,13 +43,11 @@ pub fn run(args: &EstimateArgs, color: bool) -> Result<Vec<u8>> {
                 Some(dir) => plot::write_dir(dir, &plot::estimate_plots(&estimate, c))?,
                 None => Vec::new(),
             };
-            match args.output.format {
-                Format::Table => report::table::estimate(&estimate, &style),
-                Format::Json => report::json::estimate(&estimate, &style),
-                Format::Csv => report::csv::estimates(&[estimate], &[]),
-                Format::Markdown => report::markdown::estimate(&estimate, &style, &charts),
-                Format::Html => report::html::estimate(&estimate, &sources, &style),
-            }
+            let run = Run::Estimate {
+                estimate: &estimate,
+                sources: &sources,
+            };
+            render(run, &style, &charts, args.output.format)?
         }
         Some(sweep) => {
             let estimates = sweep.run(&scenario);
@@ -66,18 +65,21 @@ pub fn run(args: &EstimateArgs, color: bool) -> Result<Vec<u8>> {
                 }
                 None => Vec::new(),
             };
-            match args.output.format {
-                Format::Table => report::table::sweep(sweep.input, &estimates, &style),
-                Format::Json => report::json::sweep(&estimates, &style),
-                Format::Csv => report::csv::estimates(&estimates, &[]),
-                Format::Markdown => {
-                    report::markdown::sweep(sweep.input, &estimates, &style, &charts)
-                }
-                Format::Html => report::html::sweep(sweep.input, &estimates, &sources, &style),
-            }
+            let run = Run::Sweep {
+                input: sweep.input,
+                estimates: &estimates,
+                sources: &sources,
+            };
+            render(run, &style, &charts, args.output.format)?
         }
     };
     Ok(bytes)
+}
+
+/// A run's report in `format`.
+fn render(run: Run, style: &Style, charts: &[ChartLink], format: Format) -> Result<Vec<u8>> {
+    let report = Report { run, style, charts };
+    report.render(format).map_err(Error::Usage)
 }
 
 /// `--observed FILE`: the report of `dupcost logs`, from an engine's result of `dupcost sql`.
@@ -136,14 +138,14 @@ fn observed(path: &std::path::Path, args: &EstimateArgs, color: bool) -> Result<
     };
     // No file was read as a log: the table's "read FILE" lines would describe the result's
     // CSV, not the logs; the warning above says where the figures come from.
-    Ok(shared::render(
+    shared::render(
         args.output.format,
         &estimate,
         &derived,
         (&[], &analysis.options.methods),
         &style,
         &charts,
-    ))
+    )
 }
 
 /// `--plot-y`'s value as a file name part.

@@ -35,12 +35,12 @@ pub fn run(args: &LogArgs, color: bool) -> Result<Vec<u8>> {
         std::fs::write(path, inputs::to_scenario_json(&derived.scenario))
             .map_err(|e| Error::Usage(format!("--save-scenario {}: {e}", path.display())))?;
     }
-    Ok(shared::render(
+    shared::render(
         args.output.format,
         &estimate,
         &derived,
         (&analysis.files, &analysis.options.methods),
         &style,
         &charts,
-    ))
+    )
 }

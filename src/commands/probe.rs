@@ -6,11 +6,11 @@
 
 use std::io::{self, BufRead, IsTerminal, Read, Write};
 
-use crate::cli::{ProbeArgs, ProbeFormat};
+use crate::cli::ProbeArgs;
 use crate::error::{Error, Result};
 use crate::model::Estimate;
 use crate::probe::{self, Budget, Grade, Http, MAX_REQUESTS, Options, Plan, Probe, Request};
-use crate::report::{self, Style};
+use crate::report::{Report, Run, Style};
 
 /// A probe's report, and whether a check failed (exit code 1, the report still written).
 pub struct Probed {
@@ -58,17 +58,18 @@ pub fn run(args: &ProbeArgs, color: bool) -> Result<Probed> {
         preset: args.scenario.preset_trace(),
         sources: None,
     };
-    let bytes = match args.format {
-        ProbeFormat::Table => crate::report::probe::table(&probe, &estimate, &style),
-        ProbeFormat::Json => crate::report::probe::to_json(&probe),
-        ProbeFormat::Markdown => crate::report::probe::markdown(&probe, &estimate, &style),
-        ProbeFormat::Html => report::html::probe(
-            &probe,
-            &estimate,
-            &args.scenario.sources().map_err(Error::Usage)?,
-            &style,
-        ),
+    let sources = args.scenario.sources().map_err(Error::Usage)?;
+    let run = Run::Probe {
+        probe: &probe,
+        estimate: &estimate,
+        sources: &sources,
     };
+    let report = Report {
+        run,
+        style: &style,
+        charts: &[],
+    };
+    let bytes = report.render(args.format).map_err(Error::Usage)?;
     Ok(Probed {
         bytes,
         failed: probe.verdict == Grade::Fail,

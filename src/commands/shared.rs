@@ -15,7 +15,7 @@ use crate::inputs::{self, Input};
 use crate::logs::{self, LogAnalysis, LogInput, Tick};
 use crate::model::{Estimate, Scenario};
 use crate::report::model::LogsReport;
-use crate::report::{self, Style};
+use crate::report::{self, Report, Run, Style};
 
 use super::plot::{self, Plot};
 
@@ -29,15 +29,15 @@ pub fn render(
     (files, methods): (&[logs::FileInfo], &[String]),
     style: &Style,
     charts: &[report::markdown::ChartLink],
-) -> Vec<u8> {
-    let r = LogsReport::new(estimate, derived, style);
-    match format {
-        Format::Table => report::logs::table(&r, files, methods, style),
-        Format::Json => report::logs::json(&r),
-        Format::Csv => report::logs::csv(&r),
-        Format::Markdown => report::markdown::logs(&r, style, charts),
-        Format::Html => report::html::logs(&r, style),
-    }
+) -> Result<Vec<u8>> {
+    let logs = LogsReport::new(estimate, derived, style);
+    let run = Run::Logs {
+        report: &logs,
+        files,
+        methods,
+    };
+    let report = Report { run, style, charts };
+    report.render(format).map_err(Error::Usage)
 }
 
 /// The charts of a logs report, by file name: the estimate's, then the log's own.
@@ -79,8 +79,8 @@ pub fn measure(
     let sources = scenario.sources().map_err(Error::Usage)?;
     let mut derived = findings::derive(&analysis, &read.derive_options(), &base, &given, &sources)?;
     if let Some(name) = retries_from_preset {
-        // The one place the preset is named as the source of a log report's input (issue 24's
-        // `sources` can mark it `preset` here).
+        // The one place the preset is named as the source of a log report's input: `sources`
+        // can mark it `preset` here.
         derived.given_by_preset(Input::Retries, name);
     }
     derived.observed.warnings.extend(notes);

@@ -1,4 +1,4 @@
-//! `dupcost logs`: the model's inputs measured from access logs (issue 3, `docs/MODEL.md`,
+//! `dupcost logs`: the model's inputs measured from access logs (`docs/MODEL.md`,
 //! "From access logs").
 //!
 //! # The rooms, in the order the bytes go through them

@@ -11,10 +11,11 @@ use super::words::{count, plural};
 use crate::findings::Observed;
 use crate::inputs::Input;
 use crate::model::{Estimate, Store};
+use crate::probe::Probe;
 use crate::units::Rate;
 
-use super::logs::{per_day_rows, share};
-use super::model::{EstimateReport, FigureId, LogsReport};
+use super::model::{EstimateReport, FigureId, LogsReport, per_day_rows, share};
+use super::words::probe as words;
 use super::words::sections as say;
 use super::{Style, evidence, human};
 
@@ -454,10 +455,80 @@ fn escape(text: &str) -> String {
     out
 }
 
+/// `--format markdown`: for a pull request or a design document.
+pub fn probe(probe: &Probe, estimate: &Estimate, style: &Style) -> Vec<u8> {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "# Does idempotency hold? `{} {}`\n",
+        probe.method, probe.url
+    );
+    let _ = writeln!(out, "**Verdict:** {}\n", words::verdict(probe));
+    out.push_str("| check | outcome | requests | executions seen | detail |\n");
+    out.push_str("| --- | --- | ---: | ---: | --- |\n");
+    for check in &probe.checks {
+        let _ = writeln!(
+            out,
+            "| `{}` | {} | {} | {} | {} |",
+            check.name,
+            words::outcome_word(check.outcome),
+            check.requests,
+            check.executions_seen,
+            cell(&check.detail)
+        );
+    }
+    let _ = writeln!(
+        out,
+        "\n**Duplicates seen:** {} ({} requests in all).",
+        words::duplicates_seen(probe),
+        probe.requests
+    );
+    let costs = words::costs(probe, estimate, &style.currency);
+    if !costs.is_empty() {
+        out.push_str("\n## What a failure costs\n\n");
+        let _ = writeln!(out, "{}\n", words::scenario_line(estimate, &style.currency));
+        for (name, text) in &costs {
+            let _ = writeln!(out, "- **`{name}`**: {text}");
+        }
+    }
+    out.into_bytes()
+}
+
+/// A table cell: no line breaks, pipes escaped.
+fn cell(text: &str) -> String {
+    text.replace('\n', " ").replace('|', "\\|")
+}
+
+/// `--format markdown`: CommonMark with pipe tables, linking the `--plot` charts.
+pub struct Markdown;
+
+impl super::Renderer for Markdown {
+    fn render(&self, r: &super::Report) -> Result<Vec<u8>, String> {
+        use super::Run;
+        Ok(match &r.run {
+            Run::Estimate { estimate: e, .. } => estimate(e, r.style, r.charts),
+            Run::Sweep {
+                input, estimates, ..
+            } => sweep(*input, estimates, r.style, r.charts),
+            Run::Logs { report, .. } => logs(report, r.style, r.charts),
+            Run::Probe {
+                probe: p,
+                estimate: e,
+                ..
+            } => probe(p, e, r.style),
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::model::Scenario;
+
+    #[test]
+    fn cells_escape_pipes() {
+        assert_eq!(cell("a|b\nc"), "a\\|b c");
+    }
 
     #[test]
     fn escapes_what_would_break_a_table() {

@@ -258,8 +258,11 @@ impl LineFormat for Iis {
                 spans[*slot] = Some(span);
             }
         }
+        // More fields than the `#Fields:` line names (IIS Advanced Logging writes fields
+        // past its directive's): the named ones are read, the rest are not. Fewer leave a
+        // named field without its value: the line is not read.
         let want = layout.slots.len();
-        if found != want {
+        if found < want {
             return Err(format!(
                 "expected {want} space-separated fields (the #Fields: line), found {found}"
             ));
@@ -420,6 +423,13 @@ mod tests {
             " garbage w/ spaces "
         );
         assert_eq!(field(iis.as_ref(), &f, "TimeTakenMS"), "359");
+        // 19 fields under a `#Fields:` of 16: the 16 it names are read, the 3 after them not.
+        let longer = br#"2012-08-15 17:00:01.363 1.2.3.4 POST /v1/orders - 443 - "70.95.0.0" "curl/8.5 (x)" - "api.example.com" 201 0 0 109 "ARR" 7 -"#;
+        let f = fields(iis.as_ref(), longer).unwrap();
+        assert_eq!(field(iis.as_ref(), &f, "cs-method"), "POST");
+        assert_eq!(field(iis.as_ref(), &f, "sc-status"), "201");
+        assert_eq!(field(iis.as_ref(), &f, "TimeTakenMS"), "109");
+        assert_eq!(f.len(), iis.names().len());
         // A quote that does not close a field is part of it.
         let spans: Vec<_> = field_spans(br#"a "b c" "d"e f "#).collect();
         assert_eq!(spans, [(0, 1), (3, 6), (8, 12), (13, 14), (15, 15)]);

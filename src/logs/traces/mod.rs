@@ -1,4 +1,4 @@
-//! OpenTelemetry traces read as the model's attempts (issue 39, docs/MODEL.md "From
+//! OpenTelemetry traces read as the model's attempts (docs/MODEL.md "From
 //! traces"): a trace sees both ends at once, the client span that timed out and the server
 //! span under it that says whether the work ran, so the succeeded share is measured.
 //!
@@ -219,8 +219,17 @@ pub struct TraceRead {
     /// Traces not whole in the file: no root span, or a span whose parent is not in it (cut
     /// at the file's edges, or spans lost).
     pub cut: u64,
-    /// SERVER spans whose parent is no traced CLIENT span.
+    /// SERVER spans whose parent is no traced CLIENT span and that share no CLIENT span's
+    /// id: no traced caller (the trace's root, an uninstrumented caller, a cut trace).
     pub server_without_client: u64,
+    /// SERVER spans joined to the CLIENT span with their id (Zipkin's shared spans).
+    pub shared_joined: u64,
+    /// Spans that were parts of another span with their id, reported apart: merged into it.
+    pub merged: u64,
+    /// Attempts whose own status or whose server's was read as 2xx without one (a Zipkin
+    /// HTTP span that finished with no status and no error: Brave writes only other
+    /// statuses).
+    pub status_implied: u64,
     /// Timed-out attempts with no server span, in a trace that is whole, to a server traced
     /// elsewhere in the file: they never arrived.
     pub never_reached: u64,
@@ -272,7 +281,7 @@ impl LogAnalysis {
 /// Any JSON scalar as text (a number, a string, a bool; null is empty): OTLP/JSON writes
 /// 64-bit integers as strings and receivers accept numbers too. Borrowed from the input when
 /// it can be (a string without escapes, read from a slice).
-#[derive(Debug, Default, Clone, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Default, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Text<'a>(pub Cow<'a, str>);
 
 impl Text<'_> {

@@ -175,6 +175,18 @@ struct RawSpan<'a> {
     attributes: Vec<KeyValue<'a>>,
     #[serde(borrow)]
     events: Vec<Event<'a>>,
+    #[serde(borrow)]
+    status: Status<'a>,
+}
+
+/// A span's status: its code (0 unset, 1 ok, 2 error; the enum's names accepted) and message.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Status<'a> {
+    #[serde(borrow)]
+    code: Text<'a>,
+    #[serde(borrow)]
+    message: Text<'a>,
 }
 
 #[derive(Deserialize, Default)]
@@ -261,6 +273,8 @@ impl RawSpan<'_> {
         };
         r.span.start = nanos(&self.start_time_unix_nano).unwrap_or(0);
         r.span.end = nanos(&self.end_time_unix_nano).unwrap_or(r.span.start);
+        r.span.finished = true;
+        r.status(self.status.code.as_str(), self.status.message.as_str());
         for kv in &self.attributes {
             if let Some(v) = kv.value.text() {
                 r.attribute(kv.key.as_str(), v);

@@ -39,6 +39,19 @@ pub struct Span {
     pub peer: Option<Box<str>>,
     /// The share of traces head sampling kept, from `tracestate`'s `ot=th:`.
     pub kept: Option<f64>,
+    /// Zipkin's `shared`: the server half of a call whose client half has the same id.
+    pub shared: bool,
+    /// Where the span was recorded (a hash of Zipkin's `localEndpoint`; 0 when not said):
+    /// parts of one span reported apart share it.
+    pub local: u64,
+    /// An error was recorded (`error`, `otel.status_code` `ERROR`, an OTLP status of error).
+    pub error: bool,
+    /// An HTTP attribute was read (method, path, URL or status).
+    pub http: bool,
+    /// The span says how long it lasted (Zipkin's `duration`; OTLP's end time).
+    pub finished: bool,
+    /// Its encoding writes a status only when it is not 2xx (Zipkin v2, after Brave).
+    pub status_if_not_2xx: bool,
 }
 
 /// Where a span's attributes put the peer's host and port until the span is finished.
@@ -48,6 +61,7 @@ pub struct Reading {
     host: Option<String>,
     port: Option<String>,
     url_host: Option<String>,
+    remote: Option<String>,
 }
 
 impl Reading {
@@ -57,9 +71,11 @@ impl Reading {
         match key {
             "http.request.method" | "http.method" => {
                 s.method = Some(value.trim().to_ascii_uppercase().into());
+                s.http = true;
             }
             "http.response.status_code" | "http.status_code" => {
                 s.status = value.trim().parse().ok().filter(|&v: &u16| v < 1000);
+                s.http = true;
             }
             "url.full" | "http.url" => {
                 let (host, path) = split_url(value);
@@ -67,9 +83,22 @@ impl Reading {
                     s.path = Some(path.into());
                 }
                 self.url_host = host.map(str::to_string);
+                s.http = true;
             }
-            "url.path" | "http.target" => s.path = Some(value.into()),
+            // `http.path`: Brave's (Zipkin) name of the path.
+            "url.path" | "http.target" | "http.path" => {
+                s.path = Some(value.into());
+                s.http = true;
+            }
             "error.type" => s.timeout_named |= names_timeout(value),
+            // Zipkin's `error` tag holds the message (Brave: the exception's message, or the
+            // status; OpenTelemetry's Zipkin exporter: the status description);
+            // `otel.status_description` is that exporter's description of an error status.
+            "error" | "otel.status_description" => {
+                s.error = true;
+                s.timeout_named |= names_timeout(value);
+            }
+            "otel.status_code" => s.error |= value.trim().eq_ignore_ascii_case("error"),
             "http.request.resend_count" => s.resend = value.trim().parse().ok(),
             "http.request.header.idempotency-key" | "http.request.header.idempotency_key" => {
                 let v = value.trim();
@@ -90,6 +119,25 @@ impl Reading {
         }
     }
 
+    /// An OTLP span's status: its code (2: error) and message, which may name a timeout.
+    pub fn status(&mut self, code: &str, message: &str) {
+        let code = code.trim();
+        if code == "2" || code == "STATUS_CODE_ERROR" {
+            self.span.error = true;
+            self.span.timeout_named |= names_timeout(message);
+        }
+    }
+
+    /// Whom a client span called, when no attribute says it (Zipkin's `remoteEndpoint`).
+    pub fn remote(&mut self, host: &str, port: Option<&str>) {
+        if !host.is_empty() {
+            self.remote = Some(match port.filter(|p| !p.is_empty()) {
+                Some(p) => format!("{host}:{p}"),
+                None => host.to_string(),
+            });
+        }
+    }
+
     /// `tracestate`: the sampling threshold of `ot=th:`.
     pub fn trace_state(&mut self, state: &str) {
         self.span.kept = kept_share(state);
@@ -99,7 +147,7 @@ impl Reading {
         self.span.peer = match (self.host, self.port) {
             (Some(h), Some(p)) => Some(format!("{h}:{p}").into()),
             (Some(h), None) => Some(h.into()),
-            (None, _) => self.url_host.map(Into::into),
+            (None, _) => self.url_host.or(self.remote).map(Into::into),
         };
         self.span
     }

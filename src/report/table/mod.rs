@@ -8,10 +8,14 @@ use crate::inputs::Input;
 use crate::model::Estimate;
 use crate::units::Seconds;
 
-use super::model::EstimateReport;
-use super::words::input_value;
-use super::words::sections as say;
-use super::{Style, human};
+use crate::report::model::EstimateReport;
+use crate::report::words::input_value;
+use crate::report::words::sections as say;
+use crate::report::{Renderer, Report, Run};
+use crate::report::{Style, human};
+
+pub mod logs;
+pub mod probe;
 
 const LABEL: usize = 30;
 const VALUE: usize = 16;
@@ -164,12 +168,37 @@ pub fn sweep(input: Input, estimates: &[Estimate], style: &Style) -> Vec<u8> {
         if !lines.is_empty() {
             out.push('\n');
         }
-        for line in lines.iter().flat_map(|text| super::wrap(text, MARKS_WIDTH)) {
+        for line in lines
+            .iter()
+            .flat_map(|text| crate::report::wrap(text, MARKS_WIDTH))
+        {
             out.push_str(&line);
             out.push('\n');
         }
     }
     out.into_bytes()
+}
+
+/// `--format table`: for people, aligned and rounded.
+pub struct Table;
+
+impl Renderer for Table {
+    fn render(&self, r: &Report) -> Result<Vec<u8>, String> {
+        Ok(match &r.run {
+            Run::Estimate { estimate: e, .. } => estimate(e, r.style),
+            Run::Sweep {
+                input, estimates, ..
+            } => sweep(*input, estimates, r.style),
+            Run::Logs {
+                report,
+                files,
+                methods,
+            } => logs::table(report, files, methods, r.style),
+            Run::Probe {
+                probe, estimate: e, ..
+            } => probe::table(probe, e, r.style),
+        })
+    }
 }
 
 #[cfg(test)]

@@ -433,6 +433,12 @@ pub enum Gap {
         /// Retried intents refused by a uniqueness check, and the duplicates a day with them.
         conflicts: Option<(u64, f64)>,
         outcomes: FewerOutcomes,
+        /// Duplicates a day seen, and the model's a day with its 95% interval.
+        seen: f64,
+        predicted: f64,
+        interval: [f64; 2],
+        /// Attempts were grouped by fingerprint: the log has no idempotency key.
+        fingerprint: bool,
     },
     More {
         retries: u32,

@@ -54,6 +54,10 @@ pub fn observed_duplicates(
                 } else {
                     FewerOutcomes::Known
                 },
+                seen: observed,
+                predicted,
+                interval,
+                fingerprint: a.intent_grouping() == "fingerprint",
             })
         } else if observed > interval[1] {
             Some(Gap::More {

@@ -86,8 +86,12 @@ pub struct Observed {
     /// client attempt, as its log counts them, multiply the scenario's layers above it;
     /// `null` without a proxy-attempts column.
     pub amplification: Option<AmplificationObserved>,
-    /// The top 10 endpoints by estimated duplicates a month.
+    /// The top 10 endpoints by estimated duplicates a month. Every endpoint's rows add up to
+    /// the report's duplicates and refunds a month (docs/MODEL.md, "Endpoints").
     pub per_endpoint: Vec<EndpointRow>,
+    /// The endpoints past the top 10, summed: the row that completes the list's sum to the
+    /// total; `null` when every endpoint is listed.
+    pub per_endpoint_other: Option<EndpointsOther>,
     /// How attempts were grouped into intents: `key`, `fingerprint` or `none`.
     pub intent_grouping: &'static str,
     /// How many intents had 1, 2, 3... attempts.
@@ -337,6 +341,17 @@ pub struct RetriesObserved {
     pub max: u32,
 }
 
+/// The endpoints a report leaves out of its top list, summed.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct EndpointsOther {
+    /// How many endpoints.
+    pub endpoints: u64,
+    pub mutating: u64,
+    pub timed_out: u64,
+    pub duplicates_per_month: f64,
+    pub refund_per_month: f64,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct EndpointRow {
     pub method: String,
@@ -348,7 +363,8 @@ pub struct EndpointRow {
     pub duplicates_per_month: f64,
     pub refund_per_month: f64,
     /// It has the minimum evidence (30 mutating attempts) for its own timeout rate; when not,
-    /// its estimate uses the whole log's and it is listed after the endpoints that have it.
+    /// its own rate is thin (still the one its estimate uses) and it is listed after the
+    /// endpoints that have it.
     pub enough_evidence: bool,
     /// The endpoint's own inputs, as its estimate used them (not in the JSON: its counts are).
     #[serde(skip)]
@@ -358,6 +374,11 @@ pub struct EndpointRow {
     /// Over its known outcomes; `None` when the log cannot tell and the scenario's is used.
     #[serde(skip)]
     pub succeeded_share: Option<f64>,
+    /// The factor its own estimate took so that the rows add up to the total (not in the
+    /// JSON); `None` where no endpoint's own estimate had a duplicate and the total was
+    /// shared by mutating attempts.
+    #[serde(skip)]
+    pub scale: Option<f64>,
     /// Its mutating attempts with an idempotency key (for `key_coverage`).
     #[serde(skip)]
     pub keyed_attempts: u64,

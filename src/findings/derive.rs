@@ -107,9 +107,9 @@ pub fn derive(
 /// `--requests-per-day` from the log: its intents over the days it spans (scaled for
 /// sampled traces), and the interval of a measured figure; a log that spans time without a
 /// mutating request measures 0 (its interval by the rule of three). A span shorter than
-/// `--min-span` is still scaled to a day, marked assumed, and a span of no time takes the
-/// scenario's figure (at least the log's intents), marked assumed, unless a flag gives the
-/// figure or scripts ask for the refusal. Without timestamps, or with no mutating request and
+/// `--min-span`, or of no time, only bounds the figure: the scenario's, moved into the bounds
+/// where outside them, marked assumed, unless a flag gives the figure or scripts ask for the
+/// refusal. Without timestamps, or with no mutating request and
 /// no span to measure 0 over, it is refused.
 fn requests_per_day(
     a: &LogAnalysis,
@@ -145,19 +145,25 @@ fn requests_per_day(
         [lo * k, hi * k]
     });
     let short = match (&n_measured, days, given.requests_per_day) {
+        // Too short to stand for a day, the span only bounds the figure: the scenario's,
+        // within those bounds, else the nearest bound.
         (Err(Shortfall::TooShort { span, min }), Some(d), None) if !options.require_measured => {
             let log = log(d);
+            let [low, high] = log.short_span_bounds(*span);
             Some(Measured {
                 input: "requests_per_day",
                 flag: "--requests-per-day",
-                value: log.value,
+                value: base.requests_per_day.clamp(low, high),
                 measured: Some(log.value),
                 from_flag: true,
                 evidence: Evidence::RequestsShortSpan {
                     log,
                     span: *span,
                     min: *min,
-                    scenario: None,
+                    scenario: ScenarioShare {
+                        base: base.requests_per_day,
+                        origin: sources.get(Input::RequestsPerDay),
+                    },
                 },
             })
         }
@@ -176,10 +182,10 @@ fn requests_per_day(
                     log,
                     span: 0.0,
                     min: options.min_span.as_secs_f64(),
-                    scenario: Some(ScenarioShare {
+                    scenario: ScenarioShare {
                         base: base.requests_per_day,
                         origin: sources.get(Input::RequestsPerDay),
-                    }),
+                    },
                 },
             })
         }
@@ -226,8 +232,8 @@ fn no_mutating(a: &LogAnalysis) -> Shortfall {
     }
 }
 
-/// `--timeout-rate` from the log: its timed-out share of mutating attempts; below the
-/// minimum evidence, or with no mutating attempt, the scenario's.
+/// `--timeout-rate` from the log: its timed-out share of mutating attempts, however few
+/// (thin below the minimum evidence); with no mutating attempt, the scenario's.
 fn timeout_rate(
     a: &LogAnalysis,
     options: &DeriveOptions,
@@ -257,7 +263,9 @@ fn timeout_rate(
     } else {
         Ok(timeout_log(a, c.timed_out as f64 / c.mutating as f64))
     };
-    let mut to = pick(
+    // Any evidence beats a default: a rate from fewer than `MIN_EVIDENCE` attempts is still
+    // the figure, marked thin by its kind, its Wilson interval reaching the duplicates.
+    pick(
         ("timeout_rate", "--timeout-rate"),
         sources.given_by(Input::TimeoutRate, "--timeout-rate"),
         "timeout rate",
@@ -265,23 +273,7 @@ fn timeout_rate(
         t_measured,
         |l| l.value,
         |p| Evidence::TimeoutRate(TimeoutEvidence::Picked(p)),
-    )?;
-    // Below the minimum evidence a measured rate gives way to the scenario's.
-    if let Evidence::TimeoutRate(TimeoutEvidence::Picked(Picked::Measured(log))) = &to.evidence {
-        if log.mutating < MIN_EVIDENCE {
-            to = Measured {
-                value: base.timeout_rate,
-                from_flag: true,
-                evidence: Evidence::TimeoutRate(TimeoutEvidence::TooFew {
-                    base: base.timeout_rate,
-                    origin: sources.get(Input::TimeoutRate),
-                    log: log.clone(),
-                }),
-                ..to
-            };
-        }
-    }
-    Ok(to)
+    )
 }
 
 /// The log's timed-out mutating attempts, `value` their share, with what counted as timed out.
@@ -429,9 +421,11 @@ fn retries(
             )
         }
         (None, Some(log)) if !per_attempt && grouped.timed_out_intents < MIN_EVIDENCE => {
+            // The most seen is a floor: few timeouts rarely show a client's last retry. The
+            // scenario's figure stands within it, else the floor.
             let r = log.observed.max.min(MAX_RETRIES);
             (
-                base.retries,
+                base.retries.max(r),
                 Some(f64::from(r)),
                 true,
                 RetriesEvidence::TooFew {
@@ -530,23 +524,14 @@ fn succeeded_share(
         return Ok((m, None));
     }
     if !a.has_outcomes() {
-        let lacking = a
-            .files
-            .iter()
-            .find(|f| !f.all_have(|c| c.upstream_status.is_some()));
-        let why = NoUpstream {
-            file: lacking.map(|f| f.lacking(|c| c.upstream_status.is_some())),
-            // A preset detected with fields after it: the status may be among those not read.
-            unread: lacking.is_some_and(FileInfo::has_unread_fields),
-            raw: lacking.is_some_and(|f| f.format.is_some()),
-        };
+        let why = no_upstream(a);
         let too_few =
             (given.succeeded_share.is_none() && c.timed_out < MIN_EVIDENCE).then_some(scenario);
-        // Enough timed out, but nothing tells their outcome: the scenario's share, assumed
-        // (the log allows 0 to 1), unless scripts ask for the refusal.
-        let assumed =
-            (given.succeeded_share.is_none() && too_few.is_none() && !options.require_measured)
-                .then_some(scenario);
+        // Nothing tells the timed-out attempts' outcome: the scenario's share, assumed (the
+        // log allows 0 to 1), unless scripts ask for the refusal.
+        let assumed = (given.succeeded_share.is_none() && !options.require_measured)
+            .then_some(scenario)
+            .filter(|_| too_few.is_none());
         let evidence = ShareEvidence::NoUpstream {
             given: given.succeeded_share,
             why: why.clone(),
@@ -554,11 +539,12 @@ fn succeeded_share(
             assumed,
             timed_out: c.timed_out,
         };
-        return match (given.succeeded_share, too_few.or(assumed)) {
-            (Some(v), _) => Ok((make(v, None, true, evidence), None)),
-            // Too few timed-out attempts to measure it even with their outcomes, or none known.
-            (None, Some(_)) => Ok((make(base.succeeded_share, None, true, evidence), None)),
-            (None, None) => Err(Refusal::Underivable {
+        return match given.succeeded_share {
+            Some(v) => Ok((make(v, None, true, evidence), None)),
+            None if !options.require_measured => {
+                Ok((make(base.succeeded_share, None, true, evidence), None))
+            }
+            None => Err(Refusal::Underivable {
                 figure: "the succeeded share",
                 why: Shortfall::NoUpstream(why),
                 flag: "--succeeded-share",
@@ -577,7 +563,8 @@ fn succeeded_share(
     };
     let too_many = known == 0 || unknown as f64 > options.max_unknown * all as f64;
     // The interval: Wilson over the known outcomes, widened to the Wilson intervals of
-    // the bounds when some are unknown.
+    // the bounds when some are unknown. However few are known, the share is the log's (thin
+    // below `MIN_EVIDENCE`, as its kind says), this interval carried to the duplicates.
     let interval = if unknown == 0 {
         intervals::wilson(succ, all)
     } else {
@@ -597,17 +584,6 @@ fn succeeded_share(
             log: Box::new(log),
             max_unknown: options.max_unknown,
         });
-    }
-    if given.succeeded_share.is_none() && known < MIN_EVIDENCE {
-        let measured = (known > 0).then(|| succ as f64 / known as f64);
-        let evidence = ShareEvidence::TooFewKnown {
-            measured,
-            known,
-            scenario,
-            point,
-            log,
-        };
-        return Ok((make(point, measured, true, evidence), None));
     }
     if too_many {
         return match given.succeeded_share {
@@ -649,6 +625,21 @@ fn succeeded_share(
         Some(g) => (make(g, Some(v), true, evidence), None),
         None => (make(v, Some(v), false, evidence), Some(interval)),
     })
+}
+
+/// Why the log tells no outcome of a timed-out attempt: the first file without an upstream
+/// status.
+fn no_upstream(a: &LogAnalysis) -> NoUpstream {
+    let lacking = a
+        .files
+        .iter()
+        .find(|f| !f.all_have(|c| c.upstream_status.is_some()));
+    NoUpstream {
+        file: lacking.map(|f| f.lacking(|c| c.upstream_status.is_some())),
+        // A preset detected with fields after it: the status may be among those not read.
+        unread: lacking.is_some_and(FileInfo::has_unread_fields),
+        raw: lacking.is_some_and(|f| f.format.is_some()),
+    }
 }
 
 /// Why requests a day needs a timestamp column: the first file without one.

@@ -11,17 +11,17 @@ use super::RetriesObserved;
 #[derive(Debug, Clone, PartialEq)]
 pub enum Evidence {
     RequestsPerDay(Picked<RequestsLog>),
-    /// The log's intents over a span shorter than `--min-span` (both in seconds), scaled to a
-    /// day all the same: an assumption that the day runs at that pace. A span of no time
-    /// (`span` 0: one row, or every timestamp equal) has no pace: `scenario` is then the
-    /// scenario's figure used (the default, the `--scenario` file's), raised to the log's
-    /// intents where below them, and `log.value` is what the log proves: its intents, at least,
-    /// in a day.
+    /// The log's intents over a span shorter than `--min-span` (both in seconds): too short
+    /// to stand for a day, the span only bounds requests a day
+    /// ([`RequestsLog::short_span_bounds`]). `scenario` is the scenario's figure (the default,
+    /// the `--scenario` file's), used where within those bounds, else the nearest bound; `log`
+    /// is the span scaled to a day. A span of no time (`span` 0: one row, or every timestamp
+    /// equal) has no pace: `log.value` is then what the log proves, its intents in a day.
     RequestsShortSpan {
         log: RequestsLog,
         span: f64,
         min: f64,
-        scenario: Option<ScenarioShare>,
+        scenario: ScenarioShare,
     },
     /// The log has no timestamps, so nothing says over what time its intents came: the
     /// scenario's figure, assumed, with no bounds (`missing` says which file lacks them).
@@ -52,6 +52,26 @@ pub enum Evidence {
     },
 }
 
+impl Evidence {
+    /// A rate or share the log measured from fewer than `MIN_EVIDENCE` trials: still the
+    /// figure used, marked thin with its count (`10 of 26`).
+    pub fn thin(&self) -> Option<super::kinds::Thin> {
+        let (count, of) = match self {
+            Evidence::TimeoutRate(TimeoutEvidence::Picked(Picked::Measured(log))) => {
+                (log.timed_out, log.mutating)
+            }
+            Evidence::SucceededShare(
+                ShareEvidence::Measured {
+                    given: None, log, ..
+                },
+                _,
+            ) => (log.succeeded, log.timed_out - log.unknown),
+            _ => return None,
+        };
+        (of < super::MIN_EVIDENCE).then_some(super::kinds::Thin { count, of })
+    }
+}
+
 /// A figure the log may give, unless a flag gave it.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Picked<T> {
@@ -73,6 +93,20 @@ pub struct RequestsLog {
     pub days: f64,
     /// Traces: the factor head sampling scaled the count by, when it is not 1.
     pub sampled: Option<f64>,
+}
+
+impl RequestsLog {
+    /// What a span of `span` seconds too short to stand for a day proves of requests a day:
+    /// at least its intents (scaled for sampled traces); no upper bound, but for none seen
+    /// over some time: the rule of three at that pace.
+    pub fn short_span_bounds(&self, span: f64) -> [f64; 2] {
+        let high = if self.intents == 0 && span > 0.0 {
+            super::intervals::RULE_OF_THREE * 86_400.0 / span
+        } else {
+            f64::INFINITY
+        };
+        [self.intents as f64 * self.sampled.unwrap_or(1.0), high]
+    }
 }
 
 /// How attempts were counted as intents.
@@ -104,11 +138,12 @@ pub struct FingerprintFacts {
     pub unkeyed: u64,
 }
 
-/// The timeout rate: measured, given, or measured from too few attempts.
+/// The timeout rate: measured (thin below `MIN_EVIDENCE` attempts), given, or not
+/// measured at all.
 #[derive(Debug, Clone, PartialEq)]
 pub enum TimeoutEvidence {
     Picked(Picked<TimeoutLog>),
-    /// Measured from fewer than `MIN_EVIDENCE` attempts: the scenario's `base` is used.
+    /// No mutating attempt to measure it from: the scenario's `base` is used.
     TooFew {
         base: f64,
         origin: Origin,
@@ -188,15 +223,6 @@ pub enum ShareEvidence {
         too_few: Option<ScenarioShare>,
         assumed: Option<ScenarioShare>,
         timed_out: u64,
-    },
-    /// Fewer than `MIN_EVIDENCE` timed-out attempts with a known outcome: the share used is
-    /// `point`, the scenario's moved into the log's bounds when outside them.
-    TooFewKnown {
-        measured: Option<f64>,
-        known: u64,
-        scenario: ScenarioShare,
-        point: f64,
-        log: ShareLog,
     },
     /// More unknown outcomes than `--max-unknown`, with the share given by flag.
     TooManyUnknown { given: f64, log: ShareLog },
@@ -407,6 +433,12 @@ pub enum Gap {
         /// Retried intents refused by a uniqueness check, and the duplicates a day with them.
         conflicts: Option<(u64, f64)>,
         outcomes: FewerOutcomes,
+        /// Duplicates a day seen, and the model's a day with its 95% interval.
+        seen: f64,
+        predicted: f64,
+        interval: [f64; 2],
+        /// Attempts were grouped by fingerprint: the log has no idempotency key.
+        fingerprint: bool,
     },
     More {
         retries: u32,

@@ -60,11 +60,25 @@ pub struct InputKind {
     /// scenario file's), given where those were; left out of the JSON otherwise.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub from_schedule: bool,
+    /// A rate or share measured from fewer trials than the minimum evidence: still the figure
+    /// used, `count` of `of` (`{"count": 10, "of": 26}`: 10 succeeded of 26 timed-out
+    /// attempts with a known outcome), its 95% interval carried to the duplicates and
+    /// refunds; left out of the JSON otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub thin: Option<Thin>,
     /// The input the scenario uses instead of this one (`schedule_seconds`: a schedule of
     /// retry delays replaces the backoff, its factor and its cap), so that its value, and
     /// what the kind says of it, reaches no figure; left out of the JSON otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub replaced_by: Option<&'static str>,
+}
+
+/// A thin measure: `count` of `of` trials (timed out of mutating attempts for the timeout
+/// rate; succeeded of timed-out attempts with a known outcome for the succeeded share).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Thin {
+    pub count: u64,
+    pub of: u64,
 }
 
 /// The input `scenario` uses instead of `input`, by JSON name: the retry delays
@@ -173,6 +187,7 @@ pub fn of_origin(input: Input, origin: Origin) -> InputKind {
         duration_unit: None,
         env: (origin == Origin::Env).then(|| input.env_name()),
         from_schedule: false,
+        thin: None,
         replaced_by: None,
     }
 }
@@ -217,6 +232,7 @@ pub fn of_schedule(sources: &Sources, used: bool) -> Option<InputKind> {
             .then_some(SCHEDULE_ENV)
             .or(preset_env(origin, sources)),
         from_schedule: false,
+        thin: None,
         replaced_by: None,
     })
 }
@@ -238,19 +254,20 @@ pub fn kind(findings: &Findings, input: Input) -> InputKind {
         // What a short span proves: its intents, at least, in a day; no upper bound (JSON
         // `null`), but for none seen over some time: the rule of three at that pace.
         (Kind::Assumed, Some(Evidence::RequestsShortSpan { log, span, .. })) => {
-            let high = if log.intents == 0 && *span > 0.0 {
-                intervals::RULE_OF_THREE * 86_400.0 / span
-            } else {
-                f64::INFINITY
-            };
-            Some([log.intents as f64 * log.sampled.unwrap_or(1.0), high])
+            Some(log.short_span_bounds(*span))
         }
+        // The most retries seen is a floor: at least that many, nothing above.
+        (
+            Kind::Assumed,
+            Some(Evidence::Retries {
+                how: super::evidence::RetriesEvidence::TooFew { measured, .. },
+                ..
+            }),
+        ) => Some([f64::from(*measured), f64::INFINITY]),
         _ => None,
     };
     let reason = (kind == Kind::Assumed).then_some(match evidence {
-        Some(Evidence::RequestsShortSpan {
-            scenario: Some(_), ..
-        }) => Reason::ZeroSpan,
+        Some(Evidence::RequestsShortSpan { span, .. }) if *span == 0.0 => Reason::ZeroSpan,
         Some(Evidence::RequestsShortSpan { .. }) => Reason::ShortSpan,
         Some(Evidence::RequestsNoTimestamps { .. }) => Reason::NoTimestamps,
         Some(Evidence::SucceededShare(
@@ -265,7 +282,6 @@ pub fn kind(findings: &Findings, input: Input) -> InputKind {
         }
         Some(Evidence::SucceededShare(ShareEvidence::Bounded { .. }, _)) => Reason::UnknownOutcomes,
         Some(Evidence::SucceededShare(ShareEvidence::NoUpstream { .. }, _))
-        | Some(Evidence::SucceededShare(ShareEvidence::TooFewKnown { .. }, _))
         | Some(Evidence::TimeoutRate(TimeoutEvidence::TooFew { .. }))
         | Some(Evidence::Retries {
             how: super::evidence::RetriesEvidence::TooFew { .. },
@@ -279,6 +295,9 @@ pub fn kind(findings: &Findings, input: Input) -> InputKind {
         duration_unit: (input == Input::TimeoutRate && kind == Kind::Measured)
             .then(|| unit_mark(evidence))
             .flatten(),
+        thin: evidence
+            .filter(|_| kind == Kind::Measured)
+            .and_then(Evidence::thin),
         ..base
     }
 }
@@ -287,9 +306,9 @@ pub fn kind(findings: &Findings, input: Input) -> InputKind {
 fn share_bounds(share: &ShareEvidence) -> Option<[f64; 2]> {
     match share {
         ShareEvidence::NoUpstream { .. } | ShareEvidence::NoTimeouts { .. } => Some([0.0, 1.0]),
-        ShareEvidence::TooFewKnown { log, .. }
-        | ShareEvidence::TooManyUnknown { log, .. }
-        | ShareEvidence::Bounded { log, .. } => Some(log.interval()),
+        ShareEvidence::TooManyUnknown { log, .. } | ShareEvidence::Bounded { log, .. } => {
+            Some(log.interval())
+        }
         ShareEvidence::Measured { .. } => None,
     }
 }

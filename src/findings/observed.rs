@@ -8,9 +8,9 @@ use super::evidence::{DuplicatesNote, FewerOutcomes, Gap, Warning};
 use super::intervals::{Intervals, MIN_EVIDENCE};
 use super::{
     AmplificationObserved, AttemptsRow, DayRow, DeriveOptions, DuplicateEvidence, EndpointRow,
-    FileRead, FormatLines, KeyCoverage, KeyCoverageRow, Observed, ObservedDuplicates,
-    ProcessedTwice, ProxyRetriesObserved, RetriesObserved, SharedAddresses, SkippedLines,
-    TOP_ENDPOINTS,
+    EndpointsOther, FileRead, FormatLines, KeyCoverage, KeyCoverageRow, Observed,
+    ObservedDuplicates, ProcessedTwice, ProxyRetriesObserved, RetriesObserved, SharedAddresses,
+    SkippedLines, TOP_ENDPOINTS,
 };
 
 /// The duplicates the fingerprinted intents showed, beside the model's prediction.
@@ -54,6 +54,10 @@ pub fn observed_duplicates(
                 } else {
                     FewerOutcomes::Known
                 },
+                seen: observed,
+                predicted,
+                interval,
+                fingerprint: a.intent_grouping() == "fingerprint",
             })
         } else if observed > interval[1] {
             Some(Gap::More {
@@ -187,6 +191,16 @@ pub fn observed(
     let told = |v: u64| outcomes.then_some(v);
     let mut endpoints = endpoint_rows(a, options, scenario, share_measured);
     let key_coverage = key_coverage(a, &endpoints);
+    let per_endpoint_other = (endpoints.len() > TOP_ENDPOINTS).then(|| {
+        let rest = &endpoints[TOP_ENDPOINTS..];
+        EndpointsOther {
+            endpoints: rest.len() as u64,
+            mutating: rest.iter().map(|e| e.mutating).sum(),
+            timed_out: rest.iter().map(|e| e.timed_out).sum(),
+            duplicates_per_month: rest.iter().map(|e| e.duplicates_per_month).sum(),
+            refund_per_month: rest.iter().map(|e| e.refund_per_month).sum(),
+        }
+    });
     endpoints.truncate(TOP_ENDPOINTS);
     let attempts_per_intent = attempts_per_intent(t);
     let files = files_read(a);
@@ -243,11 +257,14 @@ pub fn observed(
         proxy_retries: proxy_retries(a),
         amplification: proxy_retries(a).map(|p| AmplificationObserved::of(&p, scenario)),
         per_endpoint: endpoints,
+        per_endpoint_other,
     }
 }
 
-/// Every endpoint with mutating attempts, each with the estimate of its own inputs (the
-/// scenario's where it has too few), ranked: measured first, by duplicates a month.
+/// Every endpoint with mutating attempts, each with the estimate of its own inputs (its own
+/// timeout rate however thin; its own share where measured, else the scenario's), scaled so
+/// that the rows add up to the report's duplicates and refunds a month, ranked: those with
+/// the minimum evidence first, by duplicates a month.
 fn endpoint_rows(
     a: &LogAnalysis,
     options: &DeriveOptions,
@@ -258,7 +275,7 @@ fn endpoint_rows(
     let days = a.days_covered().filter(|d| *d > 0.0);
     let outcomes = a.has_outcomes();
     let told = |v: u64| outcomes.then_some(v);
-    let endpoints: Vec<EndpointRow> = t
+    let mut endpoints: Vec<EndpointRow> = t
         .endpoints
         .iter()
         .filter(|(_, e)| e.counts.mutating > 0)
@@ -272,26 +289,15 @@ fn endpoint_rows(
                 None => 0.0,
             };
             let enough_evidence = ec.mutating >= MIN_EVIDENCE;
-            let timeout_rate = if enough_evidence {
-                ec.timed_out as f64 / ec.mutating as f64
-            } else {
-                scenario.timeout_rate
-            };
+            let timeout_rate = ec.timed_out as f64 / ec.mutating as f64;
             let known = ec.timed_out - ec.timed_out_unknown;
             let own_share = outcomes
                 && share_measured
                 && known >= MIN_EVIDENCE
                 && ec.timed_out_unknown as f64 <= options.max_unknown * ec.timed_out as f64;
             let succeeded_share = own_share.then(|| ec.timed_out_succeeded as f64 / known as f64);
-            // The two figures alone: a whole estimate for each of thousands of endpoints was
-            // most of the report's time.
             let (duplicates_per_month, refund_per_month) =
-                Estimate::duplicates_and_refunds_per_month(&Scenario {
-                    requests_per_day: n,
-                    timeout_rate,
-                    succeeded_share: succeeded_share.unwrap_or(scenario.succeeded_share),
-                    ..*scenario
-                });
+                endpoint_figures(scenario, n, timeout_rate, succeeded_share);
             EndpointRow {
                 method: e.method.clone(),
                 route: e.route.clone(),
@@ -306,6 +312,7 @@ fn endpoint_rows(
                 timeout_rate,
                 succeeded_share,
                 keyed_attempts: e.keyed_attempts,
+                scale: None,
                 proxy_retries: t
                     .proxy_retries_by_endpoint
                     .get(&key)
@@ -314,6 +321,7 @@ fn endpoint_rows(
             }
         })
         .collect();
+    share_out(&mut endpoints, scenario);
     // Endpoints with too little evidence are never ranked as if measured: they come last.
     // (Their places are sorted, not the rows: moving thousands of rows through a sort cost
     // more than building them.)
@@ -328,6 +336,47 @@ fn endpoint_rows(
     });
     let mut rows: Vec<Option<EndpointRow>> = endpoints.into_iter().map(Some).collect();
     order.into_iter().filter_map(|i| rows[i].take()).collect()
+}
+
+/// Scales the endpoints' own estimates so that they add up to the scenario's duplicates and
+/// refunds a month: each its part of the total in proportion to its own estimate (by its
+/// mutating attempts where no endpoint's estimate has a duplicate). The model is not
+/// additive (an endpoint's duplicates grow faster than its timeout rate), and the total's
+/// inputs may be given, assumed or bounded where the endpoints' are their own counts. Its
+/// inputs stay its own: the factor is kept beside them (`EndpointRow::scale`).
+fn share_out(endpoints: &mut [EndpointRow], scenario: &Scenario) {
+    let (total, refunds) = Estimate::duplicates_and_refunds_per_month(scenario);
+    let own: f64 = endpoints.iter().map(|e| e.duplicates_per_month).sum();
+    let mutating: u64 = endpoints.iter().map(|e| e.mutating).sum();
+    for e in endpoints.iter_mut() {
+        if own > 0.0 {
+            let k = total / own;
+            e.duplicates_per_month *= k;
+            e.refund_per_month *= k;
+            e.scale = Some(k);
+        } else if mutating > 0 {
+            let part = e.mutating as f64 / mutating as f64;
+            e.duplicates_per_month = total * part;
+            e.refund_per_month = refunds * part;
+        }
+    }
+}
+
+/// An endpoint's duplicates and refunds a month on its inputs and the scenario's others: the
+/// two figures alone (a whole estimate for each of thousands of endpoints was most of the
+/// report's time).
+fn endpoint_figures(
+    scenario: &Scenario,
+    requests_per_day: f64,
+    timeout_rate: f64,
+    succeeded_share: Option<f64>,
+) -> (f64, f64) {
+    Estimate::duplicates_and_refunds_per_month(&Scenario {
+        requests_per_day,
+        timeout_rate,
+        succeeded_share: succeeded_share.unwrap_or(scenario.succeeded_share),
+        ..*scenario
+    })
 }
 
 /// How many intents had 1, 2, 3... attempts.

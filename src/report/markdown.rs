@@ -351,6 +351,17 @@ fn per_endpoint(out: &mut String, o: &Observed, style: &Style) {
             ]
         })
         .collect();
+    let mut rows = rows;
+    if let Some(other) = &o.per_endpoint_other {
+        rows.push(vec![
+            say::other_endpoints(other.endpoints),
+            count(other.mutating),
+            share(other.timed_out, other.mutating),
+            "-".into(),
+            human::count(other.duplicates_per_month),
+            human::money(other.refund_per_month, &style.currency),
+        ]);
+    }
     pipe_table(out, &say::PER_ENDPOINT, "-:::::", &rows);
     if o.per_endpoint.iter().any(|p| !p.enough_evidence) {
         let _ = writeln!(out, "\\* {}\n", say::few_attempts());

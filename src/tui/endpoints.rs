@@ -101,8 +101,11 @@ pub struct Endpoint {
     /// Its timed-out attempts with an upstream 2xx; `None` when the log cannot tell, and the
     /// scenario's share is used.
     pub succeeded_share: Option<f64>,
-    /// Refunds a month as `dupcost logs` reported them.
+    /// Refunds a month as `dupcost logs` reported them: its part of the whole log's.
     pub refund_per_month: f64,
+    /// The factor its own estimate (the one explored) took to be its part of the whole
+    /// log's, where it had one.
+    pub scale: Option<f64>,
 }
 
 impl Endpoint {
@@ -283,6 +286,7 @@ fn endpoints(derived: &Derived) -> Vec<Endpoint> {
             timeout_rate: row.timeout_rate,
             succeeded_share: row.succeeded_share,
             refund_per_month: row.refund_per_month,
+            scale: row.scale,
         })
         .collect()
 }
@@ -421,13 +425,15 @@ mod tests {
         LogView::new(&derived, "sample".into())
     }
 
-    /// Each endpoint's own scenario gives the refunds `dupcost logs` reported for it.
+    /// Each endpoint's own scenario, scaled to its part of the whole, gives the refunds
+    /// `dupcost logs` reported for it.
     #[test]
     fn endpoint_scenarios_give_the_reported_refunds() {
         let view = sample();
         assert!(view.endpoints.len() >= 3);
         for e in &view.endpoints {
-            let got = Estimate::new(e.scenario(&view.whole)).refund_cost.per_month;
+            let got = Estimate::new(e.scenario(&view.whole)).refund_cost.per_month
+                * e.scale.expect("a scale");
             assert!(
                 (got - e.refund_per_month).abs() <= 1e-9 * e.refund_per_month.max(1.0),
                 "{}: {got} vs {}",

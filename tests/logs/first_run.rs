@@ -172,7 +172,7 @@ fn combined_with_appended_variables_measures_the_succeeded_share() {
         "{table}"
     );
     assert!(
-        table.contains("9 with upstream 2xx / 20 timed out"),
+        table.contains("3 of 23 timed-out attempts (13%) have no known outcome"),
         "{table}"
     );
 }
@@ -406,4 +406,36 @@ fn unknown_outcomes_follow_one_rule_and_scripts_can_ask_for_the_refusal() {
         let err = usage_error(&["logs", &p, "--require-measured"]);
         assert!(err.contains("--succeeded-share"), "{name}: {err}");
     }
+}
+
+/// Fewer duplicates seen than the model predicts: one sentence gives both figures, why, and
+/// what would show them, and the reasons follow what the log has (no outcome column, then
+/// unknown outcomes once the upstream status is read).
+#[test]
+fn fewer_seen_than_predicted_says_why_and_what_would_show_them() {
+    let log = "tests/fixtures/firstrun/combined-upstream.log";
+    let note = |args: &[&str]| {
+        let j = json(&[&["logs", log][..], args].concat());
+        j["observed"]["observed_duplicates"]["note"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let plain = note(&[]);
+    assert!(
+        plain.starts_with(
+            "fewer duplicates are seen (0 a day) than the model predicts (6.32 a day, 95%: 3.65 to 10.8) because the log has no upstream status"
+        ) && plain.contains("--outcomes FILE) would show which timed-out attempts executed")
+            && plain.contains("a logged idempotency key (--column idempotency_key=NAME) would group retries from any address"),
+        "{plain}"
+    );
+    let read = note(&["--log-format", "combined $upstream_status $request_time"]);
+    assert!(
+        read.contains("because 3 timed-out attempts with an unknown outcome cannot count")
+            && read.contains(
+                "the backend's own log (--outcomes FILE) would tell the unknown outcomes"
+            )
+            && !read.contains("no upstream status"),
+        "{read}"
+    );
 }

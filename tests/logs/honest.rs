@@ -514,13 +514,13 @@ fn messages_point_at_the_fix() {
     ]);
     assert!(text.contains("3 timed out (status 0, 408, 460, 499, 504 or termination state c, C, s, S) / 6 mutating attempts"), "{text}");
     // No timeouts: no demand for the share, and the evidence says why; the timeout rate is
-    // the default (one attempt is too few), so the share, assumed, changes every figure.
+    // the log's thin 0 (of one attempt), so the share, assumed, changes no figure.
     let f = write(
         "none.csv",
         "timestamp,method,status\n2026-11-01T00:00:00Z,POST,201\n2026-11-01T02:00:00Z,GET,200\n",
     );
     let (text, _) = output(&[&f]);
-    assert!(text.contains("succeeded share not measured: no timed-out mutating attempts in the log to tell it, yet the timeout rate used is not 0, so it changes every figure; using the default 50%, assumed (the log allows 0% to 100%)"), "{text}");
+    assert!(text.contains("succeeded share not measured: no timed-out mutating attempts in the log to tell it, so it cannot change the result (the timeout rate used is 0; only the 95% intervals' upper ends use it); using the default 50%, assumed (the log allows 0% to 100%)"), "{text}");
     // Plurals, tiny figures, the methods in the per-day header.
     assert!(
         text.contains("requests a day 12 = 1 intent (no idempotency keys"),
@@ -583,9 +583,7 @@ fn logs_shaped_like_real_ones() {
     // known outcome is too little evidence (issue 24): the default stands, with the bounds.
     let (text, _) = output(&[&fixture("ingress-nginx.csv")]);
     assert!(
-        text.contains("succeeded share: measured 100% from 1 timed-out attempt with a known outcome: too few (needs 30); using the default 50% (the log: ")
-            && text.contains("3 of 4 unknown")
-            && text.contains("25% to 100%"),
+        text.contains("succeeded share: not measured: 3 of 4 timed-out attempts (75%) have no known outcome, more than --max-unknown allows for a measure; they lie between 25% to 100%"),
         "{text}"
     );
     let (text, _) = output(&[
@@ -607,13 +605,17 @@ fn logs_shaped_like_real_ones() {
         (Some(2), Some(1))
     );
     assert_eq!(o["backend_log"]["never_reached"], 1);
-    // Two timed-out attempts are too few: the default stands, and `sources` says so.
-    assert_eq!(v["sources"]["succeeded_share"], "default");
+    // Two timed-out attempts are thin, yet the log's: 1 of 2, and `sources` says so.
+    assert_eq!(v["sources"]["succeeded_share"], "log");
     assert_eq!(v["inputs"]["succeeded_share"], 0.5);
+    assert_eq!(
+        v["input_kinds"]["succeeded_share"]["thin"],
+        serde_json::json!({"count": 1, "of": 2})
+    );
     // Traefik: 499 echoed, 0 and 504 echoed: all unknown, and too few to ask for more.
     let (text, _) = output(&[&fixture("traefik.csv")]);
     assert!(
-        text.contains("succeeded share: not measured from 0 timed-out attempts with a known outcome: too few (needs 30); using the default 50% (3 timed out, all with an unknown outcome)"),
+        text.contains("succeeded share: not measured: 3 of 3 timed-out attempts (100%) have no known outcome, more than --max-unknown allows for a measure; they lie between 0% to 100% (95%: 0% to 100%); using the default 50%, assumed"),
         "{text}"
     );
     let v = json(&[
@@ -722,20 +724,20 @@ fn five_rows_keep_the_defaults_with_a_note() {
     let path = fixture("ingress-nginx-5.log");
     let (text, _) = output(&[&path]);
     for line in [
-        "retries: measured 0 retries from 2 timed-out fingerprinted intents: too few (needs 30); using the default 3",
-        "timeout rate: measured 40% from 5 mutating attempts: too few (needs 30); using the default 0.2%",
-        "succeeded share: not measured from 0 timed-out attempts with a known outcome: too few (needs 30); using the default 50%",
-        "timeout rate 0.2% (assumed, not measured)",
+        "retries 3: assumed: at least 0 retries seen from 2 timed-out fingerprinted intents, a floor (under 30, few timeouts rarely show a client's last retry); using the default 3, within it",
+        "timeout rate 40% = 2 timed out (status 0, 408, 460, 499, 504) / 5 mutating attempts; thin: 2 of 5 (under 30)",
+        "succeeded share: not measured: 2 of 2 timed-out attempts (100%) have no known outcome",
+        "timeout rate 40% (95%: ",
     ] {
         assert!(text.contains(line), "{line}\n{text}");
     }
     let v = json(&[&path]);
     assert_eq!(v["inputs"]["retries"], 3);
-    assert_eq!(v["inputs"]["timeout_rate"], 0.002);
+    assert_eq!(v["inputs"]["timeout_rate"], 0.4);
     assert_eq!(v["observed"]["retries_observed"]["max"], 0);
     let s = &v["sources"];
     assert_eq!(s["retries"], "default");
-    assert_eq!(s["timeout_rate"], "default");
+    assert_eq!(s["timeout_rate"], "log");
     assert_eq!(s["succeeded_share"], "default");
     assert_eq!(s["requests_per_day"], "log");
     assert_eq!(s["body_bytes"], "log");
@@ -753,7 +755,7 @@ fn five_rows_keep_the_defaults_with_a_note() {
     assert_eq!(s["timeout_rate"], "flag");
     let (text, _) = output(&[&path, "--scenario", file]);
     assert!(
-        text.contains("too few (needs 30); using the scenario file's 5"),
+        text.contains("a floor (under 30, few timeouts rarely show a client's last retry); using the scenario file's 5, within it"),
         "{text}"
     );
     // Endpoints with fewer than 30 attempts are marked, not ranked as measured.

@@ -146,6 +146,7 @@ fn evidence_and_observed() {
         "proxy_retries",
         "amplification",
         "per_endpoint",
+        "per_endpoint_other",
         "timed_out_unknown",
         "timed_out_matched",
         "rows_filtered",
@@ -161,7 +162,7 @@ fn evidence_and_observed() {
     ] {
         assert!(keys.contains(&k), "{k}");
     }
-    assert_eq!(keys.len(), 26);
+    assert_eq!(keys.len(), 27);
     // A proxy's log: executions are not seen per intent.
     assert_eq!(json["processed_twice"], serde_json::Value::Null);
     // Keyed: coverage, no fingerprint figures; without the backend's log no duplicates seen
@@ -582,8 +583,8 @@ fn underivable_figures_name_their_flag_unless_given() {
         "{m}"
     );
     // Without timeouts the succeeded share is not demanded: the default, assumed, which
-    // changes every figure where the timeout rate used is not 0 (here the default: two
-    // attempts are too few).
+    // changes no figure where the timeout rate used is 0 (here the log's thin 0 of two
+    // attempts).
     let ok = b"timestamp,method,status,upstream_status\n2026-11-01T00:00:00Z,POST,200,200\n2026-11-02T00:00:00Z,POST,200,200\n";
     let p = write_path(d, "ok.csv", ok);
     let measured = analyze(&p, &LogOptions::default())
@@ -592,7 +593,7 @@ fn underivable_figures_name_their_flag_unless_given() {
         .unwrap();
     assert_eq!(
         measured.measured[2].evidence.to_string(),
-        "succeeded share not measured: no timed-out mutating attempts in the log to tell it, yet the timeout rate used is not 0, so it changes every figure; using the default 50%, assumed (the log allows 0% to 100%)"
+        "succeeded share not measured: no timed-out mutating attempts in the log to tell it, so it cannot change the result (the timeout rate used is 0; only the 95% intervals' upper ends use it); using the default 50%, assumed (the log allows 0% to 100%)"
     );
     assert!(measured.measured[2].from_flag, "not from the log");
     assert_eq!(measured.scenario.succeeded_share, base.succeeded_share);
@@ -604,10 +605,10 @@ fn underivable_figures_name_their_flag_unless_given() {
         },
     )
     .unwrap();
-    // Two mutating attempts are too few for a timeout rate (issue 24): the default stands.
+    // Two mutating attempts, none timed out: a thin timeout rate, yet the log's 0.
     assert_eq!(
         (s.succeeded_share, s.timeout_rate, s.requests_per_day),
-        (0.25, base.timeout_rate, 2.0)
+        (0.25, 0.0, 2.0)
     );
     // One timed-out attempt is too few to ask for the succeeded share: the default stands,
     // and the evidence says why and what would measure it.
@@ -680,9 +681,10 @@ fn underivable_figures_name_their_flag_unless_given() {
         },
     )
     .unwrap();
+    // One of two timed out, and its outcome 2xx: thin, yet the log's figures.
     assert_eq!(
         (s.requests_per_day, s.timeout_rate, s.succeeded_share),
-        (100.0, base.timeout_rate, base.succeeded_share)
+        (100.0, 0.5, 1.0)
     );
     // A span of no time: the default requests a day (at least the log's 1), assumed.
     let s = derive(

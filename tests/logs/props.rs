@@ -2,6 +2,8 @@
 //! `examples/gen-access-log`, whose true figures are known:
 //!
 //! - a generated log round-trips to the derived inputs computed directly from its rows;
+//! - the inputs used lie within the bounds their lines state, and the endpoint rows add up
+//!   to the total;
 //! - reading it in any number of pieces (separate files in one call, or chunks read by
 //!   several threads) gives exactly the tally of reading it whole;
 //! - shuffling its rows changes nothing but the order-dependent figures.
@@ -147,15 +149,12 @@ proptest! {
             prop_assert!(e.contains("--min-span"), "{}", e);
             return Ok(());
         }
-        // Below the minimum evidence (issue 24) a figure keeps the default, and says so.
+        // Below the minimum evidence a rate or share is still the log's, marked thin.
         let min = dupcost::findings::MIN_EVIDENCE;
         let known = truth.timed_out - truth.timed_out_unknown;
-        // No outcome known of enough timed-out attempts (or, with an upstream column, of any:
-        // one rule for unknown outcomes), scripts asking for a measure are refused.
-        let has_upstream = a.has_outcomes();
-        if truth.timed_out == truth.timed_out_unknown
-            && (truth.timed_out >= min || (has_upstream && truth.timed_out > 0))
-        {
+        // No outcome known of any timed-out attempt (no evidence at all), scripts asking for
+        // a measure are refused.
+        if truth.timed_out > 0 && truth.timed_out == truth.timed_out_unknown {
             let e = derived.unwrap_err().to_string();
             prop_assert!(e.contains("--succeeded-share") && e.contains("--outcomes"), "{}", e);
             return Ok(());
@@ -175,25 +174,21 @@ proptest! {
         let base = Scenario::default();
         prop_assert!(common::close(s.requests_per_day, truth.requests_per_day(), 1e-12),
             "requests/day {} vs {}", s.requests_per_day, truth.requests_per_day());
-        if truth.mutating_attempts >= min {
-            prop_assert!(common::close(s.timeout_rate, truth.timeout_rate(), 1e-12));
-        } else {
-            prop_assert_eq!(s.timeout_rate, base.timeout_rate);
-        }
-        if known >= min {
-            prop_assert!(common::close(s.succeeded_share, truth.succeeded_share(), 1e-12));
-        } else {
-            // Assumed (issue 33): the default, moved into the bounds the log allows.
-            let kind = findings::kinds::kind(&d, dupcost::inputs::Input::SucceededShare);
-            prop_assert_eq!(kind.kind, findings::Kind::Assumed);
-            let [lo, hi] = kind.bounds.unwrap();
-            prop_assert_eq!(s.succeeded_share, base.succeeded_share.clamp(lo, hi));
-            prop_assert!(d.measured[2].evidence.to_string().contains("too few (needs 30)"), "{}", d.measured[2].evidence);
-        }
+        prop_assert!(common::close(s.timeout_rate, truth.timeout_rate(), 1e-12));
+        let kind = |input| findings::kinds::kind(&d, input);
+        let thin = kind(dupcost::inputs::Input::TimeoutRate).thin;
+        prop_assert_eq!(thin.is_some(), truth.mutating_attempts < min);
+        prop_assert!(common::close(s.succeeded_share, truth.succeeded_share(), 1e-12));
+        let share = kind(dupcost::inputs::Input::SucceededShare);
+        prop_assert_eq!(share.kind, findings::Kind::Measured);
+        prop_assert_eq!(share.thin.map(|t| (t.count, t.of)), (known < min).then_some((truth.timed_out_succeeded, known)));
         let timed_out_intents = a.tally.keyed.timed_out_intents;
         prop_assert!(timed_out_intents <= truth.timed_out);
         if truth.keyed_intents > 0 && truth.max_attempts > 1 && timed_out_intents >= min {
             prop_assert_eq!(s.retries, truth.max_attempts - 1);
+        } else if truth.keyed_intents > 0 && !a.keys_look_per_attempt() {
+            // Thin: the most seen is a floor under the default.
+            prop_assert_eq!(s.retries, base.retries.max(truth.max_attempts - 1));
         } else {
             prop_assert_eq!(s.retries, base.retries);
         }
@@ -201,6 +196,65 @@ proptest! {
         prop_assert_eq!(o.mutating_attempts, truth.mutating_attempts);
         prop_assert_eq!(o.intents, truth.intents);
         prop_assert!(common::close(o.days_covered.unwrap(), truth.days_covered(), 1e-12));
+    }
+
+    /// Whatever the log, the inputs used lie within the bounds their own lines state, a thin
+    /// rate is the log's own, and the endpoint rows (with "other endpoints" past the top 10)
+    /// add up to the report's duplicates and refunds a month.
+    #[test]
+    fn used_inputs_lie_within_their_bounds_and_endpoints_add_up(
+        cfg in config(),
+        short in prop_oneof![Just(None), (0.0005f64..0.04).prop_map(Some)],
+        templates in prop_oneof![Just(0u32), 4u32..40],
+        base_n in 1.0f64..100_000.0,
+        base_retries in 0u32..8,
+    ) {
+        let dir = tempfile::tempdir().unwrap();
+        let cfg = Config { days: short.unwrap_or(cfg.days), templates, ..cfg };
+        let (bytes, _) = generate(&cfg);
+        let a = analyze(&[write_path(dir.path(), "g.log", &bytes)], &one_thread());
+        let base = Scenario { requests_per_day: base_n, retries: base_retries, ..Scenario::default() };
+        let none = Overrides::default();
+        let Ok(d) = findings::derive(&a, &DeriveOptions::default(), &base, &none, &findings::given_sources(&none)) else {
+            // Only a log without a mutating request and without a span is refused.
+            prop_assert_eq!(a.tally.counts.mutating, 0);
+            return Ok(());
+        };
+        use dupcost::inputs::Input;
+        let s = &d.scenario;
+        for (input, used) in [
+            (Input::RequestsPerDay, s.requests_per_day),
+            (Input::TimeoutRate, s.timeout_rate),
+            (Input::SucceededShare, s.succeeded_share),
+            (Input::Retries, f64::from(s.retries)),
+        ] {
+            let k = findings::kinds::kind(&d, input);
+            if let Some([lo, hi]) = k.bounds {
+                prop_assert!(lo <= used && used <= hi, "{input}: {used} outside {lo} to {hi}");
+            }
+            if k.thin.is_some() {
+                prop_assert_eq!(k.kind, findings::Kind::Measured);
+            }
+        }
+        let c = a.tally.counts;
+        if c.mutating > 0 {
+            prop_assert_eq!(s.timeout_rate, c.timed_out as f64 / c.mutating as f64);
+        }
+        let e = dupcost::model::Estimate::new(*s);
+        let o = &d.observed;
+        let other = o.per_endpoint_other.as_ref();
+        let listed = a.tally.endpoints.iter().filter(|(_, e)| e.counts.mutating > 0).count();
+        prop_assert_eq!(other.map(|r| r.endpoints as usize), listed.checked_sub(findings::TOP_ENDPOINTS).filter(|&n| n > 0));
+        let dup: f64 = o.per_endpoint.iter().map(|r| r.duplicates_per_month).sum::<f64>()
+            + other.map_or(0.0, |r| r.duplicates_per_month);
+        let refunds: f64 = o.per_endpoint.iter().map(|r| r.refund_per_month).sum::<f64>()
+            + other.map_or(0.0, |r| r.refund_per_month);
+        if c.mutating > 0 {
+            prop_assert!(common::close(dup, e.duplicates.per_month, 1e-9) || (dup - e.duplicates.per_month).abs() < 1e-9,
+                "endpoints {} against {}", dup, e.duplicates.per_month);
+            prop_assert!(common::close(refunds, e.refund_cost.per_month, 1e-9) || (refunds - e.refund_cost.per_month).abs() < 1e-9,
+                "endpoints {} against {}", refunds, e.refund_cost.per_month);
+        }
     }
 
     /// A log cut at any line boundaries into pieces, given as separate files to one

@@ -179,7 +179,7 @@ fn elastic_traefik_common_sample_reads_its_durations_in_ms() {
         let rate = format!("= {timed_out} timed out (status 0, 408, 460, 499, 504 or took");
         assert!(table.contains(&rate), "{timeout}: {table}");
         assert!(
-            table.contains("/ 7 mutating attempts)"),
+            table.contains(&format!("/ 7 mutating attempts; thin: {timed_out} of 7")),
             "{timeout}: {table}"
         );
     }

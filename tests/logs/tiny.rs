@@ -90,22 +90,27 @@ fn one_row_gives_the_default_requests_a_day_assumed_at_least_its_own() {
     assert_eq!(k["bounds"], json!([1.0, null]), "{k}");
     assert_eq!(k["flag"], "--requests-per-day", "{k}");
     assert_eq!(j["inputs"]["requests_per_day"], REQUESTS_PER_DAY);
-    // One attempt, timed out: too few for a rate; the log allows the 95% interval of 1 in 1.
+    // One attempt, timed out: any evidence beats a default, so the rate is the log's 100%,
+    // thin (1 of 1), its 95% interval carried to the duplicates.
     let t = &j["input_kinds"]["timeout_rate"];
     assert_eq!(
-        (&t["kind"], &t["reason"]),
-        (&json!("assumed"), &json!("too_few"))
+        (&t["kind"], &t["reason"], &t["thin"]),
+        (
+            &json!("measured"),
+            &Value::Null,
+            &json!({"count": 1, "of": 1})
+        )
     );
+    assert_eq!(j["inputs"]["timeout_rate"], 1.0);
     let [lo, hi] = wilson(1.0, 1.0);
-    assert_close("timeout rate low", &t["bounds"][0], lo);
-    assert_close("timeout rate high", &t["bounds"][1], hi);
-    assert_eq!(j["inputs"]["timeout_rate"], TIMEOUT_RATE);
+    assert_close("timeout rate low", &j["intervals"]["timeout_rate"][0], lo);
+    assert_close("timeout rate high", &j["intervals"]["timeout_rate"][1], hi);
     let s = &j["input_kinds"]["succeeded_share"];
     assert_eq!(s["kind"], "assumed", "{s}");
     assert_eq!(s["bounds"], json!([0.0, 1.0]), "{s}");
     // The figures, from MODEL.md's arithmetic on the inputs used.
     let n = REQUESTS_PER_DAY;
-    let want = per_month(n, TIMEOUT_RATE, SUCCEEDED_SHARE, RETRIES);
+    let want = per_month(n, 1.0, SUCCEEDED_SHARE, RETRIES);
     assert_close("duplicates", &j["duplicates"]["per_month"], want);
     assert_close(
         "refunds",
@@ -115,7 +120,7 @@ fn one_row_gives_the_default_requests_a_day_assumed_at_least_its_own() {
     assert_close(
         "duplicates over the share's bounds, high",
         &j["bounds"]["duplicates_per_month"][1],
-        per_month(n, TIMEOUT_RATE, 1.0, RETRIES),
+        per_month(n, 1.0, 1.0, RETRIES),
     );
     assert_close(
         "duplicates over the share's bounds, low",
@@ -158,8 +163,13 @@ fn equal_timestamps_are_no_span_and_raise_a_smaller_figure_to_what_the_log_prove
     std::fs::write(&scenario, r#"{"requests_per_day": 2}"#).unwrap();
     let j = json(&["logs", log, "--scenario", scenario.to_str().unwrap()]);
     assert_eq!(j["inputs"]["requests_per_day"], 5.0);
-    let want = per_month(5.0, TIMEOUT_RATE, SUCCEEDED_SHARE, RETRIES);
-    assert_close("duplicates", &j["duplicates"]["per_month"], want);
+    // Five attempts, none timed out: a thin measured 0, so no duplicates.
+    assert_eq!(j["inputs"]["timeout_rate"], 0.0);
+    assert_eq!(
+        j["input_kinds"]["timeout_rate"]["thin"],
+        json!({"count": 0, "of": 5})
+    );
+    assert_close("duplicates", &j["duplicates"]["per_month"], 0.0);
     // A flag settles it; scripts that ask for a measure are still refused.
     let j = json(&["logs", log, "--requests-per-day", "300"]);
     assert_eq!(j["input_kinds"]["requests_per_day"]["kind"], "given");
@@ -235,8 +245,8 @@ fn no_mutating_request_over_days_measures_zero_with_the_rule_of_three() {
 }
 
 /// The first three lines of a generated log: two GETs 4 s apart. No mutating request over a
-/// span shorter than --min-span: 0 a day, assumed (scaled from the short span), bounded by
-/// the rule of three at that pace.
+/// span shorter than --min-span: the span only bounds requests a day (0 to the rule of three
+/// at that pace), so the default stands within those bounds, assumed.
 #[test]
 fn no_mutating_request_over_a_short_span_is_zero_assumed() {
     let log = fixture("tiny", "first-three.csv");
@@ -253,8 +263,12 @@ fn no_mutating_request_over_a_short_span_is_zero_assumed() {
         &k["bounds"][1],
         -(0.05_f64.ln()) * 86_400.0 / span,
     );
-    assert_eq!(j["inputs"]["requests_per_day"], 0.0);
-    assert_eq!(j["duplicates"]["per_month"], 0.0);
+    assert_eq!(j["inputs"]["requests_per_day"], REQUESTS_PER_DAY);
+    assert_close(
+        "duplicates",
+        &j["duplicates"]["per_month"],
+        per_month(REQUESTS_PER_DAY, TIMEOUT_RATE, SUCCEEDED_SHARE, RETRIES),
+    );
     let (text, stderr) = table(&["logs", &log]);
     assert!(
         text.contains("attempts per intent: none (no mutating attempt)"),
@@ -268,12 +282,17 @@ fn no_mutating_request_over_a_short_span_is_zero_assumed() {
 }
 
 /// The first twenty lines of a generated log: 11 keyed mutating attempts over 56 s, none timed
-/// out. The timeout rate is the default (too few), so the succeeded share, which nothing
-/// measured, changes every figure: assumed, 0 to 1, in every renderer.
+/// out. With a timeout rate given (the log's thin 0 would make the share change nothing), the
+/// succeeded share, which nothing measured, changes every figure: assumed, 0 to 1, in every
+/// renderer.
 #[test]
 fn a_short_log_without_timeouts_assumes_the_succeeded_share_everywhere() {
     let log = fixture("tiny", "first-twenty.csv");
-    let j = json(&["logs", &log]);
+    let log = &log;
+    let rate = ["--timeout-rate", "0.2%"];
+    let json = |args: &[&str]| json(&[&["logs", log][..], &rate, args].concat());
+    let table = |args: &[&str]| table(&[&["logs", log][..], &rate, args].concat());
+    let j = json(&[]);
     let s = &j["input_kinds"]["succeeded_share"];
     assert_eq!(s["kind"], "assumed", "{s}");
     assert_eq!(s["origin"], "default", "{s}");
@@ -289,8 +308,8 @@ fn a_short_log_without_timeouts_assumes_the_succeeded_share_everywhere() {
     let n_kind = &j["input_kinds"]["requests_per_day"];
     assert_eq!(n_kind["reason"], "short_span");
     assert_eq!(n_kind["bounds"], json!([11.0, null]));
-    // 11 intents over 56.343 s, scaled to a day.
-    let n = 11.0 / ((57.404 - 1.061) / 86_400.0);
+    // 11 intents over 56.343 s: too short to stand for a day, the default within its bounds.
+    let n = REQUESTS_PER_DAY;
     assert_close("requests a day", &j["inputs"]["requests_per_day"], n);
     let want = per_month(n, TIMEOUT_RATE, SUCCEEDED_SHARE, RETRIES);
     assert_close("duplicates", &j["duplicates"]["per_month"], want);
@@ -305,7 +324,7 @@ fn a_short_log_without_timeouts_assumes_the_succeeded_share_everywhere() {
         per_month(n, TIMEOUT_RATE, 1.0, RETRIES) * ORDER_VALUE,
     );
     // The table: the evidence, the intervals and the Scenario block agree.
-    let (text, _) = table(&["logs", &log]);
+    let (text, _) = table(&[]);
     assert!(
         text.contains("succeeded share not measured: no timed-out mutating attempts in the log to tell it, yet the timeout rate used is not 0, so it changes every figure; using the default 50%, assumed (the log allows 0% to 100%)"),
         "{text}"
@@ -324,20 +343,20 @@ fn a_short_log_without_timeouts_assumes_the_succeeded_share_everywhere() {
         "the verdict names the assumption: {text}"
     );
     // Markdown and HTML say the same kind.
-    let md = table(&["logs", &log, "--format", "markdown"]).0;
+    let md = table(&["--format", "markdown"]).0;
     assert!(
         md.contains(
             "assumed: the default, no timed-out attempt in the log; the log allows 0% to 100%"
         ),
         "{md}"
     );
-    let html = table(&["logs", &log, "--format", "html"]).0;
+    let html = table(&["--format", "html"]).0;
     assert!(
         html.contains("the default, no timed-out attempt in the log; the log allows 0% to 100%"),
         "{html}"
     );
     // CSV: the share's bounds and the duplicates over them.
-    let csv = table(&["logs", &log, "--format", "csv"]).0;
+    let csv = table(&["--format", "csv"]).0;
     let mut rows = csv.lines();
     let header: Vec<&str> = rows.next().unwrap().split(',').collect();
     let values: Vec<&str> = rows.next().unwrap().split(',').collect();
@@ -345,7 +364,7 @@ fn a_short_log_without_timeouts_assumes_the_succeeded_share_everywhere() {
     assert_eq!(at("bounds.succeeded_share.low"), "0");
     assert_eq!(at("bounds.succeeded_share.high"), "1");
     // Given, it is given, and the log's silence is said.
-    let j = json(&["logs", &log, "--succeeded-share", "30%"]);
+    let j = json(&["--succeeded-share", "30%"]);
     assert_eq!(j["input_kinds"]["succeeded_share"]["kind"], "given");
     assert_close(
         "duplicates at the given share",
@@ -448,10 +467,14 @@ fn no_timestamp_column_takes_the_default_requests_a_day_unbounded() {
     assert_eq!(k["bounds"], Value::Null, "{k}");
     assert_eq!(k["flag"], "--requests-per-day", "{k}");
     assert_eq!(j["inputs"]["requests_per_day"], REQUESTS_PER_DAY);
-    // Two mutating attempts: too few for the timeout rate, which stays the default.
-    assert_eq!(j["inputs"]["timeout_rate"], TIMEOUT_RATE);
+    // Two mutating attempts, one timed out: the log's 50%, thin.
+    assert_eq!(j["inputs"]["timeout_rate"], 0.5);
+    assert_eq!(
+        j["input_kinds"]["timeout_rate"]["thin"],
+        json!({"count": 1, "of": 2})
+    );
     let s = j["inputs"]["succeeded_share"].as_f64().unwrap();
-    let want = per_month(REQUESTS_PER_DAY, TIMEOUT_RATE, s, RETRIES);
+    let want = per_month(REQUESTS_PER_DAY, 0.5, s, RETRIES);
     assert_close("duplicates", &j["duplicates"]["per_month"], want);
     let (text, _) = table(&["logs", &log]);
     assert_eq!(

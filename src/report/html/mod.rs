@@ -411,6 +411,17 @@ fn evidence_sections(page: &mut Page, o: &Observed, c: &str) {
                 ]
             })
             .collect();
+        let mut rows = rows;
+        if let Some(other) = &o.per_endpoint_other {
+            rows.push(vec![
+                Cell::Text(say::other_endpoints(other.endpoints)),
+                Cell::Figure(count(other.mutating)),
+                Cell::Figure(crate::report::model::share(other.timed_out, other.mutating)),
+                Cell::Figure("-".into()),
+                Cell::Figure(human::count(other.duplicates_per_month)),
+                Cell::Figure(human::money(other.refund_per_month, c)),
+            ]);
+        }
         page.table("", &say::PER_ENDPOINT, &rows);
         if o.per_endpoint.iter().any(|p| !p.enough_evidence) {
             page.note(&format!("* {}", say::few_attempts()));

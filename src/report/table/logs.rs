@@ -116,6 +116,17 @@ pub fn table(r: &LogsReport, files: &[FileInfo], methods: &[String], style: &Sty
                 ]
             })
             .collect();
+        let mut rows = rows;
+        if let Some(other) = &o.per_endpoint_other {
+            rows.push(vec![
+                crate::report::words::sections::other_endpoints(other.endpoints),
+                count(other.mutating),
+                crate::report::model::share(other.timed_out, other.mutating),
+                "-".into(),
+                human::count(other.duplicates_per_month),
+                human::money(other.refund_per_month, c),
+            ]);
+        }
         out.push_str(&grid(
             &[
                 "endpoint",
@@ -130,7 +141,7 @@ pub fn table(r: &LogsReport, files: &[FileInfo], methods: &[String], style: &Sty
         if o.per_endpoint.iter().any(|p| !p.enough_evidence) {
             let _ = writeln!(
                 out,
-                "  * fewer than {} mutating attempts: too few for its own timeout rate; the whole log's is used, and it is listed after the measured endpoints",
+                "  * fewer than {} mutating attempts: its own timeout rate is thin (still the one its estimate uses), and it is listed after the measured endpoints",
                 crate::findings::MIN_EVIDENCE
             );
         }

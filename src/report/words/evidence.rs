@@ -27,9 +27,10 @@ impl Display for Evidence {
             ),
             Evidence::RequestsShortSpan {
                 log,
-                scenario: Some(scenario),
+                span,
+                scenario,
                 ..
-            } => write!(
+            } if *span == 0.0 => write!(
                 f,
                 "requests a day {}: assumed: the log's timestamps span no time (first = last), so no pace scales its {} to a day; using {}{} (--requests-per-day, or a log that spans time, settles it)",
                 count_f(log.value.max(scenario.base)),
@@ -55,23 +56,41 @@ impl Display for Evidence {
                 plural(*intents, "intent"),
                 scenario.origin.value(&count_f(scenario.base)),
             ),
-            Evidence::RequestsShortSpan { log, span, min, .. } => write!(
-                f,
-                "{}: assumed: the log's timestamps span only {}, less than --min-span {}, scaled to a day as if the day ran at that pace (--requests-per-day, or a longer log, settles it)",
-                requests_log(&RequestsLog {
-                    days: span / 86_400.0,
-                    ..log.clone()
-                })
-                .replacen(
-                    &format!(" / {} days", count_f(span / 86_400.0)),
-                    &format!(" / {}", duration_text(*span)),
-                    1
-                ),
-                duration_text(*span),
-                duration_text(*min)
-            ),
+            Evidence::RequestsShortSpan {
+                log,
+                span,
+                min,
+                scenario,
+            } => {
+                let [low, high] = log.short_span_bounds(*span);
+                let used = scenario.base.clamp(low, high);
+                write!(
+                    f,
+                    "requests a day {}: assumed: the log's timestamps span only {}, less than --min-span {}, too short to stand for a day ({} at that pace); the log allows {}; using {}{} (--requests-per-day, or a longer log, settles it)",
+                    count_f(used),
+                    duration_text(*span),
+                    duration_text(*min),
+                    requests_log(&RequestsLog {
+                        days: span / 86_400.0,
+                        ..log.clone()
+                    })
+                    .replacen(
+                        &format!(" / {} days", count_f(span / 86_400.0)),
+                        &format!(" / {}", duration_text(*span)),
+                        1
+                    ),
+                    bounds_of(crate::inputs::Input::RequestsPerDay, low, high),
+                    scenario.origin.value(&count_f(scenario.base)),
+                    if used == scenario.base {
+                        ", within them".to_string()
+                    } else {
+                        format!(", moved to the nearest bound, {}", count_f(used))
+                    }
+                )
+            }
             Evidence::TimeoutRate(TimeoutEvidence::Picked(p)) => {
-                picked(f, p, |v| format!("timeout rate {}", rate(v)), timeout_log)
+                picked(f, p, |v| format!("timeout rate {}", rate(v)), timeout_log)?;
+                thin_text(f, self)
             }
             Evidence::TimeoutRate(TimeoutEvidence::TooFew { base, origin, log })
                 if log.mutating == 0 =>
@@ -403,31 +422,6 @@ fn share(f: &mut Formatter<'_>, s: &ShareEvidence, by: &str) -> fmt::Result {
                 plural(*timed_out, "timed-out attempt"),
             )
         }
-        ShareEvidence::TooFewKnown {
-            measured,
-            known,
-            scenario,
-            point,
-            log,
-        } => {
-            let what = match measured {
-                Some(v) => format!("measured {}", rate(*v)),
-                None => "not measured".to_string(),
-            };
-            let the_log = match measured {
-                Some(v) => format!(" (the log: {})", share_log(log, *v)),
-                None => format!(
-                    " ({} timed out, all with an unknown outcome)",
-                    count(log.timed_out)
-                ),
-            };
-            write!(
-                f,
-                "succeeded share: {what} from {} with a known outcome: too few (needs {MIN_EVIDENCE}); using {}{the_log}",
-                plural(*known, "timed-out attempt"),
-                point_text(scenario, *point),
-            )
-        }
         ShareEvidence::Bounded {
             scenario,
             point,
@@ -464,7 +458,36 @@ fn share(f: &mut Formatter<'_>, s: &ShareEvidence, by: &str) -> fmt::Result {
             given: None,
             value,
             log,
-        } => f.write_str(&share_log(log, *value)),
+        } => {
+            f.write_str(&share_log(log, *value))?;
+            let known = log.timed_out - log.unknown;
+            if known >= MIN_EVIDENCE {
+                return Ok(());
+            }
+            let thin = crate::findings::kinds::Thin {
+                count: log.succeeded,
+                of: known,
+            };
+            write!(f, "; {}", thin_mark(&thin))
+        }
+    }
+}
+
+/// A thin measure's mark: `thin: 10 of 26 (under 30), its 95% interval carried to the
+/// duplicates and refunds`.
+pub fn thin_mark(t: &crate::findings::kinds::Thin) -> String {
+    format!(
+        "thin: {} of {} (under {MIN_EVIDENCE}), its 95% interval carried to the duplicates and refunds",
+        count(t.count),
+        count(t.of)
+    )
+}
+
+/// `; thin: ...` after an evidence that is thin.
+fn thin_text(f: &mut Formatter<'_>, e: &Evidence) -> fmt::Result {
+    match e.thin() {
+        Some(t) => write!(f, "; {}", thin_mark(&t)),
+        None => Ok(()),
     }
 }
 
@@ -583,7 +606,8 @@ fn retries(f: &mut Formatter<'_>, how: &RetriesEvidence) -> fmt::Result {
             log,
         } => write!(
             f,
-            "retries: measured {} from {}: too few (needs {MIN_EVIDENCE}); using {} (the log: {log})",
+            "retries {}: assumed: at least {} seen from {}, a floor (under {MIN_EVIDENCE}, few timeouts rarely show a client's last retry); using {}{} (the log: {log})",
+            (*base).max(*measured),
             if *measured == 1 {
                 "1 retry".to_string()
             } else {
@@ -594,6 +618,11 @@ fn retries(f: &mut Formatter<'_>, how: &RetriesEvidence) -> fmt::Result {
                 &format!("timed-out {}", grouped_intent(log.by))
             ),
             origin.value(&base.to_string()),
+            if base >= measured {
+                ", within it"
+            } else {
+                ", raised to the floor"
+            },
         ),
         RetriesEvidence::Measured {
             value,

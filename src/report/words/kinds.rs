@@ -47,17 +47,26 @@ pub fn kind_detail(
 ) -> Option<String> {
     use crate::findings::{Kind, kinds::Reason};
     Some(match k.kind {
-        Kind::Measured => match &k.duration_unit {
-            Some(mark) => format!(
+        Kind::Measured => match (&k.duration_unit, &k.thin) {
+            (_, Some(t)) => format!(
+                "{}{}",
+                super::evidence::thin_mark(t),
+                k.duration_unit
+                    .as_ref()
+                    .map_or(String::new(), |mark| format!(
+                        "; durations read in {}, {}; {} settles it",
+                        mark.unit,
+                        unit_kind_text(mark.kind),
+                        mark.flag
+                    ))
+            ),
+            (Some(mark), None) => format!(
                 "durations read in {}, {}; {} settles it",
                 mark.unit,
-                match mark.kind {
-                    crate::findings::kinds::UnitKind::Assumed => "assumed",
-                    crate::findings::kinds::UnitKind::Inferred => "inferred from their values",
-                },
+                unit_kind_text(mark.kind),
                 mark.flag
             ),
-            None => return None,
+            (None, None) => return None,
         },
         Kind::Given if k.from_schedule => format!("one per delay of {}", given_by(k, preset)),
         Kind::Given => given_by(k, preset),
@@ -66,7 +75,7 @@ pub fn kind_detail(
                 Some(Reason::TooFew) => "the scenario's, the log has too few",
                 Some(Reason::NoOutcomes) => "no outcome is known",
                 Some(Reason::UnknownOutcomes) => "most outcomes are unknown",
-                Some(Reason::ShortSpan) => "scaled from a short span",
+                Some(Reason::ShortSpan) => "the scenario's, a short span only bounds it",
                 Some(Reason::ZeroSpan) => "the default, the log's timestamps span no time",
                 Some(Reason::NoTimestamps) => "the default, the log has no timestamps",
                 Some(Reason::NoTimeouts) => "the default, no timed-out attempt in the log",
@@ -81,6 +90,14 @@ pub fn kind_detail(
             format!("{why}{bounds}; {} settles it", settled_by(k))
         }
     })
+}
+
+/// How a duration's unit was had: `assumed`, `inferred from their values`.
+fn unit_kind_text(kind: crate::findings::kinds::UnitKind) -> &'static str {
+    match kind {
+        crate::findings::kinds::UnitKind::Assumed => "assumed",
+        crate::findings::kinds::UnitKind::Inferred => "inferred from their values",
+    }
 }
 
 /// What settles an assumed input: its flag (`--ttl`), or its flag or a second log
@@ -142,7 +159,7 @@ pub fn schedule_value(delays: &crate::model::Delays, style: &Style) -> String {
 }
 
 /// `0% to 100%` for a share, `120 to 155` for a count.
-fn bounds_of(input: crate::inputs::Input, lo: f64, hi: f64) -> String {
+pub(super) fn bounds_of(input: crate::inputs::Input, lo: f64, hi: f64) -> String {
     use crate::inputs::Input;
     match input {
         Input::TimeoutRate | Input::SucceededShare => format!("{} to {}", pct3(lo), pct3(hi)),

@@ -117,9 +117,14 @@ pub fn over_intervals(i: &Intervals, currency: &str) -> String {
 /// The note under the endpoints table when some had too few attempts.
 pub fn few_attempts() -> String {
     format!(
-        "Fewer than {MIN_EVIDENCE} mutating attempts: too few for its own timeout rate; its \
-         estimate uses the whole log's, and it is listed after the measured endpoints."
+        "Fewer than {MIN_EVIDENCE} mutating attempts: its own timeout rate is thin (still \
+         the one its estimate uses), and it is listed after the measured endpoints."
     )
+}
+
+/// The row that completes a top list of endpoints: `other endpoints (14)`.
+pub fn other_endpoints(n: u64) -> String {
+    format!("other endpoints ({})", count(n))
 }
 
 /// `Intents (grouped by idempotency key)`; `None` when attempts were not grouped.

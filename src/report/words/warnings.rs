@@ -184,8 +184,14 @@ impl Display for Gap {
             Gap::Fewer {
                 conflicts,
                 outcomes,
+                seen,
+                predicted,
+                interval,
+                fingerprint,
             } => {
                 let mut why = Vec::new();
+                // What would show the duplicates the log cannot.
+                let mut show = Vec::new();
                 if let Some((n, per_day)) = conflicts {
                     why.push(format!(
                         "{} refused by a uniqueness check (409 or 422) did not execute twice ({} a day with them)",
@@ -194,21 +200,41 @@ impl Display for Gap {
                     ));
                 }
                 match outcomes {
-                    FewerOutcomes::NoUpstream => why.push("the log has no upstream status (or --outcomes) to show what a timed-out attempt did".to_string()),
-                    FewerOutcomes::Unknown(n) => why.push(format!(
-                        "{} with an unknown outcome cannot count",
-                        plural(*n, "timed-out attempt")
-                    )),
+                    FewerOutcomes::NoUpstream => {
+                        why.push("the log has no upstream status (or --outcomes) to show what a timed-out attempt did".to_string());
+                        show.push("an upstream status (--log-format or --column upstream_status=NAME) or the backend's own log (--outcomes FILE) would show which timed-out attempts executed");
+                    }
+                    FewerOutcomes::Unknown(n) => {
+                        why.push(format!(
+                            "{} with an unknown outcome cannot count",
+                            plural(*n, "timed-out attempt")
+                        ));
+                        show.push("the backend's own log (--outcomes FILE) would tell the unknown outcomes");
+                    }
                     FewerOutcomes::Known => {}
                 }
-                why.push(
-                    "retries sent from another address or after --retry-window are not grouped"
-                        .to_string(),
-                );
+                if *fingerprint {
+                    why.push(
+                        "without idempotency keys, retries sent from another address or after --retry-window are not grouped"
+                            .to_string(),
+                    );
+                    show.push("a logged idempotency key (--column idempotency_key=NAME) would group retries from any address");
+                } else {
+                    why.push(
+                        "retries sent from another address or after --retry-window are not grouped"
+                            .to_string(),
+                    );
+                }
+                show.push("a longer --retry-window would group later retries");
                 write!(
                     f,
-                    "fewer duplicates are seen than the model predicts: {}",
-                    why.join("; ")
+                    "fewer duplicates are seen ({} a day) than the model predicts ({} a day, 95%: {} to {}) because {}; {}",
+                    count_f(*seen),
+                    count_f(*predicted),
+                    count_f(interval[0]),
+                    count_f(interval[1]),
+                    why.join("; "),
+                    show.join(", and ")
                 )
             }
             Gap::More { retries } => write!(

@@ -150,6 +150,8 @@ pub fn stop_on_signals() -> Result<Arc<AtomicBool>> {
 
 /// One report as one line of JSON: `logs --format json`'s object and `follow`.
 pub fn json_line(m: &Measured) -> Vec<u8> {
+    // The report's JSON is read back to add `follow`: serde_json's `float_roundtrip` makes
+    // that exact, so a line's figures equal the batch report's to the last bit.
     let mut value = match &m.derived {
         Some(d) => {
             let estimate = Estimate::new(d.scenario);

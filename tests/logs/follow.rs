@@ -329,3 +329,26 @@ fn two_files_end_equal_to_logs_on_both() {
     let once = logs_once(&live, "a.csv", &["b.csv"]);
     assert_eq!(without_follow(last), once);
 }
+
+/// A follower's JSON line carries the batch report's figures to the last bit: the line is
+/// built from the report's JSON, whose floats must read back exactly (on the first 1,800
+/// rows of the sample, a lossy reading once moved `unanswered.zero_retries_per_day` and two
+/// endpoints' figures by their last digit).
+#[test]
+fn a_json_line_equals_logs_once_to_the_last_bit() {
+    let (_tmp, live, whole) = dirs();
+    let (header, rows) = sample();
+    let text = format!("{header}{}", rows[..1800].concat());
+    std::fs::write(live.join("access.csv"), &text).unwrap();
+    std::fs::write(whole.join("access.csv"), &text).unwrap();
+    let mut follower = Follower::start(&live, &["access.csv"]);
+    follower.wait_rows(1800);
+    let (last, _) = follower.interrupt();
+    let once = logs_once(&whole, "access.csv", &[]);
+    let (last, once) = (without_follow(last), once);
+    assert_eq!(
+        last["unanswered"]["zero_retries_per_day"],
+        once["unanswered"]["zero_retries_per_day"]
+    );
+    assert_eq!(last, once);
+}

@@ -185,7 +185,7 @@ fn interval_columns(i: &Intervals) -> Vec<(&'static str, String)> {
 /// before it, so a column keeps its position.
 fn later_observed_columns(o: &Observed) -> Vec<(&'static str, String)> {
     vec![
-        // Issue 13, after every column shipped before.
+        // After every column shipped before, so a column keeps its position.
         ("observed.intent_grouping", o.intent_grouping.to_string()),
         (
             "observed.observed_duplicates.count",
@@ -210,7 +210,7 @@ fn later_observed_columns(o: &Observed) -> Vec<(&'static str, String)> {
             "observed.key_coverage.share",
             opt(o.key_coverage.as_ref().map(|k| k.share.to_string())),
         ),
-        // Issue 23: the proxy's own retries (Envoy's attempt count, Traefik's RetryAttempts).
+        // The proxy's own retries (Envoy's attempt count, Traefik's RetryAttempts).
         (
             "observed.proxy_retries.attempts",
             opt(o.proxy_retries.map(|p| p.attempts.to_string())),
@@ -250,7 +250,7 @@ fn later_observed_columns(o: &Observed) -> Vec<(&'static str, String)> {
     ]
 }
 
-/// Issue 33, after every column shipped before: an assumed share's bounds and the
+/// After every column shipped before: an assumed share's bounds and the
 /// duplicates and refunds over them, as JSON `bounds`; empty when the share is measured.
 fn bounds_columns(r: &LogsReport) -> Vec<(&'static str, String)> {
     let b = r.output_bounds.as_ref().map(|(b, _)| b);
@@ -279,7 +279,7 @@ fn bounds_columns(r: &LogsReport) -> Vec<(&'static str, String)> {
     ]
 }
 
-/// Issue 35: the timeout rate's durations read in a unit nothing said (assumed or
+/// The timeout rate's durations read in a unit nothing said (assumed or
 /// inferred), as JSON `input_kinds.timeout_rate.duration_unit`; empty otherwise.
 fn duration_unit_columns(r: &LogsReport) -> Vec<(&'static str, String)> {
     let mark = r
@@ -304,7 +304,7 @@ fn duration_unit_columns(r: &LogsReport) -> Vec<(&'static str, String)> {
     ]
 }
 
-/// Issue 35: the layers figure with the proxy's layer measured, as JSON
+/// The layers figure with the proxy's layer measured, as JSON
 /// `observed.amplification`; empty without a proxy-attempts column.
 fn amplification_columns(o: &Observed) -> Vec<(&'static str, String)> {
     let a = o.amplification.as_ref();

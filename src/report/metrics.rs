@@ -17,6 +17,8 @@ use prometheus_client::metrics::gauge::ConstGauge;
 use prometheus_client::registry::Registry;
 
 use super::model::LogsReport;
+use crate::findings::{Intervals, Observed};
+use crate::model::Estimate;
 
 /// The content type of the Prometheus text format.
 pub const TEXT_CONTENT_TYPE: &str = prometheus_client::encoding::prometheus_text::CONTENT_TYPE;
@@ -220,10 +222,18 @@ impl Exposition {
 
 /// The report's families, in the order of the JSON report's fields.
 fn report_families(r: &LogsReport, currency: &str) -> Vec<Family> {
-    let e = r.estimate;
-    let o = r.observed;
+    let mut families = estimate_families(r.estimate, currency);
+    families.extend(observed_families(r.observed));
+    families.extend(endpoint_families(r, currency));
+    families.extend(interval_families(r.intervals, currency));
+    families.push(input_family(r));
+    families
+}
+
+/// The estimate's inputs and figures.
+fn estimate_families(e: &Estimate, currency: &str) -> Vec<Family> {
     let money = || vec![("currency", currency.to_string())];
-    let mut families = vec![
+    vec![
         gauge(
             "dupcost_requests_per_day",
             "Mutating intents a day (inputs.requests_per_day)",
@@ -307,6 +317,12 @@ fn report_families(r: &LogsReport, currency: &str) -> Vec<Family> {
             "How long after the first attempt the last retry can come, worst case (retry_horizon_seconds)",
             Value::Real(e.retry_horizon_seconds),
         ),
+    ]
+}
+
+/// What the log showed: its counts and key coverage.
+fn observed_families(o: &Observed) -> Vec<Family> {
+    let mut families = vec![
         gauge(
             "dupcost_mutating_attempts",
             "Mutating attempts in the report's lines (observed.mutating_attempts)",
@@ -344,9 +360,13 @@ fn report_families(r: &LogsReport, currency: &str) -> Vec<Family> {
         "Share of mutating attempts that carried an idempotency key (observed.key_coverage.share; NaN where it is null: no key column)",
         Value::Real(o.key_coverage.as_ref().map_or(f64::NAN, |k| k.share)),
     ));
-    families.extend(endpoint_families(r, currency));
-    let i = r.intervals;
-    families.extend([
+    families
+}
+
+/// The 95% intervals' bounds.
+fn interval_families(i: &Intervals, currency: &str) -> Vec<Family> {
+    let money = || vec![("currency", currency.to_string())];
+    vec![
         bounds(
             "dupcost_interval_requests_per_day",
             "95% interval of requests a day (intervals.requests_per_day)",
@@ -377,8 +397,12 @@ fn report_families(r: &LogsReport, currency: &str) -> Vec<Family> {
             i.refund_cost_per_month,
             &money(),
         ),
-    ]);
-    families.push(Family {
+    ]
+}
+
+/// Each input's kind and origin, as an info family.
+fn input_family(r: &LogsReport) -> Family {
+    Family {
         name: "dupcost_input",
         help: "Where each model input came from: kind measured, given or assumed, and its origin (input_kinds)",
         kind: Kind::Info,
@@ -394,8 +418,7 @@ fn report_families(r: &LogsReport, currency: &str) -> Vec<Family> {
                 value: Value::Count(1),
             })
             .collect(),
-    });
-    families
+    }
 }
 
 /// A unit enum as the JSON report writes it (`measured`, `log`).

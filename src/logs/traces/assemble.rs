@@ -218,23 +218,12 @@ impl<'r, 'a> Assembler<'r, 'a> {
         {
             self.judged.insert(trace_hash(s.trace));
         }
-        let mut by_id: HashMap<u64, Vec<usize>> = HashMap::new();
-        let mut children: HashMap<u64, Vec<usize>> = HashMap::new();
-        for (i, s) in spans.iter().enumerate() {
-            by_id.entry(s.id).or_default().push(i);
-            if s.parent != 0 {
-                children.entry(s.parent).or_default().push(i);
-            }
-        }
-        let has_kind = |id: u64, kind: Kind| {
-            by_id
-                .get(&id)
-                .is_some_and(|v| v.iter().any(|&i| spans[i].kind == kind))
-        };
+        let tree = Tree::new(&spans);
+        let has_kind = |id: u64, kind: Kind| tree.has_kind(&spans, id, kind);
         let complete = spans.iter().any(|s| s.parent == 0)
             && spans
                 .iter()
-                .all(|s| s.parent == 0 || by_id.contains_key(&s.parent));
+                .all(|s| s.parent == 0 || tree.by_id.contains_key(&s.parent));
         if !complete {
             self.read.cut += 1;
         }
@@ -287,27 +276,7 @@ impl<'r, 'a> Assembler<'r, 'a> {
                 }
             };
             intents.insert(key.clone().into_bytes());
-            // The SERVER span that answered this attempt, and no deeper one: the half that
-            // shares its id (Zipkin), else a SERVER span directly under it.
-            let shared: Vec<usize> = by_id[&s.id]
-                .iter()
-                .copied()
-                .filter(|&c| spans[c].kind == Kind::Server)
-                .collect();
-            // A SERVER child that shares a CLIENT span's id answered that call, not this one.
-            let servers = if shared.is_empty() {
-                children
-                    .get(&s.id)
-                    .map_or(&[][..], Vec::as_slice)
-                    .iter()
-                    .copied()
-                    .filter(|&c| {
-                        spans[c].kind == Kind::Server && !has_kind(spans[c].id, Kind::Client)
-                    })
-                    .collect()
-            } else {
-                shared
-            };
+            let servers = tree.answering(&spans, s.id);
             let peer: Box<str> = s.peer.clone().unwrap_or_default();
             if !servers.is_empty() {
                 self.peers_traced.insert(peer.clone());
@@ -384,6 +353,56 @@ impl<'r, 'a> Assembler<'r, 'a> {
         self.read.intents += n;
         self.read.adjusted_intents += n as f64 / kept.filter(|&k| k > 0.0).unwrap_or(1.0);
         Ok(())
+    }
+}
+
+/// A trace's spans by id and by parent, as indexes into its spans.
+struct Tree {
+    by_id: HashMap<u64, Vec<usize>>,
+    children: HashMap<u64, Vec<usize>>,
+}
+
+impl Tree {
+    fn new(spans: &[Span]) -> Tree {
+        let mut by_id: HashMap<u64, Vec<usize>> = HashMap::new();
+        let mut children: HashMap<u64, Vec<usize>> = HashMap::new();
+        for (i, s) in spans.iter().enumerate() {
+            by_id.entry(s.id).or_default().push(i);
+            if s.parent != 0 {
+                children.entry(s.parent).or_default().push(i);
+            }
+        }
+        Tree { by_id, children }
+    }
+
+    /// Whether a span of `kind` has the id `id` (Zipkin's shared halves share one).
+    fn has_kind(&self, spans: &[Span], id: u64, kind: Kind) -> bool {
+        self.by_id
+            .get(&id)
+            .is_some_and(|v| v.iter().any(|&i| spans[i].kind == kind))
+    }
+
+    /// The SERVER spans that answered the CLIENT span `id`, and no deeper one: the half that
+    /// shares its id (Zipkin), else the SERVER spans directly under it. A SERVER child that
+    /// shares a CLIENT span's id answered that call, not this one.
+    fn answering(&self, spans: &[Span], id: u64) -> Vec<usize> {
+        let shared: Vec<usize> = self.by_id[&id]
+            .iter()
+            .copied()
+            .filter(|&c| spans[c].kind == Kind::Server)
+            .collect();
+        if !shared.is_empty() {
+            return shared;
+        }
+        self.children
+            .get(&id)
+            .map_or(&[][..], Vec::as_slice)
+            .iter()
+            .copied()
+            .filter(|&c| {
+                spans[c].kind == Kind::Server && !self.has_kind(spans, spans[c].id, Kind::Client)
+            })
+            .collect()
     }
 }
 

@@ -185,11 +185,14 @@ impl Headline {
                 from,
             };
             match row.kind.kind {
-                Kind::Measured => measured.push(line(
-                    row.evidence
+                // A thin figure says so first: its count is what a reader weighs it by.
+                Kind::Measured => measured.push(line(match row.kind.thin {
+                    Some(t) => format!("thin: {} of {} (its 95% interval above)", t.count, t.of),
+                    None => row
+                        .evidence
                         .as_deref()
                         .map_or_else(|| "the logs".to_string(), gist),
-                )),
+                })),
                 Kind::Given => given.push(line(
                     kind_detail(row.input, &row.kind, preset).unwrap_or_default(),
                 )),

@@ -55,7 +55,7 @@ pub enum Evidence {
 impl Evidence {
     /// A rate or share the log measured from fewer than `MIN_EVIDENCE` trials: still the
     /// figure used, marked thin with its count (`10 of 26`).
-    pub fn thin(&self) -> Option<super::kinds::Thin> {
+    pub fn thin(&self) -> Option<Thin> {
         let (count, of) = match self {
             Evidence::TimeoutRate(TimeoutEvidence::Picked(Picked::Measured(log))) => {
                 (log.timed_out, log.mutating)
@@ -68,7 +68,7 @@ impl Evidence {
             ) => (log.succeeded, log.timed_out - log.unknown),
             _ => return None,
         };
-        (of < super::MIN_EVIDENCE).then_some(super::kinds::Thin { count, of })
+        (of < super::MIN_EVIDENCE).then_some(Thin { count, of })
     }
 }
 
@@ -467,4 +467,12 @@ pub enum Refusal {
         log: Box<ShareLog>,
         max_unknown: f64,
     },
+}
+
+/// A thin measure: `count` of `of` trials (timed out of mutating attempts for the timeout
+/// rate; succeeded of timed-out attempts with a known outcome for the succeeded share).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct Thin {
+    pub count: u64,
+    pub of: u64,
 }

@@ -12,7 +12,7 @@ use crate::inputs::{
 };
 use crate::model::{Estimate, Scenario};
 
-use super::evidence::{Evidence, ShareEvidence, TimeoutEvidence};
+use super::evidence::{Evidence, ShareEvidence, Thin, TimeoutEvidence};
 use super::{Findings, intervals};
 
 /// What an input of a report is.
@@ -71,14 +71,6 @@ pub struct InputKind {
     /// what the kind says of it, reaches no figure; left out of the JSON otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub replaced_by: Option<&'static str>,
-}
-
-/// A thin measure: `count` of `of` trials (timed out of mutating attempts for the timeout
-/// rate; succeeded of timed-out attempts with a known outcome for the succeeded share).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct Thin {
-    pub count: u64,
-    pub of: u64,
 }
 
 /// The input `scenario` uses instead of `input`, by JSON name: the retry delays

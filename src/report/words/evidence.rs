@@ -464,7 +464,7 @@ fn share(f: &mut Formatter<'_>, s: &ShareEvidence, by: &str) -> fmt::Result {
             if known >= MIN_EVIDENCE {
                 return Ok(());
             }
-            let thin = crate::findings::kinds::Thin {
+            let thin = crate::findings::evidence::Thin {
                 count: log.succeeded,
                 of: known,
             };
@@ -475,7 +475,7 @@ fn share(f: &mut Formatter<'_>, s: &ShareEvidence, by: &str) -> fmt::Result {
 
 /// A thin measure's mark: `thin: 10 of 26 (under 30), its 95% interval carried to the
 /// duplicates and refunds`.
-pub fn thin_mark(t: &crate::findings::kinds::Thin) -> String {
+pub fn thin_mark(t: &crate::findings::evidence::Thin) -> String {
     format!(
         "thin: {} of {} (under {MIN_EVIDENCE}), its 95% interval carried to the duplicates and refunds",
         count(t.count),

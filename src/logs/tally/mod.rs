@@ -13,7 +13,7 @@
 //! clock (the latest timestamp seen so far) is more than `W + G` past its last row, where the
 //! grace `G` is `W / 4`; the open intents are looked at each time the clock moves by `W`
 //! (`W / 16` in a follower's tally, [`Tally::following`]) and their table is at least half
-//! full (a look reads the whole table, and the table grows only past 85%). Memory is
+//! full (a look reads the whole table, and the table grows only past 70%, a follower's past 85%). Memory is
 //! therefore bounded by the table that holds the intents of about `2.25 W` (a follower's:
 //! `1.3 W`) of the busiest traffic (plus, per piece
 //! that may follow another, the first intents of its first `1.25 W`; see
@@ -512,12 +512,15 @@ impl Tally {
     /// all of it).
     pub fn following(mut self) -> Tally {
         self.sweep_every = (self.window / SWEEPS_PER_WINDOW).max(1);
+        self.open = IntentTable::compact();
         self
     }
 
     /// Sets the time between looks at the open intents to that of `other`.
     pub fn sweeping_as(mut self, other: &Tally) -> Tally {
-        self.sweep_every = other.sweep_every;
+        if other.open.is_compact() {
+            self = self.following();
+        }
         self
     }
 

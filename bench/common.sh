@@ -1,5 +1,6 @@
-# Sourced by the bench scripts after `cd` to the repository's root: bench/out, the release
-# build of dupcost and of the log generator ($DUPCOST, $GEN), GNU time when asked
+# Sourced by the bench scripts after `cd` to the repository's root: bench/out, the benchmark
+# build of dupcost and of the log generator ($DUPCOST, $GEN: Cargo.toml's `release-lto`
+# profile, or `PROFILE=release`, `PROFILE=profiling`), GNU time when asked
 # (`need_gnu_time`), and a warning when the disk is nearly full: the logs the benchmarks
 # generate take gigabytes, and a disk that fills mid-run leaves half-written logs behind.
 TARGET=${CARGO_TARGET_DIR:-target}
@@ -18,6 +19,7 @@ need_gnu_time() {
   fi
 }
 
-cargo build --release --quiet --bin dupcost --example gen-access-log
-GEN="$TARGET/release/examples/gen-access-log"
-DUPCOST="$TARGET/release/dupcost"
+PROFILE=${PROFILE:-release-lto}
+cargo build --profile "$PROFILE" --quiet --bin dupcost --example gen-access-log
+GEN="$TARGET/$PROFILE/examples/gen-access-log"
+DUPCOST="$TARGET/$PROFILE/dupcost"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Peak memory of `dupcost logs -` on a multi-GB CloudWatch `filter-log-events` document
-# (issue 22): one JSON object, `{"events": [ {..., "message": "<nginx line>"}, ... ]}`,
+# Peak memory of `dupcost logs -` on a multi-GB CloudWatch `filter-log-events` document:
+# one JSON object, `{"events": [ {..., "message": "<nginx line>"}, ... ]}`,
 # pretty-printed as the AWS CLI prints it, streamed through a pipe (nothing lands on disk).
 # The document is framed one record at a time, so the memory should not follow its size.
 # Prints the bytes streamed, the wall time, the throughput, the peak RSS, and checks that

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Soak of `dupcost logs - --follow` (issue 25): an hour of log time at 20,000 lines a second
+# Soak of `dupcost logs - --follow`: an hour of log time at 20,000 lines a second
 # (72 million lines, CSV with idempotency keys) streamed through a pipe, and the follower's
 # resident memory read from /proc at every report (one a second of wall time). Prints RSS
 # against log time: it must level off once the retry window's intents are held, and stay flat.
@@ -22,7 +22,9 @@ RETRY_WINDOW=${RETRY_WINDOW:-5m}
 EXTRA=${EXTRA:-}
 TARGET=${CARGO_TARGET_DIR:-target}
 mkdir -p bench/out
-cargo build --release --quiet --bin dupcost --example gen-access-log
+# The benchmark build (Cargo.toml's `release-lto` profile), or `PROFILE=release`.
+PROFILE=${PROFILE:-release-lto}
+cargo build --profile "$PROFILE" --quiet --bin dupcost --example gen-access-log
 # shellcheck disable=SC2086
-python3 bench/follow_soak.py "$TARGET/release/examples/gen-access-log" "$TARGET/release/dupcost" \
+python3 bench/follow_soak.py "$TARGET/$PROFILE/examples/gen-access-log" "$TARGET/$PROFILE/dupcost" \
   "$ROWS" "$SPAN" "$RETRY_WINDOW" $EXTRA

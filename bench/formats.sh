@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Throughput and peak memory of `dupcost logs` on raw server logs (issue 12), against GoAccess
+# Throughput and peak memory of `dupcost logs` on raw server logs, against GoAccess
 # reading the same nginx log, on generated logs kept in bench/out/ (git-ignored).
 #
 # The race: a ~1 GB nginx log, `combined` with `$request_time $upstream_status
@@ -8,10 +8,10 @@
 # layout in its own --log-format, every line parsed into its report, written as JSON). Then
 # dupcost alone on the generator's ALB log (alb-log) and JSON lines (caddy-json, and nginx
 # `escape=json` lines: nginx-json; bench/race.sh's json shape races them), and on the
-# platforms of issue 23 (iis-log, cloudflare-json, gcp-json, azure-json, kong-json, and
+# platforms (iis-log, cloudflare-json, gcp-json, azure-json, kong-json, and
 # haproxy-log read through an HAProxy log-format string), when the generator knows them (a
 # format it does not know yet is skipped, said so). And the same nginx lines inside
-# Kubernetes' CRI envelope (`<time> stdout F <line>`, issue 22), detected and unwrapped: the
+# Kubernetes' CRI envelope (`<time> stdout F <line>`), detected and unwrapped: the
 # cost of the envelope is its time over the bare nginx log's.
 #
 # Each round runs every tool once, on a warm page cache, RUNS rounds; reported per tool: wall
@@ -49,9 +49,11 @@ if [ ${#need[@]} -gt 0 ]; then
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 
-cargo build --release --quiet --bin dupcost --example gen-access-log
-DUPCOST="$TARGET/release/dupcost"
-GEN="$TARGET/release/examples/gen-access-log"
+# The benchmark build (Cargo.toml's `release-lto` profile), or `PROFILE=release`.
+PROFILE=${PROFILE:-release-lto}
+cargo build --profile "$PROFILE" --quiet --bin dupcost --example gen-access-log
+DUPCOST="$TARGET/$PROFILE/dupcost"
+GEN="$TARGET/$PROFILE/examples/gen-access-log"
 
 # The generator's nginx-log layout, as nginx and as GoAccess write it.
 NGINX_FORMAT='$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent" $request_time $upstream_status "$http_idempotency_key"'
@@ -96,7 +98,7 @@ for extra in $EXTRAS; do
   fi
 done
 
-# OpenTelemetry traces (issue 39): OTLP/JSON lines as the Collector's file exporter writes
+# OpenTelemetry traces: OTLP/JSON lines as the Collector's file exporter writes
 # them (bench/gen_traces.py: 512 spans a line, 3 to 5 spans a trace; 400,000 traces ~770 MB).
 TRACES=${TRACES:-400000}
 if [ "$TRACES" -gt 0 ]; then

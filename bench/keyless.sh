@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Throughput of `dupcost logs` grouping by fingerprint (issue 13) on a generated keyless log,
+# Throughput of `dupcost logs` grouping by fingerprint on a generated keyless log,
 # beside the same binary on the keyed CSV log of the same size (grouping by key), so the cost
 # of the fingerprints is read off one machine at one moment. BASELINE=/path/to/dupcost runs an
 # older binary on the same files too (it reads the keyless log without grouping).
@@ -43,15 +43,15 @@ run() {
 }
 
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores"
-for bin in "$TARGET/release/dupcost" ${BASELINE:+"$BASELINE"}; do
+for bin in "$DUPCOST" ${BASELINE:+"$BASELINE"}; do
   run "$bin" "$KEYED"
   run "$bin" "$KEYLESS"
 done
 # The same binary on the keyless logs without grouping: what the fingerprints cost. The
 # second keyless log has no NAT address (every row a new fingerprint).
-run "$TARGET/release/dupcost" "$KEYLESS" --intents key
+run "$DUPCOST" "$KEYLESS" --intents key
 NONAT="$OUT/keyless-nonat-$INTENTS-${DAYS}d.csv"
 [ -s "$NONAT" ] || "$GEN" --keyless --rows "$INTENTS" --days "$DAYS" --seed 7 > "$NONAT"
-run "$TARGET/release/dupcost" "$NONAT"
-run "$TARGET/release/dupcost" "$NONAT" --intents key
+run "$DUPCOST" "$NONAT"
+run "$DUPCOST" "$NONAT" --intents key
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"

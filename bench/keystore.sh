@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The key-store model (src/model/keystore.rs) against a real Redis and a real PostgreSQL
-# (issue 14, point 4). Starts its own redis-server and its own PostgreSQL cluster in a temp
+# The key-store model (src/model/keystore.rs) against a real Redis and a real PostgreSQL.
+# Starts its own redis-server and its own PostgreSQL cluster in a temp
 # dir on 127.0.0.1 and free ports, stores N idempotency keys the way the article does, and
 # prints the model's bytes beside the measured ones:
 #   Redis:    SET idem:<key> <value> EX 86400 NX (pipelined), used_memory less the empty

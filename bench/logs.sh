@@ -64,8 +64,9 @@ if ! "$VENV/bin/python" -c 'import duckdb, chdb' 2>/dev/null; then
 fi
 PY="$VENV/bin/python"
 
-# PROFILE=profiling reuses the profiling build (the release build with symbols).
-PROFILE=${PROFILE:-release}
+# The benchmark build (Cargo.toml's `release-lto` profile); PROFILE=profiling reuses the
+# profiling build (the same with symbols), PROFILE=release the quicker-built release.
+PROFILE=${PROFILE:-release-lto}
 cargo build --profile "$PROFILE" --quiet --bin dupcost --example gen-access-log
 DUPCOST="$TARGET/$PROFILE/dupcost"
 # The base shape keeps its file names from before the shapes.

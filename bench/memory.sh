@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Peak memory of `dupcost logs -` on a ~5 GB log streamed through a pipe (issue 6, limits):
+# Peak memory of `dupcost logs -` on a ~5 GB log streamed through a pipe:
 # the generator writes the log on the fly, nothing lands on disk, and `/usr/bin/time -v`
 # reports dupcost's maximum resident set size. Prints the bytes streamed, the wall time, the
 # throughput and the peak RSS.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What --outcomes costs (issue 24): the proxy log is read twice (the first time for the
+# What --outcomes costs: the proxy log is read twice (the first time for the
 # timed-out attempts' ids, the second with the backend's answers, so intents know which
 # attempts executed). Times `dupcost logs` on a generated log with per-attempt request ids,
 # alone and with its backend's log, RUNS times each; prints the best and median wall times.
@@ -17,7 +17,7 @@ source bench/common.sh
 LOG="$OUT/outcomes-$ROWS.csv"
 BACKEND="$OUT/outcomes-$ROWS-backend.csv"
 if [ ! -s "$LOG" ] || [ ! -s "$BACKEND" ]; then
-  "$TARGET/release/examples/gen-access-log" --rows "$ROWS" --days "$DAYS" --seed 24 \
+  "$GEN" --rows "$ROWS" --days "$DAYS" --seed 24 \
     --request-ids --unknown-share 0.3 --never-reached-share 0.3 --outcomes "$BACKEND" \
     > "$LOG" 2>/dev/null
 fi

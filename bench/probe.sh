@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# How tightly `dupcost probe` releases a concurrent round (issue 26): examples/probe-target
-# records when each request's head has been read at a loopback server, and prints the spread
-# from a round's first arrival to its last. A check-then-insert race narrower than the spread
+# How tightly `dupcost probe` releases a concurrent round: examples/probe-target records
+# when each request's head has been read at a loopback server, and prints the spread from a
+# round's first arrival to its last. A check-then-insert race narrower than the spread
 # can go unseen; wider, and the requests of a round meet it together.
 #
 #   bash bench/probe.sh                         # --concurrency 2, 8, 16, 32; 15 rounds each
@@ -9,14 +9,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${ROUNDS:-15}
 TARGET=${CARGO_TARGET_DIR:-target}
-PROFILE=${PROFILE:-release}
-if [ "$PROFILE" = release ]; then
-  cargo build --release --quiet --bin dupcost --example probe-target
-else
-  cargo build --quiet --bin dupcost --example probe-target
-fi
-BIN="$TARGET/$PROFILE/dupcost"
-SERVER="$TARGET/$PROFILE/examples/probe-target"
+# The benchmark build (Cargo.toml's `release-lto` profile), or PROFILE=release, or dev.
+PROFILE=${PROFILE:-release-lto}
+cargo build --profile "$PROFILE" --quiet --bin dupcost --example probe-target
+DIR=$PROFILE
+[ "$PROFILE" = dev ] && DIR=debug
+BIN="$TARGET/$DIR/dupcost"
+SERVER="$TARGET/$DIR/examples/probe-target"
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The fair race on several log shapes (issue 27): bench/logs.sh on each SHAPE in turn, in one
+# The fair race on several log shapes: bench/logs.sh on each SHAPE in turn, in one
 # run, then one table: each shape's dupcost throughput and its ratio against the faster of
 # DuckDB-typed and chDB (medians of RUNS rounds), the peak RSS of each, and the minimum ratio
 # over the shapes. Every engine's figures must equal dupcost's on every shape, and dupcost's

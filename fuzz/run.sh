@@ -24,7 +24,7 @@ for target in "${targets[@]}"; do
   # coverage hooks on every comparison), so the 64 KB of the end-to-end targets, which read
   # a whole file through every stage and its buffers, would cut them to hundreds a second.
   case "$target" in
-    unwrap_* | format_* | frame_* | csv_records | json_scan | non_access | log_format) max_len=4096 ;;
+    unwrap_* | format_* | frame_* | csv_records | json_scan | non_access | log_format | span_reader) max_len=4096 ;;
     *) max_len=65536 ;;
   esac
   max_len=${MAX_LEN:-$max_len}

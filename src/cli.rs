@@ -6,9 +6,10 @@ use std::path::PathBuf;
 use clap::parser::ValueSource;
 use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
-use crate::inputs::{self, Input, Origin, ScenarioPatch, Sources};
-use crate::logs::{self, DurationUnit, LogOptions, Role};
-use crate::model::{Jitter, Scenario, Store};
+use crate::inputs::{self, Input};
+use crate::logs::{self, DurationUnit, Role};
+use crate::model::{Jitter, Store};
+pub use crate::report::Format;
 use crate::report::svg::SweepFigure;
 use crate::sweep::Sweep;
 use crate::units::{Count, Duration, Priced, Rate, Size};
@@ -62,6 +63,108 @@ Examples:
 The result is one small table (a total row, a row per day, a row per endpoint): export it
 as CSV or JSON lines and give it to dupcost estimate --observed.";
 
+// Each command's `-h` fits a screen: it starts with a few examples (`*_FIRST`) and shows the
+// flags that move the money and the few most asked for (`*_SHORT`, by argument id); `--help`
+// lists every flag, and the full examples at its end.
+
+const ESTIMATE_FIRST: &str = "\
+Examples:
+  dupcost estimate --requests-per-day 1.5M --timeout-rate 0.5% --order-value '$12.50'
+  dupcost estimate --preset stripe --retries 0
+  dupcost estimate --sweep retries=0..5 --format csv > sweep.csv";
+
+const ESTIMATE_SHORT: [&str; 9] = [
+    "order_value",
+    "requests_per_day",
+    "timeout_rate",
+    "succeeded_share",
+    "retries",
+    "preset",
+    "scenario",
+    "format",
+    "sweep",
+];
+
+const LOGS_FIRST: &str = "\
+Examples:
+  dupcost logs access.log --order-value '$85'
+  cat access.log | dupcost logs --format json
+  dupcost logs --log-format combined --client-timeout 30s nginx.log";
+
+const LOGS_SHORT: [&str; 8] = [
+    "files",
+    "order_value",
+    "requests_per_day",
+    "timeout_rate",
+    "succeeded_share",
+    "retries",
+    "log_format",
+    "format",
+];
+
+const TUI_FIRST: &str = "\
+Examples:
+  dupcost tui --order-value '$40'
+  dupcost tui --logs access.log
+  dupcost tui --scenario checkout.json --save-to review.json";
+
+const TUI_LOG_FLAGS: &str = "\
+--logs reads logs as dupcost logs does, with its flags (--input-format, --column, --since, ...):
+see dupcost logs -h. dupcost tui --help lists every flag.";
+
+const TUI_SHORT: [&str; 8] = [
+    "order_value",
+    "requests_per_day",
+    "timeout_rate",
+    "succeeded_share",
+    "retries",
+    "preset",
+    "scenario",
+    "from_logs",
+];
+
+const SQL_FIRST: &str = "\
+Examples:
+  dupcost sql --engine trino --preset athena-alb --table alb_access_logs > dupcost.sql
+  dupcost sql --engine duckdb --table \"read_csv('access.csv')\" --since 2026-11-01
+  dupcost estimate --observed result.csv";
+
+const SQL_SHORT: [&str; 8] = [
+    "engine",
+    "table",
+    "preset",
+    "column",
+    "since",
+    "until",
+    "path",
+    "client_timeout",
+];
+
+const PROBE_FIRST: &str = "\
+Examples:
+  dupcost probe http://127.0.0.1:8080/v1/orders --data '{\"amount\": 40}'
+  dupcost probe https://staging.example.com/v1/payments --data @payment.json --id /id --yes
+  dupcost probe http://localhost:8080/orders --order-value 12 --format json";
+
+const PROBE_SHORT: [&str; 10] = [
+    "url",
+    "data",
+    "header",
+    "id",
+    "yes",
+    "concurrency",
+    "rounds",
+    "format",
+    "order_value",
+    "requests_per_day",
+];
+
+/// Keeps `arg` in `-h` only when its id is among `shown`.
+fn short(arg: clap::Arg, shown: &[&str]) -> clap::Arg {
+    let keep = shown.contains(&arg.get_id().as_str());
+    arg.hide_short_help(!keep)
+}
+
 /// `dupcost`: the command line.
 #[derive(Debug, Parser)]
 #[command(name = "dupcost", version, about = ABOUT, long_about = LONG_ABOUT, propagate_version = true)]
@@ -71,7 +174,7 @@ pub struct Cli {
     pub command: Command,
 
     /// When to use colour: auto (only on a terminal, never with NO_COLOR), always or never.
-    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN", hide_short_help = true)]
     pub color: ColorChoice,
 }
 
@@ -108,7 +211,11 @@ impl Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Estimate duplicates, refunds, unanswered customers and the key store from flags.
-    #[command(after_long_help = ESTIMATE_EXAMPLES)]
+    #[command(
+        before_help = ESTIMATE_FIRST,
+        after_long_help = ESTIMATE_EXAMPLES,
+        mut_args(|a| short(a, &ESTIMATE_SHORT))
+    )]
     Estimate(EstimateArgs),
 
     /// Measure the inputs from access logs (nginx, Apache, Envoy, HAProxy, AWS, JSON, CSV ...)
@@ -117,20 +224,37 @@ pub enum Command {
     /// Reads nginx, Apache, Envoy and Istio, HAProxy, AWS ALB/ELB/CloudFront/API Gateway, IIS,
     /// JSON lines (Caddy, Traefik, Kong, GCP, Azure, Cloudflare ...) and CSV/TSV logs, plain or
     /// gzip, inside container envelopes or not, each told from its first lines.
-    #[command(after_long_help = LOGS_EXAMPLES)]
+    #[command(
+        before_help = LOGS_FIRST,
+        after_long_help = LOGS_EXAMPLES,
+        mut_args(|a| short(a, &LOGS_SHORT))
+    )]
     Logs(LogArgs),
     /// Explore a scenario in the terminal: move the inputs and watch the costs move.
-    #[command(after_long_help = TUI_EXAMPLES)]
+    #[command(
+        before_help = TUI_FIRST,
+        after_help = TUI_LOG_FLAGS,
+        after_long_help = TUI_EXAMPLES,
+        mut_args(|a| short(a, &TUI_SHORT))
+    )]
     Tui(TuiArgs),
 
     /// Print one SQL query that measures what `dupcost logs` does, for logs too big for one
     /// machine; run it in the engine and read its result with `dupcost estimate --observed`.
-    #[command(after_long_help = SQL_EXAMPLES)]
+    #[command(
+        before_help = SQL_FIRST,
+        after_long_help = SQL_EXAMPLES,
+        mut_args(|a| short(a, &SQL_SHORT))
+    )]
     Sql(SqlArgs),
 
     /// Send real requests to an endpoint you own and check whether its idempotency holds:
     /// a replay, concurrent retries with one key, a key reused with another payload, no key.
-    #[command(after_long_help = PROBE_EXAMPLES)]
+    #[command(
+        before_help = PROBE_FIRST,
+        after_long_help = PROBE_EXAMPLES,
+        mut_args(|a| short(a, &PROBE_SHORT))
+    )]
     Probe(ProbeArgs),
     /// List every --preset: the payment APIs' key windows and the webhook senders' timeouts and
     /// retry schedules, each value with the documentation it comes from
@@ -180,7 +304,9 @@ pub struct EstimateArgs {
     #[arg(
         long,
         value_name = "NAME=FROM..TO[:STEPS]",
-        help = "Vary one input over a range: NAME=FROM..TO[:STEPS], e.g. retries=0..5 or \
+        help_heading = "Sweep and charts",
+        help = "Vary one input over a range, e.g. retries=0..5 or timeout-rate=0.1%..2%:20",
+        long_help = "Vary one input over a range: NAME=FROM..TO[:STEPS], e.g. retries=0..5 or \
                 timeout-rate=0.1%..2%:20. STEPS counts the values, ends included (default: every \
                 whole number for retries, TTL and key size, up to 101 of them; 11 values \
                 otherwise)"
@@ -190,17 +316,22 @@ pub struct EstimateArgs {
     /// Also write SVG charts: FILE.svg charts a --sweep; a directory gets the report's charts
     /// (duplicates by retries, refunds by timeout rate; a sweep's figure), which --format
     /// markdown links. Charts are SVG only: another image name (out.png) is refused
-    #[arg(long, value_name = "FILE.svg|DIR")]
+    #[arg(long, value_name = "FILE.svg|DIR", help_heading = "Sweep and charts")]
     pub plot: Option<PathBuf>,
 
     /// With --plot: the figure to chart
-    #[arg(long, value_enum, default_value_t = SweepFigure::Refunds, value_name = "FIGURE", requires = "plot")]
+    #[arg(long, value_enum, default_value_t = SweepFigure::Refunds, value_name = "FIGURE", requires = "plot", help_heading = "Sweep and charts")]
     pub plot_y: SweepFigure,
 
     /// The result of the query `dupcost sql` printed, as the engine exported it (CSV or JSON
     /// lines; - reads stdin): the report `dupcost logs` gives, measured inputs and evidence
     /// included; flags still win over what it measured
-    #[arg(long, value_name = "FILE", conflicts_with = "sweep")]
+    #[arg(
+        long,
+        value_name = "FILE",
+        conflicts_with = "sweep",
+        help_heading = "Measured by an engine"
+    )]
     pub observed: Option<PathBuf>,
 
     /// With --observed: most timed-out attempts with an unknown outcome for a measured
@@ -210,7 +341,8 @@ pub struct EstimateArgs {
         value_name = "RATE",
         default_value = Rate(crate::findings::DEFAULT_MAX_UNKNOWN).to_string(),
         value_parser = parse_rate,
-        requires = "observed"
+        requires = "observed",
+        help_heading = "Measured by an engine"
     )]
     pub max_unknown: f64,
 
@@ -220,7 +352,8 @@ pub struct EstimateArgs {
         value_name = "DURATION",
         default_value = duration_default(crate::findings::DEFAULT_MIN_SPAN),
         value_parser = parse_std_duration,
-        requires = "observed"
+        requires = "observed",
+        help_heading = "Measured by an engine"
     )]
     pub min_span: std::time::Duration,
 }
@@ -284,27 +417,6 @@ pub struct SqlArgs {
     pub log_side: String,
 }
 
-impl SqlArgs {
-    /// The query's options; the filters are [`LogOptions`], with their meaning for `logs`.
-    pub fn options(&self) -> crate::sql::QueryOptions {
-        crate::sql::QueryOptions {
-            engine: self.engine,
-            table: self.table.clone(),
-            preset: self.preset,
-            columns: self.column.clone(),
-            log: self.filters.apply(LogOptions {
-                path: self.path.clone(),
-                client_timeout: self.client_timeout,
-                duration_unit: self.duration_unit,
-                log_side: self.log_side.parse().unwrap_or_default(),
-                ..LogOptions::default()
-            }),
-            outcomes_table: self.outcomes_table.clone(),
-            outcomes_columns: self.outcomes_column.clone(),
-        }
-    }
-}
-
 /// `dupcost logs`. The inputs the logs measure show "[default: measured from the logs]", not
 /// the model's default (which a flag replaces, and the logs do first).
 #[derive(Debug, Args)]
@@ -316,16 +428,19 @@ impl SqlArgs {
     mut_arg("body_bytes", |a| measured_help(a, Input::BodyBytes))
 )]
 pub struct LogArgs {
+    /// Access logs, plain or gzip; - or none reads stdin
+    ///
     /// Access logs in any format --input-format names, plain or gzip, told from their first
-    /// lines (docs/FORMATS.md); - reads stdin
-    #[arg(required = true, value_name = "FILE")]
+    /// lines (docs/FORMATS.md); - reads stdin, as does no FILE when stdin is not a terminal.
+    #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
+
+    // The scenario before the reading flags: help lists the flags that move the money first.
+    #[command(flatten)]
+    pub scenario: ScenarioArgs,
 
     #[command(flatten)]
     pub read: LogReadArgs,
-
-    #[command(flatten)]
-    pub scenario: ScenarioArgs,
 
     #[command(flatten)]
     pub output: OutputArgs,
@@ -343,17 +458,38 @@ pub struct LogArgs {
 
     #[command(flatten)]
     pub follow: FollowArgs,
+
+    /// With --follow: serve the report as Prometheus metrics at http://ADDR/metrics
+    ///
+    /// Listens only on ADDR (IP:PORT; port 0 picks a free one, named on stderr). The reports
+    /// then go to /metrics instead of stdout. Every value is a figure of the report `dupcost
+    /// logs --format json` gives of the same lines; the names: docs/METRICS.md.
+    #[arg(
+        long,
+        value_name = "ADDR",
+        value_parser = parse_listen_addr,
+        requires = "follow",
+        help_heading = "Following"
+    )]
+    pub metrics: Option<std::net::SocketAddr>,
+}
+
+/// `--metrics`'s address: an IP and a port, nothing resolved.
+fn parse_listen_addr(text: &str) -> Result<std::net::SocketAddr, String> {
+    text.parse().map_err(|_| {
+        format!("'{text}' is not an address to listen on: give IP:PORT, e.g. 127.0.0.1:9464")
+    })
 }
 
 /// An input's help where the logs measure it: its meaning and forms, and where its value
 /// comes from instead of the model's default.
 fn measured_help(arg: clap::Arg, input: Input) -> clap::Arg {
     let from = "[default: measured from the logs; a flag overrides them]";
-    arg.help(format!("{} {from}", input.meaning()))
+    arg.help(format!("{} [default: measured]", input.meaning()))
         .long_help(format!("{} As {} {from}", input.meaning(), input.forms()))
 }
 
-/// `--follow`: a growing log reported on as it grows (issue 25). Shared with the TUI.
+/// `--follow`: a growing log reported on as it grows. Shared with the TUI.
 #[derive(Debug, Clone, Args)]
 #[command(next_help_heading = "Following")]
 pub struct FollowArgs {
@@ -382,17 +518,6 @@ pub struct FollowArgs {
     pub window: Option<std::time::Duration>,
 }
 
-impl FollowArgs {
-    /// The library's options.
-    pub fn options(&self) -> logs::FollowOptions {
-        logs::FollowOptions {
-            every: self.every,
-            window: self.window,
-            ..logs::FollowOptions::default()
-        }
-    }
-}
-
 fn parse_positive_duration(text: &str) -> Result<std::time::Duration, String> {
     match parse_std_duration(text)? {
         d if d.is_zero() => Err(format!(
@@ -416,6 +541,8 @@ pub struct LogReadArgs {
     #[arg(long, value_name = "ENVELOPE", default_value_t = logs::EnvelopeChoice::Auto, hide_default_value = true)]
     pub envelope: logs::EnvelopeChoice,
 
+    /// The server's own format string (nginx, Apache, Envoy, HAProxy) or a preset: combined, main
+    ///
     /// The server's own format: an nginx log_format ('$remote_addr ... $request_time'), an
     /// Apache LogFormat ('%h %l %u %t "%r" %>s %b %D'), an Envoy format string, an HAProxy
     /// log-format ('%ci:%cp [%tr] ... %{+Q}r'), or a preset: combined, common, vcombined,
@@ -524,46 +651,6 @@ pub struct LogReadArgs {
     pub require_measured: bool,
 }
 
-impl LogReadArgs {
-    /// How the findings are derived from what was read (`--max-unknown`, `--min-span`).
-    pub fn derive_options(&self) -> crate::findings::DeriveOptions {
-        crate::findings::DeriveOptions {
-            max_unknown: self.max_unknown,
-            min_span: self.min_span,
-            require_measured: self.require_measured,
-        }
-    }
-
-    /// The library's options; a progress bar is shown when stderr is a terminal.
-    pub fn options(&self) -> LogOptions {
-        self.filters.apply(LogOptions {
-            input_format: self.input_format,
-            envelope: self.envelope,
-            log_format: self.log_format.clone(),
-            haproxy_captures: self.haproxy_captures.clone(),
-            delimiter: self.delimiter,
-            columns: self.column.clone(),
-            duration_unit: self.duration_unit,
-            timestamp_format: self.timestamp_format.clone(),
-            client_timeout: self.client_timeout,
-            sample_rate: self.sample_rate,
-            path: self.path.clone(),
-            strict: self.strict,
-            progress: true,
-            threads: self.threads,
-            outcomes: self
-                .outcomes
-                .iter()
-                .cloned()
-                .map(logs::LogInput::from)
-                .collect(),
-            outcomes_columns: self.outcomes_column.clone(),
-            log_side: self.log_side.parse().unwrap_or_default(),
-            ..LogOptions::default()
-        })
-    }
-}
-
 /// The filters `logs` and `sql` share: the same flags with the same meaning, so a query
 /// counts what `logs` counts.
 #[derive(Debug, Clone, Args)]
@@ -614,22 +701,6 @@ pub struct FilterArgs {
         default_value_t = logs::DEFAULT_SHARED_RATE,
         value_parser = clap::value_parser!(u8).range(1..), help_heading = "Intents")]
     pub shared_address_rate: u8,
-}
-
-impl FilterArgs {
-    /// `options` with these filters.
-    pub fn apply(&self, options: LogOptions) -> LogOptions {
-        LogOptions {
-            since: self.since,
-            until: self.until,
-            methods: self.methods.clone(),
-            timeout_statuses: self.timeout_status.clone(),
-            retry_window: self.retry_window,
-            intents: self.intents.parse().unwrap_or_default(),
-            shared_address_rate: self.shared_address_rate,
-            ..options
-        }
-    }
 }
 
 /// A default duration as the flag shows and parses it (`1h`).
@@ -813,9 +884,9 @@ pub struct ProbeArgs {
     #[arg(long)]
     pub insecure: bool,
 
-    /// Output format: a table for people, json for scripts, markdown for documents
-    #[arg(long, short = 'f', value_enum, default_value_t = ProbeFormat::Table, help_heading = "Output")]
-    pub format: ProbeFormat,
+    /// Output format: a table for people, json for scripts, markdown for documents, junit for CI
+    #[arg(long, short = 'f', value_parser = probe_format(), default_value = "table", help_heading = "Output")]
+    pub format: Format,
 
     /// Currency symbol shown before money [default: the one --order-value is written with
     /// (€85, 85 EUR), else $]
@@ -832,17 +903,25 @@ pub struct ProbeArgs {
     pub scenario: ScenarioArgs,
 }
 
-/// `dupcost probe --format`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ProbeFormat {
-    /// Aligned, for people
-    Table,
-    /// The JSON contract of docs/MODEL.md
-    Json,
-    /// A report to paste into a pull request (CommonMark, pipe tables)
-    Markdown,
-    /// One self-contained page to send to the people who decide (nothing fetched, no script)
-    Html,
+/// `dupcost probe --format`: every [`Format`] but CSV (a probe's checks are not rows of figures).
+fn probe_format() -> impl clap::builder::TypedValueParser<Value = Format> {
+    formats_but(Format::Csv)
+}
+
+/// `--format` of the reports of figures: every [`Format`] but JUnit (the probe's, for CI).
+fn report_format() -> impl clap::builder::TypedValueParser<Value = Format> {
+    formats_but(Format::Junit)
+}
+
+/// The [`Format`]s but `left_out`, as a value parser.
+fn formats_but(left_out: Format) -> impl clap::builder::TypedValueParser<Value = Format> {
+    let values = Format::value_variants()
+        .iter()
+        .filter(move |f| **f != left_out)
+        .filter_map(ValueEnum::to_possible_value);
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(values)
+        .map(|name| Format::from_str(&name, true).expect("one of the formats"))
 }
 
 /// The inputs of the model. Each also reads `DUPCOST_<FLAG>` from the environment; precedence,
@@ -1096,152 +1175,23 @@ fn parse_preset(name: &str) -> Result<&'static crate::presets::Preset, String> {
     crate::presets::find(name)
 }
 
-impl ScenarioArgs {
-    /// The inputs given by flags or environment variables.
-    pub fn patch(&self) -> ScenarioPatch {
-        let mut patch = ScenarioPatch::default();
-        let given = [
-            (Input::RequestsPerDay, self.requests_per_day.map(|v| v.0)),
-            (Input::TimeoutRate, self.timeout_rate.map(|v| v.0)),
-            (Input::SucceededShare, self.succeeded_share.map(|v| v.0)),
-            (Input::OrderValue, self.order_value.as_ref().map(|v| v.0)),
-            (Input::Retries, self.retries.map(f64::from)),
-            (Input::Ttl, self.ttl.map(|v| v.0 as f64)),
-            (Input::KeySize, self.key_size.map(|v| v.0 as f64)),
-            (Input::DaysPerMonth, self.days_per_month.map(|v| v.0)),
-            (Input::AttemptTimeout, self.attempt_timeout),
-            (Input::Backoff, self.backoff),
-            (Input::BackoffFactor, self.backoff_factor),
-            (Input::BackoffMax, self.backoff_max),
-            (Input::Jitter, choice(Input::Jitter, &self.jitter)),
-            (Input::Layers, self.layers.map(f64::from)),
-            (Input::KeyBytes, self.key_bytes.map(|v| v.0 as f64)),
-            (Input::BodyBytes, self.body_bytes.map(|v| v.0 as f64)),
-            (Input::Store, choice(Input::Store, &self.store)),
-        ];
-        for (input, value) in given {
-            if let Some(value) = value {
-                patch.set(input, value);
-            }
-        }
-        if let Some(delays) = self.schedule {
-            patch.set_schedule(delays);
-        }
-        patch
-    }
-
-    /// The scenario file's inputs, if one was named.
-    pub fn file_patch(&self) -> Result<Option<ScenarioPatch>, String> {
-        self.scenario
-            .as_deref()
-            .map(ScenarioPatch::from_file)
-            .transpose()
-    }
-
-    /// Where each input comes from: the default, the `--scenario` file, the `--preset`, its
-    /// environment variable or its flag, in the order of the precedence.
-    pub fn sources(&self) -> Result<Sources, String> {
-        Ok(self.sources_of(self.file_patch()?.as_ref()))
-    }
-
-    /// [`ScenarioArgs::sources`] over a scenario file's patch already read.
-    fn sources_of(&self, file: Option<&ScenarioPatch>) -> Sources {
-        let preset = self.preset.map(|p| p.patch()).unwrap_or_default();
-        let mut sources = Sources::default()
-            .given(file.unwrap_or(&ScenarioPatch::default()), Origin::Scenario)
-            .given(&preset, Origin::Preset)
-            .given(&self.patch(), Origin::Flag);
-        let env = &self.from_env;
-        sources.from_env(&env.inputs, env.schedule, env.preset);
-        sources
-    }
-
-    /// [`ScenarioArgs::resolve`] and [`ScenarioArgs::sources`], the scenario file read once
-    /// (`--scenario -` is stdin, which reads once).
-    pub fn resolve_with_sources(&self) -> Result<(Scenario, Sources), String> {
-        let file = self.file_patch()?;
-        let sources = self.sources_of(file.as_ref());
-        Ok((self.resolve_patch(file.as_ref())?, sources))
-    }
-
-    /// The preset's trace for the report: its name and the inputs it set that no flag or
-    /// environment variable overrode.
-    pub fn preset_trace(&self) -> Option<crate::report::PresetTrace> {
-        let preset = self.preset?;
-        let (given, flags) = (preset.patch(), self.patch());
-        let inputs = Input::ALL
-            .into_iter()
-            .filter(|&i| given.get(i).is_some() && flags.get(i).is_none())
-            .collect();
-        Some(crate::report::PresetTrace {
-            name: preset.name,
-            inputs,
-            schedule: given.schedule().is_some() && flags.schedule().is_none(),
-        })
-    }
-
-    /// Defaults < scenario file < preset < environment < flags, validated. The one place a
-    /// preset is applied.
-    pub fn resolve(&self) -> Result<Scenario, String> {
-        self.resolve_patch(self.file_patch()?.as_ref())
-    }
-
-    fn resolve_patch(&self, file: Option<&ScenarioPatch>) -> Result<Scenario, String> {
-        let file = self.scenario.as_deref().zip(file);
-        let preset = self.preset.map(|p| (p.name, p.patch()));
-        let preset = preset.as_ref().map(|(name, patch)| (*name, patch));
-        inputs::resolve_with_preset(file, preset, &self.patch())
-    }
-}
-
-/// A choice flag's name as its input's number (clap has checked the name).
-fn choice(input: Input, name: &Option<String>) -> Option<f64> {
-    name.as_deref().and_then(|n| input.parse(n).ok())
-}
-
 /// How results are printed.
 #[derive(Debug, Clone, Args)]
 #[command(next_help_heading = "Output")]
 pub struct OutputArgs {
     /// Output format: a table for people, json / csv for scripts, markdown for documents
-    #[arg(long, short = 'f', value_enum, default_value_t = Format::Table, env = "DUPCOST_FORMAT")]
+    #[arg(long, short = 'f', value_parser = report_format(), default_value = "table", env = "DUPCOST_FORMAT")]
     pub format: Format,
 
     /// Currency symbol shown before money in tables [default: the one --order-value is
     /// written with (€85, 85 EUR), else $]
     #[arg(long, env = "DUPCOST_CURRENCY", value_name = "SYMBOL")]
     pub currency: Option<String>,
-}
 
-impl OutputArgs {
-    /// The symbol shown before money: `--currency`, else the currency `--order-value` was
-    /// written with, else `$`.
-    pub fn currency(&self, scenario: &ScenarioArgs) -> String {
-        currency(self.currency.as_deref(), scenario)
-    }
-}
-
-/// `--currency` wins; else the currency of `--order-value` (`€85`, `85 EUR`); else `$`.
-pub fn currency(flag: Option<&str>, scenario: &ScenarioArgs) -> String {
-    flag.map(str::to_string)
-        .or_else(|| scenario.order_value.as_ref().and_then(|v| v.1.clone()))
-        .unwrap_or_else(|| "$".to_string())
-}
-
-/// Output formats.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Format {
-    /// Aligned, rounded, for people
-    Table,
-    /// The JSON contract of docs/MODEL.md, unrounded
-    Json,
-    /// A header of dotted names and one row per estimate
-    Csv,
-    /// A report to paste into a design document or a pull request (CommonMark, pipe tables)
-    Markdown,
-    /// One self-contained page to send to the people who decide (inline style and charts,
-    /// nothing fetched, no script; prints on A4, reads in light and dark)
-    Html,
+    /// The whole report in the table: the evidence, the columns read, per day, intents,
+    /// intervals and every input with its kind (the table otherwise leads with the answer)
+    #[arg(long, env = "DUPCOST_EXPLAIN", value_parser = clap::builder::BoolishValueParser::new())]
+    pub explain: bool,
 }
 
 /// `dupcost presets --format`.
@@ -1310,6 +1260,7 @@ pub fn one_line_error(error: &clap::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::inputs::Origin;
 
     #[test]
     fn definition_is_consistent() {
@@ -1354,7 +1305,7 @@ mod tests {
             panic!("estimate")
         };
         assert_eq!(args.scenario.from_env, FromEnv::default());
-        let sources = args.scenario.sources().unwrap();
+        let sources = crate::run::resolve::estimate(&args, false).unwrap().sources;
         assert_eq!(sources.get(Input::Ttl), Origin::Flag);
         assert_eq!(sources.schedule(), Origin::Flag);
         assert!(sources.retries_by_schedule());

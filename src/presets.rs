@@ -25,7 +25,7 @@ use crate::model::{Delays, Estimate, Scenario};
 /// A value read on another day says its own.
 pub const READ_ON: &str = "2026-12-02";
 
-/// An earlier reading (issue 26), of the pages not read again on [`READ_ON`].
+/// The day of an earlier reading, for the pages not read again on [`READ_ON`].
 const READ_BEFORE: &str = "2026-12-01";
 
 /// Whose behaviour a preset describes.
@@ -215,6 +215,12 @@ const BRAINTREE_PARSE: Citation =
     page("https://developer.paypal.com/braintree/docs/guides/webhooks/parse");
 const GOCARDLESS_RETRIES: Citation =
     page("https://support.gocardless.com/hc/en-nz/articles/360000989989-Webhook-retries-failures");
+/// The source of docs.mollie.com's webhooks guide (reStructuredText), as a fork of Mollie's
+/// `api-documentation` repository holds it: the stored copies of the live page are cut
+/// before its retry schema.
+const MOLLIE_WEBHOOKS: Citation = page(
+    "https://github.com/sandervanhooft/api-documentation/blob/230e9c70526b275040bf07a59ec77d34f977dbcd/source/guides/webhooks.rst",
+);
 const CHARGEBEE_RETRIES: Citation = dated(
     "https://support.chargebee.com/support/solutions/articles/257941-at-which-rate-can-we-expect-the-webhook-calls-in-chargebee-will-there-be-any-performance-disruption",
     "2023-02-16",
@@ -660,17 +666,27 @@ pub const PRESETS: &[Preset] = &[
         name: "gocardless-webhooks",
         provider: "GoCardless webhooks",
         side: Side::WebhookSender,
-        values: &[quote(
-            TIMEOUT,
-            "10s",
-            "Timeouts - We didn't receive a 2xx response within 10 seconds of sending the webhook.",
-            GOCARDLESS_RETRIES,
-        )],
+        values: &[
+            quote(
+                TIMEOUT,
+                "10s",
+                "Timeouts - We didn't receive a 2xx response within 10 seconds of sending the \
+                 webhook.",
+                GOCARDLESS_RETRIES,
+            ),
+            quote(
+                RETRIES,
+                "8",
+                "we will retry the webhook up to 8 times at increasing intervals e.g. 1 minute, 2 \
+                 minutes, 10 minutes etc.",
+                GOCARDLESS_RETRIES,
+            ),
+        ],
         notes: &[],
         left_out: &[
-            "the schedule: \"we will retry the webhook up to 8 times at increasing intervals \
-             e.g. 1 minute, 2 minutes, 10 minutes etc.\" gives examples, not the delays, so the \
-             preset sets neither the delays nor the 8 retries (give --schedule)",
+            "the delays: \"e.g. 1 minute, 2 minutes, 10 minutes etc.\" gives examples, not the \
+             schedule, so the 8 retries wait the default backoff and the horizon is not \
+             GoCardless's (give --schedule)",
         ],
     },
     Preset {
@@ -824,6 +840,43 @@ pub const PRESETS: &[Preset] = &[
         ],
     },
     Preset {
+        name: "mollie-webhooks",
+        provider: "Mollie webhooks",
+        side: Side::WebhookSender,
+        values: &[
+            quote(
+                TIMEOUT,
+                "15s",
+                "Our webhook calls time out after 15 seconds. Even if you return a 200 OK HTTP \
+                 status after 16 seconds, we will mark the webhook call as failed and try again \
+                 later.",
+                MOLLIE_WEBHOOKS,
+            ),
+            quote(
+                SCHEDULE,
+                "1m,2m,4m,8m,16m,29m,1h,2h,22h",
+                "In total we will call your webhook 10 times with an increasing interval. If \
+                 after the 10th call we still do not get a 200 OK response (which is after 26 \
+                 hours), we will stop trying. [...] 1 minute [...] 2 minutes [...] 4 minutes \
+                 [...] 8 minutes [...] 16 minutes [...] 29 minutes [...] 1 hour [...] 2 hours \
+                 [...] 22 hours",
+                MOLLIE_WEBHOOKS,
+            )
+            .inferred(
+                "Mollie's intervals are between the calls' starts (its table's times after the \
+                 status change: 00:01, 00:03, ... 26:00); the model waits each after a 15 s \
+                 timeout, so its k-th retry starts k x 15 s after Mollie's (the 9th, 2 min 15 s \
+                 after Mollie's 26 hours)",
+            ),
+        ],
+        notes: &[
+            "quoted from the source of docs.mollie.com's webhooks guide: the stored copies of the \
+             live page are cut before its retry schema, so check the current page before you \
+             rely on it",
+        ],
+        left_out: &[],
+    },
+    Preset {
         name: "standard-webhooks",
         provider: "Standard Webhooks (specification 1.0.0, its example schedule)",
         side: Side::WebhookSender,
@@ -873,11 +926,6 @@ pub const UNCONFIRMED: &[(&str, &str)] = &[
         "square",
         "Square does not publish a retention period for idempotency keys (developer forum, \
          Square staff; its webhooks: square-webhooks)",
-    ),
-    (
-        "mollie-webhooks",
-        "the stored copies of docs.mollie.com's webhook pages show no timeout and no retry \
-         schedule (issue 36 quotes 15 s and 10 calls over 26 hours; not found, so not used)",
     ),
 ];
 
@@ -1124,8 +1172,7 @@ mod tests {
         assert!(err.contains("known: stripe, adyen"), "{err}");
         let err = find("square").unwrap_err();
         assert!(err.contains("does not publish a retention period"), "{err}");
-        let err = find("mollie-webhooks").unwrap_err();
-        assert!(err.contains("no preset for mollie-webhooks"), "{err}");
+        assert!(find("mollie-webhooks").unwrap().horizon_inferred());
         assert_eq!(find("Stripe").unwrap().name, "stripe");
     }
 }

@@ -288,7 +288,7 @@ impl FromStr for Duration {
         if text.starts_with('-') {
             return Err(format!("'{s}' is negative: a duration is > 0"));
         }
-        no_unit(s, "1d, 24h, 90m or 30s")?;
+        no_unit(s, "1d, 24h, 90m or 30s", Scale::Long)?;
         let d = humantime::parse_duration(text).map_err(|_| bad())?;
         if d.subsec_nanos() != 0 {
             return Err(format!("'{s}' is not a whole number of seconds"));
@@ -297,13 +297,37 @@ impl FromStr for Duration {
     }
 }
 
+/// The span a kind of duration lives in, for the unit a bare number most likely meant.
+#[derive(Clone, Copy)]
+enum Scale {
+    /// An attempt's timeout, a backoff: seconds, or milliseconds from 100 up (`1500`).
+    Short,
+    /// A key's TTL: hours up to a week's 168, seconds above (`86400`).
+    Long,
+}
+
+impl Scale {
+    /// The unit that fits `value` written bare.
+    fn unit(self, value: f64) -> &'static str {
+        match self {
+            Scale::Short if value >= 100.0 => "ms",
+            Scale::Short => "s",
+            Scale::Long if value <= 168.0 => "h",
+            Scale::Long => "s",
+        }
+    }
+}
+
 /// Refuses a duration written as a bare number other than 0: `48` could be seconds, minutes or
-/// hours, and a wrong guess is a silently wrong figure. `0` is 0 in every unit.
-fn no_unit(s: &str, forms: &str) -> Result<(), String> {
+/// hours, and a wrong guess is a silently wrong figure. `0` is 0 in every unit. The message
+/// suggests the unit that fits the number for this kind of duration (`1500` -> `1500ms` for
+/// an attempt's timeout, `48` -> `48h` for a TTL).
+fn no_unit(s: &str, forms: &str, scale: Scale) -> Result<(), String> {
     let text = s.trim();
     match finite(text) {
         Some(v) if v != 0.0 => Err(format!(
-            "'{text}' has no unit: write it as {forms} (e.g. {text}s or {text}h)"
+            "'{text}' has no unit: did you mean {text}{}? (write it as {forms})",
+            scale.unit(v)
         )),
         _ => Ok(()),
     }
@@ -356,7 +380,7 @@ impl FromStr for Seconds {
         if text.starts_with('-') {
             return Err(format!("'{s}' is negative: a duration is >= 0"));
         }
-        no_unit(s, "10s, 1.5s, 500ms or 2m")?;
+        no_unit(s, "10s, 1.5s, 500ms or 2m", Scale::Short)?;
         // `1.5s` exactly as the decimal 1.5 (humantime would add 1 s and 500 ms).
         let plain = text
             .strip_suffix('s')

@@ -75,6 +75,13 @@ fn the_regressions_listed_are_the_ones_present() {
     assert_eq!(present, REGRESSIONS);
 }
 
+/// The span readers' own inputs, and the whole-file traces target's (each a document).
+#[test]
+fn span_reader() {
+    replay_bytes("span_reader", checks::span_reader);
+    replay_bytes("traces", checks::span_reader);
+}
+
 #[test]
 fn units() {
     replay("units", checks::units);

@@ -530,7 +530,7 @@ fn on_a_terminal_it_asks_first() {
             ),
         )
         .unwrap();
-        if !Tmux::present() {
+        if !Tmux::present("the probe's question in a terminal (tests/probe.rs)") {
             return;
         }
         let terminal = Tmux::start("probe", &script, 100, 30).joining_wrapped_lines();
@@ -565,4 +565,104 @@ fn on_a_terminal_it_asks_first() {
             assert!(screen.contains("Verdict: pass"), "{screen}");
         }
     }
+}
+
+/// `--format junit` against `server`: the exit code and the report, read as XML.
+fn probe_junit(server: &Server, extra: &[&str]) -> (i32, String) {
+    let out = dupcost()
+        .args(["probe", &server.url])
+        .args(SMALL)
+        .args(["--format", "junit"])
+        .args(extra)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    let xml = String::from_utf8(out.stdout).unwrap();
+    roxmltree::Document::parse(&xml).unwrap_or_else(|e| panic!("well-formed XML ({e}): {xml}"));
+    (out.status.code().unwrap(), xml)
+}
+
+/// A test case: its name, its failure's message and text, whether it was skipped.
+type Case = (String, Option<(String, String)>, bool);
+
+/// Each test case, in order.
+fn cases(xml: &str) -> Vec<Case> {
+    let doc = roxmltree::Document::parse(xml).unwrap();
+    doc.descendants()
+        .filter(|n| n.has_tag_name("testcase"))
+        .map(|case| {
+            let failure = case
+                .children()
+                .find(|n| n.has_tag_name("failure"))
+                .map(|f| {
+                    (
+                        f.attribute("message").unwrap().to_string(),
+                        f.text().unwrap_or_default().to_string(),
+                    )
+                });
+            let skipped = case.children().any(|n| n.has_tag_name("skipped"));
+            (
+                case.attribute("name").unwrap().to_string(),
+                failure,
+                skipped,
+            )
+        })
+        .collect()
+}
+
+fn suite_counts(xml: &str) -> [String; 3] {
+    let doc = roxmltree::Document::parse(xml).unwrap();
+    let suite = doc
+        .descendants()
+        .find(|n| n.has_tag_name("testsuite"))
+        .unwrap();
+    ["tests", "failures", "skipped"].map(|a| suite.attribute(a).unwrap().to_string())
+}
+
+#[test]
+fn junit_fails_a_broken_key_store_with_its_evidence_and_exit_1() {
+    let server = Server::start(Kind::IgnoresKeys);
+    let (code, xml) = probe_junit(&server, &["--data", r#"{"amount": 40}"#]);
+    assert_eq!(code, 1, "{xml}");
+    let cases = cases(&xml);
+    let names: Vec<&str> = cases.iter().map(|c| c.0.as_str()).collect();
+    assert_eq!(
+        names,
+        ["replay", "concurrent", "payload_mismatch", "missing_key"],
+        "one test case a check"
+    );
+    assert_eq!(suite_counts(&xml), ["4", "3", "0"].map(String::from));
+    let (message, evidence) = cases[0].1.clone().expect("replay fails");
+    assert!(message.contains("ran twice"), "{message}");
+    assert!(
+        evidence.contains("requests: 2\nexecutions seen: 2\n"),
+        "{evidence}"
+    );
+    assert!(evidence.contains("what it costs: "), "{evidence}");
+    let (_, evidence) = cases[1].1.clone().expect("concurrent fails");
+    assert!(evidence.contains("executions seen: 12"), "{evidence}");
+    // A warning passes: no failure, not skipped.
+    assert_eq!(cases[3].1, None);
+    assert!(!cases[3].2);
+    assert!(
+        xml.contains(r#"<property name="duplicates_seen" value="11"/>"#),
+        "{xml}"
+    );
+}
+
+#[test]
+fn junit_passes_a_correct_store_and_skips_a_check_that_does_not_apply() {
+    let server = Server::start(Kind::Correct);
+    let (code, xml) = probe_junit(&server, &["--data", r#"{"amount": 40}"#]);
+    assert_eq!(code, 0, "{xml}");
+    assert_eq!(suite_counts(&xml), ["4", "0", "0"].map(String::from));
+    assert!(cases(&xml).iter().all(|c| c.1.is_none() && !c.2));
+    // A plain-text body cannot be changed: payload_mismatch sends nothing and is skipped.
+    let (code, xml) = probe_junit(&server, &["--data", "plain text order"]);
+    assert_eq!(code, 0, "{xml}");
+    assert_eq!(suite_counts(&xml), ["4", "0", "1"].map(String::from));
+    let cases = cases(&xml);
+    assert!(cases[2].2 && cases[2].0 == "payload_mismatch", "{xml}");
+    assert!(xml.contains("--changed-data"), "{xml}");
 }

@@ -660,6 +660,19 @@ pub fn duration_unit(bytes: &[u8]) {
     }
 }
 
+/// The span readers on one document: where OTLP/JSON's scanner reads it, its serde reader
+/// reads the same spans (the scanner takes only what serde takes, as serde reads it); Zipkin's
+/// reader reads or refuses; none panics.
+pub fn span_reader(bytes: &[u8]) {
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return;
+    };
+    let r = dupcost::logs::span_readers(text);
+    if let Some(scanned) = &r.scan {
+        assert_eq!(Ok(scanned), r.serde.as_ref(), "{text:?}");
+    }
+}
+
 /// Traces on arbitrary bytes (issue 39): read as OTLP/JSON (detected, and named) and as
 /// Zipkin (named), through the real reading path. Never a panic; on success the tally
 /// counts what the assembly found (every attempt a mutating row), the evidence adds up, and

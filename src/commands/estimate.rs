@@ -1,37 +1,29 @@
 //! `dupcost estimate`: the model run from flags, once or over a sweep.
 
-use crate::cli::{EstimateArgs, Format};
+use crate::cli::EstimateArgs;
 use crate::error::{Error, Result};
 use crate::model::Estimate;
-use crate::report::{self, Style};
-
-use crate::findings::{self, DeriveOptions, Warning};
+use crate::report;
+use crate::run::Output;
 
 use super::plot::{self, Plot};
 use super::shared;
 
 /// Runs the estimate (or the sweep) and renders it in the chosen format.
 pub fn run(args: &EstimateArgs, color: bool) -> Result<Vec<u8>> {
-    plot::check(args.plot.as_deref())?;
-    if let Some(path) = &args.observed {
-        return observed(path, args, color);
+    let run = crate::run::resolve::estimate(args, color)?;
+    if run.logs.is_some() {
+        // `--observed FILE`: the report of `dupcost logs`, from an engine's result of
+        // `dupcost sql`. No file was read as a log: the warnings say where the figures come from.
+        let (analysis, derived) = crate::run::measure_logs(&run)?;
+        return shared::report(&run, &derived, &[], &analysis.options.methods);
     }
-    let (scenario, mut sources) = args.scenario.resolve_with_sources().map_err(Error::Usage)?;
-    if let Some(sweep) = &args.sweep {
-        sources.set(sweep.input, crate::inputs::Origin::Sweep);
-    }
-    let style = Style {
-        currency: args.output.currency(&args.scenario),
-        color,
-        preset: args.scenario.preset_trace(),
-        // Without logs, the report marks each input given or assumed by where it came from.
-        sources: Some(sources),
-    };
+    let (scenario, sources, style) = (run.scenario, &run.sources, &run.style);
     let c = style.currency.as_str();
-    let bytes = match &args.sweep {
+    let bytes = match &run.sweep {
         None => {
             let estimate = Estimate::new(scenario);
-            let charts = match &args.plot {
+            let charts = match &run.output.plot {
                 Some(path) if plot::is_file(path) => {
                     return Err(Error::Usage(format!(
                         "--plot {}: one SVG file charts a --sweep; name a directory for the \
@@ -42,108 +34,53 @@ pub fn run(args: &EstimateArgs, color: bool) -> Result<Vec<u8>> {
                 Some(dir) => plot::write_dir(dir, &plot::estimate_plots(&estimate, c))?,
                 None => Vec::new(),
             };
-            match args.output.format {
-                Format::Table => report::table::estimate(&estimate, &style),
-                Format::Json => report::json::estimate(&estimate, &style),
-                Format::Csv => report::csv::estimates(&[estimate], &[]),
-                Format::Markdown => report::markdown::estimate(&estimate, &style, &charts),
-                Format::Html => report::html::estimate(&estimate, &sources, &style),
-            }
+            let shown = report::Run::Estimate {
+                estimate: &estimate,
+                sources,
+            };
+            render(shown, style, &charts, &run.output)?
         }
         Some(sweep) => {
             let estimates = sweep.run(&scenario);
-            let charts = match &args.plot {
+            let y = run.output.plot_y;
+            let charts = match &run.output.plot {
                 Some(path) => {
-                    let chart = report::svg::sweep_chart(sweep.input, &estimates, args.plot_y, c);
+                    let chart = report::svg::sweep_chart(sweep.input, &estimates, y, c);
                     if plot::is_file(path) {
                         plot::write_file(path, &[chart])?;
                         Vec::new()
                     } else {
-                        let name =
-                            format!("{}-by-{}.svg", figure_name(args.plot_y), sweep.input.flag());
+                        let name = format!("{}-by-{}.svg", figure_name(y), sweep.input.flag());
                         plot::write_dir(path, &[(name.as_str(), Plot::Lines(chart))])?
                     }
                 }
                 None => Vec::new(),
             };
-            match args.output.format {
-                Format::Table => report::table::sweep(sweep.input, &estimates, &style),
-                Format::Json => report::json::sweep(&estimates, &style),
-                Format::Csv => report::csv::estimates(&estimates, &[]),
-                Format::Markdown => {
-                    report::markdown::sweep(sweep.input, &estimates, &style, &charts)
-                }
-                Format::Html => report::html::sweep(sweep.input, &estimates, &sources, &style),
-            }
+            let shown = report::Run::Sweep {
+                input: sweep.input,
+                estimates: &estimates,
+                sources,
+            };
+            render(shown, style, &charts, &run.output)?
         }
     };
     Ok(bytes)
 }
 
-/// `--observed FILE`: the report of `dupcost logs`, from an engine's result of `dupcost sql`.
-fn observed(path: &std::path::Path, args: &EstimateArgs, color: bool) -> Result<Vec<u8>> {
-    let base = args.scenario.resolve().map_err(Error::Usage)?;
-    let options = crate::logs::LogOptions::default();
-    let analysis = crate::sql::read_observed_path(path, &options).map_err(Error::Usage)?;
-    let given = shared::overrides(&args.scenario.patch());
-    let derive = DeriveOptions {
-        max_unknown: args.max_unknown,
-        min_span: args.min_span,
-        require_measured: false,
+/// A run's report in `format`.
+fn render(
+    shown: report::Run,
+    style: &report::Style,
+    charts: &[report::markdown::ChartLink],
+    output: &Output,
+) -> Result<Vec<u8>> {
+    let report = report::Report {
+        run: shown,
+        style,
+        charts,
+        explain: output.explain,
     };
-    let sources = args.scenario.sources().map_err(Error::Usage)?;
-    let mut derived = findings::derive(&analysis, &derive, &base, &given, &sources)?;
-    // The query orders each key's attempts by time: it cannot see a clock that ran backwards
-    // in the files, which `dupcost logs` warns about.
-    derived.observed.warnings.push(Warning::MeasuredBySql {
-        result: analysis
-            .files
-            .first()
-            .map_or("-".to_string(), |f| f.name.clone()),
-    });
-    // Fingerprinted attempts at the same timestamp (a file note of the result).
-    if let Some(note) = analysis
-        .files
-        .first()
-        .and_then(|f| crate::report::words::format_notes(&f.format_notes))
-    {
-        derived.observed.warnings.push(Warning::Reader(note));
-    }
-    for warning in &derived.observed.warnings {
-        eprintln!("warning: {warning}");
-    }
-    derived
-        .scenario
-        .validate()
-        .map_err(|e| Error::Usage(crate::inputs::describe_input_error(&e)))?;
-    let estimate = Estimate::new(derived.scenario);
-    let style = Style {
-        currency: args.output.currency(&args.scenario),
-        color,
-        preset: args.scenario.preset_trace(),
-        sources: None,
-    };
-    let charts = match &args.plot {
-        Some(path) if plot::is_file(path) => {
-            plot::write_file(path, &report::svg::per_day_chart(&derived.observed.per_day))?;
-            Vec::new()
-        }
-        Some(dir) => plot::write_dir(
-            dir,
-            &shared::logs_plots(&estimate, &derived, &style.currency),
-        )?,
-        None => Vec::new(),
-    };
-    // No file was read as a log: the table's "read FILE" lines would describe the result's
-    // CSV, not the logs; the warning above says where the figures come from.
-    Ok(shared::render(
-        args.output.format,
-        &estimate,
-        &derived,
-        (&[], &analysis.options.methods),
-        &style,
-        &charts,
-    ))
+    report.render(output.format).map_err(Error::Usage)
 }
 
 /// `--plot-y`'s value as a file name part.

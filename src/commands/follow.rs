@@ -1,60 +1,84 @@
-//! `dupcost logs FILE... --follow`: a report on every tick while the log grows (issue 25).
+//! `dupcost logs FILE... --follow`: a report on every tick while the log grows.
 //!
 //! On a terminal (and `--format table`) each report is redrawn in place, its lines that
 //! changed since the last one marked with `*`. Piped, or with `--format json`, each report is
 //! one line of JSON: the report of `logs --format json` with a `follow` object added. Ctrl-C
 //! (or SIGTERM) ends with a last complete report and exit 0; a second Ctrl-C exits at once.
+//! With `--metrics ADDR`, each report is published as metrics for `GET /metrics`
+//! ([`crate::serve`]) instead of written on stdout.
 
 use std::io::{self, IsTerminal, Write};
+use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use crate::cli::{Format, LogArgs};
 use crate::error::{Error, Result};
-use crate::logs::{self, LogInput, Tick};
+use crate::logs::{self, Tick};
 use crate::model::Estimate;
+use crate::report::metrics::{Exposition, FollowFigures};
 use crate::report::model::LogsReport;
 use crate::report::words::{count, plural, seconds_text};
 use crate::report::{self, Style};
+use crate::serve::MetricsServer;
 
-use super::shared::{Measured, Setup, measure_tick};
+use crate::run::{self, LogSource, Logs};
+
+use super::shared::{Measured, measure_tick};
 
 pub fn run(args: &LogArgs, color: bool) -> Result<Vec<u8>> {
-    let format = args.output.format;
+    let run = run::resolve::logs(args, color)?;
+    let format = run.output.format;
     if matches!(format, Format::Csv | Format::Markdown | Format::Html) {
         return Err(Error::Usage(
             "--follow writes a table on a terminal or JSON lines (--format json); not csv, markdown or html".into(),
         ));
     }
-    if args.plot.is_some() || args.save_scenario.is_some() {
+    if run.output.plot.is_some() || run.output.save_scenario.is_some() {
         return Err(Error::Usage(
             "--plot and --save-scenario write a finished log's figures: run dupcost logs without --follow".into(),
         ));
     }
-    let setup = Setup::new(&args.scenario, &args.read)?;
-    let sources: Vec<LogInput> = args.files.iter().cloned().map(LogInput::from).collect();
-    let follow = args.follow.options();
+    let Some(
+        logs @ Logs {
+            source: LogSource::Files(sources),
+            follow: Some(follow),
+            ..
+        },
+    ) = &run.logs
+    else {
+        return Err(Error::Usage(
+            "--follow follows log files: give the log to follow".into(),
+        ));
+    };
+    // What the resolution changed in reading, said once; each report carries it too.
+    for note in &logs.notes {
+        eprintln!("warning: {note}");
+    }
     let stop = stop_on_signals()?;
     let terminal = format == Format::Table && io::stdout().is_terminal();
-    let style = Style {
-        currency: args.output.currency(&args.scenario),
-        color,
-        preset: args.scenario.preset_trace(),
-        sources: None,
+    let style = &run.style;
+    let metrics = match args.metrics {
+        Some(addr) => Some(serve_metrics(addr, follow)?),
+        None => None,
     };
     let mut previous: Vec<String> = Vec::new();
     let mut warned = 0usize;
     let mut broken = false;
-    let result = logs::follow(&sources, &setup.options, &follow, &stop, |tick| {
+    let result = logs::follow(sources, &logs.options, follow, &stop, |tick| {
         // The examples of bad rows, once each.
         for bad in tick.analysis.tally.bad_samples.iter().skip(warned) {
             eprintln!("warning: skipped bad row {bad}");
         }
         warned = warned.max(tick.analysis.tally.bad_samples.len());
-        let measured = measure_tick(&tick, follow.every, &setup);
+        let measured = measure_tick(&tick, &run);
+        if let Some(server) = &metrics {
+            server.publish(exposition(&measured, tick.rows_read, &style.currency));
+            return true;
+        }
         let bytes = if terminal {
-            let (bytes, lines) = table(&tick, &measured, &previous, &style);
+            let (bytes, lines) = table(&tick, &measured, &previous, style);
             previous = lines;
             bytes
         } else {
@@ -77,6 +101,42 @@ pub fn run(args: &LogArgs, color: bool) -> Result<Vec<u8>> {
     }
 }
 
+/// `--metrics ADDR`: listening, and said on stderr (with the port a `:0` was given).
+fn serve_metrics(addr: SocketAddr, follow: &logs::FollowOptions) -> Result<MetricsServer> {
+    let first = Exposition::new(
+        None,
+        FollowFigures {
+            rows_read: 0,
+            window_seconds: follow.window.map(|w| w.as_secs_f64()),
+        },
+        "",
+    );
+    let server = MetricsServer::start(addr, first)
+        .map_err(|e| Error::Usage(format!("--metrics {addr}: cannot listen there ({e})")))?;
+    eprintln!(
+        "serving metrics at http://{}{}",
+        server.local_addr(),
+        crate::serve::PATH
+    );
+    Ok(server)
+}
+
+/// One tick as metrics: the figures of the report `json_line` writes.
+pub fn exposition(m: &Measured, rows_read: u64, currency: &str) -> Exposition {
+    let follow = FollowFigures {
+        rows_read,
+        window_seconds: m.state.window_seconds,
+    };
+    match &m.derived {
+        Some(d) => {
+            let estimate = Estimate::new(d.scenario);
+            let report = LogsReport::new(&estimate, d, &Style::default());
+            Exposition::new(Some(&report), follow, currency.trim())
+        }
+        None => Exposition::new(None, follow, currency.trim()),
+    }
+}
+
 /// A flag set by SIGINT or SIGTERM; a second one exits at once (code 130).
 pub fn stop_on_signals() -> Result<Arc<AtomicBool>> {
     let stop = Arc::new(AtomicBool::new(false));
@@ -93,7 +153,7 @@ pub fn json_line(m: &Measured) -> Vec<u8> {
     let mut value = match &m.derived {
         Some(d) => {
             let estimate = Estimate::new(d.scenario);
-            let bytes = report::logs::json(&LogsReport::new(&estimate, d, &Style::default()));
+            let bytes = report::json::logs(&LogsReport::new(&estimate, d, &Style::default()));
             serde_json::from_slice::<serde_json::Value>(&bytes)
                 .unwrap_or_else(|_| serde_json::json!({}))
         }
@@ -157,7 +217,7 @@ fn table(tick: &Tick, m: &Measured, previous: &[String], style: &Style) -> (Vec<
                 color: false,
                 ..style.clone()
             };
-            let body = report::logs::table(
+            let body = report::table::logs::table(
                 &LogsReport::new(&estimate, d, &style),
                 &tick.analysis.files,
                 &tick.analysis.options.methods,

@@ -30,27 +30,6 @@ impl Plot {
     }
 }
 
-/// Image kinds other than SVG, which `--plot` refuses rather than take for a directory's name.
-const OTHER_IMAGES: [&str; 12] = [
-    "png", "jpg", "jpeg", "gif", "webp", "avif", "bmp", "tif", "tiff", "pdf", "eps", "ps",
-];
-
-/// Refuses a `--plot` path that names an image of another kind (`out.png`): charts are SVG
-/// only, and such a name would otherwise become a directory of SVG files.
-pub fn check(path: Option<&Path>) -> Result<()> {
-    let Some(path) = path else { return Ok(()) };
-    match path.extension().and_then(|ext| ext.to_str()) {
-        Some(ext) if OTHER_IMAGES.iter().any(|o| ext.eq_ignore_ascii_case(o)) => {
-            Err(Error::Usage(format!(
-                "--plot {}: charts are written as SVG only; name a .svg file, or a directory \
-                 for all of the report's charts",
-                path.display()
-            )))
-        }
-        _ => Ok(()),
-    }
-}
-
 /// Whether `--plot` names one SVG file (it ends in `.svg`) rather than a directory.
 pub fn is_file(path: &Path) -> bool {
     path.extension()

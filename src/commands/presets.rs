@@ -167,9 +167,13 @@ fn meaning(listing: &Listing) -> Option<String> {
                         span.value
                     ),
                     None => format!(
-                        "no published delays, so the preset sets no schedule: the retries and \
-                         horizon are your --schedule or the defaults' ({} retries, {}), not the \
-                         provider's",
+                        "no published delays, so the preset sets no schedule: {} are your \
+                         --schedule or the defaults' ({} retries, {}), not the provider's",
+                        if listing.values.iter().any(|v| v.name == "retries") {
+                            "the delays between its retries and the horizon"
+                        } else {
+                            "the retries and horizon"
+                        },
                         listing.retries,
                         Seconds(listing.retry_horizon_seconds).rounded(),
                     ),

@@ -6,11 +6,11 @@
 
 use std::io::{self, BufRead, IsTerminal, Read, Write};
 
-use crate::cli::{ProbeArgs, ProbeFormat};
+use crate::cli::ProbeArgs;
 use crate::error::{Error, Result};
 use crate::model::Estimate;
 use crate::probe::{self, Budget, Grade, Http, MAX_REQUESTS, Options, Plan, Probe, Request};
-use crate::report::{self, Style};
+use crate::report::{self, Report};
 
 /// A probe's report, and whether a check failed (exit code 1, the report still written).
 pub struct Probed {
@@ -20,7 +20,7 @@ pub struct Probed {
 
 /// Checks the flags, asks, sends, judges and renders.
 pub fn run(args: &ProbeArgs, color: bool) -> Result<Probed> {
-    let scenario = args.scenario.resolve().map_err(Error::Usage)?;
+    let run = crate::run::resolve::probe(args, color)?;
     let request = request(args)?;
     let options = Options {
         concurrency: usize::from(args.concurrency),
@@ -51,24 +51,19 @@ pub fn run(args: &ProbeArgs, color: bool) -> Result<Probed> {
     let checks =
         probe::run(&request, &options, &budget).map_err(|e| Error::Failure(e.to_string()))?;
     let probe = Probe::new(&request, checks);
-    let estimate = Estimate::new(scenario);
-    let style = Style {
-        currency: crate::cli::currency(args.currency.as_deref(), &args.scenario),
-        color,
-        preset: args.scenario.preset_trace(),
-        sources: None,
+    let estimate = Estimate::new(run.scenario);
+    let shown = report::Run::Probe {
+        probe: &probe,
+        estimate: &estimate,
+        sources: &run.sources,
     };
-    let bytes = match args.format {
-        ProbeFormat::Table => crate::report::probe::table(&probe, &estimate, &style),
-        ProbeFormat::Json => crate::report::probe::to_json(&probe),
-        ProbeFormat::Markdown => crate::report::probe::markdown(&probe, &estimate, &style),
-        ProbeFormat::Html => report::html::probe(
-            &probe,
-            &estimate,
-            &args.scenario.sources().map_err(Error::Usage)?,
-            &style,
-        ),
+    let report = Report {
+        run: shown,
+        style: &run.style,
+        charts: &[],
+        explain: false,
     };
+    let bytes = report.render(args.format).map_err(Error::Usage)?;
     Ok(Probed {
         bytes,
         failed: probe.verdict == Grade::Fail,

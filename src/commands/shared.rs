@@ -1,21 +1,16 @@
-//! What `logs`, `logs --follow`, `tui --logs` and `estimate --observed` share: the scenario
-//! and the inputs given by flag, environment or preset resolved as each of them resolves it,
-//! a webhook sender's options, the measurement up to the findings, and their report. No command
-//! imports another: they meet here.
-
-use std::path::PathBuf;
-use std::time::Duration;
+//! What `logs`, `logs --follow`, `tui --logs` and `estimate --observed` share: the report of
+//! a measurement and a follower's tick. No command imports another: they meet here.
 
 use serde::Serialize;
 
-use crate::cli::{Format, LogReadArgs, ScenarioArgs};
 use crate::error::{Error, Result};
-use crate::findings::{self, DeriveOptions, Findings, Overrides, Warning};
-use crate::inputs::{self, Input};
-use crate::logs::{self, LogAnalysis, LogInput, Tick};
-use crate::model::{Estimate, Scenario};
+use crate::findings::Findings;
+use crate::inputs;
+use crate::logs::{self, Tick};
+use crate::model::Estimate;
 use crate::report::model::LogsReport;
-use crate::report::{self, Style};
+use crate::report::{self, Report, Style};
+use crate::run::{Output, Run};
 
 use super::plot::{self, Plot};
 
@@ -23,21 +18,26 @@ use super::plot::{self, Plot};
 /// --observed` (which reads the same measurement from an engine's result). The table tells
 /// how each of `files` was read, and which `methods` were counted.
 pub fn render(
-    format: Format,
+    output: &Output,
     estimate: &Estimate,
     derived: &Findings,
     (files, methods): (&[logs::FileInfo], &[String]),
     style: &Style,
     charts: &[report::markdown::ChartLink],
-) -> Vec<u8> {
-    let r = LogsReport::new(estimate, derived, style);
-    match format {
-        Format::Table => report::logs::table(&r, files, methods, style),
-        Format::Json => report::logs::json(&r),
-        Format::Csv => report::logs::csv(&r),
-        Format::Markdown => report::markdown::logs(&r, style, charts),
-        Format::Html => report::html::logs(&r, style),
-    }
+) -> Result<Vec<u8>> {
+    let logs = LogsReport::new(estimate, derived, style);
+    let run = report::Run::Logs {
+        report: &logs,
+        files,
+        methods,
+    };
+    let report = Report {
+        run,
+        style,
+        charts,
+        explain: output.explain,
+    };
+    report.render(output.format).map_err(Error::Usage)
 }
 
 /// The charts of a logs report, by file name: the estimate's, then the log's own.
@@ -63,110 +63,37 @@ pub fn logs_plots(
     plots
 }
 
-/// Reads `files` and derives the scenario: the log's figures where the flags give none.
-/// Shared by `dupcost logs` and `dupcost tui --logs`.
-pub fn measure(
-    files: &[PathBuf],
-    read: &LogReadArgs,
-    scenario: &ScenarioArgs,
-) -> Result<(LogAnalysis, Findings)> {
-    let base = scenario.resolve().map_err(Error::Usage)?;
-    let sources: Vec<LogInput> = files.iter().cloned().map(LogInput::from).collect();
-    let (options, notes) = sender_options(read.options(), scenario, &base);
-    let analysis = logs::analyze(&sources, &options)?;
-    warn_bad_rows(&analysis);
-    let (given, retries_from_preset) = given_inputs(scenario, &base);
-    let sources = scenario.sources().map_err(Error::Usage)?;
-    let mut derived = findings::derive(&analysis, &read.derive_options(), &base, &given, &sources)?;
-    if let Some(name) = retries_from_preset {
-        // The one place the preset is named as the source of a log report's input (issue 24's
-        // `sources` can mark it `preset` here).
-        derived.given_by_preset(Input::Retries, name);
-    }
-    derived.observed.warnings.extend(notes);
-    for warning in &derived.observed.warnings {
-        eprintln!("warning: {warning}");
-    }
-    derived
-        .scenario
-        .validate()
-        .map_err(|e| Error::Usage(inputs::describe_input_error(&e)))?;
-    Ok((analysis, derived))
-}
-
-/// The inputs given by flag, environment or preset, which win over the log, and the preset
-/// whose published schedule gives the retries (a sender's schedule is its retry budget: the
-/// log shows at most a lower bound of it).
-pub fn given_inputs(
-    scenario: &ScenarioArgs,
-    base: &crate::model::Scenario,
-) -> (Overrides, Option<&'static str>) {
-    let mut given = overrides(&scenario.patch());
-    let retries_from_preset = match (given.retries, scenario.preset) {
-        (None, Some(preset)) if preset.sets_retries() => {
-            given.retries = Some(base.retries);
-            Some(preset.name)
+/// The report of a measurement, with its charts and its saved scenario: of `dupcost logs`,
+/// and of `dupcost estimate --observed`, whose `files` are none (the table's "read FILE"
+/// lines would describe the engine's result, not the logs).
+pub fn report(
+    run: &Run,
+    derived: &Findings,
+    files: &[logs::FileInfo],
+    methods: &[String],
+) -> Result<Vec<u8>> {
+    let estimate = Estimate::new(derived.scenario);
+    let style = &run.style;
+    let charts = match &run.output.plot {
+        Some(path) if plot::is_file(path) => {
+            plot::write_file(path, &report::svg::per_day_chart(&derived.observed.per_day))?;
+            Vec::new()
         }
-        _ => None,
+        Some(dir) => plot::write_dir(dir, &logs_plots(&estimate, derived, &style.currency))?,
+        None => Vec::new(),
     };
-    (given, retries_from_preset)
-}
-
-/// What a webhook sender's schedule says about reading its receiver's log: without
-/// `--client-timeout`, a `--preset`'s attempt timeout is the client timeout; with a published
-/// schedule (`--schedule` or a preset's) longer than the default retry window, the window
-/// widens to the schedule's horizon, so that a day-two redelivery is still the same event.
-/// Returns the options and what was changed, for the evidence.
-pub fn sender_options(
-    mut options: logs::LogOptions,
-    scenario: &ScenarioArgs,
-    base: &crate::model::Scenario,
-) -> (logs::LogOptions, Vec<Warning>) {
-    let mut notes = Vec::new();
-    if let (None, Some(preset)) = (options.client_timeout, scenario.preset) {
-        if let Some(secs) = preset.attempt_timeout() {
-            options.client_timeout = Some(std::time::Duration::from_secs_f64(secs));
-            notes.push(Warning::ClientTimeoutFromPreset {
-                env: scenario.from_env.preset,
-                secs,
-                preset: preset.name,
-            });
-        }
+    if let Some(path) = &run.output.save_scenario {
+        std::fs::write(path, inputs::to_scenario_json(&derived.scenario))
+            .map_err(|e| Error::Usage(format!("--save-scenario {}: {e}", path.display())))?;
     }
-    if base.schedule_seconds.is_some() && options.retry_window == logs::DEFAULT_RETRY_WINDOW {
-        let horizon = base.schedule().horizon(base.retries);
-        if horizon > options.retry_window.as_secs_f64() {
-            options.retry_window = std::time::Duration::from_secs_f64(horizon.ceil());
-            notes.push(Warning::RetryWindowWidened { horizon });
-        }
-    }
-    (options, notes)
-}
-
-/// The derived inputs given by flag (or environment): they win over the log.
-pub fn overrides(patch: &inputs::ScenarioPatch) -> Overrides {
-    Overrides {
-        requests_per_day: patch.get(Input::RequestsPerDay),
-        timeout_rate: patch.get(Input::TimeoutRate),
-        succeeded_share: patch.get(Input::SucceededShare),
-        retries: patch.get(Input::Retries).map(|r| r as u32),
-        body_bytes: patch.get(Input::BodyBytes).map(|b| b as u64),
-    }
-}
-
-/// The first bad rows, with file and line, and how many there were: on stderr.
-fn warn_bad_rows(analysis: &LogAnalysis) {
-    let t = &analysis.tally;
-    for bad in &t.bad_samples {
-        eprintln!("warning: skipped bad row {bad}");
-    }
-    if t.bad_rows > t.bad_samples.len() as u64 {
-        eprintln!(
-            "warning: {} bad rows skipped in all (the first {} shown; --strict stops at the first)",
-            t.bad_rows,
-            t.bad_samples.len()
-        );
-    }
+    render(
+        &run.output,
+        &estimate,
+        derived,
+        (files, methods),
+        style,
+        &charts,
+    )
 }
 
 /// What `follow` adds to a JSON report: where the follower is.
@@ -204,81 +131,23 @@ pub struct Measured {
     pub derived: Option<Findings>,
 }
 
-/// What a follower measures with, resolved as `logs` resolves it: the scenario, the inputs
-/// given by flag, environment or preset, where each input came from, and the read options (a
-/// webhook sender's preset applied, its notes said once on stderr). Shared by `logs --follow`
-/// and `tui --logs FILE --follow`.
-pub struct Setup {
-    pub base: Scenario,
-    pub given: Overrides,
-    pub sources: inputs::Sources,
-    pub options: logs::LogOptions,
-    pub derive: DeriveOptions,
-}
-
-impl Setup {
-    pub fn new(scenario: &ScenarioArgs, read: &LogReadArgs) -> Result<Setup> {
-        let base = scenario.resolve().map_err(Error::Usage)?;
-        let (given, _) = given_inputs(scenario, &base);
-        let (options, notes) = sender_options(read.options(), scenario, &base);
-        for note in &notes {
-            eprintln!("warning: {note}");
-        }
-        Ok(Setup {
-            base,
-            given,
-            sources: scenario.sources().map_err(Error::Usage)?,
-            options: logs::LogOptions {
-                progress: false,
-                ..options
-            },
-            derive: read.derive_options(),
-        })
-    }
-}
-
-/// The tick's measurement, with the inputs of `setup`.
-pub fn measure_tick(tick: &Tick, every: Duration, setup: &Setup) -> Measured {
-    let Setup {
-        base,
-        given,
-        sources,
-        ..
-    } = setup;
+/// The tick's measurement under `run`: the one pipeline's, or why there is none yet.
+pub fn measure_tick(tick: &Tick, run: &Run) -> Measured {
     let analysis = &tick.analysis;
-    let mut derive = setup.derive;
-    if let Some(window) = tick.window {
-        // The window is the span asked for: scale requests a day from it.
-        derive.min_span = derive.min_span.min(window);
-    }
     let t = &analysis.tally;
     let span = t
         .first_ts
         .zip(t.last_ts)
         .filter(|_| analysis.has_timestamps())
         .map(|(a, b)| (b - a) as f64 / 1e6);
-    let result = findings::derive(analysis, &derive, base, given, sources)
-        .map_err(|e| e.to_string())
-        .and_then(|d| {
-            d.scenario
-                .validate()
-                .map_err(|e| inputs::describe_input_error(&e))?;
-            Ok(d)
-        });
-    let (derived, waiting) = match result {
-        Ok(mut d) => {
-            if let (Some(window), Some(span)) = (tick.window, span) {
-                let warning = Warning::Window {
-                    window,
-                    span,
-                    first: d.observed.first_timestamp.clone(),
-                    last: d.observed.last_timestamp.clone(),
-                };
-                d.observed.warnings.push(warning);
-            }
-            (Some(d), None)
-        }
-        Err(e) => (None, Some(e)),
+    let every = run
+        .logs
+        .as_ref()
+        .and_then(|l| l.follow)
+        .map_or(logs::DEFAULT_EVERY, |f| f.every);
+    let (derived, waiting) = match crate::run::measure(analysis, run) {
+        Ok(d) => (Some(d), None),
+        Err(e) => (None, Some(e.to_string())),
     };
     Measured {
         state: FollowState {

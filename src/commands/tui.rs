@@ -8,36 +8,27 @@ use std::time::Duration;
 
 use crate::cli::TuiArgs;
 use crate::error::{Error, Result};
-use crate::logs::{self, LogInput};
-use crate::report::Style;
+use crate::logs;
+use crate::run::{LogSource, Logs, Run};
 use crate::tui::endpoints::{Live, LiveUpdate, LogView};
 use crate::tui::{self, App};
 
 /// Resolves the starting scenario and runs the explorer; prints nothing.
 pub fn run(args: &TuiArgs, color: bool) -> Result<Vec<u8>> {
-    let style = Style {
-        currency: crate::cli::currency(args.currency.as_deref(), &args.scenario),
-        color,
-        preset: args.scenario.preset_trace(),
-        sources: None,
-    };
+    let run = crate::run::resolve::tui(args, color)?;
     if args.follow.follow {
-        return run_follow(args, style);
+        return run_follow(args, run);
     }
-    let app = if args.from_logs.is_empty() {
-        let (scenario, sources) = args.scenario.resolve_with_sources().map_err(Error::Usage)?;
-        App::new(scenario, args.save_to.clone(), style).with_sources(sources)
-    } else {
-        let (_, derived) = super::shared::measure(&args.from_logs, &args.read, &args.scenario)?;
-        let names: Vec<String> = args
-            .from_logs
-            .iter()
-            .map(|p| p.display().to_string())
-            .collect();
-        let view = LogView::new(&derived, names.join(", "));
-        App::new(derived.scenario, args.save_to.clone(), style).with_logs(view)
+    let app = match &run.logs {
+        None => App::new(run.scenario, args.save_to.clone(), run.style.clone())
+            .with_sources(run.sources),
+        Some(logs) => {
+            let (_, derived) = crate::run::measure_logs(&run)?;
+            let view = LogView::new(&derived, logs.names.clone());
+            App::new(derived.scenario, args.save_to.clone(), run.style.clone()).with_logs(view)
+        }
     };
-    let app = match args.scenario.preset {
+    let app = match run.preset {
         Some(preset) => app.with_preset(preset.name),
         None => app,
     };
@@ -48,22 +39,24 @@ pub fn run(args: &TuiArgs, color: bool) -> Result<Vec<u8>> {
 /// `--logs FILE --follow`: the logs are followed on a thread of their own, which measures
 /// them on every tick that brought rows and sends the measurement to the explorer. The first
 /// measurement (or the logs' error) comes before the terminal is touched.
-fn run_follow(args: &TuiArgs, style: Style) -> Result<Vec<u8>> {
-    if args.from_logs.is_empty() {
+fn run_follow(args: &TuiArgs, run: Run) -> Result<Vec<u8>> {
+    let Some(Logs {
+        source: LogSource::Files(sources),
+        options,
+        notes,
+        follow: Some(follow),
+        names: source,
+        ..
+    }) = run.logs.clone()
+    else {
         return Err(Error::Usage(
             "--follow follows the logs of --logs FILE: give the log to follow".into(),
         ));
+    };
+    for note in &notes {
+        eprintln!("warning: {note}");
     }
-    let setup = super::shared::Setup::new(&args.scenario, &args.read)?;
-    let base = setup.base;
-    let sources: Vec<LogInput> = args.from_logs.iter().cloned().map(LogInput::from).collect();
-    let source = args
-        .from_logs
-        .iter()
-        .map(|p| p.display().to_string())
-        .collect::<Vec<_>>()
-        .join(", ");
-    let follow = args.follow.options();
+    let (base, style) = (run.scenario, run.style.clone());
     let stop = Arc::new(AtomicBool::new(false));
     let (tx, rx) = mpsc::channel::<LiveUpdate>();
     let (err_tx, err_rx) = mpsc::channel::<logs::LogError>();
@@ -71,14 +64,14 @@ fn run_follow(args: &TuiArgs, style: Style) -> Result<Vec<u8>> {
         let stop = Arc::clone(&stop);
         std::thread::spawn(move || {
             let mut rows_came = true;
-            let result = logs::follow(&sources, &setup.options, &follow, &stop, |tick| {
+            let result = logs::follow(&sources, &options, &follow, &stop, |tick| {
                 // Nothing new since a tick that also brought nothing: nothing to send.
                 let now = tick.new_rows > 0 || tick.number == 1;
                 if !now && !rows_came {
                     return true;
                 }
                 rows_came = now;
-                let m = super::shared::measure_tick(&tick, follow.every, &setup);
+                let m = super::shared::measure_tick(&tick, &run);
                 let live = Live {
                     source: source.clone(),
                     rows_read: tick.rows_read,

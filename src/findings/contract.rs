@@ -82,7 +82,7 @@ pub struct Observed {
     /// `%UPSTREAM_REQUEST_ATTEMPT_COUNT%`, Traefik's `RetryAttempts`), beside the client's;
     /// `null` without such a column.
     pub proxy_retries: Option<ProxyRetriesObserved>,
-    /// The layers figure with the proxy's layer measured (issue 35): the proxy's tries per
+    /// The layers figure with the proxy's layer measured: the proxy's tries per
     /// client attempt, as its log counts them, multiply the scenario's layers above it;
     /// `null` without a proxy-attempts column.
     pub amplification: Option<AmplificationObserved>,

@@ -38,7 +38,7 @@ pub enum Evidence {
         how: RetriesEvidence,
         /// The proxy's own retries beside the client's, when a column tells them.
         proxy: Option<super::ProxyRetriesObserved>,
-        /// What the proxy's measured tries make of the layers figure (issue 35).
+        /// What the proxy's measured tries make of the layers figure.
         layers: Option<super::AmplificationObserved>,
     },
     BodyBytes {
@@ -130,10 +130,10 @@ pub struct TimeoutLog {
     /// `--client-timeout`, in seconds.
     pub client_timeout: Option<f64>,
     /// The duration field compared with it, and its unit, when that unit is an assumption
-    /// (issue 35: nothing says it).
+    /// (nothing says it).
     pub assumed_unit: Option<(String, &'static str)>,
     /// The duration field compared with it, when its unit was inferred from its values
-    /// (issue 35: `logs::detect::unit`), and what they were.
+    /// (`logs::detect::unit`), and what they were.
     pub inferred_unit: Option<(String, crate::logs::UnitInference)>,
 }
 
@@ -317,7 +317,7 @@ pub enum Warning {
         methods: String,
         span: f64,
     },
-    /// `--client-timeout` compared with a duration whose unit nothing says (issue 35): the
+    /// `--client-timeout` compared with a duration whose unit nothing says: the
     /// file, the field and the unit assumed.
     DurationUnitAssumed {
         file: String,
@@ -325,7 +325,7 @@ pub enum Warning {
         unit: &'static str,
     },
     /// `--client-timeout` compared with a duration whose unit was inferred from its first
-    /// values (issue 35): the file, the field and what the values were.
+    /// values: the file, the field and what the values were.
     DurationUnitInferred {
         file: String,
         field: String,

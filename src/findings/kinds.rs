@@ -47,7 +47,7 @@ pub struct InputKind {
     /// A second log settles it too: the backend's, joined with `--outcomes FILE`.
     pub outcomes: bool,
     /// The timeout rate measured with `--client-timeout` against durations whose unit no
-    /// documentation, name or flag said (issue 35): how they were read and the flag that
+    /// documentation, name or flag said: how they were read and the flag that
     /// settles it; left out of the JSON otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub duration_unit: Option<UnitMark>,

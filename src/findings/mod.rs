@@ -1,4 +1,4 @@
-//! Findings: what a [`LogAnalysis`] means for the model (issue 34).
+//! Findings: what a [`LogAnalysis`] means for the model.
 //!
 //! `logs` turns bytes into tallies and file facts; this module turns them, with the
 //! [`DeriveOptions`], into [`Findings`]: the model's scenario, each measured input with its
@@ -41,7 +41,7 @@ pub struct DeriveOptions {
     pub max_unknown: f64,
     /// The shortest span of timestamps that is scaled to requests a day (`--min-span`).
     pub min_span: Duration,
-    /// Refuse, as before the kinds of input (issue 33), where the log cannot measure
+    /// Refuse where the log cannot measure
     /// requests a day or the succeeded share, instead of reporting them assumed and bounded
     /// (`--require-measured`).
     pub require_measured: bool,

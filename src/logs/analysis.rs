@@ -42,12 +42,12 @@ pub struct FileInfo {
     /// Lines that are not access lines, skipped: ("stderr " or "", kind, count).
     pub skipped: Vec<(String, String, u64)>,
     /// The line formats its lines were read with, in the order of their first lines (one
-    /// file, several shapes: issue 22); empty for CSV/TSV.
+    /// file, several shapes); empty for CSV/TSV.
     pub formats: Vec<FormatRead>,
     /// Its formats took turns line by line (two containers' logs in one), rather than one
     /// after another (a configuration changed mid-file).
     pub interleaved: bool,
-    /// What reading its spans found, when it was traces (issue 39).
+    /// What reading its spans found, when it was traces.
     pub traces: Option<super::TraceRead>,
 }
 
@@ -391,9 +391,11 @@ pub(super) fn formats_read(rules: &RowRules, used: super::tally::FormatsUsed) ->
         .enumerate()
         .map(|(i, found)| {
             let u = used.used.get(i).copied().unwrap_or_default();
+            // A refused format is said only where it made bad rows: one that a line's
+            // envelope read past (a shipper's JSON around a line of the file's format) is not.
             let (columns, refused) = match &found {
                 Found::Read(f) => (Some(f.columns.clone()), None),
-                Found::Refused { why, .. } => (None, Some(why.clone())),
+                Found::Refused { why, .. } => (None, (u.refused > 0).then(|| why.clone())),
             };
             FormatRead {
                 name: found.name(),

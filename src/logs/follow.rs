@@ -1,4 +1,4 @@
-//! `logs --follow`: a growing log read as it grows, reported on every tick (issue 25).
+//! `logs --follow`: a growing log read as it grows, reported on every tick.
 //!
 //! # The path of the bytes
 //!

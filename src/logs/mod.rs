@@ -1,4 +1,4 @@
-//! `dupcost logs`: the model's inputs measured from access logs (issue 3, `docs/MODEL.md`,
+//! `dupcost logs`: the model's inputs measured from access logs (`docs/MODEL.md`,
 //! "From access logs").
 //!
 //! # The rooms, in the order the bytes go through them
@@ -87,4 +87,6 @@ pub use timestamp::{
     MICROS_PER_DAY, TimestampFormat, civil_from_days, date_string, days_from_civil, parse_auto,
     parse_strftime, parse_with_jiff, to_rfc3339,
 };
-pub use traces::{TraceFormat, TraceRead, kept_share, sniff as sniff_traces};
+pub use traces::{
+    SpanReadings, TraceFormat, TraceRead, kept_share, sniff as sniff_traces, span_readers,
+};

@@ -24,7 +24,7 @@ pub enum Role {
     /// never an intent key; it joins a timed-out attempt to the backend's own log.
     RequestId,
     /// The client's address (nginx `remote_addr`, ALB `client_ip`, Envoy
-    /// `downstream_remote_address`): part of a keyless log's fingerprint (issue 13); a port
+    /// `downstream_remote_address`): part of a keyless log's fingerprint; a port
     /// after it is dropped.
     ClientAddr,
     /// The `X-Forwarded-For` header: its first hop is the client when a proxy is in front.
@@ -174,7 +174,7 @@ impl Role {
                 "requestxidempotencykey",
                 "requestheadersidempotencykey[0]", // Caddy request.headers.Idempotency-Key[0]
                 "requestheadersxidempotencykey[0]",
-                // A webhook receiver's log: the sender's event id is the intent key (issue 28).
+                // A webhook receiver's log: the sender's event id is the intent key.
                 "webhookid", // Standard Webhooks webhook-id
                 "httpwebhookid",
                 "requestheaderswebhookid[0]",

@@ -6,9 +6,8 @@
 //! milliseconds, microseconds, nanoseconds) is told apart by magnitude. Anything else, and
 //! every `--timestamp-format`, goes through jiff. The hand-written path is there because it
 //! measured faster (`cargo bench --bench timestamps`: 30 ns against jiff's 78 ns for RFC 3339,
-//! 45 ns against 345 ns for `$time_local` via strptime), which on the 11-million-row benchmark
-//! log is 0.5 s (RFC 3339) to 3.3 s (nginx) of CPU; its results are checked against jiff in
-//! the tests below and in the bench.
+//! 45 ns against 345 ns for `$time_local` via strptime, docs/PERFORMANCE.md); its results are
+//! checked against jiff in the tests below and in the bench.
 
 use std::cell::Cell;
 

@@ -14,7 +14,7 @@
 //! The rooms: `target` parses the URL and tells loopback from the rest; [`judge`] decides
 //! from the answers alone whether a request executed (pure); `checks` sends and judges the
 //! four checks through a [`Transport`]; `client` is the real transport (ureq, blocking, one
-//! agent and so one connection a request, no redirects followed); [`crate::report::probe`] renders the
+//! agent and so one connection a request, no redirects followed); [`crate::report::words::probe`] renders the
 //! result as table, JSON or markdown, pure functions to bytes.
 //!
 //! Safety is in two places: the command asks on a terminal and refuses a host that is not

@@ -5,7 +5,10 @@
 //! columns of `logs` (which only ever grow at their end), then every estimate field added
 //! since, in JSON order. JSON names each field and has no such constraint.
 
+use crate::findings::{Intervals, Observed};
 use crate::model::Estimate;
+
+use super::model::LogsReport;
 
 use super::fields;
 
@@ -78,6 +81,274 @@ fn column_order(names: &[&str]) -> (Vec<usize>, Vec<usize>) {
         .collect();
     let added = (0..names.len()).filter(|i| !first.contains(i)).collect();
     (first, added)
+}
+
+/// The CSV report: the estimate's columns, then `observed.*` scalars (empty when unknown),
+/// then `intervals.*.low` and `.high`.
+pub fn logs(r: &LogsReport) -> Vec<u8> {
+    let mut extra = observed_columns(r.observed);
+    extra.extend(interval_columns(r.intervals));
+    extra.extend(later_observed_columns(r.observed));
+    extra.extend(bounds_columns(r));
+    extra.extend(duration_unit_columns(r));
+    extra.extend(amplification_columns(r.observed));
+    estimates(&[*r.estimate], &extra)
+}
+
+/// An absent figure as an empty CSV cell.
+fn opt(v: Option<String>) -> String {
+    v.unwrap_or_default()
+}
+
+/// The `observed.*` columns shipped first.
+fn observed_columns(o: &Observed) -> Vec<(&'static str, String)> {
+    vec![
+        ("observed.rows", o.rows.to_string()),
+        (
+            "observed.mutating_attempts",
+            o.mutating_attempts.to_string(),
+        ),
+        ("observed.intents", o.intents.to_string()),
+        ("observed.timed_out", o.timed_out.to_string()),
+        (
+            "observed.timed_out_succeeded",
+            opt(o.timed_out_succeeded.map(|v| v.to_string())),
+        ),
+        (
+            "observed.days_covered",
+            opt(o.days_covered.map(|v| v.to_string())),
+        ),
+        ("observed.first_timestamp", opt(o.first_timestamp.clone())),
+        ("observed.last_timestamp", opt(o.last_timestamp.clone())),
+        ("observed.bad_rows", o.bad_rows.to_string()),
+        (
+            "observed.retries_observed.mean",
+            opt(o.retries_observed.map(|r| r.mean.to_string())),
+        ),
+        (
+            "observed.retries_observed.max",
+            opt(o.retries_observed.map(|r| r.max.to_string())),
+        ),
+        (
+            "observed.timed_out_unknown",
+            opt(o.timed_out_unknown.map(|v| v.to_string())),
+        ),
+        (
+            "observed.timed_out_matched",
+            opt(o.timed_out_matched.map(|v| v.to_string())),
+        ),
+        ("observed.rows_filtered", o.rows_filtered.to_string()),
+    ]
+}
+
+/// The `intervals.*.low` and `.high` columns.
+fn interval_columns(i: &Intervals) -> Vec<(&'static str, String)> {
+    vec![
+        (
+            "intervals.requests_per_day.low",
+            i.requests_per_day[0].to_string(),
+        ),
+        (
+            "intervals.requests_per_day.high",
+            i.requests_per_day[1].to_string(),
+        ),
+        ("intervals.timeout_rate.low", i.timeout_rate[0].to_string()),
+        ("intervals.timeout_rate.high", i.timeout_rate[1].to_string()),
+        (
+            "intervals.succeeded_share.low",
+            i.succeeded_share[0].to_string(),
+        ),
+        (
+            "intervals.succeeded_share.high",
+            i.succeeded_share[1].to_string(),
+        ),
+        (
+            "intervals.duplicates_per_month.low",
+            i.duplicates_per_month[0].to_string(),
+        ),
+        (
+            "intervals.duplicates_per_month.high",
+            i.duplicates_per_month[1].to_string(),
+        ),
+        (
+            "intervals.refund_cost_per_month.low",
+            i.refund_cost_per_month[0].to_string(),
+        ),
+        (
+            "intervals.refund_cost_per_month.high",
+            i.refund_cost_per_month[1].to_string(),
+        ),
+    ]
+}
+
+/// The `observed.*` columns added after the first release, after every column shipped
+/// before it, so a column keeps its position.
+fn later_observed_columns(o: &Observed) -> Vec<(&'static str, String)> {
+    vec![
+        // Issue 13, after every column shipped before.
+        ("observed.intent_grouping", o.intent_grouping.to_string()),
+        (
+            "observed.observed_duplicates.count",
+            opt(o.observed_duplicates.as_ref().map(|d| d.count.to_string())),
+        ),
+        (
+            "observed.observed_duplicates.per_day",
+            opt(o
+                .observed_duplicates
+                .as_ref()
+                .and_then(|d| d.per_day)
+                .map(|v| v.to_string())),
+        ),
+        (
+            "observed.key_coverage.keyed_attempts",
+            opt(o
+                .key_coverage
+                .as_ref()
+                .map(|k| k.keyed_attempts.to_string())),
+        ),
+        (
+            "observed.key_coverage.share",
+            opt(o.key_coverage.as_ref().map(|k| k.share.to_string())),
+        ),
+        // Issue 23: the proxy's own retries (Envoy's attempt count, Traefik's RetryAttempts).
+        (
+            "observed.proxy_retries.attempts",
+            opt(o.proxy_retries.map(|p| p.attempts.to_string())),
+        ),
+        (
+            "observed.proxy_retries.retried",
+            opt(o.proxy_retries.map(|p| p.retried.to_string())),
+        ),
+        (
+            "observed.proxy_retries.retries",
+            opt(o.proxy_retries.map(|p| p.retries.to_string())),
+        ),
+        (
+            "observed.proxy_retries.mean",
+            opt(o.proxy_retries.map(|p| p.mean.to_string())),
+        ),
+        (
+            "observed.proxy_retries.max",
+            opt(o.proxy_retries.map(|p| p.max.to_string())),
+        ),
+        // A server's own log (a webhook receiver's): intents executed twice, as seen.
+        (
+            "observed.processed_twice.intents",
+            opt(o.processed_twice.map(|p| p.intents.to_string())),
+        ),
+        (
+            "observed.processed_twice.extra_executions",
+            opt(o.processed_twice.map(|p| p.extra_executions.to_string())),
+        ),
+        (
+            "observed.processed_twice.per_day",
+            opt(o
+                .processed_twice
+                .and_then(|p| p.per_day)
+                .map(|v| v.to_string())),
+        ),
+    ]
+}
+
+/// Issue 33, after every column shipped before: an assumed share's bounds and the
+/// duplicates and refunds over them, as JSON `bounds`; empty when the share is measured.
+fn bounds_columns(r: &LogsReport) -> Vec<(&'static str, String)> {
+    let b = r.output_bounds.as_ref().map(|(b, _)| b);
+    let end = |f: fn(&crate::findings::OutputBounds) -> [f64; 2], at: usize| {
+        opt(b.map(|b| f(b)[at].to_string()))
+    };
+    vec![
+        ("bounds.succeeded_share.low", end(|b| b.succeeded_share, 0)),
+        ("bounds.succeeded_share.high", end(|b| b.succeeded_share, 1)),
+        (
+            "bounds.duplicates_per_month.low",
+            end(|b| b.duplicates_per_month, 0),
+        ),
+        (
+            "bounds.duplicates_per_month.high",
+            end(|b| b.duplicates_per_month, 1),
+        ),
+        (
+            "bounds.refunds_per_month.low",
+            end(|b| b.refunds_per_month, 0),
+        ),
+        (
+            "bounds.refunds_per_month.high",
+            end(|b| b.refunds_per_month, 1),
+        ),
+    ]
+}
+
+/// Issue 35: the timeout rate's durations read in a unit nothing said (assumed or
+/// inferred), as JSON `input_kinds.timeout_rate.duration_unit`; empty otherwise.
+fn duration_unit_columns(r: &LogsReport) -> Vec<(&'static str, String)> {
+    let mark = r
+        .input(crate::inputs::Input::TimeoutRate)
+        .kind
+        .duration_unit
+        .as_ref();
+    vec![
+        (
+            "input_kinds.timeout_rate.duration_unit.unit",
+            opt(mark.map(|m| m.unit.to_string())),
+        ),
+        (
+            "input_kinds.timeout_rate.duration_unit.kind",
+            opt(mark.map(|m| {
+                serde_json::to_value(m.kind)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_string))
+                    .unwrap_or_default()
+            })),
+        ),
+    ]
+}
+
+/// Issue 35: the layers figure with the proxy's layer measured, as JSON
+/// `observed.amplification`; empty without a proxy-attempts column.
+fn amplification_columns(o: &Observed) -> Vec<(&'static str, String)> {
+    let a = o.amplification.as_ref();
+    vec![
+        (
+            "observed.amplification.attempts_mean",
+            opt(a.map(|a| a.attempts_mean.to_string())),
+        ),
+        (
+            "observed.amplification.attempts_max",
+            opt(a.map(|a| a.attempts_max.to_string())),
+        ),
+        (
+            "observed.amplification.layers",
+            opt(a.map(|a| a.layers.to_string())),
+        ),
+        (
+            "observed.amplification.expected",
+            opt(a.map(|a| a.expected.to_string())),
+        ),
+        (
+            "observed.amplification.worst_case",
+            opt(a.map(|a| a.worst_case.to_string())),
+        ),
+    ]
+}
+
+/// `--format csv`: a header of dotted names and one row an estimate.
+pub struct Csv;
+
+impl super::Renderer for Csv {
+    fn render(&self, r: &super::Report) -> Result<Vec<u8>, String> {
+        use super::Run;
+        match &r.run {
+            Run::Estimate { estimate: e, .. } => Ok(estimates(&[**e], &[])),
+            Run::Sweep { estimates: all, .. } => Ok(estimates(all, &[])),
+            Run::Logs { report, .. } => Ok(logs(report)),
+            Run::Probe { .. } => Err(
+                "--format csv: a probe's checks are not rows of figures; give --format json, \
+                 table, markdown or html"
+                    .to_string(),
+            ),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -2,7 +2,12 @@
 
 use serde::Serialize;
 
+use crate::findings::{Intervals, Observed};
+use crate::inputs::Sources;
 use crate::model::Estimate;
+use crate::probe::Probe;
+
+use super::model::LogsReport;
 
 /// One estimate as a pretty JSON object, newline-terminated; with `preset` after the
 /// estimate's own keys when the scenario started from one, then `input_kinds` (each input
@@ -78,4 +83,62 @@ pub fn to_bytes<T: Serialize + ?Sized>(value: &T) -> Vec<u8> {
         serde_json::to_vec_pretty(value).expect("reports hold only finite numbers and strings");
     out.push(b'\n');
     out
+}
+
+/// The JSON report: the estimate's object with `observed` and `intervals` keys after its own.
+pub fn logs(r: &LogsReport) -> Vec<u8> {
+    let (e, derived) = (r.estimate, r.findings);
+    #[derive(Serialize)]
+    struct Report<'a> {
+        #[serde(flatten)]
+        estimate: &'a Estimate,
+        observed: &'a Observed,
+        intervals: &'a Intervals,
+        /// Where each input came from: flag, log, default, scenario or preset.
+        sources: &'a Sources,
+        /// The preset, and the inputs it set, when there was one.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        preset: Option<&'a super::PresetTrace>,
+        /// Each input's kind by JSON name: measured, given or assumed, with an assumed one's
+        /// bounds and the flag that settles it.
+        input_kinds: serde_json::Map<String, serde_json::Value>,
+        /// Duplicates and refunds a month over an assumed succeeded share's bounds; `null`
+        /// when the share is measured or given.
+        bounds: Option<&'a crate::findings::OutputBounds>,
+    }
+    let kinds = r
+        .inputs
+        .iter()
+        .map(|row| (row.input.json_name(), row.kind.clone()))
+        .collect();
+    let input_kinds = kinds_object(kinds, &derived.sources, e);
+    to_bytes(&Report {
+        estimate: e,
+        observed: &derived.observed,
+        intervals: &derived.intervals,
+        sources: &derived.sources,
+        preset: r.preset.as_ref(),
+        input_kinds,
+        bounds: r.output_bounds.as_ref().map(|(b, _)| b),
+    })
+}
+
+/// `--format json`: the contract of `docs/MODEL.md`.
+pub fn probe(probe: &Probe) -> Vec<u8> {
+    to_bytes(probe)
+}
+
+/// `--format json`: the contract of docs/MODEL.md, unrounded.
+pub struct Json;
+
+impl super::Renderer for Json {
+    fn render(&self, r: &super::Report) -> Result<Vec<u8>, String> {
+        use super::Run;
+        Ok(match &r.run {
+            Run::Estimate { estimate: e, .. } => estimate(e, r.style),
+            Run::Sweep { estimates, .. } => sweep(estimates, r.style),
+            Run::Logs { report, .. } => logs(report),
+            Run::Probe { probe: p, .. } => probe(p),
+        })
+    }
 }

@@ -11,10 +11,12 @@ use super::words::{count, plural};
 use crate::findings::Observed;
 use crate::inputs::Input;
 use crate::model::{Estimate, Store};
+use crate::probe::Probe;
 use crate::units::Rate;
 
-use super::logs::{per_day_rows, share};
-use super::model::{EstimateReport, FigureId, LogsReport};
+use super::headline::Headline;
+use super::model::{EstimateReport, FigureId, LogsReport, per_day_rows, share};
+use super::words::probe as words;
 use super::words::sections as say;
 use super::{Style, evidence, human};
 
@@ -39,11 +41,39 @@ pub fn estimate(e: &Estimate, style: &Style, charts: &[ChartLink]) -> Vec<u8> {
         .strip_prefix("Verdict: ")
         .unwrap_or(&report.verdict);
     let _ = writeln!(out, "**Verdict:** {}\n", escape(text));
+    answer(&mut out, &Headline::of_estimate(e, style));
     out.push_str("## Inputs\n\n");
     inputs_table(&mut out, e, &report, style, None);
     outputs(&mut out, &report, style);
     chart_section(&mut out, charts);
     out.into_bytes()
+}
+
+/// The answer first, under the verdict: the money with its range, the customers left
+/// unanswered, the fix and a log's costliest endpoints.
+fn answer(out: &mut String, h: &Headline) {
+    for f in [&h.duplicates, &h.refunds, &h.unanswered, &h.fix] {
+        let range = f
+            .range
+            .as_ref()
+            .map_or(String::new(), |r| format!(" ({r})"));
+        let _ = writeln!(
+            out,
+            "- **{}:** {}{}",
+            f.label,
+            escape(&f.value),
+            escape(&range)
+        );
+    }
+    if !h.endpoints.is_empty() {
+        let _ = writeln!(
+            out,
+            "- **costliest endpoints:** {}",
+            escape(&h.endpoints.join("; "))
+        );
+    }
+    // What the money rests on is in the verdict above.
+    out.push('\n');
 }
 
 /// The report of `dupcost logs`: the measured inputs with their evidence, the estimate, and
@@ -55,6 +85,7 @@ pub fn logs(r: &LogsReport, style: &Style, charts: &[ChartLink]) -> Vec<u8> {
     let text = &r.estimate_report.verdict;
     let text = text.strip_prefix("Verdict: ").unwrap_or(text);
     let _ = writeln!(out, "**Verdict:** {}\n", escape(text));
+    answer(&mut out, &Headline::of_logs(r, style));
     let _ = writeln!(out, "{}\n", say::read_summary(o));
 
     out.push_str("## Inputs\n\n");
@@ -443,10 +474,80 @@ fn escape(text: &str) -> String {
     out
 }
 
+/// `--format markdown`: for a pull request or a design document.
+pub fn probe(probe: &Probe, estimate: &Estimate, style: &Style) -> Vec<u8> {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "# Does idempotency hold? `{} {}`\n",
+        probe.method, probe.url
+    );
+    let _ = writeln!(out, "**Verdict:** {}\n", words::verdict(probe));
+    out.push_str("| check | outcome | requests | executions seen | detail |\n");
+    out.push_str("| --- | --- | ---: | ---: | --- |\n");
+    for check in &probe.checks {
+        let _ = writeln!(
+            out,
+            "| `{}` | {} | {} | {} | {} |",
+            check.name,
+            words::outcome_word(check.outcome),
+            check.requests,
+            check.executions_seen,
+            cell(&check.detail)
+        );
+    }
+    let _ = writeln!(
+        out,
+        "\n**Duplicates seen:** {} ({} requests in all).",
+        words::duplicates_seen(probe),
+        probe.requests
+    );
+    let costs = words::costs(probe, estimate, &style.currency);
+    if !costs.is_empty() {
+        out.push_str("\n## What a failure costs\n\n");
+        let _ = writeln!(out, "{}\n", words::scenario_line(estimate, &style.currency));
+        for (name, text) in &costs {
+            let _ = writeln!(out, "- **`{name}`**: {text}");
+        }
+    }
+    out.into_bytes()
+}
+
+/// A table cell: no line breaks, pipes escaped.
+fn cell(text: &str) -> String {
+    text.replace('\n', " ").replace('|', "\\|")
+}
+
+/// `--format markdown`: CommonMark with pipe tables, linking the `--plot` charts.
+pub struct Markdown;
+
+impl super::Renderer for Markdown {
+    fn render(&self, r: &super::Report) -> Result<Vec<u8>, String> {
+        use super::Run;
+        Ok(match &r.run {
+            Run::Estimate { estimate: e, .. } => estimate(e, r.style, r.charts),
+            Run::Sweep {
+                input, estimates, ..
+            } => sweep(*input, estimates, r.style, r.charts),
+            Run::Logs { report, .. } => logs(report, r.style, r.charts),
+            Run::Probe {
+                probe: p,
+                estimate: e,
+                ..
+            } => probe(p, e, r.style),
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::model::Scenario;
+
+    #[test]
+    fn cells_escape_pipes() {
+        assert_eq!(cell("a|b\nc"), "a\\|b c");
+    }
 
     #[test]
     fn escapes_what_would_break_a_table() {

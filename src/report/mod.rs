@@ -1,17 +1,112 @@
-//! Renderers of estimates: each format is a small module of pure functions to bytes.
+//! The reports of a run, and the renderers that write them.
+//!
+//! Each run builds one [`Report`] (an estimate, a sweep, a measurement from logs, a probe);
+//! each output format is one [`Renderer`] in a file of its own (`table`, `markdown`, `json`,
+//! `csv`, `html`), and [`renderer`] is the one match that picks it. The words every format
+//! shares live in `words`, beside what they word; `model` holds the figures and labels the
+//! human formats show; `svg` draws the charts the markdown links and the page inlines.
 
 pub mod csv;
 pub mod evidence;
+pub mod headline;
 pub mod html;
 pub mod human;
 pub mod json;
-pub mod logs;
+pub mod junit;
 pub mod markdown;
+pub mod metrics;
 pub mod model;
-pub mod probe;
 pub mod svg;
 pub mod table;
 pub mod words;
+
+use crate::inputs::Sources;
+use crate::logs::FileInfo;
+use crate::probe::Probe;
+
+use self::markdown::ChartLink;
+use self::model::LogsReport;
+
+/// `--format`: how a report is written out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// Aligned, rounded, for people
+    Table,
+    /// The JSON contract of docs/MODEL.md, unrounded
+    Json,
+    /// A header of dotted names and one row per estimate
+    Csv,
+    /// A report to paste into a design document or a pull request (CommonMark, pipe tables)
+    Markdown,
+    /// One self-contained page to send to the people who decide (inline style and charts,
+    /// nothing fetched, no script; prints on A4, reads in light and dark)
+    Html,
+    /// JUnit XML for CI: a test case a check of `dupcost probe`, a failure with its evidence
+    Junit,
+}
+
+/// What one run found, whatever the format: the value every renderer writes out.
+pub struct Report<'a> {
+    pub run: Run<'a>,
+    pub style: &'a Style,
+    /// The charts `--plot DIR` wrote, which the markdown links to.
+    pub charts: &'a [ChartLink],
+    /// `--explain`: the table says everything, not the answer first.
+    pub explain: bool,
+}
+
+/// The kinds of run that report.
+pub enum Run<'a> {
+    /// `dupcost estimate`: one scenario, each input given or assumed by `sources`.
+    Estimate {
+        estimate: &'a Estimate,
+        sources: &'a Sources,
+    },
+    /// `dupcost estimate --sweep`: one estimate a value of `input`.
+    Sweep {
+        input: Input,
+        estimates: &'a [Estimate],
+        sources: &'a Sources,
+    },
+    /// `dupcost logs` and `estimate --observed`: the measurement and its estimate; the table
+    /// tells how each of `files` was read and which `methods` were counted.
+    Logs {
+        report: &'a LogsReport<'a>,
+        files: &'a [FileInfo],
+        methods: &'a [String],
+    },
+    /// `dupcost probe`: its checks, costed in the scenario of `estimate`.
+    Probe {
+        probe: &'a Probe,
+        estimate: &'a Estimate,
+        sources: &'a Sources,
+    },
+}
+
+/// One output format: a report to bytes. An `Err` is a run the format cannot write, in words
+/// for the user (`--format csv` of a probe).
+pub trait Renderer {
+    fn render(&self, report: &Report) -> Result<Vec<u8>, String>;
+}
+
+/// The renderer of `format`.
+pub fn renderer(format: Format) -> &'static dyn Renderer {
+    match format {
+        Format::Table => &table::Table,
+        Format::Json => &json::Json,
+        Format::Csv => &csv::Csv,
+        Format::Markdown => &markdown::Markdown,
+        Format::Html => &html::Html,
+        Format::Junit => &junit::Junit,
+    }
+}
+
+impl Report<'_> {
+    /// The report in `format`.
+    pub fn render(&self, format: Format) -> Result<Vec<u8>, String> {
+        renderer(format).render(self)
+    }
+}
 
 use crate::inputs::Input;
 use crate::model::{Estimate, Field};

@@ -11,9 +11,9 @@
 use crate::findings::{Findings, InputKind, Intervals, Kind, Observed, OutputBounds};
 use crate::inputs::{Input, Origin, Sources};
 use crate::model::{Estimate, Store};
-use crate::units::{Duration, Seconds};
+use crate::units::{Duration, Rate, Seconds};
 
-use super::words::label;
+use super::words::{count, label};
 use super::{evidence, human};
 
 /// A figure's value, by the kind of number it is: its kind chooses its format.
@@ -711,5 +711,43 @@ impl<'a> LogsReport<'a> {
             .iter()
             .find(|r| r.input == input)
             .expect("every input has a row")
+    }
+}
+
+/// The per-day rows (date, mutating, timed out, of which succeeded, of which unknown, timeout
+/// rate); a log of more than `shown` days lists the first and last half of them, with the row
+/// `gap` makes of `… 17 more days` between.
+pub fn per_day_rows(
+    o: &Observed,
+    shown: usize,
+    gap: impl Fn(String) -> Vec<String>,
+) -> Vec<Vec<String>> {
+    let n = o.per_day.len();
+    let mut rows = Vec::new();
+    for (i, d) in o.per_day.iter().enumerate() {
+        if n > shown && i == shown / 2 {
+            rows.push(gap(format!("… {} more days", n - shown)));
+        }
+        if n > shown && i >= shown / 2 && i < n - shown / 2 {
+            continue;
+        }
+        rows.push(vec![
+            d.date.clone(),
+            count(d.mutating),
+            count(d.timed_out),
+            d.timed_out_succeeded.map_or("-".into(), count),
+            d.timed_out_unknown.map_or("-".into(), count),
+            share(d.timed_out, d.mutating),
+        ]);
+    }
+    rows
+}
+
+/// `part / whole` as a rounded percentage, `-` when `whole` is 0.
+pub fn share(part: u64, whole: u64) -> String {
+    if whole == 0 {
+        "-".into()
+    } else {
+        Rate(part as f64 / whole as f64).rounded()
     }
 }

@@ -15,7 +15,7 @@
 //! * attempts with the same key on the same endpoint, ordered by time, start a new intent
 //!   when the previous one is more than the retry window before (the rule of
 //!   `src/logs/tally`); an attempt without a key is an intent of its own; the keyed intents
-//!   with a timed-out attempt are counted (the evidence of the retries: issue 24);
+//!   with a timed-out attempt are counted (the evidence of the retries);
 //! * grouped by fingerprint (`--intents`, chosen as `src/logs/analyze.rs` chooses), the
 //!   attempts of one client's same request continue an intent while the one before failed
 //!   within the window, as `src/logs/tally/intents.rs` (`touch_fingerprint`), shared

@@ -664,7 +664,7 @@ impl App {
                 Direction::Down => "lowest",
                 Direction::Up => "highest",
             };
-            let shown = input.display(value);
+            let shown = crate::report::words::input_value(input, value, &self.style().currency);
             self.note(&format!(
                 "{} is at its {end} step ({shown}); Enter types any value",
                 input.label()

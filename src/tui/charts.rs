@@ -94,7 +94,7 @@ fn duplicates(app: &App, block: Block, area: Rect, buf: &mut Buffer, theme: Them
     }
     let now = app.estimate().duplicates.per_month;
     let block = block.title_bottom(now_line(
-        format!("{} at {}", human::count(now), retries(current)),
+        format!("{} at {}", super::cells::count(now), retries(current)),
         theme,
     ));
     let inner_width = block.inner(area).width;
@@ -116,7 +116,7 @@ fn duplicates(app: &App, block: Block, area: Rect, buf: &mut Buffer, theme: Them
             let scaled = if max > 0.0 { v / max * BAR_SCALE } else { 0.0 };
             Bar::default()
                 .value(scaled.round() as u64)
-                .text_value(human::count(v))
+                .text_value(super::cells::count(v))
                 .label(Line::styled(
                     retries_label(e.inputs.retries, chosen, bar_width),
                     style,
@@ -196,7 +196,7 @@ fn refunds(app: &App, block: Block, area: Rect, buf: &mut Buffer, theme: Theme) 
     let block = block.title_bottom(now_line(
         format!(
             "{} at {}",
-            human::money(refund, currency),
+            super::cells::money(refund, currency),
             Rate(rate).rounded()
         ),
         theme,
@@ -218,7 +218,7 @@ fn refunds(app: &App, block: Block, area: Rect, buf: &mut Buffer, theme: Theme) 
         .y_axis(
             Axis::default()
                 .bounds(y_bounds)
-                .labels(labels(0.0, high, |v| human::money(v, currency))),
+                .labels(labels(0.0, high, |v| super::cells::money(v, currency))),
         )
         .render(area, buf);
 }
@@ -241,13 +241,23 @@ fn line(data: &[(f64, f64)], style: Style) -> Dataset<'_> {
         .style(style)
 }
 
-/// `10^k` for reading: `1,000`, `1`, `1e-3`.
+/// `10^k` for reading: `1,000`, `1`, `0.001`, and past those `10⁻⁷`, `10¹⁵` (never e-notation).
 fn power_of_ten(k: f64) -> String {
     let k = k.round() as i32;
     if (0..=12).contains(&k) {
         human::group_thousands(&10u64.pow(k as u32).to_string())
+    } else if (-4..0).contains(&k) {
+        format!("0.{}1", "0".repeat((-k - 1) as usize))
     } else {
-        format!("1e{k}")
+        const DIGITS: [char; 10] = ['⁰', '¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹'];
+        let sign = if k < 0 { "⁻" } else { "" };
+        let digits: String = k
+            .unsigned_abs()
+            .to_string()
+            .bytes()
+            .map(|d| DIGITS[usize::from(d - b'0')])
+            .collect();
+        format!("10{sign}{digits}")
     }
 }
 
@@ -295,7 +305,7 @@ fn unanswered(app: &App, block: Block, area: Rect, buf: &mut Buffer, theme: Them
         [low, high],
     );
     let block = block.title_bottom(now_line(
-        format!("{} at {}", human::count(now), retries(current)),
+        format!("{} at {}", super::cells::count(now), retries(current)),
         theme,
     ));
     let dots = Dataset::default()

@@ -14,8 +14,8 @@ use ratatui::widgets::{Paragraph, Widget};
 use crate::findings::Findings as Derived;
 use crate::inputs::Input;
 use crate::model::Scenario;
+use crate::report::evidence;
 use crate::report::model::LogsReport;
-use crate::report::{evidence, human};
 
 use super::theme::{Theme, panel};
 
@@ -329,7 +329,7 @@ pub(super) fn render(
             .skip(first)
             .take(rows)
             .map(|(i, endpoint)| {
-                let money = human::money(endpoint.refund_per_month, currency);
+                let money = super::cells::money(endpoint.refund_per_month, currency);
                 let mark = match (view.exploring == Some(i), view.focused && view.cursor == i) {
                     (true, _) => "● ",
                     (false, true) => "▸ ",

@@ -5,6 +5,7 @@
 //! action to the app, and redraws only after a change or a resize.
 
 pub mod app;
+mod cells;
 mod charts;
 pub mod endpoints;
 pub mod event_loop;

@@ -45,7 +45,6 @@ const TOP_MIN: u16 = 14;
 const CHART_MIN_HEIGHT: u16 = 10;
 const CHART_MIN_WIDTH: u16 = 36;
 const LABEL_WIDTH: usize = 16;
-const RESULT_LABEL_MIN: usize = 22;
 const RESULT_LABEL_MAX: usize = 30;
 
 /// Where each part of the screen goes at a given size.
@@ -335,7 +334,15 @@ fn title_bar(app: &App, area: Rect, buf: &mut Buffer, theme: Theme) {
 }
 
 fn inputs_panel(app: &App, area: Rect, buf: &mut Buffer, theme: Theme) {
-    let block = panel("Inputs", theme);
+    let rows = area.height.saturating_sub(2);
+    let first = first_shown_input(app, rows);
+    let title = inputs_title(first, usize::from(rows));
+    let block = panel(&title, theme);
+    // The kinds' letters are said once, in the panel's bottom edge.
+    let block = match kinds_legend(app, area.width.saturating_sub(2)) {
+        Some(legend) => block.title_bottom(Span::styled(legend, theme.dim())),
+        None => block,
+    };
     let inner = block.inner(area);
     block.render(area, buf);
     let width = usize::from(inner.width);
@@ -344,7 +351,6 @@ fn inputs_panel(app: &App, area: Rect, buf: &mut Buffer, theme: Theme) {
     let value_width = width.saturating_sub(LABEL_WIDTH + 3 + if marked { 2 } else { 0 });
     let baseline = app.baseline().map(|b| b.inputs);
     let currency = &app.style().currency;
-    let first = first_shown_input(app, inner.height);
     let lines: Vec<Line> = Input::ALL
         .into_iter()
         .skip(first)
@@ -357,7 +363,7 @@ fn inputs_panel(app: &App, area: Rect, buf: &mut Buffer, theme: Theme) {
                     shorten(&crate::report::words::schedule_text(&delays), value_width)
                 }
                 (Input::BackoffFactor | Input::BackoffMax, Some(_)) => "(schedule)".to_string(),
-                _ => crate::report::words::input_value(input, value, currency),
+                _ => input_value(input, value, currency, value_width),
             };
             let was = baseline
                 .map(|b| input.get(&b))
@@ -418,6 +424,67 @@ fn inputs_panel(app: &App, area: Rect, buf: &mut Buffer, theme: Theme) {
         })
         .collect();
     Paragraph::new(lines).render(inner, buf);
+}
+
+/// The inputs panel's title: `Inputs`, and where not every input fits, which are shown and
+/// the way to the others (`Inputs 1-9 of 17 ↓`).
+fn inputs_title(first: usize, rows: usize) -> String {
+    let total = Input::ALL.len();
+    let last = (first + rows).min(total);
+    if first == 0 && last == total {
+        return "Inputs".to_string();
+    }
+    let more = match (first > 0, last < total) {
+        (true, true) => " ↑↓",
+        (true, false) => " ↑",
+        _ => " ↓",
+    };
+    format!("Inputs {}-{last} of {total}{more}", first + 1)
+}
+
+/// One line saying the kinds' letters that the inputs show (`m measured · g given · a
+/// assumed`), in the reports' order, to fit `width`; `None` where no kind is known.
+fn kinds_legend(app: &App, width: u16) -> Option<String> {
+    use crate::findings::Kind;
+    let kinds: Vec<Kind> = [Kind::Measured, Kind::Given, Kind::Assumed]
+        .into_iter()
+        .filter(|&k| {
+            Input::ALL
+                .iter()
+                .any(|&i| app.kind(i).is_some_and(|(kind, _)| kind == k))
+        })
+        .collect();
+    if kinds.is_empty() {
+        return None;
+    }
+    let words: Vec<String> = kinds
+        .iter()
+        .map(|&k| {
+            format!(
+                "{} {}",
+                crate::report::words::kind_mark(k),
+                crate::report::words::kind_name(k)
+            )
+        })
+        .collect();
+    [(" · ", " "), (" ", " "), (" ", "")]
+        .into_iter()
+        .map(|(between, pad)| format!("{pad}{}{pad}", words.join(between)))
+        .find(|text| text.chars().count() <= usize::from(width))
+}
+
+/// `input`'s value as the reports say it, or in the explorer's short form where that does not
+/// fit `width` (`1,000,000,000,000` requests a day reads `1.00tn`).
+fn input_value(input: Input, value: f64, currency: &str, width: usize) -> String {
+    let full = crate::report::words::input_value(input, value, currency);
+    if full.chars().count() <= width {
+        return full;
+    }
+    match input {
+        Input::RequestsPerDay | Input::DaysPerMonth => super::cells::count(value),
+        Input::OrderValue => super::cells::money(value, currency),
+        _ => shorten(&full, width),
+    }
 }
 
 /// The last `n` characters of `text`.
@@ -642,29 +709,34 @@ enum ColumnKind {
     Change,
 }
 
-/// A column of the results: its header, its cells (one per row) and its width.
+/// A column of the results: its headers (the longest first, the others shorter ones for a
+/// narrow screen), its cells (one per row) and the width of the widest cell.
 struct Column {
     kind: ColumnKind,
-    header: &'static str,
+    headers: &'static [&'static str],
     cells: Vec<String>,
-    width: usize,
+    cells_width: usize,
 }
 
 impl Column {
-    fn new(kind: ColumnKind, header: &'static str, cells: Vec<String>) -> Column {
-        let width = cells
-            .iter()
-            .chain([&header.to_string()])
-            .map(|c| c.chars().count())
-            .max()
-            .unwrap_or(0)
-            .min(24);
+    fn new(kind: ColumnKind, headers: &'static [&'static str], cells: Vec<String>) -> Column {
+        let cells_width = cells.iter().map(|c| c.chars().count()).max().unwrap_or(0);
         Column {
             kind,
-            header,
+            headers,
             cells,
-            width,
+            cells_width,
         }
+    }
+
+    /// Its header and width with the long (`true`) or the short header.
+    fn header(&self, long: bool) -> (&'static str, usize) {
+        let header = if long {
+            self.headers[0]
+        } else {
+            self.headers[self.headers.len() - 1]
+        };
+        (header, self.cells_width.max(header.chars().count()))
     }
 
     fn style(&self, row: &Row, cell: &str, theme: Theme) -> Style {
@@ -679,8 +751,139 @@ impl Column {
     }
 }
 
+/// How the results fit their width: which columns, with which headers, and whether the rows
+/// keep their indent under the headings.
+struct Fit {
+    columns: Vec<(usize, &'static str, usize)>,
+    indent: bool,
+    label_width: usize,
+}
+
+/// The first of these that fits `width` with every label whole: long headers, then short
+/// ones, then the rows without their indent; with a change column, then without the rule of
+/// thumb (the baseline's change says more); last, the labels cut.
+fn fit(width: usize, labels: &[&str], columns: &[Column], change: Option<usize>) -> Fit {
+    let label_need = |indent: bool| {
+        labels
+            .iter()
+            .map(|l| {
+                let l = if indent { l } else { l.trim_start() };
+                l.chars().count()
+            })
+            .max()
+            .unwrap_or(0)
+    };
+    let all: Vec<usize> = (0..columns.len()).collect();
+    let without_thumb: Vec<usize> = all
+        .iter()
+        .copied()
+        .filter(|&i| columns[i].kind != ColumnKind::RuleOfThumb)
+        .collect();
+    let mut tries: Vec<(&[usize], bool, bool)> = vec![
+        (&all, true, true),
+        (&all, false, true),
+        (&all, false, false),
+    ];
+    if change.is_some() {
+        tries.extend([
+            (&without_thumb[..], true, true),
+            (&without_thumb[..], false, true),
+        ]);
+        tries.push((&without_thumb[..], false, false));
+    }
+    let place = |which: &[usize], long: bool, indent: bool| -> (Fit, bool) {
+        let columns: Vec<(usize, &'static str, usize)> = which
+            .iter()
+            .map(|&i| {
+                let (header, w) = columns[i].header(long);
+                (i, header, w)
+            })
+            .collect();
+        let used: usize = columns.iter().map(|(_, _, w)| w + 2).sum();
+        let room = width.saturating_sub(used);
+        let need = label_need(indent);
+        let fits = need <= room;
+        // Past a comfortable width, the spare room goes to the right, not between label and
+        // figure.
+        let label_width = room.min(RESULT_LABEL_MAX.max(need));
+        (
+            Fit {
+                columns,
+                indent,
+                label_width,
+            },
+            fits,
+        )
+    };
+    for &(which, long, indent) in &tries {
+        let (fit, fits) = place(which, long, indent);
+        if fits {
+            return fit;
+        }
+    }
+    let (which, ..) = tries[tries.len() - 1];
+    place(which, false, false).0
+}
+
 fn results_panel(app: &App, area: Rect, buf: &mut Buffer, theme: Theme) {
-    let title = if app.baseline().is_some() {
+    let currency = app.style().currency.as_str();
+    // The log's proxy tries, while the whole log is explored (an endpoint has its own).
+    let proxy = app
+        .logs()
+        .filter(|view| view.exploring.is_none())
+        .and_then(|view| view.proxy.as_ref());
+    let all_rows = rows(app.estimate(), proxy);
+    let inner_height = area.height.saturating_sub(2);
+    let shown = fitting(&all_rows, usize::from(inner_height));
+    let pick = |rows: Vec<Row>| -> Vec<Row> {
+        let mut rows: Vec<Option<Row>> = rows.into_iter().map(Some).collect();
+        shown.iter().filter_map(|&i| rows[i].take()).collect()
+    };
+    let now = pick(all_rows);
+    let show = |f: Option<Value>| {
+        f.map(|f| super::cells::show(f, currency))
+            .unwrap_or_default()
+    };
+
+    // Columns: the exact figure, the rule of thumb, and the change from a pinned baseline
+    // once a figure differs from it (`tui --logs` pins the measured scenario as it starts,
+    // and a column of ±0 says nothing).
+    let mut columns = vec![
+        Column::new(
+            ColumnKind::Exact,
+            &["exact"],
+            now.iter().map(|r| show(r.exact)).collect(),
+        ),
+        Column::new(
+            ColumnKind::RuleOfThumb,
+            &["rule of thumb", "thumb"],
+            now.iter().map(|r| show(r.thumb)).collect(),
+        ),
+    ];
+    let mut change = None;
+    if let Some(base) = app.baseline().map(|b| pick(rows(b, proxy))) {
+        let number = |v: Option<Value>| v.map(Value::number);
+        if now
+            .iter()
+            .zip(&base)
+            .any(|(n, b)| number(n.exact) != number(b.exact))
+        {
+            let cells = now
+                .iter()
+                .zip(&base)
+                .map(|(n, b)| match (n.exact, b.exact) {
+                    (Some(n), Some(b)) => super::cells::delta(n, b, currency),
+                    _ => String::new(),
+                });
+            change = Some(columns.len());
+            columns.push(Column::new(
+                ColumnKind::Change,
+                &["vs baseline", "change"],
+                cells.collect(),
+            ));
+        }
+    }
+    let title = if change.is_some() {
         "Results vs the baseline"
     } else {
         "Results"
@@ -689,56 +892,20 @@ fn results_panel(app: &App, area: Rect, buf: &mut Buffer, theme: Theme) {
     let inner = block.inner(area);
     block.render(area, buf);
 
-    let currency = app.style().currency.as_str();
-    // The log's proxy tries, while the whole log is explored (an endpoint has its own).
-    let proxy = app
-        .logs()
-        .filter(|view| view.exploring.is_none())
-        .and_then(|view| view.proxy.as_ref());
-    let all_rows = rows(app.estimate(), proxy);
-    let shown = fitting(&all_rows, usize::from(inner.height));
-    let pick = |rows: Vec<Row>| -> Vec<Row> {
-        let mut rows: Vec<Option<Row>> = rows.into_iter().map(Some).collect();
-        shown.iter().filter_map(|&i| rows[i].take()).collect()
-    };
-    let now = pick(all_rows);
-    let show = |f: Option<Value>| f.map(|f| f.show(currency)).unwrap_or_default();
-
-    // Columns: exact always; the change when pinned; the rule of thumb while it fits.
-    let mut columns = vec![Column::new(
-        ColumnKind::Exact,
-        "exact",
-        now.iter().map(|r| show(r.exact)).collect(),
-    )];
-    if let Some(base) = app.baseline().map(|b| pick(rows(b, proxy))) {
-        let changes = now
-            .iter()
-            .zip(&base)
-            .map(|(n, b)| match (n.exact, b.exact) {
-                (Some(n), Some(b)) => n.delta(b, currency),
-                _ => String::new(),
-            });
-        columns.push(Column::new(
-            ColumnKind::Change,
-            "vs baseline",
-            changes.collect(),
-        ));
-    }
-    let thumb = Column::new(
-        ColumnKind::RuleOfThumb,
-        "rule of thumb",
-        now.iter().map(|r| show(r.thumb)).collect(),
-    );
-    let used = |columns: &[Column]| columns.iter().map(|c| c.width + 2).sum::<usize>();
-    if usize::from(inner.width) >= used(&columns) + thumb.width + 2 + RESULT_LABEL_MIN {
-        columns.insert(1, thumb);
-    }
-    // Past a comfortable width, the spare room goes to the right, not between label and figure.
-    let label_width = usize::from(inner.width)
-        .saturating_sub(used(&columns))
-        .min(RESULT_LABEL_MAX);
+    let labels: Vec<&str> = now
+        .iter()
+        .filter(|r| r.exact.is_some())
+        .map(|r| r.label.as_str())
+        .collect();
+    let fit = fit(usize::from(inner.width), &labels, &columns, change);
+    let label_width = fit.label_width;
     let label = |text: &str| {
-        let text: String = text.chars().take(label_width).collect();
+        let text = if fit.indent { text } else { text.trim_start() };
+        let text: String = if text.chars().count() > label_width {
+            shorten(text, label_width)
+        } else {
+            text.to_string()
+        };
         format!("{text:<label_width$}")
     };
 
@@ -746,17 +913,20 @@ fn results_panel(app: &App, area: Rect, buf: &mut Buffer, theme: Theme) {
     for (i, row) in now.iter().enumerate() {
         let spans = match row.exact {
             // The first heading carries the column headers.
-            None if i == 0 => std::iter::once(Span::styled(label(&row.label), theme.heading()))
-                .chain(columns.iter().map(|c| {
-                    let (header, width) = (c.header, c.width);
-                    Span::styled(format!("  {header:>width$}"), theme.dim())
-                }))
-                .collect(),
+            None if i == 0 => std::iter::once(Span::styled(
+                format!("{:<label_width$}", shorten(&row.label, label_width)),
+                theme.heading(),
+            ))
+            .chain(fit.columns.iter().map(|&(_, header, width)| {
+                Span::styled(format!("  {header:>width$}"), theme.dim())
+            }))
+            .collect(),
             None => vec![Span::styled(row.label.clone(), theme.heading())],
             Some(_) => std::iter::once(Span::raw(label(&row.label)))
-                .chain(columns.iter().map(|c| {
-                    let (cell, width) = (&c.cells[i], c.width);
-                    Span::styled(format!("  {cell:>width$}"), c.style(row, cell, theme))
+                .chain(fit.columns.iter().map(|&(c, _, width)| {
+                    let column = &columns[c];
+                    let cell = &column.cells[i];
+                    Span::styled(format!("  {cell:>width$}"), column.style(row, cell, theme))
                 }))
                 .collect(),
         };

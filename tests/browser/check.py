@@ -6,8 +6,10 @@ For each page, on stdout, one JSON object a line:
   page             the file opened
   requests         every URL the page asked for besides itself (each one refused)
   console_errors   console messages of type error, and uncaught page errors
-  verdict          the verdict's text, whether it is visible, and whether it lies wholly
-                   within the first screen (1280x800, and 390x844 for a phone)
+  verdict          the verdict's text, whether it is visible, whether it lies wholly
+                   within the first screen (1280x800, and 390x844 for a phone), and
+                   whether each flag in it (`.flag`) lies on one line
+  cards            the text of each headline card (its figure, range and label)
   print_pages      pages of the A4 PDF that printing makes
   dark_background  the page's background colour with prefers-color-scheme: dark
 Screenshots (light, dark, phone, print) and the PDF go to SHOTS_DIR, named after the page.
@@ -65,9 +67,14 @@ def check(context, path, shots):
             and box["y"] + box["height"] <= height
             and box["x"] >= 0
             and box["x"] + box["width"] <= width,
+            "flags_whole": page.evaluate(
+                "Array.from(document.querySelectorAll('#verdict .flag'))"
+                ".every(e => e.getClientRects().length === 1)"
+            ),
         }
         page.screenshot(path=str(shots / f"{name}-{screen}.png"))
     page.set_viewport_size({"width": 1280, "height": 800})
+    cards = page.locator(".figures li").all_inner_texts()
     page.screenshot(path=str(shots / f"{name}-full.png"), full_page=True)
     page.emulate_media(media="screen", color_scheme="dark")
     dark_background = page.evaluate("getComputedStyle(document.body).backgroundColor")
@@ -83,6 +90,7 @@ def check(context, path, shots):
         "requests": requests,
         "console_errors": errors,
         "verdict": verdict,
+        "cards": cards,
         "print_pages": print_pages,
         "dark_background": dark_background,
     }

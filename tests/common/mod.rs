@@ -19,6 +19,9 @@ pub fn dupcost() -> Command {
         }
     }
     cmd.env_remove("NO_COLOR");
+    // The tests of what the report says read the whole of it; the answer-first table is
+    // tested where a test removes this (the goldens, tests/outputs/answer.rs).
+    cmd.env("DUPCOST_EXPLAIN", "1");
     cmd
 }
 
@@ -100,10 +103,44 @@ pub fn same_keys(a: &serde_json::Value, b: &serde_json::Value, keys: &[&str], wh
     }
 }
 
+/// Whether the tests run in CI: `CI` is set to anything but empty, `0` or `false` (CI
+/// services set `CI=true`; `.ci/run` runs with it).
+pub fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| !matches!(v.trim(), "" | "0" | "false"))
+}
+
+/// Whether `tool` is a command on `PATH`.
+pub fn on_path(tool: &str) -> bool {
+    std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("command -v {tool}"))
+        .stdout(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// The one rule for a test that needs a tool from outside the repository (tmux, Chromium,
+/// Redis, PostgreSQL, Java, a Python venv): `true` when nothing is `missing`. Otherwise, in
+/// CI ([`in_ci`]) the test fails naming what is missing and how to get it; elsewhere it is
+/// skipped with one line on stderr, `skipped: TEST needs MISSING (HOW)`, written past the
+/// test harness's capture so that `cargo test` shows it.
+pub fn needs(test: &str, missing: &[String], how: &str) -> bool {
+    if missing.is_empty() {
+        return true;
+    }
+    let line = format!("{test} needs {} ({how})", missing.join(", "));
+    if in_ci() {
+        panic!("CI: {line}");
+    }
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "skipped: {line}");
+    false
+}
+
 /// The python of the venv `.ci/run` makes (target/sql-venv, or `DUPCOST_SQL_PYTHON`), when it
-/// can `import` what a test needs (`what` names it for the message). Without it the test is
-/// skipped locally, and FAILS when `CI` is set.
-pub fn venv_python(import: &str, what: &str) -> Option<std::path::PathBuf> {
+/// can `import` what `test` needs (`what` names it for the message); skipped or failed as
+/// [`needs`] says otherwise.
+pub fn venv_python(test: &str, import: &str, what: &str) -> Option<std::path::PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let python = std::env::var_os("DUPCOST_SQL_PYTHON")
         .map(std::path::PathBuf::from)
@@ -113,18 +150,12 @@ pub fn venv_python(import: &str, what: &str) -> Option<std::path::PathBuf> {
         .stderr(std::process::Stdio::null())
         .status()
         .is_ok_and(|s| s.success());
-    if ready {
-        return Some(python);
-    }
-    let why = format!(
-        "{} cannot import {what} (bash .ci/run makes the venv)",
-        python.display()
-    );
-    if std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!("CI: {why}");
-    }
-    eprintln!("skipped: {why}");
-    None
+    let missing = if ready {
+        vec![]
+    } else {
+        vec![format!("{what} in {}", python.display())]
+    };
+    needs(test, &missing, "bash .ci/run makes the venv").then_some(python)
 }
 
 /// Runs the command expecting success; returns its stdout as text.

@@ -28,22 +28,19 @@ pub struct Tmux {
 }
 
 impl Tmux {
-    /// Whether tmux is here to run a terminal test; without it a test is skipped locally
-    /// (this says so on stderr), but fails in CI (`CI` set).
-    pub fn present() -> bool {
+    /// Whether tmux is here to run `test` in a terminal; without it the test is skipped
+    /// locally and fails in CI ([`super::needs`]).
+    pub fn present(test: &str) -> bool {
         let available = Command::new("tmux")
             .arg("-V")
             .output()
             .is_ok_and(|o| o.status.success());
-        if available {
-            return true;
-        }
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "tmux is required for the terminal tests in CI (apt-get install -y tmux)"
-        );
-        eprintln!("skipped: tmux is not installed");
-        false
+        let missing = if available {
+            vec![]
+        } else {
+            vec!["tmux".to_string()]
+        };
+        super::needs(test, &missing, "apt-get install tmux")
     }
 
     /// Starts `sh SCRIPT` in a `width` x `height` terminal, in a session named `session`.

@@ -403,6 +403,57 @@ fn scenario_from_stdin_and_json_round_trip() {
     assert_eq!(v, again);
 }
 
+/// `--scenario -` reads standard input once, in every command that takes a scenario: the
+/// file's values are used and marked as the scenario file's.
+#[test]
+fn scenario_from_stdin_serves_every_command() {
+    let scenario = r#"{"order_value": 85, "ttl_seconds": "2d"}"#;
+    let result = "tests/fixtures/sql/access-log-result.csv";
+    let commands: [&[&str]; 3] = [
+        &["estimate"],
+        &["logs", "samples/access-log.csv"],
+        &["estimate", "--observed", result],
+    ];
+    for args in commands {
+        let out = succeed(
+            dupcost()
+                .args(args)
+                .args(["--scenario", "-", "--format", "json"])
+                .write_stdin(scenario),
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["inputs"]["order_value"], 85.0, "{args:?}");
+        assert_eq!(v["inputs"]["ttl_seconds"], 172_800.0, "{args:?}");
+        assert_eq!(
+            v["input_kinds"]["order_value"]["origin"], "scenario",
+            "{args:?}"
+        );
+    }
+}
+
+/// Two readers of standard input are refused before either reads it, naming both.
+#[test]
+fn stdin_is_read_by_one_flag() {
+    let cases: [&[&str]; 4] = [
+        &["logs", "-", "--scenario", "-"],
+        &["estimate", "--observed", "-", "--scenario", "-"],
+        &["tui", "--logs", "-", "--scenario", "-"],
+        &[
+            "probe",
+            "http://127.0.0.1:9/",
+            "--data",
+            "@-",
+            "--scenario",
+            "-",
+        ],
+    ];
+    for args in cases {
+        let err = usage_error(args);
+        assert!(err.contains("--scenario -"), "{args:?}: {err}");
+        assert!(err.contains("can be read only once"), "{args:?}: {err}");
+    }
+}
+
 #[test]
 fn bad_flag_values_name_the_flag() {
     let cases: &[(&[&str], &str)] = &[
@@ -636,4 +687,46 @@ fn environment_sets_the_new_inputs() {
     assert_eq!(v["inputs"]["jitter"], "equal");
     assert_eq!(v["inputs"]["attempt_timeout_seconds"], 2.5);
     assert_eq!(v["inputs"]["store"], "redis");
+}
+
+/// A duration typed without a unit is refused with the unit that fits its number.
+#[test]
+fn a_bare_duration_suggests_the_unit_that_fits() {
+    for (flag, value, suggested) in [
+        ("--attempt-timeout", "1500", "did you mean 1500ms?"),
+        ("--attempt-timeout", "30", "did you mean 30s?"),
+        ("--backoff", "2", "did you mean 2s?"),
+        ("--ttl", "48", "did you mean 48h?"),
+        ("--ttl", "86400", "did you mean 86400s?"),
+    ] {
+        let err = usage_error(&["estimate", flag, value]);
+        assert!(err.contains(suggested), "{flag} {value}: {err}");
+        assert!(
+            !err.contains(&format!("{value}h or")),
+            "{flag} {value}: {err}"
+        );
+    }
+}
+
+/// Valid inputs that are most likely not what was meant are used, with one warning each on
+/// stderr: an order value of 0 names the unquoted-`$` trap; over a billion requests a day.
+#[test]
+fn implausible_inputs_warn() {
+    let stderr = |args: &[&str]| {
+        let out = succeed(dupcost().arg("estimate").args(args));
+        String::from_utf8(out.stderr).unwrap()
+    };
+    let zero = stderr(&["--order-value", "0"]);
+    assert_eq!(zero.lines().count(), 1, "{zero}");
+    assert!(zero.starts_with("warning: --order-value is 0"), "{zero}");
+    assert!(zero.contains("'$40'"), "{zero}");
+    let zero_env = {
+        let out = succeed(dupcost().arg("estimate").env("DUPCOST_ORDER_VALUE", "0"));
+        String::from_utf8(out.stderr).unwrap()
+    };
+    assert!(zero_env.contains("DUPCOST_ORDER_VALUE is 0"), "{zero_env}");
+    let huge = stderr(&["--requests-per-day", "2e9"]);
+    assert_eq!(huge.lines().count(), 1, "{huge}");
+    assert!(huge.contains("over a billion requests a day"), "{huge}");
+    assert!(stderr(&["--requests-per-day", "1e9", "--order-value", "40"]).is_empty());
 }

@@ -501,8 +501,19 @@ fn the_added_presets_set_their_documented_values() {
     // A span without delays sets no input: the defaults stay, and the sources say so.
     let v = json(&["estimate", "--preset", "razorpay-webhooks"]);
     assert_eq!(v["inputs"], json(&["estimate"])["inputs"]);
-    let err = usage_error(&["estimate", "--preset", "mollie-webhooks"]);
-    assert!(err.contains("no preset for mollie-webhooks"), "{err}");
+    // Mollie: a 15 s timeout, 10 calls over 26 hours (9 retries); GoCardless: a 10 s
+    // timeout and 8 retries, with the default backoff between them.
+    let v = json(&["estimate", "--preset", "mollie-webhooks"]);
+    assert_eq!(f(&v, "inputs.attempt_timeout_seconds"), 15.0);
+    assert_eq!(v["inputs"]["retries"], 9);
+    assert_eq!(f(&v, "retry_horizon_seconds"), 10.0 * 15.0 + 26.0 * HOUR);
+    let v = json(&["estimate", "--preset", "gocardless-webhooks"]);
+    assert_eq!(f(&v, "inputs.attempt_timeout_seconds"), 10.0);
+    assert_eq!(v["inputs"]["retries"], 8);
+    assert_eq!(
+        f(&v, "retry_horizon_seconds"),
+        9.0 * 10.0 + (1.0 + 2.0 + 4.0 + 8.0 + 16.0 + 30.0 + 30.0 + 30.0)
+    );
 }
 
 /// docs/PRESETS.md quotes every value of the listing with its URL (it is generated from the

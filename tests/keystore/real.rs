@@ -10,6 +10,7 @@
 use std::path::Path;
 use std::process::Command;
 
+use crate::common;
 use dupcost::model::keystore::{postgres_bytes, redis_bytes};
 
 const KEYS: &str = "10000";
@@ -18,35 +19,24 @@ const BODIES: &str = "100 10000";
 const KEY_BYTES: f64 = 36.0;
 
 /// Whether the servers and clients the bench script runs are installed; without them the test
-/// is skipped locally, but fails in CI.
+/// is skipped locally, but fails in CI ([`common::needs`]).
 fn servers_present() -> bool {
-    let on_path = |tool: &str| {
-        Command::new("sh")
-            .arg("-c")
-            .arg(format!("command -v {tool}"))
-            .output()
-            .is_ok_and(|o| o.status.success())
-    };
     let initdb = std::fs::read_dir("/usr/lib/postgresql").is_ok_and(|versions| {
         versions
             .flatten()
             .any(|v| v.path().join("bin/initdb").exists())
     });
-    let missing: Vec<&str> = ["redis-server", "redis-cli", "psql", "python3"]
+    let missing: Vec<String> = ["redis-server", "redis-cli", "psql", "python3"]
         .into_iter()
-        .filter(|tool| !on_path(tool))
-        .chain((!initdb).then_some("initdb"))
+        .filter(|tool| !common::on_path(tool))
+        .chain((!initdb).then_some("PostgreSQL's initdb"))
+        .map(String::from)
         .collect();
-    if missing.is_empty() {
-        return true;
-    }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "{} required for the key-store test in CI (apt-get install -y redis-server postgresql)",
-        missing.join(", ")
-    );
-    eprintln!("skipped: {} not installed", missing.join(", "));
-    false
+    common::needs(
+        "the key-store models against real Redis and PostgreSQL (tests/keystore/real.rs)",
+        &missing,
+        "apt-get install redis-server postgresql python3",
+    )
 }
 
 #[test]

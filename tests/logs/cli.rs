@@ -215,7 +215,11 @@ fn input_errors_exit_2_with_one_line() {
         &["missing.csv: no such file"],
     );
     fails(&[d.to_str().unwrap()], &["is a directory"]);
-    fails(&[&w("empty.csv", b"")], &["empty.csv: the file is empty"]);
+    let empty = fails(&[&w("empty.csv", b"")], &["empty.csv: the file is empty"]);
+    assert!(
+        !empty.contains("header"),
+        "an empty log is called empty: {empty}"
+    );
     fails(
         &[&w("h.csv", b"timestamp,method,status\n")],
         &["h.csv: the header has no data rows"],
@@ -326,5 +330,28 @@ fn body_bytes_is_the_mean_2xx_mutating_response() {
     assert!(
         text.contains("saved body 200 B = mean response size of 2 2xx mutating requests"),
         "{text}"
+    );
+}
+
+/// With no FILE, a log piped in is read, as grep and ripgrep read one; an empty pipe is called
+/// empty, in one line.
+#[test]
+fn no_file_reads_a_piped_log() {
+    let log = std::fs::read("samples/access-log.csv").unwrap();
+    let out = succeed(
+        dupcost()
+            .args(["logs", "--format", "json"])
+            .write_stdin(log),
+    );
+    let piped: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let named = json(&["samples/access-log.csv"]);
+    assert_eq!(piped["inputs"], named["inputs"]);
+    assert_eq!(piped["observed"]["per_day"], named["observed"]["per_day"]);
+    let empty = common::usage_error(&["logs"]);
+    assert!(empty.contains("stdin is empty"), "{empty}");
+    assert!(empty.contains("cat access.log | dupcost logs"), "{empty}");
+    fails(
+        &["--scenario", "-"],
+        &["can be read only once", "--scenario -", "the log"],
     );
 }

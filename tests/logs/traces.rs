@@ -22,6 +22,7 @@ use serde_json::{Value, json};
 /// The venv's python, when it has the OpenTelemetry SDK and chDB.
 fn python() -> Option<PathBuf> {
     common::venv_python(
+        "traces from an instrumented client and server (tests/logs/traces.rs)",
         "chdb, opentelemetry.sdk, opentelemetry.exporter.zipkin.json, opentelemetry.instrumentation.requests, opentelemetry.instrumentation.wsgi",
         "chDB and the OpenTelemetry SDK (tests/sql/requirements.txt, tests/traces/requirements.txt)",
     )
@@ -840,4 +841,311 @@ fn traces_inside_an_envelope() {
         assert_eq!(r["inputs"], plain["inputs"], "{what}");
         assert!(r["observed"]["files"][0]["envelope"].is_string(), "{what}");
     }
+}
+
+// --- Zipkin as Brave and OpenTelemetry's Zipkin exporter write it ----------------------
+
+/// The real SDK's spans through OpenTelemetry's Zipkin exporter, read three ways: as written;
+/// with only the `error` tag the exporter writes as timeout evidence (no `error.type`, no
+/// exception annotation, no `otel.status_description`); and rewritten as Brave writes a call
+/// (the SERVER half shares its CLIENT's id, `"shared": true`, and its parent; statuses only
+/// when not 2xx; the `error` tag the message). Each must give what the server counted.
+#[test]
+fn real_sdk_spans_through_zipkin_error_tags_and_shared_spans() {
+    let Some(python) = common::venv_python(
+        "traces through the Zipkin exporter (tests/logs/traces.rs)",
+        "opentelemetry.sdk, opentelemetry.exporter.zipkin.json, opentelemetry.instrumentation.requests, opentelemetry.instrumentation.wsgi",
+        "the OpenTelemetry SDK (tests/traces/requirements.txt)",
+    ) else {
+        return;
+    };
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/traces/spans.py");
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(&python)
+        .arg(&script)
+        .arg(dir.path())
+        .arg("new")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let truth: Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("truth.json")).unwrap()).unwrap();
+    let spans: Vec<Value> =
+        serde_json::from_slice(&std::fs::read(dir.path().join("zipkin.json")).unwrap()).unwrap();
+    assert!(
+        spans.iter().any(|s| s["tags"]["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("Read timed out"))),
+        "the exporter writes the error tag"
+    );
+    // Only the error tag.
+    let error_tag: Vec<Value> = spans
+        .iter()
+        .cloned()
+        .map(|mut s| {
+            s.as_object_mut().unwrap().remove("annotations");
+            let tags = s["tags"].as_object_mut().unwrap();
+            tags.remove("error.type");
+            tags.remove("otel.status_description");
+            s
+        })
+        .collect();
+    // As Brave: the server half takes its client's id and parent.
+    let by_id: std::collections::HashMap<String, Value> = spans
+        .iter()
+        .map(|s| (s["id"].as_str().unwrap().to_string(), s.clone()))
+        .collect();
+    let mut renamed = std::collections::HashMap::new();
+    for s in &spans {
+        let client = s["parentId"].as_str().and_then(|p| by_id.get(p));
+        if let Some(client) = client.filter(|c| s["kind"] == "SERVER" && c["kind"] == "CLIENT") {
+            renamed.insert(s["id"].as_str().unwrap().to_string(), client.clone());
+        }
+    }
+    assert!(!renamed.is_empty());
+    let brave: Vec<Value> = spans
+        .iter()
+        .cloned()
+        .map(|mut s| {
+            let id = s["id"].as_str().unwrap().to_string();
+            if let Some(client) = renamed.get(&id) {
+                s["id"] = client["id"].clone();
+                s["shared"] = json!(true);
+                match client.get("parentId") {
+                    Some(p) => s["parentId"] = p.clone(),
+                    None => {
+                        s.as_object_mut().unwrap().remove("parentId");
+                    }
+                }
+            } else if let Some(client) = s["parentId"].as_str().and_then(|p| renamed.get(p)) {
+                s["parentId"] = client["id"].clone();
+            }
+            s.as_object_mut().unwrap().remove("annotations");
+            let tags = s["tags"].as_object_mut().unwrap();
+            tags.retain(|k, _| !k.starts_with("otel.") && k != "error.type");
+            for k in ["http.status_code", "http.response.status_code"] {
+                if tags
+                    .get(k)
+                    .and_then(Value::as_str)
+                    .and_then(|c| c.parse::<u16>().ok())
+                    .is_some_and(|c| (200..300).contains(&c))
+                {
+                    tags.remove(k);
+                }
+            }
+            s
+        })
+        .collect();
+    for (name, doc) in [
+        ("as-written.json", &spans),
+        ("error-tag.json", &error_tag),
+        ("brave.json", &brave),
+    ] {
+        let file = dir.path().join(name);
+        std::fs::write(&file, Value::Array(doc.clone()).to_string()).unwrap();
+        let r = report(&file, &["--min-span", "1s"]);
+        let o = &r["observed"];
+        for (k, t) in [
+            ("mutating_attempts", "attempts"),
+            ("intents", "intents"),
+            ("timed_out", "timed_out"),
+            ("timed_out_succeeded", "timed_out_succeeded"),
+        ] {
+            assert_eq!(o[k], truth[t], "{name}: {k}");
+        }
+        assert_eq!(o["timed_out_unknown"], 0, "{name}");
+        assert_eq!(
+            o["observed_duplicates"]["count"], truth["ran_twice"],
+            "{name}"
+        );
+        assert_eq!(o["retries_observed"]["max"], truth["max_retries"], "{name}");
+        let t = &o["files"][0]["traces"];
+        assert_eq!(t["server_without_client"], 0, "{name}");
+        if name == "brave.json" {
+            assert_eq!(t["shared_joined"], truth["attempts"], "{name}");
+        }
+    }
+}
+
+/// One attempt of a generated intent: whether the client gave up, and what its server did:
+/// `Some(status)` answered (2xx: the work ran), `None` never arrived.
+type Try = (bool, Option<u16>);
+
+/// A week of checkout traces as Brave reports them to Zipkin, one intent every two minutes:
+/// a gateway's root SERVER span (its caller not traced), its CLIENT POSTs to the orders
+/// service, each answered by the SERVER half that shares its id; the orders service's own GET
+/// to an inventory service under it (a deeper SERVER span, always 2xx). Timeouts carry only
+/// the `error` tag "Read timed out" (one of them in a part reported apart); statuses are
+/// written only when not 2xx. Returns the spans and each intent's tries.
+fn brave_week() -> (Vec<Value>, Vec<Vec<Try>>) {
+    const T0_US: u64 = 1_764_547_200_000_000; // 2025-12-01T00:00:00Z
+    let intents = 7 * 24 * 30;
+    let mut spans = Vec::new();
+    let mut plans = Vec::new();
+    let endpoint = |service: &str| json!({"serviceName": service, "ipv4": "10.0.0.9"});
+    for i in 0..intents as u64 {
+        let plan: Vec<Try> = match i % 120 {
+            0 | 40 | 80 => vec![(true, Some(201)), (false, Some(201))],
+            10 | 70 => vec![(true, Some(500)), (false, Some(201))],
+            20 => vec![(true, Some(201)), (true, Some(201)), (false, Some(201))],
+            30 => vec![(true, None), (false, Some(201))],
+            // The orders service failed; the inventory service under it answered 200.
+            50 => vec![(true, Some(503)), (false, Some(201))],
+            _ => vec![(false, Some(201))],
+        };
+        let trace = format!("{:016x}", 0x5af7_0000_0000_0000 | i);
+        let t = T0_US + i * 120_000_000 + 983_049;
+        let root = 0x1000_0000_0000_0000 | (i << 8);
+        spans.push(
+            json!({"traceId": trace, "id": format!("{root:016x}"), "kind": "SERVER",
+            "name": "post /checkout", "timestamp": t, "duration": 40_000_000,
+            "localEndpoint": endpoint("gateway"),
+            "tags": {"http.method": "POST", "http.path": "/checkout"}}),
+        );
+        for (n, &(timed_out, server)) in plan.iter().enumerate() {
+            let id = format!("{:016x}", root + 1 + 2 * n as u64);
+            let at = t + 1_000 + n as u64 * 12_000_000;
+            let mut tags = json!({"http.method": "POST", "http.path": "/orders"});
+            // The error tag of the 20th intent's second timeout comes in a part of its own.
+            let apart = timed_out && i % 120 == 20 && n == 1;
+            if timed_out && !apart {
+                tags["error"] = json!("Read timed out");
+            }
+            spans.push(
+                json!({"traceId": trace, "parentId": format!("{root:016x}"), "id": id,
+                "kind": "CLIENT", "name": "post",  "timestamp": at,
+                "duration": if timed_out { 10_000_000 } else { 150_000 },
+                "localEndpoint": endpoint("gateway"),
+                "remoteEndpoint": {"ipv4": "10.0.0.2", "port": 8080}, "tags": tags}),
+            );
+            if apart {
+                spans.push(json!({"traceId": trace, "parentId": format!("{root:016x}"),
+                    "id": id, "kind": "CLIENT", "localEndpoint": endpoint("gateway"),
+                    "tags": {"error": "Read timed out"}}));
+            }
+            let Some(status) = server else { continue };
+            let mut tags = json!({"http.method": "POST", "http.path": "/orders"});
+            if !(200..300).contains(&status) {
+                tags["http.status_code"] = json!(status.to_string());
+                tags["error"] = json!(status.to_string());
+            }
+            spans.push(
+                json!({"traceId": trace, "parentId": format!("{root:016x}"), "id": id,
+                "kind": "SERVER", "shared": true, "name": "post /orders",
+                "timestamp": at + 2_000, "duration": if timed_out { 11_000_000 } else { 140_000 },
+                "localEndpoint": endpoint("orders"), "tags": tags}),
+            );
+            // The orders service asks the inventory service (a GET: no attempt).
+            let inventory = format!("{:016x}", root + 0x80 + n as u64);
+            for (kind, local) in [("CLIENT", "orders"), ("SERVER", "inventory")] {
+                let mut s = json!({"traceId": trace, "parentId": id, "id": inventory,
+                    "kind": kind, "name": "get", "timestamp": at + 3_000,
+                    "duration": 5_000, "localEndpoint": endpoint(local),
+                    "tags": {"http.method": "GET", "http.path": "/stock"}});
+                if kind == "SERVER" {
+                    s["shared"] = json!(true);
+                }
+                spans.push(s);
+            }
+            // A part of the orders span reported apart: its annotation, late.
+            if i % 7 == 3 {
+                spans.push(json!({"traceId": trace, "parentId": format!("{root:016x}"),
+                    "id": id, "name": "post /orders", "localEndpoint": endpoint("orders"),
+                    "annotations": [{"timestamp": at + 9_000, "value": "ws"}]}));
+            }
+        }
+        plans.push(plan);
+    }
+    (spans, plans)
+}
+
+#[test]
+fn a_week_of_brave_traces_gives_its_truth() {
+    let (spans, plans) = brave_week();
+    // The truth, from the plan.
+    let tries: Vec<&Try> = plans.iter().flatten().collect();
+    let attempts = tries.len();
+    let timed_out = tries.iter().filter(|t| t.0).count();
+    let ok = |s: &Option<u16>| s.is_some_and(|s| (200..300).contains(&s));
+    let succeeded = tries.iter().filter(|t| t.0 && ok(&t.1)).count();
+    let never = tries.iter().filter(|t| t.0 && t.1.is_none()).count();
+    let ran_twice = plans
+        .iter()
+        .filter(|p| p.iter().filter(|t| ok(&t.1)).count() >= 2)
+        .count();
+    let max_retries = plans.iter().map(Vec::len).max().unwrap() - 1;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("week.json");
+    std::fs::write(&file, Value::Array(spans).to_string()).unwrap();
+    let r = report(&file, &[]);
+    let o = &r["observed"];
+    assert_eq!(o["mutating_attempts"], attempts);
+    assert_eq!(o["intents"], plans.len());
+    assert_eq!(o["timed_out"], timed_out);
+    assert_eq!(o["timed_out_succeeded"], succeeded);
+    assert_eq!(o["timed_out_unknown"], 0);
+    assert_eq!(o["observed_duplicates"]["count"], ran_twice);
+    assert_eq!(o["retries_observed"]["max"], max_retries);
+    let i = &r["inputs"];
+    assert_eq!(
+        i["timeout_rate"].as_f64().unwrap(),
+        timed_out as f64 / attempts as f64
+    );
+    assert_eq!(
+        i["succeeded_share"].as_f64().unwrap(),
+        succeeded as f64 / timed_out as f64
+    );
+    assert_eq!(i["retries"], max_retries);
+    for measured in ["timeout_rate", "succeeded_share", "retries"] {
+        assert_eq!(r["sources"][measured], "log", "{measured}");
+    }
+    let t = &o["files"][0]["traces"];
+    assert_eq!(t["never_reached"], never);
+    // Each trace's root is a SERVER span no traced client called; every other is joined.
+    assert_eq!(t["server_without_client"], plans.len());
+    assert_eq!(
+        t["shared_joined"],
+        tries.iter().filter(|t| t.1.is_some()).count() * 2
+    );
+    assert_eq!(t["cut"], 0);
+    assert_eq!(t["late"], 0);
+    assert!(t["merged"].as_u64().unwrap() > 0);
+    assert!(t["status_implied"].as_u64().unwrap() > 0);
+    let text = String::from_utf8(succeed(dupcost().arg("logs").arg(&file)).stdout).unwrap();
+    for said in [
+        "joined to the CLIENT span that shares their id",
+        "reported in parts: merged",
+        "Brave writes http.status_code only when it is not 2xx",
+    ] {
+        assert!(text.contains(said), "{said}: {text}");
+    }
+}
+
+/// The same week as a reporter's batches by service (every gateway span, then every orders
+/// span, ...): a trace's other spans come days after it was judged. Not silent: the late
+/// spans are counted and said.
+#[test]
+fn zipkin_spans_out_of_time_order_are_counted_and_said() {
+    let (mut spans, _) = brave_week();
+    spans.sort_by_key(|s| {
+        s["localEndpoint"]["serviceName"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("by-service.json");
+    std::fs::write(&file, Value::Array(spans).to_string()).unwrap();
+    let r = report(&file, &[]);
+    let t = &r["observed"]["files"][0]["traces"];
+    assert!(t["late"].as_u64().unwrap() > 1000, "{t}");
+    let text = String::from_utf8(succeed(dupcost().arg("logs").arg(&file)).stdout).unwrap();
+    assert!(
+        text.contains("came after the rest of their trace was judged"),
+        "{text}"
+    );
 }

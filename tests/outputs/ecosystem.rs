@@ -39,6 +39,54 @@ fn help_is_complete_for_every_subcommand() {
     }
 }
 
+/// Each command's `-h` fits a screen and starts with examples; the flags that move the money
+/// come before the reading flags; `tui -h` sends the log flags to `logs -h`.
+#[test]
+fn short_help_fits_a_screen_and_starts_with_examples() {
+    let short = |name: &str| {
+        let out = dupcost().args([name, "-h"]).output().unwrap();
+        assert!(out.status.success(), "{name} -h");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    for name in ["estimate", "logs", "tui", "sql", "probe"] {
+        let text = short(name);
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(
+            lines.len() <= 40,
+            "{name} -h is {} lines:\n{text}",
+            lines.len()
+        );
+        assert_eq!(
+            lines[0], "Examples:",
+            "{name} -h starts with examples:\n{text}"
+        );
+        let examples = lines[1..]
+            .iter()
+            .take_while(|l| l.starts_with("  "))
+            .count();
+        assert!(
+            (2..=4).contains(&examples),
+            "{name} -h: {examples} examples"
+        );
+        assert!(
+            lines[1..=examples].iter().all(|l| l.contains("dupcost ")),
+            "{name} -h: {text}"
+        );
+    }
+    let logs = short("logs");
+    let at = |flag: &str| {
+        logs.find(flag)
+            .unwrap_or_else(|| panic!("logs -h lacks {flag}"))
+    };
+    assert!(at("--order-value") < at("--log-format"), "{logs}");
+    let tui = short("tui");
+    assert!(tui.contains("dupcost logs -h"), "{tui}");
+    assert!(
+        !tui.contains("--input-format <"),
+        "tui -h repeats the log flags:\n{tui}"
+    );
+}
+
 #[test]
 fn completions_for_every_shell_name_every_subcommand() {
     for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {

@@ -64,6 +64,7 @@ fn run(args: &[&str]) -> Vec<u8> {
         .current_dir(root())
         .env("NO_COLOR", "1")
         .env("COLUMNS", "100")
+        .env_remove("DUPCOST_EXPLAIN")
         .output()
         .unwrap();
     if out.status.success() {

@@ -7,6 +7,7 @@ mod common;
 #[path = "../probe_server/mod.rs"]
 mod probe_server;
 
+mod answer;
 mod ecosystem;
 mod flow;
 mod golden;

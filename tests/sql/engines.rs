@@ -25,9 +25,23 @@ use dupcost::cli::{Cli, Command as Cmd};
 use dupcost::logs::{self, LogInput, LogOptions, Tally};
 use serde_json::{Value, json};
 
-/// The venv's python, when it has the engines.
+/// The venv's python, when it has the engines, and Java for Spark.
 fn python() -> Option<PathBuf> {
+    const TEST: &str = "dupcost sql on real engines (tests/sql/engines.rs)";
+    let java = if common::on_path("java") {
+        vec![]
+    } else {
+        vec!["java".to_string()]
+    };
+    if !common::needs(
+        TEST,
+        &java,
+        "Spark runs on it: apt-get install default-jre-headless",
+    ) {
+        return None;
+    }
     common::venv_python(
+        TEST,
         "duckdb, chdb, pyspark, sqlglot",
         "duckdb, chdb, pyspark and sqlglot",
     )
@@ -740,7 +754,7 @@ fn logs_tally(case: &Case) -> Tally {
     };
     let options = LogOptions {
         progress: false,
-        ..args.read.options()
+        ..dupcost::run::log_options(&args.read)
     };
     logs::analyze(&[LogInput::Path(case.logs_file.clone())], &options)
         .unwrap()

@@ -51,6 +51,96 @@ fn default_80x24() {
     insta::assert_snapshot!(terminal.backend());
 }
 
+/// Whether `text` holds a number in e-notation (`3.20e-7`, `1e15`, `-4.72e-4`).
+fn has_e_notation(text: &str) -> bool {
+    let chars: Vec<char> = text.chars().collect();
+    chars.windows(3).any(|w| {
+        w[0].is_ascii_digit()
+            && w[1] == 'e'
+            && (w[2].is_ascii_digit() || w[2] == '-' || w[2] == '+')
+    })
+}
+
+/// The results' rows (inside the panel's frame) of a screen: the text after the inputs'
+/// column, one string a row.
+fn results_rows(shown: &str) -> Vec<String> {
+    shown
+        .lines()
+        .filter_map(|l| {
+            let cells: Vec<&str> = l.split('│').collect();
+            (cells.len() >= 4).then(|| cells[3].to_string())
+        })
+        .collect()
+}
+
+/// At 80x24, as someone who has never seen the explorer meets it: the kinds' letters are said
+/// on screen, the inputs panel says how many inputs there are and where the others are, every
+/// result's label is whole, and the rule of thumb has its column.
+#[test]
+fn a_newcomer_at_80x24_reads_every_label_and_the_kinds() {
+    let mut app = app();
+    let shown = text(&screen(&app, 80, 24));
+    assert!(shown.contains("a assumed"), "{shown}");
+    assert!(shown.contains("Inputs 1-9 of 17 ↓"), "{shown}");
+    for label in [
+        "duplicates left, a month",
+        "at 1 layer, worst case",
+        "retry horizon (worst case)",
+        "never retrying, a day",
+    ] {
+        assert!(shown.contains(label), "{label} cut:\n{shown}");
+    }
+    assert!(shown.contains("thumb"), "{shown}");
+    assert!(!has_e_notation(&shown), "{shown}");
+    // Every input is reachable: the last one scrolls into view, and the title says so.
+    app.update(Action::Select(Input::Store));
+    let shown = text(&screen(&app, 80, 24));
+    assert!(shown.contains("Inputs 9-17 of 17 ↑"), "{shown}");
+    assert!(shown.contains("store "), "{shown}");
+    // A value set in the explorer is given: both letters are said.
+    set(&mut app, Input::Retries, "2");
+    let shown = text(&screen(&app, 80, 24));
+    assert!(
+        shown.contains("g given · a assumed") || shown.contains("g given a assumed"),
+        "{shown}"
+    );
+}
+
+/// However wide the figures get (a trillion requests a day), no number is in e-notation, the
+/// columns stay apart and the rule of thumb keeps its column; tiny changes from a pinned
+/// baseline read as decimals.
+#[test]
+fn wide_and_tiny_figures_read_plainly_in_their_columns() {
+    for (width, height) in [(80, 24), (120, 40)] {
+        let mut wide = app();
+        set(&mut wide, Input::RequestsPerDay, "1e12");
+        let shown = text(&screen(&wide, width, height));
+        assert!(!has_e_notation(&shown), "{width}x{height}:\n{shown}");
+        assert!(shown.contains("thumb"), "{width}x{height}:\n{shown}");
+        assert!(shown.contains("1.00tn"), "{width}x{height}:\n{shown}");
+        // Figures that touched would read as one long number (`1,000,000,0001,000,000`).
+        for row in results_rows(&shown) {
+            for word in row.split_whitespace() {
+                let figure = word.starts_with(|c: char| c.is_ascii_digit() || "$+-".contains(c));
+                assert!(
+                    !figure || word.chars().count() <= 10,
+                    "figures touch: {row}"
+                );
+            }
+        }
+        let mut pinned = app();
+        pinned.update(Action::TogglePin);
+        set(&mut pinned, Input::Retries, "1");
+        let shown = text(&screen(&pinned, width, height));
+        assert!(!has_e_notation(&shown), "{width}x{height}:\n{shown}");
+        assert!(
+            shown.contains("vs baseline") || shown.contains("change"),
+            "{shown}"
+        );
+        assert!(shown.contains("<0.001x"), "{width}x{height}:\n{shown}");
+    }
+}
+
 /// Each input's kind is one letter after its value (a flag's `g`, a default's `a`; one set in
 /// the explorer turns `g`), and the selected input's panel says it in the reports' words.
 #[test]

@@ -23,7 +23,7 @@ const AFTER_EXIT: &str = "echo \"exit=$?\"\n\
 /// A temporary directory and the path of the session script a terminal test writes there, or
 /// `None` when the test is skipped for want of tmux (see [`Tmux::present`]).
 fn session_dir() -> Option<(tempfile::TempDir, std::path::PathBuf)> {
-    if !Tmux::present() {
+    if !Tmux::present("the explorer in a terminal (tests/tui/terminal.rs)") {
         return None;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -222,7 +222,9 @@ fn logs_baseline_and_endpoint_panel() {
     let tmux = Tmux::start(SESSION, &script, 120, 40);
     let screen = tmux.wait_for("the measured figures", |s| s.contains(&whole));
     assert!(screen.contains("baseline pinned"), "{screen}");
-    assert!(screen.contains("Results vs the baseline"), "{screen}");
+    // Pinned on the measured scenario, nothing differs yet: the rule of thumb, not a column of ±0.
+    assert!(!screen.contains("vs baseline"), "{screen}");
+    assert!(screen.contains("rule of thumb"), "{screen}");
     assert!(screen.contains("Endpoints · whole log"), "{screen}");
     // The selected input's evidence is above the list until the list has the keys.
     assert!(screen.contains("requests per day · measured"), "{screen}");
@@ -493,6 +495,15 @@ fn a_newcomer_at_80x24_edits_and_backs_out() {
         "{footer}"
     );
     assert!(screen.contains("Mutating intents a day"), "{screen}");
+    // The kinds' letters are said, the inputs say there are more below, and a result's label
+    // is whole.
+    for words in [
+        "a assumed",
+        "Inputs 1-9 of 17 ↓",
+        "duplicates left, a month",
+    ] {
+        assert!(screen.contains(words), "{words} not in\n{screen}");
+    }
 
     // Down to the timeout rate, Enter, type 0.5%: the value is replaced, then applied.
     let expected = human::money(
@@ -567,9 +578,12 @@ fn logs_at_80x24_show_an_assumed_inputs_kind_whole() {
     let Some((_dir, tmux)) = logs_session("samples/ingress-nginx.cri.log", 80, 24) else {
         return;
     };
-    tmux.wait_for("the requests a day's kind", |s| {
+    let screen = tmux.wait_for("the requests a day's kind", |s| {
         s.contains("requests per day · assumed") && s.contains("--requests-per-day")
     });
+    // The measured scenario is pinned as it starts: no column of ±0, the rule of thumb instead.
+    assert!(!screen.contains("±0"), "{screen}");
+    assert!(screen.contains("thumb"), "{screen}");
     tmux.keys(&["Down"]);
     let screen = tmux.wait_for("the timeout rate's kind", |s| {
         s.contains("timeout rate · assumed")

@@ -1,5 +1,5 @@
 //! The format of an input, told from its first lines or named by the flags: the one
-//! [`choose`] (issue 22: detection in its own room, beside the envelopes'). When no format
+//! [`choose`] (detection in its own room, beside the envelopes'). When no format
 //! reads the first lines, the refusal names the line, the closest format, the field that did
 //! not fit and the flag that settles it.
 
@@ -384,7 +384,7 @@ fn looks_binary(prefix: &[u8]) -> bool {
     odd * 10 > text.chars().count().max(1)
 }
 
-/// The one line for an input no format reads (issue 22): the line at fault (by its number
+/// The one line for an input no format reads: the line at fault (by its number
 /// when the file is bare), the closest format and the field where it stopped, and the flag
 /// that settles it. `tried` is the catalog row named (`nginx`, `haproxy`, ...) or `any`.
 fn no_format(name: &str, prefix: &[u8], sample: &[&[u8]], tried: &str) -> LogError {
@@ -457,16 +457,36 @@ fn no_format(name: &str, prefix: &[u8], sample: &[&[u8]], tried: &str) -> LogErr
             misfit: None,
         }) => {
             let reader = all.iter().find(|c| c.format.describe() == describe);
-            let misfit = sample.iter().find_map(|line| {
+            // The lines no format reads alone are the ones at fault: a line another format
+            // reads (a combined line among common ones) is never blamed before them.
+            let unread: Vec<&[u8]> = sample
+                .iter()
+                .copied()
+                .filter(|l| {
+                    sniff_one(&[l], &[]).is_none()
+                        && all.iter().all(|c| fit(c.format.as_ref(), l).is_some())
+                })
+                .collect();
+            let misfit = unread.iter().chain(sample).find_map(|line| {
                 let misfit = fit(reader?.format.as_ref(), line)?;
-                Some((line, misfit))
+                Some((*line, misfit))
             });
             let (line, why) = match misfit {
-                Some((line, misfit)) => (*line, misfit.to_string()),
+                Some((line, misfit)) => (line, misfit.to_string()),
                 None => (first, "it reads too few of them".to_string()),
             };
+            let others: Vec<String> = unread
+                .iter()
+                .filter(|l| **l != line)
+                .map(|l| format!("{} '{}'", at(l), shown(l)))
+                .collect();
+            let nor = match others.len() {
+                0 => String::new(),
+                n if n <= 4 => format!("; nor is {}", others.join(", ")),
+                n => format!("; nor is {} and {} more", others[..4].join(", "), n - 4),
+            };
             LogError::Option(format!(
-                "{name}: its first lines are not one log format dupcost knows: {} reads as {describe}, but {} '{}' does not ({why}) and no other format reads it; {} to read the lines that fit it (the others are bad rows), or {}",
+                "{name}: its first lines are not one log format dupcost knows: {} reads as {describe}, but {} '{}' does not ({why}) and no other format reads it{nor}; {} to read the lines that fit it (the others are bad rows), or {}",
                 at(first),
                 at(line),
                 shown(line),

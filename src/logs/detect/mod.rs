@@ -1,5 +1,5 @@
 //! Detection, in its own room: what a file's first lines are, for the envelopes and the
-//! formats alike (issue 22).
+//! formats alike.
 //!
 //! - [`envelope`]: the envelope around the access lines, if any: the first envelope (in
 //!   [`Envelope::ALL`]'s order) that unwraps at least 80% of the first lines into lines a
@@ -68,7 +68,7 @@ pub fn unwrapped(envelope: Envelope, lines: &[&[u8]]) -> Option<Vec<Vec<u8>>> {
 ///
 /// rsyslog's `<RFC 3339 time> host tag[pid]: <line>` also unwraps as a timestamped line
 /// (`host tag: <line>` after the time), and a format whose first field takes any text reads
-/// that with the host and tag in it (issue 22). So when [`ENOUGH`] of the lines have
+/// that with the host and tag in it. So when [`ENOUGH`] of the lines have
 /// syslog's `host tag[pid]:` after their time, syslog is tried before the timestamped lines.
 pub fn envelope(lines: &[&[u8]], reads: impl Fn(&[&[u8]]) -> bool) -> Option<Envelope> {
     let syslog = lines.iter().filter(|l| syslog_after_time(l)).count();
@@ -171,6 +171,9 @@ pub fn non_access(line: &[u8]) -> Option<&'static str> {
     if has(b"docker-entrypoint") || line.starts_with(b"/docker-entrypoint") {
         return Some("container start-up messages");
     }
+    if let Some(kind) = app_log(line) {
+        return Some(kind);
+    }
     // HAProxy's events: "Proxy web started.", "Server be/s1 is DOWN", "[NOTICE] (1) : ..."
     let events: [&[u8]; 6] = [
         b"[NOTICE]",
@@ -215,9 +218,156 @@ pub fn non_access(line: &[u8]) -> Option<&'static str> {
     None
 }
 
+/// An application server's or proxy's own log lines, written to the same file or stream as
+/// its access lines: gunicorn's (`[2018-06-22 09:33:24 +0000] [17] [INFO] Booting worker`),
+/// a Flask app's (`[2017-06-22 09:31:11,580] ERROR in app: ...`, Flask's default handler)
+/// and the Python traceback it prints, Traefik's (logrus text before v3: `time="..."
+/// level=info msg="..."`; zerolog's console from v3: `2024-05-03T10:00:00Z INF ...`) and a
+/// Traefik plugin's Go log (`DEBUG: Plugin: 2025/09/05 13:53:40 ...`).
+fn app_log(line: &[u8]) -> Option<&'static str> {
+    let at = |i: usize| line.get(i).copied().unwrap_or(0);
+    let digits = |r: std::ops::Range<usize>| {
+        line.get(r)
+            .is_some_and(|d| d.iter().all(u8::is_ascii_digit))
+    };
+    // `[yyyy-mm-dd hh:mm:ss`, then gunicorn's zone and `] [pid] [LEVEL] ` or Flask's
+    // `,mmm] LEVEL in module: `.
+    let bracketed_date = at(0) == b'['
+        && digits(1..5)
+        && at(5) == b'-'
+        && at(8) == b'-'
+        && at(11) == b' '
+        && at(14) == b':'
+        && at(17) == b':';
+    if bracketed_date {
+        let rest = &line[20.min(line.len())..];
+        if let Some(after) = rest.iter().position(|&b| b == b']').map(|i| &rest[i + 1..]) {
+            let pid_then_level = after.strip_prefix(b" [").is_some_and(|a| {
+                let pid = a.iter().take_while(|b| b.is_ascii_digit()).count();
+                pid > 0 && a[pid..].starts_with(b"] [")
+            });
+            if pid_then_level {
+                return Some("gunicorn's own log");
+            }
+            let level = after.strip_prefix(b" ").unwrap_or_default();
+            let levels: [&[u8]; 5] = [b"DEBUG", b"INFO", b"WARNING", b"ERROR", b"CRITICAL"];
+            if levels.iter().any(|l| {
+                level
+                    .strip_prefix(*l)
+                    .is_some_and(|r| r.starts_with(b" in "))
+            }) {
+                return Some("Flask app log");
+            }
+        }
+    }
+    if line.starts_with(b"Traceback (most recent call last):")
+        || (line.starts_with(b"File \"") && memchr::memmem::find(line, b"\", line ").is_some())
+    {
+        return Some("Python tracebacks");
+    }
+    // logrus's text formatter: `time="<RFC 3339>" level=<level> msg=`.
+    if let Some(rest) = line.strip_prefix(b"time=\"") {
+        let time_end = memchr::memchr(b'"', rest).unwrap_or(0);
+        let after = &rest[(time_end + 1).min(rest.len())..];
+        let levels: [&[u8]; 7] = [
+            b"trace", b"debug", b"info", b"warning", b"error", b"fatal", b"panic",
+        ];
+        let level = after.strip_prefix(b" level=").and_then(|l| {
+            levels
+                .iter()
+                .find(|x| l.starts_with(x))
+                .map(|x| &l[x.len()..])
+        });
+        if super::envelope::text::is_rfc3339(&rest[..time_end])
+            && level.is_some_and(|l| l.starts_with(b" msg="))
+        {
+            return Some("Traefik's own log (logrus: time= level= msg=)");
+        }
+    }
+    // zerolog's console writer: `<RFC 3339> INF <message>`.
+    if let Some(space) = memchr::memchr(b' ', line) {
+        let levels: [&[u8]; 7] = [b"TRC", b"DBG", b"INF", b"WRN", b"ERR", b"FTL", b"PNC"];
+        let rest = &line[space + 1..];
+        if super::envelope::text::is_rfc3339(&line[..space])
+            && levels
+                .iter()
+                .any(|l| rest.strip_prefix(*l).is_some_and(|r| r.starts_with(b" ")))
+        {
+            return Some("Traefik's own log (zerolog)");
+        }
+    }
+    // Go's log package with a prefix: `LEVEL: Name: yyyy/mm/dd hh:mm:ss message`.
+    let mut words = line.splitn(4, |&b| b == b' ');
+    if let (Some(level), Some(name), Some(date)) = (words.next(), words.next(), words.next()) {
+        let levels: [&[u8]; 6] = [
+            b"DEBUG:",
+            b"INFO:",
+            b"WARN:",
+            b"WARNING:",
+            b"ERROR:",
+            b"TRACE:",
+        ];
+        let go_date = date.len() == 10
+            && date[4] == b'/'
+            && date[7] == b'/'
+            && date.iter().all(|&b| b.is_ascii_digit() || b == b'/');
+        if levels.contains(&level) && name.len() > 1 && name.ends_with(b":") && go_date {
+            return Some("Traefik plugin log (Go log lines)");
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn application_and_proxy_runtime_lines() {
+        let cases: [(&[u8], Option<&str>); 10] = [
+            (
+                b"[2018-06-22 09:33:24 +0000] [17] [INFO] Booting worker with pid: 17",
+                Some("gunicorn's own log"),
+            ),
+            (
+                b"[2026-11-01 10:00:00 +0100] [1] [INFO] Listening at: http://0.0.0.0:8000 (1)",
+                Some("gunicorn's own log"),
+            ),
+            (
+                b"[2017-06-22 09:31:11,580] ERROR in app: Exception on /api/users [POST]",
+                Some("Flask app log"),
+            ),
+            (b"Traceback (most recent call last):", Some("Python tracebacks")),
+            (
+                b"  File \"/srv/app.py\", line 1982, in wsgi_app",
+                Some("Python tracebacks"),
+            ),
+            (
+                b"time=\"2019-04-05T11:57:47Z\" level=info msg=\"Skipping same configuration\"",
+                Some("Traefik's own log (logrus: time= level= msg=)"),
+            ),
+            (
+                b"2024-05-03T10:00:00+02:00 INF Configuration loaded from flags.",
+                Some("Traefik's own log (zerolog)"),
+            ),
+            (
+                b"DEBUG: SomeBouncerPlugin: 2025/09/05 13:53:40 cache:updated",
+                Some("Traefik plugin log (Go log lines)"),
+            ),
+            // Access lines of the same servers are none of these.
+            (
+                b"127.0.0.1 - - [22/Jun/2018:09:33:24 +0000] \"POST /api/users HTTP/1.1\" 500 291 \"-\" \"curl/8\"",
+                None,
+            ),
+            (
+                b"[2026-11-01T10:00:00.000Z] \"POST /v1/pay HTTP/1.1\" 200 - 0 1 2 - \"-\" \"curl\" \"id\" \"h\" \"-\"",
+                None,
+            ),
+        ];
+        for (line, kind) in cases {
+            assert_eq!(non_access(line), kind, "{}", String::from_utf8_lossy(line));
+        }
+    }
 
     #[test]
     fn lines_that_are_not_access_lines() {

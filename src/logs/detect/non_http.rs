@@ -1,4 +1,4 @@
-//! Records that are no HTTP request, by their shape (issue 35): a load balancer's or proxy's
+//! Records that are no HTTP request, by their shape: a load balancer's or proxy's
 //! TCP and TLS connection records, written to the same log as its HTTP requests. A format
 //! refuses them (they have no request line), and [`kind`] names them, so they are skipped
 //! and counted by kind, as stderr lines are, never rows and never bad rows.
@@ -8,6 +8,8 @@
 //!   Balancer": the first fields are `type`, `version`, `time`).
 //! - ALB connection log records (`<time> <client ip> <client port> <listener port>
 //!   <tls protocol> ...`: AWS, "Connection logs for your Application Load Balancer").
+//! - HAProxy's default log format (`Connect from ip:port to ip:port (frontend/mode)`),
+//!   written when neither `option httplog` nor `option tcplog` is set.
 //! - HAProxy `option tcplog` records (`ip:port [date] fe be/srv Tw/Tc/Tt bytes ts
 //!   ac/fc/bc/sc/rc sq/bq`: HAProxy's configuration manual, section 8.2.2): no quoted
 //!   request, timers in three parts.
@@ -37,6 +39,9 @@ pub fn kind(line: &[u8]) -> Option<&'static str> {
     }
     if mixer_tcp(line) {
         return Some("Istio Mixer TCP access log entries (no HTTP request)");
+    }
+    if haproxy_connect(line) {
+        return Some("HAProxy connect records (its default log format, no HTTP request)");
     }
     match haproxy_after_date(line) {
         Some(rest) if haproxy_tcplog(rest) => Some("HAProxy tcplog records (TCP, no HTTP request)"),
@@ -198,6 +203,28 @@ fn mixer_tcp(line: &[u8]) -> bool {
         && memchr::memmem::find(line, b"\"instance\":\"tcpaccesslog.").is_some()
 }
 
+/// `Connect from 10.0.1.2:33312 to 10.0.3.31:8012 (www/HTTP)`: what HAProxy logs for a
+/// connection with neither `option httplog` nor `option tcplog` (its configuration manual,
+/// section 8.2.1, "Default log format"), bare or after syslog's `haproxy[pid]: `.
+fn haproxy_connect(line: &[u8]) -> bool {
+    let message = match memchr::memmem::find(line, b"]: Connect from ") {
+        Some(at) => &line[at + 3..],
+        None => line,
+    };
+    let Some(rest) = message.strip_prefix(b"Connect from ") else {
+        return false;
+    };
+    let t: Vec<&[u8]> = tokens(rest).collect();
+    let address = |a: &[u8]| a.contains(&b':') && a.iter().any(u8::is_ascii_digit);
+    t.len() == 4
+        && address(t[0])
+        && t[1] == b"to"
+        && address(t[2])
+        && t[3].starts_with(b"(")
+        && t[3].ends_with(b")")
+        && t[3].contains(&b'/')
+}
+
 /// A count of HAProxy's slash-separated timers or counters: `parts` numbers (`-1` or a `+`
 /// allowed).
 fn slashed(t: &[u8], parts: usize) -> bool {
@@ -280,6 +307,18 @@ mod tests {
             kind(ssl),
             Some("HAProxy connection errors (SSL handshake, no HTTP request)")
         );
+        // HAProxy's default format, bare and through syslog (its manual's example).
+        let connect: [&[u8]; 2] = [
+            b"Connect from 10.0.1.2:33312 to 10.0.3.31:8012 (www/HTTP)",
+            b"Feb  6 12:12:09 localhost haproxy[14385]: Connect from 10.0.1.2:33312 to 10.0.3.31:8012 (www/HTTP)",
+        ];
+        for line in connect {
+            assert_eq!(
+                kind(line),
+                Some("HAProxy connect records (its default log format, no HTTP request)")
+            );
+        }
+        assert_eq!(kind(b"Connect from the docs to the code (a/b) now"), None);
         // Elastic's IIS FTP test record (packages/iis), and an FTP command with its session.
         let ftp = b"2022-10-05 10:43:56 172.16.1.1 user1 192.168.2.2 21 ControlChannelClosed - - 0 0 8124db49-68d2-461c-a95b-d92ad1e8af15 -";
         assert_eq!(kind(ftp), Some(IIS_FTP));

@@ -1,5 +1,5 @@
-//! A duration's unit from its values, when nothing else says it (issue 35: "units from the
-//! documentation, never guessed in silence").
+//! A duration's unit from its values, when nothing else says it: units come from the
+//! documentation, and are never guessed in silence.
 //!
 //! A known format's unit comes from its documentation (`FormatHints`), a field's name may say
 //! it (`_ms`, `request_time`), and `--duration-unit` says it for any. Only when none of these

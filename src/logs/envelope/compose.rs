@@ -1,4 +1,4 @@
-//! `docker compose logs` (and `docker-compose logs`) output (issue 35): each line after its
+//! `docker compose logs` (and `docker-compose logs`) output: each line after its
 //! service's prefix, `caddy-1  | {...}` (Compose v2, `SERVICE-N`) or `caddy_1  | ...`
 //! (v1), the name padded with spaces to the longest, then `| `; with `--timestamps`, an
 //! RFC 3339 time after the bar. Compose does not say the stream.

@@ -1,5 +1,5 @@
-//! The envelope stage: what wraps each access line on its way to the reader (issue 22,
-//! `docs/MODEL.md`, "Envelopes"), taken off before the line's format reads it.
+//! The envelope stage: what wraps each access line on its way to the reader
+//! (`docs/MODEL.md`, "Envelopes"), taken off before the line's format reads it.
 //!
 //! ```text
 //! source -> envelope (this room) -> framing (lines) -> fields per format -> row -> tally

@@ -1,4 +1,4 @@
-//! Ambassador's (Emissary-ingress) access lines (issue 35): Envoy's, after the word `ACCESS`
+//! Ambassador's (Emissary-ingress) access lines: Envoy's, after the word `ACCESS`
 //! (`ACCESS [2020-03-09T20:48:37.498Z] "GET /backend/ HTTP/1.1" 200 ...`), beside plain
 //! Envoy lines and Ambassador's own diagnostics in the same container log, or inside a
 //! shipper's `{"message": "ACCESS ..."}`. The prefix is taken off and the Envoy format

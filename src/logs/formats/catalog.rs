@@ -1,4 +1,4 @@
-//! The formats as data (issue 34): one [`FormatEntry`] row per format, which detection
+//! The formats as data: one [`FormatEntry`] row per format, which detection
 //! (`logs::detect`), `--input-format`'s names and help, the refusal of an input no format
 //! reads, docs/FORMATS.md's table and the tests iterate. A new format is its own module in
 //! `formats/` (its `LineFormat`, its `sniff`) and one row here.

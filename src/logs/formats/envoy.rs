@@ -77,7 +77,7 @@ pub fn compile(text: &str) -> Result<Box<dyn LineFormat>, String> {
 
 /// The presets that read the first lines, most particular first.
 pub fn sniff(lines: &[&[u8]]) -> Option<Box<dyn LineFormat>> {
-    // Ambassador's `ACCESS ` before Envoy's lines (issue 35): read without it.
+    // Ambassador's `ACCESS ` before Envoy's lines: read without it.
     if lines
         .iter()
         .any(|l| l.starts_with(super::ambassador::PREFIX))

@@ -342,15 +342,42 @@ impl LineFormat for Captures {
 
 /// A preset's name (`httplog`) or a log-format string as in haproxy.cfg, compiled.
 pub fn compile(text: &str) -> Result<Box<dyn LineFormat>, String> {
-    let inner = FAMILY.compile(text, |t| {
-        let t = t.trim();
-        let t = t.strip_prefix("log-format").map_or(t, str::trim);
-        t.strip_prefix('"')
-            .and_then(|t| t.strip_suffix('"'))
-            .unwrap_or(t)
-            .to_string()
-    })?;
+    let inner = FAMILY.compile(text, unwrap_cfg)?;
     Ok(Box::new(LogFormat { inner }))
+}
+
+/// The format string of a `log-format` line as haproxy.cfg holds it: the keyword, its
+/// indentation and a comment after it dropped, the string inside its double or single
+/// quotes, and lines continued with a backslash (as HAProxy's manual prints its long
+/// formats) joined. A bare string (spaces escaped as `\ `) is kept as it is.
+fn unwrap_cfg(text: &str) -> String {
+    let mut joined = String::with_capacity(text.len());
+    let mut lines = text.lines().peekable();
+    while let Some(line) = lines.next() {
+        let line = if joined.is_empty() {
+            line
+        } else {
+            line.trim_start()
+        };
+        match line.trim_end().strip_suffix('\\') {
+            Some(head) if lines.peek().is_some() => joined.push_str(head),
+            _ => joined.push_str(line),
+        }
+    }
+    let t = joined.trim();
+    let t = t
+        .strip_prefix("log-format")
+        .filter(|rest| rest.starts_with([' ', '\t']))
+        .map_or(t, str::trim);
+    for quote in ['"', '\''] {
+        if let Some(inner) = t.strip_prefix(quote) {
+            // Up to the last quote: a comment may follow it.
+            if let Some(end) = inner.rfind(quote) {
+                return inner[..end].to_string();
+            }
+        }
+    }
+    t.to_string()
 }
 
 #[cfg(test)]
@@ -374,6 +401,28 @@ mod tests {
         assert_eq!(g("captured_request_headers"), "k-1|1wt.eu");
         assert_eq!(g("request_method"), "POST");
         assert_eq!(g("request_uri"), "/v1/pay");
+    }
+
+    #[test]
+    fn haproxy_cfg_lines_as_written() {
+        let want = compile(HTTPLOG).unwrap();
+        let mut want_fields = Fields::default();
+        want.split(LINE, &mut want_fields).unwrap();
+        // The manual's default HTTP format, as its section 8.2.3 prints it (continued with a
+        // backslash), indented as in a `defaults` section, single-quoted, with a comment.
+        let cfgs = [
+            "    log-format \"%ci:%cp [%tr] %ft %b/%s %TR/%Tw/%Tc/%Tr/%Ta %ST %B %CC \\\n                %CS %tsc %ac/%fc/%bc/%sc/%rc %sq/%bq %hr %hs %{+Q}r\"",
+            "\tlog-format '%ci:%cp [%tr] %ft %b/%s %TR/%Tw/%Tc/%Tr/%Ta %ST %B %CC %CS %tsc %ac/%fc/%bc/%sc/%rc %sq/%bq %hr %hs %{+Q}r'",
+            "log-format \"%ci:%cp [%tr] %ft %b/%s %TR/%Tw/%Tc/%Tr/%Ta %ST %B %CC %CS %tsc %ac/%fc/%bc/%sc/%rc %sq/%bq %hr %hs %{+Q}r\" # as httplog",
+        ];
+        for cfg in cfgs {
+            let f = compile(cfg).unwrap_or_else(|e| panic!("{cfg}: {e}"));
+            let mut got = Fields::default();
+            f.split(LINE, &mut got)
+                .unwrap_or_else(|e| panic!("{cfg}: {e}"));
+            assert_eq!(got, want_fields, "{cfg}");
+            assert_eq!(f.names(), want.names(), "{cfg}");
+        }
     }
 
     #[test]

@@ -15,8 +15,8 @@
 //! the same directives with names of its own: `date-local` and `time-local` (the server's
 //! local time, no zone written: read as UTC, and the evidence says so), `TimeTakenMS`
 //! (milliseconds, as its name says), and it quotes fields that may hold spaces
-//! (`"Mozilla/5.0 (X11; ...)"`, even `" garbage w/ spaces "`): a quoted field is one field,
-//! read without its quotes. Its `#Fields:` line may have several spaces between names, and
+//! (`"Mozilla/5.0 (X11; ...)"`, even `" garbage w/ spaces "`, a quote inside doubled as
+//! `""`): a quoted field is one field, read without its quotes. Its `#Fields:` line may have several spaces between names, and
 //! blank lines may sit between its directives.
 //!
 //! What IIS tells about give-ups: `time-taken` is in milliseconds; `sc-win32-status` 64 (the
@@ -296,10 +296,7 @@ fn field_spans(line: &[u8]) -> impl Iterator<Item = (usize, usize)> + '_ {
         let start = at?;
         let rest = &line[start..];
         let closing = (rest.first() == Some(&b'"'))
-            .then(|| {
-                (1..rest.len())
-                    .find(|&i| rest[i] == b'"' && matches!(rest.get(i + 1), None | Some(b' ')))
-            })
+            .then(|| closing_quote(rest))
             .flatten();
         let (span, end) = match closing {
             Some(close) => ((start + 1, start + close), start + close + 1),
@@ -311,6 +308,24 @@ fn field_spans(line: &[u8]) -> impl Iterator<Item = (usize, usize)> + '_ {
         at = (end < line.len()).then_some(end + 1);
         Some(span)
     })
+}
+
+/// The quote that closes the quoted field `rest` starts with: the first `"` followed by a
+/// space or the end that is not one of a doubled `""` (a quote inside the field, written as
+/// CSV writes it: `" ""garbage"" w/ spaces "`).
+fn closing_quote(rest: &[u8]) -> Option<usize> {
+    let mut i = 1;
+    while i < rest.len() {
+        if rest[i] == b'"' {
+            match rest.get(i + 1) {
+                None | Some(b' ') => return Some(i),
+                Some(b'"') => i += 1,
+                Some(_) => {}
+            }
+        }
+        i += 1;
+    }
+    None
 }
 
 /// An IIS log, if its first lines have IIS's `#Software:` line (or IIS Advanced Logging's),
@@ -420,9 +435,26 @@ mod tests {
             " garbage w/ spaces "
         );
         assert_eq!(field(iis.as_ref(), &f, "TimeTakenMS"), "359");
+        // A quote inside a quoted field, doubled as CSV writes it (Matomo's later sample):
+        // one field, not 4 (19 split at spaces against a `#Fields:` of 16).
+        let doubled = br#"2012-08-15 17:00:00.675 10.10.28.140 GET /hello/world/6,681965 - 80 - "173.5.0.0" "Mozilla/5.0 (Macintosh)" - "hello.example.com" 404 " ""garbage"" w/ spaces " 0 359"#;
+        let f = fields(iis.as_ref(), doubled).unwrap();
+        assert_eq!(field(iis.as_ref(), &f, "sc-status"), "404");
+        assert_eq!(
+            field(iis.as_ref(), &f, "sc-substatus"),
+            r#" ""garbage"" w/ spaces "#
+        );
+        assert_eq!(field(iis.as_ref(), &f, "sc-win32-status"), "0");
+        assert_eq!(field(iis.as_ref(), &f, "TimeTakenMS"), "359");
+        // Fields past the `#Fields:` line's are never read into its names.
+        let longer = br#"2012-08-15 17:00:01.363 1.2.3.4 POST /v1/orders - 443 - "70.95.0.0" "curl/8.5 (x)" - "api.example.com" 201 0 0 109 "ARR" 7 -"#;
+        let err = fields(iis.as_ref(), longer).unwrap_err();
+        assert!(err.contains("expected 16 space-separated fields"), "{err}");
         // A quote that does not close a field is part of it.
         let spans: Vec<_> = field_spans(br#"a "b c" "d"e f "#).collect();
         assert_eq!(spans, [(0, 1), (3, 6), (8, 12), (13, 14), (15, 15)]);
+        let spans: Vec<_> = field_spans(b"\"\" \"a\"\" b\" \"x\"\"\"").collect();
+        assert_eq!(spans, [(1, 1), (4, 9), (12, 15)]);
     }
 
     #[test]

@@ -64,7 +64,7 @@ impl InputFormat {
     pub const Envoy: InputFormat = InputFormat("envoy");
     pub const Json: InputFormat = InputFormat("json");
     pub const Iis: InputFormat = InputFormat("iis");
-    /// OpenTelemetry traces as OTLP/JSON (issue 39).
+    /// OpenTelemetry traces as OTLP/JSON.
     pub const Otlp: InputFormat = InputFormat("otlp");
     /// Zipkin v2 JSON traces.
     pub const Zipkin: InputFormat = InputFormat("zipkin");
@@ -299,7 +299,7 @@ impl FromStr for DurationUnit {
     }
 }
 
-/// A duration unit inferred from a field's first values (issue 35): the unit, how many values
+/// A duration unit inferred from a field's first values: the unit, how many values
 /// were read, and the smallest and largest as written.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UnitInference {
@@ -327,7 +327,7 @@ pub struct ColumnMap {
     pub bytes: Option<usize>,
     pub flags: Option<usize>,
     pub request_id: Option<usize>,
-    /// The fingerprint of a keyless log's attempts (issue 13): who sent it and how big.
+    /// The fingerprint of a keyless log's attempts: who sent it and how big.
     pub client_addr: Option<usize>,
     pub forwarded_for: Option<usize>,
     pub user_agent: Option<usize>,
@@ -337,7 +337,7 @@ pub struct ColumnMap {
     /// Unit of the duration column, from its name or `--duration-unit`.
     pub duration_unit: DurationUnit,
     /// The duration's unit is an assumption (milliseconds): no `--duration-unit`, no
-    /// format's documentation and no part of its name says it (issue 35).
+    /// format's documentation and no part of its name says it.
     pub duration_unit_assumed: bool,
     /// The duration's unit was inferred from its first values (nothing else said it, and the
     /// values leave one reading: `detect::unit`), with what they were; `None` otherwise.

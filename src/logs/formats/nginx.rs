@@ -1,7 +1,7 @@
 //! nginx access logs: a `log_format` string (`--log-format`) or one of the presets,
 //! `combined` (nginx's built-in), `main` (the default nginx.conf's), `upstreaminfo`
 //! (ingress-nginx's default `log-format-upstream`), and the layouts other servers write in
-//! nginx's shape (issue 35): `traefik` (Traefik's CLF), `npm-proxy` and `npm-standard`
+//! nginx's shape: `traefik` (Traefik's CLF), `npm-proxy` and `npm-standard`
 //! (Nginx Proxy Manager's two), `one-ident` (combined without `$remote_user`).
 //!
 //! Each `$variable` gives a field named as the variable (without `$`), so the aliases find

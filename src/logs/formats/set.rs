@@ -1,4 +1,4 @@
-//! One file, several shapes (issue 22): the line formats of one file, with the columns of
+//! One file, several shapes: the line formats of one file, with the columns of
 //! each. A file's format is chosen from its first lines; when it was detected (no
 //! `--input-format` or `--log-format`), a line that format does not read may be read by
 //! another (a configuration changed mid-file, two containers' logs in one), found from that

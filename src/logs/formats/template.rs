@@ -17,8 +17,7 @@
 //! and the value before it ends where the literal is followed by either. A line that reads
 //! with the quotes is read as it always was. (The second steps' checks are compiled out of
 //! the first reading, `run::<false>`, whose helpers LLVM inlines after optimising them on
-//! their own: a line of nginx costs 0.8% more instructions than before the second steps,
-//! 4,404 against 4,368, where forcing them inline had cost 5%: see docs/PERFORMANCE.md.)
+//! their own, so the first reading costs nearly what it would without the second steps.)
 
 use super::{Fields, FormatHints, LineFormat};
 use crate::logs::error::shown;
@@ -363,7 +362,7 @@ impl Template {
 
     /// The first reading, by the steps with the quotes in their literals: a function of its
     /// own, so that the field counts [`Template::read`] keeps for the undo are not live across
-    /// its loop (3.9 M instructions fewer over 230,000 lines of nginx; docs/PERFORMANCE.md).
+    /// its loop.
     #[inline(never)]
     fn first(&self, line: &[u8], out: &mut Fields) -> Result<usize, String> {
         self.run::<false>(&self.steps, &[], line, out)
@@ -645,9 +644,9 @@ fn owned_quotes(items: &[Item]) -> Vec<bool> {
 /// bare-dash steps; always, in the first reading). Generic and `#[inline]`, not
 /// `#[inline(always)]`: each reading's copy is optimised on its own, its `then` folded away
 /// in the first reading's, before LLVM inlines it, as it was before the bare-dash steps.
-/// Forced inline, the helpers were inlined unoptimised into the steps' loop and optimised
-/// with it: the loop spilled and reloaded its state around them, 4,570 instructions a line
-/// of nginx against 4,404 now (docs/PERFORMANCE.md).
+/// Forced inline, the helpers are inlined unoptimised into the steps' loop and optimised
+/// with it: the loop then spills and reloads its state around them (callgrind counts a few
+/// percent more instructions a line of nginx).
 #[inline]
 fn before(needle: &[u8], rest: &[u8], kind: Kind, then: impl Fn(&[u8]) -> bool) -> Option<usize> {
     let multi = kind == Kind::Multi && needle[0] == b' ';

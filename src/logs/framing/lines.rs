@@ -107,6 +107,7 @@ pub fn lines<R: Read, S: LineSink>(
                         n,
                         time: None,
                         stream: "",
+                        wrapped: true,
                     };
                     misfit.read(&mut format, &mut fields, sink)?;
                 }
@@ -117,7 +118,11 @@ pub fn lines<R: Read, S: LineSink>(
         let u = match envelope.unwrap(line, &mut scratch) {
             Ok(u) => u,
             Err(reason) => {
-                sink.bad(n, || format!("{}: {reason}", envelope.describe()))?;
+                // One line without the file's envelope (written past the shipper, a relay
+                // that dropped the prefix) is read as it is.
+                bare(line, &mut format, &mut fields, sink, n, || {
+                    format!("{}: {reason}", envelope.describe())
+                })?;
                 continue;
             }
         };
@@ -213,10 +218,104 @@ fn read_inner<S: LineSink>(
                 n,
                 time: Some(u.time.unwrap_or_default()),
                 stream,
+                wrapped: false,
             };
             misfit.read(format, fields, sink)
         }
     }
+}
+
+/// A line of an enveloped file that its envelope does not unwrap: a record when a format of
+/// the file reads it bare, else skipped when it is not an access line, else a bad row
+/// with the envelope's `reason`.
+#[cold]
+fn bare<S: LineSink>(
+    line: &[u8],
+    format: &mut Arc<FileFormat>,
+    fields: &mut Fields,
+    sink: &mut S,
+    n: u64,
+    reason: impl FnOnce() -> String,
+) -> Result<(), LogError> {
+    if format.format.skip(line) {
+        return Ok(());
+    }
+    fields.clear();
+    if format.format.split(line, fields).is_ok() {
+        if format.time_field {
+            fields.push(b"");
+        }
+        return sink.record(&fields.data, &fields.ends, 0, n);
+    }
+    match sink.other_format(line, fields, false)? {
+        Other::Read => {
+            if let Some(now) = sink.line_format() {
+                *format = now;
+            }
+            if format.time_field {
+                fields.push(b"");
+            }
+            sink.record(&fields.data, &fields.ends, 0, n)
+        }
+        Other::Skip => Ok(()),
+        Other::Refused { why, index } => {
+            sink.refused(index);
+            sink.bad(n, || why)
+        }
+        Other::None(_) => match non_access(line) {
+            Some(kind) => sink.skipped("", kind),
+            None => sink.bad(n, reason),
+        },
+    }
+}
+
+/// A bare file's line that none of its formats reads, tried inside each envelope (a
+/// shipper's `{"message": "..."}` among the lines a server wrote itself): read, or skipped
+/// as not an access line, when what an envelope unwraps is; `false` when none is.
+#[cold]
+fn wrapped<S: LineSink>(
+    line: &[u8],
+    format: &mut Arc<FileFormat>,
+    fields: &mut Fields,
+    sink: &mut S,
+    n: u64,
+) -> Result<bool, LogError> {
+    let mut scratch = Vec::new();
+    for envelope in Envelope::ALL {
+        let Ok(u) = envelope.unwrap(line, &mut scratch) else {
+            continue;
+        };
+        let text = u.text;
+        if u.partial || u.stream == Stream::Stderr || text.trim_ascii().is_empty() {
+            continue;
+        }
+        fields.clear();
+        let read = if format.format.split(text, fields).is_ok() {
+            true
+        } else {
+            match sink.other_format(text, fields, false)? {
+                Other::Read => {
+                    if let Some(now) = sink.line_format() {
+                        *format = now;
+                    }
+                    true
+                }
+                _ => false,
+            }
+        };
+        if read {
+            if format.time_field {
+                fields.push(u.time.unwrap_or_default());
+            }
+            sink.record(&fields.data, &fields.ends, 0, n)?;
+            return Ok(true);
+        }
+        if let Some(kind) = non_access(text) {
+            sink.skipped("", kind)?;
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 /// A line the format of the line before did not read.
@@ -229,6 +328,8 @@ struct Misfit<'l> {
     time: Option<&'l [u8]>,
     /// "stderr " for a line on stderr.
     stream: &'static str,
+    /// A line of a bare file: it may be wrapped in an envelope the file's others lack.
+    wrapped: bool,
 }
 
 impl Misfit<'_> {
@@ -244,7 +345,33 @@ impl Misfit<'_> {
     ) -> Result<(), LogError> {
         let kind = non_access(self.line);
         let discover = kind.is_none() && self.stream.is_empty();
-        match sink.other_format(self.line, fields, discover)? {
+        if self.wrapped && kind.is_none() {
+            // The file's formats first, then inside an envelope, and only then a format
+            // found from the line: a wrapped access line is never taken for a new format.
+            match sink.other_format(self.line, fields, false)? {
+                Other::None(_) | Other::Refused { .. }
+                    if wrapped(self.line, format, fields, sink, self.n)? =>
+                {
+                    return Ok(());
+                }
+                Other::None(_) => {}
+                other => return self.told(other, kind, format, fields, sink),
+            }
+        }
+        let other = sink.other_format(self.line, fields, discover)?;
+        self.told(other, kind, format, fields, sink)
+    }
+
+    /// What [`LineSink::other_format`] made of the line, carried out.
+    fn told<S: LineSink>(
+        self,
+        other: Other,
+        kind: Option<&'static str>,
+        format: &mut Arc<FileFormat>,
+        fields: &mut Fields,
+        sink: &mut S,
+    ) -> Result<(), LogError> {
+        match other {
             Other::Read => {
                 if let Some(now) = sink.line_format() {
                     *format = now;
@@ -255,7 +382,10 @@ impl Misfit<'_> {
                 sink.record(&fields.data, &fields.ends, 0, self.n)
             }
             Other::Skip => Ok(()),
-            Other::Refused(why) => sink.bad(self.n, || why),
+            Other::Refused { why, index } => {
+                sink.refused(index);
+                sink.bad(self.n, || why)
+            }
             Other::None(others) => match (kind, self.stream) {
                 (Some(kind), stream) => sink.skipped(stream, kind),
                 (None, "") if others.is_empty() => sink.bad(self.n, || self.reason),

@@ -66,8 +66,8 @@ pub trait RecordSink {
     }
 }
 
-/// What the line framing asks of the row stage besides records (issue 22: one file, several
-/// shapes): the format a line is tried with first (the one that read the line before), and
+/// What the line framing asks of the row stage besides records when one
+/// file holds several line formats: the format a line is tried with first (the one that read the line before), and
 /// the file's other formats for a line it does not read.
 pub trait LineSink: RecordSink {
     /// The format the next line is tried with first (`None` for an input that has no line
@@ -84,6 +84,10 @@ pub trait LineSink: RecordSink {
         discover: bool,
     ) -> Result<Other, LogError>;
 
+    /// A line the file's format `index` reads, made a bad row because that format is
+    /// refused.
+    fn refused(&mut self, _index: usize) {}
+
     /// The reading ended before line `next_line` (the piece's line numbers).
     fn ended(&mut self, _next_line: u64) {}
 }
@@ -97,6 +101,7 @@ pub enum Other {
     Skip,
     /// No format of the file reads it: the names of the others tried ("" when none).
     None(String),
-    /// A format found for it cannot be counted beside the file's first: why.
-    Refused(String),
+    /// A format found for it (the file's format `index`) cannot be counted beside the
+    /// file's first: why.
+    Refused { why: String, index: usize },
 }

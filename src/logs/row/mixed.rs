@@ -1,4 +1,4 @@
-//! One file, several shapes (issue 22): the row stage's side of a file read with more than one
+//! One file, several shapes: the row stage's side of a file read with more than one
 //! line format. The framing tries each line with the format of the line before; a line it
 //! does not read comes here ([`LineSink::other_format`]), and is tried with the file's other
 //! formats in the order they were found, then (for what may be an access line) with a format
@@ -90,7 +90,10 @@ impl LineSink for Row<'_> {
                 Found::Refused { format, .. } => {
                     fields.clear();
                     if format.split(line, fields).is_ok() {
-                        return Ok(Other::Refused(self.known[i].refusal()));
+                        return Ok(Other::Refused {
+                            why: self.known[i].refusal(),
+                            index: i,
+                        });
                     }
                 }
             }
@@ -114,11 +117,23 @@ impl LineSink for Row<'_> {
                 self.misses += 1;
                 Ok(Other::None(self.others()))
             }
-            Some(refused @ Found::Refused { .. }) => Ok(Other::Refused(refused.refusal())),
+            Some(refused @ Found::Refused { .. }) => Ok(Other::Refused {
+                why: refused.refusal(),
+                index: i,
+            }),
             _ => {
                 self.misses += 1;
                 Ok(Other::None(self.others()))
             }
+        }
+    }
+
+    /// Counted, so that the evidence says why a format is refused only where it made bad
+    /// rows.
+    fn refused(&mut self, index: usize) {
+        if self.rules.formats.is_some() {
+            self.tally.formats.refuse(index);
+            self.seen.refuse(index);
         }
     }
 

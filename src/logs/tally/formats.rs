@@ -1,5 +1,4 @@
-//! Which of a file's line formats read which of its lines (issue 22: one file, several
-//! shapes), mergeable like the rest of the tally: a piece counts its own lines, from 1, and
+//! Which of a file's line formats read which of its lines, mergeable like the rest of the tally: a piece counts its own lines, from 1, and
 //! [`FormatsUsed::merge`] moves the next piece's line numbers past this piece's lines.
 
 /// The lines one format of a file read.
@@ -10,6 +9,9 @@ pub struct FormatUse {
     /// The first and last of them (line numbers of the file; 0 when it read none).
     pub first_line: u64,
     pub last_line: u64,
+    /// Lines it would have read, made bad rows because it cannot be counted beside the
+    /// file's first format (it lacks a role the options need).
+    pub refused: u64,
 }
 
 /// The formats' lines, by the index of the format in its file's set.
@@ -40,11 +42,20 @@ impl FormatsUsed {
         self.last = Some(index);
     }
 
-    fn count(&mut self, index: usize, lines: u64, first_line: u64, last_line: u64) {
+    /// A line format `index` reads, made a bad row: it is refused.
+    pub fn refuse(&mut self, index: usize) {
+        self.at(index).refused += 1;
+    }
+
+    fn at(&mut self, index: usize) -> &mut FormatUse {
         if self.used.len() <= index {
             self.used.resize(index + 1, FormatUse::default());
         }
-        let u = &mut self.used[index];
+        &mut self.used[index]
+    }
+
+    fn count(&mut self, index: usize, lines: u64, first_line: u64, last_line: u64) {
+        let u = self.at(index);
         u.first_line = if u.lines == 0 {
             first_line
         } else {
@@ -64,6 +75,9 @@ impl FormatsUsed {
         }
         self.switches += next.switches;
         for (index, u) in next.used.iter().enumerate() {
+            if u.refused > 0 {
+                self.at(index).refused += u.refused;
+            }
             if u.lines > 0 {
                 self.count(index, u.lines, u.first_line + base, u.last_line + base);
             }
@@ -105,7 +119,8 @@ mod tests {
             FormatUse {
                 lines: 10,
                 first_line: 1,
-                last_line: 10
+                last_line: 10,
+                refused: 0
             }
         );
         assert_eq!(
@@ -113,7 +128,8 @@ mod tests {
             FormatUse {
                 lines: 5,
                 first_line: 11,
-                last_line: 15
+                last_line: 15,
+                refused: 0
             }
         );
         assert_eq!(a.switches, 1);

@@ -49,6 +49,9 @@ pub struct Rules {
     pub client_timeout: Option<i64>,
     /// `--sample-rate`: the share of traces kept, for every trace.
     pub sample_rate: Option<f64>,
+    /// Remember which traces were judged, to count a span that comes after its trace was
+    /// (Zipkin: a reporter's batches come by service, the API's traces newest first).
+    pub remember_judged: bool,
 }
 
 struct Pending {
@@ -78,6 +81,8 @@ pub struct Assembler<'r, 'a> {
     watermark: i64,
     since_sweep: u32,
     peers_traced: HashSet<Box<str>>,
+    /// The traces judged, by a hash of their id, when the rules ask to remember them.
+    judged: HashSet<u64>,
     held: Vec<Held>,
     fields: Fields,
     /// Rows handed to the row stage (their "line" in its messages).
@@ -90,6 +95,12 @@ pub struct Assembler<'r, 'a> {
 impl SpanSink for Assembler<'_, '_> {
     fn span(&mut self, span: Span) -> Result<(), String> {
         self.read.spans += 1;
+        if self.rules.remember_judged
+            && !self.open.contains_key(&span.trace)
+            && self.judged.contains(&trace_hash(span.trace))
+        {
+            self.read.late += 1;
+        }
         self.watermark = self.watermark.max(span.end);
         let p = self.open.entry(span.trace).or_insert_with(|| Pending {
             spans: Vec::new(),
@@ -118,6 +129,7 @@ impl<'r, 'a> Assembler<'r, 'a> {
             watermark: i64::MIN,
             since_sweep: 0,
             peers_traced: HashSet::new(),
+            judged: HashSet::new(),
             held: Vec::new(),
             fields: Fields::default(),
             row: 0,
@@ -196,16 +208,29 @@ impl<'r, 'a> Assembler<'r, 'a> {
     }
 
     /// One trace: its attempts to the row stage.
-    fn judge(&mut self, mut spans: Vec<Span>) -> Result<(), LogError> {
+    fn judge(&mut self, spans: Vec<Span>) -> Result<(), LogError> {
+        let (mut spans, merged) = merge_parts(spans);
+        self.read.merged += merged;
         spans.sort_by_key(|s| s.start);
         self.read.traces += 1;
-        let by_id: HashMap<u64, usize> = spans.iter().enumerate().map(|(i, s)| (s.id, i)).collect();
+        if self.rules.remember_judged
+            && let Some(s) = spans.first()
+        {
+            self.judged.insert(trace_hash(s.trace));
+        }
+        let mut by_id: HashMap<u64, Vec<usize>> = HashMap::new();
         let mut children: HashMap<u64, Vec<usize>> = HashMap::new();
         for (i, s) in spans.iter().enumerate() {
+            by_id.entry(s.id).or_default().push(i);
             if s.parent != 0 {
                 children.entry(s.parent).or_default().push(i);
             }
         }
+        let has_kind = |id: u64, kind: Kind| {
+            by_id
+                .get(&id)
+                .is_some_and(|v| v.iter().any(|&i| spans[i].kind == kind))
+        };
         let complete = spans.iter().any(|s| s.parent == 0)
             && spans
                 .iter()
@@ -213,11 +238,11 @@ impl<'r, 'a> Assembler<'r, 'a> {
         if !complete {
             self.read.cut += 1;
         }
-        for s in &spans {
-            let parent_client = by_id
-                .get(&s.parent)
-                .is_some_and(|&p| spans[p].kind == Kind::Client);
-            if s.kind == Kind::Server && !parent_client {
+        for s in spans.iter().filter(|s| s.kind == Kind::Server) {
+            // Zipkin's shared span: the CLIENT half that this SERVER half answered has its id.
+            if has_kind(s.id, Kind::Client) {
+                self.read.shared_joined += 1;
+            } else if s.parent == 0 || !has_kind(s.parent, Kind::Client) {
                 self.read.server_without_client += 1;
             }
         }
@@ -228,6 +253,9 @@ impl<'r, 'a> Assembler<'r, 'a> {
         if spans.iter().any(|s| s.kept.is_some()) {
             self.read.with_threshold += 1;
         }
+        // A span without a time (a Zipkin span reported without `timestamp`) is placed at
+        // the trace's first time.
+        let first_time = spans.iter().map(|s| s.start).find(|&t| t != 0).unwrap_or(0);
         let attempts: Vec<usize> = (0..spans.len())
             .filter(|&i| {
                 let s = &spans[i];
@@ -259,41 +287,60 @@ impl<'r, 'a> Assembler<'r, 'a> {
                 }
             };
             intents.insert(key.clone().into_bytes());
-            // The nearest SERVER spans under it.
-            let mut servers = Vec::new();
-            let mut stack = vec![s.id];
-            while let Some(id) = stack.pop() {
-                for &c in children.get(&id).map_or(&[][..], Vec::as_slice) {
-                    if spans[c].kind == Kind::Server {
-                        servers.push(c);
-                    } else {
-                        stack.push(spans[c].id);
-                    }
-                }
-            }
+            // The SERVER span that answered this attempt, and no deeper one: the half that
+            // shares its id (Zipkin), else a SERVER span directly under it.
+            let shared: Vec<usize> = by_id[&s.id]
+                .iter()
+                .copied()
+                .filter(|&c| spans[c].kind == Kind::Server)
+                .collect();
+            // A SERVER child that shares a CLIENT span's id answered that call, not this one.
+            let servers = if shared.is_empty() {
+                children
+                    .get(&s.id)
+                    .map_or(&[][..], Vec::as_slice)
+                    .iter()
+                    .copied()
+                    .filter(|&c| {
+                        spans[c].kind == Kind::Server && !has_kind(spans[c].id, Kind::Client)
+                    })
+                    .collect()
+            } else {
+                shared
+            };
             let peer: Box<str> = s.peer.clone().unwrap_or_default();
             if !servers.is_empty() {
                 self.peers_traced.insert(peer.clone());
             }
             let lasted = s.end - s.start;
-            let gave_up = s.status.is_none()
+            let (own, implied) = status_of(s);
+            let gave_up = own.is_none()
                 && (s.timeout_named
                     || self
                         .rules
                         .client_timeout
                         .is_some_and(|limit| lasted >= limit));
-            let status = match s.status {
+            let status = match own {
                 Some(code) => code.to_string().into_bytes(),
                 None if gave_up => NO_ANSWER.to_vec(),
                 None => NO_STATUS.to_vec(),
             };
-            let answered = servers.iter().filter_map(|&c| spans[c].status);
-            let upstream = match answered
-                .clone()
-                .find(|c| (200..300).contains(c))
-                .or_else(|| answered.clone().next())
-            {
-                Some(code) => code.to_string().into_bytes(),
+            let answers: Vec<(u16, bool)> = servers
+                .iter()
+                .filter_map(|&c| {
+                    let (code, implied) = status_of(&spans[c]);
+                    code.map(|c| (c, implied))
+                })
+                .collect();
+            let answer = answers
+                .iter()
+                .find(|(c, _)| (200..300).contains(c))
+                .or(answers.first());
+            if implied || answer.is_some_and(|&(_, implied)| implied) {
+                self.read.status_implied += 1;
+            }
+            let upstream = match answer {
+                Some((code, _)) => code.to_string().into_bytes(),
                 None if !servers.is_empty() => UNKNOWN.to_vec(),
                 None if complete && self.peers_traced.contains(&peer) => {
                     if gave_up {
@@ -303,8 +350,9 @@ impl<'r, 'a> Assembler<'r, 'a> {
                 }
                 None => UNKNOWN.to_vec(),
             };
+            let start = if s.start == 0 { first_time } else { s.start };
             let fields: [Vec<u8>; 7] = [
-                crate::logs::to_rfc3339(s.start.div_euclid(1000)).into_bytes(),
+                crate::logs::to_rfc3339(start.div_euclid(1000)).into_bytes(),
                 method.as_bytes().to_vec(),
                 path.as_bytes().to_vec(),
                 status,
@@ -337,4 +385,86 @@ impl<'r, 'a> Assembler<'r, 'a> {
         self.read.adjusted_intents += n as f64 / kept.filter(|&k| k > 0.0).unwrap_or(1.0);
         Ok(())
     }
+}
+
+/// A trace id in 64 bits, for the set of traces judged.
+fn trace_hash(trace: u128) -> u64 {
+    (trace as u64) ^ ((trace >> 64) as u64).rotate_left(17)
+}
+
+/// A span's HTTP status, and whether it is implied: a Zipkin v2 HTTP span that finished
+/// without a status or an error answered 2xx, as Brave (Zipkin's own instrumentation) writes
+/// `http.status_code` only when it is not 2xx (read as 200).
+fn status_of(s: &Span) -> (Option<u16>, bool) {
+    match s.status {
+        Some(code) => (Some(code), false),
+        None if s.status_if_not_2xx && s.http && s.finished && !s.error && !s.timeout_named => {
+            (Some(200), true)
+        }
+        None => (None, false),
+    }
+}
+
+/// The parts of one span reported apart (Zipkin allows a span in several messages: its
+/// annotations late, its tags on their own) made one, as Zipkin merges them: the same id, the
+/// same local endpoint (or none said), the same kind (or none said), the same sharedness, and
+/// not two different start times (two consumers of one message share an id, each started on
+/// its own).
+/// Returns the spans and how many parts were merged into others.
+fn merge_parts(mut spans: Vec<Span>) -> (Vec<Span>, u64) {
+    spans.sort_by_key(|s| s.id);
+    let mut out: Vec<Span> = Vec::with_capacity(spans.len());
+    let mut merged = 0;
+    let mut group_start = 0;
+    for s in spans {
+        if out.get(group_start).is_none_or(|g| g.id != s.id) {
+            group_start = out.len();
+        }
+        let into = out[group_start..].iter_mut().find(|o| {
+            (o.local == s.local || o.local == 0 || s.local == 0)
+                && (o.kind == s.kind || (o.kind == Kind::Other) != (s.kind == Kind::Other))
+                && (o.shared == s.shared || o.kind == Kind::Other || s.kind == Kind::Other)
+                && (o.start == s.start || o.start == 0 || s.start == 0)
+        });
+        match into {
+            Some(o) => {
+                merged += 1;
+                merge(o, s);
+            }
+            None => out.push(s),
+        }
+    }
+    (out, merged)
+}
+
+/// `b`, another part of `a`'s span, into `a`: what one says and the other does not.
+fn merge(a: &mut Span, b: Span) {
+    if a.kind == Kind::Other {
+        a.kind = b.kind;
+    }
+    a.shared |= b.shared;
+    if a.local == 0 {
+        a.local = b.local;
+    }
+    if a.parent == 0 {
+        a.parent = b.parent;
+    }
+    match (a.start, b.start) {
+        (0, _) => a.start = b.start,
+        (_, 0) => {}
+        (x, y) => a.start = x.min(y),
+    }
+    a.end = a.end.max(b.end);
+    a.method = a.method.take().or(b.method);
+    a.status = a.status.or(b.status);
+    a.path = a.path.take().or(b.path);
+    a.timeout_named |= b.timeout_named;
+    a.resend = a.resend.or(b.resend);
+    a.key = a.key.take().or(b.key);
+    a.peer = a.peer.take().or(b.peer);
+    a.kept = a.kept.or(b.kept);
+    a.error |= b.error;
+    a.http |= b.http;
+    a.finished |= b.finished;
+    a.status_if_not_2xx |= b.status_if_not_2xx;
 }

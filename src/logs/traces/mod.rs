@@ -1,4 +1,4 @@
-//! OpenTelemetry traces read as the model's attempts (issue 39, docs/MODEL.md "From
+//! OpenTelemetry traces read as the model's attempts (docs/MODEL.md "From
 //! traces"): a trace sees both ends at once, the client span that timed out and the server
 //! span under it that says whether the work ran, so the succeeded share is measured.
 //!
@@ -219,8 +219,20 @@ pub struct TraceRead {
     /// Traces not whole in the file: no root span, or a span whose parent is not in it (cut
     /// at the file's edges, or spans lost).
     pub cut: u64,
-    /// SERVER spans whose parent is no traced CLIENT span.
+    /// SERVER spans whose parent is no traced CLIENT span and that share no CLIENT span's
+    /// id: no traced caller (the trace's root, an uninstrumented caller, a cut trace).
     pub server_without_client: u64,
+    /// SERVER spans joined to the CLIENT span with their id (Zipkin's shared spans).
+    pub shared_joined: u64,
+    /// Spans that were parts of another span with their id, reported apart: merged into it.
+    pub merged: u64,
+    /// Attempts whose own status or whose server's was read as 2xx without one (a Zipkin
+    /// HTTP span that finished with no status and no error: Brave writes only other
+    /// statuses).
+    pub status_implied: u64,
+    /// Spans that came after their trace was judged (Zipkin: a file not in time order by
+    /// more than the 10 minutes a trace waits): read as a trace of their own.
+    pub late: u64,
     /// Timed-out attempts with no server span, in a trace that is whole, to a server traced
     /// elsewhere in the file: they never arrived.
     pub never_reached: u64,
@@ -272,7 +284,7 @@ impl LogAnalysis {
 /// Any JSON scalar as text (a number, a string, a bool; null is empty): OTLP/JSON writes
 /// 64-bit integers as strings and receivers accept numbers too. Borrowed from the input when
 /// it can be (a string without escapes, read from a slice).
-#[derive(Debug, Default, Clone, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Default, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Text<'a>(pub Cow<'a, str>);
 
 impl Text<'_> {
@@ -355,6 +367,7 @@ pub fn read(
             .client_timeout
             .map(|d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX)),
         sample_rate: opts.sample_rate,
+        remember_judged: format.name() == "zipkin",
     };
     let mut asm = assemble::Assembler::new(assembly, &mut rows);
     let err = source::io_error(&name, gzip);
@@ -548,6 +561,41 @@ fn documents(
     Ok(())
 }
 
+/// One document through each span reader, for the `span_reader` fuzz target and its
+/// replayed regressions: the spans OTLP/JSON's scanner reads (`None` where it declines), those
+/// its serde reader reads (or serde's error), and those Zipkin's reader reads (or its error),
+/// each span as its `Debug` text.
+#[doc(hidden)]
+pub fn span_readers(text: &str) -> SpanReadings {
+    let debug = |spans: Collect| spans.0.iter().map(|s| format!("{s:?}")).collect();
+    let mut scanned = Collect(Vec::new());
+    let scan = otlp::scan_document(text, &mut scanned)
+        .ok()
+        .map(|()| debug(scanned));
+    let with = |reader: Reader| {
+        let mut spans = Collect(Vec::new());
+        let mut de = serde_json::Deserializer::from_slice(text.as_bytes());
+        reader(&mut de, &mut spans)
+            .and_then(|()| de.end())
+            .map(|()| debug(spans))
+            .map_err(|e| e.to_string())
+    };
+    SpanReadings {
+        scan,
+        serde: with(TRACE_FORMATS[0].document),
+        zipkin: with(TRACE_FORMATS[1].document),
+    }
+}
+
+/// What [`span_readers`] found.
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct SpanReadings {
+    pub scan: Option<Vec<String>>,
+    pub serde: Result<Vec<String>, String>,
+    pub zipkin: Result<Vec<String>, String>,
+}
+
 /// Why a document held in memory was not read.
 enum DocError {
     /// It ends past the bytes given (a pretty-printed document's first line).
@@ -573,7 +621,17 @@ fn one_document(
     line: u64,
 ) -> Result<(), DocError> {
     let mut spans = Collect(Vec::new());
-    let parsed = {
+    // OTLP/JSON (a Collector's line): scanned in place; what the scanner declines, and every
+    // other format, is read with serde.
+    let scanned = text.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{')
+        && std::str::from_utf8(text)
+            .is_ok_and(|text| otlp::scan_document(text, &mut spans).is_ok());
+    if !scanned {
+        spans.0.clear();
+    }
+    let parsed = if scanned {
+        Ok(())
+    } else {
         let mut de = serde_json::Deserializer::from_slice(text);
         // By its first byte, as it opens: the first row's reader for anything else.
         let opens = text.iter().find(|b| !b.is_ascii_whitespace());

@@ -10,13 +10,15 @@
 //! `{"batches": [...]}` and `{"trace": {...}}`, Jaeger's API v3 `{"result": {...}}`. Spans are
 //! handed on one at a time as they are read: a document of any size is never held.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
 use super::Text;
-use super::span::{Kind, Reading, Span, span_id, trace_id};
+use super::span::{self, Kind, Reading, Span, span_id, trace_id};
+use crate::logs::json_scan::{Bail, Kind as Json, Leaf, Scan, unescape};
 
 /// Where spans go as they are read; an error from it stops the reading.
 pub trait SpanSink {
@@ -175,6 +177,18 @@ struct RawSpan<'a> {
     attributes: Vec<KeyValue<'a>>,
     #[serde(borrow)]
     events: Vec<Event<'a>>,
+    #[serde(borrow)]
+    status: Status<'a>,
+}
+
+/// A span's status: its code (0 unset, 1 ok, 2 error; the enum's names accepted) and message.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Status<'a> {
+    #[serde(borrow)]
+    code: Text<'a>,
+    #[serde(borrow)]
+    message: Text<'a>,
 }
 
 #[derive(Deserialize, Default)]
@@ -261,6 +275,8 @@ impl RawSpan<'_> {
         };
         r.span.start = nanos(&self.start_time_unix_nano).unwrap_or(0);
         r.span.end = nanos(&self.end_time_unix_nano).unwrap_or(r.span.start);
+        r.span.finished = true;
+        r.status(self.status.code.as_str(), self.status.message.as_str());
         for kv in &self.attributes {
             if let Some(v) = kv.value.text() {
                 r.attribute(kv.key.as_str(), v);
@@ -277,5 +293,439 @@ impl RawSpan<'_> {
             r.trace_state(&self.trace_state.0);
         }
         Ok(r.finish())
+    }
+}
+
+/// One OTLP/JSON document held in memory, read by the JSON scanner rather than by serde: the
+/// levels walked in place, and of each span only the fields and attributes the model reads
+/// taken (into the same `RawSpan`, so a span comes out exactly as serde would make it);
+/// every other attribute is checked as JSON and skipped, never listed. Anything the scanner
+/// is not sure of is a [`Bail`], and the caller reads the document with serde instead (which
+/// then reads it, or says what is wrong with it).
+pub fn scan_document(text: &str, sink: &mut dyn SpanSink) -> Result<(), Bail> {
+    let mut scan = Scan::new(text);
+    scan_level(&mut scan, Level::Document, sink)?;
+    scan.end()
+}
+
+/// The object at the cursor, at `level` of the document.
+fn scan_level(scan: &mut Scan<'_>, level: Level, sink: &mut dyn SpanSink) -> Result<(), Bail> {
+    if let Level::Span = level {
+        let span = scan_span(scan)?.into_span().map_err(|_| Bail)?;
+        return sink.span(span).map_err(|_| Bail);
+    }
+    let mut keys = scan.object()?;
+    while let Some(key) = keys.next(scan)? {
+        let inner = match (level, key) {
+            (Level::Document, "resourceSpans" | "resource_spans" | "batches") => {
+                Some((Level::ResourceSpans, true))
+            }
+            (Level::Document, "trace" | "result") => Some((Level::Document, false)),
+            (
+                Level::ResourceSpans,
+                "scopeSpans"
+                | "scope_spans"
+                | "instrumentationLibrarySpans"
+                | "instrumentation_library_spans",
+            ) => Some((Level::ScopeSpans, true)),
+            (Level::ScopeSpans, "spans") => Some((Level::Span, true)),
+            _ => None,
+        };
+        match inner {
+            Some((inner, true)) => {
+                if scan.peek()? == Json::Null {
+                    scan.skip()?;
+                    continue;
+                }
+                let mut items = scan.array()?;
+                while items.next(scan)?.is_some() {
+                    scan_level(scan, inner, sink)?;
+                }
+            }
+            Some((inner, false)) => scan_level(scan, inner, sink)?,
+            None => {
+                scan.skip()?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A leaf as serde reads it into [`Text`]: a string (unescaped), `null` (empty), a bool, an
+/// integer as written; anything else (a fraction, an exponent, a number past 64 bits, whose
+/// text serde writes otherwise) bails.
+fn scan_text<'a>(scan: &mut Scan<'a>) -> Result<Text<'a>, Bail> {
+    Ok(match scan.leaf()? {
+        Leaf::Text(t) => Text(Cow::Borrowed(t)),
+        Leaf::Escaped(t) => {
+            let mut out = Vec::with_capacity(t.len());
+            unescape(t, &mut out)?;
+            Text(Cow::Owned(String::from_utf8(out).map_err(|_| Bail)?))
+        }
+        Leaf::Null => Text::default(),
+        Leaf::Raw(raw) => match raw {
+            "true" | "false" => Text(Cow::Borrowed(raw)),
+            _ => {
+                let digits = raw.strip_prefix('-').unwrap_or(raw);
+                let plain = !digits.is_empty()
+                    && digits.bytes().all(|b| b.is_ascii_digit())
+                    && (digits == "0" || !digits.starts_with('0'))
+                    && raw != "-0"
+                    && if raw.starts_with('-') {
+                        raw.parse::<i64>().is_ok()
+                    } else {
+                        raw.parse::<u64>().is_ok()
+                    };
+                if !plain {
+                    return Err(Bail);
+                }
+                Text(Cow::Borrowed(raw))
+            }
+        },
+    })
+}
+
+/// Marks field `bit` of a struct read; a field met twice bails (serde: "duplicate field").
+fn once(seen: &mut u32, bit: u32) -> Result<(), Bail> {
+    if *seen & (1 << bit) != 0 {
+        return Err(Bail);
+    }
+    *seen |= 1 << bit;
+    Ok(())
+}
+
+fn scan_span<'a>(scan: &mut Scan<'a>) -> Result<RawSpan<'a>, Bail> {
+    let mut raw = RawSpan::default();
+    let mut seen = 0;
+    let mut keys = scan.object()?;
+    while let Some(key) = keys.next(scan)? {
+        let (bit, field) = match key {
+            "traceId" | "trace_id" => (0, &mut raw.trace_id),
+            "spanId" | "span_id" => (1, &mut raw.span_id),
+            "parentSpanId" | "parent_span_id" => (2, &mut raw.parent_span_id),
+            "traceState" | "trace_state" => (3, &mut raw.trace_state),
+            "kind" => (4, &mut raw.kind),
+            "startTimeUnixNano" | "start_time_unix_nano" => (5, &mut raw.start_time_unix_nano),
+            "endTimeUnixNano" | "end_time_unix_nano" => (6, &mut raw.end_time_unix_nano),
+            "attributes" => {
+                once(&mut seen, 7)?;
+                scan_attributes(scan, &mut raw.attributes, span::reads)?;
+                continue;
+            }
+            "events" => {
+                once(&mut seen, 8)?;
+                let mut items = scan.array()?;
+                while items.next(scan)?.is_some() {
+                    raw.events.push(scan_event(scan)?);
+                }
+                continue;
+            }
+            "status" => {
+                once(&mut seen, 9)?;
+                raw.status = scan_status(scan)?;
+                continue;
+            }
+            _ => {
+                scan.skip()?;
+                continue;
+            }
+        };
+        once(&mut seen, bit)?;
+        *field = scan_text(scan)?;
+    }
+    Ok(raw)
+}
+
+/// An attribute list: the attributes `wanted` names kept, the others checked and skipped.
+fn scan_attributes<'a>(
+    scan: &mut Scan<'a>,
+    out: &mut Vec<KeyValue<'a>>,
+    wanted: fn(&str) -> bool,
+) -> Result<(), Bail> {
+    let mut items = scan.array()?;
+    while items.next(scan)?.is_some() {
+        let mut keys = scan.object()?;
+        let mut kv: Option<KeyValue> = None;
+        let mut seen = 0;
+        while let Some(key) = keys.next(scan)? {
+            match key {
+                "key" => {
+                    once(&mut seen, 0)?;
+                    let key = scan_text(scan)?;
+                    if wanted(key.as_str()) {
+                        kv = Some(KeyValue {
+                            key,
+                            value: AnyValue::default(),
+                        });
+                    }
+                }
+                // The value before its key: not known to be wanted yet.
+                "value" if seen & 1 == 0 => return Err(Bail),
+                "value" => {
+                    once(&mut seen, 1)?;
+                    match &mut kv {
+                        Some(kv) => kv.value = scan_any(scan)?,
+                        None => check_any(scan)?,
+                    }
+                }
+                _ => {
+                    scan.skip()?;
+                }
+            }
+        }
+        out.extend(kv);
+    }
+    Ok(())
+}
+
+fn scan_any<'a>(scan: &mut Scan<'a>) -> Result<AnyValue<'a>, Bail> {
+    let mut any = AnyValue::default();
+    let mut seen = 0;
+    let mut keys = scan.object()?;
+    while let Some(key) = keys.next(scan)? {
+        let (bit, field) = match key {
+            "stringValue" | "string_value" => (0, &mut any.string_value),
+            "intValue" | "int_value" => (1, &mut any.int_value),
+            "doubleValue" | "double_value" => (2, &mut any.double_value),
+            "boolValue" | "bool_value" => (3, &mut any.bool_value),
+            "arrayValue" | "array_value" => {
+                once(&mut seen, 4)?;
+                if scan.peek()? == Json::Null {
+                    scan.skip()?;
+                    continue;
+                }
+                let mut values = Vec::new();
+                let mut inner = scan.object()?;
+                let mut seen_values = 0;
+                while let Some(key) = inner.next(scan)? {
+                    if key == "values" {
+                        once(&mut seen_values, 0)?;
+                        let mut items = scan.array()?;
+                        while items.next(scan)?.is_some() {
+                            values.push(scan_any(scan)?);
+                        }
+                    } else {
+                        scan.skip()?;
+                    }
+                }
+                any.array_value = Some(ArrayValue { values });
+                continue;
+            }
+            _ => {
+                scan.skip()?;
+                continue;
+            }
+        };
+        once(&mut seen, bit)?;
+        // `null` is serde's None for an Option field.
+        *field = if scan.peek()? == Json::Null {
+            scan.skip()?;
+            None
+        } else {
+            Some(scan_text(scan)?)
+        };
+    }
+    Ok(any)
+}
+
+/// An attribute's value not read, checked as serde checks it: an object whose value fields
+/// are scalars, its `arrayValue` an object of `values` checked so, once each.
+fn check_any(scan: &mut Scan<'_>) -> Result<(), Bail> {
+    let mut seen = 0;
+    let mut keys = scan.object()?;
+    while let Some(key) = keys.next(scan)? {
+        let bit = match key {
+            "stringValue" | "string_value" => 0,
+            "intValue" | "int_value" => 1,
+            "doubleValue" | "double_value" => 2,
+            "boolValue" | "bool_value" => 3,
+            "arrayValue" | "array_value" => {
+                once(&mut seen, 4)?;
+                if scan.peek()? == Json::Null {
+                    scan.skip()?;
+                    continue;
+                }
+                let mut inner = scan.object()?;
+                let mut seen_values = 0;
+                while let Some(key) = inner.next(scan)? {
+                    if key == "values" {
+                        once(&mut seen_values, 0)?;
+                        let mut items = scan.array()?;
+                        while items.next(scan)?.is_some() {
+                            check_any(scan)?;
+                        }
+                    } else {
+                        scan.skip()?;
+                    }
+                }
+                continue;
+            }
+            _ => {
+                scan.skip()?;
+                continue;
+            }
+        };
+        once(&mut seen, bit)?;
+        if matches!(scan.peek()?, Json::Object | Json::Array) {
+            return Err(Bail);
+        }
+        scan.skip()?;
+    }
+    Ok(())
+}
+
+fn scan_event<'a>(scan: &mut Scan<'a>) -> Result<Event<'a>, Bail> {
+    let mut event = Event::default();
+    let mut seen = 0;
+    let mut keys = scan.object()?;
+    while let Some(key) = keys.next(scan)? {
+        match key {
+            "name" => {
+                once(&mut seen, 0)?;
+                event.name = scan_text(scan)?;
+            }
+            "attributes" => {
+                once(&mut seen, 1)?;
+                scan_attributes(scan, &mut event.attributes, span::event_reads)?;
+            }
+            _ => {
+                scan.skip()?;
+            }
+        }
+    }
+    Ok(event)
+}
+
+fn scan_status<'a>(scan: &mut Scan<'a>) -> Result<Status<'a>, Bail> {
+    let mut status = Status::default();
+    let mut seen = 0;
+    let mut keys = scan.object()?;
+    while let Some(key) = keys.next(scan)? {
+        let (bit, field) = match key {
+            "code" => (0, &mut status.code),
+            "message" => (1, &mut status.message),
+            _ => {
+                scan.skip()?;
+                continue;
+            }
+        };
+        once(&mut seen, bit)?;
+        *field = scan_text(scan)?;
+    }
+    Ok(status)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Keep(Vec<Span>);
+
+    impl SpanSink for Keep {
+        fn span(&mut self, span: Span) -> Result<(), String> {
+            self.0.push(span);
+            Ok(())
+        }
+    }
+
+    /// The spans serde reads from a document, or its error.
+    fn by_serde(text: &str) -> Result<String, String> {
+        let mut keep = Keep(Vec::new());
+        let mut de = serde_json::Deserializer::from_str(text);
+        document(&mut de, &mut keep)
+            .and_then(|()| de.end())
+            .map_err(|e| e.to_string())?;
+        Ok(format!("{:?}", keep.0))
+    }
+
+    /// The spans the scanner reads, or its bail.
+    fn by_scan(text: &str) -> Result<String, Bail> {
+        let mut keep = Keep(Vec::new());
+        scan_document(text, &mut keep)?;
+        Ok(format!("{:?}", keep.0))
+    }
+
+    /// Where the scanner reads a document, it reads the spans serde reads.
+    pub fn agree(text: &str) {
+        if let Ok(scanned) = by_scan(text) {
+            assert_eq!(Ok(scanned), by_serde(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn the_scanner_reads_the_spans_serde_reads() {
+        let span = r#"{"traceId":"5b8efff798038103d269b633813fc60c","spanId":"eee19b7ec3c1b174",
+            "parentSpanId":"eee19b7ec3c1b173","name":"x","kind":3,
+            "startTimeUnixNano":"1544712660000000000","endTimeUnixNano":1544712661000000000,
+            "traceState":"ot=th:c","attributes":[
+              {"key":"http.request.method","value":{"stringValue":"post"}},
+              {"key":"url.full","value":{"stringValue":"http:\/\/h:80\/orders\/7?x=\u00e9"}},
+              {"key":"server.port","value":{"intValue":"8080"}},
+              {"key":"other","value":{"doubleValue":1.5}},
+              {"key":"http.response.status_code","value":{"intValue":201}},
+              {"key":"http.request.header.idempotency-key","value":{"arrayValue":{"values":[{"stringValue":"k-1"}]}}},
+              {"key":"http.request.resend_count","value":{"intValue":"1","stringValue":null}}],
+            "events":[{"attributes":[{"key":"exception.type","value":{"stringValue":"ReadTimeout"}}],"name":"exception"}],
+            "status":{"code":2,"message":"Read timed out"}}"#;
+        let docs = [
+            format!(r#"{{"resourceSpans":[{{"scopeSpans":[{{"spans":[{span}]}}]}}]}}"#),
+            format!(r#"{{"result":{{"resource_spans":[{{"scope_spans":[{{"spans":[{span},{span}]}}]}}]}}}}"#),
+            format!(r#"{{"batches":[{{"instrumentationLibrarySpans":[{{"spans":[{span}]}}]}}]}}"#),
+            r#"{"resourceSpans":null}"#.to_string(),
+            r#"{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"1","spanId":"2","kind":"SPAN_KIND_SERVER","status":{"code":"STATUS_CODE_ERROR"}}]}]}]}"#.to_string(),
+        ];
+        for doc in &docs {
+            assert!(by_scan(doc).is_ok(), "the scanner reads {doc}");
+            agree(doc);
+        }
+        // What the scanner declines, serde reads or refuses.
+        for doc in [
+            r#"{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"1","traceId":"1","spanId":"2"}]}]}]}"#,
+            r#"{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"1","spanId":"2","attributes":[{"value":{"stringValue":"POST"},"key":"http.method"}]}]}]}]}"#,
+            r#"{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"1","spanId":"2","startTimeUnixNano":1.5e18}]}]}]}"#,
+            r#"{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"xyz","spanId":"2"}]}]}]}"#,
+            r#"{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"1","spanId":"2"}]}]}]} x"#,
+        ] {
+            assert!(by_scan(doc).is_err(), "the scanner declines {doc}");
+        }
+    }
+
+    proptest::proptest! {
+        /// Spans of generated attributes and values: the scanner reads what serde reads.
+        #[test]
+        fn scanner_and_serde_agree(
+            keys in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "http.method", "http.request.method", "http.status_code", "url.full",
+                    "http.target", "error.type", "error", "server.address", "server.port",
+                    "http.request.resend_count", "other", "otel.status_code",
+                ]),
+                0..6,
+            ),
+            values in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    r#"{"stringValue":"POST"}"#, r#"{"intValue":"201"}"#, r#"{"intValue":201}"#,
+                    r#"{"intValue":-3}"#, r#"{"doubleValue":2.5}"#, r#"{"boolValue":true}"#,
+                    r#"{"stringValue":"a\"b\\u00e9"}"#, r#"{"stringValue":null}"#, r#"{}"#,
+                    r#"{"arrayValue":{"values":[{"stringValue":"k"}]}}"#, r#"null"#, r#"7"#,
+                    r#"{"stringValue":"timeout","intValue":"1"}"#, r#"{"intValue":1e3}"#,
+                    r#"{"stringValue":{}}"#, r#"{"arrayValue":null}"#, r#"{"kvlistValue":{"values":[]}}"#,
+                    r#"{"arrayValue":{"values":[{"intValue":[]}]}}"#, r#"{"boolValue":false}"#,
+                ]),
+                6,
+            ),
+            kind in proptest::sample::select(vec!["2", "3", "\"3\"", "\"SPAN_KIND_CLIENT\"", "null"]),
+        ) {
+            let attributes: Vec<String> = keys
+                .iter()
+                .zip(&values)
+                .map(|(k, v)| format!(r#"{{"key":"{k}","value":{v}}}"#))
+                .collect();
+            let doc = format!(
+                r#"{{"resourceSpans":[{{"scopeSpans":[{{"spans":[{{"traceId":"ab","spanId":"cd","kind":{kind},"attributes":[{}]}}]}}]}}]}}"#,
+                attributes.join(",")
+            );
+            agree(&doc);
+        }
     }
 }

@@ -39,7 +39,74 @@ pub struct Span {
     pub peer: Option<Box<str>>,
     /// The share of traces head sampling kept, from `tracestate`'s `ot=th:`.
     pub kept: Option<f64>,
+    /// Zipkin's `shared`: the server half of a call whose client half has the same id.
+    pub shared: bool,
+    /// Where the span was recorded (a hash of Zipkin's `localEndpoint`; 0 when not said):
+    /// parts of one span reported apart share it.
+    pub local: u64,
+    /// An error was recorded (`error`, `otel.status_code` `ERROR`, an OTLP status of error).
+    pub error: bool,
+    /// An HTTP attribute was read (method, path, URL or status).
+    pub http: bool,
+    /// The span says how long it lasted (Zipkin's `duration`; OTLP's end time).
+    pub finished: bool,
+    /// Its encoding writes a status only when it is not 2xx (Zipkin v2, after Brave).
+    pub status_if_not_2xx: bool,
 }
+
+/// The attributes a span is read by, each under the names it has had.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Attribute {
+    Method,
+    Status,
+    Url,
+    Path,
+    ErrorType,
+    ErrorMessage,
+    StatusCode,
+    Resend,
+    Key,
+    Host,
+    Port,
+}
+
+impl Attribute {
+    fn of(key: &str) -> Option<Attribute> {
+        Some(match key {
+            "http.request.method" | "http.method" => Attribute::Method,
+            "http.response.status_code" | "http.status_code" => Attribute::Status,
+            "url.full" | "http.url" => Attribute::Url,
+            // `http.path`: Brave's (Zipkin) name of the path.
+            "url.path" | "http.target" | "http.path" => Attribute::Path,
+            "error.type" => Attribute::ErrorType,
+            // Zipkin's `error` tag holds the message (Brave: the exception's message, or the
+            // status; OpenTelemetry's Zipkin exporter: the status description);
+            // `otel.status_description` is that exporter's description of an error status.
+            "error" | "otel.status_description" => Attribute::ErrorMessage,
+            "otel.status_code" => Attribute::StatusCode,
+            "http.request.resend_count" => Attribute::Resend,
+            "http.request.header.idempotency-key" | "http.request.header.idempotency_key" => {
+                Attribute::Key
+            }
+            "server.address" | "net.peer.name" => Attribute::Host,
+            "server.port" | "net.peer.port" => Attribute::Port,
+            _ => return None,
+        })
+    }
+}
+
+/// Whether [`Reading::attribute`] reads an attribute of this name (the others can be skipped
+/// unread).
+pub fn reads(key: &str) -> bool {
+    Attribute::of(key).is_some()
+}
+
+/// Whether [`Reading::event_attribute`] reads an event's attribute of this name.
+pub fn event_reads(key: &str) -> bool {
+    key == EXCEPTION_TYPE
+}
+
+const EXCEPTION_TYPE: &str = "exception.type";
 
 /// Where a span's attributes put the peer's host and port until the span is finished.
 #[derive(Debug, Default)]
@@ -48,45 +115,78 @@ pub struct Reading {
     host: Option<String>,
     port: Option<String>,
     url_host: Option<String>,
+    remote: Option<String>,
 }
 
 impl Reading {
     /// One attribute, by its semantic-conventions name, with its value as text.
     pub fn attribute(&mut self, key: &str, value: &str) {
+        let Some(attribute) = Attribute::of(key) else {
+            return;
+        };
         let s = &mut self.span;
-        match key {
-            "http.request.method" | "http.method" => {
+        match attribute {
+            Attribute::Method => {
                 s.method = Some(value.trim().to_ascii_uppercase().into());
+                s.http = true;
             }
-            "http.response.status_code" | "http.status_code" => {
+            Attribute::Status => {
                 s.status = value.trim().parse().ok().filter(|&v: &u16| v < 1000);
+                s.http = true;
             }
-            "url.full" | "http.url" => {
+            Attribute::Url => {
                 let (host, path) = split_url(value);
                 if s.path.is_none() {
                     s.path = Some(path.into());
                 }
                 self.url_host = host.map(str::to_string);
+                s.http = true;
             }
-            "url.path" | "http.target" => s.path = Some(value.into()),
-            "error.type" => s.timeout_named |= names_timeout(value),
-            "http.request.resend_count" => s.resend = value.trim().parse().ok(),
-            "http.request.header.idempotency-key" | "http.request.header.idempotency_key" => {
+            Attribute::Path => {
+                s.path = Some(value.into());
+                s.http = true;
+            }
+            Attribute::ErrorType => s.timeout_named |= names_timeout(value),
+            Attribute::ErrorMessage => {
+                s.error = true;
+                s.timeout_named |= names_timeout(value);
+            }
+            Attribute::StatusCode => s.error |= value.trim().eq_ignore_ascii_case("error"),
+            Attribute::Resend => s.resend = value.trim().parse().ok(),
+            Attribute::Key => {
                 let v = value.trim();
                 if !v.is_empty() {
                     s.key = Some(v.into());
                 }
             }
-            "server.address" | "net.peer.name" => self.host = Some(value.to_string()),
-            "server.port" | "net.peer.port" => self.port = Some(value.to_string()),
-            _ => {}
+            Attribute::Host => self.host = Some(value.to_string()),
+            Attribute::Port => self.port = Some(value.to_string()),
         }
     }
 
     /// An event recorded on the span: an exception's type may name a timeout.
     pub fn event_attribute(&mut self, event: &str, key: &str, value: &str) {
-        if event == "exception" && key == "exception.type" {
+        if event == "exception" && key == EXCEPTION_TYPE {
             self.span.timeout_named |= names_timeout(value);
+        }
+    }
+
+    /// An OTLP span's status: its code (2: error) and message, which may name a timeout.
+    pub fn status(&mut self, code: &str, message: &str) {
+        let code = code.trim();
+        if code == "2" || code == "STATUS_CODE_ERROR" {
+            self.span.error = true;
+            self.span.timeout_named |= names_timeout(message);
+        }
+    }
+
+    /// Whom a client span called, when no attribute says it (Zipkin's `remoteEndpoint`).
+    pub fn remote(&mut self, host: &str, port: Option<&str>) {
+        if !host.is_empty() {
+            self.remote = Some(match port.filter(|p| !p.is_empty()) {
+                Some(p) => format!("{host}:{p}"),
+                None => host.to_string(),
+            });
         }
     }
 
@@ -99,7 +199,7 @@ impl Reading {
         self.span.peer = match (self.host, self.port) {
             (Some(h), Some(p)) => Some(format!("{h}:{p}").into()),
             (Some(h), None) => Some(h.into()),
-            (None, _) => self.url_host.map(Into::into),
+            (None, _) => self.url_host.or(self.remote).map(Into::into),
         };
         self.span
     }

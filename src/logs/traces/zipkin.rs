@@ -68,8 +68,50 @@ struct RawSpan<'a> {
     duration: Option<Text<'a>>,
     #[serde(borrow)]
     tags: BTreeMap<Text<'a>, Text<'a>>,
+    shared: Option<bool>,
+    #[serde(borrow)]
+    local_endpoint: Option<Endpoint<'a>>,
+    #[serde(borrow)]
+    remote_endpoint: Option<Endpoint<'a>>,
     #[serde(borrow)]
     annotations: Vec<Annotation<'a>>,
+}
+
+/// Where a span was recorded, or whom it called.
+#[derive(Deserialize, Default, Hash)]
+#[serde(default, rename_all = "camelCase")]
+struct Endpoint<'a> {
+    #[serde(borrow)]
+    service_name: Text<'a>,
+    #[serde(borrow)]
+    ipv4: Text<'a>,
+    #[serde(borrow)]
+    ipv6: Text<'a>,
+    #[serde(borrow)]
+    port: Text<'a>,
+}
+
+impl Endpoint<'_> {
+    /// Not 0: the endpoint, hashed, to tell parts of one span from other spans of its id.
+    fn hashed(&self) -> u64 {
+        use std::hash::{BuildHasher, BuildHasherDefault};
+        BuildHasherDefault::<std::collections::hash_map::DefaultHasher>::default().hash_one(self)
+            | 1
+    }
+}
+
+/// A Zipkin time (µs since the epoch, or µs long) as ns: whole microseconds exactly (a
+/// float would put 1540799212983049 µs a microsecond early); a fraction is rounded.
+fn micros_to_nanos(t: &Text) -> Option<i64> {
+    let t = t.as_str().trim();
+    match t.parse::<i64>() {
+        Ok(us) => us.checked_mul(1000),
+        Err(_) => t
+            .parse::<f64>()
+            .ok()
+            .filter(|f| f.is_finite() && f.abs() < 9.2e15)
+            .map(|f| (f * 1000.0).round() as i64),
+    }
 }
 
 #[derive(Deserialize, Default)]
@@ -91,10 +133,6 @@ impl RawSpan<'_> {
                 .ok_or_else(|| format!("parentId '{}' is not a span id", p.as_str()))?,
             None => 0,
         };
-        let micros = |t: &Option<Text>| {
-            t.as_ref()
-                .and_then(|t| t.as_str().trim().parse::<f64>().ok())
-        };
         let mut r = Reading::default();
         r.span.trace = trace;
         r.span.id = id;
@@ -104,9 +142,26 @@ impl RawSpan<'_> {
             Some("CLIENT") => Kind::Client,
             _ => Kind::Other,
         };
-        let start = micros(&self.timestamp).unwrap_or(0.0);
-        r.span.start = (start * 1000.0) as i64;
-        r.span.end = ((start + micros(&self.duration).unwrap_or(0.0)) * 1000.0) as i64;
+        let start = self
+            .timestamp
+            .as_ref()
+            .and_then(micros_to_nanos)
+            .unwrap_or(0);
+        let duration = self.duration.as_ref().and_then(micros_to_nanos);
+        r.span.start = start;
+        r.span.end = start.saturating_add(duration.unwrap_or(0).max(0));
+        r.span.finished = duration.is_some();
+        r.span.shared = self.shared == Some(true);
+        r.span.local = self.local_endpoint.as_ref().map_or(0, Endpoint::hashed);
+        r.span.status_if_not_2xx = true;
+        if let Some(e) = &self.remote_endpoint {
+            let host = [&e.service_name, &e.ipv4, &e.ipv6]
+                .into_iter()
+                .map(Text::as_str)
+                .find(|h| !h.is_empty())
+                .unwrap_or("");
+            r.remote(host, Some(e.port.as_str()));
+        }
         for (k, v) in &self.tags {
             r.attribute(k.as_str(), v.as_str());
         }
@@ -134,5 +189,58 @@ fn annotation(r: &mut Reading, value: &str) {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::borrow::Cow;
+
+    #[test]
+    fn microseconds_are_kept_exact() {
+        let t = Text(Cow::Borrowed("1540799212983049"));
+        let ns = micros_to_nanos(&t).unwrap();
+        assert_eq!(ns, 1_540_799_212_983_049_000);
+        assert_eq!(
+            crate::logs::to_rfc3339(ns / 1000),
+            "2018-10-29T07:46:52.983049Z"
+        );
+        assert_eq!(micros_to_nanos(&Text(Cow::Borrowed("2.5"))), Some(2_500));
+        assert_eq!(micros_to_nanos(&Text(Cow::Borrowed("x"))), None);
+        assert_eq!(
+            micros_to_nanos(&Text(Cow::Borrowed("9223372036854775807"))),
+            None
+        );
+    }
+
+    #[test]
+    fn error_tags_and_shared_halves_are_read() {
+        let spans = r#"[{"traceId":"a","id":"b","kind":"SERVER","shared":true,
+            "timestamp":1,"duration":2,"localEndpoint":{"serviceName":"s"},
+            "tags":{"http.path":"/x"}},
+            {"traceId":"a","id":"b","kind":"CLIENT","timestamp":1,
+            "remoteEndpoint":{"ipv4":"10.0.0.2","port":8080},
+            "tags":{"http.method":"post","error":"Read timed out"}},
+            {"traceId":"a","id":"c","kind":"CLIENT",
+            "tags":{"otel.status_code":"ERROR","otel.status_description":"context deadline exceeded"}}]"#;
+        struct Keep(Vec<Span>);
+        impl SpanSink for Keep {
+            fn span(&mut self, span: Span) -> Result<(), String> {
+                self.0.push(span);
+                Ok(())
+            }
+        }
+        let mut keep = Keep(Vec::new());
+        document(&mut serde_json::Deserializer::from_str(spans), &mut keep).unwrap();
+        let [server, client, other] = &keep.0[..] else {
+            panic!("three spans")
+        };
+        assert!(server.shared && server.finished && server.http && server.local != 0);
+        assert_eq!(server.status, None);
+        assert!(client.timeout_named && client.error && !client.finished);
+        assert_eq!(client.peer.as_deref(), Some("10.0.0.2:8080"));
+        assert_eq!(client.method.as_deref(), Some("POST"));
+        assert!(other.timeout_named && other.error);
     }
 }

@@ -8,10 +8,16 @@ use crate::inputs::Input;
 use crate::model::Estimate;
 use crate::units::Seconds;
 
-use super::model::EstimateReport;
-use super::words::input_value;
-use super::words::sections as say;
-use super::{Style, human};
+use crate::report::headline::Headline;
+use crate::report::model::EstimateReport;
+use crate::report::words::input_value;
+use crate::report::words::sections as say;
+use crate::report::{Renderer, Report, Run};
+use crate::report::{Style, human};
+
+mod answer;
+pub mod logs;
+pub mod probe;
 
 const LABEL: usize = 30;
 const VALUE: usize = 16;
@@ -46,7 +52,9 @@ impl Painter<'_> {
     fn row(&mut self, label: &str, values: &[String]) {
         let mut line = format!("  {label:<width$}", width = LABEL - 2);
         for value in values {
-            let _ = write!(line, "{value:>VALUE$}");
+            // A value wider than its column takes more room, two spaces from its neighbour.
+            let width = VALUE.max(value.chars().count() + 2);
+            let _ = write!(line, "{value:>width$}");
         }
         self.out.push_str(line.trim_end());
         self.out.push('\n');
@@ -164,12 +172,45 @@ pub fn sweep(input: Input, estimates: &[Estimate], style: &Style) -> Vec<u8> {
         if !lines.is_empty() {
             out.push('\n');
         }
-        for line in lines.iter().flat_map(|text| super::wrap(text, MARKS_WIDTH)) {
+        for line in lines
+            .iter()
+            .flat_map(|text| crate::report::wrap(text, MARKS_WIDTH))
+        {
             out.push_str(&line);
             out.push('\n');
         }
     }
     out.into_bytes()
+}
+
+/// `--format table`: for people, aligned and rounded.
+pub struct Table;
+
+impl Renderer for Table {
+    fn render(&self, r: &Report) -> Result<Vec<u8>, String> {
+        Ok(match &r.run {
+            Run::Estimate { estimate: e, .. } if r.explain => estimate(e, r.style),
+            Run::Estimate { estimate: e, .. } => {
+                answer::render(&Headline::of_estimate(e, r.style), r.style, answer::width())
+            }
+            Run::Sweep {
+                input, estimates, ..
+            } => sweep(*input, estimates, r.style),
+            Run::Logs {
+                report,
+                files,
+                methods,
+            } if r.explain => logs::table(report, files, methods, r.style),
+            Run::Logs { report, .. } => answer::render(
+                &Headline::of_logs(report, r.style),
+                r.style,
+                answer::width(),
+            ),
+            Run::Probe {
+                probe, estimate: e, ..
+            } => probe::table(probe, e, r.style),
+        })
+    }
 }
 
 #[cfg(test)]

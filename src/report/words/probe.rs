@@ -1,136 +1,14 @@
-//! The probe's report as a table, JSON or markdown: pure functions to bytes.
+//! The probe's words, shared by its table, markdown and page.
 //!
-//! The table and markdown reports also put each finding into the user's scenario ("What a
+//! Each report also puts each finding into the user's scenario ("What a
 //! failure costs", `docs/MODEL.md`): the figures are the model's duplicates and refunds of
 //! [`Estimate`], scaled only by what the probe measured, with their bounds named.
 
-use std::fmt::Write;
-
-use anstyle::{AnsiColor, Style as Ansi};
-
-use super::{Style, human, json, wrap};
 use crate::model::Estimate;
+use crate::report::human;
 use crate::units::Rate;
 
 use crate::probe::{Finding, Grade, Probe};
-
-/// `--format json`: the contract of `docs/MODEL.md`.
-pub fn to_json(probe: &Probe) -> Vec<u8> {
-    json::to_bytes(probe)
-}
-
-/// `--format table`: for people.
-pub fn table(probe: &Probe, estimate: &Estimate, style: &Style) -> Vec<u8> {
-    let paint = |ansi: Ansi, text: &str| {
-        if style.color {
-            format!("{}{text}{}", ansi.render(), ansi.render_reset())
-        } else {
-            text.to_string()
-        }
-    };
-    let bold = Ansi::new().bold();
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "{}",
-        paint(
-            bold,
-            &format!(
-                "Probe of {} {} ({} requests)",
-                probe.method, probe.url, probe.requests
-            )
-        )
-    );
-    let _ = writeln!(
-        out,
-        "  {:<18}{:<9}{:>9}{:>18}",
-        "check", "outcome", "requests", "executions seen"
-    );
-    for check in &probe.checks {
-        // Pad before painting: escape codes have no width.
-        let outcome = format!("{:<9}", outcome_word(check.outcome));
-        let _ = writeln!(
-            out,
-            "  {:<18}{}{:>9}{:>18}",
-            check.name,
-            paint(outcome_style(check.outcome), &outcome),
-            check.requests,
-            check.executions_seen
-        );
-    }
-    out.push('\n');
-    for check in &probe.checks {
-        for line in wrap(&format!("{}: {}.", check.name, check.detail), 96) {
-            let _ = writeln!(out, "  {line}");
-        }
-    }
-    out.push('\n');
-    let _ = writeln!(
-        out,
-        "{} {}",
-        paint(bold, "Duplicates seen:"),
-        duplicates_seen(probe)
-    );
-    let costs = costs(probe, estimate, &style.currency);
-    if !costs.is_empty() {
-        out.push('\n');
-        let _ = writeln!(out, "{}", paint(bold, "What a failure costs"));
-        for line in wrap(&scenario_line(estimate, &style.currency), 96) {
-            let _ = writeln!(out, "  {line}");
-        }
-        for (name, text) in &costs {
-            for line in wrap(&format!("{name}: {text}"), 96) {
-                let _ = writeln!(out, "  {line}");
-            }
-        }
-    }
-    out.push('\n');
-    let _ = writeln!(
-        out,
-        "{}",
-        paint(bold, &format!("Verdict: {}", verdict(probe)))
-    );
-    out.into_bytes()
-}
-
-/// `--format markdown`: for a pull request or a design document.
-pub fn markdown(probe: &Probe, estimate: &Estimate, style: &Style) -> Vec<u8> {
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "# Does idempotency hold? `{} {}`\n",
-        probe.method, probe.url
-    );
-    let _ = writeln!(out, "**Verdict:** {}\n", verdict(probe));
-    out.push_str("| check | outcome | requests | executions seen | detail |\n");
-    out.push_str("| --- | --- | ---: | ---: | --- |\n");
-    for check in &probe.checks {
-        let _ = writeln!(
-            out,
-            "| `{}` | {} | {} | {} | {} |",
-            check.name,
-            outcome_word(check.outcome),
-            check.requests,
-            check.executions_seen,
-            cell(&check.detail)
-        );
-    }
-    let _ = writeln!(
-        out,
-        "\n**Duplicates seen:** {} ({} requests in all).",
-        duplicates_seen(probe),
-        probe.requests
-    );
-    let costs = costs(probe, estimate, &style.currency);
-    if !costs.is_empty() {
-        out.push_str("\n## What a failure costs\n\n");
-        let _ = writeln!(out, "{}\n", scenario_line(estimate, &style.currency));
-        for (name, text) in &costs {
-            let _ = writeln!(out, "- **`{name}`**: {text}");
-        }
-    }
-    out.into_bytes()
-}
 
 /// The one-line verdict.
 pub fn verdict(probe: &Probe) -> String {
@@ -265,25 +143,13 @@ pub fn outcome_word(outcome: Grade) -> &'static str {
     }
 }
 
-fn outcome_style(outcome: Grade) -> Ansi {
-    let color = match outcome {
-        Grade::Pass => AnsiColor::Green,
-        Grade::Warn => AnsiColor::Yellow,
-        Grade::Fail => AnsiColor::Red,
-    };
-    Ansi::new().fg_color(Some(color.into())).bold()
-}
-
-/// A table cell: no line breaks, pipes escaped.
-fn cell(text: &str) -> String {
-    text.replace('\n', " ").replace('|', "\\|")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::model::Scenario;
     use crate::probe::Check;
+    use crate::report::Style;
+    use crate::report::table::probe::table;
 
     fn probe(findings: &[(&'static str, Grade, Finding)]) -> Probe {
         let checks: Vec<Check> = findings
@@ -350,10 +216,5 @@ mod tests {
         )]);
         let costs = costs(&reused, &e, "$");
         assert!(costs[0].1.contains("no figure") && !costs[0].1.contains("duplicates a month"));
-    }
-
-    #[test]
-    fn cells_escape_pipes() {
-        assert_eq!(cell("a|b\nc"), "a\\|b c");
     }
 }

@@ -1,23 +1,19 @@
-//! The reports of `dupcost logs`: what was measured, then the estimate.
-//!
-//! Table: a "Measured from logs" section (each derived input with its evidence, how each file
-//! was read), compact per-day and top-endpoint tables, then the `estimate` report. JSON: the
-//! estimate object plus `observed`. CSV: the estimate columns plus scalar `observed.*` ones.
+//! The table of `dupcost logs`: a "Measured from logs" section (each derived input with its
+//! evidence, how each file was read), compact per-day and top-endpoint tables, then the
+//! `estimate` report.
 
 use std::fmt::Write;
 
 use anstyle::Style as Ansi;
-use serde::Serialize;
 
-use super::words::{count, count_f, plural};
-use crate::findings::{Findings, Intervals, Observed};
-use crate::inputs::Sources;
+use crate::findings::{Findings, Observed};
 use crate::logs::{FileInfo, Role};
 use crate::model::Estimate;
+use crate::report::words::{count, count_f, plural};
 use crate::units::Rate;
 
-use super::model::LogsReport;
-use super::{Style, human, table};
+use crate::report::model::{LogsReport, per_day_rows};
+use crate::report::{Style, human, table};
 
 /// Days shown in full; longer logs show the first and last half of this.
 const DAYS_SHOWN: usize = 14;
@@ -452,17 +448,17 @@ fn describe_file(f: &FileInfo) -> Vec<String> {
         }
         lines.push(line);
     }
-    if let Some(note) = super::words::format_notes(&f.format_notes) {
+    if let Some(note) = crate::report::words::format_notes(&f.format_notes) {
         lines.push(format!("  {note}"));
     }
     lines.extend(
-        super::words::formats_evidence(f)
+        crate::report::words::formats_evidence(f)
             .into_iter()
             .map(|l| format!("  {l}")),
     );
     if let Some(traces) = &f.traces {
         lines.extend(
-            super::words::traces_evidence(traces)
+            crate::report::words::traces_evidence(traces)
                 .into_iter()
                 .map(|l| format!("  {l}")),
         );
@@ -513,328 +509,4 @@ fn grid(headers: &[&str], rows: &[Vec<String>]) -> String {
         line(row);
     }
     out
-}
-
-/// The per-day rows (date, mutating, timed out, of which succeeded, of which unknown, timeout
-/// rate); a log of more than `shown` days lists the first and last half of them, with the row
-/// `gap` makes of `… 17 more days` between.
-pub(super) fn per_day_rows(
-    o: &Observed,
-    shown: usize,
-    gap: impl Fn(String) -> Vec<String>,
-) -> Vec<Vec<String>> {
-    let n = o.per_day.len();
-    let mut rows = Vec::new();
-    for (i, d) in o.per_day.iter().enumerate() {
-        if n > shown && i == shown / 2 {
-            rows.push(gap(format!("… {} more days", n - shown)));
-        }
-        if n > shown && i >= shown / 2 && i < n - shown / 2 {
-            continue;
-        }
-        rows.push(vec![
-            d.date.clone(),
-            count(d.mutating),
-            count(d.timed_out),
-            d.timed_out_succeeded.map_or("-".into(), count),
-            d.timed_out_unknown.map_or("-".into(), count),
-            share(d.timed_out, d.mutating),
-        ]);
-    }
-    rows
-}
-
-/// `part / whole` as a rounded percentage, `-` when `whole` is 0.
-pub(super) fn share(part: u64, whole: u64) -> String {
-    if whole == 0 {
-        "-".into()
-    } else {
-        Rate(part as f64 / whole as f64).rounded()
-    }
-}
-
-/// The JSON report: the estimate's object with `observed` and `intervals` keys after its own.
-pub fn json(r: &LogsReport) -> Vec<u8> {
-    let (e, derived) = (r.estimate, r.findings);
-    #[derive(Serialize)]
-    struct Report<'a> {
-        #[serde(flatten)]
-        estimate: &'a Estimate,
-        observed: &'a Observed,
-        intervals: &'a Intervals,
-        /// Where each input came from: flag, log, default, scenario or preset.
-        sources: &'a Sources,
-        /// The preset, and the inputs it set, when there was one.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        preset: Option<&'a super::PresetTrace>,
-        /// Each input's kind by JSON name: measured, given or assumed, with an assumed one's
-        /// bounds and the flag that settles it (issue 33).
-        input_kinds: serde_json::Map<String, serde_json::Value>,
-        /// Duplicates and refunds a month over an assumed succeeded share's bounds; `null`
-        /// when the share is measured or given.
-        bounds: Option<&'a crate::findings::OutputBounds>,
-    }
-    let kinds = r
-        .inputs
-        .iter()
-        .map(|row| (row.input.json_name(), row.kind.clone()))
-        .collect();
-    let input_kinds = super::json::kinds_object(kinds, &derived.sources, e);
-    super::json::to_bytes(&Report {
-        estimate: e,
-        observed: &derived.observed,
-        intervals: &derived.intervals,
-        sources: &derived.sources,
-        preset: r.preset.as_ref(),
-        input_kinds,
-        bounds: r.output_bounds.as_ref().map(|(b, _)| b),
-    })
-}
-
-/// The CSV report: the estimate's columns, then `observed.*` scalars (empty when unknown),
-/// then `intervals.*.low` and `.high`.
-pub fn csv(r: &LogsReport) -> Vec<u8> {
-    let mut extra = observed_columns(r.observed);
-    extra.extend(interval_columns(r.intervals));
-    extra.extend(later_observed_columns(r.observed));
-    extra.extend(bounds_columns(r));
-    extra.extend(duration_unit_columns(r));
-    extra.extend(amplification_columns(r.observed));
-    super::csv::estimates(&[*r.estimate], &extra)
-}
-
-/// An absent figure as an empty CSV cell.
-fn opt(v: Option<String>) -> String {
-    v.unwrap_or_default()
-}
-
-/// The `observed.*` columns shipped first.
-fn observed_columns(o: &Observed) -> Vec<(&'static str, String)> {
-    vec![
-        ("observed.rows", o.rows.to_string()),
-        (
-            "observed.mutating_attempts",
-            o.mutating_attempts.to_string(),
-        ),
-        ("observed.intents", o.intents.to_string()),
-        ("observed.timed_out", o.timed_out.to_string()),
-        (
-            "observed.timed_out_succeeded",
-            opt(o.timed_out_succeeded.map(|v| v.to_string())),
-        ),
-        (
-            "observed.days_covered",
-            opt(o.days_covered.map(|v| v.to_string())),
-        ),
-        ("observed.first_timestamp", opt(o.first_timestamp.clone())),
-        ("observed.last_timestamp", opt(o.last_timestamp.clone())),
-        ("observed.bad_rows", o.bad_rows.to_string()),
-        (
-            "observed.retries_observed.mean",
-            opt(o.retries_observed.map(|r| r.mean.to_string())),
-        ),
-        (
-            "observed.retries_observed.max",
-            opt(o.retries_observed.map(|r| r.max.to_string())),
-        ),
-        (
-            "observed.timed_out_unknown",
-            opt(o.timed_out_unknown.map(|v| v.to_string())),
-        ),
-        (
-            "observed.timed_out_matched",
-            opt(o.timed_out_matched.map(|v| v.to_string())),
-        ),
-        ("observed.rows_filtered", o.rows_filtered.to_string()),
-    ]
-}
-
-/// The `intervals.*.low` and `.high` columns.
-fn interval_columns(i: &Intervals) -> Vec<(&'static str, String)> {
-    vec![
-        (
-            "intervals.requests_per_day.low",
-            i.requests_per_day[0].to_string(),
-        ),
-        (
-            "intervals.requests_per_day.high",
-            i.requests_per_day[1].to_string(),
-        ),
-        ("intervals.timeout_rate.low", i.timeout_rate[0].to_string()),
-        ("intervals.timeout_rate.high", i.timeout_rate[1].to_string()),
-        (
-            "intervals.succeeded_share.low",
-            i.succeeded_share[0].to_string(),
-        ),
-        (
-            "intervals.succeeded_share.high",
-            i.succeeded_share[1].to_string(),
-        ),
-        (
-            "intervals.duplicates_per_month.low",
-            i.duplicates_per_month[0].to_string(),
-        ),
-        (
-            "intervals.duplicates_per_month.high",
-            i.duplicates_per_month[1].to_string(),
-        ),
-        (
-            "intervals.refund_cost_per_month.low",
-            i.refund_cost_per_month[0].to_string(),
-        ),
-        (
-            "intervals.refund_cost_per_month.high",
-            i.refund_cost_per_month[1].to_string(),
-        ),
-    ]
-}
-
-/// The `observed.*` columns added since (issue 13 on), after every column shipped before.
-fn later_observed_columns(o: &Observed) -> Vec<(&'static str, String)> {
-    vec![
-        // Issue 13, after every column shipped before.
-        ("observed.intent_grouping", o.intent_grouping.to_string()),
-        (
-            "observed.observed_duplicates.count",
-            opt(o.observed_duplicates.as_ref().map(|d| d.count.to_string())),
-        ),
-        (
-            "observed.observed_duplicates.per_day",
-            opt(o
-                .observed_duplicates
-                .as_ref()
-                .and_then(|d| d.per_day)
-                .map(|v| v.to_string())),
-        ),
-        (
-            "observed.key_coverage.keyed_attempts",
-            opt(o
-                .key_coverage
-                .as_ref()
-                .map(|k| k.keyed_attempts.to_string())),
-        ),
-        (
-            "observed.key_coverage.share",
-            opt(o.key_coverage.as_ref().map(|k| k.share.to_string())),
-        ),
-        // Issue 23: the proxy's own retries (Envoy's attempt count, Traefik's RetryAttempts).
-        (
-            "observed.proxy_retries.attempts",
-            opt(o.proxy_retries.map(|p| p.attempts.to_string())),
-        ),
-        (
-            "observed.proxy_retries.retried",
-            opt(o.proxy_retries.map(|p| p.retried.to_string())),
-        ),
-        (
-            "observed.proxy_retries.retries",
-            opt(o.proxy_retries.map(|p| p.retries.to_string())),
-        ),
-        (
-            "observed.proxy_retries.mean",
-            opt(o.proxy_retries.map(|p| p.mean.to_string())),
-        ),
-        (
-            "observed.proxy_retries.max",
-            opt(o.proxy_retries.map(|p| p.max.to_string())),
-        ),
-        // A server's own log (a webhook receiver's): intents executed twice, as seen.
-        (
-            "observed.processed_twice.intents",
-            opt(o.processed_twice.map(|p| p.intents.to_string())),
-        ),
-        (
-            "observed.processed_twice.extra_executions",
-            opt(o.processed_twice.map(|p| p.extra_executions.to_string())),
-        ),
-        (
-            "observed.processed_twice.per_day",
-            opt(o
-                .processed_twice
-                .and_then(|p| p.per_day)
-                .map(|v| v.to_string())),
-        ),
-    ]
-}
-
-/// Issue 33, after every column shipped before: an assumed share's bounds and the
-/// duplicates and refunds over them, as JSON `bounds`; empty when the share is measured.
-fn bounds_columns(r: &LogsReport) -> Vec<(&'static str, String)> {
-    let b = r.output_bounds.as_ref().map(|(b, _)| b);
-    let end = |f: fn(&crate::findings::OutputBounds) -> [f64; 2], at: usize| {
-        opt(b.map(|b| f(b)[at].to_string()))
-    };
-    vec![
-        ("bounds.succeeded_share.low", end(|b| b.succeeded_share, 0)),
-        ("bounds.succeeded_share.high", end(|b| b.succeeded_share, 1)),
-        (
-            "bounds.duplicates_per_month.low",
-            end(|b| b.duplicates_per_month, 0),
-        ),
-        (
-            "bounds.duplicates_per_month.high",
-            end(|b| b.duplicates_per_month, 1),
-        ),
-        (
-            "bounds.refunds_per_month.low",
-            end(|b| b.refunds_per_month, 0),
-        ),
-        (
-            "bounds.refunds_per_month.high",
-            end(|b| b.refunds_per_month, 1),
-        ),
-    ]
-}
-
-/// Issue 35: the timeout rate's durations read in a unit nothing said (assumed or
-/// inferred), as JSON `input_kinds.timeout_rate.duration_unit`; empty otherwise.
-fn duration_unit_columns(r: &LogsReport) -> Vec<(&'static str, String)> {
-    let mark = r
-        .input(crate::inputs::Input::TimeoutRate)
-        .kind
-        .duration_unit
-        .as_ref();
-    vec![
-        (
-            "input_kinds.timeout_rate.duration_unit.unit",
-            opt(mark.map(|m| m.unit.to_string())),
-        ),
-        (
-            "input_kinds.timeout_rate.duration_unit.kind",
-            opt(mark.map(|m| {
-                serde_json::to_value(m.kind)
-                    .ok()
-                    .and_then(|v| v.as_str().map(str::to_string))
-                    .unwrap_or_default()
-            })),
-        ),
-    ]
-}
-
-/// Issue 35: the layers figure with the proxy's layer measured, as JSON
-/// `observed.amplification`; empty without a proxy-attempts column.
-fn amplification_columns(o: &Observed) -> Vec<(&'static str, String)> {
-    let a = o.amplification.as_ref();
-    vec![
-        (
-            "observed.amplification.attempts_mean",
-            opt(a.map(|a| a.attempts_mean.to_string())),
-        ),
-        (
-            "observed.amplification.attempts_max",
-            opt(a.map(|a| a.attempts_max.to_string())),
-        ),
-        (
-            "observed.amplification.layers",
-            opt(a.map(|a| a.layers.to_string())),
-        ),
-        (
-            "observed.amplification.expected",
-            opt(a.map(|a| a.expected.to_string())),
-        ),
-        (
-            "observed.amplification.worst_case",
-            opt(a.map(|a| a.worst_case.to_string())),
-        ),
-    ]
 }

@@ -1,0 +1,379 @@
+//! A line's envelope and kind judged per line, where a file mixes them: a line without the
+//! syslog prefix the others carry, a shipper's `{"message": ...}` among bare lines, an
+//! application server's own lines among its access lines, a proxy's runtime and connect
+//! lines; no request line lost, and a refusal names the lines that fit no format. Then the
+//! formats' edge cases the published samples show: Istio's undecodable request
+//! (`"- - HTTP/1.1"`), Traefik's routerless `-` status, an HAProxy `log-format` as
+//! haproxy.cfg holds it, IIS Advanced Logging's doubled quotes inside a quoted field. All
+//! on lines made here, shaped like those samples.
+
+use crate::common::{usage_error, write};
+use crate::support;
+use serde_json::Value;
+
+/// Figures the logs cannot give, so that a small file still reports.
+const GIVEN: [&str; 6] = [
+    "--requests-per-day",
+    "1000",
+    "--succeeded-share",
+    "50%",
+    "--min-span",
+    "0s",
+];
+
+fn report(path: &str, args: &[&str]) -> (Value, String) {
+    support::report(&[&[path][..], &GIVEN, args].concat())
+}
+
+/// `(rows, bad rows, mutating attempts, timed out)`.
+fn counts(o: &Value) -> (u64, u64, u64, u64) {
+    let n = |k: &str| o[k].as_u64().unwrap();
+    (
+        n("rows"),
+        n("bad_rows"),
+        n("mutating_attempts"),
+        n("timed_out"),
+    )
+}
+
+/// The lines skipped by kind, sorted.
+fn skipped(o: &Value) -> Vec<(String, u64)> {
+    let mut out: Vec<(String, u64)> = o["files"][0]["skipped"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["kind"].as_str().unwrap().to_string(),
+                s["lines"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+fn kinds(list: &[(&str, u64)]) -> Vec<(String, u64)> {
+    let mut out: Vec<(String, u64)> = list.iter().map(|(k, n)| (k.to_string(), *n)).collect();
+    out.sort();
+    out
+}
+
+/// HAProxy httplog lines (POSTs; the third and sixth given up by the client, `CD--`).
+fn haproxy_lines() -> Vec<String> {
+    (0..6)
+        .map(|i| {
+            let flags = if i % 3 == 2 { "CD--" } else { "----" };
+            let status = if i % 3 == 2 { 0 } else { 201 };
+            format!(
+                "10.0.1.{i}:3331{i} [06/Nov/2026:12:14:1{i}.655] http-in api/srv1 10/0/30/69/109 {status} 2750 - - {flags} 1/1/1/1/0 0/0 {{api.example.com}} {{}} \"POST /v1/orders/{i} HTTP/1.1\""
+            )
+        })
+        .collect()
+}
+
+fn text(lines: &[String]) -> String {
+    lines.iter().map(|l| format!("{l}\n")).collect()
+}
+
+/// Logstash's HAProxy sample has one line without the syslog prefix its others carry: read
+/// as it is, never a bad row; the file's figures are those of all its lines in syslog.
+#[test]
+fn a_line_without_the_files_syslog_prefix_is_read_bare() {
+    let dir = tempfile::tempdir().unwrap();
+    let bare = haproxy_lines();
+    let syslog: Vec<String> = bare
+        .iter()
+        .map(|l| format!("Nov  6 12:14:20 lb-1 haproxy[14389]: {l}"))
+        .collect();
+    let all = write(dir.path(), "syslog.log", text(&syslog).as_bytes());
+    let mut mixed = syslog.clone();
+    mixed[4] = bare[4].clone();
+    let one = write(dir.path(), "one-bare.log", text(&mixed).as_bytes());
+    let (want, _) = report(&all, &[]);
+    let (got, stderr) = report(&one, &[]);
+    assert_eq!(counts(&want["observed"]), (6, 0, 6, 2));
+    assert_eq!(counts(&got["observed"]), (6, 0, 6, 2), "{stderr}");
+    assert!(!stderr.contains("bad row"), "{stderr}");
+    assert_eq!(
+        got["observed"]["files"][0]["input_format"],
+        want["observed"]["files"][0]["input_format"]
+    );
+    // A line neither the envelope nor the format reads is still a bad row, with the
+    // envelope's reason.
+    mixed[4] = "garbage that is no line of either".into();
+    let bad = write(dir.path(), "bad.log", text(&mixed).as_bytes());
+    let (got, stderr) = report(&bad, &[]);
+    assert_eq!(counts(&got["observed"]), (6, 1, 5, 2), "{stderr}");
+    assert!(
+        stderr.contains("bad.log:5: syslog RFC 3164: expected syslog"),
+        "{stderr}"
+    );
+}
+
+/// HAProxy's default-format connect records, its tcplog records and its events, in a file
+/// of httplog lines (bare and in syslog, as Datadog's HAProxy sample mixes them): skipped
+/// and counted by kind, never bad rows, and every request line read.
+#[test]
+fn haproxy_connect_records_are_skipped_by_kind() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut lines = haproxy_lines();
+    lines.insert(
+        1,
+        "Connect from 10.0.1.2:33312 to 10.0.3.31:8012 (www/HTTP)".into(),
+    );
+    lines.insert(
+        3,
+        "Nov  6 12:14:12 lb-1 haproxy[137260]: Connect from 188.207.249.162:53412 to 77.222.80.71:80 (fe_http/HTTP)"
+            .into(),
+    );
+    lines.insert(
+        5,
+        "10.0.1.2:33313 [06/Nov/2026:12:12:51.443] fnt bck/srv1 34/56/5007 212 -- 1/3/6/8/13 15/17"
+            .into(),
+    );
+    let path = write(dir.path(), "haproxy.log", text(&lines).as_bytes());
+    let (j, stderr) = report(&path, &[]);
+    let o = &j["observed"];
+    assert_eq!(counts(o), (6, 0, 6, 2), "{stderr}");
+    assert_eq!(
+        skipped(o),
+        kinds(&[
+            (
+                "HAProxy connect records (its default log format, no HTTP request)",
+                2
+            ),
+            ("HAProxy tcplog records (TCP, no HTTP request)", 1),
+        ])
+    );
+}
+
+/// Datadog's gunicorn sample: Apache common and combined access lines, gunicorn's boot line
+/// and a Flask error with its traceback. The access lines are read, the rest skipped by
+/// kind; no refusal.
+#[test]
+fn gunicorn_boot_and_flask_lines_are_skipped_by_kind() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = concat!(
+        "127.0.0.1 - frank [13/Nov/2026:10:55:36 +0000] \"POST /api/users HTTP/1.0\" 201 2326\n",
+        "192.0.2.1 - ana [13/Nov/2026:10:55:54 +0000] \"POST /api/users?x=1 HTTP/1.1\" 500 91 \"http://example.com/\" \"Mozilla/4.08 [en] (Win95)\"\n",
+        "[2026-11-13 10:56:24 +0000] [17] [INFO] Booting worker with pid: 17\n",
+        "[2026-11-13 10:56:31,580] ERROR in app: Exception on /api/users [POST]\n",
+        "Traceback (most recent call last):\n",
+        "  File \"/usr/lib/python3/dist-packages/flask/app.py\", line 1982, in wsgi_app\n",
+        "127.0.0.1 - - [13/Nov/2026:10:57:02 +0000] \"GET /health HTTP/1.1\" 200 2 \"-\" \"kube-probe/1.29\"\n",
+    );
+    let path = write(dir.path(), "gunicorn.log", log.as_bytes());
+    let (j, stderr) = report(&path, &[]);
+    let o = &j["observed"];
+    assert_eq!(counts(o), (3, 0, 2, 0), "{stderr}");
+    assert_eq!(
+        skipped(o),
+        kinds(&[
+            ("Flask app log", 1),
+            ("Python tracebacks", 2),
+            ("gunicorn's own log", 1),
+        ])
+    );
+}
+
+/// Traefik's runtime lines (logrus before v3, zerolog's console from v3) and a plugin's Go
+/// log lines among its access lines, CLF and JSON: skipped by kind, never bad rows.
+#[test]
+fn traefik_runtime_lines_are_skipped_by_kind() {
+    let dir = tempfile::tempdir().unwrap();
+    let clf = concat!(
+        "10.32.0.1 - - [07/Nov/2026:06:07:03 +0000] \"POST /v1/pay HTTP/1.1\" 201 5 \"-\" \"curl/8\" 132170 \"pay@docker\" \"http://10.0.0.9:80\" 12ms\n",
+        "time=\"2026-11-07T06:07:04Z\" level=info msg=\"Skipping same configuration for provider docker\"\n",
+        "2026-11-07T06:07:05+00:00 INF Configuration loaded from flags.\n",
+        "10.32.0.2 - - [07/Nov/2026:06:07:06 +0000] \"POST /v1/pay HTTP/1.1\" 201 5 \"-\" \"curl/8\" 132171 \"pay@docker\" \"http://10.0.0.9:80\" 15ms\n",
+    );
+    let json = concat!(
+        "{\"ClientHost\":\"10.0.0.7\",\"DownstreamStatus\":201,\"Duration\":3000000,\"OriginStatus\":201,\"RequestMethod\":\"POST\",\"RequestPath\":\"/v1/pay\",\"StartUTC\":\"2026-11-07T06:07:01.1Z\"}\n",
+        "DEBUG: BouncerPlugin: 2026/11/07 06:07:02 handleStreamCache:updated\n",
+        "{\"ClientHost\":\"10.0.0.8\",\"DownstreamStatus\":201,\"Duration\":3000000,\"OriginStatus\":201,\"RequestMethod\":\"POST\",\"RequestPath\":\"/v1/pay\",\"StartUTC\":\"2026-11-07T06:07:03.1Z\"}\n",
+    );
+    let (j, stderr) = report(&write(dir.path(), "traefik.log", clf.as_bytes()), &[]);
+    assert_eq!(counts(&j["observed"]), (2, 0, 2, 0), "{stderr}");
+    assert_eq!(
+        skipped(&j["observed"]),
+        kinds(&[
+            ("Traefik's own log (logrus: time= level= msg=)", 1),
+            ("Traefik's own log (zerolog)", 1),
+        ])
+    );
+    let (j, stderr) = report(&write(dir.path(), "traefik.json", json.as_bytes()), &[]);
+    assert_eq!(counts(&j["observed"]), (2, 0, 2, 0), "{stderr}");
+    assert_eq!(
+        skipped(&j["observed"]),
+        kinds(&[("Traefik plugin log (Go log lines)", 1)])
+    );
+}
+
+/// Ambassador's published sample: Envoy lines, bare and after `ACCESS `, and the same inside
+/// a shipper's `{"message": "ACCESS ..."}`: every request line read (none a bad row, no
+/// JSON format refused), the TCP records among them skipped.
+#[test]
+fn a_shippers_json_around_some_lines_of_a_bare_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let envoy = |t: &str, m: &str, code: u16, flags: &str| {
+        format!(
+            "[{t}] \"{m} /v1/pay HTTP/1.1\" {code} {flags} 0 141 30001 - \"192.168.0.9\" \"curl/8.4.0\" \"b7ba9b4c-{code}\" \"api:9001\" \"192.168.96.113:80\""
+        )
+    };
+    let tcp = "[2026-11-07T06:00:00.000Z] \"- - -\" 0 UF,URX 0 0 0 - \"-\" \"-\" \"-\" \"-\" \"127.0.0.1:9200\"";
+    let shipped = |line: &str| {
+        serde_json::json!({"message": line, "stream": "stdout", "time": "2026-11-07T06:00:09.1Z",
+            "kubernetes": {"container": {"name": "ambassador"}}})
+        .to_string()
+    };
+    let lines = [
+        tcp.to_string(),
+        envoy("2026-11-07T06:00:01.000Z", "POST", 200, "-"),
+        envoy("2026-11-07T06:00:02.000Z", "POST", 0, "DC"),
+        format!(
+            "ACCESS {}",
+            envoy("2026-11-07T06:00:03.000Z", "POST", 201, "-")
+        ),
+        shipped(&format!(
+            "ACCESS {}",
+            envoy("2026-11-07T06:00:04.000Z", "POST", 504, "UT")
+        )),
+        shipped(&format!("ACCESS {tcp}")),
+    ];
+    let path = write(dir.path(), "ambassador.log", text(&lines).as_bytes());
+    let (j, stderr) = report(&path, &[]);
+    let o = &j["observed"];
+    assert_eq!(counts(o), (4, 0, 4, 2), "{stderr}");
+    assert_eq!(
+        skipped(o),
+        kinds(&[(
+            "Envoy TCP proxy records (request \"- - -\", no HTTP request)",
+            2
+        )])
+    );
+    let formats = o["files"][0]["formats"].as_array().unwrap();
+    assert!(
+        formats.iter().all(|f| f["refused"].is_null()),
+        "{formats:?}"
+    );
+}
+
+/// A refusal names the lines no format reads, not a line another format reads.
+#[test]
+fn a_refusal_names_each_line_that_fits_no_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = concat!(
+        "127.0.0.1 - frank [13/Nov/2026:10:55:36 +0000] \"POST /api/users HTTP/1.0\" 201 2326\n",
+        "192.0.2.1 - ana [13/Nov/2026:10:55:54 +0000] \"POST /api/users HTTP/1.1\" 500 91 \"-\" \"curl/8\"\n",
+        "worker 17 ready\n",
+        "worker 18 ready\n",
+        "listening on :8000\n",
+    );
+    let path = write(dir.path(), "app.log", log.as_bytes());
+    let err = usage_error(&["logs", &path]);
+    assert!(
+        err.contains("but line 3 'worker 17 ready' does not ("),
+        "{err}"
+    );
+    assert!(
+        err.contains("nor is line 4 'worker 18 ready', line 5 'listening on :8000'"),
+        "{err}"
+    );
+    assert!(!err.contains("line 2 '"), "{err}");
+}
+
+/// Istio's failed-request sample: a request its proxy could not decode (400 `DPE`,
+/// `"- - HTTP/1.1"`) is a request, read as a row; `"- - -"` stays a TCP record.
+#[test]
+fn istio_undecodable_request_is_a_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let istio = |request: &str, code: u16, flags: &str, details: &str| {
+        format!(
+            "[2026-09-01T09:36:33.553Z] \"{request}\" {code} {flags} {details} - \"-\" 0 11 46 - \"-\" \"-\" \"-\" \"-\" \"-\" - - 10.124.2.10:8080 10.128.0.60:51643 - -"
+        )
+    };
+    let lines = [
+        istio("POST /v1/pay HTTP/1.1", 200, "-", "via_upstream"),
+        istio("- - HTTP/1.1", 400, "DPE", "http1.codec_error"),
+        istio("- - -", 0, "UF", "-"),
+        istio(
+            "POST /v1/pay HTTP/1.1",
+            0,
+            "DC",
+            "downstream_remote_disconnect",
+        ),
+    ];
+    let path = write(dir.path(), "istio.log", text(&lines).as_bytes());
+    let (j, stderr) = report(&path, &[]);
+    let o = &j["observed"];
+    assert_eq!(o["files"][0]["input_format"], "Istio (Envoy)");
+    assert_eq!(counts(o), (3, 0, 2, 1), "{stderr}");
+    assert_eq!(
+        skipped(o),
+        kinds(&[(
+            "Envoy TCP proxy records (request \"- - -\", no HTTP request)",
+            1
+        )])
+    );
+}
+
+/// Traefik's CLF with no status, no router, no server and 0 ms: Traefik matched no router,
+/// so it never reached a backend: a failed attempt, no give-up. A `-` status with a router
+/// and time taken stays a give-up.
+#[test]
+fn traefik_routerless_dash_never_reached_a_backend() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = concat!(
+        "172.17.0.1 - - [08/Nov/2026:09:16:05 +0000] \"POST /v1/pay HTTP/1.1\" 201 414 \"-\" \"curl/8\" 500 \"pay@docker\" \"http://172.17.0.3:80\" 12ms\n",
+        "172.17.1.1 - - [08/Nov/2026:09:16:06 +0000] \"POST /mobileadmin/home.cs HTTP/1.1\" - - \"-\" \"Mozilla/5.00 (Nikto/2.1.5)\" 45640 \"-\" \"-\" 0ms\n",
+        "172.17.0.2 - - [08/Nov/2026:09:16:07 +0000] \"POST /v1/pay HTTP/1.1\" - - \"-\" \"curl/8\" 501 \"pay@docker\" \"-\" 30001ms\n",
+    );
+    let path = write(dir.path(), "traefik.log", log.as_bytes());
+    let (j, stderr) = report(&path, &[]);
+    let o = &j["observed"];
+    assert_eq!(o["files"][0]["input_format"], "Traefik CLF");
+    assert_eq!(counts(o), (3, 0, 3, 1), "{stderr}");
+}
+
+/// HAProxy's default HTTP format given as haproxy.cfg holds it, continued over two lines as
+/// its manual prints it: the lines are read as with `--input-format haproxy`.
+#[test]
+fn haproxy_log_format_as_its_cfg_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "haproxy.log", text(&haproxy_lines()).as_bytes());
+    let cfg = "    log-format \"%ci:%cp [%tr] %ft %b/%s %TR/%Tw/%Tc/%Tr/%Ta %ST %B %CC \\\n                %CS %tsc %ac/%fc/%bc/%sc/%rc %sq/%bq %hr %hs %{+Q}r\"";
+    let (j, stderr) = report(&path, &["--log-format", cfg]);
+    assert_eq!(counts(&j["observed"]), (6, 0, 6, 2), "{stderr}");
+    let (j, stderr) = report(
+        &path,
+        &[
+            "--log-format",
+            "log-format '%ci:%cp [%tr] %ft %b/%s %TR/%Tw/%Tc/%Tr/%Ta %ST %B %CC %CS %tsc %ac/%fc/%bc/%sc/%rc %sq/%bq %hr %hs %{+Q}r' # httplog",
+        ],
+    );
+    assert_eq!(counts(&j["observed"]), (6, 0, 6, 2), "{stderr}");
+}
+
+/// IIS Advanced Logging's quoted fields with a quote inside, doubled (`" ""garbage"" w/
+/// spaces "`, Matomo's later sample: 19 fields split at spaces against a `#Fields:` of 16):
+/// one field, so the fields after it keep their names; none a bad row.
+#[test]
+fn iis_advanced_logging_doubled_quotes_keep_the_fields_in_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut log = String::from(
+        "#Software: IIS Advanced Logging Module\n\n#Version: 1.0\n#Start-Date: 2026-11-18 00:00:00.128\n#Fields:   date-local time-local   s-ip   cs-method cs-uri-stem cs-uri-query s-port cs-username c-ip cs(User-Agent) cs(Referer) cs(Host) sc-status sc-substatus sc-win32-status TimeTakenMS\n",
+    );
+    for (i, (status, win32)) in [(201, 0), (200, 64), (201, 0)].iter().enumerate() {
+        log += &format!(
+            "2026-11-18 17:00:0{i}.363 1.2.3.4 POST /v1/orders - 443 - \"70.95.0.{i}\" \"curl/8.5 (x)\" - \"api.example.com\" {status} \" \"\"garbage\"\" w/ spaces \" {win32} 30109\n"
+        );
+    }
+    let path = write(dir.path(), "iis.log", log.as_bytes());
+    // The client gave up on the second (win32 64); with a 30 s client timeout, every one
+    // took 30.109 s: the durations are read where they are, not from a shifted field.
+    let (j, stderr) = report(&path, &[]);
+    assert_eq!(counts(&j["observed"]), (3, 0, 3, 1), "{stderr}");
+    let (j, stderr) = report(&path, &["--client-timeout", "30s"]);
+    assert_eq!(counts(&j["observed"]), (3, 0, 3, 3), "{stderr}");
+}

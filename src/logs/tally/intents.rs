@@ -14,10 +14,12 @@
 //! at a busy service), and its memory is that table. A slot is the full 64-bit key hash (no
 //! more collisions than the key's hash itself has) and one word packing the intent as nearly
 //! every intent is: its last attempt's time as microseconds since the table's base (40 bits,
-//! 12.7 days), up to 63 attempts, 15 executions, 31 attempts a minute, and its facts. An intent
-//! that does not fit (a head, which also keeps its first attempt's time and its endpoint; more
-//! attempts; a time out of range) is *spilled*: kept whole in a side map, its slot marked, so
-//! the table gives back exactly what was put in. The slots need not be a power of two in
+//! 12.7 days), up to 63 attempts, 15 executions, 31 attempts a minute, its facts and whether it
+//! is a head. A head also keeps its first attempt's time and its endpoint, which never change:
+//! they go in a side map of their own, and the head is packed like any other intent (in a
+//! dense log read on two threads nearly every intent of the second piece is a head). An intent
+//! that does not fit (more attempts; a time out of range) is *spilled*: kept whole in a side
+//! map, its slot marked, so the table gives back exactly what was put in. The slots need not be a power of two in
 //! number (a key's home slot is `key * slots >> 64`), so the table grows by an eighth once
 //! large, not by doubling, and it gives the old slots' memory back as it moves them.
 
@@ -96,8 +98,10 @@ impl Packed {
     const MAX_EXECUTED: u8 = 0xf;
     const PER_MINUTE_SHIFT: u32 = 18;
     const MAX_PER_MINUTE: u8 = 0x1f;
-    /// The intent is in [`IntentTable::spilled`]; no other bit is set.
+    /// Alone (no attempts): the intent is in [`IntentTable::spilled`]. With attempts: the
+    /// intent is a head, its first time and endpoint in [`IntentTable::heads`].
     const SPILLED: u64 = 1 << 23;
+    const HEAD: u64 = 1 << 23;
     /// The last attempt's time: microseconds since [`IntentTable::base`].
     const TS_SHIFT: u32 = 24;
     const TS_RANGE: u64 = 1 << 40;
@@ -224,6 +228,8 @@ pub(super) struct IntentTable {
     base: i64,
     /// The intents that do not pack into a word ([`Packed`]), by key; their slots say so.
     spilled: IdMap<Intent>,
+    /// The first time and endpoint of each packed head ([`Packed::HEAD`]), by key.
+    heads: IdMap<(i64, u64)>,
     /// Grows finely and fills further ([`IntentTable::compact`]).
     compact: bool,
 }
@@ -235,6 +241,7 @@ impl Default for IntentTable {
             len: 0,
             base: 0,
             spilled: IdMap::default(),
+            heads: IdMap::default(),
             compact: false,
         }
     }
@@ -341,8 +348,7 @@ impl IntentTable {
     #[inline]
     fn pack(&self, it: &Intent) -> Option<u64> {
         let since = it.last_ts.wrapping_sub(self.base) as u64;
-        let fits = !it.head
-            && it.attempts <= Packed::MAX_ATTEMPTS
+        let fits = it.attempts <= Packed::MAX_ATTEMPTS
             && it.executed <= Packed::MAX_EXECUTED
             && it.per_minute <= Packed::MAX_PER_MINUTE
             && since < Packed::TS_RANGE;
@@ -352,7 +358,14 @@ impl IntentTable {
                 | u64::from(it.executed) << Packed::EXECUTED_SHIFT
                 | u64::from(it.per_minute) << Packed::PER_MINUTE_SHIFT
                 | since << Packed::TS_SHIFT
+                | if it.head { Packed::HEAD } else { 0 }
         })
+    }
+
+    /// Whether `word` is a packed head's (not a spilled slot's, which has no attempts).
+    #[inline]
+    fn is_packed_head(word: u64) -> bool {
+        word & Packed::HEAD != 0 && word & Packed::ATTEMPTS != 0
     }
 
     /// The last attempt's time of a packed word.
@@ -361,7 +374,8 @@ impl IntentTable {
         self.base.wrapping_add((word >> Packed::TS_SHIFT) as i64)
     }
 
-    /// The intent of a packed word.
+    /// The intent of a packed word, but for a head's first time and endpoint, which are in
+    /// [`IntentTable::heads`] (see [`IntentTable::with_head`]).
     #[inline]
     fn unpack(&self, word: u64) -> Intent {
         Intent {
@@ -369,10 +383,20 @@ impl IntentTable {
             first_ts: NO_FIRST_TS,
             attempts: (word & Packed::ATTEMPTS) as u32,
             endpoint: NO_ENDPOINT,
-            head: false,
+            head: word & Packed::HEAD != 0,
             facts: (word >> Packed::FACTS_SHIFT) as u8,
             executed: (word >> Packed::EXECUTED_SHIFT) as u8 & Packed::MAX_EXECUTED,
             per_minute: (word >> Packed::PER_MINUTE_SHIFT) as u8 & Packed::MAX_PER_MINUTE,
+        }
+    }
+
+    /// `it`, unpacked from a head's word, with its first time and endpoint.
+    #[inline]
+    fn with_head(it: Intent, (first_ts, endpoint): (i64, u64)) -> Intent {
+        Intent {
+            first_ts,
+            endpoint,
+            ..it
         }
     }
 
@@ -382,6 +406,8 @@ impl IntentTable {
         let [key, word] = self.slots[i];
         if word == Packed::SPILLED {
             self.spilled[&key]
+        } else if Self::is_packed_head(word) {
+            Self::with_head(self.unpack(word), self.heads[&key])
         } else {
             self.unpack(word)
         }
@@ -391,10 +417,17 @@ impl IntentTable {
     /// table keeps of an intent that is no head: neither its first time nor its endpoint.
     #[inline]
     fn put(&mut self, i: usize, key: u64, it: Intent) {
-        if self.slots[i][WORD] == Packed::SPILLED {
+        let old = self.slots[i][WORD];
+        if old == Packed::SPILLED {
             self.spilled.remove(&key);
         }
-        let word = match self.pack(&it) {
+        let packed = self.pack(&it);
+        if it.head && packed.is_some() {
+            self.heads.insert(key, (it.first_ts, it.endpoint));
+        } else if Self::is_packed_head(old) {
+            self.heads.remove(&key);
+        }
+        let word = match packed {
             Some(word) => word,
             None => {
                 let kept = if it.head {
@@ -417,10 +450,22 @@ impl IntentTable {
     fn take(&mut self, i: usize) -> Intent {
         let [key, word] = self.slots[i];
         self.slots[i] = [0; 2];
+        self.taken(key, word)
+    }
+
+    /// The intent of `key`'s full slot word `word`, whose slot has just been emptied: what
+    /// it kept aside is taken out too.
+    fn taken(&mut self, key: u64, word: u64) -> Intent {
         if word == Packed::SPILLED {
             self.spilled
                 .remove(&key)
                 .expect("a spilled slot's intent is kept aside")
+        } else if Self::is_packed_head(word) {
+            let head = self
+                .heads
+                .remove(&key)
+                .expect("a packed head's first time is kept aside");
+            Self::with_head(self.unpack(word), head)
         } else {
             self.unpack(word)
         }
@@ -646,7 +691,7 @@ impl IntentTable {
                 let facts = (word >> Packed::FACTS_SHIFT) as u8;
                 (
                     retired,
-                    retired & (word & Packed::ATTEMPTS == 1),
+                    retired & (word & (Packed::ATTEMPTS | Packed::HEAD) == 1),
                     facts & Facts::FINGERPRINT != 0,
                     facts & Facts::TIMED_OUT != 0,
                 )
@@ -658,13 +703,7 @@ impl IntentTable {
             let moved = occupied & !retired & holed;
             holed |= retired;
             if retired & (spilled | !single) {
-                let it = if spilled {
-                    self.spilled
-                        .remove(&key)
-                        .expect("a spilled slot's intent is kept aside")
-                } else {
-                    self.unpack(word)
-                };
+                let it = self.taken(key, word);
                 if !single {
                     dropped(key, it);
                 }
@@ -697,10 +736,17 @@ impl IntentTable {
                 let low = word & ((1 << Packed::TS_SHIFT) - 1);
                 self.slots[i][WORD] = low | since << Packed::TS_SHIFT;
             } else {
-                let it = Intent {
+                let mut it = Intent {
                     last_ts: ts,
                     ..self.unpack(word)
                 };
+                if Self::is_packed_head(word) {
+                    let head = self
+                        .heads
+                        .remove(&key)
+                        .expect("a packed head's first time is kept aside");
+                    it = Self::with_head(it, head);
+                }
                 self.spilled.insert(key, it);
                 self.slots[i][WORD] = Packed::SPILLED;
             }
@@ -974,7 +1020,16 @@ mod tests {
                     }
                 }
                 prop_assert_eq!(table.len(), map.len());
-                prop_assert!(table.spilled.len() <= table.len());
+                prop_assert!(table.spilled.len() + table.heads.len() <= table.len());
+                // A packed head keeps its first time aside; a spilled one is whole. With the
+                // base unmoved, only what cannot pack is spilled: a head too is packed.
+                for (k, it) in &map {
+                    let spilled = table.spilled.contains_key(k);
+                    prop_assert_eq!(table.heads.contains_key(k), it.head && !spilled);
+                    if scale == 1 {
+                        prop_assert_eq!(spilled, table.pack(it).is_none());
+                    }
+                }
                 for (k, it) in &map {
                     prop_assert_eq!(table.get(*k), Some(*it));
                 }
@@ -1059,6 +1114,7 @@ mod tests {
             assert_eq!(t.get(k), Some(it));
         }
         assert!(t.spilled.is_empty());
+        assert!(t.heads.is_empty());
     }
 
     #[test]

@@ -5,12 +5,13 @@ import subprocess
 import sys
 import time
 
-gen, dupcost, rows, retry_window, *extra = sys.argv[1:]
+gen, dupcost, rows, span, retry_window, *extra = sys.argv[1:]
 rows = int(rows)
+span = int(span)
 truth_path = "bench/out/follow-soak-truth.json"
-# An hour of log time, whatever the rows: 72M rows is 20,000 a second.
+# `span` seconds of log time, whatever the rows: 72M rows over an hour is 20,000 a second.
 g = subprocess.Popen(
-    [gen, "--rows", str(rows), "--seed", "11", "--days", str(1 / 24), "--truth", truth_path],
+    [gen, "--rows", str(rows), "--seed", "11", "--days", str(span / 86400), "--truth", truth_path],
     stdout=subprocess.PIPE,
 )
 d = subprocess.Popen(
@@ -57,7 +58,7 @@ wall = time.time() - start
 truth = json.load(open(truth_path))
 
 print(f"dupcost logs - --follow --every 1s --retry-window {retry_window} --min-span 10m {' '.join(extra)}")
-print(f"lines: {rows:,} over an hour of log time ({rows / 3600:,.0f} a second)")
+print(f"lines: {rows:,} over {span:,} s of log time ({rows / span:,.0f} a second)")
 print(f"wall: {wall:.0f} s ({rows / wall:,.0f} lines/s), reports: {len(samples)}")
 print(f"{'log time':>9} {'rows read':>12} {'RSS MiB':>8}")
 shown = set()

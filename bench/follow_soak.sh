@@ -10,12 +10,14 @@
 # only decides how many lines each report has seen.
 #
 #   bash bench/follow_soak.sh                          # 72M lines, --retry-window 5m
-#   ROWS=2000000 bash bench/follow_soak.sh             # a quick look (100 s of log time)
+#   ROWS=18000000 SPAN=900 bash bench/follow_soak.sh   # 15 minutes at the same rate
+#   ROWS=2000000 bash bench/follow_soak.sh             # a quick look (555 lines a second)
 #   EXTRA="--window 10m" bash bench/follow_soak.sh     # a rolling window as well
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 ROWS=${ROWS:-72000000}
+SPAN=${SPAN:-3600}
 RETRY_WINDOW=${RETRY_WINDOW:-5m}
 EXTRA=${EXTRA:-}
 TARGET=${CARGO_TARGET_DIR:-target}
@@ -25,4 +27,4 @@ PROFILE=${PROFILE:-release-lto}
 cargo build --profile "$PROFILE" --quiet --bin dupcost --example gen-access-log
 # shellcheck disable=SC2086
 python3 bench/follow_soak.py "$TARGET/$PROFILE/examples/gen-access-log" "$TARGET/$PROFILE/dupcost" \
-  "$ROWS" "$RETRY_WINDOW" $EXTRA
+  "$ROWS" "$SPAN" "$RETRY_WINDOW" $EXTRA

@@ -152,13 +152,18 @@ pub struct Feeder<'a> {
 
 impl<'a> Feeder<'a> {
     /// A feeder of `rules`' rows; `follows` when another input's tally is merged before it.
+    /// Its tallies look at their open intents often ([`Tally::following`]): a follower runs
+    /// for days, in the memory they hold.
     pub fn new(rules: &'a RowRules, follows: bool, first_line: u64) -> Feeder<'a> {
         let mut row = Row::new(rules);
-        if !follows {
-            row.tally = Tally::new(rules.window_micros)
-                .with_shared_rate(rules.shared_rate)
-                .without_predecessor();
-        }
+        let tally = Tally::new(rules.window_micros)
+            .with_shared_rate(rules.shared_rate)
+            .following();
+        row.tally = if follows {
+            tally
+        } else {
+            tally.without_predecessor()
+        };
         Feeder {
             row,
             line: first_line,
@@ -265,7 +270,9 @@ impl Bucket {
         if tally.rows == 0 {
             return;
         }
-        let next = Tally::new(rules.window_micros).with_shared_rate(rules.shared_rate);
+        let next = Tally::new(rules.window_micros)
+            .with_shared_rate(rules.shared_rate)
+            .sweeping_as(tally);
         let mut done = std::mem::replace(tally, next);
         done.settle_queued();
         self.closed.push(done);

@@ -506,7 +506,7 @@ impl Tally {
         self
     }
 
-    /// A tally that looks at its open intents [`SWEEPS_PER_WINDOW`] times a window rather than
+    /// A tally that looks at its open intents `SWEEPS_PER_WINDOW` times a window rather than
     /// once: a follower runs for days, and its memory is the intents it holds, `W + G + W / 16`
     /// of them at most instead of `2.25 W`, for more reading of the table (each look reads
     /// all of it).

@@ -85,21 +85,7 @@ impl<'de> Visitor<'de> for Node<'_> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         let sink = self.sink;
         while let Some(key) = map.next_key::<Text<'de>>()? {
-            let inner = match (self.level, key.as_str()) {
-                (Level::Document, "resourceSpans" | "resource_spans" | "batches") => {
-                    Some((Level::ResourceSpans, true))
-                }
-                (Level::Document, "trace" | "result") => Some((Level::Document, false)),
-                (
-                    Level::ResourceSpans,
-                    "scopeSpans"
-                    | "scope_spans"
-                    | "instrumentationLibrarySpans"
-                    | "instrumentation_library_spans",
-                ) => Some((Level::ScopeSpans, true)),
-                (Level::ScopeSpans, "spans") => Some((Level::Span, true)),
-                _ => None,
-            };
+            let inner = child(self.level, key.as_str());
             match inner {
                 Some((level, list)) => {
                     let node = Node {
@@ -316,21 +302,7 @@ fn scan_level(scan: &mut Scan<'_>, level: Level, sink: &mut dyn SpanSink) -> Res
     }
     let mut keys = scan.object()?;
     while let Some(key) = keys.next(scan)? {
-        let inner = match (level, key) {
-            (Level::Document, "resourceSpans" | "resource_spans" | "batches") => {
-                Some((Level::ResourceSpans, true))
-            }
-            (Level::Document, "trace" | "result") => Some((Level::Document, false)),
-            (
-                Level::ResourceSpans,
-                "scopeSpans"
-                | "scope_spans"
-                | "instrumentationLibrarySpans"
-                | "instrumentation_library_spans",
-            ) => Some((Level::ScopeSpans, true)),
-            (Level::ScopeSpans, "spans") => Some((Level::Span, true)),
-            _ => None,
-        };
+        let inner = child(level, key);
         match inner {
             Some((inner, true)) => {
                 if scan.peek()? == Json::Null {
@@ -613,6 +585,27 @@ fn scan_status<'a>(scan: &mut Scan<'a>) -> Result<Status<'a>, Bail> {
         *field = scan_text(scan)?;
     }
     Ok(status)
+}
+
+/// The level a key under `level` opens, and whether it holds a list of them: the path to the
+/// spans that both the scanner and serde's visitor follow (`resourceSpans` or Jaeger's
+/// `batches`, then `scopeSpans` or the older `instrumentationLibrarySpans`, then `spans`).
+fn child(level: Level, key: &str) -> Option<(Level, bool)> {
+    match (level, key) {
+        (Level::Document, "resourceSpans" | "resource_spans" | "batches") => {
+            Some((Level::ResourceSpans, true))
+        }
+        (Level::Document, "trace" | "result") => Some((Level::Document, false)),
+        (
+            Level::ResourceSpans,
+            "scopeSpans"
+            | "scope_spans"
+            | "instrumentationLibrarySpans"
+            | "instrumentation_library_spans",
+        ) => Some((Level::ScopeSpans, true)),
+        (Level::ScopeSpans, "spans") => Some((Level::Span, true)),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

@@ -572,10 +572,19 @@ fn parse_epoch(b: &[u8]) -> Option<i64> {
 
 /// RFC 3339 text of a microsecond timestamp, in UTC.
 pub fn to_rfc3339(micros: i64) -> String {
-    match Timestamp::from_microsecond(micros) {
-        Ok(ts) => ts.to_string(),
-        Err(_) => micros.to_string(),
-    }
+    let mut out = Vec::new();
+    write_rfc3339(micros, &mut out);
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// [`to_rfc3339`] appended to `out`, without a string of its own.
+pub fn write_rfc3339(micros: i64, out: &mut Vec<u8>) {
+    use std::io::Write;
+    // Writing to a Vec cannot fail.
+    let _ = match Timestamp::from_microsecond(micros) {
+        Ok(ts) => write!(out, "{ts}"),
+        Err(_) => write!(out, "{micros}"),
+    };
 }
 
 /// `YYYY-MM-DD` of a day number.

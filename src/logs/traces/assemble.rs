@@ -16,6 +16,8 @@
 
 use std::collections::{HashMap, HashSet};
 
+use compact_str::CompactString;
+
 use super::TraceRead;
 use super::otlp::SpanSink;
 use super::span::{Kind, Span};
@@ -59,9 +61,72 @@ struct Pending {
     last_end: i64,
 }
 
-/// A row's fields, and the server it called when its outcome waits on whether that server is
-/// traced.
-type HeldRow = ([Vec<u8>; 7], Option<Box<str>>);
+/// What a row says of a status: a code, or one of the texts above.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Answer {
+    Code(u16),
+    Text(&'static [u8]),
+}
+
+impl Answer {
+    fn write(self, out: &mut Vec<u8>) {
+        match self {
+            Answer::Code(code) => {
+                use std::io::Write;
+                // Writing to a Vec cannot fail.
+                let _ = write!(out, "{code}");
+            }
+            Answer::Text(text) => out.extend_from_slice(text),
+        }
+    }
+}
+
+/// One attempt's row, its values kept as they are until the row is written for the row
+/// stage (in the order of [`super::COLUMNS`]).
+struct AttemptRow {
+    /// Its start, µs since the epoch.
+    micros: i64,
+    method: CompactString,
+    path: CompactString,
+    status: Answer,
+    upstream: Answer,
+    /// Its intent.
+    key: String,
+    /// How long it lasted, ns.
+    lasted: i64,
+    /// The server it called, when its outcome waits on whether that server is traced.
+    waits_on: Option<CompactString>,
+}
+
+impl AttemptRow {
+    /// The row's text fields, as the row stage reads them.
+    fn write(&self, fields: &mut Fields) {
+        fields.clear();
+        fields.push_with(|out| crate::logs::timestamp::write_rfc3339(self.micros, out));
+        fields.push(self.method.as_bytes());
+        fields.push(self.path.as_bytes());
+        fields.push_with(|out| self.status.write(out));
+        fields.push_with(|out| self.upstream.write(out));
+        fields.push(self.key.as_bytes());
+        fields.push_with(|out| write_millis(self.lasted, out));
+    }
+}
+
+/// `ns` in milliseconds with three decimals, as `{:.3}` writes `ns as f64 / 1e6`: in whole
+/// microseconds, rounded to the nearest, where that is the same text (the quotient's rounding
+/// error is far below a nanosecond there, and no tie is near); through the float otherwise.
+fn write_millis(ns: i64, out: &mut Vec<u8>) {
+    use std::io::Write;
+    let abs = ns.unsigned_abs();
+    // Writing to a Vec cannot fail.
+    let _ = if abs < 1_000_000_000_000_000 && abs % 1000 != 500 {
+        let micros = (abs + 500) / 1000;
+        let sign = if ns < 0 { "-" } else { "" };
+        write!(out, "{sign}{}.{:03}", micros / 1000, micros % 1000)
+    } else {
+        write!(out, "{:.3}", ns as f64 / 1e6)
+    };
+}
 
 /// A trace's rows held back: one of its timed-out attempts has no server span in a whole
 /// trace, to a server not yet seen traced (whether it never arrived or its server is not
@@ -69,22 +134,28 @@ type HeldRow = ([Vec<u8>; 7], Option<Box<str>>);
 /// rows together, so an intent's attempts stay together and the clock never runs back more.
 struct Held {
     /// Each row, with the server it called when its outcome waits on it.
-    rows: Vec<HeldRow>,
+    rows: Vec<AttemptRow>,
     /// The trace's latest end (ns).
     at: i64,
 }
 
+/// Hash maps keyed by what the spans say: foldhash, as the row stage's.
+type Map<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
+type Set<K> = HashSet<K, foldhash::fast::RandomState>;
+
 pub struct Assembler<'r, 'a> {
     rules: Rules,
     rows: &'r mut Direct<'a>,
-    open: HashMap<u128, Pending>,
+    open: Map<u128, Pending>,
     watermark: i64,
     since_sweep: u32,
-    peers_traced: HashSet<Box<str>>,
+    peers_traced: Set<CompactString>,
     /// The traces judged, by a hash of their id, when the rules ask to remember them.
-    judged: HashSet<u64>,
+    judged: Set<u64>,
     held: Vec<Held>,
     fields: Fields,
+    /// The index of a trace's spans, kept from trace to trace.
+    tree: Tree,
     /// Rows handed to the row stage (their "line" in its messages).
     row: u64,
     pub read: TraceRead,
@@ -125,13 +196,14 @@ impl<'r, 'a> Assembler<'r, 'a> {
         Assembler {
             rules,
             rows,
-            open: HashMap::new(),
+            open: Map::default(),
             watermark: i64::MIN,
             since_sweep: 0,
-            peers_traced: HashSet::new(),
-            judged: HashSet::new(),
+            peers_traced: Set::default(),
+            judged: Set::default(),
             held: Vec::new(),
             fields: Fields::default(),
+            tree: Tree::default(),
             row: 0,
             read: TraceRead::default(),
             failed: None,
@@ -153,32 +225,37 @@ impl<'r, 'a> Assembler<'r, 'a> {
     /// The held traces whose servers are now known traced, or that ended before `horizon`:
     /// their rows to the row stage, in order, each outcome decided.
     fn release(&mut self, horizon: i64) -> Result<(), LogError> {
+        if self.held.is_empty() {
+            return Ok(());
+        }
         let (ready, wait): (Vec<Held>, Vec<Held>) =
             std::mem::take(&mut self.held).into_iter().partition(|h| {
                 h.at < horizon
-                    || h.rows.iter().all(|(_, peer)| {
-                        peer.as_ref().is_none_or(|p| self.peers_traced.contains(p))
+                    || h.rows.iter().all(|row| {
+                        row.waits_on
+                            .as_ref()
+                            .is_none_or(|p| self.peers_traced.contains(p))
                     })
             });
         self.held = wait;
         for held in ready {
-            for (mut fields, peer) in held.rows {
-                if let Some(peer) = peer {
+            for mut row in held.rows {
+                if let Some(peer) = row.waits_on.take() {
                     if self.peers_traced.contains(&peer) {
                         self.read.never_reached += 1;
-                        fields[4] = NEVER_REACHED.to_vec();
+                        row.upstream = Answer::Text(NEVER_REACHED);
                     } else {
                         self.read.server_untraced += 1;
                     }
                 }
-                let refs: Vec<&[u8]> = fields.iter().map(Vec::as_slice).collect();
-                self.emit(&refs)?;
+                self.emit(&row)?;
             }
         }
         Ok(())
     }
 
-    /// Judges the open traces `ready` picks, oldest first.
+    /// Judges the open traces `ready` picks, oldest first (by their first start, then their
+    /// id).
     fn judge_where(&mut self, ready: impl Fn(&Pending) -> bool) -> Result<(), LogError> {
         let ids: Vec<u128> = self
             .open
@@ -186,23 +263,23 @@ impl<'r, 'a> Assembler<'r, 'a> {
             .filter(|(_, p)| ready(p))
             .map(|(id, _)| *id)
             .collect();
-        let mut traces: Vec<Vec<Span>> = ids
+        let mut traces: Vec<(i64, u128, Vec<Span>)> = ids
             .iter()
-            .filter_map(|id| self.open.remove(id))
-            .map(|p| p.spans)
+            .filter_map(|id| {
+                let spans = self.open.remove(id)?.spans;
+                let first = spans.iter().map(|s| s.start).min().unwrap_or(0);
+                Some((first, *id, spans))
+            })
             .collect();
-        traces.sort_by_key(|spans| spans.iter().map(|s| s.start).min().unwrap_or(0));
-        for spans in traces {
+        traces.sort_unstable_by_key(|&(first, id, _)| (first, id));
+        for (_, _, spans) in traces {
             self.judge(spans)?;
         }
         Ok(())
     }
 
-    fn emit(&mut self, fields: &[&[u8]]) -> Result<(), LogError> {
-        self.fields.clear();
-        for f in fields {
-            self.fields.push(f);
-        }
+    fn emit(&mut self, row: &AttemptRow) -> Result<(), LogError> {
+        row.write(&mut self.fields);
         self.row += 1;
         self.rows.record(&self.fields, self.row)
     }
@@ -218,20 +295,27 @@ impl<'r, 'a> Assembler<'r, 'a> {
         {
             self.judged.insert(trace_hash(s.trace));
         }
-        let tree = Tree::new(&spans);
-        let has_kind = |id: u64, kind: Kind| tree.has_kind(&spans, id, kind);
+        let mut tree = std::mem::take(&mut self.tree);
+        tree.index(&spans);
+        let judged = self.judge_indexed(&spans, &tree);
+        self.tree = tree;
+        judged
+    }
+
+    /// [`Assembler::judge`] of a trace's spans, merged and in time order, `tree` their index.
+    fn judge_indexed(&mut self, spans: &[Span], tree: &Tree) -> Result<(), LogError> {
         let complete = spans.iter().any(|s| s.parent == 0)
             && spans
                 .iter()
-                .all(|s| s.parent == 0 || tree.by_id.contains_key(&s.parent));
+                .all(|s| s.parent == 0 || tree.contains(s.parent));
         if !complete {
             self.read.cut += 1;
         }
         for s in spans.iter().filter(|s| s.kind == Kind::Server) {
             // Zipkin's shared span: the CLIENT half that this SERVER half answered has its id.
-            if has_kind(s.id, Kind::Client) {
+            if tree.has_kind(spans, s.id, Kind::Client) {
                 self.read.shared_joined += 1;
-            } else if s.parent == 0 || !has_kind(s.parent, Kind::Client) {
+            } else if s.parent == 0 || !tree.has_kind(spans, s.parent, Kind::Client) {
                 self.read.server_without_client += 1;
             }
         }
@@ -245,22 +329,17 @@ impl<'r, 'a> Assembler<'r, 'a> {
         // A span without a time (a Zipkin span reported without `timestamp`) is placed at
         // the trace's first time.
         let first_time = spans.iter().map(|s| s.start).find(|&t| t != 0).unwrap_or(0);
-        let attempts: Vec<usize> = (0..spans.len())
-            .filter(|&i| {
-                let s = &spans[i];
-                s.kind == Kind::Client
-                    && s.method
-                        .as_deref()
-                        .is_some_and(|m| self.rules.methods.iter().any(|x| x == m))
-            })
-            .collect();
+        let is_attempt = |s: &Span| {
+            s.kind == Kind::Client
+                && s.method
+                    .as_deref()
+                    .is_some_and(|m| self.rules.methods.iter().any(|x| x == m))
+        };
         // Intents: the n-th first send under a parent (with resend counts), per method and path.
-        let uses_resend = attempts.iter().any(|&i| spans[i].resend.is_some());
-        let mut generation: HashMap<(u64, &str, &str), u32> = HashMap::new();
-        let mut intents: HashSet<Vec<u8>> = HashSet::new();
-        let mut rows: Vec<HeldRow> = Vec::new();
-        for &i in &attempts {
-            let s = &spans[i];
+        let uses_resend = spans.iter().any(|s| is_attempt(s) && s.resend.is_some());
+        let mut generation: Map<(u64, &str, &str), u32> = Map::default();
+        let mut rows: Vec<AttemptRow> = Vec::new();
+        for s in spans.iter().filter(|s| is_attempt(s)) {
             self.read.attempts += 1;
             let method = s.method.as_deref().unwrap_or("");
             let path = s.path.as_deref().unwrap_or("/");
@@ -275,10 +354,9 @@ impl<'r, 'a> Assembler<'r, 'a> {
                     format!("{:032x}-{:016x}-{}", s.trace, s.parent, g)
                 }
             };
-            intents.insert(key.clone().into_bytes());
-            let servers = tree.answering(&spans, s.id);
-            let peer: Box<str> = s.peer.clone().unwrap_or_default();
-            if !servers.is_empty() {
+            let servers = tree.answering(spans, s.id);
+            let peer: CompactString = s.peer.clone().unwrap_or_default();
+            if servers.clone().next().is_some() {
                 self.peers_traced.insert(peer.clone());
             }
             let lasted = s.end - s.start;
@@ -290,119 +368,136 @@ impl<'r, 'a> Assembler<'r, 'a> {
                         .client_timeout
                         .is_some_and(|limit| lasted >= limit));
             let status = match own {
-                Some(code) => code.to_string().into_bytes(),
-                None if gave_up => NO_ANSWER.to_vec(),
-                None => NO_STATUS.to_vec(),
+                Some(code) => Answer::Code(code),
+                None if gave_up => Answer::Text(NO_ANSWER),
+                None => Answer::Text(NO_STATUS),
             };
-            let answers: Vec<(u16, bool)> = servers
-                .iter()
-                .filter_map(|&c| {
-                    let (code, implied) = status_of(&spans[c]);
-                    code.map(|c| (c, implied))
-                })
-                .collect();
-            let answer = answers
-                .iter()
-                .find(|(c, _)| (200..300).contains(c))
-                .or(answers.first());
-            if implied || answer.is_some_and(|&(_, implied)| implied) {
+            // The servers' answers: the first 2xx, else the first.
+            let mut answers = servers.clone().filter_map(|c| {
+                let (code, implied) = status_of(&spans[c]);
+                code.map(|c| (c, implied))
+            });
+            let first = answers.next();
+            let answer = first
+                .filter(|(c, _)| (200..300).contains(c))
+                .or_else(|| answers.find(|(c, _)| (200..300).contains(c)))
+                .or(first);
+            if implied || answer.is_some_and(|(_, implied)| implied) {
                 self.read.status_implied += 1;
             }
+            let no_server = servers.clone().next().is_none();
             let upstream = match answer {
-                Some((code, _)) => code.to_string().into_bytes(),
-                None if !servers.is_empty() => UNKNOWN.to_vec(),
+                Some((code, _)) => Answer::Code(code),
+                None if !no_server => Answer::Text(UNKNOWN),
                 None if complete && self.peers_traced.contains(&peer) => {
                     if gave_up {
                         self.read.never_reached += 1;
                     }
-                    NEVER_REACHED.to_vec()
+                    Answer::Text(NEVER_REACHED)
                 }
-                None => UNKNOWN.to_vec(),
+                None => Answer::Text(UNKNOWN),
+            };
+            let unknown_server = no_server && upstream == Answer::Text(UNKNOWN);
+            let waits_on = if gave_up && unknown_server && complete {
+                // Whether its server is traced at all may be told by a later trace.
+                Some(peer)
+            } else {
+                if gave_up && unknown_server {
+                    self.read.server_untraced += 1;
+                }
+                None
             };
             let start = if s.start == 0 { first_time } else { s.start };
-            let fields: [Vec<u8>; 7] = [
-                crate::logs::to_rfc3339(start.div_euclid(1000)).into_bytes(),
-                method.as_bytes().to_vec(),
-                path.as_bytes().to_vec(),
+            rows.push(AttemptRow {
+                micros: start.div_euclid(1000),
+                method: method.into(),
+                path: path.into(),
                 status,
                 upstream,
-                key.into_bytes(),
-                format!("{:.3}", lasted as f64 / 1e6).into_bytes(),
-            ];
-            let unknown_server = servers.is_empty() && fields[4] == UNKNOWN;
-            if gave_up && unknown_server && complete {
-                // Whether its server is traced at all may be told by a later trace.
-                rows.push((fields, Some(peer)));
-                continue;
-            }
-            if gave_up && unknown_server {
-                self.read.server_untraced += 1;
-            }
-            rows.push((fields, None));
+                key,
+                lasted,
+                waits_on,
+            });
         }
-        if rows.iter().any(|(_, peer)| peer.is_some()) {
+        let n = distinct_keys(&rows);
+        if rows.iter().any(|row| row.waits_on.is_some()) {
             let at = spans.iter().map(|s| s.end).max().unwrap_or(0);
             self.held.push(Held { rows, at });
         } else {
-            for (fields, _) in rows {
-                let refs: Vec<&[u8]> = fields.iter().map(Vec::as_slice).collect();
-                self.emit(&refs)?;
+            for row in &rows {
+                self.emit(row)?;
             }
         }
-        let n = intents.len() as u64;
         self.read.intents += n;
         self.read.adjusted_intents += n as f64 / kept.filter(|&k| k > 0.0).unwrap_or(1.0);
         Ok(())
     }
 }
 
-/// A trace's spans by id and by parent, as indexes into its spans.
+/// How many intents a trace's rows are of.
+fn distinct_keys(rows: &[AttemptRow]) -> u64 {
+    let mut keys: Vec<&str> = rows.iter().map(|r| r.key.as_str()).collect();
+    keys.sort_unstable();
+    keys.dedup();
+    keys.len() as u64
+}
+
+/// A trace's spans by id and by parent: (id, index) pairs in order, so the spans of one id
+/// are a run found by binary search, in the order of the trace's spans. Kept from trace to
+/// trace, so a trace is indexed without an allocation.
+#[derive(Default)]
 struct Tree {
-    by_id: HashMap<u64, Vec<usize>>,
-    children: HashMap<u64, Vec<usize>>,
+    by_id: Vec<(u64, usize)>,
+    children: Vec<(u64, usize)>,
 }
 
 impl Tree {
-    fn new(spans: &[Span]) -> Tree {
-        let mut by_id: HashMap<u64, Vec<usize>> = HashMap::new();
-        let mut children: HashMap<u64, Vec<usize>> = HashMap::new();
+    fn index(&mut self, spans: &[Span]) {
+        self.by_id.clear();
+        self.children.clear();
         for (i, s) in spans.iter().enumerate() {
-            by_id.entry(s.id).or_default().push(i);
+            self.by_id.push((s.id, i));
             if s.parent != 0 {
-                children.entry(s.parent).or_default().push(i);
+                self.children.push((s.parent, i));
             }
         }
-        Tree { by_id, children }
+        self.by_id.sort_unstable();
+        self.children.sort_unstable();
+    }
+
+    /// The indexes of the spans `pairs` holds under `id`, in the spans' order.
+    fn run(pairs: &[(u64, usize)], id: u64) -> impl Iterator<Item = usize> + Clone + '_ {
+        let from = pairs.partition_point(|&(k, _)| k < id);
+        pairs[from..]
+            .iter()
+            .take_while(move |&&(k, _)| k == id)
+            .map(|&(_, i)| i)
+    }
+
+    fn contains(&self, id: u64) -> bool {
+        Tree::run(&self.by_id, id).next().is_some()
     }
 
     /// Whether a span of `kind` has the id `id` (Zipkin's shared halves share one).
     fn has_kind(&self, spans: &[Span], id: u64, kind: Kind) -> bool {
-        self.by_id
-            .get(&id)
-            .is_some_and(|v| v.iter().any(|&i| spans[i].kind == kind))
+        Tree::run(&self.by_id, id).any(|i| spans[i].kind == kind)
     }
 
     /// The SERVER spans that answered the CLIENT span `id`, and no deeper one: the half that
     /// shares its id (Zipkin), else the SERVER spans directly under it. A SERVER child that
     /// shares a CLIENT span's id answered that call, not this one.
-    fn answering(&self, spans: &[Span], id: u64) -> Vec<usize> {
-        let shared: Vec<usize> = self.by_id[&id]
-            .iter()
-            .copied()
-            .filter(|&c| spans[c].kind == Kind::Server)
-            .collect();
-        if !shared.is_empty() {
-            return shared;
-        }
-        self.children
-            .get(&id)
-            .map_or(&[][..], Vec::as_slice)
-            .iter()
-            .copied()
-            .filter(|&c| {
+    fn answering<'t>(
+        &'t self,
+        spans: &'t [Span],
+        id: u64,
+    ) -> impl Iterator<Item = usize> + Clone + 't {
+        let shared = Tree::run(&self.by_id, id).filter(|&c| spans[c].kind == Kind::Server);
+        let any_shared = shared.clone().next().is_some();
+        let children =
+            Tree::run(if any_shared { &[] } else { &self.children[..] }, id).filter(|&c| {
                 spans[c].kind == Kind::Server && !self.has_kind(spans, spans[c].id, Kind::Client)
-            })
-            .collect()
+            });
+        shared.chain(children)
     }
 }
 
@@ -432,6 +527,10 @@ fn status_of(s: &Span) -> (Option<u16>, bool) {
 /// Returns the spans and how many parts were merged into others.
 fn merge_parts(mut spans: Vec<Span>) -> (Vec<Span>, u64) {
     spans.sort_by_key(|s| s.id);
+    // No two parts of one id (OTLP's spans): nothing to merge.
+    if spans.windows(2).all(|w| w[0].id != w[1].id) {
+        return (spans, 0);
+    }
     let mut out: Vec<Span> = Vec::with_capacity(spans.len());
     let mut merged = 0;
     let mut group_start = 0;
@@ -486,4 +585,41 @@ fn merge(a: &mut Span, b: Span) {
     a.http |= b.http;
     a.finished |= b.finished;
     a.status_if_not_2xx |= b.status_if_not_2xx;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The milliseconds' text is the float's, at ties, around them, signed and far out.
+    #[test]
+    fn milliseconds_written_as_the_float_writes_them() {
+        let mut cases: Vec<i64> = vec![0, 1, -1, 499, 500, 501, -500, 1500, 2500, 999_999_500];
+        cases.extend([
+            i64::MAX,
+            i64::MIN,
+            999_999_999_999_999,
+            1_000_000_000_000_000,
+        ]);
+        for base in [
+            0i64,
+            7_000_000,
+            250_000_000,
+            123_456_789_000,
+            86_400_000_000_000,
+        ] {
+            for d in -1502..1502 {
+                cases.extend([base + d, -(base + d)]);
+            }
+        }
+        for ns in cases {
+            let mut out = Vec::new();
+            write_millis(ns, &mut out);
+            assert_eq!(
+                String::from_utf8(out).unwrap(),
+                format!("{:.3}", ns as f64 / 1e6),
+                "{ns}"
+            );
+        }
+    }
 }

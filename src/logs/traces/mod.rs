@@ -371,7 +371,8 @@ pub fn read(
     };
     let mut asm = assemble::Assembler::new(assembly, &mut rows);
     let err = source::io_error(&name, gzip);
-    let mut input = BufReader::with_capacity(256 * 1024, opened.rest(0));
+    // Room for several of the Collector's lines (a batch of spans a line), each read in place.
+    let mut input = BufReader::with_capacity(4 << 20, opened.rest(0));
     match envelope {
         Some(envelope) => enveloped(&mut input, envelope, &mut asm, &name, format, &err)?,
         None => documents(&mut input, &mut asm, &name, format, &err)?,
@@ -462,6 +463,7 @@ fn enveloped(
     let mut doc = Vec::new();
     let mut parts: [Vec<u8>; 2] = Default::default();
     let mut scratch = Vec::new();
+    let mut spans = Collect::default();
     loop {
         doc.clear();
         if input.read_until(b'\n', &mut doc).map_err(err)? == 0 {
@@ -481,7 +483,7 @@ fn enveloped(
             if u.stream != super::envelope::Stream::Stderr
                 && matches!(text.trim_ascii_start().first(), Some(b'{' | b'['))
             {
-                one_document(text.trim_ascii(), asm, name, format, line)
+                one_document(text.trim_ascii(), &mut spans, asm, name, format, line)
                     .map_err(DocError::into_error)?;
             }
         }
@@ -501,6 +503,7 @@ fn documents(
 ) -> Result<(), LogError> {
     let mut line = 1u64;
     let mut doc = Vec::new();
+    let mut spans = Collect::default();
     loop {
         // Whitespace between documents (one a line in the Collector's files).
         let first = loop {
@@ -517,10 +520,24 @@ fn documents(
         let Some(first) = first else { break };
         if first == b'{' {
             // One document a line (the Collector's files): the line is parsed from memory,
-            // its strings borrowed; its spans go on once it is whole.
+            // its strings borrowed; its spans go on once it is whole. A line whole in the
+            // reader's buffer is read there, without a copy.
+            let buf = input.fill_buf().map_err(err)?;
+            if let Some(n) = memchr::memchr(b'\n', buf) {
+                match one_document(&buf[..=n], &mut spans, asm, name, format, line) {
+                    Ok(()) => {
+                        input.consume(n + 1);
+                        line += 1;
+                        continue;
+                    }
+                    // Pretty-printed: read from the stream, below.
+                    Err(DocError::Incomplete(_)) => {}
+                    Err(e) => return Err(e.into_error()),
+                }
+            }
             doc.clear();
             input.read_until(b'\n', &mut doc).map_err(err)?;
-            match one_document(&doc, asm, name, format, line) {
+            match one_document(&doc, &mut spans, asm, name, format, line) {
                 Ok(()) => {
                     line += u64::from(doc.last() == Some(&b'\n'));
                     continue;
@@ -615,17 +632,17 @@ impl DocError {
 /// envelope's line), parsed with its strings borrowed; its spans go on once it is read whole.
 fn one_document(
     text: &[u8],
+    spans: &mut Collect,
     asm: &mut assemble::Assembler<'_, '_>,
     name: &str,
     format: TraceFormat,
     line: u64,
 ) -> Result<(), DocError> {
-    let mut spans = Collect(Vec::new());
+    spans.0.clear();
     // OTLP/JSON (a Collector's line): scanned in place; what the scanner declines, and every
     // other format, is read with serde.
     let scanned = text.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{')
-        && std::str::from_utf8(text)
-            .is_ok_and(|text| otlp::scan_document(text, &mut spans).is_ok());
+        && std::str::from_utf8(text).is_ok_and(|text| otlp::scan_document(text, spans).is_ok());
     if !scanned {
         spans.0.clear();
     }
@@ -639,7 +656,7 @@ fn one_document(
             .iter()
             .find(|t| Some(&t.opens) == opens)
             .unwrap_or(&TRACE_FORMATS[0]);
-        (reader.document)(&mut de, &mut spans).and_then(|()| de.end())
+        (reader.document)(&mut de, spans).and_then(|()| de.end())
     };
     match parsed {
         Ok(()) => {}
@@ -648,7 +665,7 @@ fn one_document(
         }
         Err(e) => return Err(DocError::Failed(not_traces(name, format, line, &e))),
     }
-    for span in spans.0 {
+    for span in spans.0.drain(..) {
         if let Err(e) = asm.span(span) {
             return Err(DocError::Failed(
                 asm.failed.take().unwrap_or(LogError::Option(e)),
@@ -658,7 +675,8 @@ fn one_document(
     Ok(())
 }
 
-/// Spans gathered from one document before they go on.
+/// Spans gathered from one document before they go on (kept from document to document).
+#[derive(Default)]
 struct Collect(Vec<span::Span>);
 
 impl SpanSink for Collect {

@@ -242,6 +242,13 @@ struct Event<'a> {
 
 impl RawSpan<'_> {
     fn into_span(self) -> Result<Span, String> {
+        self.into_span_with(Reading::default())
+    }
+
+    /// The span, with `r` holding what was already read of it (the scanner's attributes,
+    /// read as they came: a span's attributes are read in their order, and its status,
+    /// events and trace state only ever add to them, so the order between those is free).
+    fn into_span_with(self, mut r: Reading) -> Result<Span, String> {
         let trace = trace_id(&self.trace_id.0)
             .ok_or_else(|| format!("traceId '{}' is not a trace id", self.trace_id.0))?;
         let id = span_id(&self.span_id.0)
@@ -250,7 +257,6 @@ impl RawSpan<'_> {
         let parent = span_id(&self.parent_span_id.0)
             .ok_or_else(|| format!("parentSpanId '{}' is not a span id", self.parent_span_id.0))?;
         let nanos = |t: &Text| t.as_str().trim().parse::<u64>().ok().map(|n| n as i64);
-        let mut r = Reading::default();
         r.span.trace = trace;
         r.span.id = id;
         r.span.parent = parent;
@@ -297,7 +303,7 @@ pub fn scan_document(text: &str, sink: &mut dyn SpanSink) -> Result<(), Bail> {
 /// The object at the cursor, at `level` of the document.
 fn scan_level(scan: &mut Scan<'_>, level: Level, sink: &mut dyn SpanSink) -> Result<(), Bail> {
     if let Level::Span = level {
-        let span = scan_span(scan)?.into_span().map_err(|_| Bail)?;
+        let span = scan_span(scan)?;
         return sink.span(span).map_err(|_| Bail);
     }
     let mut keys = scan.object()?;
@@ -366,7 +372,15 @@ fn once(seen: &mut u32, bit: u32) -> Result<(), Bail> {
     Ok(())
 }
 
-fn scan_span<'a>(scan: &mut Scan<'a>) -> Result<RawSpan<'a>, Bail> {
+/// A span, its attributes read into the span as they come (never listed).
+fn scan_span(scan: &mut Scan<'_>) -> Result<Span, Bail> {
+    let mut r = Reading::default();
+    let raw = scan_span_fields(scan, &mut r)?;
+    raw.into_span_with(r).map_err(|_| Bail)
+}
+
+/// A span's fields but its attributes, which go into `r`.
+fn scan_span_fields<'a>(scan: &mut Scan<'a>, r: &mut Reading) -> Result<RawSpan<'a>, Bail> {
     let mut raw = RawSpan::default();
     let mut seen = 0;
     let mut keys = scan.object()?;
@@ -381,7 +395,11 @@ fn scan_span<'a>(scan: &mut Scan<'a>) -> Result<RawSpan<'a>, Bail> {
             "endTimeUnixNano" | "end_time_unix_nano" => (6, &mut raw.end_time_unix_nano),
             "attributes" => {
                 once(&mut seen, 7)?;
-                scan_attributes(scan, &mut raw.attributes, span::reads)?;
+                scan_attributes(scan, span::reads, |key, value| {
+                    if let Some(v) = value.text() {
+                        r.attribute(key.as_str(), v);
+                    }
+                })?;
                 continue;
             }
             "events" => {
@@ -408,14 +426,21 @@ fn scan_span<'a>(scan: &mut Scan<'a>) -> Result<RawSpan<'a>, Bail> {
     Ok(raw)
 }
 
-/// An attribute list: the attributes `wanted` names kept, the others checked and skipped.
+/// An attribute list: the attributes `wanted` names handed to `take` in their order, the
+/// others checked and skipped.
 fn scan_attributes<'a>(
     scan: &mut Scan<'a>,
-    out: &mut Vec<KeyValue<'a>>,
     wanted: fn(&str) -> bool,
+    mut take: impl FnMut(Text<'a>, AnyValue<'a>),
 ) -> Result<(), Bail> {
     let mut items = scan.array()?;
     while items.next(scan)?.is_some() {
+        if let Some((key, value)) = plain_attribute(scan) {
+            if wanted(key) {
+                take(Text(Cow::Borrowed(key)), value);
+            }
+            continue;
+        }
         let mut keys = scan.object()?;
         let mut kv: Option<KeyValue> = None;
         let mut seen = 0;
@@ -445,9 +470,45 @@ fn scan_attributes<'a>(
                 }
             }
         }
-        out.extend(kv);
+        if let Some(kv) = kv {
+            take(kv.key, kv.value);
+        }
     }
     Ok(())
+}
+
+/// An attribute as the SDKs and the Collector write it, `{"key":"K","value":{"stringValue":"V"}}`
+/// (or `intValue`, `doubleValue`, `boolValue`) with no whitespace and no escape: its key and
+/// value, the cursor past it, read as the general way reads them. Anything else is `None`
+/// with nothing read.
+#[inline]
+fn plain_attribute<'a>(scan: &mut Scan<'a>) -> Option<(&'a str, AnyValue<'a>)> {
+    let mut s = scan.clone();
+    if !s.literal(r#"{"key":"#) {
+        return None;
+    }
+    let key = s.plain_string()?;
+    if !s.literal(r#","value":{""#) {
+        return None;
+    }
+    let mut any = AnyValue::default();
+    let field = if s.literal(r#"stringValue":"#) {
+        &mut any.string_value
+    } else if s.literal(r#"intValue":"#) {
+        &mut any.int_value
+    } else if s.literal(r#"boolValue":"#) {
+        &mut any.bool_value
+    } else if s.literal(r#"doubleValue":"#) {
+        &mut any.double_value
+    } else {
+        return None;
+    };
+    *field = Some(Text(Cow::Borrowed(s.plain_string()?)));
+    if !s.literal("}}") {
+        return None;
+    }
+    *scan = s;
+    Some((key, any))
 }
 
 fn scan_any<'a>(scan: &mut Scan<'a>) -> Result<AnyValue<'a>, Bail> {
@@ -558,7 +619,9 @@ fn scan_event<'a>(scan: &mut Scan<'a>) -> Result<Event<'a>, Bail> {
             }
             "attributes" => {
                 once(&mut seen, 1)?;
-                scan_attributes(scan, &mut event.attributes, span::event_reads)?;
+                scan_attributes(scan, span::event_reads, |key, value| {
+                    event.attributes.push(KeyValue { key, value });
+                })?;
             }
             _ => {
                 scan.skip()?;

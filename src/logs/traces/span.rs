@@ -1,5 +1,10 @@
 //! One span as the assembly needs it, whichever encoding it came in (OTLP/JSON, Zipkin v2),
 //! and the HTTP semantic conventions' attributes read into it: both generations of names.
+//!
+//! A span's texts (method, path, key, peer) are [`CompactString`]s: held inline up to 24
+//! bytes, so the spans of a file of short paths are read without an allocation each.
+
+use compact_str::{CompactString, format_compact};
 
 /// A span's kind, as far as the model cares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -22,21 +27,21 @@ pub struct Span {
     pub start: i64,
     pub end: i64,
     /// `http.request.method` / `http.method`, upper-case.
-    pub method: Option<Box<str>>,
+    pub method: Option<CompactString>,
     /// `http.response.status_code` / `http.status_code`.
     pub status: Option<u16>,
     /// The request's path: `url.path` / `http.target`, or the path of `url.full` /
     /// `http.url`.
-    pub path: Option<Box<str>>,
+    pub path: Option<CompactString>,
     /// `error.type`, or a recorded exception's `exception.type`, names a timeout.
     pub timeout_named: bool,
     /// `http.request.resend_count`.
     pub resend: Option<u32>,
     /// A captured `http.request.header.idempotency-key`.
-    pub key: Option<Box<str>>,
+    pub key: Option<CompactString>,
     /// Whom a client span called: `server.address:server.port` (`net.peer.name:port`), or
     /// the host of its URL.
-    pub peer: Option<Box<str>>,
+    pub peer: Option<CompactString>,
     /// The share of traces head sampling kept, from `tracestate`'s `ot=th:`.
     pub kept: Option<f64>,
     /// Zipkin's `shared`: the server half of a call whose client half has the same id.
@@ -112,10 +117,10 @@ const EXCEPTION_TYPE: &str = "exception.type";
 #[derive(Debug, Default)]
 pub struct Reading {
     pub span: Span,
-    host: Option<String>,
-    port: Option<String>,
-    url_host: Option<String>,
-    remote: Option<String>,
+    host: Option<CompactString>,
+    port: Option<CompactString>,
+    url_host: Option<CompactString>,
+    remote: Option<CompactString>,
 }
 
 impl Reading {
@@ -127,7 +132,9 @@ impl Reading {
         let s = &mut self.span;
         match attribute {
             Attribute::Method => {
-                s.method = Some(value.trim().to_ascii_uppercase().into());
+                let mut method = CompactString::new(value.trim());
+                method.make_ascii_uppercase();
+                s.method = Some(method);
                 s.http = true;
             }
             Attribute::Status => {
@@ -139,7 +146,7 @@ impl Reading {
                 if s.path.is_none() {
                     s.path = Some(path.into());
                 }
-                self.url_host = host.map(str::to_string);
+                self.url_host = host.map(CompactString::new);
                 s.http = true;
             }
             Attribute::Path => {
@@ -159,8 +166,8 @@ impl Reading {
                     s.key = Some(v.into());
                 }
             }
-            Attribute::Host => self.host = Some(value.to_string()),
-            Attribute::Port => self.port = Some(value.to_string()),
+            Attribute::Host => self.host = Some(value.into()),
+            Attribute::Port => self.port = Some(value.into()),
         }
     }
 
@@ -184,8 +191,8 @@ impl Reading {
     pub fn remote(&mut self, host: &str, port: Option<&str>) {
         if !host.is_empty() {
             self.remote = Some(match port.filter(|p| !p.is_empty()) {
-                Some(p) => format!("{host}:{p}"),
-                None => host.to_string(),
+                Some(p) => format_compact!("{host}:{p}"),
+                None => host.into(),
             });
         }
     }
@@ -197,9 +204,9 @@ impl Reading {
 
     pub fn finish(mut self) -> Span {
         self.span.peer = match (self.host, self.port) {
-            (Some(h), Some(p)) => Some(format!("{h}:{p}").into()),
-            (Some(h), None) => Some(h.into()),
-            (None, _) => self.url_host.or(self.remote).map(Into::into),
+            (Some(h), Some(p)) => Some(format_compact!("{h}:{p}")),
+            (Some(h), None) => Some(h),
+            (None, _) => self.url_host.or(self.remote),
         };
         self.span
     }
@@ -252,8 +259,11 @@ pub fn trace_id(text: &str) -> Option<u128> {
     if t.is_empty() {
         return None;
     }
-    if t.len() <= 32 && t.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return u128::from_str_radix(t, 16).ok();
+    if t.len() <= 32 {
+        let (high, low) = t.as_bytes().split_at(t.len().saturating_sub(16));
+        if let (Some(high), Some(low)) = (hex(high), hex(low)) {
+            return Some(u128::from(high) << 64 | u128::from(low));
+        }
     }
     let bytes = base64_bytes(t)?;
     Some(
@@ -270,12 +280,46 @@ pub fn span_id(text: &str) -> Option<u64> {
     if t.is_empty() {
         return Some(0);
     }
-    if t.len() <= 16 && t.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return u64::from_str_radix(t, 16).ok();
+    if t.len() <= 16
+        && let Some(id) = hex(t.as_bytes())
+    {
+        return Some(id);
     }
     let bytes = base64_bytes(t)?;
     Some(bytes.iter().fold(0u64, |acc, &b| (acc << 8) | u64::from(b))).filter(|_| bytes.len() == 8)
 }
+
+/// The value of up to 16 hex digits (none: 0); `None` if any is no hex digit. By a table,
+/// not by branches: ids' digits are random, and a branch on each was mispredicted half the
+/// time.
+fn hex(digits: &[u8]) -> Option<u64> {
+    debug_assert!(digits.len() <= 16);
+    let mut value = 0u64;
+    let mut bad = 0u8;
+    for &b in digits {
+        let d = HEX_DIGIT[usize::from(b)];
+        bad |= d;
+        value = value << 4 | u64::from(d & 0xf);
+    }
+    (bad & 0x10 == 0).then_some(value)
+}
+
+/// Each byte's value as a hex digit, or 0x10 for a byte that is none.
+static HEX_DIGIT: [u8; 256] = {
+    let mut table = [0x10u8; 256];
+    let mut i = 0;
+    while i < 10 {
+        table[b'0' as usize + i] = i as u8;
+        i += 1;
+    }
+    let mut i = 0;
+    while i < 6 {
+        table[b'a' as usize + i] = 10 + i as u8;
+        table[b'A' as usize + i] = 10 + i as u8;
+        i += 1;
+    }
+    table
+};
 
 fn base64_bytes(t: &str) -> Option<Vec<u8>> {
     use base64::Engine;
@@ -314,6 +358,15 @@ mod tests {
         assert_eq!(span_id("eee19b7ec3c1b174"), Some(0xeee19b7ec3c1b174));
         assert_eq!(span_id(""), Some(0));
         assert_eq!(span_id("not an id"), None);
+        assert_eq!(span_id("EEE19B7EC3C1B17g"), None);
+        assert_eq!(span_id("0EE19B7EC3C1B174"), Some(0x0ee19b7ec3c1b174));
+        assert_eq!(trace_id("1"), Some(1));
+        assert_eq!(
+            trace_id("ffffffffffffffffffffffffffffffff"),
+            Some(u128::MAX)
+        );
+        assert_eq!(trace_id("ffffffffffffffffffffffffffffffff0"), None);
+        assert_eq!(trace_id("1ffffffffffffffff"), Some(0x1ffffffffffffffff));
     }
 
     #[test]

@@ -3,7 +3,8 @@
 //! span under it that says whether the work ran, so the succeeded share is measured.
 //!
 //! ```text
-//! bytes (gzip already undone) -> otlp / zipkin  (one span at a time, streamed by serde_json)
+//! bytes (gzip already undone) -> otlp / zipkin  (one span at a time: a Collector line by the
+//!                                               JSON scanner, anything else by serde_json)
 //!       -> assemble  (spans by trace; a trace judged once no span came for HOLD, or at the end)
 //!       -> row::Direct (each attempt a row: time, method, path, status, the server's answer,
 //!                       intent) -> the same Tally, derivation and report as access logs

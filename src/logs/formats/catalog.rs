@@ -8,8 +8,8 @@
 //! ranks the candidates of every row, in that same order.
 
 use super::{
-    InputFormat, LineFormat, alb, apache, apigateway, cloudfront, envoy, haproxy, haproxy_format,
-    iis, json, nginx,
+    Flags, InputFormat, LineFormat, alb, apache, apigateway, cloudfront, envoy, haproxy,
+    haproxy_format, iis, json, nginx, sources,
 };
 
 /// A format's auto detection: the format that reads at least 4 in 5 of the first lines (the
@@ -96,6 +96,9 @@ pub struct FormatEntry {
     /// `--log-format TEXT` alone: where this format stands in telling whose TEXT is, and
     /// whether it is (then its `compile` reads it).
     pub told: Option<Told>,
+    /// The flags dialects its lines write (a format's own, or its platforms'): each is
+    /// listed by one row, and the SQL builder and `FlagsStyle::from_name` find them here.
+    pub flags: &'static [&'static Flags],
 }
 
 fn none(_: &[&[u8]]) -> Vec<Box<dyn LineFormat>> {
@@ -163,6 +166,7 @@ pub static CATALOG: &[FormatEntry] = &[
         looks: None,
         compile: None,
         told: None,
+        flags: &[],
     },
     FormatEntry {
         name: "csv",
@@ -174,6 +178,7 @@ pub static CATALOG: &[FormatEntry] = &[
         looks: None,
         compile: None,
         told: None,
+        flags: &[],
     },
     FormatEntry {
         name: "tsv",
@@ -187,6 +192,7 @@ pub static CATALOG: &[FormatEntry] = &[
         looks: None,
         compile: None,
         told: None,
+        flags: &[],
     },
     FormatEntry {
         name: "nginx",
@@ -208,6 +214,7 @@ pub static CATALOG: &[FormatEntry] = &[
             // Any text no other format claims.
             is: |_| true,
         }),
+        flags: &[],
     },
     FormatEntry {
         name: "apache",
@@ -225,6 +232,7 @@ pub static CATALOG: &[FormatEntry] = &[
             order: 40,
             is: apache::is_apache,
         }),
+        flags: &[],
     },
     FormatEntry {
         name: "alb",
@@ -249,6 +257,7 @@ pub static CATALOG: &[FormatEntry] = &[
         }),
         compile: None,
         told: None,
+        flags: &[],
     },
     FormatEntry {
         name: "elb",
@@ -267,6 +276,7 @@ pub static CATALOG: &[FormatEntry] = &[
         }),
         compile: None,
         told: None,
+        flags: &[],
     },
     FormatEntry {
         name: "cloudfront",
@@ -289,6 +299,7 @@ pub static CATALOG: &[FormatEntry] = &[
         }),
         compile: None,
         told: None,
+        flags: &[&cloudfront::FLAGS],
     },
     FormatEntry {
         name: "iis",
@@ -310,6 +321,7 @@ pub static CATALOG: &[FormatEntry] = &[
         }),
         compile: None,
         told: None,
+        flags: &[&iis::FLAGS],
     },
     FormatEntry {
         name: "haproxy",
@@ -333,6 +345,7 @@ pub static CATALOG: &[FormatEntry] = &[
             order: 20,
             is: haproxy_format::is_haproxy,
         }),
+        flags: &[&haproxy::FLAGS],
     },
     FormatEntry {
         name: "envoy",
@@ -354,6 +367,7 @@ pub static CATALOG: &[FormatEntry] = &[
             order: 10,
             is: envoy::is_envoy,
         }),
+        flags: &[&envoy::FLAGS],
     },
     FormatEntry {
         name: "json",
@@ -374,6 +388,7 @@ pub static CATALOG: &[FormatEntry] = &[
         }),
         compile: None,
         told: None,
+        flags: &[&sources::CLOUDFLARE_FLAGS, &sources::GOOGLE_CLOUD_FLAGS],
     },
     FormatEntry {
         name: "otlp",
@@ -387,6 +402,7 @@ pub static CATALOG: &[FormatEntry] = &[
         looks: None,
         compile: None,
         told: None,
+        flags: &[],
     },
     FormatEntry {
         name: "zipkin",
@@ -400,6 +416,7 @@ pub static CATALOG: &[FormatEntry] = &[
         looks: None,
         compile: None,
         told: None,
+        flags: &[],
     },
     FormatEntry {
         name: "apigateway",
@@ -418,6 +435,7 @@ pub static CATALOG: &[FormatEntry] = &[
             order: 30,
             is: apigateway::is_apigateway,
         }),
+        flags: &[],
     },
 ];
 
@@ -446,6 +464,11 @@ pub fn by_rank() -> impl Iterator<Item = &'static FormatEntry> {
     let mut rows: Vec<&'static FormatEntry> = CATALOG.iter().collect();
     rows.sort_by_key(|e| e.detect.map_or(u8::MAX, |d| d.order));
     rows.into_iter()
+}
+
+/// Every flags dialect, in the rows' order.
+pub fn flags() -> impl Iterator<Item = &'static Flags> {
+    CATALOG.iter().flat_map(|e| e.flags.iter().copied())
 }
 
 /// The names `--input-format` takes, in order.
@@ -569,6 +592,33 @@ mod tests {
             .map(|e| format!("| `{}` | {} |", e.name, e.describe))
             .collect();
         assert_eq!(rows, want, "docs/FORMATS.md's `--input-format` table");
+    }
+
+    /// Each flags dialect is listed by one row, under a name of its own, and found by it.
+    #[test]
+    fn every_flags_dialect_is_listed_once() {
+        use crate::logs::FlagsStyle;
+        let names: Vec<&str> = flags().map(|f| f.name).collect();
+        let mut unique = names.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), names.len(), "{names:?}");
+        for f in flags() {
+            assert_eq!(FlagsStyle::by_name(f.name).map(|s| s.name), Some(f.name));
+            assert!(FlagsStyle::names().contains(f.name));
+            assert!(!f.give_ups.codes.is_empty(), "{}", f.name);
+        }
+        assert_eq!(FlagsStyle::by_name("envoy"), Some(FlagsStyle::DEFAULT));
+        assert_eq!(FlagsStyle::from_name(b"termination_state").name, "haproxy");
+        assert_eq!(
+            FlagsStyle::from_name(b"x-edge-detailed-result-type").name,
+            "cloudfront"
+        );
+        assert_eq!(
+            FlagsStyle::from_name(b"response_flags"),
+            FlagsStyle::DEFAULT
+        );
+        assert!(FlagsStyle::by_name("squid").is_none());
     }
 
     #[test]

@@ -17,8 +17,22 @@
 //! has no origin status field, so the backend outcome of every timed-out attempt is unknown
 //! from this log alone; the origin's log (`--outcomes`) settles it.
 
-use super::{Fields, FlagsStyle, FormatHints, LineFormat};
+use super::{Fields, Flags, FlagsStyle, FormatHints, GiveUpMatch, GiveUps, LineFormat};
 use crate::logs::formats::DurationUnit;
+
+/// CloudFront's `x-edge-detailed-result-type`: `ClientCommError` and `ClientHungUpRequest`
+/// (the viewer went away before the answer) are give-ups.
+pub static FLAGS: Flags = Flags {
+    name: "cloudfront",
+    field: "result type",
+    give_ups: GiveUps {
+        matching: GiveUpMatch::Whole,
+        codes: &["ClientCommError", "ClientHungUpRequest"],
+    },
+    named_by: |n| n.starts_with("xedge"),
+    empty_status_is_zero: false,
+    no_request: None,
+};
 
 /// AWS's documented fields of a standard log, in order, for a file without `#Fields:`.
 pub const DEFAULT_FIELDS: [&str; 33] = [
@@ -187,7 +201,7 @@ impl LineFormat for Cloudfront {
     fn hints(&self) -> FormatHints {
         FormatHints {
             duration_unit: Some(DurationUnit::Seconds),
-            flags_style: Some(FlagsStyle::Cloudfront),
+            flags_style: Some(FlagsStyle(&FLAGS)),
             ..FormatHints::default()
         }
     }

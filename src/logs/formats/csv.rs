@@ -271,7 +271,7 @@ impl ColumnMap {
             duration_unit,
             duration_unit_assumed,
             duration_unit_inferred: None,
-            flags_style: flags.map_or(FlagsStyle::Envoy, |i| FlagsStyle::from_name(header[i])),
+            flags_style: flags.map_or(FlagsStyle::DEFAULT, |i| FlagsStyle::from_name(header[i])),
         })
     }
 }

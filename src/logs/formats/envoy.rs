@@ -11,7 +11,7 @@
 //! backend's own log is joined (`--outcomes`).
 
 use super::template::{Compiled, Family, Item, Var};
-use super::{DurationUnit, FlagsStyle, FormatHints, LineFormat};
+use super::{DurationUnit, Flags, FlagsStyle, FormatHints, GiveUpMatch, GiveUps, LineFormat};
 
 /// Envoy's default format.
 pub const DEFAULT: &str = r#"[%START_TIME%] "%REQ(:METHOD)% %REQ(X-ENVOY-ORIGINAL-PATH?:PATH)% %PROTOCOL%" %RESPONSE_CODE% %RESPONSE_FLAGS% %BYTES_RECEIVED% %BYTES_SENT% %DURATION% %RESP(X-ENVOY-UPSTREAM-SERVICE-TIME)% "%REQ(X-FORWARDED-FOR)%" "%REQ(USER-AGENT)%" "%REQ(X-REQUEST-ID)%" "%REQ(:AUTHORITY)%" "%UPSTREAM_HOST%""#;
@@ -56,13 +56,28 @@ pub fn is_envoy(text: &str) -> bool {
         .any(|op| t.contains(op))
 }
 
+/// Envoy's `response_flags`: comma-separated codes; `UT` (upstream timeout), `DC`
+/// (downstream closed), `UC` (upstream closed), `URX` (retry limit) are give-ups. A flags
+/// column whose name says no other dialect reads as this one.
+pub static FLAGS: Flags = Flags {
+    name: "envoy",
+    field: "flags",
+    give_ups: GiveUps {
+        matching: GiveUpMatch::AnyCode,
+        codes: &["UT", "DC", "UC", "URX"],
+    },
+    named_by: |_| false,
+    empty_status_is_zero: false,
+    no_request: Some("Envoy TCP proxy records (request \"- - -\", no HTTP request)"),
+};
+
 /// Envoy's format strings: durations in ms, its response flags.
 static FAMILY: Family = Family {
     presets: &PRESETS,
     items,
     hints: || FormatHints {
         duration_unit: Some(DurationUnit::Millis),
-        flags_style: Some(FlagsStyle::Envoy),
+        flags_style: Some(FlagsStyle(&FLAGS)),
         ..FormatHints::default()
     },
     custom: "Envoy format string",
@@ -274,7 +289,7 @@ mod tests {
         assert_eq!(name(m.flags), Some("response_flags"));
         assert_eq!(name(m.duration), Some("duration"));
         assert_eq!(name(m.request_id), Some("x_request_id"));
-        assert_eq!(m.flags_style, FlagsStyle::Envoy);
+        assert_eq!(m.flags_style, FlagsStyle(&FLAGS));
         assert_eq!(m.duration_unit, DurationUnit::Millis);
         let mut out = Fields::default();
         f.split(line, &mut out).unwrap();

@@ -14,9 +14,23 @@
 //! Captured headers (`{...}`) are kept as they are: which header sits where is the
 //! configuration's, so map one with `--column idempotency_key=...` only when it is alone.
 
-use super::{Fields, FlagsStyle, FormatHints, LineFormat, best_of};
+use super::{Fields, Flags, FlagsStyle, FormatHints, GiveUpMatch, GiveUps, LineFormat, best_of};
 use crate::logs::formats::DurationUnit;
 use crate::logs::role::Role;
+
+/// HAProxy's `termination_state`: a first letter `c`/`C` (the client side ended it) or
+/// `s`/`S` (the server timed out or aborted) is a give-up.
+pub static FLAGS: Flags = Flags {
+    name: "haproxy",
+    field: "termination state",
+    give_ups: GiveUps {
+        matching: GiveUpMatch::FirstLetter,
+        codes: &["c", "C", "s", "S"],
+    },
+    named_by: |n| n.contains("termination") || n == "tsc",
+    empty_status_is_zero: false,
+    no_request: None,
+};
 
 /// The names of the fields, in order.
 const NAMES: [&str; 28] = [
@@ -66,7 +80,7 @@ impl LineFormat for Haproxy {
     fn hints(&self) -> FormatHints {
         FormatHints {
             duration_unit: Some(DurationUnit::Millis),
-            flags_style: Some(FlagsStyle::Haproxy),
+            flags_style: Some(FlagsStyle(&FLAGS)),
             columns: vec![(Role::Bytes, "bytes_read".into())],
             notes: vec![crate::logs::FormatNote::UtcAcceptDate],
         }
@@ -447,7 +461,7 @@ mod tests {
             Some("time_duration")
         );
         assert_eq!(m.bytes.map(|i| m.headers[i].as_str()), Some("bytes_read"));
-        assert_eq!(m.flags_style, FlagsStyle::Haproxy);
+        assert_eq!(m.flags_style, FlagsStyle(&FLAGS));
         assert_eq!(m.duration_unit, DurationUnit::Millis);
     }
 

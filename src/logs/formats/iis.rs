@@ -28,8 +28,24 @@
 use std::sync::Mutex;
 
 use super::cloudfront::fields_line;
-use super::{DurationUnit, Fields, FlagsStyle, FormatHints, LineFormat};
+use super::{
+    DurationUnit, Fields, Flags, FlagsStyle, FormatHints, GiveUpMatch, GiveUps, LineFormat,
+};
 use crate::logs::role::{Role, normalize};
+
+/// IIS's `sc-win32-status`: 64 and 1236 (the client's connection went away) and 12002
+/// (ARR's 502.3: the proxy timed out waiting for the backend) are give-ups.
+pub static FLAGS: Flags = Flags {
+    name: "iis",
+    field: "sc-win32-status",
+    give_ups: GiveUps {
+        matching: GiveUpMatch::Whole,
+        codes: &["64", "1236", "12002"],
+    },
+    named_by: |_| false,
+    empty_status_is_zero: false,
+    no_request: None,
+};
 
 /// IIS's default fields, for lines before any `#Fields:` line.
 pub const DEFAULT_FIELDS: [&str; 15] = [
@@ -212,7 +228,7 @@ impl LineFormat for Iis {
         };
         FormatHints {
             duration_unit: Some(DurationUnit::Millis),
-            flags_style: Some(FlagsStyle::Iis),
+            flags_style: Some(FlagsStyle(&FLAGS)),
             columns,
             notes,
         }
@@ -467,7 +483,7 @@ mod tests {
             ("2", false),
         ] {
             assert_eq!(
-                FlagsStyle::Iis.gave_up(win32.as_bytes()),
+                FlagsStyle(&FLAGS).gave_up(win32.as_bytes()),
                 gave_up,
                 "{win32}"
             );

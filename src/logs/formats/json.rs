@@ -866,7 +866,7 @@ impl LineFormat for JsonLines {
             },
             Flavour::Envoy => FormatHints {
                 duration_unit: Some(DurationUnit::Millis),
-                flags_style: Some(FlagsStyle::Envoy),
+                flags_style: Some(FlagsStyle(&super::envoy::FLAGS)),
                 ..FormatHints::default()
             },
             Flavour::Platform(source) => {
@@ -1419,7 +1419,10 @@ mod tests {
         let envoy = br#"{"start_time":"2026-11-01T00:00:01.123Z","method":"POST","path":"/v1/a","response_code":504,"response_flags":"UT","duration":30001,"x_request_id":"abc"}"#;
         let f = sniff(&[envoy], &[]).unwrap();
         assert_eq!(f.describe(), "JSON lines (Envoy)");
-        assert_eq!(f.hints().flags_style, Some(FlagsStyle::Envoy));
+        assert_eq!(
+            f.hints().flags_style,
+            Some(FlagsStyle(&crate::logs::formats::envoy::FLAGS))
+        );
         let nginx = br#"{"time_local":"01/Nov/2026:00:00:01 +0000","request_method":"POST","request_uri":"/v1/a","status":"200","request_time":"0.120","upstream_status":"502, 200"}"#;
         let f = sniff(&[nginx], &[]).unwrap();
         assert_eq!(f.describe(), "JSON lines (nginx escape=json)");

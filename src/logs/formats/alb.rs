@@ -20,6 +20,7 @@
 //! duration. An `elb_status_code` of `-` (no response was sent) is read as status 0, the
 //! give-up other proxies write.
 
+use super::catalog::{Detect, FormatEntry, Looks, Reading};
 use super::{Fields, FormatHints, LineFormat};
 use crate::logs::formats::DurationUnit;
 
@@ -346,6 +347,64 @@ pub fn sniff(first_lines: &[&[u8]]) -> Option<Box<dyn LineFormat>> {
     let mut fields = Fields::default();
     format.split(line, &mut fields).ok()?;
     Some(Box::new(format))
+}
+
+/// Its row of the formats' catalog (`catalog::CATALOG` lists it): how it is told, read,
+/// refused and sampled.
+pub const ENTRY: FormatEntry = FormatEntry {
+    name: "alb",
+    named: true,
+    describe: "AWS Application Load Balancer access log (classic ELB's told apart)",
+    detect: Some(Detect {
+        order: 10,
+        sniff: |lines, _| sniff(lines),
+    }),
+    reading: Reading::Built {
+        build: alb_lb,
+        bare_first: true,
+    },
+    candidates: |lines| vec![alb_lb(lines)],
+    looks: Some(Looks {
+        name: "AWS ALB",
+        test: |l| {
+            [&b"http "[..], b"https ", b"h2 ", b"grpcs ", b"ws ", b"wss "]
+                .iter()
+                .any(|t| l.starts_with(t))
+        },
+    }),
+    compile: None,
+    told: None,
+    flags: &[],
+};
+
+/// Classic ELB's row of the formats' catalog: ALB's sniff tells it, `--input-format elb`
+/// names it.
+pub const ELB: FormatEntry = FormatEntry {
+    name: "elb",
+    named: true,
+    describe: "AWS classic Elastic Load Balancer access log",
+    // Told by ALB's sniff, which tells the two apart.
+    detect: None,
+    reading: Reading::Built {
+        build: elb_lb,
+        bare_first: true,
+    },
+    candidates: |lines| vec![elb_lb(lines)],
+    looks: Some(Looks {
+        name: "AWS classic ELB",
+        test: |l| l.len() >= 20 && l[4] == b'-' && l[10] == b'T',
+    }),
+    compile: None,
+    told: None,
+    flags: &[],
+};
+
+fn alb_lb(_: &[&[u8]]) -> Box<dyn LineFormat> {
+    Box::new(AwsLoadBalancer::new(Balancer::Alb))
+}
+
+fn elb_lb(_: &[&[u8]]) -> Box<dyn LineFormat> {
+    Box::new(AwsLoadBalancer::new(Balancer::Elb))
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@
 //! `duration_us` (microseconds), `%T` → `request_time` (seconds), `%{ms}T` → `duration_ms`,
 //! `%{Idempotency-Key}i` → `http_idempotency_key`, `%{UNIQUE_ID}e` → `unique_id`.
 
+use super::catalog::{Detect, FormatEntry, Reading, Told};
 use super::template::{Compiled, Family, Item, Kind, Var};
 use super::{FormatHints, LineFormat};
 
@@ -187,6 +188,27 @@ fn directive(letter: u8, arg: Option<&str>) -> Option<Var> {
     };
     Some(Var::plain(name))
 }
+
+/// Its row of the formats' catalog (`catalog::CATALOG` lists it): how it is told, read,
+/// refused and sampled.
+pub const ENTRY: FormatEntry = FormatEntry {
+    name: "apache",
+    named: true,
+    describe: "Apache httpd access log: common, combined, vcombined, or any `LogFormat`",
+    detect: Some(Detect {
+        order: 90,
+        sniff: |lines, _| sniff(lines),
+    }),
+    reading: Reading::Fitting,
+    candidates: |_| super::catalog::presets(&PRESETS, compile),
+    looks: None,
+    compile: Some(compile),
+    told: Some(Told {
+        order: 40,
+        is: is_apache,
+    }),
+    flags: &[],
+};
 
 #[cfg(test)]
 mod tests {

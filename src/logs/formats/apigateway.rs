@@ -19,6 +19,7 @@
 //! it is a give-up with an unknown outcome unless `integration.status` or the backend's own
 //! log (`--outcomes`) says otherwise.
 
+use super::catalog::{Detect, FormatEntry, Reading, Told};
 use super::sources::Platform;
 use super::template::{Item, Kind, Template, TemplateFormat, Var};
 use super::{Fields, LineFormat};
@@ -441,6 +442,28 @@ impl LineFormat for Xml {
         Ok(())
     }
 }
+
+/// Its row of the formats' catalog (`catalog::CATALOG` lists it): how it is told, read,
+/// refused and sampled.
+pub const ENTRY: FormatEntry = FormatEntry {
+    name: "apigateway",
+    named: false,
+    describe: "(no flag: told by auto, or given with `--log-format`) AWS API Gateway's text layouts: CLF, CSV, XML; its JSON is JSON lines",
+    // Before the CLF formats its own CLF resembles.
+    detect: Some(Detect {
+        order: 50,
+        sniff: |lines, _| sniff(lines),
+    }),
+    reading: Reading::Auto,
+    candidates: |_| super::catalog::presets(&PRESETS, compile),
+    looks: None,
+    compile: Some(compile),
+    told: Some(Told {
+        order: 30,
+        is: is_apigateway,
+    }),
+    flags: &[],
+};
 
 #[cfg(test)]
 mod tests {

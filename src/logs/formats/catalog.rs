@@ -1,15 +1,18 @@
 //! The formats as data: one [`FormatEntry`] row per format, which detection
 //! (`logs::detect`), `--input-format`'s names and help, the refusal of an input no format
-//! reads, docs/FORMATS.md's table and the tests iterate. A new format is its own module in
-//! `formats/` (its `LineFormat`, its `sniff`) and one row here.
+//! reads, docs/FORMATS.md's table, the tests and the catalog's fuzz target iterate.
+//!
+//! A format describes itself in its own module in `formats/`: its `LineFormat`, its `sniff`,
+//! and its row (`pub const ENTRY: FormatEntry`), which holds its name, its place in
+//! detection, its flags dialects (their give-up codes) and its sample lines. Adding one is
+//! that file, its `mod` line in `formats/mod.rs` and its line in [`CATALOG`].
 //!
 //! The rows stand in the order `--input-format` lists its names; auto detection tries the
 //! rows that have a [`Detect`] by its `order` (most particular first), and the refusal
 //! ranks the candidates of every row, in that same order.
-
 use super::{
-    Flags, InputFormat, LineFormat, alb, apache, apigateway, cloudfront, envoy, haproxy,
-    haproxy_format, iis, json, nginx, sources,
+    Flags, InputFormat, LineFormat, alb, apache, apigateway, cloudfront, envoy, haproxy, iis, json,
+    nginx,
 };
 
 /// A format's auto detection: the format that reads at least 4 in 5 of the first lines (the
@@ -101,12 +104,12 @@ pub struct FormatEntry {
     pub flags: &'static [&'static Flags],
 }
 
-fn none(_: &[&[u8]]) -> Vec<Box<dyn LineFormat>> {
+pub(super) fn none(_: &[&[u8]]) -> Vec<Box<dyn LineFormat>> {
     Vec::new()
 }
 
 /// Each preset of a template family, compiled.
-fn presets<const N: usize>(
+pub(super) fn presets<const N: usize>(
     presets: &[(&str, &str, &str); N],
     compile: Compile,
 ) -> Vec<Box<dyn LineFormat>> {
@@ -117,7 +120,7 @@ fn presets<const N: usize>(
 }
 
 /// `2026-11-01<sep>10:00:01`: a W3C log's date, `sep`, then its time.
-fn w3c_date_then(line: &[u8], sep: u8) -> bool {
+pub(super) fn w3c_date_then(line: &[u8], sep: u8) -> bool {
     line.len() >= 19
         && line[4] == b'-'
         && line[7] == b'-'
@@ -126,317 +129,71 @@ fn w3c_date_then(line: &[u8], sep: u8) -> bool {
         && line[16] == b':'
 }
 
-fn alb_lb(_: &[&[u8]]) -> Box<dyn LineFormat> {
-    Box::new(alb::AwsLoadBalancer::new(alb::Balancer::Alb))
-}
-
-fn elb_lb(_: &[&[u8]]) -> Box<dyn LineFormat> {
-    Box::new(alb::AwsLoadBalancer::new(alb::Balancer::Elb))
-}
-
-fn cloudfront_lines(lines: &[&[u8]]) -> Box<dyn LineFormat> {
-    Box::new(cloudfront::Cloudfront::from_lines(lines))
-}
-
-fn iis_lines(lines: &[&[u8]]) -> Box<dyn LineFormat> {
-    Box::new(iis::Iis::from_lines(lines))
-}
-
-fn json_lines(lines: &[&[u8]], paths: &[&str]) -> Option<Box<dyn LineFormat>> {
-    json::JsonLines::from_lines(lines, paths).map(|f| Box::new(f) as Box<dyn LineFormat>)
-}
-
-fn haproxy_compile(text: &str) -> Result<Box<dyn LineFormat>, String> {
-    if text.trim().is_empty() {
-        Ok(Box::new(haproxy::Haproxy))
-    } else {
-        haproxy_format::compile(text)
-    }
-}
-
 /// Every format, in the order `--input-format` lists them.
+/// `--input-format auto`: each file told from its first lines.
+const AUTO: FormatEntry = FormatEntry {
+    name: "auto",
+    named: true,
+    describe: "told from each file's first lines (the default)",
+    detect: None,
+    reading: Reading::Auto,
+    candidates: none,
+    looks: None,
+    compile: None,
+    told: None,
+    flags: &[],
+};
+
+/// OTLP/JSON traces, read before any line format is looked for.
+const OTLP: FormatEntry = FormatEntry {
+    name: "otlp",
+    named: true,
+    describe: "OpenTelemetry traces as OTLP/JSON (Collector file exporter, Tempo, Jaeger v3)",
+    detect: None,
+    reading: Reading::Trace {
+        missing: "no OTLP/JSON document with resourceSpans at its start",
+    },
+    candidates: none,
+    looks: None,
+    compile: None,
+    told: None,
+    flags: &[],
+};
+
+/// Zipkin v2 JSON traces, read before any line format is looked for.
+const ZIPKIN: FormatEntry = FormatEntry {
+    name: "zipkin",
+    named: true,
+    describe: "Zipkin v2 JSON traces",
+    detect: None,
+    reading: Reading::Trace {
+        missing: "no JSON array of spans with traceId and id at its start",
+    },
+    candidates: none,
+    looks: None,
+    compile: None,
+    told: None,
+    flags: &[],
+};
+
+/// Every format, in the order `--input-format` lists them: one line a format, its row in
+/// its own file.
 pub static CATALOG: &[FormatEntry] = &[
-    FormatEntry {
-        name: "auto",
-        named: true,
-        describe: "told from each file's first lines (the default)",
-        detect: None,
-        reading: Reading::Auto,
-        candidates: none,
-        looks: None,
-        compile: None,
-        told: None,
-        flags: &[],
-    },
-    FormatEntry {
-        name: "csv",
-        named: true,
-        describe: "CSV with a header naming the fields (a method and a status at least)",
-        detect: None,
-        reading: Reading::Csv { delimiter: None },
-        candidates: none,
-        looks: None,
-        compile: None,
-        told: None,
-        flags: &[],
-    },
-    FormatEntry {
-        name: "tsv",
-        named: true,
-        describe: "tab-separated, with a header naming the fields",
-        detect: None,
-        reading: Reading::Csv {
-            delimiter: Some(b'\t'),
-        },
-        candidates: none,
-        looks: None,
-        compile: None,
-        told: None,
-        flags: &[],
-    },
-    FormatEntry {
-        name: "nginx",
-        named: true,
-        describe: "nginx access log: combined, main, ingress-nginx upstreaminfo, Nginx Proxy Manager's, Traefik's CLF, or any `log_format`",
-        detect: Some(Detect {
-            order: 80,
-            sniff: |lines, _| nginx::sniff(lines),
-        }),
-        reading: Reading::Fitting,
-        candidates: |_| presets(&nginx::PRESETS, nginx::compile),
-        looks: Some(Looks {
-            name: "nginx combined",
-            test: |l| memchr::memmem::find(l, b"] \"").is_some(),
-        }),
-        compile: Some(nginx::compile),
-        told: Some(Told {
-            order: 90,
-            // Any text no other format claims.
-            is: |_| true,
-        }),
-        flags: &[],
-    },
-    FormatEntry {
-        name: "apache",
-        named: true,
-        describe: "Apache httpd access log: common, combined, vcombined, or any `LogFormat`",
-        detect: Some(Detect {
-            order: 90,
-            sniff: |lines, _| apache::sniff(lines),
-        }),
-        reading: Reading::Fitting,
-        candidates: |_| presets(&apache::PRESETS, apache::compile),
-        looks: None,
-        compile: Some(apache::compile),
-        told: Some(Told {
-            order: 40,
-            is: apache::is_apache,
-        }),
-        flags: &[],
-    },
-    FormatEntry {
-        name: "alb",
-        named: true,
-        describe: "AWS Application Load Balancer access log (classic ELB's told apart)",
-        detect: Some(Detect {
-            order: 10,
-            sniff: |lines, _| alb::sniff(lines),
-        }),
-        reading: Reading::Built {
-            build: alb_lb,
-            bare_first: true,
-        },
-        candidates: |lines| vec![alb_lb(lines)],
-        looks: Some(Looks {
-            name: "AWS ALB",
-            test: |l| {
-                [&b"http "[..], b"https ", b"h2 ", b"grpcs ", b"ws ", b"wss "]
-                    .iter()
-                    .any(|t| l.starts_with(t))
-            },
-        }),
-        compile: None,
-        told: None,
-        flags: &[],
-    },
-    FormatEntry {
-        name: "elb",
-        named: true,
-        describe: "AWS classic Elastic Load Balancer access log",
-        // Told by ALB's sniff, which tells the two apart.
-        detect: None,
-        reading: Reading::Built {
-            build: elb_lb,
-            bare_first: true,
-        },
-        candidates: |lines| vec![elb_lb(lines)],
-        looks: Some(Looks {
-            name: "AWS classic ELB",
-            test: |l| l.len() >= 20 && l[4] == b'-' && l[10] == b'T',
-        }),
-        compile: None,
-        told: None,
-        flags: &[],
-    },
-    FormatEntry {
-        name: "cloudfront",
-        named: true,
-        describe: "Amazon CloudFront standard log (W3C, tab-separated, its `#Fields:` line)",
-        detect: Some(Detect {
-            order: 20,
-            sniff: |lines, _| cloudfront::sniff(lines),
-        }),
-        reading: Reading::Built {
-            build: cloudfront_lines,
-            bare_first: true,
-        },
-        candidates: |lines| vec![cloudfront_lines(lines)],
-        looks: Some(Looks {
-            name: "CloudFront (W3C)",
-            test: |l| {
-                (l.starts_with(b"#") && !l.starts_with(b"#Software:")) || w3c_date_then(l, b'\t')
-            },
-        }),
-        compile: None,
-        told: None,
-        flags: &[&cloudfront::FLAGS],
-    },
-    FormatEntry {
-        name: "iis",
-        named: true,
-        describe: "Microsoft IIS W3C extended log and IIS Advanced Logging (their `#Fields:` lines); not IIS's FTP log",
-        detect: Some(Detect {
-            order: 30,
-            sniff: |lines, _| iis::sniff(lines),
-        }),
-        reading: Reading::Built {
-            build: iis_lines,
-            bare_first: false,
-        },
-        candidates: |lines| vec![iis_lines(lines)],
-        looks: Some(Looks {
-            name: "IIS (W3C)",
-            // `#Software: Microsoft Internet Information Services` or `IIS Advanced Logging`.
-            test: |l| l.starts_with(b"#Software:") || w3c_date_then(l, b' '),
-        }),
-        compile: None,
-        told: None,
-        flags: &[&iis::FLAGS],
-    },
-    FormatEntry {
-        name: "haproxy",
-        named: true,
-        describe: "HAProxy `option httplog` (with or without syslog's prefix), or any `log-format`",
-        detect: Some(Detect {
-            order: 60,
-            sniff: |lines, _| haproxy::sniff(lines),
-        }),
-        reading: Reading::Fitting,
-        candidates: |_| vec![Box::new(haproxy::Haproxy)],
-        looks: Some(Looks {
-            name: "HAProxy httplog",
-            test: |l| {
-                memchr::memmem::find(l, b"haproxy[").is_some()
-                    || memchr::memmem::find(l, b"/Tw/").is_some()
-            },
-        }),
-        compile: Some(haproxy_compile),
-        told: Some(Told {
-            order: 20,
-            is: haproxy_format::is_haproxy,
-        }),
-        flags: &[&haproxy::FLAGS],
-    },
-    FormatEntry {
-        name: "envoy",
-        named: true,
-        describe: "Envoy and Istio access logs: their default layouts, or any format string",
-        detect: Some(Detect {
-            order: 70,
-            sniff: |lines, _| envoy::sniff(lines),
-        }),
-        reading: Reading::Fitting,
-        candidates: |_| presets(&envoy::PRESETS, envoy::compile),
-        looks: Some(Looks {
-            name: "Envoy",
-            test: |l| l.starts_with(b"[") && l.get(5) == Some(&b'-'),
-        }),
-        compile: Some(envoy::compile),
-        told: Some(Told {
-            // Before HAProxy, whose `%ST` is in `%START_TIME%`.
-            order: 10,
-            is: envoy::is_envoy,
-        }),
-        flags: &[&envoy::FLAGS],
-    },
-    FormatEntry {
-        name: "json",
-        named: true,
-        describe: "JSON lines: Caddy, Traefik, Envoy, Cloudflare, Google Cloud, Kong, API Gateway, ... or any keys (`--column`)",
-        detect: Some(Detect {
-            order: 40,
-            sniff: json::sniff,
-        }),
-        reading: Reading::FromLines {
-            read: json_lines,
-            missing: "no line among the first is a JSON object",
-        },
-        candidates: |lines| json_lines(lines, &[]).into_iter().collect(),
-        looks: Some(Looks {
-            name: "JSON lines",
-            test: |l| l.starts_with(b"{"),
-        }),
-        compile: None,
-        told: None,
-        flags: &[&sources::CLOUDFLARE_FLAGS, &sources::GOOGLE_CLOUD_FLAGS],
-    },
-    FormatEntry {
-        name: "otlp",
-        named: true,
-        describe: "OpenTelemetry traces as OTLP/JSON (Collector file exporter, Tempo, Jaeger v3)",
-        detect: None,
-        reading: Reading::Trace {
-            missing: "no OTLP/JSON document with resourceSpans at its start",
-        },
-        candidates: none,
-        looks: None,
-        compile: None,
-        told: None,
-        flags: &[],
-    },
-    FormatEntry {
-        name: "zipkin",
-        named: true,
-        describe: "Zipkin v2 JSON traces",
-        detect: None,
-        reading: Reading::Trace {
-            missing: "no JSON array of spans with traceId and id at its start",
-        },
-        candidates: none,
-        looks: None,
-        compile: None,
-        told: None,
-        flags: &[],
-    },
-    FormatEntry {
-        name: "apigateway",
-        named: false,
-        describe: "(no flag: told by auto, or given with `--log-format`) AWS API Gateway's text layouts: CLF, CSV, XML; its JSON is JSON lines",
-        // Before the CLF formats its own CLF resembles.
-        detect: Some(Detect {
-            order: 50,
-            sniff: |lines, _| apigateway::sniff(lines),
-        }),
-        reading: Reading::Auto,
-        candidates: |_| presets(&apigateway::PRESETS, apigateway::compile),
-        looks: None,
-        compile: Some(apigateway::compile),
-        told: Some(Told {
-            order: 30,
-            is: apigateway::is_apigateway,
-        }),
-        flags: &[],
-    },
+    AUTO,
+    super::csv::CSV,
+    super::csv::TSV,
+    nginx::ENTRY,
+    apache::ENTRY,
+    alb::ENTRY,
+    alb::ELB,
+    cloudfront::ENTRY,
+    iis::ENTRY,
+    haproxy::ENTRY,
+    envoy::ENTRY,
+    json::ENTRY,
+    OTLP,
+    ZIPKIN,
+    apigateway::ENTRY,
 ];
 
 /// The row of a format `--input-format` names (an `InputFormat` is only ever a named row's:

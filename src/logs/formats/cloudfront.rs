@@ -17,6 +17,7 @@
 //! has no origin status field, so the backend outcome of every timed-out attempt is unknown
 //! from this log alone; the origin's log (`--outcomes`) settles it.
 
+use super::catalog::{Detect, FormatEntry, Looks, Reading};
 use super::{Fields, Flags, FlagsStyle, FormatHints, GiveUpMatch, GiveUps, LineFormat};
 use crate::logs::formats::DurationUnit;
 
@@ -267,6 +268,37 @@ pub fn sniff(first_lines: &[&[u8]]) -> Option<Box<dyn LineFormat>> {
     let looks = line.len() > 11 && line[4] == b'-' && line[10] == b'\t';
     (looks && format.split(line, &mut Fields::default()).is_ok())
         .then(|| Box::new(format) as Box<dyn LineFormat>)
+}
+
+/// Its row of the formats' catalog (`catalog::CATALOG` lists it): how it is told, read,
+/// refused and sampled.
+pub const ENTRY: FormatEntry = FormatEntry {
+    name: "cloudfront",
+    named: true,
+    describe: "Amazon CloudFront standard log (W3C, tab-separated, its `#Fields:` line)",
+    detect: Some(Detect {
+        order: 20,
+        sniff: |lines, _| sniff(lines),
+    }),
+    reading: Reading::Built {
+        build: cloudfront_lines,
+        bare_first: true,
+    },
+    candidates: |lines| vec![cloudfront_lines(lines)],
+    looks: Some(Looks {
+        name: "CloudFront (W3C)",
+        test: |l| {
+            (l.starts_with(b"#") && !l.starts_with(b"#Software:"))
+                || super::catalog::w3c_date_then(l, b'\t')
+        },
+    }),
+    compile: None,
+    told: None,
+    flags: &[&FLAGS],
+};
+
+fn cloudfront_lines(lines: &[&[u8]]) -> Box<dyn LineFormat> {
+    Box::new(Cloudfront::from_lines(lines))
 }
 
 #[cfg(test)]

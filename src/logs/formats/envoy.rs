@@ -10,6 +10,7 @@
 //! no upstream status: a timed-out request's outcome at the backend is unknown unless the
 //! backend's own log is joined (`--outcomes`).
 
+use super::catalog::{Detect, FormatEntry, Looks, Reading, Told};
 use super::template::{Compiled, Family, Item, Var};
 use super::{DurationUnit, Flags, FlagsStyle, FormatHints, GiveUpMatch, GiveUps, LineFormat};
 
@@ -269,6 +270,31 @@ fn name(op: &str) -> String {
         _ => snake(command),
     }
 }
+
+/// Its row of the formats' catalog (`catalog::CATALOG` lists it): how it is told, read,
+/// refused and sampled.
+pub const ENTRY: FormatEntry = FormatEntry {
+    name: "envoy",
+    named: true,
+    describe: "Envoy and Istio access logs: their default layouts, or any format string",
+    detect: Some(Detect {
+        order: 70,
+        sniff: |lines, _| sniff(lines),
+    }),
+    reading: Reading::Fitting,
+    candidates: |_| super::catalog::presets(&PRESETS, compile),
+    looks: Some(Looks {
+        name: "Envoy",
+        test: |l| l.starts_with(b"[") && l.get(5) == Some(&b'-'),
+    }),
+    compile: Some(compile),
+    told: Some(Told {
+        // Before HAProxy, whose `%ST` is in `%START_TIME%`.
+        order: 10,
+        is: is_envoy,
+    }),
+    flags: &[&FLAGS],
+};
 
 #[cfg(test)]
 mod tests {

@@ -14,6 +14,7 @@
 //! Captured headers (`{...}`) are kept as they are: which header sits where is the
 //! configuration's, so map one with `--column idempotency_key=...` only when it is alone.
 
+use super::catalog::{Detect, FormatEntry, Looks, Reading, Told};
 use super::{Fields, Flags, FlagsStyle, FormatHints, GiveUpMatch, GiveUps, LineFormat, best_of};
 use crate::logs::formats::DurationUnit;
 use crate::logs::role::Role;
@@ -355,6 +356,41 @@ fn split_parts<'a>(line: &'a [u8], out: &mut Fields) -> Result<&'a [u8], String>
         }
     }
     Ok(after)
+}
+
+/// Its row of the formats' catalog (`catalog::CATALOG` lists it): how it is told, read,
+/// refused and sampled.
+pub const ENTRY: FormatEntry = FormatEntry {
+    name: "haproxy",
+    named: true,
+    describe: "HAProxy `option httplog` (with or without syslog's prefix), or any `log-format`",
+    detect: Some(Detect {
+        order: 60,
+        sniff: |lines, _| sniff(lines),
+    }),
+    reading: Reading::Fitting,
+    candidates: |_| vec![Box::new(Haproxy)],
+    looks: Some(Looks {
+        name: "HAProxy httplog",
+        test: |l| {
+            memchr::memmem::find(l, b"haproxy[").is_some()
+                || memchr::memmem::find(l, b"/Tw/").is_some()
+        },
+    }),
+    compile: Some(haproxy_compile),
+    told: Some(Told {
+        order: 20,
+        is: super::haproxy_format::is_haproxy,
+    }),
+    flags: &[&FLAGS],
+};
+
+fn haproxy_compile(text: &str) -> Result<Box<dyn LineFormat>, String> {
+    if text.trim().is_empty() {
+        Ok(Box::new(Haproxy))
+    } else {
+        super::haproxy_format::compile(text)
+    }
 }
 
 #[cfg(test)]

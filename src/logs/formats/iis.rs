@@ -27,6 +27,7 @@
 
 use std::sync::Mutex;
 
+use super::catalog::{Detect, FormatEntry, Looks, Reading};
 use super::cloudfront::fields_line;
 use super::{
     DurationUnit, Fields, Flags, FlagsStyle, FormatHints, GiveUpMatch, GiveUps, LineFormat,
@@ -364,6 +365,35 @@ pub fn sniff(first_lines: &[&[u8]]) -> Option<Box<dyn LineFormat>> {
         return None;
     }
     Some(Box::new(Iis::from_lines(first_lines)))
+}
+
+/// Its row of the formats' catalog (`catalog::CATALOG` lists it): how it is told, read,
+/// refused and sampled.
+pub const ENTRY: FormatEntry = FormatEntry {
+    name: "iis",
+    named: true,
+    describe: "Microsoft IIS W3C extended log and IIS Advanced Logging (their `#Fields:` lines); not IIS's FTP log",
+    detect: Some(Detect {
+        order: 30,
+        sniff: |lines, _| sniff(lines),
+    }),
+    reading: Reading::Built {
+        build: iis_lines,
+        bare_first: false,
+    },
+    candidates: |lines| vec![iis_lines(lines)],
+    looks: Some(Looks {
+        name: "IIS (W3C)",
+        // `#Software: Microsoft Internet Information Services` or `IIS Advanced Logging`.
+        test: |l| l.starts_with(b"#Software:") || super::catalog::w3c_date_then(l, b' '),
+    }),
+    compile: None,
+    told: None,
+    flags: &[&FLAGS],
+};
+
+fn iis_lines(lines: &[&[u8]]) -> Box<dyn LineFormat> {
+    Box::new(Iis::from_lines(lines))
 }
 
 #[cfg(test)]

@@ -26,6 +26,7 @@ use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor
 use serde_json::Value;
 use serde_json::value::RawValue;
 
+use super::catalog::{Detect, FormatEntry, Looks, Reading};
 use super::sources::{self, AZURE_TIME_KEYS, Platform, Skipped};
 use super::{DurationUnit, Fields, FlagsStyle, FormatHints, LineFormat};
 use crate::logs::framing::json_scan::{self, Bail, Key as ScanKey, Kind, Leaf, Scan};
@@ -1007,6 +1008,37 @@ pub fn sniff(first_lines: &[&[u8]], extra: &[&str]) -> Option<Box<dyn LineFormat
     }
     serde_json::from_slice::<serde::de::IgnoredAny>(first).ok()?;
     JsonLines::from_lines(first_lines, extra).map(|f| Box::new(f) as Box<dyn LineFormat>)
+}
+
+/// Its row of the formats' catalog (`catalog::CATALOG` lists it): how it is told, read,
+/// refused and sampled.
+pub const ENTRY: FormatEntry = FormatEntry {
+    name: "json",
+    named: true,
+    describe: "JSON lines: Caddy, Traefik, Envoy, Cloudflare, Google Cloud, Kong, API Gateway, ... or any keys (`--column`)",
+    detect: Some(Detect {
+        order: 40,
+        sniff,
+    }),
+    reading: Reading::FromLines {
+        read: json_lines,
+        missing: "no line among the first is a JSON object",
+    },
+    candidates: |lines| json_lines(lines, &[]).into_iter().collect(),
+    looks: Some(Looks {
+        name: "JSON lines",
+        test: |l| l.starts_with(b"{"),
+    }),
+    compile: None,
+    told: None,
+    flags: &[
+        &super::sources::CLOUDFLARE_FLAGS,
+        &super::sources::GOOGLE_CLOUD_FLAGS,
+    ],
+};
+
+fn json_lines(lines: &[&[u8]], paths: &[&str]) -> Option<Box<dyn LineFormat>> {
+    JsonLines::from_lines(lines, paths).map(|f| Box::new(f) as Box<dyn LineFormat>)
 }
 
 #[cfg(test)]

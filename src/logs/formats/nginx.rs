@@ -9,6 +9,7 @@
 //! `$request_id`/`$req_id`; `$request` gives `request_method`, `request_uri` and
 //! `server_protocol`; the `$upstream_*` variables keep their lists (`504, 200`).
 
+use super::catalog::{Detect, FormatEntry, Looks, Reading, Told};
 use super::template::{Compiled, Family, Item, Kind, Var};
 use super::{FormatHints, LineFormat};
 
@@ -324,6 +325,31 @@ fn var(name: &str) -> Var {
         kind,
     }
 }
+
+/// Its row of the formats' catalog (`catalog::CATALOG` lists it): how it is told, read,
+/// refused and sampled.
+pub const ENTRY: FormatEntry = FormatEntry {
+    name: "nginx",
+    named: true,
+    describe: "nginx access log: combined, main, ingress-nginx upstreaminfo, Nginx Proxy Manager's, Traefik's CLF, or any `log_format`",
+    detect: Some(Detect {
+        order: 80,
+        sniff: |lines, _| sniff(lines),
+    }),
+    reading: Reading::Fitting,
+    candidates: |_| super::catalog::presets(&PRESETS, compile),
+    looks: Some(Looks {
+        name: "nginx combined",
+        test: |l| memchr::memmem::find(l, b"] \"").is_some(),
+    }),
+    compile: Some(compile),
+    told: Some(Told {
+        order: 90,
+        // Any text no other format claims.
+        is: |_| true,
+    }),
+    flags: &[],
+};
 
 #[cfg(test)]
 mod tests {

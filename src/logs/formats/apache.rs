@@ -7,9 +7,10 @@
 //! `duration_us` (microseconds), `%T` → `request_time` (seconds), `%{ms}T` → `duration_ms`,
 //! `%{Idempotency-Key}i` → `http_idempotency_key`, `%{UNIQUE_ID}e` → `unique_id`.
 
-use super::catalog::{Detect, FormatEntry, Reading, Told};
+use super::catalog::{Detect, FormatEntry, Reading, Sample, Told};
 use super::template::{Compiled, Family, Item, Kind, Var};
 use super::{FormatHints, LineFormat};
+use crate::logs::role::Role;
 
 pub const COMMON: &str = r#"%h %l %u %t "%r" %>s %b"#;
 pub const COMBINED: &str = r#"%h %l %u %t "%r" %>s %b "%{Referer}i" "%{User-agent}i""#;
@@ -208,6 +209,18 @@ pub const ENTRY: FormatEntry = FormatEntry {
         is: is_apache,
     }),
     flags: &[],
+    samples: &[Sample {
+        name: "common",
+        lines: r#"127.0.0.1 - frank [01/Nov/2026:10:00:01 -0700] "POST /v1/charges HTTP/1.0" 200 2326
+127.0.0.1 - frank [01/Nov/2026:10:05:01 -0700] "POST /v1/charges HTTP/1.0" 504 0"#,
+        detected: true,
+        reads: &[
+            (Role::Timestamp, "01/Nov/2026:10:05:01 -0700"),
+            (Role::Method, "POST"),
+            (Role::Path, "/v1/charges"),
+            (Role::Status, "504"),
+        ],
+    }],
 };
 
 #[cfg(test)]

@@ -10,6 +10,7 @@
 //! The rows stand in the order `--input-format` lists its names; auto detection tries the
 //! rows that have a [`Detect`] by its `order` (most particular first), and the refusal
 //! ranks the candidates of every row, in that same order.
+use super::super::role::Role;
 use super::{
     Flags, InputFormat, LineFormat, alb, apache, apigateway, cloudfront, envoy, haproxy, iis, json,
     nginx,
@@ -102,6 +103,44 @@ pub struct FormatEntry {
     /// The flags dialects its lines write (a format's own, or its platforms'): each is
     /// listed by one row, and the SQL builder and `FlagsStyle::from_name` find them here.
     pub flags: &'static [&'static Flags],
+    /// A few lines of its logs, each read by a unit test to the fields it names, and by the
+    /// catalog's fuzz target as a layout to read fuzzed lines with.
+    pub samples: &'static [Sample],
+}
+
+/// Lines as a log of a format holds them.
+#[derive(Clone, Copy, Debug)]
+pub struct Sample {
+    /// What they show ("combined", "Istio's default").
+    pub name: &'static str,
+    /// The lines, `#Fields:` or other header lines included.
+    pub lines: &'static str,
+    /// Auto detection tells them as this row's: no row before it in detection claims them.
+    /// (Else the row reads them when named: ELB's lines are told by ALB's sniff.)
+    pub detected: bool,
+    /// Its last line's fields, by role, as read.
+    pub reads: &'static [(Role, &'static str)],
+}
+
+impl Sample {
+    /// Its lines, as the sniffs see them.
+    pub fn lines(&self) -> Vec<&'static [u8]> {
+        self.lines.lines().map(str::as_bytes).collect()
+    }
+}
+
+impl FormatEntry {
+    /// The line format this row reads `lines` with when it is named (its sniff's, for a row
+    /// whose named reading is its sniff); `None` when it reads no line format (CSV, traces)
+    /// or the lines do not fit.
+    pub fn read_as(&self, lines: &[&[u8]]) -> Option<Box<dyn LineFormat>> {
+        match self.reading {
+            Reading::Built { build, .. } => Some(build(lines)),
+            Reading::FromLines { read, .. } => read(lines, &[]),
+            Reading::Fitting | Reading::Auto => self.detect.and_then(|d| (d.sniff)(lines, &[])),
+            Reading::Csv { .. } | Reading::Trace { .. } => None,
+        }
+    }
 }
 
 pub(super) fn none(_: &[&[u8]]) -> Vec<Box<dyn LineFormat>> {
@@ -142,6 +181,7 @@ const AUTO: FormatEntry = FormatEntry {
     compile: None,
     told: None,
     flags: &[],
+    samples: &[],
 };
 
 /// OTLP/JSON traces, read before any line format is looked for.
@@ -158,6 +198,7 @@ const OTLP: FormatEntry = FormatEntry {
     compile: None,
     told: None,
     flags: &[],
+    samples: &[],
 };
 
 /// Zipkin v2 JSON traces, read before any line format is looked for.
@@ -174,6 +215,7 @@ const ZIPKIN: FormatEntry = FormatEntry {
     compile: None,
     told: None,
     flags: &[],
+    samples: &[],
 };
 
 /// Every format, in the order `--input-format` lists them: one line a format, its row in
@@ -376,6 +418,68 @@ mod tests {
             FlagsStyle::DEFAULT
         );
         assert!(FlagsStyle::by_name("squid").is_none());
+    }
+
+    /// Each row's samples: told as its own by auto detection when they say so, read by the
+    /// row's format to the fields they name, by role.
+    #[test]
+    fn every_sample_reads_to_its_fields() {
+        use crate::logs::{ColumnMap, Fields};
+        let mut samples = 0;
+        for row in CATALOG {
+            for sample in row.samples {
+                let at = format!("{} sample {:?}", row.name, sample.name);
+                let lines = sample.lines();
+                if sample.detected {
+                    let first = by_detection().find(|(_, sniff)| sniff(&lines, &[]).is_some());
+                    assert_eq!(first.map(|(e, _)| e.name), Some(row.name), "{at}");
+                }
+                let format = row
+                    .read_as(&lines)
+                    .unwrap_or_else(|| panic!("{at}: not read"));
+                let map = ColumnMap::for_format(&at, format.as_ref(), &[], None)
+                    .unwrap_or_else(|e| panic!("{at}: {e}"));
+                // Every line in order (IIS's `#Fields:` lines set the layout of the lines
+                // after them); the last is the record read.
+                let mut fields = Fields::default();
+                for line in lines.iter().filter(|l| !format.skip(l)) {
+                    fields.clear();
+                    format
+                        .split(line, &mut fields)
+                        .unwrap_or_else(|e| panic!("{at}: {e}"));
+                }
+                let read: Vec<(Role, String)> = Role::ALL
+                    .iter()
+                    .filter_map(|&role| {
+                        let i = map.index_of(role)?;
+                        Some((role, String::from_utf8_lossy(fields.get(i)?).into_owned()))
+                    })
+                    .collect();
+                for (role, want) in sample.reads {
+                    let got = read
+                        .iter()
+                        .find(|(r, _)| r == role)
+                        .map(|(_, v)| v.as_str());
+                    assert_eq!(got, Some(*want), "{at}: {role}; read {read:?}");
+                }
+                assert!(
+                    !sample.reads.is_empty(),
+                    "{at}: reads nothing; read {read:?}"
+                );
+                samples += 1;
+            }
+        }
+        assert!(samples >= 10, "{samples} samples");
+    }
+
+    /// Every line format's row has a sample to read.
+    #[test]
+    fn every_line_format_has_samples() {
+        for row in CATALOG {
+            let reads_lines = !matches!(row.reading, Reading::Csv { .. } | Reading::Trace { .. })
+                && row.name != "auto";
+            assert_eq!(!row.samples.is_empty(), reads_lines, "{}", row.name);
+        }
     }
 
     #[test]

@@ -289,6 +289,7 @@ pub const CSV: FormatEntry = FormatEntry {
     compile: None,
     told: None,
     flags: &[],
+    samples: &[],
 };
 
 /// TSV's row of the formats' catalog: named only, its header naming the fields.
@@ -305,6 +306,7 @@ pub const TSV: FormatEntry = FormatEntry {
     compile: None,
     told: None,
     flags: &[],
+    samples: &[],
 };
 
 #[cfg(test)]

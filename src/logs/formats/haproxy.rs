@@ -14,7 +14,7 @@
 //! Captured headers (`{...}`) are kept as they are: which header sits where is the
 //! configuration's, so map one with `--column idempotency_key=...` only when it is alone.
 
-use super::catalog::{Detect, FormatEntry, Looks, Reading, Told};
+use super::catalog::{Detect, FormatEntry, Looks, Reading, Sample, Told};
 use super::{Fields, Flags, FlagsStyle, FormatHints, GiveUpMatch, GiveUps, LineFormat, best_of};
 use crate::logs::formats::DurationUnit;
 use crate::logs::role::Role;
@@ -383,6 +383,20 @@ pub const ENTRY: FormatEntry = FormatEntry {
         is: super::haproxy_format::is_haproxy,
     }),
     flags: &[&FLAGS],
+    samples: &[Sample {
+        name: "httplog",
+        lines: r#"Nov  1 10:00:01 lb1 haproxy[14389]: 10.0.1.2:33317 [01/Nov/2026:10:00:01.655] http-in api/srv1 10/0/30/69/109 200 2750 - - ---- 1/1/1/1/0 0/0 {api.example.com} {} "POST /v1/charges HTTP/1.1"
+Nov  1 10:05:01 lb1 haproxy[14389]: 10.0.1.3:40112 [01/Nov/2026:10:05:01.002] http-in api/srv2 0/0/1/-1/30001 504 194 - - sH-- 3/3/1/1/0 0/0 {api.example.com} {} "POST /v1/charges HTTP/1.1""#,
+        detected: true,
+        reads: &[
+            (Role::Timestamp, "01/Nov/2026:10:05:01.002"),
+            (Role::Method, "POST"),
+            (Role::Path, "/v1/charges"),
+            (Role::Status, "504"),
+            (Role::Duration, "30001"),
+            (Role::Flags, "sH--"),
+        ],
+    }],
 };
 
 fn haproxy_compile(text: &str) -> Result<Box<dyn LineFormat>, String> {

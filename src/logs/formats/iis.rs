@@ -27,7 +27,7 @@
 
 use std::sync::Mutex;
 
-use super::catalog::{Detect, FormatEntry, Looks, Reading};
+use super::catalog::{Detect, FormatEntry, Looks, Reading, Sample};
 use super::cloudfront::fields_line;
 use super::{
     DurationUnit, Fields, Flags, FlagsStyle, FormatHints, GiveUpMatch, GiveUps, LineFormat,
@@ -390,6 +390,25 @@ pub const ENTRY: FormatEntry = FormatEntry {
     compile: None,
     told: None,
     flags: &[&FLAGS],
+    samples: &[Sample {
+        name: "W3C extended",
+        lines: "#Software: Microsoft Internet Information Services 10.0\n\
+#Version: 1.0\n\
+#Date: 2026-11-01 00:00:00\n\
+#Fields: date time s-ip cs-method cs-uri-stem cs-uri-query s-port cs-username c-ip cs(User-Agent) cs(Idempotency-Key) sc-status sc-substatus sc-win32-status time-taken\n\
+2026-11-01 10:13:15 10.0.0.5 POST /v1/orders - 443 - 10.0.0.7 okhttp/4.12.0 k-1 502 3 12002 30001",
+        detected: true,
+        reads: &[
+            (Role::Timestamp, "2026-11-01T10:13:15Z"),
+            (Role::Method, "POST"),
+            (Role::Path, "/v1/orders"),
+            (Role::Status, "502"),
+            (Role::UpstreamStatus, "502"),
+            (Role::Duration, "30001"),
+            (Role::IdempotencyKey, "k-1"),
+            (Role::Flags, "12002"),
+        ],
+    }],
 };
 
 fn iis_lines(lines: &[&[u8]]) -> Box<dyn LineFormat> {

@@ -26,7 +26,7 @@ use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use super::catalog::{Detect, FormatEntry, Looks, Reading};
+use super::catalog::{Detect, FormatEntry, Looks, Reading, Sample};
 use super::sources::{self, AZURE_TIME_KEYS, Platform, Skipped};
 use super::{DurationUnit, Fields, FlagsStyle, FormatHints, LineFormat};
 use crate::logs::framing::json_scan::{self, Bail, Key as ScanKey, Kind, Leaf, Scan};
@@ -1016,10 +1016,7 @@ pub const ENTRY: FormatEntry = FormatEntry {
     name: "json",
     named: true,
     describe: "JSON lines: Caddy, Traefik, Envoy, Cloudflare, Google Cloud, Kong, API Gateway, ... or any keys (`--column`)",
-    detect: Some(Detect {
-        order: 40,
-        sniff,
-    }),
+    detect: Some(Detect { order: 40, sniff }),
     reading: Reading::FromLines {
         read: json_lines,
         missing: "no line among the first is a JSON object",
@@ -1034,6 +1031,93 @@ pub const ENTRY: FormatEntry = FormatEntry {
     flags: &[
         &super::sources::CLOUDFLARE_FLAGS,
         &super::sources::GOOGLE_CLOUD_FLAGS,
+    ],
+    samples: &[
+        Sample {
+            name: "Caddy",
+            lines: r#"{"level":"info","ts":1793582395.2,"logger":"http.log.access","msg":"handled request","request":{"remote_ip":"10.0.0.7","proto":"HTTP/2.0","method":"POST","host":"api.example.com","uri":"/v1/orders/7565792/capture","headers":{"User-Agent":["okhttp/4.12.0"],"Idempotency-Key":["2d6f951336cb0b617dcc2cb17463c6aa"],"X-Request-Id":["1decbe2963acfa85"]}},"bytes_read":512,"duration":32.020386,"size":0,"status":499}"#,
+            detected: true,
+            reads: &[
+                (Role::Timestamp, "1793582395.2"),
+                (Role::Method, "POST"),
+                (Role::Path, "/v1/orders/7565792/capture"),
+                (Role::Status, "499"),
+                (Role::Duration, "32.020386"),
+                (Role::IdempotencyKey, "2d6f951336cb0b617dcc2cb17463c6aa"),
+            ],
+        },
+        Sample {
+            name: "Envoy JSON",
+            lines: r#"{"start_time":"2026-11-02T01:19:55.200Z","method":"POST","path":"/v1/orders/7565792/capture","protocol":"HTTP/1.1","response_code":504,"response_flags":"UT","bytes_received":512,"bytes_sent":0,"duration":32020,"x_forwarded_for":"10.0.0.7","user_agent":"okhttp/4.12.0","x_request_id":"1decbe2963acfa85","authority":"api.example.com","upstream_host":"10.1.2.3:8080","idempotency_key":"2d6f951336cb0b617dcc2cb17463c6aa"}"#,
+            detected: true,
+            reads: &[
+                (Role::Timestamp, "2026-11-02T01:19:55.200Z"),
+                (Role::Method, "POST"),
+                (Role::Path, "/v1/orders/7565792/capture"),
+                (Role::Status, "504"),
+                (Role::Duration, "32020"),
+                (Role::IdempotencyKey, "2d6f951336cb0b617dcc2cb17463c6aa"),
+                (Role::Flags, "UT"),
+            ],
+        },
+        Sample {
+            name: "Cloudflare",
+            lines: r#"{"ClientIP":"10.0.0.7","ClientRequestHost":"api.example.com","ClientRequestMethod":"POST","ClientRequestURI":"/v1/orders/7565792/capture","ClientRequestUserAgent":"okhttp/4.12.0","EdgeResponseBytes":0,"EdgeResponseStatus":524,"EdgeStartTimestamp":1793594748166000000,"EdgeTimeToFirstByteMs":100000,"OriginResponseStatus":0,"RayID":"78dde6e5fd29f054","RequestHeaders":{"idempotency-key":"2d6f951336cb0b617dcc2cb17463c6aa"}}"#,
+            detected: true,
+            reads: &[
+                (Role::Timestamp, "1793594748166000000"),
+                (Role::Method, "POST"),
+                (Role::Path, "/v1/orders/7565792/capture"),
+                (Role::Status, "524"),
+                (Role::UpstreamStatus, "0"),
+                (Role::Duration, "100000"),
+                (Role::IdempotencyKey, "2d6f951336cb0b617dcc2cb17463c6aa"),
+                (Role::Flags, "524"),
+            ],
+        },
+        Sample {
+            name: "Google Cloud",
+            lines: r#"{"httpRequest":{"latency":"30.001s","remoteIp":"10.0.0.7","requestMethod":"POST","requestSize":"512","requestUrl":"https://api.example.com/v1/orders/7565792/capture","responseSize":"0","status":504,"userAgent":"okhttp/4.12.0"},"insertId":"78dde6e5fd29f054","jsonPayload":{"@type":"type.googleapis.com/google.cloud.loadbalancing.type.LoadBalancerLogEntry","statusDetails":"backend_timeout"},"resource":{"type":"http_load_balancer"},"severity":"INFO","timestamp":"2026-11-01T15:19:53.878Z"}"#,
+            detected: true,
+            reads: &[
+                (Role::Timestamp, "2026-11-01T15:19:53.878Z"),
+                (Role::Method, "POST"),
+                (
+                    Role::Path,
+                    "https://api.example.com/v1/orders/7565792/capture",
+                ),
+                (Role::Status, "504"),
+                (Role::Duration, "30.001s"),
+                (Role::Flags, "backend_timeout"),
+            ],
+        },
+        Sample {
+            name: "Azure Application Gateway",
+            lines: r#"{"category":"ApplicationGatewayAccessLog","operationName":"ApplicationGatewayAccess","properties":{"clientIP":"10.0.0.7","httpMethod":"POST","httpStatus":504,"requestUri":"/v1/orders/7565792/capture","sentBytes":0,"serverStatus":"-","timeTaken":30.001,"transactionId":"78dde6e5fd29f054","userAgent":"okhttp/4.12.0"},"timeStamp":"2026-11-01T15:19:53.878Z"}"#,
+            detected: true,
+            reads: &[
+                (Role::Timestamp, "2026-11-01T15:19:53.878Z"),
+                (Role::Method, "POST"),
+                (Role::Path, "/v1/orders/7565792/capture"),
+                (Role::Status, "504"),
+                (Role::UpstreamStatus, "-"),
+                (Role::Duration, "30.001"),
+            ],
+        },
+        Sample {
+            name: "Kong",
+            lines: r#"{"client_ip":"10.0.0.7","latencies":{"kong":1,"proxy":-1,"request":60000},"request":{"method":"POST","uri":"/v1/orders/7565792/capture","size":512,"headers":{"user-agent":"okhttp/4.12.0","x-request-id":"78dde6e5fd29f054","idempotency-key":"2d6f951336cb0b617dcc2cb17463c6aa"}},"response":{"status":504,"size":0},"started_at":1793594748166,"upstream_status":""}"#,
+            detected: true,
+            reads: &[
+                (Role::Timestamp, "1793594748166"),
+                (Role::Method, "POST"),
+                (Role::Path, "/v1/orders/7565792/capture"),
+                (Role::Status, "504"),
+                (Role::UpstreamStatus, ""),
+                (Role::Duration, "60000"),
+                (Role::IdempotencyKey, "2d6f951336cb0b617dcc2cb17463c6aa"),
+            ],
+        },
     ],
 };
 

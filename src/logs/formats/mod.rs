@@ -489,7 +489,12 @@ impl ColumnMap {
 
     /// The header of a role's column, if it has one.
     pub fn header_of(&self, role: Role) -> Option<&str> {
-        let index = match role {
+        self.headers.get(self.index_of(role)?).map(String::as_str)
+    }
+
+    /// The index of a role's column, if it has one.
+    pub fn index_of(&self, role: Role) -> Option<usize> {
+        match role {
             Role::Timestamp => self.timestamp,
             Role::Method => Some(self.method),
             Role::Path => self.path,
@@ -505,8 +510,7 @@ impl ColumnMap {
             Role::UserAgent => self.user_agent,
             Role::RequestLength => self.request_length,
             Role::ProxyAttempts => self.proxy_attempts,
-        }?;
-        self.headers.get(index).map(String::as_str)
+        }
     }
 
     /// A missing-column error for a role that an option needs (e.g. duration for

@@ -390,25 +390,43 @@ pub const ENTRY: FormatEntry = FormatEntry {
     compile: None,
     told: None,
     flags: &[&FLAGS],
-    samples: &[Sample {
-        name: "W3C extended",
-        lines: "#Software: Microsoft Internet Information Services 10.0\n\
+    samples: &[
+        Sample {
+            name: "W3C extended",
+            lines: "#Software: Microsoft Internet Information Services 10.0\n\
 #Version: 1.0\n\
 #Date: 2026-11-01 00:00:00\n\
 #Fields: date time s-ip cs-method cs-uri-stem cs-uri-query s-port cs-username c-ip cs(User-Agent) cs(Idempotency-Key) sc-status sc-substatus sc-win32-status time-taken\n\
 2026-11-01 10:13:15 10.0.0.5 POST /v1/orders - 443 - 10.0.0.7 okhttp/4.12.0 k-1 502 3 12002 30001",
-        detected: true,
-        reads: &[
-            (Role::Timestamp, "2026-11-01T10:13:15Z"),
-            (Role::Method, "POST"),
-            (Role::Path, "/v1/orders"),
-            (Role::Status, "502"),
-            (Role::UpstreamStatus, "502"),
-            (Role::Duration, "30001"),
-            (Role::IdempotencyKey, "k-1"),
-            (Role::Flags, "12002"),
-        ],
-    }],
+            detected: true,
+            reads: &[
+                (Role::Timestamp, "2026-11-01T10:13:15Z"),
+                (Role::Method, "POST"),
+                (Role::Path, "/v1/orders"),
+                (Role::Status, "502"),
+                (Role::UpstreamStatus, "502"),
+                (Role::Duration, "30001"),
+                (Role::IdempotencyKey, "k-1"),
+                (Role::Flags, "12002"),
+            ],
+        },
+        Sample {
+            name: "Advanced Logging",
+            lines: r#"#Software: IIS Advanced Logging Module
+#Version: 1.0
+#Fields:   date-local time-local c-ip cs-method cs-uri-stem cs(User-Agent) sc-status sc-substatus sc-win32-status TimeTakenMS
+2012-08-15 17:00:00.660 10.10.28.140 POST /v1/orders "okhttp/4.12.0" 200 0 64 359"#,
+            detected: true,
+            reads: &[
+                (Role::Timestamp, "2012-08-15T17:00:00.660"),
+                (Role::Method, "POST"),
+                (Role::Path, "/v1/orders"),
+                (Role::Status, "200"),
+                (Role::Duration, "359"),
+                (Role::Flags, "64"),
+            ],
+        },
+    ],
 };
 
 fn iis_lines(lines: &[&[u8]]) -> Box<dyn LineFormat> {

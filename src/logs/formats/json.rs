@@ -1118,6 +1118,19 @@ pub const ENTRY: FormatEntry = FormatEntry {
                 (Role::IdempotencyKey, "2d6f951336cb0b617dcc2cb17463c6aa"),
             ],
         },
+        Sample {
+            name: "API Gateway JSON",
+            lines: r#"{"requestId":"r-1","ip":"1.2.3.4","requestTime":"01/Nov/2026:00:00:00 +0000","httpMethod":"POST","routeKey":"POST /a","status":"504","integrationStatus":"-","responseLatency":"29000"}"#,
+            detected: true,
+            reads: &[
+                (Role::Timestamp, "01/Nov/2026:00:00:00 +0000"),
+                (Role::Method, "POST"),
+                (Role::Path, "POST /a"),
+                (Role::Status, "504"),
+                (Role::UpstreamStatus, "-"),
+                (Role::Duration, "29000"),
+            ],
+        },
     ],
 };
 

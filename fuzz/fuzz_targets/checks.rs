@@ -338,7 +338,9 @@ pub fn format_catalog(bytes: &[u8]) {
     }
 }
 
-/// Each catalog row's samples, with the format the row reads them with, built once.
+/// Each catalog row's samples, with the format the row reads them with, built once; `None`
+/// for a format already read (a fixed refusal candidate, or an earlier sample's: nginx
+/// combined is both), so an input is not read twice by the same format.
 type SampleFormats = Vec<(
     &'static dupcost::logs::catalog::FormatEntry,
     &'static dupcost::logs::catalog::Sample,
@@ -350,12 +352,23 @@ fn sample_formats() -> &'static SampleFormats {
     use std::sync::OnceLock;
     static BUILT: OnceLock<SampleFormats> = OnceLock::new();
     BUILT.get_or_init(|| {
+        let mut seen: Vec<String> = fixed_candidates()
+            .iter()
+            .flatten()
+            .flatten()
+            .map(|f| format!("{f:?}"))
+            .collect();
         CATALOG
             .iter()
-            .flat_map(|row| {
-                row.samples
-                    .iter()
-                    .map(move |sample| (row, sample, row.read_as(&sample.lines())))
+            .flat_map(|row| row.samples.iter().map(move |sample| (row, sample)))
+            .map(|(row, sample)| {
+                let built = row.read_as(&sample.lines()).filter(|f| {
+                    let shown = format!("{f:?}");
+                    let new = !seen.contains(&shown);
+                    seen.push(shown);
+                    new
+                });
+                (row, sample, built)
             })
             .collect()
     })

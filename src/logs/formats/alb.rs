@@ -388,6 +388,7 @@ pub const ENTRY: FormatEntry = FormatEntry {
             (Role::UpstreamStatus, "200"),
             (Role::Duration, "0.001"),
         ],
+        gave_up: None,
     }],
 };
 
@@ -423,6 +424,7 @@ pub const ELB: FormatEntry = FormatEntry {
             (Role::UpstreamStatus, "201"),
             (Role::Duration, "0.201191"),
         ],
+        gave_up: None,
     }],
 };
 

@@ -220,6 +220,7 @@ pub const ENTRY: FormatEntry = FormatEntry {
             (Role::Path, "/v1/charges"),
             (Role::Status, "504"),
         ],
+        gave_up: None,
     }],
 };
 

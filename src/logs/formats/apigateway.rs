@@ -476,6 +476,7 @@ pub const ENTRY: FormatEntry = FormatEntry {
                 (Role::Path, "/v1/catalog?page=46"),
                 (Role::Status, "200"),
             ],
+            gave_up: None,
         },
         Sample {
             name: "CSV",
@@ -488,6 +489,7 @@ pub const ENTRY: FormatEntry = FormatEntry {
                 (Role::Path, "/v1/catalog?page=46"),
                 (Role::Status, "200"),
             ],
+            gave_up: None,
         },
     ],
 };

@@ -120,6 +120,9 @@ pub struct Sample {
     pub detected: bool,
     /// Its last line's fields, by role, as read.
     pub reads: &'static [(Role, &'static str)],
+    /// Its last line's flags say the client gave up, as the flags dialect the format gives
+    /// them reads its give-up codes (`None`: no flags field).
+    pub gave_up: Option<bool>,
 }
 
 impl Sample {
@@ -484,6 +487,10 @@ mod tests {
                     !sample.reads.is_empty(),
                     "{at}: reads nothing; read {read:?}"
                 );
+                let gave_up = map
+                    .flags
+                    .map(|i| map.flags_style.gave_up(fields.get(i).unwrap_or_default()));
+                assert_eq!(gave_up, sample.gave_up, "{at}: {:?}", map.flags_style);
                 samples += 1;
             }
         }

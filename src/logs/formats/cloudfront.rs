@@ -310,6 +310,7 @@ pub const ENTRY: FormatEntry = FormatEntry {
             (Role::Duration, "30.001"),
             (Role::Flags, "ClientCommError"),
         ],
+        gave_up: Some(true),
     }],
 };
 

@@ -309,6 +309,7 @@ pub const ENTRY: FormatEntry = FormatEntry {
                 (Role::Duration, "9000"),
                 (Role::Flags, "DC"),
             ],
+            gave_up: Some(true),
         },
         Sample {
             name: "Istio's default",
@@ -323,6 +324,7 @@ pub const ENTRY: FormatEntry = FormatEntry {
                 (Role::Duration, "9000"),
                 (Role::Flags, "DC"),
             ],
+            gave_up: Some(true),
         },
     ],
 };

@@ -396,6 +396,7 @@ Nov  1 10:05:01 lb1 haproxy[14389]: 10.0.1.3:40112 [01/Nov/2026:10:05:01.002] ht
             (Role::Duration, "30001"),
             (Role::Flags, "sH--"),
         ],
+        gave_up: Some(true),
     }],
 };
 

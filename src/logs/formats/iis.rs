@@ -409,6 +409,7 @@ pub const ENTRY: FormatEntry = FormatEntry {
                 (Role::IdempotencyKey, "k-1"),
                 (Role::Flags, "12002"),
             ],
+            gave_up: Some(true),
         },
         Sample {
             name: "Advanced Logging",
@@ -425,6 +426,7 @@ pub const ENTRY: FormatEntry = FormatEntry {
                 (Role::Duration, "359"),
                 (Role::Flags, "64"),
             ],
+            gave_up: Some(true),
         },
     ],
 };

@@ -1045,6 +1045,7 @@ pub const ENTRY: FormatEntry = FormatEntry {
                 (Role::Duration, "32.020386"),
                 (Role::IdempotencyKey, "2d6f951336cb0b617dcc2cb17463c6aa"),
             ],
+            gave_up: None,
         },
         Sample {
             name: "Envoy JSON",
@@ -1059,6 +1060,7 @@ pub const ENTRY: FormatEntry = FormatEntry {
                 (Role::IdempotencyKey, "2d6f951336cb0b617dcc2cb17463c6aa"),
                 (Role::Flags, "UT"),
             ],
+            gave_up: Some(true),
         },
         Sample {
             name: "Cloudflare",
@@ -1074,6 +1076,7 @@ pub const ENTRY: FormatEntry = FormatEntry {
                 (Role::IdempotencyKey, "2d6f951336cb0b617dcc2cb17463c6aa"),
                 (Role::Flags, "524"),
             ],
+            gave_up: Some(true),
         },
         Sample {
             name: "Google Cloud",
@@ -1090,6 +1093,7 @@ pub const ENTRY: FormatEntry = FormatEntry {
                 (Role::Duration, "30.001s"),
                 (Role::Flags, "backend_timeout"),
             ],
+            gave_up: Some(true),
         },
         Sample {
             name: "Azure Application Gateway",
@@ -1103,6 +1107,7 @@ pub const ENTRY: FormatEntry = FormatEntry {
                 (Role::UpstreamStatus, "-"),
                 (Role::Duration, "30.001"),
             ],
+            gave_up: None,
         },
         Sample {
             name: "Kong",
@@ -1117,6 +1122,7 @@ pub const ENTRY: FormatEntry = FormatEntry {
                 (Role::Duration, "60000"),
                 (Role::IdempotencyKey, "2d6f951336cb0b617dcc2cb17463c6aa"),
             ],
+            gave_up: None,
         },
         Sample {
             name: "API Gateway JSON",
@@ -1130,6 +1136,7 @@ pub const ENTRY: FormatEntry = FormatEntry {
                 (Role::UpstreamStatus, "-"),
                 (Role::Duration, "29000"),
             ],
+            gave_up: None,
         },
     ],
 };

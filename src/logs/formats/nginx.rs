@@ -362,6 +362,7 @@ pub const ENTRY: FormatEntry = FormatEntry {
                 (Role::Path, "/v1/charges"),
                 (Role::Status, "504"),
             ],
+            gave_up: None,
         },
         Sample {
             name: "ingress-nginx upstreaminfo",
@@ -376,6 +377,7 @@ pub const ENTRY: FormatEntry = FormatEntry {
                 (Role::UpstreamStatus, "504, 200"),
                 (Role::Duration, "30.001"),
             ],
+            gave_up: None,
         },
     ],
 };

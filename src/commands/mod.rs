@@ -4,7 +4,6 @@ pub mod docs;
 pub mod estimate;
 pub mod follow;
 pub mod logs;
-pub mod plot;
 pub mod presets;
 pub mod probe;
 pub mod shared;

@@ -1,100 +1,11 @@
-//! What `logs`, `logs --follow`, `tui --logs` and `estimate --observed` share: the report of
-//! a measurement and a follower's tick. No command imports another: they meet here.
+//! What `logs --follow` and `tui --logs --follow` share: a follower's tick measured. No
+//! command imports another: they meet here.
 
 use serde::Serialize;
 
-use crate::error::{Error, Result};
 use crate::findings::Findings;
-use crate::inputs;
 use crate::logs::{self, Tick};
-use crate::model::Estimate;
-use crate::report::model::LogsReport;
-use crate::report::{self, Report, Style};
-use crate::run::{Output, Run};
-
-use super::plot::{self, Plot};
-
-/// The report of a measurement in `format`: of `dupcost logs`, and of `dupcost estimate
-/// --observed` (which reads the same measurement from an engine's result). The table tells
-/// how each of `files` was read, and which `methods` were counted.
-pub fn render(
-    output: &Output,
-    estimate: &Estimate,
-    derived: &Findings,
-    (files, methods): (&[logs::FileInfo], &[String]),
-    style: &Style,
-    charts: &[report::markdown::ChartLink],
-) -> Result<Vec<u8>> {
-    let logs = LogsReport::new(estimate, derived, style);
-    let run = report::Run::Logs {
-        report: &logs,
-        files,
-        methods,
-    };
-    let report = Report {
-        run,
-        style,
-        charts,
-        explain: output.explain,
-    };
-    report.render(output.format).map_err(Error::Usage)
-}
-
-/// The charts of a logs report, by file name: the estimate's, then the log's own.
-pub fn logs_plots(
-    estimate: &Estimate,
-    derived: &Findings,
-    currency: &str,
-) -> Vec<(&'static str, Plot)> {
-    let mut plots = plot::estimate_plots(estimate, currency);
-    let o = &derived.observed;
-    if !o.per_day.is_empty() {
-        plots.push((
-            "timeout-rate-per-day.svg",
-            Plot::Lines(report::svg::timeout_rate_per_day(&o.per_day)),
-        ));
-    }
-    if !o.per_endpoint.is_empty() {
-        plots.push((
-            "cost-per-endpoint.svg",
-            Plot::Bars(report::svg::cost_per_endpoint(&o.per_endpoint, currency)),
-        ));
-    }
-    plots
-}
-
-/// The report of a measurement, with its charts and its saved scenario: of `dupcost logs`,
-/// and of `dupcost estimate --observed`, whose `files` are none (the table's "read FILE"
-/// lines would describe the engine's result, not the logs).
-pub fn report(
-    run: &Run,
-    derived: &Findings,
-    files: &[logs::FileInfo],
-    methods: &[String],
-) -> Result<Vec<u8>> {
-    let estimate = Estimate::new(derived.scenario);
-    let style = &run.style;
-    let charts = match &run.output.plot {
-        Some(path) if plot::is_file(path) => {
-            plot::write_file(path, &report::svg::per_day_chart(&derived.observed.per_day))?;
-            Vec::new()
-        }
-        Some(dir) => plot::write_dir(dir, &logs_plots(&estimate, derived, &style.currency))?,
-        None => Vec::new(),
-    };
-    if let Some(path) = &run.output.save_scenario {
-        std::fs::write(path, inputs::to_scenario_json(&derived.scenario))
-            .map_err(|e| Error::Usage(format!("--save-scenario {}: {e}", path.display())))?;
-    }
-    render(
-        &run.output,
-        &estimate,
-        derived,
-        (files, methods),
-        style,
-        &charts,
-    )
-}
+use crate::run::Run;
 
 /// What `follow` adds to a JSON report: where the follower is.
 #[derive(Debug, Clone, Serialize)]

@@ -7,8 +7,8 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 use crate::cli::{
-    EstimateArgs, FilterArgs, FollowArgs, Format, LogArgs, LogReadArgs, ProbeArgs, ScenarioArgs,
-    SqlArgs, TuiArgs,
+    EstimateArgs, FilterArgs, FollowArgs, LogArgs, LogReadArgs, ProbeArgs, ScenarioArgs, SqlArgs,
+    TuiArgs,
 };
 use crate::error::{Error, Result};
 use crate::findings::{DeriveOptions, Overrides, Warning};
@@ -17,9 +17,9 @@ use crate::logs::{self, FollowOptions, LogInput, LogOptions};
 use crate::model::Scenario;
 use crate::report::human::group_thousands;
 use crate::report::svg::SweepFigure;
-use crate::report::{PresetTrace, Style};
+use crate::report::{Output, PresetTrace, Style};
 
-use super::{LogSource, Logs, Output, Run};
+use super::{LogSource, Logs, Run};
 
 /// `dupcost estimate`: the scenario, a `--sweep`'s input marked as the sweep's, or with
 /// `--observed` the engine's result to measure.
@@ -189,13 +189,7 @@ fn scenario(args: &ScenarioArgs, currency: Option<&str>, color: bool) -> Result<
         retries_from_preset,
         style,
         sweep: None,
-        output: Output {
-            format: Format::Table,
-            plot: None,
-            plot_y: SweepFigure::Refunds,
-            save_scenario: None,
-            explain: false,
-        },
+        output: Output::default(),
         logs: None,
     })
 }

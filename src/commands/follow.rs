@@ -59,7 +59,7 @@ pub fn run(args: &LogArgs, color: bool) -> Result<Vec<u8>> {
     let stop = stop_on_signals()?;
     let terminal = format == Format::Table && io::stdout().is_terminal();
     let style = &run.style;
-    let metrics = match args.metrics {
+    let metrics = match run.output.metrics {
         Some(addr) => Some(serve_metrics(addr, follow)?),
         None => None,
     };

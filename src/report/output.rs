@@ -2,6 +2,7 @@
 //! FILE.svg|DIR` beside it (one chart to a file, or the report's charts to a directory under
 //! fixed names that `--format markdown` links to), and the scenario of `--save-scenario`.
 
+use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
@@ -27,6 +28,9 @@ pub struct Output {
     pub save_scenario: Option<PathBuf>,
     /// `--explain`: the table says everything, not the answer first.
     pub explain: bool,
+    /// `--follow --metrics ADDR`: each report is published there for `GET /metrics` instead
+    /// of written on stdout.
+    pub metrics: Option<SocketAddr>,
 }
 
 impl Default for Output {
@@ -37,6 +41,7 @@ impl Default for Output {
             plot_y: SweepFigure::Refunds,
             save_scenario: None,
             explain: false,
+            metrics: None,
         }
     }
 }

@@ -49,6 +49,17 @@ pub struct Run {
     pub output: Output,
     /// The logs to measure and how, for the commands that measure.
     pub logs: Option<Logs>,
+    /// `dupcost tui`: how the explorer runs.
+    pub explorer: Option<Explorer>,
+}
+
+/// How the explorer runs.
+#[derive(Debug, Clone)]
+pub struct Explorer {
+    /// `--save-to FILE`: where `s` saves the scenario.
+    pub save_to: PathBuf,
+    /// Whether the explorer takes the mouse (`--no-mouse` leaves it to the terminal).
+    pub mouse: bool,
 }
 
 /// What is measured, and how.

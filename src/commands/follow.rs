@@ -23,9 +23,7 @@ use crate::report::words::{count, plural, seconds_text};
 use crate::report::{self, Style};
 use crate::serve::MetricsServer;
 
-use crate::run::{self, LogSource, Logs};
-
-use super::shared::{Measured, measure_tick};
+use crate::run::{self, LogSource, Logs, Measured, measure_tick};
 
 pub fn run(args: &LogArgs, color: bool) -> Result<Vec<u8>> {
     let run = run::resolve::logs(args, color)?;

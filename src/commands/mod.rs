@@ -6,6 +6,5 @@ pub mod follow;
 pub mod logs;
 pub mod presets;
 pub mod probe;
-pub mod shared;
 pub mod sql;
 pub mod tui;

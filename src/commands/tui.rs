@@ -73,7 +73,7 @@ fn run_follow(explorer: Explorer, run: Run) -> Result<Vec<u8>> {
                     return true;
                 }
                 rows_came = now;
-                let m = super::shared::measure_tick(&tick, &run);
+                let m = crate::run::measure_tick(&tick, &run);
                 let live = Live {
                     source: source.clone(),
                     rows_read: tick.rows_read,

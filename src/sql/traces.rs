@@ -11,7 +11,8 @@
 //! server's answer is that of a SERVER span directly under the attempt (not one further
 //! down), and an attempt without one is unknown (the file reader tells, in whole traces, the
 //! ones that never arrived); intents are the shared parent span (or the captured key), without
-//! `http.request.resend_count`'s first sends.
+//! `http.request.resend_count`'s first sends, and not split by method and path, by a 2xx
+//! answer or by sends in flight at once.
 
 /// The attempts of the exporter's `table`, as a derived table (ClickHouse SQL).
 pub fn attempts(table: &str) -> String {

@@ -377,3 +377,46 @@ fn iis_advanced_logging_doubled_quotes_keep_the_fields_in_place() {
     let (j, stderr) = report(&path, &["--client-timeout", "30s"]);
     assert_eq!(counts(&j["observed"]), (3, 0, 3, 3), "{stderr}");
 }
+
+/// Caddy's own log among its access lines in one JSON stream (the admin endpoint, the
+/// reverse proxy's `selected upstream`, as `docker compose logs` shows a Caddy container), and
+/// a Go service's own records among its request records: no method, path or status, so no
+/// request; skipped by kind, never bad rows. A record with a method and no status stays bad.
+#[test]
+fn json_records_with_no_request_are_skipped_by_kind() {
+    let dir = tempfile::tempdir().unwrap();
+    let access = |i: u32, status: &str| {
+        format!(
+            "{{\"level\":\"info\",\"ts\":{}.31,\"logger\":\"http.log.access\",\"msg\":\"handled request\",\"request\":{{\"remote_ip\":\"172.19.0.{i}\",\"proto\":\"HTTP/1.1\",\"method\":\"POST\",\"host\":\"api\",\"uri\":\"/v1/pay\"}},\"duration\":0.0016,\"size\":12,\"status\":{status}}}",
+            1_793_000_000 + i
+        )
+    };
+    let lines = [
+        "{\"level\":\"info\",\"ts\":1793000000.3153872,\"msg\":\"using config from file\",\"file\":\"/etc/caddy/Caddyfile\"}".to_string(),
+        "{\"level\":\"info\",\"ts\":1793000000.316192,\"logger\":\"admin\",\"msg\":\"admin endpoint started\",\"address\":\"localhost:2019\"}".to_string(),
+        access(1, "201"),
+        "{\"level\":\"debug\",\"ts\":1793000001.5,\"logger\":\"http.handlers.reverse_proxy\",\"msg\":\"selected upstream\",\"dial\":\"app:8080\"}".to_string(),
+        access(2, "0"),
+        access(3, "201"),
+        access(4, "\"\""),
+    ];
+    let path = write(dir.path(), "caddy.log", text(&lines).as_bytes());
+    let (j, stderr) = report(&path, &[]);
+    let o = &j["observed"];
+    assert_eq!(counts(o), (4, 1, 3, 1), "{stderr}");
+    assert!(
+        stderr.contains("caddy.log:7: unparseable status"),
+        "{stderr}"
+    );
+    let no_request = "records with no request (no method, path or status: the server's own log)";
+    assert_eq!(skipped(o), kinds(&[(no_request, 3)]));
+    let go = concat!(
+        "{\"duration\":20950259,\"level\":\"debug\",\"method\":\"POST\",\"msg\":\"request completed\",\"remote\":\"10.1.5.40:52702\",\"request\":\"/api/builds\",\"status\":201,\"time\":\"2026-11-16T15:03:32Z\"}\n",
+        "{\"id\":\"q62wCcIkEOueqFKF\",\"level\":\"debug\",\"msg\":\"check capacity complete\",\"time\":\"2026-11-16T15:03:33Z\"}\n",
+        "{\"id\":\"q62wCcIkEOueqFKF\",\"level\":\"debug\",\"max-pool\":4,\"msg\":\"check capacity\",\"pending-builds\":0}\n",
+        "{\"duration\":24479472,\"level\":\"debug\",\"method\":\"POST\",\"msg\":\"request completed\",\"remote\":\"10.1.5.40:52702\",\"request\":\"/api/builds\",\"status\":201,\"time\":\"2026-11-16T15:03:37Z\"}\n",
+    );
+    let (j, stderr) = report(&write(dir.path(), "go.log", go.as_bytes()), &[]);
+    assert_eq!(counts(&j["observed"]), (2, 0, 2, 0), "{stderr}");
+    assert_eq!(skipped(&j["observed"]), kinds(&[(no_request, 2)]));
+}

@@ -420,3 +420,26 @@ fn json_records_with_no_request_are_skipped_by_kind() {
     assert_eq!(counts(&j["observed"]), (2, 0, 2, 0), "{stderr}");
     assert_eq!(skipped(&j["observed"]), kinds(&[(no_request, 2)]));
 }
+
+/// An HAProxy `log-format` that opens with the pid and the time in brackets, through syslog
+/// (`haproxy[10282]: [10282] [1394201930.258] ...`): access lines, not HAProxy's events.
+/// Read with the format given; refused without it, naming no kind of skipped line.
+#[test]
+fn haproxy_bracketed_log_format_lines_are_no_events() {
+    let dir = tempfile::tempdir().unwrap();
+    let lines: Vec<String> = (0..4)
+        .map(|i| {
+            let (status, flags) = if i == 2 { (504, "sH--") } else { (201, "----") };
+            format!(
+                "Nov  7 14:18:5{i} lb-1 haproxy[10282]: [10282] [179317393{i}.258] 1/1/0/0/1/0/0 91/0/0/3/95 {flags} 10.2.1.{i}:52354 10.15.1.22:443 127.0.0.1:8000 api-https~ ECDHE-RSA-AES128-SHA TLSv1.2 \"POST /v1/orders HTTP/1.1\" {status} api:node1 485B7525:CC82_0A977AE4:01BB_5319D54A_000{i}:282A"
+            )
+        })
+        .collect();
+    let path = write(dir.path(), "haproxy.log", text(&lines).as_bytes());
+    let format = "log-format \"[%pid] [%Ts.%ms] %ac/%fc/%bc/%bq/%sc/%sq/%rc %Tq/%Tw/%Tc/%Tr/%Tt %tsc %ci:%cp %fi:%fp %si:%sp %ft %sslc %sslv %{+Q}r %ST %b:%s %ID\"";
+    let (j, stderr) = report(&path, &["--log-format", format]);
+    assert_eq!(counts(&j["observed"]), (4, 0, 4, 1), "{stderr}");
+    let err = usage_error(&["logs", &path]);
+    assert!(!err.contains("HAProxy events"), "{err}");
+    assert!(err.contains("--log-format"), "{err}");
+}

@@ -211,11 +211,38 @@ pub fn non_access(line: &[u8]) -> Option<&'static str> {
             b"]",
         ];
         let in_message = |s: &[u8]| memchr::memmem::find(message, s).is_some();
-        if starts.iter().any(|s| message.starts_with(s)) && told.iter().any(|t| in_message(t)) {
+        // `[NOTICE]`, `[WARNING]`, `[ALERT]`: a word in the brackets. A `log-format` may
+        // open an access line with brackets too (`[%pid] [%Ts.%ms] ...`), and an access
+        // line quotes its request.
+        let bracketed_word = message.strip_prefix(b"[").is_none_or(|m| {
+            let word = m.iter().take_while(|b| b.is_ascii_alphabetic()).count();
+            word > 0 && m.get(word) == Some(&b']')
+        });
+        if starts.iter().any(|s| message.starts_with(s))
+            && told.iter().any(|t| in_message(t))
+            && bracketed_word
+            && !quotes_a_request(message)
+        {
             return Some("HAProxy events");
         }
     }
     None
+}
+
+/// A quoted HTTP request line in `text`: `"POST /x HTTP/1.1"`, as an access line has.
+fn quotes_a_request(text: &[u8]) -> bool {
+    memchr::memmem::find_iter(text, b" HTTP/").any(|at| {
+        let before = &text[..at];
+        let Some(open) = memchr::memrchr(b'"', before) else {
+            return false;
+        };
+        let request = &before[open + 1..];
+        let method = request
+            .iter()
+            .take_while(|b| b.is_ascii_uppercase())
+            .count();
+        method >= 3 && request.get(method) == Some(&b' ')
+    })
 }
 
 /// An application server's or proxy's own log lines, written to the same file or stream as
@@ -371,7 +398,7 @@ mod tests {
 
     #[test]
     fn lines_that_are_not_access_lines() {
-        let cases: [(&[u8], Option<&str>); 13] = [
+        let cases: [(&[u8], Option<&str>); 15] = [
             (
                 b"I1103 08:59:55.102334       7 main.go:205] \"Creating API client\"",
                 Some("controller log (klog)"),
@@ -409,6 +436,15 @@ mod tests {
             ),
             (
                 b"1.2.3.4 - - [02/Jan/2024:03:04:05 +0000] \"POST / HTTP/1.1\" 200 1",
+                None,
+            ),
+            (
+                b"Nov  1 00:00:04 lb haproxy[7]: [NOTICE]   (1) : haproxy version is 2.8.3",
+                Some("HAProxy events"),
+            ),
+            // A log-format that opens with the pid and time in brackets: an access line.
+            (
+                b"Mar  7 14:18:50 lb haproxy[10282]: [10282] [1394201930.258] 1/1/0/0/1/0/0 91/0/0/3/95 ---- 10.0.0.7:52354 10.0.0.8:443 127.0.0.1:8000 fe~ \"POST /v1/x HTTP/1.1\" 200 be:s1",
                 None,
             ),
             (

@@ -443,3 +443,34 @@ fn haproxy_bracketed_log_format_lines_are_no_events() {
     assert!(!err.contains("HAProxy events"), "{err}");
     assert!(err.contains("--log-format"), "{err}");
 }
+
+/// Apache lines, some written through syslog (`Nov  6 12:14:22 web-1 apache2: `, with a PRI,
+/// or rsyslog's RFC 3339 time), in a file whose first lines are bare: each syslog line is
+/// read inside its envelope, so its client is the line's own address, never the header's
+/// month (`%h %l %u` would read `Nov`, ``, `6 12:14:22 web-1 apache2: 10.0.0.3 - -`). Eight
+/// clients one second apart, each given up on the same POST (504), are eight intents, as the
+/// bare file says, not one client's retries.
+#[test]
+fn a_syslog_header_is_never_read_as_the_client() {
+    let dir = tempfile::tempdir().unwrap();
+    let line = |i: u32| {
+        format!(
+            "10.0.0.{i} - - [06/Nov/2026:12:14:2{i} +0000] \"POST /v1/orders HTTP/1.1\" 504 12 \"-\" \"shop-client/2.1\""
+        )
+    };
+    let bare: Vec<String> = (0..8).map(line).collect();
+    let mut mixed = bare.clone();
+    mixed[3] = format!("Nov  6 12:14:23 web-1 apache2: {}", line(3));
+    mixed[4] = format!("<13>Nov  6 12:14:24 web-1 apache2: {}", line(4));
+    mixed[5] = format!("Nov  6 12:14:25 web-1 apache2[812]: {}", line(5));
+    mixed[6] = format!("2026-11-06T12:14:26.000+00:00 web-1 apache2: {}", line(6));
+    let (want, _) = report(&write(dir.path(), "bare.log", text(&bare).as_bytes()), &[]);
+    let (got, stderr) = report(
+        &write(dir.path(), "mixed.log", text(&mixed).as_bytes()),
+        &[],
+    );
+    assert_eq!(counts(&want["observed"]), (8, 0, 8, 8));
+    assert_eq!(counts(&got["observed"]), (8, 0, 8, 8), "{stderr}");
+    assert_eq!(want["observed"]["intents"], 8);
+    assert_eq!(got["observed"]["intents"], 8, "{stderr}");
+}

@@ -93,7 +93,7 @@ pub fn envelope(lines: &[&[u8]], reads: impl Fn(&[&[u8]]) -> bool) -> Option<Env
 /// `<RFC 3339 time> host tag: ` or `... host tag[pid]: `, as rsyslog writes: a host name or
 /// address, then a tag of name characters (at most 48) with an optional `[digits]`, then `:`
 /// and a space (or the line's end).
-fn syslog_after_time(line: &[u8]) -> bool {
+pub fn syslog_after_time(line: &[u8]) -> bool {
     let mut tokens = line.splitn(4, |&b| b == b' ');
     let (Some(time), Some(host), Some(tag)) = (tokens.next(), tokens.next(), tokens.next()) else {
         return false;

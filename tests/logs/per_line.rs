@@ -474,3 +474,34 @@ fn a_syslog_header_is_never_read_as_the_client() {
     assert_eq!(want["observed"]["intents"], 8);
     assert_eq!(got["observed"]["intents"], 8, "{stderr}");
 }
+
+/// A prefix before an Apache line that no envelope takes off (nginx's `$host` first, as
+/// Elastic's nginx sample has it; a bare `host tag:`): the preset reads identd's logname and
+/// the user as one word each, so the prefix is never read as the client and the line is a
+/// bad row that says why. A LogFormat of its own reads a user with a space as written.
+#[test]
+fn a_prefix_before_an_apache_line_is_never_the_client() {
+    let dir = tempfile::tempdir().unwrap();
+    let line = |i: u32, user: &str| {
+        format!(
+            "10.0.0.{i} - {user} [06/Nov/2026:12:14:2{i} +0000] \"POST /v1/orders HTTP/1.1\" 504 12"
+        )
+    };
+    let mut lines: Vec<String> = (0..8).map(|i| line(i, "-")).collect();
+    lines[4] = format!("shop.example.com {}", line(4, "-"));
+    lines[6] = format!("web-1 apache2: {}", line(6, "-"));
+    let path = write(dir.path(), "prefixed.log", text(&lines).as_bytes());
+    let (j, stderr) = report(&path, &[]);
+    let o = &j["observed"];
+    assert_eq!(o["files"][0]["input_format"], "Apache common", "{stderr}");
+    assert_eq!(counts(o), (8, 2, 6, 6), "{stderr}");
+    assert_eq!(o["intents"], 6);
+    assert!(stderr.contains("prefixed.log:5: "), "{stderr}");
+    assert!(stderr.contains("prefixed.log:7: "), "{stderr}");
+    // A user with a space, under a LogFormat of its own (not a preset's text).
+    let spaced: Vec<String> = (0..4).map(|i| line(i, "CN=Ana Lima")).collect();
+    let path = write(dir.path(), "spaced.log", text(&spaced).as_bytes());
+    let format = r#"%a %l %u %t "%r" %>s %b"#;
+    let (j, stderr) = report(&path, &["--log-format", format]);
+    assert_eq!(counts(&j["observed"]), (4, 0, 4, 4), "{stderr}");
+}

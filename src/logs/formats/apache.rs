@@ -111,13 +111,21 @@ fn items(body: &str) -> Result<Vec<Item>, String> {
             return Err(format!("unknown directive '%{c}' at column {}", start + 1));
         }
         i += 1;
-        let var = directive(letter, arg).ok_or_else(|| {
+        let mut var = directive(letter, arg).ok_or_else(|| {
             format!(
                 "unknown directive '{}' at column {}",
                 &body[start..i],
                 start + 1
             )
         })?;
+        // identd's logname is one word; so is the user in a preset, which the lines were
+        // told by: read across a space, `%h %l %u` would take a prefix before the client
+        // (`example.com 10.0.0.1 - - [...]`, `web-1 apache2: 10.0.0.1 - - [...]`) for the
+        // client, its rest for the user. A LogFormat of its own (not a preset's text) reads
+        // `%u` as written.
+        if letter == b'l' || letter == b'u' && PRESETS.iter().any(|(_, p, _)| *p == body) {
+            var.kind = Kind::Word;
+        }
         if !lit.is_empty() {
             items.push(Item::Lit(std::mem::take(&mut lit)));
         }

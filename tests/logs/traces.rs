@@ -1241,3 +1241,46 @@ fn zipkin_span_names_and_sends_that_are_no_resends() {
     assert_eq!(t["intents"], 7);
     assert_eq!(t["shared_joined"], 8);
 }
+
+/// A Zipkin export written one span a line (`jq -c '.[][]'` of `/api/v2/traces`, a
+/// collector's dump): detected as Zipkin and read to the same figures as the array. A JSON
+/// access log whose records carry a `traceId` and an `id` (and no Zipkin endpoint) stays an
+/// access log.
+#[test]
+fn zipkin_one_span_a_line_reads_as_the_array() {
+    let (spans, _) = brave_week();
+    let dir = tempfile::tempdir().unwrap();
+    let array = dir.path().join("week.json");
+    std::fs::write(&array, Value::Array(spans.clone()).to_string()).unwrap();
+    let lines = dir.path().join("week.jsonl");
+    let text: String = spans.iter().map(|s| format!("{s}\n")).collect();
+    std::fs::write(&lines, text).unwrap();
+    let want = report(&array, &[]);
+    let got = report(&lines, &[]);
+    assert_eq!(got["observed"]["files"][0]["traces"]["format"], "zipkin");
+    for k in [
+        "mutating_attempts",
+        "intents",
+        "timed_out",
+        "timed_out_succeeded",
+        "observed_duplicates",
+        "retries_observed",
+    ] {
+        assert_eq!(got["observed"][k], want["observed"][k], "{k}");
+    }
+    assert_eq!(got["inputs"], want["inputs"]);
+    let access = dir.path().join("access.jsonl");
+    std::fs::write(
+        &access,
+        concat!(
+            "{\"time\":\"2026-11-01T00:00:00Z\",\"traceId\":\"5af7\",\"id\":\"a1\",\"method\":\"POST\",\"path\":\"/orders\",\"status\":201}\n",
+            "{\"time\":\"2026-11-01T00:00:09Z\",\"traceId\":\"5af8\",\"id\":\"a2\",\"method\":\"POST\",\"path\":\"/orders\",\"status\":504}\n",
+        ),
+    )
+    .unwrap();
+    let r = report(&access, &["--min-span", "0s"]);
+    let o = &r["observed"];
+    assert!(o["files"][0]["traces"].is_null(), "{o}");
+    assert_eq!(o["mutating_attempts"], 2);
+    assert_eq!(o["timed_out"], 1);
+}

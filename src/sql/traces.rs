@@ -20,7 +20,7 @@ pub fn attempts(table: &str) -> String {
         format!("if(SpanAttributes['{a}'] != '', SpanAttributes['{a}'], SpanAttributes['{b}'])")
     };
     let status = attr("http.response.status_code", "http.status_code");
-    let timeout = "'timeout|timed out|deadline'";
+    let timeout = "'timeout|timed out|timedout|deadline'";
     let key = attr(
         "http.request.header.idempotency-key",
         "http.request.header.idempotency_key",

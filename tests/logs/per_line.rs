@@ -505,3 +505,34 @@ fn a_prefix_before_an_apache_line_is_never_the_client() {
     let (j, stderr) = report(&path, &["--log-format", format]);
     assert_eq!(counts(&j["observed"]), (4, 0, 4, 4), "{stderr}");
 }
+
+/// Comments a test suite puts in its sample files (`# line below should be ignored` between
+/// classic ELB lines, `# Plugin version v1.6.0` before Traefik's JSON): skipped by kind,
+/// never bad rows, whether the format would read their words as fields or not.
+#[test]
+fn comment_lines_are_skipped_by_kind() {
+    let dir = tempfile::tempdir().unwrap();
+    let elb = concat!(
+        "2026-05-13T23:39:43.945958Z my-lb 1.2.3.4:2817 10.0.0.1:80 0.000086 0.001048 0.001337 201 201 0 57 \"POST https://api.example.com:443/v1/pay HTTP/1.1\" \"curl/8\" DHE-RSA-AES128-SHA TLSv1.2\n",
+        "# the line below is a TCP record, no HTTP request, as the suite's own comment says\n",
+        "2026-05-13T23:39:44.945958Z my-lb 1.2.3.5:2817 10.0.0.1:80 0.000086 0.001048 0.001337 504 - 0 57 \"POST https://api.example.com:443/v1/pay HTTP/1.1\" \"curl/8\" DHE-RSA-AES128-SHA TLSv1.2\n",
+    );
+    let (j, stderr) = report(&write(dir.path(), "elb.log", elb.as_bytes()), &[]);
+    assert_eq!(counts(&j["observed"]), (2, 0, 2, 1), "{stderr}");
+    assert_eq!(
+        skipped(&j["observed"]),
+        kinds(&[("comment lines (# ...)", 1)])
+    );
+    let json = concat!(
+        "# Plugin version v1.6.0\n",
+        "{\"ClientHost\":\"10.0.0.7\",\"DownstreamStatus\":201,\"Duration\":3000000,\"OriginStatus\":201,\"RequestMethod\":\"POST\",\"RequestPath\":\"/v1/pay\",\"StartUTC\":\"2026-11-07T06:07:01.1Z\"}\n",
+        "# Plugin version v1.5.1\n",
+        "{\"ClientHost\":\"10.0.0.8\",\"DownstreamStatus\":201,\"Duration\":3000000,\"OriginStatus\":201,\"RequestMethod\":\"POST\",\"RequestPath\":\"/v1/pay\",\"StartUTC\":\"2026-11-07T06:07:03.1Z\"}\n",
+    );
+    let (j, stderr) = report(&write(dir.path(), "traefik.json", json.as_bytes()), &[]);
+    assert_eq!(counts(&j["observed"]), (2, 0, 2, 0), "{stderr}");
+    assert_eq!(
+        skipped(&j["observed"]),
+        kinds(&[("comment lines (# ...)", 2)])
+    );
+}

@@ -131,6 +131,11 @@ pub fn non_access(line: &[u8]) -> Option<&'static str> {
             .is_some_and(|d| d.iter().all(u8::is_ascii_digit))
     };
     let has = |s: &[u8]| memchr::memmem::find(line, s).is_some();
+    // A comment a person or a test suite put in the file ("# Plugin version v1.6.0"); W3C's
+    // directives (`#Fields:`) have no space after the `#`, and are their format's to read.
+    if line.starts_with(b"# ") {
+        return Some("comment lines (# ...)");
+    }
     // nginx: "2024/01/02 03:04:05 [error] 7#7: ..."
     if digits(0..4) && at(4) == b'/' && at(7) == b'/' && at(13) == b':' && has(b"] ") {
         let level = line.get(20..).unwrap_or_default();
@@ -398,7 +403,7 @@ mod tests {
 
     #[test]
     fn lines_that_are_not_access_lines() {
-        let cases: [(&[u8], Option<&str>); 15] = [
+        let cases: [(&[u8], Option<&str>); 17] = [
             (
                 b"I1103 08:59:55.102334       7 main.go:205] \"Creating API client\"",
                 Some("controller log (klog)"),
@@ -422,6 +427,8 @@ mod tests {
                 Some("container start-up messages"),
             ),
             (b"Proxy web started.", Some("HAProxy events")),
+            (b"# Plugin version v1.6.0", Some("comment lines (# ...)")),
+            (b"#Fields: date time cs-method", None),
             (
                 b"Nov  1 00:00:01 lb haproxy[7]: Server be/s2 is DOWN, reason: Layer4 timeout",
                 Some("HAProxy events"),

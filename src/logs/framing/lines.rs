@@ -96,6 +96,13 @@ pub fn lines<R: Read, S: LineSink>(
             if syslog_headed(line) && wrapped(line, &mut format, &mut fields, sink, n, &SYSLOG)? {
                 continue;
             }
+            // A comment, which a format of space-separated fields (ELB's) would read.
+            if line.starts_with(b"# ")
+                && let Some(kind) = non_access(line)
+            {
+                sink.skipped("", kind)?;
+                continue;
+            }
             fields.clear();
             match format
                 .format

@@ -536,3 +536,30 @@ fn comment_lines_are_skipped_by_kind() {
         kinds(&[("comment lines (# ...)", 2)])
     );
 }
+
+/// combined lines after the virtual host (`www.example.com 10.0.0.3 - - [...]`, as Elastic's
+/// and CrowdSec's nginx and Apache samples mix them with bare combined lines and an error
+/// line): every access line read, with its own address as the client.
+#[test]
+fn combined_after_the_virtual_host_is_read_with_its_client() {
+    let dir = tempfile::tempdir().unwrap();
+    let line = |i: u32| {
+        format!(
+            "10.0.0.{i} - - [06/Nov/2026:12:14:2{i} +0000] \"POST /v1/orders HTTP/1.1\" 504 12 \"-\" \"shop-client/2.1\""
+        )
+    };
+    let mut lines: Vec<String> = (0..6).map(line).collect();
+    lines[3] = format!("www.example.com {}", line(3));
+    lines[4] = format!("shop.example.com {}", line(4));
+    lines[5] = format!("shop.example.com:443 {}", line(5));
+    lines.push(
+        "2026/11/06 12:14:30 [error] 31#31: *46 open() \"/usr/share/nginx/html/x\" failed".into(),
+    );
+    let path = write(dir.path(), "vhost.log", text(&lines).as_bytes());
+    let (j, stderr) = report(&path, &[]);
+    let o = &j["observed"];
+    assert_eq!(counts(o), (6, 0, 6, 6), "{stderr}");
+    // Six clients, each giving up once: six intents, none another's retry.
+    assert_eq!(o["intents"], 6, "{stderr}");
+    assert_eq!(skipped(o), kinds(&[("nginx error log", 1)]));
+}

@@ -1,5 +1,5 @@
 //! Apache httpd access logs: a `LogFormat` string (`--log-format`) or one of the presets,
-//! `common`, `combined` and `vcombined`.
+//! `common`, `combined`, `vcombined` and `vhost`.
 //!
 //! Each `%` directive gives a field named as nginx names the same thing, so one set of
 //! aliases serves both: `%h` → `remote_addr`, `%t` → `time_local`, `%r` → `request_method`,
@@ -13,10 +13,14 @@ use super::{FormatHints, LineFormat};
 pub const COMMON: &str = r#"%h %l %u %t "%r" %>s %b"#;
 pub const COMBINED: &str = r#"%h %l %u %t "%r" %>s %b "%{Referer}i" "%{User-agent}i""#;
 pub const VCOMBINED: &str = r#"%v:%p %h %l %u %t "%r" %>s %O "%{Referer}i" "%{User-Agent}i""#;
+/// combined after the virtual host, without its port: the layout Elastic's and CrowdSec's
+/// parsers read for Apache and nginx (`$host $remote_addr - $remote_user ...`).
+pub const VHOST: &str = r#"%v %h %l %u %t "%r" %>s %O "%{Referer}i" "%{User-Agent}i""#;
 
 /// The presets, by name, most particular first.
-pub const PRESETS: [(&str, &str, &str); 3] = [
+pub const PRESETS: [(&str, &str, &str); 4] = [
     ("vcombined", VCOMBINED, "Apache vcombined"),
+    ("vhost", VHOST, "Apache combined after the virtual host"),
     ("combined", COMBINED, "Apache combined"),
     ("common", COMMON, "Apache common"),
 ];

@@ -212,7 +212,7 @@ pub static CATALOG: &[FormatEntry] = &[
     FormatEntry {
         name: "apache",
         named: true,
-        describe: "Apache httpd access log: common, combined, vcombined, or any `LogFormat`",
+        describe: "Apache httpd access log: common, combined, vcombined, vhost (combined after the virtual host), or any `LogFormat`",
         detect: Some(Detect {
             order: 90,
             sniff: |lines, _| apache::sniff(lines),

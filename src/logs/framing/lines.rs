@@ -299,8 +299,10 @@ fn syslog_headed(line: &[u8]) -> bool {
                 && line[15] == b' '
         }
         Some(b'0'..=b'9') => {
+            // (A classic ELB line opens with such a time too, but has no `TAG: ` after it.)
             line.get(4) == Some(&b'-')
                 && line.get(10) == Some(&b'T')
+                && memchr::memmem::find(&line[..line.len().min(160)], b": ").is_some()
                 && crate::logs::detect::syslog_after_time(line)
         }
         _ => false,

@@ -76,10 +76,15 @@ fn sniff_lines(lines: &[&[u8]], json_paths: &[&str]) -> Option<Sniffed> {
     // Group the lines by the format each is read by alone, then tell each group's format
     // from all of its lines.
     let mut groups: Vec<(String, Vec<&[u8]>)> = Vec::new();
+    // Lines some format reads alone (a format of one line among them is found again when
+    // the file is read), against the lines that may be access lines at all.
+    let mut sniffed = 0usize;
+    let access = lines.iter().filter(|l| non_access(l).is_none()).count();
     for &line in lines {
         let Some(format) = sniff_one(&[line], json_paths) else {
             continue;
         };
+        sniffed += 1;
         let name = format.describe();
         match groups.iter_mut().find(|(n, _)| *n == name) {
             Some((_, group)) => group.push(line),
@@ -87,7 +92,6 @@ fn sniff_lines(lines: &[&[u8]], json_paths: &[&str]) -> Option<Sniffed> {
         }
     }
     groups.retain(|(_, group)| group.len() >= 2);
-    let read: usize = groups.iter().map(|(_, g)| g.len()).sum();
     // One format, whose lines are at least half: a few broken lines (a paste, a tail cut
     // mid-line) are bad rows with their line numbers, never a refusal of the file.
     if let [(_, group)] = groups.as_slice() {
@@ -95,8 +99,7 @@ fn sniff_lines(lines: &[&[u8]], json_paths: &[&str]) -> Option<Sniffed> {
             return sniff_one(group, json_paths).map(|format| (format, Vec::new()));
         }
     }
-    if groups.len() < 2 || groups.len() > MAX_FORMATS || (read as f64) < ENOUGH * lines.len() as f64
-    {
+    if groups.len() < 2 || groups.len() > MAX_FORMATS || (sniffed as f64) < ENOUGH * access as f64 {
         return None;
     }
     let mut formats = groups

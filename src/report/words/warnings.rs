@@ -46,7 +46,11 @@ impl Display for Warning {
                  count as timeouts; give the client's (or webhook sender's) timeout with \
                  --client-timeout, or its --preset",
             ),
-            Warning::NoMutating { methods, span } => {
+            Warning::NoMutating {
+                methods,
+                span,
+                short,
+            } => {
                 let what = if *span <= 0.0 {
                     format!(
                         "no mutating ({methods}) requests in the log, whose timestamps span no time: requests a day is the scenario's, assumed"
@@ -57,9 +61,15 @@ impl Display for Warning {
                     } else {
                         duration_text(*span)
                     };
-                    format!(
-                        "no mutating ({methods}) requests in the log's {span}: requests a day from it is 0, and so is every cost"
-                    )
+                    if *short {
+                        format!(
+                            "no mutating ({methods}) requests in the log's {span}, too short to stand for a day: requests a day is the scenario's, assumed, within what the log allows"
+                        )
+                    } else {
+                        format!(
+                            "no mutating ({methods}) requests in the log's {span}: requests a day from it is 0, and so is every cost"
+                        )
+                    }
                 };
                 write!(
                     f,

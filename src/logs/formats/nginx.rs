@@ -147,6 +147,8 @@ fn extended(lines: &[&[u8]]) -> Vec<Box<dyn LineFormat>> {
             hints: FormatHints {
                 notes: vec![crate::logs::FormatNote::NginxAppended {
                     layout: description.to_string(),
+                    preset: name,
+                    quoted: extras.iter().map(|(quoted, _)| *quoted).collect(),
                     extra,
                     suggested,
                     upstream_status: taken
@@ -194,7 +196,20 @@ fn words(rest: &[u8]) -> Vec<(bool, String)> {
             out.push((false, word));
         }
     }
-    out
+    // nginx's upstream lists (`502, 504 : 200`) are one field.
+    let mut joined: Vec<(bool, String)> = Vec::new();
+    for (quoted, word) in out {
+        match joined.last_mut() {
+            Some((false, last))
+                if !quoted && (last.ends_with(',') || last.ends_with(" :") || word == ":") =>
+            {
+                last.push(' ');
+                last.push_str(&word);
+            }
+            _ => joined.push((quoted, word)),
+        }
+    }
+    joined
 }
 
 /// The nginx variable a field's value most likely is, by its shape, unless already `taken`:
@@ -203,7 +218,7 @@ fn words(rest: &[u8]) -> Vec<(bool, String)> {
 fn likely_variable(value: &str, taken: &[String]) -> Option<&'static str> {
     let free = |name: &'static str| (!taken.iter().any(|t| t == name)).then_some(name);
     let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    if value.len() == 3 && digits(value) && (b'1'..=b'5').contains(&value.as_bytes()[0]) {
+    if status_list(value.as_bytes()) && value.bytes().any(|b| b.is_ascii_digit()) {
         return free("upstream_status");
     }
     if let Some((whole, frac)) = value.split_once('.')
@@ -217,6 +232,152 @@ fn likely_variable(value: &str, taken: &[String]) -> Option<&'static str> {
         return free("request_id");
     }
     None
+}
+
+/// An HTTP status (100-599), `-`, or nginx's list of them (`502, 504 : 200`).
+fn status_list(value: &[u8]) -> bool {
+    value.split(|&b| b == b',' || b == b':').all(|part| {
+        let part = part.trim_ascii();
+        part == b"-"
+            || (part.len() == 3
+                && part.iter().all(u8::is_ascii_digit)
+                && (b'1'..=b'5').contains(&part[0]))
+    })
+}
+
+/// Seconds to the millisecond, as nginx writes `$request_time` (`0.123`), under a day.
+fn millisecond_seconds(value: &[u8]) -> bool {
+    let Some(dot) = value.iter().position(|&b| b == b'.') else {
+        return false;
+    };
+    let (whole, frac) = (&value[..dot], &value[dot + 1..]);
+    !whole.is_empty()
+        && whole.iter().all(u8::is_ascii_digit)
+        && frac.len() == 3
+        && frac.iter().all(u8::is_ascii_digit)
+        && std::str::from_utf8(value)
+            .ok()
+            .and_then(|v| v.parse::<f64>().ok())
+            .is_some_and(|v| v < 86_400.0)
+}
+
+/// Lines needed before an appended field's variable is read from its values.
+pub const INFER_MIN_LINES: usize = 5;
+
+/// The variables of `main`'s or `combined`'s appended fields (`format`, as [`sniff`] found
+/// it) that the values of `lines` leave one reading for, read as the `--log-format` naming
+/// them would read them (docs/MODEL.md, "Inferred"); `None` when none is left one reading.
+///
+/// Over every line the format reads (at least [`INFER_MIN_LINES`]):
+/// - a field whose every value is a status, `-` or a list of them, equal to `$status` on at
+///   least half the lines and different on some, is `$upstream_status` (a byte count such as
+///   `$request_length` is seldom equal to the status; a copy of `$status` never differs);
+/// - a field whose every value is seconds to the millisecond (`0.123`, never `-`) is
+///   `$request_time`, seconds by nginx's documentation;
+/// - a field whose every value is 32 hex digits, none repeated, is `$request_id` (a value
+///   sent again, as an idempotency key is on a retry, is no request id).
+///
+/// A variable two fields fit is read for neither: the values leave two readings.
+pub fn infer_appended(format: &dyn LineFormat, lines: &[&[u8]]) -> Option<Box<dyn LineFormat>> {
+    let (layout, preset, quoted) = format.hints().notes.into_iter().find_map(|n| match n {
+        crate::logs::FormatNote::NginxAppended {
+            layout,
+            preset,
+            quoted,
+            ..
+        } => Some((layout, preset, quoted)),
+        _ => None,
+    })?;
+    let names = format.names();
+    let at = |name: &str| names.iter().position(|n| n == name);
+    let status = at("status")?;
+    let extras: Vec<usize> = (1..=quoted.len())
+        .map(|i| at(&format!("extra_{i}")))
+        .collect::<Option<_>>()?;
+    let mut rows: Vec<Vec<Vec<u8>>> = Vec::new();
+    let mut fields = super::Fields::default();
+    for line in lines {
+        fields.clear();
+        if format.skip(line) || format.split(line, &mut fields).is_err() {
+            continue;
+        }
+        let row = std::iter::once(status)
+            .chain(extras.iter().copied())
+            .map(|i| fields.get(i).map(|v| v.trim_ascii().to_vec()))
+            .collect::<Option<Vec<_>>>();
+        rows.extend(row);
+    }
+    if rows.len() < INFER_MIN_LINES {
+        return None;
+    }
+    let column = |j: usize| {
+        rows.iter()
+            .map(move |r| (r[0].as_slice(), r[j + 1].as_slice()))
+    };
+    let upstream = |j: usize| {
+        let equal = column(j).filter(|(st, v)| st == v).count();
+        column(j).all(|(_, v)| status_list(v))
+            && column(j).any(|(_, v)| v.iter().any(u8::is_ascii_digit))
+            && 2 * equal >= rows.len()
+            && equal < rows.len()
+    };
+    let seconds = |j: usize| column(j).all(|(_, v)| millisecond_seconds(v));
+    // nginx's `$request_id` is new on every request: 32 hex digits that repeat (an
+    // idempotency key a retry sends again) are something else.
+    let hex_id = |j: usize| {
+        let mut seen = std::collections::HashSet::new();
+        column(j)
+            .all(|(_, v)| v.len() == 32 && v.iter().all(u8::is_ascii_hexdigit) && seen.insert(v))
+    };
+    let tests: [(&'static str, &dyn Fn(usize) -> bool); 3] = [
+        ("upstream_status", &upstream),
+        ("request_time", &seconds),
+        ("request_id", &hex_id),
+    ];
+    let mut read: Vec<Option<&'static str>> = vec![None; quoted.len()];
+    for (variable, fits) in tests {
+        let fitting: Vec<usize> = (0..quoted.len())
+            .filter(|&j| read[j].is_none() && fits(j))
+            .collect();
+        if let [one] = fitting.as_slice() {
+            read[*one] = Some(variable);
+        }
+    }
+    if read.iter().all(Option::is_none) {
+        return None;
+    }
+    let rest: Vec<String> = read
+        .iter()
+        .zip(&quoted)
+        .enumerate()
+        .map(|(j, (variable, quoted))| {
+            let name = variable.map_or_else(|| format!("extra_{}", j + 1), str::to_string);
+            if *quoted {
+                format!("\"${name}\"")
+            } else {
+                format!("${name}")
+            }
+        })
+        .collect();
+    let rest = rest.join(" ");
+    let body = PRESETS.iter().find(|(n, ..)| *n == preset)?.1;
+    let mut built = FAMILY
+        .build(&format!("{body} {rest}"), &format!("{layout} with {rest}"))
+        .ok()?;
+    built
+        .hints
+        .notes
+        .push(crate::logs::FormatNote::NginxInferred {
+            layout,
+            fields: read
+                .iter()
+                .enumerate()
+                .filter_map(|(j, v)| v.map(|v| (j + 1, v)))
+                .collect(),
+            unnamed: read.iter().filter(|v| v.is_none()).count(),
+            log_format: format!("{preset} {rest}"),
+        });
+    Some(Box::new(built))
 }
 
 /// `log_format main '$a - $b' '"$c"';` → `$a - $b"$c"`: the contents of its quoted pieces

@@ -305,6 +305,28 @@ mod tests {
         assert_eq!(i.median, "90");
     }
 
+    proptest::proptest! {
+        /// A float clock's seconds of requests under a second are seconds; lograge's
+        /// milliseconds to two decimals, from 1 ms up, are never read as seconds; whole
+        /// milliseconds are milliseconds.
+        #[test]
+        fn the_typical_values_rule_holds(
+            secs in proptest::collection::vec((0.001f64..0.9, 6usize..16), 5..40),
+            lograge in proptest::collection::vec(1.0f64..99.99, 5..40),
+            millis in proptest::collection::vec(1u64..100_000, 5..40),
+        ) {
+            let written: Vec<String> = secs.iter().map(|(v, d)| format!("{v:.d$}", d = *d)).collect();
+            let refs: Vec<&str> = written.iter().map(String::as_str).collect();
+            proptest::prop_assert_eq!(unit(&refs), Some(DurationUnit::Seconds));
+            let written: Vec<String> = lograge.iter().map(|v| format!("{v:.2}")).collect();
+            let refs: Vec<&str> = written.iter().map(String::as_str).collect();
+            proptest::prop_assert_ne!(unit(&refs), Some(DurationUnit::Seconds));
+            let written: Vec<String> = millis.iter().map(u64::to_string).collect();
+            let refs: Vec<&str> = written.iter().map(String::as_str).collect();
+            proptest::prop_assert_eq!(unit(&refs), Some(DurationUnit::Millis));
+        }
+    }
+
     #[test]
     fn ambiguous_values_keep_the_assumption() {
         // lograge's `duration` (milliseconds, two decimals) of a fast app: median over 1,

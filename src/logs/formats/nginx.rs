@@ -491,6 +491,66 @@ mod tests {
     use super::*;
     use crate::logs::formats::{ColumnMap, DurationUnit, Fields};
 
+    /// combined with `fields` appended to each line (`{status}` replaced by the line's own).
+    fn appended(fields: &[&str], statuses: &[u16]) -> Vec<String> {
+        (0..20)
+            .map(|i| {
+                let status = statuses[i % statuses.len()];
+                let rest = fields[i % fields.len()].replace("{status}", &status.to_string());
+                format!(
+                    "10.0.0.{i} - - [02/Nov/2026:08:00:{i:02} +0000] \"POST /v1/pay HTTP/1.1\" {status} 12 \"-\" \"curl/8.0\" {rest}"
+                )
+            })
+            .collect()
+    }
+
+    /// The variables the values leave one reading for, by field, and the `--log-format` read.
+    fn inferred(lines: &[String]) -> Option<(Vec<(usize, &'static str)>, String)> {
+        let refs: Vec<&[u8]> = lines.iter().map(|l| l.as_bytes()).collect();
+        let found = sniff(&refs[..1]).expect("an appended layout");
+        let read = infer_appended(found.as_ref(), &refs)?;
+        read.hints().notes.into_iter().find_map(|n| match n {
+            crate::logs::FormatNote::NginxInferred {
+                fields, log_format, ..
+            } => Some((fields, log_format)),
+            _ => None,
+        })
+    }
+
+    #[test]
+    fn appended_fields_are_named_only_where_their_values_leave_one_reading() {
+        // An nginx list on the first line is one field; a 504 with upstream 200 differs.
+        let lines = appended(
+            &["502, 504 : 200 30.001 \"0a1b\"", "{status} 0.125 \"0a1b\""],
+            &[504, 201, 201, 201],
+        );
+        let (fields, text) = inferred(&lines).unwrap();
+        assert_eq!(fields, [(1, "upstream_status"), (2, "request_time")]);
+        assert_eq!(
+            text,
+            r#"combined $upstream_status $request_time "$extra_3""#
+        );
+        // A copy of $status never differs: two readings, not named.
+        let copy = appended(&["{status} 0.125"], &[504, 201]);
+        assert_eq!(inferred(&copy).unwrap().0, [(2, "request_time")]);
+        // Two fields of seconds to the millisecond: which is $request_time is not told.
+        let two = appended(&["0.125 0.120"], &[201]);
+        assert_eq!(inferred(&two), None);
+        // A byte count seldom equal to the status is no upstream status.
+        let bytes = appended(&["312", "455", "498", "201"], &[201]);
+        assert_eq!(inferred(&bytes), None);
+        // 32 hex digits, each new: $request_id; repeated (a key sent again): not.
+        let ids: Vec<String> = (0..20)
+            .map(|i| format!("10.0.0.1 - - [02/Nov/2026:08:00:{i:02} +0000] \"POST / HTTP/1.1\" 201 1 \"-\" \"c\" {i:032x}"))
+            .collect();
+        assert_eq!(inferred(&ids).unwrap().0, [(1, "request_id")]);
+        let keys: Vec<String> = ids
+            .iter()
+            .map(|l| l[..l.len() - 1].to_string() + "0")
+            .collect();
+        assert_eq!(inferred(&keys), None);
+    }
+
     #[test]
     fn presets_map_to_roles() {
         let f = compile("upstreaminfo").unwrap();

@@ -223,3 +223,17 @@ fn two_decimal_milliseconds_stay_assumed() {
         "{unit}"
     );
 }
+
+/// `tui --logs` reads its logs as `logs` does, `--no-infer` included: the flag is taken
+/// (the refusal is the missing terminal's, exit 1, not a usage error).
+#[test]
+fn tui_takes_no_infer() {
+    let out = dupcost()
+        .args(["tui", "--logs", "samples/nginx.log", "--no-infer"])
+        .write_stdin("")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("needs an interactive terminal"), "{stderr}");
+}

@@ -237,3 +237,39 @@ fn tui_takes_no_infer() {
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("needs an interactive terminal"), "{stderr}");
 }
+
+/// pino-http's `responseTime` says its unit by its name: milliseconds, never inferred nor
+/// read as seconds; 2 of 20 requests past a 15 s timeout time out.
+#[test]
+fn pino_response_time_is_milliseconds_by_its_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let log: String = (0..20)
+        .map(|i| {
+            let took = if i % 10 == 0 { 16_000.5 } else { 181.2 + f64::from(i) };
+            format!(
+                "{{\"level\":30,\"time\":{},\"req\":{{\"method\":\"POST\",\"url\":\"/api/v1/orders\"}},\"res\":{{\"statusCode\":201}},\"responseTime\":{took},\"msg\":\"request completed\"}}\n",
+                1_710_234_902_184_u64 + 60_000 * i as u64
+            )
+        })
+        .collect();
+    let file = write(dir.path(), "pino.jsonl", log.as_bytes());
+    let v = json(&[
+        "logs",
+        &file,
+        "--column",
+        "method=req.method",
+        "--column",
+        "path=req.url",
+        "--column",
+        "status=res.statusCode",
+        "--client-timeout",
+        "15s",
+    ]);
+    assert_eq!(v["observed"]["timed_out"], 2, "{}", v["observed"]);
+    assert!(
+        v["input_kinds"]["timeout_rate"]
+            .get("duration_unit")
+            .is_none()
+    );
+    assert!(v["observed"]["files"][0].get("inferred").is_none());
+}

@@ -28,6 +28,19 @@ impl Display for Warning {
                 file,
                 field,
                 inferred,
+            } if inferred.rule == crate::logs::UnitRule::Typical => write!(
+                f,
+                "{file}: its duration field {field} says no unit (neither its name nor a format's documentation): its first {} values ({} to {}, median {}) fit more than one unit, and their typical value reads as {} (fractions with a median under 1, or under 100 written to 6 decimals or more, are seconds; whole numbers with a median up to 100,000 are milliseconds), so --client-timeout compares with it as inferred; if that is wrong, give --duration-unit s, ms, us or ns",
+                inferred.values,
+                inferred.min,
+                inferred.max,
+                inferred.median,
+                inferred.unit.name()
+            ),
+            Warning::DurationUnitInferred {
+                file,
+                field,
+                inferred,
             } => write!(
                 f,
                 "{file}: its duration field {field} says no unit (neither its name nor a format's documentation): its first {} values ({} to {}) fit one unit only, {} (a request lasts between 1 µs and a day; µs and ns are written as whole numbers), so --client-timeout compares with it as inferred; if that is wrong, give --duration-unit s, ms, us or ns",

@@ -15,7 +15,20 @@ pub fn measured(derived: &Findings, input: Input) -> Option<&Measured> {
 
 /// How the logs obtained `input` (`timeout rate 1.94% = 662 timed out / ...`), if they did.
 pub fn evidence(derived: &Findings, input: Input) -> Option<String> {
-    measured(derived, input).map(|m| m.evidence.to_string())
+    measured(derived, input).map(|m| said(derived, m))
+}
+
+/// A measured input's evidence as a sentence, with the field it was read through when that
+/// field's role was inferred from its values (and the flag that makes it given).
+pub fn said(derived: &Findings, m: &Measured) -> String {
+    let inferred = Input::ALL
+        .iter()
+        .find(|i| i.json_name() == m.input)
+        .and_then(|&i| crate::findings::kinds::kind(derived, i).inferred_field);
+    match inferred {
+        Some(i) => format!("{}; {}", m.evidence, super::words::inferred_text(&i)),
+        None => m.evidence.to_string(),
+    }
 }
 
 /// The 95% interval of a measured input, `(low, high)` in JSON units: `None` for an input
@@ -38,9 +51,7 @@ pub fn interval_for(derived: &Findings, input: Input) -> Option<(f64, f64)> {
 /// An interval to 3 significant figures, as the table report shows it: `2.52% to 4.01%`.
 pub fn interval_text(input: Input, low: f64, high: f64, currency: &str) -> String {
     let shown = |v: f64| match input {
-        Input::TimeoutRate | Input::SucceededShare => {
-            format!("{}%", crate::units::significant(v * 100.0, 3))
-        }
+        Input::TimeoutRate | Input::SucceededShare => crate::report::words::pct3(v),
         Input::RequestsPerDay => human::count(v),
         _ => crate::report::words::input_value(input, v, currency),
     };

@@ -1,5 +1,5 @@
 //! Apache httpd access logs: a `LogFormat` string (`--log-format`) or one of the presets,
-//! `common`, `combined` and `vcombined`.
+//! `common`, `combined`, `vcombined` and `vhost`.
 //!
 //! Each `%` directive gives a field named as nginx names the same thing, so one set of
 //! aliases serves both: `%h` → `remote_addr`, `%t` → `time_local`, `%r` → `request_method`,
@@ -7,16 +7,22 @@
 //! `duration_us` (microseconds), `%T` → `request_time` (seconds), `%{ms}T` → `duration_ms`,
 //! `%{Idempotency-Key}i` → `http_idempotency_key`, `%{UNIQUE_ID}e` → `unique_id`.
 
+use super::catalog::{Detect, FormatEntry, Reading, Sample, Told};
 use super::template::{Compiled, Family, Item, Kind, Var};
 use super::{FormatHints, LineFormat};
+use crate::logs::role::Role;
 
 pub const COMMON: &str = r#"%h %l %u %t "%r" %>s %b"#;
 pub const COMBINED: &str = r#"%h %l %u %t "%r" %>s %b "%{Referer}i" "%{User-agent}i""#;
 pub const VCOMBINED: &str = r#"%v:%p %h %l %u %t "%r" %>s %O "%{Referer}i" "%{User-Agent}i""#;
+/// combined after the virtual host, without its port: the layout Elastic's and CrowdSec's
+/// parsers read for Apache and nginx (`$host $remote_addr - $remote_user ...`).
+pub const VHOST: &str = r#"%v %h %l %u %t "%r" %>s %O "%{Referer}i" "%{User-Agent}i""#;
 
 /// The presets, by name, most particular first.
-pub const PRESETS: [(&str, &str, &str); 3] = [
+pub const PRESETS: [(&str, &str, &str); 4] = [
     ("vcombined", VCOMBINED, "Apache vcombined"),
+    ("vhost", VHOST, "Apache combined after the virtual host"),
     ("combined", COMBINED, "Apache combined"),
     ("common", COMMON, "Apache common"),
 ];
@@ -111,13 +117,21 @@ fn items(body: &str) -> Result<Vec<Item>, String> {
             return Err(format!("unknown directive '%{c}' at column {}", start + 1));
         }
         i += 1;
-        let var = directive(letter, arg).ok_or_else(|| {
+        let mut var = directive(letter, arg).ok_or_else(|| {
             format!(
                 "unknown directive '{}' at column {}",
                 &body[start..i],
                 start + 1
             )
         })?;
+        // identd's logname is one word; so is the user in a preset, which the lines were
+        // told by: read across a space, `%h %l %u` would take a prefix before the client
+        // (`example.com 10.0.0.1 - - [...]`, `web-1 apache2: 10.0.0.1 - - [...]`) for the
+        // client, its rest for the user. A LogFormat of its own (not a preset's text) reads
+        // `%u` as written.
+        if letter == b'l' || letter == b'u' && PRESETS.iter().any(|(_, p, _)| *p == body) {
+            var.kind = Kind::Word;
+        }
         if !lit.is_empty() {
             items.push(Item::Lit(std::mem::take(&mut lit)));
         }
@@ -187,6 +201,40 @@ fn directive(letter: u8, arg: Option<&str>) -> Option<Var> {
     };
     Some(Var::plain(name))
 }
+
+/// Its row of the formats' catalog (`catalog::CATALOG` lists it): how it is told, read,
+/// refused and sampled.
+pub const ENTRY: FormatEntry = FormatEntry {
+    name: "apache",
+    named: true,
+    describe: "Apache httpd access log: common, combined, vcombined, vhost (combined after the virtual host), or any `LogFormat`",
+    detect: Some(Detect {
+        order: 90,
+        sniff: |lines, _| sniff(lines),
+    }),
+    reading: Reading::Fitting,
+    candidates: |_| super::catalog::presets(&PRESETS, compile),
+    looks: None,
+    compile: Some(compile),
+    told: Some(Told {
+        order: 40,
+        is: is_apache,
+    }),
+    flags: &[],
+    samples: &[Sample {
+        name: "common",
+        lines: r#"127.0.0.1 - frank [01/Nov/2026:10:00:01 -0700] "POST /v1/charges HTTP/1.0" 200 2326
+127.0.0.1 - frank [01/Nov/2026:10:05:01 -0700] "POST /v1/charges HTTP/1.0" 504 0"#,
+        detected: true,
+        reads: &[
+            (Role::Timestamp, "01/Nov/2026:10:05:01 -0700"),
+            (Role::Method, "POST"),
+            (Role::Path, "/v1/charges"),
+            (Role::Status, "504"),
+        ],
+        gave_up: None,
+    }],
+};
 
 #[cfg(test)]
 mod tests {

@@ -25,8 +25,8 @@ use foldhash::fast::FixedState;
 use regex::bytes::Regex;
 
 use super::error::{BadRow, LogError, RowPlace, shown};
+use super::formats::ColumnMap;
 use super::formats::set::{FileFormat, FormatSet, Found};
-use super::formats::{ColumnMap, FlagsStyle};
 use super::framing::{self, RecordSink};
 use super::source::{MovableStop, Piece};
 use super::tally::{BackendAnswers, Fate, FingerprintAttempt, IntentBy, KeyedAttempt, Tally};
@@ -406,11 +406,25 @@ fn no_request_kind(columns: &ColumnMap) -> &'static str {
     let has = |name: &str| columns.headers.iter().any(|h| h == name);
     if has("backend_status_code") {
         "classic ELB TCP/SSL listener records (request \"- - -\", no HTTP request)"
-    } else if columns.flags.is_some() && columns.flags_style == FlagsStyle::Envoy {
-        "Envoy TCP proxy records (request \"- - -\", no HTTP request)"
+    } else if let Some(kind) = columns.flags.and(columns.flags_style.no_request) {
+        kind
     } else {
         "connections with no HTTP request (request \"-\")"
     }
+}
+
+/// What [`no_request`] records are counted as.
+const NO_REQUEST_RECORDS: &str =
+    "records with no request (no method, path or status: the server's own log)";
+
+/// A record with no method, no path and no status: a server's own message written among
+/// its JSON access lines (Caddy's `"logger":"admin"`, a Go service's `"msg":"check
+/// capacity"`), no request at all. Any one of the three makes it a request, and a bad row
+/// when its status cannot be read.
+#[cold]
+fn no_request<'d>(cols: &ColumnMap, field: impl Fn(usize) -> &'d [u8]) -> bool {
+    let empty = |i: usize| trim(field(i)).is_empty();
+    empty(cols.status) && empty(cols.method) && cols.path.is_none_or(empty)
 }
 
 /// 1 when the proxy-attempts column of `columns` counts tries, 0 when it counts retries.
@@ -537,6 +551,9 @@ impl Row<'_> {
                 Some(ts) => ts,
                 None => {
                     let text = field(i);
+                    if no_request(cols, field) {
+                        return self.skipped("", NO_REQUEST_RECORDS);
+                    }
                     let fix = match rules.timestamps {
                         TimestampFormat::Auto => "give its layout with --timestamp-format",
                         TimestampFormat::Strftime(_) => "it does not match --timestamp-format",
@@ -569,11 +586,14 @@ impl Row<'_> {
                 // HAProxy logs -1, Traefik's CLF `-`, when no response was sent.
                 b"-1" | b"-" => Some(0),
                 // Protobuf JSON (Google Cloud's LogEntry) omits a zero: no status is 0.
-                b"" if cols.flags_style == FlagsStyle::GoogleCloud => Some(0),
+                b"" if cols.flags_style.empty_status_is_zero => Some(0),
                 _ => None,
             }
         }) else {
             let text = field(cols.status);
+            if no_request(cols, field) {
+                return self.skipped("", NO_REQUEST_RECORDS);
+            }
             return self.bad(line, || format!("unparseable status '{}'", shown(text)));
         };
         if rules.since.is_some_and(|s| ts < s) || rules.until.is_some_and(|u| ts >= u) {

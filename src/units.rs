@@ -136,10 +136,20 @@ impl FromStr for Rate {
     }
 }
 
+/// The smallest percentage [`Rate::rounded`] writes in digits (`0.000001%`): below it,
+/// `<0.000001%`, so a figure for reading never turns to e-notation.
+const SMALLEST_PERCENT: f64 = 1e-6;
+
 impl Rate {
-    /// For reading: a percentage to 4 significant figures (`1.942%`); not exact, see `Display`.
+    /// For reading: a percentage to 4 significant figures (`1.942%`), a tiny one `<0.000001%`;
+    /// not exact, see `Display`.
     pub fn rounded(self) -> String {
-        format!("{}%", significant(self.0 * 100.0, 4))
+        let percent = self.0 * 100.0;
+        if percent != 0.0 && percent.abs() < SMALLEST_PERCENT {
+            let sign = if percent < 0.0 { "-" } else { "" };
+            return format!("{sign}<0.000001%");
+        }
+        format!("{}%", significant(percent, 4))
     }
 }
 
@@ -555,12 +565,19 @@ mod tests {
         assert!(round_significant(f64::NAN, 3).is_nan());
     }
 
-    /// Tiny rates read in scientific form, and still parse back exactly.
+    /// Tiny rates read without e-notation (their exact form is scientific, and parses back).
     #[test]
-    fn tiny_rates_are_scientific() {
-        assert_eq!(Rate(1e-20).rounded(), "1e-18%");
-        assert_eq!(Rate(2.5e-9).rounded(), "2.5e-7%");
+    fn tiny_rates_read_without_e_notation() {
+        assert_eq!(Rate(1e-20).rounded(), "<0.000001%");
+        assert_eq!(Rate(2.5e-9).rounded(), "<0.000001%");
+        assert_eq!(Rate(-2.5e-9).rounded(), "-<0.000001%");
+        assert_eq!(Rate(1e-8).rounded(), "0.000001%");
+        assert_eq!(Rate(1.234e-8).rounded(), "0.000001234%");
         assert_eq!(Rate(0.00001234).rounded(), "0.001234%");
+        assert_eq!(Rate(0.0).rounded(), "0%");
+        for rate in [1e-300, 5e-324, 2.5e-9, 1e-8, 1e-5, 0.1, 1.0] {
+            assert!(!Rate(rate).rounded().contains('e'), "{rate}");
+        }
         for rate in [1e-300, 5e-324, 2.5e-9, 1.234_567_890_123e-15, 0.1, 1.0] {
             let shown = Rate(rate).to_string();
             assert!(shown.len() < 30, "{shown}");

@@ -12,8 +12,7 @@ use std::path::{Path, PathBuf};
 /// The targets with inputs under `tests/fuzz_regressions/`.
 const REGRESSIONS: &[&str] = &[
     "csv_records",
-    "format_alb",
-    "format_cloudfront",
+    "format_catalog",
     "format_json",
     "json_document",
     "log_format",
@@ -108,11 +107,6 @@ fn logs() {
 }
 
 #[test]
-fn format_alb() {
-    replay_bytes("format_alb", checks::format_alb);
-}
-
-#[test]
 fn duration_unit() {
     replay_bytes("duration_unit", checks::duration_unit);
 }
@@ -130,56 +124,8 @@ fn non_access() {
 }
 
 #[test]
-fn format_cloudfront() {
-    replay_bytes("format_cloudfront", checks::format_cloudfront);
-}
-
-#[test]
 fn format_json() {
     replay_bytes("format_json", checks::format_json);
-}
-
-#[test]
-fn format_nginx() {
-    replay_bytes("format_nginx", |b| {
-        checks::line_format("nginx", &["combined", "main", "upstreaminfo"], b)
-    });
-}
-
-#[test]
-fn format_apache() {
-    replay_bytes("format_apache", |b| {
-        checks::line_format("apache", &["common", "combined", "vcombined"], b)
-    });
-}
-
-#[test]
-fn format_peers() {
-    replay_bytes("format_peers", checks::format_peers);
-}
-
-#[test]
-fn format_haproxy() {
-    replay_bytes("format_haproxy", |b| {
-        checks::line_format("haproxy", &[""], b)
-    });
-}
-
-#[test]
-fn format_envoy() {
-    replay_bytes("format_envoy", |b| {
-        checks::line_format("envoy", &["envoy", "istio"], b)
-    });
-}
-
-#[test]
-fn format_iis() {
-    replay_bytes("format_iis", checks::format_iis);
-}
-
-#[test]
-fn format_platforms() {
-    replay_bytes("format_platforms", checks::format_platforms);
 }
 
 #[test]
@@ -320,8 +266,17 @@ fn format_ambassador() {
     replay_bytes("format_ambassador", checks::ambassador);
 }
 
-/// The catalog's target (`format_catalog`: every row's sniff, named reading and refusal
-/// candidates) on each real sample of the formats and suites fixtures.
+/// The catalog's target (`format_catalog`: every row's sniff, named reading, refusal
+/// candidates and sample layouts) on its seeds and regressions, and on every row's samples.
+/// Its seeds hold the inputs of the per-format targets it replaced (`nginx-`, `alb-`,
+/// `platforms-`, ...).
+#[test]
+fn format_catalog() {
+    replay_bytes("format_catalog", checks::format_catalog);
+    assert!(checks::format_catalog_samples() >= 10);
+}
+
+/// The catalog's target on each real sample of the formats and suites fixtures.
 #[test]
 fn format_catalog_on_the_fixtures() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");

@@ -332,8 +332,9 @@ fn first_lines(bytes: &[u8]) -> Vec<&[u8]> {
 }
 
 /// Every row of the formats' catalog on arbitrary lines: its detection's sniff, the format
-/// it reads when named (built from the first lines), and its candidates for the refusal, each
-/// as [`native_lines`] checks; so a new format's row is fuzzed with the rest.
+/// it reads when named (built from the first lines), its candidates for the refusal, and the
+/// formats its samples are read with (their `#Fields:` layouts, each JSON platform's keys),
+/// each as [`native_lines`] checks; so a new format's row is fuzzed with the rest.
 pub fn format_catalog(bytes: &[u8]) {
     use dupcost::logs::catalog::{CATALOG, Reading};
     let first = first_lines(bytes);
@@ -361,6 +362,65 @@ pub fn format_catalog(bytes: &[u8]) {
             }
         }
     }
+    for (row, sample, built) in sample_formats() {
+        // A format whose lines set its layout (IIS) is built afresh, so an input reads the
+        // same whatever ran before it.
+        match built {
+            Some(format) if format.stateful() => {
+                if let Some(format) = row.read_as(&sample.lines()) {
+                    native_lines(format.as_ref(), bytes);
+                }
+            }
+            Some(format) => native_lines(format.as_ref(), bytes),
+            None => {}
+        }
+    }
+}
+
+/// Each catalog row's samples, with the format the row reads them with, built once; `None`
+/// for a format already read (a fixed refusal candidate, or an earlier sample's: nginx
+/// combined is both), so an input is not read twice by the same format.
+type SampleFormats = Vec<(
+    &'static dupcost::logs::catalog::FormatEntry,
+    &'static dupcost::logs::catalog::Sample,
+    Option<Box<dyn dupcost::logs::LineFormat>>,
+)>;
+
+fn sample_formats() -> &'static SampleFormats {
+    use dupcost::logs::catalog::CATALOG;
+    use std::sync::OnceLock;
+    static BUILT: OnceLock<SampleFormats> = OnceLock::new();
+    BUILT.get_or_init(|| {
+        let mut seen: Vec<String> = fixed_candidates()
+            .iter()
+            .flatten()
+            .flatten()
+            .map(|f| format!("{f:?}"))
+            .collect();
+        CATALOG
+            .iter()
+            .flat_map(|row| row.samples.iter().map(move |sample| (row, sample)))
+            .map(|(row, sample)| {
+                let built = row.read_as(&sample.lines()).filter(|f| {
+                    let shown = format!("{f:?}");
+                    let new = !seen.contains(&shown);
+                    seen.push(shown);
+                    new
+                });
+                (row, sample, built)
+            })
+            .collect()
+    })
+}
+
+/// Every catalog row's samples through [`format_catalog`]: the seeds of its fuzz target.
+pub fn format_catalog_samples() -> usize {
+    let mut samples = 0;
+    for (_, sample, _) in sample_formats() {
+        format_catalog(sample.lines.as_bytes());
+        samples += 1;
+    }
+    samples
 }
 
 /// Line formats, as a catalog row's candidates are.
@@ -421,26 +481,6 @@ fn sample_files() -> Vec<Vec<u8>> {
     files
 }
 
-/// ALB and classic ELB lines (sniffed, and each layout forced).
-pub fn format_alb(bytes: &[u8]) {
-    use dupcost::logs::alb::{AwsLoadBalancer, Balancer, sniff};
-    if let Some(format) = sniff(&first_lines(bytes)) {
-        native_lines(format.as_ref(), bytes);
-    }
-    native_lines(&AwsLoadBalancer::new(Balancer::Alb), bytes);
-    native_lines(&AwsLoadBalancer::new(Balancer::Elb), bytes);
-}
-
-/// CloudFront standard logs (the `#Fields:` of the input, and the documented fields).
-pub fn format_cloudfront(bytes: &[u8]) {
-    use dupcost::logs::cloudfront::{Cloudfront, sniff};
-    if let Some(format) = sniff(&first_lines(bytes)) {
-        native_lines(format.as_ref(), bytes);
-    }
-    native_lines(&Cloudfront::from_lines(&first_lines(bytes)), bytes);
-    native_lines(&Cloudfront::documented(), bytes);
-}
-
 /// JSON lines (the paths of the input's first lines, and some nested paths asked for).
 pub fn format_json(bytes: &[u8]) {
     use dupcost::logs::json::{JsonLines, sniff};
@@ -455,61 +495,6 @@ pub fn format_json(bytes: &[u8]) {
         br#"{"status":200,"request":{"headers":{"Idempotency-Key":["k"]}},"a":[1,2,{"b":3}]}"#;
     if let Some(format) = JsonLines::from_lines(&[fixed], &extra) {
         native_lines(&format, bytes);
-    }
-}
-
-/// IIS W3C logs (sniffed, the input's `#Fields:` lines, a fixed layout with a custom
-/// header), read in order: a `#Fields:` line changes the layout of the lines after it.
-pub fn format_iis(bytes: &[u8]) {
-    use dupcost::logs::iis::{Iis, sniff};
-    if let Some(format) = sniff(&first_lines(bytes)) {
-        native_lines(format.as_ref(), bytes);
-        let _ = format.hints();
-    }
-    native_lines(&Iis::from_lines(&first_lines(bytes)), bytes);
-    let fixed: &[u8] = b"#Fields: date time cs-method cs-uri-stem sc-status sc-win32-status cs(User-Agent) cs(Idempotency-Key) time-taken";
-    native_lines(&Iis::from_lines(&[fixed]), bytes);
-    // IIS Advanced Logging's names, with its quoted fields (issue 35).
-    let advanced: &[u8] = b"#Fields:   date-local time-local c-ip cs-method cs-uri-stem cs(User-Agent) sc-status sc-substatus sc-win32-status TimeTakenMS";
-    native_lines(&Iis::from_lines(&[advanced]), bytes);
-}
-
-/// The layouts issue 35 added, in memory: Traefik's CLF, Nginx Proxy Manager's `proxy` and
-/// `standard`, nginx combined with one ident field, Istio 1.2's default (see
-/// [`format_lines`]).
-pub fn format_peers(bytes: &[u8]) {
-    line_format(
-        "nginx",
-        &["traefik", "npm-proxy", "npm-standard", "one-ident"],
-        bytes,
-    );
-    line_format("envoy", &["istio-1.2"], bytes);
-}
-
-/// First lines of each platform's JSON records, so the fuzzed lines are read with each
-/// platform's fields (Azure's time keys and skipped categories included).
-const PLATFORM_FIRST_LINES: [&[u8]; 5] = [
-    br#"{"ClientRequestMethod":"POST","ClientRequestURI":"/a","EdgeResponseStatus":524,"OriginResponseStatus":0,"EdgeStartTimestamp":1,"RayID":"r","RequestHeaders":{"idempotency-key":"k"}}"#,
-    br#"{"httpRequest":{"requestMethod":"POST","requestUrl":"https://x/a","status":504,"latency":"0.5s"},"jsonPayload":{"statusDetails":"backend_timeout"},"timestamp":"2026-11-01T00:00:00Z"}"#,
-    br#"{"time":"2026-11-01T00:00:00Z","category":"ApplicationGatewayAccessLog","properties":{"httpMethod":"POST","requestUri":"/a","httpStatus":504,"serverStatus":"-","timeTaken":1.5,"transactionId":"t"}}"#,
-    br#"{"started_at":1,"request":{"method":"POST","uri":"/a","headers":{"idempotency-key":"k"}},"response":{"status":504},"latencies":{"request":3,"proxy":-1}}"#,
-    br#"{"requestId":"r","ip":"1.2.3.4","requestTime":"01/Nov/2026:00:00:00 +0000","httpMethod":"POST","routeKey":"POST /a","status":"504","integrationStatus":"-","responseLatency":"29000"}"#,
-];
-
-/// The platforms' JSON records (Cloudflare, Google Cloud, Azure, Kong, API Gateway): the
-/// input's own first lines, and each platform's.
-pub fn format_platforms(bytes: &[u8]) {
-    use dupcost::logs::LineFormat;
-    use dupcost::logs::json::{JsonLines, sniff};
-    if let Some(format) = sniff(&first_lines(bytes), &[]) {
-        native_lines(format.as_ref(), bytes);
-        let _ = format.hints();
-    }
-    for first in PLATFORM_FIRST_LINES {
-        if let Some(format) = JsonLines::from_lines(&[first], &[]) {
-            native_lines(&format, bytes);
-            let _ = format.hints();
-        }
     }
 }
 
@@ -549,16 +534,6 @@ pub fn format_haproxy_log(bytes: &[u8]) {
         let named = with_captures(format.into(), &["Host".into(), "Idempotency-Key".into()])
             .expect("it has a captured block");
         native_lines(named.as_ref(), bytes);
-    }
-}
-
-/// One of the built-in line formats (`nginx`, `apache`, `haproxy`, `envoy` with each preset)
-/// on arbitrary lines.
-pub fn line_format(input: &str, presets: &[&str], bytes: &[u8]) {
-    let input: dupcost::logs::InputFormat = input.parse().expect("a known input format");
-    for preset in presets {
-        let format = dupcost::logs::compile_format(input, preset).expect("a preset compiles");
-        format_lines(format.as_ref(), bytes);
     }
 }
 

@@ -1,6 +1,8 @@
 //! Every row of the formats' catalog on arbitrary bytes, line by line: its sniff, its named
-//! reading and its refusal candidates never panic, and what they split has their names' count
-//! of fields (see `checks::format_catalog`).
+//! reading, its refusal candidates and the formats its samples are read with never panic, and
+//! what they split has their names' count of fields (see `checks::format_catalog`). Its
+//! seeds (`fuzz/seeds/format_catalog/`) hold the inputs of the per-format targets it
+//! replaced; `tests/fuzz_regressions.rs` replays them and every row's samples.
 #![no_main]
 
 #[path = "checks.rs"]

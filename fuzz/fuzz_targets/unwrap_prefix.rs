@@ -9,5 +9,14 @@ mod checks;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    checks::unwrap(&["kubectl", "kubectl-timestamps", "stern", "timestamped", "logcli"], data);
+    checks::unwrap(
+        &[
+            "kubectl",
+            "kubectl-timestamps",
+            "stern",
+            "timestamped",
+            "logcli",
+        ],
+        data,
+    );
 });

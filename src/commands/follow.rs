@@ -23,9 +23,7 @@ use crate::report::words::{count, plural, seconds_text};
 use crate::report::{self, Style};
 use crate::serve::MetricsServer;
 
-use crate::run::{self, LogSource, Logs};
-
-use super::shared::{Measured, measure_tick};
+use crate::run::{self, LogSource, Logs, Measured, measure_tick};
 
 pub fn run(args: &LogArgs, color: bool) -> Result<Vec<u8>> {
     let run = run::resolve::logs(args, color)?;
@@ -59,7 +57,7 @@ pub fn run(args: &LogArgs, color: bool) -> Result<Vec<u8>> {
     let stop = stop_on_signals()?;
     let terminal = format == Format::Table && io::stdout().is_terminal();
     let style = &run.style;
-    let metrics = match args.metrics {
+    let metrics = match run.output.metrics {
         Some(addr) => Some(serve_metrics(addr, follow)?),
         None => None,
     };

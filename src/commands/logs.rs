@@ -2,16 +2,16 @@
 
 use crate::cli::LogArgs;
 use crate::error::Result;
+use crate::report::output;
 use crate::run::{measure_logs, resolve};
-
-use super::shared;
 
 /// Reads the logs, derives the scenario, and renders the report.
 pub fn run(args: &LogArgs, color: bool) -> Result<Vec<u8>> {
-    let resolved = resolve::logs(args, color)?;
-    let (analysis, derived) = measure_logs(&resolved)?;
-    shared::report(
-        &resolved,
+    let run = resolve::logs(args, color)?;
+    let (analysis, derived) = measure_logs(&run)?;
+    output::write_logs(
+        &run.output,
+        &run.style,
         &derived,
         &analysis.files,
         &analysis.options.methods,

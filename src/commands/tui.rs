@@ -9,37 +9,39 @@ use std::time::Duration;
 use crate::cli::TuiArgs;
 use crate::error::{Error, Result};
 use crate::logs;
-use crate::run::{LogSource, Logs, Run};
+use crate::run::{Explorer, LogSource, Logs, Run};
 use crate::tui::endpoints::{Live, LiveUpdate, LogView};
 use crate::tui::{self, App};
 
 /// Resolves the starting scenario and runs the explorer; prints nothing.
 pub fn run(args: &TuiArgs, color: bool) -> Result<Vec<u8>> {
     let run = crate::run::resolve::tui(args, color)?;
-    if args.follow.follow {
-        return run_follow(args, run);
-    }
+    let explorer = run
+        .explorer
+        .clone()
+        .ok_or_else(|| Error::Failure("the explorer's options were not resolved".into()))?;
+    let save_to = explorer.save_to.clone();
     let app = match &run.logs {
-        None => App::new(run.scenario, args.save_to.clone(), run.style.clone())
-            .with_sources(run.sources),
+        Some(logs) if logs.follow.is_some() => return run_follow(explorer, run),
+        None => App::new(run.scenario, save_to, run.style.clone()).with_sources(run.sources),
         Some(logs) => {
             let (_, derived) = crate::run::measure_logs(&run)?;
             let view = LogView::new(&derived, logs.names.clone());
-            App::new(derived.scenario, args.save_to.clone(), run.style.clone()).with_logs(view)
+            App::new(derived.scenario, save_to, run.style.clone()).with_logs(view)
         }
     };
     let app = match run.preset {
         Some(preset) => app.with_preset(preset.name),
         None => app,
     };
-    tui::run(app, !args.no_mouse)?;
+    tui::run(app, explorer.mouse)?;
     Ok(Vec::new())
 }
 
 /// `--logs FILE --follow`: the logs are followed on a thread of their own, which measures
 /// them on every tick that brought rows and sends the measurement to the explorer. The first
 /// measurement (or the logs' error) comes before the terminal is touched.
-fn run_follow(args: &TuiArgs, run: Run) -> Result<Vec<u8>> {
+fn run_follow(explorer: Explorer, run: Run) -> Result<Vec<u8>> {
     let Some(Logs {
         source: LogSource::Files(sources),
         options,
@@ -71,7 +73,7 @@ fn run_follow(args: &TuiArgs, run: Run) -> Result<Vec<u8>> {
                     return true;
                 }
                 rows_came = now;
-                let m = super::shared::measure_tick(&tick, &run);
+                let m = crate::run::measure_tick(&tick, &run);
                 let live = Live {
                     source: source.clone(),
                     rows_read: tick.rows_read,
@@ -108,9 +110,9 @@ fn run_follow(args: &TuiArgs, run: Run) -> Result<Vec<u8>> {
             }
         }
     };
-    let mut app = App::new(base, args.save_to.clone(), style);
+    let mut app = App::new(base, explorer.save_to, style);
     app.follow_update(first);
-    let result = tui::run_live(app, !args.no_mouse, Some(rx));
+    let result = tui::run_live(app, explorer.mouse, Some(rx));
     stop.store(true, Ordering::Relaxed);
     result?;
     Ok(Vec::new())

@@ -84,206 +84,240 @@ impl Role {
     /// then nginx variables, AWS ALB, Traefik, Envoy and HAProxy fields.
     pub fn aliases(self) -> &'static [&'static str] {
         match self {
-            Role::Timestamp => &[
-                "timestamp",
-                "time",
-                "datetime",
-                "date",
-                "ts",
-                "timeiso8601",         // nginx $time_iso8601
-                "timelocal",           // nginx $time_local
-                "msec",                // nginx $msec
-                "startutc",            // Traefik StartUTC
-                "startlocal",          // Traefik StartLocal
-                "requestcreationtime", // ALB request_creation_time
-                "starttime",           // Envoy %START_TIME%
-                "acceptdate",          // HAProxy accept_date
-                "eventtime",
-                "logtime",
-            ],
-            Role::Method => &[
-                "method",
-                "httpmethod",
-                "requestmethod", // nginx $request_method, Traefik RequestMethod
-                "verb",
-                "requestverb", // ALB request_verb
-                "httpverb",
-                "csmethod", // CloudFront cs-method
-            ],
-            Role::Path => &[
-                "path",
-                "route",
-                "url",
-                "uri",
-                "requesturi",  // nginx $request_uri
-                "requestpath", // Traefik RequestPath
-                "requesturl",  // ALB request_url
-                "urlpath",
-                "endpoint",
-                "httprequest",  // HAProxy http_request (Logstash's name)
-                "originalpath", // Envoy X-ENVOY-ORIGINAL-PATH (Logstash's name)
-                "csuristem",    // CloudFront cs-uri-stem
-            ],
-            Role::Status => &[
-                "status",
-                "statuscode",
-                "httpstatus",
-                "httpstatuscode",
-                "responsestatus",
-                "responsecode",
-                "elbstatuscode",    // ALB elb_status_code
-                "downstreamstatus", // Traefik DownstreamStatus
-                "resstatuscode",    // pino-http res.statusCode (a backend's log)
-                "scstatus",         // CloudFront sc-status
-            ],
-            Role::UpstreamStatus => &[
-                "upstreamstatus", // nginx $upstream_status
-                "upstreamstatuscode",
-                "targetstatuscode", // ALB target_status_code
-                "originstatus",     // Traefik OriginStatus
-                "backendstatus",
-                "backendstatuscode",
-                "serverstatus",
-            ],
-            Role::Duration => &[
-                "durationms",
-                "duration",
-                "latencyms",
-                "latency",
-                "elapsedms",
-                "elapsed",
-                "responsetimems",
-                "responsetime",
-                "durationus",
-                "durationns",
-                "durations",
-                "requesttime",          // nginx $request_time (seconds)
-                "upstreamresponsetime", // nginx $upstream_response_time (seconds)
-                "targetprocessingtime", // ALB target_processing_time (seconds)
-                "tookms",
-                "took",
-                "timeduration", // HAProxy Ta/Tt (Logstash's time_duration, ms)
-                "timetaken",    // CloudFront time-taken (seconds)
-            ],
-            Role::IdempotencyKey => &[
-                "idempotencykey",
-                "xidempotencykey",
-                "httpidempotencykey", // nginx $http_idempotency_key
-                "httpxidempotencykey",
-                "requestidempotencykey", // Traefik request_Idempotency-Key
-                "requestxidempotencykey",
-                "requestheadersidempotencykey[0]", // Caddy request.headers.Idempotency-Key[0]
-                "requestheadersxidempotencykey[0]",
-                // A webhook receiver's log: the sender's event id is the intent key.
-                "webhookid", // Standard Webhooks webhook-id
-                "httpwebhookid",
-                "requestheaderswebhookid[0]",
-                "headerswebhookid",
-                "svixid",
-                "httpsvixid",
-                "requestheaderssvixid[0]",
-                "headerssvixid",
-                "xgithubdelivery",
-                "httpxgithubdelivery",
-                "requestheadersxgithubdelivery[0]",
-                "headersxgithubdelivery",
-                "xshopifywebhookid",
-                "httpxshopifywebhookid",
-                "requestheadersxshopifywebhookid[0]",
-                "headersxshopifywebhookid",
-                "xshopifyeventid",
-                "httpxshopifyeventid",
-                "headersxshopifyeventid",
-                "eventid",
-                "stripeeventid", // Stripe's evt_... when the receiver logs it
-            ],
-            Role::Bytes => &[
-                "bytes",
-                "bodybytessent", // nginx $body_bytes_sent
-                "bytessent",
-                "sentbytes", // ALB sent_bytes
-                "responsebytes",
-                "responsesize",
-                "size",
-                "downstreamcontentsize", // Traefik
-                "scbytes",               // CloudFront sc-bytes
-            ],
-            Role::Flags => &[
-                "responseflags",    // Envoy %RESPONSE_FLAGS%
-                "terminationstate", // HAProxy termination_state (%tsc)
-                "tsc",
-                "xedgedetailedresulttype", // CloudFront x-edge-detailed-result-type
-                "flags",
-            ],
-            Role::RequestId => &[
-                "requestid",                   // nginx $request_id
-                "reqid",                       // pino, bunyan
-                "xrequestid",                  // Envoy x-request-id
-                "httpxrequestid",              // nginx $http_x_request_id
-                "requestxrequestid",           // Traefik request_X-Request-Id
-                "traceid",                     // ALB trace_id
-                "uniqueid",                    // HAProxy unique-id
-                "requestheadersxrequestid",    // Caddy request.headers.X-Request-Id
-                "xamzntraceid",                // ALB's trace id as the backend sees it
-                "xedgerequestid",              // CloudFront x-edge-request-id
-                "requestheadersxrequestid[0]", // Caddy request.headers.X-Request-Id[0]
-            ],
-            // Names with a port after the address are listed too: the port is dropped.
-            Role::ClientAddr => &[
-                "clientaddr",
-                "clientip",   // ALB client_ip, HAProxy client_ip (Logstash's name)
-                "remoteaddr", // nginx $remote_addr, Apache %a
-                "remoteip",
-                "clientaddress",
-                "cip",                     // CloudFront c-ip
-                "downstreamremoteaddress", // Envoy %DOWNSTREAM_REMOTE_ADDRESS%
-                "requestremoteip",         // Caddy request.remote_ip
-                "requestclientip",         // Caddy request.client_ip
-                "clienthost",              // Traefik ClientHost
-                "remotehost",              // Apache %h (not `host`: nginx $host is the server)
-            ],
-            Role::ForwardedFor => &[
-                "forwardedfor",
-                "xforwardedfor",               // Envoy x_forwarded_for
-                "httpxforwardedfor",           // nginx $http_x_forwarded_for
-                "requestxforwardedfor",        // Traefik request_X-Forwarded-For
-                "requestheadersxforwardedfor", // Caddy request.headers.X-Forwarded-For
-                "csxforwardedfor",
-                "xforwardedforheader",
-            ],
-            Role::UserAgent => &[
-                "useragent",               // ALB user_agent, Envoy user_agent
-                "httpuseragent",           // nginx $http_user_agent
-                "cs(useragent)",           // CloudFront cs(User-Agent)
-                "requestuseragent",        // Traefik request_User-Agent
-                "requestheadersuseragent", // Caddy request.headers.User-Agent
-                "ua",
-                "agent",
-            ],
-            Role::RequestLength => &[
-                "requestlength", // nginx $request_length
-                "bytesreceived", // Envoy %BYTES_RECEIVED%
-                "receivedbytes", // ALB received_bytes
-                "csbytes",       // CloudFront cs-bytes
-                "requestbytes",
-                "requestsize",
-                "requestcontentsize", // Traefik RequestContentSize
-                "bytesin",
-            ],
-            // Counts of tries (1 = none retried) first, then counts of retries (0 = none):
-            // `retries_in` tells them apart by the name.
-            Role::ProxyAttempts => &[
-                "proxyattempts",
-                "upstreamrequestattemptcount", // Envoy %UPSTREAM_REQUEST_ATTEMPT_COUNT%
-                "retryattempts",               // Traefik RetryAttempts
-                "proxyretries",
-                "retries", // HAProxy's retries counter (`+` when redispatched)
-                // nginx's $upstream_addr: one address a try (`a, b`; ` : ` after a redirect)
-                "upstreamaddr",
-            ],
+            Role::Timestamp => TIMESTAMP,
+            Role::Method => METHOD,
+            Role::Path => PATH,
+            Role::Status => STATUS,
+            Role::UpstreamStatus => UPSTREAM_STATUS,
+            Role::Duration => DURATION,
+            Role::IdempotencyKey => IDEMPOTENCY_KEY,
+            Role::Bytes => BYTES,
+            Role::Flags => FLAGS,
+            Role::RequestId => REQUEST_ID,
+            Role::ClientAddr => CLIENT_ADDR,
+            Role::ForwardedFor => FORWARDED_FOR,
+            Role::UserAgent => USER_AGENT,
+            Role::RequestLength => REQUEST_LENGTH,
+            Role::ProxyAttempts => PROXY_ATTEMPTS,
         }
     }
 }
+
+// Each role's aliases, for [`Role::aliases`]. A proxy's field names are here, not in its
+// format's file: every reader maps names by them, so a CSV export or a JSON log that keeps
+// nginx's, ALB's or Envoy's names is read as the format's own lines are.
+
+const TIMESTAMP: &[&str] = &[
+    "timestamp",
+    "time",
+    "datetime",
+    "date",
+    "ts",
+    "timeiso8601",         // nginx $time_iso8601
+    "timelocal",           // nginx $time_local
+    "msec",                // nginx $msec
+    "startutc",            // Traefik StartUTC
+    "startlocal",          // Traefik StartLocal
+    "requestcreationtime", // ALB request_creation_time
+    "starttime",           // Envoy %START_TIME%
+    "acceptdate",          // HAProxy accept_date
+    "eventtime",
+    "logtime",
+];
+
+const METHOD: &[&str] = &[
+    "method",
+    "httpmethod",
+    "requestmethod", // nginx $request_method, Traefik RequestMethod
+    "verb",
+    "requestverb", // ALB request_verb
+    "httpverb",
+    "csmethod", // CloudFront cs-method
+];
+
+const PATH: &[&str] = &[
+    "path",
+    "route",
+    "url",
+    "uri",
+    "requesturi",  // nginx $request_uri
+    "requestpath", // Traefik RequestPath
+    "requesturl",  // ALB request_url
+    "urlpath",
+    "endpoint",
+    "httprequest",  // HAProxy http_request (Logstash's name)
+    "originalpath", // Envoy X-ENVOY-ORIGINAL-PATH (Logstash's name)
+    "csuristem",    // CloudFront cs-uri-stem
+];
+
+const STATUS: &[&str] = &[
+    "status",
+    "statuscode",
+    "httpstatus",
+    "httpstatuscode",
+    "responsestatus",
+    "responsecode",
+    "elbstatuscode",    // ALB elb_status_code
+    "downstreamstatus", // Traefik DownstreamStatus
+    "resstatuscode",    // pino-http res.statusCode (a backend's log)
+    "scstatus",         // CloudFront sc-status
+];
+
+const UPSTREAM_STATUS: &[&str] = &[
+    "upstreamstatus", // nginx $upstream_status
+    "upstreamstatuscode",
+    "targetstatuscode", // ALB target_status_code
+    "originstatus",     // Traefik OriginStatus
+    "backendstatus",
+    "backendstatuscode",
+    "serverstatus",
+];
+
+const DURATION: &[&str] = &[
+    "durationms",
+    "duration",
+    "latencyms",
+    "latency",
+    "elapsedms",
+    "elapsed",
+    "responsetimems",
+    "responsetime",
+    "durationus",
+    "durationns",
+    "durations",
+    "requesttime",          // nginx $request_time (seconds)
+    "upstreamresponsetime", // nginx $upstream_response_time (seconds)
+    "targetprocessingtime", // ALB target_processing_time (seconds)
+    "tookms",
+    "took",
+    "timeduration", // HAProxy Ta/Tt (Logstash's time_duration, ms)
+    "timetaken",    // CloudFront time-taken (seconds)
+];
+
+const IDEMPOTENCY_KEY: &[&str] = &[
+    "idempotencykey",
+    "xidempotencykey",
+    "httpidempotencykey", // nginx $http_idempotency_key
+    "httpxidempotencykey",
+    "requestidempotencykey", // Traefik request_Idempotency-Key
+    "requestxidempotencykey",
+    "requestheadersidempotencykey[0]", // Caddy request.headers.Idempotency-Key[0]
+    "requestheadersxidempotencykey[0]",
+    // A webhook receiver's log: the sender's event id is the intent key.
+    "webhookid", // Standard Webhooks webhook-id
+    "httpwebhookid",
+    "requestheaderswebhookid[0]",
+    "headerswebhookid",
+    "svixid",
+    "httpsvixid",
+    "requestheaderssvixid[0]",
+    "headerssvixid",
+    "xgithubdelivery",
+    "httpxgithubdelivery",
+    "requestheadersxgithubdelivery[0]",
+    "headersxgithubdelivery",
+    "xshopifywebhookid",
+    "httpxshopifywebhookid",
+    "requestheadersxshopifywebhookid[0]",
+    "headersxshopifywebhookid",
+    "xshopifyeventid",
+    "httpxshopifyeventid",
+    "headersxshopifyeventid",
+    "eventid",
+    "stripeeventid", // Stripe's evt_... when the receiver logs it
+];
+
+const BYTES: &[&str] = &[
+    "bytes",
+    "bodybytessent", // nginx $body_bytes_sent
+    "bytessent",
+    "sentbytes", // ALB sent_bytes
+    "responsebytes",
+    "responsesize",
+    "size",
+    "downstreamcontentsize", // Traefik
+    "scbytes",               // CloudFront sc-bytes
+];
+
+const FLAGS: &[&str] = &[
+    "responseflags",    // Envoy %RESPONSE_FLAGS%
+    "terminationstate", // HAProxy termination_state (%tsc)
+    "tsc",
+    "xedgedetailedresulttype", // CloudFront x-edge-detailed-result-type
+    "flags",
+];
+
+const REQUEST_ID: &[&str] = &[
+    "requestid",                   // nginx $request_id
+    "reqid",                       // pino, bunyan
+    "xrequestid",                  // Envoy x-request-id
+    "httpxrequestid",              // nginx $http_x_request_id
+    "requestxrequestid",           // Traefik request_X-Request-Id
+    "traceid",                     // ALB trace_id
+    "uniqueid",                    // HAProxy unique-id
+    "requestheadersxrequestid",    // Caddy request.headers.X-Request-Id
+    "xamzntraceid",                // ALB's trace id as the backend sees it
+    "xedgerequestid",              // CloudFront x-edge-request-id
+    "requestheadersxrequestid[0]", // Caddy request.headers.X-Request-Id[0]
+];
+
+/// Names with a port after the address are listed too: the port is dropped.
+const CLIENT_ADDR: &[&str] = &[
+    "clientaddr",
+    "clientip",   // ALB client_ip, HAProxy client_ip (Logstash's name)
+    "remoteaddr", // nginx $remote_addr, Apache %a
+    "remoteip",
+    "clientaddress",
+    "cip",                     // CloudFront c-ip
+    "downstreamremoteaddress", // Envoy %DOWNSTREAM_REMOTE_ADDRESS%
+    "requestremoteip",         // Caddy request.remote_ip
+    "requestclientip",         // Caddy request.client_ip
+    "clienthost",              // Traefik ClientHost
+    "remotehost",              // Apache %h (not `host`: nginx $host is the server)
+];
+
+const FORWARDED_FOR: &[&str] = &[
+    "forwardedfor",
+    "xforwardedfor",               // Envoy x_forwarded_for
+    "httpxforwardedfor",           // nginx $http_x_forwarded_for
+    "requestxforwardedfor",        // Traefik request_X-Forwarded-For
+    "requestheadersxforwardedfor", // Caddy request.headers.X-Forwarded-For
+    "csxforwardedfor",
+    "xforwardedforheader",
+];
+
+const USER_AGENT: &[&str] = &[
+    "useragent",               // ALB user_agent, Envoy user_agent
+    "httpuseragent",           // nginx $http_user_agent
+    "cs(useragent)",           // CloudFront cs(User-Agent)
+    "requestuseragent",        // Traefik request_User-Agent
+    "requestheadersuseragent", // Caddy request.headers.User-Agent
+    "ua",
+    "agent",
+];
+
+const REQUEST_LENGTH: &[&str] = &[
+    "requestlength", // nginx $request_length
+    "bytesreceived", // Envoy %BYTES_RECEIVED%
+    "receivedbytes", // ALB received_bytes
+    "csbytes",       // CloudFront cs-bytes
+    "requestbytes",
+    "requestsize",
+    "requestcontentsize", // Traefik RequestContentSize
+    "bytesin",
+];
+
+/// Counts of tries (1 = none retried) first, then counts of retries (0 = none):
+/// `retries_in` tells them apart by the name.
+const PROXY_ATTEMPTS: &[&str] = &[
+    "proxyattempts",
+    "upstreamrequestattemptcount", // Envoy %UPSTREAM_REQUEST_ATTEMPT_COUNT%
+    "retryattempts",               // Traefik RetryAttempts
+    "proxyretries",
+    "retries", // HAProxy's retries counter (`+` when redispatched)
+    // nginx's $upstream_addr: one address a try (`a, b`; ` : ` after a redirect)
+    "upstreamaddr",
+];
 
 /// The idempotency-key aliases that are a webhook sender's event id (`webhook-id`, `svix-id`,
 /// `X-GitHub-Delivery`, ...): a log keyed by one is a receiver's own log.

@@ -38,9 +38,7 @@ pub fn interval_for(derived: &Findings, input: Input) -> Option<(f64, f64)> {
 /// An interval to 3 significant figures, as the table report shows it: `2.52% to 4.01%`.
 pub fn interval_text(input: Input, low: f64, high: f64, currency: &str) -> String {
     let shown = |v: f64| match input {
-        Input::TimeoutRate | Input::SucceededShare => {
-            format!("{}%", crate::units::significant(v * 100.0, 3))
-        }
+        Input::TimeoutRate | Input::SucceededShare => crate::report::words::pct3(v),
         Input::RequestsPerDay => human::count(v),
         _ => crate::report::words::input_value(input, v, currency),
     };

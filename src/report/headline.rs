@@ -42,6 +42,10 @@ pub struct InputLine {
     pub from: String,
 }
 
+fn is_share(input: Input) -> bool {
+    matches!(input, Input::TimeoutRate | Input::SucceededShare)
+}
+
 /// The answer-first block of a report.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Headline {
@@ -198,7 +202,23 @@ impl Headline {
                 )),
                 Kind::Assumed if MONEY.contains(&row.input) => {
                     rests.push((row.input, &row.kind));
-                    assumed.push(line(settled_by(&row.kind)));
+                    // An assumed input the log bounds says its bounds on the first screen: a
+                    // reader sees the default stays within what the log allows. A share's
+                    // 0% to 100% bounds nothing, and the figures' ranges already say it.
+                    let value = match row.kind.bounds {
+                        Some([lo, hi]) if !(lo <= 0.0 && hi >= 1.0 && is_share(row.input)) => {
+                            format!(
+                                "{} (the log allows {})",
+                                row.value,
+                                words::bounds_of(row.input, lo, hi)
+                            )
+                        }
+                        _ => row.value.clone(),
+                    };
+                    assumed.push(InputLine {
+                        value,
+                        ..line(settled_by(&row.kind))
+                    });
                 }
                 Kind::Assumed => more_defaults += 1,
             }

@@ -4,7 +4,8 @@
 //! each output format is one [`Renderer`] in a file of its own (`table`, `markdown`, `json`,
 //! `csv`, `html`), and [`renderer`] is the one match that picks it. The words every format
 //! shares live in `words`, beside what they word; `model` holds the figures and labels the
-//! human formats show; `svg` draws the charts the markdown links and the page inlines.
+//! human formats show; `svg` draws the charts the markdown links and the page inlines;
+//! `output` writes a run's report out, with its charts and saved scenario, in one step.
 
 pub mod csv;
 pub mod evidence;
@@ -16,6 +17,7 @@ pub mod junit;
 pub mod markdown;
 pub mod metrics;
 pub mod model;
+pub mod output;
 pub mod svg;
 pub mod table;
 pub mod words;
@@ -26,6 +28,8 @@ use crate::probe::Probe;
 
 use self::markdown::ChartLink;
 use self::model::LogsReport;
+
+pub use self::output::Output;
 
 /// `--format`: how a report is written out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

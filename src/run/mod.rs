@@ -16,17 +16,15 @@ pub mod resolve;
 
 use std::path::PathBuf;
 
-pub use measure::{measure, measure_logs, read, warn};
+pub use measure::{FollowState, Measured, measure, measure_logs, measure_tick, read, warn};
 pub use resolve::{log_options, sql_options};
 
-use crate::cli::Format;
 use crate::findings::{DeriveOptions, Overrides, Warning};
 use crate::inputs::Sources;
 use crate::logs::{FollowOptions, LogInput, LogOptions};
 use crate::model::Scenario;
 use crate::presets::Preset;
-use crate::report::Style;
-use crate::report::svg::SweepFigure;
+use crate::report::{Output, Style};
 use crate::sweep::Sweep;
 
 /// Everything a command runs on, resolved from its arguments.
@@ -51,20 +49,17 @@ pub struct Run {
     pub output: Output,
     /// The logs to measure and how, for the commands that measure.
     pub logs: Option<Logs>,
+    /// `dupcost tui`: how the explorer runs.
+    pub explorer: Option<Explorer>,
 }
 
-/// The report's format and the files written beside it.
+/// How the explorer runs.
 #[derive(Debug, Clone)]
-pub struct Output {
-    pub format: Format,
-    /// `--plot FILE.svg|DIR`.
-    pub plot: Option<PathBuf>,
-    /// `--plot-y`.
-    pub plot_y: SweepFigure,
-    /// `--save-scenario FILE`.
-    pub save_scenario: Option<PathBuf>,
-    /// `--explain`: the table says everything, not the answer first.
-    pub explain: bool,
+pub struct Explorer {
+    /// `--save-to FILE`: where `s` saves the scenario.
+    pub save_to: PathBuf,
+    /// Whether the explorer takes the mouse (`--no-mouse` leaves it to the terminal).
+    pub mouse: bool,
 }
 
 /// What is measured, and how.

@@ -7,8 +7,8 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 use crate::cli::{
-    EstimateArgs, FilterArgs, FollowArgs, Format, LogArgs, LogReadArgs, ProbeArgs, ScenarioArgs,
-    SqlArgs, TuiArgs,
+    EstimateArgs, FilterArgs, FollowArgs, LogArgs, LogReadArgs, ProbeArgs, ScenarioArgs, SqlArgs,
+    TuiArgs,
 };
 use crate::error::{Error, Result};
 use crate::findings::{DeriveOptions, Overrides, Warning};
@@ -17,9 +17,9 @@ use crate::logs::{self, FollowOptions, LogInput, LogOptions};
 use crate::model::Scenario;
 use crate::report::human::group_thousands;
 use crate::report::svg::SweepFigure;
-use crate::report::{PresetTrace, Style};
+use crate::report::{Output, PresetTrace, Style};
 
-use super::{LogSource, Logs, Output, Run};
+use super::{Explorer, LogSource, Logs, Run};
 
 /// `dupcost estimate`: the scenario, a `--sweep`'s input marked as the sweep's, or with
 /// `--observed` the engine's result to measure.
@@ -37,6 +37,7 @@ pub fn estimate(args: &EstimateArgs, color: bool) -> Result<Run> {
         plot_y: args.plot_y,
         save_scenario: None,
         explain: args.output.explain,
+        metrics: None,
     };
     run.sweep = args.sweep.clone();
     match &args.observed {
@@ -100,15 +101,22 @@ pub fn logs(args: &LogArgs, color: bool) -> Result<Run> {
         plot_y: SweepFigure::Refunds,
         save_scenario: args.save_scenario.clone(),
         explain: args.output.explain,
+        metrics: args.metrics,
     };
     let follow = args.follow.follow.then(|| follow_options(&args.follow));
     run.logs = Some(logs_of(&run, &files, inputs, &args.read, follow));
     Ok(run)
 }
 
-/// `dupcost tui`: the starting scenario, and with `--logs` the logs it starts from.
+/// `dupcost tui`: the starting scenario, and with `--logs` the logs it starts from (and
+/// follows, with `--follow`).
 pub fn tui(args: &TuiArgs, color: bool) -> Result<Run> {
     let inputs: Vec<LogInput> = args.from_logs.iter().cloned().map(LogInput::from).collect();
+    if args.follow.follow && inputs.is_empty() {
+        return Err(Error::Usage(
+            "--follow follows the logs of --logs FILE: give the log to follow".into(),
+        ));
+    }
     stdin_once(&[
         ("--scenario -", scenario_from_stdin(&args.scenario)),
         ("--logs -", inputs.contains(&LogInput::Stdin)),
@@ -118,6 +126,10 @@ pub fn tui(args: &TuiArgs, color: bool) -> Result<Run> {
         ),
     ])?;
     let mut run = scenario(&args.scenario, args.currency.as_deref(), color)?;
+    run.explorer = Some(Explorer {
+        save_to: args.save_to.clone(),
+        mouse: !args.no_mouse,
+    });
     if !inputs.is_empty() {
         let follow = args.follow.follow.then(|| follow_options(&args.follow));
         run.logs = Some(logs_of(&run, &args.from_logs, inputs, &args.read, follow));
@@ -189,14 +201,9 @@ fn scenario(args: &ScenarioArgs, currency: Option<&str>, color: bool) -> Result<
         retries_from_preset,
         style,
         sweep: None,
-        output: Output {
-            format: Format::Table,
-            plot: None,
-            plot_y: SweepFigure::Refunds,
-            save_scenario: None,
-            explain: false,
-        },
+        output: Output::default(),
         logs: None,
+        explorer: None,
     })
 }
 
@@ -479,5 +486,65 @@ fn stdin_once(readers: &[(&str, bool)]) -> Result<()> {
              them a file"
         ))),
         _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::{Cli, Command};
+
+    fn command(line: &[&str]) -> Command {
+        Cli::try_read_from(line)
+            .expect("a valid command line")
+            .command
+    }
+
+    #[test]
+    fn the_explorers_flags_are_the_runs() {
+        let Command::Tui(args) = command(&["dupcost", "tui", "--save-to", "s.json", "--no-mouse"])
+        else {
+            panic!("not tui");
+        };
+        let explorer = tui(&args, false).unwrap().explorer.expect("an explorer");
+        assert_eq!(explorer.save_to, PathBuf::from("s.json"));
+        assert!(!explorer.mouse);
+
+        let Command::Tui(args) = command(&["dupcost", "tui"]) else {
+            panic!("not tui");
+        };
+        assert!(tui(&args, false).unwrap().explorer.unwrap().mouse);
+    }
+
+    #[test]
+    fn following_in_the_explorer_needs_its_logs() {
+        let Command::Tui(args) = command(&["dupcost", "tui", "--follow"]) else {
+            panic!("not tui");
+        };
+        let err = tui(&args, false).unwrap_err();
+        assert!(matches!(err, Error::Usage(_)), "{err}");
+        assert!(err.to_string().contains("--logs FILE"), "{err}");
+    }
+
+    #[test]
+    fn the_metrics_address_is_the_outputs() {
+        let line = [
+            "dupcost",
+            "logs",
+            "a.log",
+            "--follow",
+            "--metrics",
+            "127.0.0.1:0",
+        ];
+        let Command::Logs(args) = command(&line) else {
+            panic!("not logs");
+        };
+        let run = logs(&args, false).unwrap();
+        assert_eq!(run.output.metrics, Some("127.0.0.1:0".parse().unwrap()));
+        assert!(run.explorer.is_none());
+        let Command::Logs(args) = command(&["dupcost", "logs", "a.log"]) else {
+            panic!("not logs");
+        };
+        assert_eq!(logs(&args, false).unwrap().output.metrics, None);
     }
 }

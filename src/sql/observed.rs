@@ -660,22 +660,15 @@ fn join_of(r: &Reader) -> Result<Option<Join>, String> {
 
 /// The flags column's style, as the query's `flags_style` names it (Envoy's when none).
 fn flags_style_of(r: &Reader) -> Result<FlagsStyle, String> {
-    Ok(match r.record.get("flags_style") {
-        None | Some("envoy") => FlagsStyle::Envoy,
-        Some("haproxy") => FlagsStyle::Haproxy,
-        Some("cloudfront") => FlagsStyle::Cloudfront,
-        Some("iis") => FlagsStyle::Iis,
-        Some("cloudflare") => FlagsStyle::Cloudflare,
-        Some("google-cloud") => FlagsStyle::GoogleCloud,
-        Some(other) => {
-            return Err(r.fail(
+    match r.record.get("flags_style") {
+        None => Ok(FlagsStyle::DEFAULT),
+        Some(name) => FlagsStyle::by_name(name).ok_or_else(|| {
+            r.fail(
                 "flags_style",
-                format!(
-                    "'{other}' is not envoy, haproxy, cloudfront, iis, cloudflare or google-cloud"
-                ),
-            ));
-        }
-    })
+                format!("'{name}' is not {}", FlagsStyle::names()),
+            )
+        }),
+    }
 }
 
 /// `2026-11-01` as days since the epoch.

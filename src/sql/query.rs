@@ -905,7 +905,7 @@ fn total_columns(p: &Plan) -> Vec<(&'static str, String)> {
         ]);
     }
     if let Some(style) = p.flags_style {
-        total.push(("flags_style", e.lit(flags_style_name(style))));
+        total.push(("flags_style", e.lit(style.name)));
     }
     if p.outcomes() {
         total.extend([
@@ -1098,18 +1098,6 @@ fn grouping(intents: Intents, has: impl Fn(Role) -> bool) -> Result<Grouping, St
         }
         Intents::Key | Intents::Auto => Grouping::None,
     })
-}
-
-/// A flags style as the result's `flags_style` names it.
-pub fn flags_style_name(style: FlagsStyle) -> &'static str {
-    match style {
-        FlagsStyle::Envoy => "envoy",
-        FlagsStyle::Haproxy => "haproxy",
-        FlagsStyle::Cloudfront => "cloudfront",
-        FlagsStyle::Iis => "iis",
-        FlagsStyle::Cloudflare => "cloudflare",
-        FlagsStyle::GoogleCloud => "google-cloud",
-    }
 }
 
 /// The engine's name as `--engine` takes it.

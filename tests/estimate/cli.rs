@@ -730,3 +730,25 @@ fn implausible_inputs_warn() {
     assert!(huge.contains("over a billion requests a day"), "{huge}");
     assert!(stderr(&["--requests-per-day", "1e9", "--order-value", "40"]).is_empty());
 }
+
+/// A tiny given rate reads `<0.000001%` in every human format, never in e-notation.
+#[test]
+fn a_tiny_rate_reads_without_e_notation() {
+    for (format, tiny) in [
+        ("table", "<0.000001%"),
+        ("markdown", "<0.000001%"),
+        ("html", "&lt;0.000001%"),
+    ] {
+        let out = succeed(dupcost().args([
+            "estimate",
+            "--timeout-rate",
+            "1e-22",
+            "--explain",
+            "--format",
+            format,
+        ]));
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.contains(tiny), "{format}: {text}");
+        assert!(!text.contains("e-20"), "{format}: {text}");
+    }
+}

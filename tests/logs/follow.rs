@@ -3,21 +3,14 @@
 //! its last report must equal `dupcost logs` run once on all the lines.
 
 use std::io::{BufRead, BufReader, Write};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::path::Path;
+use std::process::{Child, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::time::Duration;
 
-use crate::common::{dupcost, succeed, usage_error};
+use crate::common::usage_error;
+use crate::support::{append, batch_json, interrupt, live_and_whole, sample_lines, start_follower};
 use serde_json::Value;
-
-/// The sample log: a CSV header and 3,000 rows over a week, with keys and retries.
-fn sample() -> (String, Vec<String>) {
-    let text = std::fs::read_to_string("samples/access-log.csv").unwrap();
-    let mut lines = text.lines().map(|l| format!("{l}\n"));
-    let header = lines.next().unwrap();
-    (header, lines.collect())
-}
 
 /// A running `dupcost logs ... --follow`, its JSON lines read on a thread.
 struct Follower {
@@ -28,17 +21,7 @@ struct Follower {
 
 impl Follower {
     fn start(dir: &Path, args: &[&str]) -> Follower {
-        let mut child = Command::new(assert_cmd::cargo::cargo_bin("dupcost"))
-            .current_dir(dir)
-            .arg("logs")
-            .args(args)
-            .args(["--follow", "--every", "200ms"])
-            .env_remove("DUPCOST_FORMAT")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
+        let mut child = start_follower(dir, args, &[], Stdio::piped());
         let stdout = child.stdout.take().unwrap();
         let (tx, rx) = mpsc::channel();
         std::thread::spawn(move || {
@@ -82,15 +65,7 @@ impl Follower {
 
     /// Ctrl-C: the follower exits 0 after a last report, which is returned.
     fn interrupt(mut self) -> (Value, Vec<Value>) {
-        let pid = self.child.id().to_string();
-        assert!(
-            Command::new("kill")
-                .args(["-INT", &pid])
-                .status()
-                .unwrap()
-                .success()
-        );
-        let status = self.child.wait().unwrap();
+        let status = interrupt(&mut self.child);
         let mut stderr = String::new();
         std::io::Read::read_to_string(self.child.stderr.as_mut().unwrap(), &mut stderr).unwrap();
         assert_eq!(status.code(), Some(0), "exit 0 after Ctrl-C: {stderr}");
@@ -101,24 +76,9 @@ impl Follower {
     }
 }
 
-fn append(path: &Path, text: &str) {
-    let mut f = std::fs::OpenOptions::new()
-        .append(true)
-        .create(true)
-        .open(path)
-        .unwrap();
-    f.write_all(text.as_bytes()).unwrap();
-}
-
-/// `dupcost logs NAME --format json`, run in `dir` (so the file's name reads the same).
+/// `dupcost logs NAME --format json`, run once in `dir`.
 fn logs_once(dir: &Path, name: &str, extra: &[&str]) -> Value {
-    let out = succeed(
-        dupcost()
-            .current_dir(dir)
-            .args(["logs", name, "--format", "json"])
-            .args(extra),
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    serde_json::from_slice(&batch_json(dir, name, extra)).unwrap()
 }
 
 /// The report without the follower's own object.
@@ -127,22 +87,13 @@ fn without_follow(mut v: Value) -> Value {
     v
 }
 
-fn dirs() -> (tempfile::TempDir, PathBuf, PathBuf) {
-    let tmp = tempfile::tempdir().unwrap();
-    let live = tmp.path().join("live");
-    let whole = tmp.path().join("whole");
-    std::fs::create_dir_all(&live).unwrap();
-    std::fs::create_dir_all(&whole).unwrap();
-    (tmp, live, whole)
-}
-
 /// The "done when": a log that grows in three steps (one of them ending in half a
 /// line, finished later) and is rotated once gives a report per tick whose row counts step up
 /// with the file, and the last report (after Ctrl-C) equals `logs` run once on all the lines.
 #[test]
 fn grows_in_three_steps_rotates_and_ends_equal_to_logs_once() {
-    let (_tmp, live, whole) = dirs();
-    let (header, rows) = sample();
+    let (_tmp, live, whole) = live_and_whole();
+    let (header, rows) = sample_lines();
     let log = live.join("access.csv");
     std::fs::write(&log, format!("{header}{}", rows[..1000].concat())).unwrap();
     let mut follower = Follower::start(&live, &["access.csv"]);
@@ -195,8 +146,8 @@ fn grows_in_three_steps_rotates_and_ends_equal_to_logs_once() {
 /// its start and ends with the figures of all the lines.
 #[test]
 fn copytruncate_reads_the_file_again_from_its_start() {
-    let (_tmp, live, whole) = dirs();
-    let (header, rows) = sample();
+    let (_tmp, live, whole) = live_and_whole();
+    let (header, rows) = sample_lines();
     let log = live.join("access.csv");
     std::fs::write(&log, format!("{header}{}", rows[..1500].concat())).unwrap();
     let mut follower = Follower::start(&live, &["access.csv"]);
@@ -222,8 +173,8 @@ fn copytruncate_reads_the_file_again_from_its_start() {
 /// the last report is written and the program exits 0 without a signal.
 #[test]
 fn stdin_reports_and_ends_with_its_input() {
-    let (_tmp, live, whole) = dirs();
-    let (header, rows) = sample();
+    let (_tmp, live, whole) = live_and_whole();
+    let (header, rows) = sample_lines();
     let mut follower = Follower::start(&live, &["-"]);
     let mut stdin = follower.child.stdin.take().unwrap();
     stdin
@@ -250,8 +201,8 @@ fn stdin_reports_and_ends_with_its_input() {
 /// are still counted.
 #[test]
 fn window_reports_the_last_stretch_of_log_time() {
-    let (_tmp, live, _whole) = dirs();
-    let (header, rows) = sample();
+    let (_tmp, live, _whole) = live_and_whole();
+    let (header, rows) = sample_lines();
     std::fs::write(
         live.join("access.csv"),
         format!("{header}{}", rows.concat()),
@@ -315,8 +266,8 @@ fn follow_flags_refuse_what_they_cannot_do() {
 /// Two files followed at once (two proxies' logs): the last report equals `logs` on both.
 #[test]
 fn two_files_end_equal_to_logs_on_both() {
-    let (_tmp, live, _whole) = dirs();
-    let (header, rows) = sample();
+    let (_tmp, live, _whole) = live_and_whole();
+    let (header, rows) = sample_lines();
     let (a, b) = (live.join("a.csv"), live.join("b.csv"));
     std::fs::write(&a, format!("{header}{}", rows[..1000].concat())).unwrap();
     std::fs::write(&b, format!("{header}{}", rows[1500..2000].concat())).unwrap();
@@ -336,8 +287,8 @@ fn two_files_end_equal_to_logs_on_both() {
 /// endpoints' figures by their last digit).
 #[test]
 fn a_json_line_equals_logs_once_to_the_last_bit() {
-    let (_tmp, live, whole) = dirs();
-    let (header, rows) = sample();
+    let (_tmp, live, whole) = live_and_whole();
+    let (header, rows) = sample_lines();
     let text = format!("{header}{}", rows[..1800].concat());
     std::fs::write(live.join("access.csv"), &text).unwrap();
     std::fs::write(whole.join("access.csv"), &text).unwrap();

@@ -8,12 +8,13 @@ use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpStream;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::common::{dupcost, succeed, usage_error};
+use crate::common::usage_error;
+use crate::support::{append, batch_json, interrupt, live_and_whole, sample_lines, start_follower};
 
 /// A running `dupcost logs ... --follow --metrics 127.0.0.1:0`.
 pub struct Served {
@@ -24,18 +25,9 @@ pub struct Served {
 
 impl Served {
     pub fn start(dir: &Path, args: &[&str]) -> Served {
-        let mut child = Command::new(assert_cmd::cargo::cargo_bin("dupcost"))
-            .current_dir(dir)
-            .arg("logs")
-            .args(args)
-            .args(["--follow", "--every", "200ms", "--metrics", "127.0.0.1:0"])
-            .env_remove("DUPCOST_FORMAT")
-            .stdin(Stdio::null())
-            // Nothing may be written to stdout with --metrics: a pipe nobody reads would fill.
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
+        // Nothing may be written to stdout with --metrics: `stop` checks the pipe is empty.
+        let metrics = ["--metrics", "127.0.0.1:0"];
+        let mut child = start_follower(dir, args, &metrics, Stdio::null());
         let mut stderr = BufReader::new(child.stderr.take().unwrap());
         // Warnings about the flags may come first; then the address, before any row is read.
         let url = loop {
@@ -88,15 +80,7 @@ impl Served {
 
     /// Ctrl-C: exits 0, and wrote nothing on stdout.
     pub fn stop(mut self) {
-        let pid = self.child.id().to_string();
-        assert!(
-            Command::new("kill")
-                .args(["-INT", &pid])
-                .status()
-                .unwrap()
-                .success()
-        );
-        let status = self.child.wait().unwrap();
+        let status = interrupt(&mut self.child);
         assert_eq!(status.code(), Some(0));
         let mut out = String::new();
         std::io::Read::read_to_string(self.child.stdout.as_mut().unwrap(), &mut out).unwrap();
@@ -290,12 +274,8 @@ pub fn exact(v: &Value) -> f64 {
 /// `dupcost logs NAME --format json`, run in `dir`, each number kept as its text (read
 /// with [`exact`]).
 pub fn logs_once(dir: &Path, name: &str) -> Value {
-    let out = succeed(
-        dupcost()
-            .current_dir(dir)
-            .args(["logs", name, "--format", "json"]),
-    );
-    let raw: Box<serde_json::value::RawValue> = serde_json::from_slice(&out.stdout).unwrap();
+    let raw: Box<serde_json::value::RawValue> =
+        serde_json::from_slice(&batch_json(dir, name, &[])).unwrap();
     texts(&raw)
 }
 
@@ -346,19 +326,6 @@ mod indexed {
     }
 }
 
-/// The sample log: its header and 3,000 rows.
-pub fn sample() -> (String, Vec<String>) {
-    let text = std::fs::read_to_string("samples/access-log.csv").unwrap();
-    let mut lines = text.lines().map(|l| format!("{l}\n"));
-    let header = lines.next().unwrap();
-    (header, lines.collect())
-}
-
-pub fn append(path: &Path, text: &str) {
-    let mut f = std::fs::OpenOptions::new().append(true).open(path).unwrap();
-    f.write_all(text.as_bytes()).unwrap();
-}
-
 /// Copies the first `rows` lines of the live log into `whole/NAME`, for the batch report.
 fn batch_of(live: &Path, whole: &Path, rows: u64) -> Value {
     std::fs::copy(live.join("access.csv"), whole.join("access.csv")).unwrap();
@@ -371,11 +338,8 @@ fn batch_of(live: &Path, whole: &Path, rows: u64) -> Value {
 /// bit, before and after the log grows.
 #[test]
 fn every_series_equals_the_batch_report_before_and_after_the_log_grows() {
-    let tmp = tempfile::tempdir().unwrap();
-    let (live, whole) = (tmp.path().join("live"), tmp.path().join("whole"));
-    std::fs::create_dir_all(&live).unwrap();
-    std::fs::create_dir_all(&whole).unwrap();
-    let (header, rows) = sample();
+    let (_tmp, live, whole) = live_and_whole();
+    let (header, rows) = sample_lines();
     let path = live.join("access.csv");
     std::fs::write(&path, format!("{header}{}", rows[..1800].concat())).unwrap();
     let served = Served::start(&live, &["access.csv"]);
@@ -515,7 +479,7 @@ fn endpoints_past_the_top_ten_are_summed_as_other() {
 #[test]
 fn openmetrics_when_the_scraper_asks_and_only_metrics_is_served() {
     let tmp = tempfile::tempdir().unwrap();
-    let (header, rows) = sample();
+    let (header, rows) = sample_lines();
     std::fs::write(
         tmp.path().join("access.csv"),
         format!("{header}{}", rows.concat()),
@@ -559,7 +523,7 @@ fn openmetrics_when_the_scraper_asks_and_only_metrics_is_served() {
 #[test]
 fn a_scraper_that_never_reads_stalls_nothing() {
     let tmp = tempfile::tempdir().unwrap();
-    let (header, rows) = sample();
+    let (header, rows) = sample_lines();
     let path = tmp.path().join("access.csv");
     std::fs::write(&path, format!("{header}{}", rows[..1000].concat())).unwrap();
     let served = Served::start(tmp.path(), &["access.csv"]);
@@ -625,7 +589,7 @@ fn a_log_that_starts_empty_waits_then_reports() {
         !first.contains_key("dupcost_duplicates_per_day"),
         "{first:?}"
     );
-    let (header, rows) = sample();
+    let (header, rows) = sample_lines();
     append(&path, &format!("{header}{}", rows.concat()));
     let got = served.wait_rows(3000);
     let want = expected(&logs_once(tmp.path(), "access.csv"), 3000);
@@ -642,7 +606,7 @@ fn a_log_that_starts_empty_waits_then_reports() {
 #[test]
 fn a_log_without_keys_has_no_coverage_figure() {
     let tmp = tempfile::tempdir().unwrap();
-    let (header, rows) = sample();
+    let (header, rows) = sample_lines();
     let strip = |line: &str| {
         let mut fields: Vec<&str> = line.trim_end().split(',').collect();
         fields.remove(6);

@@ -15,7 +15,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use super::metrics::{Served, append, expected, logs_once, sample};
+use super::metrics::{Served, expected, logs_once};
+use super::support::{append, live_and_whole, sample_lines};
 
 /// `name` on PATH; None (a line on stderr) to skip, a panic under CI.
 fn tool(name: &str) -> Option<PathBuf> {
@@ -73,7 +74,7 @@ fn names_in(text: &str) -> Vec<String> {
 #[test]
 fn the_rules_and_the_dashboard_use_only_exposed_names() {
     let tmp = tempfile::tempdir().unwrap();
-    let (header, rows) = sample();
+    let (header, rows) = sample_lines();
     std::fs::write(
         tmp.path().join("access.csv"),
         format!("{header}{}", rows.concat()),
@@ -266,11 +267,8 @@ fn a_real_prometheus_answers_the_batch_reports_figures() {
     let Some(binary) = tool("prometheus") else {
         return;
     };
-    let tmp = tempfile::tempdir().unwrap();
-    let (live, whole) = (tmp.path().join("live"), tmp.path().join("whole"));
-    std::fs::create_dir_all(&live).unwrap();
-    std::fs::create_dir_all(&whole).unwrap();
-    let (header, rows) = sample();
+    let (_tmp, live, whole) = live_and_whole();
+    let (header, rows) = sample_lines();
     let path = live.join("access.csv");
     std::fs::write(&path, format!("{header}{}", rows[..2000].concat())).unwrap();
     let served = Served::start(&live, &["access.csv"]);

@@ -2,7 +2,9 @@
 //! table, its JSON, its usage errors), the generator's logs written, and the library's
 //! reading of files. The helpers of every area are in `tests/common`.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
 
 use serde_json::Value;
 
@@ -93,4 +95,76 @@ pub fn one_thread() -> LogOptions {
 /// `n` with its thousands grouped, as the reports write counts (`12,345`).
 pub fn group(n: u64) -> String {
     dupcost::report::human::group_thousands(&n.to_string())
+}
+
+/// The sample log a follower is fed: its CSV header and its 3,000 rows over a week (with keys
+/// and retries), a line each with its newline, to append piece by piece.
+pub fn sample_lines() -> (String, Vec<String>) {
+    let text = std::fs::read_to_string("samples/access-log.csv").unwrap();
+    let mut lines = text.lines().map(|l| format!("{l}\n"));
+    let header = lines.next().unwrap();
+    (header, lines.collect())
+}
+
+/// Appends `text` to `path` (created if missing), as a server writes its log.
+pub fn append(path: &Path, text: &str) {
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
+        .unwrap();
+    f.write_all(text.as_bytes()).unwrap();
+}
+
+/// A temp dir with `live/`, where a followed log grows, and `whole/`, where a copy of it is
+/// read once for the batch report to compare with.
+pub fn live_and_whole() -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let live = tmp.path().join("live");
+    let whole = tmp.path().join("whole");
+    std::fs::create_dir_all(&live).unwrap();
+    std::fs::create_dir_all(&whole).unwrap();
+    (tmp, live, whole)
+}
+
+/// `dupcost logs NAME --format json EXTRA`, run once in `dir` (so the file's name reads the
+/// same as the follower's): the report's bytes.
+pub fn batch_json(dir: &Path, name: &str, extra: &[&str]) -> Vec<u8> {
+    let out = common::succeed(
+        dupcost()
+            .current_dir(dir)
+            .args(["logs", name, "--format", "json"])
+            .args(extra),
+    );
+    out.stdout
+}
+
+/// `dupcost logs ARGS --follow --every 200ms EXTRA` started in `dir`, stdout and stderr piped
+/// (a report in `DUPCOST_FORMAT` would not be the one asked for).
+pub fn start_follower(dir: &Path, args: &[&str], extra: &[&str], stdin: Stdio) -> Child {
+    Command::new(assert_cmd::cargo::cargo_bin("dupcost"))
+        .current_dir(dir)
+        .arg("logs")
+        .args(args)
+        .args(["--follow", "--every", "200ms"])
+        .args(extra)
+        .env_remove("DUPCOST_FORMAT")
+        .stdin(stdin)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Ctrl-C to a follower: its exit status once it has ended.
+pub fn interrupt(child: &mut Child) -> ExitStatus {
+    let pid = child.id().to_string();
+    assert!(
+        Command::new("kill")
+            .args(["-INT", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+    child.wait().unwrap()
 }

@@ -161,6 +161,11 @@ fn bad_results_name_the_column_and_the_line() {
         with_column(&text, "timed_out_intents", "99999"),
         "column timed_out_intents: 99999 of 2069 keyed intents",
     ));
+    // A flags style no format's dialect has: every dialect named.
+    cases.push((
+        with_column(&text, "flags_style", "squid"),
+        "column flags_style: 'squid' is not cloudfront, iis, haproxy, envoy, cloudflare or google-cloud",
+    ));
     let fingerprinted = with_column(&text, "grouping", "fingerprint");
     let fingerprinted = with_column(&fingerprinted, "fingerprinted_intents", "10");
     let fingerprinted = with_column(&fingerprinted, "fingerprinted_attempts", "12");

@@ -20,8 +20,10 @@
 //! duration. An `elb_status_code` of `-` (no response was sent) is read as status 0, the
 //! give-up other proxies write.
 
+use super::catalog::{Detect, FormatEntry, Looks, Reading, Sample};
 use super::{Fields, FormatHints, LineFormat};
 use crate::logs::formats::DurationUnit;
+use crate::logs::role::Role;
 
 /// ALB fields (Athena's `alb_access_logs` names), in log order, then `duration_s`.
 pub const ALB_NAMES: [&str; 38] = [
@@ -346,6 +348,92 @@ pub fn sniff(first_lines: &[&[u8]]) -> Option<Box<dyn LineFormat>> {
     let mut fields = Fields::default();
     format.split(line, &mut fields).ok()?;
     Some(Box::new(format))
+}
+
+/// Its row of the formats' catalog (`catalog::CATALOG` lists it): how it is told, read,
+/// refused and sampled.
+pub const ENTRY: FormatEntry = FormatEntry {
+    name: "alb",
+    named: true,
+    describe: "AWS Application Load Balancer access log (classic ELB's told apart)",
+    detect: Some(Detect {
+        order: 10,
+        sniff: |lines, _| sniff(lines),
+    }),
+    reading: Reading::Built {
+        build: alb_lb,
+        bare_first: true,
+    },
+    candidates: |lines| vec![alb_lb(lines)],
+    looks: Some(Looks {
+        name: "AWS ALB",
+        test: |l| {
+            [&b"http "[..], b"https ", b"h2 ", b"grpcs ", b"ws ", b"wss "]
+                .iter()
+                .any(|t| l.starts_with(t))
+        },
+    }),
+    compile: None,
+    told: None,
+    flags: &[],
+    samples: &[Sample {
+        name: "ALB",
+        lines: r#"http 2026-11-01T10:00:00.186641Z app/my-loadbalancer/50dc6c495c0c9188 192.168.131.39:2817 10.0.0.1:80 0.000 0.001 0.000 200 200 34 366 "GET http://www.example.com:80/ HTTP/1.1" "curl/7.46.0" - - arn:aws:elasticloadbalancing:us-east-2:123456789012:targetgroup/my-targets/73e2d6bc24d8a067 "Root=1-58337262-36d228ad5d99923122bbe354" "-" "-" 0 2026-11-01T10:00:00.185000Z "forward" "-" "-" "10.0.0.1:80" "200" "-" "-" TID_1234abcd5678ef90"#,
+        detected: true,
+        reads: &[
+            (Role::Timestamp, "2026-11-01T10:00:00.186641Z"),
+            (Role::Method, "GET"),
+            (Role::Path, "http://www.example.com:80/"),
+            (Role::Status, "200"),
+            (Role::UpstreamStatus, "200"),
+            (Role::Duration, "0.001"),
+        ],
+        gave_up: None,
+    }],
+};
+
+/// Classic ELB's row of the formats' catalog: ALB's sniff tells it, `--input-format elb`
+/// names it.
+pub const ELB: FormatEntry = FormatEntry {
+    name: "elb",
+    named: true,
+    describe: "AWS classic Elastic Load Balancer access log",
+    // Told by ALB's sniff, which tells the two apart.
+    detect: None,
+    reading: Reading::Built {
+        build: elb_lb,
+        bare_first: true,
+    },
+    candidates: |lines| vec![elb_lb(lines)],
+    looks: Some(Looks {
+        name: "AWS classic ELB",
+        test: |l| l.len() >= 20 && l[4] == b'-' && l[10] == b'T',
+    }),
+    compile: None,
+    told: None,
+    flags: &[],
+    samples: &[Sample {
+        name: "classic ELB",
+        lines: r#"2026-11-01T10:00:05.945958Z my-loadbalancer 192.168.131.39:2818 10.0.0.1:80 0.000086 0.201048 0.000057 201 201 512 88 "POST https://api.example.com:443/v1/orders HTTP/1.1" "Mozilla/5.0 (X11; Linux x86_64) Firefox/120.0" ECDHE-RSA-AES128-GCM-SHA256 TLSv1.2"#,
+        detected: false,
+        reads: &[
+            (Role::Timestamp, "2026-11-01T10:00:05.945958Z"),
+            (Role::Method, "POST"),
+            (Role::Path, "https://api.example.com:443/v1/orders"),
+            (Role::Status, "201"),
+            (Role::UpstreamStatus, "201"),
+            (Role::Duration, "0.201191"),
+        ],
+        gave_up: None,
+    }],
+};
+
+fn alb_lb(_: &[&[u8]]) -> Box<dyn LineFormat> {
+    Box::new(AwsLoadBalancer::new(Balancer::Alb))
+}
+
+fn elb_lb(_: &[&[u8]]) -> Box<dyn LineFormat> {
+    Box::new(AwsLoadBalancer::new(Balancer::Elb))
 }
 
 #[cfg(test)]

@@ -7,8 +7,10 @@
 //! `duration_us` (microseconds), `%T` → `request_time` (seconds), `%{ms}T` → `duration_ms`,
 //! `%{Idempotency-Key}i` → `http_idempotency_key`, `%{UNIQUE_ID}e` → `unique_id`.
 
+use super::catalog::{Detect, FormatEntry, Reading, Sample, Told};
 use super::template::{Compiled, Family, Item, Kind, Var};
 use super::{FormatHints, LineFormat};
+use crate::logs::role::Role;
 
 pub const COMMON: &str = r#"%h %l %u %t "%r" %>s %b"#;
 pub const COMBINED: &str = r#"%h %l %u %t "%r" %>s %b "%{Referer}i" "%{User-agent}i""#;
@@ -187,6 +189,40 @@ fn directive(letter: u8, arg: Option<&str>) -> Option<Var> {
     };
     Some(Var::plain(name))
 }
+
+/// Its row of the formats' catalog (`catalog::CATALOG` lists it): how it is told, read,
+/// refused and sampled.
+pub const ENTRY: FormatEntry = FormatEntry {
+    name: "apache",
+    named: true,
+    describe: "Apache httpd access log: common, combined, vcombined, or any `LogFormat`",
+    detect: Some(Detect {
+        order: 90,
+        sniff: |lines, _| sniff(lines),
+    }),
+    reading: Reading::Fitting,
+    candidates: |_| super::catalog::presets(&PRESETS, compile),
+    looks: None,
+    compile: Some(compile),
+    told: Some(Told {
+        order: 40,
+        is: is_apache,
+    }),
+    flags: &[],
+    samples: &[Sample {
+        name: "common",
+        lines: r#"127.0.0.1 - frank [01/Nov/2026:10:00:01 -0700] "POST /v1/charges HTTP/1.0" 200 2326
+127.0.0.1 - frank [01/Nov/2026:10:05:01 -0700] "POST /v1/charges HTTP/1.0" 504 0"#,
+        detected: true,
+        reads: &[
+            (Role::Timestamp, "01/Nov/2026:10:05:01 -0700"),
+            (Role::Method, "POST"),
+            (Role::Path, "/v1/charges"),
+            (Role::Status, "504"),
+        ],
+        gave_up: None,
+    }],
+};
 
 #[cfg(test)]
 mod tests {

@@ -19,10 +19,12 @@
 //! it is a give-up with an unknown outcome unless `integration.status` or the backend's own
 //! log (`--outcomes`) says otherwise.
 
+use super::catalog::{Detect, FormatEntry, Reading, Sample, Told};
 use super::sources::Platform;
 use super::template::{Item, Kind, Template, TemplateFormat, Var};
 use super::{Fields, LineFormat};
 use crate::logs::error::shown;
+use crate::logs::role::Role;
 
 /// The REST API console's CLF example as AWS documents it today (no space before the quote,
 /// `$context.extendedRequestId` last).
@@ -441,6 +443,56 @@ impl LineFormat for Xml {
         Ok(())
     }
 }
+
+/// Its row of the formats' catalog (`catalog::CATALOG` lists it): how it is told, read,
+/// refused and sampled.
+pub const ENTRY: FormatEntry = FormatEntry {
+    name: "apigateway",
+    named: false,
+    describe: "(no flag: told by auto, or given with `--log-format`) AWS API Gateway's text layouts: CLF, CSV, XML; its JSON is JSON lines",
+    // Before the CLF formats its own CLF resembles.
+    detect: Some(Detect {
+        order: 50,
+        sniff: |lines, _| sniff(lines),
+    }),
+    reading: Reading::Auto,
+    candidates: |_| super::catalog::presets(&PRESETS, compile),
+    looks: None,
+    compile: Some(compile),
+    told: Some(Told {
+        order: 30,
+        is: is_apigateway,
+    }),
+    flags: &[],
+    samples: &[
+        Sample {
+            name: "CLF",
+            lines: r#"10.0.0.7 - - [01/Nov/2026:00:57:31 +0000]"POST /v1/orders/7565792/capture HTTP/1.1" 200 1128 78dde6e5-fd29-4f05-a054-78dde6e5fd29 78dde6e5fd29f05=
+10.0.0.7 - - [01/Nov/2026:00:59:47 +0000]"GET /v1/catalog?page=46 HTTP/1.1" 200 3398 1715609f-7c74-46c6-ac69-1715609f7c74 1715609f7c746c6="#,
+            detected: true,
+            reads: &[
+                (Role::Timestamp, "01/Nov/2026:00:59:47 +0000"),
+                (Role::Method, "GET"),
+                (Role::Path, "/v1/catalog?page=46"),
+                (Role::Status, "200"),
+            ],
+            gave_up: None,
+        },
+        Sample {
+            name: "CSV",
+            lines: "10.0.0.7,-,-,01/Nov/2026:00:57:31 +0000,POST,/v1/orders/7565792/capture,HTTP/1.1,200,1128,78dde6e5-fd29-4f05-a054-78dde6e5fd29,78dde6e5fd29f05=\n\
+10.0.0.7,-,-,01/Nov/2026:00:59:47 +0000,GET,/v1/catalog?page=46,HTTP/1.1,200,3398,1715609f-7c74-46c6-ac69-1715609f7c74,1715609f7c746c6=",
+            detected: true,
+            reads: &[
+                (Role::Timestamp, "01/Nov/2026:00:59:47 +0000"),
+                (Role::Method, "GET"),
+                (Role::Path, "/v1/catalog?page=46"),
+                (Role::Status, "200"),
+            ],
+            gave_up: None,
+        },
+    ],
+};
 
 #[cfg(test)]
 mod tests {

@@ -1,15 +1,19 @@
 //! The formats as data: one [`FormatEntry`] row per format, which detection
 //! (`logs::detect`), `--input-format`'s names and help, the refusal of an input no format
-//! reads, docs/FORMATS.md's table and the tests iterate. A new format is its own module in
-//! `formats/` (its `LineFormat`, its `sniff`) and one row here.
+//! reads, docs/FORMATS.md's table, the tests and the catalog's fuzz target iterate.
+//!
+//! A format describes itself in its own module in `formats/`: its `LineFormat`, its `sniff`,
+//! and its row (`pub const ENTRY: FormatEntry`), which holds its name, its place in
+//! detection, its flags dialects (their give-up codes) and its sample lines. Adding one is
+//! that file, its `mod` line in `formats/mod.rs` and its line in [`CATALOG`].
 //!
 //! The rows stand in the order `--input-format` lists its names; auto detection tries the
 //! rows that have a [`Detect`] by its `order` (most particular first), and the refusal
 //! ranks the candidates of every row, in that same order.
-
+use super::super::role::Role;
 use super::{
-    InputFormat, LineFormat, alb, apache, apigateway, cloudfront, envoy, haproxy, haproxy_format,
-    iis, json, nginx,
+    Flags, InputFormat, LineFormat, alb, apache, apigateway, cloudfront, envoy, haproxy, iis, json,
+    nginx,
 };
 
 /// A format's auto detection: the format that reads at least 4 in 5 of the first lines (the
@@ -96,14 +100,58 @@ pub struct FormatEntry {
     /// `--log-format TEXT` alone: where this format stands in telling whose TEXT is, and
     /// whether it is (then its `compile` reads it).
     pub told: Option<Told>,
+    /// The flags dialects its lines write (a format's own, or its platforms'): each is
+    /// listed by one row, and the SQL builder and `FlagsStyle::from_name` find them here.
+    pub flags: &'static [&'static Flags],
+    /// A few lines of its logs, each read by a unit test to the fields it names, and by the
+    /// catalog's fuzz target as a layout to read fuzzed lines with.
+    pub samples: &'static [Sample],
 }
 
-fn none(_: &[&[u8]]) -> Vec<Box<dyn LineFormat>> {
+/// Lines as a log of a format holds them.
+#[derive(Clone, Copy, Debug)]
+pub struct Sample {
+    /// What they show ("combined", "Istio's default").
+    pub name: &'static str,
+    /// The lines, `#Fields:` or other header lines included.
+    pub lines: &'static str,
+    /// Auto detection tells them as this row's: no row before it in detection claims them.
+    /// (Else the row reads them when named: ELB's lines are told by ALB's sniff.)
+    pub detected: bool,
+    /// Its last line's fields, by role, as read.
+    pub reads: &'static [(Role, &'static str)],
+    /// Its last line's flags say the client gave up, as the flags dialect the format gives
+    /// them reads its give-up codes (`None`: no flags field).
+    pub gave_up: Option<bool>,
+}
+
+impl Sample {
+    /// Its lines, as the sniffs see them.
+    pub fn lines(&self) -> Vec<&'static [u8]> {
+        self.lines.lines().map(str::as_bytes).collect()
+    }
+}
+
+impl FormatEntry {
+    /// The line format this row reads `lines` with when it is named (its sniff's, for a row
+    /// whose named reading is its sniff); `None` when it reads no line format (CSV, traces)
+    /// or the lines do not fit.
+    pub fn read_as(&self, lines: &[&[u8]]) -> Option<Box<dyn LineFormat>> {
+        match self.reading {
+            Reading::Built { build, .. } => Some(build(lines)),
+            Reading::FromLines { read, .. } => read(lines, &[]),
+            Reading::Fitting | Reading::Auto => self.detect.and_then(|d| (d.sniff)(lines, &[])),
+            Reading::Csv { .. } | Reading::Trace { .. } => None,
+        }
+    }
+}
+
+pub(super) fn none(_: &[&[u8]]) -> Vec<Box<dyn LineFormat>> {
     Vec::new()
 }
 
 /// Each preset of a template family, compiled.
-fn presets<const N: usize>(
+pub(super) fn presets<const N: usize>(
     presets: &[(&str, &str, &str); N],
     compile: Compile,
 ) -> Vec<Box<dyn LineFormat>> {
@@ -114,7 +162,7 @@ fn presets<const N: usize>(
 }
 
 /// `2026-11-01<sep>10:00:01`: a W3C log's date, `sep`, then its time.
-fn w3c_date_then(line: &[u8], sep: u8) -> bool {
+pub(super) fn w3c_date_then(line: &[u8], sep: u8) -> bool {
     line.len() >= 19
         && line[4] == b'-'
         && line[7] == b'-'
@@ -123,302 +171,74 @@ fn w3c_date_then(line: &[u8], sep: u8) -> bool {
         && line[16] == b':'
 }
 
-fn alb_lb(_: &[&[u8]]) -> Box<dyn LineFormat> {
-    Box::new(alb::AwsLoadBalancer::new(alb::Balancer::Alb))
-}
-
-fn elb_lb(_: &[&[u8]]) -> Box<dyn LineFormat> {
-    Box::new(alb::AwsLoadBalancer::new(alb::Balancer::Elb))
-}
-
-fn cloudfront_lines(lines: &[&[u8]]) -> Box<dyn LineFormat> {
-    Box::new(cloudfront::Cloudfront::from_lines(lines))
-}
-
-fn iis_lines(lines: &[&[u8]]) -> Box<dyn LineFormat> {
-    Box::new(iis::Iis::from_lines(lines))
-}
-
-fn json_lines(lines: &[&[u8]], paths: &[&str]) -> Option<Box<dyn LineFormat>> {
-    json::JsonLines::from_lines(lines, paths).map(|f| Box::new(f) as Box<dyn LineFormat>)
-}
-
-fn haproxy_compile(text: &str) -> Result<Box<dyn LineFormat>, String> {
-    if text.trim().is_empty() {
-        Ok(Box::new(haproxy::Haproxy))
-    } else {
-        haproxy_format::compile(text)
-    }
-}
-
 /// Every format, in the order `--input-format` lists them.
+/// `--input-format auto`: each file told from its first lines.
+const AUTO: FormatEntry = FormatEntry {
+    name: "auto",
+    named: true,
+    describe: "told from each file's first lines (the default)",
+    detect: None,
+    reading: Reading::Auto,
+    candidates: none,
+    looks: None,
+    compile: None,
+    told: None,
+    flags: &[],
+    samples: &[],
+};
+
+/// OTLP/JSON traces, read before any line format is looked for.
+const OTLP: FormatEntry = FormatEntry {
+    name: "otlp",
+    named: true,
+    describe: "OpenTelemetry traces as OTLP/JSON (Collector file exporter, Tempo, Jaeger v3)",
+    detect: None,
+    reading: Reading::Trace {
+        missing: "no OTLP/JSON document with resourceSpans at its start",
+    },
+    candidates: none,
+    looks: None,
+    compile: None,
+    told: None,
+    flags: &[],
+    samples: &[],
+};
+
+/// Zipkin v2 JSON traces, read before any line format is looked for.
+const ZIPKIN: FormatEntry = FormatEntry {
+    name: "zipkin",
+    named: true,
+    describe: "Zipkin v2 JSON traces",
+    detect: None,
+    reading: Reading::Trace {
+        missing: "no JSON array of spans with traceId and id at its start",
+    },
+    candidates: none,
+    looks: None,
+    compile: None,
+    told: None,
+    flags: &[],
+    samples: &[],
+};
+
+/// Every format, in the order `--input-format` lists them: one line a format, its row in
+/// its own file.
 pub static CATALOG: &[FormatEntry] = &[
-    FormatEntry {
-        name: "auto",
-        named: true,
-        describe: "told from each file's first lines (the default)",
-        detect: None,
-        reading: Reading::Auto,
-        candidates: none,
-        looks: None,
-        compile: None,
-        told: None,
-    },
-    FormatEntry {
-        name: "csv",
-        named: true,
-        describe: "CSV with a header naming the fields (a method and a status at least)",
-        detect: None,
-        reading: Reading::Csv { delimiter: None },
-        candidates: none,
-        looks: None,
-        compile: None,
-        told: None,
-    },
-    FormatEntry {
-        name: "tsv",
-        named: true,
-        describe: "tab-separated, with a header naming the fields",
-        detect: None,
-        reading: Reading::Csv {
-            delimiter: Some(b'\t'),
-        },
-        candidates: none,
-        looks: None,
-        compile: None,
-        told: None,
-    },
-    FormatEntry {
-        name: "nginx",
-        named: true,
-        describe: "nginx access log: combined, main, ingress-nginx upstreaminfo, Nginx Proxy Manager's, Traefik's CLF, or any `log_format`",
-        detect: Some(Detect {
-            order: 80,
-            sniff: |lines, _| nginx::sniff(lines),
-        }),
-        reading: Reading::Fitting,
-        candidates: |_| presets(&nginx::PRESETS, nginx::compile),
-        looks: Some(Looks {
-            name: "nginx combined",
-            test: |l| memchr::memmem::find(l, b"] \"").is_some(),
-        }),
-        compile: Some(nginx::compile),
-        told: Some(Told {
-            order: 90,
-            // Any text no other format claims.
-            is: |_| true,
-        }),
-    },
-    FormatEntry {
-        name: "apache",
-        named: true,
-        describe: "Apache httpd access log: common, combined, vcombined, or any `LogFormat`",
-        detect: Some(Detect {
-            order: 90,
-            sniff: |lines, _| apache::sniff(lines),
-        }),
-        reading: Reading::Fitting,
-        candidates: |_| presets(&apache::PRESETS, apache::compile),
-        looks: None,
-        compile: Some(apache::compile),
-        told: Some(Told {
-            order: 40,
-            is: apache::is_apache,
-        }),
-    },
-    FormatEntry {
-        name: "alb",
-        named: true,
-        describe: "AWS Application Load Balancer access log (classic ELB's told apart)",
-        detect: Some(Detect {
-            order: 10,
-            sniff: |lines, _| alb::sniff(lines),
-        }),
-        reading: Reading::Built {
-            build: alb_lb,
-            bare_first: true,
-        },
-        candidates: |lines| vec![alb_lb(lines)],
-        looks: Some(Looks {
-            name: "AWS ALB",
-            test: |l| {
-                [&b"http "[..], b"https ", b"h2 ", b"grpcs ", b"ws ", b"wss "]
-                    .iter()
-                    .any(|t| l.starts_with(t))
-            },
-        }),
-        compile: None,
-        told: None,
-    },
-    FormatEntry {
-        name: "elb",
-        named: true,
-        describe: "AWS classic Elastic Load Balancer access log",
-        // Told by ALB's sniff, which tells the two apart.
-        detect: None,
-        reading: Reading::Built {
-            build: elb_lb,
-            bare_first: true,
-        },
-        candidates: |lines| vec![elb_lb(lines)],
-        looks: Some(Looks {
-            name: "AWS classic ELB",
-            test: |l| l.len() >= 20 && l[4] == b'-' && l[10] == b'T',
-        }),
-        compile: None,
-        told: None,
-    },
-    FormatEntry {
-        name: "cloudfront",
-        named: true,
-        describe: "Amazon CloudFront standard log (W3C, tab-separated, its `#Fields:` line)",
-        detect: Some(Detect {
-            order: 20,
-            sniff: |lines, _| cloudfront::sniff(lines),
-        }),
-        reading: Reading::Built {
-            build: cloudfront_lines,
-            bare_first: true,
-        },
-        candidates: |lines| vec![cloudfront_lines(lines)],
-        looks: Some(Looks {
-            name: "CloudFront (W3C)",
-            test: |l| {
-                (l.starts_with(b"#") && !l.starts_with(b"#Software:")) || w3c_date_then(l, b'\t')
-            },
-        }),
-        compile: None,
-        told: None,
-    },
-    FormatEntry {
-        name: "iis",
-        named: true,
-        describe: "Microsoft IIS W3C extended log and IIS Advanced Logging (their `#Fields:` lines); not IIS's FTP log",
-        detect: Some(Detect {
-            order: 30,
-            sniff: |lines, _| iis::sniff(lines),
-        }),
-        reading: Reading::Built {
-            build: iis_lines,
-            bare_first: false,
-        },
-        candidates: |lines| vec![iis_lines(lines)],
-        looks: Some(Looks {
-            name: "IIS (W3C)",
-            // `#Software: Microsoft Internet Information Services` or `IIS Advanced Logging`.
-            test: |l| l.starts_with(b"#Software:") || w3c_date_then(l, b' '),
-        }),
-        compile: None,
-        told: None,
-    },
-    FormatEntry {
-        name: "haproxy",
-        named: true,
-        describe: "HAProxy `option httplog` (with or without syslog's prefix), or any `log-format`",
-        detect: Some(Detect {
-            order: 60,
-            sniff: |lines, _| haproxy::sniff(lines),
-        }),
-        reading: Reading::Fitting,
-        candidates: |_| vec![Box::new(haproxy::Haproxy)],
-        looks: Some(Looks {
-            name: "HAProxy httplog",
-            test: |l| {
-                memchr::memmem::find(l, b"haproxy[").is_some()
-                    || memchr::memmem::find(l, b"/Tw/").is_some()
-            },
-        }),
-        compile: Some(haproxy_compile),
-        told: Some(Told {
-            order: 20,
-            is: haproxy_format::is_haproxy,
-        }),
-    },
-    FormatEntry {
-        name: "envoy",
-        named: true,
-        describe: "Envoy and Istio access logs: their default layouts, or any format string",
-        detect: Some(Detect {
-            order: 70,
-            sniff: |lines, _| envoy::sniff(lines),
-        }),
-        reading: Reading::Fitting,
-        candidates: |_| presets(&envoy::PRESETS, envoy::compile),
-        looks: Some(Looks {
-            name: "Envoy",
-            test: |l| l.starts_with(b"[") && l.get(5) == Some(&b'-'),
-        }),
-        compile: Some(envoy::compile),
-        told: Some(Told {
-            // Before HAProxy, whose `%ST` is in `%START_TIME%`.
-            order: 10,
-            is: envoy::is_envoy,
-        }),
-    },
-    FormatEntry {
-        name: "json",
-        named: true,
-        describe: "JSON lines: Caddy, Traefik, Envoy, Cloudflare, Google Cloud, Kong, API Gateway, ... or any keys (`--column`)",
-        detect: Some(Detect {
-            order: 40,
-            sniff: json::sniff,
-        }),
-        reading: Reading::FromLines {
-            read: json_lines,
-            missing: "no line among the first is a JSON object",
-        },
-        candidates: |lines| json_lines(lines, &[]).into_iter().collect(),
-        looks: Some(Looks {
-            name: "JSON lines",
-            test: |l| l.starts_with(b"{"),
-        }),
-        compile: None,
-        told: None,
-    },
-    FormatEntry {
-        name: "otlp",
-        named: true,
-        describe: "OpenTelemetry traces as OTLP/JSON (Collector file exporter, Tempo, Jaeger v3)",
-        detect: None,
-        reading: Reading::Trace {
-            missing: "no OTLP/JSON document with resourceSpans at its start",
-        },
-        candidates: none,
-        looks: None,
-        compile: None,
-        told: None,
-    },
-    FormatEntry {
-        name: "zipkin",
-        named: true,
-        describe: "Zipkin v2 JSON traces",
-        detect: None,
-        reading: Reading::Trace {
-            missing: "no JSON array of spans with traceId and id at its start",
-        },
-        candidates: none,
-        looks: None,
-        compile: None,
-        told: None,
-    },
-    FormatEntry {
-        name: "apigateway",
-        named: false,
-        describe: "(no flag: told by auto, or given with `--log-format`) AWS API Gateway's text layouts: CLF, CSV, XML; its JSON is JSON lines",
-        // Before the CLF formats its own CLF resembles.
-        detect: Some(Detect {
-            order: 50,
-            sniff: |lines, _| apigateway::sniff(lines),
-        }),
-        reading: Reading::Auto,
-        candidates: |_| presets(&apigateway::PRESETS, apigateway::compile),
-        looks: None,
-        compile: Some(apigateway::compile),
-        told: Some(Told {
-            order: 30,
-            is: apigateway::is_apigateway,
-        }),
-    },
+    AUTO,
+    super::csv::CSV,
+    super::csv::TSV,
+    nginx::ENTRY,
+    apache::ENTRY,
+    alb::ENTRY,
+    alb::ELB,
+    cloudfront::ENTRY,
+    iis::ENTRY,
+    haproxy::ENTRY,
+    envoy::ENTRY,
+    json::ENTRY,
+    OTLP,
+    ZIPKIN,
+    apigateway::ENTRY,
 ];
 
 /// The row of a format `--input-format` names (an `InputFormat` is only ever a named row's:
@@ -446,6 +266,11 @@ pub fn by_rank() -> impl Iterator<Item = &'static FormatEntry> {
     let mut rows: Vec<&'static FormatEntry> = CATALOG.iter().collect();
     rows.sort_by_key(|e| e.detect.map_or(u8::MAX, |d| d.order));
     rows.into_iter()
+}
+
+/// Every flags dialect, in the rows' order.
+pub fn flags() -> impl Iterator<Item = &'static Flags> {
+    CATALOG.iter().flat_map(|e| e.flags.iter().copied())
 }
 
 /// The names `--input-format` takes, in order.
@@ -559,16 +384,127 @@ mod tests {
     }
 
     /// docs/FORMATS.md's table of formats has one row per catalog row, in its order: its
-    /// name and its description, exactly.
+    /// name and its description, exactly. `UPDATE_GOLDEN=1` writes the table from the rows, as
+    /// it writes the goldens, so a new format's docs row is generated, not written by hand.
     #[test]
     fn the_docs_table_lists_every_row() {
-        let docs = include_str!("../../../docs/FORMATS.md");
-        let rows: Vec<&str> = docs.lines().filter(|l| l.starts_with("| `")).collect();
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/FORMATS.md");
+        let docs = std::fs::read_to_string(path).unwrap();
         let want: Vec<String> = CATALOG
             .iter()
             .map(|e| format!("| `{}` | {} |", e.name, e.describe))
             .collect();
-        assert_eq!(rows, want, "docs/FORMATS.md's `--input-format` table");
+        if std::env::var_os("UPDATE_GOLDEN").is_some() {
+            let lines: Vec<&str> = docs.lines().collect();
+            let first = lines.iter().position(|l| l.starts_with("| `")).unwrap();
+            let last = first
+                + lines[first..]
+                    .iter()
+                    .take_while(|l| l.starts_with("| `"))
+                    .count();
+            let mut out: Vec<String> = lines[..first].iter().map(|l| l.to_string()).collect();
+            out.extend(want.iter().cloned());
+            out.extend(lines[last..].iter().map(|l| l.to_string()));
+            std::fs::write(path, out.join("\n") + "\n").unwrap();
+            return;
+        }
+        let rows: Vec<&str> = docs.lines().filter(|l| l.starts_with("| `")).collect();
+        assert_eq!(
+            rows, want,
+            "docs/FORMATS.md's `--input-format` table (UPDATE_GOLDEN=1 writes it)"
+        );
+    }
+
+    #[test]
+    fn every_flags_dialect_is_listed_once() {
+        use crate::logs::FlagsStyle;
+        let names: Vec<&str> = flags().map(|f| f.name).collect();
+        let mut unique = names.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), names.len(), "{names:?}");
+        for f in flags() {
+            assert_eq!(FlagsStyle::by_name(f.name).map(|s| s.name), Some(f.name));
+            assert!(FlagsStyle::names().contains(f.name));
+            assert!(!f.give_ups.codes.is_empty(), "{}", f.name);
+        }
+        assert_eq!(FlagsStyle::by_name("envoy"), Some(FlagsStyle::DEFAULT));
+        assert_eq!(FlagsStyle::from_name(b"termination_state").name, "haproxy");
+        assert_eq!(
+            FlagsStyle::from_name(b"x-edge-detailed-result-type").name,
+            "cloudfront"
+        );
+        assert_eq!(
+            FlagsStyle::from_name(b"response_flags"),
+            FlagsStyle::DEFAULT
+        );
+        assert!(FlagsStyle::by_name("squid").is_none());
+    }
+
+    /// Each row's samples: told as its own by auto detection when they say so, read by the
+    /// row's format to the fields they name, by role.
+    #[test]
+    fn every_sample_reads_to_its_fields() {
+        use crate::logs::{ColumnMap, Fields};
+        let mut samples = 0;
+        for row in CATALOG {
+            for sample in row.samples {
+                let at = format!("{} sample {:?}", row.name, sample.name);
+                let lines = sample.lines();
+                if sample.detected {
+                    let first = by_detection().find(|(_, sniff)| sniff(&lines, &[]).is_some());
+                    assert_eq!(first.map(|(e, _)| e.name), Some(row.name), "{at}");
+                }
+                let format = row
+                    .read_as(&lines)
+                    .unwrap_or_else(|| panic!("{at}: not read"));
+                let map = ColumnMap::for_format(&at, format.as_ref(), &[], None)
+                    .unwrap_or_else(|e| panic!("{at}: {e}"));
+                // Every line in order (IIS's `#Fields:` lines set the layout of the lines
+                // after them); the last is the record read.
+                let mut fields = Fields::default();
+                for line in lines.iter().filter(|l| !format.skip(l)) {
+                    fields.clear();
+                    format
+                        .split(line, &mut fields)
+                        .unwrap_or_else(|e| panic!("{at}: {e}"));
+                }
+                let read: Vec<(Role, String)> = Role::ALL
+                    .iter()
+                    .filter_map(|&role| {
+                        let i = map.index_of(role)?;
+                        Some((role, String::from_utf8_lossy(fields.get(i)?).into_owned()))
+                    })
+                    .collect();
+                for (role, want) in sample.reads {
+                    let got = read
+                        .iter()
+                        .find(|(r, _)| r == role)
+                        .map(|(_, v)| v.as_str());
+                    assert_eq!(got, Some(*want), "{at}: {role}; read {read:?}");
+                }
+                assert!(
+                    !sample.reads.is_empty(),
+                    "{at}: reads nothing; read {read:?}"
+                );
+                let gave_up = map
+                    .flags
+                    .map(|i| map.flags_style.gave_up(fields.get(i).unwrap_or_default()));
+                assert_eq!(gave_up, sample.gave_up, "{at}: {:?}", map.flags_style);
+                samples += 1;
+            }
+        }
+        assert!(samples >= 10, "{samples} samples");
+    }
+
+    /// Every line format's row has a sample to read.
+    #[test]
+    fn every_line_format_has_samples() {
+        for row in CATALOG {
+            let reads_lines = !matches!(row.reading, Reading::Csv { .. } | Reading::Trace { .. })
+                && row.name != "auto";
+            assert_eq!(!row.samples.is_empty(), reads_lines, "{}", row.name);
+        }
     }
 
     #[test]

@@ -17,8 +17,24 @@
 //! has no origin status field, so the backend outcome of every timed-out attempt is unknown
 //! from this log alone; the origin's log (`--outcomes`) settles it.
 
-use super::{Fields, FlagsStyle, FormatHints, LineFormat};
+use super::catalog::{Detect, FormatEntry, Looks, Reading, Sample};
+use super::{Fields, Flags, FlagsStyle, FormatHints, GiveUpMatch, GiveUps, LineFormat};
 use crate::logs::formats::DurationUnit;
+use crate::logs::role::Role;
+
+/// CloudFront's `x-edge-detailed-result-type`: `ClientCommError` and `ClientHungUpRequest`
+/// (the viewer went away before the answer) are give-ups.
+pub static FLAGS: Flags = Flags {
+    name: "cloudfront",
+    field: "result type",
+    give_ups: GiveUps {
+        matching: GiveUpMatch::Whole,
+        codes: &["ClientCommError", "ClientHungUpRequest"],
+    },
+    named_by: |n| n.starts_with("xedge"),
+    empty_status_is_zero: false,
+    no_request: None,
+};
 
 /// AWS's documented fields of a standard log, in order, for a file without `#Fields:`.
 pub const DEFAULT_FIELDS: [&str; 33] = [
@@ -187,7 +203,7 @@ impl LineFormat for Cloudfront {
     fn hints(&self) -> FormatHints {
         FormatHints {
             duration_unit: Some(DurationUnit::Seconds),
-            flags_style: Some(FlagsStyle::Cloudfront),
+            flags_style: Some(FlagsStyle(&FLAGS)),
             ..FormatHints::default()
         }
     }
@@ -253,6 +269,53 @@ pub fn sniff(first_lines: &[&[u8]]) -> Option<Box<dyn LineFormat>> {
     let looks = line.len() > 11 && line[4] == b'-' && line[10] == b'\t';
     (looks && format.split(line, &mut Fields::default()).is_ok())
         .then(|| Box::new(format) as Box<dyn LineFormat>)
+}
+
+/// Its row of the formats' catalog (`catalog::CATALOG` lists it): how it is told, read,
+/// refused and sampled.
+pub const ENTRY: FormatEntry = FormatEntry {
+    name: "cloudfront",
+    named: true,
+    describe: "Amazon CloudFront standard log (W3C, tab-separated, its `#Fields:` line)",
+    detect: Some(Detect {
+        order: 20,
+        sniff: |lines, _| sniff(lines),
+    }),
+    reading: Reading::Built {
+        build: cloudfront_lines,
+        bare_first: true,
+    },
+    candidates: |lines| vec![cloudfront_lines(lines)],
+    looks: Some(Looks {
+        name: "CloudFront (W3C)",
+        test: |l| {
+            (l.starts_with(b"#") && !l.starts_with(b"#Software:"))
+                || super::catalog::w3c_date_then(l, b'\t')
+        },
+    }),
+    compile: None,
+    told: None,
+    flags: &[&FLAGS],
+    samples: &[Sample {
+        name: "standard log",
+        lines: "#Version: 1.0\n\
+#Fields: date time x-edge-location sc-bytes c-ip cs-method cs(Host) cs-uri-stem sc-status cs(Referer) cs(User-Agent) cs-uri-query cs(Cookie) x-edge-result-type x-edge-request-id x-host-header cs-protocol cs-bytes time-taken x-forwarded-for ssl-protocol ssl-cipher x-edge-response-result-type cs-protocol-version fle-status fle-encrypted-fields c-port time-to-first-byte x-edge-detailed-result-type sc-content-type sc-content-len sc-range-start sc-range-end\n\
+2026-11-01\t10:00:05\tLAX1\t512\t192.0.2.101\tPOST\td111111abcdef8.cloudfront.net\t/v1/orders\t504\t-\tokhttp/4.12.0\t-\t-\tError\tSOKRB5drohxR1NYTlnZMBwq5USH4tVZHLSTTaxD1LF3nzPsrGkWF5Q==\td111111abcdef8.cloudfront.net\thttps\t23\t30.001\t-\tTLSv1.2\tECDHE-RSA-AES128-GCM-SHA256\tError\tHTTP/2.0\t-\t-\t11040\t30.001\tClientCommError\ttext/html\t78\t-\t-",
+        detected: true,
+        reads: &[
+            (Role::Timestamp, "2026-11-01T10:00:05Z"),
+            (Role::Method, "POST"),
+            (Role::Path, "/v1/orders"),
+            (Role::Status, "504"),
+            (Role::Duration, "30.001"),
+            (Role::Flags, "ClientCommError"),
+        ],
+        gave_up: Some(true),
+    }],
+};
+
+fn cloudfront_lines(lines: &[&[u8]]) -> Box<dyn LineFormat> {
+    Box::new(Cloudfront::from_lines(lines))
 }
 
 #[cfg(test)]

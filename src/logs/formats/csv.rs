@@ -7,6 +7,7 @@
 
 use csv_core::{ReadRecordResult, ReaderBuilder};
 
+use super::catalog::{FormatEntry, Reading};
 use super::{ColumnMap, DurationUnit, FlagsStyle};
 use crate::logs::error::{LogError, escape_control};
 use crate::logs::limits::{MAX_FIELDS, MAX_RECORD};
@@ -271,10 +272,42 @@ impl ColumnMap {
             duration_unit,
             duration_unit_assumed,
             duration_unit_inferred: None,
-            flags_style: flags.map_or(FlagsStyle::Envoy, |i| FlagsStyle::from_name(header[i])),
+            flags_style: flags.map_or(FlagsStyle::DEFAULT, |i| FlagsStyle::from_name(header[i])),
         })
     }
 }
+
+/// CSV's row of the formats' catalog: named only, its header naming the fields.
+pub const CSV: FormatEntry = FormatEntry {
+    name: "csv",
+    named: true,
+    describe: "CSV with a header naming the fields (a method and a status at least)",
+    detect: None,
+    reading: Reading::Csv { delimiter: None },
+    candidates: super::catalog::none,
+    looks: None,
+    compile: None,
+    told: None,
+    flags: &[],
+    samples: &[],
+};
+
+/// TSV's row of the formats' catalog: named only, its header naming the fields.
+pub const TSV: FormatEntry = FormatEntry {
+    name: "tsv",
+    named: true,
+    describe: "tab-separated, with a header naming the fields",
+    detect: None,
+    reading: Reading::Csv {
+        delimiter: Some(b'\t'),
+    },
+    candidates: super::catalog::none,
+    looks: None,
+    compile: None,
+    told: None,
+    flags: &[],
+    samples: &[],
+};
 
 #[cfg(test)]
 mod tests {

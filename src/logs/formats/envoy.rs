@@ -10,8 +10,10 @@
 //! no upstream status: a timed-out request's outcome at the backend is unknown unless the
 //! backend's own log is joined (`--outcomes`).
 
+use super::catalog::{Detect, FormatEntry, Looks, Reading, Sample, Told};
 use super::template::{Compiled, Family, Item, Var};
-use super::{DurationUnit, FlagsStyle, FormatHints, LineFormat};
+use super::{DurationUnit, Flags, FlagsStyle, FormatHints, GiveUpMatch, GiveUps, LineFormat};
+use crate::logs::role::Role;
 
 /// Envoy's default format.
 pub const DEFAULT: &str = r#"[%START_TIME%] "%REQ(:METHOD)% %REQ(X-ENVOY-ORIGINAL-PATH?:PATH)% %PROTOCOL%" %RESPONSE_CODE% %RESPONSE_FLAGS% %BYTES_RECEIVED% %BYTES_SENT% %DURATION% %RESP(X-ENVOY-UPSTREAM-SERVICE-TIME)% "%REQ(X-FORWARDED-FOR)%" "%REQ(USER-AGENT)%" "%REQ(X-REQUEST-ID)%" "%REQ(:AUTHORITY)%" "%UPSTREAM_HOST%""#;
@@ -56,13 +58,28 @@ pub fn is_envoy(text: &str) -> bool {
         .any(|op| t.contains(op))
 }
 
+/// Envoy's `response_flags`: comma-separated codes; `UT` (upstream timeout), `DC`
+/// (downstream closed), `UC` (upstream closed), `URX` (retry limit) are give-ups. A flags
+/// column whose name says no other dialect reads as this one.
+pub static FLAGS: Flags = Flags {
+    name: "envoy",
+    field: "flags",
+    give_ups: GiveUps {
+        matching: GiveUpMatch::AnyCode,
+        codes: &["UT", "DC", "UC", "URX"],
+    },
+    named_by: |_| false,
+    empty_status_is_zero: false,
+    no_request: Some("Envoy TCP proxy records (request \"- - -\", no HTTP request)"),
+};
+
 /// Envoy's format strings: durations in ms, its response flags.
 static FAMILY: Family = Family {
     presets: &PRESETS,
     items,
     hints: || FormatHints {
         duration_unit: Some(DurationUnit::Millis),
-        flags_style: Some(FlagsStyle::Envoy),
+        flags_style: Some(FlagsStyle(&FLAGS)),
         ..FormatHints::default()
     },
     custom: "Envoy format string",
@@ -255,6 +272,63 @@ fn name(op: &str) -> String {
     }
 }
 
+/// Its row of the formats' catalog (`catalog::CATALOG` lists it): how it is told, read,
+/// refused and sampled.
+pub const ENTRY: FormatEntry = FormatEntry {
+    name: "envoy",
+    named: true,
+    describe: "Envoy and Istio access logs: their default layouts, or any format string",
+    detect: Some(Detect {
+        order: 70,
+        sniff: |lines, _| sniff(lines),
+    }),
+    reading: Reading::Fitting,
+    candidates: |_| super::catalog::presets(&PRESETS, compile),
+    looks: Some(Looks {
+        name: "Envoy",
+        test: |l| l.starts_with(b"[") && l.get(5) == Some(&b'-'),
+    }),
+    compile: Some(compile),
+    told: Some(Told {
+        // Before HAProxy, whose `%ST` is in `%START_TIME%`.
+        order: 10,
+        is: is_envoy,
+    }),
+    flags: &[&FLAGS],
+    samples: &[
+        Sample {
+            name: "default",
+            lines: r#"[2026-11-01T10:05:01.000Z] "POST /v1/charges HTTP/1.1" 504 UT 154 24 15001 - "10.0.35.28" "Mozilla/5.0 (X11; Linux x86_64)" "cc21d9b0-cf5c-432b-8c7e-98aeb7988cd3" "api.example.com" "10.0.2.1:8080"
+[2026-11-01T10:10:01.000Z] "POST /v1/refunds/42 HTTP/2" 0 DC 80 0 9000 - "-" "okhttp/4.12.0" "cc21d9b0-cf5c-432b-8c7e-98aeb7988cd4" "api.example.com" "10.0.2.2:8080""#,
+            detected: true,
+            reads: &[
+                (Role::Timestamp, "2026-11-01T10:10:01.000Z"),
+                (Role::Method, "POST"),
+                (Role::Path, "/v1/refunds/42"),
+                (Role::Status, "0"),
+                (Role::Duration, "9000"),
+                (Role::Flags, "DC"),
+            ],
+            gave_up: Some(true),
+        },
+        Sample {
+            name: "Istio's default",
+            lines: r#"[2026-11-01T10:05:01.000Z] "POST /v1/charges HTTP/1.1" 504 UT upstream_response_timeout - "-" 154 24 15001 - "-" "Mozilla/5.0 (X11; Linux x86_64)" "84961386-6d84-929d-98bd-c5aee93b5c02" "api:8000" "10.44.1.27:8080" outbound|8000||api.shop.svc.cluster.local 10.44.1.23:37654 10.0.45.184:8000 10.44.1.23:46522 - default
+[2026-11-01T10:10:01.000Z] "POST /v1/refunds/42 HTTP/1.1" 0 DC downstream_remote_disconnect - "-" 80 0 9000 - "-" "okhttp/4.12.0" "84961386-6d84-929d-98bd-c5aee93b5c03" "api:8000" "10.44.1.28:8080" outbound|8000||api.shop.svc.cluster.local 10.44.1.23:37656 10.0.45.184:8000 10.44.1.23:46524 - default"#,
+            detected: true,
+            reads: &[
+                (Role::Timestamp, "2026-11-01T10:10:01.000Z"),
+                (Role::Method, "POST"),
+                (Role::Path, "/v1/refunds/42"),
+                (Role::Status, "0"),
+                (Role::Duration, "9000"),
+                (Role::Flags, "DC"),
+            ],
+            gave_up: Some(true),
+        },
+    ],
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -274,7 +348,7 @@ mod tests {
         assert_eq!(name(m.flags), Some("response_flags"));
         assert_eq!(name(m.duration), Some("duration"));
         assert_eq!(name(m.request_id), Some("x_request_id"));
-        assert_eq!(m.flags_style, FlagsStyle::Envoy);
+        assert_eq!(m.flags_style, FlagsStyle(&FLAGS));
         assert_eq!(m.duration_unit, DurationUnit::Millis);
         let mut out = Fields::default();
         f.split(line, &mut out).unwrap();

@@ -14,9 +14,24 @@
 //! Captured headers (`{...}`) are kept as they are: which header sits where is the
 //! configuration's, so map one with `--column idempotency_key=...` only when it is alone.
 
-use super::{Fields, FlagsStyle, FormatHints, LineFormat, best_of};
+use super::catalog::{Detect, FormatEntry, Looks, Reading, Sample, Told};
+use super::{Fields, Flags, FlagsStyle, FormatHints, GiveUpMatch, GiveUps, LineFormat, best_of};
 use crate::logs::formats::DurationUnit;
 use crate::logs::role::Role;
+
+/// HAProxy's `termination_state`: a first letter `c`/`C` (the client side ended it) or
+/// `s`/`S` (the server timed out or aborted) is a give-up.
+pub static FLAGS: Flags = Flags {
+    name: "haproxy",
+    field: "termination state",
+    give_ups: GiveUps {
+        matching: GiveUpMatch::FirstLetter,
+        codes: &["c", "C", "s", "S"],
+    },
+    named_by: |n| n.contains("termination") || n == "tsc",
+    empty_status_is_zero: false,
+    no_request: None,
+};
 
 /// The names of the fields, in order.
 const NAMES: [&str; 28] = [
@@ -66,7 +81,7 @@ impl LineFormat for Haproxy {
     fn hints(&self) -> FormatHints {
         FormatHints {
             duration_unit: Some(DurationUnit::Millis),
-            flags_style: Some(FlagsStyle::Haproxy),
+            flags_style: Some(FlagsStyle(&FLAGS)),
             columns: vec![(Role::Bytes, "bytes_read".into())],
             notes: vec![crate::logs::FormatNote::UtcAcceptDate],
         }
@@ -343,6 +358,56 @@ fn split_parts<'a>(line: &'a [u8], out: &mut Fields) -> Result<&'a [u8], String>
     Ok(after)
 }
 
+/// Its row of the formats' catalog (`catalog::CATALOG` lists it): how it is told, read,
+/// refused and sampled.
+pub const ENTRY: FormatEntry = FormatEntry {
+    name: "haproxy",
+    named: true,
+    describe: "HAProxy `option httplog` (with or without syslog's prefix), or any `log-format`",
+    detect: Some(Detect {
+        order: 60,
+        sniff: |lines, _| sniff(lines),
+    }),
+    reading: Reading::Fitting,
+    candidates: |_| vec![Box::new(Haproxy)],
+    looks: Some(Looks {
+        name: "HAProxy httplog",
+        test: |l| {
+            memchr::memmem::find(l, b"haproxy[").is_some()
+                || memchr::memmem::find(l, b"/Tw/").is_some()
+        },
+    }),
+    compile: Some(haproxy_compile),
+    told: Some(Told {
+        order: 20,
+        is: super::haproxy_format::is_haproxy,
+    }),
+    flags: &[&FLAGS],
+    samples: &[Sample {
+        name: "httplog",
+        lines: r#"Nov  1 10:00:01 lb1 haproxy[14389]: 10.0.1.2:33317 [01/Nov/2026:10:00:01.655] http-in api/srv1 10/0/30/69/109 200 2750 - - ---- 1/1/1/1/0 0/0 {api.example.com} {} "POST /v1/charges HTTP/1.1"
+Nov  1 10:05:01 lb1 haproxy[14389]: 10.0.1.3:40112 [01/Nov/2026:10:05:01.002] http-in api/srv2 0/0/1/-1/30001 504 194 - - sH-- 3/3/1/1/0 0/0 {api.example.com} {} "POST /v1/charges HTTP/1.1""#,
+        detected: true,
+        reads: &[
+            (Role::Timestamp, "01/Nov/2026:10:05:01.002"),
+            (Role::Method, "POST"),
+            (Role::Path, "/v1/charges"),
+            (Role::Status, "504"),
+            (Role::Duration, "30001"),
+            (Role::Flags, "sH--"),
+        ],
+        gave_up: Some(true),
+    }],
+};
+
+fn haproxy_compile(text: &str) -> Result<Box<dyn LineFormat>, String> {
+    if text.trim().is_empty() {
+        Ok(Box::new(Haproxy))
+    } else {
+        super::haproxy_format::compile(text)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -447,7 +512,7 @@ mod tests {
             Some("time_duration")
         );
         assert_eq!(m.bytes.map(|i| m.headers[i].as_str()), Some("bytes_read"));
-        assert_eq!(m.flags_style, FlagsStyle::Haproxy);
+        assert_eq!(m.flags_style, FlagsStyle(&FLAGS));
         assert_eq!(m.duration_unit, DurationUnit::Millis);
     }
 

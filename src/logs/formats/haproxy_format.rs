@@ -215,7 +215,7 @@ static FAMILY: Family = Family {
     items,
     hints: || FormatHints {
         duration_unit: Some(DurationUnit::Millis),
-        flags_style: Some(FlagsStyle::Haproxy),
+        flags_style: Some(FlagsStyle(&super::haproxy::FLAGS)),
         columns: Vec::new(),
         notes: vec![crate::logs::FormatNote::UtcAcceptDate],
     },

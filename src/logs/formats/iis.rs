@@ -27,9 +27,26 @@
 
 use std::sync::Mutex;
 
+use super::catalog::{Detect, FormatEntry, Looks, Reading, Sample};
 use super::cloudfront::fields_line;
-use super::{DurationUnit, Fields, FlagsStyle, FormatHints, LineFormat};
+use super::{
+    DurationUnit, Fields, Flags, FlagsStyle, FormatHints, GiveUpMatch, GiveUps, LineFormat,
+};
 use crate::logs::role::{Role, normalize};
+
+/// IIS's `sc-win32-status`: 64 and 1236 (the client's connection went away) and 12002
+/// (ARR's 502.3: the proxy timed out waiting for the backend) are give-ups.
+pub static FLAGS: Flags = Flags {
+    name: "iis",
+    field: "sc-win32-status",
+    give_ups: GiveUps {
+        matching: GiveUpMatch::Whole,
+        codes: &["64", "1236", "12002"],
+    },
+    named_by: |_| false,
+    empty_status_is_zero: false,
+    no_request: None,
+};
 
 /// IIS's default fields, for lines before any `#Fields:` line.
 pub const DEFAULT_FIELDS: [&str; 15] = [
@@ -212,7 +229,7 @@ impl LineFormat for Iis {
         };
         FormatHints {
             duration_unit: Some(DurationUnit::Millis),
-            flags_style: Some(FlagsStyle::Iis),
+            flags_style: Some(FlagsStyle(&FLAGS)),
             columns,
             notes,
         }
@@ -350,6 +367,74 @@ pub fn sniff(first_lines: &[&[u8]]) -> Option<Box<dyn LineFormat>> {
     Some(Box::new(Iis::from_lines(first_lines)))
 }
 
+/// Its row of the formats' catalog (`catalog::CATALOG` lists it): how it is told, read,
+/// refused and sampled.
+pub const ENTRY: FormatEntry = FormatEntry {
+    name: "iis",
+    named: true,
+    describe: "Microsoft IIS W3C extended log and IIS Advanced Logging (their `#Fields:` lines); not IIS's FTP log",
+    detect: Some(Detect {
+        order: 30,
+        sniff: |lines, _| sniff(lines),
+    }),
+    reading: Reading::Built {
+        build: iis_lines,
+        bare_first: false,
+    },
+    candidates: |lines| vec![iis_lines(lines)],
+    looks: Some(Looks {
+        name: "IIS (W3C)",
+        // `#Software: Microsoft Internet Information Services` or `IIS Advanced Logging`.
+        test: |l| l.starts_with(b"#Software:") || super::catalog::w3c_date_then(l, b' '),
+    }),
+    compile: None,
+    told: None,
+    flags: &[&FLAGS],
+    samples: &[
+        Sample {
+            name: "W3C extended",
+            lines: "#Software: Microsoft Internet Information Services 10.0\n\
+#Version: 1.0\n\
+#Date: 2026-11-01 00:00:00\n\
+#Fields: date time s-ip cs-method cs-uri-stem cs-uri-query s-port cs-username c-ip cs(User-Agent) cs(Idempotency-Key) sc-status sc-substatus sc-win32-status time-taken\n\
+2026-11-01 10:13:15 10.0.0.5 POST /v1/orders - 443 - 10.0.0.7 okhttp/4.12.0 k-1 502 3 12002 30001",
+            detected: true,
+            reads: &[
+                (Role::Timestamp, "2026-11-01T10:13:15Z"),
+                (Role::Method, "POST"),
+                (Role::Path, "/v1/orders"),
+                (Role::Status, "502"),
+                (Role::UpstreamStatus, "502"),
+                (Role::Duration, "30001"),
+                (Role::IdempotencyKey, "k-1"),
+                (Role::Flags, "12002"),
+            ],
+            gave_up: Some(true),
+        },
+        Sample {
+            name: "Advanced Logging",
+            lines: r#"#Software: IIS Advanced Logging Module
+#Version: 1.0
+#Fields:   date-local time-local c-ip cs-method cs-uri-stem cs(User-Agent) sc-status sc-substatus sc-win32-status TimeTakenMS
+2012-08-15 17:00:00.660 10.10.28.140 POST /v1/orders "okhttp/4.12.0" 200 0 64 359"#,
+            detected: true,
+            reads: &[
+                (Role::Timestamp, "2012-08-15T17:00:00.660"),
+                (Role::Method, "POST"),
+                (Role::Path, "/v1/orders"),
+                (Role::Status, "200"),
+                (Role::Duration, "359"),
+                (Role::Flags, "64"),
+            ],
+            gave_up: Some(true),
+        },
+    ],
+};
+
+fn iis_lines(lines: &[&[u8]]) -> Box<dyn LineFormat> {
+    Box::new(Iis::from_lines(lines))
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::testing::{field, fields};
@@ -467,7 +552,7 @@ mod tests {
             ("2", false),
         ] {
             assert_eq!(
-                FlagsStyle::Iis.gave_up(win32.as_bytes()),
+                FlagsStyle(&FLAGS).gave_up(win32.as_bytes()),
                 gave_up,
                 "{win32}"
             );

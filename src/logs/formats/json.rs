@@ -26,6 +26,7 @@ use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor
 use serde_json::Value;
 use serde_json::value::RawValue;
 
+use super::catalog::{Detect, FormatEntry, Looks, Reading, Sample};
 use super::sources::{self, AZURE_TIME_KEYS, Platform, Skipped};
 use super::{DurationUnit, Fields, FlagsStyle, FormatHints, LineFormat};
 use crate::logs::framing::json_scan::{self, Bail, Key as ScanKey, Kind, Leaf, Scan};
@@ -866,7 +867,7 @@ impl LineFormat for JsonLines {
             },
             Flavour::Envoy => FormatHints {
                 duration_unit: Some(DurationUnit::Millis),
-                flags_style: Some(FlagsStyle::Envoy),
+                flags_style: Some(FlagsStyle(&super::envoy::FLAGS)),
                 ..FormatHints::default()
             },
             Flavour::Platform(source) => {
@@ -1007,6 +1008,141 @@ pub fn sniff(first_lines: &[&[u8]], extra: &[&str]) -> Option<Box<dyn LineFormat
     }
     serde_json::from_slice::<serde::de::IgnoredAny>(first).ok()?;
     JsonLines::from_lines(first_lines, extra).map(|f| Box::new(f) as Box<dyn LineFormat>)
+}
+
+/// Its row of the formats' catalog (`catalog::CATALOG` lists it): how it is told, read,
+/// refused and sampled.
+pub const ENTRY: FormatEntry = FormatEntry {
+    name: "json",
+    named: true,
+    describe: "JSON lines: Caddy, Traefik, Envoy, Cloudflare, Google Cloud, Kong, API Gateway, ... or any keys (`--column`)",
+    detect: Some(Detect { order: 40, sniff }),
+    reading: Reading::FromLines {
+        read: json_lines,
+        missing: "no line among the first is a JSON object",
+    },
+    candidates: |lines| json_lines(lines, &[]).into_iter().collect(),
+    looks: Some(Looks {
+        name: "JSON lines",
+        test: |l| l.starts_with(b"{"),
+    }),
+    compile: None,
+    told: None,
+    flags: &[
+        &super::sources::CLOUDFLARE_FLAGS,
+        &super::sources::GOOGLE_CLOUD_FLAGS,
+    ],
+    samples: &[
+        Sample {
+            name: "Caddy",
+            lines: r#"{"level":"info","ts":1793582395.2,"logger":"http.log.access","msg":"handled request","request":{"remote_ip":"10.0.0.7","proto":"HTTP/2.0","method":"POST","host":"api.example.com","uri":"/v1/orders/7565792/capture","headers":{"User-Agent":["okhttp/4.12.0"],"Idempotency-Key":["2d6f951336cb0b617dcc2cb17463c6aa"],"X-Request-Id":["1decbe2963acfa85"]}},"bytes_read":512,"duration":32.020386,"size":0,"status":499}"#,
+            detected: true,
+            reads: &[
+                (Role::Timestamp, "1793582395.2"),
+                (Role::Method, "POST"),
+                (Role::Path, "/v1/orders/7565792/capture"),
+                (Role::Status, "499"),
+                (Role::Duration, "32.020386"),
+                (Role::IdempotencyKey, "2d6f951336cb0b617dcc2cb17463c6aa"),
+            ],
+            gave_up: None,
+        },
+        Sample {
+            name: "Envoy JSON",
+            lines: r#"{"start_time":"2026-11-02T01:19:55.200Z","method":"POST","path":"/v1/orders/7565792/capture","protocol":"HTTP/1.1","response_code":504,"response_flags":"UT","bytes_received":512,"bytes_sent":0,"duration":32020,"x_forwarded_for":"10.0.0.7","user_agent":"okhttp/4.12.0","x_request_id":"1decbe2963acfa85","authority":"api.example.com","upstream_host":"10.1.2.3:8080","idempotency_key":"2d6f951336cb0b617dcc2cb17463c6aa"}"#,
+            detected: true,
+            reads: &[
+                (Role::Timestamp, "2026-11-02T01:19:55.200Z"),
+                (Role::Method, "POST"),
+                (Role::Path, "/v1/orders/7565792/capture"),
+                (Role::Status, "504"),
+                (Role::Duration, "32020"),
+                (Role::IdempotencyKey, "2d6f951336cb0b617dcc2cb17463c6aa"),
+                (Role::Flags, "UT"),
+            ],
+            gave_up: Some(true),
+        },
+        Sample {
+            name: "Cloudflare",
+            lines: r#"{"ClientIP":"10.0.0.7","ClientRequestHost":"api.example.com","ClientRequestMethod":"POST","ClientRequestURI":"/v1/orders/7565792/capture","ClientRequestUserAgent":"okhttp/4.12.0","EdgeResponseBytes":0,"EdgeResponseStatus":524,"EdgeStartTimestamp":1793594748166000000,"EdgeTimeToFirstByteMs":100000,"OriginResponseStatus":0,"RayID":"78dde6e5fd29f054","RequestHeaders":{"idempotency-key":"2d6f951336cb0b617dcc2cb17463c6aa"}}"#,
+            detected: true,
+            reads: &[
+                (Role::Timestamp, "1793594748166000000"),
+                (Role::Method, "POST"),
+                (Role::Path, "/v1/orders/7565792/capture"),
+                (Role::Status, "524"),
+                (Role::UpstreamStatus, "0"),
+                (Role::Duration, "100000"),
+                (Role::IdempotencyKey, "2d6f951336cb0b617dcc2cb17463c6aa"),
+                (Role::Flags, "524"),
+            ],
+            gave_up: Some(true),
+        },
+        Sample {
+            name: "Google Cloud",
+            lines: r#"{"httpRequest":{"latency":"30.001s","remoteIp":"10.0.0.7","requestMethod":"POST","requestSize":"512","requestUrl":"https://api.example.com/v1/orders/7565792/capture","responseSize":"0","status":504,"userAgent":"okhttp/4.12.0"},"insertId":"78dde6e5fd29f054","jsonPayload":{"@type":"type.googleapis.com/google.cloud.loadbalancing.type.LoadBalancerLogEntry","statusDetails":"backend_timeout"},"resource":{"type":"http_load_balancer"},"severity":"INFO","timestamp":"2026-11-01T15:19:53.878Z"}"#,
+            detected: true,
+            reads: &[
+                (Role::Timestamp, "2026-11-01T15:19:53.878Z"),
+                (Role::Method, "POST"),
+                (
+                    Role::Path,
+                    "https://api.example.com/v1/orders/7565792/capture",
+                ),
+                (Role::Status, "504"),
+                (Role::Duration, "30.001s"),
+                (Role::Flags, "backend_timeout"),
+            ],
+            gave_up: Some(true),
+        },
+        Sample {
+            name: "Azure Application Gateway",
+            lines: r#"{"category":"ApplicationGatewayAccessLog","operationName":"ApplicationGatewayAccess","properties":{"clientIP":"10.0.0.7","httpMethod":"POST","httpStatus":504,"requestUri":"/v1/orders/7565792/capture","sentBytes":0,"serverStatus":"-","timeTaken":30.001,"transactionId":"78dde6e5fd29f054","userAgent":"okhttp/4.12.0"},"timeStamp":"2026-11-01T15:19:53.878Z"}"#,
+            detected: true,
+            reads: &[
+                (Role::Timestamp, "2026-11-01T15:19:53.878Z"),
+                (Role::Method, "POST"),
+                (Role::Path, "/v1/orders/7565792/capture"),
+                (Role::Status, "504"),
+                (Role::UpstreamStatus, "-"),
+                (Role::Duration, "30.001"),
+            ],
+            gave_up: None,
+        },
+        Sample {
+            name: "Kong",
+            lines: r#"{"client_ip":"10.0.0.7","latencies":{"kong":1,"proxy":-1,"request":60000},"request":{"method":"POST","uri":"/v1/orders/7565792/capture","size":512,"headers":{"user-agent":"okhttp/4.12.0","x-request-id":"78dde6e5fd29f054","idempotency-key":"2d6f951336cb0b617dcc2cb17463c6aa"}},"response":{"status":504,"size":0},"started_at":1793594748166,"upstream_status":""}"#,
+            detected: true,
+            reads: &[
+                (Role::Timestamp, "1793594748166"),
+                (Role::Method, "POST"),
+                (Role::Path, "/v1/orders/7565792/capture"),
+                (Role::Status, "504"),
+                (Role::UpstreamStatus, ""),
+                (Role::Duration, "60000"),
+                (Role::IdempotencyKey, "2d6f951336cb0b617dcc2cb17463c6aa"),
+            ],
+            gave_up: None,
+        },
+        Sample {
+            name: "API Gateway JSON",
+            lines: r#"{"requestId":"r-1","ip":"1.2.3.4","requestTime":"01/Nov/2026:00:00:00 +0000","httpMethod":"POST","routeKey":"POST /a","status":"504","integrationStatus":"-","responseLatency":"29000"}"#,
+            detected: true,
+            reads: &[
+                (Role::Timestamp, "01/Nov/2026:00:00:00 +0000"),
+                (Role::Method, "POST"),
+                (Role::Path, "POST /a"),
+                (Role::Status, "504"),
+                (Role::UpstreamStatus, "-"),
+                (Role::Duration, "29000"),
+            ],
+            gave_up: None,
+        },
+    ],
+};
+
+fn json_lines(lines: &[&[u8]], paths: &[&str]) -> Option<Box<dyn LineFormat>> {
+    JsonLines::from_lines(lines, paths).map(|f| Box::new(f) as Box<dyn LineFormat>)
 }
 
 #[cfg(test)]
@@ -1419,7 +1555,10 @@ mod tests {
         let envoy = br#"{"start_time":"2026-11-01T00:00:01.123Z","method":"POST","path":"/v1/a","response_code":504,"response_flags":"UT","duration":30001,"x_request_id":"abc"}"#;
         let f = sniff(&[envoy], &[]).unwrap();
         assert_eq!(f.describe(), "JSON lines (Envoy)");
-        assert_eq!(f.hints().flags_style, Some(FlagsStyle::Envoy));
+        assert_eq!(
+            f.hints().flags_style,
+            Some(FlagsStyle(&crate::logs::formats::envoy::FLAGS))
+        );
         let nginx = br#"{"time_local":"01/Nov/2026:00:00:01 +0000","request_method":"POST","request_uri":"/v1/a","status":"200","request_time":"0.120","upstream_status":"502, 200"}"#;
         let f = sniff(&[nginx], &[]).unwrap();
         assert_eq!(f.describe(), "JSON lines (nginx escape=json)");

@@ -346,63 +346,85 @@ pub struct ColumnMap {
     pub flags_style: FlagsStyle,
 }
 
-/// The two ways a proxy writes how a request ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum FlagsStyle {
-    /// Envoy `response_flags`: comma-separated codes; `UT` (upstream timeout), `DC`
-    /// (downstream closed), `UC` (upstream closed), `URX` (retry limit) are give-ups.
-    Envoy,
-    /// HAProxy `termination_state`: a first letter `c`/`C` (the client side ended it) or
-    /// `s`/`S` (the server timed out or aborted) is a give-up.
-    Haproxy,
-    /// CloudFront `x-edge-detailed-result-type`: `ClientCommError` and `ClientHungUpRequest`
-    /// (the viewer went away before the answer) are give-ups.
-    Cloudfront,
-    /// IIS `sc-win32-status`: 64 and 1236 (the client's connection went away) and 12002
-    /// (ARR's 502.3: the proxy timed out waiting for the backend) are give-ups.
-    Iis,
-    /// Cloudflare `EdgeResponseStatus`: 499 (the client closed) and 524 (the origin did not
-    /// answer in time; it may still finish) are give-ups; 522 never reached the origin.
-    Cloudflare,
-    /// Google Cloud load balancer `statusDetails`: `client_disconnected_before_any_response`,
-    /// `client_timed_out` and `backend_timeout` are give-ups.
-    GoogleCloud,
+/// How a proxy's flags field says the client (or the proxy for it) gave up: one dialect, as
+/// data in the file of the format that writes it (`envoy::FLAGS`, `haproxy::FLAGS`, ...) and
+/// listed by that format's catalog row ([`catalog::FormatEntry::flags`]). `logs`, the SQL
+/// builder and the evidence's words read it through [`FlagsStyle`], never by format.
+#[derive(Debug)]
+pub struct Flags {
+    /// Its name, as the SQL result's `flags_style` writes it ("google-cloud").
+    pub name: &'static str,
+    /// The field, as the evidence names it ("termination state").
+    pub field: &'static str,
+    /// Its give-up codes and how a value holds one.
+    pub give_ups: GiveUps,
+    /// A column's name, normalised, says this dialect (a CSV header, a SQL `--column flags=`
+    /// expression); a column no dialect claims reads as [`FlagsStyle::DEFAULT`]'s.
+    pub named_by: fn(&str) -> bool,
+    /// An empty status is no status, 0: protobuf JSON omits a zero.
+    pub empty_status_is_zero: bool,
+    /// What its records with no HTTP request (`"- - -"`) are, when a flags column is mapped.
+    pub no_request: Option<&'static str>,
+}
+
+/// The dialect a flags column reads in: a [`Flags`] from a format's file.
+#[derive(Clone, Copy)]
+pub struct FlagsStyle(pub &'static Flags);
+
+impl PartialEq for FlagsStyle {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.name == other.0.name
+    }
+}
+
+impl Eq for FlagsStyle {}
+
+impl fmt::Debug for FlagsStyle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0.name)
+    }
+}
+
+impl std::ops::Deref for FlagsStyle {
+    type Target = Flags;
+
+    fn deref(&self) -> &Flags {
+        self.0
+    }
 }
 
 impl FlagsStyle {
-    /// HAProxy's when the column's name says termination state, Envoy's otherwise.
+    /// A flags column no name tells: Envoy's response flags, the codes most proxies share.
+    pub const DEFAULT: FlagsStyle = FlagsStyle(&envoy::FLAGS);
+
+    /// The dialect the column's name says (HAProxy's for a termination state, CloudFront's
+    /// for an `x-edge-...` field), [`FlagsStyle::DEFAULT`] otherwise.
     pub fn from_name(header: &[u8]) -> FlagsStyle {
         let n = normalize(header);
-        if n.contains("termination") || n == "tsc" {
-            FlagsStyle::Haproxy
-        } else if n.starts_with("xedge") {
-            FlagsStyle::Cloudfront
-        } else {
-            FlagsStyle::Envoy
+        catalog::flags()
+            .find(|f| (f.named_by)(&n))
+            .map_or(FlagsStyle::DEFAULT, FlagsStyle)
+    }
+
+    /// The dialect of that name (`flags_style` in an outcomes table).
+    pub fn by_name(name: &str) -> Option<FlagsStyle> {
+        catalog::flags().find(|f| f.name == name).map(FlagsStyle)
+    }
+
+    /// Every dialect's name, as a sentence ("envoy, haproxy or iis").
+    pub fn names() -> String {
+        let names: Vec<&str> = catalog::flags().map(|f| f.name).collect();
+        match names.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+            Some((last, _)) => last.to_string(),
+            None => String::new(),
         }
     }
 
     /// Its give-up codes, as data: read by `logs` ([`FlagsStyle::gave_up`]), by the SQL
     /// builder and by the evidence's words.
     pub const fn give_ups(self) -> GiveUps {
-        use GiveUpMatch::{AnyCode, FirstLetter, Whole};
-        let (matching, codes): (GiveUpMatch, &'static [&'static str]) = match self {
-            FlagsStyle::Envoy => (AnyCode, &["UT", "DC", "UC", "URX"]),
-            FlagsStyle::Haproxy => (FirstLetter, &["c", "C", "s", "S"]),
-            FlagsStyle::Cloudfront => (Whole, &["ClientCommError", "ClientHungUpRequest"]),
-            FlagsStyle::Iis => (Whole, &["64", "1236", "12002"]),
-            FlagsStyle::Cloudflare => (Whole, &["499", "524"]),
-            FlagsStyle::GoogleCloud => (
-                Whole,
-                &[
-                    "client_disconnected_before_any_response",
-                    "client_timed_out",
-                    "backend_timeout",
-                ],
-            ),
-        };
-        GiveUps { matching, codes }
+        self.0.give_ups
     }
 
     /// The flags say the client (or the proxy for it) gave up on the request.
@@ -467,7 +489,12 @@ impl ColumnMap {
 
     /// The header of a role's column, if it has one.
     pub fn header_of(&self, role: Role) -> Option<&str> {
-        let index = match role {
+        self.headers.get(self.index_of(role)?).map(String::as_str)
+    }
+
+    /// The index of a role's column, if it has one.
+    pub fn index_of(&self, role: Role) -> Option<usize> {
+        match role {
             Role::Timestamp => self.timestamp,
             Role::Method => Some(self.method),
             Role::Path => self.path,
@@ -483,8 +510,7 @@ impl ColumnMap {
             Role::UserAgent => self.user_agent,
             Role::RequestLength => self.request_length,
             Role::ProxyAttempts => self.proxy_attempts,
-        }?;
-        self.headers.get(index).map(String::as_str)
+        }
     }
 
     /// A missing-column error for a role that an option needs (e.g. duration for

@@ -9,8 +9,10 @@
 //! `$request_id`/`$req_id`; `$request` gives `request_method`, `request_uri` and
 //! `server_protocol`; the `$upstream_*` variables keep their lists (`504, 200`).
 
+use super::catalog::{Detect, FormatEntry, Looks, Reading, Sample, Told};
 use super::template::{Compiled, Family, Item, Kind, Var};
 use super::{FormatHints, LineFormat};
+use crate::logs::role::Role;
 
 /// nginx's built-in `combined`.
 pub const COMBINED: &str = r#"$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent""#;
@@ -324,6 +326,61 @@ fn var(name: &str) -> Var {
         kind,
     }
 }
+
+/// Its row of the formats' catalog (`catalog::CATALOG` lists it): how it is told, read,
+/// refused and sampled.
+pub const ENTRY: FormatEntry = FormatEntry {
+    name: "nginx",
+    named: true,
+    describe: "nginx access log: combined, main, ingress-nginx upstreaminfo, Nginx Proxy Manager's, Traefik's CLF, or any `log_format`",
+    detect: Some(Detect {
+        order: 80,
+        sniff: |lines, _| sniff(lines),
+    }),
+    reading: Reading::Fitting,
+    candidates: |_| super::catalog::presets(&PRESETS, compile),
+    looks: Some(Looks {
+        name: "nginx combined",
+        test: |l| memchr::memmem::find(l, b"] \"").is_some(),
+    }),
+    compile: Some(compile),
+    told: Some(Told {
+        order: 90,
+        // Any text no other format claims.
+        is: |_| true,
+    }),
+    flags: &[],
+    samples: &[
+        Sample {
+            name: "combined",
+            lines: r#"10.1.2.3 - - [01/Nov/2026:10:00:01 +0000] "POST /v1/charges HTTP/1.1" 200 17 "-" "curl/8.5.0"
+10.1.2.3 - - [01/Nov/2026:10:05:01 +0000] "POST /v1/charges HTTP/1.1" 504 160 "-" "okhttp/4.12.0""#,
+            detected: true,
+            reads: &[
+                (Role::Timestamp, "01/Nov/2026:10:05:01 +0000"),
+                (Role::Method, "POST"),
+                (Role::Path, "/v1/charges"),
+                (Role::Status, "504"),
+            ],
+            gave_up: None,
+        },
+        Sample {
+            name: "ingress-nginx upstreaminfo",
+            lines: r#"10.1.2.3 - - [01/Nov/2026:10:00:01 +0000] "POST /v1/charges HTTP/1.1" 200 17 "-" "curl/8.5.0" 412 0.120 [default-api-80] [] 10.0.0.7:8080 17 0.118 200 5f1c3b2a01
+10.1.2.3 - - [01/Nov/2026:10:05:01 +0000] "POST /v1/charges HTTP/1.1" 504 160 "-" "okhttp/4.12.0" 398 30.001 [default-api-80] [] 10.0.0.7:8080, 10.0.0.8:8080 0, 17 30.000, 0.001 504, 200 5f1c3b2a02"#,
+            detected: true,
+            reads: &[
+                (Role::Timestamp, "01/Nov/2026:10:05:01 +0000"),
+                (Role::Method, "POST"),
+                (Role::Path, "/v1/charges"),
+                (Role::Status, "504"),
+                (Role::UpstreamStatus, "504, 200"),
+                (Role::Duration, "30.001"),
+            ],
+            gave_up: None,
+        },
+    ],
+};
 
 #[cfg(test)]
 mod tests {

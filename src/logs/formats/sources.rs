@@ -13,9 +13,42 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::{DurationUnit, FlagsStyle, FormatHints};
+use super::{DurationUnit, Flags, FlagsStyle, FormatHints, GiveUpMatch, GiveUps};
 use crate::logs::FormatNote;
 use crate::logs::role::{Role, normalize};
+
+/// Cloudflare's `EdgeResponseStatus`: 499 (the client closed) and 524 (the origin did not
+/// answer in time; it may still finish) are give-ups; 522 never reached the origin.
+pub static CLOUDFLARE_FLAGS: Flags = Flags {
+    name: "cloudflare",
+    field: "edge status",
+    give_ups: GiveUps {
+        matching: GiveUpMatch::Whole,
+        codes: &["499", "524"],
+    },
+    named_by: |_| false,
+    empty_status_is_zero: false,
+    no_request: None,
+};
+
+/// Google Cloud load balancer's `statusDetails`: `client_disconnected_before_any_response`,
+/// `client_timed_out` and `backend_timeout` are give-ups. Its LogEntry is protobuf JSON,
+/// which omits a zero: no status is 0.
+pub static GOOGLE_CLOUD_FLAGS: Flags = Flags {
+    name: "google-cloud",
+    field: "statusDetails",
+    give_ups: GiveUps {
+        matching: GiveUpMatch::Whole,
+        codes: &[
+            "client_disconnected_before_any_response",
+            "client_timed_out",
+            "backend_timeout",
+        ],
+    },
+    named_by: |_| false,
+    empty_status_is_zero: true,
+    no_request: None,
+};
 
 /// A platform whose JSON access records dupcost knows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -233,8 +266,8 @@ impl Platform {
             Platform::Gcp { .. } | Platform::Azure { .. } => DurationUnit::Seconds,
         });
         let flags_style = match self {
-            Platform::Cloudflare => Some(FlagsStyle::Cloudflare),
-            Platform::Gcp { .. } => Some(FlagsStyle::GoogleCloud),
+            Platform::Cloudflare => Some(FlagsStyle(&CLOUDFLARE_FLAGS)),
+            Platform::Gcp { .. } => Some(FlagsStyle(&GOOGLE_CLOUD_FLAGS)),
             _ => None,
         };
         let upstream = columns.iter().any(|(r, _)| *r == Role::UpstreamStatus);

@@ -25,8 +25,8 @@ use foldhash::fast::FixedState;
 use regex::bytes::Regex;
 
 use super::error::{BadRow, LogError, RowPlace, shown};
+use super::formats::ColumnMap;
 use super::formats::set::{FileFormat, FormatSet, Found};
-use super::formats::{ColumnMap, FlagsStyle};
 use super::framing::{self, RecordSink};
 use super::source::{MovableStop, Piece};
 use super::tally::{BackendAnswers, Fate, FingerprintAttempt, IntentBy, KeyedAttempt, Tally};
@@ -406,8 +406,8 @@ fn no_request_kind(columns: &ColumnMap) -> &'static str {
     let has = |name: &str| columns.headers.iter().any(|h| h == name);
     if has("backend_status_code") {
         "classic ELB TCP/SSL listener records (request \"- - -\", no HTTP request)"
-    } else if columns.flags.is_some() && columns.flags_style == FlagsStyle::Envoy {
-        "Envoy TCP proxy records (request \"- - -\", no HTTP request)"
+    } else if let Some(kind) = columns.flags.and(columns.flags_style.no_request) {
+        kind
     } else {
         "connections with no HTTP request (request \"-\")"
     }
@@ -569,7 +569,7 @@ impl Row<'_> {
                 // HAProxy logs -1, Traefik's CLF `-`, when no response was sent.
                 b"-1" | b"-" => Some(0),
                 // Protobuf JSON (Google Cloud's LogEntry) omits a zero: no status is 0.
-                b"" if cols.flags_style == FlagsStyle::GoogleCloud => Some(0),
+                b"" if cols.flags_style.empty_status_is_zero => Some(0),
                 _ => None,
             }
         }) else {

@@ -318,7 +318,7 @@ fn intervals_section(
         Some(crate::inputs::Origin::Default) => "assumed, not measured".to_string(),
         Some(source) => format!("{}, not measured", source.describe()),
     };
-    let rate = |v: f64| format!("{}%", crate::units::significant(v * 100.0, 3));
+    let rate = crate::report::words::pct3;
     let mut out = String::new();
     let _ = writeln!(out, "{}", bold("95% intervals"));
     let mut line = |name: &str,

@@ -291,14 +291,7 @@ fn timeout_log(l: &TimeoutLog) -> String {
 /// What a proxy's flags column counts as a give-up, as the evidence says it: its field and
 /// its codes (`FlagsStyle::give_ups`), less those already among the give-up `statuses`.
 pub fn flags_give_up(style: FlagsStyle, statuses: &[String]) -> String {
-    let field = match style {
-        FlagsStyle::Envoy => "flags",
-        FlagsStyle::Haproxy => "termination state",
-        FlagsStyle::Cloudfront => "result type",
-        FlagsStyle::Iis => "sc-win32-status",
-        FlagsStyle::Cloudflare => "edge status",
-        FlagsStyle::GoogleCloud => "statusDetails",
-    };
+    let field = style.field;
     let codes: Vec<&str> = style
         .give_ups()
         .codes

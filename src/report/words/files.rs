@@ -300,54 +300,57 @@ pub fn traces_evidence(t: &TraceRead) -> Vec<String> {
             count_f(t.scale())
         )),
     }
-    if t.cut > 0 {
-        out.push(format!(
-            "{} not whole in the file (no root span, or a span whose parent is not in it: cut at the file's edges): their attempts without a server span are unknown",
-            plural(t.cut, "trace")
-        ));
-    }
-    if t.late > 0 {
-        out.push(format!(
-            "{} came after the rest of their trace was judged (the file is out of time order by more than 10 minutes): each read as a trace of its own, which cuts both; give the spans in time order",
-            plural(t.late, "span")
-        ));
-    }
-    if t.merged > 0 {
-        out.push(format!(
-            "{} reported in parts: merged into the span with their id (Zipkin: the same id and local endpoint)",
-            plural(t.merged, "span")
-        ));
-    }
-    if t.shared_joined > 0 {
-        out.push(format!(
-            "{} joined to the CLIENT span that shares their id (Zipkin's shared spans): each the answer to that attempt",
-            plural(t.shared_joined, "SERVER span")
-        ));
-    }
-    if t.server_without_client > 0 {
-        out.push(format!(
-            "{} with no traced CLIENT span above them or sharing their id (the trace's root, an uninstrumented caller, or a cut trace): not attempts",
-            plural(t.server_without_client, "SERVER span")
-        ));
-    }
-    if t.status_implied > 0 {
-        out.push(format!(
-            "{} read as 2xx where a Zipkin HTTP span finished with no status and no error (Brave writes http.status_code only when it is not 2xx): inferred",
-            plural(t.status_implied, "attempt")
-        ));
-    }
-    if t.server_untraced > 0 {
-        out.push(format!(
-            "{} timed-out {} no SERVER span and a server not traced (or a cut trace): unknown, not failed",
-            count(t.server_untraced),
-            if t.server_untraced == 1 { "attempt has" } else { "attempts have" }
-        ));
-    }
-    if t.never_reached > 0 {
-        out.push(format!(
-            "{} in whole traces with no SERVER span though their server is traced: never arrived (failed)",
-            plural(t.never_reached, "timed-out attempt")
-        ));
+    let has = if t.server_untraced == 1 {
+        "has"
+    } else {
+        "have"
+    };
+    let untraced = format!(
+        "{has} no SERVER span and a server not traced (or a cut trace): unknown, not failed"
+    );
+    // What each count is, said where it is not zero: `3 spans came after ...`.
+    let counted: [(u64, &str, &str); 8] = [
+        (
+            t.cut,
+            "trace",
+            "not whole in the file (no root span, or a span whose parent is not in it: cut at the file's edges): their attempts without a server span are unknown",
+        ),
+        (
+            t.late,
+            "span",
+            "came after the rest of their trace was judged (the file is out of time order by more than 10 minutes): each read as a trace of its own, which cuts both; give the spans in time order",
+        ),
+        (
+            t.merged,
+            "span",
+            "reported in parts: merged into the span with their id (Zipkin: the same id and local endpoint)",
+        ),
+        (
+            t.shared_joined,
+            "SERVER span",
+            "joined to the CLIENT span that shares their id (Zipkin's shared spans): each the answer to that attempt",
+        ),
+        (
+            t.server_without_client,
+            "SERVER span",
+            "with no traced CLIENT span above them or sharing their id (the trace's root, an uninstrumented caller, or a cut trace): not attempts",
+        ),
+        (
+            t.status_implied,
+            "attempt",
+            "read as 2xx where a Zipkin HTTP span finished with no status and no error (Brave writes http.status_code only when it is not 2xx): inferred",
+        ),
+        (t.server_untraced, "timed-out attempt", &untraced),
+        (
+            t.never_reached,
+            "timed-out attempt",
+            "in whole traces with no SERVER span though their server is traced: never arrived (failed)",
+        ),
+    ];
+    for (n, noun, says) in counted {
+        if n > 0 {
+            out.push(format!("{} {says}", plural(n, noun)));
+        }
     }
     out
 }

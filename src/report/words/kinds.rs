@@ -159,7 +159,7 @@ pub fn schedule_value(delays: &crate::model::Delays, style: &Style) -> String {
 }
 
 /// `0% to 100%` for a share, `120 to 155` for a count.
-pub(super) fn bounds_of(input: crate::inputs::Input, lo: f64, hi: f64) -> String {
+pub fn bounds_of(input: crate::inputs::Input, lo: f64, hi: f64) -> String {
     use crate::inputs::Input;
     match input {
         Input::TimeoutRate | Input::SucceededShare => format!("{} to {}", pct3(lo), pct3(hi)),

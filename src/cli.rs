@@ -574,6 +574,16 @@ pub struct LogReadArgs {
     #[arg(long, value_name = "UNIT")]
     pub duration_unit: Option<DurationUnit>,
 
+    /// Read only what is named: no field's role or duration's unit read from its values
+    ///
+    /// Without it, a duration whose unit nothing says takes it from its values where they
+    /// leave one reading, and the fields after an nginx layout are named by their values
+    /// (upstream status, request time, request id); each is marked "inferred from its
+    /// values" with the flag that makes it given. With it, they are read as before:
+    /// milliseconds assumed, extra_N unnamed.
+    #[arg(long)]
+    pub no_infer: bool,
+
     /// strftime format of the timestamps, e.g. '%d.%m.%Y %H:%M:%S' [default: RFC 3339, nginx
     /// $time_local or epoch numbers]
     #[arg(long, value_name = "FORMAT")]

@@ -207,6 +207,25 @@ pub struct FileRead {
     /// What its spans showed, when it was traces (OTLP/JSON, Zipkin).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub traces: Option<crate::logs::TraceRead>,
+    /// The fields read from their values (docs/MODEL.md, "Inferred"), each with the flag
+    /// that makes it given; left out when none was.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub inferred: Vec<InferredField>,
+}
+
+/// A field whose role or unit was read from its values, not named.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct InferredField {
+    /// What was read: `upstream_status`, `request_time`, `request_id` (by an nginx
+    /// layout's appended field), or `duration_unit`.
+    pub field: &'static str,
+    /// The field it was read from: `extra_2`; the duration's name for its unit.
+    pub from: String,
+    /// How it was read: `$upstream_status`; the unit (`s`) for a duration.
+    pub read_as: String,
+    /// The flag, as typed, that makes it given: `--log-format 'combined $upstream_status'`,
+    /// `--duration-unit s`.
+    pub given_by: String,
 }
 
 /// One of a file's line formats and the lines it read.

@@ -47,6 +47,7 @@ pub fn derive(
         warnings.push(Warning::NoMutating {
             methods: a.options.methods.join(", "),
             span: d * 86_400.0,
+            short: d * 86_400.0 < options.min_span.as_secs_f64(),
         });
     }
 

@@ -338,10 +338,13 @@ pub enum Warning {
     /// A server's own log without `--client-timeout`.
     ServerLogNoClientTimeout,
     /// No mutating request in a log with timestamps (the methods counted, joined, and the
-    /// span in seconds): requests a day is 0 from a span, the scenario's from none.
+    /// span in seconds): requests a day is 0 from a span, the scenario's from none or from
+    /// a span shorter than `--min-span`.
     NoMutating {
         methods: String,
         span: f64,
+        /// The span is shorter than `--min-span`: requests a day is not the log's 0.
+        short: bool,
     },
     /// `--client-timeout` compared with a duration whose unit nothing says: the
     /// file, the field and the unit assumed.

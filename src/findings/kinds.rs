@@ -71,6 +71,12 @@ pub struct InputKind {
     /// what the kind says of it, reaches no figure; left out of the JSON otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub replaced_by: Option<&'static str>,
+    /// A measured figure read through a field whose role was inferred from its values (the
+    /// succeeded share through an nginx layout's appended upstream status, the timeout rate
+    /// through its request time), with the flag that makes it given; left out of the JSON
+    /// otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub inferred_field: Option<super::InferredField>,
 }
 
 /// The input `scenario` uses instead of `input`, by JSON name: the retry delays
@@ -177,6 +183,7 @@ pub fn of_origin(input: Input, origin: Origin) -> InputKind {
         flag: format!("{input}"),
         outcomes: input == Input::SucceededShare,
         duration_unit: None,
+        inferred_field: None,
         env: (origin == Origin::Env).then(|| input.env_name()),
         from_schedule: false,
         thin: None,
@@ -220,6 +227,7 @@ pub fn of_schedule(sources: &Sources, used: bool) -> Option<InputKind> {
         flag: SCHEDULE_FLAG.to_string(),
         outcomes: false,
         duration_unit: None,
+        inferred_field: None,
         env: (origin == Origin::Env)
             .then_some(SCHEDULE_ENV)
             .or(preset_env(origin, sources)),
@@ -290,8 +298,36 @@ pub fn kind(findings: &Findings, input: Input) -> InputKind {
         thin: evidence
             .filter(|_| kind == Kind::Measured)
             .and_then(Evidence::thin),
+        inferred_field: (kind == Kind::Measured)
+            .then(|| inferred_field(findings, input, evidence))
+            .flatten(),
         ..base
     }
+}
+
+/// The inferred field a measured `input` was read through, if one was.
+fn inferred_field(
+    findings: &Findings,
+    input: Input,
+    evidence: Option<&Evidence>,
+) -> Option<super::InferredField> {
+    let field = match (input, evidence) {
+        (Input::SucceededShare, _) if findings.observed.backend_log.is_none() => "upstream_status",
+        (
+            Input::TimeoutRate,
+            Some(Evidence::TimeoutRate(TimeoutEvidence::Picked(
+                super::evidence::Picked::Measured(log),
+            ))),
+        ) if log.client_timeout.is_some() => "request_time",
+        _ => return None,
+    };
+    findings
+        .observed
+        .files
+        .iter()
+        .flat_map(|f| &f.inferred)
+        .find(|i| i.field == field)
+        .cloned()
 }
 
 /// What the log allows the succeeded share to be, when it does not measure it.

@@ -8,7 +8,7 @@ use super::evidence::{DuplicatesNote, FewerOutcomes, Gap, Warning};
 use super::intervals::{Intervals, MIN_EVIDENCE};
 use super::{
     AmplificationObserved, AttemptsRow, DayRow, DeriveOptions, DuplicateEvidence, EndpointRow,
-    EndpointsOther, FileRead, FormatLines, KeyCoverage, KeyCoverageRow, Observed,
+    EndpointsOther, FileRead, FormatLines, InferredField, KeyCoverage, KeyCoverageRow, Observed,
     ObservedDuplicates, ProcessedTwice, ProxyRetriesObserved, RetriesObserved, SharedAddresses,
     SkippedLines, TOP_ENDPOINTS,
 };
@@ -402,6 +402,42 @@ fn attempts_per_intent(t: &crate::logs::Tally) -> Vec<AttemptsRow> {
     attempts_per_intent
 }
 
+/// The fields of `f` read from their values: an nginx layout's appended fields named, a
+/// duration's unit.
+fn inferred_fields(f: &crate::logs::FileInfo) -> Vec<InferredField> {
+    let mut out: Vec<InferredField> = f
+        .format_notes
+        .iter()
+        .flat_map(|n| match n {
+            crate::logs::FormatNote::NginxInferred {
+                fields, log_format, ..
+            } => fields
+                .iter()
+                .map(|(i, v)| InferredField {
+                    field: v,
+                    from: format!("extra_{i}"),
+                    read_as: format!("${v}"),
+                    given_by: format!("--log-format '{log_format}'"),
+                })
+                .collect(),
+            _ => Vec::new(),
+        })
+        .collect();
+    if let Some(i) = &f.columns.duration_unit_inferred {
+        out.push(InferredField {
+            field: "duration_unit",
+            from: f
+                .columns
+                .header_of(Role::Duration)
+                .unwrap_or("duration")
+                .to_string(),
+            read_as: i.unit.name().to_string(),
+            given_by: format!("--duration-unit {}", i.unit.name()),
+        });
+    }
+    out
+}
+
 /// How each input was read, for the JSON report.
 fn files_read(a: &LogAnalysis) -> Vec<FileRead> {
     a.files
@@ -446,6 +482,7 @@ fn files_read(a: &LogAnalysis) -> Vec<FileRead> {
                 .collect(),
             formats_interleaved: f.interleaved,
             traces: f.traces.clone(),
+            inferred: inferred_fields(f),
         })
         .collect()
 }

@@ -101,6 +101,7 @@ pub(super) fn choose_options(opts: &LogOptions) -> detect::ChooseOptions<'_> {
         columns: &opts.columns,
         duration_unit: opts.duration_unit,
         haproxy_captures: &opts.haproxy_captures,
+        infer: opts.infer,
     }
 }
 

@@ -14,9 +14,22 @@ pub enum FormatNote {
     /// `upstream_status` the (1-based) field shaped as an upstream status, if one is.
     NginxAppended {
         layout: String,
+        /// The preset's name (`combined`), for a `--log-format` that appends to it.
+        preset: &'static str,
+        /// Each appended field is quoted.
+        quoted: Vec<bool>,
         extra: usize,
         suggested: String,
         upstream_status: Option<usize>,
+    },
+    /// An nginx preset (`layout`) whose appended fields' variables were read from their
+    /// values (`nginx::infer_appended`): each inferred field's (1-based) place and variable,
+    /// how many stayed unnamed (`extra_N`), and the `--log-format` that makes them given.
+    NginxInferred {
+        layout: String,
+        fields: Vec<(usize, &'static str)>,
+        unnamed: usize,
+        log_format: String,
     },
     /// An Envoy preset (`layout`) followed by `extra` fields (`extra_1`, ...) given no role.
     EnvoyAppended { layout: String, extra: usize },

@@ -69,6 +69,9 @@ pub struct LogOptions {
     pub shared_address_rate: u8,
     /// `--log-side`: whose log it is (a proxy's, or the server's own).
     pub log_side: LogSide,
+    /// A field's role or a duration's unit may be read from its values where they leave one
+    /// reading; `false` (`--no-infer`) reads only what is named.
+    pub infer: bool,
 }
 
 /// `--log-side`: who wrote the log. A proxy's log tells the client-facing status and, in an
@@ -161,6 +164,7 @@ impl Default for LogOptions {
             intents: Intents::Auto,
             shared_address_rate: super::tally::DEFAULT_SHARED_RATE,
             log_side: LogSide::Auto,
+            infer: true,
         }
     }
 }

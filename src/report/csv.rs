@@ -92,6 +92,8 @@ pub fn logs(r: &LogsReport) -> Vec<u8> {
     extra.extend(bounds_columns(r));
     extra.extend(duration_unit_columns(r));
     extra.extend(amplification_columns(r.observed));
+    extra.extend(kind_columns(r));
+    extra.extend(other_endpoints_columns(r.observed));
     estimates(&[*r.estimate], &extra)
 }
 
@@ -300,6 +302,74 @@ fn duration_unit_columns(r: &LogsReport) -> Vec<(&'static str, String)> {
                     .and_then(|v| v.as_str().map(str::to_string))
                     .unwrap_or_default()
             })),
+        ),
+    ]
+}
+
+/// The timeout rate's and the succeeded share's marks, as JSON `input_kinds.NAME.thin` (a
+/// figure from fewer trials than the minimum: its count and of how many) and
+/// `input_kinds.NAME.inferred_field` (the field it was read through and the flag that makes
+/// it given); empty where JSON leaves them out.
+fn kind_columns(r: &LogsReport) -> Vec<(&'static str, String)> {
+    use crate::inputs::Input;
+    let mut out = Vec::new();
+    for (input, names) in [
+        (
+            Input::TimeoutRate,
+            [
+                "input_kinds.timeout_rate.thin.count",
+                "input_kinds.timeout_rate.thin.of",
+                "input_kinds.timeout_rate.inferred_field.field",
+                "input_kinds.timeout_rate.inferred_field.given_by",
+            ],
+        ),
+        (
+            Input::SucceededShare,
+            [
+                "input_kinds.succeeded_share.thin.count",
+                "input_kinds.succeeded_share.thin.of",
+                "input_kinds.succeeded_share.inferred_field.field",
+                "input_kinds.succeeded_share.inferred_field.given_by",
+            ],
+        ),
+    ] {
+        let kind = &r.input(input).kind;
+        let thin = kind.thin.as_ref();
+        let inferred = kind.inferred_field.as_ref();
+        out.extend([
+            (names[0], opt(thin.map(|t| t.count.to_string()))),
+            (names[1], opt(thin.map(|t| t.of.to_string()))),
+            (names[2], opt(inferred.map(|i| i.field.to_string()))),
+            (names[3], opt(inferred.map(|i| i.given_by.clone()))),
+        ]);
+    }
+    out
+}
+
+/// The endpoints past the top ones, as JSON `observed.per_endpoint_other`; empty when every
+/// endpoint is listed.
+fn other_endpoints_columns(o: &Observed) -> Vec<(&'static str, String)> {
+    let other = o.per_endpoint_other.as_ref();
+    vec![
+        (
+            "observed.per_endpoint_other.endpoints",
+            opt(other.map(|e| e.endpoints.to_string())),
+        ),
+        (
+            "observed.per_endpoint_other.mutating",
+            opt(other.map(|e| e.mutating.to_string())),
+        ),
+        (
+            "observed.per_endpoint_other.timed_out",
+            opt(other.map(|e| e.timed_out.to_string())),
+        ),
+        (
+            "observed.per_endpoint_other.duplicates_per_month",
+            opt(other.map(|e| e.duplicates_per_month.to_string())),
+        ),
+        (
+            "observed.per_endpoint_other.refund_per_month",
+            opt(other.map(|e| e.refund_per_month.to_string())),
         ),
     ]
 }

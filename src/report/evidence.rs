@@ -15,7 +15,20 @@ pub fn measured(derived: &Findings, input: Input) -> Option<&Measured> {
 
 /// How the logs obtained `input` (`timeout rate 1.94% = 662 timed out / ...`), if they did.
 pub fn evidence(derived: &Findings, input: Input) -> Option<String> {
-    measured(derived, input).map(|m| m.evidence.to_string())
+    measured(derived, input).map(|m| said(derived, m))
+}
+
+/// A measured input's evidence as a sentence, with the field it was read through when that
+/// field's role was inferred from its values (and the flag that makes it given).
+pub fn said(derived: &Findings, m: &Measured) -> String {
+    let inferred = Input::ALL
+        .iter()
+        .find(|i| i.json_name() == m.input)
+        .and_then(|&i| crate::findings::kinds::kind(derived, i).inferred_field);
+    match inferred {
+        Some(i) => format!("{}; {}", m.evidence, super::words::inferred_text(&i)),
+        None => m.evidence.to_string(),
+    }
 }
 
 /// The 95% interval of a measured input, `(low, high)` in JSON units: `None` for an input

@@ -190,12 +190,20 @@ impl Headline {
             };
             match row.kind.kind {
                 // A thin figure says so first: its count is what a reader weighs it by.
-                Kind::Measured => measured.push(line(match row.kind.thin {
-                    Some(t) => format!("thin: {} of {} (its 95% interval above)", t.count, t.of),
-                    None => row
-                        .evidence
-                        .as_deref()
-                        .map_or_else(|| "the logs".to_string(), gist),
+                Kind::Measured => measured.push(line({
+                    let said = match row.kind.thin {
+                        Some(t) => {
+                            format!("thin: {} of {} (its 95% interval above)", t.count, t.of)
+                        }
+                        None => row
+                            .evidence
+                            .as_deref()
+                            .map_or_else(|| "the logs".to_string(), gist),
+                    };
+                    match &row.kind.inferred_field {
+                        Some(i) => format!("{said}; {}", super::words::inferred_text(i)),
+                        None => said,
+                    }
                 })),
                 Kind::Given => given.push(line(
                     kind_detail(row.input, &row.kind, preset).unwrap_or_default(),

@@ -675,7 +675,7 @@ impl<'a> LogsReport<'a> {
             evidence: findings
                 .measured
                 .iter()
-                .map(|m| m.evidence.to_string())
+                .map(|m| evidence::said(findings, m))
                 .collect(),
             inputs,
             warnings: findings

@@ -286,6 +286,7 @@ pub fn log_options(read: &LogReadArgs) -> LogOptions {
             outcomes: read.outcomes.iter().cloned().map(LogInput::from).collect(),
             outcomes_columns: read.outcomes_column.clone(),
             log_side: read.log_side.parse().unwrap_or_default(),
+            infer: !read.no_infer,
             ..LogOptions::default()
         },
     )

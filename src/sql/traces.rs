@@ -11,7 +11,8 @@
 //! server's answer is that of a SERVER span directly under the attempt (not one further
 //! down), and an attempt without one is unknown (the file reader tells, in whole traces, the
 //! ones that never arrived); intents are the shared parent span (or the captured key), without
-//! `http.request.resend_count`'s first sends.
+//! `http.request.resend_count`'s first sends, and not split by method and path, by a 2xx
+//! answer or by sends in flight at once.
 
 /// The attempts of the exporter's `table`, as a derived table (ClickHouse SQL).
 pub fn attempts(table: &str) -> String {
@@ -19,7 +20,7 @@ pub fn attempts(table: &str) -> String {
         format!("if(SpanAttributes['{a}'] != '', SpanAttributes['{a}'], SpanAttributes['{b}'])")
     };
     let status = attr("http.response.status_code", "http.status_code");
-    let timeout = "'timeout|timed out|deadline'";
+    let timeout = "'timeout|timed out|timedout|deadline'";
     let key = attr(
         "http.request.header.idempotency-key",
         "http.request.header.idempotency_key",

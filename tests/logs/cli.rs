@@ -129,6 +129,16 @@ fn csv_adds_observed_columns() {
              observed.amplification.attempts_mean,observed.amplification.attempts_max,\
              observed.amplification.layers,observed.amplification.expected,\
              observed.amplification.worst_case,\
+             input_kinds.timeout_rate.thin.count,input_kinds.timeout_rate.thin.of,\
+             input_kinds.timeout_rate.inferred_field.field,\
+             input_kinds.timeout_rate.inferred_field.given_by,\
+             input_kinds.succeeded_share.thin.count,input_kinds.succeeded_share.thin.of,\
+             input_kinds.succeeded_share.inferred_field.field,\
+             input_kinds.succeeded_share.inferred_field.given_by,\
+             observed.per_endpoint_other.endpoints,observed.per_endpoint_other.mutating,\
+             observed.per_endpoint_other.timed_out,\
+             observed.per_endpoint_other.duplicates_per_month,\
+             observed.per_endpoint_other.refund_per_month,\
              inputs.attempt_timeout_seconds,"
         ) && header.ends_with("amplification.worst_case,amplification.expected"),
         "{header}"

@@ -76,14 +76,15 @@ fn a_file_no_format_reads_is_refused_naming_the_closest() {
 }
 
 /// nginx `combined` with fields appended (the bundled sample: `$request_time $upstream_status
-/// "$http_idempotency_key"`) is read as combined, the rest not: the evidence says so, and the
-/// succeeded share it cannot measure names `--log-format`; given the format, all is read.
+/// "$http_idempotency_key"`) read only as named (`--no-infer`) is read as combined, the rest
+/// not: the evidence says so, and the succeeded share it cannot measure names `--log-format`;
+/// given the format, all is read; with no flag, the fields its values leave one reading for.
 #[test]
 fn combined_with_fields_appended_reads_the_combined_fields_and_says_so() {
     let sample = "samples/nginx.log";
     // 23 timed-out attempts are too few to demand the succeeded share (issue 24): the
     // default stands, and the evidence says what would read it.
-    let (err, _) = output(&[sample]);
+    let (err, _) = output(&[sample, "--no-infer"]);
     assert!(
         err.contains(
             "succeeded share: not measured from 23 timed-out attempts: too few (needs 30), and "
@@ -97,12 +98,12 @@ fn combined_with_fields_appended_reads_the_combined_fields_and_says_so() {
         err.contains(r#"--log-format 'combined $request_time $upstream_status "$request_id"'"#),
         "{err}"
     );
-    let (out, _) = output(&[sample, "--succeeded-share", "50%"]);
+    let (out, _) = output(&[sample, "--succeeded-share", "50%", "--no-infer"]);
     assert!(
         out.contains("as nginx combined with 3 more fields (extra_1, extra_2, extra_3) (detected)"),
         "{out}"
     );
-    let guessed = json(&["logs", sample, "--succeeded-share", "50%"]);
+    let guessed = json(&["logs", sample, "--succeeded-share", "50%", "--no-infer"]);
     assert_eq!(guessed["observed"]["bad_rows"], 0);
     // Its keys are among the fields not read: the attempts are grouped by fingerprint.
     assert_eq!(guessed["observed"]["intent_grouping"], "fingerprint");
@@ -122,6 +123,17 @@ fn combined_with_fields_appended_reads_the_combined_fields_and_says_so() {
     );
     assert_eq!(given["observed"]["timed_out_unknown"], 3);
     assert_eq!(given["observed"]["timed_out_succeeded"], 9);
+    // With no flag, the upstream status and the request time are read by their values (the
+    // key, which repeats on retries, is no $request_id and stays unnamed): the same outcomes.
+    let inferred = json(&["logs", sample, "--max-unknown", "100%"]);
+    assert_eq!(inferred["observed"]["timed_out_unknown"], 3);
+    assert_eq!(inferred["observed"]["timed_out_succeeded"], 9);
+    let read = inferred["observed"]["files"][0]["inferred"].to_string();
+    assert!(
+        read.contains("upstream_status") && read.contains("request_time"),
+        "{read}"
+    );
+    assert!(!read.contains("request_id"), "{read}");
 }
 
 /// Apache `common` with `%D` and a header appended (the bundled sample) is read as common,

@@ -350,6 +350,32 @@ fn short_spans_are_not_scaled_to_a_day() {
         &[path.to_str().unwrap(), "--require-measured"],
         &["less than --min-span 1h"],
     );
+
+    // No mutating request in a short span: requests a day is not the log's 0, so no cost is
+    // said to be 0 beside the figures the scenario's traffic gives.
+    let gets = write(
+        "gets.csv",
+        "timestamp,method,status
+2026-11-01T00:00:00Z,GET,200
+2026-11-01T00:54:00Z,GET,200
+",
+    );
+    let v = json(&[&gets]);
+    let warnings = v["observed"]["warnings"].to_string();
+    assert!(v["duplicates"]["per_month"].as_f64().unwrap() > 0.0);
+    assert!(
+        warnings
+            .contains("log's 54m, too short to stand for a day: requests a day is the scenario's"),
+        "{warnings}"
+    );
+    assert!(!warnings.contains("so is every cost"), "{warnings}");
+    let v = json(&[&gets, "--min-span", "10m"]);
+    assert_eq!(v["duplicates"]["per_month"], 0.0);
+    assert!(
+        v["observed"]["warnings"]
+            .to_string()
+            .contains("requests a day from it is 0, and so is every cost")
+    );
 }
 
 /// A clock set back by more than the retry window, and days missing in the middle, are

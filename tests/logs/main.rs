@@ -20,6 +20,7 @@ mod follow;
 mod formats;
 mod formats_aws;
 mod honest;
+mod inferred;
 mod keyless_intents;
 mod library;
 mod metrics;

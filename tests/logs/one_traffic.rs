@@ -350,9 +350,11 @@ fn a_unit_the_values_leave_one_reading_of_is_inferred_and_said() {
     }
 }
 
-/// Values that fit seconds and milliseconds alike (0.085 to 28.85) are never read in a
-/// guess: the assumption (ms) stays, marked assumed beside the timeout rate, and a warning
-/// names `--duration-unit`; with it, the rate is the truth's.
+/// Values that fit seconds and milliseconds alike by their range (0.085 to 28.85) are read
+/// by their typical values: a median under 1, written to 6 decimals, is seconds, inferred
+/// and said so; the rate is the truth's. With `--no-infer` the assumption (ms) stays,
+/// marked assumed beside the timeout rate, and a warning names `--duration-unit`; with it,
+/// the rate is the truth's.
 #[test]
 fn ambiguous_values_keep_the_assumption_and_say_it() {
     let truth = traffic(false);
@@ -363,6 +365,18 @@ fn ambiguous_values_keep_the_assumption_and_say_it() {
         truth.unknown_json().as_bytes(),
     );
     let (j, stderr) = report(&path, &RECEIVER);
+    assert_eq!(j["inputs"]["timeout_rate"], 0.041, "{stderr}");
+    let mark = &j["input_kinds"]["timeout_rate"]["duration_unit"];
+    assert_eq!(
+        (&mark["unit"], &mark["kind"]),
+        (&"s".into(), &"inferred".into())
+    );
+    assert!(
+        stderr.contains("their typical value reads as s"),
+        "{stderr}"
+    );
+    let named = [&RECEIVER[..], &["--no-infer"]].concat();
+    let (j, stderr) = report(&path, &named);
     assert_eq!(j["observed"]["timed_out"], 0, "{stderr}");
     let mark = &j["input_kinds"]["timeout_rate"]["duration_unit"];
     assert_eq!(mark["unit"], "ms");
@@ -372,7 +386,7 @@ fn ambiguous_values_keep_the_assumption_and_say_it() {
         stderr.contains("read as ms, so --client-timeout compares with an assumed unit; give --duration-unit s, ms, us or ns"),
         "{stderr}"
     );
-    let table = rendered(&path, &RECEIVER, "table");
+    let table = rendered(&path, &named, "table");
     assert!(
         table.contains("measured: durations read in ms, assumed; --duration-unit settles it"),
         "{table}"

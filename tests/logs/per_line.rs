@@ -377,3 +377,189 @@ fn iis_advanced_logging_doubled_quotes_keep_the_fields_in_place() {
     let (j, stderr) = report(&path, &["--client-timeout", "30s"]);
     assert_eq!(counts(&j["observed"]), (3, 0, 3, 3), "{stderr}");
 }
+
+/// Caddy's own log among its access lines in one JSON stream (the admin endpoint, the
+/// reverse proxy's `selected upstream`, as `docker compose logs` shows a Caddy container), and
+/// a Go service's own records among its request records: no method, path or status, so no
+/// request; skipped by kind, never bad rows. A record with a method and no status stays bad.
+#[test]
+fn json_records_with_no_request_are_skipped_by_kind() {
+    let dir = tempfile::tempdir().unwrap();
+    let access = |i: u32, status: &str| {
+        format!(
+            "{{\"level\":\"info\",\"ts\":{}.31,\"logger\":\"http.log.access\",\"msg\":\"handled request\",\"request\":{{\"remote_ip\":\"172.19.0.{i}\",\"proto\":\"HTTP/1.1\",\"method\":\"POST\",\"host\":\"api\",\"uri\":\"/v1/pay\"}},\"duration\":0.0016,\"size\":12,\"status\":{status}}}",
+            1_793_000_000 + i
+        )
+    };
+    let lines = [
+        "{\"level\":\"info\",\"ts\":1793000000.3153872,\"msg\":\"using config from file\",\"file\":\"/etc/caddy/Caddyfile\"}".to_string(),
+        "{\"level\":\"info\",\"ts\":1793000000.316192,\"logger\":\"admin\",\"msg\":\"admin endpoint started\",\"address\":\"localhost:2019\"}".to_string(),
+        access(1, "201"),
+        "{\"level\":\"debug\",\"ts\":1793000001.5,\"logger\":\"http.handlers.reverse_proxy\",\"msg\":\"selected upstream\",\"dial\":\"app:8080\"}".to_string(),
+        access(2, "0"),
+        access(3, "201"),
+        access(4, "\"\""),
+    ];
+    let path = write(dir.path(), "caddy.log", text(&lines).as_bytes());
+    let (j, stderr) = report(&path, &[]);
+    let o = &j["observed"];
+    assert_eq!(counts(o), (4, 1, 3, 1), "{stderr}");
+    assert!(
+        stderr.contains("caddy.log:7: unparseable status"),
+        "{stderr}"
+    );
+    let no_request = "records with no request (no method, path or status: the server's own log)";
+    assert_eq!(skipped(o), kinds(&[(no_request, 3)]));
+    let go = concat!(
+        "{\"duration\":20950259,\"level\":\"debug\",\"method\":\"POST\",\"msg\":\"request completed\",\"remote\":\"10.1.5.40:52702\",\"request\":\"/api/builds\",\"status\":201,\"time\":\"2026-11-16T15:03:32Z\"}\n",
+        "{\"id\":\"q62wCcIkEOueqFKF\",\"level\":\"debug\",\"msg\":\"check capacity complete\",\"time\":\"2026-11-16T15:03:33Z\"}\n",
+        "{\"id\":\"q62wCcIkEOueqFKF\",\"level\":\"debug\",\"max-pool\":4,\"msg\":\"check capacity\",\"pending-builds\":0}\n",
+        "{\"duration\":24479472,\"level\":\"debug\",\"method\":\"POST\",\"msg\":\"request completed\",\"remote\":\"10.1.5.40:52702\",\"request\":\"/api/builds\",\"status\":201,\"time\":\"2026-11-16T15:03:37Z\"}\n",
+    );
+    let (j, stderr) = report(&write(dir.path(), "go.log", go.as_bytes()), &[]);
+    assert_eq!(counts(&j["observed"]), (2, 0, 2, 0), "{stderr}");
+    assert_eq!(skipped(&j["observed"]), kinds(&[(no_request, 2)]));
+}
+
+/// An HAProxy `log-format` that opens with the pid and the time in brackets, through syslog
+/// (`haproxy[10282]: [10282] [1394201930.258] ...`): access lines, not HAProxy's events.
+/// Read with the format given; refused without it, naming no kind of skipped line.
+#[test]
+fn haproxy_bracketed_log_format_lines_are_no_events() {
+    let dir = tempfile::tempdir().unwrap();
+    let lines: Vec<String> = (0..4)
+        .map(|i| {
+            let (status, flags) = if i == 2 { (504, "sH--") } else { (201, "----") };
+            format!(
+                "Nov  7 14:18:5{i} lb-1 haproxy[10282]: [10282] [179317393{i}.258] 1/1/0/0/1/0/0 91/0/0/3/95 {flags} 10.2.1.{i}:52354 10.15.1.22:443 127.0.0.1:8000 api-https~ ECDHE-RSA-AES128-SHA TLSv1.2 \"POST /v1/orders HTTP/1.1\" {status} api:node1 485B7525:CC82_0A977AE4:01BB_5319D54A_000{i}:282A"
+            )
+        })
+        .collect();
+    let path = write(dir.path(), "haproxy.log", text(&lines).as_bytes());
+    let format = "log-format \"[%pid] [%Ts.%ms] %ac/%fc/%bc/%bq/%sc/%sq/%rc %Tq/%Tw/%Tc/%Tr/%Tt %tsc %ci:%cp %fi:%fp %si:%sp %ft %sslc %sslv %{+Q}r %ST %b:%s %ID\"";
+    let (j, stderr) = report(&path, &["--log-format", format]);
+    assert_eq!(counts(&j["observed"]), (4, 0, 4, 1), "{stderr}");
+    let err = usage_error(&["logs", &path]);
+    assert!(!err.contains("HAProxy events"), "{err}");
+    assert!(err.contains("--log-format"), "{err}");
+}
+
+/// Apache lines, some written through syslog (`Nov  6 12:14:22 web-1 apache2: `, with a PRI,
+/// or rsyslog's RFC 3339 time), in a file whose first lines are bare: each syslog line is
+/// read inside its envelope, so its client is the line's own address, never the header's
+/// month (`%h %l %u` would read `Nov`, ``, `6 12:14:22 web-1 apache2: 10.0.0.3 - -`). Eight
+/// clients one second apart, each given up on the same POST (504), are eight intents, as the
+/// bare file says, not one client's retries.
+#[test]
+fn a_syslog_header_is_never_read_as_the_client() {
+    let dir = tempfile::tempdir().unwrap();
+    let line = |i: u32| {
+        format!(
+            "10.0.0.{i} - - [06/Nov/2026:12:14:2{i} +0000] \"POST /v1/orders HTTP/1.1\" 504 12 \"-\" \"shop-client/2.1\""
+        )
+    };
+    let bare: Vec<String> = (0..8).map(line).collect();
+    let mut mixed = bare.clone();
+    mixed[3] = format!("Nov  6 12:14:23 web-1 apache2: {}", line(3));
+    mixed[4] = format!("<13>Nov  6 12:14:24 web-1 apache2: {}", line(4));
+    mixed[5] = format!("Nov  6 12:14:25 web-1 apache2[812]: {}", line(5));
+    mixed[6] = format!("2026-11-06T12:14:26.000+00:00 web-1 apache2: {}", line(6));
+    let (want, _) = report(&write(dir.path(), "bare.log", text(&bare).as_bytes()), &[]);
+    let (got, stderr) = report(
+        &write(dir.path(), "mixed.log", text(&mixed).as_bytes()),
+        &[],
+    );
+    assert_eq!(counts(&want["observed"]), (8, 0, 8, 8));
+    assert_eq!(counts(&got["observed"]), (8, 0, 8, 8), "{stderr}");
+    assert_eq!(want["observed"]["intents"], 8);
+    assert_eq!(got["observed"]["intents"], 8, "{stderr}");
+}
+
+/// A prefix before an Apache line that no envelope takes off (nginx's `$host` first, as
+/// Elastic's nginx sample has it; a bare `host tag:`): the preset reads identd's logname and
+/// the user as one word each, so the prefix is never read as the client and the line is a
+/// bad row that says why. A LogFormat of its own reads a user with a space as written.
+#[test]
+fn a_prefix_before_an_apache_line_is_never_the_client() {
+    let dir = tempfile::tempdir().unwrap();
+    let line = |i: u32, user: &str| {
+        format!(
+            "10.0.0.{i} - {user} [06/Nov/2026:12:14:2{i} +0000] \"POST /v1/orders HTTP/1.1\" 504 12"
+        )
+    };
+    let mut lines: Vec<String> = (0..8).map(|i| line(i, "-")).collect();
+    lines[4] = format!("shop.example.com {}", line(4, "-"));
+    lines[6] = format!("web-1 apache2: {}", line(6, "-"));
+    let path = write(dir.path(), "prefixed.log", text(&lines).as_bytes());
+    let (j, stderr) = report(&path, &[]);
+    let o = &j["observed"];
+    assert_eq!(o["files"][0]["input_format"], "Apache common", "{stderr}");
+    assert_eq!(counts(o), (8, 2, 6, 6), "{stderr}");
+    assert_eq!(o["intents"], 6);
+    assert!(stderr.contains("prefixed.log:5: "), "{stderr}");
+    assert!(stderr.contains("prefixed.log:7: "), "{stderr}");
+    // A user with a space, under a LogFormat of its own (not a preset's text).
+    let spaced: Vec<String> = (0..4).map(|i| line(i, "CN=Ana Lima")).collect();
+    let path = write(dir.path(), "spaced.log", text(&spaced).as_bytes());
+    let format = r#"%a %l %u %t "%r" %>s %b"#;
+    let (j, stderr) = report(&path, &["--log-format", format]);
+    assert_eq!(counts(&j["observed"]), (4, 0, 4, 4), "{stderr}");
+}
+
+/// Comments a test suite puts in its sample files (`# line below should be ignored` between
+/// classic ELB lines, `# Plugin version v1.6.0` before Traefik's JSON): skipped by kind,
+/// never bad rows, whether the format would read their words as fields or not.
+#[test]
+fn comment_lines_are_skipped_by_kind() {
+    let dir = tempfile::tempdir().unwrap();
+    let elb = concat!(
+        "2026-05-13T23:39:43.945958Z my-lb 1.2.3.4:2817 10.0.0.1:80 0.000086 0.001048 0.001337 201 201 0 57 \"POST https://api.example.com:443/v1/pay HTTP/1.1\" \"curl/8\" DHE-RSA-AES128-SHA TLSv1.2\n",
+        "# the line below is a TCP record, no HTTP request, as the suite's own comment says\n",
+        "2026-05-13T23:39:44.945958Z my-lb 1.2.3.5:2817 10.0.0.1:80 0.000086 0.001048 0.001337 504 - 0 57 \"POST https://api.example.com:443/v1/pay HTTP/1.1\" \"curl/8\" DHE-RSA-AES128-SHA TLSv1.2\n",
+    );
+    let (j, stderr) = report(&write(dir.path(), "elb.log", elb.as_bytes()), &[]);
+    assert_eq!(counts(&j["observed"]), (2, 0, 2, 1), "{stderr}");
+    assert_eq!(
+        skipped(&j["observed"]),
+        kinds(&[("comment lines (# ...)", 1)])
+    );
+    let json = concat!(
+        "# Plugin version v1.6.0\n",
+        "{\"ClientHost\":\"10.0.0.7\",\"DownstreamStatus\":201,\"Duration\":3000000,\"OriginStatus\":201,\"RequestMethod\":\"POST\",\"RequestPath\":\"/v1/pay\",\"StartUTC\":\"2026-11-07T06:07:01.1Z\"}\n",
+        "# Plugin version v1.5.1\n",
+        "{\"ClientHost\":\"10.0.0.8\",\"DownstreamStatus\":201,\"Duration\":3000000,\"OriginStatus\":201,\"RequestMethod\":\"POST\",\"RequestPath\":\"/v1/pay\",\"StartUTC\":\"2026-11-07T06:07:03.1Z\"}\n",
+    );
+    let (j, stderr) = report(&write(dir.path(), "traefik.json", json.as_bytes()), &[]);
+    assert_eq!(counts(&j["observed"]), (2, 0, 2, 0), "{stderr}");
+    assert_eq!(
+        skipped(&j["observed"]),
+        kinds(&[("comment lines (# ...)", 2)])
+    );
+}
+
+/// combined lines after the virtual host (`www.example.com 10.0.0.3 - - [...]`, as Elastic's
+/// and CrowdSec's nginx and Apache samples mix them with bare combined lines and an error
+/// line): every access line read, with its own address as the client.
+#[test]
+fn combined_after_the_virtual_host_is_read_with_its_client() {
+    let dir = tempfile::tempdir().unwrap();
+    let line = |i: u32| {
+        format!(
+            "10.0.0.{i} - - [06/Nov/2026:12:14:2{i} +0000] \"POST /v1/orders HTTP/1.1\" 504 12 \"-\" \"shop-client/2.1\""
+        )
+    };
+    let mut lines: Vec<String> = (0..6).map(line).collect();
+    lines[3] = format!("www.example.com {}", line(3));
+    lines[4] = format!("shop.example.com {}", line(4));
+    lines[5] = format!("shop.example.com:443 {}", line(5));
+    lines.push(
+        "2026/11/06 12:14:30 [error] 31#31: *46 open() \"/usr/share/nginx/html/x\" failed".into(),
+    );
+    let path = write(dir.path(), "vhost.log", text(&lines).as_bytes());
+    let (j, stderr) = report(&path, &[]);
+    let o = &j["observed"];
+    assert_eq!(counts(o), (6, 0, 6, 6), "{stderr}");
+    // Six clients, each giving up once: six intents, none another's retry.
+    assert_eq!(o["intents"], 6, "{stderr}");
+    assert_eq!(skipped(o), kinds(&[("nginx error log", 1)]));
+}

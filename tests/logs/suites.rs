@@ -377,9 +377,18 @@ fn one_traffic_in_four_shapes_gives_one_timeout_rate() {
         assert_eq!(j["inputs"]["timeout_rate"], 0.04, "{name}");
         assert_eq!(j["inputs"]["succeeded_share"], 0.625, "{name}");
     }
-    // Without --duration-unit the unknown log's durations are read as ms, and it says so.
+    // Without --duration-unit their typical values (median under 1 s) read as seconds;
+    // read only as named (--no-infer) the durations are ms, assumed, and it says so.
     let path = write(dir.path(), "other.jsonl", other.as_bytes());
-    let args = ["--client-timeout", "15s", "--log-side", "server"];
+    let (j, _) = report(&path, &["--client-timeout", "15s", "--log-side", "server"]);
+    assert_eq!(j["inputs"]["timeout_rate"], 0.04);
+    let args = [
+        "--client-timeout",
+        "15s",
+        "--log-side",
+        "server",
+        "--no-infer",
+    ];
     let (j, stderr) = report(&path, &args);
     let warned = "its duration field duration says no unit (neither its name nor a format's documentation): read as ms, so --client-timeout compares with an assumed unit; give --duration-unit s, ms, us or ns";
     assert!(stderr.contains(warned), "{stderr}");

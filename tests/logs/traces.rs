@@ -1149,3 +1149,138 @@ fn zipkin_spans_out_of_time_order_are_counted_and_said() {
         "{text}"
     );
 }
+
+/// Zipkin spans as Brave and other Zipkin tracers name them, where no `http.method` tag says
+/// the method (a part flushed apart, py_zipkin): the span's name `post`, `post /route` is the
+/// method on a span with an `http.*` tag, and a cache client's `delete` is no attempt. And
+/// sends under one parent that are no resends of each other: one answered 2xx before the next
+/// was sent, two in flight at once (a fan-out, a proxy chain whose hops report one parent),
+/// two to other paths. Only the timed-out send and its resend are one intent, executed twice.
+#[test]
+fn zipkin_span_names_and_sends_that_are_no_resends() {
+    const T0_US: u64 = 1_764_547_200_000_000; // 2025-12-01T00:00:00Z
+    let at = |ms: u64| T0_US + ms * 1000;
+    let mut spans = Vec::new();
+    let mut id = 0x100_u64;
+    let mut trace = |n: u64, calls: &[(&str, &str, u64, u64, Option<&str>)]| {
+        let trace = format!("{:016x}", 0xa03e_0000_0000_0000 | n);
+        let root = format!("{:016x}", n << 32);
+        spans.push(json!({"traceId": trace, "id": root, "kind": "SERVER",
+            "name": "post /checkout", "timestamp": at(n * 60_000), "duration": 30_000_000,
+            "localEndpoint": {"serviceName": "gateway"}, "tags": {"http.path": "/checkout"}}));
+        for &(name, path, from, to, error) in calls {
+            id += 1;
+            let span = format!("{id:016x}");
+            let mut tags = json!({"http.path": path});
+            if path.is_empty() {
+                tags = json!({"cache.key": "nonce:7"});
+            }
+            if let Some(e) = error {
+                tags["error"] = json!(e);
+            }
+            let (start, lasted) = (at(n * 60_000 + from), (to - from) * 1000);
+            spans.push(json!({"traceId": trace, "parentId": root, "id": span,
+                "kind": "CLIENT", "name": name, "timestamp": start, "duration": lasted,
+                "localEndpoint": {"serviceName": "gateway"}, "tags": tags}));
+            if !path.is_empty() {
+                // The server half answered: the work ran.
+                spans.push(json!({"traceId": trace, "parentId": root, "id": span,
+                    "kind": "SERVER", "shared": true, "name": format!("{name} {path}"),
+                    "timestamp": start + 1000, "duration": lasted.saturating_sub(2000),
+                    "localEndpoint": {"serviceName": "orders"}, "tags": {"http.path": path}}));
+            }
+        }
+    };
+    // A timeout, then its resend: one intent executed twice.
+    trace(
+        1,
+        &[
+            ("post", "/orders", 10, 10_010, Some("Read timed out")),
+            ("post", "/orders", 10_500, 10_650, None),
+        ],
+    );
+    // Two in flight at once (0.239 s to 0.364 s, 0.287 s to 0.343 s).
+    trace(
+        2,
+        &[
+            ("post /payments", "/payments", 239, 364, None),
+            ("post /payments", "/payments", 287, 343, None),
+        ],
+    );
+    // The first answered 2xx before the second was sent.
+    trace(
+        3,
+        &[
+            ("put", "/events", 10, 60, None),
+            ("put", "/events", 285, 330, None),
+        ],
+    );
+    // Other paths; and a cache client's delete, no HTTP call.
+    trace(
+        4,
+        &[
+            ("post", "/approvals", 10, 40, Some("500")),
+            ("post", "/codes", 50, 90, None),
+            ("delete", "", 95, 96, None),
+        ],
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("named.json");
+    std::fs::write(&file, Value::Array(spans).to_string()).unwrap();
+    let r = report(&file, &["--min-span", "0s"]);
+    let o = &r["observed"];
+    assert_eq!(o["mutating_attempts"], 8, "{o}");
+    assert_eq!(o["intents"], 7);
+    assert_eq!(o["timed_out"], 1);
+    assert_eq!(o["timed_out_succeeded"], 1);
+    assert_eq!(o["observed_duplicates"]["count"], 1);
+    assert_eq!(o["retries_observed"]["max"], 1);
+    let t = &o["files"][0]["traces"];
+    assert_eq!(t["attempts"], 8);
+    // The count of intents the traces say is the one the report groups.
+    assert_eq!(t["intents"], 7);
+    assert_eq!(t["shared_joined"], 8);
+}
+
+/// A Zipkin export written one span a line (`jq -c '.[][]'` of `/api/v2/traces`, a
+/// collector's dump): detected as Zipkin and read to the same figures as the array. A JSON
+/// access log whose records carry a `traceId` and an `id` (and no Zipkin endpoint) stays an
+/// access log.
+#[test]
+fn zipkin_one_span_a_line_reads_as_the_array() {
+    let (spans, _) = brave_week();
+    let dir = tempfile::tempdir().unwrap();
+    let array = dir.path().join("week.json");
+    std::fs::write(&array, Value::Array(spans.clone()).to_string()).unwrap();
+    let lines = dir.path().join("week.jsonl");
+    let text: String = spans.iter().map(|s| format!("{s}\n")).collect();
+    std::fs::write(&lines, text).unwrap();
+    let want = report(&array, &[]);
+    let got = report(&lines, &[]);
+    assert_eq!(got["observed"]["files"][0]["traces"]["format"], "zipkin");
+    for k in [
+        "mutating_attempts",
+        "intents",
+        "timed_out",
+        "timed_out_succeeded",
+        "observed_duplicates",
+        "retries_observed",
+    ] {
+        assert_eq!(got["observed"][k], want["observed"][k], "{k}");
+    }
+    assert_eq!(got["inputs"], want["inputs"]);
+    let access = dir.path().join("access.jsonl");
+    std::fs::write(
+        &access,
+        concat!(
+            "{\"time\":\"2026-11-01T00:00:00Z\",\"traceId\":\"5af7\",\"id\":\"a1\",\"method\":\"POST\",\"path\":\"/orders\",\"status\":201}\n",
+            "{\"time\":\"2026-11-01T00:00:09Z\",\"traceId\":\"5af8\",\"id\":\"a2\",\"method\":\"POST\",\"path\":\"/orders\",\"status\":504}\n",
+        ),
+    )
+    .unwrap();
+    let r = report(&access, &["--min-span", "0s"]);
+    let o = &r["observed"];
+    assert!(o["files"][0]["traces"].is_null(), "{o}");
+    assert_eq!(o["mutating_attempts"], 2);
+    assert_eq!(o["timed_out"], 1);
+}

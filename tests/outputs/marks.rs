@@ -241,3 +241,97 @@ fn a_wide_ttl_sweep_takes_eleven_values() {
     assert_eq!(ttls.len(), 11, "{v}");
     assert_eq!((ttls[0], ttls[1], ttls[10]), (3600.0, 4320.0, 10_800.0));
 }
+
+/// CSV carries what JSON marks on the measured inputs and the endpoints past the top ones:
+/// `input_kinds.NAME.thin` (count, of), `input_kinds.NAME.inferred_field` (field, given_by)
+/// and `observed.per_endpoint_other`, each column equal to its JSON value, empty where JSON
+/// leaves it out.
+#[test]
+fn csv_has_the_thin_inferred_and_other_endpoints_columns() {
+    let dir = tempfile::tempdir().unwrap();
+    // 12 endpoints (two past the top 10), one timed-out attempt in ten, two in five of them
+    // answered 200 upstream: nginx combined with $upstream_status $request_time appended.
+    let mut log = String::new();
+    for i in 0..480 {
+        let (status, upstream, time) = if i % 10 == 3 {
+            let up = if (i / 10) % 5 < 2 { "200" } else { "503" };
+            (504, up, "30.001")
+        } else {
+            (201, "201", "0.125")
+        };
+        let at = i * 90;
+        log += &format!(
+            "10.0.{}.{} - - [02/Nov/2026:{:02}:{:02}:{:02} +0000] \"POST /v1/e{} HTTP/1.1\" {status} 12 \"-\" \"curl/8.0\" {upstream} {time}\n",
+            i % 7,
+            i % 251,
+            at / 3600,
+            at / 60 % 60,
+            at % 60,
+            i % 12
+        );
+    }
+    let path = dir.path().join("access.log");
+    std::fs::write(&path, log).unwrap();
+    let file = path.to_str().unwrap();
+    let csv_of = |file: &str| {
+        let text = stdout(dupcost().args(["logs", file, "--format", "csv"]));
+        let mut reader = csv::Reader::from_reader(text.as_bytes());
+        let header = reader.headers().unwrap().clone();
+        let row = reader.records().next().unwrap().unwrap();
+        header
+            .iter()
+            .zip(row.iter())
+            .map(|(h, v)| (h.to_string(), v.to_string()))
+            .collect::<std::collections::HashMap<_, _>>()
+    };
+    let cell = |row: &std::collections::HashMap<String, String>, name: &str| {
+        row.get(name)
+            .unwrap_or_else(|| panic!("{name} in {:?}", row.keys()))
+            .clone()
+    };
+    let row = csv_of(file);
+    let v = json(&["logs", file]);
+    let other = &v["observed"]["per_endpoint_other"];
+    assert_eq!(other["endpoints"], 2, "{other}");
+    for name in [
+        "endpoints",
+        "mutating",
+        "timed_out",
+        "duplicates_per_month",
+        "refund_per_month",
+    ] {
+        let csv_value: f64 = cell(&row, &format!("observed.per_endpoint_other.{name}"))
+            .parse()
+            .unwrap();
+        assert_eq!(csv_value, other[name].as_f64().unwrap(), "{name}");
+    }
+    let mark = &v["input_kinds"]["succeeded_share"]["inferred_field"];
+    assert_eq!(mark["field"], "upstream_status", "{mark}");
+    assert_eq!(
+        cell(&row, "input_kinds.succeeded_share.inferred_field.field"),
+        "upstream_status"
+    );
+    assert_eq!(
+        cell(&row, "input_kinds.succeeded_share.inferred_field.given_by"),
+        mark["given_by"].as_str().unwrap()
+    );
+    assert_eq!(
+        cell(&row, "input_kinds.succeeded_share.inferred_field.given_by"),
+        "--log-format 'combined $upstream_status $request_time'"
+    );
+    // The bundled ALB sample's share is thin: 10 of 26.
+    let row = csv_of("samples/alb.log");
+    let v = json(&["logs", "samples/alb.log"]);
+    let thin = &v["input_kinds"]["succeeded_share"]["thin"];
+    assert_eq!((&thin["count"], &thin["of"]), (&10.into(), &26.into()));
+    assert_eq!(cell(&row, "input_kinds.succeeded_share.thin.count"), "10");
+    assert_eq!(cell(&row, "input_kinds.succeeded_share.thin.of"), "26");
+    // Left out of JSON, empty in CSV.
+    assert!(v["input_kinds"]["timeout_rate"].get("thin").is_none());
+    assert_eq!(cell(&row, "input_kinds.timeout_rate.thin.count"), "");
+    assert_eq!(cell(&row, "observed.per_endpoint_other.endpoints"), "");
+    assert_eq!(
+        cell(&row, "input_kinds.succeeded_share.inferred_field.field"),
+        ""
+    );
+}

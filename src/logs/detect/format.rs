@@ -32,6 +32,9 @@ pub struct ChooseOptions<'a> {
     pub duration_unit: Option<DurationUnit>,
     /// `--haproxy-captures`: the names of the captured request headers, in order.
     pub haproxy_captures: &'a [String],
+    /// Fields' roles may be read from their values where they leave one reading (not with
+    /// `--no-infer`).
+    pub infer: bool,
 }
 
 /// How an input is read, as [`choose`] decided.
@@ -76,10 +79,15 @@ fn sniff_lines(lines: &[&[u8]], json_paths: &[&str]) -> Option<Sniffed> {
     // Group the lines by the format each is read by alone, then tell each group's format
     // from all of its lines.
     let mut groups: Vec<(String, Vec<&[u8]>)> = Vec::new();
+    // Lines some format reads alone (a format of one line among them is found again when
+    // the file is read), against the lines that may be access lines at all.
+    let mut sniffed = 0usize;
+    let access = lines.iter().filter(|l| non_access(l).is_none()).count();
     for &line in lines {
         let Some(format) = sniff_one(&[line], json_paths) else {
             continue;
         };
+        sniffed += 1;
         let name = format.describe();
         match groups.iter_mut().find(|(n, _)| *n == name) {
             Some((_, group)) => group.push(line),
@@ -87,7 +95,6 @@ fn sniff_lines(lines: &[&[u8]], json_paths: &[&str]) -> Option<Sniffed> {
         }
     }
     groups.retain(|(_, group)| group.len() >= 2);
-    let read: usize = groups.iter().map(|(_, g)| g.len()).sum();
     // One format, whose lines are at least half: a few broken lines (a paste, a tail cut
     // mid-line) are bad rows with their line numbers, never a refusal of the file.
     if let [(_, group)] = groups.as_slice() {
@@ -95,8 +102,7 @@ fn sniff_lines(lines: &[&[u8]], json_paths: &[&str]) -> Option<Sniffed> {
             return sniff_one(group, json_paths).map(|format| (format, Vec::new()));
         }
     }
-    if groups.len() < 2 || groups.len() > MAX_FORMATS || (read as f64) < ENOUGH * lines.len() as f64
-    {
+    if groups.len() < 2 || groups.len() > MAX_FORMATS || (sniffed as f64) < ENOUGH * access as f64 {
         return None;
     }
     let mut formats = groups
@@ -153,6 +159,16 @@ fn json_paths<'a>(opts: &ChooseOptions<'a>) -> Vec<&'a str> {
 /// captured request headers named.
 pub fn choose(opened: &mut Opened, opts: &ChooseOptions<'_>) -> Result<Chosen, LogError> {
     let chosen = choose_format(opened, opts)?;
+    // A field named by its place (`--column upstream_status=extra_2`) keeps that name.
+    let by_place = opts
+        .columns
+        .iter()
+        .any(|(_, n)| n.trim().starts_with("extra_"));
+    let chosen = if opts.infer && !by_place {
+        inferred(opened, chosen)
+    } else {
+        chosen
+    };
     if opts.haproxy_captures.is_empty() {
         return Ok(chosen);
     }
@@ -178,6 +194,45 @@ pub fn choose(opened: &mut Opened, opts: &ChooseOptions<'_>) -> Result<Chosen, L
             "--haproxy-captures: {} is CSV, not an HAProxy log with captured headers",
             opened.name
         ))),
+    }
+}
+
+/// Whole lines of the first bytes an inference reads its values from, at most.
+const INFER_LINES: usize = 1000;
+
+/// `chosen` with the appended fields of a detected nginx layout named by their values
+/// (`nginx::infer_appended`), read from every whole line of the first bytes.
+fn inferred(opened: &Opened, chosen: Chosen) -> Chosen {
+    let Chosen::Lines {
+        format,
+        detected: true,
+        envelope,
+        also,
+    } = chosen
+    else {
+        return chosen;
+    };
+    let mut raw: Vec<&[u8]> = opened.prefix.split(|&b| b == b'\n').collect();
+    if !opened.eof {
+        raw.pop();
+    }
+    let raw: Vec<&[u8]> = raw
+        .into_iter()
+        .map(|l| l.strip_suffix(b"\r").unwrap_or(l))
+        .filter(|l| !l.trim_ascii().is_empty())
+        .take(INFER_LINES)
+        .collect();
+    let inner = inner_lines(envelope, &raw).unwrap_or_default();
+    let lines: Vec<&[u8]> = inner.iter().map(Vec::as_slice).collect();
+    let format = match crate::logs::formats::nginx::infer_appended(format.as_ref(), &lines) {
+        Some(read) => Arc::from(read),
+        None => format,
+    };
+    Chosen::Lines {
+        format,
+        detected: true,
+        envelope,
+        also,
     }
 }
 

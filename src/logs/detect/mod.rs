@@ -93,7 +93,7 @@ pub fn envelope(lines: &[&[u8]], reads: impl Fn(&[&[u8]]) -> bool) -> Option<Env
 /// `<RFC 3339 time> host tag: ` or `... host tag[pid]: `, as rsyslog writes: a host name or
 /// address, then a tag of name characters (at most 48) with an optional `[digits]`, then `:`
 /// and a space (or the line's end).
-fn syslog_after_time(line: &[u8]) -> bool {
+pub fn syslog_after_time(line: &[u8]) -> bool {
     let mut tokens = line.splitn(4, |&b| b == b' ');
     let (Some(time), Some(host), Some(tag)) = (tokens.next(), tokens.next(), tokens.next()) else {
         return false;
@@ -131,6 +131,11 @@ pub fn non_access(line: &[u8]) -> Option<&'static str> {
             .is_some_and(|d| d.iter().all(u8::is_ascii_digit))
     };
     let has = |s: &[u8]| memchr::memmem::find(line, s).is_some();
+    // A comment a person or a test suite put in the file ("# Plugin version v1.6.0"); W3C's
+    // directives (`#Fields:`) have no space after the `#`, and are their format's to read.
+    if line.starts_with(b"# ") {
+        return Some("comment lines (# ...)");
+    }
     // nginx: "2024/01/02 03:04:05 [error] 7#7: ..."
     if digits(0..4) && at(4) == b'/' && at(7) == b'/' && at(13) == b':' && has(b"] ") {
         let level = line.get(20..).unwrap_or_default();
@@ -211,11 +216,38 @@ pub fn non_access(line: &[u8]) -> Option<&'static str> {
             b"]",
         ];
         let in_message = |s: &[u8]| memchr::memmem::find(message, s).is_some();
-        if starts.iter().any(|s| message.starts_with(s)) && told.iter().any(|t| in_message(t)) {
+        // `[NOTICE]`, `[WARNING]`, `[ALERT]`: a word in the brackets. A `log-format` may
+        // open an access line with brackets too (`[%pid] [%Ts.%ms] ...`), and an access
+        // line quotes its request.
+        let bracketed_word = message.strip_prefix(b"[").is_none_or(|m| {
+            let word = m.iter().take_while(|b| b.is_ascii_alphabetic()).count();
+            word > 0 && m.get(word) == Some(&b']')
+        });
+        if starts.iter().any(|s| message.starts_with(s))
+            && told.iter().any(|t| in_message(t))
+            && bracketed_word
+            && !quotes_a_request(message)
+        {
             return Some("HAProxy events");
         }
     }
     None
+}
+
+/// A quoted HTTP request line in `text`: `"POST /x HTTP/1.1"`, as an access line has.
+fn quotes_a_request(text: &[u8]) -> bool {
+    memchr::memmem::find_iter(text, b" HTTP/").any(|at| {
+        let before = &text[..at];
+        let Some(open) = memchr::memrchr(b'"', before) else {
+            return false;
+        };
+        let request = &before[open + 1..];
+        let method = request
+            .iter()
+            .take_while(|b| b.is_ascii_uppercase())
+            .count();
+        method >= 3 && request.get(method) == Some(&b' ')
+    })
 }
 
 /// An application server's or proxy's own log lines, written to the same file or stream as
@@ -371,7 +403,7 @@ mod tests {
 
     #[test]
     fn lines_that_are_not_access_lines() {
-        let cases: [(&[u8], Option<&str>); 13] = [
+        let cases: [(&[u8], Option<&str>); 17] = [
             (
                 b"I1103 08:59:55.102334       7 main.go:205] \"Creating API client\"",
                 Some("controller log (klog)"),
@@ -395,6 +427,8 @@ mod tests {
                 Some("container start-up messages"),
             ),
             (b"Proxy web started.", Some("HAProxy events")),
+            (b"# Plugin version v1.6.0", Some("comment lines (# ...)")),
+            (b"#Fields: date time cs-method", None),
             (
                 b"Nov  1 00:00:01 lb haproxy[7]: Server be/s2 is DOWN, reason: Layer4 timeout",
                 Some("HAProxy events"),
@@ -409,6 +443,15 @@ mod tests {
             ),
             (
                 b"1.2.3.4 - - [02/Jan/2024:03:04:05 +0000] \"POST / HTTP/1.1\" 200 1",
+                None,
+            ),
+            (
+                b"Nov  1 00:00:04 lb haproxy[7]: [NOTICE]   (1) : haproxy version is 2.8.3",
+                Some("HAProxy events"),
+            ),
+            // A log-format that opens with the pid and time in brackets: an access line.
+            (
+                b"Mar  7 14:18:50 lb haproxy[10282]: [10282] [1394201930.258] 1/1/0/0/1/0/0 91/0/0/3/95 ---- 10.0.0.7:52354 10.0.0.8:443 127.0.0.1:8000 fe~ \"POST /v1/x HTTP/1.1\" 200 be:s1",
                 None,
             ),
             (

@@ -3,29 +3,36 @@
 //!
 //! A known format's unit comes from its documentation (`FormatHints`), a field's name may say
 //! it (`_ms`, `request_time`), and `--duration-unit` says it for any. Only when none of these
-//! does are the values looked at, and a unit is *inferred* only when the values leave one
-//! reading. The rule, conservative by design:
+//! does are the values looked at (and not with `--no-infer`), and a unit is *inferred* only
+//! when the values leave one reading. The rule, in two steps:
 //!
 //! - at least [`MIN_VALUES`] of the first lines' durations, each a plain decimal number (an
 //!   empty or `-` value is skipped; anything else, `12ms` or `1e3`, stops the inference);
-//! - a unit is possible when it puts every non-zero value between [`SHORTEST`] (1 µs: no
-//!   HTTP request is answered faster) and [`LONGEST`] (a day: none is held longer) in seconds;
-//!   microseconds and nanoseconds are possible only when every value is a whole number
-//!   (writers of those units write integers);
-//! - when exactly one of s, ms, µs and ns is possible, it is the inferred unit; when two or
-//!   more are, the values are ambiguous and the assumption (milliseconds) stays, said as one;
+//! - **range**: a unit is possible when it puts every non-zero value between [`SHORTEST`]
+//!   (1 µs: no HTTP request is answered faster) and [`LONGEST`] (a day: none is held longer)
+//!   in seconds; microseconds and nanoseconds are possible only when every value is a whole
+//!   number (writers of those units write integers). Exactly one possible unit is inferred;
 //! - values that each end in `s` after their digits (`1.512s`, as Google Cloud writes
 //!   `latency`) write their unit: seconds, if each is between the bounds; some with it and
-//!   some without is no reading.
+//!   some without is no reading;
+//! - **typical values**, when the range leaves two or more units: fractional values whose
+//!   median is under 1 are seconds (as milliseconds, half the requests would be answered in
+//!   under a millisecond); fractional values whose median is under [`SECONDS_MEDIAN`] and
+//!   at least half of which carry [`CLOCK_DECIMALS`] or more decimals are seconds (a float
+//!   clock in seconds, Caddy's `1.512279786180121`, Python's `time.time()` differences, zap's
+//!   `0.000123`); whole numbers whose median is between 1 and [`MILLIS_MEDIAN`] are
+//!   milliseconds. Anything else stays ambiguous: milliseconds, assumed, said as one.
 //!
-//! So `0.000412, 0.085, 16.2` is seconds (as milliseconds its first would be 0.4 µs), and
-//! `300000000000, 85000000` nanoseconds (as microseconds the first would be 3.5 days), but
-//! `0.085, 16.2` and Rails lograge's `58.33` (milliseconds) fit both s and ms: assumed. The
-//! tempting rule "a fraction below 100 is seconds" would read lograge's fast requests as
-//! seconds, a confident wrong timeout rate; this one never does.
+//! So `0.000412, 0.085, 16.2` is seconds by range (as milliseconds its first would be
+//! 0.4 µs), `300000000000, 85000000` nanoseconds by range (as microseconds the first would
+//! be 3.5 days), `0.182484, 1.512279786180121, 0.09` seconds by their median, `85, 16200, 90`
+//! milliseconds by their median; but Rails lograge's `58.33, 12.5` (milliseconds to two
+//! decimals, median over 1) fit both s and ms and stay assumed. The tempting rule "a fraction
+//! below 100 is seconds" would read lograge's requests as seconds, a confident wrong timeout
+//! rate; this one does not.
 
 use super::super::formats::{
-    ColumnMap, CsvHeader, DurationUnit, Fields, LineFormat, UnitInference,
+    ColumnMap, CsvHeader, DurationUnit, Fields, LineFormat, UnitInference, UnitRule,
 };
 
 /// Values needed before a unit is inferred.
@@ -34,6 +41,13 @@ pub const MIN_VALUES: usize = 5;
 pub const SHORTEST: f64 = 1e-6;
 /// The longest plausible request, in seconds.
 pub const LONGEST: f64 = 86_400.0;
+/// Fractional values with a median under this, most written by a float clock, are seconds.
+pub const SECONDS_MEDIAN: f64 = 100.0;
+/// Decimals a float clock in seconds writes (microseconds or finer); a writer of
+/// milliseconds writes at most three (microseconds), lograge two.
+pub const CLOCK_DECIMALS: usize = 6;
+/// Whole numbers with a median from 1 up to this are milliseconds.
+pub const MILLIS_MEDIAN: f64 = 100_000.0;
 
 /// The unit the values `values` leave, if exactly one (see the module's rule).
 pub fn infer(values: &[&[u8]]) -> Option<UnitInference> {
@@ -85,11 +99,16 @@ pub fn infer(values: &[&[u8]]) -> Option<UnitInference> {
     };
     let seconds = [DurationUnit::Seconds];
     let units: &[DurationUnit] = if suffixed > 0 { &seconds } else { &units };
-    let mut fits = units.iter().copied().filter(|&u| possible(u));
-    let unit = fits.next()?;
-    if fits.next().is_some() {
-        return None;
-    }
+    let fits: Vec<DurationUnit> = units.iter().copied().filter(|&u| possible(u)).collect();
+    let mut sorted: Vec<f64> = read.iter().map(|(n, _)| *n).collect();
+    sorted.sort_by(f64::total_cmp);
+    let median = sorted[sorted.len() / 2];
+    let (unit, rule) = match fits.as_slice() {
+        [] => return None,
+        [one] if suffixed > 0 => (*one, UnitRule::WrittenWithS),
+        [one] => (*one, UnitRule::Range),
+        _ => (typical(&read, fraction, median, &fits)?, UnitRule::Typical),
+    };
     let text = |(_, t): &(f64, &[u8])| String::from_utf8_lossy(t).into_owned();
     let by = |a: &&(f64, &[u8]), b: &&(f64, &[u8])| a.0.total_cmp(&b.0);
     Some(UnitInference {
@@ -98,7 +117,41 @@ pub fn infer(values: &[&[u8]]) -> Option<UnitInference> {
         min: read.iter().min_by(by).map(text).unwrap_or_default(),
         max: read.iter().max_by(by).map(text).unwrap_or_default(),
         written_with_s: suffixed > 0,
+        rule,
+        median: read
+            .iter()
+            .find(|(n, _)| *n == median)
+            .map(text)
+            .unwrap_or_default(),
     })
+}
+
+/// The unit the typical values leave when their range leaves two or more (`fits`): the
+/// module's "typical values" step, or `None` when both readings stay plausible.
+fn typical(
+    read: &[(f64, &[u8])],
+    fraction: bool,
+    median: f64,
+    fits: &[DurationUnit],
+) -> Option<DurationUnit> {
+    let unit = if fraction {
+        let decimals = |t: &[u8]| {
+            t.iter()
+                .position(|&b| b == b'.')
+                .map_or(0, |i| t.len() - i - 1)
+        };
+        let clock = read
+            .iter()
+            .filter(|(_, t)| decimals(t) >= CLOCK_DECIMALS)
+            .count();
+        let seconds = median < 1.0 || (median < SECONDS_MEDIAN && 2 * clock >= read.len());
+        seconds.then_some(DurationUnit::Seconds)?
+    } else {
+        (1.0..=MILLIS_MEDIAN)
+            .contains(&median)
+            .then_some(DurationUnit::Millis)?
+    };
+    fits.contains(&unit).then_some(unit)
 }
 
 /// Infers the unit of `columns`' duration from the first records when nothing said it
@@ -217,14 +270,81 @@ mod tests {
         assert!(!infer(&ranged).unwrap().written_with_s);
     }
 
+    fn rule(values: &[&str]) -> Option<UnitRule> {
+        let refs: Vec<&[u8]> = values.iter().map(|v| v.as_bytes()).collect();
+        infer(&refs).map(|i| i.rule)
+    }
+
+    #[test]
+    fn typical_values_settle_what_their_range_leaves_open() {
+        use DurationUnit::*;
+        // Caddy's `duration`: seconds from a float clock; the median alone (under 1) says it.
+        let caddy = ["1.512279786180121", "0.182484", "0.09", "0.3301", "0.241"];
+        assert_eq!(unit(&caddy), Some(Seconds));
+        assert_eq!(rule(&caddy), Some(UnitRule::Typical));
+        // A median over 1, but written to the microsecond or finer: a float clock's seconds.
+        let slow = ["1.512279786180121", "2.182484", "0.5", "3.301204", "1.2"];
+        assert_eq!(unit(&slow), Some(Seconds));
+        // As milliseconds, half of these would be answered in under a millisecond.
+        assert_eq!(
+            unit(&["0.085", "16.2", "15.4", "0.085", "0.085"]),
+            Some(Seconds)
+        );
+        // Whole numbers in the thousands and below: milliseconds.
+        assert_eq!(unit(&["85", "16200", "15400", "85", "90"]), Some(Millis));
+        assert_eq!(
+            rule(&["85", "16200", "15400", "85", "90"]),
+            Some(UnitRule::Typical)
+        );
+        // What the range alone settles keeps its rule.
+        assert_eq!(
+            rule(&["0.000412", "0.085", "16.2", "1.512", "0.09"]),
+            Some(UnitRule::Range)
+        );
+        let i = infer(&[b"85", b"16200", b"15400", b"85", b"90"]).unwrap();
+        assert_eq!(i.median, "90");
+    }
+
+    proptest::proptest! {
+        /// A float clock's seconds of requests under a second are seconds; lograge's
+        /// milliseconds to two decimals, from 1 ms up, are never read as seconds; whole
+        /// milliseconds are milliseconds.
+        #[test]
+        fn the_typical_values_rule_holds(
+            secs in proptest::collection::vec((0.001f64..0.9, 6usize..16), 5..40),
+            lograge in proptest::collection::vec(1.0f64..99.99, 5..40),
+            millis in proptest::collection::vec(1u64..100_000, 5..40),
+        ) {
+            let written: Vec<String> = secs.iter().map(|(v, d)| format!("{v:.d$}", d = *d)).collect();
+            let refs: Vec<&str> = written.iter().map(String::as_str).collect();
+            proptest::prop_assert_eq!(unit(&refs), Some(DurationUnit::Seconds));
+            let written: Vec<String> = lograge.iter().map(|v| format!("{v:.2}")).collect();
+            let refs: Vec<&str> = written.iter().map(String::as_str).collect();
+            proptest::prop_assert_ne!(unit(&refs), Some(DurationUnit::Seconds));
+            let written: Vec<String> = millis.iter().map(u64::to_string).collect();
+            let refs: Vec<&str> = written.iter().map(String::as_str).collect();
+            proptest::prop_assert_eq!(unit(&refs), Some(DurationUnit::Millis));
+        }
+    }
+
     #[test]
     fn ambiguous_values_keep_the_assumption() {
-        // Seconds or milliseconds: both put each between 1 µs and a day.
-        assert_eq!(unit(&["0.085", "16.2", "15.4", "0.085", "0.085"]), None);
-        // lograge's `duration` (milliseconds, two decimals) of a fast app.
+        // lograge's `duration` (milliseconds, two decimals) of a fast app: median over 1,
+        // no float clock's decimals: seconds and milliseconds both plausible.
         assert_eq!(unit(&["58.33", "12.5", "3.02", "80.11", "7.4"]), None);
-        // Whole numbers: ms or µs.
-        assert_eq!(unit(&["85", "16200", "15400", "85", "90"]), None);
+        // Milliseconds to the microsecond (morgan's three decimals), median over 1.
+        assert_eq!(unit(&["12.345", "3.5", "48.902", "7.1", "2.25"]), None);
+        // Fractions with a median of 100 or more that fit s and ms.
+        assert_eq!(
+            unit(&["150.123456", "220.5", "130.654321", "400.1", "101.000001"]),
+            None
+        );
+        // Whole numbers mostly zero, or with a median past 100,000.
+        assert_eq!(unit(&["0", "0", "0", "1", "2"]), None);
+        assert_eq!(
+            unit(&["150000", "220000", "130000", "400000", "101000"]),
+            None
+        );
         // Too few, all zero, or not plain numbers.
         assert_eq!(unit(&["0.000412", "16.2", "0.5", "1.5"]), None);
         assert_eq!(unit(&["0", "0", "0", "0", "0"]), None);

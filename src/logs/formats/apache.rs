@@ -1,5 +1,5 @@
 //! Apache httpd access logs: a `LogFormat` string (`--log-format`) or one of the presets,
-//! `common`, `combined` and `vcombined`.
+//! `common`, `combined`, `vcombined` and `vhost`.
 //!
 //! Each `%` directive gives a field named as nginx names the same thing, so one set of
 //! aliases serves both: `%h` → `remote_addr`, `%t` → `time_local`, `%r` → `request_method`,
@@ -15,10 +15,14 @@ use crate::logs::role::Role;
 pub const COMMON: &str = r#"%h %l %u %t "%r" %>s %b"#;
 pub const COMBINED: &str = r#"%h %l %u %t "%r" %>s %b "%{Referer}i" "%{User-agent}i""#;
 pub const VCOMBINED: &str = r#"%v:%p %h %l %u %t "%r" %>s %O "%{Referer}i" "%{User-Agent}i""#;
+/// combined after the virtual host, without its port: the layout Elastic's and CrowdSec's
+/// parsers read for Apache and nginx (`$host $remote_addr - $remote_user ...`).
+pub const VHOST: &str = r#"%v %h %l %u %t "%r" %>s %O "%{Referer}i" "%{User-Agent}i""#;
 
 /// The presets, by name, most particular first.
-pub const PRESETS: [(&str, &str, &str); 3] = [
+pub const PRESETS: [(&str, &str, &str); 4] = [
     ("vcombined", VCOMBINED, "Apache vcombined"),
+    ("vhost", VHOST, "Apache combined after the virtual host"),
     ("combined", COMBINED, "Apache combined"),
     ("common", COMMON, "Apache common"),
 ];
@@ -113,13 +117,21 @@ fn items(body: &str) -> Result<Vec<Item>, String> {
             return Err(format!("unknown directive '%{c}' at column {}", start + 1));
         }
         i += 1;
-        let var = directive(letter, arg).ok_or_else(|| {
+        let mut var = directive(letter, arg).ok_or_else(|| {
             format!(
                 "unknown directive '{}' at column {}",
                 &body[start..i],
                 start + 1
             )
         })?;
+        // identd's logname is one word; so is the user in a preset, which the lines were
+        // told by: read across a space, `%h %l %u` would take a prefix before the client
+        // (`example.com 10.0.0.1 - - [...]`, `web-1 apache2: 10.0.0.1 - - [...]`) for the
+        // client, its rest for the user. A LogFormat of its own (not a preset's text) reads
+        // `%u` as written.
+        if letter == b'l' || letter == b'u' && PRESETS.iter().any(|(_, p, _)| *p == body) {
+            var.kind = Kind::Word;
+        }
         if !lit.is_empty() {
             items.push(Item::Lit(std::mem::take(&mut lit)));
         }
@@ -195,7 +207,7 @@ fn directive(letter: u8, arg: Option<&str>) -> Option<Var> {
 pub const ENTRY: FormatEntry = FormatEntry {
     name: "apache",
     named: true,
-    describe: "Apache httpd access log: common, combined, vcombined, or any `LogFormat`",
+    describe: "Apache httpd access log: common, combined, vcombined, vhost (combined after the virtual host), or any `LogFormat`",
     detect: Some(Detect {
         order: 90,
         sniff: |lines, _| sniff(lines),

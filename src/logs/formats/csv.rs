@@ -127,8 +127,8 @@ pub fn sniff_delimiter(header: &[u8]) -> u8 {
 }
 
 /// The unit a duration column's name implies: a `_ms`, `_us` or `_ns` suffix says so;
-/// nginx/ALB-style `request_time`, `*_response_time`, `*_processing_time` and `_s` names are
-/// seconds; Traefik's `Duration` (in a header with other Traefik names) is nanoseconds; any
+/// `responseTime` (pino-http, Fastify) is milliseconds; nginx/ALB-style `request_time`,
+/// `*_response_time`, `*_processing_time` and `_s` names are seconds; Traefik's `Duration` (in a header with other Traefik names) is nanoseconds; any
 /// other name is taken as milliseconds.
 pub fn duration_unit_from_name(header: &[u8], traefik: bool) -> DurationUnit {
     duration_unit_named(header, traefik).unwrap_or(DurationUnit::Millis)
@@ -148,6 +148,10 @@ pub fn duration_unit_named(header: &[u8], traefik: bool) -> Option<DurationUnit>
     } else if ends("ns") || ends("nanos") || ends("nanoseconds") || (norm == "duration" && traefik)
     {
         Some(DurationUnit::Nanos)
+    } else if norm == "responsetime" {
+        // pino-http's, Fastify's and express-winston's `responseTime`: milliseconds, as
+        // each documents it (nginx's `$upstream_response_time`, a longer name, is seconds).
+        Some(DurationUnit::Millis)
     } else if norm.ends_with("time")
         || ends("_s")
         || ends("-s")
@@ -454,6 +458,16 @@ mod tests {
         assert_eq!(
             duration_unit_from_name(b"Duration", true),
             DurationUnit::Nanos
+        );
+        // pino-http's `responseTime` is milliseconds, said by its name (not assumed);
+        // nginx's `$upstream_response_time` stays seconds.
+        assert_eq!(
+            duration_unit_named(b"responseTime", false),
+            Some(DurationUnit::Millis)
+        );
+        assert_eq!(
+            duration_unit_named(b"upstream_response_time", false),
+            Some(DurationUnit::Seconds)
         );
         assert_eq!("ms".parse::<DurationUnit>().unwrap(), DurationUnit::Millis);
     }

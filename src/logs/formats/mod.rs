@@ -310,6 +310,21 @@ pub struct UnitInference {
     /// Every value was written with an `s` after its digits (`1.512s`): seconds by how they
     /// are written, not only by their range.
     pub written_with_s: bool,
+    /// Which step of the rule left the unit (`logs::detect::unit`).
+    pub rule: UnitRule,
+    /// The median value, as written.
+    pub median: String,
+}
+
+/// The step of the unit rule (`logs::detect::unit`) that left one unit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnitRule {
+    /// Only one unit puts every value between 1 µs and a day.
+    Range,
+    /// Every value is written with an `s` after its digits.
+    WrittenWithS,
+    /// Their range fits two units; their median (and precision) leaves one.
+    Typical,
 }
 
 /// Column index of each role in one file's header.

@@ -149,6 +149,8 @@ fn extended(lines: &[&[u8]]) -> Vec<Box<dyn LineFormat>> {
             hints: FormatHints {
                 notes: vec![crate::logs::FormatNote::NginxAppended {
                     layout: description.to_string(),
+                    preset: name,
+                    quoted: extras.iter().map(|(quoted, _)| *quoted).collect(),
                     extra,
                     suggested,
                     upstream_status: taken
@@ -196,7 +198,20 @@ fn words(rest: &[u8]) -> Vec<(bool, String)> {
             out.push((false, word));
         }
     }
-    out
+    // nginx's upstream lists (`502, 504 : 200`) are one field.
+    let mut joined: Vec<(bool, String)> = Vec::new();
+    for (quoted, word) in out {
+        match joined.last_mut() {
+            Some((false, last))
+                if !quoted && (last.ends_with(',') || last.ends_with(" :") || word == ":") =>
+            {
+                last.push(' ');
+                last.push_str(&word);
+            }
+            _ => joined.push((quoted, word)),
+        }
+    }
+    joined
 }
 
 /// The nginx variable a field's value most likely is, by its shape, unless already `taken`:
@@ -205,7 +220,7 @@ fn words(rest: &[u8]) -> Vec<(bool, String)> {
 fn likely_variable(value: &str, taken: &[String]) -> Option<&'static str> {
     let free = |name: &'static str| (!taken.iter().any(|t| t == name)).then_some(name);
     let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    if value.len() == 3 && digits(value) && (b'1'..=b'5').contains(&value.as_bytes()[0]) {
+    if status_list(value.as_bytes()) && value.bytes().any(|b| b.is_ascii_digit()) {
         return free("upstream_status");
     }
     if let Some((whole, frac)) = value.split_once('.')
@@ -219,6 +234,152 @@ fn likely_variable(value: &str, taken: &[String]) -> Option<&'static str> {
         return free("request_id");
     }
     None
+}
+
+/// An HTTP status (100-599), `-`, or nginx's list of them (`502, 504 : 200`).
+fn status_list(value: &[u8]) -> bool {
+    value.split(|&b| b == b',' || b == b':').all(|part| {
+        let part = part.trim_ascii();
+        part == b"-"
+            || (part.len() == 3
+                && part.iter().all(u8::is_ascii_digit)
+                && (b'1'..=b'5').contains(&part[0]))
+    })
+}
+
+/// Seconds to the millisecond, as nginx writes `$request_time` (`0.123`), under a day.
+fn millisecond_seconds(value: &[u8]) -> bool {
+    let Some(dot) = value.iter().position(|&b| b == b'.') else {
+        return false;
+    };
+    let (whole, frac) = (&value[..dot], &value[dot + 1..]);
+    !whole.is_empty()
+        && whole.iter().all(u8::is_ascii_digit)
+        && frac.len() == 3
+        && frac.iter().all(u8::is_ascii_digit)
+        && std::str::from_utf8(value)
+            .ok()
+            .and_then(|v| v.parse::<f64>().ok())
+            .is_some_and(|v| v < 86_400.0)
+}
+
+/// Lines needed before an appended field's variable is read from its values.
+pub const INFER_MIN_LINES: usize = 5;
+
+/// The variables of `main`'s or `combined`'s appended fields (`format`, as [`sniff`] found
+/// it) that the values of `lines` leave one reading for, read as the `--log-format` naming
+/// them would read them (docs/MODEL.md, "Inferred"); `None` when none is left one reading.
+///
+/// Over every line the format reads (at least [`INFER_MIN_LINES`]):
+/// - a field whose every value is a status, `-` or a list of them, equal to `$status` on at
+///   least half the lines and different on some, is `$upstream_status` (a byte count such as
+///   `$request_length` is seldom equal to the status; a copy of `$status` never differs);
+/// - a field whose every value is seconds to the millisecond (`0.123`, never `-`) is
+///   `$request_time`, seconds by nginx's documentation;
+/// - a field whose every value is 32 hex digits, none repeated, is `$request_id` (a value
+///   sent again, as an idempotency key is on a retry, is no request id).
+///
+/// A variable two fields fit is read for neither: the values leave two readings.
+pub fn infer_appended(format: &dyn LineFormat, lines: &[&[u8]]) -> Option<Box<dyn LineFormat>> {
+    let (layout, preset, quoted) = format.hints().notes.into_iter().find_map(|n| match n {
+        crate::logs::FormatNote::NginxAppended {
+            layout,
+            preset,
+            quoted,
+            ..
+        } => Some((layout, preset, quoted)),
+        _ => None,
+    })?;
+    let names = format.names();
+    let at = |name: &str| names.iter().position(|n| n == name);
+    let status = at("status")?;
+    let extras: Vec<usize> = (1..=quoted.len())
+        .map(|i| at(&format!("extra_{i}")))
+        .collect::<Option<_>>()?;
+    let mut rows: Vec<Vec<Vec<u8>>> = Vec::new();
+    let mut fields = super::Fields::default();
+    for line in lines {
+        fields.clear();
+        if format.skip(line) || format.split(line, &mut fields).is_err() {
+            continue;
+        }
+        let row = std::iter::once(status)
+            .chain(extras.iter().copied())
+            .map(|i| fields.get(i).map(|v| v.trim_ascii().to_vec()))
+            .collect::<Option<Vec<_>>>();
+        rows.extend(row);
+    }
+    if rows.len() < INFER_MIN_LINES {
+        return None;
+    }
+    let column = |j: usize| {
+        rows.iter()
+            .map(move |r| (r[0].as_slice(), r[j + 1].as_slice()))
+    };
+    let upstream = |j: usize| {
+        let equal = column(j).filter(|(st, v)| st == v).count();
+        column(j).all(|(_, v)| status_list(v))
+            && column(j).any(|(_, v)| v.iter().any(u8::is_ascii_digit))
+            && 2 * equal >= rows.len()
+            && equal < rows.len()
+    };
+    let seconds = |j: usize| column(j).all(|(_, v)| millisecond_seconds(v));
+    // nginx's `$request_id` is new on every request: 32 hex digits that repeat (an
+    // idempotency key a retry sends again) are something else.
+    let hex_id = |j: usize| {
+        let mut seen = std::collections::HashSet::new();
+        column(j)
+            .all(|(_, v)| v.len() == 32 && v.iter().all(u8::is_ascii_hexdigit) && seen.insert(v))
+    };
+    let tests: [(&'static str, &dyn Fn(usize) -> bool); 3] = [
+        ("upstream_status", &upstream),
+        ("request_time", &seconds),
+        ("request_id", &hex_id),
+    ];
+    let mut read: Vec<Option<&'static str>> = vec![None; quoted.len()];
+    for (variable, fits) in tests {
+        let fitting: Vec<usize> = (0..quoted.len())
+            .filter(|&j| read[j].is_none() && fits(j))
+            .collect();
+        if let [one] = fitting.as_slice() {
+            read[*one] = Some(variable);
+        }
+    }
+    if read.iter().all(Option::is_none) {
+        return None;
+    }
+    let rest: Vec<String> = read
+        .iter()
+        .zip(&quoted)
+        .enumerate()
+        .map(|(j, (variable, quoted))| {
+            let name = variable.map_or_else(|| format!("extra_{}", j + 1), str::to_string);
+            if *quoted {
+                format!("\"${name}\"")
+            } else {
+                format!("${name}")
+            }
+        })
+        .collect();
+    let rest = rest.join(" ");
+    let body = PRESETS.iter().find(|(n, ..)| *n == preset)?.1;
+    let mut built = FAMILY
+        .build(&format!("{body} {rest}"), &format!("{layout} with {rest}"))
+        .ok()?;
+    built
+        .hints
+        .notes
+        .push(crate::logs::FormatNote::NginxInferred {
+            layout,
+            fields: read
+                .iter()
+                .enumerate()
+                .filter_map(|(j, v)| v.map(|v| (j + 1, v)))
+                .collect(),
+            unnamed: read.iter().filter(|v| v.is_none()).count(),
+            log_format: format!("{preset} {rest}"),
+        });
+    Some(Box::new(built))
 }
 
 /// `log_format main '$a - $b' '"$c"';` → `$a - $b"$c"`: the contents of its quoted pieces
@@ -386,6 +547,66 @@ pub const ENTRY: FormatEntry = FormatEntry {
 mod tests {
     use super::*;
     use crate::logs::formats::{ColumnMap, DurationUnit, Fields};
+
+    /// combined with `fields` appended to each line (`{status}` replaced by the line's own).
+    fn appended(fields: &[&str], statuses: &[u16]) -> Vec<String> {
+        (0..20)
+            .map(|i| {
+                let status = statuses[i % statuses.len()];
+                let rest = fields[i % fields.len()].replace("{status}", &status.to_string());
+                format!(
+                    "10.0.0.{i} - - [02/Nov/2026:08:00:{i:02} +0000] \"POST /v1/pay HTTP/1.1\" {status} 12 \"-\" \"curl/8.0\" {rest}"
+                )
+            })
+            .collect()
+    }
+
+    /// The variables the values leave one reading for, by field, and the `--log-format` read.
+    fn inferred(lines: &[String]) -> Option<(Vec<(usize, &'static str)>, String)> {
+        let refs: Vec<&[u8]> = lines.iter().map(|l| l.as_bytes()).collect();
+        let found = sniff(&refs[..1]).expect("an appended layout");
+        let read = infer_appended(found.as_ref(), &refs)?;
+        read.hints().notes.into_iter().find_map(|n| match n {
+            crate::logs::FormatNote::NginxInferred {
+                fields, log_format, ..
+            } => Some((fields, log_format)),
+            _ => None,
+        })
+    }
+
+    #[test]
+    fn appended_fields_are_named_only_where_their_values_leave_one_reading() {
+        // An nginx list on the first line is one field; a 504 with upstream 200 differs.
+        let lines = appended(
+            &["502, 504 : 200 30.001 \"0a1b\"", "{status} 0.125 \"0a1b\""],
+            &[504, 201, 201, 201],
+        );
+        let (fields, text) = inferred(&lines).unwrap();
+        assert_eq!(fields, [(1, "upstream_status"), (2, "request_time")]);
+        assert_eq!(
+            text,
+            r#"combined $upstream_status $request_time "$extra_3""#
+        );
+        // A copy of $status never differs: two readings, not named.
+        let copy = appended(&["{status} 0.125"], &[504, 201]);
+        assert_eq!(inferred(&copy).unwrap().0, [(2, "request_time")]);
+        // Two fields of seconds to the millisecond: which is $request_time is not told.
+        let two = appended(&["0.125 0.120"], &[201]);
+        assert_eq!(inferred(&two), None);
+        // A byte count seldom equal to the status is no upstream status.
+        let bytes = appended(&["312", "455", "498", "201"], &[201]);
+        assert_eq!(inferred(&bytes), None);
+        // 32 hex digits, each new: $request_id; repeated (a key sent again): not.
+        let ids: Vec<String> = (0..20)
+            .map(|i| format!("10.0.0.1 - - [02/Nov/2026:08:00:{i:02} +0000] \"POST / HTTP/1.1\" 201 1 \"-\" \"c\" {i:032x}"))
+            .collect();
+        assert_eq!(inferred(&ids).unwrap().0, [(1, "request_id")]);
+        let keys: Vec<String> = ids
+            .iter()
+            .map(|l| l[..l.len() - 1].to_string() + "0")
+            .collect();
+        assert_eq!(inferred(&keys), None);
+    }
 
     #[test]
     fn presets_map_to_roles() {

@@ -93,6 +93,16 @@ pub fn lines<R: Read, S: LineSink>(
             if format.format.skip(line) {
                 continue;
             }
+            if syslog_headed(line) && wrapped(line, &mut format, &mut fields, sink, n, &SYSLOG)? {
+                continue;
+            }
+            // A comment, which a format of space-separated fields (ELB's) would read.
+            if line.starts_with(b"# ")
+                && let Some(kind) = non_access(line)
+            {
+                sink.skipped("", kind)?;
+                continue;
+            }
             fields.clear();
             match format
                 .format
@@ -269,7 +279,37 @@ fn bare<S: LineSink>(
     }
 }
 
-/// A bare file's line that none of its formats reads, tried inside each envelope (a
+/// The envelopes a bare file's line that opens with a syslog header is read in.
+const SYSLOG: [Envelope; 2] = [Envelope::Syslog5424, Envelope::Syslog3164];
+
+/// Whether a bare file's line opens as syslog writes a line: `<PRI>`, `Mmm dd hh:mm:ss `, or
+/// an RFC 3339 time, a host and a `TAG:` (rsyslog's file format). No access line opens so,
+/// but a format whose first fields are one word each, then a field that may hold spaces
+/// (Apache's `%h %l %u`), would read the header into them: the prefix's month as the client.
+/// A byte or two for other lines.
+#[inline]
+fn syslog_headed(line: &[u8]) -> bool {
+    match line.first() {
+        Some(b'<') => true,
+        Some(b'A'..=b'S') => {
+            line.len() > 16
+                && line[3] == b' '
+                && line[9] == b':'
+                && line[12] == b':'
+                && line[15] == b' '
+        }
+        Some(b'0'..=b'9') => {
+            // (A classic ELB line opens with such a time too, but has no `TAG: ` after it.)
+            line.get(4) == Some(&b'-')
+                && line.get(10) == Some(&b'T')
+                && memchr::memmem::find(&line[..line.len().min(160)], b": ").is_some()
+                && crate::logs::detect::syslog_after_time(line)
+        }
+        _ => false,
+    }
+}
+
+/// A bare file's line that none of its formats reads, tried inside each of `envelopes` (a
 /// shipper's `{"message": "..."}` among the lines a server wrote itself): read, or skipped
 /// as not an access line, when what an envelope unwraps is; `false` when none is.
 #[cold]
@@ -279,9 +319,10 @@ fn wrapped<S: LineSink>(
     fields: &mut Fields,
     sink: &mut S,
     n: u64,
+    envelopes: &[Envelope],
 ) -> Result<bool, LogError> {
     let mut scratch = Vec::new();
-    for envelope in Envelope::ALL {
+    for &envelope in envelopes {
         let Ok(u) = envelope.unwrap(line, &mut scratch) else {
             continue;
         };
@@ -350,7 +391,7 @@ impl Misfit<'_> {
             // found from the line: a wrapped access line is never taken for a new format.
             match sink.other_format(self.line, fields, false)? {
                 Other::None(_) | Other::Refused { .. }
-                    if wrapped(self.line, format, fields, sink, self.n)? =>
+                    if wrapped(self.line, format, fields, sink, self.n, &Envelope::ALL)? =>
                 {
                     return Ok(());
                 }

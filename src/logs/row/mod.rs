@@ -413,6 +413,20 @@ fn no_request_kind(columns: &ColumnMap) -> &'static str {
     }
 }
 
+/// What [`no_request`] records are counted as.
+const NO_REQUEST_RECORDS: &str =
+    "records with no request (no method, path or status: the server's own log)";
+
+/// A record with no method, no path and no status: a server's own message written among
+/// its JSON access lines (Caddy's `"logger":"admin"`, a Go service's `"msg":"check
+/// capacity"`), no request at all. Any one of the three makes it a request, and a bad row
+/// when its status cannot be read.
+#[cold]
+fn no_request<'d>(cols: &ColumnMap, field: impl Fn(usize) -> &'d [u8]) -> bool {
+    let empty = |i: usize| trim(field(i)).is_empty();
+    empty(cols.status) && empty(cols.method) && cols.path.is_none_or(empty)
+}
+
 /// 1 when the proxy-attempts column of `columns` counts tries, 0 when it counts retries.
 fn proxy_tries(columns: &ColumnMap) -> u64 {
     columns
@@ -537,6 +551,9 @@ impl Row<'_> {
                 Some(ts) => ts,
                 None => {
                     let text = field(i);
+                    if no_request(cols, field) {
+                        return self.skipped("", NO_REQUEST_RECORDS);
+                    }
                     let fix = match rules.timestamps {
                         TimestampFormat::Auto => "give its layout with --timestamp-format",
                         TimestampFormat::Strftime(_) => "it does not match --timestamp-format",
@@ -574,6 +591,9 @@ impl Row<'_> {
             }
         }) else {
             let text = field(cols.status);
+            if no_request(cols, field) {
+                return self.skipped("", NO_REQUEST_RECORDS);
+            }
             return self.bad(line, || format!("unparseable status '{}'", shown(text)));
         };
         if rules.since.is_some_and(|s| ts < s) || rules.until.is_some_and(|u| ts >= u) {

@@ -7,7 +7,7 @@
 //! * an attempt is a CLIENT span with a mutating method;
 //! * its intent is its captured `Idempotency-Key`, else the parent span it shares with its
 //!   resends (with `http.request.resend_count`, a first send under the same parent starts a
-//!   new intent);
+//!   new intent; without, a send after one answered 2xx, or overlapping the one before, does);
 //! * it timed out when it has no status and `error.type` or a recorded exception names a
 //!   timeout, or it lasted `--client-timeout` or more; or its status is a give-up status;
 //! * the work ran when the nearest SERVER span under it answered 2xx; a SERVER span that
@@ -254,9 +254,13 @@ impl<'r, 'a> Assembler<'r, 'a> {
                         .is_some_and(|m| self.rules.methods.iter().any(|x| x == m))
             })
             .collect();
-        // Intents: the n-th first send under a parent (with resend counts), per method and path.
+        // Intents: the n-th first send under a parent (with resend counts), per method and
+        // path. Without resend counts, a send is no resend of the one before it under the
+        // same parent when that one was answered 2xx (no client resends a success), or when
+        // it starts before that one ended (calls fanned out at once, or a proxy chain whose
+        // hops report the same parent).
         let uses_resend = attempts.iter().any(|&i| spans[i].resend.is_some());
-        let mut generation: HashMap<(u64, &str, &str), u32> = HashMap::new();
+        let mut generation: HashMap<(u64, &str, &str), Generation> = HashMap::new();
         let mut intents: HashSet<Vec<u8>> = HashSet::new();
         let mut rows: Vec<HeldRow> = Vec::new();
         for &i in &attempts {
@@ -268,11 +272,18 @@ impl<'r, 'a> Assembler<'r, 'a> {
                 Some(k) => format!("key:{k}"),
                 None if s.parent == 0 => format!("{:032x}-{:016x}", s.trace, s.id),
                 None => {
-                    let g = generation.entry((s.parent, method, path)).or_insert(0);
-                    if uses_resend && s.resend.unwrap_or(0) == 0 || *g == 0 {
-                        *g += 1;
+                    let g = generation.entry((s.parent, method, path)).or_default();
+                    let new_intent = if uses_resend {
+                        s.resend.unwrap_or(0) == 0
+                    } else {
+                        g.answered || s.start != 0 && s.start < g.end
+                    };
+                    if new_intent || g.n == 0 {
+                        g.n += 1;
                     }
-                    format!("{:032x}-{:016x}-{}", s.trace, s.parent, g)
+                    g.end = s.end;
+                    g.answered = status_of(s).0.is_some_and(|c| (200..300).contains(&c));
+                    format!("{:032x}-{:016x}-{method} {path}-{}", s.trace, s.parent, g.n)
                 }
             };
             intents.insert(key.clone().into_bytes());
@@ -354,6 +365,16 @@ impl<'r, 'a> Assembler<'r, 'a> {
         self.read.adjusted_intents += n as f64 / kept.filter(|&k| k > 0.0).unwrap_or(1.0);
         Ok(())
     }
+}
+
+/// The intent that sends under one parent (one method and path) make so far.
+#[derive(Default)]
+struct Generation {
+    /// Which of them it is, from 1.
+    n: u32,
+    /// When its latest send ended, and whether that send was answered 2xx.
+    end: i64,
+    answered: bool,
 }
 
 /// A trace's spans by id and by parent, as indexes into its spans.

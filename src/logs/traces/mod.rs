@@ -41,8 +41,8 @@ pub use span::kept_share;
 pub struct TraceEntry {
     pub name: &'static str,
     pub describe: &'static str,
-    /// The byte its documents open with (`{`, `[`): which reader a document goes to.
-    opens: u8,
+    /// The bytes its documents open with (`{`, `[`): which reader a document goes to.
+    opens: &'static [u8],
     /// Its first bytes (from their first non-space, which is `opens`) look like one of its
     /// documents.
     looks: fn(&[u8]) -> bool,
@@ -64,7 +64,7 @@ pub static TRACE_FORMATS: &[TraceEntry] = &[
     TraceEntry {
         name: "otlp",
         describe: "OTLP/JSON traces",
-        opens: b'{',
+        opens: b"{",
         looks: |head| {
             let has = |needle: &[u8]| memchr::memmem::find(head, needle).is_some();
             has(b"\"resourceSpans\"")
@@ -74,14 +74,20 @@ pub static TRACE_FORMATS: &[TraceEntry] = &[
         },
         document: |de, sink| otlp::document(de, sink),
     },
-    // Zipkin v2 JSON: an array whose first element has Zipkin's `traceId` and `id`.
+    // Zipkin v2 JSON: an array whose first element has Zipkin's `traceId` and `id`; or one
+    // span a line (`jq -c '.[][]'` of `/api/v2/traces`, a collector's dump), whose first has
+    // an endpoint too: a JSON access log may carry a `traceId` and an `id`, not Zipkin's
+    // `localEndpoint`.
     TraceEntry {
         name: "zipkin",
         describe: "Zipkin v2 JSON traces",
-        opens: b'[',
+        opens: b"[{",
         looks: |head| {
             let has = |needle: &[u8]| memchr::memmem::find(head, needle).is_some();
-            has(b"\"traceId\"") && has(b"\"id\"") && !has(b"\"resourceSpans\"")
+            let span = has(b"\"traceId\"") && has(b"\"id\"") && !has(b"\"resourceSpans\"");
+            span && (head.first() == Some(&b'[')
+                || has(b"\"localEndpoint\"")
+                || has(b"\"remoteEndpoint\""))
         },
         document: |de, sink| zipkin::document(de, sink),
     },
@@ -195,7 +201,7 @@ pub fn sniff(prefix: &[u8]) -> Option<TraceFormat> {
     let head = &prefix[start..];
     TRACE_FORMATS
         .iter()
-        .find(|t| head.first() == Some(&t.opens) && (t.looks)(head))
+        .find(|t| head.first().is_some_and(|b| t.opens.contains(b)) && (t.looks)(head))
         .map(TraceFormat)
 }
 
@@ -532,7 +538,12 @@ fn documents(
             let mut de = serde_json::Deserializer::from_reader(
                 std::io::Cursor::new(&doc).chain(&mut *input),
             );
-            if let Err(e) = otlp::document(&mut de, asm) {
+            let read = if format.name() == "zipkin" {
+                zipkin::document(&mut de, asm)
+            } else {
+                otlp::document(&mut de, asm)
+            };
+            if let Err(e) = read {
                 if let Some(failed) = asm.failed.take() {
                     return Err(failed);
                 }
@@ -623,7 +634,10 @@ fn one_document(
     let mut spans = Collect(Vec::new());
     // OTLP/JSON (a Collector's line): scanned in place; what the scanner declines, and every
     // other format, is read with serde.
-    let scanned = text.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{')
+    let opens = text.iter().find(|b| !b.is_ascii_whitespace());
+    let own = opens.is_some_and(|b| format.0.opens.contains(b));
+    let scanned = opens == Some(&b'{')
+        && (!own || format.name() == "otlp")
         && std::str::from_utf8(text)
             .is_ok_and(|text| otlp::scan_document(text, &mut spans).is_ok());
     if !scanned {
@@ -633,12 +647,16 @@ fn one_document(
         Ok(())
     } else {
         let mut de = serde_json::Deserializer::from_slice(text);
-        // By its first byte, as it opens: the first row's reader for anything else.
-        let opens = text.iter().find(|b| !b.is_ascii_whitespace());
-        let reader = TRACE_FORMATS
-            .iter()
-            .find(|t| Some(&t.opens) == opens)
-            .unwrap_or(&TRACE_FORMATS[0]);
+        // The file's format's reader where it opens so (a Zipkin span a line), else by its
+        // first byte, as it opens: the first row's reader for anything else.
+        let reader = if own {
+            format.0
+        } else {
+            TRACE_FORMATS
+                .iter()
+                .find(|t| opens.is_some_and(|b| t.opens.contains(b)))
+                .unwrap_or(&TRACE_FORMATS[0])
+        };
         (reader.document)(&mut de, &mut spans).and_then(|()| de.end())
     };
     match parsed {

@@ -207,10 +207,13 @@ impl Reading {
 
 /// `error.type` or an exception's type names a timeout: `timeout` (the conventions' own
 /// example), `requests.exceptions.ReadTimeout`, `httpx.ReadTimeout`, `TimeoutError`,
-/// `java.net.SocketTimeoutException`, `context deadline exceeded`, `DEADLINE_EXCEEDED`.
+/// `java.net.SocketTimeoutException`, `context deadline exceeded`, `DEADLINE_EXCEEDED`,
+/// Node's `ETIMEDOUT` and `ESOCKETTIMEDOUT`.
 pub fn names_timeout(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
-    lower.contains("timeout") || lower.contains("timed out") || lower.contains("deadline")
+    ["timeout", "timed out", "timedout", "deadline"]
+        .iter()
+        .any(|t| lower.contains(t))
 }
 
 /// A URL's host (with its port) and its path with the query: `https://h:8443/a?b` ->
@@ -324,6 +327,8 @@ mod tests {
             "httpx.ReadTimeout",
             "java.net.SocketTimeoutException",
             "context deadline exceeded",
+            "Error: connect ETIMEDOUT 10.0.0.2:8080",
+            "ESOCKETTIMEDOUT",
         ] {
             assert!(names_timeout(t), "{t}");
         }

@@ -29,6 +29,7 @@ impl Display for FormatNote {
                 extra,
                 suggested,
                 upstream_status,
+                ..
             } => {
                 write!(
                     f,
@@ -43,6 +44,28 @@ impl Display for FormatNote {
                     Some(i) => write!(f, ", or name one with --column (upstream_status=extra_{i})"),
                     None => Ok(()),
                 }
+            }
+            FormatNote::NginxInferred {
+                layout,
+                fields,
+                unnamed,
+                log_format,
+            } => {
+                let named: Vec<String> = fields
+                    .iter()
+                    .map(|(i, v)| format!("extra_{i} as ${v}"))
+                    .collect();
+                write!(
+                    f,
+                    "its fields after {layout}'s layout are read by their values: {}, inferred from \
+                     their values (--log-format '{log_format}' makes them given; --no-infer \
+                     reads them unnamed)",
+                    named.join(", ")
+                )?;
+                if *unnamed > 0 {
+                    write!(f, "; the other {unnamed} given no role")?;
+                }
+                Ok(())
             }
             FormatNote::EnvoyAppended { layout, extra } => write!(
                 f,

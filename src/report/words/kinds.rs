@@ -47,6 +47,23 @@ pub fn kind_detail(
 ) -> Option<String> {
     use crate::findings::{Kind, kinds::Reason};
     Some(match k.kind {
+        Kind::Measured if k.inferred_field.is_some() => {
+            let mut detail = kind_detail(
+                input,
+                &crate::findings::InputKind {
+                    inferred_field: None,
+                    ..k.clone()
+                },
+                preset,
+            )
+            .map_or(String::new(), |d| format!("{d}; "));
+            detail.push_str(
+                &k.inferred_field
+                    .as_ref()
+                    .map_or(String::new(), inferred_text),
+            );
+            detail
+        }
         Kind::Measured => match (&k.duration_unit, &k.thin) {
             (_, Some(t)) => format!(
                 "{}{}",
@@ -90,6 +107,16 @@ pub fn kind_detail(
             format!("{why}{bounds}; {} settles it", settled_by(k))
         }
     })
+}
+
+/// A field read from its values and the flag that makes it given: `upstream_status
+/// (extra_1) inferred from its values; --log-format 'combined $upstream_status' makes it
+/// given`.
+pub fn inferred_text(i: &crate::findings::InferredField) -> String {
+    format!(
+        "{} ({}) inferred from its values; {} makes it given",
+        i.field, i.from, i.given_by
+    )
 }
 
 /// How a duration's unit was had: `assumed`, `inferred from their values`.

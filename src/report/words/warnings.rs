@@ -28,6 +28,19 @@ impl Display for Warning {
                 file,
                 field,
                 inferred,
+            } if inferred.rule == crate::logs::UnitRule::Typical => write!(
+                f,
+                "{file}: its duration field {field} says no unit (neither its name nor a format's documentation): its first {} values ({} to {}, median {}) fit more than one unit, and their typical value reads as {} (fractions with a median under 1, or under 100 written to 6 decimals or more, are seconds; whole numbers with a median up to 100,000 are milliseconds), so --client-timeout compares with it as inferred; if that is wrong, give --duration-unit s, ms, us or ns",
+                inferred.values,
+                inferred.min,
+                inferred.max,
+                inferred.median,
+                inferred.unit.name()
+            ),
+            Warning::DurationUnitInferred {
+                file,
+                field,
+                inferred,
             } => write!(
                 f,
                 "{file}: its duration field {field} says no unit (neither its name nor a format's documentation): its first {} values ({} to {}) fit one unit only, {} (a request lasts between 1 µs and a day; µs and ns are written as whole numbers), so --client-timeout compares with it as inferred; if that is wrong, give --duration-unit s, ms, us or ns",
@@ -46,7 +59,11 @@ impl Display for Warning {
                  count as timeouts; give the client's (or webhook sender's) timeout with \
                  --client-timeout, or its --preset",
             ),
-            Warning::NoMutating { methods, span } => {
+            Warning::NoMutating {
+                methods,
+                span,
+                short,
+            } => {
                 let what = if *span <= 0.0 {
                     format!(
                         "no mutating ({methods}) requests in the log, whose timestamps span no time: requests a day is the scenario's, assumed"
@@ -57,9 +74,15 @@ impl Display for Warning {
                     } else {
                         duration_text(*span)
                     };
-                    format!(
-                        "no mutating ({methods}) requests in the log's {span}: requests a day from it is 0, and so is every cost"
-                    )
+                    if *short {
+                        format!(
+                            "no mutating ({methods}) requests in the log's {span}, too short to stand for a day: requests a day is the scenario's, assumed, within what the log allows"
+                        )
+                    } else {
+                        format!(
+                            "no mutating ({methods}) requests in the log's {span}: requests a day from it is 0, and so is every cost"
+                        )
+                    }
                 };
                 write!(
                     f,

@@ -25,8 +25,8 @@ WITH src AS (
         multiIf(SpanAttributes['url.path'] != '', SpanAttributes['url.path'],
           SpanAttributes['http.target'] != '', SpanAttributes['http.target'],
           pathFull(if(SpanAttributes['url.full'] != '', SpanAttributes['url.full'], SpanAttributes['http.url']))) AS path,
-        match(lower(SpanAttributes['error.type']), 'timeout|timed out|deadline')
-          OR arrayExists((n, a) -> n = 'exception' AND match(lower(a['exception.type']), 'timeout|timed out|deadline'),
+        match(lower(SpanAttributes['error.type']), 'timeout|timed out|timedout|deadline')
+          OR arrayExists((n, a) -> n = 'exception' AND match(lower(a['exception.type']), 'timeout|timed out|timedout|deadline'),
             Events.Name, Events.Attributes) AS timed_out,
         if(startsWith(if(SpanAttributes['http.request.header.idempotency-key'] != '', SpanAttributes['http.request.header.idempotency-key'], SpanAttributes['http.request.header.idempotency_key']), '['), JSONExtractString(if(SpanAttributes['http.request.header.idempotency-key'] != '', SpanAttributes['http.request.header.idempotency-key'], SpanAttributes['http.request.header.idempotency_key']), 1), if(SpanAttributes['http.request.header.idempotency-key'] != '', SpanAttributes['http.request.header.idempotency-key'], SpanAttributes['http.request.header.idempotency_key'])) AS key
       FROM logs

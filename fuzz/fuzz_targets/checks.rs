@@ -700,8 +700,8 @@ pub fn span_reader(bytes: &[u8]) {
 
 /// Traces on arbitrary bytes, read in memory as `analyze` reads a file of them (sniffing,
 /// envelopes, documents, assembly, rows, tally): as OTLP/JSON with `--sample-rate` and as
-/// Zipkin (named, the envelope detected; each reads the other's documents too, by their
-/// first byte), and detected when the first bytes are traces. Never a panic; on success the
+/// Zipkin (named, the envelope detected; OTLP/JSON's reading takes Zipkin's arrays too, by
+/// their first byte), and detected when the first bytes are traces. Never a panic; on success the
 /// tally counts what the assembly found (every attempt a mutating row), the evidence adds up,
 /// and the derived figures are finite; a detected reading is of the format sniffed and keeps
 /// [`logs`]' properties. The file itself (opening it, reading it in pieces) and the bytes

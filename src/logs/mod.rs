@@ -53,7 +53,7 @@ mod timestamp;
 mod traces;
 
 pub use analysis::{FileInfo, FormatRead, Lacking, LogAnalysis};
-pub use analyze::analyze;
+pub use analyze::{analyze, analyze_bytes};
 pub use detect::non_access;
 pub use detect::unit::infer as infer_duration_unit;
 pub use envelope::{Envelope, EnvelopeChoice, JsonField};

@@ -336,38 +336,52 @@ fn first_lines(bytes: &[u8]) -> Vec<&[u8]> {
 /// formats its samples are read with (their `#Fields:` layouts, each JSON platform's keys),
 /// each as [`native_lines`] checks; so a new format's row is fuzzed with the rest.
 pub fn format_catalog(bytes: &[u8]) {
+    for row in 0..dupcost::logs::catalog::CATALOG.len() {
+        format_catalog_row(row, bytes);
+    }
+}
+
+/// One row of the catalog (`row` modulo the rows) on `bytes`, as [`format_catalog`] reads
+/// every row: its sniff, its named reading, its refusal candidates and the formats its
+/// samples are read with. The fuzz target picks the row by the input's first byte, so one
+/// execution reads one row's formats, not the whole catalog's, and mutating that byte moves
+/// the input to another row.
+pub fn format_catalog_row(row: usize, bytes: &[u8]) {
     use dupcost::logs::catalog::{CATALOG, Reading};
+    let index = row % CATALOG.len();
+    let entry = &CATALOG[index];
     let first = first_lines(bytes);
-    for (row, fixed) in CATALOG.iter().zip(fixed_candidates()) {
-        if let Some(detect) = row.detect {
-            if let Some(format) = (detect.sniff)(&first, &[]) {
+    if let Some(detect) = entry.detect {
+        if let Some(format) = (detect.sniff)(&first, &[]) {
+            native_lines(format.as_ref(), bytes);
+        }
+    }
+    match entry.reading {
+        Reading::Built { build, .. } => native_lines(build(&first).as_ref(), bytes),
+        Reading::FromLines { read, .. } => {
+            if let Some(format) = read(&first, &[]) {
                 native_lines(format.as_ref(), bytes);
             }
         }
-        match row.reading {
-            Reading::Built { build, .. } => native_lines(build(&first).as_ref(), bytes),
-            Reading::FromLines { read, .. } => {
-                if let Some(format) = read(&first, &[]) {
-                    native_lines(format.as_ref(), bytes);
-                }
-            }
-            Reading::Auto | Reading::Csv { .. } | Reading::Trace { .. } | Reading::Fitting => {}
-        }
-        match fixed {
-            Some(formats) => formats.iter().for_each(|f| native_lines(f.as_ref(), bytes)),
-            None => {
-                for format in (row.candidates)(&first) {
-                    native_lines(format.as_ref(), bytes);
-                }
+        Reading::Auto | Reading::Csv { .. } | Reading::Trace { .. } | Reading::Fitting => {}
+    }
+    match &fixed_candidates()[index] {
+        Some(formats) => formats.iter().for_each(|f| native_lines(f.as_ref(), bytes)),
+        None => {
+            for format in (entry.candidates)(&first) {
+                native_lines(format.as_ref(), bytes);
             }
         }
     }
-    for (row, sample, built) in sample_formats() {
+    for (sample_row, sample, built) in sample_formats() {
+        if !std::ptr::eq(*sample_row, entry) {
+            continue;
+        }
         // A format whose lines set its layout (IIS) is built afresh, so an input reads the
         // same whatever ran before it.
         match built {
             Some(format) if format.stateful() => {
-                if let Some(format) = row.read_as(&sample.lines()) {
+                if let Some(format) = entry.read_as(&sample.lines()) {
                     native_lines(format.as_ref(), bytes);
                 }
             }

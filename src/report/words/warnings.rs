@@ -19,36 +19,7 @@ impl Display for Warning {
                 file,
                 field,
                 inferred,
-            } if inferred.written_with_s => write!(
-                f,
-                "{file}: its duration field {field} says no unit (neither its name nor a format's documentation): its first {} values ({} to {}) are each written with an s after the number, so they are read as seconds, inferred, when --client-timeout compares with them; if that is wrong, give --duration-unit s, ms, us or ns",
-                inferred.values, inferred.min, inferred.max
-            ),
-            Warning::DurationUnitInferred {
-                file,
-                field,
-                inferred,
-            } if inferred.rule == crate::logs::UnitRule::Typical => write!(
-                f,
-                "{file}: its duration field {field} says no unit (neither its name nor a format's documentation): its first {} values ({} to {}, median {}) fit more than one unit, and their typical value reads as {} (fractions with a median under 1, or under 100 written to 6 decimals or more, are seconds; whole numbers with a median up to 100,000 are milliseconds), so --client-timeout compares with it as inferred; if that is wrong, give --duration-unit s, ms, us or ns",
-                inferred.values,
-                inferred.min,
-                inferred.max,
-                inferred.median,
-                inferred.unit.name()
-            ),
-            Warning::DurationUnitInferred {
-                file,
-                field,
-                inferred,
-            } => write!(
-                f,
-                "{file}: its duration field {field} says no unit (neither its name nor a format's documentation): its first {} values ({} to {}) fit one unit only, {} (a request lasts between 1 µs and a day; µs and ns are written as whole numbers), so --client-timeout compares with it as inferred; if that is wrong, give --duration-unit s, ms, us or ns",
-                inferred.values,
-                inferred.min,
-                inferred.max,
-                inferred.unit.name()
-            ),
+            } => unit_inferred(f, file, field, inferred),
             Warning::Unsampled => f.write_str(
                 "no sampling threshold in the spans' tracestate (ot=th) and no --sample-rate: \
                  requests a day counts the traces as every request; if they were head-sampled, \
@@ -167,6 +138,41 @@ impl Display for Warning {
             ),
             Warning::Reader(note) => f.write_str(note),
         }
+    }
+}
+
+/// A duration unit inferred from its values, worded by the rule that read it.
+fn unit_inferred(
+    f: &mut Formatter<'_>,
+    file: &str,
+    field: &str,
+    inferred: &crate::logs::UnitInference,
+) -> fmt::Result {
+    if inferred.written_with_s {
+        write!(
+            f,
+            "{file}: its duration field {field} says no unit (neither its name nor a format's documentation): its first {} values ({} to {}) are each written with an s after the number, so they are read as seconds, inferred, when --client-timeout compares with them; if that is wrong, give --duration-unit s, ms, us or ns",
+            inferred.values, inferred.min, inferred.max
+        )
+    } else if inferred.rule == crate::logs::UnitRule::Typical {
+        write!(
+            f,
+            "{file}: its duration field {field} says no unit (neither its name nor a format's documentation): its first {} values ({} to {}, median {}) fit more than one unit, and their typical value reads as {} (fractions with a median under 1, or under 100 written to 6 decimals or more, are seconds; whole numbers with a median up to 100,000 are milliseconds), so --client-timeout compares with it as inferred; if that is wrong, give --duration-unit s, ms, us or ns",
+            inferred.values,
+            inferred.min,
+            inferred.max,
+            inferred.median,
+            inferred.unit.name()
+        )
+    } else {
+        write!(
+            f,
+            "{file}: its duration field {field} says no unit (neither its name nor a format's documentation): its first {} values ({} to {}) fit one unit only, {} (a request lasts between 1 µs and a day; µs and ns are written as whole numbers), so --client-timeout compares with it as inferred; if that is wrong, give --duration-unit s, ms, us or ns",
+            inferred.values,
+            inferred.min,
+            inferred.max,
+            inferred.unit.name()
+        )
     }
 }
 

@@ -96,10 +96,14 @@ fn scenario_file() {
     replay("scenario_file", checks::scenario_file);
 }
 
-/// The log reader's inputs are bytes (gzip, non-UTF-8), replayed as they are.
+/// The log reader's inputs are bytes (gzip, non-UTF-8), replayed as they are, from a file and
+/// in memory (what the in-memory targets read must be what a file gives).
 #[test]
 fn logs() {
-    replay_bytes("logs", checks::logs);
+    replay_bytes("logs", |b| {
+        checks::logs(b);
+        checks::same_in_memory(b);
+    });
 }
 
 #[test]
@@ -179,9 +183,22 @@ fn envelope_prefix() {
     });
 }
 
+/// In memory, as the target reads them, and as a file (whole and in pieces). The seeds are
+/// documents of access records: each is read.
 #[test]
 fn json_document() {
-    replay("json_document", |t| checks::json_document(t.as_bytes()));
+    replay("json_document", |t| {
+        checks::json_document(t.as_bytes());
+        checks::logs(t.as_bytes());
+        checks::same_in_memory(t.as_bytes());
+    });
+    for seed in inputs("json_document")
+        .iter()
+        .filter(|p| p.starts_with(seeds_dir("json_document")))
+    {
+        let read = checks::json_document(&std::fs::read(seed).unwrap());
+        assert!(read, "{}: not read", seed.display());
+    }
 }
 
 #[test]
@@ -189,9 +206,34 @@ fn format_apigateway() {
     replay_bytes("format_apigateway", checks::format_apigateway);
 }
 
+/// In memory, as the target reads them, and as a file through the whole reading path (whole
+/// and in pieces), which the target leaves to `logs`. The seeds are traces: each is read.
 #[test]
 fn traces() {
-    replay_bytes("traces", checks::traces);
+    replay_bytes("traces", |b| {
+        checks::traces(b);
+        checks::logs(b);
+        checks::same_in_memory(b);
+    });
+    for seed in inputs("traces")
+        .iter()
+        .filter(|p| p.starts_with(seeds_dir("traces")))
+    {
+        let read = checks::traces(&std::fs::read(seed).unwrap());
+        // Named as its own format and detected, at least.
+        assert!(
+            read >= 2,
+            "{}: read as traces {read} times of 3",
+            seed.display()
+        );
+    }
+}
+
+/// Where the seeds of `target` are.
+fn seeds_dir(target: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fuzz/seeds")
+        .join(target)
 }
 
 #[test]

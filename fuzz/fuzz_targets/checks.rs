@@ -132,7 +132,6 @@ impl Drop for TempInput {
 
 /// [`logs`] with `--envelope` set.
 pub fn logs_in(bytes: &[u8], envelope: dupcost::logs::EnvelopeChoice) {
-    use dupcost::findings::Overrides;
     use dupcost::logs::{LogOptions, analyze};
 
     let file = TempInput::new(bytes, "log");
@@ -168,6 +167,46 @@ pub fn logs_in(bytes: &[u8], envelope: dupcost::logs::EnvelopeChoice) {
             s.map(|a| a.tally.rows)
         ),
     };
+
+    tally_properties(&analysis);
+}
+
+/// `logs::analyze_bytes`, which the in-memory targets read with, reads `bytes` as `analyze`
+/// reads a file of them (one thread): the same success, rows and counts, or both refuse.
+pub fn same_in_memory(bytes: &[u8]) {
+    use dupcost::logs::{LogOptions, analyze, analyze_bytes};
+    let file = TempInput::new(bytes, "log");
+    let opts = LogOptions {
+        threads: 1,
+        ..LogOptions::default()
+    };
+    match (
+        analyze(&[file.source()], &opts),
+        analyze_bytes(bytes, &opts),
+    ) {
+        (Ok(a), Ok(b)) => {
+            let (a, b) = (&a.tally, &b.tally);
+            assert_eq!(a.rows, b.rows, "rows from the file vs in memory");
+            assert_eq!(
+                a.bad_rows, b.bad_rows,
+                "bad rows from the file vs in memory"
+            );
+            assert_eq!(a.counts, b.counts, "counts from the file vs in memory");
+            assert_eq!(a.per_day, b.per_day, "per day from the file vs in memory");
+        }
+        (Err(_), Err(_)) => {}
+        (a, b) => panic!(
+            "the file and memory disagree: {:?} vs {:?}",
+            a.map(|a| a.tally.rows),
+            b.map(|b| b.tally.rows)
+        ),
+    }
+}
+
+/// What holds of every successful reading: the tally's counts are consistent, and the
+/// observed and derived figures (with and without the overrides) are finite and valid.
+pub fn tally_properties(analysis: &dupcost::logs::LogAnalysis) {
+    use dupcost::findings::Overrides;
 
     let t = &analysis.tally;
     assert!(t.rows > 0, "a successful read has rows");
@@ -297,38 +336,52 @@ fn first_lines(bytes: &[u8]) -> Vec<&[u8]> {
 /// formats its samples are read with (their `#Fields:` layouts, each JSON platform's keys),
 /// each as [`native_lines`] checks; so a new format's row is fuzzed with the rest.
 pub fn format_catalog(bytes: &[u8]) {
+    for row in 0..dupcost::logs::catalog::CATALOG.len() {
+        format_catalog_row(row, bytes);
+    }
+}
+
+/// One row of the catalog (`row` modulo the rows) on `bytes`, as [`format_catalog`] reads
+/// every row: its sniff, its named reading, its refusal candidates and the formats its
+/// samples are read with. The fuzz target picks the row by the input's first byte, so one
+/// execution reads one row's formats, not the whole catalog's, and mutating that byte moves
+/// the input to another row.
+pub fn format_catalog_row(row: usize, bytes: &[u8]) {
     use dupcost::logs::catalog::{CATALOG, Reading};
+    let index = row % CATALOG.len();
+    let entry = &CATALOG[index];
     let first = first_lines(bytes);
-    for (row, fixed) in CATALOG.iter().zip(fixed_candidates()) {
-        if let Some(detect) = row.detect {
-            if let Some(format) = (detect.sniff)(&first, &[]) {
+    if let Some(detect) = entry.detect {
+        if let Some(format) = (detect.sniff)(&first, &[]) {
+            native_lines(format.as_ref(), bytes);
+        }
+    }
+    match entry.reading {
+        Reading::Built { build, .. } => native_lines(build(&first).as_ref(), bytes),
+        Reading::FromLines { read, .. } => {
+            if let Some(format) = read(&first, &[]) {
                 native_lines(format.as_ref(), bytes);
             }
         }
-        match row.reading {
-            Reading::Built { build, .. } => native_lines(build(&first).as_ref(), bytes),
-            Reading::FromLines { read, .. } => {
-                if let Some(format) = read(&first, &[]) {
-                    native_lines(format.as_ref(), bytes);
-                }
-            }
-            Reading::Auto | Reading::Csv { .. } | Reading::Trace { .. } | Reading::Fitting => {}
-        }
-        match fixed {
-            Some(formats) => formats.iter().for_each(|f| native_lines(f.as_ref(), bytes)),
-            None => {
-                for format in (row.candidates)(&first) {
-                    native_lines(format.as_ref(), bytes);
-                }
+        Reading::Auto | Reading::Csv { .. } | Reading::Trace { .. } | Reading::Fitting => {}
+    }
+    match &fixed_candidates()[index] {
+        Some(formats) => formats.iter().for_each(|f| native_lines(f.as_ref(), bytes)),
+        None => {
+            for format in (entry.candidates)(&first) {
+                native_lines(format.as_ref(), bytes);
             }
         }
     }
-    for (row, sample, built) in sample_formats() {
+    for (sample_row, sample, built) in sample_formats() {
+        if !std::ptr::eq(*sample_row, entry) {
+            continue;
+        }
         // A format whose lines set its layout (IIS) is built afresh, so an input reads the
         // same whatever ran before it.
         match built {
             Some(format) if format.stateful() => {
-                if let Some(format) = row.read_as(&sample.lines()) {
+                if let Some(format) = entry.read_as(&sample.lines()) {
                     native_lines(format.as_ref(), bytes);
                 }
             }
@@ -556,10 +609,21 @@ pub fn unwrap(names: &[&str], bytes: &[u8]) {
 /// A JSON document framed as lines: never a panic; when the document is valid JSON (one value
 /// or several one after another), each line it gives is one whole JSON value (the framer
 /// follows the nesting and strings, not the syntax: a broken record is the next stage's bad
-/// row); and the whole reading (detected) keeps [`logs`]' properties.
-pub fn json_document(bytes: &[u8]) {
+/// row); and the whole reading (detected), in memory as `analyze` reads a file of it, keeps
+/// [`logs`]' properties. A document is read as one stream, never in pieces, so the file and
+/// its reading in pieces (the `logs` target's) would add their cost and nothing to compare.
+/// Returns whether the bytes were read.
+pub fn json_document(bytes: &[u8]) -> bool {
     frame_document(bytes);
-    logs(bytes);
+    let opts = dupcost::logs::LogOptions {
+        threads: 1,
+        ..dupcost::logs::LogOptions::default()
+    };
+    let analysis = dupcost::logs::analyze_bytes(bytes, &opts);
+    if let Ok(analysis) = &analysis {
+        tally_properties(analysis);
+    }
+    analysis.is_ok()
 }
 
 /// The JSON document framer alone, in memory: never a panic, and the lines of a valid
@@ -648,53 +712,68 @@ pub fn span_reader(bytes: &[u8]) {
     }
 }
 
-/// Traces on arbitrary bytes (issue 39): read as OTLP/JSON (detected, and named) and as
-/// Zipkin (named), through the real reading path. Never a panic; on success the tally
-/// counts what the assembly found (every attempt a mutating row), the evidence adds up, and
-/// the derived figures are finite; [`logs`]' properties hold for the detected reading.
-pub fn traces(bytes: &[u8]) {
-    use dupcost::logs::{InputFormat, LogOptions, analyze};
-
-    let file = TempInput::new(bytes, "json");
-    let sources = [file.source()];
-    for input_format in [InputFormat::Otlp, InputFormat::Zipkin] {
-        for sample_rate in [None, Some(0.25)] {
-            let opts = LogOptions {
-                threads: 1,
-                input_format,
-                sample_rate,
-                ..LogOptions::default()
-            };
-            let Ok(a) = analyze(&sources, &opts) else {
-                continue;
-            };
-            let read = a.files[0].traces.clone().expect("read as traces");
-            let t = &a.tally;
-            let c = t.counts;
-            assert_eq!(c.mutating + t.bad_rows, read.attempts, "{read:?}");
-            assert_eq!(t.rows, read.attempts, "{read:?}");
-            assert!(
-                read.attempts <= read.spans && read.traces <= read.spans,
-                "{read:?}"
-            );
-            assert!(read.cut <= read.traces, "{read:?}");
-            assert!(
-                read.never_reached + read.server_untraced <= c.timed_out,
-                "{read:?} {c:?}"
-            );
-            assert!(c.timed_out <= c.mutating && c.timed_out_succeeded <= c.timed_out);
-            assert!(t.intents() <= c.mutating);
-            let k = a.sampling_scale();
-            assert!(k.is_finite() && k >= 1.0, "scale {k}");
-            if let Ok(d) = a.derive(&Scenario::default(), &Default::default()) {
-                d.scenario.validate().expect("a derived scenario is valid");
-                for m in &d.measured {
-                    assert!(m.value.is_finite(), "{m:?}");
-                }
+/// Traces on arbitrary bytes, read in memory as `analyze` reads a file of them (sniffing,
+/// envelopes, documents, assembly, rows, tally): as OTLP/JSON with `--sample-rate` and as
+/// Zipkin (named, the envelope detected; OTLP/JSON's reading takes Zipkin's arrays too, by
+/// their first byte), and detected when the first bytes are traces. Never a panic; on success the
+/// tally counts what the assembly found (every attempt a mutating row), the evidence adds up,
+/// and the derived figures are finite; a detected reading is of the format sniffed and keeps
+/// [`logs`]' properties. The file itself (opening it, reading it in pieces) and the bytes
+/// read as a log are the `logs` target's. Returns how many of the three readings succeeded.
+pub fn traces(bytes: &[u8]) -> usize {
+    use dupcost::logs::{InputFormat, LogOptions, analyze_bytes, sniff_traces};
+    let mut read_as_traces = 0;
+    let sniffed = sniff_traces(bytes);
+    let detected = sniffed.map(|_| (InputFormat::Auto, None));
+    let readings = [
+        Some((InputFormat::Otlp, Some(0.25))),
+        Some((InputFormat::Zipkin, None)),
+        detected,
+    ];
+    for (input_format, sample_rate) in readings.into_iter().flatten() {
+        let opts = LogOptions {
+            threads: 1,
+            input_format,
+            sample_rate,
+            ..LogOptions::default()
+        };
+        let Ok(a) = analyze_bytes(bytes, &opts) else {
+            continue;
+        };
+        let read = a.files[0].traces.clone().expect("read as traces");
+        if input_format == InputFormat::Auto {
+            // Within 64 KiB (`run.sh`'s inputs), the bytes sniffed are the first lines read.
+            assert_eq!(read.format, sniffed, "detected otherwise than sniffed");
+        }
+        let t = &a.tally;
+        let c = t.counts;
+        assert_eq!(c.mutating + t.bad_rows, read.attempts, "{read:?}");
+        assert_eq!(t.rows, read.attempts, "{read:?}");
+        assert!(
+            read.attempts <= read.spans && read.traces <= read.spans,
+            "{read:?}"
+        );
+        assert!(read.cut <= read.traces, "{read:?}");
+        assert!(
+            read.never_reached + read.server_untraced <= c.timed_out,
+            "{read:?} {c:?}"
+        );
+        assert!(c.timed_out <= c.mutating && c.timed_out_succeeded <= c.timed_out);
+        assert!(t.intents() <= c.mutating);
+        let k = a.sampling_scale();
+        assert!(k.is_finite() && k >= 1.0, "scale {k}");
+        if let Ok(d) = a.derive(&Scenario::default(), &Default::default()) {
+            d.scenario.validate().expect("a derived scenario is valid");
+            for m in &d.measured {
+                assert!(m.value.is_finite(), "{m:?}");
             }
         }
+        if input_format == InputFormat::Auto {
+            tally_properties(&a);
+        }
+        read_as_traces += 1;
     }
-    logs(bytes);
+    read_as_traces
 }
 
 /// The JSON scanner against serde_json on arbitrary bytes: a value the scanner skips whole,

@@ -118,7 +118,36 @@ fn read_source(
     alone: bool,
     answers: Option<&Arc<BackendAnswers>>,
 ) -> Result<(FileInfo, Tally), LogError> {
-    let mut opened = source::open(source, detect::SNIFF_LINES, progress.counter())?;
+    let opened = source::open(source, detect::SNIFF_LINES, progress.counter())?;
+    read_opened(opened, opts, threads, progress, alone, answers)
+}
+
+/// Bytes held in memory read as [`analyze`] reads one file of them with `opts` (without
+/// `--outcomes`): told from their first lines, then read as one stream (no pieces). For the
+/// fuzz targets, which would otherwise write each input to a file and open it again at each
+/// reading.
+#[doc(hidden)]
+pub fn analyze_bytes(bytes: &[u8], opts: &LogOptions) -> Result<LogAnalysis, LogError> {
+    let opened = source::open_bytes("input", bytes, detect::SNIFF_LINES)?;
+    let progress = ProgressBar::new(false, &[]);
+    let (info, tally) = read_opened(opened, opts, opts.threads.max(1), &progress, true, None)?;
+    Ok(LogAnalysis {
+        tally: tally.finish(),
+        files: vec![info],
+        options: opts.clone(),
+        join: None,
+    })
+}
+
+/// An opened input read: as traces, or its format told and its records tallied.
+fn read_opened(
+    mut opened: source::Opened,
+    opts: &LogOptions,
+    threads: usize,
+    progress: &ProgressBar,
+    alone: bool,
+    answers: Option<&Arc<BackendAnswers>>,
+) -> Result<(FileInfo, Tally), LogError> {
     // OpenTelemetry traces (OTLP/JSON, Zipkin): read span by span, not as lines.
     if let Some(chosen) = super::traces::chosen(&opened.prefix, opened.eof, opts) {
         if answers.is_some() || !opts.outcomes.is_empty() {

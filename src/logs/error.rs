@@ -104,10 +104,21 @@ impl LogError {
 
 /// A field as shown in a message: lossy UTF-8, at most 40 characters, control characters
 /// escaped (`\u{1b}`) so a log cannot drive the reader's terminal.
+///
+/// Only the field's first bytes are decoded: 40 characters take at most 160 of them (a
+/// character is at most 4 bytes, an invalid byte one), so showing a long line's rest, which
+/// a format's refusal may do at every line it tries, costs what its start costs.
 pub fn shown(b: &[u8]) -> String {
-    let text = String::from_utf8_lossy(b);
-    let mut s: String = text.chars().take(40).flat_map(escape_control).collect();
-    if text.chars().count() > 40 {
+    const SHOWN: usize = 40;
+    let head = &b[..b.len().min(4 * SHOWN)];
+    let text = String::from_utf8_lossy(head);
+    let mut chars = text.chars();
+    let mut s: String = chars
+        .by_ref()
+        .take(SHOWN)
+        .flat_map(escape_control)
+        .collect();
+    if chars.next().is_some() || head.len() < b.len() {
         s.push('…');
     }
     s
@@ -118,4 +129,24 @@ pub fn escape_control(c: char) -> impl Iterator<Item = char> {
     let escaped = c.is_control().then(|| c.escape_default());
     let plain = (!c.is_control()).then_some(c);
     escaped.into_iter().flatten().chain(plain)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shown;
+
+    /// At most 40 characters, with `…` when there were more, wherever the field is cut.
+    #[test]
+    fn shown_cuts_at_forty_characters() {
+        assert_eq!(shown(b"abc"), "abc");
+        let forty = "é".repeat(40);
+        assert_eq!(shown(forty.as_bytes()), forty);
+        assert_eq!(shown("é".repeat(41).as_bytes()), format!("{forty}…"));
+        let long = "😀".repeat(10_000);
+        assert_eq!(shown(long.as_bytes()), format!("{}…", "😀".repeat(40)));
+        assert_eq!(shown(&[0xff; 40]), "\u{fffd}".repeat(40));
+        assert_eq!(shown(&[0xff; 41]), format!("{}…", "\u{fffd}".repeat(40)));
+        assert_eq!(shown(&[b'a'; 160]), format!("{}…", "a".repeat(40)));
+        assert_eq!(shown(b"a\x1bb"), "a\\u{1b}b");
+    }
 }

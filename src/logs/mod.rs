@@ -53,7 +53,7 @@ mod timestamp;
 mod traces;
 
 pub use analysis::{FileInfo, FormatRead, Lacking, LogAnalysis};
-pub use analyze::analyze;
+pub use analyze::{analyze, analyze_bytes};
 pub use detect::non_access;
 pub use detect::unit::infer as infer_duration_unit;
 pub use envelope::{Envelope, EnvelopeChoice, JsonField};
@@ -61,9 +61,9 @@ pub use error::{BadRow, LogError, RowPlace};
 pub use follow::{DEFAULT_EVERY, FollowOptions, Tick, follow};
 pub use formats::csv::duration_unit_named;
 pub use formats::{
-    ColumnMap, DurationUnit, Fields, FlagsStyle, FormatHints, GiveUpMatch, GiveUps, InputFormat,
-    LineFormat, UnitInference, UnitRule, alb, ambassador, apigateway, catalog, cloudfront,
-    compile as compile_format, duration_unit_from_name, haproxy_format, iis, json,
+    ColumnMap, DurationUnit, Fields, Flags, FlagsStyle, FormatHints, GiveUpMatch, GiveUps,
+    InputFormat, LineFormat, UnitInference, UnitRule, alb, ambassador, apigateway, catalog,
+    cloudfront, compile as compile_format, duration_unit_from_name, haproxy_format, iis, json,
 };
 pub use framing::json_doc::{Document, Documents, sniff as sniff_document};
 pub use framing::json_scan;

@@ -20,7 +20,7 @@
 //! duration. An `elb_status_code` of `-` (no response was sent) is read as status 0, the
 //! give-up other proxies write.
 
-use super::catalog::{Detect, FormatEntry, Looks, Reading, Sample};
+use super::entry::{Detect, FormatEntry, Looks, Reading, Sample};
 use super::{Fields, FormatHints, LineFormat};
 use crate::logs::formats::DurationUnit;
 use crate::logs::role::Role;

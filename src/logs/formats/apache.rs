@@ -7,7 +7,7 @@
 //! `duration_us` (microseconds), `%T` → `request_time` (seconds), `%{ms}T` → `duration_ms`,
 //! `%{Idempotency-Key}i` → `http_idempotency_key`, `%{UNIQUE_ID}e` → `unique_id`.
 
-use super::catalog::{Detect, FormatEntry, Reading, Sample, Told};
+use super::entry::{Detect, FormatEntry, Reading, Sample, Told};
 use super::template::{Compiled, Family, Item, Kind, Var};
 use super::{FormatHints, LineFormat};
 use crate::logs::role::Role;
@@ -213,7 +213,7 @@ pub const ENTRY: FormatEntry = FormatEntry {
         sniff: |lines, _| sniff(lines),
     }),
     reading: Reading::Fitting,
-    candidates: |_| super::catalog::presets(&PRESETS, compile),
+    candidates: |_| super::entry::presets(&PRESETS, compile),
     looks: None,
     compile: Some(compile),
     told: Some(Told {

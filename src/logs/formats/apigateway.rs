@@ -19,7 +19,7 @@
 //! it is a give-up with an unknown outcome unless `integration.status` or the backend's own
 //! log (`--outcomes`) says otherwise.
 
-use super::catalog::{Detect, FormatEntry, Reading, Sample, Told};
+use super::entry::{Detect, FormatEntry, Reading, Sample, Told};
 use super::sources::Platform;
 use super::template::{Item, Kind, Template, TemplateFormat, Var};
 use super::{Fields, LineFormat};
@@ -456,7 +456,7 @@ pub const ENTRY: FormatEntry = FormatEntry {
         sniff: |lines, _| sniff(lines),
     }),
     reading: Reading::Auto,
-    candidates: |_| super::catalog::presets(&PRESETS, compile),
+    candidates: |_| super::entry::presets(&PRESETS, compile),
     looks: None,
     compile: Some(compile),
     told: Some(Told {

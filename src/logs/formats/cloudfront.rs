@@ -17,7 +17,7 @@
 //! has no origin status field, so the backend outcome of every timed-out attempt is unknown
 //! from this log alone; the origin's log (`--outcomes`) settles it.
 
-use super::catalog::{Detect, FormatEntry, Looks, Reading, Sample};
+use super::entry::{Detect, FormatEntry, Looks, Reading, Sample};
 use super::{Fields, Flags, FlagsStyle, FormatHints, GiveUpMatch, GiveUps, LineFormat};
 use crate::logs::formats::DurationUnit;
 use crate::logs::role::Role;
@@ -290,7 +290,7 @@ pub const ENTRY: FormatEntry = FormatEntry {
         name: "CloudFront (W3C)",
         test: |l| {
             (l.starts_with(b"#") && !l.starts_with(b"#Software:"))
-                || super::catalog::w3c_date_then(l, b'\t')
+                || super::entry::w3c_date_then(l, b'\t')
         },
     }),
     compile: None,

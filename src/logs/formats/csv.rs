@@ -7,7 +7,7 @@
 
 use csv_core::{ReadRecordResult, ReaderBuilder};
 
-use super::catalog::{FormatEntry, Reading};
+use super::entry::{FormatEntry, Reading};
 use super::{ColumnMap, DurationUnit, FlagsStyle};
 use crate::logs::error::{LogError, escape_control};
 use crate::logs::limits::{MAX_FIELDS, MAX_RECORD};
@@ -288,7 +288,7 @@ pub const CSV: FormatEntry = FormatEntry {
     describe: "CSV with a header naming the fields (a method and a status at least)",
     detect: None,
     reading: Reading::Csv { delimiter: None },
-    candidates: super::catalog::none,
+    candidates: super::entry::none,
     looks: None,
     compile: None,
     told: None,
@@ -305,7 +305,7 @@ pub const TSV: FormatEntry = FormatEntry {
     reading: Reading::Csv {
         delimiter: Some(b'\t'),
     },
-    candidates: super::catalog::none,
+    candidates: super::entry::none,
     looks: None,
     compile: None,
     told: None,

@@ -10,7 +10,7 @@
 //! no upstream status: a timed-out request's outcome at the backend is unknown unless the
 //! backend's own log is joined (`--outcomes`).
 
-use super::catalog::{Detect, FormatEntry, Looks, Reading, Sample, Told};
+use super::entry::{Detect, FormatEntry, Looks, Reading, Sample, Told};
 use super::template::{Compiled, Family, Item, Var};
 use super::{DurationUnit, Flags, FlagsStyle, FormatHints, GiveUpMatch, GiveUps, LineFormat};
 use crate::logs::role::Role;
@@ -283,7 +283,7 @@ pub const ENTRY: FormatEntry = FormatEntry {
         sniff: |lines, _| sniff(lines),
     }),
     reading: Reading::Fitting,
-    candidates: |_| super::catalog::presets(&PRESETS, compile),
+    candidates: |_| super::entry::presets(&PRESETS, compile),
     looks: Some(Looks {
         name: "Envoy",
         test: |l| l.starts_with(b"[") && l.get(5) == Some(&b'-'),

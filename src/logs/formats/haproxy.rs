@@ -14,24 +14,11 @@
 //! Captured headers (`{...}`) are kept as they are: which header sits where is the
 //! configuration's, so map one with `--column idempotency_key=...` only when it is alone.
 
-use super::catalog::{Detect, FormatEntry, Looks, Reading, Sample, Told};
-use super::{Fields, Flags, FlagsStyle, FormatHints, GiveUpMatch, GiveUps, LineFormat, best_of};
+use super::entry::{Detect, FormatEntry, Looks, Reading, Sample, Told};
+use super::haproxy_format::FLAGS;
+use super::{Fields, FlagsStyle, FormatHints, LineFormat, best_of};
 use crate::logs::formats::DurationUnit;
 use crate::logs::role::Role;
-
-/// HAProxy's `termination_state`: a first letter `c`/`C` (the client side ended it) or
-/// `s`/`S` (the server timed out or aborted) is a give-up.
-pub static FLAGS: Flags = Flags {
-    name: "haproxy",
-    field: "termination state",
-    give_ups: GiveUps {
-        matching: GiveUpMatch::FirstLetter,
-        codes: &["c", "C", "s", "S"],
-    },
-    named_by: |n| n.contains("termination") || n == "tsc",
-    empty_status_is_zero: false,
-    no_request: None,
-};
 
 /// The names of the fields, in order.
 const NAMES: [&str; 28] = [

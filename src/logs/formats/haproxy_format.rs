@@ -15,8 +15,25 @@
 use std::sync::Arc;
 
 use super::template::{Compiled, Family, Item, Kind, Var};
-use super::{DurationUnit, Fields, FlagsStyle, FormatHints, LineFormat};
+use super::{
+    DurationUnit, Fields, Flags, FlagsStyle, FormatHints, GiveUpMatch, GiveUps, LineFormat,
+};
 use crate::logs::role::Role;
+
+/// HAProxy's `termination_state` (httplog's, and a `log-format`'s `%tsc`): a first letter
+/// `c`/`C` (the client side ended it) or `s`/`S` (the server timed out or aborted) is a
+/// give-up.
+pub static FLAGS: Flags = Flags {
+    name: "haproxy",
+    field: "termination state",
+    give_ups: GiveUps {
+        matching: GiveUpMatch::FirstLetter,
+        codes: &["c", "C", "s", "S"],
+    },
+    named_by: |n| n.contains("termination") || n == "tsc",
+    empty_status_is_zero: false,
+    no_request: None,
+};
 
 /// HAProxy's documented HTTP log format (what `option httplog` writes), as a log-format.
 pub const HTTPLOG: &str = "%ci:%cp [%tr] %ft %b/%s %TR/%Tw/%Tc/%Tr/%Ta %ST %B %CC %CS %tsc %ac/%fc/%bc/%sc/%rc %sq/%bq %hr %hs %{+Q}r";
@@ -215,7 +232,7 @@ static FAMILY: Family = Family {
     items,
     hints: || FormatHints {
         duration_unit: Some(DurationUnit::Millis),
-        flags_style: Some(FlagsStyle(&super::haproxy::FLAGS)),
+        flags_style: Some(FlagsStyle(&FLAGS)),
         columns: Vec::new(),
         notes: vec![crate::logs::FormatNote::UtcAcceptDate],
     },

@@ -27,8 +27,8 @@
 
 use std::sync::Mutex;
 
-use super::catalog::{Detect, FormatEntry, Looks, Reading, Sample};
 use super::cloudfront::fields_line;
+use super::entry::{Detect, FormatEntry, Looks, Reading, Sample};
 use super::{
     DurationUnit, Fields, Flags, FlagsStyle, FormatHints, GiveUpMatch, GiveUps, LineFormat,
 };
@@ -385,7 +385,7 @@ pub const ENTRY: FormatEntry = FormatEntry {
     looks: Some(Looks {
         name: "IIS (W3C)",
         // `#Software: Microsoft Internet Information Services` or `IIS Advanced Logging`.
-        test: |l| l.starts_with(b"#Software:") || super::catalog::w3c_date_then(l, b' '),
+        test: |l| l.starts_with(b"#Software:") || super::entry::w3c_date_then(l, b' '),
     }),
     compile: None,
     told: None,

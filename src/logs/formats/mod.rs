@@ -25,6 +25,7 @@ pub mod apigateway;
 pub mod catalog;
 pub mod cloudfront;
 pub(super) mod csv;
+pub mod entry;
 pub(super) mod envoy;
 pub(super) mod haproxy;
 pub mod haproxy_format;
@@ -363,7 +364,7 @@ pub struct ColumnMap {
 
 /// How a proxy's flags field says the client (or the proxy for it) gave up: one dialect, as
 /// data in the file of the format that writes it (`envoy::FLAGS`, `haproxy::FLAGS`, ...) and
-/// listed by that format's catalog row ([`catalog::FormatEntry::flags`]). `logs`, the SQL
+/// listed by that format's catalog row ([`entry::FormatEntry::flags`]). `logs`, the SQL
 /// builder and the evidence's words read it through [`FlagsStyle`], never by format.
 #[derive(Debug)]
 pub struct Flags {

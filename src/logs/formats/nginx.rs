@@ -9,7 +9,7 @@
 //! `$request_id`/`$req_id`; `$request` gives `request_method`, `request_uri` and
 //! `server_protocol`; the `$upstream_*` variables keep their lists (`504, 200`).
 
-use super::catalog::{Detect, FormatEntry, Looks, Reading, Sample, Told};
+use super::entry::{Detect, FormatEntry, Looks, Reading, Sample, Told};
 use super::template::{Compiled, Family, Item, Kind, Var};
 use super::{FormatHints, LineFormat};
 use crate::logs::role::Role;
@@ -499,7 +499,7 @@ pub const ENTRY: FormatEntry = FormatEntry {
         sniff: |lines, _| sniff(lines),
     }),
     reading: Reading::Fitting,
-    candidates: |_| super::catalog::presets(&PRESETS, compile),
+    candidates: |_| super::entry::presets(&PRESETS, compile),
     looks: Some(Looks {
         name: "nginx combined",
         test: |l| memchr::memmem::find(l, b"] \"").is_some(),

@@ -107,6 +107,16 @@ impl Opened {
         Ok(n > 0)
     }
 
+    /// Its first `lines` lines read (at most 64 KiB of them); an input with nothing but
+    /// whitespace there is refused as empty.
+    fn first_lines(mut self, lines: usize) -> Result<Opened, LogError> {
+        self.read_lines(lines, 64 * 1024)?;
+        if self.prefix.iter().all(u8::is_ascii_whitespace) {
+            return Err(LogError::Empty { path: self.name });
+        }
+        Ok(self)
+    }
+
     /// Reads until the prefix holds `lines` whole lines, or `limit` bytes, or the whole input.
     pub fn read_lines(&mut self, lines: usize, limit: usize) -> Result<(), LogError> {
         while self.prefix.len() < limit
@@ -246,19 +256,37 @@ pub fn open(
         gzip,
         plain_file,
     } = open_stream(source, on_read)?;
-    let mut opened = Opened {
+    Opened {
         name,
         prefix: Vec::new(),
         stream: reader,
         eof: false,
         gzip,
         plain_file,
-    };
-    opened.read_lines(lines, 64 * 1024)?;
-    if opened.prefix.iter().all(u8::is_ascii_whitespace) {
-        return Err(LogError::Empty { path: opened.name });
     }
-    Ok(opened)
+    .first_lines(lines)
+}
+
+/// Bytes held in memory as an input named `name`, opened as [`open`] opens a file of them
+/// (gzip undone, the first `lines` lines read), for the fuzz targets: a file written and
+/// opened again at each execution costs more than most readings.
+#[doc(hidden)]
+pub fn open_bytes(name: &str, bytes: &[u8], lines: usize) -> Result<Opened, LogError> {
+    let gzip = bytes.starts_with(&GZIP_MAGIC);
+    let bytes = io::Cursor::new(bytes.to_vec());
+    Opened {
+        name: name.to_string(),
+        prefix: Vec::new(),
+        stream: if gzip {
+            Box::new(flate2::read::MultiGzDecoder::new(bytes))
+        } else {
+            Box::new(bytes)
+        },
+        eof: false,
+        gzip,
+        plain_file: None,
+    }
+    .first_lines(lines)
 }
 
 fn open_file(p: &Path) -> Result<File, LogError> {

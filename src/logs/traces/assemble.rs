@@ -380,7 +380,8 @@ impl<'r, 'a> Assembler<'r, 'a> {
     fn judge(&mut self, spans: Vec<Span>) -> Result<(), LogError> {
         let (mut spans, merged) = merge_parts(spans);
         self.read.merged += merged;
-        spans.sort_by_key(|s| s.start);
+        // In time order; spans of one start by id, parts of one id as they came.
+        spans.sort_by_key(|s| (s.start, s.id));
         self.read.traces += 1;
         if self.rules.remember_judged
             && let Some(s) = spans.first()
@@ -445,10 +446,16 @@ impl<'r, 'a> Assembler<'r, 'a> {
             let path = s.path.as_deref().unwrap_or("/");
             // Room for the longest of the keys below, so it is written without growing.
             let mut key = String::with_capacity(72 + method.len() + path.len());
-            // Writing to a String cannot fail.
-            let _ = match &s.key {
-                Some(k) => write!(key, "key:{k}"),
-                None if s.parent == 0 => write!(key, "{:032x}-{:016x}", s.trace, s.id),
+            match &s.key {
+                Some(k) => {
+                    key.push_str("key:");
+                    key.push_str(k);
+                }
+                None if s.parent == 0 => {
+                    push_hex(&mut key, s.trace, 32);
+                    key.push('-');
+                    push_hex(&mut key, s.id.into(), 16);
+                }
                 None => {
                     let g = generation.entry((s.parent, method, path)).or_default();
                     let new_intent = if uses_resend {
@@ -461,13 +468,13 @@ impl<'r, 'a> Assembler<'r, 'a> {
                     }
                     g.end = s.end;
                     g.answered = status_of(s).0.is_some_and(|c| (200..300).contains(&c));
-                    write!(
-                        key,
-                        "{:032x}-{:016x}-{method} {path}-{}",
-                        s.trace, s.parent, g.n
-                    )
+                    push_hex(&mut key, s.trace, 32);
+                    key.push('-');
+                    push_hex(&mut key, s.parent.into(), 16);
+                    // Writing to a String cannot fail.
+                    let _ = write!(key, "-{method} {path}-{}", g.n);
                 }
-            };
+            }
             let servers = tree.answering(spans, s.id);
             let peer: CompactString = s.peer.clone().unwrap_or_default();
             if servers.clone().next().is_some() {
@@ -631,6 +638,16 @@ impl Tree {
     }
 }
 
+/// `v`'s lowest `digits` hex digits, lower-case, as `{:0digits$x}` writes a value of that many
+/// digits at most (a trace id in 32, a span id in 16).
+fn push_hex(out: &mut String, v: u128, digits: u32) {
+    for i in (0..digits).rev() {
+        out.push(char::from(
+            b"0123456789abcdef"[(v >> (4 * i)) as usize & 15],
+        ));
+    }
+}
+
 /// A trace id in 64 bits, for the set of traces judged.
 fn trace_hash(trace: u128) -> u64 {
     (trace as u64) ^ ((trace >> 64) as u64).rotate_left(17)
@@ -654,13 +671,14 @@ fn status_of(s: &Span) -> (Option<u16>, bool) {
 /// same local endpoint (or none said), the same kind (or none said), the same sharedness, and
 /// not two different start times (two consumers of one message share an id, each started on
 /// its own).
-/// Returns the spans and how many parts were merged into others.
+/// Returns the spans (by id where parts were merged, else as they came) and how many parts
+/// were merged into others.
 fn merge_parts(mut spans: Vec<Span>) -> (Vec<Span>, u64) {
-    spans.sort_by_key(|s| s.id);
-    // No two parts of one id (OTLP's spans): nothing to merge.
-    if spans.windows(2).all(|w| w[0].id != w[1].id) {
+    // No two parts of one id (OTLP's spans): nothing to merge, and the spans stay in place.
+    if distinct_ids(&spans) {
         return (spans, 0);
     }
+    spans.sort_by_key(|s| s.id);
     let mut out: Vec<Span> = Vec::with_capacity(spans.len());
     let mut merged = 0;
     let mut group_start = 0;
@@ -683,6 +701,17 @@ fn merge_parts(mut spans: Vec<Span>) -> (Vec<Span>, u64) {
         }
     }
     (out, merged)
+}
+
+/// Whether no two spans have one id: each compared with those before it for the few spans of
+/// most traces, their ids sorted for more.
+fn distinct_ids(spans: &[Span]) -> bool {
+    if spans.len() <= 16 {
+        return (1..spans.len()).all(|i| spans[..i].iter().all(|o| o.id != spans[i].id));
+    }
+    let mut ids: Vec<u64> = spans.iter().map(|s| s.id).collect();
+    ids.sort_unstable();
+    ids.windows(2).all(|w| w[0] != w[1])
 }
 
 /// `b`, another part of `a`'s span, into `a`: what one says and the other does not.
@@ -720,6 +749,47 @@ fn merge(a: &mut Span, b: Span) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Ids are written as `{:032x}` and `{:016x}` write them, whatever their digits.
+    #[test]
+    fn hex_ids_written_as_format_writes_them() {
+        for v in [
+            0u128,
+            1,
+            0xabc,
+            u64::MAX.into(),
+            u128::MAX,
+            0x0123_4567_89ab_cdef << 60,
+        ] {
+            let mut trace = String::new();
+            push_hex(&mut trace, v, 32);
+            assert_eq!(trace, format!("{v:032x}"));
+            let mut span = String::new();
+            push_hex(&mut span, u128::from(v as u64), 16);
+            assert_eq!(span, format!("{:016x}", v as u64));
+        }
+    }
+
+    /// Spans' ids are told distinct or not, among few spans and among many.
+    #[test]
+    fn distinct_ids_found_among_few_and_many() {
+        let spans = |ids: &[u64]| -> Vec<Span> {
+            ids.iter()
+                .map(|&id| Span {
+                    id,
+                    ..Span::default()
+                })
+                .collect()
+        };
+        assert!(distinct_ids(&spans(&[])));
+        assert!(distinct_ids(&spans(&[3, 1, 2])));
+        assert!(!distinct_ids(&spans(&[3, 1, 3])));
+        let many: Vec<u64> = (0..40).map(|i| i * 7 % 41).collect();
+        assert!(distinct_ids(&spans(&many)));
+        let mut twice = many.clone();
+        twice.push(many[17]);
+        assert!(!distinct_ids(&spans(&twice)));
+    }
 
     /// The milliseconds' text is the float's, at ties, around them, signed and far out.
     #[test]

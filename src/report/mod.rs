@@ -11,7 +11,6 @@ pub mod csv;
 pub mod evidence;
 pub mod headline;
 pub mod html;
-pub mod human;
 pub mod json;
 pub mod junit;
 pub mod markdown;
@@ -21,6 +20,10 @@ pub mod output;
 pub mod svg;
 pub mod table;
 pub mod words;
+
+/// The number formatting every human format and the explorer share (it lives below the
+/// findings, which word themselves with it).
+pub use crate::words::human;
 
 use crate::inputs::Sources;
 use crate::logs::FileInfo;

@@ -185,16 +185,6 @@ pub fn schedule_value(delays: &crate::model::Delays, style: &Style) -> String {
     }
 }
 
-/// `0% to 100%` for a share, `120 to 155` for a count.
-pub fn bounds_of(input: crate::inputs::Input, lo: f64, hi: f64) -> String {
-    use crate::inputs::Input;
-    match input {
-        Input::TimeoutRate | Input::SucceededShare => format!("{} to {}", pct3(lo), pct3(hi)),
-        _ if hi.is_infinite() => format!("at least {}", count_f(lo)),
-        _ => format!("{} to {}", count_f(lo), count_f(hi)),
-    }
-}
-
 /// The duplicates and refunds over an assumed share's bounds, as the intervals say them:
 /// `duplicates 0 to 1,202 a month, refunds $0 to $48,096, over the succeeded share's 0% to
 /// 100% (601, $24,048 at the assumed 50%)`.

@@ -57,7 +57,7 @@ pub fn derive(
     // retries
     let (r, retries_observed) = retries(a, base, given, sources, &mut warnings);
 
-    let body = body_bytes(a, given, sources);
+    let body = super::body::body_bytes(a, given, sources);
 
     let scenario = Scenario {
         requests_per_day: n.value,
@@ -313,27 +313,6 @@ fn timeout_log(a: &LogAnalysis, value: f64) -> TimeoutLog {
             })
         }),
     }
-}
-
-/// `--body-bytes`: the mean response of 2xx mutating requests, when the log has sizes.
-fn body_bytes(a: &LogAnalysis, given: &Overrides, sources: &Sources) -> Option<Measured> {
-    let t = &a.tally;
-    t.response_bytes.mean().map(|mean| {
-        let value = given.body_bytes.map_or(mean.round(), |b| b as f64);
-        Measured {
-            input: "body_bytes",
-            flag: "--body-bytes",
-            value,
-            measured: Some(mean.round()),
-            from_flag: given.body_bytes.is_some(),
-            evidence: Evidence::BodyBytes {
-                by: sources.given_by(Input::BodyBytes, "--body-bytes"),
-                given: given.body_bytes,
-                mean,
-                rows: t.response_bytes.rows,
-            },
-        }
-    })
 }
 
 /// How the attempts became intents, for requests a day's evidence.

@@ -41,15 +41,7 @@ pub enum Evidence {
         /// What the proxy's measured tries make of the layers figure.
         layers: Option<super::AmplificationObserved>,
     },
-    BodyBytes {
-        /// The name a given size came by: `--body-bytes` or `DUPCOST_BODY_BYTES`.
-        by: &'static str,
-        /// `--body-bytes`, which wins over the log.
-        given: Option<u64>,
-        /// The mean size of the 2xx mutating responses, and how many there were.
-        mean: f64,
-        rows: u64,
-    },
+    BodyBytes(super::body::BodyEvidence),
 }
 
 impl Evidence {

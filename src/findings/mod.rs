@@ -7,6 +7,7 @@
 //! evidence, warning and note (their `Display`), and every renderer reads the findings through
 //! `report::model`.
 
+pub mod body;
 mod contract;
 mod derive;
 pub mod evidence;

@@ -129,29 +129,7 @@ impl Display for Evidence {
                 }
                 Ok(())
             }
-            Evidence::BodyBytes {
-                by,
-                given,
-                mean,
-                rows,
-            } => {
-                let size = super::human::size;
-                match given {
-                    Some(b) => write!(
-                        f,
-                        "saved body {} from {by} (measured: mean of {} 2xx mutating responses, {})",
-                        size(*b as f64),
-                        count(*rows),
-                        size(*mean)
-                    ),
-                    None => write!(
-                        f,
-                        "saved body {} = mean response size of {} 2xx mutating requests",
-                        size(*mean),
-                        count(*rows)
-                    ),
-                }
-            }
+            Evidence::BodyBytes(b) => b.fmt(f),
         }
     }
 }

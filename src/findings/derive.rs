@@ -16,13 +16,12 @@
 //! flag was given; a given flag always wins over the measured figure.
 
 use crate::inputs::{Input, Origin, Sources};
-use crate::logs::{FileInfo, Grouping, LogAnalysis, Role};
+use crate::logs::{Grouping, LogAnalysis, Role};
 use crate::model::Scenario;
 
 use super::evidence::{
-    Evidence, FingerprintFacts, GivenBy, Grouped, IntentsHow, NoUpstream, Picked, Refusal,
-    RequestsLog, RetriesEvidence, RetriesLog, ScenarioShare, ShareEvidence, ShareLog, Shortfall,
-    TimeoutEvidence, TimeoutLog, Warning,
+    Evidence, FingerprintFacts, GivenBy, Grouped, IntentsHow, Refusal, RequestsLog,
+    RetriesEvidence, RetriesLog, ScenarioShare, Shortfall, Warning, no_mutating, pick,
 };
 use super::intervals::{self, Intervals, MIN_EVIDENCE};
 use super::{DeriveOptions, Findings, MAX_RETRIES, Measured, Overrides, RetriesObserved};
@@ -42,7 +41,7 @@ pub fn derive(
     let c = t.counts;
     let mut warnings = super::observed::warnings(a);
     let (n, n_interval) = requests_per_day(a, options, base, given, sources)?;
-    let to = timeout_rate(a, options, base, given, sources)?;
+    let to = super::timeout::timeout_rate(a, options, base, given, sources)?;
     if let (0, Some(d)) = (c.mutating, a.days_covered()) {
         warnings.push(Warning::NoMutating {
             methods: a.options.methods.join(", "),
@@ -52,7 +51,8 @@ pub fn derive(
     }
 
     // succeeded_share
-    let (s, s_interval) = succeeded_share(a, options, base, given, sources, to.value)?;
+    let (s, s_interval) =
+        super::share::succeeded_share(a, options, base, given, sources, to.value)?;
 
     // retries
     let (r, retries_observed) = retries(a, base, given, sources, &mut warnings);
@@ -226,95 +226,6 @@ fn requests_per_day(
     Ok((n, n_interval))
 }
 
-/// No mutating request in the log: which methods were looked for.
-fn no_mutating(a: &LogAnalysis) -> Shortfall {
-    Shortfall::NoMutating {
-        methods: a.options.methods.join(", "),
-    }
-}
-
-/// `--timeout-rate` from the log: its timed-out share of mutating attempts, however few
-/// (thin below the minimum evidence); with no mutating attempt, the scenario's.
-fn timeout_rate(
-    a: &LogAnalysis,
-    options: &DeriveOptions,
-    base: &Scenario,
-    given: &Overrides,
-    sources: &Sources,
-) -> Result<Measured, Refusal> {
-    let c = a.tally.counts;
-    // No mutating attempt: nothing measured, the scenario's rate (0 of 0 allows 0 to 1),
-    // unless scripts ask for the refusal.
-    if let (0, None, false) = (c.mutating, given.timeout_rate, options.require_measured) {
-        return Ok(Measured {
-            input: "timeout_rate",
-            flag: "--timeout-rate",
-            value: base.timeout_rate,
-            measured: None,
-            from_flag: true,
-            evidence: Evidence::TimeoutRate(TimeoutEvidence::TooFew {
-                base: base.timeout_rate,
-                origin: sources.get(Input::TimeoutRate),
-                log: timeout_log(a, 0.0),
-            }),
-        });
-    }
-    let t_measured = if c.mutating == 0 {
-        Err(no_mutating(a))
-    } else {
-        Ok(timeout_log(a, c.timed_out as f64 / c.mutating as f64))
-    };
-    // Any evidence beats a default: a rate from fewer than `MIN_EVIDENCE` attempts is still
-    // the figure, marked thin by its kind, its Wilson interval reaching the duplicates.
-    pick(
-        ("timeout_rate", "--timeout-rate"),
-        sources.given_by(Input::TimeoutRate, "--timeout-rate"),
-        "timeout rate",
-        given.timeout_rate,
-        t_measured,
-        |l| l.value,
-        |p| Evidence::TimeoutRate(TimeoutEvidence::Picked(p)),
-    )
-}
-
-/// The log's timed-out mutating attempts, `value` their share, with what counted as timed out.
-fn timeout_log(a: &LogAnalysis, value: f64) -> TimeoutLog {
-    let c = a.tally.counts;
-    TimeoutLog {
-        value,
-        timed_out: c.timed_out,
-        mutating: c.mutating,
-        statuses: a.options.timeout_statuses.clone(),
-        traced: a.all_traces(),
-        flags: a
-            .files
-            .iter()
-            .find(|f| f.columns.flags.is_some())
-            .map(|f| f.columns.flags_style),
-        client_timeout: a.options.client_timeout.map(|d| d.as_secs_f64()),
-        assumed_unit: a
-            .options
-            .client_timeout
-            .and(a.files.iter().find(|f| f.columns.duration_unit_assumed))
-            .map(|f| {
-                (
-                    f.columns
-                        .header_of(Role::Duration)
-                        .unwrap_or("duration")
-                        .to_string(),
-                    f.columns.duration_unit.name(),
-                )
-            }),
-        inferred_unit: a.options.client_timeout.and_then(|_| {
-            a.files.iter().find_map(|f| {
-                let field = f.columns.header_of(Role::Duration).unwrap_or("duration");
-                let inferred = f.columns.duration_unit_inferred.clone()?;
-                Some((field.to_string(), inferred))
-            })
-        }),
-    }
-}
-
 /// How the attempts became intents, for requests a day's evidence.
 fn intents_how(a: &LogAnalysis) -> IntentsHow {
     let t = &a.tally;
@@ -460,168 +371,6 @@ fn key_header(header: Option<&str>) -> String {
     header.unwrap_or("idempotency_key").to_string()
 }
 
-/// The succeeded share with its evidence, and its interval when measured.
-fn succeeded_share(
-    a: &LogAnalysis,
-    options: &DeriveOptions,
-    base: &Scenario,
-    given: &Overrides,
-    sources: &Sources,
-    timeout_rate: f64,
-) -> Result<(Measured, Option<[f64; 2]>), Refusal> {
-    let scenario = ScenarioShare {
-        base: base.succeeded_share,
-        origin: sources.get(Input::SucceededShare),
-    };
-    let c = a.tally.counts;
-    let make =
-        |value: f64, measured: Option<f64>, from_flag: bool, evidence: ShareEvidence| Measured {
-            input: "succeeded_share",
-            flag: "--succeeded-share",
-            value,
-            measured,
-            from_flag,
-            evidence: Evidence::SucceededShare(
-                evidence,
-                sources.given_by(Input::SucceededShare, "--succeeded-share"),
-            ),
-        };
-    if c.timed_out == 0 {
-        // No timed-out attempt tells the share: the scenario's, assumed. It multiplies every
-        // figure unless the timeout rate used is 0 (measured 0 from enough attempts, or given).
-        let evidence = ShareEvidence::NoTimeouts {
-            given: given.succeeded_share,
-            no_mutating: c.mutating == 0,
-            scenario,
-            no_effect: timeout_rate == 0.0,
-        };
-        let m = make(
-            given.succeeded_share.unwrap_or(base.succeeded_share),
-            None,
-            true,
-            evidence,
-        );
-        return Ok((m, None));
-    }
-    if !a.has_outcomes() {
-        let why = no_upstream(a);
-        let too_few =
-            (given.succeeded_share.is_none() && c.timed_out < MIN_EVIDENCE).then_some(scenario);
-        // Nothing tells the timed-out attempts' outcome: the scenario's share, assumed (the
-        // log allows 0 to 1), unless scripts ask for the refusal.
-        let assumed = (given.succeeded_share.is_none() && !options.require_measured)
-            .then_some(scenario)
-            .filter(|_| too_few.is_none());
-        let evidence = ShareEvidence::NoUpstream {
-            given: given.succeeded_share,
-            why: why.clone(),
-            too_few,
-            assumed,
-            timed_out: c.timed_out,
-        };
-        return match given.succeeded_share {
-            Some(v) => Ok((make(v, None, true, evidence), None)),
-            None if !options.require_measured => {
-                Ok((make(base.succeeded_share, None, true, evidence), None))
-            }
-            None => Err(Refusal::Underivable {
-                figure: "the succeeded share",
-                why: Shortfall::NoUpstream(why),
-                flag: "--succeeded-share",
-            }),
-        };
-    }
-    let (succ, unknown, all) = (c.timed_out_succeeded, c.timed_out_unknown, c.timed_out);
-    let known = all - unknown;
-    let log = ShareLog {
-        succeeded: succ,
-        unknown,
-        timed_out: all,
-        join: a.join.clone(),
-        server: a.is_server_log(),
-        traced: a.all_traces(),
-    };
-    let too_many = known == 0 || unknown as f64 > options.max_unknown * all as f64;
-    // The interval: Wilson over the known outcomes, widened to the Wilson intervals of
-    // the bounds when some are unknown. However few are known, the share is the log's (thin
-    // below `MIN_EVIDENCE`, as its kind says), this interval carried to the duplicates.
-    let interval = if unknown == 0 {
-        intervals::wilson(succ, all)
-    } else {
-        [
-            intervals::wilson(succ, all)[0],
-            intervals::wilson(succ + unknown, all)[1],
-        ]
-    };
-    // Where the log does not measure it, the share used is the scenario's, moved into the
-    // bounds the log allows when outside them (docs/MODEL.md, "Unknown outcomes: one rule").
-    let [low, high] = log.interval();
-    let point = base.succeeded_share.clamp(low, high);
-    // Scripts that ask for a measure are refused over too many unknown outcomes, however
-    // few are known (96% unknown as 57%: one rule).
-    if given.succeeded_share.is_none() && too_many && options.require_measured {
-        return Err(Refusal::UnknownOutcomes {
-            log: Box::new(log),
-            max_unknown: options.max_unknown,
-        });
-    }
-    if too_many {
-        return match given.succeeded_share {
-            Some(v) => Ok((
-                make(
-                    v,
-                    None,
-                    true,
-                    ShareEvidence::TooManyUnknown { given: v, log },
-                ),
-                None,
-            )),
-            None if options.require_measured => Err(Refusal::UnknownOutcomes {
-                log: Box::new(log),
-                max_unknown: options.max_unknown,
-            }),
-            None => Ok((
-                make(
-                    point,
-                    None,
-                    true,
-                    ShareEvidence::Bounded {
-                        scenario,
-                        point,
-                        log,
-                    },
-                ),
-                None,
-            )),
-        };
-    }
-    let v = succ as f64 / known as f64;
-    let evidence = ShareEvidence::Measured {
-        given: given.succeeded_share,
-        value: v,
-        log,
-    };
-    Ok(match given.succeeded_share {
-        Some(g) => (make(g, Some(v), true, evidence), None),
-        None => (make(v, Some(v), false, evidence), Some(interval)),
-    })
-}
-
-/// Why the log tells no outcome of a timed-out attempt: the first file without an upstream
-/// status.
-fn no_upstream(a: &LogAnalysis) -> NoUpstream {
-    let lacking = a
-        .files
-        .iter()
-        .find(|f| !f.all_have(|c| c.upstream_status.is_some()));
-    NoUpstream {
-        file: lacking.map(|f| f.lacking(|c| c.upstream_status.is_some())),
-        // A preset detected with fields after it: the status may be among those not read.
-        unread: lacking.is_some_and(FileInfo::has_unread_fields),
-        raw: lacking.is_some_and(|f| f.format.is_some()),
-    }
-}
-
 /// Why requests a day needs a timestamp column: the first file without one.
 fn no_timestamp(a: &LogAnalysis) -> Shortfall {
     Shortfall::NoTimestamp {
@@ -663,41 +412,5 @@ fn fingerprint_facts(a: &LogAnalysis) -> FingerprintFacts {
         intents: t.fingerprinted.intents,
         request_length: a.files.iter().any(|f| f.columns.request_length.is_some()),
         unkeyed: t.unkeyed_intents,
-    }
-}
-
-/// The measured value, or the flag's (given by `by`: the flag or its environment variable),
-/// or the refusal naming the flag.
-fn pick<T>(
-    (name, flag): (&'static str, &'static str),
-    by: &'static str,
-    figure: &'static str,
-    given: Option<f64>,
-    measured: Result<T, Shortfall>,
-    value: impl Fn(&T) -> f64,
-    evidence: impl Fn(Picked<T>) -> Evidence,
-) -> Result<Measured, Refusal> {
-    match (given, measured) {
-        (Some(v), log) => Ok(Measured {
-            input: name,
-            flag,
-            value: v,
-            measured: log.as_ref().ok().map(&value),
-            from_flag: true,
-            evidence: evidence(Picked::Given {
-                value: v,
-                flag: by,
-                log,
-            }),
-        }),
-        (None, Ok(log)) => Ok(Measured {
-            input: name,
-            flag,
-            value: value(&log),
-            measured: Some(value(&log)),
-            from_flag: false,
-            evidence: evidence(Picked::Measured(log)),
-        }),
-        (None, Err(why)) => Err(Refusal::Underivable { figure, why, flag }),
     }
 }

@@ -2,10 +2,16 @@
 //! numbers it used. No words here: `report::words` says each of these (their `Display`, and
 //! their `Serialize` as that text where the JSON contract holds a sentence).
 
-use crate::inputs::Origin;
-use crate::logs::{BadRow, FlagsStyle, Join};
+use std::fmt::{self, Formatter};
 
-use super::RetriesObserved;
+use crate::inputs::Origin;
+use crate::logs::{BadRow, LogAnalysis};
+use crate::words::count;
+
+use super::{MIN_EVIDENCE, Measured, RetriesObserved};
+
+pub use super::share::{NoUpstream, ShareEvidence, ShareLog};
+pub use super::timeout::{TimeoutEvidence, TimeoutLog};
 
 /// The evidence of one measured input (`Measured::evidence`).
 #[derive(Debug, Clone, PartialEq)]
@@ -48,19 +54,11 @@ impl Evidence {
     /// A rate or share the log measured from fewer than `MIN_EVIDENCE` trials: still the
     /// figure used, marked thin with its count (`10 of 26`).
     pub fn thin(&self) -> Option<Thin> {
-        let (count, of) = match self {
-            Evidence::TimeoutRate(TimeoutEvidence::Picked(Picked::Measured(log))) => {
-                (log.timed_out, log.mutating)
-            }
-            Evidence::SucceededShare(
-                ShareEvidence::Measured {
-                    given: None, log, ..
-                },
-                _,
-            ) => (log.succeeded, log.timed_out - log.unknown),
-            _ => return None,
-        };
-        (of < super::MIN_EVIDENCE).then_some(Thin { count, of })
+        match self {
+            Evidence::TimeoutRate(t) => t.thin(),
+            Evidence::SucceededShare(s, _) => s.thin(),
+            _ => None,
+        }
     }
 }
 
@@ -74,6 +72,72 @@ pub enum Picked<T> {
         /// What the log said beside it: its measure, or why it had none.
         log: Result<T, Shortfall>,
     },
+}
+
+impl<T> Picked<T> {
+    /// A figure measured or given, as its evidence says it: `X from --flag (measured: ...)`,
+    /// `X from --flag (why)`; `plain` says the figure given, `measured` the log's measure.
+    pub(crate) fn fmt_with(
+        &self,
+        f: &mut Formatter<'_>,
+        plain: impl Fn(f64) -> String,
+        measured: impl Fn(&T) -> String,
+    ) -> fmt::Result {
+        match self {
+            Picked::Measured(log) => f.write_str(&measured(log)),
+            Picked::Given {
+                value,
+                flag,
+                log: Ok(log),
+            } => write!(
+                f,
+                "{} from {flag} (measured: {})",
+                plain(*value),
+                measured(log)
+            ),
+            Picked::Given {
+                value,
+                flag,
+                log: Err(why),
+            } => write!(f, "{} from {flag} ({why})", plain(*value)),
+        }
+    }
+}
+
+/// The measured value, or the flag's (given by `by`: the flag or its environment variable),
+/// or the refusal naming the flag.
+pub(super) fn pick<T>(
+    (name, flag): (&'static str, &'static str),
+    by: &'static str,
+    figure: &'static str,
+    given: Option<f64>,
+    measured: Result<T, Shortfall>,
+    value: impl Fn(&T) -> f64,
+    evidence: impl Fn(Picked<T>) -> Evidence,
+) -> Result<Measured, Refusal> {
+    match (given, measured) {
+        (Some(v), log) => Ok(Measured {
+            input: name,
+            flag,
+            value: v,
+            measured: log.as_ref().ok().map(&value),
+            from_flag: true,
+            evidence: evidence(Picked::Given {
+                value: v,
+                flag: by,
+                log,
+            }),
+        }),
+        (None, Ok(log)) => Ok(Measured {
+            input: name,
+            flag,
+            value: value(&log),
+            measured: Some(value(&log)),
+            from_flag: false,
+            evidence: evidence(Picked::Measured(log)),
+        }),
+        (None, Err(why)) => Err(Refusal::Underivable { figure, why, flag }),
+    }
 }
 
 /// Requests a day: intents over the days covered.
@@ -130,40 +194,6 @@ pub struct FingerprintFacts {
     pub unkeyed: u64,
 }
 
-/// The timeout rate: measured (thin below `MIN_EVIDENCE` attempts), given, or not
-/// measured at all.
-#[derive(Debug, Clone, PartialEq)]
-pub enum TimeoutEvidence {
-    Picked(Picked<TimeoutLog>),
-    /// No mutating attempt to measure it from: the scenario's `base` is used.
-    TooFew {
-        base: f64,
-        origin: Origin,
-        log: TimeoutLog,
-    },
-}
-
-/// Timed-out mutating attempts over mutating attempts, and what counted as timed out.
-#[derive(Debug, Clone, PartialEq)]
-pub struct TimeoutLog {
-    pub value: f64,
-    pub timed_out: u64,
-    pub mutating: u64,
-    pub statuses: Vec<u16>,
-    /// Traces: a timeout is what a CLIENT span's `error.type` or exception says.
-    pub traced: bool,
-    /// The proxy's flags column that also tells a give-up.
-    pub flags: Option<FlagsStyle>,
-    /// `--client-timeout`, in seconds.
-    pub client_timeout: Option<f64>,
-    /// The duration field compared with it, and its unit, when that unit is an assumption
-    /// (nothing says it).
-    pub assumed_unit: Option<(String, &'static str)>,
-    /// The duration field compared with it, when its unit was inferred from its values
-    /// (`logs::detect::unit`), and what they were.
-    pub inferred_unit: Option<(String, crate::logs::UnitInference)>,
-}
-
 /// Why the log gives no figure.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Shortfall {
@@ -179,57 +209,11 @@ pub enum Shortfall {
     NoUpstream(NoUpstream),
 }
 
-/// A log without an upstream status column.
-#[derive(Debug, Clone, PartialEq)]
-pub struct NoUpstream {
-    /// The file (and which of its formats) that lacks it, as `FileInfo::lacking` names it;
-    /// `None`: the log as a whole.
-    pub file: Option<crate::logs::Lacking>,
-    /// Its lines have fields after a detected layout that were not read.
-    pub unread: bool,
-    /// It was read as a line format (nginx, Envoy ...), not CSV/TSV with a header: a field is
-    /// named by its variable, or `extra_N` past a detected layout.
-    pub raw: bool,
-}
-
-/// The succeeded share's case.
-#[derive(Debug, Clone, PartialEq)]
-pub enum ShareEvidence {
-    /// No timed-out attempts (`no_mutating`: not even mutating ones): the share multiplies
-    /// nothing.
-    /// `scenario` is the share used when none is given (the default, the `--scenario`
-    /// file's); `no_effect`: the timeout rate used is 0, so the share truly cannot change a
-    /// figure (else it is assumed and changes every one).
-    NoTimeouts {
-        given: Option<f64>,
-        no_mutating: bool,
-        scenario: ScenarioShare,
-        no_effect: bool,
-    },
-    /// No outcomes in the log; `too_few`: the scenario's share used, as too few attempts
-    /// timed out to measure it anyway; `assumed`: the scenario's share used, between the
-    /// bounds 0 and 1, though enough timed out.
-    NoUpstream {
-        given: Option<f64>,
-        why: NoUpstream,
-        too_few: Option<ScenarioShare>,
-        assumed: Option<ScenarioShare>,
-        timed_out: u64,
-    },
-    /// More unknown outcomes than `--max-unknown`, with the share given by flag.
-    TooManyUnknown { given: f64, log: ShareLog },
-    /// More unknown outcomes than `--max-unknown`, no flag: the share is bounded by the log,
-    /// and `point` (the scenario's, moved into the bounds when outside them) is used.
-    Bounded {
-        scenario: ScenarioShare,
-        point: f64,
-        log: ShareLog,
-    },
-    Measured {
-        given: Option<f64>,
-        value: f64,
-        log: ShareLog,
-    },
+/// No mutating request in the log: which methods were looked for.
+pub(super) fn no_mutating(a: &LogAnalysis) -> Shortfall {
+    Shortfall::NoMutating {
+        methods: a.options.methods.join(", "),
+    }
 }
 
 /// The scenario's figure used instead of the log's, and where it came from (the succeeded
@@ -238,41 +222,6 @@ pub enum ShareEvidence {
 pub struct ScenarioShare {
     pub base: f64,
     pub origin: Origin,
-}
-
-/// The outcomes of the timed-out attempts.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ShareLog {
-    pub succeeded: u64,
-    pub unknown: u64,
-    pub timed_out: u64,
-    /// The join with the backend's log, with `--outcomes`.
-    pub join: Option<Join>,
-    /// A server's own log: its status is the outcome.
-    pub server: bool,
-    /// Traces: the SERVER span under each attempt is its outcome.
-    pub traced: bool,
-}
-
-impl ShareLog {
-    /// The bounds widened by sampling: the 95% Wilson interval of the share if every unknown
-    /// failed, to that of the share if every unknown succeeded (the bounds alone, from a
-    /// handful of outcomes, would claim more than they know).
-    pub fn interval(&self) -> [f64; 2] {
-        [
-            super::intervals::wilson(self.succeeded, self.timed_out)[0],
-            super::intervals::wilson(self.succeeded + self.unknown, self.timed_out)[1],
-        ]
-    }
-
-    /// The share if every unknown failed, and if every unknown succeeded.
-    pub fn bounds(&self) -> [f64; 2] {
-        let all = self.timed_out as f64;
-        [
-            self.succeeded as f64 / all,
-            (self.succeeded + self.unknown) as f64 / all,
-        ]
-    }
 }
 
 /// Retries: given, measured, measured from too few intents, or not known.
@@ -470,4 +419,22 @@ pub enum Refusal {
 pub struct Thin {
     pub count: u64,
     pub of: u64,
+}
+
+/// A thin measure's mark: `thin: 10 of 26 (under 30), its 95% interval carried to the
+/// duplicates and refunds`.
+pub fn thin_mark(t: &Thin) -> String {
+    format!(
+        "thin: {} of {} (under {MIN_EVIDENCE}), its 95% interval carried to the duplicates and refunds",
+        count(t.count),
+        count(t.of)
+    )
+}
+
+/// `; thin: ...` after an evidence that is thin.
+pub(super) fn thin_text(f: &mut Formatter<'_>, thin: Option<Thin>) -> fmt::Result {
+    match thin {
+        Some(t) => write!(f, "; {}", thin_mark(&t)),
+        None => Ok(()),
+    }
 }

@@ -14,6 +14,8 @@ pub mod evidence;
 pub mod intervals;
 pub mod kinds;
 mod observed;
+pub mod share;
+pub mod timeout;
 
 use std::time::Duration;
 

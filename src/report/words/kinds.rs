@@ -67,7 +67,7 @@ pub fn kind_detail(
         Kind::Measured => match (&k.duration_unit, &k.thin) {
             (_, Some(t)) => format!(
                 "{}{}",
-                super::evidence::thin_mark(t),
+                crate::findings::evidence::thin_mark(t),
                 k.duration_unit
                     .as_ref()
                     .map_or(String::new(), |mark| format!(

@@ -16,15 +16,15 @@
 //! flag was given; a given flag always wins over the measured figure.
 
 use crate::inputs::{Input, Origin, Sources};
-use crate::logs::{Grouping, LogAnalysis, Role};
+use crate::logs::LogAnalysis;
 use crate::model::Scenario;
 
 use super::evidence::{
-    Evidence, FingerprintFacts, GivenBy, Grouped, IntentsHow, Refusal, RequestsLog,
-    RetriesEvidence, RetriesLog, ScenarioShare, Shortfall, Warning, no_mutating, pick,
+    Evidence, IntentsHow, Refusal, RequestsLog, ScenarioShare, Shortfall, Warning,
+    fingerprint_facts, no_mutating, pick,
 };
-use super::intervals::{self, Intervals, MIN_EVIDENCE};
-use super::{DeriveOptions, Findings, MAX_RETRIES, Measured, Overrides, RetriesObserved};
+use super::intervals::{self, Intervals};
+use super::{DeriveOptions, Findings, Measured, Overrides};
 
 /// The findings of `a`: the model's scenario from `base` (the inputs the log cannot give) and
 /// the log, with `given` inputs winning over measured ones; `sources` says where each input
@@ -55,7 +55,7 @@ pub fn derive(
         super::share::succeeded_share(a, options, base, given, sources, to.value)?;
 
     // retries
-    let (r, retries_observed) = retries(a, base, given, sources, &mut warnings);
+    let (r, retries_observed) = super::retries::retries(a, base, given, sources, &mut warnings);
 
     let body = super::body::body_bytes(a, given, sources);
 
@@ -247,130 +247,6 @@ fn intents_how(a: &LogAnalysis) -> IntentsHow {
     }
 }
 
-/// The retries with their evidence (warning when the key column carries no key or looks
-/// per-attempt), and the retries per intent observed.
-fn retries(
-    a: &LogAnalysis,
-    base: &Scenario,
-    given: &Overrides,
-    sources: &Sources,
-    warnings: &mut Vec<Warning>,
-) -> (Measured, Option<RetriesObserved>) {
-    let t = &a.tally;
-    let c = t.counts;
-    let per_attempt = a.keys_look_per_attempt();
-    // Keys when the log has them, else fingerprints.
-    let (grouped, by) = if t.keyed.intents > 0 || t.fingerprinted.intents == 0 {
-        (t.keyed, Grouped::Key)
-    } else {
-        (t.fingerprinted, Grouped::Fingerprint)
-    };
-    let retries_observed = (grouped.intents > 0).then(|| RetriesObserved {
-        mean: grouped.attempts as f64 / grouped.intents as f64 - 1.0,
-        max: grouped.max_attempts.saturating_sub(1),
-    });
-    let log = retries_observed.map(|observed| RetriesLog {
-        observed,
-        intents: grouped.intents,
-        by,
-    });
-    // A key column with no key in it, beside the client's address: auto chose keys.
-    let keyless_key_column = a.files.iter().find(|f| {
-        f.grouping == Grouping::Key
-            && (f.columns.client_addr.is_some() || f.columns.forwarded_for.is_some())
-    });
-    if let (Some(f), 0, true) = (keyless_key_column, t.keyed_attempts, c.mutating > 0) {
-        warnings.push(Warning::KeylessKeyColumn {
-            header: key_header(f.columns.header_of(Role::IdempotencyKey)),
-            file: f.name.clone(),
-        });
-    }
-    if per_attempt {
-        warnings.push(Warning::KeysPerAttempt {
-            header: key_header(
-                a.files
-                    .iter()
-                    .find_map(|f| f.columns.header_of(Role::IdempotencyKey)),
-            ),
-            keys: t.keyed.intents,
-            timed_out: c.timed_out,
-        });
-    }
-    let measured = |log: RetriesLog| f64::from(log.observed.max.min(MAX_RETRIES));
-    let (value, measured, from_flag, how) = match (given.retries, log) {
-        (Some(r), log) => {
-            let log = log.filter(|_| !per_attempt);
-            (
-                r,
-                log.map(measured),
-                true,
-                RetriesEvidence::Given {
-                    value: r,
-                    by: GivenBy::Flag(sources.given_by(Input::Retries, "--retries")),
-                    log,
-                },
-            )
-        }
-        (None, Some(log)) if !per_attempt && grouped.timed_out_intents < MIN_EVIDENCE => {
-            // The most seen is a floor: few timeouts rarely show a client's last retry. The
-            // scenario's figure stands within it, else the floor.
-            let r = log.observed.max.min(MAX_RETRIES);
-            (
-                base.retries.max(r),
-                Some(f64::from(r)),
-                true,
-                RetriesEvidence::TooFew {
-                    measured: r,
-                    timed_out_intents: grouped.timed_out_intents,
-                    base: base.retries,
-                    origin: sources.get(Input::Retries),
-                    log,
-                },
-            )
-        }
-        (None, Some(log)) if !per_attempt => {
-            let r = log.observed.max.min(MAX_RETRIES);
-            let fingerprint = (by == Grouped::Fingerprint).then(|| fingerprint_facts(a));
-            (
-                r,
-                Some(f64::from(r)),
-                false,
-                RetriesEvidence::Measured {
-                    value: r,
-                    log,
-                    fingerprint,
-                },
-            )
-        }
-        (None, _) => (
-            base.retries,
-            None,
-            true,
-            RetriesEvidence::NotKnown {
-                base: base.retries,
-                per_attempt,
-            },
-        ),
-    };
-    let m = Measured {
-        input: "retries",
-        flag: "--retries",
-        value: f64::from(value),
-        measured,
-        from_flag,
-        evidence: Evidence::Retries {
-            how,
-            proxy: super::observed::proxy_retries(a),
-            layers: None,
-        },
-    };
-    (m, retries_observed)
-}
-
-fn key_header(header: Option<&str>) -> String {
-    header.unwrap_or("idempotency_key").to_string()
-}
-
 /// Why requests a day needs a timestamp column: the first file without one.
 fn no_timestamp(a: &LogAnalysis) -> Shortfall {
     Shortfall::NoTimestamp {
@@ -402,15 +278,4 @@ fn daily_intents(a: &LogAnalysis) -> Vec<f64> {
                 .map_or(0.0, |c| c.mutating as f64 * per_attempt)
         })
         .collect()
-}
-
-/// Attempts joined into intents by fingerprint, with the attempts that had no client address.
-fn fingerprint_facts(a: &LogAnalysis) -> FingerprintFacts {
-    let t = &a.tally;
-    FingerprintFacts {
-        attempts: t.fingerprinted.attempts,
-        intents: t.fingerprinted.intents,
-        request_length: a.files.iter().any(|f| f.columns.request_length.is_some()),
-        unkeyed: t.unkeyed_intents,
-    }
 }

@@ -8,8 +8,9 @@ use crate::inputs::Origin;
 use crate::logs::{BadRow, LogAnalysis};
 use crate::words::count;
 
-use super::{MIN_EVIDENCE, Measured, RetriesObserved};
+use super::{MIN_EVIDENCE, Measured};
 
+pub use super::retries::{GivenBy, Grouped, RetriesEvidence, RetriesLog};
 pub use super::share::{NoUpstream, ShareEvidence, ShareLog};
 pub use super::timeout::{TimeoutEvidence, TimeoutLog};
 
@@ -194,6 +195,17 @@ pub struct FingerprintFacts {
     pub unkeyed: u64,
 }
 
+/// Attempts joined into intents by fingerprint, with the attempts that had no client address.
+pub(super) fn fingerprint_facts(a: &LogAnalysis) -> FingerprintFacts {
+    let t = &a.tally;
+    FingerprintFacts {
+        attempts: t.fingerprinted.attempts,
+        intents: t.fingerprinted.intents,
+        request_length: a.files.iter().any(|f| f.columns.request_length.is_some()),
+        unkeyed: t.unkeyed_intents,
+    }
+}
+
 /// Why the log gives no figure.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Shortfall {
@@ -222,55 +234,6 @@ pub(super) fn no_mutating(a: &LogAnalysis) -> Shortfall {
 pub struct ScenarioShare {
     pub base: f64,
     pub origin: Origin,
-}
-
-/// Retries: given, measured, measured from too few intents, or not known.
-#[derive(Debug, Clone, PartialEq)]
-pub enum RetriesEvidence {
-    Given {
-        value: u32,
-        by: GivenBy,
-        log: Option<RetriesLog>,
-    },
-    TooFew {
-        measured: u32,
-        timed_out_intents: u64,
-        base: u32,
-        origin: Origin,
-        log: RetriesLog,
-    },
-    Measured {
-        value: u32,
-        log: RetriesLog,
-        fingerprint: Option<FingerprintFacts>,
-    },
-    /// Attempts per intent are not known (no keys, or keys that look per-attempt).
-    NotKnown { base: u32, per_attempt: bool },
-}
-
-/// Who gave a figure the log could have given.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum GivenBy {
-    Flag(&'static str),
-    /// A `--preset` whose published schedule sets it.
-    Preset(&'static str),
-    /// The same preset, named by `DUPCOST_PRESET`.
-    PresetEnv(&'static str),
-}
-
-/// Retries per intent as the log showed them.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct RetriesLog {
-    pub observed: RetriesObserved,
-    pub intents: u64,
-    pub by: Grouped,
-}
-
-/// What the intents were grouped by.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Grouped {
-    Key,
-    Fingerprint,
 }
 
 /// What the reader noticed and the figures may suffer from.

@@ -5,12 +5,7 @@ use std::fmt::{self, Display, Formatter};
 
 use serde::{Serialize, Serializer};
 
-use crate::findings::MIN_EVIDENCE;
-use crate::findings::evidence::{
-    Evidence, FingerprintFacts, GivenBy, Grouped, IntentsHow, RequestsLog, RetriesEvidence,
-    RetriesLog, Shortfall,
-};
-use crate::findings::{MAX_RETRIES, RetriesObserved};
+use crate::findings::evidence::{Evidence, FingerprintFacts, IntentsHow, RequestsLog, Shortfall};
 use crate::logs::Role;
 
 use super::*;
@@ -89,23 +84,7 @@ impl Display for Evidence {
             Evidence::TimeoutRate(t) => t.fmt(f),
             Evidence::SucceededShare(s, by) => s.fmt_by(f, by),
             Evidence::Retries { how, proxy, layers } => {
-                retries(f, how)?;
-                if let Some(p) = proxy {
-                    write!(
-                        f,
-                        "; beside the client's, the proxy retried {} of {} mutating attempts itself ({} in all, at most {} for one attempt): another layer's retries, measured: {:.3} tries at the backend a client attempt (at most {})",
-                        count(p.retried),
-                        count(p.attempts),
-                        count(p.retries),
-                        p.max,
-                        p.attempts_per_attempt,
-                        p.attempts_max
-                    )?;
-                }
-                if let Some(l) = layers {
-                    write!(f, "; {}", proxy_layer(l))?;
-                }
-                Ok(())
+                crate::findings::retries::fmt_evidence(f, how, proxy.as_ref(), layers.as_ref())
             }
             Evidence::BodyBytes(b) => b.fmt(f),
         }
@@ -202,92 +181,5 @@ impl Display for Shortfall {
             ),
             Shortfall::NoUpstream(n) => n.fmt(f),
         }
-    }
-}
-
-fn retries(f: &mut Formatter<'_>, how: &RetriesEvidence) -> fmt::Result {
-    match how {
-        RetriesEvidence::Given { value, by, log } => {
-            let by = match by {
-                GivenBy::Flag(flag) => flag.to_string(),
-                GivenBy::Preset(name) => format!("--preset {name}"),
-                GivenBy::PresetEnv(name) => format!("{}={name}", crate::inputs::PRESET_ENV),
-            };
-            write!(f, "retries {value} from {by}")?;
-            if let Some(log) = log {
-                write!(f, " (measured: {log})")?;
-            }
-            Ok(())
-        }
-        RetriesEvidence::TooFew {
-            measured,
-            timed_out_intents,
-            base,
-            origin,
-            log,
-        } => write!(
-            f,
-            "retries {}: assumed: at least {} seen from {}, a floor (under {MIN_EVIDENCE}, few timeouts rarely show a client's last retry); using {}{} (the log: {log})",
-            (*base).max(*measured),
-            if *measured == 1 {
-                "1 retry".to_string()
-            } else {
-                format!("{measured} retries")
-            },
-            plural(
-                *timed_out_intents,
-                &format!("timed-out {}", grouped_intent(log.by))
-            ),
-            origin.value(&base.to_string()),
-            if base >= measured {
-                ", within it"
-            } else {
-                ", raised to the floor"
-            },
-        ),
-        RetriesEvidence::Measured {
-            value,
-            log,
-            fingerprint,
-        } => {
-            write!(f, "retries {value} = {log}")?;
-            if let Some(fp) = fingerprint {
-                write!(f, "; {fp}")?;
-            }
-            Ok(())
-        }
-        RetriesEvidence::NotKnown { base, per_attempt } => write!(
-            f,
-            "retries {base} from the scenario (--retries): {}, so attempts per intent are not known",
-            if *per_attempt {
-                "the key column looks per-attempt"
-            } else {
-                "no idempotency keys in the log"
-            }
-        ),
-    }
-}
-
-fn grouped_intent(by: Grouped) -> &'static str {
-    match by {
-        Grouped::Key => "keyed intent",
-        Grouped::Fingerprint => "fingerprinted intent",
-    }
-}
-
-impl Display for RetriesLog {
-    /// `most attempts for one intent - 1 (mean 0.412 retries over 1,100 keyed intents)`.
-    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
-        let RetriesObserved { mean, max } = self.observed;
-        let clamp = if max > MAX_RETRIES {
-            format!(", clamped to {MAX_RETRIES}")
-        } else {
-            String::new()
-        };
-        write!(
-            f,
-            "most attempts for one intent - 1 (mean {mean:.3} retries over {}{clamp})",
-            plural(self.intents, grouped_intent(self.by))
-        )
     }
 }

@@ -147,19 +147,6 @@ pub fn verdict(e: &Estimate, style: &Style) -> String {
     }
 }
 
-/// What the proxy's measured tries make of the layers figure (`observed.amplification`):
-/// `the layers figure with the proxy's layer measured: 1.12x expected, 12x at most at the
-/// backend an intent, over 2 layers (the model's 16x if the proxy made the client's tries)`.
-pub fn proxy_layer(l: &crate::findings::AmplificationObserved) -> String {
-    format!(
-        "the layers figure with the proxy's layer measured: {} expected, {} at most at the backend an intent, over {} (the model's {} if the proxy made the client's tries)",
-        times(l.expected),
-        times(l.worst_case),
-        layers(l.layers),
-        times(l.modelled_worst_case)
-    )
-}
-
 /// The name of a store's size figure: `size in Redis`.
 pub fn store_name(store: Store) -> &'static str {
     match store {

@@ -10,6 +10,7 @@ use crate::words::count;
 
 use super::{MIN_EVIDENCE, Measured};
 
+pub use super::requests::{IntentsHow, RequestsEvidence, RequestsLog};
 pub use super::retries::{GivenBy, Grouped, RetriesEvidence, RetriesLog};
 pub use super::share::{NoUpstream, ShareEvidence, ShareLog};
 pub use super::timeout::{TimeoutEvidence, TimeoutLog};
@@ -17,26 +18,7 @@ pub use super::timeout::{TimeoutEvidence, TimeoutLog};
 /// The evidence of one measured input (`Measured::evidence`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Evidence {
-    RequestsPerDay(Picked<RequestsLog>),
-    /// The log's intents over a span shorter than `--min-span` (both in seconds): too short
-    /// to stand for a day, the span only bounds requests a day
-    /// ([`RequestsLog::short_span_bounds`]). `scenario` is the scenario's figure (the default,
-    /// the `--scenario` file's), used where within those bounds, else the nearest bound; `log`
-    /// is the span scaled to a day. A span of no time (`span` 0: one row, or every timestamp
-    /// equal) has no pace: `log.value` is then what the log proves, its intents in a day.
-    RequestsShortSpan {
-        log: RequestsLog,
-        span: f64,
-        min: f64,
-        scenario: ScenarioShare,
-    },
-    /// The log has no timestamps, so nothing says over what time its intents came: the
-    /// scenario's figure, assumed, with no bounds (`missing` says which file lacks them).
-    RequestsNoTimestamps {
-        intents: u64,
-        missing: Shortfall,
-        scenario: ScenarioShare,
-    },
+    RequestsPerDay(RequestsEvidence),
     TimeoutRate(TimeoutEvidence),
     /// The share's case, and the name a given share came by (`--succeeded-share`, or
     /// `DUPCOST_SUCCEEDED_SHARE` from the environment).
@@ -139,49 +121,6 @@ pub(super) fn pick<T>(
         }),
         (None, Err(why)) => Err(Refusal::Underivable { figure, why, flag }),
     }
-}
-
-/// Requests a day: intents over the days covered.
-#[derive(Debug, Clone, PartialEq)]
-pub struct RequestsLog {
-    pub value: f64,
-    pub intents: u64,
-    pub how: IntentsHow,
-    pub days: f64,
-    /// Traces: the factor head sampling scaled the count by, when it is not 1.
-    pub sampled: Option<f64>,
-}
-
-impl RequestsLog {
-    /// What a span of `span` seconds too short to stand for a day proves of requests a day:
-    /// at least its intents (scaled for sampled traces); no upper bound, but for none seen
-    /// over some time: the rule of three at that pace.
-    pub fn short_span_bounds(&self, span: f64) -> [f64; 2] {
-        let high = if self.intents == 0 && span > 0.0 {
-            super::intervals::RULE_OF_THREE * 86_400.0 / span
-        } else {
-            f64::INFINITY
-        };
-        [self.intents as f64 * self.sampled.unwrap_or(1.0), high]
-    }
-}
-
-/// How attempts were counted as intents.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum IntentsHow {
-    Fingerprint(FingerprintFacts),
-    /// No idempotency keys: each mutating attempt is an intent.
-    NoKeys,
-    /// The key column looks per-attempt: each mutating attempt is an intent.
-    PerAttempt,
-    Keyed,
-    /// Traces: the attempts under one parent span, or with one captured key.
-    Traced,
-    /// Keyed intents beside attempts without a key.
-    Mixed {
-        keyed: u64,
-        unkeyed: u64,
-    },
 }
 
 /// Attempts joined into intents by fingerprint.

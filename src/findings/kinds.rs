@@ -12,7 +12,7 @@ use crate::inputs::{
 };
 use crate::model::{Estimate, Scenario};
 
-use super::evidence::{Evidence, ShareEvidence, Thin, TimeoutEvidence};
+use super::evidence::{Evidence, RequestsEvidence, ShareEvidence, Thin, TimeoutEvidence};
 use super::{Findings, intervals};
 
 /// What an input of a report is.
@@ -253,9 +253,10 @@ pub fn kind(findings: &Findings, input: Input) -> InputKind {
         }
         // What a short span proves: its intents, at least, in a day; no upper bound (JSON
         // `null`), but for none seen over some time: the rule of three at that pace.
-        (Kind::Assumed, Some(Evidence::RequestsShortSpan { log, span, .. })) => {
-            Some(log.short_span_bounds(*span))
-        }
+        (
+            Kind::Assumed,
+            Some(Evidence::RequestsPerDay(RequestsEvidence::ShortSpan { log, span, .. })),
+        ) => Some(log.short_span_bounds(*span)),
         // The most retries seen is a floor: at least that many, nothing above.
         (
             Kind::Assumed,
@@ -267,9 +268,15 @@ pub fn kind(findings: &Findings, input: Input) -> InputKind {
         _ => None,
     };
     let reason = (kind == Kind::Assumed).then_some(match evidence {
-        Some(Evidence::RequestsShortSpan { span, .. }) if *span == 0.0 => Reason::ZeroSpan,
-        Some(Evidence::RequestsShortSpan { .. }) => Reason::ShortSpan,
-        Some(Evidence::RequestsNoTimestamps { .. }) => Reason::NoTimestamps,
+        Some(Evidence::RequestsPerDay(RequestsEvidence::ShortSpan { span, .. }))
+            if *span == 0.0 =>
+        {
+            Reason::ZeroSpan
+        }
+        Some(Evidence::RequestsPerDay(RequestsEvidence::ShortSpan { .. })) => Reason::ShortSpan,
+        Some(Evidence::RequestsPerDay(RequestsEvidence::NoTimestamps { .. })) => {
+            Reason::NoTimestamps
+        }
         Some(Evidence::SucceededShare(
             ShareEvidence::NoTimeouts {
                 no_effect: true, ..

@@ -14,6 +14,7 @@ pub mod evidence;
 pub mod intervals;
 pub mod kinds;
 mod observed;
+pub mod requests;
 pub mod retries;
 pub mod share;
 pub mod timeout;

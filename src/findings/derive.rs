@@ -36,7 +36,7 @@ pub fn derive(
 ) -> Result<Findings, Refusal> {
     let t = &a.tally;
     let c = t.counts;
-    let mut warnings = super::observed::warnings(a);
+    let mut warnings = super::warnings::warnings(a);
     let (n, n_interval) = super::requests::requests_per_day(a, options, base, given, sources)?;
     let to = super::timeout::timeout_rate(a, options, base, given, sources)?;
     if let (0, Some(d)) = (c.mutating, a.days_covered()) {
@@ -76,7 +76,7 @@ pub fn derive(
     );
     let mut observed =
         super::observed::observed(a, options, &scenario, retries_observed, !s.from_flag);
-    observed.observed_duplicates = super::observed::observed_duplicates(a, &scenario, &intervals);
+    observed.observed_duplicates = super::duplicates::observed_duplicates(a, &scenario, &intervals);
     observed.warnings = warnings;
     // The retries' evidence says what the proxy's measured tries make of the layers figure.
     let mut r = r;

@@ -1,19 +1,26 @@
-//! What stands behind each finding, as data: which case of the derivation it was and the
-//! numbers it used. No words here: `report::words` says each of these (their `Display`, and
-//! their `Serialize` as that text where the JSON contract holds a sentence).
+//! What stands behind each finding: the [`Evidence`] of each measured input, one variant a
+//! finding (its payload, derivation and words live in the finding's own file, re-exported
+//! here), and what the derivations share: a figure picked from the log or given
+//! ([`Picked`]), thin evidence, why a log falls short ([`Shortfall`]) and why a derivation
+//! refuses ([`Refusal`]), with their words. Each `Display` is the sentence the reports print;
+//! its `Serialize` writes that text where the JSON contract holds a sentence.
 
-use std::fmt::{self, Formatter};
+use std::fmt::{self, Display, Formatter};
+
+use serde::{Serialize, Serializer};
 
 use crate::inputs::Origin;
-use crate::logs::{BadRow, LogAnalysis};
-use crate::words::count;
+use crate::logs::{LogAnalysis, Role};
+use crate::words::{count, duration_text, pct3, plural};
 
 use super::{MIN_EVIDENCE, Measured};
 
+pub use super::duplicates::{DuplicatesNote, FewerOutcomes, Gap};
 pub use super::requests::{IntentsHow, RequestsEvidence, RequestsLog};
 pub use super::retries::{GivenBy, Grouped, RetriesEvidence, RetriesLog};
 pub use super::share::{NoUpstream, ShareEvidence, ShareLog};
 pub use super::timeout::{TimeoutEvidence, TimeoutLog};
+pub use super::warnings::Warning;
 
 /// The evidence of one measured input (`Measured::evidence`).
 #[derive(Debug, Clone, PartialEq)]
@@ -60,7 +67,7 @@ pub enum Picked<T> {
 impl<T> Picked<T> {
     /// A figure measured or given, as its evidence says it: `X from --flag (measured: ...)`,
     /// `X from --flag (why)`; `plain` says the figure given, `measured` the log's measure.
-    pub(crate) fn fmt_with(
+    pub(super) fn fmt_with(
         &self,
         f: &mut Formatter<'_>,
         plain: impl Fn(f64) -> String,
@@ -175,130 +182,6 @@ pub struct ScenarioShare {
     pub origin: Origin,
 }
 
-/// What the reader noticed and the figures may suffer from.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Warning {
-    /// A server's own log without `--client-timeout`.
-    ServerLogNoClientTimeout,
-    /// No mutating request in a log with timestamps (the methods counted, joined, and the
-    /// span in seconds): requests a day is 0 from a span, the scenario's from none or from
-    /// a span shorter than `--min-span`.
-    NoMutating {
-        methods: String,
-        span: f64,
-        /// The span is shorter than `--min-span`: requests a day is not the log's 0.
-        short: bool,
-    },
-    /// `--client-timeout` compared with a duration whose unit nothing says: the
-    /// file, the field and the unit assumed.
-    DurationUnitAssumed {
-        file: String,
-        field: String,
-        unit: &'static str,
-    },
-    /// `--client-timeout` compared with a duration whose unit was inferred from its first
-    /// values: the file, the field and what the values were.
-    DurationUnitInferred {
-        file: String,
-        field: String,
-        inferred: crate::logs::UnitInference,
-    },
-    /// Traces with no sampling threshold and no `--sample-rate`: taken as every request.
-    Unsampled,
-    /// Days without mutating requests inside the span (first and last, as dates).
-    MissingDays {
-        days: u64,
-        first: String,
-        last: String,
-    },
-    /// Timestamps running backwards by more than the retry window (both in seconds).
-    Backwards {
-        by: f64,
-        window: f64,
-    },
-    /// A key column with no key in it.
-    KeylessKeyColumn {
-        header: String,
-        file: String,
-    },
-    /// A key column whose keys were each seen once, yet attempts timed out.
-    KeysPerAttempt {
-        header: String,
-        keys: u64,
-        timed_out: u64,
-    },
-    /// The backend's log has no timestamps.
-    BackendNoTimestamps {
-        files: Vec<String>,
-    },
-    BackendBadRow(BadRow),
-    BackendBadRows {
-        rows: u64,
-    },
-    /// `--preset`'s attempt timeout taken as the client timeout.
-    ClientTimeoutFromPreset {
-        /// `DUPCOST_PRESET` named the preset, not `--preset`.
-        env: bool,
-        secs: f64,
-        preset: &'static str,
-    },
-    /// The retry window widened to the schedule's horizon (seconds).
-    RetryWindowWidened {
-        horizon: f64,
-    },
-    /// `--follow --window`: the window of log time asked, and the span its rows cover
-    /// (seconds) from the first to the last timestamp.
-    Window {
-        window: std::time::Duration,
-        span: f64,
-        first: Option<String>,
-        last: Option<String>,
-    },
-    /// Measured by `dupcost sql` (the result's name): a clock running backwards is not seen.
-    MeasuredBySql {
-        result: String,
-    },
-    /// A note of the reader on how a result was read, as it wrote it.
-    Reader(String),
-}
-
-/// Why the duplicates seen and predicted differ, and what bounds the count.
-#[derive(Debug, Clone, PartialEq)]
-pub struct DuplicatesNote {
-    /// The backend's log was not joined per intent (stdin): a lower bound.
-    pub lower_bound: bool,
-    pub gap: Option<Gap>,
-    /// Grouped by key: a replayed answer logged 2xx counts as an execution.
-    pub by_key: bool,
-}
-
-/// Seen against predicted, beyond the interval.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Gap {
-    Fewer {
-        /// Retried intents refused by a uniqueness check, and the duplicates a day with them.
-        conflicts: Option<(u64, f64)>,
-        outcomes: FewerOutcomes,
-        /// Duplicates a day seen, and the model's a day with its 95% interval.
-        seen: f64,
-        predicted: f64,
-        interval: [f64; 2],
-        /// Attempts were grouped by fingerprint: the log has no idempotency key.
-        fingerprint: bool,
-    },
-    More {
-        retries: u32,
-    },
-}
-
-/// What the outcomes could not show, when fewer duplicates are seen.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum FewerOutcomes {
-    NoUpstream,
-    Unknown(u64),
-    Known,
-}
-
 /// A model input the log cannot give: the derivation refuses.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Refusal {
@@ -340,3 +223,101 @@ pub(super) fn thin_text(f: &mut Formatter<'_>, thin: Option<Thin>) -> fmt::Resul
         None => Ok(()),
     }
 }
+
+impl Display for Evidence {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            Evidence::RequestsPerDay(r) => r.fmt(f),
+            Evidence::TimeoutRate(t) => t.fmt(f),
+            Evidence::SucceededShare(s, by) => s.fmt_by(f, by),
+            Evidence::Retries { how, proxy, layers } => {
+                how.fmt_with(f, proxy.as_ref(), layers.as_ref())
+            }
+            Evidence::BodyBytes(b) => b.fmt(f),
+        }
+    }
+}
+
+impl Serialize for Evidence {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl Display for FingerprintFacts {
+    /// `grouped by fingerprint (client, UA, method, path+query): joined 1,204 attempts into
+    /// 1,100 intents`, with the attempts that had no client address.
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        let length = if self.request_length {
+            ", request length"
+        } else {
+            ""
+        };
+        write!(
+            f,
+            "grouped by fingerprint (client, UA, method, path+query{length}): joined {} into {}",
+            plural(self.attempts, "attempt"),
+            plural(self.intents, "intent")
+        )?;
+        if self.unkeyed > 0 {
+            write!(
+                f,
+                "; {} without a client address, each an intent",
+                plural(self.unkeyed, "attempt")
+            )?;
+        }
+        Ok(())
+    }
+}
+
+impl Display for Shortfall {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            Shortfall::NoMutating { methods } => {
+                write!(f, "no mutating ({methods}) requests in the log")
+            }
+            Shortfall::NoTimestamp {
+                file: Some((name, headers)),
+            } => write!(
+                f,
+                "{name} has no timestamp column (looked for {}; headers found: {}; map one with --column timestamp=HEADER)",
+                Role::Timestamp.aliases().join(", "),
+                headers.join(", ")
+            ),
+            Shortfall::NoTimestamp { file: None } => f.write_str("the log has no timestamp column"),
+            Shortfall::ZeroSpan => f.write_str("the log's timestamps span no time (first = last)"),
+            Shortfall::TooShort { span, min } => write!(
+                f,
+                "the log's timestamps span only {}, less than --min-span {}: too short to scale to a day",
+                duration_text(*span),
+                duration_text(*min)
+            ),
+            Shortfall::NoUpstream(n) => n.fmt(f),
+        }
+    }
+}
+
+impl Display for Refusal {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            Refusal::Underivable { figure, why, flag } => {
+                write!(f, "{why}, so {figure} is unknown: give {flag}")
+            }
+            Refusal::UnknownOutcomes { log, max_unknown } => {
+                let [low, high] = log.bounds();
+                write!(
+                    f,
+                    "{} of {} timed-out attempts ({}, more than --max-unknown {}) have no known outcome (the proxy gave up before the backend answered), so the succeeded share is only known to lie between {} (if every unknown failed) and {} (if every unknown succeeded): give --succeeded-share, or the backend's own log with --outcomes FILE",
+                    count(log.unknown),
+                    count(log.timed_out),
+                    pct3(log.unknown as f64 / log.timed_out as f64),
+                    pct3(*max_unknown),
+                    pct3(low),
+                    pct3(high),
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for Refusal {}

@@ -10,6 +10,7 @@
 pub mod body;
 mod contract;
 mod derive;
+mod duplicates;
 pub mod evidence;
 pub mod intervals;
 pub mod kinds;
@@ -18,6 +19,7 @@ pub mod requests;
 pub mod retries;
 pub mod share;
 pub mod timeout;
+mod warnings;
 
 use std::time::Duration;
 

@@ -10,7 +10,8 @@ use crate::logs::{Grouping, LogAnalysis, Role};
 use crate::model::Scenario;
 use crate::words::{count, layers, plural, times};
 
-use super::evidence::{FingerprintFacts, Warning, fingerprint_facts};
+use super::evidence::{FingerprintFacts, fingerprint_facts};
+use super::warnings::Warning;
 use super::{
     AmplificationObserved, Evidence, MAX_RETRIES, MIN_EVIDENCE, Measured, Overrides,
     ProxyRetriesObserved, RetriesObserved,
@@ -189,31 +190,33 @@ fn key_header(header: Option<&str>) -> String {
     header.unwrap_or("idempotency_key").to_string()
 }
 
-/// The retries' evidence: how they were had, then the proxy's own retries beside the
-/// client's and what they make of the layers figure, when the log tells them.
-pub(crate) fn fmt_evidence(
-    f: &mut Formatter<'_>,
-    how: &RetriesEvidence,
-    proxy: Option<&ProxyRetriesObserved>,
-    layers: Option<&AmplificationObserved>,
-) -> fmt::Result {
-    how.fmt(f)?;
-    if let Some(p) = proxy {
-        write!(
-            f,
-            "; beside the client's, the proxy retried {} of {} mutating attempts itself ({} in all, at most {} for one attempt): another layer's retries, measured: {:.3} tries at the backend a client attempt (at most {})",
-            count(p.retried),
-            count(p.attempts),
-            count(p.retries),
-            p.max,
-            p.attempts_per_attempt,
-            p.attempts_max
-        )?;
+impl RetriesEvidence {
+    /// The retries' evidence: how they were had, then the proxy's own retries beside the
+    /// client's and what they make of the layers figure, when the log tells them.
+    pub(super) fn fmt_with(
+        &self,
+        f: &mut Formatter<'_>,
+        proxy: Option<&ProxyRetriesObserved>,
+        layers: Option<&AmplificationObserved>,
+    ) -> fmt::Result {
+        self.fmt(f)?;
+        if let Some(p) = proxy {
+            write!(
+                f,
+                "; beside the client's, the proxy retried {} of {} mutating attempts itself ({} in all, at most {} for one attempt): another layer's retries, measured: {:.3} tries at the backend a client attempt (at most {})",
+                count(p.retried),
+                count(p.attempts),
+                count(p.retries),
+                p.max,
+                p.attempts_per_attempt,
+                p.attempts_max
+            )?;
+        }
+        if let Some(l) = layers {
+            write!(f, "; {}", proxy_layer(l))?;
+        }
+        Ok(())
     }
-    if let Some(l) = layers {
-        write!(f, "; {}", proxy_layer(l))?;
-    }
-    Ok(())
 }
 
 impl Display for RetriesEvidence {

@@ -1,16 +1,15 @@
-//! The report's words and number formats. Each phrase lives beside the kind of thing it
-//! words: the findings' evidence (`evidence`), their warnings (`warnings`), how a file was
-//! read (`files`), each input's kind (`kinds`), the logs report's sections (`sections`) and
-//! the HTML page's phrases (`page`); the number formats and the estimate's own words are here.
-//! The findings are data ([`crate::findings::evidence`]); these modules say them.
+//! The report's own words: how a file was read (`files`), each input's kind as its line says
+//! it (`kinds`), the logs report's sections (`sections`), the HTML page's phrases (`page`) and
+//! the probe's (`probe`); the estimate's own words (its scenario lines, the verdict, the
+//! stores) are here. The findings word themselves, each in its own file under `findings/`
+//! (their evidence, warnings and notes: their `Display`); the number formats are
+//! [`crate::words`]'s, handed on from here so a renderer reads every word from one place.
 
-mod evidence;
 mod files;
 mod kinds;
 pub mod page;
 pub mod probe;
 pub mod sections;
-mod warnings;
 
 pub use crate::words::{
     bounds_of, count, count_f, duration_text, layers, pct3, plural, plural_verb, rate,

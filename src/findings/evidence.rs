@@ -50,6 +50,46 @@ impl Evidence {
             _ => None,
         }
     }
+
+    /// What the log allows the input to be when it is assumed (`None`: nothing), and why it
+    /// is assumed: each finding says it of its own evidence.
+    pub fn assumed(&self) -> (Option<[f64; 2]>, Reason) {
+        match self {
+            Evidence::RequestsPerDay(r) => r.assumed(),
+            Evidence::TimeoutRate(t) => t.assumed(),
+            Evidence::SucceededShare(s, _) => s.assumed(),
+            Evidence::Retries { how, .. } => how.assumed(),
+            Evidence::BodyBytes(_) => (None, Reason::Default),
+        }
+    }
+}
+
+/// Why an input is assumed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reason {
+    /// The model's default: a figure the log cannot give (the order value, the TTL ...).
+    Default,
+    /// The log measured it from too few attempts or intents (`MIN_EVIDENCE`).
+    TooFew,
+    /// No outcome of a timed-out attempt is known: no upstream status, no `--outcomes`.
+    NoOutcomes,
+    /// More timed-out attempts have an unknown outcome than `--max-unknown` allows.
+    UnknownOutcomes,
+    /// The log's timestamps span less than `--min-span`, scaled to a day all the same.
+    ShortSpan,
+    /// The log's timestamps span no time (one row, or all equal): the scenario's figure, at
+    /// least the log's intents.
+    ZeroSpan,
+    /// The log has no timestamps: the scenario's figure, with no bounds (nothing says over
+    /// what time the log's intents came).
+    NoTimestamps,
+    /// No timed-out attempt in the log to tell it, and the timeout rate used is not 0: the
+    /// scenario's share, which changes every figure.
+    NoTimeouts,
+    /// No timed-out attempt in the log to tell it, and the timeout rate used is 0: the
+    /// scenario's share, which changes no figure.
+    NoEffect,
 }
 
 /// A figure the log may give, unless a flag gave it.

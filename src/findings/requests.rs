@@ -11,8 +11,8 @@ use crate::model::Scenario;
 use crate::words::{bounds_of, count, count_f, duration_text, plural};
 
 use super::evidence::{
-    FingerprintFacts, Picked, Refusal, ScenarioShare, Shortfall, fingerprint_facts, no_mutating,
-    pick,
+    FingerprintFacts, Picked, Reason, Refusal, ScenarioShare, Shortfall, fingerprint_facts,
+    no_mutating, pick,
 };
 use super::intervals;
 use super::{DeriveOptions, Evidence, Measured, Overrides};
@@ -53,6 +53,26 @@ pub struct RequestsLog {
     pub days: f64,
     /// Traces: the factor head sampling scaled the count by, when it is not 1.
     pub sampled: Option<f64>,
+}
+
+impl RequestsEvidence {
+    /// What a short span proves: its intents, at least, in a day; no upper bound (JSON
+    /// `null`), but for none seen over some time: the rule of three at that pace. Without
+    /// timestamps, nothing.
+    pub(super) fn assumed(&self) -> (Option<[f64; 2]>, Reason) {
+        match self {
+            RequestsEvidence::ShortSpan { log, span, .. } => (
+                Some(log.short_span_bounds(*span)),
+                if *span == 0.0 {
+                    Reason::ZeroSpan
+                } else {
+                    Reason::ShortSpan
+                },
+            ),
+            RequestsEvidence::NoTimestamps { .. } => (None, Reason::NoTimestamps),
+            RequestsEvidence::Picked(_) => (None, Reason::Default),
+        }
+    }
 }
 
 impl RequestsLog {

@@ -10,7 +10,7 @@ use crate::logs::{Grouping, LogAnalysis, Role};
 use crate::model::Scenario;
 use crate::words::{count, layers, plural, times};
 
-use super::evidence::{FingerprintFacts, fingerprint_facts};
+use super::evidence::{FingerprintFacts, Reason, fingerprint_facts};
 use super::warnings::Warning;
 use super::{
     AmplificationObserved, Evidence, MAX_RETRIES, MIN_EVIDENCE, Measured, Overrides,
@@ -191,6 +191,17 @@ fn key_header(header: Option<&str>) -> String {
 }
 
 impl RetriesEvidence {
+    /// Too few timed-out intents: the most retries seen is a floor, at least that many,
+    /// nothing above.
+    pub(super) fn assumed(&self) -> (Option<[f64; 2]>, Reason) {
+        match self {
+            RetriesEvidence::TooFew { measured, .. } => {
+                (Some([f64::from(*measured), f64::INFINITY]), Reason::TooFew)
+            }
+            _ => (None, Reason::Default),
+        }
+    }
+
     /// The retries' evidence: how they were had, then the proxy's own retries beside the
     /// client's and what they make of the layers figure, when the log tells them.
     pub(super) fn fmt_with(

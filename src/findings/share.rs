@@ -10,7 +10,7 @@ use crate::logs::{FileInfo, Join, LogAnalysis, PROXY_GIVE_UPS};
 use crate::model::Scenario;
 use crate::words::{count, pct3, plural, rate};
 
-use super::evidence::{Refusal, ScenarioShare, Shortfall, Thin, thin_text};
+use super::evidence::{Reason, Refusal, ScenarioShare, Shortfall, Thin, thin_text};
 use super::intervals;
 use super::{DeriveOptions, Evidence, MIN_EVIDENCE, Measured, Overrides};
 
@@ -90,6 +90,30 @@ impl ShareLog {
 }
 
 impl ShareEvidence {
+    /// What the log allows the share to be when it does not measure it (between "every
+    /// unknown failed" and "every unknown succeeded", widened to their 95% intervals; 0 to 1
+    /// with no outcome known), and why.
+    pub(super) fn assumed(&self) -> (Option<[f64; 2]>, Reason) {
+        let bounds = match self {
+            ShareEvidence::NoUpstream { .. } | ShareEvidence::NoTimeouts { .. } => Some([0.0, 1.0]),
+            ShareEvidence::TooManyUnknown { log, .. } | ShareEvidence::Bounded { log, .. } => {
+                Some(log.interval())
+            }
+            ShareEvidence::Measured { .. } => None,
+        };
+        let reason = match self {
+            ShareEvidence::NoTimeouts {
+                no_effect: true, ..
+            } => Reason::NoEffect,
+            ShareEvidence::NoTimeouts { .. } => Reason::NoTimeouts,
+            ShareEvidence::NoUpstream { too_few: None, .. } => Reason::NoOutcomes,
+            ShareEvidence::Bounded { .. } => Reason::UnknownOutcomes,
+            ShareEvidence::NoUpstream { .. } => Reason::TooFew,
+            _ => Reason::Default,
+        };
+        (bounds, reason)
+    }
+
     /// A share the log measured from fewer than [`MIN_EVIDENCE`] timed-out attempts with a
     /// known outcome: still the figure used, marked thin with its count (`10 of 26`).
     pub fn thin(&self) -> Option<Thin> {

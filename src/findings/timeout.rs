@@ -9,7 +9,7 @@ use crate::logs::{FlagsStyle, LogAnalysis, Role};
 use crate::model::Scenario;
 use crate::words::{plural, plural_verb, rate};
 
-use super::evidence::{Picked, Refusal, Thin, thin_text};
+use super::evidence::{Picked, Reason, Refusal, Thin, thin_text};
 use super::{DeriveOptions, Evidence, MIN_EVIDENCE, Measured, Overrides};
 
 /// The timeout rate: measured (thin below `MIN_EVIDENCE` attempts), given, or not
@@ -58,6 +58,17 @@ impl TimeoutEvidence {
                 })
             }
             _ => None,
+        }
+    }
+
+    /// Too few mutating attempts: the scenario's rate, within the log's 95% interval.
+    pub(super) fn assumed(&self) -> (Option<[f64; 2]>, Reason) {
+        match self {
+            TimeoutEvidence::TooFew { log, .. } => (
+                Some(super::intervals::wilson(log.timed_out, log.mutating)),
+                Reason::TooFew,
+            ),
+            _ => (None, Reason::Default),
         }
     }
 }

@@ -211,7 +211,10 @@ impl Display for Gap {
             Gap::More { retries } => write!(
                 f,
                 "more duplicates are seen than the model predicts: clients retry more than {} (the retries input), or distinct intents share a fingerprint (clients behind one address; see --shared-address-rate)",
-                plural(u64::from(*retries), "retry")
+                match retries {
+                    1 => "1 retry".to_string(),
+                    n => format!("{n} retries"),
+                }
             ),
         }
     }
@@ -227,6 +230,11 @@ mod tests {
         assert!(gap.starts_with(
             "more duplicates are seen than the model predicts: clients retry more than 1 retry (the retries input)"
         ));
+        let gap3 = Gap::More { retries: 3 }.to_string();
+        assert!(
+            gap3.contains("more than 3 retries (the retries input)"),
+            "{gap3}"
+        );
         let value = DuplicatesNote {
             lower_bound: true,
             gap: Some(Gap::More { retries: 1 }),

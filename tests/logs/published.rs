@@ -66,3 +66,39 @@ fn haproxy_padded_fields_are_read() {
     assert_eq!(counts(&got["observed"]), (4, 0, 4, 1), "{stderr}");
     assert!(!stderr.contains("bad row"), "{stderr}");
 }
+
+/// Oracle Web Cache's W3C log: columns aligned with runs of spaces, quoted fields, local
+/// time with `#GMT-Offset:`. Every line is a row (none bad), its times read in that zone,
+/// and its `time-taken` unit, which IIS's documentation does not cover, is not asserted.
+#[test]
+fn oracle_web_cache_w3c_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut log = String::from(
+        "#Version: 1.0\n#GMT-Offset: -0800\n#Software: Oracle9iAS Web Cache/2.0.0.2.0\n#Start-Date: 2026-10-31 00:00:18\n#Fields:  c-ip  c-dns  c-auth-id  date  time  cs-method  cs-uri  sc-status  bytes  cs(Cookie)  cs(Referrer)  time-taken  cs(User-Agent)\n#Date: 2026-10-31 00:00:18\n",
+    );
+    for i in 0..6 {
+        let (method, status) = if i % 2 == 0 {
+            ("POST", 201)
+        } else {
+            ("GET", 200)
+        };
+        log.push_str(&format!(
+            "64.103.37.{i}      client_a{i}      DMS.user      2026-10-31     00:00:1{i}      {method}      /v1/orders/{i}?x=1    {status}     350    \"BIG=1443321748.19460.0000;A=%2fMP\"         \"http://www.example.com/nl/x.html\"      37087{i}      \"Mozilla/4.5 [en] (WinNT; I)\"\n"
+        ));
+    }
+    let path = write(dir.path(), "access_log", log.as_bytes());
+    let (j, stderr) = report(&path, &[]);
+    let o = &j["observed"];
+    assert_eq!(counts(o), (6, 0, 3, 0), "{stderr}");
+    assert_eq!(o["first_timestamp"], "2026-10-31T08:00:10Z");
+    assert_eq!(
+        o["files"][0]["input_format"],
+        "W3C extended log (Oracle9iAS Web Cache/2.0.0.2.0)"
+    );
+    // With --client-timeout, the comparison says its unit is assumed.
+    let (_, stderr) = report(&path, &["--client-timeout", "30s"]);
+    assert!(
+        stderr.contains("time-taken says no unit") && stderr.contains("--duration-unit"),
+        "{stderr}"
+    );
+}

@@ -114,6 +114,12 @@ pub struct Iis {
     fields: Vec<String>,
     user_agent: Option<usize>,
     first: Layout,
+    /// The writer its `#Software:` line names, when that is not IIS (Oracle Web Cache
+    /// writes W3C extended logs too): its `time-taken` unit is not IIS's to say.
+    other_software: Option<String>,
+    /// The zone of its times, from a `#GMT-Offset: -0800` line (Oracle Web Cache writes its
+    /// local time with one); `None`: UTC, as IIS writes.
+    offset: Option<Vec<u8>>,
     state: Mutex<State>,
 }
 
@@ -140,6 +146,8 @@ impl Iis {
             fields,
             user_agent,
             first: Layout::default(),
+            other_software: None,
+            offset: None,
             state: Mutex::new(State::default()),
         };
         iis.first = iis.layout(&layouts[0]);
@@ -152,7 +160,19 @@ impl Iis {
     /// The format from the first lines (their `#Fields:` lines).
     pub fn from_lines(first_lines: &[&[u8]]) -> Self {
         let layouts: Vec<Vec<String>> = first_lines.iter().filter_map(|l| fields_line(l)).collect();
-        Iis::new(&layouts)
+        let mut iis = Iis::new(&layouts);
+        let directive = |name: &[u8]| {
+            first_lines
+                .iter()
+                .find_map(|l| l.strip_prefix(name).map(|v| v.trim_ascii().to_vec()))
+        };
+        iis.other_software = directive(b"#Software:")
+            .filter(|s| !is_iis_software(s))
+            .map(|s| String::from_utf8_lossy(&s).into_owned());
+        iis.offset = directive(b"#GMT-Offset:").filter(|o| {
+            matches!(o.as_slice(), [b'+' | b'-', d @ ..] if d.len() == 4 && d.iter().all(u8::is_ascii_digit))
+        });
+        iis
     }
 
     /// Where the fields of a `#Fields:` line go (a name the first lines did not have is not
@@ -178,6 +198,12 @@ impl Iis {
     }
 }
 
+/// A `#Software:` value of IIS's own: its web server's or its Advanced Logging module's.
+fn is_iis_software(software: &[u8]) -> bool {
+    software.starts_with(b"Microsoft Internet Information Services")
+        || software.starts_with(b"IIS Advanced Logging")
+}
+
 /// `+` as a space (IIS writes the user agent's spaces as `+`).
 fn plus_decode(field: &[u8], out: &mut Vec<u8>) {
     out.extend(field.iter().map(|&b| if b == b'+' { b' ' } else { b }));
@@ -185,7 +211,10 @@ fn plus_decode(field: &[u8], out: &mut Vec<u8>) {
 
 impl LineFormat for Iis {
     fn describe(&self) -> String {
-        "IIS W3C extended log".to_string()
+        match &self.other_software {
+            Some(software) => format!("W3C extended log ({software})"),
+            None => "IIS W3C extended log".to_string(),
+        }
     }
 
     fn names(&self) -> Vec<String> {
@@ -222,13 +251,23 @@ impl LineFormat for Iis {
         if has("TimeTakenMS") && !has("time-taken") {
             columns.push((Role::Duration, "TimeTakenMS".to_string()));
         }
+        // Oracle Web Cache logs the whole URI, query and all, where IIS logs its stem.
+        if has("cs-uri") && !has("cs-uri-stem") {
+            columns.push((Role::Path, "cs-uri".to_string()));
+        }
         let notes = if self.first.local {
             vec![crate::logs::FormatNote::IisLocalTime]
         } else {
             Vec::new()
         };
+        // IIS documents `time-taken` in milliseconds; another writer's unit is not IIS's to
+        // say (its values, or --duration-unit, say it).
+        let duration_unit = self
+            .other_software
+            .is_none()
+            .then_some(DurationUnit::Millis);
         FormatHints {
-            duration_unit: Some(DurationUnit::Millis),
+            duration_unit,
             flags_style: Some(FlagsStyle(&FLAGS)),
             columns,
             notes,
@@ -262,8 +301,13 @@ impl LineFormat for Iis {
         spans.clear();
         spans.resize(self.fields.len(), None);
         let (mut date, mut time) = (None, None);
+        let want = layout.slots.len();
+        // Fields are split at single spaces (IIS writes `-` for an empty one); a writer that
+        // aligns its columns with runs of spaces (Oracle Web Cache) has more of them than
+        // its `#Fields:` line names, and is read with each run as one separator.
+        let runs = field_spans(line, false).count() != want;
         let mut found = 0;
-        for (i, span) in field_spans(line).enumerate() {
+        for (i, span) in field_spans(line, runs).enumerate() {
             let field = &line[span.0..span.1];
             found = i + 1;
             if Some(i) == layout.date {
@@ -275,7 +319,6 @@ impl LineFormat for Iis {
                 spans[*slot] = Some(span);
             }
         }
-        let want = layout.slots.len();
         if found != want {
             return Err(format!(
                 "expected {want} space-separated fields (the #Fields: line), found {found}"
@@ -287,8 +330,10 @@ impl LineFormat for Iis {
         out.data.extend_from_slice(date);
         out.data.push(b'T');
         out.data.extend_from_slice(time);
-        if !layout.local {
-            out.data.push(b'Z');
+        match &self.offset {
+            _ if layout.local => {}
+            Some(offset) => out.data.extend_from_slice(offset),
+            None => out.data.push(b'Z'),
         }
         out.ends.push(out.data.len());
         for (slot, span) in spans.iter().enumerate() {
@@ -304,11 +349,20 @@ impl LineFormat for Iis {
     }
 }
 
-/// Where each field of a line is: split at single spaces, and a field that starts with `"`
-/// (IIS Advanced Logging's quoted fields) runs to the `"` before the next space or the end,
-/// its span without the quotes.
-fn field_spans(line: &[u8]) -> impl Iterator<Item = (usize, usize)> + '_ {
-    let mut at = Some(0);
+/// Where each field of a line is: split at single spaces (`runs`: at runs of spaces, those
+/// at the line's ends left out), and a field that starts with `"` (IIS Advanced Logging's
+/// quoted fields) runs to the `"` before the next space or the end, its span without the
+/// quotes.
+fn field_spans(line: &[u8], runs: bool) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let line = if runs { line.trim_ascii_end() } else { line };
+    let skip = move |at: usize| {
+        if runs {
+            at + line[at..].iter().take_while(|&&b| b == b' ').count()
+        } else {
+            at
+        }
+    };
+    let mut at = Some(skip(0));
     std::iter::from_fn(move || {
         let start = at?;
         let rest = &line[start..];
@@ -322,7 +376,7 @@ fn field_spans(line: &[u8]) -> impl Iterator<Item = (usize, usize)> + '_ {
                 ((start, end), end)
             }
         };
-        at = (end < line.len()).then_some(end + 1);
+        at = (end < line.len()).then(|| skip(end + 1));
         Some(span)
     })
 }
@@ -427,6 +481,23 @@ pub const ENTRY: FormatEntry = FormatEntry {
                 (Role::Flags, "64"),
             ],
             gave_up: Some(true),
+        },
+        Sample {
+            name: "Oracle Web Cache",
+            lines: r#"#Version: 1.0
+#GMT-Offset: -0800
+#Software: Oracle9iAS Web Cache/2.0.0.2.0
+#Fields:  c-ip  c-dns  c-auth-id  date  time  cs-method  cs-uri  sc-status  bytes  cs(Cookie)  cs(Referrer)  time-taken  cs(User-Agent)
+10.0.0.7      client_a1      -      2026-11-01     10:13:15      POST      /v1/orders?x=1    201     350    "-"         "-"      30001      "okhttp/4.12.0 (Linux)""#,
+            detected: true,
+            reads: &[
+                (Role::Timestamp, "2026-11-01T10:13:15-0800"),
+                (Role::Method, "POST"),
+                (Role::Path, "/v1/orders?x=1"),
+                (Role::Status, "201"),
+                (Role::Duration, "30001"),
+            ],
+            gave_up: None,
         },
     ],
 };
@@ -536,10 +607,52 @@ mod tests {
         let err = fields(iis.as_ref(), longer).unwrap_err();
         assert!(err.contains("expected 16 space-separated fields"), "{err}");
         // A quote that does not close a field is part of it.
-        let spans: Vec<_> = field_spans(br#"a "b c" "d"e f "#).collect();
+        let spans: Vec<_> = field_spans(br#"a "b c" "d"e f "#, false).collect();
         assert_eq!(spans, [(0, 1), (3, 6), (8, 12), (13, 14), (15, 15)]);
-        let spans: Vec<_> = field_spans(b"\"\" \"a\"\" b\" \"x\"\"\"").collect();
+        let spans: Vec<_> = field_spans(b"\"\" \"a\"\" b\" \"x\"\"\"", false).collect();
         assert_eq!(spans, [(1, 1), (4, 9), (12, 15)]);
+    }
+
+    /// Oracle Web Cache's W3C log (lnav's sample's shape): columns aligned with runs of
+    /// spaces, quoted fields, its local time with a `#GMT-Offset:` line; its `time-taken` unit
+    /// is not IIS's to say.
+    #[test]
+    fn oracle_web_cache_runs_of_spaces() {
+        let first: [&[u8]; 4] = [
+            b"#Version: 1.0",
+            b"#GMT-Offset: -0800",
+            b"#Software: Oracle9iAS Web Cache/2.0.0.2.0",
+            b"#Fields:  c-ip  c-dns  c-auth-id  date  time  cs-method  cs-uri  sc-status  bytes  cs(Cookie)  cs(Referrer)  time-taken  cs(User-Agent)",
+        ];
+        let w3c = sniff(&first).unwrap();
+        assert_eq!(
+            w3c.describe(),
+            "W3C extended log (Oracle9iAS Web Cache/2.0.0.2.0)"
+        );
+        assert_eq!(w3c.hints().duration_unit, None);
+        let line = br#"64.103.37.2      client_joaz7      DMS.user      2001-10-31     00:00:18      POST      /admin/pay?id=7    200     350    "BIG=1443321748.19460.0000;A=%2fMP"         "http://www.example.com/nl/x.html"      370879      "Mozilla/4.5 [en] (WinNT; I)"  "#;
+        let f = fields(w3c.as_ref(), line).unwrap();
+        assert_eq!(
+            field(w3c.as_ref(), &f, "timestamp"),
+            "2001-10-31T00:00:18-0800"
+        );
+        assert_eq!(field(w3c.as_ref(), &f, "cs-uri"), "/admin/pay?id=7");
+        assert_eq!(field(w3c.as_ref(), &f, "sc-status"), "200");
+        assert_eq!(field(w3c.as_ref(), &f, "time-taken"), "370879");
+        assert_eq!(
+            field(w3c.as_ref(), &f, "cs(User-Agent)"),
+            "Mozilla/4.5 [en] (WinNT; I)"
+        );
+        // IIS's own, single spaces: as before, and `time-taken` in ms.
+        let iis = sniff(&[
+            b"#Software: Microsoft Internet Information Services 10.0",
+            FIELDS_1,
+        ])
+        .unwrap();
+        assert_eq!(iis.describe(), "IIS W3C extended log");
+        assert_eq!(iis.hints().duration_unit, Some(DurationUnit::Millis));
+        let spans: Vec<_> = field_spans(b"  a   b c  ", true).collect();
+        assert_eq!(spans, [(2, 3), (6, 7), (8, 9)]);
     }
 
     #[test]

@@ -102,3 +102,49 @@ fn oracle_web_cache_w3c_is_read() {
         "{stderr}"
     );
 }
+
+/// Elastic's nginx "with host" sample: the virtual host, then a client field that is a list
+/// (a proxy logging the forwarded chain in its place: `10.0.0.2, 10.0.0.1, 127.0.0.1`, a
+/// quoted list then an address, IPv6 with its zone), some lines with a field appended. Every
+/// line is a row; a list is one client, never read into the user fields.
+#[test]
+fn nginx_with_host_and_a_client_list_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let clients = [
+        "10.0.0.2, 10.0.0.1, 127.0.0.1",
+        "172.17.0.1",
+        "\"10.5.102.222, 199.96.1.1, 204.246.1.1\" 10.2.1.185",
+        "2a02:cf40:add:4002:91f2:a9b2:e09a:6fc6, 10.225.192.17 10.2.2.121",
+        "localhost, localhost",
+        "fe80::d9e3:e981:da2d:427b%3",
+    ];
+    let lines: Vec<String> = clients
+        .iter()
+        .enumerate()
+        .map(|(i, client)| {
+            let status = if i == 2 { 504 } else { 201 };
+            let appended = if i % 2 == 1 { " \"-\"" } else { "" };
+            format!(
+                "example.com:80 {client} - - [07/Dec/2026:11:05:0{i} +0100] \"POST /v1/orders HTTP/1.1\" {status} 571 \"-\" \"Mozilla/5.0 (Macintosh; rv:49.0) Gecko/20100101 Firefox/49.0\"{appended}"
+            )
+        })
+        .collect();
+    let path = write(dir.path(), "access.log", text(&lines).as_bytes());
+    let (j, stderr) = report(&path, &[]);
+    let o = &j["observed"];
+    assert_eq!(counts(o), (6, 0, 6, 1), "{stderr}");
+    assert!(
+        o["files"][0]["input_format"]
+            .as_str()
+            .unwrap()
+            .starts_with("Apache combined after the virtual host"),
+        "{}",
+        o["files"][0]
+    );
+    // A word that is no address is not read into the list: a prefix stays a misfit.
+    let mut bad = lines.clone();
+    bad[3] = bad[3].replace("10.2.2.121", "not an address");
+    let path = write(dir.path(), "bad.log", text(&bad).as_bytes());
+    let (j, stderr) = report(&path, &[]);
+    assert_eq!(counts(&j["observed"]), (6, 1, 5, 1), "{stderr}");
+}

@@ -148,3 +148,149 @@ fn nginx_with_host_and_a_client_list_is_read() {
     let (j, stderr) = report(&path, &[]);
     assert_eq!(counts(&j["observed"]), (6, 1, 5, 1), "{stderr}");
 }
+
+/// IIS's default W3C fields, 15 a line, with no `#Fields:` line (a file whose directives were
+/// cut off, as a published test file has): read by that default, which the values leave as
+/// the one reading, and marked inferred wherever a figure read through it is; `--no-infer`
+/// refuses it; the flag the mark names reads the same figures, given.
+#[test]
+fn iis_without_its_fields_line_is_read_by_its_default_inferred() {
+    let dir = tempfile::tempdir().unwrap();
+    let lines: Vec<String> = (0..10)
+        .map(|i| {
+            let (status, win32, taken) = if i % 5 == 4 { (200, 64, 30001) } else { (201, 0, 120 + i) };
+            format!(
+                "2026-11-01 10:13:{i:02} 10.0.0.5 POST /v1/orders - 443 - 10.0.0.{i} okhttp/4.12.0 - {status} 0 {win32} {taken}"
+            )
+        })
+        .collect();
+    let path = write(dir.path(), "u_ex261101.log", text(&lines).as_bytes());
+    let (j, stderr) = report(&path, &[]);
+    let o = &j["observed"];
+    assert_eq!(counts(o), (10, 0, 10, 2), "{stderr}");
+    let file = &o["files"][0];
+    assert_eq!(
+        file["input_format"],
+        "IIS W3C extended log (no #Fields: line: IIS's default fields, inferred)"
+    );
+    assert_eq!(file["inferred"][0]["field"], "layout");
+    assert_eq!(file["inferred"][0]["read_as"], "IIS's 15 default fields");
+    let given_by = file["inferred"][0]["given_by"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        given_by.starts_with("--input-format iis --log-format '#Fields: date time s-ip"),
+        "{given_by}"
+    );
+    assert_eq!(
+        j["input_kinds"]["timeout_rate"]["inferred_field"]["field"],
+        "layout"
+    );
+    // The answer's inputs line says so.
+    let (table, _) = support::output(&[&path, "--min-span", "0s"]);
+    assert!(
+        table.contains(
+            "layout (IIS's 15 default fields, no #Fields: line) inferred from its values"
+        ),
+        "{table}"
+    );
+    // The flag it names reads the same figures, given.
+    let flag = given_by.trim_start_matches("--input-format iis --log-format '");
+    let flag = flag.trim_end_matches('\'');
+    let (given, _) = report(&path, &["--input-format", "iis", "--log-format", flag]);
+    assert_eq!(counts(&given["observed"]), counts(o));
+    assert!(given["observed"]["files"][0]["inferred"].is_null());
+    // --no-infer reads only what is named: refused, naming the missing line and the flag.
+    support::fails(
+        &[&path, "--no-infer"],
+        &[
+            "no #Fields: line",
+            "--no-infer",
+            "--input-format iis --log-format",
+        ],
+    );
+    // A line with a 16th field fits no default: refused naming the missing line, never a
+    // closest guess of another format.
+    let more: Vec<String> = lines.iter().map(|l| format!("{l} 10.0.0.9")).collect();
+    let path = write(dir.path(), "more.log", text(&more).as_bytes());
+    let err = support::fails(
+        &[&path],
+        &[
+            "no #Fields: line",
+            "16 fields",
+            "IIS's 15 default fields",
+            "--input-format iis --log-format",
+        ],
+    );
+    assert!(!err.contains("closest"), "{err}");
+}
+
+/// CloudFront's standard log with no `#Fields:` line: today's 33 fields and an older log's
+/// 23 (before `cs-protocol-version` and the fields after it), in one file: each line read
+/// by the documented layout its count names, marked inferred; a count no layout has is a
+/// bad row.
+#[test]
+fn cloudfront_without_its_fields_line_reads_each_documented_layout() {
+    let dir = tempfile::tempdir().unwrap();
+    let line = |i: usize, status: &str, taken: &str, result: &str, n: usize| {
+        let all = [
+            "2026-11-01",
+            &format!("10:00:0{i}"),
+            "LAX1",
+            "512",
+            "192.0.2.101",
+            "POST",
+            "d111111abcdef8.cloudfront.net",
+            "/v1/orders",
+            status,
+            "-",
+            "okhttp/4.12.0",
+            "-",
+            "-",
+            "Error",
+            "SOKRB5drohxR1NYTlnZMBwq5USH4tVZHLSTTaxD1LF3nzPsrGkWF5Q==",
+            "d111111abcdef8.cloudfront.net",
+            "https",
+            "23",
+            taken,
+            "-",
+            "TLSv1.2",
+            "ECDHE-RSA-AES128-GCM-SHA256",
+            "Error",
+            "HTTP/2.0",
+            "-",
+            "-",
+            "11040",
+            taken,
+            result,
+            "text/html",
+            "78",
+            "-",
+            "-",
+        ];
+        all[..n].join("\t")
+    };
+    let mut lines: Vec<String> = (0..6)
+        .map(|i| match i {
+            0 => line(i, "504", "30.001", "ClientCommError", 33),
+            1 => line(i, "000", "30.002", "-", 23),
+            _ if i % 2 == 0 => line(i, "201", "0.120", "Miss", 33),
+            _ => line(i, "201", "0.130", "Miss", 23),
+        })
+        .collect();
+    let path = write(
+        dir.path(),
+        "E2EXAMPLE.2026-11-01-10.log",
+        text(&lines).as_bytes(),
+    );
+    let (j, stderr) = report(&path, &[]);
+    let o = &j["observed"];
+    assert_eq!(counts(o), (6, 0, 6, 2), "{stderr}");
+    assert_eq!(o["files"][0]["inferred"][0]["field"], "layout");
+    lines.push(line(7, "201", "0.1", "Miss", 25));
+    let path = write(dir.path(), "odd.log", text(&lines).as_bytes());
+    let (j, stderr) = report(&path, &[]);
+    assert_eq!(counts(&j["observed"]), (7, 1, 6, 2), "{stderr}");
+    assert!(stderr.contains("found 25"), "{stderr}");
+}

@@ -120,6 +120,9 @@ pub struct Iis {
     /// The zone of its times, from a `#GMT-Offset: -0800` line (Oracle Web Cache writes its
     /// local time with one); `None`: UTC, as IIS writes.
     offset: Option<Vec<u8>>,
+    /// No `#Fields:` line among the first lines: IIS's default fields, inferred (where the
+    /// lines fit them: [`fits_default`]).
+    headerless: bool,
     state: Mutex<State>,
 }
 
@@ -148,6 +151,7 @@ impl Iis {
             first: Layout::default(),
             other_software: None,
             offset: None,
+            headerless: false,
             state: Mutex::new(State::default()),
         };
         iis.first = iis.layout(&layouts[0]);
@@ -161,6 +165,7 @@ impl Iis {
     pub fn from_lines(first_lines: &[&[u8]]) -> Self {
         let layouts: Vec<Vec<String>> = first_lines.iter().filter_map(|l| fields_line(l)).collect();
         let mut iis = Iis::new(&layouts);
+        iis.headerless = layouts.is_empty();
         let directive = |name: &[u8]| {
             first_lines
                 .iter()
@@ -213,6 +218,10 @@ impl LineFormat for Iis {
     fn describe(&self) -> String {
         match &self.other_software {
             Some(software) => format!("W3C extended log ({software})"),
+            None if self.headerless => {
+                "IIS W3C extended log (no #Fields: line: IIS's default fields, inferred)"
+                    .to_string()
+            }
             None => "IIS W3C extended log".to_string(),
         }
     }
@@ -255,11 +264,19 @@ impl LineFormat for Iis {
         if has("cs-uri") && !has("cs-uri-stem") {
             columns.push((Role::Path, "cs-uri".to_string()));
         }
-        let notes = if self.first.local {
-            vec![crate::logs::FormatNote::IisLocalTime]
-        } else {
-            Vec::new()
-        };
+        let mut notes = Vec::new();
+        if self.first.local {
+            notes.push(crate::logs::FormatNote::IisLocalTime);
+        }
+        if self.headerless {
+            notes.push(crate::logs::FormatNote::DefaultLayout {
+                layout: format!("IIS's {} default fields", DEFAULT_FIELDS.len()),
+                given_by: format!(
+                    "--input-format iis --log-format '#Fields: {}'",
+                    DEFAULT_FIELDS.join(" ")
+                ),
+            });
+        }
         // IIS documents `time-taken` in milliseconds; another writer's unit is not IIS's to
         // say (its values, or --duration-unit, say it).
         let duration_unit = self
@@ -399,9 +416,53 @@ fn closing_quote(rest: &[u8]) -> Option<usize> {
     None
 }
 
+/// A line without a `#Fields:` line before it fits IIS's default fields: 15 fields split at
+/// single spaces, a date and a time, the server's address, a method, a path, a port, the
+/// client's address, a status, a substatus, a win32 status and `time-taken`, each as IIS
+/// writes it. IIS documents no other default, so a line that fits these has one reading.
+pub fn fits_default(line: &[u8]) -> bool {
+    let fields: Vec<&[u8]> = line.split(|&b| b == b' ').collect();
+    let digits = |f: &[u8]| !f.is_empty() && f.iter().all(u8::is_ascii_digit);
+    let shaped = |f: &[u8], shape: &[u8]| {
+        f.len() == shape.len()
+            && f.iter().zip(shape).all(|(b, s)| {
+                if *s == b'9' {
+                    b.is_ascii_digit()
+                } else {
+                    b == s
+                }
+            })
+    };
+    // An IPv4 or IPv6 address (with a `%zone`), as IIS writes `s-ip` and `c-ip`.
+    let address = |f: &[u8]| {
+        let f = f.split(|&b| b == b'%').next().unwrap_or_default();
+        !f.is_empty()
+            && (f.iter().all(|b| b.is_ascii_digit() || *b == b'.')
+                && f.iter().filter(|&&b| b == b'.').count() == 3
+                || f.contains(&b':')
+                    && f.iter()
+                        .all(|b| b.is_ascii_hexdigit() || matches!(b, b':' | b'.')))
+    };
+    fields.len() == DEFAULT_FIELDS.len()
+        && shaped(fields[0], b"9999-99-99")
+        && shaped(fields[1], b"99:99:99")
+        && address(fields[2])
+        && !fields[3].is_empty()
+        && fields[3].iter().all(u8::is_ascii_uppercase)
+        && fields[4].starts_with(b"/")
+        && digits(fields[6])
+        && address(fields[8])
+        && fields[11].len() == 3
+        && digits(fields[11])
+        && digits(fields[12])
+        && digits(fields[13])
+        && digits(fields[14])
+}
+
 /// An IIS log, if its first lines have IIS's `#Software:` line (or IIS Advanced Logging's),
 /// or a `#Fields:` line (space-separated W3C, not CloudFront's) with a date, a time and
-/// `cs-method`.
+/// `cs-method`, or no directive at all and lines that fit IIS's default fields
+/// ([`fits_default`], 4 in 5 of them).
 pub fn sniff(first_lines: &[&[u8]]) -> Option<Box<dyn LineFormat>> {
     let software = first_lines.iter().any(|l| {
         l.starts_with(b"#Software: Microsoft Internet Information Services")
@@ -414,6 +475,16 @@ pub fn sniff(first_lines: &[&[u8]]) -> Option<Box<dyn LineFormat>> {
             && has("cs-method")
             && !f.iter().any(|x| x.starts_with("x-edge-"))
     });
+    if !(software || fields.is_some()) {
+        let lines: Vec<&[u8]> = first_lines
+            .iter()
+            .copied()
+            .filter(|l| !l.trim_ascii().is_empty() && !l.starts_with(b"#"))
+            .collect();
+        let fit = lines.iter().filter(|l| fits_default(l)).count();
+        return (fit > 0 && fit as f64 >= super::BEST_OF * lines.len() as f64)
+            .then(|| Box::new(Iis::from_lines(first_lines)) as Box<dyn LineFormat>);
+    }
     // The FTP service's log (its lines are FTP commands) is no HTTP access log.
     if !(software || w3c) || fields.as_deref().is_some_and(ftp_fields) {
         return None;
@@ -441,7 +512,7 @@ pub const ENTRY: FormatEntry = FormatEntry {
         // `#Software: Microsoft Internet Information Services` or `IIS Advanced Logging`.
         test: |l| l.starts_with(b"#Software:") || super::entry::w3c_date_then(l, b' '),
     }),
-    compile: None,
+    compile: Some(compile),
     told: None,
     flags: &[&FLAGS],
     samples: &[
@@ -501,6 +572,23 @@ pub const ENTRY: FormatEntry = FormatEntry {
         },
     ],
 };
+
+/// `--input-format iis --log-format '#Fields: date time ...'`: the names a file's `#Fields:`
+/// line would give (the `#Fields:` may be left out).
+fn compile(text: &str) -> Result<Box<dyn LineFormat>, String> {
+    let t = text.trim();
+    let line = if t.starts_with("#Fields:") {
+        t.to_string()
+    } else {
+        format!("#Fields: {t}")
+    };
+    let names = fields_line(line.as_bytes()).unwrap_or_default();
+    let has = |n: &str| names.iter().any(|x| x == n);
+    if !DATE_TIME.iter().any(|(d, t)| has(d) && has(t)) {
+        return Err("an IIS #Fields: line names date and time".to_string());
+    }
+    Ok(Box::new(Iis::new(&[names])))
+}
 
 fn iis_lines(lines: &[&[u8]]) -> Box<dyn LineFormat> {
     Box::new(Iis::from_lines(lines))

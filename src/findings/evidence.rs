@@ -353,6 +353,14 @@ pub enum Warning {
         field: String,
         unit: &'static str,
     },
+    /// `--client-timeout` compared with a duration in milliseconds, assumed, though its values
+    /// rule milliseconds out and leave two units (or none): the file, the field and what the
+    /// values were.
+    DurationUnitImpossible {
+        file: String,
+        field: String,
+        doubt: crate::logs::UnitDoubt,
+    },
     /// `--client-timeout` compared with a duration whose unit was inferred from its first
     /// values: the file, the field and what the values were.
     DurationUnitInferred {

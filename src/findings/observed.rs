@@ -104,7 +104,16 @@ pub fn warnings(a: &LogAnalysis) -> Vec<Warning> {
                     .unwrap_or("duration")
                     .to_string(),
             );
-            if f.columns.duration_unit_assumed {
+            if let (true, Some(doubt)) = (
+                f.columns.duration_unit_assumed,
+                &f.columns.duration_unit_doubt,
+            ) {
+                out.push(Warning::DurationUnitImpossible {
+                    file,
+                    field,
+                    doubt: doubt.clone(),
+                });
+            } else if f.columns.duration_unit_assumed {
                 out.push(Warning::DurationUnitAssumed {
                     file,
                     field,

@@ -353,7 +353,7 @@ fn go_nanoseconds_that_fit_two_units_are_warned_not_inferred() {
     );
     let warnings = v["observed"]["warnings"].to_string();
     for part in [
-        "cannot be milliseconds: as ms the median request would last 6h 48m, longer than the 4m 46s",
+        "cannot be milliseconds: as ms the median request would last 6h 48m, longer than the 4m 45s its first lines' timestamps span (and a second more)",
         "as µs or ns each fits, and nothing tells which",
         "give --duration-unit us or ns",
     ] {

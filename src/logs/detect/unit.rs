@@ -164,9 +164,10 @@ fn judge_values(values: &[&[u8]], span_micros: Option<i64>) -> Option<Judged> {
             None if fraction => return None,
             None => {
                 // Whole numbers the typical values leave open: judged by the span.
-                let span = span_micros.map(|s| s.max(0) + SPAN_SLACK_MICROS);
-                let within =
-                    |u: DurationUnit| span.is_none_or(|s| median * u.nanos() / 1e3 <= s as f64);
+                let span = span_micros.map(|s| s.max(0));
+                let within = |u: DurationUnit| {
+                    span.is_none_or(|s| median * u.nanos() / 1e3 <= (s + SPAN_SLACK_MICROS) as f64)
+                };
                 let left: Vec<DurationUnit> = fits.iter().copied().filter(|&u| within(u)).collect();
                 match left.as_slice() {
                     // Milliseconds left: the assumption stands, as before.
@@ -438,14 +439,14 @@ mod tests {
             panic!("{:?}", judged(&GO, Some(0.19)));
         };
         assert_eq!((found.unit, found.rule), (Nanos, UnitRule::Span));
-        assert_eq!(found.span_micros, Some(1_190_000));
+        assert_eq!(found.span_micros, Some(190_000));
         // Spanning 4m 45s: as µs the median fits, as ms it does not: two left, a doubt.
         let Judged::Doubt(doubt) = judged(&GO, Some(285.0)) else {
             panic!("{:?}", judged(&GO, Some(285.0)));
         };
         assert_eq!(doubt.units, vec![Micros, Nanos]);
         assert_eq!(doubt.median_as_ms_s, 24_479);
-        assert_eq!(doubt.span_micros, Some(286_000_000));
+        assert_eq!(doubt.span_micros, Some(285_000_000));
         // Spanning 114 hours, ms fits: assumed, as before; and with no timestamps.
         assert_eq!(judged(&GO, Some(114.0 * 3600.0)), Judged::Open);
         assert_eq!(judged(&GO, None), Judged::Open);

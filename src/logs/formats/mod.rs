@@ -316,7 +316,7 @@ pub struct UnitInference {
     /// The median value, as written.
     pub median: String,
     /// The time the first lines' timestamps span, in µs, where the [`UnitRule::Span`] step
-    /// read it.
+    /// read it (it allows a second more: `detect::unit::SPAN_SLACK_MICROS`).
     pub span_micros: Option<i64>,
 }
 

@@ -161,7 +161,7 @@ fn unit_inferred(
     {
         write!(
             f,
-            "{file}: its duration field {field} says no unit (neither its name nor a format's documentation): its first {} values ({} to {}, median {}) are whole numbers that fit more than one unit, and in every unit but {} the median request would last longer than the {} its first lines' timestamps span, so --client-timeout compares with it as inferred; if that is wrong, give --duration-unit s, ms, us or ns",
+            "{file}: its duration field {field} says no unit (neither its name nor a format's documentation): its first {} values ({} to {}, median {}) are whole numbers that fit more than one unit, and in every unit but {} the median request would last longer than the {} its first lines' timestamps span (and a second more), so --client-timeout compares with it as inferred; if that is wrong, give --duration-unit s, ms, us or ns",
             inferred.values,
             inferred.min,
             inferred.max,
@@ -201,7 +201,7 @@ fn unit_impossible(
     let as_ms = duration_text(doubt.median_as_ms_s as f64);
     let why = match doubt.span_micros {
         Some(span) => format!(
-            "the median request would last {as_ms}, longer than the {} its first lines' timestamps span",
+            "the median request would last {as_ms}, longer than the {} its first lines' timestamps span (and a second more)",
             duration_text(span as f64 / 1e6)
         ),
         None => format!(

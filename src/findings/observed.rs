@@ -1,174 +1,16 @@
-//! The observed figures of the findings: per day, per endpoint, intents, key coverage, the
-//! duplicates seen beside the model's, and the warnings about the log itself.
+//! The observed figures of the findings: per day, per endpoint, intents, key coverage and
+//! the proxy's own retries (the duplicates seen are in `duplicates`, the warnings about the
+//! log itself in `warnings`).
 
-use crate::logs::{Grouping, LogAnalysis, MICROS_PER_DAY, Role, date_string, to_rfc3339};
+use crate::logs::{Grouping, LogAnalysis, Role, date_string, to_rfc3339};
 use crate::model::{Estimate, Scenario};
 
-use super::evidence::{DuplicatesNote, FewerOutcomes, Gap, Warning};
-use super::intervals::{Intervals, MIN_EVIDENCE};
+use super::intervals::MIN_EVIDENCE;
 use super::{
-    AmplificationObserved, AttemptsRow, DayRow, DeriveOptions, DuplicateEvidence, EndpointRow,
-    EndpointsOther, FileRead, FormatLines, InferredField, KeyCoverage, KeyCoverageRow, Observed,
-    ObservedDuplicates, ProcessedTwice, ProxyRetriesObserved, RetriesObserved, SharedAddresses,
-    SkippedLines, TOP_ENDPOINTS,
+    AmplificationObserved, AttemptsRow, DayRow, DeriveOptions, EndpointRow, EndpointsOther,
+    FileRead, FormatLines, InferredField, KeyCoverage, KeyCoverageRow, Observed, ProcessedTwice,
+    ProxyRetriesObserved, RetriesObserved, SharedAddresses, SkippedLines, TOP_ENDPOINTS,
 };
-
-/// The duplicates the fingerprinted intents showed, beside the model's prediction.
-pub fn observed_duplicates(
-    a: &LogAnalysis,
-    scenario: &Scenario,
-    intervals: &Intervals,
-) -> Option<ObservedDuplicates> {
-    // With keys, a retry answered 2xx may be a key store's replay: only the backend's own
-    // log (`--outcomes`) says which attempts executed.
-    match a.intent_grouping() {
-        "none" => return None,
-        // Traces: the SERVER spans are the backend's own word.
-        "key" if a.join.is_none() && !a.all_traces() => return None,
-        _ => {}
-    }
-    let t = &a.tally;
-    let d = t.duplicates;
-    let per_day = a
-        .days_covered()
-        .filter(|d| *d > 0.0)
-        .map(|days| d.count as f64 / days);
-    let predicted = Estimate::new(*scenario).duplicates.per_day;
-    let m = scenario.days_per_month;
-    let interval = intervals.duplicates_per_month.map(|v| v / m);
-    let unknown = t.counts.timed_out_unknown;
-    let gap = per_day.and_then(|observed| {
-        let days = observed / d.count.max(1) as f64;
-        if observed < interval[0] {
-            Some(Gap::Fewer {
-                conflicts: (d.conflict_409_422 > 0).then(|| {
-                    (
-                        d.conflict_409_422,
-                        (d.count + d.conflict_409_422) as f64 * days,
-                    )
-                }),
-                outcomes: if !a.has_outcomes() {
-                    FewerOutcomes::NoUpstream
-                } else if unknown > 0 {
-                    FewerOutcomes::Unknown(unknown)
-                } else {
-                    FewerOutcomes::Known
-                },
-                seen: observed,
-                predicted,
-                interval,
-                fingerprint: a.intent_grouping() == "fingerprint",
-            })
-        } else if observed > interval[1] {
-            Some(Gap::More {
-                retries: scenario.retries,
-            })
-        } else {
-            None
-        }
-    });
-    let note = DuplicatesNote {
-        // Read from stdin, the proxy log could not be read again with the backend's answers.
-        lower_bound: a.join.as_ref().is_some_and(|j| !j.per_intent),
-        gap,
-        by_key: a.intent_grouping() == "key",
-    };
-    let any = note.lower_bound || note.gap.is_some() || note.by_key;
-    Some(ObservedDuplicates {
-        count: d.count,
-        per_day,
-        predicted_per_day: predicted,
-        predicted_per_day_interval: interval,
-        evidence: DuplicateEvidence {
-            upstream_2xx: d.upstream_2xx,
-            outcomes: d.outcomes,
-            conflict_409_422: d.conflict_409_422,
-        },
-        note: any.then_some(note),
-    })
-}
-
-/// Warnings about the log itself: missing days, a clock running backwards, the backend
-/// log's gaps.
-pub fn warnings(a: &LogAnalysis) -> Vec<Warning> {
-    let t = &a.tally;
-    let mut out = Vec::new();
-    if a.options.client_timeout.is_some() {
-        // The timeout is compared with durations in a unit that nothing said: assumed, or
-        // inferred from their values.
-        for f in &a.files {
-            let (file, field) = (
-                f.name.clone(),
-                f.columns
-                    .header_of(Role::Duration)
-                    .unwrap_or("duration")
-                    .to_string(),
-            );
-            if f.columns.duration_unit_assumed {
-                out.push(Warning::DurationUnitAssumed {
-                    file,
-                    field,
-                    unit: f.columns.duration_unit.name(),
-                });
-            } else if let Some(inferred) = &f.columns.duration_unit_inferred {
-                out.push(Warning::DurationUnitInferred {
-                    file,
-                    field,
-                    inferred: inferred.clone(),
-                });
-            }
-        }
-    }
-    if a.is_server_log() && a.options.client_timeout.is_none() {
-        out.push(Warning::ServerLogNoClientTimeout);
-    }
-    if a.files.iter().any(|f| {
-        f.traces
-            .as_ref()
-            .is_some_and(|r| r.format.is_some() && !r.sampled())
-    }) {
-        out.push(Warning::Unsampled);
-    }
-    if a.has_timestamps() {
-        if let (Some(first), Some(last)) = (t.first_ts, t.last_ts) {
-            let (d0, d1) = (
-                first.div_euclid(MICROS_PER_DAY),
-                last.div_euclid(MICROS_PER_DAY),
-            );
-            let missing: Vec<i64> = (d0 + 1..d1)
-                .filter(|d| !t.per_day.contains_key(d))
-                .collect();
-            if let (Some(lo), Some(hi)) = (missing.first(), missing.last()) {
-                out.push(Warning::MissingDays {
-                    days: missing.len() as u64,
-                    first: date_string(*lo),
-                    last: date_string(*hi),
-                });
-            }
-        }
-        let window = i64::try_from(a.options.retry_window.as_micros()).unwrap_or(i64::MAX);
-        if t.most_backwards > window {
-            out.push(Warning::Backwards {
-                by: t.most_backwards as f64 / 1e6,
-                window: a.options.retry_window.as_secs_f64(),
-            });
-        }
-    }
-    if let Some(j) = &a.join {
-        if j.span.is_none() {
-            out.push(Warning::BackendNoTimestamps {
-                files: j.files.clone(),
-            });
-        }
-        out.extend(j.bad_samples.iter().cloned().map(Warning::BackendBadRow));
-        if j.backend_bad_rows > j.bad_samples.len() as u64 {
-            out.push(Warning::BackendBadRows {
-                rows: j.backend_bad_rows,
-            });
-        }
-    }
-    out
-}
 
 /// The observed figures; per-endpoint estimates use `scenario` for the inputs an
 /// endpoint does not measure itself.
@@ -420,6 +262,12 @@ fn inferred_fields(f: &crate::logs::FileInfo) -> Vec<InferredField> {
                     given_by: format!("--log-format '{log_format}'"),
                 })
                 .collect(),
+            crate::logs::FormatNote::DefaultLayout { layout, given_by } => vec![InferredField {
+                field: "layout",
+                from: "no #Fields: line".to_string(),
+                read_as: layout.clone(),
+                given_by: given_by.clone(),
+            }],
             _ => Vec::new(),
         })
         .collect();

@@ -16,9 +16,27 @@ use std::fmt;
 use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
-use super::Text;
 use super::span::{self, Kind, Reading, Span, span_id, trace_id};
+use super::{Text, TraceEntry};
 use crate::logs::json_scan::{Bail, Kind as Json, Leaf, Scan, unescape};
+
+/// Its row of `TRACE_FORMATS` (its catalog row, of the same name, is in `formats/catalog.rs`):
+/// `ExportTraceServiceRequest` documents (the Collector's file exporter, one a line), or
+/// Tempo's and Jaeger's API answers around them: `resourceSpans` (or Tempo's `batches`, or
+/// `trace`/`result` around them) near the start.
+pub const TRACE: TraceEntry = TraceEntry {
+    name: "otlp",
+    describe: "OTLP/JSON traces",
+    opens: b"{",
+    looks: |head| {
+        let has = |needle: &[u8]| memchr::memmem::find(head, needle).is_some();
+        has(b"\"resourceSpans\"")
+            || has(b"\"resource_spans\"")
+            || (has(b"\"batches\"")
+                && (has(b"\"scopeSpans\"") || has(b"\"instrumentationLibrarySpans\"")))
+    },
+    document: |de, sink| document(de, sink),
+};
 
 /// Where spans go as they are read; an error from it stops the reading.
 pub trait SpanSink {

@@ -3,7 +3,6 @@
 
 use std::fmt::{self, Display, Formatter};
 
-use crate::findings::evidence::Refusal;
 use crate::logs::{
     FileInfo, FormatNote, FormatRead, Lacking, LogError, Role, TraceRead, extra_fields,
 };
@@ -81,6 +80,12 @@ impl Display for FormatNote {
                 f,
                 "its lines go on past that layout with fields it does not name, which are not read: \
                  give the server's own format with --log-format to read them ({examples})"
+            ),
+            FormatNote::DefaultLayout { layout, given_by } => write!(
+                f,
+                "it has no #Fields: line: its lines are read by {layout}, inferred from their \
+                 field counts and values, which fit that layout and no other ({given_by} makes \
+                 them given; --no-infer refuses them)"
             ),
             FormatNote::IisLocalTime => f.write_str(
                 "date-local and time-local have no zone (IIS Advanced Logging's local time): \
@@ -267,31 +272,6 @@ impl Display for LogError {
         }
     }
 }
-
-impl Display for Refusal {
-    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
-        match self {
-            Refusal::Underivable { figure, why, flag } => {
-                write!(f, "{why}, so {figure} is unknown: give {flag}")
-            }
-            Refusal::UnknownOutcomes { log, max_unknown } => {
-                let [low, high] = log.bounds();
-                write!(
-                    f,
-                    "{} of {} timed-out attempts ({}, more than --max-unknown {}) have no known outcome (the proxy gave up before the backend answered), so the succeeded share is only known to lie between {} (if every unknown failed) and {} (if every unknown succeeded): give --succeeded-share, or the backend's own log with --outcomes FILE",
-                    count(log.unknown),
-                    count(log.timed_out),
-                    pct3(log.unknown as f64 / log.timed_out as f64),
-                    pct3(*max_unknown),
-                    pct3(low),
-                    pct3(high),
-                )
-            }
-        }
-    }
-}
-
-impl std::error::Error for Refusal {}
 
 /// What a file of spans showed and what traces cannot tell, for the evidence.
 pub fn traces_evidence(t: &TraceRead) -> Vec<String> {

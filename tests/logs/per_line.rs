@@ -563,3 +563,34 @@ fn combined_after_the_virtual_host_is_read_with_its_client() {
     assert_eq!(o["intents"], 6, "{stderr}");
     assert_eq!(skipped(o), kinds(&[("nginx error log", 1)]));
 }
+
+/// HAProxy's termination state says who ended a request and when: a server-side end while
+/// HAProxy was connecting to a server or queued for one (`sC`, `SC`, `sQ`, `SQ`; `<NOSRV>`
+/// when no server was up, as Elastic's `httplog-no-headers` sample has it) reached no server,
+/// and HAProxy answered 503 itself: a failed attempt, no give-up that may have succeeded. A
+/// server timeout once the request was sent (`sH`) and the client's end at any state (`CC`,
+/// the client left while HAProxy connected) stay give-ups.
+#[test]
+fn haproxy_requests_that_reached_no_server_are_no_give_ups() {
+    let dir = tempfile::tempdir().unwrap();
+    let line = |i: usize, server: &str, timers: &str, status: &str, state: &str| {
+        format!(
+            "Dec 10 12:0{i}:46 lb-1 haproxy[19312]: 127.0.0.1:3598{i} [10/Dec/2026:12:0{i}:46.395] http-in api/{server} {timers} {status} 213 - - {state} 1/1/0/0/0 0/0 \"POST /v1/orders HTTP/1.1\""
+        )
+    };
+    let lines = [
+        line(0, "srv1", "0/0/1/20/21", "201", "----"),
+        line(1, "<NOSRV>", "0/-1/-1/-1/0", "503", "SC--"),
+        line(2, "srv1", "0/0/-1/-1/5001", "503", "sC--"),
+        line(3, "srv1", "0/5000/-1/-1/5000", "503", "sQ--"),
+        line(4, "srv1", "0/0/1/-1/30001", "504", "sH--"),
+        line(5, "srv1", "0/0/-1/-1/900", "-1", "CC--"),
+        line(6, "srv1", "0/0/1/20/25", "201", "cD--"),
+    ];
+    let f = write(dir.path(), "haproxy.log", text(&lines).as_bytes());
+    let (r, stderr) = report(&f, &[]);
+    let o = &r["observed"];
+    // Timed out: sH, CC and cD; the three that reached no server are failed attempts.
+    assert_eq!(counts(o), (7, 0, 7, 3), "{stderr}");
+    assert_eq!(o["per_day"][0]["timed_out"], 3);
+}

@@ -453,7 +453,10 @@ impl FlagsStyle {
             GiveUpMatch::AnyCode => value
                 .split(|&b| b == b',' || b == b'|' || b == b' ')
                 .any(is),
-            GiveUpMatch::FirstLetter => value.first().is_some_and(|b| is(std::slice::from_ref(b))),
+            GiveUpMatch::FirstLetter { except } => {
+                value.first().is_some_and(|b| is(std::slice::from_ref(b)))
+                    && !except.iter().any(|e| value.starts_with(e.as_bytes()))
+            }
             GiveUpMatch::Whole => is(value),
         }
     }
@@ -471,8 +474,9 @@ pub struct GiveUps {
 pub enum GiveUpMatch {
     /// One of its codes, separated by `,`, `|` or spaces (Envoy's response flags).
     AnyCode,
-    /// Its first letter (HAProxy's termination state).
-    FirstLetter,
+    /// Its first letter (HAProxy's termination state), unless the value opens with one of
+    /// `except`.
+    FirstLetter { except: &'static [&'static str] },
     /// The whole value, trimmed.
     Whole,
 }

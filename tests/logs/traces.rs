@@ -1417,3 +1417,41 @@ fn zipkin_v1_reads_as_the_same_calls_in_v2() {
     }
     assert_eq!(got["inputs"], want["inputs"]);
 }
+
+/// One `ResourceSpans` a line, not wrapped in `{"resourceSpans": [...]}`: what the
+/// OpenTelemetry Java agent's `logging-otlp` exporter writes. Detected as OTLP (it was read
+/// as a JSON access log and refused for its missing method column) and read to the figures
+/// of the same spans wrapped.
+#[test]
+fn one_resource_spans_a_line_reads_as_the_request() {
+    let dir = tempfile::tempdir().unwrap();
+    let wrapped = traces(None);
+    let bare: Vec<Value> = wrapped
+        .iter()
+        .flat_map(|d| d["resourceSpans"].as_array().unwrap().clone())
+        .map(|mut rs| {
+            rs["schemaUrl"] = json!("https://opentelemetry.io/schemas/1.19.0");
+            rs
+        })
+        .collect();
+    assert!(bare[0].get("resourceSpans").is_none() && bare[0].get("resource").is_some());
+    let want = report(&write_lines(dir.path(), "wrapped.jsonl", &wrapped), &[]);
+    let got = report(&write_lines(dir.path(), "bare.jsonl", &bare), &[]);
+    let o = &got["observed"];
+    assert_eq!(o["files"][0]["traces"]["format"], "otlp", "{o}");
+    assert_eq!(
+        (&o["mutating_attempts"], &o["timed_out"]),
+        (&55.into(), &15.into())
+    );
+    for k in [
+        "mutating_attempts",
+        "intents",
+        "timed_out",
+        "timed_out_succeeded",
+        "observed_duplicates",
+        "retries_observed",
+    ] {
+        assert_eq!(o[k], want["observed"][k], "{k}");
+    }
+    assert_eq!(got["inputs"], want["inputs"]);
+}

@@ -61,17 +61,21 @@ type Reader = fn(
 pub static TRACE_FORMATS: &[TraceEntry] = &[
     // OTLP/JSON: `ExportTraceServiceRequest` documents (the Collector's file exporter, one a
     // line), or Tempo's and Jaeger's API answers around them: `resourceSpans` (or Tempo's
-    // `batches`, or `trace`/`result` around them) near the start.
+    // `batches`, or `trace`/`result` around them) near the start; or one `ResourceSpans` a
+    // line (the Java agent's `logging-otlp` exporter): `resource` and `scopeSpans`.
     TraceEntry {
         name: "otlp",
         describe: "OTLP/JSON traces",
         opens: b"{",
         looks: |head| {
             let has = |needle: &[u8]| memchr::memmem::find(head, needle).is_some();
+            let scopes = has(b"\"scopeSpans\"") || has(b"\"instrumentationLibrarySpans\"");
+            // A ResourceSpans alone: its first key is one of its own.
+            let key = head.get(1..).unwrap_or_default().trim_ascii_start();
+            let bare = key.starts_with(b"\"resource\"") || key.starts_with(b"\"scopeSpans\"");
             has(b"\"resourceSpans\"")
                 || has(b"\"resource_spans\"")
-                || (has(b"\"batches\"")
-                    && (has(b"\"scopeSpans\"") || has(b"\"instrumentationLibrarySpans\"")))
+                || (scopes && (has(b"\"batches\"") || bare))
         },
         document: |de, sink| otlp::document(de, sink),
     },
@@ -760,6 +764,15 @@ mod tests {
         assert_eq!(sniff(otlp).map(TraceFormat::name), Some("otlp"));
         assert_eq!(sniff(zipkin).map(TraceFormat::name), Some("zipkin"));
         assert!(sniff(br#"{"method":"POST"}"#).is_none());
+        // One ResourceSpans a line, compact or pretty-printed; a JSON access log that merely
+        // has a `resource` key is none.
+        for bare in [
+            &br#"{"resource":{"attributes":[]},"scopeSpans":[{"spans":[]}]}"#[..],
+            b"{\n  \"resource\": {},\n  \"instrumentationLibrarySpans\": []\n}",
+        ] {
+            assert_eq!(sniff(bare).map(TraceFormat::name), Some("otlp"));
+        }
+        assert!(sniff(br#"{"resource":"/v1/pay","method":"POST","status":201}"#).is_none());
         assert_eq!(
             serde_json::to_string(&sniff(zipkin)).unwrap(),
             r#""zipkin""#

@@ -701,7 +701,7 @@ pub fn duration_unit(bytes: &[u8]) {
 
 /// The span readers on one document: where OTLP/JSON's scanner reads it, its serde reader
 /// reads the same spans (the scanner takes only what serde takes, as serde reads it); Zipkin's
-/// reader reads or refuses; none panics.
+/// and Jaeger's readers read or refuse; none panics.
 pub fn span_reader(bytes: &[u8]) {
     let Ok(text) = std::str::from_utf8(bytes) else {
         return;

@@ -192,7 +192,7 @@ fn the_refusal_places_the_field_by_its_column_on_the_line() {
 fn input_format_names_come_from_the_catalog() {
     let err = usage_error(&["logs", "-", "--input-format", "ftp"]);
     assert!(
-        err.contains("unknown input format 'ftp': use one of auto, csv, tsv, nginx, apache, alb, elb, cloudfront, iis, haproxy, envoy, json, otlp, zipkin"),
+        err.contains("unknown input format 'ftp': use one of auto, csv, tsv, nginx, apache, alb, elb, cloudfront, iis, haproxy, envoy, json, otlp, zipkin, jaeger"),
         "{err}"
     );
 }

@@ -65,6 +65,23 @@ const ZIPKIN: FormatEntry = FormatEntry {
     samples: &[],
 };
 
+/// Jaeger's own JSON traces, read before any line format is looked for.
+const JAEGER: FormatEntry = FormatEntry {
+    name: "jaeger",
+    named: true,
+    describe: "Jaeger JSON traces (its UI's download, its query API v1)",
+    detect: None,
+    reading: Reading::Trace {
+        missing: "no Jaeger trace with traceID and spans at its start",
+    },
+    candidates: none,
+    looks: None,
+    compile: None,
+    told: None,
+    flags: &[],
+    samples: &[],
+};
+
 /// Every format, in the order `--input-format` lists them: one line a format, its row in
 /// its own file.
 pub static CATALOG: &[FormatEntry] = &[
@@ -82,6 +99,7 @@ pub static CATALOG: &[FormatEntry] = &[
     json::ENTRY,
     OTLP,
     ZIPKIN,
+    JAEGER,
     apigateway::ENTRY,
 ];
 
@@ -177,7 +195,7 @@ mod tests {
     use crate::logs::role::Role;
 
     /// The `InputFormat` constants the code names.
-    fn constants() -> [InputFormat; 14] {
+    fn constants() -> [InputFormat; 15] {
         use InputFormat as F;
         [
             F::Auto,
@@ -194,6 +212,7 @@ mod tests {
             F::Iis,
             F::Otlp,
             F::Zipkin,
+            F::Jaeger,
         ]
     }
 

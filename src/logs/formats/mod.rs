@@ -69,6 +69,8 @@ impl InputFormat {
     pub const Otlp: InputFormat = InputFormat("otlp");
     /// Zipkin v2 JSON traces.
     pub const Zipkin: InputFormat = InputFormat("zipkin");
+    /// Jaeger's own JSON traces (its UI's download, its query API v1).
+    pub const Jaeger: InputFormat = InputFormat("jaeger");
 
     /// The name as written in `--input-format`: its catalog row's.
     pub fn name(self) -> &'static str {

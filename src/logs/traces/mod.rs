@@ -14,6 +14,7 @@
 //! to a tally); `analyze` calls them before a file's format is looked for.
 
 mod assemble;
+mod jaeger;
 mod otlp;
 mod span;
 mod zipkin;
@@ -95,6 +96,19 @@ pub static TRACE_FORMATS: &[TraceEntry] = &[
                 || has(b"\"remoteEndpoint\""))
         },
         document: |de, sink| zipkin::document(de, sink),
+    },
+    // Jaeger's own JSON (its UI's download, its query API v1): `traceID` (Jaeger's spelling,
+    // where OTLP and Zipkin write `traceId`) with `spans` (a trace, or `data`'s list of
+    // them) or `spanID` (spans alone, a list or one a line) near the start.
+    TraceEntry {
+        name: "jaeger",
+        describe: "Jaeger JSON traces",
+        opens: b"{[",
+        looks: |head| {
+            let has = |needle: &[u8]| memchr::memmem::find(head, needle).is_some();
+            has(b"\"traceID\"") && (has(b"\"spans\"") || has(b"\"spanID\""))
+        },
+        document: |de, sink| jaeger::document(de, sink),
     },
 ];
 
@@ -560,10 +574,10 @@ fn documents(
             let mut de = serde_json::Deserializer::from_reader(
                 std::io::Cursor::new(&doc).chain(&mut *input),
             );
-            let read = if format.name() == "zipkin" {
-                zipkin::document(&mut de, asm)
-            } else {
-                otlp::document(&mut de, asm)
+            let read = match format.name() {
+                "zipkin" => zipkin::document(&mut de, asm),
+                "jaeger" => jaeger::document(&mut de, asm),
+                _ => otlp::document(&mut de, asm),
             };
             if let Err(e) = read {
                 if let Some(failed) = asm.failed.take() {
@@ -575,6 +589,7 @@ fn documents(
         }
         let mut de = serde_json::Deserializer::from_reader(&mut *input);
         let done = match first {
+            b'[' if format.name() == "jaeger" => jaeger::document(&mut de, asm),
             b'[' => zipkin::document(&mut de, asm),
             _ => {
                 return Err(LogError::Option(format!(
@@ -596,8 +611,8 @@ fn documents(
 
 /// One document through each span reader, for the `span_reader` fuzz target and its
 /// replayed regressions: the spans OTLP/JSON's scanner reads (`None` where it declines), those
-/// its serde reader reads (or serde's error), and those Zipkin's reader reads (or its error),
-/// each span as its `Debug` text.
+/// its serde reader reads (or serde's error), and those Zipkin's and Jaeger's readers read
+/// (or their errors), each span as its `Debug` text.
 #[doc(hidden)]
 pub fn span_readers(text: &str) -> SpanReadings {
     let debug = |spans: Collect| spans.0.iter().map(|s| format!("{s:?}")).collect();
@@ -617,6 +632,7 @@ pub fn span_readers(text: &str) -> SpanReadings {
         scan,
         serde: with(TRACE_FORMATS[0].document),
         zipkin: with(TRACE_FORMATS[1].document),
+        jaeger: with(TRACE_FORMATS[2].document),
     }
 }
 
@@ -627,6 +643,7 @@ pub struct SpanReadings {
     pub scan: Option<Vec<String>>,
     pub serde: Result<Vec<String>, String>,
     pub zipkin: Result<Vec<String>, String>,
+    pub jaeger: Result<Vec<String>, String>,
 }
 
 /// Why a document held in memory was not read.

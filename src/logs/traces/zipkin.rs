@@ -123,7 +123,7 @@ impl Endpoint<'_> {
 
 /// A Zipkin time (µs since the epoch, or µs long) as ns: whole microseconds exactly (a
 /// float would put 1540799212983049 µs a microsecond early); a fraction is rounded.
-fn micros_to_nanos(t: &Text) -> Option<i64> {
+pub(super) fn micros_to_nanos(t: &Text) -> Option<i64> {
     let t = t.as_str().trim();
     match t.parse::<i64>() {
         Ok(us) => us.checked_mul(1000),

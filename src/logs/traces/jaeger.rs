@@ -84,7 +84,7 @@ impl<'de> Visitor<'de> for Object<'_> {
     }
 }
 
-/// `data`: the traces (null when none).
+/// `data`: the traces (null when none), or one trace.
 struct Traces<'s>(&'s mut dyn SpanSink);
 
 impl<'de> DeserializeSeed<'de> for Traces<'_> {
@@ -99,10 +99,12 @@ impl<'de> Visitor<'de> for Traces<'_> {
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("a list of Jaeger traces")
     }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        let sink = self.0;
-        while seq.next_element_seed(Object(&mut *sink))?.is_some() {}
-        Ok(())
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<(), A::Error> {
+        Object(self.0).visit_seq(seq)
+    }
+    /// One trace, not in a list (as Jaeger UI's own fixtures hold one).
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<(), A::Error> {
+        Object(self.0).visit_map(map)
     }
     fn visit_unit<E: de::Error>(self) -> Result<(), E> {
         Ok(())
@@ -358,5 +360,7 @@ mod tests {
         assert!(
             read(r#"{"data":null,"errors":[{"code":404,"msg":"trace not found"}]}"#).is_empty()
         );
+        let one = format!(r#"{{"data":{{"services":[],"spans":[{client},{server}]}}}}"#);
+        assert_eq!(read(&one).len(), 2);
     }
 }

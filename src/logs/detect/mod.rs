@@ -92,7 +92,8 @@ pub fn envelope(lines: &[&[u8]], reads: impl Fn(&[&[u8]]) -> bool) -> Option<Env
 
 /// `<RFC 3339 time> host tag: ` or `... host tag[pid]: `, as rsyslog writes: a host name or
 /// address, then a tag of name characters (at most 48) with an optional `[digits]`, then `:`
-/// and a space (or the line's end).
+/// and a space (or the line's end); or no tag, two spaces after the host, as rsyslog writes a
+/// message its sender gave none (Fastly's blank format).
 pub fn syslog_after_time(line: &[u8]) -> bool {
     let mut tokens = line.splitn(4, |&b| b == b' ');
     let (Some(time), Some(host), Some(tag)) = (tokens.next(), tokens.next(), tokens.next()) else {
@@ -102,6 +103,12 @@ pub fn syslog_after_time(line: &[u8]) -> bool {
         && host
             .iter()
             .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b':'));
+    if tag.is_empty() {
+        let message = tokens.next().unwrap_or_default();
+        return super::envelope::text::is_rfc3339(time)
+            && host_ok
+            && message.first().is_some_and(|&b| b != b' ');
+    }
     let Some(tag) = tag.strip_suffix(b":") else {
         return false;
     };
@@ -466,14 +473,17 @@ mod tests {
 
     #[test]
     fn rsyslog_is_told_from_a_timestamped_line() {
-        let syslog: [&[u8]; 4] = [
+        let syslog: [&[u8]; 6] = [
             b"2026-11-30T10:00:00.123456+00:00 web-1 nginx: 10.0.0.1 2026-11-30T10:00:00+00:00 x",
             b"2026-11-30T10:00:00Z web-1.example.com nginx[29]: x",
             b"2026-11-30T10:00:00Z 10.0.0.9 envoy/proxy[7]:",
+            // No tag: two spaces after the host.
+            b"2026-11-30T10:00:00Z 1.1.1.1  {\"url\": \"/\"}",
             b"2026-11-30T10:00:00Z web-1 nginx[]: x",
+            b"2026-11-30T10:00:00Z web-1   x",
         ];
         let shapes: Vec<bool> = syslog.iter().map(|l| syslog_after_time(l)).collect();
-        assert_eq!(shapes, [true, true, true, false]);
+        assert_eq!(shapes, [true, true, true, true, false, false]);
         let timestamped: [&[u8]; 4] = [
             b"2026-11-30T10:00:00Z 10.0.0.1 - - [30/Nov/2026:10:00:00 +0000] \"POST / HTTP/1.1\" 200 1",
             b"2026-11-30T10:00:00Z {\"time\": \"2026-11-30T10:00:00Z\", \"status\": 200}",
@@ -483,7 +493,7 @@ mod tests {
         assert!(!timestamped.iter().any(|l| syslog_after_time(l)));
         // A reader that takes any text: the first envelope tried wins.
         let any = |_: &[&[u8]]| true;
-        assert_eq!(envelope(&syslog[..3], any), Some(Envelope::Syslog3164));
+        assert_eq!(envelope(&syslog[..4], any), Some(Envelope::Syslog3164));
         assert_eq!(
             envelope(&timestamped[..3], any),
             Some(Envelope::Timestamped)

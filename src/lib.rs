@@ -26,3 +26,4 @@ pub mod sql;
 pub mod sweep;
 pub mod tui;
 pub mod units;
+pub mod words;

@@ -113,15 +113,93 @@ impl Sweep {
 
     /// One estimate per swept value, everything else as in `base`.
     pub fn run(&self, base: &Scenario) -> Vec<Estimate> {
-        self.values()
-            .into_iter()
-            .map(|value| {
-                let mut scenario = *base;
-                self.input.set(&mut scenario, value);
-                Estimate::new(scenario)
-            })
-            .collect()
+        vary(base, self.input, self.values().into_iter()).collect()
     }
+}
+
+/// One estimate per value of `input`, everything else as in `base`.
+fn vary(
+    base: &Scenario,
+    input: Input,
+    values: impl Iterator<Item = f64>,
+) -> impl Iterator<Item = Estimate> {
+    let base = *base;
+    values.map(move |value| {
+        let mut scenario = base;
+        input.set(&mut scenario, value);
+        Estimate::new(scenario)
+    })
+}
+
+/// Retry counts the retries curve holds: 0 to 6, or the 7 counts ending at the scenario's.
+const RETRY_WINDOW: u32 = 7;
+/// Points on the timeout-rate curve.
+const TIMEOUT_POINTS: usize = 41;
+/// Points on the key-TTL curve.
+const TTL_POINTS: u64 = 41;
+
+/// An estimate's figures against one of its inputs, the rest of its scenario held: each
+/// value of the input (as the scenario holds it) with the estimate there.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Curve {
+    pub points: Vec<(f64, Estimate)>,
+}
+
+impl Curve {
+    fn of(base: &Scenario, input: Input, values: impl Iterator<Item = f64>) -> Curve {
+        Curve {
+            points: vary(base, input, values)
+                .map(|e| (input.get(&e.inputs), e))
+                .collect(),
+        }
+    }
+}
+
+/// What the charts of one estimate draw (`--format html`, `--plot DIR`): its figures against
+/// its retries, its timeout rate and its key TTL, computed here so that a chart only draws
+/// the points it is given.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Curves {
+    /// The 7 retry counts ending at the scenario's (0 to 6 below that).
+    pub retries: Curve,
+    /// 41 timeout rates from 0 to twice the scenario's (at least 0.2%, at most 100%).
+    pub timeout_rate: Curve,
+    /// Key TTLs from 0 to twice the retry horizon, or a little past the scenario's TTL when
+    /// that is near (at most 41, whole seconds): where a TTL stops being long enough.
+    pub ttl: Curve,
+}
+
+impl Curves {
+    pub fn of(e: &Estimate) -> Curves {
+        let base = &e.inputs;
+        let first = base.retries.saturating_sub(RETRY_WINDOW - 1);
+        let retries = (first..first + RETRY_WINDOW).map(f64::from);
+        let top = (2.0 * base.timeout_rate).clamp(0.002, 1.0);
+        let rates = (0..TIMEOUT_POINTS).map(|i| top * i as f64 / (TIMEOUT_POINTS - 1) as f64);
+        Curves {
+            retries: Curve::of(base, Input::Retries, retries),
+            timeout_rate: Curve::of(base, Input::TimeoutRate, rates),
+            ttl: Curve::of(base, Input::Ttl, ttls(e).into_iter().map(|t| t as f64)),
+        }
+    }
+}
+
+/// The key TTLs of the TTL curve: from 0 to twice the retry horizon, or to a little past the
+/// scenario's TTL when it is at most four horizons.
+fn ttls(e: &Estimate) -> Vec<u64> {
+    let horizon = e.retry_horizon_seconds.max(1.0);
+    let ttl = e.inputs.ttl_seconds as f64;
+    let top = if ttl <= 4.0 * horizon {
+        (2.0 * horizon).max(1.25 * ttl)
+    } else {
+        2.0 * horizon
+    }
+    .ceil() as u64;
+    let mut ttls: Vec<u64> = (0..TTL_POINTS)
+        .map(|i| top * i / (TTL_POINTS - 1))
+        .collect();
+    ttls.dedup();
+    ttls
 }
 
 /// The most decimals a swept value keeps (in JSON units: 1e-20 of a rate is far below noise).
@@ -230,6 +308,58 @@ mod tests {
                 .len(),
             DEFAULT_STEPS
         );
+    }
+
+    /// Each curve holds the scenario but for its input, over the values its chart shows.
+    #[test]
+    fn curves_vary_one_input_each() {
+        let base = Scenario {
+            retries: 10,
+            timeout_rate: 0.3,
+            ..Scenario::default()
+        };
+        let curves = Curves::of(&Estimate::new(base));
+        let xs = |c: &Curve| c.points.iter().map(|(x, _)| *x).collect::<Vec<f64>>();
+        assert_eq!(
+            xs(&curves.retries),
+            vec![4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0]
+        );
+        let rates = xs(&curves.timeout_rate);
+        assert_eq!(rates.len(), TIMEOUT_POINTS);
+        assert_eq!((rates[0], rates[40]), (0.0, 0.6));
+        for (curve, input) in [
+            (&curves.retries, Input::Retries),
+            (&curves.timeout_rate, Input::TimeoutRate),
+            (&curves.ttl, Input::Ttl),
+        ] {
+            for (x, e) in &curve.points {
+                let mut scenario = base;
+                input.set(&mut scenario, *x);
+                assert_eq!(*e, Estimate::new(scenario), "{input} at {x}");
+            }
+        }
+        // Fewer than 7 retries start at 0; a tiny or huge rate keeps a visible range.
+        let few = Curves::of(&Estimate::new(Scenario::default()));
+        assert_eq!(xs(&few.retries), (0..7).map(f64::from).collect::<Vec<_>>());
+        assert_eq!(few.timeout_rate.points.last().map(|p| p.0), Some(0.004));
+        let tiny = Scenario {
+            timeout_rate: 0.0001,
+            ..Scenario::default()
+        };
+        let top = |s: Scenario| Curves::of(&Estimate::new(s)).timeout_rate.points[40].0;
+        assert_eq!(top(tiny), 0.002);
+        assert_eq!(
+            top(Scenario {
+                timeout_rate: 0.9,
+                ..Scenario::default()
+            }),
+            1.0
+        );
+        // The TTLs: whole seconds from 0, each once.
+        let ttls = xs(&few.ttl);
+        assert_eq!(ttls[0], 0.0);
+        assert!(ttls.windows(2).all(|w| w[0] < w[1]), "{ttls:?}");
+        assert!(ttls.iter().all(|t| t.fract() == 0.0), "{ttls:?}");
     }
 
     #[test]

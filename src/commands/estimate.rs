@@ -2,9 +2,8 @@
 
 use crate::cli::EstimateArgs;
 use crate::error::Result;
-use crate::model::Estimate;
 use crate::report::output;
-use crate::run::{measure_logs, resolve};
+use crate::run::{measure_logs, model, resolve};
 
 /// Runs the estimate (or the sweep) and renders it in the chosen format.
 pub fn run(args: &EstimateArgs, color: bool) -> Result<Vec<u8>> {
@@ -14,10 +13,23 @@ pub fn run(args: &EstimateArgs, color: bool) -> Result<Vec<u8>> {
         // `--observed FILE`: the report of `dupcost logs`, from an engine's result of
         // `dupcost sql`. No file was read as a log: the warnings say where the figures come from.
         let (analysis, derived) = measure_logs(&run)?;
-        return output::write_logs(out, style, &derived, &[], &analysis.options.methods);
+        let (estimate, curves) = model(&run, derived.scenario);
+        let methods = &analysis.options.methods;
+        return output::write_logs(
+            out,
+            style,
+            &derived,
+            &estimate,
+            curves.as_ref(),
+            &[],
+            methods,
+        );
     }
     match &run.sweep {
-        None => output::write_estimate(out, style, &Estimate::new(run.scenario), sources),
+        None => {
+            let (estimate, curves) = model(&run, run.scenario);
+            output::write_estimate(out, style, &estimate, curves.as_ref(), sources)
+        }
         Some(sweep) => {
             let estimates = sweep.run(&run.scenario);
             output::write_sweep(out, style, sweep.input, &estimates, sources)

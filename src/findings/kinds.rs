@@ -12,8 +12,9 @@ use crate::inputs::{
 };
 use crate::model::{Estimate, Scenario};
 
-use super::evidence::{Evidence, ShareEvidence, Thin, TimeoutEvidence};
-use super::{Findings, intervals};
+use super::Findings;
+pub use super::evidence::Reason;
+use super::evidence::{Evidence, Thin, TimeoutEvidence};
 
 /// What an input of a report is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -137,34 +138,6 @@ fn unit_mark(evidence: Option<&Evidence>) -> Option<UnitMark> {
     })
 }
 
-/// Why an input is assumed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Reason {
-    /// The model's default: a figure the log cannot give (the order value, the TTL ...).
-    Default,
-    /// The log measured it from too few attempts or intents (`MIN_EVIDENCE`).
-    TooFew,
-    /// No outcome of a timed-out attempt is known: no upstream status, no `--outcomes`.
-    NoOutcomes,
-    /// More timed-out attempts have an unknown outcome than `--max-unknown` allows.
-    UnknownOutcomes,
-    /// The log's timestamps span less than `--min-span`, scaled to a day all the same.
-    ShortSpan,
-    /// The log's timestamps span no time (one row, or all equal): the scenario's figure, at
-    /// least the log's intents.
-    ZeroSpan,
-    /// The log has no timestamps: the scenario's figure, with no bounds (nothing says over
-    /// what time the log's intents came).
-    NoTimestamps,
-    /// No timed-out attempt in the log to tell it, and the timeout rate used is not 0: the
-    /// scenario's share, which changes every figure.
-    NoTimeouts,
-    /// No timed-out attempt in the log to tell it, and the timeout rate used is 0: the
-    /// scenario's share, which changes no figure.
-    NoEffect,
-}
-
 /// The kind of `input` where no log was read (`dupcost estimate`): given by where its value
 /// came from, else assumed, the model's default, with no bounds.
 pub fn of_origin(input: Input, origin: Origin) -> InputKind {
@@ -246,49 +219,16 @@ pub fn kind(findings: &Findings, input: Input) -> InputKind {
         .iter()
         .find(|m| m.input == input.json_name())
         .map(|m| &m.evidence);
-    let bounds = match (kind, evidence) {
-        (Kind::Assumed, Some(Evidence::SucceededShare(share, _))) => share_bounds(share),
-        (Kind::Assumed, Some(Evidence::TimeoutRate(TimeoutEvidence::TooFew { log, .. }))) => {
-            Some(intervals::wilson(log.timed_out, log.mutating))
+    // What the log allows an assumed input to be, and why it is assumed, as its finding
+    // says.
+    let (bounds, reason) = match (kind, evidence) {
+        (Kind::Assumed, Some(e)) => {
+            let (bounds, reason) = e.assumed();
+            (bounds, Some(reason))
         }
-        // What a short span proves: its intents, at least, in a day; no upper bound (JSON
-        // `null`), but for none seen over some time: the rule of three at that pace.
-        (Kind::Assumed, Some(Evidence::RequestsShortSpan { log, span, .. })) => {
-            Some(log.short_span_bounds(*span))
-        }
-        // The most retries seen is a floor: at least that many, nothing above.
-        (
-            Kind::Assumed,
-            Some(Evidence::Retries {
-                how: super::evidence::RetriesEvidence::TooFew { measured, .. },
-                ..
-            }),
-        ) => Some([f64::from(*measured), f64::INFINITY]),
-        _ => None,
+        (Kind::Assumed, None) => (None, Some(Reason::Default)),
+        _ => (None, None),
     };
-    let reason = (kind == Kind::Assumed).then_some(match evidence {
-        Some(Evidence::RequestsShortSpan { span, .. }) if *span == 0.0 => Reason::ZeroSpan,
-        Some(Evidence::RequestsShortSpan { .. }) => Reason::ShortSpan,
-        Some(Evidence::RequestsNoTimestamps { .. }) => Reason::NoTimestamps,
-        Some(Evidence::SucceededShare(
-            ShareEvidence::NoTimeouts {
-                no_effect: true, ..
-            },
-            _,
-        )) => Reason::NoEffect,
-        Some(Evidence::SucceededShare(ShareEvidence::NoTimeouts { .. }, _)) => Reason::NoTimeouts,
-        Some(Evidence::SucceededShare(ShareEvidence::NoUpstream { too_few: None, .. }, _)) => {
-            Reason::NoOutcomes
-        }
-        Some(Evidence::SucceededShare(ShareEvidence::Bounded { .. }, _)) => Reason::UnknownOutcomes,
-        Some(Evidence::SucceededShare(ShareEvidence::NoUpstream { .. }, _))
-        | Some(Evidence::TimeoutRate(TimeoutEvidence::TooFew { .. }))
-        | Some(Evidence::Retries {
-            how: super::evidence::RetriesEvidence::TooFew { .. },
-            ..
-        }) => Reason::TooFew,
-        _ => Reason::Default,
-    });
     InputKind {
         bounds,
         reason,
@@ -328,17 +268,6 @@ fn inferred_field(
         .flat_map(|f| &f.inferred)
         .find(|i| i.field == field)
         .cloned()
-}
-
-/// What the log allows the succeeded share to be, when it does not measure it.
-fn share_bounds(share: &ShareEvidence) -> Option<[f64; 2]> {
-    match share {
-        ShareEvidence::NoUpstream { .. } | ShareEvidence::NoTimeouts { .. } => Some([0.0, 1.0]),
-        ShareEvidence::TooManyUnknown { log, .. } | ShareEvidence::Bounded { log, .. } => {
-            Some(log.interval())
-        }
-        ShareEvidence::Measured { .. } => None,
-    }
 }
 
 /// The duplicates and refunds a month over the bounds of an assumed succeeded share: the

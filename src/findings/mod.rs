@@ -3,16 +3,30 @@
 //! `logs` turns bytes into tallies and file facts; this module turns them, with the
 //! [`DeriveOptions`], into [`Findings`]: the model's scenario, each measured input with its
 //! typed [`Evidence`], the observed figures (the JSON contract's `observed` object), the 95%
-//! intervals and where each input came from. Nothing here is worded: `report::words` says every
-//! evidence, warning and note (their `Display`), and every renderer reads the findings through
-//! `report::model`.
+//! intervals and where each input came from.
+//!
+//! Each finding is one file, which holds its evidence types, its derivation and its words:
+//! [`requests`], [`timeout`], [`share`], [`retries`], [`body`]; [`evidence`] lists them (one
+//! [`Evidence`] variant each) beside what they share, [`derive()`] calls each, and the
+//! warnings ([`Warning`]) and the duplicates note ([`DuplicatesNote`]) are found and worded
+//! in files of their own. The findings word themselves (their `Display`, which a
+//! `Serialize` writes where the JSON contract holds a sentence) with the number words of
+//! [`crate::words`], and never import `report`; `logs` below words nothing, and every
+//! renderer reads the findings through `report::model`.
 
+pub mod body;
 mod contract;
 mod derive;
+mod duplicates;
 pub mod evidence;
 pub mod intervals;
 pub mod kinds;
 mod observed;
+pub mod requests;
+pub mod retries;
+pub mod share;
+pub mod timeout;
+mod warnings;
 
 use std::time::Duration;
 

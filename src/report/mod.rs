@@ -11,7 +11,6 @@ pub mod csv;
 pub mod evidence;
 pub mod headline;
 pub mod html;
-pub mod human;
 pub mod json;
 pub mod junit;
 pub mod markdown;
@@ -22,9 +21,14 @@ pub mod svg;
 pub mod table;
 pub mod words;
 
+/// The number formatting every human format and the explorer share (it lives below the
+/// findings, which word themselves with it).
+pub use crate::words::human;
+
 use crate::inputs::Sources;
 use crate::logs::FileInfo;
 use crate::probe::Probe;
+use crate::sweep::Curves;
 
 use self::markdown::ChartLink;
 use self::model::LogsReport;
@@ -61,9 +65,11 @@ pub struct Report<'a> {
 
 /// The kinds of run that report.
 pub enum Run<'a> {
-    /// `dupcost estimate`: one scenario, each input given or assumed by `sources`.
+    /// `dupcost estimate`: one scenario, each input given or assumed by `sources`; its
+    /// `curves` when the output draws them ([`Output::draws_curves`]).
     Estimate {
         estimate: &'a Estimate,
+        curves: Option<&'a Curves>,
         sources: &'a Sources,
     },
     /// `dupcost estimate --sweep`: one estimate a value of `input`.
@@ -76,6 +82,8 @@ pub enum Run<'a> {
     /// tells how each of `files` was read and which `methods` were counted.
     Logs {
         report: &'a LogsReport<'a>,
+        /// The estimate's curves, when the output draws them ([`Output::draws_curves`]).
+        curves: Option<&'a Curves>,
         files: &'a [FileInfo],
         methods: &'a [String],
     },

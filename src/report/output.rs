@@ -10,6 +10,7 @@ use crate::findings::Findings;
 use crate::inputs::{self, Input, Sources};
 use crate::logs::FileInfo;
 use crate::model::Estimate;
+use crate::sweep::Curves;
 
 use super::markdown::ChartLink;
 use super::model::LogsReport;
@@ -33,6 +34,14 @@ pub struct Output {
     pub metrics: Option<SocketAddr>,
 }
 
+impl Output {
+    /// The report draws the estimate's [`Curves`]: a page (`--format html`) or a `--plot`
+    /// directory. The run computes them only then.
+    pub fn draws_curves(&self) -> bool {
+        self.format == Format::Html || self.plot.as_deref().is_some_and(|p| !is_file(p))
+    }
+}
+
 impl Default for Output {
     fn default() -> Self {
         Output {
@@ -46,11 +55,12 @@ impl Default for Output {
     }
 }
 
-/// The report of one estimate, with its charts.
+/// The report of one estimate, with its charts (of its `curves`).
 pub fn write_estimate(
     output: &Output,
     style: &Style,
     estimate: &Estimate,
+    curves: Option<&Curves>,
     sources: &Sources,
 ) -> Result<Vec<u8>> {
     let charts = match &output.plot {
@@ -61,10 +71,18 @@ pub fn write_estimate(
                 path.display()
             )));
         }
-        Some(dir) => write_dir(dir, &estimate_plots(estimate, &style.currency))?,
+        Some(dir) => write_dir(
+            dir,
+            &estimate_plots(estimate, drawn(curves)?, &style.currency),
+        )?,
         None => Vec::new(),
     };
-    render(output, style, Run::Estimate { estimate, sources }, &charts)
+    let run = Run::Estimate {
+        estimate,
+        curves,
+        sources,
+    };
+    render(output, style, run, &charts)
 }
 
 /// The report of a sweep, one estimate a value of `input`, with its chart of `--plot-y`.
@@ -99,31 +117,37 @@ pub fn write_sweep(
 
 /// The report of a measurement, with its charts and its saved scenario: of `dupcost logs`,
 /// and of `dupcost estimate --observed`, whose `files` are none (the table's "read FILE"
-/// lines would describe the engine's result, not the logs). The table tells how each of
-/// `files` was read, and which `methods` were counted.
+/// lines would describe the engine's result, not the logs). `estimate` is of the derived
+/// scenario, with its `curves`. The table tells how each of `files` was read, and which
+/// `methods` were counted.
 pub fn write_logs(
     output: &Output,
     style: &Style,
     derived: &Findings,
+    estimate: &Estimate,
+    curves: Option<&Curves>,
     files: &[FileInfo],
     methods: &[String],
 ) -> Result<Vec<u8>> {
-    let estimate = Estimate::new(derived.scenario);
     let charts = match &output.plot {
         Some(path) if is_file(path) => {
             write_file(path, &svg::per_day_chart(&derived.observed.per_day))?;
             Vec::new()
         }
-        Some(dir) => write_dir(dir, &logs_plots(&estimate, derived, &style.currency))?,
+        Some(dir) => {
+            let plots = logs_plots(estimate, drawn(curves)?, derived, &style.currency);
+            write_dir(dir, &plots)?
+        }
         None => Vec::new(),
     };
     if let Some(path) = &output.save_scenario {
         std::fs::write(path, inputs::to_scenario_json(&derived.scenario))
             .map_err(|e| Error::Usage(format!("--save-scenario {}: {e}", path.display())))?;
     }
-    let report = LogsReport::new(&estimate, derived, style);
+    let report = LogsReport::new(estimate, derived, style);
     let run = Run::Logs {
         report: &report,
+        curves,
         files,
         methods,
     };
@@ -164,16 +188,26 @@ impl Plot {
     }
 }
 
+/// The curves a `--plot` directory draws: computed by the run whenever
+/// [`Output::draws_curves`].
+fn drawn(curves: Option<&Curves>) -> Result<&Curves> {
+    curves.ok_or_else(|| Error::Failure("the estimate's curves were not computed".into()))
+}
+
 /// The charts of one estimate, by file name.
-fn estimate_plots(estimate: &Estimate, currency: &str) -> Vec<(&'static str, Plot)> {
+fn estimate_plots(
+    estimate: &Estimate,
+    curves: &Curves,
+    currency: &str,
+) -> Vec<(&'static str, Plot)> {
     vec![
         (
             "duplicates-by-retries.svg",
-            Plot::Lines(svg::duplicates_by_retries(estimate)),
+            Plot::Lines(svg::duplicates_by_retries(estimate, curves)),
         ),
         (
             "refunds-by-timeout-rate.svg",
-            Plot::Lines(svg::refunds_by_timeout_rate(estimate, currency)),
+            Plot::Lines(svg::refunds_by_timeout_rate(estimate, curves, currency)),
         ),
     ]
 }
@@ -181,10 +215,11 @@ fn estimate_plots(estimate: &Estimate, currency: &str) -> Vec<(&'static str, Plo
 /// The charts of a logs report, by file name: the estimate's, then the log's own.
 fn logs_plots(
     estimate: &Estimate,
+    curves: &Curves,
     derived: &Findings,
     currency: &str,
 ) -> Vec<(&'static str, Plot)> {
-    let mut plots = estimate_plots(estimate, currency);
+    let mut plots = estimate_plots(estimate, curves, currency);
     let o = &derived.observed;
     if !o.per_day.is_empty() {
         plots.push((
@@ -241,5 +276,26 @@ fn figure_name(figure: SweepFigure) -> &'static str {
         SweepFigure::ExtraAttempts => "extra-attempts",
         SweepFigure::KeyStore => "key-store",
         SweepFigure::KeyedDuplicates => "keyed-duplicates",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The curves are computed for the outputs that chart an estimate, and only for those.
+    #[test]
+    fn the_curves_are_drawn_by_a_page_or_a_plot_directory() {
+        let with = |format: Format, plot: Option<&str>| Output {
+            format,
+            plot: plot.map(PathBuf::from),
+            ..Output::default()
+        };
+        assert!(with(Format::Html, None).draws_curves());
+        assert!(with(Format::Table, Some("charts")).draws_curves());
+        assert!(with(Format::Markdown, Some("out/")).draws_curves());
+        assert!(!with(Format::Table, None).draws_curves());
+        assert!(!with(Format::Json, Some("sweep.SVG")).draws_curves());
+        assert!(!with(Format::Markdown, None).draws_curves());
     }
 }

@@ -8,6 +8,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use crate::findings::{DayRow, EndpointRow};
 use crate::inputs::Input;
 use crate::model::Estimate;
+use crate::sweep::{Curve, Curves};
 use crate::units::{Duration, Rate};
 
 /// One line on a chart.
@@ -393,43 +394,19 @@ pub fn per_day_chart(days: &[DayRow]) -> Vec<Chart> {
     ]
 }
 
-/// The maker of a line of one figure against `input`, at each of `values` of it, the rest of
-/// `e`'s scenario kept.
-fn varied(
-    e: &Estimate,
-    input: Input,
-    values: impl Iterator<Item = f64>,
-) -> impl Fn(&str, fn(&Estimate) -> f64) -> Series {
-    let estimates: Vec<Estimate> = values
-        .map(|value| {
-            let mut scenario = e.inputs;
-            input.set(&mut scenario, value);
-            Estimate::new(scenario)
-        })
-        .collect();
+/// The maker of a line of one figure along `curve`: the curve's values of its input against
+/// the figure of the estimate at each.
+fn along(curve: &Curve) -> impl Fn(&str, fn(&Estimate) -> f64) -> Series + '_ {
     move |name: &str, y: fn(&Estimate) -> f64| Series {
         name: name.to_string(),
-        points: estimates
-            .iter()
-            .map(|e| (input.get(&e.inputs), y(e)))
-            .collect(),
+        points: curve.points.iter().map(|(x, e)| (*x, y(e))).collect(),
     }
 }
 
-/// Retry counts the retries chart shows: 0 to 6, or the 7 counts ending at the scenario's.
-const RETRY_WINDOW: u32 = 7;
-/// Points on the refunds-against-timeout-rate curve.
-const TIMEOUT_POINTS: usize = 41;
-
 /// Duplicate charges a month against retries, the scenario's own count marked.
-pub fn duplicates_by_retries(e: &Estimate) -> Chart {
+pub fn duplicates_by_retries(e: &Estimate, curves: &Curves) -> Chart {
     let r = e.inputs.retries;
-    let first = r.saturating_sub(RETRY_WINDOW - 1);
-    let line = varied(
-        e,
-        Input::Retries,
-        (first..first + RETRY_WINDOW).map(f64::from),
-    );
+    let line = along(&curves.retries);
     Chart {
         title: "Duplicate charges a month against retries".into(),
         x_label: "retries".into(),
@@ -449,10 +426,8 @@ pub fn duplicates_by_retries(e: &Estimate) -> Chart {
 }
 
 /// Refunds a month against the timeout rate, from 0 to twice the scenario's, which is marked.
-pub fn refunds_by_timeout_rate(e: &Estimate, currency: &str) -> Chart {
-    let top = (2.0 * e.inputs.timeout_rate).clamp(0.002, 1.0);
-    let rates = (0..TIMEOUT_POINTS).map(|i| top * i as f64 / (TIMEOUT_POINTS - 1) as f64);
-    let line = varied(e, Input::TimeoutRate, rates);
+pub fn refunds_by_timeout_rate(e: &Estimate, curves: &Curves, currency: &str) -> Chart {
+    let line = along(&curves.timeout_rate);
     let symbol = currency.to_string();
     Chart {
         title: "Refunds a month against the timeout rate".into(),
@@ -472,26 +447,13 @@ pub fn refunds_by_timeout_rate(e: &Estimate, currency: &str) -> Chart {
     }
 }
 
-/// Points on the duplicates-against-TTL curve.
-const TTL_POINTS: u64 = 41;
-
-/// Duplicate charges a month left by the key store against its TTL, from 0 to twice the
-/// retry horizon (or a little past the scenario's TTL when that is near): where a TTL stops
-/// being long enough. The scenario's TTL is marked when it is on the chart.
-pub fn duplicates_by_ttl(e: &Estimate) -> Chart {
-    let horizon = e.retry_horizon_seconds.max(1.0);
+/// Duplicate charges a month left by the key store against its TTL, over the TTLs of the
+/// curve (to twice the retry horizon): where a TTL stops being long enough. The scenario's
+/// TTL is marked when it is on the chart.
+pub fn duplicates_by_ttl(e: &Estimate, curves: &Curves) -> Chart {
     let ttl = e.inputs.ttl_seconds as f64;
-    let top = if ttl <= 4.0 * horizon {
-        (2.0 * horizon).max(1.25 * ttl)
-    } else {
-        2.0 * horizon
-    }
-    .ceil() as u64;
-    let mut ttls: Vec<u64> = (0..TTL_POINTS)
-        .map(|i| top * i / (TTL_POINTS - 1))
-        .collect();
-    ttls.dedup();
-    let line = varied(e, Input::Ttl, ttls.into_iter().map(|t| t as f64));
+    let top = curves.ttl.points.last().map_or(0.0, |(x, _)| *x);
+    let line = along(&curves.ttl);
     Chart {
         title: "Duplicate charges a month left by the key store against its TTL".into(),
         x_label: "key TTL".into(),
@@ -504,7 +466,7 @@ pub fn duplicates_by_ttl(e: &Estimate) -> Chart {
         ],
         x_format: Some(input_ticks(Input::Ttl)),
         y_format: Some(Box::new(plain)),
-        marker: (ttl <= top as f64).then(|| {
+        marker: (ttl <= top).then(|| {
             (
                 ttl,
                 e.duplicates.with_key_store.per_month,
@@ -705,7 +667,7 @@ mod tests {
             ttl_seconds: 30,
             ..crate::model::Scenario::default()
         });
-        let chart = duplicates_by_ttl(&e);
+        let chart = duplicates_by_ttl(&e, &Curves::of(&e));
         let left = &chart.series[0].points;
         let horizon = e.retry_horizon_seconds;
         assert_eq!(left.first().map(|p| p.0), Some(0.0));
@@ -721,7 +683,7 @@ mod tests {
         assert_eq!(chart.marker.as_ref().map(|m| m.0), Some(30.0));
         let far = Estimate::new(crate::model::Scenario::default());
         assert!(
-            duplicates_by_ttl(&far).marker.is_none(),
+            duplicates_by_ttl(&far, &Curves::of(&far)).marker.is_none(),
             "1d is far past 2 x 47s"
         );
     }

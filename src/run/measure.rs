@@ -1,9 +1,16 @@
 //! The one measurement pipeline: what was read, and the resolved run, to the findings.
 //!
 //! `logs`, `tui --logs` and `estimate --observed` read once ([`read`]) and measure once;
-//! `--follow`, of `logs` and of `tui`, measures each tick's reading ([`measure_tick`]). Each
+//! `--follow`, of `logs` and of `tui` (on a thread of its own: [`follow_on_thread`]),
+//! measures each tick's reading ([`measure_tick`]). Each
 //! gets the same derivation, the same notes of the resolution, the same validation:
-//! [`measure`] is their one home.
+//! [`measure`] is their one home. [`model`] is the estimate a report writes, with the curves
+//! its charts draw.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::sync::mpsc;
+use std::time::Duration;
 
 use serde::Serialize;
 
@@ -11,6 +18,8 @@ use crate::error::{Error, Result};
 use crate::findings::{self, Findings, Warning};
 use crate::inputs::{self, Input};
 use crate::logs::{self, LogAnalysis, Tick};
+use crate::model::{Estimate, Scenario};
+use crate::sweep::Curves;
 
 use super::{LogSource, Logs, Run};
 
@@ -169,6 +178,77 @@ pub fn measure_logs(run: &Run) -> Result<(LogAnalysis, Findings)> {
     let derived = measure(&analysis, run)?;
     warn(&derived);
     Ok((analysis, derived))
+}
+
+/// `--follow` on a thread of its own, for a reader that must not block on it (the explorer):
+/// each tick that brought rows (and the first) measured under `run`, made a `T` by `each` and
+/// sent on the channel returned. The resolution's notes are said on stderr first; the first
+/// `T` (or the logs' error) is waited for, so it comes before a terminal is touched. Setting
+/// `stop` ends the thread, as does dropping the receiver.
+pub fn follow_on_thread<T: Send + 'static>(
+    run: &Run,
+    stop: &Arc<AtomicBool>,
+    mut each: impl FnMut(Measured) -> T + Send + 'static,
+) -> Result<(T, mpsc::Receiver<T>)> {
+    let Some(Logs {
+        source: LogSource::Files(sources),
+        options,
+        notes,
+        follow: Some(follow),
+        ..
+    }) = run.logs.clone()
+    else {
+        return Err(Error::Usage(
+            "--follow follows the logs of --logs FILE: give the log to follow".into(),
+        ));
+    };
+    for note in &notes {
+        eprintln!("warning: {note}");
+    }
+    let (tx, rx) = mpsc::channel::<T>();
+    let (err_tx, err_rx) = mpsc::channel::<logs::LogError>();
+    {
+        let (run, stop) = (run.clone(), Arc::clone(stop));
+        std::thread::spawn(move || {
+            let mut rows_came = true;
+            let result = logs::follow(&sources, &options, &follow, &stop, |tick| {
+                // Nothing new since a tick that also brought nothing: nothing to send.
+                let now = tick.new_rows > 0 || tick.number == 1;
+                if !now && !rows_came {
+                    return true;
+                }
+                rows_came = now;
+                tx.send(each(measure_tick(&tick, &run))).is_ok()
+            });
+            if let Err(e) = result {
+                let _ = err_tx.send(e);
+            }
+        });
+    }
+    let first = loop {
+        if let Ok(e) = err_rx.try_recv() {
+            return Err(e.into());
+        }
+        match rx.recv_timeout(Duration::from_millis(50)) {
+            Ok(first) => break first,
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                if let Ok(e) = err_rx.try_recv() {
+                    return Err(Error::Usage(e.to_string()));
+                }
+                return Err(Error::Failure("the log follower stopped".into()));
+            }
+        }
+    };
+    Ok((first, rx))
+}
+
+/// The estimate of `scenario`, with its curves when `run`'s output draws them: what the
+/// report of an estimate or a measurement writes.
+pub fn model(run: &Run, scenario: Scenario) -> (Estimate, Option<Curves>) {
+    let estimate = Estimate::new(scenario);
+    let curves = run.output.draws_curves().then(|| Curves::of(&estimate));
+    (estimate, curves)
 }
 
 /// The findings' warnings on stderr, one line each.

@@ -16,7 +16,9 @@ pub mod resolve;
 
 use std::path::PathBuf;
 
-pub use measure::{FollowState, Measured, measure, measure_logs, measure_tick, read, warn};
+pub use measure::{
+    FollowState, Measured, follow_on_thread, measure, measure_logs, measure_tick, model, read, warn,
+};
 pub use resolve::{log_options, sql_options};
 
 use crate::findings::{DeriveOptions, Overrides, Warning};

@@ -5,19 +5,20 @@
 //! A format describes itself in its own module in `formats/`: its `LineFormat`, its `sniff`,
 //! and its row (`pub const ENTRY: FormatEntry`), which holds its name, its place in
 //! detection, its flags dialects (their give-up codes) and its sample lines. Adding one is
-//! that file, its `mod` line in `formats/mod.rs` and its line in [`CATALOG`].
+//! that file and its one line in `formats!` (`formats/mod.rs`), which declares its module
+//! and lists its row in [`CATALOG`]. The trace formats' rows are here: their readers are in
+//! `traces`, which depends on this room, not this room on it.
 //!
 //! The rows stand in the order `--input-format` lists its names; auto detection tries the
 //! rows that have a [`Detect`] by its `order` (most particular first), and the refusal
 //! ranks the candidates of every row, in that same order.
 pub use super::entry::*;
-use super::{
-    Flags, InputFormat, alb, apache, apigateway, cloudfront, envoy, haproxy, iis, json, nginx,
-};
+use super::{Flags, InputFormat};
 
-/// Every format, in the order `--input-format` lists them.
+pub use super::CATALOG;
+
 /// `--input-format auto`: each file told from its first lines.
-const AUTO: FormatEntry = FormatEntry {
+pub(super) const AUTO: FormatEntry = FormatEntry {
     name: "auto",
     named: true,
     describe: "told from each file's first lines (the default)",
@@ -31,8 +32,9 @@ const AUTO: FormatEntry = FormatEntry {
     samples: &[],
 };
 
-/// OTLP/JSON traces, read before any line format is looked for.
-const OTLP: FormatEntry = FormatEntry {
+/// OTLP/JSON traces, read before any line format is looked for (by `traces`, whose
+/// `TRACE_FORMATS` has the same names in the same order).
+pub(super) const OTLP: FormatEntry = FormatEntry {
     name: "otlp",
     named: true,
     describe: "OpenTelemetry traces as OTLP/JSON (Collector file exporter, Tempo, Jaeger v3)",
@@ -49,7 +51,7 @@ const OTLP: FormatEntry = FormatEntry {
 };
 
 /// Zipkin v2 JSON traces, read before any line format is looked for.
-const ZIPKIN: FormatEntry = FormatEntry {
+pub(super) const ZIPKIN: FormatEntry = FormatEntry {
     name: "zipkin",
     named: true,
     describe: "Zipkin v2 JSON traces",
@@ -66,7 +68,7 @@ const ZIPKIN: FormatEntry = FormatEntry {
 };
 
 /// Jaeger's own JSON traces, read before any line format is looked for.
-const JAEGER: FormatEntry = FormatEntry {
+pub(super) const JAEGER: FormatEntry = FormatEntry {
     name: "jaeger",
     named: true,
     describe: "Jaeger JSON traces (its UI's download, its query API v1)",
@@ -81,27 +83,6 @@ const JAEGER: FormatEntry = FormatEntry {
     flags: &[],
     samples: &[],
 };
-
-/// Every format, in the order `--input-format` lists them: one line a format, its row in
-/// its own file.
-pub static CATALOG: &[FormatEntry] = &[
-    AUTO,
-    super::csv::CSV,
-    super::csv::TSV,
-    nginx::ENTRY,
-    apache::ENTRY,
-    alb::ENTRY,
-    alb::ELB,
-    cloudfront::ENTRY,
-    iis::ENTRY,
-    haproxy::ENTRY,
-    envoy::ENTRY,
-    json::ENTRY,
-    OTLP,
-    ZIPKIN,
-    JAEGER,
-    apigateway::ENTRY,
-];
 
 /// The row of a format `--input-format` names (an `InputFormat` is only ever a named row's:
 /// `FromStr` makes it from the rows, and a test checks each constant's).

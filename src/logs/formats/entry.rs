@@ -1,5 +1,6 @@
 //! A format's row as data: [`FormatEntry`] and its parts, which each format's file fills in
-//! for itself (`pub const ENTRY`) and [`super::catalog::CATALOG`] lists. Apart from the list,
+//! for itself (`pub const ENTRY`) and [`super::catalog::CATALOG`] lists (built by `formats!`
+//! in `formats/mod.rs`, one line a format). Apart from the list,
 //! so a format's file and the list each depend on this file, never on each other.
 use super::super::role::Role;
 use super::{Flags, LineFormat};

@@ -1,8 +1,8 @@
 //! The fields stage: what a log's lines are, and which field of a row plays which [`Role`].
 //!
-//! Each format gets one module here. CSV and TSV ([`csv`]) name their fields in a header;
-//! a line-oriented format (nginx, Apache, HAProxy, Envoy, ...) is a [`LineFormat`], which
-//! names its fields ([`LineFormat::names`]) and splits each line into them
+//! Each format gets one module here, declared by its one line in `formats!` (below). CSV
+//! and TSV ([`csv`]) name their fields in a header; a line-oriented format (nginx, Apache,
+//! HAProxy, Envoy, ...) is a [`LineFormat`], which names its fields ([`LineFormat::names`]) and splits each line into them
 //! ([`LineFormat::split`], into a reused [`Fields`]). Either way the names become one
 //! [`ColumnMap`] (by the aliases in `role.rs`, `--column` overriding them): the index of each
 //! role's field, the duration unit and the flags style. Everything after this stage (the
@@ -18,28 +18,64 @@
 //!   Istio's too).
 //! - [`haproxy`]: HAProxy `option httplog` lines, with or without the syslog prefix.
 
-pub mod alb;
 pub mod ambassador;
-pub(super) mod apache;
-pub mod apigateway;
 pub mod catalog;
-pub mod cloudfront;
-pub(super) mod csv;
 pub mod entry;
-pub(super) mod envoy;
-pub(super) mod haproxy;
 pub mod haproxy_format;
-pub mod iis;
-pub mod json;
-pub(super) mod nginx;
 pub mod set;
 pub mod sources;
 mod template;
 
+/// Declares each log format's module and lists the catalog's rows, in the order
+/// `--input-format` lists them, as [`catalog::CATALOG`]: one line a format.
+///
+/// `VIS mod NAME;` is `formats/NAME.rs`, whose row is its `pub const ENTRY`;
+/// `VIS mod NAME: ROW, ...;` names its rows when it has other or several (CSV's and TSV's,
+/// ALB's and ELB's); a path is a row of no module here (`auto`'s, the trace formats', which
+/// are read by `traces` and named in `catalog.rs`).
+macro_rules! formats {
+    (@rows [$($rows:tt)*]) => {
+        /// Every format, in the order `--input-format` lists them: one line a format in
+        /// `formats!`, its row in its own file.
+        pub static CATALOG: &[entry::FormatEntry] = &[$($rows)*];
+    };
+    (@rows [$($rows:tt)*] $vis:vis mod $name:ident: $($row:ident),+; $($rest:tt)*) => {
+        $vis mod $name;
+        formats!(@rows [$($rows)* $($name::$row,)+] $($rest)*);
+    };
+    (@rows [$($rows:tt)*] $vis:vis mod $name:ident; $($rest:tt)*) => {
+        $vis mod $name;
+        formats!(@rows [$($rows)* $name::ENTRY,] $($rest)*);
+    };
+    (@rows [$($rows:tt)*] $row:path; $($rest:tt)*) => {
+        formats!(@rows [$($rows)* $row,] $($rest)*);
+    };
+    ($($lines:tt)*) => {
+        formats!(@rows [] $($lines)*);
+    };
+}
+
+formats! {
+    catalog::AUTO;
+    pub(super) mod csv: CSV, TSV;
+    pub(super) mod nginx;
+    pub(super) mod apache;
+    pub mod alb: ENTRY, ELB;
+    pub mod cloudfront;
+    pub mod iis;
+    pub(super) mod haproxy;
+    pub(super) mod envoy;
+    pub mod json;
+    catalog::OTLP;
+    catalog::ZIPKIN;
+    catalog::JAEGER;
+    pub mod apigateway;
+}
+
 use std::fmt;
 use std::str::FromStr;
 
-pub use csv::{CsvHeader, duration_unit_from_name, sniff_delimiter};
+pub use self::csv::{CsvHeader, duration_unit_from_name, sniff_delimiter};
 
 use super::error::LogError;
 use super::role::{Role, normalize};

@@ -15,10 +15,24 @@ use std::fmt;
 use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
-use super::Text;
 use super::otlp::SpanSink;
+use super::{Text, TraceEntry};
 use super::span::{Kind, Reading, Span, span_id, trace_id};
 use super::zipkin::micros_to_nanos;
+
+/// Its row of `TRACE_FORMATS` (its catalog row, of the same name, is in `formats/catalog.rs`):
+/// `traceID` (Jaeger's spelling, where OTLP and Zipkin write `traceId`) with `spans` (a trace,
+/// or `data`'s list of them) or `spanID` (spans alone, a list or one a line) near the start.
+pub const TRACE: TraceEntry = TraceEntry {
+    name: "jaeger",
+    describe: "Jaeger JSON traces",
+    opens: b"{[",
+    looks: |head| {
+        let has = |needle: &[u8]| memchr::memmem::find(head, needle).is_some();
+        has(b"\"traceID\"") && (has(b"\"spans\"") || has(b"\"spanID\""))
+    },
+    document: |de, sink| document(de, sink),
+};
 
 /// One Jaeger JSON document: its spans to the sink, one at a time.
 pub fn document<'de, D: de::Deserializer<'de>>(

@@ -14,10 +14,7 @@
 //! to a tally); `analyze` calls them before a file's format is looked for.
 
 mod assemble;
-mod jaeger;
-mod otlp;
 mod span;
-mod zipkin;
 
 use std::borrow::Cow;
 use std::io::{BufRead, BufReader, Read};
@@ -39,7 +36,8 @@ pub use span::kept_share;
 
 /// A trace format, as data: its `--input-format` name (its row in the formats' catalog),
 /// its words, what its first bytes look like and how one document of it is read. A new trace
-/// format is its reader's file here, one row of `TRACE_FORMATS` and its catalog row.
+/// format is its reader's file here, holding its row (`pub const TRACE`), its name in
+/// `trace_formats!` and its catalog row (`formats/catalog.rs`, with `Reading::Trace`).
 pub struct TraceEntry {
     pub name: &'static str,
     pub describe: &'static str,
@@ -58,59 +56,18 @@ type Reader = fn(
     &mut dyn SpanSink,
 ) -> serde_json::Result<()>;
 
-/// The trace formats, in the order their first bytes are told.
-pub static TRACE_FORMATS: &[TraceEntry] = &[
-    // OTLP/JSON: `ExportTraceServiceRequest` documents (the Collector's file exporter, one a
-    // line), or Tempo's and Jaeger's API answers around them: `resourceSpans` (or Tempo's
-    // `batches`, or `trace`/`result` around them) near the start; or one `ResourceSpans` a
-    // line (the Java agent's `logging-otlp` exporter): `resource` and `scopeSpans`.
-    TraceEntry {
-        name: "otlp",
-        describe: "OTLP/JSON traces",
-        opens: b"{",
-        looks: |head| {
-            let has = |needle: &[u8]| memchr::memmem::find(head, needle).is_some();
-            let scopes = has(b"\"scopeSpans\"") || has(b"\"instrumentationLibrarySpans\"");
-            // A ResourceSpans alone: its first key is one of its own.
-            let key = head.get(1..).unwrap_or_default().trim_ascii_start();
-            let bare = key.starts_with(b"\"resource\"") || key.starts_with(b"\"scopeSpans\"");
-            has(b"\"resourceSpans\"")
-                || has(b"\"resource_spans\"")
-                || (scopes && (has(b"\"batches\"") || bare))
-        },
-        document: |de, sink| otlp::document(de, sink),
-    },
-    // Zipkin v2 JSON: an array whose first element has Zipkin's `traceId` and `id`; or one
-    // span a line (`jq -c '.[][]'` of `/api/v2/traces`, a collector's dump), whose first has
-    // an endpoint too: a JSON access log may carry a `traceId` and an `id`, not Zipkin's
-    // `localEndpoint`.
-    TraceEntry {
-        name: "zipkin",
-        describe: "Zipkin v2 JSON traces",
-        opens: b"[{",
-        looks: |head| {
-            let has = |needle: &[u8]| memchr::memmem::find(head, needle).is_some();
-            let span = has(b"\"traceId\"") && has(b"\"id\"") && !has(b"\"resourceSpans\"");
-            span && (head.first() == Some(&b'[')
-                || has(b"\"localEndpoint\"")
-                || has(b"\"remoteEndpoint\""))
-        },
-        document: |de, sink| zipkin::document(de, sink),
-    },
-    // Jaeger's own JSON (its UI's download, its query API v1): `traceID` (Jaeger's spelling,
-    // where OTLP and Zipkin write `traceId`) with `spans` (a trace, or `data`'s list of
-    // them) or `spanID` (spans alone, a list or one a line) near the start.
-    TraceEntry {
-        name: "jaeger",
-        describe: "Jaeger JSON traces",
-        opens: b"{[",
-        looks: |head| {
-            let has = |needle: &[u8]| memchr::memmem::find(head, needle).is_some();
-            has(b"\"traceID\"") && (has(b"\"spans\"") || has(b"\"spanID\""))
-        },
-        document: |de, sink| jaeger::document(de, sink),
-    },
-];
+/// Declares each trace format's module and lists its `pub const TRACE` in `TRACE_FORMATS`:
+/// one name a format, in the order their first bytes are told (and their catalog rows stand).
+macro_rules! trace_formats {
+    ($($name:ident),+ $(,)?) => {
+        $(mod $name;)+
+
+        /// The trace formats, in the order their first bytes are told.
+        pub static TRACE_FORMATS: &[TraceEntry] = &[$($name::TRACE),+];
+    };
+}
+
+trace_formats!(otlp, zipkin, jaeger);
 
 /// How a trace file is encoded: a row of `TRACE_FORMATS` (in JSON, its name).
 #[derive(Clone, Copy)]

@@ -18,9 +18,31 @@ use std::fmt;
 use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
-use super::Text;
 use super::span::{self, Kind, Reading, Span, span_id, trace_id};
+use super::{Text, TraceEntry};
 use crate::logs::json_scan::{Bail, Kind as Json, Leaf, Scan, unescape};
+
+/// Its row of `TRACE_FORMATS` (its catalog row, of the same name, is in `formats/catalog.rs`):
+/// `ExportTraceServiceRequest` documents (the Collector's file exporter, one a line), or
+/// Tempo's and Jaeger's API answers around them: `resourceSpans` (or Tempo's `batches`, or
+/// `trace`/`result` around them) near the start; or one `ResourceSpans` a line (the Java
+/// agent's `logging-otlp` exporter): `resource` and `scopeSpans`.
+pub const TRACE: TraceEntry = TraceEntry {
+    name: "otlp",
+    describe: "OTLP/JSON traces",
+    opens: b"{",
+    looks: |head| {
+        let has = |needle: &[u8]| memchr::memmem::find(head, needle).is_some();
+        let scopes = has(b"\"scopeSpans\"") || has(b"\"instrumentationLibrarySpans\"");
+        // A ResourceSpans alone: its first key is one of its own.
+        let key = head.get(1..).unwrap_or_default().trim_ascii_start();
+        let bare = key.starts_with(b"\"resource\"") || key.starts_with(b"\"scopeSpans\"");
+        has(b"\"resourceSpans\"")
+            || has(b"\"resource_spans\"")
+            || (scopes && (has(b"\"batches\"") || bare))
+    },
+    document: |de, sink| document(de, sink),
+};
 
 /// Where spans go as they are read; an error from it stops the reading.
 pub trait SpanSink {

@@ -20,9 +20,27 @@ use std::fmt;
 use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 
-use super::Text;
 use super::otlp::SpanSink;
 use super::span::{Kind, Reading, Span, span_id, trace_id};
+use super::{Text, TraceEntry};
+
+/// Its row of `TRACE_FORMATS` (its catalog row, of the same name, is in `formats/catalog.rs`):
+/// an array whose first element has Zipkin's `traceId` and `id`; or one span a line
+/// (`jq -c '.[][]'` of `/api/v2/traces`, a collector's dump), whose first has an endpoint
+/// too: a JSON access log may carry a `traceId` and an `id`, not Zipkin's `localEndpoint`.
+pub const TRACE: TraceEntry = TraceEntry {
+    name: "zipkin",
+    describe: "Zipkin v2 JSON traces",
+    opens: b"[{",
+    looks: |head| {
+        let has = |needle: &[u8]| memchr::memmem::find(head, needle).is_some();
+        let span = has(b"\"traceId\"") && has(b"\"id\"") && !has(b"\"resourceSpans\"");
+        span && (head.first() == Some(&b'[')
+            || has(b"\"localEndpoint\"")
+            || has(b"\"remoteEndpoint\""))
+    },
+    document: |de, sink| document(de, sink),
+};
 
 /// One Zipkin v2 document (an array): its spans to the sink, one at a time.
 pub fn document<'de, D: de::Deserializer<'de>>(

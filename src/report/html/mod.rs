@@ -19,6 +19,7 @@ use crate::findings::Observed;
 use crate::inputs::{Input, Sources};
 use crate::model::Estimate;
 use crate::probe::Probe;
+use crate::sweep::Curves;
 
 use crate::report::headline::Headline;
 use crate::report::model::{EstimateReport, Figure, FigureId, LogsReport};
@@ -29,7 +30,12 @@ use crate::report::{Style, evidence, human};
 use crate::units::Rate;
 
 /// The page of one estimate.
-pub fn estimate(e: &Estimate, sources: &Sources, style: &Style) -> Vec<u8> {
+pub fn estimate(
+    e: &Estimate,
+    curves: Option<&Curves>,
+    sources: &Sources,
+    style: &Style,
+) -> Vec<u8> {
     let c = style.currency.as_str();
     let report = EstimateReport::new(e, style);
     let mut page = Page::new(words::ESTIMATE, &verdict(&report.verdict), Tone::of(e));
@@ -40,7 +46,7 @@ pub fn estimate(e: &Estimate, sources: &Sources, style: &Style) -> Vec<u8> {
     inputs(&mut page, e, sources, style, None);
     outputs(&mut page, &report, c);
     page.heading("charts", words::CHARTS);
-    scenario_charts(&mut page, e, c);
+    scenario_charts(&mut page, e, curves, c);
     scenario(&mut page, words::SCENARIO_AGAIN, e);
     page.finish(words::FOOTER)
 }
@@ -128,7 +134,7 @@ pub fn sweep(input: Input, estimates: &[Estimate], sources: &Sources, style: &St
 
 /// The page of `dupcost logs`: the measured inputs with their evidence, the estimate, what
 /// the logs showed, and the charts.
-pub fn logs(r: &LogsReport, style: &Style) -> Vec<u8> {
+pub fn logs(r: &LogsReport, curves: Option<&Curves>, style: &Style) -> Vec<u8> {
     let c = style.currency.as_str();
     let (e, o) = (r.estimate, r.observed);
     let report = &r.estimate_report;
@@ -194,7 +200,7 @@ pub fn logs(r: &LogsReport, style: &Style) -> Vec<u8> {
     evidence_sections(&mut page, o, c);
     intents_section(&mut page, o, r.duplicates_note.as_deref(), c);
     page.heading("charts", words::CHARTS);
-    scenario_charts(&mut page, e, c);
+    scenario_charts(&mut page, e, curves, c);
     if !o.per_day.is_empty() {
         page.chart(&svg::timeout_rate_per_day(&o.per_day));
     }
@@ -360,11 +366,12 @@ fn outputs(page: &mut Page, report: &EstimateReport, c: &str) {
 }
 
 /// Charts of the scenario's own figures against its inputs: the timeout rate, retries and
-/// the key TTL.
-fn scenario_charts(page: &mut Page, e: &Estimate, c: &str) {
-    page.chart(&svg::refunds_by_timeout_rate(e, c));
-    page.chart(&svg::duplicates_by_retries(e));
-    page.chart(&svg::duplicates_by_ttl(e));
+/// the key TTL, along the curves the run computed for the page (none without them).
+fn scenario_charts(page: &mut Page, e: &Estimate, curves: Option<&Curves>, c: &str) {
+    let Some(curves) = curves else { return };
+    page.chart(&svg::refunds_by_timeout_rate(e, curves, c));
+    page.chart(&svg::duplicates_by_retries(e, curves));
+    page.chart(&svg::duplicates_by_ttl(e, curves));
 }
 
 /// The scenario as a block `--scenario` takes back.
@@ -567,14 +574,15 @@ impl crate::report::Renderer for Html {
         Ok(match &r.run {
             Run::Estimate {
                 estimate: e,
+                curves,
                 sources,
-            } => estimate(e, sources, r.style),
+            } => estimate(e, *curves, sources, r.style),
             Run::Sweep {
                 input,
                 estimates,
                 sources,
             } => sweep(*input, estimates, sources, r.style),
-            Run::Logs { report, .. } => logs(report, r.style),
+            Run::Logs { report, curves, .. } => logs(report, *curves, r.style),
             Run::Probe {
                 probe: p,
                 estimate: e,

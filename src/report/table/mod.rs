@@ -200,6 +200,7 @@ impl Renderer for Table {
                 report,
                 files,
                 methods,
+                ..
             } if r.explain => logs::table(report, files, methods, r.style),
             Run::Logs { report, .. } => answer::render(
                 &Headline::of_logs(report, r.style),

@@ -3,7 +3,6 @@
 
 use std::fmt::{self, Display, Formatter};
 
-use crate::findings::evidence::Refusal;
 use crate::logs::{
     FileInfo, FormatNote, FormatRead, Lacking, LogError, Role, TraceRead, extra_fields,
 };
@@ -267,31 +266,6 @@ impl Display for LogError {
         }
     }
 }
-
-impl Display for Refusal {
-    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
-        match self {
-            Refusal::Underivable { figure, why, flag } => {
-                write!(f, "{why}, so {figure} is unknown: give {flag}")
-            }
-            Refusal::UnknownOutcomes { log, max_unknown } => {
-                let [low, high] = log.bounds();
-                write!(
-                    f,
-                    "{} of {} timed-out attempts ({}, more than --max-unknown {}) have no known outcome (the proxy gave up before the backend answered), so the succeeded share is only known to lie between {} (if every unknown failed) and {} (if every unknown succeeded): give --succeeded-share, or the backend's own log with --outcomes FILE",
-                    count(log.unknown),
-                    count(log.timed_out),
-                    pct3(log.unknown as f64 / log.timed_out as f64),
-                    pct3(*max_unknown),
-                    pct3(low),
-                    pct3(high),
-                )
-            }
-        }
-    }
-}
-
-impl std::error::Error for Refusal {}
 
 /// What a file of spans showed and what traces cannot tell, for the evidence.
 pub fn traces_evidence(t: &TraceRead) -> Vec<String> {

@@ -67,7 +67,7 @@ pub fn kind_detail(
         Kind::Measured => match (&k.duration_unit, &k.thin) {
             (_, Some(t)) => format!(
                 "{}{}",
-                super::evidence::thin_mark(t),
+                crate::findings::evidence::thin_mark(t),
                 k.duration_unit
                     .as_ref()
                     .map_or(String::new(), |mark| format!(
@@ -182,16 +182,6 @@ pub fn schedule_value(delays: &crate::model::Delays, style: &Style) -> String {
     match style.preset.as_ref().filter(|t| t.schedule) {
         Some(t) => format!("{text} ({})", t.name),
         None => text,
-    }
-}
-
-/// `0% to 100%` for a share, `120 to 155` for a count.
-pub fn bounds_of(input: crate::inputs::Input, lo: f64, hi: f64) -> String {
-    use crate::inputs::Input;
-    match input {
-        Input::TimeoutRate | Input::SucceededShare => format!("{} to {}", pct3(lo), pct3(hi)),
-        _ if hi.is_infinite() => format!("at least {}", count_f(lo)),
-        _ => format!("{} to {}", count_f(lo), count_f(hi)),
     }
 }
 

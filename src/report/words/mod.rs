@@ -1,17 +1,20 @@
-//! The report's words and number formats. Each phrase lives beside the kind of thing it
-//! words: the findings' evidence (`evidence`), their warnings (`warnings`), how a file was
-//! read (`files`), each input's kind (`kinds`), the logs report's sections (`sections`) and
-//! the HTML page's phrases (`page`); the number formats and the estimate's own words are here.
-//! The findings are data ([`crate::findings::evidence`]); these modules say them.
+//! The report's own words: how a file was read (`files`), each input's kind as its line says
+//! it (`kinds`), the logs report's sections (`sections`), the HTML page's phrases (`page`) and
+//! the probe's (`probe`); the estimate's own words (its scenario lines, the verdict, the
+//! stores) are here. The findings word themselves, each in its own file under `findings/`
+//! (their evidence, warnings and notes: their `Display`); the number formats are
+//! [`crate::words`]'s, handed on from here so a renderer reads every word from one place.
 
-mod evidence;
 mod files;
 mod kinds;
 pub mod page;
 pub mod probe;
 pub mod sections;
-mod warnings;
 
+pub use crate::words::{
+    bounds_of, count, count_f, duration_text, layers, pct3, plural, plural_verb, rate,
+    seconds_text, times,
+};
 pub use files::{format_notes, formats_evidence, traces_evidence};
 pub use kinds::*;
 
@@ -20,81 +23,6 @@ use crate::model::{Estimate, Store};
 use crate::units::{Duration, Rate, Seconds};
 
 use super::{PresetTrace, Style, human};
-
-// ---------------------------------------------------------------- number formats
-
-/// `34,094`.
-pub fn count(n: u64) -> String {
-    super::human::group_thousands(&n.to_string())
-}
-
-/// A rate a day: whole with separators from 100 up, else 3 significant figures (so 0.0043
-/// is not shown as 0).
-pub fn count_f(v: f64) -> String {
-    if v >= 1e15 {
-        // Past u64's digits and anyone's reading: named (`1.00 quadrillion`).
-        human::count(v)
-    } else if v >= 100.0 {
-        count(v.round() as u64)
-    } else if v > 0.0 && v < 0.001 {
-        "under 0.001".to_string()
-    } else if v > 0.0 {
-        crate::units::significant(v, 3)
-    } else {
-        "0".to_string()
-    }
-}
-
-/// `1 intent`, `2 intents`.
-pub fn plural(n: u64, word: &str) -> String {
-    if n == 1 {
-        format!("1 {word}")
-    } else {
-        format!("{} {word}s", count(n))
-    }
-}
-
-/// `1 attempt timed out`, `3 attempts timed out`; `timed out` alone keeps its count.
-pub fn plural_verb(n: u64, phrase: &str) -> String {
-    match phrase.split_once(' ') {
-        Some((noun, rest)) if noun != "timed" => format!("{} {rest}", plural(n, noun)),
-        _ => format!("{} {phrase}", count(n)),
-    }
-}
-
-/// A share to 3 significant figures: `47.9%`.
-pub fn pct3(v: f64) -> String {
-    if v > 0.0 && v < 1e-5 {
-        return "under 0.001%".to_string();
-    }
-    format!("{}%", crate::units::significant(v * 100.0, 3))
-}
-
-/// A share as the reports round it: `1.94%`.
-pub fn rate(v: f64) -> String {
-    Rate(v).rounded()
-}
-
-/// Seconds for reading: `800ms`, `1m 14s`, `3h 12m` (whole minutes from an hour up, whole
-/// seconds from a second up).
-pub fn duration_text(seconds: f64) -> String {
-    let millis = if seconds >= 3600.0 {
-        (seconds / 60.0).round() as u64 * 60_000
-    } else if seconds >= 1.0 {
-        seconds.round() as u64 * 1000
-    } else {
-        (seconds * 1000.0).round() as u64
-    };
-    humantime::format_duration(std::time::Duration::from_millis(millis)).to_string()
-}
-
-/// `1m 5s`: whole seconds.
-pub fn seconds_text(seconds: f64) -> String {
-    humantime::format_duration(std::time::Duration::from_secs(
-        seconds.max(0.0).round() as u64
-    ))
-    .to_string()
-}
 
 // ---------------------------------------------------------------- the estimate's labels
 
@@ -218,37 +146,6 @@ pub fn verdict(e: &Estimate, style: &Style) -> String {
     }
 }
 
-/// An attempts multiplier for reading: `4x`, `1.00x`.
-pub fn times(value: f64) -> String {
-    if value.fract() == 0.0 && value.abs() < 1e15 {
-        format!("{}x", human::group_thousands(&format!("{value:.0}")))
-    } else {
-        format!("{}x", human::count(value))
-    }
-}
-
-/// What the proxy's measured tries make of the layers figure (`observed.amplification`):
-/// `the layers figure with the proxy's layer measured: 1.12x expected, 12x at most at the
-/// backend an intent, over 2 layers (the model's 16x if the proxy made the client's tries)`.
-pub fn proxy_layer(l: &crate::findings::AmplificationObserved) -> String {
-    format!(
-        "the layers figure with the proxy's layer measured: {} expected, {} at most at the backend an intent, over {} (the model's {} if the proxy made the client's tries)",
-        times(l.expected),
-        times(l.worst_case),
-        layers(l.layers),
-        times(l.modelled_worst_case)
-    )
-}
-
-/// `1 layer`, `5 layers`.
-pub fn layers(n: u32) -> String {
-    if n == 1 {
-        "1 layer".to_string()
-    } else {
-        format!("{n} layers")
-    }
-}
-
 /// The name of a store's size figure: `size in Redis`.
 pub fn store_name(store: Store) -> &'static str {
     match store {
@@ -265,35 +162,5 @@ pub fn store_label(store: Store, chosen: Store) -> String {
         format!("{name} (--store)")
     } else {
         name.to_string()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn small_rates_and_plurals() {
-        assert_eq!(count_f(0.0043), "0.0043");
-        assert_eq!(count_f(12.345), "12.3");
-        assert_eq!(count_f(0.0), "0");
-        assert_eq!(count_f(1234.4), "1,234");
-        assert_eq!(plural(1, "intent"), "1 intent");
-        assert_eq!(plural(0, "bad row"), "0 bad rows");
-        assert_eq!(plural(2_000, "row"), "2,000 rows");
-        assert_eq!(plural_verb(1, "attempt timed out"), "1 attempt timed out");
-        assert_eq!(duration_text(74.0), "1m 14s");
-        assert_eq!(duration_text(11_545.0), "3h 12m");
-        assert_eq!(duration_text(14.0), "14s");
-        assert_eq!(duration_text(3600.0), "1h");
-        assert_eq!(duration_text(0.8), "800ms");
-    }
-
-    #[test]
-    fn thousands() {
-        assert_eq!(count(0), "0");
-        assert_eq!(count(999), "999");
-        assert_eq!(count(34_094), "34,094");
-        assert_eq!(count(1_234_567), "1,234,567");
     }
 }

@@ -1,12 +1,183 @@
-//! What the figures may suffer from: the warnings and notes of the findings.
+//! What the reader noticed and the figures may suffer from: the warnings of the findings,
+//! found from a [`LogAnalysis`] (a duration's unit nothing says, missing days, a clock
+//! running backwards, the backend log's gaps, ...), and their words. `derive` and the
+//! retries add the ones they find on the way.
 
 use std::fmt::{self, Display, Formatter};
 
 use serde::{Serialize, Serializer};
 
-use crate::findings::evidence::{DuplicatesNote, FewerOutcomes, Gap, Warning};
+use crate::logs::{BadRow, LogAnalysis, MICROS_PER_DAY, Role, date_string};
+use crate::words::{count_f, duration_text, plural, plural_verb, seconds_text};
 
-use super::*;
+/// What the reader noticed and the figures may suffer from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Warning {
+    /// A server's own log without `--client-timeout`.
+    ServerLogNoClientTimeout,
+    /// No mutating request in a log with timestamps (the methods counted, joined, and the
+    /// span in seconds): requests a day is 0 from a span, the scenario's from none or from
+    /// a span shorter than `--min-span`.
+    NoMutating {
+        methods: String,
+        span: f64,
+        /// The span is shorter than `--min-span`: requests a day is not the log's 0.
+        short: bool,
+    },
+    /// `--client-timeout` compared with a duration whose unit nothing says: the
+    /// file, the field and the unit assumed.
+    DurationUnitAssumed {
+        file: String,
+        field: String,
+        unit: &'static str,
+    },
+    /// `--client-timeout` compared with a duration whose unit was inferred from its first
+    /// values: the file, the field and what the values were.
+    DurationUnitInferred {
+        file: String,
+        field: String,
+        inferred: crate::logs::UnitInference,
+    },
+    /// Traces with no sampling threshold and no `--sample-rate`: taken as every request.
+    Unsampled,
+    /// Days without mutating requests inside the span (first and last, as dates).
+    MissingDays {
+        days: u64,
+        first: String,
+        last: String,
+    },
+    /// Timestamps running backwards by more than the retry window (both in seconds).
+    Backwards {
+        by: f64,
+        window: f64,
+    },
+    /// A key column with no key in it.
+    KeylessKeyColumn {
+        header: String,
+        file: String,
+    },
+    /// A key column whose keys were each seen once, yet attempts timed out.
+    KeysPerAttempt {
+        header: String,
+        keys: u64,
+        timed_out: u64,
+    },
+    /// The backend's log has no timestamps.
+    BackendNoTimestamps {
+        files: Vec<String>,
+    },
+    BackendBadRow(BadRow),
+    BackendBadRows {
+        rows: u64,
+    },
+    /// `--preset`'s attempt timeout taken as the client timeout.
+    ClientTimeoutFromPreset {
+        /// `DUPCOST_PRESET` named the preset, not `--preset`.
+        env: bool,
+        secs: f64,
+        preset: &'static str,
+    },
+    /// The retry window widened to the schedule's horizon (seconds).
+    RetryWindowWidened {
+        horizon: f64,
+    },
+    /// `--follow --window`: the window of log time asked, and the span its rows cover
+    /// (seconds) from the first to the last timestamp.
+    Window {
+        window: std::time::Duration,
+        span: f64,
+        first: Option<String>,
+        last: Option<String>,
+    },
+    /// Measured by `dupcost sql` (the result's name): a clock running backwards is not seen.
+    MeasuredBySql {
+        result: String,
+    },
+    /// A note of the reader on how a result was read, as it wrote it.
+    Reader(String),
+}
+
+/// Warnings about the log itself: missing days, a clock running backwards, the backend
+/// log's gaps.
+pub(super) fn warnings(a: &LogAnalysis) -> Vec<Warning> {
+    let t = &a.tally;
+    let mut out = Vec::new();
+    if a.options.client_timeout.is_some() {
+        // The timeout is compared with durations in a unit that nothing said: assumed, or
+        // inferred from their values.
+        for f in &a.files {
+            let (file, field) = (
+                f.name.clone(),
+                f.columns
+                    .header_of(Role::Duration)
+                    .unwrap_or("duration")
+                    .to_string(),
+            );
+            if f.columns.duration_unit_assumed {
+                out.push(Warning::DurationUnitAssumed {
+                    file,
+                    field,
+                    unit: f.columns.duration_unit.name(),
+                });
+            } else if let Some(inferred) = &f.columns.duration_unit_inferred {
+                out.push(Warning::DurationUnitInferred {
+                    file,
+                    field,
+                    inferred: inferred.clone(),
+                });
+            }
+        }
+    }
+    if a.is_server_log() && a.options.client_timeout.is_none() {
+        out.push(Warning::ServerLogNoClientTimeout);
+    }
+    if a.files.iter().any(|f| {
+        f.traces
+            .as_ref()
+            .is_some_and(|r| r.format.is_some() && !r.sampled())
+    }) {
+        out.push(Warning::Unsampled);
+    }
+    if a.has_timestamps() {
+        if let (Some(first), Some(last)) = (t.first_ts, t.last_ts) {
+            let (d0, d1) = (
+                first.div_euclid(MICROS_PER_DAY),
+                last.div_euclid(MICROS_PER_DAY),
+            );
+            let missing: Vec<i64> = (d0 + 1..d1)
+                .filter(|d| !t.per_day.contains_key(d))
+                .collect();
+            if let (Some(lo), Some(hi)) = (missing.first(), missing.last()) {
+                out.push(Warning::MissingDays {
+                    days: missing.len() as u64,
+                    first: date_string(*lo),
+                    last: date_string(*hi),
+                });
+            }
+        }
+        let window = i64::try_from(a.options.retry_window.as_micros()).unwrap_or(i64::MAX);
+        if t.most_backwards > window {
+            out.push(Warning::Backwards {
+                by: t.most_backwards as f64 / 1e6,
+                window: a.options.retry_window.as_secs_f64(),
+            });
+        }
+    }
+    if let Some(j) = &a.join {
+        if j.span.is_none() {
+            out.push(Warning::BackendNoTimestamps {
+                files: j.files.clone(),
+            });
+        }
+        out.extend(j.bad_samples.iter().cloned().map(Warning::BackendBadRow));
+        if j.backend_bad_rows > j.bad_samples.len() as u64 {
+            out.push(Warning::BackendBadRows {
+                rows: j.backend_bad_rows,
+            });
+        }
+    }
+    out
+}
 
 impl Display for Warning {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
@@ -182,95 +353,28 @@ impl Serialize for Warning {
     }
 }
 
-impl Display for DuplicatesNote {
-    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
-        let gap = self.gap.as_ref().map(|g| g.to_string());
-        let mut parts: Vec<String> = Vec::new();
-        if self.lower_bound {
-            parts.push(format!(
-                "the backend log (--outcomes) is not joined per intent (the proxy log came from stdin and cannot be read twice): these duplicates are only those the proxy log shows, a lower bound{}",
-                gap.map(|n| format!("; {n}")).unwrap_or_default()
-            ));
-        } else if let Some(gap) = gap {
-            parts.push(gap);
-        }
-        if self.by_key {
-            parts.push("grouped by key, an attempt is counted as executed when it was answered 2xx or the backend's log answered it 2xx: if the service replays a key's first answer and logs the replay 2xx, those replays are counted too".to_string());
-        }
-        f.write_str(&parts.join("; "))
-    }
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-impl Serialize for DuplicatesNote {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self)
-    }
-}
-
-impl Display for Gap {
-    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
-        match self {
-            Gap::Fewer {
-                conflicts,
-                outcomes,
-                seen,
-                predicted,
-                interval,
-                fingerprint,
-            } => {
-                let mut why = Vec::new();
-                // What would show the duplicates the log cannot.
-                let mut show = Vec::new();
-                if let Some((n, per_day)) = conflicts {
-                    why.push(format!(
-                        "{} refused by a uniqueness check (409 or 422) did not execute twice ({} a day with them)",
-                        plural(*n, "retried intent"),
-                        count_f(*per_day)
-                    ));
-                }
-                match outcomes {
-                    FewerOutcomes::NoUpstream => {
-                        why.push("the log has no upstream status (or --outcomes) to show what a timed-out attempt did".to_string());
-                        show.push("an upstream status (--log-format or --column upstream_status=NAME) or the backend's own log (--outcomes FILE) would show which timed-out attempts executed");
-                    }
-                    FewerOutcomes::Unknown(n) => {
-                        why.push(format!(
-                            "{} with an unknown outcome cannot count",
-                            plural(*n, "timed-out attempt")
-                        ));
-                        show.push("the backend's own log (--outcomes FILE) would tell the unknown outcomes");
-                    }
-                    FewerOutcomes::Known => {}
-                }
-                if *fingerprint {
-                    why.push(
-                        "without idempotency keys, retries sent from another address or after --retry-window are not grouped"
-                            .to_string(),
-                    );
-                    show.push("a logged idempotency key (--column idempotency_key=NAME) would group retries from any address");
-                } else {
-                    why.push(
-                        "retries sent from another address or after --retry-window are not grouped"
-                            .to_string(),
-                    );
-                }
-                show.push("a longer --retry-window would group later retries");
-                write!(
-                    f,
-                    "fewer duplicates are seen ({} a day) than the model predicts ({} a day, 95%: {} to {}) because {}; {}",
-                    count_f(*seen),
-                    count_f(*predicted),
-                    count_f(interval[0]),
-                    count_f(interval[1]),
-                    why.join("; "),
-                    show.join(", and ")
-                )
+    #[test]
+    fn no_mutating_request_says_what_its_span_makes_of_requests_a_day() {
+        let said = |span: f64, short: bool| {
+            Warning::NoMutating {
+                methods: "POST, PUT".to_string(),
+                span,
+                short,
             }
-            Gap::More { retries } => write!(
-                f,
-                "more duplicates are seen than the model predicts: clients retry more than {} (the retries input), or distinct intents share a fingerprint (clients behind one address; see --shared-address-rate)",
-                plural(u64::from(*retries), "retry")
-            ),
-        }
+            .to_string()
+        };
+        assert!(said(0.0, true).starts_with(
+            "no mutating (POST, PUT) requests in the log, whose timestamps span no time: requests a day is the scenario's, assumed;"
+        ));
+        assert!(said(1_800.0, true).starts_with(
+            "no mutating (POST, PUT) requests in the log's 30m, too short to stand for a day:"
+        ));
+        assert!(said(3.0 * 86_400.0, false).starts_with(
+            "no mutating (POST, PUT) requests in the log's 3 days: requests a day from it is 0, and so is every cost;"
+        ));
     }
 }

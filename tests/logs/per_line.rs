@@ -564,6 +564,32 @@ fn combined_after_the_virtual_host_is_read_with_its_client() {
     assert_eq!(skipped(o), kinds(&[("nginx error log", 1)]));
 }
 
+/// LiteSpeed's access log and its error log in one file, as CrowdSec's LiteSpeed test holds
+/// them (`2022-06-08 22:49:20.774649 [NOTICE] [pid] ...`): the error lines are skipped by
+/// kind and the access lines read. It was refused, its first error line taken for an IIS
+/// line without its `#Fields:`.
+#[test]
+fn litespeed_error_lines_are_skipped_among_its_access_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let access = |i: u32, status: u16| {
+        format!(
+            "10.0.0.{i} - - [08/Jun/2026:22:4{i}:57 +0200] \"POST /v1/orders HTTP/1.1\" {status} 195 \"-\" \"shop-client/2.1\""
+        )
+    };
+    let lines = [
+        "2026-06-08 22:40:20.774649 [NOTICE] [1226033] [1.2.3.4:45164:HTTP2-41#_AdminVHost] [STDERR] [WebAdmin Console] Failed Login Attempt - username:admin ip:127.0.0.1 url:".to_string(),
+        access(1, 201),
+        access(2, 504),
+        "2026-06-08 22:43:07.353044 [INFO] [1226038] [192.168.9.163:61120-5#Example] User 'admin' failed to authenticate.".to_string(),
+        access(4, 201),
+    ];
+    let path = write(dir.path(), "litespeed.log", text(&lines).as_bytes());
+    let (j, stderr) = report(&path, &[]);
+    let o = &j["observed"];
+    assert_eq!(counts(o), (3, 0, 3, 1), "{stderr}");
+    assert_eq!(skipped(o), kinds(&[("LiteSpeed error log", 2)]));
+}
+
 /// HAProxy's termination state says who ended a request and when: a server-side end while
 /// HAProxy was connecting to a server or queued for one (`sC`, `SC`, `sQ`, `SQ`; `<NOSRV>`
 /// when no server was up, as Elastic's `httplog-no-headers` sample has it) reached no server,

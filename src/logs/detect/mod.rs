@@ -150,6 +150,21 @@ pub fn non_access(line: &[u8]) -> Option<&'static str> {
             return Some("nginx error log");
         }
     }
+    // LiteSpeed's error log: "2022-06-08 22:49:20.774649 [NOTICE] [1226033] ...": a time to
+    // the microsecond, then the level, upper case, in brackets.
+    if digits(0..4) && at(4) == b'-' && at(10) == b' ' && at(13) == b':' && at(19) == b'.' {
+        let level = line.get(20..).unwrap_or_default();
+        let level = level
+            .iter()
+            .position(|&b| b == b' ')
+            .and_then(|i| level.get(i + 1..))
+            .and_then(|l| l.strip_prefix(b"["))
+            .unwrap_or_default();
+        let word = level.iter().take_while(|b| b.is_ascii_uppercase()).count();
+        if word >= 4 && level.get(word..word + 3) == Some(b"] [") {
+            return Some("LiteSpeed error log");
+        }
+    }
     // Apache: "[Tue Jan 02 03:04:05.123456 2024] [core:error] ..."
     if at(0) == b'['
         && at(4) == b' '
@@ -410,10 +425,23 @@ mod tests {
 
     #[test]
     fn lines_that_are_not_access_lines() {
-        let cases: [(&[u8], Option<&str>); 17] = [
+        let cases: [(&[u8], Option<&str>); 20] = [
             (
                 b"I1103 08:59:55.102334       7 main.go:205] \"Creating API client\"",
                 Some("controller log (klog)"),
+            ),
+            (
+                b"2022-06-08 22:49:20.774649 [NOTICE] [1226033] [1.2.3.4:45164:HTTP2-41#_AdminVHost] [STDERR] x",
+                Some("LiteSpeed error log"),
+            ),
+            (
+                b"2022-06-09 12:22:07.353044 [INFO] [1226038] [192.168.9.163:61120-5#Example] User 'a' failed",
+                Some("LiteSpeed error log"),
+            ),
+            // IIS's default W3C fields: the time has no fraction, no level follows.
+            (
+                b"2022-06-09 12:22:07 W3SVC1 10.0.0.1 POST /v1/pay - 443 - 10.0.0.9 curl/8 - 504 0 0 30001",
+                None,
             ),
             (b"  Release:       v1.11.2", Some("start-up banner")),
             (b"----------------------------", Some("start-up banner")),

@@ -770,6 +770,11 @@ fn bad_traces_are_one_line_naming_the_place() {
             "[{\"traceId\": \"a\", \"id\": \"b\", ".to_string(),
             "zipkin.json:1:",
         ),
+        (
+            "server-only.json",
+            "[{\"traceId\": \"a\", \"id\": \"b\", \"kind\": \"SERVER\"}]".to_string(),
+            "server-only.json: 1 span and no CLIENT span with a mutating method",
+        ),
     ];
     for (name, text, says) in cases {
         let path = dir.path().join(name);

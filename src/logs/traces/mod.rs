@@ -372,9 +372,12 @@ pub fn read(
         )));
     }
     if tally.rows == 0 {
+        let spans = match read.spans {
+            1 => "1 span".to_string(),
+            n => format!("{n} spans"),
+        };
         return Err(LogError::Option(format!(
-            "{name}: {} spans and no CLIENT span with a mutating method ({}) among them: no attempts to count",
-            read.spans,
+            "{name}: {spans} and no CLIENT span with a mutating method ({}) among them: no attempts to count",
             opts.methods.join(", ")
         )));
     }

@@ -546,7 +546,7 @@ pub struct LogReadArgs {
     /// The server's own format: an nginx log_format ('$remote_addr ... $request_time'), an
     /// Apache LogFormat ('%h %l %u %t "%r" %>s %b %D'), an Envoy format string, an HAProxy
     /// log-format ('%ci:%cp [%tr] ... %{+Q}r'), or a preset: combined, common, vcombined,
-    /// main, upstreaminfo, envoy, istio, httplog
+    /// main, upstreaminfo, envoy, istio, httplog; for iis or cloudfront, a '#Fields: ...' line
     #[arg(long, value_name = "STRING")]
     pub log_format: Option<String>,
 

@@ -217,7 +217,8 @@ pub struct FileRead {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct InferredField {
     /// What was read: `upstream_status`, `request_time`, `request_id` (by an nginx
-    /// layout's appended field), or `duration_unit`.
+    /// layout's appended field), `duration_unit`, or `layout` (a W3C log's fields with no
+    /// `#Fields:` line).
     pub field: &'static str,
     /// The field it was read from: `extra_2`; the duration's name for its unit.
     pub from: String,

@@ -259,14 +259,18 @@ fn inferred_field(
                 super::evidence::Picked::Measured(log),
             ))),
         ) if log.client_timeout.is_some() => "request_time",
-        _ => return None,
+        _ => "",
     };
-    findings
-        .observed
-        .files
-        .iter()
-        .flat_map(|f| &f.inferred)
-        .find(|i| i.field == field)
+    let inferred = || findings.observed.files.iter().flat_map(|f| &f.inferred);
+    // A file's whole layout read from its values (a W3C log with no `#Fields:` line) is
+    // what every rate measured from it was read through.
+    inferred()
+        .find(|i| !field.is_empty() && i.field == field)
+        .or_else(|| {
+            matches!(input, Input::TimeoutRate | Input::SucceededShare)
+                .then(|| inferred().find(|i| i.field == "layout"))
+                .flatten()
+        })
         .cloned()
 }
 

@@ -262,6 +262,12 @@ fn inferred_fields(f: &crate::logs::FileInfo) -> Vec<InferredField> {
                     given_by: format!("--log-format '{log_format}'"),
                 })
                 .collect(),
+            crate::logs::FormatNote::DefaultLayout { layout, given_by } => vec![InferredField {
+                field: "layout",
+                from: "no #Fields: line".to_string(),
+                read_as: layout.clone(),
+                given_by: given_by.clone(),
+            }],
             _ => Vec::new(),
         })
         .collect();

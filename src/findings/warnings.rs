@@ -8,7 +8,7 @@ use std::fmt::{self, Display, Formatter};
 use serde::{Serialize, Serializer};
 
 use crate::logs::{BadRow, LogAnalysis, MICROS_PER_DAY, Role, date_string};
-use crate::words::{count_f, duration_text, plural, plural_verb, seconds_text};
+use crate::words::{count_f, duration_text, plural, plural_verb, seconds_text, unit_names};
 
 /// What the reader noticed and the figures may suffer from.
 #[derive(Debug, Clone, PartialEq)]
@@ -30,6 +30,14 @@ pub enum Warning {
         file: String,
         field: String,
         unit: &'static str,
+    },
+    /// `--client-timeout` compared with a duration in milliseconds, assumed, though its values
+    /// rule milliseconds out and leave two units (or none): the file, the field and what the
+    /// values were.
+    DurationUnitImpossible {
+        file: String,
+        field: String,
+        doubt: crate::logs::UnitDoubt,
     },
     /// `--client-timeout` compared with a duration whose unit was inferred from its first
     /// values: the file, the field and what the values were.
@@ -113,7 +121,16 @@ pub(super) fn warnings(a: &LogAnalysis) -> Vec<Warning> {
                     .unwrap_or("duration")
                     .to_string(),
             );
-            if f.columns.duration_unit_assumed {
+            if let (true, Some(doubt)) = (
+                f.columns.duration_unit_assumed,
+                &f.columns.duration_unit_doubt,
+            ) {
+                out.push(Warning::DurationUnitImpossible {
+                    file,
+                    field,
+                    doubt: doubt.clone(),
+                });
+            } else if f.columns.duration_unit_assumed {
                 out.push(Warning::DurationUnitAssumed {
                     file,
                     field,
@@ -191,6 +208,9 @@ impl Display for Warning {
                 field,
                 inferred,
             } => unit_inferred(f, file, field, inferred),
+            Warning::DurationUnitImpossible { file, field, doubt } => {
+                unit_impossible(f, file, field, doubt)
+            }
             Warning::Unsampled => f.write_str(
                 "no sampling threshold in the spans' tracestate (ot=th) and no --sample-rate: \
                  requests a day counts the traces as every request; if they were head-sampled, \
@@ -325,6 +345,18 @@ fn unit_inferred(
             "{file}: its duration field {field} says no unit (neither its name nor a format's documentation): its first {} values ({} to {}) are each written with an s after the number, so they are read as seconds, inferred, when --client-timeout compares with them; if that is wrong, give --duration-unit s, ms, us or ns",
             inferred.values, inferred.min, inferred.max
         )
+    } else if let (crate::logs::UnitRule::Span, Some(span)) = (inferred.rule, inferred.span_micros)
+    {
+        write!(
+            f,
+            "{file}: its duration field {field} says no unit (neither its name nor a format's documentation): its first {} values ({} to {}, median {}) are whole numbers that fit more than one unit, and in every unit but {} the median request would last longer than the {} its first lines' timestamps span (and a second more), so --client-timeout compares with it as inferred; if that is wrong, give --duration-unit s, ms, us or ns",
+            inferred.values,
+            inferred.min,
+            inferred.max,
+            inferred.median,
+            inferred.unit.name(),
+            duration_text(span as f64 / 1e6)
+        )
     } else if inferred.rule == crate::logs::UnitRule::Typical {
         write!(
             f,
@@ -345,6 +377,41 @@ fn unit_inferred(
             inferred.unit.name()
         )
     }
+}
+
+/// Milliseconds, assumed, that the values rule out: what they would mean, what is left.
+fn unit_impossible(
+    f: &mut Formatter<'_>,
+    file: &str,
+    field: &str,
+    doubt: &crate::logs::UnitDoubt,
+) -> fmt::Result {
+    let as_ms = duration_text(doubt.median_as_ms_s as f64);
+    let why = match doubt.span_micros {
+        Some(span) => format!(
+            "the median request would last {as_ms}, longer than the {} its first lines' timestamps span (and a second more)",
+            duration_text(span as f64 / 1e6)
+        ),
+        None => format!(
+            "some request would last over a day (the median {as_ms}), and these are whole numbers"
+        ),
+    };
+    let left = match doubt.units.as_slice() {
+        [] => "no unit puts the median within that span either".to_string(),
+        units => format!(
+            "as {} each fits, and nothing tells which",
+            unit_names(units).replace("us", "µs")
+        ),
+    };
+    write!(
+        f,
+        "{file}: its duration field {field} says no unit (neither its name nor a format's documentation), and its first {} values ({} to {}, median {}) cannot be milliseconds: as ms {why}; {left}. They are read as ms, assumed, which they cannot be, and --client-timeout compares with that: give --duration-unit {}",
+        doubt.values,
+        doubt.min,
+        doubt.max,
+        doubt.median,
+        unit_names(&doubt.units)
+    )
 }
 
 impl Serialize for Warning {

@@ -185,6 +185,14 @@ impl LogAnalysis {
         self.tally.keyed.intents > 0
     }
 }
+/// How the options read timestamps: `--timestamp-format`, or the built-in layouts.
+fn timestamps(opts: &LogOptions) -> TimestampFormat {
+    match &opts.timestamp_format {
+        Some(f) => TimestampFormat::Strftime(f.clone()),
+        None => TimestampFormat::Auto,
+    }
+}
+
 /// The rules for the rows of one input, from its header (or line format) and the options.
 ///
 /// `first` is the input's first bytes (`eof`: all of it), where a duration whose unit nothing
@@ -200,7 +208,7 @@ pub(super) fn rules_for(
             let refs: Vec<&[u8]> = header.fields.iter().map(Vec::as_slice).collect();
             let mut columns = ColumnMap::detect(name, &refs, &opts.columns, opts.duration_unit)?;
             if opts.infer {
-                detect::unit::settle(&mut columns, |i| {
+                detect::unit::settle(&mut columns, &timestamps(opts), |i| {
                     detect::unit::csv_values(header, first_bytes, eof, i)
                 });
             }
@@ -222,7 +230,7 @@ pub(super) fn rules_for(
             };
             let mut first = maker.columns(Arc::clone(format))?;
             if opts.infer {
-                detect::unit::settle(&mut first.columns, |i| {
+                detect::unit::settle(&mut first.columns, &timestamps(opts), |i| {
                     detect::unit::line_values(format.as_ref(), *envelope, first_bytes, eof, i)
                 });
             }
@@ -314,10 +322,7 @@ pub(super) fn rules_for(
         delimiter,
         formats,
         envelope: unwrap,
-        timestamps: match &opts.timestamp_format {
-            Some(f) => TimestampFormat::Strftime(f.clone()),
-            None => TimestampFormat::Auto,
-        },
+        timestamps: timestamps(opts),
         methods: opts
             .methods
             .iter()

@@ -62,8 +62,9 @@ pub use follow::{DEFAULT_EVERY, FollowOptions, Tick, follow};
 pub use formats::csv::duration_unit_named;
 pub use formats::{
     ColumnMap, DurationUnit, Fields, Flags, FlagsStyle, FormatHints, GiveUpMatch, GiveUps,
-    InputFormat, LineFormat, UnitInference, UnitRule, alb, ambassador, apigateway, catalog,
-    cloudfront, compile as compile_format, duration_unit_from_name, haproxy_format, iis, json,
+    InputFormat, LineFormat, UnitDoubt, UnitInference, UnitRule, alb, ambassador, apigateway,
+    catalog, cloudfront, compile as compile_format, duration_unit_from_name, haproxy_format, iis,
+    json,
 };
 pub use framing::json_doc::{Document, Documents, sniff as sniff_document};
 pub use framing::json_scan;

@@ -35,6 +35,11 @@ pub enum FormatNote {
     EnvoyAppended { layout: String, extra: usize },
     /// IIS Advanced Logging's date-local and time-local have no zone, so they are read as UTC.
     IisLocalTime,
+    /// A W3C extended log (IIS's, CloudFront's) with no `#Fields:` line, read by its
+    /// product's documented default fields because its lines' field counts and values fit
+    /// them and nothing else: `layout` says which ("IIS's 15 default fields"), `given_by` is
+    /// the flag, as typed, that reads the same fields given.
+    DefaultLayout { layout: String, given_by: String },
     /// A platform's log with no backend status (Google Cloud's, Cloudflare's without one).
     NoBackendStatus,
     /// API Gateway's give-ups are its 504s (a lower bound); `integration_status`: its layout

@@ -704,6 +704,7 @@ fn column_map(roles: &[Role], flags_style: FlagsStyle) -> Option<ColumnMap> {
         duration_unit: DurationUnit::Seconds,
         duration_unit_assumed: false,
         duration_unit_inferred: None,
+        duration_unit_doubt: None,
         flags_style,
         headers,
     })

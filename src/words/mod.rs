@@ -74,6 +74,16 @@ pub fn duration_text(seconds: f64) -> String {
     humantime::format_duration(std::time::Duration::from_millis(millis)).to_string()
 }
 
+/// The `--duration-unit` values that name `units` (`us or ns`); every unit when none is left.
+pub fn unit_names(units: &[crate::logs::DurationUnit]) -> String {
+    let names: Vec<&str> = units.iter().map(|u| u.name()).collect();
+    match names.split_last() {
+        None => "s, ms, us or ns".to_string(),
+        Some((last, [])) => (*last).to_string(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+    }
+}
+
 /// `1m 5s`: whole seconds.
 pub fn seconds_text(seconds: f64) -> String {
     humantime::format_duration(std::time::Duration::from_secs(

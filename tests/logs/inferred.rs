@@ -273,3 +273,120 @@ fn pino_response_time_is_milliseconds_by_its_name() {
     );
     assert!(v["observed"]["files"][0].get("inferred").is_none());
 }
+
+/// A Go service's slog JSON line per request, `duration` a `time.Duration` (whole
+/// nanoseconds): `every_ms` apart from 2026-11-02 08:00:00, each 20 to 57 ms, and every tenth
+/// 16 s when `slow`.
+fn go_log(lines: usize, every_ms: u64, slow: bool) -> String {
+    let took = [
+        20_950_259_u64,
+        24_479_472,
+        56_560_748,
+        21_004_118,
+        36_437_134,
+    ];
+    (0..lines)
+        .map(|i| {
+            let at = i as u64 * every_ms;
+            let (s, ms) = (at / 1000, at % 1000);
+            let duration = if slow && i % 10 == 9 {
+                16_000_000_000
+            } else {
+                took[i % took.len()]
+            };
+            let hours = 8 + s / 3600;
+            format!(
+                "{{\"time\":\"2026-11-{:02}T{:02}:{:02}:{:02}.{ms:03}Z\",\"level\":\"INFO\",\"msg\":\"request\",\"method\":\"POST\",\"path\":\"/v1/orders\",\"status\":201,\"duration\":{duration}}}\n",
+                2 + hours / 24,
+                hours % 24,
+                s / 60 % 60,
+                s % 60
+            )
+        })
+        .collect()
+}
+
+/// Whole numbers too large for milliseconds: as ms (185 days) or µs (24 s, longer than the
+/// 0.19 s the busy log's first 20 lines span, and a second) they cannot be, so nanoseconds,
+/// inferred by the span; the
+/// timeout rate is the truth, 1 in 10 past 15 s. Read only as named (ms, assumed), every
+/// request would time out.
+#[test]
+fn go_nanoseconds_are_inferred_where_the_span_leaves_them_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "go.jsonl", go_log(400, 10, true).as_bytes());
+    let v = json(&["logs", &file, "--client-timeout", "15s"]);
+    assert_eq!(v["inputs"]["timeout_rate"], 0.1, "{}", v["inputs"]);
+    let unit = &v["input_kinds"]["timeout_rate"]["duration_unit"];
+    assert_eq!(
+        (&unit["unit"], &unit["kind"]),
+        (&"ns".into(), &"inferred".into()),
+        "{unit}"
+    );
+    let warnings = v["observed"]["warnings"].to_string();
+    assert!(
+        warnings.contains("in every unit but ns the median request would last longer than"),
+        "{warnings}"
+    );
+    let named = json(&["logs", &file, "--client-timeout", "15s", "--no-infer"]);
+    assert_eq!(named["inputs"]["timeout_rate"], 1.0, "{}", named["inputs"]);
+}
+
+/// The same nanoseconds in a quiet log whose first 20 lines span 4m 45s: as ms the median
+/// request would last 6h 48m (impossible), but as µs (24 s) or ns (24 ms) both fit: no unit
+/// is inferred, and a warning says ms cannot be and names `--duration-unit us or ns`. A log
+/// spanning longer than the ms reading keeps the assumption's own warning, as before.
+#[test]
+fn go_nanoseconds_that_fit_two_units_are_warned_not_inferred() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(
+        dir.path(),
+        "quiet.jsonl",
+        go_log(400, 15_000, false).as_bytes(),
+    );
+    let v = json(&["logs", &file, "--client-timeout", "15s"]);
+    let unit = &v["input_kinds"]["timeout_rate"]["duration_unit"];
+    assert_eq!(
+        (&unit["unit"], &unit["kind"]),
+        (&"ms".into(), &"assumed".into()),
+        "{unit}"
+    );
+    let warnings = v["observed"]["warnings"].to_string();
+    for part in [
+        "cannot be milliseconds: as ms the median request would last 6h 48m, longer than the 4m 45s its first lines' timestamps span (and a second more)",
+        "as µs or ns each fits, and nothing tells which",
+        "give --duration-unit us or ns",
+    ] {
+        assert!(warnings.contains(part), "{part}: {warnings}");
+    }
+    let (explained, _) = crate::support::output(&[&file, "--client-timeout", "15s", "--explain"]);
+    assert!(
+        explained.contains(
+            "duration=duration (ms, assumed, though its values rule it out: --duration-unit us or ns)"
+        ),
+        "{explained}"
+    );
+    let given = json(&[
+        "logs",
+        &file,
+        "--client-timeout",
+        "15s",
+        "--duration-unit",
+        "ns",
+    ]);
+    assert_eq!(given["inputs"]["timeout_rate"], 0.0);
+    // Six hours apart, the first 20 lines span 114 hours: as ms the median (6h 48m) fits, and ms
+    // stays assumed with the assumption's own warning, as before.
+    let file = write(
+        dir.path(),
+        "sparse.jsonl",
+        go_log(60, 6 * 3_600_000, false).as_bytes(),
+    );
+    let v = json(&["logs", &file, "--client-timeout", "15s"]);
+    let warnings = v["observed"]["warnings"].to_string();
+    assert!(!warnings.contains("cannot be milliseconds"), "{warnings}");
+    assert!(
+        warnings.contains("read as ms, so --client-timeout compares with an assumed unit"),
+        "{warnings}"
+    );
+}

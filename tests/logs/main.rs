@@ -30,6 +30,7 @@ mod per_line;
 mod platforms;
 mod prometheus;
 mod props;
+mod published;
 mod receiver_logs;
 mod refusals;
 mod sources;

@@ -119,10 +119,18 @@ type Sniffed = (Box<dyn LineFormat>, Vec<Box<dyn LineFormat>>);
 
 /// The format that a line no format of its file reads is read by, found by the detection's
 /// order from that line alone (one file, several shapes): for [`FormatSet`]'s discovery.
+///
+/// A W3C product's default layout (no `#Fields:` line) is never found so: a line its file's
+/// `#Fields:` line does not fit is a bad row, where the default would be a second reading.
 pub fn discover(json_paths: Vec<String>) -> Box<Discover> {
     Box::new(move |line: &[u8]| {
         let paths: Vec<&str> = json_paths.iter().map(String::as_str).collect();
-        sniff_one(&[line], &paths)
+        sniff_one(&[line], &paths).filter(|f| {
+            !f.hints()
+                .notes
+                .iter()
+                .any(|n| matches!(n, crate::logs::FormatNote::DefaultLayout { .. }))
+        })
     })
 }
 
@@ -159,6 +167,20 @@ fn json_paths<'a>(opts: &ChooseOptions<'a>) -> Vec<&'a str> {
 /// captured request headers named.
 pub fn choose(opened: &mut Opened, opts: &ChooseOptions<'_>) -> Result<Chosen, LogError> {
     let chosen = choose_format(opened, opts)?;
+    // A W3C log with no `#Fields:` line is read by its product's default fields only as an
+    // inference; `--no-infer` reads only what is named.
+    if let (false, Chosen::Lines { format, .. }) = (opts.infer, &chosen) {
+        let default = format.hints().notes.into_iter().find_map(|n| match n {
+            crate::logs::FormatNote::DefaultLayout { layout, given_by } => Some((layout, given_by)),
+            _ => None,
+        });
+        if let Some((layout, given_by)) = default {
+            return Err(LogError::Option(format!(
+                "{}: it has no #Fields: line naming its fields, and --no-infer reads only what is named (its lines fit {layout}): add the #Fields: line its server wrote, or give it with {given_by}",
+                opened.name
+            )));
+        }
+    }
     // A field named by its place (`--column upstream_status=extra_2`) keeps that name.
     let by_place = opts
         .columns
@@ -460,6 +482,9 @@ fn no_format(name: &str, prefix: &[u8], sample: &[&[u8]], tried: &str) -> LogErr
             flags()
         ));
     };
+    if let Some(err) = w3c_without_fields(name, prefix, sample, tried) {
+        return err;
+    }
     let at = |line: &[u8]| match line_number(prefix, line) {
         Some(n) => format!("line {n}"),
         None => {
@@ -567,6 +592,47 @@ fn no_format(name: &str, prefix: &[u8], sample: &[&[u8]], tried: &str) -> LogErr
             flags()
         )),
     }
+}
+
+/// The refusal of a W3C extended log (a date and a time first, split by spaces or tabs) with
+/// no `#Fields:` line whose lines fit no documented default layout: the missing line named,
+/// and the flag that gives it, never another format's closest guess.
+fn w3c_without_fields(
+    name: &str,
+    prefix: &[u8],
+    sample: &[&[u8]],
+    tried: &str,
+) -> Option<LogError> {
+    let first = *sample.first()?;
+    let tab = crate::logs::formats::entry::w3c_date_then(first, b'\t');
+    let w3c = tab || crate::logs::formats::entry::w3c_date_then(first, b' ');
+    let family = tried.split(' ').next().unwrap_or(tried);
+    if !w3c
+        || !matches!(family, "any" | "iis" | "cloudfront")
+        || sample.iter().any(|l| l.starts_with(b"#Fields:"))
+    {
+        return None;
+    }
+    let (product, row, sep, fields) = if tab {
+        (
+            "CloudFront",
+            "cloudfront",
+            b'\t',
+            "33, or the first 23, 24 or 26 of an older log",
+        )
+    } else {
+        ("IIS", "iis", b' ', "IIS's 15 default fields")
+    };
+    let count = first.split(|&b| b == sep).count();
+    let at = match line_number(prefix, first) {
+        Some(n) => format!("line {n}"),
+        None => "its first access line".to_string(),
+    };
+    Some(LogError::Option(format!(
+        "{name}: {at} '{}' is a W3C extended log's line ({product}'s: a date and a time first, {}-separated) with no #Fields: line to name its {count} fields, and they fit no layout {product} documents as its default ({fields}); add the #Fields: line its server wrote before its lines, or give it with --input-format {row} --log-format '#Fields: date time ...'",
+        shown(first),
+        if tab { "tab" } else { "space" },
+    )))
 }
 
 /// The flags that settle a refusal: the server's format given, or a catalog row named.

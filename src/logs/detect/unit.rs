@@ -4,7 +4,7 @@
 //! A known format's unit comes from its documentation (`FormatHints`), a field's name may say
 //! it (`_ms`, `request_time`), and `--duration-unit` says it for any. Only when none of these
 //! does are the values looked at (and not with `--no-infer`), and a unit is *inferred* only
-//! when the values leave one reading. The rule, in two steps:
+//! when the values leave one reading. The rule:
 //!
 //! - at least [`MIN_VALUES`] of the first lines' durations, each a plain decimal number (an
 //!   empty or `-` value is skipped; anything else, `12ms` or `1e3`, stops the inference);
@@ -21,19 +21,30 @@
 //!   at least half of which carry [`CLOCK_DECIMALS`] or more decimals are seconds (a float
 //!   clock in seconds, Caddy's `1.512279786180121`, Python's `time.time()` differences, zap's
 //!   `0.000123`); whole numbers whose median is between 1 and [`MILLIS_MEDIAN`] are
-//!   milliseconds. Anything else stays ambiguous: milliseconds, assumed, said as one.
+//!   milliseconds;
+//! - **span**, for whole numbers the typical values leave open (a median over
+//!   [`MILLIS_MEDIAN`], or milliseconds ruled out by the range): a unit is plausible only where the median request lasts no longer
+//!   than the first lines' timestamps span (plus [`SPAN_SLACK_MICROS`]). Where milliseconds
+//!   are ruled out (by this or by the range) and one of µs and ns is left, it is inferred;
+//!   where both (or neither) are left, nothing is inferred and the assumption is a doubt
+//!   ([`Judged::Doubt`]) that a warning names with `--duration-unit`. Where milliseconds are
+//!   left, the assumption stands as before.
+//!
+//! Anything else stays ambiguous: milliseconds, assumed, said as one.
 //!
 //! So `0.000412, 0.085, 16.2` is seconds by range (as milliseconds its first would be
 //! 0.4 µs), `300000000000, 85000000` nanoseconds by range (as microseconds the first would
 //! be 3.5 days), `0.182484, 1.512279786180121, 0.09` seconds by their median, `85, 16200, 90`
-//! milliseconds by their median; but Rails lograge's `58.33, 12.5` (milliseconds to two
-//! decimals, median over 1) fit both s and ms and stay assumed. The tempting rule "a fraction
-//! below 100 is seconds" would read lograge's requests as seconds, a confident wrong timeout
-//! rate; this one does not.
+//! milliseconds by their median; a Go `time.Duration`'s `20950259, 24479472, 56560748` in a
+//! log whose first lines span a second nanoseconds by the span (as µs the median is 24 s);
+//! but Rails lograge's `58.33, 12.5` (milliseconds to two decimals, median over 1) fit both s
+//! and ms and stay assumed. The tempting rule "a fraction below 100 is seconds" would read
+//! lograge's requests as seconds, a confident wrong timeout rate; this one does not.
 
 use super::super::formats::{
-    ColumnMap, CsvHeader, DurationUnit, Fields, LineFormat, UnitInference, UnitRule,
+    ColumnMap, CsvHeader, DurationUnit, Fields, LineFormat, UnitDoubt, UnitInference, UnitRule,
 };
+use super::super::timestamp::TimestampFormat;
 
 /// Values needed before a unit is inferred.
 pub const MIN_VALUES: usize = 5;
@@ -49,8 +60,37 @@ pub const CLOCK_DECIMALS: usize = 6;
 /// Whole numbers with a median from 1 up to this are milliseconds.
 pub const MILLIS_MEDIAN: f64 = 100_000.0;
 
-/// The unit the values `values` leave, if exactly one (see the module's rule).
+/// Added to the span the first lines' timestamps show: a log's timestamps are often to the
+/// second, so the time its lines took may be up to a second more than they show.
+pub const SPAN_SLACK_MICROS: i64 = 1_000_000;
+
+/// What a duration's values say of their unit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Judged {
+    /// One unit is left: inferred.
+    One(UnitInference),
+    /// Milliseconds are impossible, and two units or none are left: not inferred, warned.
+    Doubt(UnitDoubt),
+    /// Two readings or more remain, milliseconds among them, or too few values: assumed ms.
+    Open,
+}
+
+/// The unit the values `values` leave, if exactly one (see the module's rule), with no
+/// timestamps to judge their span by.
 pub fn infer(values: &[&[u8]]) -> Option<UnitInference> {
+    match judge(values, None) {
+        Judged::One(found) => Some(found),
+        _ => None,
+    }
+}
+
+/// The unit the values `values` leave (see the module's rule); `span_micros`: the time the
+/// same lines' timestamps span, where they have any.
+pub fn judge(values: &[&[u8]], span_micros: Option<i64>) -> Judged {
+    judge_values(values, span_micros).unwrap_or(Judged::Open)
+}
+
+fn judge_values(values: &[&[u8]], span_micros: Option<i64>) -> Option<Judged> {
     let mut read: Vec<(f64, &[u8])> = Vec::new();
     let mut fraction = false;
     // Values that write their unit (`1.512s`, as Google Cloud's `latency`) say seconds.
@@ -103,27 +143,64 @@ pub fn infer(values: &[&[u8]]) -> Option<UnitInference> {
     let mut sorted: Vec<f64> = read.iter().map(|(n, _)| *n).collect();
     sorted.sort_by(f64::total_cmp);
     let median = sorted[sorted.len() / 2];
+    let text = |(_, t): &(f64, &[u8])| String::from_utf8_lossy(t).into_owned();
+    let by = |a: &&(f64, &[u8]), b: &&(f64, &[u8])| a.0.total_cmp(&b.0);
+    let (min, max) = (
+        read.iter().min_by(by).map(text).unwrap_or_default(),
+        read.iter().max_by(by).map(text).unwrap_or_default(),
+    );
+    let median_text = read
+        .iter()
+        .find(|(n, _)| *n == median)
+        .map(text)
+        .unwrap_or_default();
+    let mut span_read = None;
     let (unit, rule) = match fits.as_slice() {
         [] => return None,
         [one] if suffixed > 0 => (*one, UnitRule::WrittenWithS),
         [one] => (*one, UnitRule::Range),
-        _ => (typical(&read, fraction, median, &fits)?, UnitRule::Typical),
+        _ => match typical(&read, fraction, median, &fits) {
+            Some(unit) => (unit, UnitRule::Typical),
+            None if fraction => return None,
+            None => {
+                // Whole numbers the typical values leave open: judged by the span.
+                let span = span_micros.map(|s| s.max(0));
+                let within = |u: DurationUnit| {
+                    span.is_none_or(|s| median * u.nanos() / 1e3 <= (s + SPAN_SLACK_MICROS) as f64)
+                };
+                let left: Vec<DurationUnit> = fits.iter().copied().filter(|&u| within(u)).collect();
+                match left.as_slice() {
+                    // Milliseconds left: the assumption stands, as before.
+                    l if l.contains(&DurationUnit::Millis) => return None,
+                    [one] => {
+                        span_read = span;
+                        (*one, UnitRule::Span)
+                    }
+                    _ => {
+                        return Some(Judged::Doubt(UnitDoubt {
+                            values: read.len(),
+                            min,
+                            max,
+                            median: median_text,
+                            median_as_ms_s: (median / 1e3) as u64,
+                            span_micros: span,
+                            units: left,
+                        }));
+                    }
+                }
+            }
+        },
     };
-    let text = |(_, t): &(f64, &[u8])| String::from_utf8_lossy(t).into_owned();
-    let by = |a: &&(f64, &[u8]), b: &&(f64, &[u8])| a.0.total_cmp(&b.0);
-    Some(UnitInference {
+    Some(Judged::One(UnitInference {
         unit,
         values: read.len(),
-        min: read.iter().min_by(by).map(text).unwrap_or_default(),
-        max: read.iter().max_by(by).map(text).unwrap_or_default(),
+        min,
+        max,
         written_with_s: suffixed > 0,
         rule,
-        median: read
-            .iter()
-            .find(|(n, _)| *n == median)
-            .map(text)
-            .unwrap_or_default(),
-    })
+        median: median_text,
+        span_micros: span_read,
+    }))
 }
 
 /// The unit the typical values leave when their range leaves two or more (`fits`): the
@@ -155,17 +232,35 @@ fn typical(
 }
 
 /// Infers the unit of `columns`' duration from the first records when nothing said it
-/// (`duration_unit_assumed`), and marks it inferred; otherwise leaves `columns` as it is.
-pub fn settle(columns: &mut ColumnMap, values: impl FnOnce(usize) -> Vec<Vec<u8>>) {
+/// (`duration_unit_assumed`), and marks it inferred; or marks the assumption a doubt where the
+/// values rule milliseconds out and leave no one unit; otherwise leaves `columns` as it is.
+/// `values(index)`: field `index` of the first records; their timestamps (read by
+/// `timestamps`) give the span.
+pub fn settle(
+    columns: &mut ColumnMap,
+    timestamps: &TimestampFormat,
+    mut values: impl FnMut(usize) -> Vec<Vec<u8>>,
+) {
     let Some(index) = columns.duration.filter(|_| columns.duration_unit_assumed) else {
         return;
     };
-    let values = values(index);
-    let refs: Vec<&[u8]> = values.iter().map(Vec::as_slice).collect();
-    if let Some(found) = infer(&refs) {
-        columns.duration_unit = found.unit;
-        columns.duration_unit_assumed = false;
-        columns.duration_unit_inferred = Some(found);
+    let durations = values(index);
+    let refs: Vec<&[u8]> = durations.iter().map(Vec::as_slice).collect();
+    let span = columns.timestamp.and_then(|t| {
+        let times: Vec<i64> = values(t)
+            .iter()
+            .filter_map(|v| timestamps.parse(v))
+            .collect();
+        Some(times.iter().max()? - times.iter().min()?)
+    });
+    match judge(&refs, span) {
+        Judged::One(found) => {
+            columns.duration_unit = found.unit;
+            columns.duration_unit_assumed = false;
+            columns.duration_unit_inferred = Some(found);
+        }
+        Judged::Doubt(doubt) => columns.duration_unit_doubt = Some(doubt),
+        Judged::Open => {}
     }
 }
 
@@ -324,6 +419,67 @@ mod tests {
             let written: Vec<String> = millis.iter().map(u64::to_string).collect();
             let refs: Vec<&str> = written.iter().map(String::as_str).collect();
             proptest::prop_assert_eq!(unit(&refs), Some(DurationUnit::Millis));
+        }
+    }
+
+    fn judged(values: &[&str], span_s: Option<f64>) -> Judged {
+        let refs: Vec<&[u8]> = values.iter().map(|v| v.as_bytes()).collect();
+        judge(&refs, span_s.map(|s| (s * 1e6) as i64))
+    }
+
+    /// A Go service's `time.Duration`s, whole nanoseconds of 20 to 57 ms.
+    const GO: [&str; 5] = ["20950259", "24479472", "56560748", "21004118", "36437134"];
+
+    #[test]
+    fn whole_numbers_too_large_for_ms_are_judged_by_the_span() {
+        use DurationUnit::*;
+        // The first lines span 0.19 s: as ms the median (24479472) is 6h 48m, as µs 24 s,
+        // both longer than 1.19 s: nanoseconds.
+        let Judged::One(found) = judged(&GO, Some(0.19)) else {
+            panic!("{:?}", judged(&GO, Some(0.19)));
+        };
+        assert_eq!((found.unit, found.rule), (Nanos, UnitRule::Span));
+        assert_eq!(found.span_micros, Some(190_000));
+        // Spanning 4m 45s: as µs the median fits, as ms it does not: two left, a doubt.
+        let Judged::Doubt(doubt) = judged(&GO, Some(285.0)) else {
+            panic!("{:?}", judged(&GO, Some(285.0)));
+        };
+        assert_eq!(doubt.units, vec![Micros, Nanos]);
+        assert_eq!(doubt.median_as_ms_s, 24_479);
+        assert_eq!(doubt.span_micros, Some(285_000_000));
+        // Spanning 114 hours, ms fits: assumed, as before; and with no timestamps.
+        assert_eq!(judged(&GO, Some(114.0 * 3600.0)), Judged::Open);
+        assert_eq!(judged(&GO, None), Judged::Open);
+        // One value over a day as ms rules ms out with no span: µs and ns left, a doubt.
+        let over = [
+            "20950259",
+            "24479472",
+            "16000000000",
+            "21004118",
+            "36437134",
+        ];
+        let Judged::Doubt(doubt) = judged(&over, None) else {
+            panic!("{:?}", judged(&over, None));
+        };
+        assert_eq!((doubt.units.len(), doubt.span_micros), (2, None));
+        // Fractions are never µs or ns: the span does not judge them.
+        let lograge = ["58.33", "12.5", "3.02", "80.11", "7.4"];
+        assert_eq!(judged(&lograge, Some(0.0)), Judged::Open);
+    }
+
+    proptest::proptest! {
+        /// The span only judges what the range and the typical values leave open: wherever
+        /// they leave one unit, any span leaves the same.
+        #[test]
+        fn the_span_never_changes_what_the_values_settle(
+            values in proptest::collection::vec(0u64..100_000_000_000, 5..30),
+            span in 0i64..400_000_000_000,
+        ) {
+            let written: Vec<String> = values.iter().map(u64::to_string).collect();
+            let refs: Vec<&[u8]> = written.iter().map(String::as_bytes).collect();
+            if let Some(found) = infer(&refs) {
+                proptest::prop_assert_eq!(judge(&refs, Some(span)), Judged::One(found));
+            }
         }
     }
 

@@ -40,7 +40,10 @@ static FAMILY: Family = Family {
     items,
     hints: FormatHints::default,
     custom: "Apache LogFormat",
-    appended: (&["combined", "common"], "e.g. %D, %{Idempotency-Key}i"),
+    appended: (
+        &["vhost", "combined", "common"],
+        "e.g. %D, %{Idempotency-Key}i",
+    ),
     compiled: Compiled::new(),
 };
 
@@ -131,6 +134,11 @@ fn items(body: &str) -> Result<Vec<Item>, String> {
         // `%u` as written.
         if letter == b'l' || letter == b'u' && PRESETS.iter().any(|(_, p, _)| *p == body) {
             var.kind = Kind::Word;
+        }
+        // After the virtual host, a proxy may log the forwarded chain in the client's place
+        // (Elastic's nginx samples: `example.com 10.0.0.2, 10.0.0.1 - - [...]`): one value.
+        if letter == b'h' && body == VHOST {
+            var.kind = Kind::Addresses;
         }
         if !lit.is_empty() {
             items.push(Item::Lit(std::mem::take(&mut lit)));

@@ -73,6 +73,12 @@ pub const DEFAULT_FIELDS: [&str; 33] = [
     "sc-range-end",
 ];
 
+/// The layouts of a standard log AWS has documented, by their field counts: today's 33, and
+/// those of earlier years (before `cs-protocol-version`, the field-level encryption fields and
+/// `c-port` ... `sc-range-end` were added), each the first fields of the next: AWS adds a
+/// field at the end of the line.
+pub const LAYOUTS: [usize; 4] = [23, 24, 26, 33];
+
 /// A CloudFront standard log with its field list.
 #[derive(Debug, Clone)]
 pub struct Cloudfront {
@@ -86,8 +92,12 @@ pub struct Cloudfront {
     /// than its `#Fields:` (the last ones left off, as Elastic's samples show) is read with
     /// those empty.
     needed: usize,
-    /// Whether the names came from the file (`false`: the documented default).
+    /// Whether the names came from the file or `--log-format` (`false`: the documented
+    /// default, inferred: each line must have one of the [`LAYOUTS`]).
     from_header: bool,
+    /// The field count of the first line read by the documented default (for the
+    /// `--log-format` that gives its names).
+    first_count: usize,
 }
 
 impl Cloudfront {
@@ -100,6 +110,7 @@ impl Cloudfront {
             time: at("time")?,
             user_agent: at("cs(User-Agent)"),
             needed: needed(&fields),
+            first_count: fields.len(),
             fields,
             from_header,
         })
@@ -115,6 +126,7 @@ impl Cloudfront {
             time: 1,
             user_agent: Some(10),
             from_header: false,
+            first_count: DEFAULT_FIELDS.len(),
         }
     }
 
@@ -124,8 +136,67 @@ impl Cloudfront {
             .iter()
             .find_map(|line| fields_line(line))
             .and_then(|fields| Cloudfront::with_fields(fields, true))
-            .unwrap_or_else(Cloudfront::documented)
+            .unwrap_or_else(|| {
+                let count = first_lines
+                    .iter()
+                    .find(|l| !l.starts_with(b"#") && !l.trim_ascii().is_empty())
+                    .map(|l| l.split(|&b| b == b'\t').count())
+                    .filter(|n| LAYOUTS.contains(n))
+                    .unwrap_or(DEFAULT_FIELDS.len());
+                Cloudfront {
+                    first_count: count,
+                    ..Cloudfront::documented()
+                }
+            })
     }
+}
+
+/// A headerless line's fields fit the documented default: a date and a time, a byte count,
+/// a method, a path, a status (`000` too) and, where the line reaches it, `time-taken` in
+/// seconds; and its count is one of the [`LAYOUTS`].
+fn fits_default(line: &[u8]) -> bool {
+    let fields: Vec<&[u8]> = line.split(|&b| b == b'\t').collect();
+    let digits = |f: &[u8]| !f.is_empty() && f.iter().all(u8::is_ascii_digit);
+    let shaped = |f: &[u8], shape: &[u8]| {
+        f.len() == shape.len()
+            && f.iter().zip(shape).all(|(b, s)| {
+                if *s == b'9' {
+                    b.is_ascii_digit()
+                } else {
+                    b == s
+                }
+            })
+    };
+    let decimal = |f: &[u8]| {
+        !f.is_empty()
+            && f.iter().all(|b| b.is_ascii_digit() || *b == b'.')
+            && f.iter().filter(|&&b| b == b'.').count() <= 1
+    };
+    LAYOUTS.contains(&fields.len())
+        && shaped(fields[0], b"9999-99-99")
+        && shaped(fields[1], b"99:99:99")
+        && digits(fields[3])
+        && !fields[5].is_empty()
+        && fields[5].iter().all(u8::is_ascii_uppercase)
+        && fields[7].starts_with(b"/")
+        && fields[8].len() == 3
+        && digits(fields[8])
+        && decimal(fields[18])
+}
+
+/// `--input-format cloudfront --log-format '#Fields: date time ...'`: the names a file's
+/// `#Fields:` line would give (the `#Fields:` may be left out).
+fn compile(text: &str) -> Result<Box<dyn LineFormat>, String> {
+    let t = text.trim();
+    let line = if t.starts_with("#Fields:") {
+        t.to_string()
+    } else {
+        format!("#Fields: {t}")
+    };
+    let fields = fields_line(line.as_bytes()).unwrap_or_default();
+    Cloudfront::with_fields(fields, true)
+        .map(|f| Box::new(f) as Box<dyn LineFormat>)
+        .ok_or_else(|| "a CloudFront #Fields: line names date and time".to_string())
 }
 
 /// The fields the roles read (status, method, path, time, duration, flags, ids, sizes,
@@ -190,7 +261,8 @@ impl LineFormat for Cloudfront {
         if self.from_header {
             "CloudFront standard log".to_string()
         } else {
-            "CloudFront standard log (no #Fields: line: the documented 33 fields)".to_string()
+            "CloudFront standard log (no #Fields: line: its documented fields, inferred)"
+                .to_string()
         }
     }
 
@@ -201,9 +273,23 @@ impl LineFormat for Cloudfront {
     }
 
     fn hints(&self) -> FormatHints {
+        let notes = if self.from_header {
+            Vec::new()
+        } else {
+            vec![crate::logs::FormatNote::DefaultLayout {
+                layout: "CloudFront's documented fields (33, or the first 23, 24 or 26 on an \
+                         older log's lines)"
+                    .to_string(),
+                given_by: format!(
+                    "--input-format cloudfront --log-format '#Fields: {}'",
+                    DEFAULT_FIELDS[..self.first_count].join(" ")
+                ),
+            }]
+        };
         FormatHints {
             duration_unit: Some(DurationUnit::Seconds),
             flags_style: Some(FlagsStyle(&FLAGS)),
+            notes,
             ..FormatHints::default()
         }
     }
@@ -227,7 +313,14 @@ impl LineFormat for Cloudfront {
             }
             found = i + 1;
         }
-        if found < want && found >= self.needed {
+        if !self.from_header {
+            // No `#Fields:` line: a documented layout, told by the line's count.
+            if !LAYOUTS.contains(&found) {
+                return Err(format!(
+                    "expected CloudFront's documented {want} tab-separated fields, or the first 23, 24 or 26 of an older log (the file has no #Fields: line to say), found {found}"
+                ));
+            }
+        } else if found < want && found >= self.needed {
             // The last fields left off: read as empty.
         } else if found != want {
             return Err(format!(
@@ -264,11 +357,16 @@ pub fn sniff(first_lines: &[&[u8]]) -> Option<Box<dyn LineFormat>> {
         }
         return None;
     }
-    let line = first_lines.iter().find(|l| !l.trim_ascii().is_empty())?;
-    let format = Cloudfront::documented();
-    let looks = line.len() > 11 && line[4] == b'-' && line[10] == b'\t';
-    (looks && format.split(line, &mut Fields::default()).is_ok())
-        .then(|| Box::new(format) as Box<dyn LineFormat>)
+    // No `#Fields:` line: the documented default, where the lines' counts and values fit it
+    // (4 in 5 of them, as any format's lines).
+    let lines: Vec<&[u8]> = first_lines
+        .iter()
+        .copied()
+        .filter(|l| !l.trim_ascii().is_empty() && !l.starts_with(b"#"))
+        .collect();
+    let fit = lines.iter().filter(|l| fits_default(l)).count();
+    (fit > 0 && fit as f64 >= super::BEST_OF * lines.len() as f64)
+        .then(|| Box::new(Cloudfront::from_lines(first_lines)) as Box<dyn LineFormat>)
 }
 
 /// Its row of the formats' catalog (`catalog::CATALOG` lists it): how it is told, read,
@@ -293,7 +391,7 @@ pub const ENTRY: FormatEntry = FormatEntry {
                 || super::entry::w3c_date_then(l, b'\t')
         },
     }),
-    compile: None,
+    compile: Some(compile),
     told: None,
     flags: &[&FLAGS],
     samples: &[Sample {

@@ -190,7 +190,9 @@ struct Cursor<'a> {
 }
 
 impl<'a> Cursor<'a> {
-    /// The next word, up to `end` (which is consumed).
+    /// The next word, up to `end` (which is consumed). After a space, the spaces that pad
+    /// the next field are consumed too: HAProxy pads some fields (runs of spaces before the
+    /// status), and no httplog field before the request line is empty (an absent one is `-`).
     fn until(&mut self, end: u8, what: &str) -> Result<&'a [u8], String> {
         let rest = &self.line[self.at..];
         let i = memchr::memchr(end, rest).ok_or_else(|| {
@@ -201,7 +203,18 @@ impl<'a> Cursor<'a> {
             )
         })?;
         self.at += i + 1;
+        if end == b' ' {
+            self.pad();
+        }
         Ok(&rest[..i])
+    }
+
+    /// Past the spaces at the cursor.
+    fn pad(&mut self) {
+        self.at += self.line[self.at..]
+            .iter()
+            .take_while(|&&b| b == b' ')
+            .count();
     }
 
     /// `n` values separated by `/`, then a space.
@@ -232,12 +245,14 @@ impl<'a> Cursor<'a> {
             return;
         };
         let timers = rest[space + 1..]
+            .trim_ascii_start()
             .split(|&b| b == b' ')
             .next()
             .unwrap_or_default();
         let slashes = |w: &[u8]| w.iter().filter(|&&b| b == b'/').count();
         if space > 0 && slashes(&rest[..space]) == 0 && slashes(timers) == 4 {
             self.at += space + 1;
+            self.pad();
         }
     }
 
@@ -252,6 +267,7 @@ impl<'a> Cursor<'a> {
             return None;
         }
         self.at += close + 2;
+        self.pad();
         Some(&rest[1..close])
     }
 }
@@ -289,7 +305,7 @@ fn split_parts<'a>(line: &'a [u8], out: &mut Fields) -> Result<&'a [u8], String>
     if line.get(c.at) != Some(&b' ') {
         return Err(format!("expected ' ' at column {}", c.at + 1));
     }
-    c.at += 1;
+    c.pad();
     out.push(c.until(b' ', "the frontend name")?);
     c.slashed(2, "backend/server", out)?;
     c.extra_word();
@@ -483,6 +499,26 @@ mod tests {
         assert_eq!(get("captured_request_headers"), "1wt.eu");
         assert_eq!(get("http_method"), "GET");
         assert_eq!(get("http_request"), "/index.html");
+    }
+
+    /// HAProxy pads some fields: runs of spaces before the status (cerebro's sample) or
+    /// between other fields read as one separator.
+    #[test]
+    fn padded_fields() {
+        let padded = fields(
+            r#"<30>Nov  1 10:00:05 haproxy[22021]: 10.0.0.7:55480 [01/Nov/2026:10:00:05.916] api~  be_http/srva 0/0/0/-1/30001    504 194 - -  sH-- 15/13/10/0/0 0/0  {k-1}  "PATCH /v1/orders/7 HTTP/1.1""#,
+        );
+        let get = |n: &str| padded[NAMES.iter().position(|x| *x == n).unwrap()].clone();
+        assert_eq!(get("frontend_name"), "api~");
+        assert_eq!(get("time_duration"), "30001");
+        assert_eq!(get("status_code"), "504");
+        assert_eq!(get("termination_state"), "sH--");
+        assert_eq!(get("captured_request_headers"), "k-1");
+        assert_eq!(get("http_method"), "PATCH");
+        let single = fields(
+            r#"<30>Nov  1 10:00:05 haproxy[22021]: 10.0.0.7:55480 [01/Nov/2026:10:00:05.916] api~ be_http/srva 0/0/0/-1/30001 504 194 - - sH-- 15/13/10/0/0 0/0 {k-1} "PATCH /v1/orders/7 HTTP/1.1""#,
+        );
+        assert_eq!(padded, single);
     }
 
     #[test]

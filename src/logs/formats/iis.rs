@@ -114,6 +114,15 @@ pub struct Iis {
     fields: Vec<String>,
     user_agent: Option<usize>,
     first: Layout,
+    /// The writer its `#Software:` line names, when that is not IIS (Oracle Web Cache
+    /// writes W3C extended logs too): its `time-taken` unit is not IIS's to say.
+    other_software: Option<String>,
+    /// The zone of its times, from a `#GMT-Offset: -0800` line (Oracle Web Cache writes its
+    /// local time with one); `None`: UTC, as IIS writes.
+    offset: Option<Vec<u8>>,
+    /// No `#Fields:` line among the first lines: IIS's default fields, inferred (where the
+    /// lines fit them: [`fits_default`]).
+    headerless: bool,
     state: Mutex<State>,
 }
 
@@ -140,6 +149,9 @@ impl Iis {
             fields,
             user_agent,
             first: Layout::default(),
+            other_software: None,
+            offset: None,
+            headerless: false,
             state: Mutex::new(State::default()),
         };
         iis.first = iis.layout(&layouts[0]);
@@ -152,7 +164,20 @@ impl Iis {
     /// The format from the first lines (their `#Fields:` lines).
     pub fn from_lines(first_lines: &[&[u8]]) -> Self {
         let layouts: Vec<Vec<String>> = first_lines.iter().filter_map(|l| fields_line(l)).collect();
-        Iis::new(&layouts)
+        let mut iis = Iis::new(&layouts);
+        iis.headerless = layouts.is_empty();
+        let directive = |name: &[u8]| {
+            first_lines
+                .iter()
+                .find_map(|l| l.strip_prefix(name).map(|v| v.trim_ascii().to_vec()))
+        };
+        iis.other_software = directive(b"#Software:")
+            .filter(|s| !is_iis_software(s))
+            .map(|s| String::from_utf8_lossy(&s).into_owned());
+        iis.offset = directive(b"#GMT-Offset:").filter(|o| {
+            matches!(o.as_slice(), [b'+' | b'-', d @ ..] if d.len() == 4 && d.iter().all(u8::is_ascii_digit))
+        });
+        iis
     }
 
     /// Where the fields of a `#Fields:` line go (a name the first lines did not have is not
@@ -178,6 +203,12 @@ impl Iis {
     }
 }
 
+/// A `#Software:` value of IIS's own: its web server's or its Advanced Logging module's.
+fn is_iis_software(software: &[u8]) -> bool {
+    software.starts_with(b"Microsoft Internet Information Services")
+        || software.starts_with(b"IIS Advanced Logging")
+}
+
 /// `+` as a space (IIS writes the user agent's spaces as `+`).
 fn plus_decode(field: &[u8], out: &mut Vec<u8>) {
     out.extend(field.iter().map(|&b| if b == b'+' { b' ' } else { b }));
@@ -185,7 +216,14 @@ fn plus_decode(field: &[u8], out: &mut Vec<u8>) {
 
 impl LineFormat for Iis {
     fn describe(&self) -> String {
-        "IIS W3C extended log".to_string()
+        match &self.other_software {
+            Some(software) => format!("W3C extended log ({software})"),
+            None if self.headerless => {
+                "IIS W3C extended log (no #Fields: line: IIS's default fields, inferred)"
+                    .to_string()
+            }
+            None => "IIS W3C extended log".to_string(),
+        }
     }
 
     fn names(&self) -> Vec<String> {
@@ -222,13 +260,31 @@ impl LineFormat for Iis {
         if has("TimeTakenMS") && !has("time-taken") {
             columns.push((Role::Duration, "TimeTakenMS".to_string()));
         }
-        let notes = if self.first.local {
-            vec![crate::logs::FormatNote::IisLocalTime]
-        } else {
-            Vec::new()
-        };
+        // Oracle Web Cache logs the whole URI, query and all, where IIS logs its stem.
+        if has("cs-uri") && !has("cs-uri-stem") {
+            columns.push((Role::Path, "cs-uri".to_string()));
+        }
+        let mut notes = Vec::new();
+        if self.first.local {
+            notes.push(crate::logs::FormatNote::IisLocalTime);
+        }
+        if self.headerless {
+            notes.push(crate::logs::FormatNote::DefaultLayout {
+                layout: format!("IIS's {} default fields", DEFAULT_FIELDS.len()),
+                given_by: format!(
+                    "--input-format iis --log-format '#Fields: {}'",
+                    DEFAULT_FIELDS.join(" ")
+                ),
+            });
+        }
+        // IIS documents `time-taken` in milliseconds; another writer's unit is not IIS's to
+        // say (its values, or --duration-unit, say it).
+        let duration_unit = self
+            .other_software
+            .is_none()
+            .then_some(DurationUnit::Millis);
         FormatHints {
-            duration_unit: Some(DurationUnit::Millis),
+            duration_unit,
             flags_style: Some(FlagsStyle(&FLAGS)),
             columns,
             notes,
@@ -262,8 +318,13 @@ impl LineFormat for Iis {
         spans.clear();
         spans.resize(self.fields.len(), None);
         let (mut date, mut time) = (None, None);
+        let want = layout.slots.len();
+        // Fields are split at single spaces (IIS writes `-` for an empty one); a writer that
+        // aligns its columns with runs of spaces (Oracle Web Cache) has more of them than
+        // its `#Fields:` line names, and is read with each run as one separator.
+        let runs = field_spans(line, false).count() != want;
         let mut found = 0;
-        for (i, span) in field_spans(line).enumerate() {
+        for (i, span) in field_spans(line, runs).enumerate() {
             let field = &line[span.0..span.1];
             found = i + 1;
             if Some(i) == layout.date {
@@ -275,7 +336,6 @@ impl LineFormat for Iis {
                 spans[*slot] = Some(span);
             }
         }
-        let want = layout.slots.len();
         if found != want {
             return Err(format!(
                 "expected {want} space-separated fields (the #Fields: line), found {found}"
@@ -287,8 +347,10 @@ impl LineFormat for Iis {
         out.data.extend_from_slice(date);
         out.data.push(b'T');
         out.data.extend_from_slice(time);
-        if !layout.local {
-            out.data.push(b'Z');
+        match &self.offset {
+            _ if layout.local => {}
+            Some(offset) => out.data.extend_from_slice(offset),
+            None => out.data.push(b'Z'),
         }
         out.ends.push(out.data.len());
         for (slot, span) in spans.iter().enumerate() {
@@ -304,11 +366,20 @@ impl LineFormat for Iis {
     }
 }
 
-/// Where each field of a line is: split at single spaces, and a field that starts with `"`
-/// (IIS Advanced Logging's quoted fields) runs to the `"` before the next space or the end,
-/// its span without the quotes.
-fn field_spans(line: &[u8]) -> impl Iterator<Item = (usize, usize)> + '_ {
-    let mut at = Some(0);
+/// Where each field of a line is: split at single spaces (`runs`: at runs of spaces, those
+/// at the line's ends left out), and a field that starts with `"` (IIS Advanced Logging's
+/// quoted fields) runs to the `"` before the next space or the end, its span without the
+/// quotes.
+fn field_spans(line: &[u8], runs: bool) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let line = if runs { line.trim_ascii_end() } else { line };
+    let skip = move |at: usize| {
+        if runs {
+            at + line[at..].iter().take_while(|&&b| b == b' ').count()
+        } else {
+            at
+        }
+    };
+    let mut at = Some(skip(0));
     std::iter::from_fn(move || {
         let start = at?;
         let rest = &line[start..];
@@ -322,7 +393,7 @@ fn field_spans(line: &[u8]) -> impl Iterator<Item = (usize, usize)> + '_ {
                 ((start, end), end)
             }
         };
-        at = (end < line.len()).then_some(end + 1);
+        at = (end < line.len()).then(|| skip(end + 1));
         Some(span)
     })
 }
@@ -345,9 +416,53 @@ fn closing_quote(rest: &[u8]) -> Option<usize> {
     None
 }
 
+/// A line without a `#Fields:` line before it fits IIS's default fields: 15 fields split at
+/// single spaces, a date and a time, the server's address, a method, a path, a port, the
+/// client's address, a status, a substatus, a win32 status and `time-taken`, each as IIS
+/// writes it. IIS documents no other default, so a line that fits these has one reading.
+pub fn fits_default(line: &[u8]) -> bool {
+    let fields: Vec<&[u8]> = line.split(|&b| b == b' ').collect();
+    let digits = |f: &[u8]| !f.is_empty() && f.iter().all(u8::is_ascii_digit);
+    let shaped = |f: &[u8], shape: &[u8]| {
+        f.len() == shape.len()
+            && f.iter().zip(shape).all(|(b, s)| {
+                if *s == b'9' {
+                    b.is_ascii_digit()
+                } else {
+                    b == s
+                }
+            })
+    };
+    // An IPv4 or IPv6 address (with a `%zone`), as IIS writes `s-ip` and `c-ip`.
+    let address = |f: &[u8]| {
+        let f = f.split(|&b| b == b'%').next().unwrap_or_default();
+        !f.is_empty()
+            && (f.iter().all(|b| b.is_ascii_digit() || *b == b'.')
+                && f.iter().filter(|&&b| b == b'.').count() == 3
+                || f.contains(&b':')
+                    && f.iter()
+                        .all(|b| b.is_ascii_hexdigit() || matches!(b, b':' | b'.')))
+    };
+    fields.len() == DEFAULT_FIELDS.len()
+        && shaped(fields[0], b"9999-99-99")
+        && shaped(fields[1], b"99:99:99")
+        && address(fields[2])
+        && !fields[3].is_empty()
+        && fields[3].iter().all(u8::is_ascii_uppercase)
+        && fields[4].starts_with(b"/")
+        && digits(fields[6])
+        && address(fields[8])
+        && fields[11].len() == 3
+        && digits(fields[11])
+        && digits(fields[12])
+        && digits(fields[13])
+        && digits(fields[14])
+}
+
 /// An IIS log, if its first lines have IIS's `#Software:` line (or IIS Advanced Logging's),
 /// or a `#Fields:` line (space-separated W3C, not CloudFront's) with a date, a time and
-/// `cs-method`.
+/// `cs-method`, or no directive at all and lines that fit IIS's default fields
+/// ([`fits_default`], 4 in 5 of them).
 pub fn sniff(first_lines: &[&[u8]]) -> Option<Box<dyn LineFormat>> {
     let software = first_lines.iter().any(|l| {
         l.starts_with(b"#Software: Microsoft Internet Information Services")
@@ -360,6 +475,16 @@ pub fn sniff(first_lines: &[&[u8]]) -> Option<Box<dyn LineFormat>> {
             && has("cs-method")
             && !f.iter().any(|x| x.starts_with("x-edge-"))
     });
+    if !(software || fields.is_some()) {
+        let lines: Vec<&[u8]> = first_lines
+            .iter()
+            .copied()
+            .filter(|l| !l.trim_ascii().is_empty() && !l.starts_with(b"#"))
+            .collect();
+        let fit = lines.iter().filter(|l| fits_default(l)).count();
+        return (fit > 0 && fit as f64 >= super::BEST_OF * lines.len() as f64)
+            .then(|| Box::new(Iis::from_lines(first_lines)) as Box<dyn LineFormat>);
+    }
     // The FTP service's log (its lines are FTP commands) is no HTTP access log.
     if !(software || w3c) || fields.as_deref().is_some_and(ftp_fields) {
         return None;
@@ -387,7 +512,7 @@ pub const ENTRY: FormatEntry = FormatEntry {
         // `#Software: Microsoft Internet Information Services` or `IIS Advanced Logging`.
         test: |l| l.starts_with(b"#Software:") || super::entry::w3c_date_then(l, b' '),
     }),
-    compile: None,
+    compile: Some(compile),
     told: None,
     flags: &[&FLAGS],
     samples: &[
@@ -428,8 +553,42 @@ pub const ENTRY: FormatEntry = FormatEntry {
             ],
             gave_up: Some(true),
         },
+        Sample {
+            name: "Oracle Web Cache",
+            lines: r#"#Version: 1.0
+#GMT-Offset: -0800
+#Software: Oracle9iAS Web Cache/2.0.0.2.0
+#Fields:  c-ip  c-dns  c-auth-id  date  time  cs-method  cs-uri  sc-status  bytes  cs(Cookie)  cs(Referrer)  time-taken  cs(User-Agent)
+10.0.0.7      client_a1      -      2026-11-01     10:13:15      POST      /v1/orders?x=1    201     350    "-"         "-"      30001      "okhttp/4.12.0 (Linux)""#,
+            detected: true,
+            reads: &[
+                (Role::Timestamp, "2026-11-01T10:13:15-0800"),
+                (Role::Method, "POST"),
+                (Role::Path, "/v1/orders?x=1"),
+                (Role::Status, "201"),
+                (Role::Duration, "30001"),
+            ],
+            gave_up: None,
+        },
     ],
 };
+
+/// `--input-format iis --log-format '#Fields: date time ...'`: the names a file's `#Fields:`
+/// line would give (the `#Fields:` may be left out).
+fn compile(text: &str) -> Result<Box<dyn LineFormat>, String> {
+    let t = text.trim();
+    let line = if t.starts_with("#Fields:") {
+        t.to_string()
+    } else {
+        format!("#Fields: {t}")
+    };
+    let names = fields_line(line.as_bytes()).unwrap_or_default();
+    let has = |n: &str| names.iter().any(|x| x == n);
+    if !DATE_TIME.iter().any(|(d, t)| has(d) && has(t)) {
+        return Err("an IIS #Fields: line names date and time".to_string());
+    }
+    Ok(Box::new(Iis::new(&[names])))
+}
 
 fn iis_lines(lines: &[&[u8]]) -> Box<dyn LineFormat> {
     Box::new(Iis::from_lines(lines))
@@ -536,10 +695,52 @@ mod tests {
         let err = fields(iis.as_ref(), longer).unwrap_err();
         assert!(err.contains("expected 16 space-separated fields"), "{err}");
         // A quote that does not close a field is part of it.
-        let spans: Vec<_> = field_spans(br#"a "b c" "d"e f "#).collect();
+        let spans: Vec<_> = field_spans(br#"a "b c" "d"e f "#, false).collect();
         assert_eq!(spans, [(0, 1), (3, 6), (8, 12), (13, 14), (15, 15)]);
-        let spans: Vec<_> = field_spans(b"\"\" \"a\"\" b\" \"x\"\"\"").collect();
+        let spans: Vec<_> = field_spans(b"\"\" \"a\"\" b\" \"x\"\"\"", false).collect();
         assert_eq!(spans, [(1, 1), (4, 9), (12, 15)]);
+    }
+
+    /// Oracle Web Cache's W3C log (lnav's sample's shape): columns aligned with runs of
+    /// spaces, quoted fields, its local time with a `#GMT-Offset:` line; its `time-taken` unit
+    /// is not IIS's to say.
+    #[test]
+    fn oracle_web_cache_runs_of_spaces() {
+        let first: [&[u8]; 4] = [
+            b"#Version: 1.0",
+            b"#GMT-Offset: -0800",
+            b"#Software: Oracle9iAS Web Cache/2.0.0.2.0",
+            b"#Fields:  c-ip  c-dns  c-auth-id  date  time  cs-method  cs-uri  sc-status  bytes  cs(Cookie)  cs(Referrer)  time-taken  cs(User-Agent)",
+        ];
+        let w3c = sniff(&first).unwrap();
+        assert_eq!(
+            w3c.describe(),
+            "W3C extended log (Oracle9iAS Web Cache/2.0.0.2.0)"
+        );
+        assert_eq!(w3c.hints().duration_unit, None);
+        let line = br#"64.103.37.2      client_joaz7      DMS.user      2001-10-31     00:00:18      POST      /admin/pay?id=7    200     350    "BIG=1443321748.19460.0000;A=%2fMP"         "http://www.example.com/nl/x.html"      370879      "Mozilla/4.5 [en] (WinNT; I)"  "#;
+        let f = fields(w3c.as_ref(), line).unwrap();
+        assert_eq!(
+            field(w3c.as_ref(), &f, "timestamp"),
+            "2001-10-31T00:00:18-0800"
+        );
+        assert_eq!(field(w3c.as_ref(), &f, "cs-uri"), "/admin/pay?id=7");
+        assert_eq!(field(w3c.as_ref(), &f, "sc-status"), "200");
+        assert_eq!(field(w3c.as_ref(), &f, "time-taken"), "370879");
+        assert_eq!(
+            field(w3c.as_ref(), &f, "cs(User-Agent)"),
+            "Mozilla/4.5 [en] (WinNT; I)"
+        );
+        // IIS's own, single spaces: as before, and `time-taken` in ms.
+        let iis = sniff(&[
+            b"#Software: Microsoft Internet Information Services 10.0",
+            FIELDS_1,
+        ])
+        .unwrap();
+        assert_eq!(iis.describe(), "IIS W3C extended log");
+        assert_eq!(iis.hints().duration_unit, Some(DurationUnit::Millis));
+        let spans: Vec<_> = field_spans(b"  a   b c  ", true).collect();
+        assert_eq!(spans, [(2, 3), (6, 7), (8, 9)]);
     }
 
     #[test]

@@ -353,6 +353,28 @@ pub struct UnitInference {
     pub rule: UnitRule,
     /// The median value, as written.
     pub median: String,
+    /// The time the first lines' timestamps span, in µs, where the [`UnitRule::Span`] step
+    /// read it (it allows a second more: `detect::unit::SPAN_SLACK_MICROS`).
+    pub span_micros: Option<i64>,
+}
+
+/// Whole numbers too large to be milliseconds (as ms the median request would last longer than
+/// the log's first lines span, or some value longer than a day) whose values leave two units or
+/// none: no unit is inferred, and milliseconds, assumed, are an impossible reading that a
+/// warning names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnitDoubt {
+    pub values: usize,
+    pub min: String,
+    pub max: String,
+    /// The median value, as written.
+    pub median: String,
+    /// The median as milliseconds, in seconds.
+    pub median_as_ms_s: u64,
+    /// The time the first lines' timestamps span, in µs (`None`: none read).
+    pub span_micros: Option<i64>,
+    /// The units left plausible (µs and ns, or one of them with no other ruled out).
+    pub units: Vec<DurationUnit>,
 }
 
 /// The step of the unit rule (`logs::detect::unit`) that left one unit.
@@ -364,6 +386,9 @@ pub enum UnitRule {
     WrittenWithS,
     /// Their range fits two units; their median (and precision) leaves one.
     Typical,
+    /// Whole numbers too large for milliseconds: as ms (or as one of µs and ns) the median
+    /// request would last longer than the first lines' timestamps span; one unit is left.
+    Span,
 }
 
 /// Column index of each role in one file's header.
@@ -396,6 +421,9 @@ pub struct ColumnMap {
     /// The duration's unit was inferred from its first values (nothing else said it, and the
     /// values leave one reading: `detect::unit`), with what they were; `None` otherwise.
     pub duration_unit_inferred: Option<UnitInference>,
+    /// The duration's unit is assumed (ms) though its values rule milliseconds out, and leave
+    /// two units or none: said in a warning naming `--duration-unit`; `None` otherwise.
+    pub duration_unit_doubt: Option<UnitDoubt>,
     /// How the flags column reads, from its name.
     pub flags_style: FlagsStyle,
 }

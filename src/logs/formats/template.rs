@@ -36,6 +36,10 @@ pub enum Kind {
     /// is no match, so a line of another layout is not read into it (Nginx Proxy Manager's
     /// `standard` format is not read from a `proxy` line, whose `- 304 304` would be a status).
     Word,
+    /// A client address, or a list of them where a proxy logs the forwarded chain in its
+    /// place (`10.0.0.2, 10.0.0.1, 127.0.0.1`, `"10.5.1.2, 199.96.1.1" 10.2.1.185`, as
+    /// Elastic's nginx samples have): one value, every word of it an address.
+    Addresses,
 }
 
 /// A variable: the name(s) of the field(s) it gives, and what its value is.
@@ -508,6 +512,16 @@ impl Template {
                         ));
                     };
                     let value = &rest[..len];
+                    if *kind == Kind::Addresses
+                        && memchr::memchr(b' ', value).is_some()
+                        && !address_list(value)
+                    {
+                        return Err(format!(
+                            "expected {name} at column {} to be an address or a list of them, found '{}'",
+                            at + 1,
+                            shown(value)
+                        ));
+                    }
                     if *kind == Kind::Word && memchr::memchr(b' ', value).is_some() {
                         return Err(format!(
                             "expected {name} at column {} to be one word, found '{}'",
@@ -649,12 +663,12 @@ fn owned_quotes(items: &[Item]) -> Vec<bool> {
 /// percent more instructions a line of nginx).
 #[inline]
 fn before(needle: &[u8], rest: &[u8], kind: Kind, then: impl Fn(&[u8]) -> bool) -> Option<usize> {
-    let multi = kind == Kind::Multi && needle[0] == b' ';
+    let multi = matches!(kind, Kind::Multi | Kind::Addresses) && needle[0] == b' ';
     let mut from = 0;
     loop {
         let end = from + find_byte(needle[0], &rest[from..])?;
         if !starts(&rest[end..], needle)
-            || (multi && continues(rest, end))
+            || (multi && continues(rest, end, kind))
             || !then(&rest[end + needle.len()..])
         {
             from = end + 1;
@@ -683,11 +697,65 @@ fn find_byte(byte: u8, hay: &[u8]) -> Option<usize> {
     }
 }
 
-/// At `rest[space]`, a space inside a multi-value: after a `,`, or around a `:`.
+/// At `rest[space]`, a space inside a multi-value: after a `,`, or around a `:`; in a list of
+/// addresses, after a `,`, or between two words that are each an address.
 #[inline]
-fn continues(rest: &[u8], space: usize) -> bool {
+fn continues(rest: &[u8], space: usize, kind: Kind) -> bool {
+    if kind == Kind::Addresses {
+        let word_before = rest[..space]
+            .rsplit(|&b| b == b' ')
+            .next()
+            .unwrap_or_default();
+        let word_after = rest[space + 1..]
+            .split(|&b| b == b' ')
+            .next()
+            .unwrap_or_default();
+        return (space > 0 && rest[space - 1] == b',')
+            || (is_address(word_before) && is_address(word_after));
+    }
     (space > 0 && matches!(rest[space - 1], b',' | b':'))
         || rest.get(space + 1..space + 3) == Some(b": ")
+}
+
+/// A word of an address list: an IPv4 or IPv6 address (with a `%zone`), `localhost`, `unix:`
+/// or a dotted host name; quotes around the list and commas between its words left out.
+fn is_address(word: &[u8]) -> bool {
+    let word = word.trim_ascii();
+    let word = word.strip_prefix(b"\"").unwrap_or(word);
+    let word = word.strip_suffix(b",").unwrap_or(word);
+    let word = word.strip_suffix(b"\"").unwrap_or(word);
+    let word = word.strip_suffix(b",").unwrap_or(word);
+    if word.is_empty() || word == b"-" {
+        return false;
+    }
+    let (addr, zone) = match memchr::memchr(b'%', word) {
+        Some(i) => (&word[..i], &word[i + 1..]),
+        None => (word, &b""[..]),
+    };
+    let ipv4 = addr.iter().all(|b| b.is_ascii_digit() || *b == b'.')
+        && addr.iter().filter(|&&b| b == b'.').count() == 3;
+    let ipv6 = addr.contains(&b':')
+        && addr
+            .iter()
+            .all(|b| b.is_ascii_hexdigit() || *b == b':' || *b == b'.');
+    // A name: `localhost`, `unix:` (a Unix socket's client), or a dotted host name; a plain
+    // word (`alice`) may be the identd or user field after the list, never part of it.
+    let host = word == b"unix:"
+        || word == b"localhost"
+        || (addr.first().is_some_and(u8::is_ascii_alphabetic)
+            && addr.contains(&b'.')
+            && addr
+                .iter()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_')));
+    (ipv4 || ipv6 || host) && zone.iter().all(u8::is_ascii_alphanumeric)
+}
+
+/// A value of several words that is a list of addresses, every word one.
+fn address_list(value: &[u8]) -> bool {
+    value
+        .split(|&b| b == b' ')
+        .filter(|w| !w.is_empty())
+        .all(is_address)
 }
 
 /// The length of a quoted value: up to the first quote not escaped by a backslash that
@@ -793,6 +861,33 @@ fn unescape(value: &[u8], data: &mut Vec<u8>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn address_lists() {
+        for word in [
+            &b"10.0.0.2,"[..],
+            b"\"10.5.102.222,",
+            b"204.246.1.1\"",
+            b"2a02:cf40:add:4002:91f2:a9b2:e09a:6fc6,",
+            b"fe80::d9e3:e981:da2d:427b%3",
+            b"localhost,",
+            b"unix:",
+            b"proxy-1.internal",
+        ] {
+            assert!(is_address(word), "{}", String::from_utf8_lossy(word));
+        }
+        for word in [
+            &b"-"[..],
+            b"alice",
+            b"[07/Dec/2026:11:05:07",
+            b"10.0.0",
+            b"",
+        ] {
+            assert!(!is_address(word), "{}", String::from_utf8_lossy(word));
+        }
+        assert!(address_list(b"\"10.5.1.2, 199.96.1.1\" 10.2.1.185"));
+        assert!(!address_list(b"10.0.0.1 alice"));
+    }
 
     fn lit(s: &str) -> Item {
         Item::Lit(s.as_bytes().to_vec())

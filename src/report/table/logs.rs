@@ -9,7 +9,7 @@ use anstyle::Style as Ansi;
 use crate::findings::{Findings, Observed};
 use crate::logs::{FileInfo, Role};
 use crate::model::Estimate;
-use crate::report::words::{count, count_f, plural};
+use crate::report::words::{count, count_f, plural, unit_names};
 use crate::units::Rate;
 
 use crate::report::model::{LogsReport, per_day_rows};
@@ -407,7 +407,17 @@ fn describe_file(f: &FileInfo) -> Vec<String> {
         .iter()
         .filter_map(|&r| {
             let header = f.columns.header_of(r)?;
-            let unit = if r == Role::Duration && f.columns.duration_unit_assumed {
+            let unit = if let (Role::Duration, true, Some(doubt)) = (
+                r,
+                f.columns.duration_unit_assumed,
+                &f.columns.duration_unit_doubt,
+            ) {
+                format!(
+                    " ({}, assumed, though its values rule it out: --duration-unit {})",
+                    f.columns.duration_unit.name(),
+                    unit_names(&doubt.units)
+                )
+            } else if r == Role::Duration && f.columns.duration_unit_assumed {
                 format!(
                     " ({}, assumed: --duration-unit)",
                     f.columns.duration_unit.name()

@@ -81,6 +81,12 @@ impl Display for FormatNote {
                 "its lines go on past that layout with fields it does not name, which are not read: \
                  give the server's own format with --log-format to read them ({examples})"
             ),
+            FormatNote::DefaultLayout { layout, given_by } => write!(
+                f,
+                "it has no #Fields: line: its lines are read by {layout}, inferred from their \
+                 field counts and values, which fit that layout and no other ({given_by} makes \
+                 them given; --no-infer refuses them)"
+            ),
             FormatNote::IisLocalTime => f.write_str(
                 "date-local and time-local have no zone (IIS Advanced Logging's local time): \
                  read as UTC",

@@ -113,6 +113,12 @@ pub fn kind_detail(
 /// (extra_1) inferred from its values; --log-format 'combined $upstream_status' makes it
 /// given`.
 pub fn inferred_text(i: &crate::findings::InferredField) -> String {
+    if i.field == "layout" {
+        return format!(
+            "layout ({}, {}) inferred from its values; {} makes it given",
+            i.read_as, i.from, i.given_by
+        );
+    }
     format!(
         "{} ({}) inferred from its values; {} makes it given",
         i.field, i.from, i.given_by

@@ -13,7 +13,7 @@ pub mod sections;
 
 pub use crate::words::{
     bounds_of, count, count_f, duration_text, layers, pct3, plural, plural_verb, rate,
-    seconds_text, times,
+    seconds_text, times, unit_names,
 };
 pub use files::{format_notes, formats_evidence, traces_evidence};
 pub use kinds::*;

@@ -587,6 +587,60 @@ pub fn write_rfc3339(micros: i64, out: &mut Vec<u8>) {
     };
 }
 
+/// [`write_rfc3339`] for a run of timestamps, most in the second of the one before: the
+/// text of the last second is kept and only the fraction is written anew, byte for byte as
+/// [`write_rfc3339`] writes it (jiff: the fraction's digits without trailing zeros).
+#[derive(Debug, Default)]
+pub struct Rfc3339Writer {
+    /// The second whose text is kept, if any.
+    second: Option<i64>,
+    /// That second's text, without its `Z`.
+    text: Vec<u8>,
+}
+
+impl Rfc3339Writer {
+    pub fn write(&mut self, micros: i64, out: &mut Vec<u8>) {
+        let second = micros.div_euclid(1_000_000);
+        if self.second != Some(second) {
+            // Kept only for a second jiff writes from its first microsecond to its last: the
+            // range of `from_microsecond` ends at its last second's first microsecond.
+            let first = second.checked_mul(1_000_000).filter(|&first| {
+                Timestamp::from_microsecond(first).is_ok()
+                    && Timestamp::from_microsecond(first.saturating_add(999_999)).is_ok()
+            });
+            let Some(first) = first else {
+                write_rfc3339(micros, out);
+                return;
+            };
+            self.text.clear();
+            write_rfc3339(first, &mut self.text);
+            if self.text.pop() != Some(b'Z') {
+                self.second = None;
+                write_rfc3339(micros, out);
+                return;
+            }
+            self.second = Some(second);
+        }
+        out.extend_from_slice(&self.text);
+        let fraction = micros.rem_euclid(1_000_000) as u32;
+        if fraction != 0 {
+            let mut digits = *b".000000";
+            let mut rest = fraction;
+            for d in digits[1..].iter_mut().rev() {
+                *d = b'0' + (rest % 10) as u8;
+                rest /= 10;
+            }
+            // Not all zeros: the `.` is never reached.
+            let mut len = digits.len();
+            while digits[len - 1] == b'0' {
+                len -= 1;
+            }
+            out.extend_from_slice(&digits[..len]);
+        }
+        out.push(b'Z');
+    }
+}
+
 /// `YYYY-MM-DD` of a day number.
 pub fn date_string(day: i64) -> String {
     let (y, m, d) = civil_from_days(day);
@@ -880,5 +934,53 @@ mod tests {
         }
         assert_eq!(date_string(0), "1970-01-01");
         assert_eq!(to_rfc3339(0), "1970-01-01T00:00:00Z");
+    }
+
+    proptest! {
+        /// The writer that keeps the last second's text writes what [`write_rfc3339`] writes,
+        /// whatever came before: runs within a second, across seconds, before 1970, at and
+        /// beyond the ends of jiff's range.
+        #[test]
+        fn rfc3339_writer_writes_what_jiff_writes(
+            base in prop_oneof![
+                Just(0i64),
+                Just(-1),
+                Just(1_796_601_600_000_000),
+                Just(Timestamp::MIN.as_microsecond()),
+                Just(Timestamp::MAX.as_microsecond()),
+                Just(i64::MIN),
+                Just(i64::MAX),
+                any::<i64>(),
+            ],
+            steps in proptest::collection::vec(
+                prop_oneof![0i64..3, -3i64..3_000_000, Just(1_000_000), Just(-1_000_000)],
+                1..40,
+            ),
+        ) {
+            let mut writer = Rfc3339Writer::default();
+            let mut micros = base;
+            for step in steps {
+                micros = micros.saturating_add(step);
+                let (mut want, mut got) = (Vec::new(), b"x".to_vec());
+                write_rfc3339(micros, &mut want);
+                writer.write(micros, &mut got);
+                prop_assert_eq!(&got[1..], &want[..], "{}", micros);
+            }
+        }
+    }
+
+    #[test]
+    fn rfc3339_writer_trims_the_fraction_as_jiff_does() {
+        let mut writer = Rfc3339Writer::default();
+        let mut out = Vec::new();
+        for micros in [1_500_000, 1_000_010, 1_000_000, -1, -1_000_000, 999_999] {
+            writer.write(micros, &mut out);
+            out.push(b' ');
+        }
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "1970-01-01T00:00:01.5Z 1970-01-01T00:00:01.00001Z 1970-01-01T00:00:01Z \
+             1969-12-31T23:59:59.999999Z 1969-12-31T23:59:59Z 1970-01-01T00:00:00.999999Z "
+        );
     }
 }

@@ -27,6 +27,7 @@ use super::span::{Kind, Span};
 use crate::logs::error::LogError;
 use crate::logs::formats::Fields;
 use crate::logs::row::Direct;
+use crate::logs::timestamp::Rfc3339Writer;
 
 /// How long (in the file's time, ns) a trace waits for more spans after its latest one ended.
 pub const HOLD: i64 = 10 * 60 * 1_000_000_000;
@@ -83,9 +84,7 @@ impl Answer {
     fn write(self, out: &mut Vec<u8>) {
         match self {
             Answer::Code(code) => {
-                use std::io::Write;
-                // Writing to a Vec cannot fail.
-                let _ = write!(out, "{code}");
+                out.extend_from_slice(itoa::Buffer::new().format(code).as_bytes())
             }
             Answer::Text(text) => out.extend_from_slice(text),
         }
@@ -111,9 +110,9 @@ struct AttemptRow {
 
 impl AttemptRow {
     /// The row's text fields, as the row stage reads them.
-    fn write(&self, fields: &mut Fields) {
+    fn write(&self, fields: &mut Fields, stamps: &mut Rfc3339Writer) {
         fields.clear();
-        fields.push_with(|out| crate::logs::timestamp::write_rfc3339(self.micros, out));
+        fields.push_with(|out| stamps.write(self.micros, out));
         fields.push(self.method.as_bytes());
         fields.push(self.path.as_bytes());
         fields.push_with(|out| self.status.write(out));
@@ -129,14 +128,23 @@ impl AttemptRow {
 fn write_millis(ns: i64, out: &mut Vec<u8>) {
     use std::io::Write;
     let abs = ns.unsigned_abs();
-    // Writing to a Vec cannot fail.
-    let _ = if abs < 1_000_000_000_000_000 && abs % 1000 != 500 {
+    if abs < 1_000_000_000_000_000 && abs % 1000 != 500 {
         let micros = (abs + 500) / 1000;
-        let sign = if ns < 0 { "-" } else { "" };
-        write!(out, "{sign}{}.{:03}", micros / 1000, micros % 1000)
+        if ns < 0 {
+            out.push(b'-');
+        }
+        out.extend_from_slice(itoa::Buffer::new().format(micros / 1000).as_bytes());
+        let thousandths = (micros % 1000) as u16;
+        out.extend_from_slice(&[
+            b'.',
+            b'0' + (thousandths / 100) as u8,
+            b'0' + (thousandths / 10 % 10) as u8,
+            b'0' + (thousandths % 10) as u8,
+        ]);
     } else {
-        write!(out, "{:.3}", ns as f64 / 1e6)
-    };
+        // Writing to a Vec cannot fail.
+        let _ = write!(out, "{:.3}", ns as f64 / 1e6);
+    }
 }
 
 /// A trace's rows held back: one of its timed-out attempts has no server span in a whole
@@ -215,6 +223,8 @@ pub struct Assembler<'r, 'a> {
     /// A trace's attempts' rows, the vector kept from trace to trace.
     attempts: Vec<AttemptRow>,
     fields: Fields,
+    /// The attempts' start times' text, the last second's kept.
+    stamps: Rfc3339Writer,
     /// The index of a trace's spans, kept from trace to trace.
     tree: Tree,
     /// Rows handed to the row stage (their "line" in its messages).
@@ -275,6 +285,7 @@ impl<'r, 'a> Assembler<'r, 'a> {
             held: Vec::new(),
             attempts: Vec::new(),
             fields: Fields::default(),
+            stamps: Rfc3339Writer::default(),
             tree: Tree::default(),
             row: 0,
             read: TraceRead::default(),
@@ -371,7 +382,7 @@ impl<'r, 'a> Assembler<'r, 'a> {
     }
 
     fn emit(&mut self, row: &AttemptRow) -> Result<(), LogError> {
-        row.write(&mut self.fields);
+        row.write(&mut self.fields, &mut self.stamps);
         self.row += 1;
         self.rows.record(&self.fields, self.row)
     }

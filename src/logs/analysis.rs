@@ -330,6 +330,7 @@ pub(super) fn rules_for(
             .collect(),
         timeout,
         client_timeout,
+        client_timeout_secs: opts.client_timeout.map(|d| d.as_secs_f64()),
         path: opts.path.clone(),
         since: opts.since,
         until: opts.until,

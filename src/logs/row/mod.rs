@@ -10,7 +10,7 @@
 mod methods;
 mod mixed;
 pub mod route;
-mod values;
+pub(super) mod values;
 
 pub use values::PROXY_GIVE_UPS;
 

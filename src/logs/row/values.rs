@@ -159,6 +159,27 @@ impl Took {
 /// unit; `-` and garbage are `None` (no duration).
 #[inline]
 pub fn parse_duration(b: &[u8]) -> Option<Took> {
+    // Plain numbers first, as fast as before there were units: anything else fails to parse.
+    let mut total = 0.0;
+    for part in b.split(|&c| c == b',' || c == b':') {
+        let Ok(v) = std::str::from_utf8(trim(part)).ok()?.parse::<f64>() else {
+            return with_unit(b);
+        };
+        if !v.is_finite() {
+            return None;
+        }
+        total += v;
+    }
+    Some(Took::InUnit(total))
+}
+
+/// A duration with letters in it: a Go duration, or numbers with an `s` after their digits.
+#[cold]
+fn with_unit(b: &[u8]) -> Option<Took> {
+    // A Go duration that is also a number and an `s` (`16.2s`) is the same number either way.
+    if let Some(seconds) = go_duration(trim(b)) {
+        return Some(Took::Seconds(seconds));
+    }
     let mut total = 0.0;
     let mut parts = 0;
     let mut with_s = false;
@@ -169,10 +190,7 @@ pub fn parse_duration(b: &[u8]) -> Option<Took> {
             .strip_suffix('s')
             .filter(|t| t.ends_with(|c: char| c.is_ascii_digit()));
         with_s |= number.is_some();
-        let Ok(v) = number.unwrap_or(text).parse::<f64>() else {
-            // Not a number: perhaps a Go duration (`1m30s`, `20.5ms`), which has no `,` or `:`.
-            return go_duration(trim(b)).map(Took::Seconds);
-        };
+        let v: f64 = number.unwrap_or(text).parse().ok()?;
         if !v.is_finite() {
             return None;
         }

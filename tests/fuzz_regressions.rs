@@ -223,7 +223,7 @@ fn traces() {
         // Named as its own format and detected, at least.
         assert!(
             read >= 2,
-            "{}: read as traces {read} times of 3",
+            "{}: read as traces {read} times of 4",
             seed.display()
         );
     }

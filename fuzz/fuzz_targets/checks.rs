@@ -701,7 +701,7 @@ pub fn duration_unit(bytes: &[u8]) {
 
 /// The span readers on one document: where OTLP/JSON's scanner reads it, its serde reader
 /// reads the same spans (the scanner takes only what serde takes, as serde reads it); Zipkin's
-/// reader reads or refuses; none panics.
+/// and Jaeger's readers read or refuse; none panics.
 pub fn span_reader(bytes: &[u8]) {
     let Ok(text) = std::str::from_utf8(bytes) else {
         return;
@@ -713,13 +713,13 @@ pub fn span_reader(bytes: &[u8]) {
 }
 
 /// Traces on arbitrary bytes, read in memory as `analyze` reads a file of them (sniffing,
-/// envelopes, documents, assembly, rows, tally): as OTLP/JSON with `--sample-rate` and as
-/// Zipkin (named, the envelope detected; OTLP/JSON's reading takes Zipkin's arrays too, by
-/// their first byte), and detected when the first bytes are traces. Never a panic; on success the
+/// envelopes, documents, assembly, rows, tally): as OTLP/JSON with `--sample-rate`, as
+/// Zipkin and as Jaeger's JSON (named, the envelope detected; OTLP/JSON's reading takes
+/// Zipkin's arrays too, by their first byte), and detected when the first bytes are traces. Never a panic; on success the
 /// tally counts what the assembly found (every attempt a mutating row), the evidence adds up,
 /// and the derived figures are finite; a detected reading is of the format sniffed and keeps
 /// [`logs`]' properties. The file itself (opening it, reading it in pieces) and the bytes
-/// read as a log are the `logs` target's. Returns how many of the three readings succeeded.
+/// read as a log are the `logs` target's. Returns how many of the four readings succeeded.
 pub fn traces(bytes: &[u8]) -> usize {
     use dupcost::logs::{InputFormat, LogOptions, analyze_bytes, sniff_traces};
     let mut read_as_traces = 0;
@@ -728,6 +728,7 @@ pub fn traces(bytes: &[u8]) -> usize {
     let readings = [
         Some((InputFormat::Otlp, Some(0.25))),
         Some((InputFormat::Zipkin, None)),
+        Some((InputFormat::Jaeger, None)),
         detected,
     ];
     for (input_format, sample_rate) in readings.into_iter().flatten() {

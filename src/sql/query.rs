@@ -405,8 +405,14 @@ impl Plan<'_> {
                     "flags_text",
                     &format!("(^|[, |])({})([, |]|$)", codes.join("|")),
                 ),
-                GiveUpMatch::FirstLetter => {
-                    e.matches("flags_text", &format!("^[{}]", codes.concat()))
+                GiveUpMatch::FirstLetter { except } => {
+                    let first = e.matches("flags_text", &format!("^[{}]", codes.concat()));
+                    if except.is_empty() {
+                        first
+                    } else {
+                        let not = e.matches("flags_text", &format!("^({})", except.join("|")));
+                        format!("({first} AND NOT {not})")
+                    }
                 }
                 GiveUpMatch::Whole => {
                     let codes: Vec<String> = codes.iter().map(|c| e.lit(c)).collect();

@@ -114,6 +114,13 @@ fn wrap(envelope: &str, lines: &[&str]) -> String {
                 out.push_str(&format!("{} web-1 nginx: {line}\n", time(n)));
             }
         }
+        // A sender that writes no syslog tag (Fastly's blank format): two spaces after the
+        // host.
+        "rsyslog-untagged" => {
+            for (n, line) in lines.iter().enumerate() {
+                out.push_str(&format!("{} cache-cdg20764  {line}\n", time(n)));
+            }
+        }
         "kubectl" => {
             for line in lines {
                 out.push_str(&format!("[pod/web-7d9f-abcde/nginx] {line}\n"));
@@ -228,12 +235,13 @@ fn wrap(envelope: &str, lines: &[&str]) -> String {
 }
 
 /// Every envelope the tests wrap lines in.
-const ENVELOPES: [&str; 18] = [
+const ENVELOPES: [&str; 19] = [
     "cri",
     "docker",
     "syslog5424",
     "syslog3164",
     "rsyslog",
+    "rsyslog-untagged",
     "kubectl",
     "kubectl-timestamps",
     "stern",

@@ -375,3 +375,47 @@ fn bad_inputs_get_one_clear_line() {
     let err = usage_error(&["logs", &f]);
     assert!(err.contains("j.json") && !err.contains("panicked"), "{err}");
 }
+
+/// The test file a load balancer puts in its bucket when access logging is enabled
+/// (`ELBAccessLogTestFile`, one line, `Enable AccessLog for ELB: <name> at <time>`): inside a
+/// log it is skipped and counted by kind, never a bad row; on its own it is refused naming
+/// it, never blamed on a format it came closest to.
+#[test]
+fn the_load_balancers_test_file_is_no_request() {
+    let dir = tempfile::tempdir().unwrap();
+    let test_line =
+        "Enable AccessLog for ELB: app/shop-lb/50dc6c495c0c9188 at 2026-11-01T09:59:00.781Z";
+    let alb = |time: &str, status: &str| {
+        format!(
+            "https {time} app/shop-lb/50dc6c495c0c9188 192.0.2.10:2817 10.0.0.1:80 0.001 0.048 0.000 {status} {status} 34 366 \"POST https://shop.example.com:443/v1/pay HTTP/1.1\" \"curl/8.0\" ECDHE-RSA-AES128-GCM-SHA256 TLSv1.2 arn:aws:elasticloadbalancing:us-east-2:123456789012:targetgroup/shop/73e2d6bc24d8a067 \"Root=1-58337281-1d84f3d73c47ec4e58577259\" \"shop.example.com\" \"-\" 0 {time} \"forward\" \"-\" \"-\" \"10.0.0.1:80\" \"{status}\" \"-\" \"-\" TID_1234abcd5678ef90"
+        )
+    };
+    let lines = [
+        test_line.to_string(),
+        alb("2026-11-01T10:00:00.186641Z", "201"),
+        alb("2026-11-01T11:00:00.186641Z", "201"),
+    ];
+    let f = write(dir.path(), "bucket.log", lines.join("\n").as_bytes());
+    let out = dupcost()
+        .args(["logs", &f, "--min-span", "1h", "--format", "json"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(out.status.success(), "{stderr}");
+    assert!(!stderr.contains("bad row"), "{stderr}");
+    let o = serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()["observed"].clone();
+    assert_eq!((&o["rows"], &o["bad_rows"]), (&2.into(), &0.into()), "{o}");
+    assert_eq!(o["files"][0]["input_format"], "AWS ALB");
+    assert_eq!(
+        o["files"][0]["skipped"][0]["kind"],
+        "ELB access log test file lines (ELBAccessLogTestFile, written when logging is enabled)"
+    );
+    assert_eq!(o["files"][0]["skipped"][0]["lines"], 1);
+    let only = write(dir.path(), "ELBAccessLogTestFile", test_line.as_bytes());
+    let err = usage_error(&["logs", &only]);
+    assert!(
+        err.contains("only lines that are not access lines (ELB access log test file lines")
+            && !err.contains("comes closest"),
+        "{err}"
+    );
+}

@@ -563,3 +563,60 @@ fn combined_after_the_virtual_host_is_read_with_its_client() {
     assert_eq!(o["intents"], 6, "{stderr}");
     assert_eq!(skipped(o), kinds(&[("nginx error log", 1)]));
 }
+
+/// LiteSpeed's access log and its error log in one file, as CrowdSec's LiteSpeed test holds
+/// them (`2022-06-08 22:49:20.774649 [NOTICE] [pid] ...`): the error lines are skipped by
+/// kind and the access lines read. It was refused, its first error line taken for an IIS
+/// line without its `#Fields:`.
+#[test]
+fn litespeed_error_lines_are_skipped_among_its_access_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let access = |i: u32, status: u16| {
+        format!(
+            "10.0.0.{i} - - [08/Jun/2026:22:4{i}:57 +0200] \"POST /v1/orders HTTP/1.1\" {status} 195 \"-\" \"shop-client/2.1\""
+        )
+    };
+    let lines = [
+        "2026-06-08 22:40:20.774649 [NOTICE] [1226033] [1.2.3.4:45164:HTTP2-41#_AdminVHost] [STDERR] [WebAdmin Console] Failed Login Attempt - username:admin ip:127.0.0.1 url:".to_string(),
+        access(1, 201),
+        access(2, 504),
+        "2026-06-08 22:43:07.353044 [INFO] [1226038] [192.168.9.163:61120-5#Example] User 'admin' failed to authenticate.".to_string(),
+        access(4, 201),
+    ];
+    let path = write(dir.path(), "litespeed.log", text(&lines).as_bytes());
+    let (j, stderr) = report(&path, &[]);
+    let o = &j["observed"];
+    assert_eq!(counts(o), (3, 0, 3, 1), "{stderr}");
+    assert_eq!(skipped(o), kinds(&[("LiteSpeed error log", 2)]));
+}
+
+/// HAProxy's termination state says who ended a request and when: a server-side end while
+/// HAProxy was connecting to a server or queued for one (`sC`, `SC`, `sQ`, `SQ`; `<NOSRV>`
+/// when no server was up, as Elastic's `httplog-no-headers` sample has it) reached no server,
+/// and HAProxy answered 503 itself: a failed attempt, no give-up that may have succeeded. A
+/// server timeout once the request was sent (`sH`) and the client's end at any state (`CC`,
+/// the client left while HAProxy connected) stay give-ups.
+#[test]
+fn haproxy_requests_that_reached_no_server_are_no_give_ups() {
+    let dir = tempfile::tempdir().unwrap();
+    let line = |i: usize, server: &str, timers: &str, status: &str, state: &str| {
+        format!(
+            "Dec 10 12:0{i}:46 lb-1 haproxy[19312]: 127.0.0.1:3598{i} [10/Dec/2026:12:0{i}:46.395] http-in api/{server} {timers} {status} 213 - - {state} 1/1/0/0/0 0/0 \"POST /v1/orders HTTP/1.1\""
+        )
+    };
+    let lines = [
+        line(0, "srv1", "0/0/1/20/21", "201", "----"),
+        line(1, "<NOSRV>", "0/-1/-1/-1/0", "503", "SC--"),
+        line(2, "srv1", "0/0/-1/-1/5001", "503", "sC--"),
+        line(3, "srv1", "0/5000/-1/-1/5000", "503", "sQ--"),
+        line(4, "srv1", "0/0/1/-1/30001", "504", "sH--"),
+        line(5, "srv1", "0/0/-1/-1/900", "-1", "CC--"),
+        line(6, "srv1", "0/0/1/20/25", "201", "cD--"),
+    ];
+    let f = write(dir.path(), "haproxy.log", text(&lines).as_bytes());
+    let (r, stderr) = report(&f, &[]);
+    let o = &r["observed"];
+    // Timed out: sH, CC and cD; the three that reached no server are failed attempts.
+    assert_eq!(counts(o), (7, 0, 7, 3), "{stderr}");
+    assert_eq!(o["per_day"][0]["timed_out"], 3);
+}

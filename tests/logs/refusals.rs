@@ -192,7 +192,7 @@ fn the_refusal_places_the_field_by_its_column_on_the_line() {
 fn input_format_names_come_from_the_catalog() {
     let err = usage_error(&["logs", "-", "--input-format", "ftp"]);
     assert!(
-        err.contains("unknown input format 'ftp': use one of auto, csv, tsv, nginx, apache, alb, elb, cloudfront, iis, haproxy, envoy, json, otlp, zipkin"),
+        err.contains("unknown input format 'ftp': use one of auto, csv, tsv, nginx, apache, alb, elb, cloudfront, iis, haproxy, envoy, json, otlp, zipkin, jaeger"),
         "{err}"
     );
 }
@@ -213,4 +213,26 @@ fn no_empty_line_is_blamed() {
         );
         assert!(!err.contains("''"), "{err}");
     }
+}
+
+/// A log no format reads whose lines have as many fields as a classic ELB line and an ISO
+/// time first (Heroku's router: `<time> heroku[router]: at=info method=POST ...`): refused as
+/// the format it comes closest to, never said to "read as AWS classic ELB" on its first line
+/// and not on that same line, nor sent to `--input-format elb`.
+#[test]
+fn a_line_with_no_client_address_is_no_load_balancer_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let line = |t: &str, at: &str, status: u16| {
+        format!(
+            "2026-11-01T10:00:{t}.281885+00:00 heroku[router]: at={at} method=POST path=\"/v1/orders\" host=shop.herokuapp.com request_id=1724c365-a1c1-4688-aa71-d538e477d04{t} fwd=\"203.0.113.7\" dyno=web.1 connect=0ms service=425ms status={status} bytes=23 protocol=https\n"
+        )
+    };
+    let text = [line("01", "info", 201), line("02", "info", 201)].concat();
+    let f = write(dir.path(), "router.log", text.as_bytes());
+    let err = usage_error(&["logs", &f]);
+    assert!(
+        err.contains("comes closest to") && !err.contains("classic ELB"),
+        "{err}"
+    );
+    assert!(!err.contains("--input-format elb "), "{err}");
 }

@@ -788,6 +788,76 @@ fn nginx_proxy_manager_give_ups() {
     assert_eq!(counts(&j["observed"]), (6, 0, 6, 2), "{stderr}");
 }
 
+/// BunkerWeb's access log (as the CrowdSec hub's BunkerWeb test holds it): the virtual host,
+/// then combined with nginx's `$request_id` between the ident and the user. Its API's health
+/// checks, a redirect, a 404, and POSTs given up by the client (499) and timed out at the
+/// upstream (504): every line a row, read as BunkerWeb's, each request id read. It was
+/// refused as no format, naming its second line.
+#[test]
+fn bunkerweb_lines_are_read_with_their_request_ids() {
+    let dir = tempfile::tempdir().unwrap();
+    let line = |host: &str, m: u32, id: &str, request: &str, status: u16| {
+        format!(
+            "{host} 172.18.0.1 - {id} - [22/Oct/2025:14:{m:02}:07 +0000] \"{request}\" {status} 162 \"-\" \"Mozilla/5.0 (X11; Linux x86_64)\"\n"
+        )
+    };
+    let text = [
+        line(
+            "bwapi",
+            1,
+            "95386da81aa13b6ab3ce9c989e1e470e",
+            "GET /health HTTP/1.1",
+            200,
+        ),
+        line(
+            "www.example.com",
+            2,
+            "7bde940ef0f870cdee1f6d53fe0ff157",
+            "GET / HTTP/1.1",
+            301,
+        ),
+        line(
+            "www.example.com",
+            3,
+            "a430e8da0018d750473c0464b73edd05",
+            "GET / HTTP/2.0",
+            404,
+        ),
+        line(
+            "shop.example.com",
+            4,
+            "d65798fd987d1b2c09afa608325b91e6",
+            "POST /v1/pay HTTP/2.0",
+            504,
+        ),
+        line(
+            "shop.example.com",
+            5,
+            "b50dafb5a9ae487b115e302e9590d54e",
+            "POST /v1/pay HTTP/2.0",
+            499,
+        ),
+        line(
+            "shop.example.com",
+            6,
+            "c0ffee0018d750473c0464b73edd0599",
+            "POST /v1/pay HTTP/2.0",
+            201,
+        ),
+    ]
+    .concat();
+    let path = write(dir.path(), "bunkerweb.log", text.as_bytes());
+    let (j, stderr) = report(&path, &GIVEN);
+    let o = &j["observed"];
+    assert_eq!(counts(o), (6, 0, 3, 2), "{stderr}");
+    assert_eq!(formats(o), [("BunkerWeb", 6)]);
+    let roles = &o["files"][0]["formats"][0]["roles"];
+    assert!(
+        roles.as_array().unwrap().contains(&"request_id".into()),
+        "{o}"
+    );
+}
+
 /// Elastic's HAProxy tests: a host field between the server and the timers (and `-` for the
 /// client's address), captured headers with and without a second block. Elastic reads each
 /// line as a request (OPTIONS, GET...).

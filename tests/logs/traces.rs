@@ -770,6 +770,11 @@ fn bad_traces_are_one_line_naming_the_place() {
             "[{\"traceId\": \"a\", \"id\": \"b\", ".to_string(),
             "zipkin.json:1:",
         ),
+        (
+            "server-only.json",
+            "[{\"traceId\": \"a\", \"id\": \"b\", \"kind\": \"SERVER\"}]".to_string(),
+            "server-only.json: 1 span and no CLIENT span with a mutating method",
+        ),
     ];
     for (name, text, says) in cases {
         let path = dir.path().join(name);
@@ -1283,4 +1288,270 @@ fn zipkin_one_span_a_line_reads_as_the_array() {
     assert!(o["files"][0]["traces"].is_null(), "{o}");
     assert_eq!(o["mutating_attempts"], 2);
     assert_eq!(o["timed_out"], 1);
+}
+
+/// Zipkin v1 JSON (Brave 4, Spring Cloud Sleuth 1; what Telegraf's Zipkin input is tested
+/// on): no `kind`, the halves of a call told by core annotations (`cs`/`cr`, `sr`/`ss`), the
+/// tags as `binaryAnnotations` each with the endpoint that recorded it. The same calls
+/// written as v2 give the same figures, whether v1 reports a call's halves apart (the server
+/// half without `timestamp`) or in one object (tags and the error go to the half whose
+/// endpoint recorded them: the client's timeout is no error of the server that answered).
+#[test]
+fn zipkin_v1_reads_as_the_same_calls_in_v2() {
+    const T0_US: u64 = 1_764_547_200_000_000; // 2025-12-01T00:00:00Z
+    let gateway = json!({"serviceName": "gateway", "ipv4": "10.0.0.1"});
+    let orders = json!({"serviceName": "orders", "ipv4": "10.0.0.2", "port": 8080});
+    let note = |value: &str, at: u64, endpoint: &Value| json!({"value": value, "timestamp": at, "endpoint": endpoint});
+    let tag = |key: &str, value: Value, endpoint: &Value| json!({"key": key, "value": value, "endpoint": endpoint});
+    // (trace, the client gave up, the server answered, v1 writes both halves in one object).
+    // The v2 spans: 6 roots, 6 clients, 5 shared servers.
+    let plan = [
+        (1, false, true, false),
+        (2, true, true, false),
+        (3, true, false, false),
+        (4, false, true, true),
+        (5, true, true, true),
+        (6, false, true, false),
+    ];
+    let (mut v1, mut v2) = (Vec::new(), Vec::new());
+    for (n, gave_up, answered, merged) in plan {
+        let trace = format!("{:016x}", 0x51e0_0000_0000_0000_u64 | n);
+        let (root, call) = (format!("{:016x}", n << 32), format!("{:016x}", n << 32 | 1));
+        let t = T0_US + n * 60_000_000;
+        let (start, end) = (t + 1_000, t + if gave_up { 10_001_000 } else { 151_000 });
+        let (sr, ss) = (
+            start + 2_000,
+            if gave_up { end + 900_000 } else { end - 2_000 },
+        );
+        v2.push(
+            json!({"traceId": trace, "id": root, "kind": "SERVER", "name": "post",
+            "timestamp": t, "duration": 12_000_000, "localEndpoint": gateway,
+            "tags": {"http.path": "/checkout"}}),
+        );
+        v1.push(
+            json!({"traceId": trace, "id": root, "name": "post", "timestamp": t,
+            "duration": 12_000_000,
+            "annotations": [note("sr", t, &gateway), note("ss", t + 12_000_000, &gateway)],
+            "binaryAnnotations": [tag("http.path", json!("/checkout"), &gateway)]}),
+        );
+        let mut client_tags = json!({"http.method": "POST", "http.path": "/orders"});
+        let mut client_v1 = vec![
+            tag("http.method", json!("POST"), &gateway),
+            tag("http.path", json!("/orders"), &gateway),
+        ];
+        if gave_up {
+            client_tags["error"] = json!("Read timed out");
+            client_v1.push(tag("error", json!("Read timed out"), &gateway));
+        }
+        v2.push(
+            json!({"traceId": trace, "parentId": root, "id": call, "kind": "CLIENT",
+            "name": "post", "timestamp": start, "duration": end - start,
+            "localEndpoint": gateway, "remoteEndpoint": orders, "tags": client_tags}),
+        );
+        if answered {
+            v2.push(
+                json!({"traceId": trace, "parentId": root, "id": call, "kind": "SERVER",
+                "shared": true, "name": "post", "timestamp": sr, "duration": ss - sr,
+                "localEndpoint": orders, "tags": {"http.path": "/orders"}}),
+            );
+        }
+        let client_notes = [note("cs", start, &gateway), note("cr", end, &gateway)];
+        let server_notes = [note("sr", sr, &orders), note("ss", ss, &orders)];
+        let server_tags = [tag("http.path", json!("/orders"), &orders)];
+        if merged && answered {
+            let notes: Vec<Value> = client_notes.into_iter().chain(server_notes).collect();
+            let tags: Vec<Value> = client_v1.into_iter().chain(server_tags).collect();
+            v1.push(
+                json!({"traceId": trace, "parentId": root, "id": call, "name": "post",
+                "timestamp": start, "duration": end - start, "annotations": notes,
+                "binaryAnnotations": tags}),
+            );
+            continue;
+        }
+        client_v1.push(tag("sa", json!(true), &orders));
+        v1.push(
+            json!({"traceId": trace, "parentId": root, "id": call, "name": "post",
+            "timestamp": start, "duration": end - start, "annotations": client_notes,
+            "binaryAnnotations": client_v1}),
+        );
+        if answered {
+            v1.push(
+                json!({"traceId": trace, "parentId": root, "id": call, "name": "post",
+                "annotations": server_notes, "binaryAnnotations": server_tags}),
+            );
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (one, two) = (dir.path().join("v1.json"), dir.path().join("v2.json"));
+    std::fs::write(&one, Value::Array(v1).to_string()).unwrap();
+    std::fs::write(&two, Value::Array(v2).to_string()).unwrap();
+    let (got, want) = (
+        report(&one, &["--min-span", "0s"]),
+        report(&two, &["--min-span", "0s"]),
+    );
+    let o = &got["observed"];
+    assert_eq!(o["mutating_attempts"], 6, "{o}");
+    assert_eq!(o["timed_out"], 3);
+    assert_eq!(o["timed_out_succeeded"], 2);
+    // The call no server answered, in a trace whose server is traced: it never arrived.
+    assert_eq!(o["timed_out_unknown"], 0);
+    let traces = &o["files"][0]["traces"];
+    assert_eq!(
+        (&traces["shared_joined"], &traces["never_reached"]),
+        (&5.into(), &1.into())
+    );
+    for k in [
+        "mutating_attempts",
+        "intents",
+        "timed_out",
+        "timed_out_succeeded",
+        "timed_out_unknown",
+        "first_timestamp",
+        "last_timestamp",
+    ] {
+        assert_eq!(o[k], want["observed"][k], "{k}");
+    }
+    for k in [
+        "spans",
+        "attempts",
+        "shared_joined",
+        "status_implied",
+        "never_reached",
+    ] {
+        assert_eq!(traces[k], want["observed"]["files"][0]["traces"][k], "{k}");
+    }
+    assert_eq!(got["inputs"], want["inputs"]);
+}
+
+/// One `ResourceSpans` a line, not wrapped in `{"resourceSpans": [...]}`: what the
+/// OpenTelemetry Java agent's `logging-otlp` exporter writes. Detected as OTLP (it was read
+/// as a JSON access log and refused for its missing method column) and read to the figures
+/// of the same spans wrapped.
+#[test]
+fn one_resource_spans_a_line_reads_as_the_request() {
+    let dir = tempfile::tempdir().unwrap();
+    let wrapped = traces(None);
+    let bare: Vec<Value> = wrapped
+        .iter()
+        .flat_map(|d| d["resourceSpans"].as_array().unwrap().clone())
+        .map(|mut rs| {
+            rs["schemaUrl"] = json!("https://opentelemetry.io/schemas/1.19.0");
+            rs
+        })
+        .collect();
+    assert!(bare[0].get("resourceSpans").is_none() && bare[0].get("resource").is_some());
+    let want = report(&write_lines(dir.path(), "wrapped.jsonl", &wrapped), &[]);
+    let got = report(&write_lines(dir.path(), "bare.jsonl", &bare), &[]);
+    let o = &got["observed"];
+    assert_eq!(o["files"][0]["traces"]["format"], "otlp", "{o}");
+    assert_eq!(
+        (&o["mutating_attempts"], &o["timed_out"]),
+        (&55.into(), &15.into())
+    );
+    for k in [
+        "mutating_attempts",
+        "intents",
+        "timed_out",
+        "timed_out_succeeded",
+        "observed_duplicates",
+        "retries_observed",
+    ] {
+        assert_eq!(o[k], want["observed"][k], "{k}");
+    }
+    assert_eq!(got["inputs"], want["inputs"]);
+}
+
+/// An OTLP/JSON request's spans as Jaeger's JSON writes them (what its query API v1 answers
+/// and its UI downloads): one trace each, the kind as the tag `span.kind`, the parent as a
+/// `CHILD_OF` reference, µs times, typed tags.
+fn as_jaeger(request: &Value) -> Value {
+    let mut trace_id = Value::Null;
+    let mut spans = Vec::new();
+    for s in request["resourceSpans"][0]["scopeSpans"][0]["spans"]
+        .as_array()
+        .unwrap()
+    {
+        let us = |k: &str| s[k].as_str().unwrap().parse::<u64>().unwrap() / 1000;
+        let kind = match s["kind"].as_u64() {
+            Some(2) => "server",
+            Some(3) => "client",
+            _ => "internal",
+        };
+        let mut tags = vec![json!({"key": "span.kind", "type": "string", "value": kind})];
+        for a in s["attributes"].as_array().unwrap() {
+            let v = &a["value"];
+            tags.push(match (v.get("intValue"), v.get("stringValue")) {
+                (Some(i), _) => json!({"key": a["key"], "type": "int64",
+                    "value": i.as_str().unwrap().parse::<i64>().unwrap()}),
+                (_, Some(t)) => json!({"key": a["key"], "type": "string", "value": t}),
+                _ => panic!("{a}"),
+            });
+        }
+        let references = match s.get("parentSpanId") {
+            Some(p) => json!([{"refType": "CHILD_OF", "traceID": s["traceId"], "spanID": p}]),
+            None => json!([]),
+        };
+        trace_id = s["traceId"].clone();
+        spans.push(
+            json!({"traceID": s["traceId"], "spanID": s["spanId"], "flags": 1,
+            "operationName": s["name"], "references": references,
+            "startTime": us("startTimeUnixNano"),
+            "duration": us("endTimeUnixNano") - us("startTimeUnixNano"),
+            "tags": tags, "logs": [], "processID": "p1", "warnings": null}),
+        );
+    }
+    json!({"traceID": trace_id, "spans": spans,
+        "processes": {"p1": {"serviceName": "shop", "tags": []}}, "warnings": null})
+}
+
+/// Jaeger's own JSON: the query API v1's answer as its UI downloads it (`{"data": [...]}`,
+/// here pretty-printed) and spans alone, one a line. Detected as Jaeger's (it was read as a
+/// JSON access log and refused for its missing method column) and read to the figures of
+/// the same spans in OTLP/JSON.
+#[test]
+fn jaeger_json_reads_as_the_same_spans_in_otlp() {
+    let dir = tempfile::tempdir().unwrap();
+    let requests = traces(None);
+    let want = report(&write_lines(dir.path(), "otlp.jsonl", &requests), &[]);
+    let jaeger: Vec<Value> = requests.iter().map(as_jaeger).collect();
+    let answer = dir.path().join("ui-download.json");
+    let doc = json!({"data": jaeger, "total": 0, "limit": 0, "offset": 0, "errors": null});
+    std::fs::write(&answer, serde_json::to_string_pretty(&doc).unwrap()).unwrap();
+    let alone: Vec<Value> = jaeger
+        .iter()
+        .flat_map(|t| t["spans"].as_array().unwrap().clone())
+        .map(|mut s| {
+            s["process"] = json!({"serviceName": "shop", "tags": []});
+            s
+        })
+        .collect();
+    let alone = write_lines(dir.path(), "spans.jsonl", &alone);
+    for file in [answer, alone] {
+        let got = report(&file, &[]);
+        let o = &got["observed"];
+        assert_eq!(o["files"][0]["traces"]["format"], "jaeger", "{o}");
+        assert_eq!(
+            (
+                &o["mutating_attempts"],
+                &o["timed_out"],
+                &o["timed_out_succeeded"]
+            ),
+            (&55.into(), &15.into(), &10.into()),
+            "{o}"
+        );
+        for k in [
+            "mutating_attempts",
+            "intents",
+            "timed_out",
+            "timed_out_succeeded",
+            "timed_out_unknown",
+            "observed_duplicates",
+            "retries_observed",
+            "first_timestamp",
+            "last_timestamp",
+        ] {
+            assert_eq!(o[k], want["observed"][k], "{k}");
+        }
+        assert_eq!(got["inputs"], want["inputs"]);
+    }
 }

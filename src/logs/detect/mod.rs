@@ -92,7 +92,8 @@ pub fn envelope(lines: &[&[u8]], reads: impl Fn(&[&[u8]]) -> bool) -> Option<Env
 
 /// `<RFC 3339 time> host tag: ` or `... host tag[pid]: `, as rsyslog writes: a host name or
 /// address, then a tag of name characters (at most 48) with an optional `[digits]`, then `:`
-/// and a space (or the line's end).
+/// and a space (or the line's end); or no tag, two spaces after the host, as rsyslog writes a
+/// message its sender gave none (Fastly's blank format).
 pub fn syslog_after_time(line: &[u8]) -> bool {
     let mut tokens = line.splitn(4, |&b| b == b' ');
     let (Some(time), Some(host), Some(tag)) = (tokens.next(), tokens.next(), tokens.next()) else {
@@ -102,6 +103,12 @@ pub fn syslog_after_time(line: &[u8]) -> bool {
         && host
             .iter()
             .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b':'));
+    if tag.is_empty() {
+        let message = tokens.next().unwrap_or_default();
+        return super::envelope::text::is_rfc3339(time)
+            && host_ok
+            && message.first().is_some_and(|&b| b != b' ');
+    }
     let Some(tag) = tag.strip_suffix(b":") else {
         return false;
     };
@@ -141,6 +148,21 @@ pub fn non_access(line: &[u8]) -> Option<&'static str> {
         let level = line.get(20..).unwrap_or_default();
         if level.starts_with(b"[") {
             return Some("nginx error log");
+        }
+    }
+    // LiteSpeed's error log: "2022-06-08 22:49:20.774649 [NOTICE] [1226033] ...": a time to
+    // the microsecond, then the level, upper case, in brackets.
+    if digits(0..4) && at(4) == b'-' && at(10) == b' ' && at(13) == b':' && at(19) == b'.' {
+        let level = line.get(20..).unwrap_or_default();
+        let level = level
+            .iter()
+            .position(|&b| b == b' ')
+            .and_then(|i| level.get(i + 1..))
+            .and_then(|l| l.strip_prefix(b"["))
+            .unwrap_or_default();
+        let word = level.iter().take_while(|b| b.is_ascii_uppercase()).count();
+        if word >= 4 && level.get(word..word + 3) == Some(b"] [") {
+            return Some("LiteSpeed error log");
         }
     }
     // Apache: "[Tue Jan 02 03:04:05.123456 2024] [core:error] ..."
@@ -403,10 +425,23 @@ mod tests {
 
     #[test]
     fn lines_that_are_not_access_lines() {
-        let cases: [(&[u8], Option<&str>); 17] = [
+        let cases: [(&[u8], Option<&str>); 20] = [
             (
                 b"I1103 08:59:55.102334       7 main.go:205] \"Creating API client\"",
                 Some("controller log (klog)"),
+            ),
+            (
+                b"2022-06-08 22:49:20.774649 [NOTICE] [1226033] [1.2.3.4:45164:HTTP2-41#_AdminVHost] [STDERR] x",
+                Some("LiteSpeed error log"),
+            ),
+            (
+                b"2022-06-09 12:22:07.353044 [INFO] [1226038] [192.168.9.163:61120-5#Example] User 'a' failed",
+                Some("LiteSpeed error log"),
+            ),
+            // IIS's default W3C fields: the time has no fraction, no level follows.
+            (
+                b"2022-06-09 12:22:07 W3SVC1 10.0.0.1 POST /v1/pay - 443 - 10.0.0.9 curl/8 - 504 0 0 30001",
+                None,
             ),
             (b"  Release:       v1.11.2", Some("start-up banner")),
             (b"----------------------------", Some("start-up banner")),
@@ -466,14 +501,17 @@ mod tests {
 
     #[test]
     fn rsyslog_is_told_from_a_timestamped_line() {
-        let syslog: [&[u8]; 4] = [
+        let syslog: [&[u8]; 6] = [
             b"2026-11-30T10:00:00.123456+00:00 web-1 nginx: 10.0.0.1 2026-11-30T10:00:00+00:00 x",
             b"2026-11-30T10:00:00Z web-1.example.com nginx[29]: x",
             b"2026-11-30T10:00:00Z 10.0.0.9 envoy/proxy[7]:",
+            // No tag: two spaces after the host.
+            b"2026-11-30T10:00:00Z 1.1.1.1  {\"url\": \"/\"}",
             b"2026-11-30T10:00:00Z web-1 nginx[]: x",
+            b"2026-11-30T10:00:00Z web-1   x",
         ];
         let shapes: Vec<bool> = syslog.iter().map(|l| syslog_after_time(l)).collect();
-        assert_eq!(shapes, [true, true, true, false]);
+        assert_eq!(shapes, [true, true, true, true, false, false]);
         let timestamped: [&[u8]; 4] = [
             b"2026-11-30T10:00:00Z 10.0.0.1 - - [30/Nov/2026:10:00:00 +0000] \"POST / HTTP/1.1\" 200 1",
             b"2026-11-30T10:00:00Z {\"time\": \"2026-11-30T10:00:00Z\", \"status\": 200}",
@@ -483,7 +521,7 @@ mod tests {
         assert!(!timestamped.iter().any(|l| syslog_after_time(l)));
         // A reader that takes any text: the first envelope tried wins.
         let any = |_: &[&[u8]]| true;
-        assert_eq!(envelope(&syslog[..3], any), Some(Envelope::Syslog3164));
+        assert_eq!(envelope(&syslog[..4], any), Some(Envelope::Syslog3164));
         assert_eq!(
             envelope(&timestamped[..3], any),
             Some(Envelope::Timestamped)

@@ -19,6 +19,9 @@
 //!   of IIS 7 and later): their `cs-method` is an FTP command (`USER`, `PASS`, `RETR`) or
 //!   one of IIS's own (`ControlChannelOpened`, `sent`, `created`), and `x-session` a GUID.
 //!   FTP commands are no HTTP requests, whatever their fields' names say.
+//! - The line of the test file (`ELBAccessLogTestFile`) Elastic Load Balancing puts in the
+//!   bucket when access logging is turned on (`Enable AccessLog for ELB: <name> at <time>`),
+//!   which a copy of the bucket's `AWSLogs/` holds beside the logs.
 //! - Istio's Mixer TCP access log entries (`{"level":"info",...,"instance":
 //!   "tcpaccesslog.logentry.istio-system",...}`, Istio before 1.5 with Mixer's
 //!   `tcpaccesslog` rule), which the `istio-proxy` container writes beside its HTTP entries.
@@ -37,6 +40,9 @@ pub fn kind(line: &[u8]) -> Option<&'static str> {
     if iis_ftp(line) {
         return Some(IIS_FTP);
     }
+    if elb_test_file(line) {
+        return Some(ELB_TEST_FILE);
+    }
     if mixer_tcp(line) {
         return Some("Istio Mixer TCP access log entries (no HTTP request)");
     }
@@ -54,6 +60,11 @@ pub fn kind(line: &[u8]) -> Option<&'static str> {
 
 /// What IIS FTP log records are called where they are counted.
 pub const IIS_FTP: &str = "IIS FTP log records (FTP commands, no HTTP request)";
+
+/// What the line of Elastic Load Balancing's access-log test file is called where it is
+/// counted.
+pub const ELB_TEST_FILE: &str =
+    "ELB access log test file lines (ELBAccessLogTestFile, written when logging is enabled)";
 
 /// FTP's commands (RFC 959 and its extensions) and the events IIS's FTP service logs in
 /// `cs-method` (`ControlChannelOpened`, `sent` for a file sent, ...).
@@ -197,6 +208,14 @@ fn alb_connection(line: &[u8]) -> bool {
     iso_time(time) && ip_ok && digits(port) && digits(listener)
 }
 
+/// `Enable AccessLog for ELB: app/my-alb/50dc6c495c0c9188 at 2026-05-30T16:47:00.781Z`: the
+/// load balancer's name, then the time logging was enabled.
+fn elb_test_file(line: &[u8]) -> bool {
+    line.strip_prefix(b"Enable AccessLog for ELB: ")
+        .and_then(|rest| memchr::memmem::rfind(rest, b" at ").map(|at| &rest[at + 4..]))
+        .is_some_and(|time| iso_time(time) && !time.contains(&b' '))
+}
+
 /// A JSON record of Istio Mixer's `tcpaccesslog` instance.
 fn mixer_tcp(line: &[u8]) -> bool {
     line.first() == Some(&b'{')
@@ -324,6 +343,11 @@ mod tests {
         assert_eq!(kind(ftp), Some(IIS_FTP));
         let pass = b"2023-12-29 06:27:23 10.211.55.53 - 10.211.55.52 21 PASS IEUser@ 230 0 0 2cf9cd35-e364-4b1a-ab27-fe9050daa5ea /";
         assert_eq!(kind(pass), Some(IIS_FTP));
+        // The test file a load balancer writes when access logging is enabled.
+        let test_file =
+            b"Enable AccessLog for ELB: app/my-alb/50dc6c495c0c9188 at 2026-05-30T16:47:00.781Z";
+        assert_eq!(kind(test_file), Some(ELB_TEST_FILE));
+        assert_eq!(kind(b"Enable AccessLog for ELB: my-elb at noon"), None);
         // Fluent Bit's test log of an istio-proxy container (its JSON, unwrapped).
         let mixer = br#"{"level":"info","time":"2018-09-21T02:56:05.979833Z","instance":"tcpaccesslog.logentry.istio-system","connectionDuration":"0s","connectionEvent":"continue","protocol":"tcp","receivedBytes":432,"sentBytes":424}"#;
         assert_eq!(

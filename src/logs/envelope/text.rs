@@ -153,7 +153,9 @@ const MONTHS: [&[u8]; 12] = [
 ];
 
 /// Syslog RFC 3164: `[<PRI>]Mmm dd hh:mm:ss HOST TAG[PID]: MSG`, or with an RFC 3339 time
-/// (rsyslog's high-precision file format). Its `Mmm dd` time has no year: not used.
+/// (rsyslog's high-precision file format). Its `Mmm dd` time has no year: not used. A sender
+/// that writes no tag (Fastly's syslog endpoint with its blank line format) leaves two spaces
+/// after the host: the message follows them.
 pub fn syslog_3164(line: &[u8]) -> Result<Unwrapped<'_>, String> {
     let rest = pri(line)?;
     let (time, rest) = if rest.len() >= 16
@@ -175,6 +177,16 @@ pub fn syslog_3164(line: &[u8]) -> Result<Unwrapped<'_>, String> {
         (Some(time), rest)
     };
     let (_host, rest) = token(rest);
+    if let Some(msg) = rest.strip_prefix(b" ")
+        && msg.first().is_some_and(|&b| b != b' ')
+    {
+        return Ok(Unwrapped {
+            text: msg,
+            time,
+            stream: Stream::Unknown,
+            partial: false,
+        });
+    }
     // TAG[PID]: or TAG: ; the tag is at most 48 characters without spaces.
     let head = &rest[..rest.len().min(64)];
     let colon = memchr::memchr(b':', head)
@@ -321,6 +333,12 @@ mod tests {
         assert_eq!(u.text, b"1.2.3.4 - -");
         assert!(u.time.is_some());
         assert!(syslog_3164(b"<5000000>Oct").is_err());
+        // No tag: two spaces after the host (Fastly's blank format through rsyslog).
+        let u = syslog_3164(b"2021-11-12T16:59:46.613304+00:00 1.1.1.1  {\"url\": \"/\"}").unwrap();
+        assert_eq!((u.text, u.time.is_some()), (&b"{\"url\": \"/\"}"[..], true));
+        let u = syslog_3164(b"Oct 11 22:14:15 cache-cdg20764  1.2.3.4 - -").unwrap();
+        assert_eq!(u.text, b"1.2.3.4 - -");
+        assert!(syslog_3164(b"Oct 11 22:14:15 host no tag here").is_err());
     }
 
     #[test]

@@ -260,10 +260,17 @@ impl LineFormat for AwsLoadBalancer {
         let mut times = [None; 3];
         let mut any_time_missing = false;
         let mut not_http = None;
+        let mut no_client = None;
         raw_fields(line, |field| {
             if raw == 0 && self.balancer == Balancer::Alb && !ALB_TYPES.contains(&field) {
                 // NLB's `tls` records (or any other type) in the same bucket: no request.
                 not_http = Some(field);
+                return false;
+            }
+            if raw == shape.client && !field.contains(&b':') {
+                // AWS always writes the client's `ip:port`: a line without it is another
+                // format's (a Heroku router line's `at=info`), however many fields it has.
+                no_client = Some(field);
                 return false;
             }
             if raw == shape.client || raw == shape.client + 1 {
@@ -297,6 +304,13 @@ impl LineFormat for AwsLoadBalancer {
                     .collect::<Vec<_>>()
                     .join(", "),
                 crate::logs::error::shown(kind)
+            ));
+        }
+        if let Some(field) = no_client {
+            return Err(format!(
+                "expected the client's ip:port at column {}, found '{}'",
+                field.as_ptr() as usize - line.as_ptr() as usize + 1,
+                crate::logs::error::shown(field)
             ));
         }
         if raw <= shape.request {
@@ -523,10 +537,19 @@ mod tests {
 
     #[test]
     fn bad_lines() {
+        // A line of as many fields, but no client address where AWS writes one (Heroku's
+        // router): the field and its column, never read as a classic ELB line.
+        let elb = AwsLoadBalancer::new(Balancer::Elb);
+        let heroku = b"2022-04-18T02:04:13.281885+00:00 heroku[router]: at=info method=POST path=\"/api\" host=a.herokuapp.com request_id=1724c365 fwd=\"209.6.143.60\" dyno=web.1 connect=0ms service=425ms status=200 bytes=2395747 protocol=https";
+        let err = split(&elb, heroku).unwrap_err();
+        assert_eq!(
+            err,
+            "expected the client's ip:port at column 50, found 'at=info'"
+        );
         let alb = AwsLoadBalancer::new(Balancer::Alb);
         let err = split(&alb, b"https 2018-07-02T22:23:00Z app/x 1.2.3.4:5").unwrap_err();
         assert!(err.contains("at least 13"), "{err}");
-        let err = split(&alb, b"https 2018 a b c d e f g h i j \"GET / HTTP/1.1").unwrap_err();
+        let err = split(&alb, b"https 2018 a b:1 c d e f g h i j \"GET / HTTP/1.1").unwrap_err();
         assert!(err.contains("not closed"), "{err}");
         for garbage in [&b""[..], b"\xff\xfe\x00", b"\"", b"\" \"", b"a b c"] {
             let _ = split(&alb, garbage);

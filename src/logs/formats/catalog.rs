@@ -67,6 +67,23 @@ pub(super) const ZIPKIN: FormatEntry = FormatEntry {
     samples: &[],
 };
 
+/// Jaeger's own JSON traces, read before any line format is looked for.
+pub(super) const JAEGER: FormatEntry = FormatEntry {
+    name: "jaeger",
+    named: true,
+    describe: "Jaeger JSON traces (its UI's download, its query API v1)",
+    detect: None,
+    reading: Reading::Trace {
+        missing: "no Jaeger trace with traceID and spans at its start",
+    },
+    candidates: none,
+    looks: None,
+    compile: None,
+    told: None,
+    flags: &[],
+    samples: &[],
+};
+
 /// The row of a format `--input-format` names (an `InputFormat` is only ever a named row's:
 /// `FromStr` makes it from the rows, and a test checks each constant's).
 pub fn entry(input: InputFormat) -> &'static FormatEntry {
@@ -159,7 +176,7 @@ mod tests {
     use crate::logs::role::Role;
 
     /// The `InputFormat` constants the code names.
-    fn constants() -> [InputFormat; 14] {
+    fn constants() -> [InputFormat; 15] {
         use InputFormat as F;
         [
             F::Auto,
@@ -176,6 +193,7 @@ mod tests {
             F::Iis,
             F::Otlp,
             F::Zipkin,
+            F::Jaeger,
         ]
     }
 

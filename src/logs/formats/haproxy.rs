@@ -386,21 +386,38 @@ pub const ENTRY: FormatEntry = FormatEntry {
         is: super::haproxy_format::is_haproxy,
     }),
     flags: &[&FLAGS],
-    samples: &[Sample {
-        name: "httplog",
-        lines: r#"Nov  1 10:00:01 lb1 haproxy[14389]: 10.0.1.2:33317 [01/Nov/2026:10:00:01.655] http-in api/srv1 10/0/30/69/109 200 2750 - - ---- 1/1/1/1/0 0/0 {api.example.com} {} "POST /v1/charges HTTP/1.1"
+    samples: &[
+        Sample {
+            name: "httplog",
+            lines: r#"Nov  1 10:00:01 lb1 haproxy[14389]: 10.0.1.2:33317 [01/Nov/2026:10:00:01.655] http-in api/srv1 10/0/30/69/109 200 2750 - - ---- 1/1/1/1/0 0/0 {api.example.com} {} "POST /v1/charges HTTP/1.1"
 Nov  1 10:05:01 lb1 haproxy[14389]: 10.0.1.3:40112 [01/Nov/2026:10:05:01.002] http-in api/srv2 0/0/1/-1/30001 504 194 - - sH-- 3/3/1/1/0 0/0 {api.example.com} {} "POST /v1/charges HTTP/1.1""#,
-        detected: true,
-        reads: &[
-            (Role::Timestamp, "01/Nov/2026:10:05:01.002"),
-            (Role::Method, "POST"),
-            (Role::Path, "/v1/charges"),
-            (Role::Status, "504"),
-            (Role::Duration, "30001"),
-            (Role::Flags, "sH--"),
-        ],
-        gave_up: Some(true),
-    }],
+            detected: true,
+            reads: &[
+                (Role::Timestamp, "01/Nov/2026:10:05:01.002"),
+                (Role::Method, "POST"),
+                (Role::Path, "/v1/charges"),
+                (Role::Status, "504"),
+                (Role::Duration, "30001"),
+                (Role::Flags, "sH--"),
+            ],
+            gave_up: Some(true),
+        },
+        Sample {
+            name: "httplog, no server reached",
+            lines: r#"Nov  1 10:00:01 lb1 haproxy[14389]: 10.0.1.2:33317 [01/Nov/2026:10:00:01.655] http-in api/srv1 10/0/30/69/109 201 2750 - - ---- 1/1/1/1/0 0/0 {api.example.com} {} "POST /v1/charges HTTP/1.1"
+Nov  1 10:06:01 lb1 haproxy[14389]: 10.0.1.4:40113 [01/Nov/2026:10:06:01.395] http-in api/<NOSRV> 0/-1/-1/-1/0 503 213 - - SC-- 1/1/0/0/0 0/0 {api.example.com} {} "POST /v1/charges HTTP/1.1""#,
+            detected: true,
+            reads: &[
+                (Role::Timestamp, "01/Nov/2026:10:06:01.395"),
+                (Role::Method, "POST"),
+                (Role::Path, "/v1/charges"),
+                (Role::Status, "503"),
+                (Role::Duration, "0"),
+                (Role::Flags, "SC--"),
+            ],
+            gave_up: Some(false),
+        },
+    ],
 };
 
 fn haproxy_compile(text: &str) -> Result<Box<dyn LineFormat>, String> {

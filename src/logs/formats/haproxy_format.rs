@@ -22,12 +22,18 @@ use crate::logs::role::Role;
 
 /// HAProxy's `termination_state` (httplog's, and a `log-format`'s `%tsc`): a first letter
 /// `c`/`C` (the client side ended it) or `s`/`S` (the server timed out or aborted) is a
-/// give-up.
+/// give-up, but for `sC`, `SC`, `sQ`, `SQ`: the server refused the connection or was never
+/// reached (a connect or queue timeout, `<NOSRV>`), so no server got the request and HAProxy
+/// answered the client itself (503): nothing ran that may have succeeded (HAProxy's
+/// configuration manual, 8.5 "Session state at disconnection": at `C` the server "might at
+/// most have noticed a connection attempt", at `Q` no connection was made).
 pub static FLAGS: Flags = Flags {
     name: "haproxy",
     field: "termination state",
     give_ups: GiveUps {
-        matching: GiveUpMatch::FirstLetter,
+        matching: GiveUpMatch::FirstLetter {
+            except: &["sC", "SC", "sQ", "SQ"],
+        },
         codes: &["c", "C", "s", "S"],
     },
     named_by: |n| n.contains("termination") || n == "tsc",

@@ -68,6 +68,7 @@ formats! {
     pub mod json;
     catalog::OTLP;
     catalog::ZIPKIN;
+    catalog::JAEGER;
     pub mod apigateway;
 }
 
@@ -104,6 +105,8 @@ impl InputFormat {
     pub const Otlp: InputFormat = InputFormat("otlp");
     /// Zipkin v2 JSON traces.
     pub const Zipkin: InputFormat = InputFormat("zipkin");
+    /// Jaeger's own JSON traces (its UI's download, its query API v1).
+    pub const Jaeger: InputFormat = InputFormat("jaeger");
 
     /// The name as written in `--input-format`: its catalog row's.
     pub fn name(self) -> &'static str {
@@ -519,7 +522,10 @@ impl FlagsStyle {
             GiveUpMatch::AnyCode => value
                 .split(|&b| b == b',' || b == b'|' || b == b' ')
                 .any(is),
-            GiveUpMatch::FirstLetter => value.first().is_some_and(|b| is(std::slice::from_ref(b))),
+            GiveUpMatch::FirstLetter { except } => {
+                value.first().is_some_and(|b| is(std::slice::from_ref(b)))
+                    && !except.iter().any(|e| value.starts_with(e.as_bytes()))
+            }
             GiveUpMatch::Whole => is(value),
         }
     }
@@ -537,8 +543,9 @@ pub struct GiveUps {
 pub enum GiveUpMatch {
     /// One of its codes, separated by `,`, `|` or spaces (Envoy's response flags).
     AnyCode,
-    /// Its first letter (HAProxy's termination state).
-    FirstLetter,
+    /// Its first letter (HAProxy's termination state), unless the value opens with one of
+    /// `except`.
+    FirstLetter { except: &'static [&'static str] },
     /// The whole value, trimmed.
     Whole,
 }

@@ -31,16 +31,20 @@ pub const TRAEFIK: &str = r#"$remote_addr - $remote_user [$time_local] "$request
 pub const NPM_PROXY: &str = r#"[$time_local] $upstream_cache_status $upstream_status $status - $request_method $scheme $host "$request_uri" [Client $remote_addr] [Length $body_bytes_sent] [Gzip $gzip_ratio] [Sent-to $server] "$http_user_agent" "$http_referer""#;
 /// Nginx Proxy Manager's `standard` format (the same file).
 pub const NPM_STANDARD: &str = r#"[$time_local] $status - $request_method $scheme $host "$request_uri" [Client $remote_addr] [Length $body_bytes_sent] [Gzip $gzip_ratio] "$http_user_agent" "$http_referer""#;
+/// BunkerWeb's `bwlog` (an nginx-based WAF: src/common/confs/http.conf): the virtual host,
+/// then combined with nginx's `$request_id` between the ident and the user.
+pub const BUNKERWEB: &str = r#"$host $remote_addr - $request_id $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent""#;
 /// combined with one ident field (`1.2.3.4 - [time] "GET / HTTP/1.1" ...`): a `log_format`
 /// that leaves out `$remote_user`, as real logs pasted in issue trackers and READMEs show.
 pub const ONE_IDENT: &str = r#"$remote_addr - [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent""#;
 
 /// The presets, by name, most particular first.
-pub const PRESETS: [(&str, &str, &str); 7] = [
+pub const PRESETS: [(&str, &str, &str); 8] = [
     ("upstreaminfo", UPSTREAMINFO, "ingress-nginx upstreaminfo"),
     ("traefik", TRAEFIK, "Traefik CLF"),
     ("npm-proxy", NPM_PROXY, "Nginx Proxy Manager proxy"),
     ("npm-standard", NPM_STANDARD, "Nginx Proxy Manager standard"),
+    ("bunkerweb", BUNKERWEB, "BunkerWeb"),
     ("main", MAIN, "nginx main"),
     ("combined", COMBINED, "nginx combined"),
     (
@@ -49,6 +53,17 @@ pub const PRESETS: [(&str, &str, &str); 7] = [
         "nginx combined with one ident field",
     ),
 ];
+
+/// The presets a refusal ranks by how far they read a line: all but BunkerWeb's, whose first
+/// two fields take any word, so it reads far into a line of any other format and would be
+/// named the closest to it.
+fn candidates(_: &[&[u8]]) -> Vec<Box<dyn LineFormat>> {
+    PRESETS
+        .iter()
+        .filter(|(name, ..)| *name != "bunkerweb")
+        .filter_map(|(name, ..)| compile(name).ok())
+        .collect()
+}
 
 /// nginx's `log_format` strings: every unit and name is told by the variables' names.
 static FAMILY: Family = Family {
@@ -493,13 +508,13 @@ fn var(name: &str) -> Var {
 pub const ENTRY: FormatEntry = FormatEntry {
     name: "nginx",
     named: true,
-    describe: "nginx access log: combined, main, ingress-nginx upstreaminfo, Nginx Proxy Manager's, Traefik's CLF, or any `log_format`",
+    describe: "nginx access log: combined, main, ingress-nginx upstreaminfo, Nginx Proxy Manager's, Traefik's CLF, BunkerWeb's, or any `log_format`",
     detect: Some(Detect {
         order: 80,
         sniff: |lines, _| sniff(lines),
     }),
     reading: Reading::Fitting,
-    candidates: |_| super::entry::presets(&PRESETS, compile),
+    candidates,
     looks: Some(Looks {
         name: "nginx combined",
         test: |l| memchr::memmem::find(l, b"] \"").is_some(),
@@ -537,6 +552,20 @@ pub const ENTRY: FormatEntry = FormatEntry {
                 (Role::Status, "504"),
                 (Role::UpstreamStatus, "504, 200"),
                 (Role::Duration, "30.001"),
+            ],
+            gave_up: None,
+        },
+        Sample {
+            name: "BunkerWeb",
+            lines: r#"api.example.com 10.1.2.3 - 95386da81aa13b6ab3ce9c989e1e470e - [01/Nov/2026:10:00:01 +0000] "POST /v1/charges HTTP/2.0" 200 17 "-" "curl/8.5.0"
+api.example.com 10.1.2.3 - 7bde940ef0f870cdee1f6d53fe0ff157 - [01/Nov/2026:10:05:01 +0000] "POST /v1/charges HTTP/2.0" 504 160 "-" "okhttp/4.12.0""#,
+            detected: true,
+            reads: &[
+                (Role::Timestamp, "01/Nov/2026:10:05:01 +0000"),
+                (Role::Method, "POST"),
+                (Role::Path, "/v1/charges"),
+                (Role::Status, "504"),
+                (Role::RequestId, "7bde940ef0f870cdee1f6d53fe0ff157"),
             ],
             gave_up: None,
         },

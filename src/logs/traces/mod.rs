@@ -67,7 +67,7 @@ macro_rules! trace_formats {
     };
 }
 
-trace_formats!(otlp, zipkin);
+trace_formats!(otlp, zipkin, jaeger);
 
 /// How a trace file is encoded: a row of `TRACE_FORMATS` (in JSON, its name).
 #[derive(Clone, Copy)]
@@ -372,9 +372,12 @@ pub fn read(
         )));
     }
     if tally.rows == 0 {
+        let spans = match read.spans {
+            1 => "1 span".to_string(),
+            n => format!("{n} spans"),
+        };
         return Err(LogError::Option(format!(
-            "{name}: {} spans and no CLIENT span with a mutating method ({}) among them: no attempts to count",
-            read.spans,
+            "{name}: {spans} and no CLIENT span with a mutating method ({}) among them: no attempts to count",
             opts.methods.join(", ")
         )));
     }
@@ -531,10 +534,10 @@ fn documents(
             let mut de = serde_json::Deserializer::from_reader(
                 std::io::Cursor::new(&doc).chain(&mut *input),
             );
-            let read = if format.name() == "zipkin" {
-                zipkin::document(&mut de, asm)
-            } else {
-                otlp::document(&mut de, asm)
+            let read = match format.name() {
+                "zipkin" => zipkin::document(&mut de, asm),
+                "jaeger" => jaeger::document(&mut de, asm),
+                _ => otlp::document(&mut de, asm),
             };
             if let Err(e) = read {
                 if let Some(failed) = asm.failed.take() {
@@ -546,6 +549,7 @@ fn documents(
         }
         let mut de = serde_json::Deserializer::from_reader(&mut *input);
         let done = match first {
+            b'[' if format.name() == "jaeger" => jaeger::document(&mut de, asm),
             b'[' => zipkin::document(&mut de, asm),
             _ => {
                 return Err(LogError::Option(format!(
@@ -567,8 +571,8 @@ fn documents(
 
 /// One document through each span reader, for the `span_reader` fuzz target and its
 /// replayed regressions: the spans OTLP/JSON's scanner reads (`None` where it declines), those
-/// its serde reader reads (or serde's error), and those Zipkin's reader reads (or its error),
-/// each span as its `Debug` text.
+/// its serde reader reads (or serde's error), and those Zipkin's and Jaeger's readers read
+/// (or their errors), each span as its `Debug` text.
 #[doc(hidden)]
 pub fn span_readers(text: &str) -> SpanReadings {
     let debug = |spans: Collect| spans.0.iter().map(|s| format!("{s:?}")).collect();
@@ -588,6 +592,7 @@ pub fn span_readers(text: &str) -> SpanReadings {
         scan,
         serde: with(TRACE_FORMATS[0].document),
         zipkin: with(TRACE_FORMATS[1].document),
+        jaeger: with(TRACE_FORMATS[2].document),
     }
 }
 
@@ -598,6 +603,7 @@ pub struct SpanReadings {
     pub scan: Option<Vec<String>>,
     pub serde: Result<Vec<String>, String>,
     pub zipkin: Result<Vec<String>, String>,
+    pub jaeger: Result<Vec<String>, String>,
 }
 
 /// Why a document held in memory was not read.
@@ -735,6 +741,15 @@ mod tests {
         assert_eq!(sniff(otlp).map(TraceFormat::name), Some("otlp"));
         assert_eq!(sniff(zipkin).map(TraceFormat::name), Some("zipkin"));
         assert!(sniff(br#"{"method":"POST"}"#).is_none());
+        // One ResourceSpans a line, compact or pretty-printed; a JSON access log that merely
+        // has a `resource` key is none.
+        for bare in [
+            &br#"{"resource":{"attributes":[]},"scopeSpans":[{"spans":[]}]}"#[..],
+            b"{\n  \"resource\": {},\n  \"instrumentationLibrarySpans\": []\n}",
+        ] {
+            assert_eq!(sniff(bare).map(TraceFormat::name), Some("otlp"));
+        }
+        assert!(sniff(br#"{"resource":"/v1/pay","method":"POST","status":201}"#).is_none());
         assert_eq!(
             serde_json::to_string(&sniff(zipkin)).unwrap(),
             r#""zipkin""#

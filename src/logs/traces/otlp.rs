@@ -7,8 +7,10 @@
 //!
 //! One document is an `ExportTraceServiceRequest` (`{"resourceSpans": [...]}`, a line of the
 //! Collector's file exporter), or the same inside what the query APIs wrap it in: Tempo's
-//! `{"batches": [...]}` and `{"trace": {...}}`, Jaeger's API v3 `{"result": {...}}`. Spans are
-//! handed on one at a time as they are read: a document of any size is never held.
+//! `{"batches": [...]}` and `{"trace": {...}}`, Jaeger's API v3 `{"result": {...}}`; or one
+//! `ResourceSpans` alone (`{"resource": {...}, "scopeSpans": [...]}`), as the OpenTelemetry
+//! Java agent's `logging-otlp` exporter writes one a line. Spans are handed on one at a time
+//! as they are read: a document of any size is never held.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -23,17 +25,21 @@ use crate::logs::json_scan::{Bail, Kind as Json, Leaf, Scan, unescape};
 /// Its row of `TRACE_FORMATS` (its catalog row, of the same name, is in `formats/catalog.rs`):
 /// `ExportTraceServiceRequest` documents (the Collector's file exporter, one a line), or
 /// Tempo's and Jaeger's API answers around them: `resourceSpans` (or Tempo's `batches`, or
-/// `trace`/`result` around them) near the start.
+/// `trace`/`result` around them) near the start; or one `ResourceSpans` a line (the Java
+/// agent's `logging-otlp` exporter): `resource` and `scopeSpans`.
 pub const TRACE: TraceEntry = TraceEntry {
     name: "otlp",
     describe: "OTLP/JSON traces",
     opens: b"{",
     looks: |head| {
         let has = |needle: &[u8]| memchr::memmem::find(head, needle).is_some();
+        let scopes = has(b"\"scopeSpans\"") || has(b"\"instrumentationLibrarySpans\"");
+        // A ResourceSpans alone: its first key is one of its own.
+        let key = head.get(1..).unwrap_or_default().trim_ascii_start();
+        let bare = key.starts_with(b"\"resource\"") || key.starts_with(b"\"scopeSpans\"");
         has(b"\"resourceSpans\"")
             || has(b"\"resource_spans\"")
-            || (has(b"\"batches\"")
-                && (has(b"\"scopeSpans\"") || has(b"\"instrumentationLibrarySpans\"")))
+            || (scopes && (has(b"\"batches\"") || bare))
     },
     document: |de, sink| document(de, sink),
 };
@@ -670,7 +676,8 @@ fn scan_status<'a>(scan: &mut Scan<'a>) -> Result<Status<'a>, Bail> {
 
 /// The level a key under `level` opens, and whether it holds a list of them: the path to the
 /// spans that both the scanner and serde's visitor follow (`resourceSpans` or Jaeger's
-/// `batches`, then `scopeSpans` or the older `instrumentationLibrarySpans`, then `spans`).
+/// `batches`, then `scopeSpans` or the older `instrumentationLibrarySpans`, then `spans`; a
+/// document that is one `ResourceSpans` opens `scopeSpans` itself).
 fn child(level: Level, key: &str) -> Option<(Level, bool)> {
     match (level, key) {
         (Level::Document, "resourceSpans" | "resource_spans" | "batches") => {
@@ -678,7 +685,7 @@ fn child(level: Level, key: &str) -> Option<(Level, bool)> {
         }
         (Level::Document, "trace" | "result") => Some((Level::Document, false)),
         (
-            Level::ResourceSpans,
+            Level::Document | Level::ResourceSpans,
             "scopeSpans"
             | "scope_spans"
             | "instrumentationLibrarySpans"
@@ -745,6 +752,8 @@ mod tests {
             format!(r#"{{"resourceSpans":[{{"scopeSpans":[{{"spans":[{span}]}}]}}]}}"#),
             format!(r#"{{"result":{{"resource_spans":[{{"scope_spans":[{{"spans":[{span},{span}]}}]}}]}}}}"#),
             format!(r#"{{"batches":[{{"instrumentationLibrarySpans":[{{"spans":[{span}]}}]}}]}}"#),
+            // One ResourceSpans a line (the Java agent's `logging-otlp` exporter).
+            format!(r#"{{"resource":{{"attributes":[]}},"scopeSpans":[{{"spans":[{span}]}}],"schemaUrl":"s"}}"#),
             r#"{"resourceSpans":null}"#.to_string(),
             r#"{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"1","spanId":"2","kind":"SPAN_KIND_SERVER","status":{"code":"STATUS_CODE_ERROR"}}]}]}]}"#.to_string(),
         ];

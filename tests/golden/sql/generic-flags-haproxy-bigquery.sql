@@ -31,7 +31,7 @@ filtered AS (
 ),
 attempts AS (
   SELECT ts, CAST(floor(ts / 86400000000.0) AS INT64) AS day, method, concat('/', ARRAY_TO_STRING(ARRAY(SELECT CASE WHEN (REGEXP_CONTAINS(seg, '[0-9]') AND ((REGEXP_CONTAINS(seg, '^[0-9a-fA-F]+$') AND (length(seg) >= 8 OR REGEXP_CONTAINS(seg, '^[0-9]+$'))) OR REGEXP_CONTAINS(seg, '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$') OR (REGEXP_CONTAINS(seg, '^([A-Za-z]{0,8}_)?[A-Za-z0-9]*[A-Za-z][A-Za-z0-9]*$') AND length(REGEXP_REPLACE(seg, '^[A-Za-z]{0,8}_', '')) >= 16))) THEN '{id}' ELSE seg END FROM UNNEST(SPLIT(path_only, '/')) AS seg WITH OFFSET AS o WHERE seg != '' ORDER BY o), '/')) AS route,
-    status, CASE WHEN status IN (0, 408, 460, 499, 504) THEN 1 WHEN REGEXP_CONTAINS(flags_text, '^[cCsS]') THEN 1 ELSE 0 END AS timed_out,
+    status, CASE WHEN status IN (0, 408, 460, 499, 504) THEN 1 WHEN (REGEXP_CONTAINS(flags_text, '^[cCsS]') AND NOT REGEXP_CONTAINS(flags_text, '^(sC|SC|sQ|SQ)')) THEN 1 ELSE 0 END AS timed_out,
     CASE WHEN REGEXP_CONTAINS(REGEXP_REPLACE(REGEXP_EXTRACT(upstream_text, '[^,:]*$'), '^[ \\t\\n\\r\\f]+|[ \\t\\n\\r\\f]+$', ''), '^[0-9]{1,3}$') THEN CAST(REGEXP_REPLACE(REGEXP_EXTRACT(upstream_text, '[^,:]*$'), '^[ \\t\\n\\r\\f]+|[ \\t\\n\\r\\f]+$', '') AS INT64) END AS upstream,
     CASE WHEN key_text <> '' AND key_text <> '-' THEN key_text END AS key_text,
     CASE WHEN status BETWEEN 200 AND 299 AND REGEXP_CONTAINS(bytes_text, '^[+]?[0-9]{1,18}$') THEN CAST(REGEXP_REPLACE(bytes_text, '^[+]', '') AS INT64) END AS response_bytes

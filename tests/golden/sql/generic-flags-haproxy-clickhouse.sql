@@ -31,7 +31,7 @@ filtered AS (
 ),
 attempts AS (
   SELECT ts, toInt64(floor(ts / 86400000000.0)) AS day, method, concat('/', arrayStringConcat(arrayMap(seg -> CASE WHEN (match(seg, '[0-9]') AND ((match(seg, '^[0-9a-fA-F]+$') AND (length(seg) >= 8 OR match(seg, '^[0-9]+$'))) OR match(seg, '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$') OR (match(seg, '^([A-Za-z]{0,8}_)?[A-Za-z0-9]*[A-Za-z][A-Za-z0-9]*$') AND length(replaceRegexpAll(seg, '^[A-Za-z]{0,8}_', '')) >= 16))) THEN '{id}' ELSE seg END, arrayFilter(seg -> seg != '', splitByChar('/', path_only))), '/')) AS route,
-    status, CASE WHEN status IN (0, 408, 460, 499, 504) THEN 1 WHEN match(flags_text, '^[cCsS]') THEN 1 ELSE 0 END AS timed_out,
+    status, CASE WHEN status IN (0, 408, 460, 499, 504) THEN 1 WHEN (match(flags_text, '^[cCsS]') AND NOT match(flags_text, '^(sC|SC|sQ|SQ)')) THEN 1 ELSE 0 END AS timed_out,
     CASE WHEN match(replaceRegexpAll(extract(upstream_text, '[^,:]*$'), '^[ \\t\\n\\r\\f]+|[ \\t\\n\\r\\f]+$', ''), '^[0-9]{1,3}$') THEN toInt64(replaceRegexpAll(extract(upstream_text, '[^,:]*$'), '^[ \\t\\n\\r\\f]+|[ \\t\\n\\r\\f]+$', '')) END AS upstream,
     CASE WHEN key_text <> '' AND key_text <> '-' THEN key_text END AS key_text,
     CASE WHEN status BETWEEN 200 AND 299 AND match(bytes_text, '^[+]?[0-9]{1,18}$') THEN toInt64(replaceRegexpAll(bytes_text, '^[+]', '')) END AS response_bytes

@@ -31,7 +31,7 @@ filtered AS (
 ),
 attempts AS (
   SELECT ts, CAST(floor(ts / 86400000000.0) AS BIGINT) AS day, method, concat('/', array_to_string(list_transform(list_filter(string_split(path_only, '/'), lambda seg: seg <> ''), lambda seg: CASE WHEN (regexp_matches(seg, '[0-9]') AND ((regexp_matches(seg, '^[0-9a-fA-F]+$') AND (length(seg) >= 8 OR regexp_matches(seg, '^[0-9]+$'))) OR regexp_matches(seg, '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$') OR (regexp_matches(seg, '^([A-Za-z]{0,8}_)?[A-Za-z0-9]*[A-Za-z][A-Za-z0-9]*$') AND length(regexp_replace(seg, '^[A-Za-z]{0,8}_', '', 'g')) >= 16))) THEN '{id}' ELSE seg END), '/')) AS route,
-    status, CASE WHEN status IN (0, 408, 460, 499, 504) THEN 1 WHEN regexp_matches(flags_text, '^[cCsS]') THEN 1 ELSE 0 END AS timed_out,
+    status, CASE WHEN status IN (0, 408, 460, 499, 504) THEN 1 WHEN (regexp_matches(flags_text, '^[cCsS]') AND NOT regexp_matches(flags_text, '^(sC|SC|sQ|SQ)')) THEN 1 ELSE 0 END AS timed_out,
     CASE WHEN regexp_matches(regexp_replace(regexp_extract(upstream_text, '[^,:]*$'), '^[ \t\n\r\f]+|[ \t\n\r\f]+$', '', 'g'), '^[0-9]{1,3}$') THEN CAST(regexp_replace(regexp_extract(upstream_text, '[^,:]*$'), '^[ \t\n\r\f]+|[ \t\n\r\f]+$', '', 'g') AS BIGINT) END AS upstream,
     CASE WHEN key_text <> '' AND key_text <> '-' THEN key_text END AS key_text,
     CASE WHEN status BETWEEN 200 AND 299 AND regexp_matches(bytes_text, '^[+]?[0-9]{1,18}$') THEN CAST(regexp_replace(bytes_text, '^[+]', '', 'g') AS BIGINT) END AS response_bytes

@@ -32,6 +32,10 @@
 //!
 //! Anything else stays ambiguous: milliseconds, assumed, said as one.
 //!
+//! A value that writes its unit (`16.2s`, Go's `1m30s`) is read in it whatever this rule
+//! says (`row::values::parse_duration`); where every first value writes one, some in Go's
+//! forms, nothing is inferred or assumed: [`settle`] marks the field's unit carried.
+//!
 //! So `0.000412, 0.085, 16.2` is seconds by range (as milliseconds its first would be
 //! 0.4 µs), `300000000000, 85000000` nanoseconds by range (as microseconds the first would
 //! be 3.5 days), `0.182484, 1.512279786180121, 0.09` seconds by their median, `85, 16200, 90`

@@ -121,3 +121,43 @@ fn bad_go_durations_are_no_duration() {
     );
     assert_eq!(v["observed"]["timed_out"], 100, "{}", v["observed"]);
 }
+
+/// A number with an `s` after it is seconds whatever reads it: with 5 values or more, the
+/// "written with an s" rule infers seconds, as before; with fewer, or with `--no-infer`, the
+/// values carry their unit (once they were read as assumed ms: 16.2 ms).
+#[test]
+fn numbers_written_with_an_s_are_seconds() {
+    let dir = tempfile::tempdir().unwrap();
+    let line = |i: usize, took: &str| {
+        format!(
+            "{{\"time\":\"2026-11-02T08:00:{i:02}Z\",\"method\":\"POST\",\"path\":\"/v1/orders\",\"status\":201,\"latency\":\"{took}\"}}\n"
+        )
+    };
+    let few: String = ["16.2s", "0.085s", "1.5s"]
+        .iter()
+        .enumerate()
+        .map(|(i, t)| line(i, t))
+        .collect();
+    let many: String = (0..40)
+        .map(|i| line(i, if i % 10 == 0 { "16.2s" } else { "0.085s" }))
+        .collect();
+    let few = write(dir.path(), "few.jsonl", few.as_bytes());
+    let many = write(dir.path(), "many.jsonl", many.as_bytes());
+    let timed_out = |file: &str, extra: &[&str]| {
+        let v = json(&[&["logs", file, "--client-timeout", "15s"], extra].concat());
+        (
+            v["observed"]["timed_out"].as_u64().unwrap(),
+            v["input_kinds"]["timeout_rate"]["duration_unit"]["kind"].clone(),
+        )
+    };
+    assert_eq!(timed_out(&few, &[]), (1, serde_json::Value::Null));
+    assert_eq!(
+        timed_out(&few, &["--no-infer"]),
+        (1, serde_json::Value::Null)
+    );
+    assert_eq!(timed_out(&many, &[]), (4, "inferred".into()));
+    assert_eq!(
+        timed_out(&many, &["--no-infer"]),
+        (4, serde_json::Value::Null)
+    );
+}

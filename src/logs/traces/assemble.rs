@@ -14,7 +14,10 @@
 //!   answered otherwise failed; no SERVER span under it in a complete trace, while the server
 //!   it called is traced elsewhere in the file, never arrived (failed); otherwise unknown.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::hash_map::Entry;
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use std::fmt::Write;
 
 use compact_str::CompactString;
 
@@ -30,6 +33,14 @@ pub const HOLD: i64 = 10 * 60 * 1_000_000_000;
 
 /// Spans are looked at for traces to judge every so many.
 const SWEEP_EVERY: u32 = 4096;
+
+/// The width (ns of the file's time) of one slot of [`Ends`].
+const SLOT: i64 = 1_000_000_000;
+
+/// Span vectors of judged traces kept for new ones, at most so many, of at most
+/// [`POOLED_SPANS`] spans: a trace's vector is then taken without an allocation.
+const POOL: usize = 4096;
+const POOLED_SPANS: usize = 8;
 
 /// The status a row gets for a timed-out attempt without one (a give-up status of the rules).
 pub const NO_ANSWER: &[u8] = b"0";
@@ -143,16 +154,66 @@ struct Held {
 type Map<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
 type Set<K> = HashSet<K, foldhash::fast::RandomState>;
 
+/// The open traces by their latest end, in slots of [`SLOT`]: each open trace has one entry,
+/// at an end no later than its latest (its latest when it opened, or when the entry was last
+/// looked at). The traces that ended before a horizon are then found among the entries of
+/// the slots below it, not among every open trace.
+#[derive(Default)]
+struct Ends {
+    slots: BTreeMap<i64, Vec<(i64, u128)>>,
+    /// Emptied slots' vectors, for new slots.
+    spare: Vec<Vec<(i64, u128)>>,
+}
+
+impl Ends {
+    fn push(&mut self, end: i64, id: u128) {
+        self.slots
+            .entry(end.div_euclid(SLOT))
+            .or_insert_with(|| self.spare.pop().unwrap_or_default())
+            .push((end, id));
+    }
+
+    /// Takes the entries that ended before `horizon` into `out`.
+    fn take_before(&mut self, horizon: i64, out: &mut Vec<(i64, u128)>) {
+        let last = horizon.div_euclid(SLOT);
+        while let Some(mut slot) = self.slots.first_entry() {
+            if *slot.key() < last {
+                let mut entries = slot.remove();
+                out.append(&mut entries);
+                self.spare.push(entries);
+            } else {
+                if *slot.key() == last {
+                    let entries = slot.get_mut();
+                    out.extend(entries.iter().filter(|&&(end, _)| end < horizon));
+                    entries.retain(|&(end, _)| end >= horizon);
+                    if entries.is_empty() {
+                        self.spare.push(slot.remove());
+                    }
+                }
+                break;
+            }
+        }
+    }
+}
+
 pub struct Assembler<'r, 'a> {
     rules: Rules,
     rows: &'r mut Direct<'a>,
     open: Map<u128, Pending>,
+    /// The open traces by their latest end.
+    ends: Ends,
+    /// Entries of `ends` taken, kept from sweep to sweep.
+    ended: Vec<(i64, u128)>,
+    /// Judged traces' span vectors, emptied, for new traces.
+    pool: Vec<Vec<Span>>,
     watermark: i64,
     since_sweep: u32,
     peers_traced: Set<CompactString>,
     /// The traces judged, by a hash of their id, when the rules ask to remember them.
     judged: Set<u64>,
     held: Vec<Held>,
+    /// A trace's attempts' rows, the vector kept from trace to trace.
+    attempts: Vec<AttemptRow>,
     fields: Fields,
     /// The index of a trace's spans, kept from trace to trace.
     tree: Tree,
@@ -173,18 +234,25 @@ impl SpanSink for Assembler<'_, '_> {
             self.read.late += 1;
         }
         self.watermark = self.watermark.max(span.end);
-        let p = self.open.entry(span.trace).or_insert_with(|| Pending {
-            spans: Vec::new(),
-            last_end: i64::MIN,
-        });
-        p.last_end = p.last_end.max(span.end);
-        p.spans.push(span);
+        match self.open.entry(span.trace) {
+            Entry::Occupied(mut e) => {
+                let p = e.get_mut();
+                p.last_end = p.last_end.max(span.end);
+                p.spans.push(span);
+            }
+            Entry::Vacant(e) => {
+                self.ends.push(span.end, span.trace);
+                let mut spans = self.pool.pop().unwrap_or_default();
+                let last_end = span.end;
+                spans.push(span);
+                e.insert(Pending { spans, last_end });
+            }
+        }
         self.since_sweep += 1;
         if self.since_sweep >= SWEEP_EVERY {
             self.since_sweep = 0;
             let horizon = self.watermark.saturating_sub(HOLD);
-            self.judge_where(|p| p.last_end < horizon)
-                .map_err(|e| self.stop(e))?;
+            self.judge_ended(horizon).map_err(|e| self.stop(e))?;
             self.release(horizon).map_err(|e| self.stop(e))?;
         }
         Ok(())
@@ -197,11 +265,15 @@ impl<'r, 'a> Assembler<'r, 'a> {
             rules,
             rows,
             open: Map::default(),
+            ends: Ends::default(),
+            ended: Vec::new(),
+            pool: Vec::new(),
             watermark: i64::MIN,
             since_sweep: 0,
             peers_traced: Set::default(),
             judged: Set::default(),
             held: Vec::new(),
+            attempts: Vec::new(),
             fields: Fields::default(),
             tree: Tree::default(),
             row: 0,
@@ -218,8 +290,35 @@ impl<'r, 'a> Assembler<'r, 'a> {
 
     /// The file ended: every trace still open is judged, then every row held.
     pub fn finish(&mut self) -> Result<(), LogError> {
-        self.judge_where(|_| true)?;
+        let ids: Vec<u128> = self.open.keys().copied().collect();
+        let traces = ids
+            .iter()
+            .filter_map(|id| Some((*id, self.open.remove(id)?.spans)))
+            .collect();
+        self.ends = Ends::default();
+        self.judge_all(traces)?;
         self.release(i64::MAX)
+    }
+
+    /// Judges the open traces whose latest end is before `horizon`. An entry of `ends` at
+    /// an end earlier than its trace's latest is put back at the latest.
+    fn judge_ended(&mut self, horizon: i64) -> Result<(), LogError> {
+        let mut ended = std::mem::take(&mut self.ended);
+        self.ends.take_before(horizon, &mut ended);
+        let mut traces = Vec::new();
+        for &(_, id) in &ended {
+            let Entry::Occupied(e) = self.open.entry(id) else {
+                continue;
+            };
+            if e.get().last_end < horizon {
+                traces.push((id, e.remove().spans));
+            } else {
+                self.ends.push(e.get().last_end, id);
+            }
+        }
+        ended.clear();
+        self.ended = ended;
+        self.judge_all(traces)
     }
 
     /// The held traces whose servers are now known traced, or that ended before `horizon`:
@@ -254,21 +353,14 @@ impl<'r, 'a> Assembler<'r, 'a> {
         Ok(())
     }
 
-    /// Judges the open traces `ready` picks, oldest first (by their first start, then their
-    /// id).
-    fn judge_where(&mut self, ready: impl Fn(&Pending) -> bool) -> Result<(), LogError> {
-        let ids: Vec<u128> = self
-            .open
-            .iter()
-            .filter(|(_, p)| ready(p))
-            .map(|(id, _)| *id)
-            .collect();
-        let mut traces: Vec<(i64, u128, Vec<Span>)> = ids
-            .iter()
-            .filter_map(|id| {
-                let spans = self.open.remove(id)?.spans;
+    /// Judges traces taken from the open ones, oldest first (by their first start, then
+    /// their id).
+    fn judge_all(&mut self, traces: Vec<(u128, Vec<Span>)>) -> Result<(), LogError> {
+        let mut traces: Vec<(i64, u128, Vec<Span>)> = traces
+            .into_iter()
+            .map(|(id, spans)| {
                 let first = spans.iter().map(|s| s.start).min().unwrap_or(0);
-                Some((first, *id, spans))
+                (first, id, spans)
             })
             .collect();
         traces.sort_unstable_by_key(|&(first, id, _)| (first, id));
@@ -288,7 +380,8 @@ impl<'r, 'a> Assembler<'r, 'a> {
     fn judge(&mut self, spans: Vec<Span>) -> Result<(), LogError> {
         let (mut spans, merged) = merge_parts(spans);
         self.read.merged += merged;
-        spans.sort_by_key(|s| s.start);
+        // In time order; spans of one start by id, parts of one id as they came.
+        spans.sort_by_key(|s| (s.start, s.id));
         self.read.traces += 1;
         if self.rules.remember_judged
             && let Some(s) = spans.first()
@@ -299,6 +392,10 @@ impl<'r, 'a> Assembler<'r, 'a> {
         tree.index(&spans);
         let judged = self.judge_indexed(&spans, &tree);
         self.tree = tree;
+        if spans.capacity() <= POOLED_SPANS && self.pool.len() < POOL {
+            spans.clear();
+            self.pool.push(spans);
+        }
         judged
     }
 
@@ -342,14 +439,23 @@ impl<'r, 'a> Assembler<'r, 'a> {
         // hops report the same parent).
         let uses_resend = spans.iter().any(|s| is_attempt(s) && s.resend.is_some());
         let mut generation: Map<(u64, &str, &str), Generation> = Map::default();
-        let mut rows: Vec<AttemptRow> = Vec::new();
+        let mut rows = std::mem::take(&mut self.attempts);
         for s in spans.iter().filter(|s| is_attempt(s)) {
             self.read.attempts += 1;
             let method = s.method.as_deref().unwrap_or("");
             let path = s.path.as_deref().unwrap_or("/");
-            let key = match &s.key {
-                Some(k) => format!("key:{k}"),
-                None if s.parent == 0 => format!("{:032x}-{:016x}", s.trace, s.id),
+            // Room for the longest of the keys below, so it is written without growing.
+            let mut key = String::with_capacity(72 + method.len() + path.len());
+            match &s.key {
+                Some(k) => {
+                    key.push_str("key:");
+                    key.push_str(k);
+                }
+                None if s.parent == 0 => {
+                    push_hex(&mut key, s.trace, 32);
+                    key.push('-');
+                    push_hex(&mut key, s.id.into(), 16);
+                }
                 None => {
                     let g = generation.entry((s.parent, method, path)).or_default();
                     let new_intent = if uses_resend {
@@ -362,9 +468,13 @@ impl<'r, 'a> Assembler<'r, 'a> {
                     }
                     g.end = s.end;
                     g.answered = status_of(s).0.is_some_and(|c| (200..300).contains(&c));
-                    format!("{:032x}-{:016x}-{method} {path}-{}", s.trace, s.parent, g.n)
+                    push_hex(&mut key, s.trace, 32);
+                    key.push('-');
+                    push_hex(&mut key, s.parent.into(), 16);
+                    // Writing to a String cannot fail.
+                    let _ = write!(key, "-{method} {path}-{}", g.n);
                 }
-            };
+            }
             let servers = tree.answering(spans, s.id);
             let peer: CompactString = s.peer.clone().unwrap_or_default();
             if servers.clone().next().is_some() {
@@ -435,9 +545,10 @@ impl<'r, 'a> Assembler<'r, 'a> {
             let at = spans.iter().map(|s| s.end).max().unwrap_or(0);
             self.held.push(Held { rows, at });
         } else {
-            for row in &rows {
-                self.emit(row)?;
-            }
+            let emitted = rows.iter().try_for_each(|row| self.emit(row));
+            rows.clear();
+            self.attempts = rows;
+            emitted?;
         }
         self.read.intents += n;
         self.read.adjusted_intents += n as f64 / kept.filter(|&k| k > 0.0).unwrap_or(1.0);
@@ -445,8 +556,13 @@ impl<'r, 'a> Assembler<'r, 'a> {
     }
 }
 
-/// How many intents a trace's rows are of.
+/// How many intents a trace's rows are of: the few of most traces by comparing each with
+/// those before it, more by sorting.
 fn distinct_keys(rows: &[AttemptRow]) -> u64 {
+    if rows.len() <= 8 {
+        let first = |(i, row): &(usize, &AttemptRow)| rows[..*i].iter().all(|r| r.key != row.key);
+        return rows.iter().enumerate().filter(first).count() as u64;
+    }
     let mut keys: Vec<&str> = rows.iter().map(|r| r.key.as_str()).collect();
     keys.sort_unstable();
     keys.dedup();
@@ -522,6 +638,16 @@ impl Tree {
     }
 }
 
+/// `v`'s lowest `digits` hex digits, lower-case, as `{:0digits$x}` writes a value of that many
+/// digits at most (a trace id in 32, a span id in 16).
+fn push_hex(out: &mut String, v: u128, digits: u32) {
+    for i in (0..digits).rev() {
+        out.push(char::from(
+            b"0123456789abcdef"[(v >> (4 * i)) as usize & 15],
+        ));
+    }
+}
+
 /// A trace id in 64 bits, for the set of traces judged.
 fn trace_hash(trace: u128) -> u64 {
     (trace as u64) ^ ((trace >> 64) as u64).rotate_left(17)
@@ -545,13 +671,14 @@ fn status_of(s: &Span) -> (Option<u16>, bool) {
 /// same local endpoint (or none said), the same kind (or none said), the same sharedness, and
 /// not two different start times (two consumers of one message share an id, each started on
 /// its own).
-/// Returns the spans and how many parts were merged into others.
+/// Returns the spans (by id where parts were merged, else as they came) and how many parts
+/// were merged into others.
 fn merge_parts(mut spans: Vec<Span>) -> (Vec<Span>, u64) {
-    spans.sort_by_key(|s| s.id);
-    // No two parts of one id (OTLP's spans): nothing to merge.
-    if spans.windows(2).all(|w| w[0].id != w[1].id) {
+    // No two parts of one id (OTLP's spans): nothing to merge, and the spans stay in place.
+    if distinct_ids(&spans) {
         return (spans, 0);
     }
+    spans.sort_by_key(|s| s.id);
     let mut out: Vec<Span> = Vec::with_capacity(spans.len());
     let mut merged = 0;
     let mut group_start = 0;
@@ -574,6 +701,17 @@ fn merge_parts(mut spans: Vec<Span>) -> (Vec<Span>, u64) {
         }
     }
     (out, merged)
+}
+
+/// Whether no two spans have one id: each compared with those before it for the few spans of
+/// most traces, their ids sorted for more.
+fn distinct_ids(spans: &[Span]) -> bool {
+    if spans.len() <= 16 {
+        return (1..spans.len()).all(|i| spans[..i].iter().all(|o| o.id != spans[i].id));
+    }
+    let mut ids: Vec<u64> = spans.iter().map(|s| s.id).collect();
+    ids.sort_unstable();
+    ids.windows(2).all(|w| w[0] != w[1])
 }
 
 /// `b`, another part of `a`'s span, into `a`: what one says and the other does not.
@@ -611,6 +749,47 @@ fn merge(a: &mut Span, b: Span) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Ids are written as `{:032x}` and `{:016x}` write them, whatever their digits.
+    #[test]
+    fn hex_ids_written_as_format_writes_them() {
+        for v in [
+            0u128,
+            1,
+            0xabc,
+            u64::MAX.into(),
+            u128::MAX,
+            0x0123_4567_89ab_cdef << 60,
+        ] {
+            let mut trace = String::new();
+            push_hex(&mut trace, v, 32);
+            assert_eq!(trace, format!("{v:032x}"));
+            let mut span = String::new();
+            push_hex(&mut span, u128::from(v as u64), 16);
+            assert_eq!(span, format!("{:016x}", v as u64));
+        }
+    }
+
+    /// Spans' ids are told distinct or not, among few spans and among many.
+    #[test]
+    fn distinct_ids_found_among_few_and_many() {
+        let spans = |ids: &[u64]| -> Vec<Span> {
+            ids.iter()
+                .map(|&id| Span {
+                    id,
+                    ..Span::default()
+                })
+                .collect()
+        };
+        assert!(distinct_ids(&spans(&[])));
+        assert!(distinct_ids(&spans(&[3, 1, 2])));
+        assert!(!distinct_ids(&spans(&[3, 1, 3])));
+        let many: Vec<u64> = (0..40).map(|i| i * 7 % 41).collect();
+        assert!(distinct_ids(&spans(&many)));
+        let mut twice = many.clone();
+        twice.push(many[17]);
+        assert!(!distinct_ids(&spans(&twice)));
+    }
 
     /// The milliseconds' text is the float's, at ties, around them, signed and far out.
     #[test]

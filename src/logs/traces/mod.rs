@@ -638,7 +638,8 @@ fn one_document(
     let own = opens.is_some_and(|b| format.0.opens.contains(b));
     let scanned = opens == Some(&b'{')
         && (!own || format.name() == "otlp")
-        && std::str::from_utf8(text).is_ok_and(|text| otlp::scan_document(text, spans).is_ok());
+        && simdutf8::basic::from_utf8(text)
+            .is_ok_and(|text| otlp::scan_document(text, spans).is_ok());
     if !scanned {
         spans.0.clear();
     }

@@ -134,8 +134,10 @@ pub fn build_with_warnings(o: &QueryOptions) -> Result<(String, Vec<String>), St
                 "assumed: its name says no unit; --duration-unit settles it".to_string()
             }
         };
+        // A value that writes its own unit is read in it (the query's Go-duration arm): the
+        // unit named here is that of the plain numbers.
         let line = format!(
-            "--client-timeout {limit}: the duration column {column} is read in {}, {how}",
+            "--client-timeout {limit}: the duration column {column} is read in {}, {how}; a value that writes its unit (1m30s) is read in that",
             unit.name()
         );
         (*from == UnitFrom::Assumed, line)

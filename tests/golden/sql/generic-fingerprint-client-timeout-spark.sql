@@ -1,5 +1,5 @@
 -- dupcost sql --engine spark: the figures `dupcost logs` measures, for `dupcost estimate --observed FILE`
--- --client-timeout 1.5s: the duration column duration_ms is read in ms, from its name (--duration-unit overrides it)
+-- --client-timeout 1.5s: the duration column duration_ms is read in ms, from its name (--duration-unit overrides it); a value that writes its unit (1m30s) is read in that
 WITH src AS (
   SELECT
     CAST(`timestamp` AS STRING) AS ts_text,

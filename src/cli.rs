@@ -405,7 +405,7 @@ pub struct SqlArgs {
     #[arg(long, value_name = "DURATION", value_parser = parse_std_duration)]
     pub client_timeout: Option<std::time::Duration>,
 
-    /// Unit of the duration column: s, ms, us or ns [default: from its name, as logs reads
+    /// Unit of the duration column's plain numbers: s, ms, us or ns [default: from its name, as logs reads
     /// a header]
     #[arg(long, value_name = "UNIT", requires = "client_timeout")]
     pub duration_unit: Option<DurationUnit>,
@@ -570,7 +570,7 @@ pub struct LogReadArgs {
     #[arg(long, value_name = "ROLE=NAME", value_parser = parse_column)]
     pub column: Vec<(Role, String)>,
 
-    /// Unit of the duration column: s, ms, us or ns [default: from its name]
+    /// Unit of the duration column's plain numbers: s, ms, us or ns [default: from its name]
     #[arg(long, value_name = "UNIT")]
     pub duration_unit: Option<DurationUnit>,
 

@@ -207,11 +207,9 @@ pub(super) fn rules_for(
         Chosen::Csv(header) => {
             let refs: Vec<&[u8]> = header.fields.iter().map(Vec::as_slice).collect();
             let mut columns = ColumnMap::detect(name, &refs, &opts.columns, opts.duration_unit)?;
-            if opts.infer {
-                detect::unit::settle(&mut columns, &timestamps(opts), |i| {
-                    detect::unit::csv_values(header, first_bytes, eof, i)
-                });
-            }
+            detect::unit::settle(&mut columns, &timestamps(opts), opts.infer, |i| {
+                detect::unit::csv_values(header, first_bytes, eof, i)
+            });
             (columns, header.delimiter, None, None)
         }
         Chosen::Lines {
@@ -229,11 +227,9 @@ pub(super) fn rules_for(
                 timestamp: None,
             };
             let mut first = maker.columns(Arc::clone(format))?;
-            if opts.infer {
-                detect::unit::settle(&mut first.columns, &timestamps(opts), |i| {
-                    detect::unit::line_values(format.as_ref(), *envelope, first_bytes, eof, i)
-                });
-            }
+            detect::unit::settle(&mut first.columns, &timestamps(opts), opts.infer, |i| {
+                detect::unit::line_values(format.as_ref(), *envelope, first_bytes, eof, i)
+            });
             let unwrap = envelope.map(|envelope| Unwrap {
                 envelope,
                 time_field: first.time_field,
@@ -330,6 +326,7 @@ pub(super) fn rules_for(
             .collect(),
         timeout,
         client_timeout,
+        client_timeout_secs: opts.client_timeout.map(|d| d.as_secs_f64()),
         path: opts.path.clone(),
         since: opts.since,
         until: opts.until,

@@ -83,6 +83,7 @@ fn csv_rules(header: &[u8], window: i64) -> RowRules {
             .collect(),
         timeout,
         client_timeout: None,
+        client_timeout_secs: None,
         path: None,
         since: None,
         until: None,

@@ -72,6 +72,15 @@ impl Engine {
         }
     }
 
+    /// `x`, a number's text, as a double.
+    pub fn double(self, x: &str) -> String {
+        match self {
+            Engine::Clickhouse => format!("toFloat64({x})"),
+            Engine::Bigquery => format!("CAST({x} AS FLOAT64)"),
+            Engine::Duckdb | Engine::Spark | Engine::Trino => format!("CAST({x} AS DOUBLE)"),
+        }
+    }
+
     /// `x` as text (NULL stays NULL).
     pub fn text(self, x: &str) -> String {
         match self {

@@ -705,6 +705,7 @@ fn column_map(roles: &[Role], flags_style: FlagsStyle) -> Option<ColumnMap> {
         duration_unit_assumed: false,
         duration_unit_inferred: None,
         duration_unit_doubt: None,
+        duration_unit_carried: false,
         flags_style,
         headers,
     })

@@ -134,8 +134,10 @@ pub fn build_with_warnings(o: &QueryOptions) -> Result<(String, Vec<String>), St
                 "assumed: its name says no unit; --duration-unit settles it".to_string()
             }
         };
+        // A value that writes its own unit is read in it (the query's Go-duration arm): the
+        // unit named here is that of the plain numbers.
         let line = format!(
-            "--client-timeout {limit}: the duration column {column} is read in {}, {how}",
+            "--client-timeout {limit}: the duration column {column} is read in {}, {how}; a value that writes its unit (1m30s) is read in that",
             unit.name()
         );
         (*from == UnitFrom::Assumed, line)
@@ -493,20 +495,25 @@ fn extras(p: &Plan) -> Extras {
             before_colon = e.replace_all("client_raw", ":[^:]*$", ""),
         );
     }
-    if let Some((_, limit)) = p.client_timeout {
-        let valid = duration_pattern();
+    if let Some((timeout, limit)) = p.client_timeout {
         x.src.push_str(&format!(
             ",\n    {} AS duration_text",
             e.text(p.expr(Role::Duration).map_or("NULL", |x| x.as_str()))
         ));
         x.parsed.push_str(", duration_text");
         x.mutating.push_str(", duration_text");
+        let valid = e.matches("duration_text", &duration_pattern());
+        let with_s = e.matches("duration_text", &seconds_pattern());
+        // The signs go with the spaces and units: a `+` is only a number's or an exponent's
+        // sign there (`+5`, `1e+3`), which every engine's cast may not take.
+        let sum = e.sum_numbers(&e.replace_all("duration_text", "[ \\t\\n\\r\\fs+]", ""));
+        // Values that write their unit are compared in seconds, as `logs` compares them.
+        let limit_s = timeout.as_secs_f64();
         x.duration_timed_out = format!(
-            " WHEN {valid_duration} AND {sum} >= {limit:?} THEN 1",
-            valid_duration = e.matches("duration_text", &valid),
-            // The signs go with the spaces and units: a `+` is only a number's or an
-            // exponent's sign there (`+5`, `1e+3`), which every engine's cast may not take.
-            sum = e.sum_numbers(&e.replace_all("duration_text", "[ \\t\\n\\r\\fs+]", "")),
+            " WHEN {with_s} AND {sum} >= {limit_s:?} THEN 1 WHEN {valid} AND NOT {with_s} AND {sum} >= {limit:?} THEN 1 WHEN {go} AND {digit} AND NOT {valid} AND {go_s} >= {limit_s:?} THEN 1",
+            go = e.matches("duration_text", &go_pattern()),
+            digit = e.matches("duration_text", "[0-9]"),
+            go_s = go_seconds(e, "duration_text"),
         );
     }
     x
@@ -1077,14 +1084,67 @@ ORDER BY {kind} DESC, {day}, {method}, {route_col}, {attempts_col}
     )
 }
 
-/// A duration as `logs` reads one (`parse_duration` in src/logs/row/values.rs), as a regular
-/// expression every engine takes: a number (signed, `+5` too), or numbers joined by `,` or
-/// `:` (nginx's `0.5, 0.25`, summed), each perhaps ending in `s`; anything else is no
-/// duration.
+/// A number as `logs` reads one (`f64::from_str`): signed, `+5` too, with an exponent or not.
+const NUMBER: &str = "[-+]?([0-9]+([.][0-9]*)?|[.][0-9]+)([eE][+-]?[0-9]+)?";
+/// The same ending in a digit, then `s` (Google Cloud's `0.080s`).
+const NUMBER_S: &str =
+    "[-+]?([0-9]+([.][0-9]+)?|[.][0-9]+|([0-9]+([.][0-9]*)?|[.][0-9]+)[eE][+-]?[0-9]+)s";
+/// Spaces as `logs` trims them.
+const SPACE: &str = "[ \\t\\n\\r\\f]*";
+
+/// A duration in the field's unit as `logs` reads one (`parse_duration` in
+/// src/logs/row/values.rs), as a regular expression every engine takes: a number, or numbers
+/// joined by `,` or `:` (nginx's `0.5, 0.25`, summed), each perhaps ending in `s` (in seconds
+/// when it is one: [`seconds_pattern`]); anything else is no number.
 fn duration_pattern() -> String {
-    let number = "[-+]?([0-9]+([.][0-9]*)?|[.][0-9]+)([eE][+-]?[0-9]+)?s?";
-    let space = "[ \\t\\n\\r\\f]*";
-    format!("^{space}{number}{space}([,:]{space}{number}{space})*$")
+    let part = format!("({NUMBER_S}|{NUMBER})");
+    format!("^{SPACE}{part}{SPACE}([,:]{SPACE}{part}{SPACE})*$")
+}
+
+/// One number followed by `s`: `logs` reads it in seconds, whatever the field's unit.
+fn seconds_pattern() -> String {
+    format!("^{SPACE}{NUMBER_S}{SPACE}$")
+}
+
+/// A Go duration as `logs` reads one (`go_duration` in src/logs/row/values.rs): numbers with
+/// their units in the order h, m, s, ms, us (µs, μs), ns, each at most once (and at least one:
+/// the caller checks for a digit).
+fn go_pattern() -> String {
+    let n = "[0-9]+([.][0-9]+)?";
+    format!("^{SPACE}({n}h)?({n}m)?({n}s)?({n}ms)?({n}(us|\u{b5}s|\u{3bc}s))?({n}ns)?{SPACE}$")
+}
+
+/// The seconds of `x`, a Go duration [`go_pattern`] takes, as `go_duration` computes them: the
+/// hours' and minutes' numbers multiplied, the smaller units' read with their power of ten
+/// (`20.5ms` as `20.5e-3`), the parts added in their order.
+fn go_seconds(e: Engine, x: &str) -> String {
+    // Minutes are read where the milliseconds are taken out (`5ms` has no minutes).
+    let no_ms = e.replace_all(x, "[0-9.]+ms", "");
+    let parts = [
+        (x.to_string(), "[0-9.]+h", "h", "", " * 3600"),
+        (no_ms, "[0-9.]+m", "m", "", " * 60"),
+        (x.to_string(), "[0-9.]+s", "s", "", ""),
+        (x.to_string(), "[0-9.]+ms", "ms", "e-3", ""),
+        (
+            x.to_string(),
+            "[0-9.]+(?:us|\u{b5}s|\u{3bc}s)",
+            "(?:us|\u{b5}s|\u{3bc}s)",
+            "e-6",
+            "",
+        ),
+        (x.to_string(), "[0-9.]+ns", "ns", "e-9", ""),
+    ];
+    let terms: Vec<String> = parts
+        .iter()
+        .map(|(text, re, unit, exponent, times)| {
+            format!(
+                "CASE WHEN {} THEN {}{times} ELSE 0 END",
+                e.matches(text, re),
+                e.double(&e.replace_all(&e.extract(text, re), unit, exponent))
+            )
+        })
+        .collect();
+    format!("({})", terms.join(" + "))
 }
 
 /// How the query groups attempts into intents, as `logs` chooses for a file's columns
@@ -1279,11 +1339,13 @@ fn sum0(x: &str) -> String {
 mod tests {
     use super::*;
 
-    /// The durations `logs` reads (`parse_duration`), and what they sum to, are the ones the
-    /// query's pattern takes and its sum (signs, spaces and `s` removed, `,`/`:` parts added).
-    #[test]
-    fn durations_as_logs_reads_them() {
-        let valid = regex::Regex::new(&duration_pattern()).unwrap();
+    use crate::logs::{Took, parse_duration};
+
+    /// What the query makes of a duration's text, computed here with the same regular
+    /// expressions (the `regex` crate standing in for the engine's): the arm that takes it and
+    /// the value it compares.
+    fn as_the_query_reads(text: &str) -> Option<Took> {
+        let re = |p: &str| regex::Regex::new(p).unwrap();
         let sum = |text: &str| -> f64 {
             let bare: String = text
                 .chars()
@@ -1293,27 +1355,114 @@ mod tests {
                 .map(|p| p.parse::<f64>().unwrap())
                 .sum()
         };
-        let cases: [(&str, Option<f64>); 14] = [
-            ("5", Some(5.0)),
-            ("+5", Some(5.0)),
-            (" +5 , 2 ", Some(7.0)),
-            ("+0.5, +0.25", Some(0.75)),
-            ("1e+3", Some(1000.0)),
-            ("+1.5s", Some(1.5)),
-            ("-5", Some(-5.0)),
-            (".5", Some(0.5)),
+        if re(&seconds_pattern()).is_match(text) {
+            return Some(Took::Seconds(sum(text)));
+        }
+        if re(&duration_pattern()).is_match(text) {
+            return Some(Took::InUnit(sum(text)));
+        }
+        if !(re(&go_pattern()).is_match(text) && text.contains(|c: char| c.is_ascii_digit())) {
+            return None;
+        }
+        // go_seconds, step by step.
+        let no_ms = re("[0-9.]+ms").replace_all(text, "").into_owned();
+        let us = "(?:us|\u{b5}s|\u{3bc}s)";
+        let parts = [
+            (text, "[0-9.]+h".to_string(), "h", "", 3600.0),
+            (no_ms.as_str(), "[0-9.]+m".to_string(), "m", "", 60.0),
+            (text, "[0-9.]+s".to_string(), "s", "", 1.0),
+            (text, "[0-9.]+ms".to_string(), "ms", "e-3", 1.0),
+            (text, format!("[0-9.]+{us}"), us, "e-6", 1.0),
+            (text, "[0-9.]+ns".to_string(), "ns", "e-9", 1.0),
+        ];
+        let mut total = 0.0;
+        for (text, part, unit, exponent, times) in parts {
+            let term = match re(&part).find(text) {
+                Some(m) => {
+                    let number = re(unit).replace_all(m.as_str(), exponent);
+                    number.parse::<f64>().unwrap() * times
+                }
+                None => 0.0,
+            };
+            total += term;
+        }
+        Some(Took::Seconds(total))
+    }
+
+    /// The durations `logs` reads (`parse_duration`), in which unit, and what they come to, are
+    /// the ones the query's patterns take and its sums.
+    #[test]
+    fn durations_as_logs_reads_them() {
+        let cases: [(&str, Option<Took>); 30] = [
+            ("5", Some(Took::InUnit(5.0))),
+            ("+5", Some(Took::InUnit(5.0))),
+            (" +5 , 2 ", Some(Took::InUnit(7.0))),
+            ("+0.5, +0.25", Some(Took::InUnit(0.75))),
+            ("1e+3", Some(Took::InUnit(1000.0))),
+            ("-5", Some(Took::InUnit(-5.0))),
+            (".5", Some(Took::InUnit(0.5))),
+            ("5.", Some(Took::InUnit(5.0))),
+            ("0.5s, 0.25s", Some(Took::InUnit(0.75))),
+            ("+1.5s", Some(Took::Seconds(1.5))),
+            ("16.2s", Some(Took::Seconds(16.2))),
+            ("5.e3s", Some(Took::Seconds(5000.0))),
+            ("20.512345ms", Some(Took::Seconds(0.020512345))),
+            ("1m30s", Some(Took::Seconds(90.0))),
+            ("1h2m3.5s", Some(Took::Seconds(3723.5))),
+            ("850\u{b5}s", Some(Took::Seconds(0.00085))),
+            ("850\u{3bc}s", Some(Took::Seconds(0.00085))),
+            ("850us", Some(Took::Seconds(0.00085))),
+            ("120ns", Some(Took::Seconds(1.2e-7))),
+            (" 2m5ms ", Some(Took::Seconds(120.005))),
+            ("5.s", None),
+            ("-5ms", None),
+            ("1s1h", None),
             ("+ 5", None),
             ("++5", None),
             ("5+", None),
             ("+", None),
             ("-", None),
             ("abc", None),
+            ("  ", None),
         ];
         for (text, want) in cases {
-            assert_eq!(valid.is_match(text), want.is_some(), "{text:?}");
-            if let Some(want) = want {
-                assert_eq!(sum(text), want, "{text:?}");
-            }
+            assert_eq!(parse_duration(text.as_bytes()), want, "logs: {text:?}");
+            assert_eq!(as_the_query_reads(text), want, "the query: {text:?}");
+        }
+    }
+
+    proptest::proptest! {
+        /// On any text of a duration's characters, the query reads what `logs` reads.
+        #[test]
+        fn the_query_reads_durations_as_logs_does(text in proptest::collection::vec(
+            proptest::sample::select(
+                "0123456789.hmsun\u{b5}\u{3bc}e,: +-".chars().collect::<Vec<char>>()
+            ),
+            0..12,
+        )) {
+            let text: String = text.into_iter().collect();
+            proptest::prop_assert_eq!(as_the_query_reads(&text), parse_duration(text.as_bytes()), "{:?}", text);
+        }
+
+        /// And on Go's own forms, from whole units to nine decimals.
+        #[test]
+        fn the_query_reads_go_durations_as_logs_does(
+            parts in proptest::collection::vec((0u64..100_000, "[0-9]{0,9}"), 1..4),
+            units in proptest::sample::subsequence(
+                vec!["h", "m", "s", "ms", "us", "\u{b5}s", "ns"],
+                1..4,
+            ),
+        ) {
+            let text: String = parts
+                .iter()
+                .zip(&units)
+                .map(|((whole, fraction), unit)| match fraction.as_str() {
+                    "" => format!("{whole}{unit}"),
+                    f => format!("{whole}.{f}{unit}"),
+                })
+                .collect();
+            let logs = parse_duration(text.as_bytes());
+            proptest::prop_assert_eq!(as_the_query_reads(&text), logs, "{:?}", text);
         }
     }
 }

@@ -19,6 +19,7 @@ mod first_run;
 mod follow;
 mod formats;
 mod formats_aws;
+mod go_durations;
 mod honest;
 mod inferred;
 mod keyless_intents;

@@ -303,6 +303,67 @@ fn receiver_log(dir: &Path) -> PathBuf {
     file
 }
 
+/// A Go `time.Duration`'s `String()` (Go's src/time/time.go): `16.2s`, `1m30s`, `850µs`.
+fn go_string(nanos: u64) -> String {
+    let fraction = |v: u64, digits: u32| -> String {
+        let scale = 10u64.pow(digits);
+        let (whole, rest) = (v / scale, v % scale);
+        if rest == 0 {
+            return whole.to_string();
+        }
+        let text = format!("{rest:0width$}", width = digits as usize);
+        format!("{whole}.{}", text.trim_end_matches('0'))
+    };
+    match nanos {
+        0 => "0s".into(),
+        n if n < 1_000 => format!("{n}ns"),
+        n if n < 1_000_000 => format!("{}µs", fraction(n, 3)),
+        n if n < 1_000_000_000 => format!("{}ms", fraction(n, 6)),
+        n => {
+            let secs = fraction(n % 60_000_000_000, 9);
+            let minutes = n / 60_000_000_000;
+            match (minutes / 60, minutes % 60) {
+                (0, 0) => format!("{secs}s"),
+                (0, m) => format!("{m}m{secs}s"),
+                (h, m) => format!("{h}h{m}m{secs}s"),
+            }
+        }
+    }
+}
+
+/// The receiver's log with its durations written as a Go service writes a `time.Duration`
+/// (`15.234s`, `20.512345ms`, `1m16.2s`, `850µs`, `120ns`), under a name that says no unit;
+/// now and then a value that is no duration (`-5ms`).
+fn go_durations_log(dir: &Path) -> PathBuf {
+    let text = std::fs::read_to_string(receiver_log(dir)).unwrap();
+    let mut out = String::from("timestamp,method,path,status,duration,webhook_id\n");
+    for (n, line) in text.lines().skip(1).enumerate() {
+        let mut fields: Vec<String> = line.split(',').map(String::from).collect();
+        let ms: u64 = fields[4].trim_start_matches('+').parse().unwrap();
+        let n = n as u64;
+        let nanos = match n % 13 {
+            // Exactly the timeout, as milliseconds.
+            0 => 15_000_000_000,
+            1 => ms * 1_000_000 + 60_000_000_000,
+            2 => ms * 1_000_000 + n % 7 * 123_457,
+            3 => n % 997 * 1_000 + 120,
+            4 => n % 997,
+            _ => ms * 1_000_000,
+        };
+        fields[4] = match n % 97 {
+            96 => "-5ms".to_string(),
+            _ if n % 13 == 0 => "15000ms".to_string(),
+            _ if n % 29 == 0 => go_string(nanos).replace('µ', "u"),
+            _ => go_string(nanos),
+        };
+        out.push_str(&fields.join(","));
+        out.push('\n');
+    }
+    let file = dir.join("go-durations.csv");
+    std::fs::write(&file, out).unwrap();
+    file
+}
+
 /// A small keyless log in which one client sent two attempts of the same request at the same
 /// microsecond, in the order the query takes them (by status): the figures agree, and the
 /// result says that a table cannot tell such attempts' order.
@@ -374,6 +435,7 @@ fn cases(dir: &Path) -> Vec<Case> {
     let random = random_paths(dir);
     let routes = many_routes(dir);
     let receiver = receiver_log(dir);
+    let go_durations = go_durations_log(dir);
     let ties = fingerprint_ties(dir);
     let (keyless_log, keyless_backend) = keyless_logs(dir);
     // The keyless table's columns for the fingerprint (the generic table names them after
@@ -598,6 +660,28 @@ fn cases(dir: &Path) -> Vec<Case> {
                 "bytes=",
                 "--column",
                 "duration=duration_ms",
+                "--client-timeout",
+                "15s",
+                "--retry-window",
+                "3h",
+            ]),
+            logs_args: strings(&["--client-timeout", "15s", "--retry-window", "3h"]),
+            report_args: vec![],
+            tables: vec![],
+        },
+        Case {
+            name: "Go durations that write their unit, --client-timeout",
+            log: go_durations.clone(),
+            logs_file: go_durations,
+            sql_args: strings(&[
+                "--column",
+                "idempotency_key=webhook_id",
+                "--column",
+                "upstream_status=",
+                "--column",
+                "bytes=",
+                "--column",
+                "duration=duration",
                 "--client-timeout",
                 "15s",
                 "--retry-window",

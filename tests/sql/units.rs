@@ -33,7 +33,7 @@ fn the_unit_from_the_column_name_is_said() {
     assert_eq!(
         lines[1],
         "-- --client-timeout 30s: the duration column request_time is read in s, from its name \
-         (--duration-unit overrides it)"
+         (--duration-unit overrides it); a value that writes its unit (1m30s) is read in that"
     );
     assert_eq!(stderr, "");
     let (lines, _) = header(&[
@@ -60,7 +60,8 @@ fn a_given_unit_is_said_given() {
     ]);
     assert_eq!(
         lines[1],
-        "-- --client-timeout 1.5s: the duration column elapsed is read in s, given by --duration-unit"
+        "-- --client-timeout 1.5s: the duration column elapsed is read in s, given by --duration-unit; a \
+         value that writes its unit (1m30s) is read in that"
     );
     assert_eq!(stderr, "");
 }
@@ -69,7 +70,8 @@ fn a_given_unit_is_said_given() {
 fn an_assumed_unit_is_marked_and_warned_of() {
     let (lines, stderr) = header(&["--column", "duration=latency", "--client-timeout", "2s"]);
     let said = "--client-timeout 2s: the duration column latency is read in ms, assumed: its name \
-                says no unit; --duration-unit settles it";
+                says no unit; --duration-unit settles it; a value that writes its unit (1m30s) is \
+                read in that";
     assert_eq!(lines[1], format!("-- {said}"));
     assert_eq!(stderr, format!("warning: {said}\n"));
 }

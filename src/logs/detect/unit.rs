@@ -32,6 +32,10 @@
 //!
 //! Anything else stays ambiguous: milliseconds, assumed, said as one.
 //!
+//! A value that writes its unit (`16.2s`, Go's `1m30s`) is read in it whatever this rule
+//! says (`row::values::parse_duration`); where every first value writes one, some in Go's
+//! forms, nothing is inferred or assumed: [`settle`] marks the field's unit carried.
+//!
 //! So `0.000412, 0.085, 16.2` is seconds by range (as milliseconds its first would be
 //! 0.4 µs), `300000000000, 85000000` nanoseconds by range (as microseconds the first would
 //! be 3.5 days), `0.182484, 1.512279786180121, 0.09` seconds by their median, `85, 16200, 90`
@@ -231,36 +235,92 @@ fn typical(
     fits.contains(&unit).then_some(unit)
 }
 
-/// Infers the unit of `columns`' duration from the first records when nothing said it
-/// (`duration_unit_assumed`), and marks it inferred; or marks the assumption a doubt where the
-/// values rule milliseconds out and leave no one unit; otherwise leaves `columns` as it is.
-/// `values(index)`: field `index` of the first records; their timestamps (read by
-/// `timestamps`) give the span.
+/// What a duration's first values write of their unit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Written {
+    /// Some value writes no unit (a plain number), or there is no value.
+    NotAll,
+    /// Each is a number with an `s` after its digits (`1.512s`): the "written with an s" step
+    /// of the rule reads them.
+    AllWithS,
+    /// Each writes its unit, some as a Go duration (`20.512345ms`, `1m30s`).
+    AllUnits,
+}
+
+/// What `values` (the empty and `-` ones skipped) write of their unit.
+pub fn written(values: &[&[u8]]) -> Written {
+    use super::super::row::values::{Took, parse_duration};
+    let mut go = false;
+    let mut any = false;
+    for v in values {
+        let v = v.trim_ascii();
+        if v.is_empty() || v == b"-" {
+            continue;
+        }
+        any = true;
+        let Some(Took::Seconds(_)) = parse_duration(v) else {
+            return Written::NotAll;
+        };
+        let with_s = v.strip_suffix(b"s").is_some_and(|n| {
+            std::str::from_utf8(n).is_ok_and(|n| {
+                n.ends_with(|c: char| c.is_ascii_digit()) && n.parse::<f64>().is_ok()
+            })
+        });
+        go |= !with_s;
+    }
+    match (any, go) {
+        (false, _) => Written::NotAll,
+        (true, false) => Written::AllWithS,
+        (true, true) => Written::AllUnits,
+    }
+}
+
+/// Settles the unit of `columns`' duration from the first records where nothing said it
+/// (`duration_unit_assumed`). Values that each write their unit (a Go duration, `1m30s`) are
+/// read in it: marked carried, nothing assumed (with `--no-infer` too: it is no inference).
+/// Otherwise, where `infer` allows, infers the unit and marks it inferred, or marks the
+/// assumption a doubt where the values rule milliseconds out and leave no one unit; values
+/// that each end in `s` and that the rule does not read are carried. Otherwise leaves
+/// `columns` as it is. `values(index)`: field `index` of the first records;
+/// their timestamps (read by `timestamps`) give the span.
 pub fn settle(
     columns: &mut ColumnMap,
     timestamps: &TimestampFormat,
+    infer: bool,
     mut values: impl FnMut(usize) -> Vec<Vec<u8>>,
 ) {
+    // Where the field's unit is said (a name, a format's documentation, the flag), its values
+    // are not read here: reading them counts what a format skips a second time.
     let Some(index) = columns.duration.filter(|_| columns.duration_unit_assumed) else {
         return;
     };
     let durations = values(index);
     let refs: Vec<&[u8]> = durations.iter().map(Vec::as_slice).collect();
-    let span = columns.timestamp.and_then(|t| {
-        let times: Vec<i64> = values(t)
-            .iter()
-            .filter_map(|v| timestamps.parse(v))
-            .collect();
-        Some(times.iter().max()? - times.iter().min()?)
-    });
-    match judge(&refs, span) {
-        Judged::One(found) => {
-            columns.duration_unit = found.unit;
-            columns.duration_unit_assumed = false;
-            columns.duration_unit_inferred = Some(found);
+    let written = written(&refs);
+    if infer && written != Written::AllUnits {
+        let span = columns.timestamp.and_then(|t| {
+            let times: Vec<i64> = values(t)
+                .iter()
+                .filter_map(|v| timestamps.parse(v))
+                .collect();
+            Some(times.iter().max()? - times.iter().min()?)
+        });
+        match judge(&refs, span) {
+            Judged::One(found) => {
+                columns.duration_unit = found.unit;
+                columns.duration_unit_assumed = false;
+                columns.duration_unit_inferred = Some(found);
+                return;
+            }
+            Judged::Doubt(doubt) => columns.duration_unit_doubt = Some(doubt),
+            Judged::Open => {}
         }
-        Judged::Doubt(doubt) => columns.duration_unit_doubt = Some(doubt),
-        Judged::Open => {}
+    }
+    // A unit each value writes is no assumption.
+    if written != Written::NotAll {
+        columns.duration_unit_carried = true;
+        columns.duration_unit_assumed = false;
+        columns.duration_unit_doubt = None;
     }
 }
 
@@ -363,6 +423,28 @@ mod tests {
         assert!(infer(&written).unwrap().written_with_s);
         let ranged = [&b"0.000412"[..], b"16.2", b"0.085", b"1.5", b"2"];
         assert!(!infer(&ranged).unwrap().written_with_s);
+    }
+
+    #[test]
+    fn values_that_write_their_unit() {
+        let w = |values: &[&str]| {
+            let refs: Vec<&[u8]> = values.iter().map(|v| v.as_bytes()).collect();
+            written(&refs)
+        };
+        assert_eq!(
+            w(&["20.512345ms", "16.2s", "-", "", "1m30s", "850µs"]),
+            Written::AllUnits
+        );
+        assert_eq!(w(&["1m30s"]), Written::AllUnits);
+        // Google Cloud's `latency`: the "written with an s" step reads them, as before.
+        assert_eq!(w(&["0.085s", "16.2s", "15s"]), Written::AllWithS);
+        // One plain number, or one value that is none: not all.
+        assert_eq!(w(&["20.5ms", "16.2"]), Written::NotAll);
+        assert_eq!(w(&["20.5ms", "1x"]), Written::NotAll);
+        assert_eq!(w(&["-", ""]), Written::NotAll);
+        assert_eq!(w(&[]), Written::NotAll);
+        // Their unit is no inference: Go's forms stop the inference, as before.
+        assert_eq!(unit(&["20ms", "16.2s", "15s", "90s", "1m30s"]), None);
     }
 
     fn rule(values: &[&str]) -> Option<UnitRule> {

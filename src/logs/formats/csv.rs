@@ -277,6 +277,7 @@ impl ColumnMap {
             duration_unit_assumed,
             duration_unit_inferred: None,
             duration_unit_doubt: None,
+        duration_unit_carried: false,
             flags_style: flags.map_or(FlagsStyle::DEFAULT, |i| FlagsStyle::from_name(header[i])),
         })
     }

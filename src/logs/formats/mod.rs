@@ -424,6 +424,9 @@ pub struct ColumnMap {
     /// The duration's unit is assumed (ms) though its values rule milliseconds out, and leave
     /// two units or none: said in a warning naming `--duration-unit`; `None` otherwise.
     pub duration_unit_doubt: Option<UnitDoubt>,
+    /// The duration's first values each write their own unit (Go's `1m30s`, `20.512345ms`),
+    /// and are read in it: nothing is assumed or inferred of them (`detect::unit`).
+    pub duration_unit_carried: bool,
     /// How the flags column reads, from its name.
     pub flags_style: FlagsStyle,
 }

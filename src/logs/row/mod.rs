@@ -10,7 +10,7 @@
 mod methods;
 mod mixed;
 pub mod route;
-mod values;
+pub(super) mod values;
 
 pub use values::PROXY_GIVE_UPS;
 
@@ -32,7 +32,7 @@ use super::source::{MovableStop, Piece};
 use super::tally::{BackendAnswers, Fate, FingerprintAttempt, IntentBy, KeyedAttempt, Tally};
 use super::timestamp::{LastMinute, TimestampFormat};
 use methods::{find_packed, pack};
-use values::{outcome, parse_count, parse_duration, trim};
+use values::{Took, outcome, parse_count, parse_duration, trim};
 
 /// Hashing of keys and endpoints: fixed seeds, so every piece and every run agrees.
 const KEY_SEED: u64 = 0x5eed_1de0_9075_c0de;
@@ -69,6 +69,8 @@ pub struct RowRules {
     pub timeout: Box<[bool; 1000]>,
     /// Client timeout in the duration column's unit.
     pub client_timeout: Option<f64>,
+    /// Client timeout in seconds, for durations that write their unit (`1m30s`).
+    pub client_timeout_secs: Option<f64>,
     pub path: Option<Regex>,
     pub since: Option<i64>,
     pub until: Option<i64>,
@@ -398,7 +400,7 @@ fn routerless<'d>(columns: &ColumnMap, field: impl Fn(usize) -> &'d [u8]) -> boo
         && named("server_url").is_none_or(dash)
         && columns
             .duration
-            .is_none_or(|i| parse_duration(field(i)).is_some_and(|d| d == 0.0))
+            .is_none_or(|i| parse_duration(field(i)).is_some_and(Took::is_zero))
 }
 
 /// What a record with no HTTP request (`"- - -"`) is, by its format's columns.
@@ -654,7 +656,12 @@ impl Row<'_> {
             timed_out = cols.flags_style.gave_up(field(i));
         }
         if let (false, Some(limit), Some(i)) = (timed_out, self.client_timeout, cols.duration) {
-            timed_out = parse_duration(field(i)).is_some_and(|d| d >= limit);
+            timed_out = match parse_duration(field(i)) {
+                Some(Took::InUnit(d)) => d >= limit,
+                // A value that writes its unit: compared in seconds, whatever the field's unit.
+                Some(Took::Seconds(s)) => rules.client_timeout_secs.is_some_and(|l| s >= l),
+                None => false,
+            };
         }
         let mut outcome = if timed_out {
             // The server's own log: its status is what the work did.

@@ -135,23 +135,156 @@ pub fn proxy_tries(b: &[u8]) -> Option<u64> {
     Some(separators as u64 + 1)
 }
 
-/// A duration: a number, or nginx's `0.5, 0.25` (summed); `-` and garbage are `None`.
-pub fn parse_duration(b: &[u8]) -> Option<f64> {
+/// A duration field's value, read: in the field's unit, or in the unit the value writes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Took {
+    /// A number with no unit of its own (or nginx's list of them, summed): in the field's
+    /// unit, as its name, its format's documentation or `--duration-unit` says.
+    InUnit(f64),
+    /// A value that writes its unit, in seconds: a number with an `s` after its digits
+    /// (Google Cloud's `0.080s`), or a Go `time.Duration` as its `String()` writes one
+    /// (`20.512345ms`, `1m30s`, `850µs`).
+    Seconds(f64),
+}
+
+impl Took {
+    /// The value is zero, in whatever unit.
+    pub fn is_zero(self) -> bool {
+        matches!(self, Took::InUnit(0.0) | Took::Seconds(0.0))
+    }
+}
+
+/// A duration: a number, or nginx's `0.5, 0.25` (summed), in the field's unit; a value that
+/// writes its unit ([`Took::Seconds`]: `16.2s`, or a Go duration, [`go_duration`]), in that
+/// unit; `-` and garbage are `None` (no duration).
+#[inline]
+pub fn parse_duration(b: &[u8]) -> Option<Took> {
+    // Plain numbers first, as fast as before there were units: anything else fails to parse.
     let mut total = 0.0;
     for part in b.split(|&c| c == b',' || c == b':') {
-        let text = std::str::from_utf8(trim(part)).ok()?;
-        // Google Cloud writes "0.080s": the unit is the format's, the `s` is read off.
-        let text = text
-            .strip_suffix('s')
-            .filter(|t| t.ends_with(|c: char| c.is_ascii_digit()))
-            .unwrap_or(text);
-        let v: f64 = text.parse().ok()?;
+        let Ok(v) = std::str::from_utf8(trim(part)).ok()?.parse::<f64>() else {
+            return with_unit(b);
+        };
         if !v.is_finite() {
             return None;
         }
         total += v;
     }
-    Some(total)
+    Some(Took::InUnit(total))
+}
+
+/// A duration with letters in it: a Go duration, or numbers with an `s` after their digits.
+#[cold]
+fn with_unit(b: &[u8]) -> Option<Took> {
+    // A Go duration that is also a number and an `s` (`16.2s`) is the same number either way.
+    if let Some(seconds) = go_duration(trim(b)) {
+        return Some(Took::Seconds(seconds));
+    }
+    let mut total = 0.0;
+    let mut parts = 0;
+    let mut with_s = false;
+    for part in b.split(|&c| c == b',' || c == b':') {
+        let text = std::str::from_utf8(trim(part)).ok()?;
+        // Google Cloud writes "0.080s": a number, then its unit.
+        let number = text
+            .strip_suffix('s')
+            .filter(|t| t.ends_with(|c: char| c.is_ascii_digit()));
+        with_s |= number.is_some();
+        let v: f64 = number.unwrap_or(text).parse().ok()?;
+        if !v.is_finite() {
+            return None;
+        }
+        total += v;
+        parts += 1;
+    }
+    // nginx's lists are of numbers in the field's unit (an `s` after one is read off).
+    Some(if with_s && parts == 1 {
+        Took::Seconds(total)
+    } else {
+        Took::InUnit(total)
+    })
+}
+
+/// A Go `time.Duration` as its `String()` writes one, in seconds: one or more decimal numbers
+/// (digits, perhaps a `.` and more digits; no sign), each followed by its unit, the units in
+/// the order `h`, `m`, `s`, `ms`, `us` (or `µs`, `μs`), `ns`, each at most once (`1h2m3.5s`,
+/// `20.512345ms`, `850µs`, `120ns`, `0s`). Anything else (`1x`, `s`, `-5ms`, `1s2h`) is
+/// `None`.
+///
+/// A number in ms, µs or ns is read as the decimal it writes scaled by a power of ten
+/// (`20.512345ms` is `20.512345e-3` s, rounded once), minutes and hours multiplied, the parts
+/// added in their order: `dupcost sql` computes the same (`go_seconds` in src/sql/query.rs).
+pub fn go_duration(b: &[u8]) -> Option<f64> {
+    let mut rest = b;
+    let mut total = 0.0;
+    // The rank of the last unit read: each must come after it.
+    let mut last = 0;
+    if rest.is_empty() {
+        return None;
+    }
+    while !rest.is_empty() {
+        let whole = rest.iter().take_while(|c| c.is_ascii_digit()).count();
+        if whole == 0 {
+            return None;
+        }
+        let mut len = whole;
+        if rest.get(len) == Some(&b'.') {
+            let fraction = rest[len + 1..]
+                .iter()
+                .take_while(|c| c.is_ascii_digit())
+                .count();
+            if fraction == 0 {
+                return None;
+            }
+            len += 1 + fraction;
+        }
+        let (number, after) = rest.split_at(len);
+        // (rank, the unit's bytes, what reads the number as seconds)
+        let (rank, unit_len, scale) = match after {
+            [b'h', ..] => (1, 1, Scale::Times(3600.0)),
+            [b'm', b's', ..] => (4, 2, Scale::Exponent(b"e-3")),
+            [b'm', ..] => (2, 1, Scale::Times(60.0)),
+            [b's', ..] => (3, 1, Scale::Times(1.0)),
+            [b'u', b's', ..] => (5, 2, Scale::Exponent(b"e-6")),
+            // µ (the micro sign, as Go writes it) and μ (the Greek letter), in UTF-8.
+            [0xC2, 0xB5, b's', ..] | [0xCE, 0xBC, b's', ..] => (5, 3, Scale::Exponent(b"e-6")),
+            [b'n', b's', ..] => (6, 2, Scale::Exponent(b"e-9")),
+            _ => return None,
+        };
+        if rank <= last {
+            return None;
+        }
+        last = rank;
+        let seconds = match scale {
+            Scale::Times(by) => decimal_f64(number, b"")? * by,
+            Scale::Exponent(e) => decimal_f64(number, e)?,
+        };
+        total += seconds;
+        rest = &after[unit_len..];
+    }
+    total.is_finite().then_some(total)
+}
+
+/// How a Go duration's number becomes seconds.
+enum Scale {
+    Times(f64),
+    /// Read with this exponent written after it: rounded once, as an engine's cast rounds it.
+    Exponent(&'static [u8]),
+}
+
+/// `digits` (ASCII digits and at most one `.`) with `exponent` written after them, as an
+/// `f64`.
+fn decimal_f64(digits: &[u8], exponent: &[u8]) -> Option<f64> {
+    let mut buf = [0u8; 48];
+    let len = digits.len() + exponent.len();
+    let text: std::borrow::Cow<'_, [u8]> = if len <= buf.len() {
+        buf[..digits.len()].copy_from_slice(digits);
+        buf[digits.len()..len].copy_from_slice(exponent);
+        std::borrow::Cow::Borrowed(&buf[..len])
+    } else {
+        std::borrow::Cow::Owned([digits, exponent].concat())
+    };
+    std::str::from_utf8(&text).ok()?.parse().ok()
 }
 
 #[cfg(test)]
@@ -229,9 +362,119 @@ mod tests {
         assert_eq!(parse_status(b"5040"), None);
         assert_eq!(parse_status(last_value(b"502, 200")), Some(200));
         assert_eq!(parse_status(last_value(b"504 : 200")), Some(200));
-        assert_eq!(parse_duration(b"0.5, 0.25"), Some(0.75));
+        assert_eq!(parse_duration(b"0.5, 0.25"), Some(Took::InUnit(0.75)));
         assert_eq!(parse_duration(b"-"), None);
         assert_eq!(parse_duration(b"inf"), None);
+    }
+
+    /// A Go `time.Duration`'s `String()` (Go's src/time/time.go), for the round trip.
+    fn go_string(nanos: u64) -> String {
+        let fraction = |v: u64, digits: u32| -> String {
+            let scale = 10u64.pow(digits);
+            let (whole, rest) = (v / scale, v % scale);
+            if rest == 0 {
+                return whole.to_string();
+            }
+            let text = format!("{rest:0width$}", width = digits as usize);
+            format!("{whole}.{}", text.trim_end_matches('0'))
+        };
+        match nanos {
+            0 => "0s".into(),
+            n if n < 1_000 => format!("{n}ns"),
+            n if n < 1_000_000 => format!("{}µs", fraction(n, 3)),
+            n if n < 1_000_000_000 => format!("{}ms", fraction(n, 6)),
+            n => {
+                let secs = fraction(n % 60_000_000_000, 9);
+                let minutes = n / 60_000_000_000;
+                match (minutes / 60, minutes % 60) {
+                    (0, 0) => format!("{secs}s"),
+                    (0, m) => format!("{m}m{secs}s"),
+                    (h, m) => format!("{h}h{m}m{secs}s"),
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn go_durations_in_seconds() {
+        let secs = |text: &str| match parse_duration(text.as_bytes()) {
+            Some(Took::Seconds(s)) => Some(s),
+            other => panic!("{text:?}: {other:?}"),
+        };
+        let cases: [(&str, f64); 14] = [
+            ("16.2s", 16.2),
+            ("20.512345ms", 0.020512345),
+            ("1m30s", 90.0),
+            ("850µs", 0.00085),
+            ("850us", 0.00085),
+            ("850\u{3bc}s", 0.00085),
+            ("120ns", 1.2e-7),
+            ("1h2m3.5s", 3723.5),
+            ("2m0s", 120.0),
+            ("1h0m0s", 3600.0),
+            ("0s", 0.0),
+            ("1.5µs", 1.5e-6),
+            (" 15s ", 15.0),
+            ("1s500ms", 1.5),
+        ];
+        for (text, want) in cases {
+            assert_eq!(secs(text), Some(want), "{text:?}");
+        }
+        // A plain number stays in the field's unit, and so does nginx's list.
+        assert_eq!(parse_duration(b"16.2"), Some(Took::InUnit(16.2)));
+        assert_eq!(parse_duration(b"0.5, 0.25"), Some(Took::InUnit(0.75)));
+        assert_eq!(parse_duration(b"0.5s, 0.25s"), Some(Took::InUnit(0.75)));
+        // Google Cloud's number and s, signed or not, as before: now said to be seconds.
+        assert_eq!(parse_duration(b"+1.5s"), Some(Took::Seconds(1.5)));
+        assert_eq!(parse_duration(b"1e3s"), Some(Took::Seconds(1000.0)));
+    }
+
+    #[test]
+    fn bad_go_durations_are_no_duration() {
+        for bad in [
+            "1x", "s", "", " ", "-5ms", "+5ms", "ms", "1.ms", ".5ms", "1m1h", "1s1s", "1ms5s",
+            "5 ms", "1e3ms", "1h 2m", "5mss", "1, 2ms", "NaNms", "infs", "1..5s", "5S",
+        ] {
+            assert_eq!(parse_duration(bad.as_bytes()), None, "{bad:?}");
+            assert_eq!(go_duration(bad.trim().as_bytes()), None, "{bad:?}");
+        }
+        // Not UTF-8.
+        assert_eq!(parse_duration(b"5\xffms"), None);
+        // A number longer than the stack buffer is still read.
+        let long = format!("{}ms", "1".repeat(60));
+        assert!(go_duration(long.as_bytes()).is_some_and(|s| s > 1e50));
+    }
+
+    proptest::proptest! {
+        /// Go's `String()` of any duration up to 100 days reads back as its seconds: exactly
+        /// under a second (one rounding of the decimal written), to a few parts in 10^16 above.
+        #[test]
+        fn go_strings_round_trip(nanos in proptest::prop_oneof![
+            0u64..1_000,
+            0u64..1_000_000_000,
+            0u64..8_640_000_000_000_000,
+        ]) {
+            let text = go_string(nanos);
+            let want = nanos as f64 / 1e9;
+            let Some(Took::Seconds(got)) = parse_duration(text.as_bytes()) else {
+                return Err(proptest::test_runner::TestCaseError::fail(text));
+            };
+            if nanos < 1_000_000_000 {
+                proptest::prop_assert_eq!(got, want, "{}", text);
+            } else {
+                proptest::prop_assert!((got - want).abs() <= want * 4e-16, "{} {} {}", text, got, want);
+            }
+        }
+
+        /// No bytes make the parser panic, and what it reads is finite.
+        #[test]
+        fn any_bytes_read_or_refused(b in proptest::collection::vec(
+            proptest::sample::select(b"0123456789.hmsunx:, -+\xc2\xb5\xce\xbc".to_vec()), 0..16)) {
+            match parse_duration(&b) {
+                Some(Took::InUnit(v) | Took::Seconds(v)) => proptest::prop_assert!(v.is_finite()),
+                None => {}
+            }
+        }
     }
 
     #[test]

@@ -422,6 +422,8 @@ fn describe_file(f: &FileInfo) -> Vec<String> {
                     " ({}, assumed: --duration-unit)",
                     f.columns.duration_unit.name()
                 )
+            } else if r == Role::Duration && f.columns.duration_unit_carried {
+                " (in the unit each value writes)".to_string()
             } else if r == Role::Duration && f.columns.duration_unit_inferred.is_some() {
                 format!(
                     " ({}, inferred from its values: --duration-unit)",

@@ -17,8 +17,6 @@
 use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use std::fmt::Write;
-
 use compact_str::CompactString;
 
 use super::TraceRead;
@@ -482,8 +480,9 @@ impl<'r, 'a> Assembler<'r, 'a> {
                     push_hex(&mut key, s.trace, 32);
                     key.push('-');
                     push_hex(&mut key, s.parent.into(), 16);
-                    // Writing to a String cannot fail.
-                    let _ = write!(key, "-{method} {path}-{}", g.n);
+                    for part in ["-", method, " ", path, "-", itoa::Buffer::new().format(g.n)] {
+                        key.push_str(part);
+                    }
                 }
             }
             let servers = tree.answering(spans, s.id);

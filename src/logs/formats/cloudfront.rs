@@ -151,22 +151,24 @@ impl Cloudfront {
     }
 }
 
+/// A W3C field of digits only (a status, a port, a byte count).
+pub(super) fn digits(f: &[u8]) -> bool {
+    !f.is_empty() && f.iter().all(u8::is_ascii_digit)
+}
+
+/// A W3C field shaped as `shape`, where `9` stands for any digit (`9999-99-99`).
+pub(super) fn shaped(f: &[u8], shape: &[u8]) -> bool {
+    f.len() == shape.len()
+        && f.iter()
+            .zip(shape)
+            .all(|(b, s)| if *s == b'9' { b.is_ascii_digit() } else { b == s })
+}
+
 /// A headerless line's fields fit the documented default: a date and a time, a byte count,
 /// a method, a path, a status (`000` too) and, where the line reaches it, `time-taken` in
 /// seconds; and its count is one of the [`LAYOUTS`].
 fn fits_default(line: &[u8]) -> bool {
     let fields: Vec<&[u8]> = line.split(|&b| b == b'\t').collect();
-    let digits = |f: &[u8]| !f.is_empty() && f.iter().all(u8::is_ascii_digit);
-    let shaped = |f: &[u8], shape: &[u8]| {
-        f.len() == shape.len()
-            && f.iter().zip(shape).all(|(b, s)| {
-                if *s == b'9' {
-                    b.is_ascii_digit()
-                } else {
-                    b == s
-                }
-            })
-    };
     let decimal = |f: &[u8]| {
         !f.is_empty()
             && f.iter().all(|b| b.is_ascii_digit() || *b == b'.')

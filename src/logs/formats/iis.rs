@@ -27,7 +27,7 @@
 
 use std::sync::Mutex;
 
-use super::cloudfront::fields_line;
+use super::cloudfront::{digits, fields_line, shaped};
 use super::entry::{Detect, FormatEntry, Looks, Reading, Sample};
 use super::{
     DurationUnit, Fields, Flags, FlagsStyle, FormatHints, GiveUpMatch, GiveUps, LineFormat,
@@ -422,17 +422,6 @@ fn closing_quote(rest: &[u8]) -> Option<usize> {
 /// writes it. IIS documents no other default, so a line that fits these has one reading.
 pub fn fits_default(line: &[u8]) -> bool {
     let fields: Vec<&[u8]> = line.split(|&b| b == b' ').collect();
-    let digits = |f: &[u8]| !f.is_empty() && f.iter().all(u8::is_ascii_digit);
-    let shaped = |f: &[u8], shape: &[u8]| {
-        f.len() == shape.len()
-            && f.iter().zip(shape).all(|(b, s)| {
-                if *s == b'9' {
-                    b.is_ascii_digit()
-                } else {
-                    b == s
-                }
-            })
-    };
     // An IPv4 or IPv6 address (with a `%zone`), as IIS writes `s-ip` and `c-ip`.
     let address = |f: &[u8]| {
         let f = f.split(|&b| b == b'%').next().unwrap_or_default();

@@ -18,7 +18,7 @@ use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor
 use super::otlp::SpanSink;
 use super::{Text, TraceEntry};
 use super::span::{Kind, Reading, Span, span_id, trace_id};
-use super::zipkin::micros_to_nanos;
+use super::zipkin::{hashed_place, micros_to_nanos};
 
 /// Its row of `TRACE_FORMATS` (its catalog row, of the same name, is in `formats/catalog.rs`):
 /// `traceID` (Jaeger's spelling, where OTLP and Zipkin write `traceId`) with `spans` (a trace,
@@ -211,13 +211,6 @@ struct Process<'a> {
     service_name: Text<'a>,
 }
 
-/// Not 0: where a span was recorded, hashed, to tell parts of one span from other spans of
-/// its id.
-fn hashed(place: &str) -> u64 {
-    use std::hash::{BuildHasher, BuildHasherDefault};
-    BuildHasherDefault::<std::collections::hash_map::DefaultHasher>::default().hash_one(place) | 1
-}
-
 impl RawSpan<'_> {
     fn into_span(self) -> Result<Span, String> {
         let trace = trace_id(self.trace_id.as_str())
@@ -255,7 +248,7 @@ impl RawSpan<'_> {
             Some(p) => p.service_name.as_str(),
             None => self.process_id.as_str(),
         };
-        r.span.local = if place.is_empty() { 0 } else { hashed(place) };
+        r.span.local = if place.is_empty() { 0 } else { hashed_place(place) };
         let (mut host, mut port) = (None, None);
         for tag in self.tags.iter().flatten() {
             let (key, value) = (tag.key.as_str(), tag.value.as_str());

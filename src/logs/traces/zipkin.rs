@@ -133,10 +133,15 @@ impl Endpoint<'_> {
 
     /// Not 0: the endpoint, hashed, to tell parts of one span from other spans of its id.
     fn hashed(&self) -> u64 {
-        use std::hash::{BuildHasher, BuildHasherDefault};
-        BuildHasherDefault::<std::collections::hash_map::DefaultHasher>::default().hash_one(self)
-            | 1
+        hashed_place(self)
     }
+}
+
+/// Not 0: where a span was recorded (an endpoint, a process), hashed, to tell parts of one
+/// span reported apart from other spans of its id.
+pub(super) fn hashed_place(place: &(impl std::hash::Hash + ?Sized)) -> u64 {
+    use std::hash::{BuildHasher, BuildHasherDefault};
+    BuildHasherDefault::<std::collections::hash_map::DefaultHasher>::default().hash_one(place) | 1
 }
 
 /// A Zipkin time (µs since the epoch, or µs long) as ns: whole microseconds exactly (a

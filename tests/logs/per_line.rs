@@ -8,33 +8,8 @@
 //! on lines made here, shaped like those samples.
 
 use crate::common::{usage_error, write};
-use crate::support;
+use crate::support::{counts, small_report as report};
 use serde_json::Value;
-
-/// Figures the logs cannot give, so that a small file still reports.
-const GIVEN: [&str; 6] = [
-    "--requests-per-day",
-    "1000",
-    "--succeeded-share",
-    "50%",
-    "--min-span",
-    "0s",
-];
-
-fn report(path: &str, args: &[&str]) -> (Value, String) {
-    support::report(&[&[path][..], &GIVEN, args].concat())
-}
-
-/// `(rows, bad rows, mutating attempts, timed out)`.
-fn counts(o: &Value) -> (u64, u64, u64, u64) {
-    let n = |k: &str| o[k].as_u64().unwrap();
-    (
-        n("rows"),
-        n("bad_rows"),
-        n("mutating_attempts"),
-        n("timed_out"),
-    )
-}
 
 /// The lines skipped by kind, sorted.
 fn skipped(o: &Value) -> Vec<(String, u64)> {

@@ -6,33 +6,7 @@
 //! All on lines made here, shaped like those files.
 
 use crate::common::write;
-use crate::support;
-use serde_json::Value;
-
-/// Figures the logs cannot give, so that a small file still reports.
-const GIVEN: [&str; 6] = [
-    "--requests-per-day",
-    "1000",
-    "--succeeded-share",
-    "50%",
-    "--min-span",
-    "0s",
-];
-
-fn report(path: &str, args: &[&str]) -> (Value, String) {
-    support::report(&[&[path][..], &GIVEN, args].concat())
-}
-
-/// `(rows, bad rows, mutating attempts, timed out)`.
-fn counts(o: &Value) -> (u64, u64, u64, u64) {
-    let n = |k: &str| o[k].as_u64().unwrap();
-    (
-        n("rows"),
-        n("bad_rows"),
-        n("mutating_attempts"),
-        n("timed_out"),
-    )
-}
+use crate::support::{self, counts, small_report as report};
 
 fn text(lines: &[String]) -> String {
     lines.iter().map(|l| format!("{l}\n")).collect()

@@ -20,6 +20,33 @@ pub fn output(args: &[&str]) -> (String, String) {
     (String::from_utf8(out.stdout).unwrap(), stderr)
 }
 
+/// Figures the logs cannot give, so that a small file still reports.
+const SMALL_FILE_GIVEN: [&str; 6] = [
+    "--requests-per-day",
+    "1000",
+    "--succeeded-share",
+    "50%",
+    "--min-span",
+    "0s",
+];
+
+/// [`report`] of a small file made in a test: `path` and `args`, with the figures a few
+/// lines cannot give.
+pub fn small_report(path: &str, args: &[&str]) -> (Value, String) {
+    report(&[&[path][..], &SMALL_FILE_GIVEN, args].concat())
+}
+
+/// `(rows, bad rows, mutating attempts, timed out)` of a report's `observed`.
+pub fn counts(o: &Value) -> (u64, u64, u64, u64) {
+    let n = |k: &str| o[k].as_u64().unwrap();
+    (
+        n("rows"),
+        n("bad_rows"),
+        n("mutating_attempts"),
+        n("timed_out"),
+    )
+}
+
 /// `dupcost logs ARGS --format json`, expecting success with no panic: the report and stderr.
 pub fn report(args: &[&str]) -> (Value, String) {
     let out = dupcost()

@@ -509,8 +509,13 @@ fn extras(p: &Plan) -> Extras {
         let sum = e.sum_numbers(&e.replace_all("duration_text", "[ \\t\\n\\r\\fs+]", ""));
         // Values that write their unit are compared in seconds, as `logs` compares them.
         let limit_s = timeout.as_secs_f64();
+        // A value past a double's range (an engine casts `1e310` to infinity) is no duration,
+        // as `logs` reads it.
+        let finite = |x: &str| format!("ABS({x}) <= {:?}", f64::MAX);
         x.duration_timed_out = format!(
-            " WHEN {with_s} AND {sum} >= {limit_s:?} THEN 1 WHEN {valid} AND NOT {with_s} AND {sum} >= {limit:?} THEN 1 WHEN {go} AND {digit} AND NOT {valid} AND {go_s} >= {limit_s:?} THEN 1",
+            " WHEN {with_s} AND {finite_sum} AND {sum} >= {limit_s:?} THEN 1 WHEN {valid} AND NOT {with_s} AND {finite_sum} AND {sum} >= {limit:?} THEN 1 WHEN {go} AND {digit} AND NOT {valid} AND {finite_go} AND {go_s} >= {limit_s:?} THEN 1",
+            finite_sum = finite(&sum),
+            finite_go = finite(&go_seconds(e, "duration_text")),
             go = e.matches("duration_text", &go_pattern()),
             digit = e.matches("duration_text", "[0-9]"),
             go_s = go_seconds(e, "duration_text"),
@@ -1355,11 +1360,13 @@ mod tests {
                 .map(|p| p.parse::<f64>().unwrap())
                 .sum()
         };
+        // The arms take a value only within a double's range.
+        let finite = |v: f64| (v.abs() <= f64::MAX).then_some(v);
         if re(&seconds_pattern()).is_match(text) {
-            return Some(Took::Seconds(sum(text)));
+            return finite(sum(text)).map(Took::Seconds);
         }
         if re(&duration_pattern()).is_match(text) {
-            return Some(Took::InUnit(sum(text)));
+            return finite(sum(text)).map(Took::InUnit);
         }
         if !(re(&go_pattern()).is_match(text) && text.contains(|c: char| c.is_ascii_digit())) {
             return None;
@@ -1386,14 +1393,14 @@ mod tests {
             };
             total += term;
         }
-        Some(Took::Seconds(total))
+        finite(total).map(Took::Seconds)
     }
 
     /// The durations `logs` reads (`parse_duration`), in which unit, and what they come to, are
     /// the ones the query's patterns take and its sums.
     #[test]
     fn durations_as_logs_reads_them() {
-        let cases: [(&str, Option<Took>); 30] = [
+        let cases: [(&str, Option<Took>); 33] = [
             ("5", Some(Took::InUnit(5.0))),
             ("+5", Some(Took::InUnit(5.0))),
             (" +5 , 2 ", Some(Took::InUnit(7.0))),
@@ -1424,6 +1431,9 @@ mod tests {
             ("-", None),
             ("abc", None),
             ("  ", None),
+            ("1e310", None),
+            ("1e308, 1e308", None),
+            ("-1e310", None),
         ];
         for (text, want) in cases {
             assert_eq!(parse_duration(text.as_bytes()), want, "logs: {text:?}");

@@ -170,7 +170,8 @@ pub fn parse_duration(b: &[u8]) -> Option<Took> {
         }
         total += v;
     }
-    Some(Took::InUnit(total))
+    // A sum past f64's range is no duration either, as a part past it is.
+    total.is_finite().then_some(Took::InUnit(total))
 }
 
 /// A duration with letters in it: a Go duration, or numbers with an `s` after their digits.
@@ -196,6 +197,9 @@ fn with_unit(b: &[u8]) -> Option<Took> {
         }
         total += v;
         parts += 1;
+    }
+    if !total.is_finite() {
+        return None;
     }
     // nginx's lists are of numbers in the field's unit (an `s` after one is read off).
     Some(if with_s && parts == 1 {
@@ -365,6 +369,10 @@ mod tests {
         assert_eq!(parse_duration(b"0.5, 0.25"), Some(Took::InUnit(0.75)));
         assert_eq!(parse_duration(b"-"), None);
         assert_eq!(parse_duration(b"inf"), None);
+        // Past f64's range, a part or the sum: no duration, as the query reads it.
+        assert_eq!(parse_duration(b"1e310"), None);
+        assert_eq!(parse_duration(b"1e308, 1e308"), None);
+        assert_eq!(parse_duration(b"1e308s, 1e308s"), None);
     }
 
     /// A Go `time.Duration`'s `String()` (Go's src/time/time.go), for the round trip.

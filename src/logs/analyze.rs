@@ -156,7 +156,7 @@ fn read_opened(
                 opened.name
             )));
         }
-        return super::traces::read(opened, chosen, opts, !alone);
+        return super::traces::read(opened, chosen, opts, !alone, threads);
     }
     // A JSON document (an array, {"events": [...]}, pretty-printed objects) is read as one
     // compact line per record.

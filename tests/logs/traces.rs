@@ -720,6 +720,78 @@ fn a_line_of_many_megabytes_is_read() {
     assert_eq!(r["observed"]["timed_out_succeeded"], 2_000);
 }
 
+/// Several threads parse a file of a document a line in chunks of about a megabyte, and the
+/// spans go on in the file's order: the report is the same, byte for byte, as one thread's,
+/// over many chunks, across what stops a chunk (a pretty-printed document, a Zipkin array
+/// line) and with blank, indented and CRLF lines; an error late in the file is the same line.
+#[test]
+fn threads_read_the_same_report_as_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let line = |from: u64, to: u64| {
+        let mut spans = Vec::new();
+        for i in from..to {
+            let plan: &[(bool, Option<u16>)] = match i % 7 {
+                0 => &[(true, Some(201)), (false, Some(201))],
+                3 => &[(true, None), (false, Some(201))],
+                5 => &[(true, Some(500)), (true, Some(201)), (false, Some(201))],
+                _ => &[(false, Some(201))],
+            };
+            spans.extend(intent(i, plan));
+        }
+        request(spans).to_string()
+    };
+    // About 6 MB: 60 lines of 100 traces.
+    let mut text = String::new();
+    for n in 0..60u64 {
+        let doc = line(1 + n * 100, 1 + (n + 1) * 100);
+        match n {
+            7 => text.push_str("\n   "),
+            11 => text.push('\t'),
+            _ => {}
+        }
+        text.push_str(&doc);
+        text.push_str(if n == 19 { "\r\n" } else { "\n" });
+    }
+    let plain = dir.path().join("plain.jsonl");
+    std::fs::write(&plain, &text).unwrap();
+    let at = |n: usize| text.match_indices('\n').nth(n).unwrap().0 + 1;
+    // A pretty-printed document after the fourth megabyte, then more lines.
+    let pretty_doc = serde_json::to_string_pretty(&request(intent(
+        9_001,
+        &[(true, Some(201)), (false, Some(201))],
+    )))
+    .unwrap();
+    let pretty = dir.path().join("pretty.jsonl");
+    std::fs::write(
+        &pretty,
+        format!("{}{pretty_doc}\n{}", &text[..at(41)], &text[at(41)..]),
+    )
+    .unwrap();
+    // A line cut short near the end: the error names its line.
+    let cut = dir.path().join("cut.jsonl");
+    let last = line(9_100, 9_110);
+    std::fs::write(&cut, format!("{}{}\n", &text, &last[..last.len() / 2])).unwrap();
+    for file in [&plain, &pretty] {
+        let path = file.to_str().unwrap();
+        let one = crate::support::output(&[path, "--threads", "1", "--format", "json"]);
+        let four = crate::support::output(&[path, "--threads", "4", "--format", "json"]);
+        assert_eq!(one, four, "{path}");
+        let three = crate::support::output(&[path, "--threads", "3"]);
+        assert_eq!(
+            crate::support::output(&[path, "--threads", "1"]),
+            three,
+            "{path}"
+        );
+    }
+    let cut = cut.to_str().unwrap();
+    let one = usage_error(&["logs", cut, "--threads", "1"]);
+    assert!(
+        one.contains("cut.jsonl:63:0: not OTLP/JSON traces"),
+        "{one}"
+    );
+    assert_eq!(usage_error(&["logs", cut, "--threads", "3"]), one);
+}
+
 #[test]
 fn client_timeout_judges_a_span_without_status() {
     let dir = tempfile::tempdir().unwrap();

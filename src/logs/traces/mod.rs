@@ -14,6 +14,7 @@
 //! to a tally); `analyze` calls them before a file's format is looked for.
 
 mod assemble;
+mod parallel;
 mod span;
 
 use std::borrow::Cow;
@@ -323,12 +324,17 @@ const COLUMNS: [&str; 7] = [
     "duration_ms",
 ];
 
-/// Reads the spans of `source` (a file or stdin, gzip undone) in `format` into a tally.
+/// Room for several of the Collector's lines (a batch of spans a line), each read in place.
+const READ_BUFFER: usize = 4 << 20;
+
+/// Reads the spans of `source` (a file or stdin, gzip undone) in `format` into a tally; with
+/// `threads` above 1, documents one a line are parsed by that many threads ([`parallel`]).
 pub fn read(
     opened: Opened,
     chosen: Chosen,
     opts: &LogOptions,
     follows: bool,
+    threads: usize,
 ) -> Result<(FileInfo, Tally), LogError> {
     let Chosen {
         format,
@@ -353,11 +359,26 @@ pub fn read(
     };
     let mut asm = assemble::Assembler::new(assembly, &mut rows);
     let err = source::io_error(&name, gzip);
-    // Room for several of the Collector's lines (a batch of spans a line), each read in place.
-    let mut input = BufReader::with_capacity(4 << 20, opened.rest(0));
     match envelope {
-        Some(envelope) => enveloped(&mut input, envelope, &mut asm, &name, format, &err)?,
-        None => documents(&mut input, &mut asm, &name, format, &err)?,
+        Some(envelope) => {
+            let mut input = BufReader::with_capacity(READ_BUFFER, opened.rest(0));
+            enveloped(&mut input, envelope, &mut asm, &name, format, &err)?
+        }
+        None if threads > 1 => parallel::documents(
+            opened.rest(0),
+            parallel::Threads {
+                workers: threads,
+                chunk: parallel::CHUNK,
+            },
+            &mut asm,
+            &name,
+            format,
+            &err,
+        )?,
+        None => {
+            let mut input = BufReader::with_capacity(READ_BUFFER, opened.rest(0));
+            documents(&mut input, &mut asm, &name, format, &err, 1)?
+        }
     }
     asm.finish()?;
     let mut read = std::mem::take(&mut asm.read);
@@ -485,8 +506,8 @@ fn documents(
     name: &str,
     format: TraceFormat,
     err: &dyn Fn(std::io::Error) -> LogError,
+    mut line: u64,
 ) -> Result<(), LogError> {
-    let mut line = 1u64;
     let mut doc = Vec::new();
     let mut spans = Collect::default();
     loop {
@@ -632,6 +653,33 @@ fn one_document(
     line: u64,
 ) -> Result<(), DocError> {
     spans.0.clear();
+    parse_document(text, spans, name, format, line)?;
+    feed(spans.0.drain(..), asm).map_err(DocError::Failed)
+}
+
+/// Spans, in order, to the assembly; an error of the row stage (`--strict`) as it was.
+fn feed(
+    spans: impl Iterator<Item = span::Span>,
+    asm: &mut assemble::Assembler<'_, '_>,
+) -> Result<(), LogError> {
+    for span in spans {
+        if let Err(e) = asm.span(span) {
+            return Err(asm.failed.take().unwrap_or(LogError::Option(e)));
+        }
+    }
+    Ok(())
+}
+
+/// One whole document's spans after those already in `spans`; on an error, `spans` is left
+/// as it was. What the worker threads of [`parallel`] do to each line.
+fn parse_document(
+    text: &[u8],
+    spans: &mut Collect,
+    name: &str,
+    format: TraceFormat,
+    line: u64,
+) -> Result<(), DocError> {
+    let before = spans.0.len();
     // OTLP/JSON (a Collector's line): scanned in place; what the scanner declines, and every
     // other format, is read with serde.
     let opens = text.iter().find(|b| !b.is_ascii_whitespace());
@@ -641,7 +689,7 @@ fn one_document(
         && simdutf8::basic::from_utf8(text)
             .is_ok_and(|text| otlp::scan_document(text, spans).is_ok());
     if !scanned {
-        spans.0.clear();
+        spans.0.truncate(before);
     }
     let parsed = if scanned {
         Ok(())
@@ -659,21 +707,14 @@ fn one_document(
         };
         (reader.document)(&mut de, spans).and_then(|()| de.end())
     };
-    match parsed {
-        Ok(()) => {}
-        Err(e) if e.is_eof() => {
-            return Err(DocError::Incomplete(not_traces(name, format, line, &e)));
+    parsed.map_err(|e| {
+        spans.0.truncate(before);
+        if e.is_eof() {
+            DocError::Incomplete(not_traces(name, format, line, &e))
+        } else {
+            DocError::Failed(not_traces(name, format, line, &e))
         }
-        Err(e) => return Err(DocError::Failed(not_traces(name, format, line, &e))),
-    }
-    for span in spans.0.drain(..) {
-        if let Err(e) = asm.span(span) {
-            return Err(DocError::Failed(
-                asm.failed.take().unwrap_or(LogError::Option(e)),
-            ));
-        }
-    }
-    Ok(())
+    })
 }
 
 /// Spans gathered from one document before they go on (kept from document to document).

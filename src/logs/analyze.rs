@@ -156,7 +156,7 @@ fn read_opened(
                 opened.name
             )));
         }
-        return super::traces::read(opened, chosen, opts, !alone, threads);
+        return super::traces::read(opened, chosen, opts, !alone, threads, &progress.counter());
     }
     // A JSON document (an array, {"events": [...]}, pretty-printed objects) is read as one
     // compact line per record.

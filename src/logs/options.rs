@@ -53,7 +53,8 @@ pub struct LogOptions {
     pub strict: bool,
     /// Show a progress bar on stderr when it is a terminal and the input is large.
     pub progress: bool,
-    /// Threads for reading large plain files in chunks (0: one per core, at most 4).
+    /// Threads for reading large plain files in chunks, and for parsing traces of a document
+    /// a line (0: one per core, at most 4).
     pub threads: usize,
     /// Plain files at least this large are read in pieces, one per thread; an idle thread
     /// takes over half of what is left of a piece when that is at least this large too.

@@ -783,6 +783,27 @@ fn threads_read_the_same_report_as_one() {
             "{path}"
         );
     }
+    // The same bytes on stdin (read, not mapped), by one thread and by several.
+    for file in [&plain, &pretty] {
+        let path = file.to_str().unwrap();
+        let mapped: Value = serde_json::from_str(
+            &crate::support::output(&[path, "--threads", "1", "--format", "json"]).0,
+        )
+        .unwrap();
+        for threads in ["1", "3"] {
+            let out = dupcost()
+                .args(["logs", "-", "--threads", threads, "--format", "json"])
+                .pipe_stdin(file)
+                .unwrap()
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "{path}");
+            let mut read: Value = serde_json::from_slice(&out.stdout).unwrap();
+            read["observed"]["files"][0]["name"] = json!(path);
+            // Equal values (their texts are equal but for the name's).
+            assert!(read == mapped, "{path}, stdin, --threads {threads}");
+        }
+    }
     let cut = cut.to_str().unwrap();
     let one = usage_error(&["logs", cut, "--threads", "1"]);
     assert!(
@@ -790,6 +811,61 @@ fn threads_read_the_same_report_as_one() {
         "{one}"
     );
     assert_eq!(usage_error(&["logs", cut, "--threads", "3"]), one);
+    for threads in ["1", "3"] {
+        let out = dupcost()
+            .args(["logs", "-", "--threads", threads])
+            .pipe_stdin(cut)
+            .unwrap()
+            .output()
+            .unwrap();
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.contains("-:63:0: not OTLP/JSON traces"), "{err}");
+    }
+}
+
+/// A large file is read through a memory map; one that shrinks while it is read (truncated,
+/// or rewritten in place) is one line naming it and exit code 2, not a bus error.
+#[cfg(unix)]
+#[test]
+fn a_file_that_shrinks_while_it_is_read_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("growing.jsonl");
+    let doc = request(intent(1, &[(true, Some(201)), (false, Some(201))])).to_string();
+    let one = format!("{:032x}", 1);
+    // Caught once the file outlasts the wait below: larger each time it was read whole first.
+    for megabytes in [40, 160, 640] {
+        let lines = megabytes * (1 << 20) / doc.len();
+        let text: String = (0..lines as u64)
+            .map(|i| doc.replace(&one, &format!("{:032x}", i + 1)) + "\n")
+            .collect();
+        std::fs::write(&path, text).unwrap();
+        let child = Command::new(assert_cmd::cargo::cargo_bin("dupcost"))
+            .args(["logs", path.to_str().unwrap(), "--threads", "2"])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_len(0)
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        if out.status.success() {
+            continue;
+        }
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains("growing.jsonl: cannot read: the file shrank while it was read"),
+            "{err}"
+        );
+        assert_eq!(err.lines().count(), 1, "{err}");
+        return;
+    }
+    panic!("every file was read whole before it was truncated");
 }
 
 #[test]

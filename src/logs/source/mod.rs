@@ -10,9 +10,11 @@ use std::fs::File;
 use std::io::{self, BufReader, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
+mod mapped;
 mod pieces;
 mod progress;
 
+pub use mapped::{MAP_AT_LEAST, Mapped, MappedReader};
 pub use pieces::{MovableStop, Piece};
 pub use progress::ProgressBar;
 

@@ -328,13 +328,16 @@ const COLUMNS: [&str; 7] = [
 const READ_BUFFER: usize = 4 << 20;
 
 /// Reads the spans of `source` (a file or stdin, gzip undone) in `format` into a tally; with
-/// `threads` above 1, documents one a line are parsed by that many threads ([`parallel`]).
+/// `threads` above 1, documents one a line are parsed by that many threads ([`parallel`]). A
+/// large plain file is read in place, through a memory map, its bytes counted by `on_read`
+/// (a stream's are counted as they are read).
 pub fn read(
     opened: Opened,
     chosen: Chosen,
     opts: &LogOptions,
     follows: bool,
     threads: usize,
+    on_read: &(dyn Fn(u64) + Sync),
 ) -> Result<(FileInfo, Tally), LogError> {
     let Chosen {
         format,
@@ -359,23 +362,42 @@ pub fn read(
     };
     let mut asm = assemble::Assembler::new(assembly, &mut rows);
     let err = source::io_error(&name, gzip);
-    match envelope {
-        Some(envelope) => {
+    let shared = parallel::Threads {
+        workers: threads,
+        chunk: parallel::CHUNK,
+    };
+    // A large plain file of documents is read in place (a map is no gain on a small one, and
+    // an envelope's lines are unwrapped into a buffer anyway); a file that cannot be mapped
+    // is read.
+    let mapped = match &opened.plain_file {
+        Some((path, size)) if envelope.is_none() && *size >= source::MAP_AT_LEAST => {
+            source::Mapped::open(path, &name).ok()
+        }
+        _ => None,
+    };
+    // The bytes read before this (the first lines) were counted as they were read.
+    let already = opened.prefix.len() as u64;
+    let counted = std::sync::atomic::AtomicU64::new(0);
+    let on_read = |n: u64| {
+        let before = counted.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+        on_read(n.min((before + n).saturating_sub(already)));
+    };
+    match (envelope, &mapped) {
+        (Some(envelope), _) => {
             let mut input = BufReader::with_capacity(READ_BUFFER, opened.rest(0));
             enveloped(&mut input, envelope, &mut asm, &name, format, &err)?
         }
-        None if threads > 1 => parallel::documents(
-            opened.rest(0),
-            parallel::Threads {
-                workers: threads,
-                chunk: parallel::CHUNK,
-            },
-            &mut asm,
-            &name,
-            format,
-            &err,
-        )?,
-        None => {
+        (None, Some(mapped)) if threads > 1 => {
+            parallel::mapped(mapped, shared, &mut asm, &name, format, &err, &on_read)?
+        }
+        (None, Some(mapped)) => {
+            let mut input = source::MappedReader::new(mapped, 0, on_read);
+            documents(&mut input, &mut asm, &name, format, &err, 1)?
+        }
+        (None, None) if threads > 1 => {
+            parallel::streamed(opened.rest(0), shared, &mut asm, &name, format, &err)?
+        }
+        (None, None) => {
             let mut input = BufReader::with_capacity(READ_BUFFER, opened.rest(0));
             documents(&mut input, &mut asm, &name, format, &err, 1)?
         }

@@ -1,21 +1,27 @@
-//! Documents one a line (the Collector's files) parsed by several threads: this thread reads
-//! the input in chunks of whole lines and hands each to a worker, round robin; each worker
-//! parses its chunks' documents into spans; this thread takes the chunks' spans back in the
-//! file's order and gives them to the assembly. The assembly sees the same spans in the same
-//! order as when one thread reads, so the figures are the same.
+//! Documents one a line (the Collector's files) parsed by several threads: the input is cut
+//! into chunks of whole lines, handed round robin to the workers, each of which parses its
+//! chunks' documents into spans; this thread takes the chunks' spans back in the file's order
+//! and gives them to the assembly. The assembly sees the same spans in the same order as when
+//! one thread reads, so the figures are the same.
+//!
+//! A chunk is a range of a mapped file ([`mapped`]: no byte copied, the pages behind handed
+//! back as the chunks' spans go on), or bytes a reading thread read from a stream (stdin,
+//! gzip, a small file: [`streamed`]), the vectors reused from chunk to chunk.
 //!
 //! A line that is not a whole document (a pretty-printed one, a Zipkin array) or that fails
 //! stops the chunk there: that line and everything after it are read by the one-thread
 //! reader ([`super::documents`]), which reads it, or says what is wrong with it, at its line.
 
 use std::io::{self, BufReader, Read};
+use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
+use std::thread::Scope;
 
 use super::span::Span;
 use super::{Collect, TraceFormat, assemble, parse_document};
 use crate::logs::error::LogError;
-use crate::logs::source::read_retrying;
+use crate::logs::source::{Mapped, MappedReader, read_retrying};
 
 /// The bytes of a chunk: a few of the Collector's lines, enough that handing it over costs
 /// little against parsing it.
@@ -34,20 +40,126 @@ pub struct Threads {
     pub chunk: usize,
 }
 
-/// A chunk to parse: `bytes[..len]` are whole lines (the last one may end at the input's
-/// end); `spans` an empty vector to fill, reused from chunk to chunk.
+/// A chunk's bytes: whole lines (the last one may end at the input's end).
+enum Chunk {
+    /// `bytes[..len]`, read from a stream.
+    Read { bytes: Vec<u8>, len: usize },
+    /// A range of the mapped file.
+    Mapped(Range<usize>),
+}
+
+/// A chunk to parse, with an empty vector for its spans, reused from chunk to chunk.
 struct Job {
-    bytes: Vec<u8>,
-    len: usize,
+    chunk: Chunk,
     spans: Vec<Span>,
 }
 
-/// A chunk parsed: its lines' spans, in order, up to `stop`, the offset of the first line
-/// not read (`None`: all were); `lines` is the number of lines before it.
+/// A chunk parsed: its lines' spans, in order, up to `stop`, the offset in the chunk of the
+/// first line not read (`None`: all were); `lines` is the number of lines before it.
 struct Parsed {
     job: Job,
     stop: Option<usize>,
     lines: u64,
+}
+
+/// The workers, each with its queue of jobs and its queue of chunks parsed; `map` is the
+/// mapped file's bytes (empty for a stream).
+fn workers<'s>(
+    scope: &'s Scope<'s, '_>,
+    threads: Threads,
+    map: &'s [u8],
+    name: &'s str,
+    format: TraceFormat,
+) -> (Vec<mpsc::SyncSender<Job>>, Vec<mpsc::Receiver<Parsed>>) {
+    let n = threads.workers.max(1);
+    let mut to = Vec::with_capacity(n);
+    let mut from = Vec::with_capacity(n);
+    for _ in 0..n {
+        let (job_tx, job_rx) = mpsc::sync_channel::<Job>(DEPTH);
+        // Unbounded, so a worker never waits on the thread taking the spans: the chunks in
+        // flight are already bounded where they are made.
+        let (done_tx, done_rx) = mpsc::channel::<Parsed>();
+        scope.spawn(move || {
+            for job in job_rx {
+                let text = match &job.chunk {
+                    Chunk::Read { bytes, len } => &bytes[..*len],
+                    Chunk::Mapped(range) => &map[range.clone()],
+                };
+                let parsed = parse_chunk(text, job.spans, name, format);
+                let parsed = Parsed {
+                    job: Job {
+                        chunk: job.chunk,
+                        spans: parsed.0,
+                    },
+                    stop: parsed.1,
+                    lines: parsed.2,
+                };
+                if done_tx.send(parsed).is_err() {
+                    break;
+                }
+            }
+        });
+        to.push(job_tx);
+        from.push(done_rx);
+    }
+    (to, from)
+}
+
+fn lost() -> LogError {
+    LogError::Internal("a trace reading thread stopped (a bug in dupcost: please report it)".into())
+}
+
+/// The documents of a mapped file, one a line, to the assembly (see the module's docs); its
+/// bytes are counted for the progress bar by `on_read` as their spans go on.
+#[allow(clippy::too_many_arguments)]
+pub fn mapped(
+    mapped: &Mapped,
+    threads: Threads,
+    asm: &mut assemble::Assembler<'_, '_>,
+    name: &str,
+    format: TraceFormat,
+    err: &dyn Fn(io::Error) -> LogError,
+    on_read: &(dyn Fn(u64) + Sync),
+) -> Result<(), LogError> {
+    let bytes = mapped.bytes();
+    std::thread::scope(|scope| {
+        let (to, from) = workers(scope, threads, bytes, name, format);
+        let n = to.len();
+        let mut spare: Vec<Vec<Span>> = Vec::new();
+        let (mut next, mut sent, mut taken, mut line, mut released) = (0, 0, 0, 1u64, 0);
+        loop {
+            // Round robin with at most DEPTH a worker in flight: a send never waits.
+            while next < bytes.len() && sent - taken < n * DEPTH {
+                let end = memchr::memchr(b'\n', bytes.get(next + threads.chunk..).unwrap_or(&[]))
+                    .map_or(bytes.len(), |i| next + threads.chunk + i + 1);
+                let job = Job {
+                    chunk: Chunk::Mapped(next..end),
+                    spans: spare.pop().unwrap_or_default(),
+                };
+                to[sent % n].send(job).map_err(|_| lost())?;
+                next = end;
+                sent += 1;
+            }
+            if taken == sent {
+                return Ok(());
+            }
+            let mut parsed = from[taken % n].recv().map_err(|_| lost())?;
+            taken += 1;
+            super::feed(parsed.job.spans.drain(..), asm)?;
+            let Chunk::Mapped(range) = parsed.job.chunk else {
+                return Err(lost());
+            };
+            if let Some(at) = parsed.stop {
+                on_read((at) as u64);
+                let mut rest = MappedReader::new(mapped, range.start + at, on_read);
+                return super::documents(&mut rest, asm, name, format, err, line + parsed.lines);
+            }
+            on_read(range.len() as u64);
+            line += parsed.lines;
+            released = mapped.release(released, range.end);
+            spare.push(parsed.job.spans);
+        }
+    })
 }
 
 /// What the reading thread leaves: the input and what was read past the last chunk's lines,
@@ -60,8 +172,8 @@ struct Left {
     failed: Option<io::Error>,
 }
 
-/// The documents of `input`, one a line, to the assembly (see the module's docs).
-pub fn documents(
+/// The documents of a stream, one a line, to the assembly (see the module's docs).
+pub fn streamed(
     input: Box<dyn Read + Send>,
     threads: Threads,
     asm: &mut assemble::Assembler<'_, '_>,
@@ -69,26 +181,10 @@ pub fn documents(
     format: TraceFormat,
     err: &dyn Fn(io::Error) -> LogError,
 ) -> Result<(), LogError> {
-    let workers = threads.workers.max(1);
     let stop = AtomicBool::new(false);
     std::thread::scope(|scope| {
-        let mut to = Vec::with_capacity(workers);
-        let mut from = Vec::with_capacity(workers);
-        for _ in 0..workers {
-            let (job_tx, job_rx) = mpsc::sync_channel::<Job>(DEPTH);
-            // Unbounded, so a worker never waits on this thread: the reading thread's
-            // bounded queues already hold the chunks in flight to DEPTH a worker.
-            let (done_tx, done_rx) = mpsc::channel::<Parsed>();
-            scope.spawn(move || {
-                for job in job_rx {
-                    if done_tx.send(parse_chunk(job, name, format)).is_err() {
-                        break;
-                    }
-                }
-            });
-            to.push(job_tx);
-            from.push(done_rx);
-        }
+        let (to, from) = workers(scope, threads, &[], name, format);
+        let n = to.len();
         // Chunks whose spans went on come back to the reading thread, to be filled again.
         let (spare_tx, spare_rx) = mpsc::channel::<Job>();
         let stop = &stop;
@@ -96,7 +192,7 @@ pub fn documents(
         let mut taken = 0usize;
         let mut line = 1u64;
         loop {
-            let Ok(mut parsed) = from[taken % workers].recv() else {
+            let Ok(mut parsed) = from[taken % n].recv() else {
                 // The reading thread has ended and every chunk it handed over is taken.
                 let left = reader.join().map_err(|_| lost())?;
                 if let Some(e) = left.failed {
@@ -120,39 +216,31 @@ pub fn documents(
             // chunks after it, what was read past them, then the input.
             stop.store(true, Ordering::Relaxed);
             drop(spare_tx);
-            let mut rest = parsed.job.bytes[at..parsed.job.len].to_vec();
+            let mut rest = match &parsed.job.chunk {
+                Chunk::Read { bytes, len } => bytes[at..*len].to_vec(),
+                Chunk::Mapped(_) => return Err(lost()),
+            };
             let left = reader.join().map_err(|_| lost())?;
             while taken < left.sent {
-                let later = from[taken % workers].recv().map_err(|_| lost())?;
+                let later = from[taken % n].recv().map_err(|_| lost())?;
                 taken += 1;
-                rest.extend_from_slice(&later.job.bytes[..later.job.len]);
+                if let Chunk::Read { bytes, len } = &later.job.chunk {
+                    rest.extend_from_slice(&bytes[..*len]);
+                }
             }
             rest.extend_from_slice(&left.carry);
             let mut rest = BufReader::with_capacity(
                 super::READ_BUFFER,
                 io::Cursor::new(rest).chain(left.input),
             );
-            if let Some(e) = left.failed {
-                // Read up to the error, where the one-thread reader meets it.
-                return match super::documents(
-                    &mut rest,
-                    asm,
-                    name,
-                    format,
-                    err,
-                    line + parsed.lines,
-                ) {
-                    Ok(()) => Err(err(e)),
-                    Err(first) => Err(first),
-                };
-            }
-            return super::documents(&mut rest, asm, name, format, err, line + parsed.lines);
+            let read = super::documents(&mut rest, asm, name, format, err, line + parsed.lines);
+            // An error of the input comes after the documents read before it.
+            return match (read, left.failed) {
+                (Ok(()), Some(e)) => Err(err(e)),
+                (read, _) => read,
+            };
         }
     })
-}
-
-fn lost() -> LogError {
-    LogError::Internal("a trace reading thread stopped (a bug in dupcost: please report it)".into())
 }
 
 /// The reading thread: chunks filled (with the vectors that came back, or new ones) and
@@ -177,8 +265,10 @@ fn read_chunks(
             Err(_) if made < most => {
                 made += 1;
                 Job {
-                    bytes: Vec::new(),
-                    len: 0,
+                    chunk: Chunk::Read {
+                        bytes: Vec::new(),
+                        len: 0,
+                    },
                     spans: Vec::new(),
                 }
             }
@@ -188,9 +278,12 @@ fn read_chunks(
                 Err(_) => break,
             },
         };
-        let ended = match fill(&mut input, &mut job.bytes, &mut carry, chunk) {
-            Ok((len, ended)) => {
-                job.len = len;
+        let Chunk::Read { bytes, len } = &mut job.chunk else {
+            break;
+        };
+        let ended = match fill(&mut input, bytes, &mut carry, chunk) {
+            Ok((filled, ended)) => {
+                *len = filled;
                 ended
             }
             Err(e) => {
@@ -198,7 +291,7 @@ fn read_chunks(
                 break;
             }
         };
-        if job.len > 0 {
+        if *len > 0 {
             if to[sent % to.len()].send(job).is_err() {
                 break;
             }
@@ -250,16 +343,21 @@ fn fill(
     }
 }
 
-/// A worker's part: each line of the chunk that holds a document (`{` after any spaces)
-/// parsed, until one is not a whole document or does not parse.
-fn parse_chunk(mut job: Job, name: &str, format: TraceFormat) -> Parsed {
-    let mut spans = Collect(std::mem::take(&mut job.spans));
+/// A worker's part: each line of `text` that holds a document (`{` after any spaces) parsed
+/// into `spans`, until one is not a whole document or does not parse. The spans, the offset of
+/// the line that stopped it, and the lines before that.
+fn parse_chunk(
+    text: &[u8],
+    spans: Vec<Span>,
+    name: &str,
+    format: TraceFormat,
+) -> (Vec<Span>, Option<usize>, u64) {
+    let mut spans = Collect(spans);
     spans.0.clear();
     let (mut at, mut lines, mut stop) = (0, 0, None);
-    let bytes = &job.bytes[..job.len];
-    while at < bytes.len() {
-        let end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |n| at + n + 1);
-        let line = &bytes[at..end];
+    while at < text.len() {
+        let end = memchr::memchr(b'\n', &text[at..]).map_or(text.len(), |n| at + n + 1);
+        let line = &text[at..end];
         // Spaces between documents are skipped; a document's line number only words an
         // error, which the one-thread reader gives.
         let read = match line.iter().position(|b| !b.is_ascii_whitespace()) {
@@ -276,8 +374,7 @@ fn parse_chunk(mut job: Job, name: &str, format: TraceFormat) -> Parsed {
         lines += u64::from(line.last() == Some(&b'\n'));
         at = end;
     }
-    job.spans = spans.0;
-    Parsed { job, stop, lines }
+    (spans.0, stop, lines)
 }
 
 #[cfg(test)]
@@ -317,14 +414,9 @@ mod tests {
     }
 
     fn parsed(text: &str) -> (usize, Option<usize>, u64) {
-        let job = Job {
-            bytes: text.as_bytes().to_vec(),
-            len: text.len(),
-            spans: Vec::new(),
-        };
         let format = super::super::TraceFormat(&super::super::otlp::TRACE);
-        let p = parse_chunk(job, "t", format);
-        (p.job.spans.len(), p.stop, p.lines)
+        let (spans, stop, lines) = parse_chunk(text.as_bytes(), Vec::new(), "t", format);
+        (spans.len(), stop, lines)
     }
 
     #[test]

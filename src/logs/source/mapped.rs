@@ -1,0 +1,206 @@
+//! A large plain file read through a memory map: its bytes are parsed where the page cache
+//! holds them, with no copy into a buffer first (on a file of OTLP/JSON traces the kernel's
+//! copy was a sixth of the time). The pages behind the reading are handed back as it moves
+//! on ([`Mapped::release`]), so the process holds a few megabytes of the file at a time,
+//! whatever its size; the page cache keeps them.
+//!
+//! A file that shrinks while it is mapped (truncated, or rewritten in place) makes the next
+//! read of a page past its new end a SIGBUS. While a file is mapped, that signal is one line
+//! naming the file and exit code 2, as any input that cannot be read.
+
+use std::fs::File;
+use std::io::{self, BufRead, Read};
+use std::path::Path;
+
+/// Files at least this large are mapped; smaller ones are read, which costs less than a map.
+pub const MAP_AT_LEAST: u64 = 1 << 20;
+
+/// The pages behind the reading are handed back every so many bytes.
+const RELEASE_EVERY: usize = 8 << 20;
+
+/// A plain file, mapped read-only.
+pub struct Mapped {
+    map: memmap2::Mmap,
+}
+
+impl Mapped {
+    /// Maps the file at `path`, which the caller names `name` in messages.
+    pub fn open(path: &Path, name: &str) -> io::Result<Mapped> {
+        let file = File::open(path)?;
+        bus_error::name(name);
+        // SAFETY: the map is read-only and private to this process; a file changed under it
+        // changes what is read (as a read would), and one that shrinks is the SIGBUS the
+        // handler words (the module's docs).
+        let map = unsafe { memmap2::Mmap::map(&file)? };
+        // Read-ahead from the page cache in large steps: the file is read front to back.
+        #[cfg(unix)]
+        let _ = map.advise(memmap2::Advice::Sequential);
+        Ok(Mapped { map })
+    }
+
+    pub fn bytes(&self) -> &[u8] {
+        &self.map
+    }
+
+    /// Hands back the pages of `from..to` (no byte of which is read again): the process's
+    /// memory no longer holds them. `from` is where the last release ended.
+    pub fn release(&self, from: usize, to: usize) -> usize {
+        // Whole 64 KiB steps, a multiple of any page size, from a start that is one.
+        let to = to - to % (1 << 16);
+        if to <= from {
+            return from;
+        }
+        #[cfg(unix)]
+        // SAFETY: `DontNeed` on a read-only file mapping drops the pages from this process's
+        // page tables; a later read of them would fault them in again from the file, so no
+        // byte read changes. None of these bytes is read again.
+        let _ = unsafe {
+            self.map
+                .unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, from, to - from)
+        };
+        to
+    }
+}
+
+/// A [`Mapped`] file read front to back as a [`BufRead`]: all of the rest is the buffer, the
+/// pages behind released as it is consumed, and the bytes counted for the progress bar.
+pub struct MappedReader<'m, F: Fn(u64)> {
+    mapped: &'m Mapped,
+    at: usize,
+    released: usize,
+    on_read: F,
+}
+
+impl<'m, F: Fn(u64)> MappedReader<'m, F> {
+    /// Reads `mapped` from `at`.
+    pub fn new(mapped: &'m Mapped, at: usize, on_read: F) -> Self {
+        MappedReader {
+            mapped,
+            at,
+            released: 0,
+            on_read,
+        }
+    }
+}
+
+impl<F: Fn(u64)> Read for MappedReader<'_, F> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let rest = self.fill_buf()?;
+        let n = rest.len().min(buf.len());
+        buf[..n].copy_from_slice(&rest[..n]);
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl<F: Fn(u64)> BufRead for MappedReader<'_, F> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        Ok(&self.mapped.bytes()[self.at..])
+    }
+
+    fn consume(&mut self, n: usize) {
+        let n = n.min(self.mapped.bytes().len() - self.at);
+        self.at += n;
+        (self.on_read)(n as u64);
+        if self.at - self.released >= RELEASE_EVERY {
+            self.released = self.mapped.release(self.released, self.at);
+        }
+    }
+}
+
+/// The SIGBUS of a mapped file that shrank, worded: the handler writes a line prepared ahead
+/// (a handler may only call what is async-signal-safe) and exits.
+#[cfg(unix)]
+mod bus_error {
+    use std::sync::Once;
+    use std::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
+
+    static MESSAGE: AtomicPtr<u8> = AtomicPtr::new(std::ptr::null_mut());
+    static LENGTH: AtomicUsize = AtomicUsize::new(0);
+    static INSTALL: Once = Once::new();
+
+    /// The file now mapped is `name`: its line is made, and the handler installed once.
+    pub fn name(name: &str) {
+        let line = format!(
+            "error: {name}: cannot read: the file shrank while it was read (truncated or \
+             rewritten in place); read it once its writer is done, or read a copy\n"
+        );
+        // Kept for the process's life: the handler may read it at any time.
+        let line: &'static mut [u8] = Box::leak(line.into_bytes().into_boxed_slice());
+        LENGTH.store(0, Ordering::SeqCst);
+        MESSAGE.store(line.as_mut_ptr(), Ordering::SeqCst);
+        LENGTH.store(line.len(), Ordering::SeqCst);
+        INSTALL.call_once(|| {
+            // SAFETY: a plain sigaction with a handler that only loads atomics, writes and
+            // exits, which are async-signal-safe.
+            unsafe {
+                let mut action: libc::sigaction = std::mem::zeroed();
+                action.sa_sigaction = on_bus_error as *const () as usize;
+                libc::sigemptyset(&mut action.sa_mask);
+                libc::sigaction(libc::SIGBUS, &action, std::ptr::null_mut());
+            }
+        });
+    }
+
+    extern "C" fn on_bus_error(_: libc::c_int) {
+        let (message, length) = (
+            MESSAGE.load(Ordering::SeqCst),
+            LENGTH.load(Ordering::SeqCst),
+        );
+        // SAFETY: `message` is a leaked line of `length` bytes (or null); write and _exit are
+        // async-signal-safe.
+        unsafe {
+            if !message.is_null() {
+                libc::write(2, message.cast(), length);
+            }
+            libc::_exit(2);
+        }
+    }
+}
+
+#[cfg(not(unix))]
+mod bus_error {
+    pub fn name(_: &str) {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_mapped_file_reads_as_its_bytes_and_releases_behind() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        let text: Vec<u8> = (0..(RELEASE_EVERY * 2 + 12_345))
+            .map(|i| {
+                if i % 97 == 96 {
+                    b'\n'
+                } else {
+                    b'a' + (i % 26) as u8
+                }
+            })
+            .collect();
+        std::fs::write(&path, &text).unwrap();
+        let mapped = Mapped::open(&path, "f").unwrap();
+        let counted = std::cell::Cell::new(0u64);
+        let mut reader = MappedReader::new(&mapped, 10, |n| counted.set(counted.get() + n));
+        let mut lines = 0;
+        let mut line = Vec::new();
+        while reader.read_until(b'\n', &mut line).unwrap() > 0 {
+            lines += 1;
+            line.clear();
+        }
+        assert_eq!(
+            lines,
+            text[10..]
+                .split(|&b| b == b'\n')
+                .filter(|l| !l.is_empty())
+                .count()
+        );
+        assert_eq!(counted.get(), text.len() as u64 - 10);
+        assert!(reader.released >= RELEASE_EVERY && reader.released % (1 << 16) == 0);
+        // Released pages read again come back from the file.
+        assert_eq!(mapped.bytes(), &text[..]);
+        assert_eq!(mapped.release(0, 100), 0);
+    }
+}

@@ -42,25 +42,39 @@ impl Mapped {
         &self.map
     }
 
-    /// Hands back the pages of `from..to` (no byte of which is read again): the process's
-    /// memory no longer holds them. `from` is where the last release ended.
+    /// Hands back the pages of `from..to` (`from` at a page, `to` rounded down to one): the
+    /// process's memory no longer holds them. Returns where the pages handed back end.
     pub fn release(&self, from: usize, to: usize) -> usize {
-        // Whole 64 KiB steps, a multiple of any page size, from a start that is one.
-        let to = to - to % (1 << 16);
+        let to = to - to % STEP;
+        self.give_back(from, to);
+        to.max(from)
+    }
+
+    /// Hands back every page that holds a byte of `range`, those it shares with the bytes
+    /// around it too: one read again comes back from the file.
+    pub fn release_around(&self, range: std::ops::Range<usize>) {
+        let to = range.end.next_multiple_of(STEP).min(self.map.len());
+        self.give_back(range.start - range.start % STEP, to);
+    }
+
+    fn give_back(&self, from: usize, to: usize) {
         if to <= from {
-            return from;
+            return;
         }
         #[cfg(unix)]
         // SAFETY: `DontNeed` on a read-only file mapping drops the pages from this process's
         // page tables; a later read of them would fault them in again from the file, so no
-        // byte read changes. None of these bytes is read again.
+        // byte read changes.
         let _ = unsafe {
             self.map
                 .unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, from, to - from)
         };
-        to
     }
 }
+
+/// Pages are handed back in whole 64 KiB steps, a multiple of any page size (the map starts
+/// at a page).
+const STEP: usize = 1 << 16;
 
 /// A [`Mapped`] file read front to back as a [`BufRead`]: all of the rest is the buffer, the
 /// pages behind released as it is consumed, and the bytes counted for the progress bar.
@@ -202,5 +216,8 @@ mod tests {
         // Released pages read again come back from the file.
         assert_eq!(mapped.bytes(), &text[..]);
         assert_eq!(mapped.release(0, 100), 0);
+        assert_eq!(mapped.release(1 << 16, (3 << 16) + 5), 3 << 16);
+        mapped.release_around(5..text.len());
+        assert_eq!(mapped.bytes(), &text[..]);
     }
 }

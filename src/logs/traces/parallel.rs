@@ -4,8 +4,8 @@
 //! and gives them to the assembly. The assembly sees the same spans in the same order as when
 //! one thread reads, so the figures are the same.
 //!
-//! A chunk is a range of a mapped file ([`mapped`]: no byte copied, the pages behind handed
-//! back as the chunks' spans go on), or bytes a reading thread read from a stream (stdin,
+//! A chunk is a range of a mapped file ([`mapped`]: no byte copied, its pages handed back by
+//! the worker that parsed it), or bytes a reading thread read from a stream (stdin,
 //! gzip, a small file: [`streamed`]), the vectors reused from chunk to chunk.
 //!
 //! A line that is not a whole document (a pretty-printed one, a Zipkin array) or that fails
@@ -27,9 +27,15 @@ use crate::logs::source::{Mapped, MappedReader, read_retrying};
 /// little against parsing it.
 pub const CHUNK: usize = 1 << 20;
 
-/// Chunks queued for a worker, at most: with those being parsed and those whose spans are
-/// being taken, all there are (memory stays flat).
+/// Chunks read from a stream in flight for a worker, at most (each holds its bytes): with
+/// those being parsed and those whose spans are being taken, all there are (memory stays
+/// flat).
 const DEPTH: usize = 2;
+
+/// Chunks of a mapped file in flight, at most (shared among the workers, at least DEPTH
+/// each): each holds only its spans, and a deep queue lets the workers run on while the
+/// assembly judges a batch of traces.
+const MAPPED_IN_FLIGHT: usize = 16;
 
 /// How the reading is shared.
 #[derive(Debug, Clone, Copy)]
@@ -62,20 +68,23 @@ struct Parsed {
     lines: u64,
 }
 
-/// The workers, each with its queue of jobs and its queue of chunks parsed; `map` is the
-/// mapped file's bytes (empty for a stream).
+/// The workers, each with its queue of jobs (at most `depth`) and its queue of chunks parsed;
+/// `mapped` is the mapped file (none for a stream), whose pages a worker hands back once it
+/// has parsed them (a span holds its own texts).
 fn workers<'s>(
     scope: &'s Scope<'s, '_>,
     threads: Threads,
-    map: &'s [u8],
+    depth: usize,
+    mapped: Option<&'s Mapped>,
     name: &'s str,
     format: TraceFormat,
 ) -> (Vec<mpsc::SyncSender<Job>>, Vec<mpsc::Receiver<Parsed>>) {
     let n = threads.workers.max(1);
     let mut to = Vec::with_capacity(n);
     let mut from = Vec::with_capacity(n);
+    let map = mapped.map_or(&[][..], Mapped::bytes);
     for _ in 0..n {
-        let (job_tx, job_rx) = mpsc::sync_channel::<Job>(DEPTH);
+        let (job_tx, job_rx) = mpsc::sync_channel::<Job>(depth);
         // Unbounded, so a worker never waits on the thread taking the spans: the chunks in
         // flight are already bounded where they are made.
         let (done_tx, done_rx) = mpsc::channel::<Parsed>();
@@ -86,6 +95,9 @@ fn workers<'s>(
                     Chunk::Mapped(range) => &map[range.clone()],
                 };
                 let parsed = parse_chunk(text, job.spans, name, format);
+                if let (Some(mapped), Chunk::Mapped(range)) = (mapped, &job.chunk) {
+                    mapped.release_around(range.clone());
+                }
                 let parsed = Parsed {
                     job: Job {
                         chunk: job.chunk,
@@ -123,13 +135,14 @@ pub fn mapped(
 ) -> Result<(), LogError> {
     let bytes = mapped.bytes();
     std::thread::scope(|scope| {
-        let (to, from) = workers(scope, threads, bytes, name, format);
+        let depth = (MAPPED_IN_FLIGHT / threads.workers.max(1)).max(DEPTH);
+        let (to, from) = workers(scope, threads, depth, Some(mapped), name, format);
         let n = to.len();
         let mut spare: Vec<Vec<Span>> = Vec::new();
-        let (mut next, mut sent, mut taken, mut line, mut released) = (0, 0, 0, 1u64, 0);
+        let (mut next, mut sent, mut taken, mut line) = (0, 0, 0, 1u64);
         loop {
-            // Round robin with at most DEPTH a worker in flight: a send never waits.
-            while next < bytes.len() && sent - taken < n * DEPTH {
+            // Round robin with at most `depth` a worker in flight: a send never waits.
+            while next < bytes.len() && sent - taken < n * depth {
                 let end = memchr::memchr(b'\n', bytes.get(next + threads.chunk..).unwrap_or(&[]))
                     .map_or(bytes.len(), |i| next + threads.chunk + i + 1);
                 let job = Job {
@@ -156,7 +169,6 @@ pub fn mapped(
             }
             on_read(range.len() as u64);
             line += parsed.lines;
-            released = mapped.release(released, range.end);
             spare.push(parsed.job.spans);
         }
     })
@@ -183,7 +195,7 @@ pub fn streamed(
 ) -> Result<(), LogError> {
     let stop = AtomicBool::new(false);
     std::thread::scope(|scope| {
-        let (to, from) = workers(scope, threads, &[], name, format);
+        let (to, from) = workers(scope, threads, DEPTH, None, name, format);
         let n = to.len();
         // Chunks whose spans went on come back to the reading thread, to be filled again.
         let (spare_tx, spare_rx) = mpsc::channel::<Job>();

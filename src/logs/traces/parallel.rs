@@ -94,19 +94,15 @@ fn workers<'s>(
                     Chunk::Read { bytes, len } => &bytes[..*len],
                     Chunk::Mapped(range) => &map[range.clone()],
                 };
-                let parsed = parse_chunk(text, job.spans, name, format);
+                let (spans, stop, lines) = parse_chunk(text, job.spans, name, format);
                 if let (Some(mapped), Chunk::Mapped(range)) = (mapped, &job.chunk) {
                     mapped.release_around(range.clone());
                 }
-                let parsed = Parsed {
-                    job: Job {
-                        chunk: job.chunk,
-                        spans: parsed.0,
-                    },
-                    stop: parsed.1,
-                    lines: parsed.2,
+                let job = Job {
+                    chunk: job.chunk,
+                    spans,
                 };
-                if done_tx.send(parsed).is_err() {
+                if done_tx.send(Parsed { job, stop, lines }).is_err() {
                     break;
                 }
             }
@@ -123,7 +119,6 @@ fn lost() -> LogError {
 
 /// The documents of a mapped file, one a line, to the assembly (see the module's docs); its
 /// bytes are counted for the progress bar by `on_read` as their spans go on.
-#[allow(clippy::too_many_arguments)]
 pub fn mapped(
     mapped: &Mapped,
     threads: Threads,
@@ -163,7 +158,7 @@ pub fn mapped(
                 return Err(lost());
             };
             if let Some(at) = parsed.stop {
-                on_read((at) as u64);
+                on_read(at as u64);
                 let mut rest = MappedReader::new(mapped, range.start + at, on_read);
                 return super::documents(&mut rest, asm, name, format, err, line + parsed.lines);
             }

@@ -293,9 +293,9 @@ fn istio_undecodable_request_is_a_row() {
     );
 }
 
-/// Traefik's CLF with no status, no router, no server and 0 ms: Traefik matched no router,
-/// so it never reached a backend: a failed attempt, no give-up. A `-` status with a router
-/// and time taken stays a give-up.
+/// Traefik's CLF with no status, no router and no server: Traefik matched no router, so it
+/// never reached a backend, at 0 ms or after the client held it two minutes: a failed
+/// attempt, no give-up. A `-` status with a router and time taken stays a give-up.
 #[test]
 fn traefik_routerless_dash_never_reached_a_backend() {
     let dir = tempfile::tempdir().unwrap();
@@ -303,12 +303,13 @@ fn traefik_routerless_dash_never_reached_a_backend() {
         "172.17.0.1 - - [08/Nov/2026:09:16:05 +0000] \"POST /v1/pay HTTP/1.1\" 201 414 \"-\" \"curl/8\" 500 \"pay@docker\" \"http://172.17.0.3:80\" 12ms\n",
         "172.17.1.1 - - [08/Nov/2026:09:16:06 +0000] \"POST /mobileadmin/home.cs HTTP/1.1\" - - \"-\" \"Mozilla/5.00 (Nikto/2.1.5)\" 45640 \"-\" \"-\" 0ms\n",
         "172.17.0.2 - - [08/Nov/2026:09:16:07 +0000] \"POST /v1/pay HTTP/1.1\" - - \"-\" \"curl/8\" 501 \"pay@docker\" \"-\" 30001ms\n",
+        "172.17.1.2 - - [08/Nov/2026:09:18:10 +0000] \"POST /v1/pay HTTP/1.1\" - - \"-\" \"curl/8\" 502 \"-\" \"-\" 123000ms\n",
     );
     let path = write(dir.path(), "traefik.log", log.as_bytes());
     let (j, stderr) = report(&path, &[]);
     let o = &j["observed"];
     assert_eq!(o["files"][0]["input_format"], "Traefik CLF");
-    assert_eq!(counts(o), (3, 0, 3, 1), "{stderr}");
+    assert_eq!(counts(o), (4, 0, 4, 1), "{stderr}");
 }
 
 /// HAProxy's default HTTP format given as haproxy.cfg holds it, continued over two lines as

@@ -386,9 +386,10 @@ fn http_protocol<'d>(columns: &ColumnMap, field: impl Fn(usize) -> &'d [u8]) -> 
         .is_some_and(|i| trim(field(i)).starts_with(b"HTTP/"))
 }
 
-/// A Traefik CLF record with no status (`-`), no router (`"-"`), no server and no time
-/// taken: Traefik matched no router, so the request never reached a backend. It is no
-/// give-up (nothing ran that may have succeeded), only a failed attempt.
+/// A Traefik CLF record with no status (`-`), no router (`"-"`) and no server: Traefik
+/// matched no router, so the request never reached a backend, however long the client held
+/// the connection. It is no give-up (nothing ran that may have succeeded), only a failed
+/// attempt.
 #[cold]
 fn routerless<'d>(columns: &ColumnMap, field: impl Fn(usize) -> &'d [u8]) -> bool {
     let named = |name: &str| columns.headers.iter().position(|h| h == name);
@@ -396,11 +397,7 @@ fn routerless<'d>(columns: &ColumnMap, field: impl Fn(usize) -> &'d [u8]) -> boo
     let Some(router) = named("router_name") else {
         return false;
     };
-    dash(router)
-        && named("server_url").is_none_or(dash)
-        && columns
-            .duration
-            .is_none_or(|i| parse_duration(field(i)).is_some_and(Took::is_zero))
+    dash(router) && named("server_url").is_none_or(dash)
 }
 
 /// What a record with no HTTP request (`"- - -"`) is, by its format's columns.

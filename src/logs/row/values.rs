@@ -147,13 +147,6 @@ pub enum Took {
     Seconds(f64),
 }
 
-impl Took {
-    /// The value is zero, in whatever unit.
-    pub fn is_zero(self) -> bool {
-        matches!(self, Took::InUnit(0.0) | Took::Seconds(0.0))
-    }
-}
-
 /// A duration: a number, or nginx's `0.5, 0.25` (summed), in the field's unit; a value that
 /// writes its unit ([`Took::Seconds`]: `16.2s`, or a Go duration, [`go_duration`]), in that
 /// unit; `-` and garbage are `None` (no duration).

@@ -1,12 +1,13 @@
 //! A large plain file read through a memory map: its bytes are parsed where the page cache
-//! holds them, with no copy into a buffer first (on a file of OTLP/JSON traces the kernel's
-//! copy was a sixth of the time). The pages behind the reading are handed back as it moves
-//! on ([`Mapped::release`]), so the process holds a few megabytes of the file at a time,
-//! whatever its size; the page cache keeps them.
+//! holds them, with no copy into a buffer first (the kernel's copy of every byte was the
+//! costliest part of reading a file of traces after the parsing). The pages behind the
+//! reading are handed back as it moves on ([`Mapped::release`]), so the process holds a few
+//! megabytes of the file at a time, whatever its size; the page cache keeps them.
 //!
 //! A file that shrinks while it is mapped (truncated, or rewritten in place) makes the next
 //! read of a page past its new end a SIGBUS. While a file is mapped, that signal is one line
-//! naming the file and exit code 2, as any input that cannot be read.
+//! naming the file and exit code 2, as any input that cannot be read; once none is, the
+//! signal is what it was.
 
 use std::fs::File;
 use std::io::{self, BufRead, Read};
@@ -75,6 +76,12 @@ impl Mapped {
 /// Pages are handed back in whole 64 KiB steps, a multiple of any page size (the map starts
 /// at a page).
 const STEP: usize = 1 << 16;
+
+impl Drop for Mapped {
+    fn drop(&mut self) {
+        bus_error::unnamed();
+    }
+}
 
 /// A [`Mapped`] file read front to back as a [`BufRead`]: all of the rest is the buffer, the
 /// pages behind released as it is consumed, and the bytes counted for the progress bar.
@@ -156,17 +163,26 @@ mod bus_error {
         });
     }
 
-    extern "C" fn on_bus_error(_: libc::c_int) {
+    /// No file is mapped any more: a SIGBUS is no longer one of its words.
+    pub fn unnamed() {
+        MESSAGE.store(std::ptr::null_mut(), Ordering::SeqCst);
+    }
+
+    extern "C" fn on_bus_error(signal: libc::c_int) {
         let (message, length) = (
             MESSAGE.load(Ordering::SeqCst),
             LENGTH.load(Ordering::SeqCst),
         );
-        // SAFETY: `message` is a leaked line of `length` bytes (or null); write and _exit are
-        // async-signal-safe.
+        // SAFETY: `message` is a leaked line of `length` bytes (or null); write, _exit,
+        // signal and raise are async-signal-safe.
         unsafe {
-            if !message.is_null() {
-                libc::write(2, message.cast(), length);
+            if message.is_null() {
+                // Not a mapped file's: the signal as it would have been.
+                libc::signal(signal, libc::SIG_DFL);
+                libc::raise(signal);
+                return;
             }
+            libc::write(2, message.cast(), length);
             libc::_exit(2);
         }
     }
@@ -175,6 +191,7 @@ mod bus_error {
 #[cfg(not(unix))]
 mod bus_error {
     pub fn name(_: &str) {}
+    pub fn unnamed() {}
 }
 
 #[cfg(test)]

@@ -804,6 +804,24 @@ fn threads_read_the_same_report_as_one() {
             assert!(read == mapped, "{path}, stdin, --threads {threads}");
         }
     }
+    // Gzip: read by the reading thread, and the same; cut short, the same one line.
+    let gz = gzip(&plain);
+    let (mapped, _) = crate::support::output(&[plain.to_str().unwrap(), "--format", "json"]);
+    let mapped: Value = serde_json::from_str(&mapped).unwrap();
+    let gz_path = gz.to_str().unwrap();
+    let gz_name = json!(gz_path);
+    for threads in ["1", "3"] {
+        let (out, _) = crate::support::output(&[gz_path, "--threads", threads, "--format", "json"]);
+        let mut read: Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(read["observed"]["files"][0]["name"], gz_name);
+        read["observed"]["files"][0]["name"] = json!(plain.to_str().unwrap());
+        assert!(read == mapped, "gzip, --threads {threads}");
+    }
+    let bytes = std::fs::read(&gz).unwrap();
+    std::fs::write(&gz, &bytes[..bytes.len() * 2 / 3]).unwrap();
+    let one = usage_error(&["logs", gz_path, "--threads", "1"]);
+    assert!(one.contains("corrupt or truncated gzip data"), "{one}");
+    assert_eq!(usage_error(&["logs", gz_path, "--threads", "3"]), one);
     let cut = cut.to_str().unwrap();
     let one = usage_error(&["logs", cut, "--threads", "1"]);
     assert!(

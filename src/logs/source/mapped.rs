@@ -28,11 +28,11 @@ impl Mapped {
     /// Maps the file at `path`, which the caller names `name` in messages.
     pub fn open(path: &Path, name: &str) -> io::Result<Mapped> {
         let file = File::open(path)?;
-        bus_error::name(name);
         // SAFETY: the map is read-only and private to this process; a file changed under it
         // changes what is read (as a read would), and one that shrinks is the SIGBUS the
-        // handler words (the module's docs).
+        // handler words (the module's docs), named before any byte of the map is read.
         let map = unsafe { memmap2::Mmap::map(&file)? };
+        bus_error::name(name);
         // Read-ahead from the page cache in large steps: the file is read front to back.
         #[cfg(unix)]
         let _ = map.advise(memmap2::Advice::Sequential);

@@ -10,9 +10,9 @@
 //! its JSON, `["k-1"]`). The rules are those of src/logs/traces/assemble.rs, but two: the
 //! server's answer is that of a SERVER span directly under the attempt (not one further
 //! down), and an attempt without one is unknown (the file reader tells, in whole traces, the
-//! ones that never arrived); intents are the shared parent span (or the captured key), without
-//! `http.request.resend_count`'s first sends, and not split by method and path, by a 2xx
-//! answer or by sends in flight at once.
+//! ones that never arrived); intents are the sends of one method and path under one parent
+//! span (or the captured key), without `http.request.resend_count`'s first sends, and not
+//! split by a 2xx answer or by sends in flight at once.
 
 /// The attempts of the exporter's `table`, as a derived table (ClickHouse SQL).
 pub fn attempts(table: &str) -> String {
@@ -33,8 +33,9 @@ pub fn attempts(table: &str) -> String {
       c.path AS path,
       multiIf(c.status != '', c.status, c.timed_out, '0', '1') AS status,
       if(s.status = '', '-', s.status) AS upstream_status,
-      if(c.key != '', concat('key:', c.key),
-        concat(c.TraceId, '-', if(c.ParentSpanId = '', c.SpanId, c.ParentSpanId))) AS idempotency_key,
+      multiIf(c.key != '', concat('key:', c.key),
+        c.ParentSpanId = '', concat(c.TraceId, '-', c.SpanId),
+        concat(c.TraceId, '-', c.ParentSpanId, '-', c.method, ' ', c.path)) AS idempotency_key,
       toString(if(c.status = '', c.Duration / 1000000, 0)) AS duration_ms
     FROM (
       SELECT Timestamp, TraceId, SpanId, ParentSpanId, Duration,

@@ -192,6 +192,117 @@ fn real_sdk_spans_give_the_figures_the_server_counted() {
     }
 }
 
+/// A handler that makes two different calls of one route under one parent span (the items of
+/// two orders, `/orders/{id}/items`) sends two intents, not one retried: the file reader and
+/// the query of `dupcost sql --preset otel-traces` (in chDB, on the Collector's ClickHouse
+/// table of the same spans) both count them apart, so neither counts a call that ran once as
+/// work that ran twice.
+#[test]
+fn two_calls_under_one_parent_are_two_intents_in_the_file_and_in_sql() {
+    let Some(python) = python() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let call = |trace: u64, id: u64, parent: u64, start: u64, path: &str, timeout: bool| {
+        let mut attrs = vec![
+            attr("http.request.method", "POST"),
+            attr("url.full", format!("http://10.0.0.2:8080{path}")),
+            attr("server.address", "10.0.0.2"),
+            attr("server.port", 8080),
+        ];
+        if timeout {
+            attrs.push(attr("error.type", "timeout"));
+        } else {
+            attrs.push(attr("http.response.status_code", 201));
+        }
+        span(trace, id, parent, 3, start, start + 400, attrs)
+    };
+    let docs: Vec<Value> = (1..=20u64)
+        .map(|t| {
+            let at = (t - 1) * 3_600_000;
+            let root = t * 100;
+            let mut spans = vec![span(t, root, 0, 1, at, at + 9_000, vec![])];
+            // Every 5th first call timed out once, its server answering 201: it ran twice.
+            let first = format!("/orders/{t}/items");
+            let second = format!("/orders/{}/items", t + 500);
+            let mut id = root + 1;
+            if t % 5 == 0 {
+                spans.push(call(t, id, root, at, &first, true));
+                spans.push(span(t, id + 1, id, 2, at + 10, at + 800, server_attrs(201)));
+                id += 2;
+            }
+            spans.push(call(t, id, root, at + 1_000, &first, false));
+            spans.push(span(
+                t,
+                id + 1,
+                id,
+                2,
+                at + 1_010,
+                at + 1_300,
+                server_attrs(201),
+            ));
+            spans.push(call(t, id + 2, root, at + 2_000, &second, false));
+            spans.push(span(
+                t,
+                id + 3,
+                id + 2,
+                2,
+                at + 2_010,
+                at + 2_300,
+                server_attrs(201),
+            ));
+            request(spans)
+        })
+        .collect();
+    let file = write_lines(dir.path(), "calls.jsonl", &docs);
+    let args = ["--min-span", "1s", "--succeeded-share", "50%"];
+    let from_file = report(&file, &args);
+    let o = &from_file["observed"];
+    assert_eq!(o["mutating_attempts"], 44);
+    assert_eq!(o["intents"], 40);
+    assert_eq!(o["observed_duplicates"]["count"], 4);
+    let out = succeed(dupcost().args([
+        "sql",
+        "--engine",
+        "clickhouse",
+        "--preset",
+        "otel-traces",
+        "--table",
+        "t.otel_traces",
+    ]));
+    let query = dir.path().join("query.sql");
+    std::fs::write(&query, &out.stdout).unwrap();
+    let result = dir.path().join("result.csv");
+    let loader = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/traces/chdb_otel.py");
+    let run = Command::new(&python)
+        .arg(loader)
+        .args([&file, &query, &result])
+        .arg("new")
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let out = succeed(
+        dupcost()
+            .arg("estimate")
+            .arg("--observed")
+            .arg(&result)
+            .args(args)
+            .args(["--format", "json"]),
+    );
+    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    for k in [
+        "mutating_attempts",
+        "intents",
+        "timed_out",
+        "timed_out_succeeded",
+    ] {
+        assert_eq!(r["observed"][k], o[k], "sql: {k}");
+    }
+    assert_eq!(r["observed"]["observed_duplicates"]["count"], 4);
+}
+
 // --- hand-made traces -------------------------------------------------------------------
 
 const T0: u64 = 1_764_547_200_000_000_000; // 2025-12-01T00:00:00Z, ns

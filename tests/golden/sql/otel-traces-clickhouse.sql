@@ -15,8 +15,9 @@ WITH src AS (
       c.path AS path,
       multiIf(c.status != '', c.status, c.timed_out, '0', '1') AS status,
       if(s.status = '', '-', s.status) AS upstream_status,
-      if(c.key != '', concat('key:', c.key),
-        concat(c.TraceId, '-', if(c.ParentSpanId = '', c.SpanId, c.ParentSpanId))) AS idempotency_key,
+      multiIf(c.key != '', concat('key:', c.key),
+        c.ParentSpanId = '', concat(c.TraceId, '-', c.SpanId),
+        concat(c.TraceId, '-', c.ParentSpanId, '-', c.method, ' ', c.path)) AS idempotency_key,
       toString(if(c.status = '', c.Duration / 1000000, 0)) AS duration_ms
     FROM (
       SELECT Timestamp, TraceId, SpanId, ParentSpanId, Duration,

@@ -130,41 +130,10 @@ fn real_sdk_spans_give_the_figures_the_server_counted() {
         // Past one machine: the same spans in the Collector's ClickHouse table (otel_traces),
         // the query of `dupcost sql --preset otel-traces` run on it in chDB, and its result
         // read back: the same figures.
-        let query = dir.path().join("query.sql");
-        let out = succeed(dupcost().args([
-            "sql",
-            "--engine",
-            "clickhouse",
-            "--preset",
-            "otel-traces",
-            "--table",
-            "t.otel_traces",
-        ]));
-        std::fs::write(&query, &out.stdout).unwrap();
         let from_file = report(&otlp, &["--min-span", "1s"]);
         // The exporter's older versions write SpanKind SPAN_KIND_CLIENT, newer ones Client.
         for kinds in ["old", "new"] {
-            let result = dir.path().join(format!("result-{kinds}.csv"));
-            let loader = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/traces/chdb_otel.py");
-            let run = Command::new(&python)
-                .arg(loader)
-                .args([&otlp, &query, &result])
-                .arg(kinds)
-                .output()
-                .unwrap();
-            assert!(
-                run.status.success(),
-                "{}",
-                String::from_utf8_lossy(&run.stderr)
-            );
-            let out = succeed(
-                dupcost()
-                    .arg("estimate")
-                    .arg("--observed")
-                    .arg(&result)
-                    .args(["--min-span", "1s", "--format", "json"]),
-            );
-            let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+            let r = through_sql(&python, &otlp, dir.path(), kinds, &["--min-span", "1s"]);
             let what = format!("{mode} sql {kinds}");
             for k in [
                 "mutating_attempts",
@@ -190,6 +159,45 @@ fn real_sdk_spans_give_the_figures_the_server_counted() {
             ));
         }
     }
+}
+
+/// The query of `dupcost sql --preset otel-traces`, run in chDB on `spans` loaded as the
+/// Collector's ClickHouse table (`kinds`: as the exporter's older or newer versions write its
+/// kinds), its result read back by `estimate --observed` with `args`, as JSON.
+fn through_sql(python: &Path, spans: &Path, dir: &Path, kinds: &str, args: &[&str]) -> Value {
+    let out = succeed(dupcost().args([
+        "sql",
+        "--engine",
+        "clickhouse",
+        "--preset",
+        "otel-traces",
+        "--table",
+        "t.otel_traces",
+    ]));
+    let query = dir.join("query.sql");
+    std::fs::write(&query, &out.stdout).unwrap();
+    let result = dir.join(format!("result-{kinds}.csv"));
+    let loader = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/traces/chdb_otel.py");
+    let run = Command::new(python)
+        .arg(loader)
+        .args([spans, &query, &result])
+        .arg(kinds)
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let out = succeed(
+        dupcost()
+            .arg("estimate")
+            .arg("--observed")
+            .arg(&result)
+            .args(args)
+            .args(["--format", "json"]),
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
 }
 
 /// A handler that makes two different calls of one route under one parent span (the items of
@@ -259,39 +267,7 @@ fn two_calls_under_one_parent_are_two_intents_in_the_file_and_in_sql() {
     assert_eq!(o["mutating_attempts"], 44);
     assert_eq!(o["intents"], 40);
     assert_eq!(o["observed_duplicates"]["count"], 4);
-    let out = succeed(dupcost().args([
-        "sql",
-        "--engine",
-        "clickhouse",
-        "--preset",
-        "otel-traces",
-        "--table",
-        "t.otel_traces",
-    ]));
-    let query = dir.path().join("query.sql");
-    std::fs::write(&query, &out.stdout).unwrap();
-    let result = dir.path().join("result.csv");
-    let loader = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/traces/chdb_otel.py");
-    let run = Command::new(&python)
-        .arg(loader)
-        .args([&file, &query, &result])
-        .arg("new")
-        .output()
-        .unwrap();
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
-    let out = succeed(
-        dupcost()
-            .arg("estimate")
-            .arg("--observed")
-            .arg(&result)
-            .args(args)
-            .args(["--format", "json"]),
-    );
-    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let r = through_sql(&python, &file, dir.path(), "new", &args);
     for k in [
         "mutating_attempts",
         "intents",

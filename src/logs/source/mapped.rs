@@ -51,6 +51,25 @@ impl Mapped {
         to.max(from)
     }
 
+    /// Maps the pages of `range` into the process in one call, before they are read: a
+    /// fault a few pages would cost more (a page fault is costly in a virtual machine, and
+    /// a file read so faulted 16,000 times on 384 MB). Where the kernel cannot (before Linux
+    /// 5.14, or past a shrunk file's end), the reading faults them in as before.
+    pub fn populate(&self, range: std::ops::Range<usize>) {
+        #[cfg(target_os = "linux")]
+        {
+            let from = range.start - range.start % STEP;
+            let to = range.end.min(self.map.len());
+            if to > from {
+                let _ = self
+                    .map
+                    .advise_range(memmap2::Advice::PopulateRead, from, to - from);
+            }
+        }
+        #[cfg(not(target_os = "linux"))]
+        let _ = range;
+    }
+
     /// Hands back every page that holds a byte of `range`, those it shares with the bytes
     /// around it too: one read again comes back from the file.
     pub fn release_around(&self, range: std::ops::Range<usize>) {

@@ -12,10 +12,11 @@
 //! stops the chunk there: that line and everything after it are read by the one-thread
 //! reader ([`super::documents`]), which reads it, or says what is wrong with it, at its line.
 
+use std::collections::BTreeMap;
 use std::io::{self, BufReader, Read};
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc;
+use std::sync::{Arc, Mutex, mpsc};
 use std::thread::Scope;
 
 use super::span::Span;
@@ -32,9 +33,9 @@ pub const CHUNK: usize = 1 << 20;
 /// flat).
 const DEPTH: usize = 2;
 
-/// Chunks of a mapped file in flight, at most (shared among the workers, at least DEPTH
-/// each): each holds only its spans, and a deep queue lets the workers run on while the
-/// assembly judges a batch of traces.
+/// Chunks of a mapped file in flight, at most (at least DEPTH a worker): each holds only its
+/// spans, and a deep queue lets the workers run on while the assembly judges a batch of
+/// traces.
 const MAPPED_IN_FLIGHT: usize = 16;
 
 /// How the reading is shared.
@@ -68,31 +69,48 @@ struct Parsed {
     lines: u64,
 }
 
-/// The workers, each with its queue of jobs (at most `depth`) and its queue of chunks parsed;
-/// `mapped` is the mapped file (none for a stream), whose pages a worker hands back once it
-/// has parsed them (a span holds its own texts).
+/// The workers' two queues: jobs, numbered in the input's order, and the chunks parsed, in
+/// the order they were done.
+type Queues = (
+    mpsc::SyncSender<(usize, Job)>,
+    mpsc::Receiver<(usize, Parsed)>,
+);
+
+/// The workers. They share one queue of jobs (at most `bound` waiting): whichever is free
+/// takes the next, so a worker that falls behind (its core shared with the assembly) holds
+/// no chunk back that another could parse. `mapped` is the mapped file (none for a stream),
+/// whose pages a worker hands back once it has parsed them (a span holds its own texts).
 fn workers<'s>(
     scope: &'s Scope<'s, '_>,
     threads: Threads,
-    depth: usize,
+    bound: usize,
     mapped: Option<&'s Mapped>,
     name: &'s str,
     format: TraceFormat,
-) -> (Vec<mpsc::SyncSender<Job>>, Vec<mpsc::Receiver<Parsed>>) {
-    let n = threads.workers.max(1);
-    let mut to = Vec::with_capacity(n);
-    let mut from = Vec::with_capacity(n);
+) -> Queues {
+    let (job_tx, job_rx) = mpsc::sync_channel::<(usize, Job)>(bound);
+    let job_rx = Arc::new(Mutex::new(job_rx));
+    // Unbounded, so a worker never waits on the thread taking the spans: the chunks in
+    // flight are already bounded where they are made.
+    let (done_tx, done_rx) = mpsc::channel::<(usize, Parsed)>();
     let map = mapped.map_or(&[][..], Mapped::bytes);
-    for _ in 0..n {
-        let (job_tx, job_rx) = mpsc::sync_channel::<Job>(depth);
-        // Unbounded, so a worker never waits on the thread taking the spans: the chunks in
-        // flight are already bounded where they are made.
-        let (done_tx, done_rx) = mpsc::channel::<Parsed>();
+    for _ in 0..threads.workers.max(1) {
+        let (jobs, done) = (Arc::clone(&job_rx), done_tx.clone());
         scope.spawn(move || {
-            for job in job_rx {
+            loop {
+                // The lock is held only to take a job (a poisoned one: a worker panicked,
+                // and the chunk it held is missed by the thread taking them).
+                let Ok(Ok((i, job))) = jobs.lock().map(|jobs| jobs.recv()) else {
+                    break;
+                };
                 let text = match &job.chunk {
                     Chunk::Read { bytes, len } => &bytes[..*len],
-                    Chunk::Mapped(range) => &map[range.clone()],
+                    Chunk::Mapped(range) => {
+                        if let Some(mapped) = mapped {
+                            mapped.populate(range.clone());
+                        }
+                        &map[range.clone()]
+                    }
                 };
                 let (spans, stop, lines) = parse_chunk(text, job.spans, name, format);
                 if let (Some(mapped), Chunk::Mapped(range)) = (mapped, &job.chunk) {
@@ -102,15 +120,44 @@ fn workers<'s>(
                     chunk: job.chunk,
                     spans,
                 };
-                if done_tx.send(Parsed { job, stop, lines }).is_err() {
+                if done.send((i, Parsed { job, stop, lines })).is_err() {
                     break;
                 }
             }
         });
-        to.push(job_tx);
-        from.push(done_rx);
     }
-    (to, from)
+    (job_tx, done_rx)
+}
+
+/// The chunks parsed, taken in the input's order whatever order they were done in.
+struct InOrder {
+    done: mpsc::Receiver<(usize, Parsed)>,
+    /// The number of the next chunk to take.
+    next: usize,
+    /// Chunks done before those ahead of them, by number.
+    early: BTreeMap<usize, Parsed>,
+}
+
+impl InOrder {
+    fn new(done: mpsc::Receiver<(usize, Parsed)>) -> InOrder {
+        InOrder {
+            done,
+            next: 0,
+            early: BTreeMap::new(),
+        }
+    }
+
+    /// The next chunk; `None` once every worker has ended without it.
+    fn take(&mut self) -> Option<Parsed> {
+        loop {
+            if let Some(parsed) = self.early.remove(&self.next) {
+                self.next += 1;
+                return Some(parsed);
+            }
+            let (i, parsed) = self.done.recv().ok()?;
+            self.early.insert(i, parsed);
+        }
+    }
 }
 
 fn lost() -> LogError {
@@ -130,29 +177,28 @@ pub fn mapped(
 ) -> Result<(), LogError> {
     let bytes = mapped.bytes();
     std::thread::scope(|scope| {
-        let depth = (MAPPED_IN_FLIGHT / threads.workers.max(1)).max(DEPTH);
-        let (to, from) = workers(scope, threads, depth, Some(mapped), name, format);
-        let n = to.len();
+        let in_flight = MAPPED_IN_FLIGHT.max(DEPTH * threads.workers.max(1));
+        let (to, done) = workers(scope, threads, in_flight, Some(mapped), name, format);
+        let mut parsed_chunks = InOrder::new(done);
         let mut spare: Vec<Vec<Span>> = Vec::new();
-        let (mut next, mut sent, mut taken, mut line) = (0, 0, 0, 1u64);
+        let (mut next, mut sent, mut line) = (0, 0, 1u64);
         loop {
-            // Round robin with at most `depth` a worker in flight: a send never waits.
-            while next < bytes.len() && sent - taken < n * depth {
+            // At most `in_flight` chunks out: a send never waits.
+            while next < bytes.len() && sent - parsed_chunks.next < in_flight {
                 let end = memchr::memchr(b'\n', bytes.get(next + threads.chunk..).unwrap_or(&[]))
                     .map_or(bytes.len(), |i| next + threads.chunk + i + 1);
                 let job = Job {
                     chunk: Chunk::Mapped(next..end),
                     spans: spare.pop().unwrap_or_default(),
                 };
-                to[sent % n].send(job).map_err(|_| lost())?;
+                to.send((sent, job)).map_err(|_| lost())?;
                 next = end;
                 sent += 1;
             }
-            if taken == sent {
+            if parsed_chunks.next == sent {
                 return Ok(());
             }
-            let mut parsed = from[taken % n].recv().map_err(|_| lost())?;
-            taken += 1;
+            let mut parsed = parsed_chunks.take().ok_or_else(lost)?;
             super::feed(parsed.job.spans.drain(..), asm)?;
             let Chunk::Mapped(range) = parsed.job.chunk else {
                 return Err(lost());
@@ -190,28 +236,27 @@ pub fn streamed(
 ) -> Result<(), LogError> {
     let stop = AtomicBool::new(false);
     std::thread::scope(|scope| {
-        let (to, from) = workers(scope, threads, DEPTH, None, name, format);
-        let n = to.len();
+        let n = threads.workers.max(1);
+        let (to, done) = workers(scope, threads, n * DEPTH, None, name, format);
+        let mut parsed_chunks = InOrder::new(done);
         // Chunks whose spans went on come back to the reading thread, to be filled again.
         let (spare_tx, spare_rx) = mpsc::channel::<Job>();
         let stop = &stop;
-        let reader = scope.spawn(move || read_chunks(input, to, spare_rx, threads.chunk, stop));
-        let mut taken = 0usize;
+        let reader = scope.spawn(move || read_chunks(input, to, n, spare_rx, threads.chunk, stop));
         let mut line = 1u64;
         loop {
-            let Ok(mut parsed) = from[taken % n].recv() else {
+            let Some(mut parsed) = parsed_chunks.take() else {
                 // The reading thread has ended and every chunk it handed over is taken.
                 let left = reader.join().map_err(|_| lost())?;
                 if let Some(e) = left.failed {
                     return Err(err(e));
                 }
-                return if left.sent == taken {
+                return if left.sent == parsed_chunks.next {
                     Ok(())
                 } else {
                     Err(lost())
                 };
             };
-            taken += 1;
             super::feed(parsed.job.spans.drain(..), asm)?;
             let Some(at) = parsed.stop else {
                 line += parsed.lines;
@@ -228,9 +273,8 @@ pub fn streamed(
                 Chunk::Mapped(_) => return Err(lost()),
             };
             let left = reader.join().map_err(|_| lost())?;
-            while taken < left.sent {
-                let later = from[taken % n].recv().map_err(|_| lost())?;
-                taken += 1;
+            while parsed_chunks.next < left.sent {
+                let later = parsed_chunks.take().ok_or_else(lost)?;
                 if let Chunk::Read { bytes, len } = &later.job.chunk {
                     rest.extend_from_slice(&bytes[..*len]);
                 }
@@ -251,10 +295,11 @@ pub fn streamed(
 }
 
 /// The reading thread: chunks filled (with the vectors that came back, or new ones) and
-/// handed to the workers, round robin, until the input ends, fails, or `stop` is set.
+/// handed to the `workers`, numbered in order, until the input ends, fails, or `stop` is set.
 fn read_chunks(
     mut input: Box<dyn Read + Send>,
-    to: Vec<mpsc::SyncSender<Job>>,
+    to: mpsc::SyncSender<(usize, Job)>,
+    workers: usize,
     spare: mpsc::Receiver<Job>,
     chunk: usize,
     stop: &AtomicBool,
@@ -262,9 +307,9 @@ fn read_chunks(
     let mut carry = Vec::new();
     let mut sent = 0;
     let mut failed = None;
-    // Chunks in being, at most: those queued for each worker, and one more each being parsed
-    // or having its spans taken.
-    let most = to.len() * (DEPTH + 1);
+    // Chunks in being, at most: those queued for the workers, and one more each being
+    // parsed or having its spans taken.
+    let most = workers * (DEPTH + 1);
     let mut made = 0;
     while !stop.load(Ordering::Relaxed) {
         let mut job = match spare.try_recv() {
@@ -299,7 +344,7 @@ fn read_chunks(
             }
         };
         if *len > 0 {
-            if to[sent % to.len()].send(job).is_err() {
+            if to.send((sent, job)).is_err() {
                 break;
             }
             sent += 1;
@@ -418,6 +463,29 @@ mod tests {
         assert_eq!(long[0], b"0123456789\n");
         assert_eq!(long.concat(), b"0123456789\nabcdefghijklmnopq\nz");
         assert!(chunks(b"", 8).is_empty());
+    }
+
+    /// Chunks done in any order are taken in the input's order; once the workers have ended,
+    /// a chunk never done is `None`.
+    #[test]
+    fn chunks_are_taken_in_order_whatever_order_they_were_done_in() {
+        let (tx, rx) = mpsc::channel();
+        let done = |lines| Parsed {
+            job: Job {
+                chunk: Chunk::Mapped(0..0),
+                spans: Vec::new(),
+            },
+            stop: None,
+            lines,
+        };
+        for i in [2usize, 0, 3, 1, 5] {
+            tx.send((i, done(i as u64))).unwrap();
+        }
+        drop(tx);
+        let mut taken = InOrder::new(rx);
+        let order: Vec<u64> = std::iter::from_fn(|| taken.take().map(|p| p.lines)).collect();
+        assert_eq!(order, [0, 1, 2, 3]);
+        assert_eq!(taken.next, 4);
     }
 
     fn parsed(text: &str) -> (usize, Option<usize>, u64) {

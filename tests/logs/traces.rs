@@ -928,6 +928,59 @@ fn threads_read_the_same_report_as_one() {
     }
 }
 
+/// With several threads, traces are judged on a thread of their own while the spans are
+/// read. A row the row stage refuses under `--strict` (an attempt dated 1970) stops the run at
+/// that row, as one thread stops there, though the reading has gone on past it to a line cut
+/// short: the judging's error comes first, as it came first in the file.
+#[test]
+fn a_strict_stop_while_judging_is_the_same_for_every_thread_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut epoch = intent(1, &[(false, Some(201))]);
+    for s in &mut epoch {
+        s["startTimeUnixNano"] = json!("1000000000");
+        s["endTimeUnixNano"] = json!("1500000000");
+    }
+    let mut text = format!("{}\n", request(epoch));
+    // About 2 MB of traces after it (many sweeps), then a line cut short.
+    for n in 0..20u64 {
+        let spans = (2 + n * 100..2 + (n + 1) * 100)
+            .flat_map(|i| intent(i, &[(i % 3 == 0, Some(201)), (false, Some(201))]))
+            .collect();
+        text.push_str(&format!("{}\n", request(spans)));
+    }
+    let whole = dir.path().join("whole.jsonl");
+    std::fs::write(&whole, &text).unwrap();
+    let last = request(intent(9_000, &[(false, Some(201))])).to_string();
+    let cut = dir.path().join("cut.jsonl");
+    std::fs::write(&cut, format!("{text}{}\n", &last[..last.len() / 2])).unwrap();
+    for file in [&whole, &cut] {
+        let path = file.to_str().unwrap();
+        let one = usage_error(&["logs", path, "--strict", "--threads", "1"]);
+        assert!(one.contains("before 1990"), "{one}");
+        for threads in ["2", "3"] {
+            let many = usage_error(&["logs", path, "--strict", "--threads", threads]);
+            assert_eq!(many, one, "{path}, --threads {threads}");
+            let out = dupcost()
+                .args(["logs", "-", "--strict", "--threads", threads])
+                .pipe_stdin(file)
+                .unwrap()
+                .output()
+                .unwrap();
+            assert_eq!(out.status.code(), Some(2), "{path}, stdin");
+            let err = String::from_utf8(out.stderr).unwrap();
+            assert_eq!(err.replace("-:", &format!("{path}:")), one, "{path}, stdin");
+        }
+    }
+    // Without --strict the row is counted bad, and the cut line is the error, by every count.
+    let path = cut.to_str().unwrap();
+    let one = usage_error(&["logs", path, "--threads", "1"]);
+    assert!(
+        one.contains("cut.jsonl:23:0: not OTLP/JSON traces"),
+        "{one}"
+    );
+    assert_eq!(usage_error(&["logs", path, "--threads", "3"]), one);
+}
+
 /// A large file is read through a memory map; one that shrinks while it is read (truncated,
 /// or rewritten in place) is one line naming it and exit code 2, not a bus error.
 #[cfg(unix)]

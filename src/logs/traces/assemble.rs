@@ -3,6 +3,10 @@
 //! stage already reads (method, path, time, status, what the server answered, intent),
 //! through [`Direct`], so traces are counted, derived and reported exactly as logs are.
 //!
+//! The [`Assembler`] gathers; a [`Judge`] judges the traces that ended at each sweep, in
+//! batches, on the same thread or (with several threads, see [`assemble`]) on one of its
+//! own, which takes the batches in the order they were made: the same rows either way.
+//!
 //! The rules (docs/MODEL.md, "From traces"):
 //! * an attempt is a CLIENT span with a mutating method;
 //! * its intent is its captured `Idempotency-Key`, else the parent span it shares with its
@@ -16,12 +20,13 @@
 
 use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::mpsc;
 
 use compact_str::CompactString;
 
 use super::TraceRead;
 use super::otlp::SpanSink;
-use super::span::{Kind, Span};
+use super::span::{Kind, Method, Span};
 use crate::logs::error::LogError;
 use crate::logs::formats::Fields;
 use crate::logs::row::Direct;
@@ -202,9 +207,32 @@ impl Ends {
     }
 }
 
+/// The traces ended at one sweep, to be judged, then the rows held to be released that
+/// ended before `horizon`.
+struct Batch {
+    traces: Vec<(u128, Vec<Span>)>,
+    horizon: i64,
+}
+
+/// Batches waiting for the judging thread, at most: the reading runs ahead of the judging by
+/// so many sweeps.
+const BATCHES: usize = 4;
+
+/// Where ended traces are judged: on the thread that reads the spans, or on a thread of
+/// their own, which takes the batches in the order they were made.
+enum Judging<'r, 'a> {
+    Here(Box<Judge<'r, 'a>>),
+    Thread {
+        to: mpsc::SyncSender<Batch>,
+        /// Judged traces' span vectors, emptied, coming back.
+        back: mpsc::Receiver<Vec<Vec<Span>>>,
+    },
+}
+
+/// Gathers the spans by trace, and hands the traces that ended to the judging.
 pub struct Assembler<'r, 'a> {
-    rules: Rules,
-    rows: &'r mut Direct<'a>,
+    remember_judged: bool,
+    judging: Judging<'r, 'a>,
     open: Map<u128, Pending>,
     /// The open traces by their latest end.
     ends: Ends,
@@ -214,32 +242,75 @@ pub struct Assembler<'r, 'a> {
     pool: Vec<Vec<Span>>,
     watermark: i64,
     since_sweep: u32,
-    peers_traced: Set<CompactString>,
     /// The traces judged, by a hash of their id, when the rules ask to remember them.
     judged: Set<u64>,
-    held: Vec<Held>,
-    /// A trace's attempts' rows, the vector kept from trace to trace.
-    attempts: Vec<AttemptRow>,
-    fields: Fields,
-    /// The attempts' start times' text, the last second's kept.
-    stamps: Rfc3339Writer,
-    /// The index of a trace's spans, kept from trace to trace.
-    tree: Tree,
-    /// Rows handed to the row stage (their "line" in its messages).
-    row: u64,
-    pub read: TraceRead,
-    /// An error from the row stage (`--strict`), kept to be returned as it is.
+    /// Spans read, and spans of a trace already judged.
+    spans: u64,
+    late: u64,
+    /// An error from the judging (the row stage's, with `--strict`), kept to be returned as
+    /// it is.
     pub failed: Option<LogError>,
+}
+
+/// Reads spans with `read` into an assembly whose traces go to `rows`, then judges those
+/// still open at the end: what was read. With `threaded`, traces are judged on a thread of
+/// their own while the spans are read: the same traces, in the same order, as one thread
+/// judges them, so the rows and the figures are the same.
+pub fn assemble(
+    rules: Rules,
+    rows: &mut Direct<'_>,
+    threaded: bool,
+    read: impl FnOnce(&mut Assembler<'_, '_>) -> Result<(), LogError>,
+) -> Result<TraceRead, LogError> {
+    let remember = rules.remember_judged;
+    if !threaded {
+        let mut asm = Assembler::new(remember, Judging::Here(Box::new(Judge::new(rules, rows))));
+        read(&mut asm)?;
+        asm.finish()?;
+        let Judging::Here(judge) = asm.judging else {
+            unreachable!("the assembly judges where it was made to");
+        };
+        return Ok(asm_read(judge.read, asm.spans, asm.late));
+    }
+    std::thread::scope(|scope| {
+        let (to, from) = mpsc::sync_channel::<Batch>(BATCHES);
+        let (back_tx, back) = mpsc::channel();
+        let mut judge = Judge::new(rules, rows);
+        let judging = scope.spawn(move || {
+            let judged = judge.serve(&from, &back_tx);
+            (judge.read, judged)
+        });
+        let mut asm = Assembler::new(remember, Judging::Thread { to, back });
+        let gathered = read(&mut asm).and_then(|()| asm.finish());
+        let (spans, late) = (asm.spans, asm.late);
+        // Its queue closed, the judging thread ends once it has judged what is in it.
+        drop(asm);
+        let (read, judged) = judging.join().map_err(|_| {
+            LogError::Internal(
+                "the trace judging thread stopped (a bug in dupcost: please report it)".into(),
+            )
+        })?;
+        // The judging's error first: it stopped at a trace that ended before the reading did.
+        judged?;
+        gathered?;
+        Ok(asm_read(read, spans, late))
+    })
+}
+
+fn asm_read(mut read: TraceRead, spans: u64, late: u64) -> TraceRead {
+    read.spans = spans;
+    read.late = late;
+    read
 }
 
 impl SpanSink for Assembler<'_, '_> {
     fn span(&mut self, span: Span) -> Result<(), String> {
-        self.read.spans += 1;
-        if self.rules.remember_judged
+        self.spans += 1;
+        if self.remember_judged
             && !self.open.contains_key(&span.trace)
             && self.judged.contains(&trace_hash(span.trace))
         {
-            self.read.late += 1;
+            self.late += 1;
         }
         self.watermark = self.watermark.max(span.end);
         match self.open.entry(span.trace) {
@@ -258,37 +329,36 @@ impl SpanSink for Assembler<'_, '_> {
         }
         self.since_sweep += 1;
         if self.since_sweep >= SWEEP_EVERY {
-            self.since_sweep = 0;
-            let horizon = self.watermark.saturating_sub(HOLD);
-            self.judge_ended(horizon).map_err(|e| self.stop(e))?;
-            self.release(horizon).map_err(|e| self.stop(e))?;
+            return self.sweep();
         }
         Ok(())
     }
 }
 
 impl<'r, 'a> Assembler<'r, 'a> {
-    pub fn new(rules: Rules, rows: &'r mut Direct<'a>) -> Self {
+    fn new(remember_judged: bool, judging: Judging<'r, 'a>) -> Self {
         Assembler {
-            rules,
-            rows,
+            remember_judged,
+            judging,
             open: Map::default(),
             ends: Ends::default(),
             ended: Vec::new(),
             pool: Vec::new(),
             watermark: i64::MIN,
             since_sweep: 0,
-            peers_traced: Set::default(),
             judged: Set::default(),
-            held: Vec::new(),
-            attempts: Vec::new(),
-            fields: Fields::default(),
-            stamps: Rfc3339Writer::default(),
-            tree: Tree::default(),
-            row: 0,
-            read: TraceRead::default(),
+            spans: 0,
+            late: 0,
             failed: None,
         }
+    }
+
+    /// The traces that ended [`HOLD`] before the latest span's end, to the judging.
+    fn sweep(&mut self) -> Result<(), String> {
+        self.since_sweep = 0;
+        let horizon = self.watermark.saturating_sub(HOLD);
+        let traces = self.take_ended(horizon);
+        self.judge(traces, horizon).map_err(|e| self.stop(e))
     }
 
     fn stop(&mut self, e: LogError) -> String {
@@ -298,20 +368,19 @@ impl<'r, 'a> Assembler<'r, 'a> {
     }
 
     /// The file ended: every trace still open is judged, then every row held.
-    pub fn finish(&mut self) -> Result<(), LogError> {
+    fn finish(&mut self) -> Result<(), LogError> {
         let ids: Vec<u128> = self.open.keys().copied().collect();
         let traces = ids
             .iter()
             .filter_map(|id| Some((*id, self.open.remove(id)?.spans)))
             .collect();
         self.ends = Ends::default();
-        self.judge_all(traces)?;
-        self.release(i64::MAX)
+        self.judge(traces, i64::MAX)
     }
 
-    /// Judges the open traces whose latest end is before `horizon`. An entry of `ends` at
-    /// an end earlier than its trace's latest is put back at the latest.
-    fn judge_ended(&mut self, horizon: i64) -> Result<(), LogError> {
+    /// The open traces whose latest end is before `horizon`, taken out. An entry of `ends`
+    /// at an end earlier than its trace's latest is put back at the latest.
+    fn take_ended(&mut self, horizon: i64) -> Vec<(u128, Vec<Span>)> {
         let mut ended = std::mem::take(&mut self.ended);
         self.ends.take_before(horizon, &mut ended);
         let mut traces = Vec::new();
@@ -327,7 +396,92 @@ impl<'r, 'a> Assembler<'r, 'a> {
         }
         ended.clear();
         self.ended = ended;
-        self.judge_all(traces)
+        traces
+    }
+
+    /// `traces` judged, then the rows held that ended before `horizon` released: here, or
+    /// handed to the judging thread.
+    fn judge(&mut self, traces: Vec<(u128, Vec<Span>)>, horizon: i64) -> Result<(), LogError> {
+        if self.remember_judged {
+            self.judged
+                .extend(traces.iter().map(|(id, _)| trace_hash(*id)));
+        }
+        let batch = Batch { traces, horizon };
+        match &mut self.judging {
+            Judging::Here(judge) => {
+                judge.batch(batch)?;
+                let room = POOL.saturating_sub(self.pool.len());
+                self.pool.extend(judge.spare.drain(..).take(room));
+            }
+            Judging::Thread { to, back } => {
+                while let Ok(spare) = back.try_recv() {
+                    let room = POOL.saturating_sub(self.pool.len());
+                    self.pool.extend(spare.into_iter().take(room));
+                }
+                // The judging thread has stopped: its error is returned once it is joined.
+                to.send(batch)
+                    .map_err(|_| LogError::Internal("the trace judging thread stopped".into()))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Judges traces: their attempts become rows for the row stage.
+struct Judge<'r, 'a> {
+    rules: Rules,
+    rows: &'r mut Direct<'a>,
+    peers_traced: Set<CompactString>,
+    held: Vec<Held>,
+    /// A trace's attempts' rows, the vector kept from trace to trace.
+    attempts: Vec<AttemptRow>,
+    fields: Fields,
+    /// The attempts' start times' text, the last second's kept.
+    stamps: Rfc3339Writer,
+    /// The index of a trace's spans, kept from trace to trace.
+    tree: Tree,
+    /// Rows handed to the row stage (their "line" in its messages).
+    row: u64,
+    /// Judged traces' span vectors, emptied, for the assembly's new traces.
+    spare: Vec<Vec<Span>>,
+    read: TraceRead,
+}
+
+impl<'r, 'a> Judge<'r, 'a> {
+    fn new(rules: Rules, rows: &'r mut Direct<'a>) -> Self {
+        Judge {
+            rules,
+            rows,
+            peers_traced: Set::default(),
+            held: Vec::new(),
+            attempts: Vec::new(),
+            fields: Fields::default(),
+            stamps: Rfc3339Writer::default(),
+            tree: Tree::default(),
+            row: 0,
+            spare: Vec::new(),
+            read: TraceRead::default(),
+        }
+    }
+
+    /// The judging thread: each batch in turn, its traces' span vectors sent back, until the
+    /// queue closes or a batch fails.
+    fn serve(
+        &mut self,
+        batches: &mpsc::Receiver<Batch>,
+        back: &mpsc::Sender<Vec<Vec<Span>>>,
+    ) -> Result<(), LogError> {
+        for batch in batches {
+            self.batch(batch)?;
+            // The assembly may be done reading: then they are not needed.
+            let _ = back.send(std::mem::take(&mut self.spare));
+        }
+        Ok(())
+    }
+
+    fn batch(&mut self, batch: Batch) -> Result<(), LogError> {
+        self.judge_all(batch.traces)?;
+        self.release(batch.horizon)
     }
 
     /// The held traces whose servers are now known traced, or that ended before `horizon`:
@@ -392,23 +546,18 @@ impl<'r, 'a> Assembler<'r, 'a> {
         // In time order; spans of one start by id, parts of one id as they came.
         spans.sort_by_key(|s| (s.start, s.id));
         self.read.traces += 1;
-        if self.rules.remember_judged
-            && let Some(s) = spans.first()
-        {
-            self.judged.insert(trace_hash(s.trace));
-        }
         let mut tree = std::mem::take(&mut self.tree);
         tree.index(&spans);
         let judged = self.judge_indexed(&spans, &tree);
         self.tree = tree;
-        if spans.capacity() <= POOLED_SPANS && self.pool.len() < POOL {
+        if spans.capacity() <= POOLED_SPANS && self.spare.len() < POOL {
             spans.clear();
-            self.pool.push(spans);
+            self.spare.push(spans);
         }
         judged
     }
 
-    /// [`Assembler::judge`] of a trace's spans, merged and in time order, `tree` their index.
+    /// [`Judge::judge`] of a trace's spans, merged and in time order, `tree` their index.
     fn judge_indexed(&mut self, spans: &[Span], tree: &Tree) -> Result<(), LogError> {
         let complete = spans.iter().any(|s| s.parent == 0)
             && spans
@@ -428,8 +577,8 @@ impl<'r, 'a> Assembler<'r, 'a> {
         let kept = self
             .rules
             .sample_rate
-            .or_else(|| spans.iter().find_map(|s| s.kept));
-        if spans.iter().any(|s| s.kept.is_some()) {
+            .or_else(|| spans.iter().find_map(Span::kept));
+        if spans.iter().any(|s| s.kept().is_some()) {
             self.read.with_threshold += 1;
         }
         // A span without a time (a Zipkin span reported without `timestamp`) is placed at
@@ -437,8 +586,7 @@ impl<'r, 'a> Assembler<'r, 'a> {
         let first_time = spans.iter().map(|s| s.start).find(|&t| t != 0).unwrap_or(0);
         let is_attempt = |s: &Span| {
             s.kind == Kind::Client
-                && s.method
-                    .as_deref()
+                && s.method()
                     .is_some_and(|m| self.rules.methods.iter().any(|x| x == m))
         };
         // Intents: the n-th first send under a parent (with resend counts), per method and
@@ -446,16 +594,16 @@ impl<'r, 'a> Assembler<'r, 'a> {
         // same parent when that one was answered 2xx (no client resends a success), or when
         // it starts before that one ended (calls fanned out at once, or a proxy chain whose
         // hops report the same parent).
-        let uses_resend = spans.iter().any(|s| is_attempt(s) && s.resend.is_some());
+        let uses_resend = spans.iter().any(|s| is_attempt(s) && s.resend().is_some());
         let mut generation: Map<(u64, &str, &str), Generation> = Map::default();
         let mut rows = std::mem::take(&mut self.attempts);
         for s in spans.iter().filter(|s| is_attempt(s)) {
             self.read.attempts += 1;
-            let method = s.method.as_deref().unwrap_or("");
+            let method = s.method().unwrap_or("");
             let path = s.path.as_deref().unwrap_or("/");
             // Room for the longest of the keys below, so it is written without growing.
             let mut key = String::with_capacity(72 + method.len() + path.len());
-            match &s.key {
+            match s.key() {
                 Some(k) => {
                     key.push_str("key:");
                     key.push_str(k);
@@ -468,7 +616,7 @@ impl<'r, 'a> Assembler<'r, 'a> {
                 None => {
                     let g = generation.entry((s.parent, method, path)).or_default();
                     let new_intent = if uses_resend {
-                        s.resend.unwrap_or(0) == 0
+                        s.resend().unwrap_or(0) == 0
                     } else {
                         g.answered || s.start != 0 && s.start < g.end
                     };
@@ -648,14 +796,17 @@ impl Tree {
     }
 }
 
-/// `v`'s lowest `digits` hex digits, lower-case, as `{:0digits$x}` writes a value of that many
-/// digits at most (a trace id in 32, a span id in 16).
+/// `v`'s lowest `digits` hex digits (at most 32), lower-case, as `{:0digits$x}` writes a
+/// value of that many digits at most (a trace id in 32, a span id in 16). Written into a
+/// buffer and pushed once, not a char at a time (each push checks the room and encodes).
 fn push_hex(out: &mut String, v: u128, digits: u32) {
-    for i in (0..digits).rev() {
-        out.push(char::from(
-            b"0123456789abcdef"[(v >> (4 * i)) as usize & 15],
-        ));
+    let mut hex = [0u8; 32];
+    let digits = digits.min(32) as usize;
+    for (i, b) in hex[..digits].iter_mut().enumerate() {
+        *b = b"0123456789abcdef"[(v >> (4 * (digits - 1 - i))) as usize & 15];
     }
+    // Hex digits are ASCII.
+    out.push_str(std::str::from_utf8(&hex[..digits]).unwrap_or_default());
 }
 
 /// A trace id in 64 bits, for the set of traces judged.
@@ -697,7 +848,7 @@ fn merge_parts(mut spans: Vec<Span>) -> (Vec<Span>, u64) {
             group_start = out.len();
         }
         let into = out[group_start..].iter_mut().find(|o| {
-            (o.local == s.local || o.local == 0 || s.local == 0)
+            (o.local() == s.local() || o.local() == 0 || s.local() == 0)
                 && (o.kind == s.kind || (o.kind == Kind::Other) != (s.kind == Kind::Other))
                 && (o.shared == s.shared || o.kind == Kind::Other || s.kind == Kind::Other)
                 && (o.start == s.start || o.start == 0 || s.start == 0)
@@ -730,9 +881,6 @@ fn merge(a: &mut Span, b: Span) {
         a.kind = b.kind;
     }
     a.shared |= b.shared;
-    if a.local == 0 {
-        a.local = b.local;
-    }
     if a.parent == 0 {
         a.parent = b.parent;
     }
@@ -742,14 +890,23 @@ fn merge(a: &mut Span, b: Span) {
         (x, y) => a.start = x.min(y),
     }
     a.end = a.end.max(b.end);
-    a.method = a.method.take().or(b.method);
+    if a.method == Method::Unsaid {
+        a.method = b.method;
+    }
     a.status = a.status.or(b.status);
     a.path = a.path.take().or(b.path);
     a.timeout_named |= b.timeout_named;
-    a.resend = a.resend.or(b.resend);
-    a.key = a.key.take().or(b.key);
     a.peer = a.peer.take().or(b.peer);
-    a.kept = a.kept.or(b.kept);
+    if let Some(b) = b.rare {
+        let a = a.rare_mut();
+        if a.local == 0 {
+            a.local = b.local;
+        }
+        a.resend = a.resend.or(b.resend);
+        a.key = a.key.take().or(b.key);
+        a.kept = a.kept.or(b.kept);
+        a.method = a.method.take().or(b.method);
+    }
     a.error |= b.error;
     a.http |= b.http;
     a.finished |= b.finished;

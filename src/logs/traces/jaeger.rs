@@ -248,7 +248,7 @@ impl RawSpan<'_> {
             Some(p) => p.service_name.as_str(),
             None => self.process_id.as_str(),
         };
-        r.span.local = if place.is_empty() { 0 } else { hashed_place(place) };
+        r.rare.local = if place.is_empty() { 0 } else { hashed_place(place) };
         let (mut host, mut port) = (None, None);
         for tag in self.tags.iter().flatten() {
             let (key, value) = (tag.key.as_str(), tag.value.as_str());
@@ -343,7 +343,7 @@ mod tests {
         let [c, s] = &read(&answer)[..] else {
             panic!("two spans")
         };
-        assert_eq!((c.kind, c.method.as_deref()), (Kind::Client, Some("POST")));
+        assert_eq!((c.kind, c.method()), (Kind::Client, Some("POST")));
         assert_eq!(
             (c.parent, c.start),
             (0x1_0000_0000, 1_764_547_201_000_000_000)
@@ -356,7 +356,7 @@ mod tests {
             (Kind::Server, Some(201), c.id)
         );
         assert!(!s.error);
-        assert_ne!(s.local, c.local);
+        assert_ne!(s.local(), c.local());
         // A trace alone, and each span alone, read the same.
         let trace = format!(r#"{{"traceID":"51e0000000000001","spans":[{client},{server}]}}"#);
         let alone: Vec<Span> = [client, server].iter().flat_map(|s| read(s)).collect();

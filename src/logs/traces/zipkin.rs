@@ -21,7 +21,7 @@ use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 
 use super::otlp::SpanSink;
-use super::span::{Kind, Reading, Span, span_id, trace_id};
+use super::span::{Kind, Method, Reading, Span, span_id, trace_id};
 use super::{Text, TraceEntry};
 
 /// Its row of `TRACE_FORMATS` (its catalog row, of the same name, is in `formats/catalog.rs`):
@@ -280,7 +280,7 @@ impl RawSpan<'_> {
         r.span.start = start.unwrap_or(0);
         r.span.end = end.unwrap_or(r.span.start).max(r.span.start);
         r.span.finished = end.is_some();
-        r.span.local = here.map_or(0, Endpoint::hashed);
+        r.rare.local = here.map_or(0, Endpoint::hashed);
         r.span.status_if_not_2xx = true;
         let mut http = false;
         for b in &self.binary_annotations {
@@ -294,12 +294,11 @@ impl RawSpan<'_> {
                 http |= key.starts_with("http.");
             }
         }
-        if r.span.method.is_none()
+        if r.span.method == Method::Unsaid
             && http
             && let Some(method) = method_named(self.name.as_str())
         {
-            r.span.method = Some(method.into());
-            r.span.http = true;
+            r.set_method(method);
         }
         Ok(r)
     }
@@ -352,7 +351,7 @@ impl RawSpan<'_> {
         r.span.end = start.saturating_add(duration.unwrap_or(0).max(0));
         r.span.finished = duration.is_some();
         r.span.shared = self.shared == Some(true);
-        r.span.local = self.local_endpoint.as_ref().map_or(0, Endpoint::hashed);
+        r.rare.local = self.local_endpoint.as_ref().map_or(0, Endpoint::hashed);
         r.span.status_if_not_2xx = true;
         if let Some(e) = &self.remote_endpoint {
             r.remote(e.host(), Some(e.port.as_str()));
@@ -360,12 +359,11 @@ impl RawSpan<'_> {
         for (k, v) in &self.tags {
             r.attribute(k.as_str(), v.as_str());
         }
-        if r.span.method.is_none()
+        if r.span.method == Method::Unsaid
             && let Some(method) = method_named(self.name.as_str())
             && self.tags.keys().any(|k| k.as_str().starts_with("http."))
         {
-            r.span.method = Some(method.into());
-            r.span.http = true;
+            r.set_method(method);
         }
         for a in &self.annotations {
             annotation(&mut r, a.value.as_str());
@@ -471,12 +469,12 @@ mod tests {
             (Kind::Server, true, true)
         );
         assert_eq!(server.end - server.start, 3_000_000);
-        assert!(server.method.is_none(), "its tags are its own");
+        assert!(server.method().is_none(), "its tags are its own");
         assert_eq!((client.kind, client.shared), (Kind::Client, false));
-        assert_eq!(client.method.as_deref(), Some("POST"));
+        assert_eq!(client.method(), Some("POST"));
         assert_eq!(client.peer.as_deref(), Some("localhost:8010"));
         assert_eq!(client.end - client.start, 10_000_000);
-        assert_ne!(client.local, server.local);
+        assert_ne!(client.local(), server.local());
         // One object, both halves: the client's start, no `cr` (unfinished); the error
         // recorded at the client is no error of the server that answered.
         assert_eq!(
@@ -514,11 +512,11 @@ mod tests {
         let [server, client, other] = &keep.0[..] else {
             panic!("three spans")
         };
-        assert!(server.shared && server.finished && server.http && server.local != 0);
+        assert!(server.shared && server.finished && server.http && server.local() != 0);
         assert_eq!(server.status, None);
         assert!(client.timeout_named && client.error && !client.finished);
         assert_eq!(client.peer.as_deref(), Some("10.0.0.2:8080"));
-        assert_eq!(client.method.as_deref(), Some("POST"));
+        assert_eq!(client.method(), Some("POST"));
         assert!(other.timeout_named && other.error);
     }
 }

@@ -69,12 +69,28 @@ struct Parsed {
     lines: u64,
 }
 
+/// A chunk parsed, with its number; `None`: the worker parsing it stopped (a bug).
+type Done = (usize, Option<Parsed>);
+
 /// The workers' two queues: jobs, numbered in the input's order, and the chunks parsed, in
 /// the order they were done.
-type Queues = (
-    mpsc::SyncSender<(usize, Job)>,
-    mpsc::Receiver<(usize, Parsed)>,
-);
+type Queues = (mpsc::SyncSender<(usize, Job)>, mpsc::Receiver<Done>);
+
+/// Held by a worker while it parses chunk `i`: should the worker panic, the chunk is said
+/// lost, so the thread waiting for it stops rather than waits for ever (the other workers
+/// keep the queue open).
+struct Parsing<'a> {
+    done: &'a mpsc::Sender<Done>,
+    i: usize,
+}
+
+impl Drop for Parsing<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            let _ = self.done.send((self.i, None));
+        }
+    }
+}
 
 /// The workers. They share one queue of jobs (at most `bound` waiting): whichever is free
 /// takes the next, so a worker that falls behind (its core shared with the assembly) holds
@@ -92,17 +108,18 @@ fn workers<'s>(
     let job_rx = Arc::new(Mutex::new(job_rx));
     // Unbounded, so a worker never waits on the thread taking the spans: the chunks in
     // flight are already bounded where they are made.
-    let (done_tx, done_rx) = mpsc::channel::<(usize, Parsed)>();
+    let (done_tx, done_rx) = mpsc::channel::<Done>();
     let map = mapped.map_or(&[][..], Mapped::bytes);
     for _ in 0..threads.workers.max(1) {
         let (jobs, done) = (Arc::clone(&job_rx), done_tx.clone());
         scope.spawn(move || {
             loop {
                 // The lock is held only to take a job (a poisoned one: a worker panicked,
-                // and the chunk it held is missed by the thread taking them).
+                // and said its chunk lost).
                 let Ok(Ok((i, job))) = jobs.lock().map(|jobs| jobs.recv()) else {
                     break;
                 };
+                let parsing = Parsing { done: &done, i };
                 let text = match &job.chunk {
                     Chunk::Read { bytes, len } => &bytes[..*len],
                     Chunk::Mapped(range) => {
@@ -120,7 +137,8 @@ fn workers<'s>(
                     chunk: job.chunk,
                     spans,
                 };
-                if done.send((i, Parsed { job, stop, lines })).is_err() {
+                drop(parsing);
+                if done.send((i, Some(Parsed { job, stop, lines }))).is_err() {
                     break;
                 }
             }
@@ -131,15 +149,15 @@ fn workers<'s>(
 
 /// The chunks parsed, taken in the input's order whatever order they were done in.
 struct InOrder {
-    done: mpsc::Receiver<(usize, Parsed)>,
+    done: mpsc::Receiver<Done>,
     /// The number of the next chunk to take.
     next: usize,
     /// Chunks done before those ahead of them, by number.
-    early: BTreeMap<usize, Parsed>,
+    early: BTreeMap<usize, Option<Parsed>>,
 }
 
 impl InOrder {
-    fn new(done: mpsc::Receiver<(usize, Parsed)>) -> InOrder {
+    fn new(done: mpsc::Receiver<Done>) -> InOrder {
         InOrder {
             done,
             next: 0,
@@ -147,12 +165,12 @@ impl InOrder {
         }
     }
 
-    /// The next chunk; `None` once every worker has ended without it.
+    /// The next chunk; `None` once every worker has ended without it, or if it was lost.
     fn take(&mut self) -> Option<Parsed> {
         loop {
             if let Some(parsed) = self.early.remove(&self.next) {
                 self.next += 1;
-                return Some(parsed);
+                return parsed;
             }
             let (i, parsed) = self.done.recv().ok()?;
             self.early.insert(i, parsed);
@@ -246,7 +264,10 @@ pub fn streamed(
         let mut line = 1u64;
         loop {
             let Some(mut parsed) = parsed_chunks.take() else {
-                // The reading thread has ended and every chunk it handed over is taken.
+                // The reading thread has ended and every chunk it handed over is taken, or a
+                // chunk was lost: then the reading thread is stopped.
+                stop.store(true, Ordering::Relaxed);
+                drop(spare_tx);
                 let left = reader.join().map_err(|_| lost())?;
                 if let Some(e) = left.failed {
                     return Err(err(e));
@@ -479,13 +500,33 @@ mod tests {
             lines,
         };
         for i in [2usize, 0, 3, 1, 5] {
-            tx.send((i, done(i as u64))).unwrap();
+            tx.send((i, Some(done(i as u64)))).unwrap();
         }
         drop(tx);
         let mut taken = InOrder::new(rx);
         let order: Vec<u64> = std::iter::from_fn(|| taken.take().map(|p| p.lines)).collect();
         assert_eq!(order, [0, 1, 2, 3]);
         assert_eq!(taken.next, 4);
+        // A chunk said lost ends the taking there, though its workers' queue is still open.
+        let (tx, rx) = mpsc::channel();
+        tx.send((1, None)).unwrap();
+        tx.send((0, Some(done(0)))).unwrap();
+        let mut taken = InOrder::new(rx);
+        assert_eq!(taken.take().map(|p| p.lines), Some(0));
+        assert!(taken.take().is_none());
+        drop(tx);
+    }
+
+    /// A worker that panics while it parses a chunk says the chunk lost.
+    #[test]
+    fn a_worker_that_panics_says_its_chunk_lost() {
+        let (tx, rx) = mpsc::channel();
+        let worker = std::thread::spawn(move || {
+            let _parsing = Parsing { done: &tx, i: 7 };
+            panic!("a bug while parsing");
+        });
+        assert!(worker.join().is_err());
+        assert!(matches!(rx.recv(), Ok((7, None))));
     }
 
     fn parsed(text: &str) -> (usize, Option<usize>, u64) {

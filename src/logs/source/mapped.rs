@@ -51,10 +51,10 @@ impl Mapped {
         to.max(from)
     }
 
-    /// Maps the pages of `range` into the process in one call, before they are read: a
-    /// fault a few pages would cost more (a page fault is costly in a virtual machine, and
-    /// a file read so faulted 16,000 times on 384 MB). Where the kernel cannot (before Linux
-    /// 5.14, or past a shrunk file's end), the reading faults them in as before.
+    /// Maps the pages of `range` into the process in one call, before they are read, rather
+    /// than a fault every few pages as the reading meets them (a page fault is costly, in a
+    /// virtual machine most). Where the kernel cannot (before Linux 5.14, or past a shrunk
+    /// file's end), the reading faults them in.
     pub fn populate(&self, range: std::ops::Range<usize>) {
         #[cfg(target_os = "linux")]
         {

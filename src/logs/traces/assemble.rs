@@ -960,6 +960,37 @@ mod tests {
         }
     }
 
+    /// Parts of one span reported apart keep what either says: a method by its code or its
+    /// text, a captured key, an endpoint.
+    #[test]
+    fn parts_merged_keep_each_others_rare_values() {
+        let part = |method: Option<&str>, key: Option<&str>, local: u64| {
+            let mut r = super::super::span::Reading::default();
+            r.span.id = 9;
+            r.span.start = 5;
+            if let Some(m) = method {
+                r.attribute("http.method", m);
+            }
+            if let Some(k) = key {
+                r.attribute("http.request.header.idempotency-key", k);
+            }
+            r.rare.local = local;
+            r.finish()
+        };
+        for (a, b, method) in [
+            (None, Some("PURGE"), "PURGE"),
+            (Some("PURGE"), None, "PURGE"),
+            (Some("POST"), Some("PURGE"), "POST"),
+            (None, Some("POST"), "POST"),
+        ] {
+            let (spans, merged) = merge_parts(vec![part(a, None, 0), part(b, Some("k1"), 42)]);
+            assert_eq!((spans.len(), merged), (1, 1));
+            let s = &spans[0];
+            assert_eq!(s.method(), Some(method), "{a:?} + {b:?}");
+            assert_eq!((s.key().map(|k| k.as_str()), s.local()), (Some("k1"), 42));
+        }
+    }
+
     /// Spans' ids are told distinct or not, among few spans and among many.
     #[test]
     fn distinct_ids_found_among_few_and_many() {

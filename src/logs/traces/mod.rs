@@ -452,6 +452,9 @@ pub fn read(
 /// the system at once (glibc hands back what is free at the top of its heap beyond 128 KiB):
 /// the reading's threads free and take spans' vectors in bursts, and every page handed back
 /// is faulted in again, a cost of system time. What is kept is reused, so memory stays flat.
+/// Setting these also fixes glibc's threshold for mapping an allocation apart at 128 KiB (it
+/// no longer rises as large blocks are freed): a large one is its own mapping, given back
+/// whole when freed, as the intent table's growth expects.
 fn keep_freed_memory() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: `mallopt` sets two of glibc's allocator's parameters, under its own lock.

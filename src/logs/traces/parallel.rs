@@ -114,8 +114,8 @@ fn workers<'s>(
         let (jobs, done) = (Arc::clone(&job_rx), done_tx.clone());
         scope.spawn(move || {
             loop {
-                // The lock is held only to take a job (a poisoned one: a worker panicked,
-                // and said its chunk lost).
+                // The lock is held only to take a job (poisoned only by a panic while one
+                // was taken: then no job is taken again).
                 let Ok(Ok((i, job))) = jobs.lock().map(|jobs| jobs.recv()) else {
                     break;
                 };

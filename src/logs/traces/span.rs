@@ -418,6 +418,35 @@ mod tests {
         assert!(size <= 128, "{size}");
     }
 
+    /// A common method is a code and boxes nothing; any other keeps its text, boxed; a later
+    /// method attribute replaces an earlier one either way.
+    #[test]
+    fn methods_by_code_and_by_text() {
+        let read = |methods: &[&str]| {
+            let mut r = Reading::default();
+            for m in methods {
+                r.attribute("http.request.method", m);
+            }
+            r.finish()
+        };
+        let post = read(&[" post "]);
+        assert_eq!(
+            (post.method(), post.rare.is_none(), post.http),
+            (Some("POST"), true, true)
+        );
+        let purge = read(&["purge"]);
+        assert_eq!(
+            (purge.method(), purge.rare.is_some()),
+            (Some("PURGE"), true)
+        );
+        assert_eq!(read(&["purge", "PUT"]).method(), Some("PUT"));
+        assert_eq!(read(&["GET", "Propfind"]).method(), Some("PROPFIND"));
+        assert_eq!(read(&[]).method(), None);
+        for (i, m) in METHODS.iter().enumerate() {
+            assert_eq!(read(&[m]).method, Method::Known(i as u8));
+        }
+    }
+
     #[test]
     fn sampling_thresholds_as_the_spec_gives_them() {
         assert_eq!(kept_share("ot=th:0"), Some(1.0));
